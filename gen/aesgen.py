@@ -1,0 +1,222 @@
+#!/usr/bin/python3
+"""aes-gen: emit fully unrolled AES kernels into generated/.
+
+    /usr/bin/python3 gen/aesgen.py [--widths 1,2,4] [--backends portable] [--keys 128,192,256]
+    /usr/bin/python3 gen/aesgen.py --check    regenerate to a temp dir and diff
+    /usr/bin/python3 gen/aesgen.py --list [SUBSTR]
+
+The request (backends, widths, keys) is recorded in generated/manifest.json, so
+--check reproduces whatever `make gen WIDTHS=...` last wrote.
+"""
+
+import argparse
+import difflib
+import json
+import os
+import shutil
+import sys
+import tempfile
+
+import jinja2
+
+import aes_math
+import portable
+import variants
+
+GEN_DIR = os.path.dirname(os.path.abspath(__file__))
+REPO_DIR = os.path.dirname(GEN_DIR)
+DEFAULT_OUT = os.path.join(REPO_DIR, "generated")
+
+# backend name -> emitter module: emit(variants, render) -> {path: text}; file_for(variant)
+EMITTERS = {"portable": portable}
+
+BACKEND_DIRS = {"portable": "portable C kernels (`portable.h` holds their shared helpers)"}
+
+
+def request_args(request):
+    """The command line that reproduces `request` (repo-relative, no dates)."""
+    args = ["gen/aesgen.py", "--backends", ",".join(request["backends"]),
+            "--keys", ",".join(map(str, request["keys"]))]
+    if request["widths"] is not None:
+        args += ["--widths", ",".join(map(str, request["widths"]))]
+    return " ".join(args)
+
+
+def make_renderer(generated_by):
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(os.path.join(GEN_DIR, "templates")),
+        undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+        keep_trailing_newline=True, autoescape=False)
+
+    def render(template, **context):
+        return env.get_template(template).render(generated_by=generated_by, **context)
+    return render
+
+
+def isa_expr(backend):
+    isa = variants.BACKENDS[backend].isa
+    return " | ".join(f"AES_GEN_CPU_{name.upper()}" for name in isa) or "0"
+
+
+def kernel_records(matrix):
+    return [{
+        "symbol": v.symbol, "backend": v.backend, "mode": v.mode.name, "dir": v.mode.direction,
+        "key_bits": v.key_bits, "rounds": v.rounds, "width": v.width,
+        "isa": list(variants.BACKENDS[v.backend].isa), "isa_expr": isa_expr(v.backend),
+        "file": EMITTERS[v.backend].file_for(v),
+    } for v in matrix]
+
+
+def summary_rows(records):
+    rows = {}
+    for k in records:
+        row = rows.setdefault((k["backend"], f'{k["mode"]}_{k["dir"]}'), (set(), set()))
+        row[0].add(k["width"])
+        row[1].add(k["key_bits"])
+    return [{"backend": b, "mode": m, "widths": ", ".join(map(str, sorted(w))),
+             "key_bits": ", ".join(map(str, sorted(kb)))} for (b, m), (w, kb) in rows.items()]
+
+
+def generate(request):
+    """All output files for `request` as {relative path: text}."""
+    matrix = variants.build_matrix(request["backends"], request["widths"], request["keys"])
+    generated_by = request_args(request)
+    render = make_renderer(generated_by)
+    records = kernel_records(matrix)
+    files = {}
+    for name in request["backends"]:
+        files.update(EMITTERS[name].emit([v for v in matrix if v.backend == name], render))
+    files["tables.h"] = render("tables.h.j2", rcon=aes_math.RCON)
+    files["tables.c"] = render("tables.c.j2", sbox=aes_math.SBOX, inv_sbox=aes_math.INV_SBOX,
+                               rcon=aes_math.RCON, te=aes_math.TE, td=aes_math.TD)
+    sources = ["tables.c"] + sorted(p for p in files if p.endswith((".c", ".S")) and "/" in p)
+    isa_text = {name: " + ".join(variants.BACKENDS[name].isa) or "C99 only"
+                for name in request["backends"]}
+    files["kernels.h"] = render("kernels.h.j2", kernels=records, isa_text=isa_text)
+    files["kernels.inc"] = render("kernels.inc.j2", kernels=records)
+    files["sources.cmake"] = render("sources.cmake.j2", sources=sources)
+    files["README.md"] = render(
+        "README.md.j2", kernels=records, summary=summary_rows(records),
+        backend_dirs=[(d, BACKEND_DIRS[d]) for d in request["backends"]])
+    manifest = {"generator": generated_by, "request": request,
+                "kernels": [{k: v for k, v in r.items() if k != "isa_expr"} for r in records]}
+    files["manifest.json"] = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
+    return files
+
+
+def existing_files(out_dir):
+    found = {}
+    for root, _, names in os.walk(out_dir):
+        for name in names:
+            path = os.path.join(root, name)
+            with open(path, encoding="utf-8", errors="replace") as f:
+                found[os.path.relpath(path, out_dir).replace(os.sep, "/")] = f.read()
+    return found
+
+
+def write_tree(files, out_dir):
+    """Make out_dir hold exactly `files`: it is tool-owned, stale files go."""
+    if os.path.isdir(out_dir) and os.listdir(out_dir) and \
+            not os.path.exists(os.path.join(out_dir, "manifest.json")):
+        raise SystemExit(f"aesgen: refusing to overwrite {out_dir}: it has files but no "
+                         "manifest.json, so it was not written by aesgen")
+    for stale in set(existing_files(out_dir)) - set(files) if os.path.isdir(out_dir) else ():
+        os.remove(os.path.join(out_dir, stale))
+    for path, text in sorted(files.items()):
+        full = os.path.join(out_dir, path)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+    for root, dirs, names in os.walk(out_dir, topdown=False):
+        if not dirs and not names and root != out_dir:
+            os.rmdir(root)
+
+
+def diff_trees(expected, actual):
+    """Unified diff lines from `actual` (on disk) to `expected` (regenerated)."""
+    lines = []
+    for path in sorted(set(expected) | set(actual)):
+        a, b = actual.get(path), expected.get(path)
+        if a == b:
+            continue
+        if a is None:
+            lines.append(f"missing: generated/{path}\n")
+        elif b is None:
+            lines.append(f"not generated (stale or hand-made): generated/{path}\n")
+        else:
+            lines += difflib.unified_diff(a.splitlines(True), b.splitlines(True),
+                                          f"generated/{path} (committed)",
+                                          f"generated/{path} (regenerated)")
+    return lines
+
+
+def recorded_request(out_dir):
+    try:
+        with open(os.path.join(out_dir, "manifest.json"), encoding="utf-8") as f:
+            return json.load(f)["request"]
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def parse_request(args, base):
+    request = dict(base)
+    if args.backends is not None:
+        request["backends"] = variants.parse_list(args.backends, "BACKENDS")
+    if args.keys is not None:
+        request["keys"] = variants.parse_list(args.keys, "KEYS", int)
+    if args.widths is not None:
+        request["widths"] = variants.parse_list(args.widths, "WIDTHS", int)
+    variants.validate(request["backends"], request["widths"], request["keys"])
+    return request
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(prog="aesgen.py", description=__doc__.split("\n")[0])
+    parser.add_argument("--out", default=DEFAULT_OUT, help="output directory (generated/)")
+    parser.add_argument("--widths", help="parallel-mode widths, e.g. 1,2,4,8 "
+                        "(default: each backend's own)")
+    parser.add_argument("--backends", help="backends to emit, e.g. portable")
+    parser.add_argument("--keys", help="key sizes in bits, e.g. 128,192,256")
+    parser.add_argument("--check", action="store_true",
+                        help="regenerate (with the request in manifest.json) and diff; "
+                        "exit 1 on any difference")
+    parser.add_argument("--list", nargs="?", const="", metavar="SUBSTR",
+                        help="list the output files and kernels, optionally filtered")
+    args = parser.parse_args(argv)
+
+    default = {"backends": list(variants.DEFAULT_BACKENDS), "keys": list(variants.KEY_BITS),
+               "widths": None}
+    try:
+        base = (recorded_request(args.out) or default) if (args.check or args.list is not None) \
+            else default
+        request = parse_request(args, base)
+        files = generate(request)
+    except variants.VariantError as e:
+        print(f"aesgen: error: {e}", file=sys.stderr)
+        return 2
+
+    if args.list is not None:
+        symbols = [k["symbol"] for k in json.loads(files["manifest.json"])["kernels"]]
+        for name in sorted(files) + symbols:
+            if args.list in name:
+                print(name)
+        return 0
+    if args.check:
+        lines = diff_trees(files, existing_files(args.out) if os.path.isdir(args.out) else {})
+        if lines:
+            sys.stdout.writelines(lines)
+            print(f"aesgen: generated/ differs from `{request_args(request)}`; "
+                  "run `make gen` (with the same WIDTHS/BACKENDS/KEYS) and commit",
+                  file=sys.stderr)
+            return 1
+        print(f"aesgen: generated/ matches `{request_args(request)}` ({len(files)} files)")
+        return 0
+    write_tree(files, args.out)
+    print(f"aesgen: wrote {len(files)} files, "
+          f"{len(json.loads(files['manifest.json'])['kernels'])} kernels, to "
+          f"{os.path.relpath(args.out, os.getcwd())}/")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,90 @@
+/*
+ * aes-gen: generated, fully unrolled AES kernels behind one C API.
+ *
+ * Set a key with aes_gen_setkey (the fastest constant-time backend this CPU
+ * runs) or aes_gen_setkey_backend (a named one), then call the mode functions.
+ * Every function returns AES_GEN_OK or a negative AES_GEN_E* code and, on
+ * error, writes nothing.  A key may be used from several threads at once; it is
+ * only read after setkey.
+ */
+#ifndef AES_GEN_H
+#define AES_GEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#define AES_GEN_ALIGN16 alignas(16)
+#else
+#define AES_GEN_ALIGN16 _Alignas(16)
+#endif
+
+enum {
+    AES_GEN_OK = 0,
+    AES_GEN_EKEYLEN = -1,  /* key length not 16, 24 or 32 bytes (or not built) */
+    AES_GEN_ELEN = -2,     /* ECB/CBC length not a multiple of 16 */
+    AES_GEN_EBACKEND = -3, /* backend unknown, not built, or not runnable here */
+    AES_GEN_EARG = -4      /* NULL pointer, or a key that was never set or is wiped */
+};
+
+#define AES_GEN_BLOCK_SIZE 16
+#define AES_GEN_MODE_DIRS 8 /* ECB, CBC, CFB enc/dec; OFB; CTR */
+
+/* Complete so callers can put it on the stack; the fields are private. */
+typedef struct aes_gen_key {
+    AES_GEN_ALIGN16 uint8_t private_rk[2][240]; /* encryption, equivalent-inverse */
+    uint16_t private_kernels[AES_GEN_MODE_DIRS][2]; /* registry index, count */
+    uint16_t private_backend;
+    uint16_t private_rounds;
+    uint32_t private_magic; /* nonzero while the key is set */
+} aes_gen_key;
+
+/* key_len 16, 24 or 32 bytes.  Picks the fastest constant-time backend, or the
+ * fastest there is when none is constant-time on this CPU. */
+int aes_gen_setkey(aes_gen_key *k, const void *key, size_t key_len);
+/* As aes_gen_setkey with a named backend: portable, aesni, vaes256, vaes512,
+ * ttable, vpaes, vpaes256, vpaes512, tilegx-emu. */
+int aes_gen_setkey_backend(aes_gen_key *k, const void *key, size_t key_len,
+                           const char *backend);
+/* The backend a key uses; NULL for NULL or an unset key. */
+const char *aes_gen_key_backend(const aes_gen_key *k);
+/* Usable backends, best first (the order aes_gen_setkey prefers).  Writes up to
+ * cap names (names may be NULL when cap is 0) and returns how many there are. */
+size_t aes_gen_backends(const char **names, size_t cap);
+/* The round keys, (rounds + 1) x 16 bytes, for calling a kernel of
+ * <aes_gen/kernels.h> directly: decrypt = 1 gives the equivalent-inverse
+ * schedule that the ECB/CBC decryption kernels take.  NULL for an unset key. */
+const uint8_t *aes_gen_round_keys(const aes_gen_key *k, int decrypt);
+/* Erase all key material; the key is unset afterwards.  NULL is ignored. */
+void aes_gen_wipe(aes_gen_key *k);
+const char *aes_gen_strerror(int err);
+
+/*
+ * dst == src works; other overlaps are undefined; any alignment works.
+ * ECB/CBC: len a multiple of 16.  CFB/OFB/CTR: any len; a final partial block
+ * uses the first bytes of its keystream block, after which CTR and OFB stand at
+ * the next whole block and CFB's stream is over.  iv/ctr are updated so that
+ * calls whose lengths are multiples of 16 chain into one stream.  CTR is a
+ * 128-bit big-endian counter that carries through all 16 bytes.
+ */
+int aes_gen_ecb_encrypt(const aes_gen_key *k, void *dst, const void *src, size_t len);
+int aes_gen_ecb_decrypt(const aes_gen_key *k, void *dst, const void *src, size_t len);
+int aes_gen_cbc_encrypt(const aes_gen_key *k, uint8_t iv[16], void *dst, const void *src,
+                        size_t len);
+int aes_gen_cbc_decrypt(const aes_gen_key *k, uint8_t iv[16], void *dst, const void *src,
+                        size_t len);
+int aes_gen_cfb_encrypt(const aes_gen_key *k, uint8_t iv[16], void *dst, const void *src,
+                        size_t len);
+int aes_gen_cfb_decrypt(const aes_gen_key *k, uint8_t iv[16], void *dst, const void *src,
+                        size_t len);
+int aes_gen_ofb_crypt(const aes_gen_key *k, uint8_t iv[16], void *dst, const void *src,
+                      size_t len);
+int aes_gen_ctr_crypt(const aes_gen_key *k, uint8_t ctr[16], void *dst, const void *src,
+                      size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,59 @@
+/* FIPS-197 key expansion (5.2) and the equivalent-inverse decryption schedule
+ * (5.3.5), the round-key format every generated kernel takes. */
+#include <string.h>
+
+#include "internal.h"
+#include "tables.h"
+
+static uint8_t xtime(uint8_t x)
+{
+    return (uint8_t)(x << 1 ^ ((x >> 7) * 0x1b));
+}
+
+static uint8_t gf_mul(uint8_t a, uint8_t b)
+{
+    uint8_t p = 0;
+    for (; b; b >>= 1, a = xtime(a))
+        if (b & 1)
+            p ^= a;
+    return p;
+}
+
+static void inv_mix_column(uint8_t *col)
+{
+    uint8_t a0 = col[0], a1 = col[1], a2 = col[2], a3 = col[3];
+    col[0] = gf_mul(a0, 14) ^ gf_mul(a1, 11) ^ gf_mul(a2, 13) ^ gf_mul(a3, 9);
+    col[1] = gf_mul(a0, 9) ^ gf_mul(a1, 14) ^ gf_mul(a2, 11) ^ gf_mul(a3, 13);
+    col[2] = gf_mul(a0, 13) ^ gf_mul(a1, 9) ^ gf_mul(a2, 14) ^ gf_mul(a3, 11);
+    col[3] = gf_mul(a0, 11) ^ gf_mul(a1, 13) ^ gf_mul(a2, 9) ^ gf_mul(a3, 14);
+}
+
+void aes_gen_expand_key(const uint8_t *key, size_t key_len, uint8_t enc[240], uint8_t dec[240])
+{
+    const size_t nk = key_len / 4, rounds = nk + 6, words = 4 * (rounds + 1);
+    uint8_t t[4];
+
+    memcpy(enc, key, key_len);
+    for (size_t i = nk; i < words; i++) {
+        memcpy(t, enc + 4 * (i - 1), 4);
+        if (i % nk == 0) {
+            uint8_t t0 = t[0];
+            t[0] = aes_gen_sbox[t[1]] ^ aes_gen_rcon[i / nk - 1];
+            t[1] = aes_gen_sbox[t[2]];
+            t[2] = aes_gen_sbox[t[3]];
+            t[3] = aes_gen_sbox[t0];
+        } else if (nk > 6 && i % nk == 4) {
+            for (int j = 0; j < 4; j++)
+                t[j] = aes_gen_sbox[t[j]];
+        }
+        for (int j = 0; j < 4; j++)
+            enc[4 * i + j] = enc[4 * (i - nk) + j] ^ t[j];
+    }
+
+    /* Reversed order; InvMixColumns on every round key but the outer two. */
+    for (size_t r = 0; r <= rounds; r++)
+        memcpy(dec + 16 * r, enc + 16 * (rounds - r), 16);
+    for (size_t c = 4; c < 4 * rounds; c++)
+        inv_mix_column(dec + 4 * c);
+    aes_gen_secure_zero(t, sizeof t);
+}

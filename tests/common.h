@@ -1,0 +1,42 @@
+/* Helpers shared by the test suites: the mode table, the reference, RNG. */
+#ifndef AES_GEN_TEST_COMMON_H
+#define AES_GEN_TEST_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "internal.h"
+#include "ref/ref_aes.h"
+
+typedef int api_fn(const aes_gen_key *k, uint8_t *iv, void *dst, const void *src, size_t len);
+
+struct mode_case {
+    enum aes_gen_mode_dir md;
+    const char *name;
+    api_fn *api;
+    enum ref_mode ref;
+    int decrypt;
+    int whole_blocks; /* ECB/CBC: len must be a multiple of 16 */
+};
+extern const struct mode_case mode_cases[AES_GEN_MODE_DIRS];
+
+/* Deterministic generator (splitmix64) so failures reproduce. */
+uint64_t rng_next(uint64_t *state);
+void rng_fill(uint64_t *state, void *buf, size_t n);
+/* Seed from AES_GEN_TEST_SEED, else the fixed default; printed once. */
+uint64_t test_seed(void);
+
+/* "2b7e15..." -> bytes; returns the count. */
+size_t hex_to_bytes(const char *hex, uint8_t *out, size_t cap);
+void hexdump_diff(const char *what, const uint8_t *want, const uint8_t *got, size_t n);
+
+/* Backends usable on this CPU for key_bits (0: any), in table order. */
+size_t usable_backends(size_t *out, size_t cap, unsigned key_bits);
+/* Widest kernel width a backend has for any mode. */
+unsigned backend_max_width(size_t backend);
+
+/* Reference run with the API semantics for one mode case. */
+void ref_run(const struct mode_case *mc, const uint8_t *key, size_t key_len, uint8_t iv[16],
+             uint8_t *dst, const uint8_t *src, size_t len);
+
+#endif

@@ -1,0 +1,318 @@
+#define _GNU_SOURCE /* memmem */
+/* The public API against the reference, for every usable backend: all lengths
+ * up to 3 x the widest kernel + 1 blocks with partial tails, in place and
+ * unaligned; CTR carry and wrap; chunked calls; every error code; wiping. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+static size_t backends[16], nbackends;
+static const size_t key_lens[3] = {16, 24, 32};
+
+static const char *bname(size_t b)
+{
+    return aes_gen_backend_table[b].name;
+}
+
+/* API call == reference call, output and iv, for one configuration. */
+static void compare_once(const struct mode_case *mc, size_t b, const uint8_t *key, size_t key_len,
+                         size_t len, size_t src_off, size_t dst_off, int in_place, uint64_t *rng)
+{
+    static uint8_t src[4096 + 64], want[4096], buf[4096 + 64];
+    uint8_t iv0[16], iv_want[16], iv_got[16];
+    aes_gen_key k;
+
+    ck_assert_uint_le(len, 4096);
+    rng_fill(rng, src, sizeof src);
+    rng_fill(rng, iv0, 16);
+    memcpy(iv_want, iv0, 16);
+    memcpy(iv_got, iv0, 16);
+    ref_run(mc, key, key_len, iv_want, want, src + src_off, len);
+    ck_assert_int_eq(aes_gen_setkey_backend(&k, key, key_len, bname(b)), AES_GEN_OK);
+    uint8_t *dst = buf + dst_off;
+    const uint8_t *in = src + src_off;
+    if (in_place) {
+        memmove(dst, in, len);
+        in = dst;
+    }
+    ck_assert_int_eq(mc->api(&k, iv_got, dst, in, len), AES_GEN_OK);
+    ck_assert_msg(memcmp(dst, want, len) == 0, "%s %s AES-%zu len %zu src+%zu dst+%zu %s",
+                  bname(b), mc->name, key_len * 8, len, src_off, dst_off,
+                  in_place ? "in place" : "");
+    if (mc->ref != REF_ECB)
+        ck_assert_msg(memcmp(iv_got, iv_want, 16) == 0, "%s %s AES-%zu len %zu: iv differs",
+                      bname(b), mc->name, key_len * 8, len);
+}
+
+/* _i = (backend, mode, key size) */
+START_TEST(api_all_lengths)
+{
+    const size_t b = backends[_i / (AES_GEN_MODE_DIRS * 3)];
+    const struct mode_case *mc = &mode_cases[(_i / 3) % AES_GEN_MODE_DIRS];
+    const size_t key_len = key_lens[_i % 3];
+    uint64_t rng = test_seed() ^ (uint64_t)_i;
+    uint8_t key[32];
+    static const size_t tails[] = {0, 1, 15};
+    static const size_t offsets[][3] = {{0, 0, 0}, {0, 0, 1}, {1, 3, 0}, {5, 5, 1}};
+
+    if (!aes_gen_backend_usable(b, (unsigned)key_len * 8)) {
+        printf("SKIP %s AES-%zu: not built\n", bname(b), key_len * 8);
+        return;
+    }
+    rng_fill(&rng, key, key_len);
+    const size_t max_blocks = 3 * backend_max_width(b) + 1;
+    for (size_t nblocks = 0; nblocks <= max_blocks; nblocks++)
+        for (size_t t = 0; t < (mc->whole_blocks ? 1u : 3u); t++)
+            for (size_t o = 0; o < 4; o++)
+                compare_once(mc, b, key, key_len, 16 * nblocks + tails[t], offsets[o][0],
+                             offsets[o][1], (int)offsets[o][2], &rng);
+}
+END_TEST
+
+/* _i = (backend, mode): random whole-block chunks (a tail only last) == one call. */
+START_TEST(api_chunked_equals_one_call)
+{
+    const size_t b = backends[_i / AES_GEN_MODE_DIRS];
+    const struct mode_case *mc = &mode_cases[_i % AES_GEN_MODE_DIRS];
+    uint64_t rng = test_seed() ^ (uint64_t)_i << 8;
+    uint8_t key[16], iv_one[16], iv_chunks[16], src[1024 + 7], one[1024 + 7], chunks[1024 + 7];
+    aes_gen_key k;
+
+    rng_fill(&rng, key, 16);
+    rng_fill(&rng, src, sizeof src);
+    rng_fill(&rng, iv_one, 16);
+    memcpy(iv_chunks, iv_one, 16);
+    const size_t len = mc->whole_blocks ? 1024 : sizeof src;
+    ck_assert_int_eq(aes_gen_setkey_backend(&k, key, 16, bname(b)), AES_GEN_OK);
+    ck_assert_int_eq(mc->api(&k, iv_one, one, src, len), AES_GEN_OK);
+    for (int round = 0; round < 20; round++) {
+        uint8_t iv[16];
+        memcpy(iv, iv_chunks, 16);
+        for (size_t off = 0; off < len;) {
+            size_t n = 16 * (rng_next(&rng) % 20);
+            if (off + n > len || len - off < 16)
+                n = len - off;
+            ck_assert_int_eq(mc->api(&k, iv, chunks + off, src + off, n), AES_GEN_OK);
+            off += n;
+        }
+        ck_assert_msg(memcmp(one, chunks, len) == 0, "%s %s: chunked output differs",
+                      bname(b), mc->name);
+        if (mc->ref != REF_ECB)
+            ck_assert_mem_eq(iv, iv_one, 16);
+    }
+}
+END_TEST
+
+static const struct {
+    const char *start, *after; /* counter before, and after `blocks` blocks */
+    size_t blocks;
+} ctr_cases[] = {
+    {"000102030405060708090a0b0c0d0eff", "000102030405060708090a0b0c0d0f00", 1},
+    {"0001020304050607ffffffffffffffff", "00010203040506080000000000000000", 1},
+    {"00000000000000ffffffffffffffffff", "00000000000001000000000000000001", 2},
+    {"fffffffffffffffffffffffffffffffe", "00000000000000000000000000000003", 5},
+    {"ffffffffffffffffffffffffffffffff", "00000000000000000000000000000000", 1},
+};
+
+/* _i = (backend, case): every length from 1 block to 5 blocks + 15 bytes across
+ * the carry, against the reference, and the counter's value spelled out. */
+START_TEST(ctr_carry_and_wrap)
+{
+    const size_t b = backends[_i / 5];
+    const size_t c = (size_t)_i % 5;
+    uint8_t key[32] = {0}, start[16], after[16], ctr[16];
+    uint8_t src[5 * 16 + 15] = {0}, got[sizeof src], want[sizeof src];
+    aes_gen_key k;
+    const struct mode_case *mc = &mode_cases[AES_GEN_MD_ctr_enc];
+
+    hex_to_bytes(ctr_cases[c].start, start, 16);
+    hex_to_bytes(ctr_cases[c].after, after, 16);
+    for (size_t kl = 0; kl < 3; kl++) {
+        if (!aes_gen_backend_usable(b, (unsigned)key_lens[kl] * 8))
+            continue;
+        ck_assert_int_eq(aes_gen_setkey_backend(&k, key, key_lens[kl], bname(b)), AES_GEN_OK);
+        memcpy(ctr, start, 16);
+        ck_assert_int_eq(aes_gen_ctr_crypt(&k, ctr, got, src, 16 * ctr_cases[c].blocks),
+                         AES_GEN_OK);
+        ck_assert_msg(memcmp(ctr, after, 16) == 0, "%s: counter %s + %zu wrong", bname(b),
+                      ctr_cases[c].start, ctr_cases[c].blocks);
+        for (size_t len = 16; len <= sizeof src; len++) {
+            uint8_t ref_ctr[16];
+            memcpy(ctr, start, 16);
+            memcpy(ref_ctr, start, 16);
+            ref_run(mc, key, key_lens[kl], ref_ctr, want, src, len);
+            ck_assert_int_eq(aes_gen_ctr_crypt(&k, ctr, got, src, len), AES_GEN_OK);
+            ck_assert_msg(memcmp(got, want, len) == 0, "%s: CTR from %s, len %zu", bname(b),
+                          ctr_cases[c].start, len);
+            ck_assert_mem_eq(ctr, ref_ctr, 16);
+        }
+    }
+}
+END_TEST
+
+START_TEST(setkey_errors_change_nothing)
+{
+    uint8_t key[33] = {1, 2, 3};
+    aes_gen_key k, before;
+    static const size_t bad_lens[] = {0, 1, 15, 17, 23, 25, 31, 33, 64};
+
+    memset(&k, 0xa5, sizeof k);
+    memcpy(&before, &k, sizeof k);
+    for (size_t i = 0; i < sizeof bad_lens / sizeof bad_lens[0]; i++) {
+        ck_assert_int_eq(aes_gen_setkey(&k, key, bad_lens[i]), AES_GEN_EKEYLEN);
+        ck_assert_int_eq(aes_gen_setkey_backend(&k, key, bad_lens[i], "portable"),
+                         AES_GEN_EKEYLEN);
+    }
+    ck_assert_int_eq(aes_gen_setkey(NULL, key, 16), AES_GEN_EARG);
+    ck_assert_int_eq(aes_gen_setkey(&k, NULL, 16), AES_GEN_EARG);
+    ck_assert_int_eq(aes_gen_setkey_backend(&k, key, 16, NULL), AES_GEN_EARG);
+    ck_assert_int_eq(aes_gen_setkey_backend(&k, NULL, 16, "portable"), AES_GEN_EARG);
+    ck_assert_int_eq(aes_gen_setkey_backend(&k, key, 16, "no-such-backend"), AES_GEN_EBACKEND);
+    ck_assert_int_eq(aes_gen_setkey_backend(&k, key, 16, ""), AES_GEN_EBACKEND);
+    /* Known names the CPU or the build cannot run are EBACKEND too. */
+    for (size_t i = 0; i < aes_gen_backend_count; i++)
+        if (!aes_gen_backend_usable(i, 128))
+            ck_assert_int_eq(aes_gen_setkey_backend(&k, key, 16, bname(i)), AES_GEN_EBACKEND);
+    ck_assert_mem_eq(&k, &before, sizeof k);
+    /* A garbage (never set) key is refused by every mode function. */
+    uint8_t iv[16] = {0}, buf[16] = {0};
+    for (int m = 0; m < AES_GEN_MODE_DIRS; m++)
+        ck_assert_int_eq(mode_cases[m].api(&k, iv, buf, buf, 16), AES_GEN_EARG);
+}
+END_TEST
+
+/* _i = backend */
+START_TEST(mode_errors_change_nothing)
+{
+    const size_t b = backends[_i];
+    uint8_t key[16] = {9}, iv[16], dst[64], src[64] = {1};
+    aes_gen_key k;
+
+    ck_assert_int_eq(aes_gen_setkey_backend(&k, key, 16, bname(b)), AES_GEN_OK);
+    for (int m = 0; m < AES_GEN_MODE_DIRS; m++) {
+        const struct mode_case *mc = &mode_cases[m];
+        const int needs_iv = mc->ref != REF_ECB;
+        memset(iv, 0x11, 16);
+        memset(dst, 0x22, sizeof dst);
+        ck_assert_int_eq(mc->api(NULL, iv, dst, src, 16), AES_GEN_EARG);
+        ck_assert_int_eq(mc->api(&k, iv, NULL, src, 16), AES_GEN_EARG);
+        ck_assert_int_eq(mc->api(&k, iv, dst, NULL, 16), AES_GEN_EARG);
+        if (needs_iv)
+            ck_assert_int_eq(mc->api(&k, NULL, dst, src, 16), AES_GEN_EARG);
+        if (mc->whole_blocks) {
+            ck_assert_int_eq(mc->api(&k, iv, dst, src, 15), AES_GEN_ELEN);
+            ck_assert_int_eq(mc->api(&k, iv, dst, src, 17), AES_GEN_ELEN);
+            ck_assert_int_eq(mc->api(&k, iv, dst, src, 63), AES_GEN_ELEN);
+        }
+        /* Empty messages are fine, even without buffers, and change nothing. */
+        ck_assert_int_eq(mc->api(&k, iv, NULL, NULL, 0), AES_GEN_OK);
+        for (int i = 0; i < 16; i++)
+            ck_assert_uint_eq(iv[i], 0x11);
+        for (size_t i = 0; i < sizeof dst; i++)
+            ck_assert_uint_eq(dst[i], 0x22);
+    }
+}
+END_TEST
+
+START_TEST(strerror_names_every_code)
+{
+    static const int codes[] = {AES_GEN_OK, AES_GEN_EKEYLEN, AES_GEN_ELEN, AES_GEN_EBACKEND,
+                                AES_GEN_EARG};
+    for (size_t i = 0; i < 5; i++) {
+        ck_assert_ptr_nonnull(aes_gen_strerror(codes[i]));
+        for (size_t j = 0; j < i; j++)
+            ck_assert_str_ne(aes_gen_strerror(codes[i]), aes_gen_strerror(codes[j]));
+        ck_assert_str_ne(aes_gen_strerror(codes[i]), aes_gen_strerror(-99));
+    }
+}
+END_TEST
+
+START_TEST(wipe_leaves_no_key_bytes)
+{
+    uint8_t key[32], iv[16] = {0}, buf[16] = {0};
+    static const uint8_t zero[sizeof(aes_gen_key)];
+    aes_gen_key k;
+
+    for (int i = 0; i < 32; i++)
+        key[i] = (uint8_t)(0xc0 + i);
+    ck_assert_int_eq(aes_gen_setkey(&k, key, 32), AES_GEN_OK);
+    ck_assert_ptr_nonnull(memmem(&k, sizeof k, key, 32)); /* the test can see a key */
+    aes_gen_wipe(&k);
+    ck_assert_ptr_null(memmem(&k, sizeof k, key, 4));
+    ck_assert_mem_eq(&k, zero, sizeof k);
+    ck_assert_ptr_null(aes_gen_key_backend(&k));
+    ck_assert_ptr_null(aes_gen_round_keys(&k, 0));
+    for (int m = 0; m < AES_GEN_MODE_DIRS; m++)
+        ck_assert_int_eq(mode_cases[m].api(&k, iv, buf, buf, 16), AES_GEN_EARG);
+    aes_gen_wipe(NULL);
+}
+END_TEST
+
+START_TEST(backend_list_and_default)
+{
+    const char *names[16];
+    const size_t n = aes_gen_backends(names, 16);
+    uint8_t key[16] = {0};
+    aes_gen_key k;
+
+    ck_assert_uint_ge(n, 1);
+    ck_assert_uint_eq(aes_gen_backends(NULL, 0), n);
+    ck_assert_uint_eq(n, nbackends);
+    int has_portable = 0;
+    for (size_t i = 0; i < n; i++) {
+        has_portable |= strcmp(names[i], "portable") == 0;
+        ck_assert_int_eq(aes_gen_setkey_backend(&k, key, 16, names[i]), AES_GEN_OK);
+        ck_assert_str_eq(aes_gen_key_backend(&k), names[i]);
+    }
+    ck_assert(has_portable);
+    const char *first[1];
+    ck_assert_uint_eq(aes_gen_backends(first, 1), n);
+    ck_assert_int_eq(aes_gen_setkey(&k, key, 16), AES_GEN_OK);
+    ck_assert_str_eq(aes_gen_key_backend(&k), first[0]);
+    ck_assert_ptr_null(aes_gen_key_backend(NULL));
+}
+END_TEST
+
+START_TEST(round_keys_match_reference)
+{
+    uint64_t rng = test_seed();
+    for (size_t kl = 0; kl < 3; kl++) {
+        uint8_t key[32], dec[15 * 16];
+        aes_gen_key k;
+        ref_key ref;
+        if (aes_gen_setkey(&k, (rng_fill(&rng, key, 32), key), key_lens[kl]) != AES_GEN_OK)
+            continue;
+        ref_setkey(&ref, key, key_lens[kl]);
+        ref_equivalent_inverse_keys(&ref, dec);
+        const size_t n = 16 * (size_t)(ref.rounds + 1);
+        ck_assert_mem_eq(aes_gen_round_keys(&k, 0), ref.rk, n);
+        ck_assert_mem_eq(aes_gen_round_keys(&k, 1), dec, n);
+    }
+}
+END_TEST
+
+int main(void)
+{
+    nbackends = usable_backends(backends, 16, 0);
+    Suite *s = suite_create("api");
+    TCase *tc = tcase_create("api");
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, api_all_lengths, 0, (int)(nbackends * AES_GEN_MODE_DIRS * 3));
+    tcase_add_loop_test(tc, api_chunked_equals_one_call, 0, (int)(nbackends * AES_GEN_MODE_DIRS));
+    tcase_add_loop_test(tc, ctr_carry_and_wrap, 0, (int)(nbackends * 5));
+    tcase_add_loop_test(tc, mode_errors_change_nothing, 0, (int)nbackends);
+    tcase_add_test(tc, setkey_errors_change_nothing);
+    tcase_add_test(tc, strerror_names_every_code);
+    tcase_add_test(tc, wipe_leaves_no_key_bytes);
+    tcase_add_test(tc, backend_list_and_default);
+    tcase_add_test(tc, round_keys_match_reference);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    const int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}

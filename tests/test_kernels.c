@@ -1,0 +1,145 @@
+/* Every registered kernel, called directly, against the reference: nblocks W,
+ * 2W and 3W, out of place and in place, aligned and not, with CTR counters
+ * that carry across bytes and wrap.  New widths and backends are covered by
+ * regenerating: the loop runs over the registry. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+#define MAX_BLOCKS (3 * 64)
+
+static int kernel_runs_here(const struct aes_gen_kernel_info *ki)
+{
+    const uint32_t missing = ki->cpu & ~aes_gen_cpu_features();
+    if (missing) {
+        char names[128];
+        printf("SKIP %s: this CPU lacks %s\n", ki->symbol,
+               aes_gen_cpu_feature_names(missing, names, sizeof names));
+        return 0;
+    }
+    return 1;
+}
+
+/* CTR start values: case 0 random, case 1 a carry out of byte 15 only; cases
+ * 2.. put the carry from byte 8 into byte 7 at every block of the first two
+ * groups, with the high half at ff..ff from case 2 + W on (the 2^128 wrap). */
+static size_t ctr_case_count(unsigned width)
+{
+    return 2 + 2 * (size_t)width * 2;
+}
+
+static void ctr_start(size_t c, unsigned width, uint8_t iv[16], uint64_t *rng)
+{
+    rng_fill(rng, iv, 16);
+    if (c == 1) {
+        iv[15] = 0xff;
+    } else if (c >= 2) {
+        const size_t d = (c - 2) % (2 * width); /* blocks before the carry */
+        memset(iv + 8, 0xff, 8);
+        iv[15] = (uint8_t)(0xff - d);
+        if (c - 2 >= 2 * (size_t)width)
+            memset(iv, 0xff, 8);
+    }
+}
+
+static void check_kernel(const struct aes_gen_kernel_info *ki, size_t nblocks, size_t src_off,
+                         size_t dst_off, int in_place, const uint8_t iv0[16], uint64_t *rng)
+{
+    const struct mode_case *mc = &mode_cases[ki->mode_dir];
+    const size_t key_len = ki->key_bits / 8, len = 16 * nblocks;
+    uint8_t key[32], rk[15 * 16], iv_want[16], iv_got[16];
+    static uint8_t plain[16 * MAX_BLOCKS + 32], want[16 * MAX_BLOCKS], buf[16 * MAX_BLOCKS + 32];
+    ref_key ref;
+
+    rng_fill(rng, key, key_len);
+    rng_fill(rng, plain, sizeof plain);
+    ref_setkey(&ref, key, key_len);
+    if (aes_gen_uses_dec_schedule(ki->mode_dir))
+        ref_equivalent_inverse_keys(&ref, rk);
+    else
+        memcpy(rk, ref.rk, 16 * (size_t)(ref.rounds + 1));
+
+    memcpy(iv_want, iv0, 16);
+    ref_crypt(&ref, mc->ref, mc->decrypt, iv_want, want, plain + src_off, len);
+
+    memcpy(iv_got, iv0, 16);
+    uint8_t *dst = buf + dst_off;
+    const uint8_t *src = plain + src_off;
+    if (in_place) {
+        memcpy(dst, src, len);
+        src = dst;
+    }
+    ki->fn(rk, mc->ref == REF_ECB ? NULL : iv_got, dst, src, nblocks);
+    if (memcmp(dst, want, len) != 0)
+        hexdump_diff(ki->symbol, want, dst, len);
+    ck_assert_msg(memcmp(dst, want, len) == 0,
+                  "%s: output differs from the reference (nblocks %zu, src+%zu, dst+%zu, %s)",
+                  ki->symbol, nblocks, src_off, dst_off, in_place ? "in place" : "out of place");
+    if (mc->ref != REF_ECB)
+        ck_assert_msg(memcmp(iv_got, iv_want, 16) == 0, "%s: iv after %zu blocks differs",
+                      ki->symbol, nblocks);
+}
+
+START_TEST(kernel_matches_reference)
+{
+    const struct aes_gen_kernel_info *ki = &aes_gen_registry[_i];
+    uint64_t rng = test_seed() ^ (uint64_t)_i;
+    static const size_t offsets[][2] = {{0, 0}, {1, 3}, {7, 0}, {0, 15}};
+
+    if (!kernel_runs_here(ki))
+        return;
+    ck_assert_uint_le(3 * ki->width, MAX_BLOCKS);
+    const size_t nctr = mode_cases[ki->mode_dir].ref == REF_CTR ? ctr_case_count(ki->width) : 1;
+    for (size_t mult = 1; mult <= 3; mult++)
+        for (size_t o = 0; o < 4; o++)
+            for (int in_place = 0; in_place < 2; in_place++)
+                for (size_t c = 0; c < nctr; c++) {
+                    uint8_t iv[16];
+                    ctr_start(c, ki->width, iv, &rng);
+                    check_kernel(ki, mult * ki->width, offsets[o][0], offsets[o][1], in_place,
+                                 iv, &rng);
+                }
+}
+END_TEST
+
+/* modes.c relies on this order: a group is adjacent and ends at width 1. */
+START_TEST(registry_groups_widest_first)
+{
+    for (size_t i = 0; i < aes_gen_registry_count; i++) {
+        const struct aes_gen_kernel_info *a = &aes_gen_registry[i];
+        const int serial = a->mode_dir == AES_GEN_MD_cbc_enc ||
+                           a->mode_dir == AES_GEN_MD_cfb_enc || a->mode_dir == AES_GEN_MD_ofb_enc;
+        if (serial)
+            ck_assert_msg(a->width == 1, "%s: serial modes have width 1", a->symbol);
+        if (i + 1 == aes_gen_registry_count)
+            ck_assert_uint_eq(a->width, 1);
+        else {
+            const struct aes_gen_kernel_info *b = &aes_gen_registry[i + 1];
+            const int same = strcmp(a->backend, b->backend) == 0 &&
+                             a->mode_dir == b->mode_dir && a->key_bits == b->key_bits;
+            ck_assert_msg(same ? b->width < a->width : a->width == 1,
+                          "%s then %s: group order broken", a->symbol, b->symbol);
+        }
+    }
+}
+END_TEST
+
+int main(void)
+{
+    printf("seed 0x%llx (set AES_GEN_TEST_SEED to change), %zu kernels\n",
+           (unsigned long long)test_seed(), aes_gen_registry_count);
+    Suite *s = suite_create("kernels");
+    TCase *tc = tcase_create("registry");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, registry_groups_widest_first);
+    tcase_add_loop_test(tc, kernel_matches_reference, 0, (int)aes_gen_registry_count);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    const int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
