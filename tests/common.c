@@ -94,3 +94,12 @@ void ref_run(const struct mode_case *mc, const uint8_t *key, size_t key_len, uin
     ref_setkey(&rk, key, key_len);
     ref_crypt(&rk, mc->ref, mc->decrypt, iv, dst, src, len);
 }
+
+int run_suite(Suite *s)
+{
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    const int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}

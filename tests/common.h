@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <check.h>
+
 #include "internal.h"
 #include "ref/ref_aes.h"
 
@@ -38,5 +40,8 @@ unsigned backend_max_width(size_t backend);
 /* Reference run with the API semantics for one mode case. */
 void ref_run(const struct mode_case *mc, const uint8_t *key, size_t key_len, uint8_t iv[16],
              uint8_t *dst, const uint8_t *src, size_t len);
+
+/* Run a suite, print Check's summary; the process exit status. */
+int run_suite(Suite *s);
 
 #endif

@@ -310,9 +310,5 @@ int main(void)
     tcase_add_test(tc, backend_list_and_default);
     tcase_add_test(tc, round_keys_match_reference);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return run_suite(s);
 }

@@ -123,9 +123,5 @@ int main(void)
     tcase_set_timeout(tc, 0); /* long runs on demand */
     tcase_add_test(tc, fuzz_against_references);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return run_suite(s);
 }

@@ -137,9 +137,5 @@ int main(void)
     tcase_add_test(tc, registry_groups_widest_first);
     tcase_add_loop_test(tc, kernel_matches_reference, 0, (int)aes_gen_registry_count);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return run_suite(s);
 }

@@ -54,9 +54,5 @@ int main(void)
     TCase *tc = tcase_create("tables");
     tcase_add_test(tc, tables_match_reference);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return run_suite(s);
 }

@@ -156,9 +156,5 @@ int main(void)
     tcase_add_loop_test(tc, fips197_appendix_c, 0, (int)(3 * nbackends));
     tcase_add_loop_test(tc, sp800_38a, 0, (int)(SP_COUNT * nbackends));
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return run_suite(s);
 }
