@@ -22,15 +22,17 @@ import jinja2
 import aes_math
 import portable
 import variants
+import x86
 
 GEN_DIR = os.path.dirname(os.path.abspath(__file__))
 REPO_DIR = os.path.dirname(GEN_DIR)
 DEFAULT_OUT = os.path.join(REPO_DIR, "generated")
 
 # backend name -> emitter module: emit(variants, render) -> {path: text}; file_for(variant)
-EMITTERS = {"portable": portable}
+EMITTERS = {"aesni": x86, "portable": portable}
 
-BACKEND_DIRS = {"portable": "portable C kernels (`portable.h` holds their shared helpers)"}
+BACKEND_DIRS = {"aesni": ("x86_64", "x86-64 assembly (GNU as): `aesni_*.S`, AES-NI kernels"),
+                "portable": ("portable", "portable C kernels (`portable.h` holds their helpers)")}
 
 
 def request_args(request):
@@ -64,6 +66,7 @@ def kernel_records(matrix):
         "key_bits": v.key_bits, "rounds": v.rounds, "width": v.width,
         "isa": list(variants.BACKENDS[v.backend].isa), "isa_expr": isa_expr(v.backend),
         "file": EMITTERS[v.backend].file_for(v),
+        "arch": variants.BACKENDS[v.backend].arch,
     } for v in matrix]
 
 
@@ -89,17 +92,22 @@ def generate(request):
     files["tables.h"] = render("tables.h.j2", rcon=aes_math.RCON)
     files["tables.c"] = render("tables.c.j2", sbox=aes_math.SBOX, inv_sbox=aes_math.INV_SBOX,
                                rcon=aes_math.RCON, te=aes_math.TE, td=aes_math.TD)
-    sources = ["tables.c"] + sorted(p for p in files if p.endswith((".c", ".S")) and "/" in p)
+    sources = {"": ["tables.c"]}
+    for name in sorted(request["backends"]):
+        arch = variants.BACKENDS[name].arch
+        sources.setdefault(arch, []).extend(
+            sorted(p for p in files if p.endswith((".c", ".S")) and p.startswith(BACKEND_DIRS[name][0] + "/")))
     isa_text = {name: " + ".join(variants.BACKENDS[name].isa) or "C99 only"
                 for name in request["backends"]}
     files["kernels.h"] = render("kernels.h.j2", kernels=records, isa_text=isa_text)
-    files["kernels.inc"] = render("kernels.inc.j2", kernels=records)
-    files["sources.cmake"] = render("sources.cmake.j2", sources=sources)
+    files["kernels.inc"] = render("kernels.inc.j2", kernels=records, arches=variants.ARCHES)
+    files["sources.cmake"] = render("sources.cmake.j2", sources=sources, arches=variants.ARCHES)
     files["README.md"] = render(
         "README.md.j2", kernels=records, summary=summary_rows(records),
-        backend_dirs=[(d, BACKEND_DIRS[d]) for d in request["backends"]])
+        backend_dirs=sorted(BACKEND_DIRS[d] for d in request["backends"]))
     manifest = {"generator": generated_by, "request": request,
-                "kernels": [{k: v for k, v in r.items() if k != "isa_expr"} for r in records]}
+                "kernels": [{k: v for k, v in r.items() if k not in ("isa_expr", "arch")}
+                            for r in records]}
     files["manifest.json"] = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
     return files
 

@@ -7,6 +7,8 @@ the generator (emitters, registry, manifest, build lists) is driven by the list 
 
 from dataclasses import dataclass
 
+import x86
+
 KEY_BITS = (128, 192, 256)
 ROUNDS = {128: 10, 192: 12, 256: 14}
 
@@ -39,19 +41,30 @@ MODES = (
 @dataclass(frozen=True)
 class Backend:
     name: str
-    isa: tuple            # CPU features every kernel needs (names of runtime/cpu.h bits)
+    isa: tuple            # CPU features every kernel needs (AES_GEN_CPU_* in runtime/internal.h)
     default_widths: tuple
     max_width: int
     width_limit_reason: str
+    arch: str = ""        # key of ARCHES for hosts that can build it; "" = every host
+
+
+# Conditions under which an architecture-specific backend is built and registered.
+ARCHES = {
+    "x86_64": {"c": "defined(__x86_64__)",
+               "cmake": 'CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$"'},
+}
 
 
 # Backends the generator can emit.  The runtime knows further names (aesni, vaes256,
 # ...) and reports them as unavailable until their emitters land in x86.py/tilegx.py.
 BACKENDS = {
+    "aesni": Backend("aesni", x86.ISA, (1, 2, 4, 8), x86.max_width(),
+                     "16 xmm registers hold the blocks, a chaining value and a temporary",
+                     "x86_64"),
     "portable": Backend("portable", (), (1, 2, 4), 16,
                         "wider portable C kernels only spill their state to the stack"),
 }
-DEFAULT_BACKENDS = ("portable",)
+DEFAULT_BACKENDS = ("aesni", "portable")
 REQUIRED_BACKEND = "portable"  # the runtime's fallback on every CPU
 
 

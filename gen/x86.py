@@ -1,7 +1,385 @@
-"""x86-64 emitters: the home of the coming hardware backends.
+"""x86-64 emitters.  `aesni`: xmm kernels with .byte-encoded AES instructions.
 
-Planned here: `aesni` (xmm, .byte-encoded aesenc/aesdec blocks), `vaes256` and
-`vaes512` (ymm/zmm), and `ttable` (register-allocated T-table assembly with
-PeachPy).  Each will provide emit(variants, render) and file_for(variant), like
-gen/portable.py, and register in variants.BACKENDS and aesgen.EMITTERS.
+Planned here as well: `vaes256`/`vaes512` (ymm/zmm) and `ttable`.
+
+Kernels are GNU as (AT&T) functions with the SysV ABI and the shared kernel
+prototype (generated/kernels.h):
+
+    rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks
+
+They use only caller-saved registers (rax, rcx, rdx, rsi, rdi, r8-r11, all
+xmm), touch no stack, and clear every xmm they used before returning so no
+round key outlives the call.
+
+Register plan (`_Plan`): block b of a group lives in xmm<b>; mode registers
+(chaining value) follow; one temporary loads spilled round keys and unaligned
+data; the rest of the 16 xmm hold round keys.  Round keys are spilled middle
+first (rk1, rk2, ...): rk0 and the last keys are used where a block enters or
+leaves the dependency chain.  Every AES instruction is reg-reg, so no memory
+operand ever needs alignment.
 """
+
+from dataclasses import dataclass
+
+from peachpy.x86_64 import AESDEC, AESDECLAST, AESENC, AESENCLAST
+from peachpy.x86_64 import registers as _regs
+
+XMM_COUNT = 16
+PARAMS = "const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks"
+ISA = ("sse2", "ssse3", "aesni")
+
+_AES_OPS = {"aesenc": AESENC, "aesenclast": AESENCLAST, "aesdec": AESDEC,
+            "aesdeclast": AESDECLAST}
+# Registers beyond the blocks that each parallel mode keeps: the chaining value.
+MODE_EXTRA = {"ecb": 0, "cbc": 1, "cfb": 1, "ctr": 0, "ofb": 1}
+
+
+def max_width():
+    """Widest group that fits: blocks + the chaining value + one temporary."""
+    return XMM_COUNT - max(MODE_EXTRA[m] for m in ("ecb", "cbc", "cfb", "ctr")) - 1
+
+
+def xmm(n):
+    return f"%xmm{n}"
+
+
+def aes(op, src, dst):
+    """An AES instruction as .byte (PeachPy's encoding), the mnemonic in the comment."""
+    insn = _AES_OPS[op](getattr(_regs, f"xmm{dst}"), getattr(_regs, f"xmm{src}"))
+    code = ",".join(f"0x{b:02x}" for b in insn.encode())
+    return f".byte {code:<32} # {op} {xmm(src)}, {xmm(dst)}"
+
+
+@dataclass
+class _Plan:
+    """Who holds what for one kernel."""
+    width: int
+    rounds: int
+    chain: int | None       # chaining value (CBC/CFB/OFB), else None
+    tmp: int
+    keys: dict              # round -> xmm, or None when the key is loaded per use
+
+    def key_map(self):
+        held = [f"rk{r}" for r in range(self.rounds + 1) if self.keys[r] is not None]
+        spilled = [f"rk{r}" for r in range(self.rounds + 1) if self.keys[r] is None]
+        lines = [f"{xmm(self.keys[r])} rk{r}" for r in range(self.rounds + 1)
+                 if self.keys[r] is not None]
+        return held, spilled, lines
+
+
+def plan(width, rounds, extra):
+    blocks = list(range(width))
+    nxt = width
+    chain = None
+    if extra:
+        chain, nxt = nxt, nxt + 1
+    tmp, nxt = nxt, nxt + 1
+    free = list(range(nxt, XMM_COUNT))
+    # Keep rk0 and the last rounds; spill rk1, rk2, ... first.
+    priority = [0] + list(range(rounds, 0, -1))
+    keys = {r: None for r in range(rounds + 1)}
+    for r, reg in zip(priority, free):
+        keys[r] = reg
+    assert len(blocks) + (extra or 0) + 1 <= XMM_COUNT
+    return _Plan(width, rounds, chain, tmp, keys)
+
+
+class _Kernel:
+    """Collects the instructions of one kernel."""
+
+    def __init__(self, symbol, p):
+        self.symbol = symbol
+        self.p = p
+        self.lines = []
+
+    def label(self, name):
+        return f".L{self.symbol}_{name}"
+
+    def emit(self, text):
+        self.lines.append(text)
+
+    def key(self, r):
+        """The register holding round key r, loading it into tmp if spilled."""
+        reg = self.p.keys[r]
+        if reg is None:
+            self.emit(f"movdqu {16 * r}(%rdi), {xmm(self.p.tmp)}")
+            return self.p.tmp
+        return reg
+
+    def load_keys(self):
+        for r, reg in sorted(self.p.keys.items()):
+            if reg is not None:
+                self.emit(f"movdqu {16 * r}(%rdi), {xmm(reg)}")
+
+    def whiten(self, blocks):
+        k = self.key(0)
+        for b in blocks:
+            self.emit(f"pxor {xmm(k)}, {xmm(b)}")
+
+    def rounds(self, blocks, decrypt):
+        op = "aesdec" if decrypt else "aesenc"
+        for r in range(1, self.p.rounds + 1):
+            k = self.key(r)
+            last = r == self.p.rounds
+            for b in blocks:
+                self.emit(aes(op + ("last" if last else ""), k, b))
+
+    def clear_xmm(self):
+        used = set(range(self.p.width)) | {self.p.tmp} | \
+            {r for r in self.p.keys.values() if r is not None}
+        if self.p.chain is not None:
+            used.add(self.p.chain)
+        for n in sorted(used):
+            self.emit(f"pxor {xmm(n)}, {xmm(n)}")
+
+
+def _group_loop(k, width, body):
+    """while (nblocks >= width) { body; src += 16W; dst += 16W; nblocks -= W; }"""
+    k.emit(f"cmp ${width}, %r8")
+    k.emit(f"jb {k.label('done')}")
+    k.emit(f".p2align 4")
+    k.lines.append(f"{k.label('loop')}:")
+    body()
+    k.emit(f"add ${16 * width}, %rcx")
+    k.emit(f"add ${16 * width}, %rdx")
+    k.emit(f"sub ${width}, %r8")
+    k.emit(f"cmp ${width}, %r8")
+    k.emit(f"jae {k.label('loop')}")
+    k.lines.append(f"{k.label('done')}:")
+
+
+def _load_src(k, blocks, first=0):
+    for b in blocks:
+        k.emit(f"movdqu {16 * (b + first)}(%rcx), {xmm(b)}")
+
+
+def _store_dst(k, blocks):
+    for b in blocks:
+        k.emit(f"movdqu {xmm(b)}, {16 * b}(%rdx)")
+
+
+def ecb(k, v):
+    blocks = list(range(v.width))
+    decrypt = v.mode.direction == "dec"
+
+    def body():
+        _load_src(k, blocks)
+        k.whiten(blocks)
+        k.rounds(blocks, decrypt)
+        _store_dst(k, blocks)
+    _group_loop(k, v.width, body)
+
+
+def cbc_enc(k, v):
+    """c_i = E(p_i ^ c_{i-1}): p_i ^ rk0 is formed off the chain, so the chain per
+    block is one pxor and the rounds."""
+    iv, tmp, k0 = k.p.chain, k.p.tmp, k.p.keys[0]
+
+    def body():
+        k.emit(f"movdqu (%rcx), {xmm(tmp)}")
+        k.emit(f"pxor {xmm(k0)}, {xmm(tmp)}")
+        k.emit(f"pxor {xmm(tmp)}, {xmm(iv)}")
+        k.rounds([iv], False)
+        k.emit(f"movdqu {xmm(iv)}, (%rdx)")
+    k.emit(f"movdqu (%rsi), {xmm(iv)}")
+    _group_loop(k, 1, body)
+    k.emit(f"movdqu {xmm(iv)}, (%rsi)")
+
+
+def cbc_dec(k, v):
+    """p_b = D(c_b) ^ c_{b-1}: every c_b is read before any p_b is written, so
+    dst == src is safe; the IV for the next group is the group's last c."""
+    blocks, iv, tmp = list(range(v.width)), k.p.chain, k.p.tmp
+
+    def body():
+        _load_src(k, blocks)
+        k.whiten(blocks)
+        k.rounds(blocks, True)
+        for b in reversed(blocks[1:]):
+            k.emit(f"movdqu {16 * (b - 1)}(%rcx), {xmm(tmp)}")
+            k.emit(f"pxor {xmm(tmp)}, {xmm(b)}")
+        k.emit(f"pxor {xmm(iv)}, %xmm0")
+        k.emit(f"movdqu {16 * (v.width - 1)}(%rcx), {xmm(iv)}")
+        _store_dst(k, blocks)
+    k.emit(f"movdqu (%rsi), {xmm(iv)}")
+    _group_loop(k, v.width, body)
+    k.emit(f"movdqu {xmm(iv)}, (%rsi)")
+
+
+def cfb_enc(k, v):
+    """c_i = E(c_{i-1}) ^ p_i: the ciphertext is the next input."""
+    iv, tmp = k.p.chain, k.p.tmp
+
+    def body():
+        k.whiten([iv])
+        k.rounds([iv], False)
+        k.emit(f"movdqu (%rcx), {xmm(tmp)}")
+        k.emit(f"pxor {xmm(tmp)}, {xmm(iv)}")
+        k.emit(f"movdqu {xmm(iv)}, (%rdx)")
+    k.emit(f"movdqu (%rsi), {xmm(iv)}")
+    _group_loop(k, 1, body)
+    k.emit(f"movdqu {xmm(iv)}, (%rsi)")
+
+
+def cfb_dec(k, v):
+    """p_b = E(c_{b-1}) ^ c_b: all inputs are known ciphertext, so W blocks run
+    in parallel."""
+    blocks, iv, tmp = list(range(v.width)), k.p.chain, k.p.tmp
+
+    def body():
+        k.emit(f"movdqa {xmm(iv)}, %xmm0")
+        for b in blocks[1:]:
+            k.emit(f"movdqu {16 * (b - 1)}(%rcx), {xmm(b)}")
+        k.whiten(blocks)
+        k.rounds(blocks, False)
+        k.emit(f"movdqu {16 * (v.width - 1)}(%rcx), {xmm(iv)}")
+        for b in blocks[:-1]:
+            k.emit(f"movdqu {16 * b}(%rcx), {xmm(tmp)}")
+            k.emit(f"pxor {xmm(tmp)}, {xmm(b)}")
+        k.emit(f"pxor {xmm(iv)}, {xmm(v.width - 1)}")
+        _store_dst(k, blocks)
+    k.emit(f"movdqu (%rsi), {xmm(iv)}")
+    _group_loop(k, v.width, body)
+    k.emit(f"movdqu {xmm(iv)}, (%rsi)")
+
+
+def ofb_enc(k, v):
+    """The keystream block is the next input; data never enters the chain."""
+    iv, tmp = k.p.chain, k.p.tmp
+
+    def body():
+        k.whiten([iv])
+        k.rounds([iv], False)
+        k.emit(f"movdqu (%rcx), {xmm(tmp)}")
+        k.emit(f"pxor {xmm(iv)}, {xmm(tmp)}")
+        k.emit(f"movdqu {xmm(tmp)}, (%rdx)")
+    k.emit(f"movdqu (%rsi), {xmm(iv)}")
+    _group_loop(k, 1, body)
+    k.emit(f"movdqu {xmm(iv)}, (%rsi)")
+
+
+def ctr_enc(k, v, consts):
+    """The counter lives byte-swapped in r10:r9 (high:low 64 bits), so the
+    128-bit carry is add/adc.  Block b of a group is the counter plus b: with
+    the low half + W - 1 not wrapping (all but once per 2^64 blocks) that is a
+    paddq on the low lane; otherwise each block is built from r10:r9 with add/adc.
+    pshufb then turns the little-endian lanes into the big-endian block."""
+    blocks, tmp, w = list(range(v.width)), k.p.tmp, v.width
+
+    def build_from_gprs(b):
+        k.emit(f"movq %r9, {xmm(b)}")
+        k.emit(f"movq %r10, {xmm(tmp)}")
+        k.emit(f"punpcklqdq {xmm(tmp)}, {xmm(b)}")
+
+    def body():
+        if w > 1:
+            k.emit("mov %r9, %r11")
+            k.emit(f"add ${w - 1}, %r11")
+            k.emit(f"jc {k.label('carry')}")
+        build_from_gprs(0)
+        for b in blocks[1:]:
+            k.emit(f"movdqa %xmm0, {xmm(b)}")
+            k.emit(f"paddq {consts['inc']}+{16 * b}(%rip), {xmm(b)}")
+        k.emit(f"add ${w}, %r9")
+        k.emit("adc $0, %r10")
+        if w > 1:
+            k.emit(f"jmp {k.label('counters')}")
+            k.lines.append(f"{k.label('carry')}:")
+            for b in blocks:
+                build_from_gprs(b)
+                k.emit("add $1, %r9")
+                k.emit("adc $0, %r10")
+            k.lines.append(f"{k.label('counters')}:")
+        for b in blocks:
+            k.emit(f"pshufb {consts['bswap']}(%rip), {xmm(b)}")
+        k.whiten(blocks)
+        k.rounds(blocks, False)
+        for b in blocks:
+            k.emit(f"movdqu {16 * b}(%rcx), {xmm(tmp)}")
+            k.emit(f"pxor {xmm(tmp)}, {xmm(b)}")
+        _store_dst(k, blocks)
+    k.emit("mov (%rsi), %r10")
+    k.emit("mov 8(%rsi), %r9")
+    k.emit("bswap %r10")
+    k.emit("bswap %r9")
+    _group_loop(k, w, body)
+    k.emit("bswap %r10")
+    k.emit("bswap %r9")
+    k.emit("mov %r10, (%rsi)")
+    k.emit("mov %r9, 8(%rsi)")
+
+
+BODIES = {"ecb_enc": ecb, "ecb_dec": ecb, "cbc_enc": cbc_enc, "cbc_dec": cbc_dec,
+          "cfb_enc": cfb_enc, "cfb_dec": cfb_dec, "ofb_enc": ofb_enc, "ctr_enc": ctr_enc}
+
+DESCRIPTIONS = {
+    "ecb_enc": "ECB encryption", "ecb_dec": "ECB decryption",
+    "cbc_enc": "CBC encryption", "cbc_dec": "CBC decryption",
+    "cfb_enc": "CFB-128 encryption", "cfb_dec": "CFB-128 decryption",
+    "ofb_enc": "OFB encryption and decryption", "ctr_enc": "CTR encryption and decryption",
+}
+
+
+def file_for(v):
+    return f"x86_64/aesni_{v.mode.tag}.S"
+
+
+def kernel(v, consts):
+    # Serial modes hold their single block in the chaining register.
+    serial = not v.mode.parallel
+    p = plan(0 if serial else v.width, v.rounds, MODE_EXTRA[v.mode.name])
+    k = _Kernel(v.symbol, p)
+    k.load_keys()
+    if v.mode.tag == "ctr_enc":
+        ctr_enc(k, v, consts)
+    else:
+        BODIES[v.mode.tag](k, v)
+    k.clear_xmm()
+    k.emit("ret")
+    held, spilled, key_lines = p.key_map()
+    regmap = [f"{xmm(b)} block {b}" for b in range(p.width)]
+    if p.chain is not None:
+        regmap.append(f"{xmm(p.chain)} " + ("chaining value / current block" if serial
+                                            else "chaining value (IV, last ciphertext)"))
+    regmap.append(f"{xmm(p.tmp)} temporary: data loads"
+                  + (f", spilled round keys {' '.join(spilled)}" if spilled else ""))
+    regmap += key_lines
+    regmap += ["rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)"]
+    if v.mode.name == "ctr":
+        regmap.append("r10:r9 counter, byte-swapped (high:low); r11 carry test")
+    notes = [
+        f"{DESCRIPTIONS[v.mode.tag]}, AES-{v.key_bits} ({v.rounds} rounds, fully unrolled), "
+        f"{v.width} block{'s' if v.width > 1 else ''} per iteration.",
+        f"rk: {'equivalent-inverse decryption' if v.mode.key_schedule == 'dec' else 'encryption'}"
+        f" round keys, {v.rounds + 1} x 16 bytes, any alignment"
+        + ("" if not spilled else f"; {len(spilled)} reloaded per group") + ".",
+        ("iv: unused." if v.mode.name == "ecb" else
+         "iv: the 128-bit big-endian counter, advanced by nblocks." if v.mode.name == "ctr"
+         else "iv: the chaining value, updated for the next call."),
+        f"nblocks: a multiple of {v.width}." if v.width > 1 else "nblocks: any count.",
+        "Requires: " + ", ".join(s.upper() for s in ISA) + ".",
+    ]
+    return {"symbol": v.symbol, "params": PARAMS, "notes": notes, "regmap": regmap,
+            "body": k.lines}
+
+
+def emit(variants, render):
+    """{path: text}: one assembly file per (mode, direction) with every key size and width."""
+    by_file = {}
+    for v in variants:
+        by_file.setdefault(file_for(v), []).append(v)
+    files = {}
+    for path, group in by_file.items():
+        consts = {}
+        rodata = []
+        if group[0].mode.name == "ctr":
+            # Read by pshufb/paddq as aligned memory operands.
+            consts = {"inc": ".Laesni_ctr_inc", "bswap": ".Laesni_ctr_bswap"}
+            widest = max(v.width for v in group)
+            rodata = [("Laesni_ctr_bswap", "reverses the 16 bytes: LE lanes <-> BE block",
+                       [f".quad 0x{0x08090a0b0c0d0e0f:016x}, 0x{0x0001020304050607:016x}"]),
+                      ("Laesni_ctr_inc", "b in the low lane, for block b of a group",
+                       [f".quad {b}, 0" for b in range(widest)])]
+        files[path] = render("x86_kernels.S.j2", kernels=[kernel(v, consts) for v in group],
+                             rodata=rodata)
+    return files

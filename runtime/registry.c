@@ -22,7 +22,7 @@ const struct aes_gen_backend_info aes_gen_backend_table[] = {
     {"vaes512", AES_GEN_CPU_VAES | AES_GEN_CPU_AESNI | AES_GEN_CPU_AVX512F |
                     AES_GEN_CPU_AVX512BW | AES_GEN_CPU_AVX512VL, 1},
     {"vaes256", AES_GEN_CPU_VAES | AES_GEN_CPU_AESNI | AES_GEN_CPU_AVX2, 1},
-    {"aesni", AES_GEN_CPU_AESNI | AES_GEN_CPU_SSE2, 1},
+    {"aesni", AES_GEN_CPU_AESNI | AES_GEN_CPU_SSE2 | AES_GEN_CPU_SSSE3, 1},
     {"vpaes512", AES_GEN_CPU_AVX512F | AES_GEN_CPU_AVX512BW, 1},
     {"vpaes256", AES_GEN_CPU_AVX2, 1},
     {"vpaes", AES_GEN_CPU_SSSE3, 1},
