@@ -12,7 +12,8 @@ BUILD    ?= build
 PREFIX   ?= /usr/local
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 # Debian packages the build, the generator and the tests need.
-DEB_PACKAGES := cmake make gcc pkg-config python3 python3-jinja2 python3-peachpy check libssl-dev
+DEB_PACKAGES := cmake make gcc binutils pkg-config python3 python3-jinja2 python3-peachpy check \
+                libssl-dev libgcrypt20-dev nettle-dev gnuplot-nox
 
 GEN_ARGS := $(if $(WIDTHS),--widths $(WIDTHS)) $(if $(BACKENDS),--backends $(BACKENDS)) \
             $(if $(KEYS),--keys $(KEYS))

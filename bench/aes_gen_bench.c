@@ -1,131 +1,500 @@
 /*
- * aes-gen-bench: throughput of each mode through the public API.
- *
- *   aes-gen-bench [--backend NAME] [--keys 128,192,256] [--bytes N]
- *
- * Each row is the median of repeated timings (CLOCK_MONOTONIC) of one buffer,
- * after a warm-up; nothing is assumed, every figure is measured.
+ * aes-gen-bench: throughput of every mode, in the style of libgcrypt's
+ * bench-slope, with optional peers, hardware bounds and width sweeps.
+ * Every figure is measured in this run; see `aes-gen-bench --help`.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "internal.h"
+#include "bench.h"
 
-typedef int mode_fn(const aes_gen_key *k, uint8_t *iv, void *dst, const void *src, size_t len);
+static const char *const usage_text =
+    "usage: aes-gen-bench [options]\n"
+    "  --backend NAME  backend to time (default: the one aes_gen_setkey picks;\n"
+    "                  with --sweep, default: every usable backend)\n"
+    "  --width W       force the width-W kernel (serial modes stay at width 1)\n"
+    "  --keys LIST     key sizes, e.g. 128,256 (default 128,192,256)\n"
+    "  --modes LIST    e.g. cbc-dec,ctr (ecb-enc ecb-dec cbc-enc cbc-dec cfb-enc\n"
+    "                  cfb-dec ofb ctr; default all)\n"
+    "  --bytes N       buffer size, a multiple of 16 (default 8192)\n"
+    "  --samples N     timings per figure; the median is reported (default 15)\n"
+    "  --compare       also time OpenSSL EVP, libgcrypt and nettle on the buffer\n"
+    "  --peer-no-hw    libgcrypt without AES-NI/VAES/SSSE3 (OpenSSL and nettle:\n"
+    "                  see the README, they read environment variables)\n"
+    "  --bound         measure AES instruction latency/throughput and print each\n"
+    "                  row's hardware bound and our time as a multiple of it\n"
+    "  --sweep         every registered width of each mode, as a table\n"
+    "  --tune-out FILE with --sweep: write the fastest width per (backend, mode,\n"
+    "                  direction, key size) for the next build (make tune)\n"
+    "  --csv, --json   machine-readable output instead of the table\n";
 
-static int ecb_enc(const aes_gen_key *k, uint8_t *iv, void *dst, const void *src, size_t len)
-{
-    (void)iv;
-    return aes_gen_ecb_encrypt(k, dst, src, len);
-}
+static const char *const mode_labels[AES_GEN_MODE_DIRS] = {
+    "ECB enc", "ECB dec", "CBC enc", "CBC dec", "CFB enc", "CFB dec", "OFB", "CTR"};
+static const char *const mode_args[AES_GEN_MODE_DIRS] = {
+    "ecb-enc", "ecb-dec", "cbc-enc", "cbc-dec", "cfb-enc", "cfb-dec", "ofb", "ctr"};
 
-static int ecb_dec(const aes_gen_key *k, uint8_t *iv, void *dst, const void *src, size_t len)
-{
-    (void)iv;
-    return aes_gen_ecb_decrypt(k, dst, src, len);
-}
-
-static const struct {
-    const char *name;
-    mode_fn *fn;
-} modes[AES_GEN_MODE_DIRS] = {
-    {"ECB enc", ecb_enc}, {"ECB dec", ecb_dec},
-    {"CBC enc", aes_gen_cbc_encrypt}, {"CBC dec", aes_gen_cbc_decrypt},
-    {"CFB enc", aes_gen_cfb_encrypt}, {"CFB dec", aes_gen_cfb_decrypt},
-    {"OFB", aes_gen_ofb_crypt}, {"CTR", aes_gen_ctr_crypt},
+struct options {
+    const char *backend;
+    unsigned width;
+    unsigned keys[3];
+    int nkeys;
+    int modes[AES_GEN_MODE_DIRS];
+    size_t bytes;
+    int samples;
+    int compare, peer_no_hw, bound, sweep, csv, json;
+    const char *tune_out;
 };
 
-static double now_ns(void)
+static void die(const char *msg, const char *arg)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Median ns per byte over `samples` timings of `reps` calls each. */
-static double time_mode(mode_fn *fn, const aes_gen_key *k, uint8_t *buf, size_t bytes)
-{
-    enum { SAMPLES = 15 };
-    uint8_t iv[16] = {0};
-    double t[SAMPLES];
-    size_t reps = 1;
-
-    /* Warm up and size a sample to about 2 ms. */
-    for (double start = now_ns(); now_ns() - start < 2e6; reps *= 2)
-        for (size_t r = 0; r < reps; r++)
-            fn(k, iv, buf, buf, bytes);
-    for (int s = 0; s < SAMPLES; s++) {
-        const double start = now_ns();
-        for (size_t r = 0; r < reps; r++)
-            fn(k, iv, buf, buf, bytes);
-        t[s] = (now_ns() - start) / ((double)reps * (double)bytes);
-    }
-    qsort(t, SAMPLES, sizeof t[0], cmp_double);
-    return t[SAMPLES / 2];
-}
-
-static void usage(void)
-{
-    fprintf(stderr, "usage: aes-gen-bench [--backend NAME] [--keys 128,192,256] [--bytes N]\n");
+    fprintf(stderr, "aes-gen-bench: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
     exit(2);
+}
+
+static void parse(int argc, char **argv, struct options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->bytes = 8192;
+    o->samples = 15;
+    o->keys[0] = 128, o->keys[1] = 192, o->keys[2] = 256, o->nkeys = 3;
+    for (int m = 0; m < AES_GEN_MODE_DIRS; m++)
+        o->modes[m] = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(usage_text, stdout);
+            exit(0);
+        } else if (!strcmp(a, "--compare")) o->compare = 1;
+        else if (!strcmp(a, "--peer-no-hw")) o->peer_no_hw = 1;
+        else if (!strcmp(a, "--bound")) o->bound = 1;
+        else if (!strcmp(a, "--sweep")) o->sweep = 1;
+        else if (!strcmp(a, "--csv")) o->csv = 1;
+        else if (!strcmp(a, "--json")) o->json = 1;
+        else if (!v) die("option needs a value or is unknown (see --help)", a);
+        else if (i++, !strcmp(a, "--backend")) o->backend = v;
+        else if (!strcmp(a, "--tune-out")) o->tune_out = v;
+        else if (!strcmp(a, "--width")) o->width = (unsigned)strtoul(v, NULL, 10);
+        else if (!strcmp(a, "--bytes")) o->bytes = strtoul(v, NULL, 0);
+        else if (!strcmp(a, "--samples")) o->samples = atoi(v);
+        else if (!strcmp(a, "--keys")) {
+            o->nkeys = 0;
+            for (char *p = (char *)v; *p && o->nkeys < 3; p += *p == ',') {
+                unsigned bits = (unsigned)strtoul(p, &p, 10);
+                if (bits != 128 && bits != 192 && bits != 256)
+                    die("--keys takes 128, 192 and/or 256", v);
+                o->keys[o->nkeys++] = bits;
+            }
+        } else if (!strcmp(a, "--modes")) {
+            memset(o->modes, 0, sizeof o->modes);
+            char buf[256];
+            snprintf(buf, sizeof buf, "%s", v);
+            for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
+                int found = 0;
+                for (int m = 0; m < AES_GEN_MODE_DIRS; m++)
+                    if (!strcmp(t, mode_args[m]))
+                        o->modes[m] = found = 1;
+                if (!found)
+                    die("unknown mode (see --help)", t);
+            }
+        } else
+            die("unknown option (see --help)", a);
+    }
+    if (o->bytes == 0 || o->bytes % 16)
+        die("--bytes must be a positive multiple of 16", NULL);
+    if (o->samples < 1)
+        die("--samples must be at least 1", NULL);
+    if (o->tune_out && !o->sweep)
+        die("--tune-out goes with --sweep", NULL);
+}
+
+/* One timed configuration of ours: a kernel of a forced width (then width 1
+ * for what is left), or the API when no width is forced. */
+struct ours {
+    const aes_gen_key *k;
+    enum aes_gen_mode_dir md;
+    const struct aes_gen_kernel_info *wide, *one;
+    uint8_t iv[16];
+};
+
+static void run_ours(void *p, uint8_t *buf, size_t len)
+{
+    struct ours *o = p;
+    if (!o->wide) {
+        switch (o->md) {
+        case AES_GEN_MD_ecb_enc: aes_gen_ecb_encrypt(o->k, buf, buf, len); break;
+        case AES_GEN_MD_ecb_dec: aes_gen_ecb_decrypt(o->k, buf, buf, len); break;
+        case AES_GEN_MD_cbc_enc: aes_gen_cbc_encrypt(o->k, o->iv, buf, buf, len); break;
+        case AES_GEN_MD_cbc_dec: aes_gen_cbc_decrypt(o->k, o->iv, buf, buf, len); break;
+        case AES_GEN_MD_cfb_enc: aes_gen_cfb_encrypt(o->k, o->iv, buf, buf, len); break;
+        case AES_GEN_MD_cfb_dec: aes_gen_cfb_decrypt(o->k, o->iv, buf, buf, len); break;
+        case AES_GEN_MD_ofb_enc: aes_gen_ofb_crypt(o->k, o->iv, buf, buf, len); break;
+        case AES_GEN_MD_ctr_enc: aes_gen_ctr_crypt(o->k, o->iv, buf, buf, len); break;
+        }
+        return;
+    }
+    const uint8_t *rk = aes_gen_round_keys(o->k, aes_gen_uses_dec_schedule(o->md));
+    uint8_t *iv = o->md <= AES_GEN_MD_ecb_dec ? NULL : o->iv;
+    const size_t n = len / 16, bulk = n - n % o->wide->width;
+    if (bulk)
+        o->wide->fn(rk, iv, buf, buf, bulk);
+    if (n > bulk)
+        o->one->fn(rk, iv, buf + 16 * bulk, buf + 16 * bulk, n - bulk);
+}
+
+static const struct aes_gen_kernel_info *find_kernel(const char *backend,
+                                                     enum aes_gen_mode_dir md, unsigned bits,
+                                                     unsigned width)
+{
+    for (size_t i = 0; i < aes_gen_registry_count; i++) {
+        const struct aes_gen_kernel_info *ki = &aes_gen_registry[i];
+        if (ki->mode_dir == md && ki->key_bits == bits && ki->width == width &&
+            !strcmp(ki->backend, backend))
+            return ki;
+    }
+    return NULL;
+}
+
+/* The width aes_gen_run_blocks starts with for this key. */
+static unsigned api_width(const aes_gen_key *k, enum aes_gen_mode_dir md)
+{
+    return aes_gen_registry[k->private_kernels[md][0]].width;
+}
+
+struct row {
+    const char *backend;
+    unsigned key_bits, width;
+    enum aes_gen_mode_dir md;
+    double ns, peer_ns[PEER_COUNT], bound_cpb;
+};
+
+/* ns/B of ours through the API (width 0) or a forced kernel width. */
+static double time_ours(const aes_gen_key *k, unsigned bits, enum aes_gen_mode_dir md,
+                        unsigned width, uint8_t *buf, const struct options *o,
+                        unsigned *used_width)
+{
+    struct ours run = {k, md, NULL, NULL, {0}};
+    const char *backend = aes_gen_key_backend(k);
+    if (width) {
+        const int serial = md == AES_GEN_MD_cbc_enc || md == AES_GEN_MD_cfb_enc ||
+                           md == AES_GEN_MD_ofb_enc;
+        run.wide = find_kernel(backend, md, bits, serial ? 1 : width);
+        run.one = find_kernel(backend, md, bits, 1);
+        if (!run.wide)
+            return -1;
+        *used_width = run.wide->width;
+    } else {
+        *used_width = api_width(k, md);
+    }
+    return bench_ns_per_byte(run_ours, &run, buf, o->bytes, o->samples);
+}
+
+/* Cycles/B that the AES instructions alone need: serial modes wait for each
+ * round's result (rounds x latency per 16 bytes); parallel modes are limited
+ * by issue rate (rounds x reciprocal throughput per vector of blocks). */
+static double bound_cpb(const char *backend, enum aes_gen_mode_dir md, unsigned bits,
+                        const struct bench_bounds *b)
+{
+    const double rounds = bits / 32 + 6;
+    const int serial = md == AES_GEN_MD_cbc_enc || md == AES_GEN_MD_cfb_enc ||
+                       md == AES_GEN_MD_ofb_enc;
+    int vlen = -1;
+    if (!strcmp(backend, "aesni")) vlen = BENCH_XMM;
+    else if (!strcmp(backend, "vaes256")) vlen = BENCH_YMM;
+    else if (!strcmp(backend, "vaes512")) vlen = BENCH_ZMM;
+    if (vlen < 0 || !b->have[BENCH_XMM])
+        return -1; /* not bound by AES instructions */
+    if (serial)
+        return rounds * b->latency[BENCH_XMM] / 16;
+    return b->have[vlen] ? rounds * b->recip_tput[vlen] / (16 << vlen) : -1;
+}
+
+static void print_header(const struct options *o, const struct bench_clock *c,
+                         const struct bench_bounds *b, const char *backend)
+{
+    if (o->csv || o->json)
+        return;
+    printf("aes-gen-bench: backend %s, %zu-byte buffers, median of %d timings after warm-up\n",
+           backend, o->bytes, o->samples);
+    printf("clock: core %.2f GHz (estimated: dependent-add loop), TSC %.2f GHz; "
+           "cycles/B = ns/B x core GHz\n", c->core_ghz, c->tsc_ghz);
+    if (o->bound) {
+        static const char *const vl[BENCH_VLENS] = {"xmm", "ymm", "zmm"};
+        printf("aesenc:");
+        for (int v = 0; v < BENCH_VLENS; v++)
+            if (b->have[v])
+                printf(" %s latency %.2f c, %.2f c/insn;", vl[v], b->latency[v],
+                       b->recip_tput[v]);
+        printf(" bound c/B: serial rounds x latency / 16, parallel rounds x c/insn / bytes "
+               "per vector\n");
+    }
+}
+
+static void fmt_ns(char *buf, size_t n, double ns)
+{
+    if (ns < 0)
+        snprintf(buf, n, "n/a");
+    else
+        snprintf(buf, n, "%.3f", ns);
+}
+
+static double best_peer(const struct row *r)
+{
+    double best = -1;
+    for (int p = 0; p < PEER_COUNT; p++)
+        if (r->peer_ns[p] > 0 && (best < 0 || r->peer_ns[p] < best))
+            best = r->peer_ns[p];
+    return best;
+}
+
+static void print_rows(const struct options *o, const struct bench_clock *c, struct row *rows,
+                       int n)
+{
+    if (o->csv) {
+        printf("backend,key_bits,mode,width,ns_per_byte,mib_per_s,cycles_per_byte");
+        for (int p = 0; o->compare && p < PEER_COUNT; p++)
+            printf(",%s_ns_per_byte", peer_names[p]);
+        printf("%s%s\n", o->compare ? ",ours_over_best_peer" : "",
+               o->bound ? ",bound_cycles_per_byte,ours_over_bound" : "");
+    } else if (o->json) {
+        printf("{\n  \"bytes\": %zu,\n  \"samples\": %d,\n  \"core_ghz_estimate\": %.4f,\n"
+               "  \"tsc_ghz\": %.4f,\n  \"rows\": [", o->bytes, o->samples, c->core_ghz,
+               c->tsc_ghz);
+    }
+    for (int i = 0; i < n; i++) {
+        const struct row *r = &rows[i];
+        const double mib = 1e9 / r->ns / 1048576.0, cpb = r->ns * c->core_ghz;
+        const double best = best_peer(r);
+        if (!o->csv && !o->json && (i == 0 || r->key_bits != rows[i - 1].key_bits)) {
+            printf("\nAES-%-4u   W      ns/B     MiB/s   cycles/B", r->key_bits);
+            if (o->compare)
+                printf(" | %9s %9s %9s  ours/best", "openssl", "gcrypt", "nettle");
+            if (o->bound)
+                printf(" | bound c/B  ours/bound");
+            printf("\n");
+        }
+        if (o->csv) {
+            printf("%s,%u,%s,%u,%.4f,%.1f,%.3f", r->backend, r->key_bits, mode_args[r->md],
+                   r->width, r->ns, mib, cpb);
+            for (int p = 0; o->compare && p < PEER_COUNT; p++)
+                r->peer_ns[p] < 0 ? printf(",") : printf(",%.4f", r->peer_ns[p]);
+            if (o->compare)
+                best < 0 ? printf(",") : printf(",%.3f", r->ns / best);
+            if (o->bound)
+                r->bound_cpb < 0 ? printf(",,") : printf(",%.3f,%.3f", r->bound_cpb,
+                                                         cpb / r->bound_cpb);
+            printf("\n");
+        } else if (o->json) {
+            printf("%s\n    {\"backend\": \"%s\", \"key_bits\": %u, \"mode\": \"%s\", "
+                   "\"width\": %u, \"ns_per_byte\": %.4f, \"mib_per_s\": %.1f, "
+                   "\"cycles_per_byte\": %.3f", i ? "," : "", r->backend, r->key_bits,
+                   mode_args[r->md], r->width, r->ns, mib, cpb);
+            if (o->compare) {
+                printf(", \"peers_ns_per_byte\": {");
+                for (int p = 0; p < PEER_COUNT; p++)
+                    r->peer_ns[p] < 0 ? printf("%s\"%s\": null", p ? ", " : "", peer_names[p])
+                                      : printf("%s\"%s\": %.4f", p ? ", " : "", peer_names[p],
+                                               r->peer_ns[p]);
+                best < 0 ? printf("}, \"ours_over_best_peer\": null")
+                         : printf("}, \"ours_over_best_peer\": %.3f", r->ns / best);
+            }
+            if (o->bound)
+                r->bound_cpb < 0
+                    ? printf(", \"bound_cycles_per_byte\": null, \"ours_over_bound\": null")
+                    : printf(", \"bound_cycles_per_byte\": %.3f, \"ours_over_bound\": %.3f",
+                             r->bound_cpb, cpb / r->bound_cpb);
+            printf("}");
+        } else {
+            printf("  %-8s %2u %9.3f %9.1f %10.3f", mode_labels[r->md], r->width, r->ns, mib,
+                   cpb);
+            if (o->compare) {
+                char s[PEER_COUNT][32], ratio[32];
+                for (int p = 0; p < PEER_COUNT; p++)
+                    fmt_ns(s[p], sizeof s[p], r->peer_ns[p]);
+                best < 0 ? snprintf(ratio, sizeof ratio, "n/a")
+                         : snprintf(ratio, sizeof ratio, "%.2f", r->ns / best);
+                printf(" | %9s %9s %9s %10s", s[0], s[1], s[2], ratio);
+            }
+            if (o->bound) {
+                if (r->bound_cpb < 0)
+                    printf(" | %9s %11s", "-", "-");
+                else
+                    printf(" | %9.3f %11.2f", r->bound_cpb, cpb / r->bound_cpb);
+            }
+            printf("\n");
+        }
+    }
+    if (o->json)
+        printf("\n  ]\n}\n");
+}
+
+static int setkey(aes_gen_key *k, const char *backend, unsigned bits)
+{
+    static const uint8_t key[32] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+    const int err = backend ? aes_gen_setkey_backend(k, key, bits / 8, backend)
+                            : aes_gen_setkey(k, key, bits / 8);
+    if (err)
+        fprintf(stderr, "aes-gen-bench: AES-%u with backend %s: %s\n", bits,
+                backend ? backend : "(default)", aes_gen_strerror(err));
+    return err;
+}
+
+static int run_table(const struct options *o, const struct bench_clock *c,
+                     const struct bench_bounds *b, uint8_t *buf)
+{
+    struct row rows[3 * AES_GEN_MODE_DIRS];
+    int n = 0;
+    aes_gen_key k;
+    const char *backend = NULL;
+    for (int ki = 0; ki < o->nkeys; ki++) {
+        if (setkey(&k, o->backend, o->keys[ki]))
+            return 1;
+        backend = aes_gen_key_backend(&k);
+        for (int m = 0; m < AES_GEN_MODE_DIRS; m++) {
+            if (!o->modes[m])
+                continue;
+            struct row *r = &rows[n++];
+            r->backend = backend;
+            r->key_bits = o->keys[ki];
+            r->md = (enum aes_gen_mode_dir)m;
+            r->ns = time_ours(&k, r->key_bits, r->md, o->width, buf, o, &r->width);
+            if (r->ns < 0) {
+                fprintf(stderr, "aes-gen-bench: backend %s has no width-%u kernel for %s\n",
+                        backend, o->width, mode_args[m]);
+                return 1;
+            }
+            for (int p = 0; p < PEER_COUNT; p++)
+                r->peer_ns[p] = o->compare && peer_built(p)
+                                    ? peer_ns_per_byte(p, r->md, r->key_bits, buf, o->bytes,
+                                                       o->samples)
+                                    : -1;
+            r->bound_cpb = o->bound ? bound_cpb(backend, r->md, r->key_bits, b) : -1;
+        }
+        aes_gen_wipe(&k);
+    }
+    print_header(o, c, b, backend);
+    print_rows(o, c, rows, n);
+    return 0;
+}
+
+/* Every width of every mode for the chosen backends; optionally the tuning file. */
+static int run_sweep(const struct options *o, const struct bench_clock *c, uint8_t *buf)
+{
+    const char *names[16];
+    size_t nb = o->backend ? 1 : aes_gen_backends(names, 16);
+    FILE *tune = NULL;
+    if (o->backend)
+        names[0] = o->backend;
+    if (o->tune_out && !(tune = fopen(o->tune_out, "w"))) {
+        perror(o->tune_out);
+        return 1;
+    }
+    if (tune)
+        fprintf(tune, "/* Written by aes-gen-bench --sweep (make tune): the fastest width per\n"
+                      " * backend, mode, direction and key size on the machine that ran it. */\n");
+    if (o->csv)
+        printf("backend,key_bits,mode,width,ns_per_byte,mib_per_s,cycles_per_byte\n");
+    else if (o->json)
+        printf("{\n  \"bytes\": %zu,\n  \"core_ghz_estimate\": %.4f,\n  \"sweep\": [", o->bytes,
+               c->core_ghz);
+    else
+        printf("aes-gen-bench --sweep: MiB/s per kernel width, %zu-byte buffers, median of %d\n",
+               o->bytes, o->samples);
+    int first = 1;
+    for (size_t bi = 0; bi < nb; bi++) {
+        for (int ki = 0; ki < o->nkeys; ki++) {
+            aes_gen_key k;
+            if (setkey(&k, names[bi], o->keys[ki]))
+                return 1;
+            unsigned widths[64];
+            int nw = 0;
+            for (size_t i = 0; i < aes_gen_registry_count; i++) {
+                const struct aes_gen_kernel_info *r = &aes_gen_registry[i];
+                int seen = 0;
+                for (int j = 0; j < nw; j++)
+                    seen |= widths[j] == r->width;
+                if (!seen && !strcmp(r->backend, names[bi]) && nw < 64)
+                    widths[nw++] = r->width;
+            }
+            for (int i = 1; i < nw; i++) /* ascending */
+                for (int j = i; j > 0 && widths[j - 1] > widths[j]; j--) {
+                    unsigned t = widths[j];
+                    widths[j] = widths[j - 1], widths[j - 1] = t;
+                }
+            if (!o->csv && !o->json) {
+                printf("\n%s AES-%u   ", names[bi], o->keys[ki]);
+                for (int j = 0; j < nw; j++)
+                    printf(" %8s%-2u", "W=", widths[j]);
+                printf("\n");
+            }
+            for (int m = 0; m < AES_GEN_MODE_DIRS; m++) {
+                if (!o->modes[m])
+                    continue;
+                double best_ns = -1;
+                unsigned best_w = 1;
+                if (!o->csv && !o->json)
+                    printf("  %-14s", mode_labels[m]);
+                for (int j = 0; j < nw; j++) {
+                    const enum aes_gen_mode_dir md = (enum aes_gen_mode_dir)m;
+                    unsigned used;
+                    if (!find_kernel(names[bi], md, o->keys[ki], widths[j])) {
+                        if (!o->csv && !o->json)
+                            printf(" %10s", "-");
+                        continue;
+                    }
+                    const double ns = time_ours(&k, o->keys[ki], md, widths[j], buf, o, &used);
+                    if (best_ns < 0 || ns < best_ns)
+                        best_ns = ns, best_w = widths[j];
+                    if (o->csv)
+                        printf("%s,%u,%s,%u,%.4f,%.1f,%.3f\n", names[bi], o->keys[ki],
+                               mode_args[m], widths[j], ns, 1e9 / ns / 1048576.0,
+                               ns * c->core_ghz);
+                    else if (o->json)
+                        printf("%s\n    {\"backend\": \"%s\", \"key_bits\": %u, \"mode\": "
+                               "\"%s\", \"width\": %u, \"ns_per_byte\": %.4f, "
+                               "\"mib_per_s\": %.1f}", first ? "" : ",", names[bi],
+                               o->keys[ki], mode_args[m], widths[j], ns, 1e9 / ns / 1048576.0);
+                    else
+                        printf(" %10.1f", 1e9 / ns / 1048576.0);
+                    first = 0;
+                }
+                if (!o->csv && !o->json)
+                    printf("\n");
+                if (tune)
+                    fprintf(tune, "AES_GEN_TUNE(%s, %s, %u, %u)\n", names[bi],
+                            aes_gen_mode_dir_names[m], o->keys[ki], best_w);
+            }
+            aes_gen_wipe(&k);
+        }
+    }
+    if (o->json)
+        printf("\n  ]\n}\n");
+    if (tune && fclose(tune)) {
+        perror(o->tune_out);
+        return 1;
+    }
+    if (tune && !o->csv && !o->json)
+        printf("\ntuning table written to %s\n", o->tune_out);
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
-    const char *backend = NULL, *keys = "128,192,256";
-    size_t bytes = 8192;
+    struct options o;
+    struct bench_clock clock;
+    struct bench_bounds bounds;
 
-    for (int i = 1; i < argc; i++) {
-        if (i + 1 < argc && strcmp(argv[i], "--backend") == 0)
-            backend = argv[++i];
-        else if (i + 1 < argc && strcmp(argv[i], "--keys") == 0)
-            keys = argv[++i];
-        else if (i + 1 < argc && strcmp(argv[i], "--bytes") == 0)
-            bytes = strtoul(argv[++i], NULL, 0);
-        else
-            usage();
-    }
-    if (bytes == 0 || bytes % 16) {
-        fprintf(stderr, "aes-gen-bench: --bytes must be a positive multiple of 16\n");
-        return 2;
-    }
-    uint8_t *buf = calloc(1, bytes);
+    parse(argc, argv, &o);
+    if (o.peer_no_hw)
+        peer_gcrypt_disable_hw();
+    uint8_t *buf = calloc(1, o.bytes);
     if (!buf)
         return 1;
-    for (const char *p = keys; *p;) {
-        const unsigned bits = (unsigned)strtoul(p, (char **)&p, 10);
-        uint8_t key[32] = {1, 2, 3};
-        aes_gen_key k;
-        const int err = backend ? aes_gen_setkey_backend(&k, key, bits / 8, backend)
-                                : aes_gen_setkey(&k, key, bits / 8);
-        if (err) {
-            fprintf(stderr, "aes-gen-bench: AES-%u with %s: %s\n", bits,
-                    backend ? backend : "the default backend", aes_gen_strerror(err));
-            return 1;
-        }
-        printf("AES-%u, backend %s, %zu-byte buffer, median of 15 timings\n", bits,
-               aes_gen_key_backend(&k), bytes);
-        printf("  %-8s %10s %10s\n", "mode", "ns/B", "MiB/s");
-        for (int m = 0; m < AES_GEN_MODE_DIRS; m++) {
-            const double ns = time_mode(modes[m].fn, &k, buf, bytes);
-            printf("  %-8s %10.3f %10.1f\n", modes[m].name, ns, 1e9 / ns / (1024.0 * 1024.0));
-        }
-        aes_gen_wipe(&k);
-        if (*p == ',')
-            p++;
-        else if (*p) {
-            fprintf(stderr, "aes-gen-bench: --keys takes a list like 128,256\n");
-            return 2;
-        }
-    }
+    bench_measure_clock(&clock);
+    memset(&bounds, 0, sizeof bounds);
+    if (o.bound)
+        bench_measure_bounds(&bounds, clock.core_ghz);
+    const int rc = o.sweep ? run_sweep(&o, &clock, buf) : run_table(&o, &clock, &bounds, buf);
     free(buf);
-    return 0;
+    return rc;
 }

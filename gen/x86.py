@@ -57,6 +57,7 @@ class _Plan:
     rounds: int
     chain: int | None       # chaining value (CBC/CFB/OFB), else None
     tmp: int
+    extra: int | None       # CBC encryption's second temporary
     keys: dict              # round -> xmm, or None when the key is loaded per use
 
     def key_map(self):
@@ -67,21 +68,24 @@ class _Plan:
         return held, spilled, lines
 
 
-def plan(width, rounds, extra):
+def plan(width, rounds, extra, temps=1):
     blocks = list(range(width))
     nxt = width
     chain = None
     if extra:
         chain, nxt = nxt, nxt + 1
     tmp, nxt = nxt, nxt + 1
+    second = None
+    if temps == 2:
+        second, nxt = nxt, nxt + 1
     free = list(range(nxt, XMM_COUNT))
     # Keep rk0 and the last rounds; spill rk1, rk2, ... first.
     priority = [0] + list(range(rounds, 0, -1))
     keys = {r: None for r in range(rounds + 1)}
     for r, reg in zip(priority, free):
         keys[r] = reg
-    assert len(blocks) + (extra or 0) + 1 <= XMM_COUNT
-    return _Plan(width, rounds, chain, tmp, keys)
+    assert len(blocks) + (extra or 0) + temps <= XMM_COUNT
+    return _Plan(width, rounds, chain, tmp, second, keys)
 
 
 class _Kernel:
@@ -116,19 +120,23 @@ class _Kernel:
         for b in blocks:
             self.emit(f"pxor {xmm(k)}, {xmm(b)}")
 
-    def rounds(self, blocks, decrypt):
+    def middle_rounds(self, blocks, decrypt):
         op = "aesdec" if decrypt else "aesenc"
-        for r in range(1, self.p.rounds + 1):
+        for r in range(1, self.p.rounds):
             k = self.key(r)
-            last = r == self.p.rounds
             for b in blocks:
-                self.emit(aes(op + ("last" if last else ""), k, b))
+                self.emit(aes(op, k, b))
+
+    def rounds(self, blocks, decrypt):
+        self.middle_rounds(blocks, decrypt)
+        k = self.key(self.p.rounds)
+        for b in blocks:
+            self.emit(aes("aesdeclast" if decrypt else "aesenclast", k, b))
 
     def clear_xmm(self):
         used = set(range(self.p.width)) | {self.p.tmp} | \
             {r for r in self.p.keys.values() if r is not None}
-        if self.p.chain is not None:
-            used.add(self.p.chain)
+        used |= {r for r in (self.p.chain, self.p.extra) if r is not None}
         for n in sorted(used):
             self.emit(f"pxor {xmm(n)}, {xmm(n)}")
 
@@ -170,20 +178,51 @@ def ecb(k, v):
     _group_loop(k, v.width, body)
 
 
-def cbc_enc(k, v):
-    """c_i = E(p_i ^ c_{i-1}): p_i ^ rk0 is formed off the chain, so the chain per
-    block is one pxor and the rounds."""
-    iv, tmp, k0 = k.p.chain, k.p.tmp, k.p.keys[0]
+# Serial modes: the chain from one block to the next is only the AES rounds.
+# aesenclast XORs its key in last, so XORing the next block's whitening (and
+# data) into the last round key hands the next block its whitened input with
+# no pxor on the chain; the output block is recovered off the chain.
 
-    def body():
-        k.emit(f"movdqu (%rcx), {xmm(tmp)}")
-        k.emit(f"pxor {xmm(k0)}, {xmm(tmp)}")
-        k.emit(f"pxor {xmm(tmp)}, {xmm(iv)}")
-        k.rounds([iv], False)
-        k.emit(f"movdqu {xmm(iv)}, (%rdx)")
-    k.emit(f"movdqu (%rsi), {xmm(iv)}")
-    _group_loop(k, 1, body)
-    k.emit(f"movdqu {xmm(iv)}, (%rsi)")
+
+def cbc_enc(k, v):
+    """c_i = E(p_i ^ c_{i-1}).  The chain holds x_i = p_i ^ c_{i-1} ^ rk0.  With
+    t = p_{i+1} ^ rk0, aesenclast(., rkN ^ t) = c_i ^ t = x_{i+1}, and c_i = x_{i+1} ^ t.
+    The last block of a call uses rkN alone."""
+    x, tmp, t2 = k.p.chain, k.p.tmp, k.p.extra
+    k0, kn = k.p.keys[0], k.p.keys[k.p.rounds]
+    k.emit(f"movdqu (%rsi), {xmm(x)}")
+    k.emit(f"test %r8, %r8")
+    k.emit(f"jz {k.label('done')}")
+    k.emit(f"movdqu (%rcx), {xmm(tmp)}")
+    k.emit(f"pxor {xmm(k0)}, {xmm(tmp)}")
+    k.emit(f"pxor {xmm(tmp)}, {xmm(x)}")
+    k.emit(f"sub $1, %r8")
+    k.emit(f"jz {k.label('last')}")
+    k.emit(".p2align 4")
+    k.lines.append(f"{k.label('loop')}:")
+    k.middle_rounds([x], False)
+    k.emit(f"movdqu 16(%rcx), {xmm(tmp)}")
+    k.emit(f"pxor {xmm(k0)}, {xmm(tmp)}")
+    k.emit(f"movdqa {xmm(tmp)}, {xmm(t2)}")
+    k.emit(f"pxor {xmm(kn)}, {xmm(t2)}")
+    k.emit(aes("aesenclast", t2, x))
+    k.emit(f"movdqa {xmm(x)}, {xmm(t2)}")
+    k.emit(f"pxor {xmm(tmp)}, {xmm(t2)}")
+    k.emit(f"movdqu {xmm(t2)}, (%rdx)")
+    k.emit("add $16, %rcx")
+    k.emit("add $16, %rdx")
+    k.emit("sub $1, %r8")
+    k.emit(f"jnz {k.label('loop')}")
+    k.lines.append(f"{k.label('last')}:")
+    k.rounds([x], False)
+    k.emit(f"movdqu {xmm(x)}, (%rdx)")
+    k.lines.append(f"{k.label('done')}:")
+    k.emit(f"movdqu {xmm(x)}, (%rsi)")
+
+
+def fold_whitening(k):
+    """rkN ^= rk0: aesenclast then yields the output already whitened for the next block."""
+    k.emit(f"pxor {xmm(k.p.keys[0])}, {xmm(k.p.keys[k.p.rounds])}")
 
 
 def cbc_dec(k, v):
@@ -207,18 +246,24 @@ def cbc_dec(k, v):
 
 
 def cfb_enc(k, v):
-    """c_i = E(c_{i-1}) ^ p_i: the ciphertext is the next input."""
-    iv, tmp = k.p.chain, k.p.tmp
+    """c_i = E(c_{i-1}) ^ p_i.  The chain holds c_i ^ rk0: with the last key
+    rkN ^ rk0 ^ p_i, aesenclast gives it directly, and c_i = chain ^ rk0."""
+    x, tmp, k0, kf = k.p.chain, k.p.tmp, k.p.keys[0], k.p.keys[k.p.rounds]
 
     def body():
-        k.whiten([iv])
-        k.rounds([iv], False)
+        k.middle_rounds([x], False)
         k.emit(f"movdqu (%rcx), {xmm(tmp)}")
-        k.emit(f"pxor {xmm(tmp)}, {xmm(iv)}")
-        k.emit(f"movdqu {xmm(iv)}, (%rdx)")
-    k.emit(f"movdqu (%rsi), {xmm(iv)}")
+        k.emit(f"pxor {xmm(kf)}, {xmm(tmp)}")
+        k.emit(aes("aesenclast", tmp, x))
+        k.emit(f"movdqa {xmm(x)}, {xmm(tmp)}")
+        k.emit(f"pxor {xmm(k0)}, {xmm(tmp)}")
+        k.emit(f"movdqu {xmm(tmp)}, (%rdx)")
+    fold_whitening(k)
+    k.emit(f"movdqu (%rsi), {xmm(x)}")
+    k.emit(f"pxor {xmm(k0)}, {xmm(x)}")
     _group_loop(k, 1, body)
-    k.emit(f"movdqu {xmm(iv)}, (%rsi)")
+    k.emit(f"pxor {xmm(k0)}, {xmm(x)}")
+    k.emit(f"movdqu {xmm(x)}, (%rsi)")
 
 
 def cfb_dec(k, v):
@@ -244,18 +289,23 @@ def cfb_dec(k, v):
 
 
 def ofb_enc(k, v):
-    """The keystream block is the next input; data never enters the chain."""
-    iv, tmp = k.p.chain, k.p.tmp
+    """The keystream is the next input: with the last key rkN ^ rk0 the chain
+    holds keystream ^ rk0, and dst = src ^ rk0 ^ chain."""
+    x, tmp, k0, kf = k.p.chain, k.p.tmp, k.p.keys[0], k.p.keys[k.p.rounds]
 
     def body():
-        k.whiten([iv])
-        k.rounds([iv], False)
+        k.middle_rounds([x], False)
+        k.emit(aes("aesenclast", kf, x))
         k.emit(f"movdqu (%rcx), {xmm(tmp)}")
-        k.emit(f"pxor {xmm(iv)}, {xmm(tmp)}")
+        k.emit(f"pxor {xmm(k0)}, {xmm(tmp)}")
+        k.emit(f"pxor {xmm(x)}, {xmm(tmp)}")
         k.emit(f"movdqu {xmm(tmp)}, (%rdx)")
-    k.emit(f"movdqu (%rsi), {xmm(iv)}")
+    fold_whitening(k)
+    k.emit(f"movdqu (%rsi), {xmm(x)}")
+    k.emit(f"pxor {xmm(k0)}, {xmm(x)}")
     _group_loop(k, 1, body)
-    k.emit(f"movdqu {xmm(iv)}, (%rsi)")
+    k.emit(f"pxor {xmm(k0)}, {xmm(x)}")
+    k.emit(f"movdqu {xmm(x)}, (%rsi)")
 
 
 def ctr_enc(k, v, consts):
@@ -327,7 +377,8 @@ def file_for(v):
 def kernel(v, consts):
     # Serial modes hold their single block in the chaining register.
     serial = not v.mode.parallel
-    p = plan(0 if serial else v.width, v.rounds, MODE_EXTRA[v.mode.name])
+    p = plan(0 if serial else v.width, v.rounds, MODE_EXTRA[v.mode.name],
+             2 if v.mode.tag == "cbc_enc" else 1)
     k = _Kernel(v.symbol, p)
     k.load_keys()
     if v.mode.tag == "ctr_enc":
@@ -343,6 +394,10 @@ def kernel(v, consts):
                                             else "chaining value (IV, last ciphertext)"))
     regmap.append(f"{xmm(p.tmp)} temporary: data loads"
                   + (f", spilled round keys {' '.join(spilled)}" if spilled else ""))
+    if p.extra is not None:
+        regmap.append(f"{xmm(p.extra)} temporary: last round key ^ next input, output block")
+    if v.mode.tag in ("cfb_enc", "ofb_enc"):
+        key_lines = [line.replace(f"rk{v.rounds}", f"rk{v.rounds} ^ rk0") for line in key_lines]
     regmap += key_lines
     regmap += ["rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)"]
     if v.mode.name == "ctr":

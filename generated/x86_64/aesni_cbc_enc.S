@@ -13,41 +13,45 @@
 # Register map:
 #   %xmm0 chaining value / current block
 #   %xmm1 temporary: data loads
-#   %xmm2 rk0
-#   %xmm12 rk1
-#   %xmm11 rk2
-#   %xmm10 rk3
-#   %xmm9 rk4
-#   %xmm8 rk5
-#   %xmm7 rk6
-#   %xmm6 rk7
-#   %xmm5 rk8
-#   %xmm4 rk9
-#   %xmm3 rk10
+#   %xmm2 temporary: last round key ^ next input, output block
+#   %xmm3 rk0
+#   %xmm13 rk1
+#   %xmm12 rk2
+#   %xmm11 rk3
+#   %xmm10 rk4
+#   %xmm9 rk5
+#   %xmm8 rk6
+#   %xmm7 rk7
+#   %xmm6 rk8
+#   %xmm5 rk9
+#   %xmm4 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_cbc_enc_k128_w1
     .type aes_gen_aesni_cbc_enc_k128_w1, @function
     .p2align 5
 aes_gen_aesni_cbc_enc_k128_w1:
-    movdqu 0(%rdi), %xmm2
-    movdqu 16(%rdi), %xmm12
-    movdqu 32(%rdi), %xmm11
-    movdqu 48(%rdi), %xmm10
-    movdqu 64(%rdi), %xmm9
-    movdqu 80(%rdi), %xmm8
-    movdqu 96(%rdi), %xmm7
-    movdqu 112(%rdi), %xmm6
-    movdqu 128(%rdi), %xmm5
-    movdqu 144(%rdi), %xmm4
-    movdqu 160(%rdi), %xmm3
+    movdqu 0(%rdi), %xmm3
+    movdqu 16(%rdi), %xmm13
+    movdqu 32(%rdi), %xmm12
+    movdqu 48(%rdi), %xmm11
+    movdqu 64(%rdi), %xmm10
+    movdqu 80(%rdi), %xmm9
+    movdqu 96(%rdi), %xmm8
+    movdqu 112(%rdi), %xmm7
+    movdqu 128(%rdi), %xmm6
+    movdqu 144(%rdi), %xmm5
+    movdqu 160(%rdi), %xmm4
     movdqu (%rsi), %xmm0
-    cmp $1, %r8
-    jb .Laes_gen_aesni_cbc_enc_k128_w1_done
+    test %r8, %r8
+    jz .Laes_gen_aesni_cbc_enc_k128_w1_done
+    movdqu (%rcx), %xmm1
+    pxor %xmm3, %xmm1
+    pxor %xmm1, %xmm0
+    sub $1, %r8
+    jz .Laes_gen_aesni_cbc_enc_k128_w1_last
     .p2align 4
 .Laes_gen_aesni_cbc_enc_k128_w1_loop:
-    movdqu (%rcx), %xmm1
-    pxor %xmm2, %xmm1
-    pxor %xmm1, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc3    # aesenc %xmm11, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc2    # aesenc %xmm10, %xmm0
@@ -56,14 +60,30 @@ aes_gen_aesni_cbc_enc_k128_w1:
     .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xc4         # aesenc %xmm4, %xmm0
-    .byte 0x66,0x0f,0x38,0xdd,0xc3         # aesenclast %xmm3, %xmm0
-    movdqu %xmm0, (%rdx)
+    movdqu 16(%rcx), %xmm1
+    pxor %xmm3, %xmm1
+    movdqa %xmm1, %xmm2
+    pxor %xmm4, %xmm2
+    .byte 0x66,0x0f,0x38,0xdd,0xc2         # aesenclast %xmm2, %xmm0
+    movdqa %xmm0, %xmm2
+    pxor %xmm1, %xmm2
+    movdqu %xmm2, (%rdx)
     add $16, %rcx
     add $16, %rdx
     sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_cbc_enc_k128_w1_loop
+    jnz .Laes_gen_aesni_cbc_enc_k128_w1_loop
+.Laes_gen_aesni_cbc_enc_k128_w1_last:
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc3    # aesenc %xmm11, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc2    # aesenc %xmm10, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xc4         # aesenclast %xmm4, %xmm0
+    movdqu %xmm0, (%rdx)
 .Laes_gen_aesni_cbc_enc_k128_w1_done:
     movdqu %xmm0, (%rsi)
     pxor %xmm0, %xmm0
@@ -79,6 +99,7 @@ aes_gen_aesni_cbc_enc_k128_w1:
     pxor %xmm10, %xmm10
     pxor %xmm11, %xmm11
     pxor %xmm12, %xmm12
+    pxor %xmm13, %xmm13
     ret
     .size aes_gen_aesni_cbc_enc_k128_w1, .-aes_gen_aesni_cbc_enc_k128_w1
 
@@ -91,45 +112,49 @@ aes_gen_aesni_cbc_enc_k128_w1:
 # Register map:
 #   %xmm0 chaining value / current block
 #   %xmm1 temporary: data loads
-#   %xmm2 rk0
-#   %xmm14 rk1
-#   %xmm13 rk2
-#   %xmm12 rk3
-#   %xmm11 rk4
-#   %xmm10 rk5
-#   %xmm9 rk6
-#   %xmm8 rk7
-#   %xmm7 rk8
-#   %xmm6 rk9
-#   %xmm5 rk10
-#   %xmm4 rk11
-#   %xmm3 rk12
+#   %xmm2 temporary: last round key ^ next input, output block
+#   %xmm3 rk0
+#   %xmm15 rk1
+#   %xmm14 rk2
+#   %xmm13 rk3
+#   %xmm12 rk4
+#   %xmm11 rk5
+#   %xmm10 rk6
+#   %xmm9 rk7
+#   %xmm8 rk8
+#   %xmm7 rk9
+#   %xmm6 rk10
+#   %xmm5 rk11
+#   %xmm4 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_cbc_enc_k192_w1
     .type aes_gen_aesni_cbc_enc_k192_w1, @function
     .p2align 5
 aes_gen_aesni_cbc_enc_k192_w1:
-    movdqu 0(%rdi), %xmm2
-    movdqu 16(%rdi), %xmm14
-    movdqu 32(%rdi), %xmm13
-    movdqu 48(%rdi), %xmm12
-    movdqu 64(%rdi), %xmm11
-    movdqu 80(%rdi), %xmm10
-    movdqu 96(%rdi), %xmm9
-    movdqu 112(%rdi), %xmm8
-    movdqu 128(%rdi), %xmm7
-    movdqu 144(%rdi), %xmm6
-    movdqu 160(%rdi), %xmm5
-    movdqu 176(%rdi), %xmm4
-    movdqu 192(%rdi), %xmm3
+    movdqu 0(%rdi), %xmm3
+    movdqu 16(%rdi), %xmm15
+    movdqu 32(%rdi), %xmm14
+    movdqu 48(%rdi), %xmm13
+    movdqu 64(%rdi), %xmm12
+    movdqu 80(%rdi), %xmm11
+    movdqu 96(%rdi), %xmm10
+    movdqu 112(%rdi), %xmm9
+    movdqu 128(%rdi), %xmm8
+    movdqu 144(%rdi), %xmm7
+    movdqu 160(%rdi), %xmm6
+    movdqu 176(%rdi), %xmm5
+    movdqu 192(%rdi), %xmm4
     movdqu (%rsi), %xmm0
-    cmp $1, %r8
-    jb .Laes_gen_aesni_cbc_enc_k192_w1_done
+    test %r8, %r8
+    jz .Laes_gen_aesni_cbc_enc_k192_w1_done
+    movdqu (%rcx), %xmm1
+    pxor %xmm3, %xmm1
+    pxor %xmm1, %xmm0
+    sub $1, %r8
+    jz .Laes_gen_aesni_cbc_enc_k192_w1_last
     .p2align 4
 .Laes_gen_aesni_cbc_enc_k192_w1_loop:
-    movdqu (%rcx), %xmm1
-    pxor %xmm2, %xmm1
-    pxor %xmm1, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
@@ -140,14 +165,32 @@ aes_gen_aesni_cbc_enc_k192_w1:
     .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xc4         # aesenc %xmm4, %xmm0
-    .byte 0x66,0x0f,0x38,0xdd,0xc3         # aesenclast %xmm3, %xmm0
-    movdqu %xmm0, (%rdx)
+    movdqu 16(%rcx), %xmm1
+    pxor %xmm3, %xmm1
+    movdqa %xmm1, %xmm2
+    pxor %xmm4, %xmm2
+    .byte 0x66,0x0f,0x38,0xdd,0xc2         # aesenclast %xmm2, %xmm0
+    movdqa %xmm0, %xmm2
+    pxor %xmm1, %xmm2
+    movdqu %xmm2, (%rdx)
     add $16, %rcx
     add $16, %rdx
     sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_cbc_enc_k192_w1_loop
+    jnz .Laes_gen_aesni_cbc_enc_k192_w1_loop
+.Laes_gen_aesni_cbc_enc_k192_w1_last:
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc3    # aesenc %xmm11, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc2    # aesenc %xmm10, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xc4         # aesenclast %xmm4, %xmm0
+    movdqu %xmm0, (%rdx)
 .Laes_gen_aesni_cbc_enc_k192_w1_done:
     movdqu %xmm0, (%rsi)
     pxor %xmm0, %xmm0
@@ -165,60 +208,64 @@ aes_gen_aesni_cbc_enc_k192_w1:
     pxor %xmm12, %xmm12
     pxor %xmm13, %xmm13
     pxor %xmm14, %xmm14
+    pxor %xmm15, %xmm15
     ret
     .size aes_gen_aesni_cbc_enc_k192_w1, .-aes_gen_aesni_cbc_enc_k192_w1
 
 # void aes_gen_aesni_cbc_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC encryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment; 1 reloaded per group.
+# rk: encryption round keys, 15 x 16 bytes, any alignment; 2 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: SSE2, SSSE3, AESNI.
 # Register map:
 #   %xmm0 chaining value / current block
-#   %xmm1 temporary: data loads, spilled round keys rk1
-#   %xmm2 rk0
-#   %xmm15 rk2
-#   %xmm14 rk3
-#   %xmm13 rk4
-#   %xmm12 rk5
-#   %xmm11 rk6
-#   %xmm10 rk7
-#   %xmm9 rk8
-#   %xmm8 rk9
-#   %xmm7 rk10
-#   %xmm6 rk11
-#   %xmm5 rk12
-#   %xmm4 rk13
-#   %xmm3 rk14
+#   %xmm1 temporary: data loads, spilled round keys rk1 rk2
+#   %xmm2 temporary: last round key ^ next input, output block
+#   %xmm3 rk0
+#   %xmm15 rk3
+#   %xmm14 rk4
+#   %xmm13 rk5
+#   %xmm12 rk6
+#   %xmm11 rk7
+#   %xmm10 rk8
+#   %xmm9 rk9
+#   %xmm8 rk10
+#   %xmm7 rk11
+#   %xmm6 rk12
+#   %xmm5 rk13
+#   %xmm4 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_cbc_enc_k256_w1
     .type aes_gen_aesni_cbc_enc_k256_w1, @function
     .p2align 5
 aes_gen_aesni_cbc_enc_k256_w1:
-    movdqu 0(%rdi), %xmm2
-    movdqu 32(%rdi), %xmm15
-    movdqu 48(%rdi), %xmm14
-    movdqu 64(%rdi), %xmm13
-    movdqu 80(%rdi), %xmm12
-    movdqu 96(%rdi), %xmm11
-    movdqu 112(%rdi), %xmm10
-    movdqu 128(%rdi), %xmm9
-    movdqu 144(%rdi), %xmm8
-    movdqu 160(%rdi), %xmm7
-    movdqu 176(%rdi), %xmm6
-    movdqu 192(%rdi), %xmm5
-    movdqu 208(%rdi), %xmm4
-    movdqu 224(%rdi), %xmm3
+    movdqu 0(%rdi), %xmm3
+    movdqu 48(%rdi), %xmm15
+    movdqu 64(%rdi), %xmm14
+    movdqu 80(%rdi), %xmm13
+    movdqu 96(%rdi), %xmm12
+    movdqu 112(%rdi), %xmm11
+    movdqu 128(%rdi), %xmm10
+    movdqu 144(%rdi), %xmm9
+    movdqu 160(%rdi), %xmm8
+    movdqu 176(%rdi), %xmm7
+    movdqu 192(%rdi), %xmm6
+    movdqu 208(%rdi), %xmm5
+    movdqu 224(%rdi), %xmm4
     movdqu (%rsi), %xmm0
-    cmp $1, %r8
-    jb .Laes_gen_aesni_cbc_enc_k256_w1_done
+    test %r8, %r8
+    jz .Laes_gen_aesni_cbc_enc_k256_w1_done
+    movdqu (%rcx), %xmm1
+    pxor %xmm3, %xmm1
+    pxor %xmm1, %xmm0
+    sub $1, %r8
+    jz .Laes_gen_aesni_cbc_enc_k256_w1_last
     .p2align 4
 .Laes_gen_aesni_cbc_enc_k256_w1_loop:
-    movdqu (%rcx), %xmm1
-    pxor %xmm2, %xmm1
-    pxor %xmm1, %xmm0
     movdqu 16(%rdi), %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xc1         # aesenc %xmm1, %xmm0
+    movdqu 32(%rdi), %xmm1
     .byte 0x66,0x0f,0x38,0xdc,0xc1         # aesenc %xmm1, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
@@ -231,14 +278,36 @@ aes_gen_aesni_cbc_enc_k256_w1:
     .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xc4         # aesenc %xmm4, %xmm0
-    .byte 0x66,0x0f,0x38,0xdd,0xc3         # aesenclast %xmm3, %xmm0
-    movdqu %xmm0, (%rdx)
+    movdqu 16(%rcx), %xmm1
+    pxor %xmm3, %xmm1
+    movdqa %xmm1, %xmm2
+    pxor %xmm4, %xmm2
+    .byte 0x66,0x0f,0x38,0xdd,0xc2         # aesenclast %xmm2, %xmm0
+    movdqa %xmm0, %xmm2
+    pxor %xmm1, %xmm2
+    movdqu %xmm2, (%rdx)
     add $16, %rcx
     add $16, %rdx
     sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_cbc_enc_k256_w1_loop
+    jnz .Laes_gen_aesni_cbc_enc_k256_w1_loop
+.Laes_gen_aesni_cbc_enc_k256_w1_last:
+    movdqu 16(%rdi), %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xc1         # aesenc %xmm1, %xmm0
+    movdqu 32(%rdi), %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xc1         # aesenc %xmm1, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc3    # aesenc %xmm11, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc2    # aesenc %xmm10, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xc4         # aesenclast %xmm4, %xmm0
+    movdqu %xmm0, (%rdx)
 .Laes_gen_aesni_cbc_enc_k256_w1_done:
     movdqu %xmm0, (%rsi)
     pxor %xmm0, %xmm0

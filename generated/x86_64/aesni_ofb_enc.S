@@ -23,7 +23,7 @@
 #   %xmm6 rk7
 #   %xmm5 rk8
 #   %xmm4 rk9
-#   %xmm3 rk10
+#   %xmm3 rk10 ^ rk0
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_ofb_enc_k128_w1
     .type aes_gen_aesni_ofb_enc_k128_w1, @function
@@ -40,12 +40,13 @@ aes_gen_aesni_ofb_enc_k128_w1:
     movdqu 128(%rdi), %xmm5
     movdqu 144(%rdi), %xmm4
     movdqu 160(%rdi), %xmm3
+    pxor %xmm2, %xmm3
     movdqu (%rsi), %xmm0
+    pxor %xmm2, %xmm0
     cmp $1, %r8
     jb .Laes_gen_aesni_ofb_enc_k128_w1_done
     .p2align 4
 .Laes_gen_aesni_ofb_enc_k128_w1_loop:
-    pxor %xmm2, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc3    # aesenc %xmm11, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc2    # aesenc %xmm10, %xmm0
@@ -57,6 +58,7 @@ aes_gen_aesni_ofb_enc_k128_w1:
     .byte 0x66,0x0f,0x38,0xdc,0xc4         # aesenc %xmm4, %xmm0
     .byte 0x66,0x0f,0x38,0xdd,0xc3         # aesenclast %xmm3, %xmm0
     movdqu (%rcx), %xmm1
+    pxor %xmm2, %xmm1
     pxor %xmm0, %xmm1
     movdqu %xmm1, (%rdx)
     add $16, %rcx
@@ -65,6 +67,7 @@ aes_gen_aesni_ofb_enc_k128_w1:
     cmp $1, %r8
     jae .Laes_gen_aesni_ofb_enc_k128_w1_loop
 .Laes_gen_aesni_ofb_enc_k128_w1_done:
+    pxor %xmm2, %xmm0
     movdqu %xmm0, (%rsi)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
@@ -103,7 +106,7 @@ aes_gen_aesni_ofb_enc_k128_w1:
 #   %xmm6 rk9
 #   %xmm5 rk10
 #   %xmm4 rk11
-#   %xmm3 rk12
+#   %xmm3 rk12 ^ rk0
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_ofb_enc_k192_w1
     .type aes_gen_aesni_ofb_enc_k192_w1, @function
@@ -122,12 +125,13 @@ aes_gen_aesni_ofb_enc_k192_w1:
     movdqu 160(%rdi), %xmm5
     movdqu 176(%rdi), %xmm4
     movdqu 192(%rdi), %xmm3
+    pxor %xmm2, %xmm3
     movdqu (%rsi), %xmm0
+    pxor %xmm2, %xmm0
     cmp $1, %r8
     jb .Laes_gen_aesni_ofb_enc_k192_w1_done
     .p2align 4
 .Laes_gen_aesni_ofb_enc_k192_w1_loop:
-    pxor %xmm2, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
@@ -141,6 +145,7 @@ aes_gen_aesni_ofb_enc_k192_w1:
     .byte 0x66,0x0f,0x38,0xdc,0xc4         # aesenc %xmm4, %xmm0
     .byte 0x66,0x0f,0x38,0xdd,0xc3         # aesenclast %xmm3, %xmm0
     movdqu (%rcx), %xmm1
+    pxor %xmm2, %xmm1
     pxor %xmm0, %xmm1
     movdqu %xmm1, (%rdx)
     add $16, %rcx
@@ -149,6 +154,7 @@ aes_gen_aesni_ofb_enc_k192_w1:
     cmp $1, %r8
     jae .Laes_gen_aesni_ofb_enc_k192_w1_loop
 .Laes_gen_aesni_ofb_enc_k192_w1_done:
+    pxor %xmm2, %xmm0
     movdqu %xmm0, (%rsi)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
@@ -190,7 +196,7 @@ aes_gen_aesni_ofb_enc_k192_w1:
 #   %xmm6 rk11
 #   %xmm5 rk12
 #   %xmm4 rk13
-#   %xmm3 rk14
+#   %xmm3 rk14 ^ rk0
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_ofb_enc_k256_w1
     .type aes_gen_aesni_ofb_enc_k256_w1, @function
@@ -210,12 +216,13 @@ aes_gen_aesni_ofb_enc_k256_w1:
     movdqu 192(%rdi), %xmm5
     movdqu 208(%rdi), %xmm4
     movdqu 224(%rdi), %xmm3
+    pxor %xmm2, %xmm3
     movdqu (%rsi), %xmm0
+    pxor %xmm2, %xmm0
     cmp $1, %r8
     jb .Laes_gen_aesni_ofb_enc_k256_w1_done
     .p2align 4
 .Laes_gen_aesni_ofb_enc_k256_w1_loop:
-    pxor %xmm2, %xmm0
     movdqu 16(%rdi), %xmm1
     .byte 0x66,0x0f,0x38,0xdc,0xc1         # aesenc %xmm1, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
@@ -232,6 +239,7 @@ aes_gen_aesni_ofb_enc_k256_w1:
     .byte 0x66,0x0f,0x38,0xdc,0xc4         # aesenc %xmm4, %xmm0
     .byte 0x66,0x0f,0x38,0xdd,0xc3         # aesenclast %xmm3, %xmm0
     movdqu (%rcx), %xmm1
+    pxor %xmm2, %xmm1
     pxor %xmm0, %xmm1
     movdqu %xmm1, (%rdx)
     add $16, %rcx
@@ -240,6 +248,7 @@ aes_gen_aesni_ofb_enc_k256_w1:
     cmp $1, %r8
     jae .Laes_gen_aesni_ofb_enc_k256_w1_loop
 .Laes_gen_aesni_ofb_enc_k256_w1_done:
+    pxor %xmm2, %xmm0
     movdqu %xmm0, (%rsi)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1

@@ -1,0 +1,214 @@
+/* The libraries users would pick instead, timed on the same buffer.  Each
+ * adapter sets up one (mode, direction, key size) and runs it in place. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+#ifdef HAVE_OPENSSL
+#include <openssl/evp.h>
+#endif
+#ifdef HAVE_GCRYPT
+#include <gcrypt.h>
+#endif
+#ifdef HAVE_NETTLE
+#include <nettle/aes.h>
+#include <nettle/cbc.h>
+#include <nettle/cfb.h>
+#include <nettle/ctr.h>
+#endif
+
+const char *const peer_names[PEER_COUNT] = {"openssl", "gcrypt", "nettle"};
+
+static const uint8_t bench_key[32] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+
+int peer_built(int peer)
+{
+    switch (peer) {
+#ifdef HAVE_OPENSSL
+    case PEER_OPENSSL: return 1;
+#endif
+#ifdef HAVE_GCRYPT
+    case PEER_GCRYPT: return 1;
+#endif
+#ifdef HAVE_NETTLE
+    case PEER_NETTLE: return 1;
+#endif
+    default: return 0;
+    }
+}
+
+static int is_decrypt(enum aes_gen_mode_dir md)
+{
+    return md == AES_GEN_MD_ecb_dec || md == AES_GEN_MD_cbc_dec || md == AES_GEN_MD_cfb_dec;
+}
+
+#ifdef HAVE_OPENSSL
+static void run_openssl(void *ctx, uint8_t *buf, size_t len)
+{
+    int out;
+    EVP_CipherUpdate(ctx, buf, &out, buf, (int)len);
+}
+
+static double openssl_time(enum aes_gen_mode_dir md, unsigned bits, uint8_t *buf, size_t len,
+                           int samples)
+{
+    static const char *const names[] = {"ECB", "ECB", "CBC", "CBC", "CFB", "CFB", "OFB", "CTR"};
+    char name[32];
+    uint8_t iv[16] = {0};
+    snprintf(name, sizeof name, "AES-%u-%s", bits, names[md]);
+    EVP_CIPHER *cipher = EVP_CIPHER_fetch(NULL, name, NULL);
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    double ns = -1;
+    if (cipher && ctx && EVP_CipherInit_ex(ctx, cipher, NULL, bench_key, iv, !is_decrypt(md))) {
+        EVP_CIPHER_CTX_set_padding(ctx, 0);
+        ns = bench_ns_per_byte(run_openssl, ctx, buf, len, samples);
+    }
+    EVP_CIPHER_CTX_free(ctx);
+    EVP_CIPHER_free(cipher);
+    return ns;
+}
+#endif
+
+#ifdef HAVE_GCRYPT
+static int gcrypt_ready;
+
+static void gcrypt_init(void)
+{
+    if (!gcrypt_ready) {
+        gcry_check_version(NULL);
+        gcry_control(GCRYCTL_DISABLE_SECMEM, 0);
+        gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
+        gcrypt_ready = 1;
+    }
+}
+
+struct gcrypt_run {
+    gcry_cipher_hd_t h;
+    int decrypt;
+};
+
+static void run_gcrypt(void *ctx, uint8_t *buf, size_t len)
+{
+    struct gcrypt_run *r = ctx;
+    if (r->decrypt)
+        gcry_cipher_decrypt(r->h, buf, len, NULL, 0);
+    else
+        gcry_cipher_encrypt(r->h, buf, len, NULL, 0);
+}
+
+static double gcrypt_time(enum aes_gen_mode_dir md, unsigned bits, uint8_t *buf, size_t len,
+                          int samples)
+{
+    static const int modes[] = {GCRY_CIPHER_MODE_ECB, GCRY_CIPHER_MODE_ECB, GCRY_CIPHER_MODE_CBC,
+                                GCRY_CIPHER_MODE_CBC, GCRY_CIPHER_MODE_CFB, GCRY_CIPHER_MODE_CFB,
+                                GCRY_CIPHER_MODE_OFB, GCRY_CIPHER_MODE_CTR};
+    const int algo = bits == 128 ? GCRY_CIPHER_AES128
+                     : bits == 192 ? GCRY_CIPHER_AES192 : GCRY_CIPHER_AES256;
+    uint8_t iv[16] = {0};
+    struct gcrypt_run r = {NULL, is_decrypt(md)};
+    double ns = -1;
+    gcrypt_init();
+    if (gcry_cipher_open(&r.h, algo, modes[md], 0))
+        return -1;
+    if (!gcry_cipher_setkey(r.h, bench_key, bits / 8) &&
+        !(md == AES_GEN_MD_ctr_enc ? gcry_cipher_setctr(r.h, iv, 16)
+                                   : md > AES_GEN_MD_ecb_dec ? gcry_cipher_setiv(r.h, iv, 16) : 0))
+        ns = bench_ns_per_byte(run_gcrypt, &r, buf, len, samples);
+    gcry_cipher_close(r.h);
+    return ns;
+}
+#endif
+
+void peer_gcrypt_disable_hw(void)
+{
+#ifdef HAVE_GCRYPT
+    /* Before gcry_check_version; names as libgcrypt's hwfeatures.c spells them. */
+    gcry_control(GCRYCTL_DISABLE_HWF, "intel-aesni", NULL);
+    gcry_control(GCRYCTL_DISABLE_HWF, "intel-vaes-vpclmul", NULL);
+    gcry_control(GCRYCTL_DISABLE_HWF, "intel-ssse3", NULL);
+    gcry_control(GCRYCTL_DISABLE_HWF, "intel-avx2", NULL);
+#endif
+}
+
+#ifdef HAVE_NETTLE
+struct nettle_run {
+    union {
+        struct aes128_ctx k128;
+        struct aes192_ctx k192;
+        struct aes256_ctx k256;
+    } ctx;
+    nettle_cipher_func *enc, *dec;
+    enum aes_gen_mode_dir md;
+    unsigned bits;
+    uint8_t iv[16];
+};
+
+static void run_nettle(void *p, uint8_t *buf, size_t len)
+{
+    struct nettle_run *r = p;
+    switch (r->md) {
+    case AES_GEN_MD_ecb_enc: r->enc(&r->ctx, len, buf, buf); break;
+    case AES_GEN_MD_ecb_dec: r->dec(&r->ctx, len, buf, buf); break;
+    case AES_GEN_MD_cbc_enc:
+        /* nettle's own CBC-AES entry points (AES-NI where available) */
+        if (r->bits == 128)
+            cbc_aes128_encrypt(&r->ctx.k128, r->iv, len, buf, buf);
+        else if (r->bits == 192)
+            cbc_aes192_encrypt(&r->ctx.k192, r->iv, len, buf, buf);
+        else
+            cbc_aes256_encrypt(&r->ctx.k256, r->iv, len, buf, buf);
+        break;
+    case AES_GEN_MD_cbc_dec: cbc_decrypt(&r->ctx, r->dec, 16, r->iv, len, buf, buf); break;
+    case AES_GEN_MD_cfb_enc: cfb_encrypt(&r->ctx, r->enc, 16, r->iv, len, buf, buf); break;
+    case AES_GEN_MD_cfb_dec: cfb_decrypt(&r->ctx, r->enc, 16, r->iv, len, buf, buf); break;
+    case AES_GEN_MD_ctr_enc: ctr_crypt(&r->ctx, r->enc, 16, r->iv, len, buf, buf); break;
+    default: break;
+    }
+}
+
+static double nettle_time(enum aes_gen_mode_dir md, unsigned bits, uint8_t *buf, size_t len,
+                          int samples)
+{
+    struct nettle_run r;
+    if (md == AES_GEN_MD_ofb_enc)
+        return -1; /* nettle has no OFB */
+    memset(&r, 0, sizeof r);
+    r.md = md;
+    r.bits = bits;
+    const int dec = md == AES_GEN_MD_ecb_dec || md == AES_GEN_MD_cbc_dec;
+    if (bits == 128) {
+        (dec ? aes128_set_decrypt_key : aes128_set_encrypt_key)(&r.ctx.k128, bench_key);
+        r.enc = (nettle_cipher_func *)aes128_encrypt;
+        r.dec = (nettle_cipher_func *)aes128_decrypt;
+    } else if (bits == 192) {
+        (dec ? aes192_set_decrypt_key : aes192_set_encrypt_key)(&r.ctx.k192, bench_key);
+        r.enc = (nettle_cipher_func *)aes192_encrypt;
+        r.dec = (nettle_cipher_func *)aes192_decrypt;
+    } else {
+        (dec ? aes256_set_decrypt_key : aes256_set_encrypt_key)(&r.ctx.k256, bench_key);
+        r.enc = (nettle_cipher_func *)aes256_encrypt;
+        r.dec = (nettle_cipher_func *)aes256_decrypt;
+    }
+    return bench_ns_per_byte(run_nettle, &r, buf, len, samples);
+}
+#endif
+
+double peer_ns_per_byte(int peer, enum aes_gen_mode_dir md, unsigned key_bits, uint8_t *buf,
+                        size_t len, int samples)
+{
+    (void)md, (void)key_bits, (void)buf, (void)len, (void)samples;
+    switch (peer) {
+#ifdef HAVE_OPENSSL
+    case PEER_OPENSSL: return openssl_time(md, key_bits, buf, len, samples);
+#endif
+#ifdef HAVE_GCRYPT
+    case PEER_GCRYPT: return gcrypt_time(md, key_bits, buf, len, samples);
+#endif
+#ifdef HAVE_NETTLE
+    case PEER_NETTLE: return nettle_time(md, key_bits, buf, len, samples);
+#endif
+    default: return -1;
+    }
+}

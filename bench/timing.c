@@ -1,0 +1,155 @@
+/* Timing, clock estimates and the AES instruction bounds. */
+#include <stdlib.h>
+#include <time.h>
+
+#include "bench.h"
+
+double bench_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof v[0], cmp_double);
+    return v[n / 2];
+}
+
+double bench_ns_per_byte(bench_run_fn *fn, void *ctx, uint8_t *buf, size_t len, int samples)
+{
+    double t[64];
+    size_t reps = 1;
+
+    if (samples > 64)
+        samples = 64;
+    /* Warm-up doubles the repetitions until one sample takes about 2 ms. */
+    for (;;) {
+        const double start = bench_now_ns();
+        for (size_t r = 0; r < reps; r++)
+            fn(ctx, buf, len);
+        if (bench_now_ns() - start > 2e6)
+            break;
+        reps *= 2;
+    }
+    for (int s = 0; s < samples; s++) {
+        const double start = bench_now_ns();
+        for (size_t r = 0; r < reps; r++)
+            fn(ctx, buf, len);
+        t[s] = (bench_now_ns() - start) / ((double)reps * (double)len);
+    }
+    return median(t, samples);
+}
+
+#if defined(__x86_64__)
+static uint64_t rdtsc(void)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+    return (uint64_t)hi << 32 | lo;
+}
+
+/* 64 dependent adds per iteration: one per cycle on every x86-64 core. */
+static void add_chain(long iters)
+{
+    uint64_t x = 0;
+    __asm__ volatile("1:\n\t.rept 64\n\tadd $1, %0\n\t.endr\n\tdec %1\n\tjnz 1b"
+                     : "+r"(x), "+r"(iters) : : "cc");
+}
+#endif
+
+void bench_measure_clock(struct bench_clock *c)
+{
+    double est[9];
+    c->core_ghz = c->tsc_ghz = 0;
+#if defined(__x86_64__)
+    for (int i = 0; i < 9; i++) {
+        const long iters = 200000;
+        const double start = bench_now_ns();
+        add_chain(iters);
+        est[i] = 64.0 * iters / (bench_now_ns() - start);
+    }
+    c->core_ghz = median(est, 9);
+    const double t0 = bench_now_ns();
+    const uint64_t c0 = rdtsc();
+    while (bench_now_ns() - t0 < 20e6)
+        ;
+    c->tsc_ghz = (double)(rdtsc() - c0) / (bench_now_ns() - t0);
+#else
+    (void)est;
+#endif
+}
+
+#if defined(__x86_64__)
+/* Each loop: 32 AES instructions; `chain` uses one register (latency),
+ * `spread` cycles through 12 independent ones (throughput).  Mnemonics are
+ * fine here: this is the bench, not generated code. */
+#define AES_LOOP(name, body, tail)                                         \
+    static void name(long iters)                                           \
+    {                                                                      \
+        __asm__ volatile("1:\n\t" body "\n\tdec %0\n\tjnz 1b" tail        \
+                         : "+r"(iters) : : "cc", XMM_CLOBBERS);            \
+    }
+#define XMM_CLOBBERS "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", \
+                     "xmm8", "xmm9", "xmm10", "xmm11", "xmm15"
+/* 8 x 12 instructions on 12 registers, each its own dependency chain. */
+#define EACH12(F) F("0") F("1") F("2") F("3") F("4") F("5") F("6") F("7") F("8") F("9") \
+    F("10") F("11")
+#define XMM_ONE(n) "aesenc %%xmm15, %%xmm" n "\n\t"
+#define YMM_ONE(n) "vaesenc %%ymm15, %%ymm" n ", %%ymm" n "\n\t"
+#define ZMM_ONE(n) "vaesenc %%zmm15, %%zmm" n ", %%zmm" n "\n\t"
+#define SPREAD(one) ".rept 8\n\t" EACH12(one) ".endr"
+#define VZU "\n\tvzeroupper"
+AES_LOOP(xmm_chain, ".rept 32\n\taesenc %%xmm15, %%xmm0\n\t.endr", "")
+AES_LOOP(ymm_chain, ".rept 32\n\tvaesenc %%ymm15, %%ymm0, %%ymm0\n\t.endr", VZU)
+AES_LOOP(zmm_chain, ".rept 32\n\tvaesenc %%zmm15, %%zmm0, %%zmm0\n\t.endr", VZU)
+AES_LOOP(xmm_spread, SPREAD(XMM_ONE), "")
+AES_LOOP(ymm_spread, SPREAD(YMM_ONE), VZU)
+AES_LOOP(zmm_spread, SPREAD(ZMM_ONE), VZU)
+
+/* Cycles per instruction: the median of 9 timings. */
+static double cycles_per_insn(void (*loop)(long), int insns, double core_ghz)
+{
+    double est[9];
+    const long iters = 20000;
+    loop(iters); /* warm-up: wakes the vector units */
+    for (int i = 0; i < 9; i++) {
+        const double start = bench_now_ns();
+        loop(iters);
+        est[i] = (bench_now_ns() - start) * core_ghz / ((double)iters * insns);
+    }
+    return median(est, 9);
+}
+#endif
+
+void bench_measure_bounds(struct bench_bounds *b, double core_ghz)
+{
+    for (int v = 0; v < BENCH_VLENS; v++)
+        b->have[v] = 0, b->latency[v] = b->recip_tput[v] = 0;
+#if defined(__x86_64__)
+    const uint32_t cpu = aes_gen_cpu_features();
+    void (*chain[BENCH_VLENS])(long) = {xmm_chain, ymm_chain, zmm_chain};
+    void (*spread[BENCH_VLENS])(long) = {xmm_spread, ymm_spread, zmm_spread};
+    const uint32_t need[BENCH_VLENS] = {
+        AES_GEN_CPU_AESNI,
+        AES_GEN_CPU_VAES | AES_GEN_CPU_AVX2,
+        AES_GEN_CPU_VAES | AES_GEN_CPU_AVX512F,
+    };
+    for (int v = 0; v < BENCH_VLENS; v++) {
+        if ((cpu & need[v]) != need[v])
+            continue;
+        b->have[v] = 1;
+        b->latency[v] = cycles_per_insn(chain[v], 32, core_ghz);
+        b->recip_tput[v] = cycles_per_insn(spread[v], 96, core_ghz);
+    }
+#else
+    (void)core_ghz;
+#endif
+}
