@@ -4,7 +4,9 @@
 #   make gen [WIDTHS=1,2,4,8] [BACKENDS=portable] [KEYS=128,192,256]
 #   make gen-check       regenerate to a temp dir and diff against generated/
 #   make test            the whole suite through ctest
-#   make bench [ARGS="--keys 256 --bytes 65536"]
+#   make bench [ARGS="--compare --bound"]
+#   make plot            width sweep as build/sweep.svg
+#   make tune / untune   fastest widths measured here into the next build, or not
 #   make install [PREFIX=/usr/local]
 
 PYTHON   ?= /usr/bin/python3
@@ -18,7 +20,7 @@ DEB_PACKAGES := cmake make gcc binutils pkg-config python3 python3-jinja2 python
 GEN_ARGS := $(if $(WIDTHS),--widths $(WIDTHS)) $(if $(BACKENDS),--backends $(BACKENDS)) \
             $(if $(KEYS),--keys $(KEYS))
 
-.PHONY: all deps configure build gen gen-check test bench install clean
+.PHONY: all deps configure build gen gen-check test bench plot tune untune install clean
 
 all: build
 	$(BUILD)/aes-gen-bench --backend portable --keys 128
@@ -55,6 +57,24 @@ test: build
 
 bench: build
 	$(BUILD)/aes-gen-bench $(ARGS)
+
+# Throughput against width, one line per backend and mode (AES-128).
+plot: build
+	$(BUILD)/aes-gen-bench --sweep --keys 128 --csv $(ARGS) > $(BUILD)/sweep.csv
+	gnuplot -e "csv='$(BUILD)/sweep.csv'; out='$(BUILD)/sweep.svg'" bench/sweep.gp
+	@echo "plot: $(BUILD)/sweep.svg"
+
+# Measure every width, then rebuild so the library starts at the fastest ones.
+tune: build
+	$(BUILD)/aes-gen-bench --sweep --tune-out $(BUILD)/tuning.inc $(ARGS)
+	cmake -S . -B $(BUILD) >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+
+# Back to the built-in order (widest kernel first).
+untune:
+	rm -f $(BUILD)/tuning.inc
+	cmake -S . -B $(BUILD) >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

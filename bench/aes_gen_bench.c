@@ -165,48 +165,54 @@ struct row {
     const char *backend;
     unsigned key_bits, width;
     enum aes_gen_mode_dir md;
-    double ns, peer_ns[PEER_COUNT], bound_cpb;
+    double ns, peer_ns[PEER_COUNT], bound_ns; /* bound_ns < 0: none */
 };
 
-/* ns/B of ours through the API (width 0) or a forced kernel width. */
-static double time_ours(const aes_gen_key *k, unsigned bits, enum aes_gen_mode_dir md,
-                        unsigned width, uint8_t *buf, const struct options *o,
-                        unsigned *used_width)
+/* Sets up a job timing ours through the API (width 0) or a forced kernel
+ * width; 0, or -1 if the backend has no such kernel. */
+static int ours_job(struct ours *run, const aes_gen_key *k, unsigned bits,
+                    enum aes_gen_mode_dir md, unsigned width, struct bench_job *job,
+                    unsigned *used_width)
 {
-    struct ours run = {k, md, NULL, NULL, {0}};
     const char *backend = aes_gen_key_backend(k);
+    memset(run, 0, sizeof *run);
+    run->k = k;
+    run->md = md;
     if (width) {
         const int serial = md == AES_GEN_MD_cbc_enc || md == AES_GEN_MD_cfb_enc ||
                            md == AES_GEN_MD_ofb_enc;
-        run.wide = find_kernel(backend, md, bits, serial ? 1 : width);
-        run.one = find_kernel(backend, md, bits, 1);
-        if (!run.wide)
+        run->wide = find_kernel(backend, md, bits, serial ? 1 : width);
+        run->one = find_kernel(backend, md, bits, 1);
+        if (!run->wide)
             return -1;
-        *used_width = run.wide->width;
+        *used_width = run->wide->width;
     } else {
         *used_width = api_width(k, md);
     }
-    return bench_ns_per_byte(run_ours, &run, buf, o->bytes, o->samples);
+    job->fn = run_ours;
+    job->ctx = run;
+    return 0;
 }
 
-/* Cycles/B that the AES instructions alone need: serial modes wait for each
- * round's result (rounds x latency per 16 bytes); parallel modes are limited
- * by issue rate (rounds x reciprocal throughput per vector of blocks). */
-static double bound_cpb(const char *backend, enum aes_gen_mode_dir md, unsigned bits,
-                        const struct bench_bounds *b)
+/* What the AES instructions alone need, as a job timed beside the row: serial
+ * modes wait for each round's result (rounds x latency per 16 bytes), parallel
+ * modes are limited by issue rate (rounds x reciprocal throughput per vector of
+ * blocks).  -1 for backends that do not run on AES instructions. */
+static int bound_job(const char *backend, enum aes_gen_mode_dir md, unsigned bits, size_t bytes,
+                     struct bench_aes_run *run, struct bench_job *job)
 {
-    const double rounds = bits / 32 + 6;
+    const double rounds = bits / 32 + 6, blocks = (double)bytes / 16;
     const int serial = md == AES_GEN_MD_cbc_enc || md == AES_GEN_MD_cfb_enc ||
                        md == AES_GEN_MD_ofb_enc;
     int vlen = -1;
     if (!strcmp(backend, "aesni")) vlen = BENCH_XMM;
     else if (!strcmp(backend, "vaes256")) vlen = BENCH_YMM;
     else if (!strcmp(backend, "vaes512")) vlen = BENCH_ZMM;
-    if (vlen < 0 || !b->have[BENCH_XMM])
-        return -1; /* not bound by AES instructions */
+    if (vlen < 0)
+        return -1;
     if (serial)
-        return rounds * b->latency[BENCH_XMM] / 16;
-    return b->have[vlen] ? rounds * b->recip_tput[vlen] / (16 << vlen) : -1;
+        return bench_aes_job(BENCH_XMM, 1, blocks * rounds, run, job);
+    return bench_aes_job(vlen, 0, blocks * rounds / (1 << vlen), run, job);
 }
 
 static void print_header(const struct options *o, const struct bench_clock *c,
@@ -218,6 +224,9 @@ static void print_header(const struct options *o, const struct bench_clock *c,
            backend, o->bytes, o->samples);
     printf("clock: core %.2f GHz (estimated: dependent-add loop), TSC %.2f GHz; "
            "cycles/B = ns/B x core GHz\n", c->core_ghz, c->tsc_ghz);
+    printf("widths: %s\n", aes_gen_tuning_active()
+                               ? "from the tuning table of `make tune`"
+                               : "built-in order, widest kernel first (no `make tune` table)");
     if (o->bound) {
         static const char *const vl[BENCH_VLENS] = {"xmm", "ymm", "zmm"};
         printf("aesenc:");
@@ -225,8 +234,9 @@ static void print_header(const struct options *o, const struct bench_clock *c,
             if (b->have[v])
                 printf(" %s latency %.2f c, %.2f c/insn;", vl[v], b->latency[v],
                        b->recip_tput[v]);
-        printf(" bound c/B: serial rounds x latency / 16, parallel rounds x c/insn / bytes "
-               "per vector\n");
+        printf("\nbound: the row's AES instructions alone, timed beside it (serial: one "
+               "dependency chain,\nrounds x latency per block; parallel: rounds x c/insn per "
+               "vector of blocks)\n");
     }
 }
 
@@ -265,6 +275,7 @@ static void print_rows(const struct options *o, const struct bench_clock *c, str
         const struct row *r = &rows[i];
         const double mib = 1e9 / r->ns / 1048576.0, cpb = r->ns * c->core_ghz;
         const double best = best_peer(r);
+        const double bound_cpb = r->bound_ns * c->core_ghz, vs_bound = r->ns / r->bound_ns;
         if (!o->csv && !o->json && (i == 0 || r->key_bits != rows[i - 1].key_bits)) {
             printf("\nAES-%-4u   W      ns/B     MiB/s   cycles/B", r->key_bits);
             if (o->compare)
@@ -281,8 +292,7 @@ static void print_rows(const struct options *o, const struct bench_clock *c, str
             if (o->compare)
                 best < 0 ? printf(",") : printf(",%.3f", r->ns / best);
             if (o->bound)
-                r->bound_cpb < 0 ? printf(",,") : printf(",%.3f,%.3f", r->bound_cpb,
-                                                         cpb / r->bound_cpb);
+                r->bound_ns < 0 ? printf(",,") : printf(",%.3f,%.3f", bound_cpb, vs_bound);
             printf("\n");
         } else if (o->json) {
             printf("%s\n    {\"backend\": \"%s\", \"key_bits\": %u, \"mode\": \"%s\", "
@@ -299,10 +309,10 @@ static void print_rows(const struct options *o, const struct bench_clock *c, str
                          : printf("}, \"ours_over_best_peer\": %.3f", r->ns / best);
             }
             if (o->bound)
-                r->bound_cpb < 0
+                r->bound_ns < 0
                     ? printf(", \"bound_cycles_per_byte\": null, \"ours_over_bound\": null")
                     : printf(", \"bound_cycles_per_byte\": %.3f, \"ours_over_bound\": %.3f",
-                             r->bound_cpb, cpb / r->bound_cpb);
+                             bound_cpb, vs_bound);
             printf("}");
         } else {
             printf("  %-8s %2u %9.3f %9.1f %10.3f", mode_labels[r->md], r->width, r->ns, mib,
@@ -316,10 +326,10 @@ static void print_rows(const struct options *o, const struct bench_clock *c, str
                 printf(" | %9s %9s %9s %10s", s[0], s[1], s[2], ratio);
             }
             if (o->bound) {
-                if (r->bound_cpb < 0)
+                if (r->bound_ns < 0)
                     printf(" | %9s %11s", "-", "-");
                 else
-                    printf(" | %9.3f %11.2f", r->bound_cpb, cpb / r->bound_cpb);
+                    printf(" | %9.3f %11.2f", bound_cpb, vs_bound);
             }
             printf("\n");
         }
@@ -354,21 +364,34 @@ static int run_table(const struct options *o, const struct bench_clock *c,
             if (!o->modes[m])
                 continue;
             struct row *r = &rows[n++];
+            struct ours run;
+            struct bench_job jobs[2 + PEER_COUNT];
+            struct bench_aes_run aes_run;
+            int peer_job[PEER_COUNT], njobs = 1, bjob = -1;
             r->backend = backend;
             r->key_bits = o->keys[ki];
             r->md = (enum aes_gen_mode_dir)m;
-            r->ns = time_ours(&k, r->key_bits, r->md, o->width, buf, o, &r->width);
-            if (r->ns < 0) {
+            if (ours_job(&run, &k, r->key_bits, r->md, o->width, &jobs[0], &r->width)) {
                 fprintf(stderr, "aes-gen-bench: backend %s has no width-%u kernel for %s\n",
                         backend, o->width, mode_args[m]);
                 return 1;
             }
-            for (int p = 0; p < PEER_COUNT; p++)
-                r->peer_ns[p] = o->compare && peer_built(p)
-                                    ? peer_ns_per_byte(p, r->md, r->key_bits, buf, o->bytes,
-                                                       o->samples)
-                                    : -1;
-            r->bound_cpb = o->bound ? bound_cpb(backend, r->md, r->key_bits, b) : -1;
+            for (int p = 0; p < PEER_COUNT; p++) {
+                peer_job[p] = -1;
+                if (o->compare && peer_built(p) && !peer_open(p, r->md, r->key_bits, &jobs[njobs]))
+                    peer_job[p] = njobs++;
+            }
+            if (o->bound &&
+                !bound_job(backend, r->md, r->key_bits, o->bytes, &aes_run, &jobs[njobs]))
+                bjob = njobs++;
+            bench_jobs(jobs, njobs, buf, o->bytes, o->samples);
+            r->ns = jobs[0].ns_per_byte;
+            r->bound_ns = bjob < 0 ? -1 : jobs[bjob].ns_per_byte * aes_run.scale;
+            for (int p = 0; p < PEER_COUNT; p++) {
+                r->peer_ns[p] = peer_job[p] < 0 ? -1 : jobs[peer_job[p]].ns_per_byte;
+                if (peer_job[p] >= 0)
+                    peer_close(p, &jobs[peer_job[p]]);
+            }
         }
         aes_gen_wipe(&k);
     }
@@ -430,19 +453,29 @@ static int run_sweep(const struct options *o, const struct bench_clock *c, uint8
             for (int m = 0; m < AES_GEN_MODE_DIRS; m++) {
                 if (!o->modes[m])
                     continue;
+                const enum aes_gen_mode_dir md = (enum aes_gen_mode_dir)m;
+                struct ours runs[64];
+                struct bench_job jobs[64];
+                unsigned job_width[64];
+                int nj = 0;
+                for (int j = 0; j < nw; j++) {
+                    unsigned used;
+                    if (find_kernel(names[bi], md, o->keys[ki], widths[j]) &&
+                        !ours_job(&runs[nj], &k, o->keys[ki], md, widths[j], &jobs[nj], &used))
+                        job_width[nj++] = widths[j];
+                }
+                bench_jobs(jobs, nj, buf, o->bytes, o->samples);
                 double best_ns = -1;
                 unsigned best_w = 1;
                 if (!o->csv && !o->json)
                     printf("  %-14s", mode_labels[m]);
-                for (int j = 0; j < nw; j++) {
-                    const enum aes_gen_mode_dir md = (enum aes_gen_mode_dir)m;
-                    unsigned used;
-                    if (!find_kernel(names[bi], md, o->keys[ki], widths[j])) {
+                for (int j = 0, jj = 0; j < nw; j++) {
+                    if (jj >= nj || job_width[jj] != widths[j]) {
                         if (!o->csv && !o->json)
                             printf(" %10s", "-");
                         continue;
                     }
-                    const double ns = time_ours(&k, o->keys[ki], md, widths[j], buf, o, &used);
+                    const double ns = jobs[jj++].ns_per_byte;
                     if (best_ns < 0 || ns < best_ns)
                         best_ns = ns, best_w = widths[j];
                     if (o->csv)

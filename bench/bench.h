@@ -9,10 +9,18 @@
 
 typedef void bench_run_fn(void *ctx, uint8_t *buf, size_t len);
 
+struct bench_job {
+    bench_run_fn *fn;
+    void *ctx;
+    double ns_per_byte; /* result: the median */
+};
+
 double bench_now_ns(void);
-/* Median ns per byte of `samples` timings (each about 2 ms of calls) after a
- * warm-up of the same length. */
-double bench_ns_per_byte(bench_run_fn *fn, void *ctx, uint8_t *buf, size_t len, int samples);
+/* Times n jobs on the same buffer: each is warmed up and sized to about 2 ms a
+ * sample, then the samples are taken round-robin (job 0, 1, ..., n-1, 0, ...)
+ * so that clock drift on a shared machine hits every job alike; each job's
+ * figure is the median of its samples. */
+void bench_jobs(struct bench_job *jobs, int n, uint8_t *buf, size_t len, int samples);
 
 struct bench_clock {
     double core_ghz; /* estimated from a dependent-add loop (1 add per cycle) */
@@ -30,14 +38,25 @@ struct bench_bounds {
 };
 void bench_measure_bounds(struct bench_bounds *b, double core_ghz);
 
+/* A job that runs `insns` AES instructions of one vector length as a single
+ * dependency chain (serial) or spread over 12 registers (parallel), for timing
+ * a row's hardware bound side by side with the row.  -1 if the CPU lacks it. */
+struct bench_aes_run {
+    void (*loop)(long);
+    long iters;
+    double scale; /* insns asked for / insns run: multiplies the job's time */
+};
+int bench_aes_job(int vlen, int serial, double insns, struct bench_aes_run *run,
+                  struct bench_job *job);
+
 /* Peers: OpenSSL EVP, libgcrypt, nettle (whichever CMake found). */
 enum { PEER_OPENSSL, PEER_GCRYPT, PEER_NETTLE, PEER_COUNT };
 extern const char *const peer_names[PEER_COUNT];
 int peer_built(int peer);
 /* libgcrypt: turn off its hardware AES paths; before any other peer call. */
 void peer_gcrypt_disable_hw(void);
-/* ns/B of the peer on the same buffer, or -1 where it lacks the mode. */
-double peer_ns_per_byte(int peer, enum aes_gen_mode_dir md, unsigned key_bits, uint8_t *buf,
-                        size_t len, int samples);
+/* Sets up job for (mode, key size): 0, or -1 where the peer lacks the mode. */
+int peer_open(int peer, enum aes_gen_mode_dir md, unsigned key_bits, struct bench_job *job);
+void peer_close(int peer, struct bench_job *job);
 
 #endif

@@ -51,8 +51,7 @@ static void run_openssl(void *ctx, uint8_t *buf, size_t len)
     EVP_CipherUpdate(ctx, buf, &out, buf, (int)len);
 }
 
-static double openssl_time(enum aes_gen_mode_dir md, unsigned bits, uint8_t *buf, size_t len,
-                           int samples)
+static int openssl_open(enum aes_gen_mode_dir md, unsigned bits, struct bench_job *job)
 {
     static const char *const names[] = {"ECB", "ECB", "CBC", "CBC", "CFB", "CFB", "OFB", "CTR"};
     char name[32];
@@ -60,14 +59,17 @@ static double openssl_time(enum aes_gen_mode_dir md, unsigned bits, uint8_t *buf
     snprintf(name, sizeof name, "AES-%u-%s", bits, names[md]);
     EVP_CIPHER *cipher = EVP_CIPHER_fetch(NULL, name, NULL);
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
-    double ns = -1;
-    if (cipher && ctx && EVP_CipherInit_ex(ctx, cipher, NULL, bench_key, iv, !is_decrypt(md))) {
-        EVP_CIPHER_CTX_set_padding(ctx, 0);
-        ns = bench_ns_per_byte(run_openssl, ctx, buf, len, samples);
-    }
-    EVP_CIPHER_CTX_free(ctx);
+    const int ok = cipher && ctx &&
+                   EVP_CipherInit_ex(ctx, cipher, NULL, bench_key, iv, !is_decrypt(md));
     EVP_CIPHER_free(cipher);
-    return ns;
+    if (!ok) {
+        EVP_CIPHER_CTX_free(ctx);
+        return -1;
+    }
+    EVP_CIPHER_CTX_set_padding(ctx, 0);
+    job->fn = run_openssl;
+    job->ctx = ctx;
+    return 0;
 }
 #endif
 
@@ -98,8 +100,7 @@ static void run_gcrypt(void *ctx, uint8_t *buf, size_t len)
         gcry_cipher_encrypt(r->h, buf, len, NULL, 0);
 }
 
-static double gcrypt_time(enum aes_gen_mode_dir md, unsigned bits, uint8_t *buf, size_t len,
-                          int samples)
+static int gcrypt_open(enum aes_gen_mode_dir md, unsigned bits, struct bench_job *job)
 {
     static const int modes[] = {GCRY_CIPHER_MODE_ECB, GCRY_CIPHER_MODE_ECB, GCRY_CIPHER_MODE_CBC,
                                 GCRY_CIPHER_MODE_CBC, GCRY_CIPHER_MODE_CFB, GCRY_CIPHER_MODE_CFB,
@@ -107,17 +108,23 @@ static double gcrypt_time(enum aes_gen_mode_dir md, unsigned bits, uint8_t *buf,
     const int algo = bits == 128 ? GCRY_CIPHER_AES128
                      : bits == 192 ? GCRY_CIPHER_AES192 : GCRY_CIPHER_AES256;
     uint8_t iv[16] = {0};
-    struct gcrypt_run r = {NULL, is_decrypt(md)};
-    double ns = -1;
+    struct gcrypt_run *r = calloc(1, sizeof *r);
     gcrypt_init();
-    if (gcry_cipher_open(&r.h, algo, modes[md], 0))
+    if (!r || gcry_cipher_open(&r->h, algo, modes[md], 0)) {
+        free(r);
         return -1;
-    if (!gcry_cipher_setkey(r.h, bench_key, bits / 8) &&
-        !(md == AES_GEN_MD_ctr_enc ? gcry_cipher_setctr(r.h, iv, 16)
-                                   : md > AES_GEN_MD_ecb_dec ? gcry_cipher_setiv(r.h, iv, 16) : 0))
-        ns = bench_ns_per_byte(run_gcrypt, &r, buf, len, samples);
-    gcry_cipher_close(r.h);
-    return ns;
+    }
+    r->decrypt = is_decrypt(md);
+    if (gcry_cipher_setkey(r->h, bench_key, bits / 8) ||
+        (md == AES_GEN_MD_ctr_enc ? gcry_cipher_setctr(r->h, iv, 16)
+                                  : md > AES_GEN_MD_ecb_dec ? gcry_cipher_setiv(r->h, iv, 16) : 0)) {
+        gcry_cipher_close(r->h);
+        free(r);
+        return -1;
+    }
+    job->fn = run_gcrypt;
+    job->ctx = r;
+    return 0;
 }
 #endif
 
@@ -168,47 +175,62 @@ static void run_nettle(void *p, uint8_t *buf, size_t len)
     }
 }
 
-static double nettle_time(enum aes_gen_mode_dir md, unsigned bits, uint8_t *buf, size_t len,
-                          int samples)
+static int nettle_open(enum aes_gen_mode_dir md, unsigned bits, struct bench_job *job)
 {
-    struct nettle_run r;
     if (md == AES_GEN_MD_ofb_enc)
         return -1; /* nettle has no OFB */
-    memset(&r, 0, sizeof r);
-    r.md = md;
-    r.bits = bits;
+    struct nettle_run *r = calloc(1, sizeof *r);
+    if (!r)
+        return -1;
+    r->md = md;
+    r->bits = bits;
     const int dec = md == AES_GEN_MD_ecb_dec || md == AES_GEN_MD_cbc_dec;
     if (bits == 128) {
-        (dec ? aes128_set_decrypt_key : aes128_set_encrypt_key)(&r.ctx.k128, bench_key);
-        r.enc = (nettle_cipher_func *)aes128_encrypt;
-        r.dec = (nettle_cipher_func *)aes128_decrypt;
+        (dec ? aes128_set_decrypt_key : aes128_set_encrypt_key)(&r->ctx.k128, bench_key);
+        r->enc = (nettle_cipher_func *)aes128_encrypt;
+        r->dec = (nettle_cipher_func *)aes128_decrypt;
     } else if (bits == 192) {
-        (dec ? aes192_set_decrypt_key : aes192_set_encrypt_key)(&r.ctx.k192, bench_key);
-        r.enc = (nettle_cipher_func *)aes192_encrypt;
-        r.dec = (nettle_cipher_func *)aes192_decrypt;
+        (dec ? aes192_set_decrypt_key : aes192_set_encrypt_key)(&r->ctx.k192, bench_key);
+        r->enc = (nettle_cipher_func *)aes192_encrypt;
+        r->dec = (nettle_cipher_func *)aes192_decrypt;
     } else {
-        (dec ? aes256_set_decrypt_key : aes256_set_encrypt_key)(&r.ctx.k256, bench_key);
-        r.enc = (nettle_cipher_func *)aes256_encrypt;
-        r.dec = (nettle_cipher_func *)aes256_decrypt;
+        (dec ? aes256_set_decrypt_key : aes256_set_encrypt_key)(&r->ctx.k256, bench_key);
+        r->enc = (nettle_cipher_func *)aes256_encrypt;
+        r->dec = (nettle_cipher_func *)aes256_decrypt;
     }
-    return bench_ns_per_byte(run_nettle, &r, buf, len, samples);
+    job->fn = run_nettle;
+    job->ctx = r;
+    return 0;
 }
 #endif
 
-double peer_ns_per_byte(int peer, enum aes_gen_mode_dir md, unsigned key_bits, uint8_t *buf,
-                        size_t len, int samples)
+int peer_open(int peer, enum aes_gen_mode_dir md, unsigned key_bits, struct bench_job *job)
 {
-    (void)md, (void)key_bits, (void)buf, (void)len, (void)samples;
+    (void)md, (void)key_bits, (void)job;
     switch (peer) {
 #ifdef HAVE_OPENSSL
-    case PEER_OPENSSL: return openssl_time(md, key_bits, buf, len, samples);
+    case PEER_OPENSSL: return openssl_open(md, key_bits, job);
 #endif
 #ifdef HAVE_GCRYPT
-    case PEER_GCRYPT: return gcrypt_time(md, key_bits, buf, len, samples);
+    case PEER_GCRYPT: return gcrypt_open(md, key_bits, job);
 #endif
 #ifdef HAVE_NETTLE
-    case PEER_NETTLE: return nettle_time(md, key_bits, buf, len, samples);
+    case PEER_NETTLE: return nettle_open(md, key_bits, job);
 #endif
     default: return -1;
     }
+}
+
+void peer_close(int peer, struct bench_job *job)
+{
+    switch (peer) {
+#ifdef HAVE_OPENSSL
+    case PEER_OPENSSL: EVP_CIPHER_CTX_free(job->ctx); break;
+#endif
+#ifdef HAVE_GCRYPT
+    case PEER_GCRYPT: gcry_cipher_close(((struct gcrypt_run *)job->ctx)->h); free(job->ctx); break;
+#endif
+    default: free(job->ctx); break;
+    }
+    job->ctx = NULL;
 }

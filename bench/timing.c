@@ -23,29 +23,33 @@ static double median(double *v, int n)
     return v[n / 2];
 }
 
-double bench_ns_per_byte(bench_run_fn *fn, void *ctx, uint8_t *buf, size_t len, int samples)
+void bench_jobs(struct bench_job *jobs, int n, uint8_t *buf, size_t len, int samples)
 {
-    double t[64];
-    size_t reps = 1;
+    enum { MAX_JOBS = 16, MAX_SAMPLES = 64 };
+    size_t reps[MAX_JOBS];
+    static double t[MAX_JOBS][MAX_SAMPLES];
 
-    if (samples > 64)
-        samples = 64;
-    /* Warm-up doubles the repetitions until one sample takes about 2 ms. */
-    for (;;) {
-        const double start = bench_now_ns();
-        for (size_t r = 0; r < reps; r++)
-            fn(ctx, buf, len);
-        if (bench_now_ns() - start > 2e6)
-            break;
-        reps *= 2;
+    if (samples > MAX_SAMPLES)
+        samples = MAX_SAMPLES;
+    for (int j = 0; j < n && j < MAX_JOBS; j++) {
+        /* Warm-up: double the repetitions until one sample takes about 2 ms. */
+        for (reps[j] = 1;; reps[j] *= 2) {
+            const double start = bench_now_ns();
+            for (size_t r = 0; r < reps[j]; r++)
+                jobs[j].fn(jobs[j].ctx, buf, len);
+            if (bench_now_ns() - start > 2e6)
+                break;
+        }
     }
-    for (int s = 0; s < samples; s++) {
-        const double start = bench_now_ns();
-        for (size_t r = 0; r < reps; r++)
-            fn(ctx, buf, len);
-        t[s] = (bench_now_ns() - start) / ((double)reps * (double)len);
-    }
-    return median(t, samples);
+    for (int s = 0; s < samples; s++)
+        for (int j = 0; j < n && j < MAX_JOBS; j++) {
+            const double start = bench_now_ns();
+            for (size_t r = 0; r < reps[j]; r++)
+                jobs[j].fn(jobs[j].ctx, buf, len);
+            t[j][s] = (bench_now_ns() - start) / ((double)reps[j] * (double)len);
+        }
+    for (int j = 0; j < n && j < MAX_JOBS; j++)
+        jobs[j].ns_per_byte = median(t[j], samples);
 }
 
 #if defined(__x86_64__)
@@ -129,21 +133,56 @@ static double cycles_per_insn(void (*loop)(long), int insns, double core_ghz)
 }
 #endif
 
-void bench_measure_bounds(struct bench_bounds *b, double core_ghz)
-{
-    for (int v = 0; v < BENCH_VLENS; v++)
-        b->have[v] = 0, b->latency[v] = b->recip_tput[v] = 0;
 #if defined(__x86_64__)
+static void run_aes_loop(void *ctx, uint8_t *buf, size_t len)
+{
+    const struct bench_aes_run *r = ctx;
+    (void)buf, (void)len;
+    r->loop(r->iters);
+}
+#endif
+
+static int vlen_runs_here(int vlen)
+{
     const uint32_t cpu = aes_gen_cpu_features();
-    void (*chain[BENCH_VLENS])(long) = {xmm_chain, ymm_chain, zmm_chain};
-    void (*spread[BENCH_VLENS])(long) = {xmm_spread, ymm_spread, zmm_spread};
     const uint32_t need[BENCH_VLENS] = {
         AES_GEN_CPU_AESNI,
         AES_GEN_CPU_VAES | AES_GEN_CPU_AVX2,
         AES_GEN_CPU_VAES | AES_GEN_CPU_AVX512F,
     };
+    return (cpu & need[vlen]) == need[vlen];
+}
+
+int bench_aes_job(int vlen, int serial, double insns, struct bench_aes_run *run,
+                  struct bench_job *job)
+{
+#if defined(__x86_64__)
+    void (*chain[BENCH_VLENS])(long) = {xmm_chain, ymm_chain, zmm_chain};
+    void (*spread[BENCH_VLENS])(long) = {xmm_spread, ymm_spread, zmm_spread};
+    if (!vlen_runs_here(vlen))
+        return -1;
+    const int per_iter = serial ? 32 : 96;
+    run->loop = serial ? chain[vlen] : spread[vlen];
+    run->iters = (long)(insns / per_iter) + 1;
+    run->scale = insns / ((double)run->iters * per_iter);
+    job->fn = run_aes_loop;
+    job->ctx = run;
+    return 0;
+#else
+    (void)vlen, (void)serial, (void)insns, (void)run, (void)job;
+    return -1;
+#endif
+}
+
+void bench_measure_bounds(struct bench_bounds *b, double core_ghz)
+{
+    for (int v = 0; v < BENCH_VLENS; v++)
+        b->have[v] = 0, b->latency[v] = b->recip_tput[v] = 0;
+#if defined(__x86_64__)
+    void (*chain[BENCH_VLENS])(long) = {xmm_chain, ymm_chain, zmm_chain};
+    void (*spread[BENCH_VLENS])(long) = {xmm_spread, ymm_spread, zmm_spread};
     for (int v = 0; v < BENCH_VLENS; v++) {
-        if ((cpu & need[v]) != need[v])
+        if (!vlen_runs_here(v))
             continue;
         b->have[v] = 1;
         b->latency[v] = cycles_per_insn(chain[v], 32, core_ghz);

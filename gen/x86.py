@@ -1,6 +1,7 @@
 """x86-64 emitters.  `aesni`: xmm kernels with .byte-encoded AES instructions.
 
-Planned here as well: `vaes256`/`vaes512` (ymm/zmm) and `ttable`.
+Planned here as well: `vaes256`/`vaes512` (ymm/zmm, which need their own
+encoder: Debian's PeachPy has no VAES forms) and `ttable`.
 
 Kernels are GNU as (AT&T) functions with the SysV ABI and the shared kernel
 prototype (generated/kernels.h):

@@ -33,7 +33,8 @@ static int setkey_with(aes_gen_key *k, const void *key, size_t key_len, size_t b
 
     memset(&tmp, 0, sizeof tmp);
     for (int md = 0; md < AES_GEN_MODE_DIRS; md++) {
-        size_t first, n = aes_gen_kernel_range(backend, (enum aes_gen_mode_dir)md, bits, &first);
+        size_t first,
+               n = aes_gen_kernel_range_tuned(backend, (enum aes_gen_mode_dir)md, bits, &first);
         tmp.private_kernels[md][0] = (uint16_t)first;
         tmp.private_kernels[md][1] = (uint16_t)n;
     }

@@ -74,6 +74,12 @@ int aes_gen_backend_usable(size_t backend, unsigned key_bits);
 size_t aes_gen_kernel_range(size_t backend, enum aes_gen_mode_dir md, unsigned key_bits,
                             size_t *first);
 
+/* The same range, starting at the width a `make tune` table chose, if any. */
+size_t aes_gen_kernel_range_tuned(size_t backend, enum aes_gen_mode_dir md, unsigned key_bits,
+                                  size_t *first);
+/* 1 if this library was built with a tuning table. */
+int aes_gen_tuning_active(void);
+
 /* key_schedule.c: FIPS-197 expansion and the equivalent-inverse schedule. */
 void aes_gen_expand_key(const uint8_t *key, size_t key_len, uint8_t enc[240],
                         uint8_t dec[240]);

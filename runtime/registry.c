@@ -57,6 +57,41 @@ size_t aes_gen_kernel_range(size_t backend, enum aes_gen_mode_dir md, unsigned k
     return n;
 }
 
+/* `make tune` writes AES_GEN_TUNE(backend, mode_dir, key_bits, width) lines:
+ * the width that measured fastest on the machine that ran it. */
+static const struct {
+    const char *backend;
+    enum aes_gen_mode_dir md;
+    unsigned key_bits, width;
+} tuning[] = {
+#ifdef AES_GEN_TUNING_FILE
+#define AES_GEN_TUNE(backend, md, key_bits, width) {#backend, AES_GEN_MD_##md, key_bits, width},
+#include AES_GEN_TUNING_FILE
+#undef AES_GEN_TUNE
+#endif
+    {NULL, AES_GEN_MD_ecb_enc, 0, 0},
+};
+
+int aes_gen_tuning_active(void)
+{
+    return tuning[0].backend != NULL;
+}
+
+size_t aes_gen_kernel_range_tuned(size_t backend, enum aes_gen_mode_dir md, unsigned key_bits,
+                                  size_t *first)
+{
+    size_t n = aes_gen_kernel_range(backend, md, key_bits, first);
+    for (size_t t = 0; tuning[t].backend; t++) {
+        if (tuning[t].md != md || tuning[t].key_bits != key_bits ||
+            strcmp(tuning[t].backend, aes_gen_backend_table[backend].name) != 0)
+            continue;
+        /* Start at the tuned width: skip wider kernels, keep the narrower tail. */
+        while (n > 1 && aes_gen_registry[*first].width > tuning[t].width)
+            (*first)++, n--;
+    }
+    return n;
+}
+
 static int complete_for(size_t backend, unsigned key_bits)
 {
     uint32_t have = aes_gen_cpu_features();

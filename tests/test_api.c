@@ -272,6 +272,14 @@ START_TEST(backend_list_and_default)
     ck_assert_uint_eq(aes_gen_backends(first, 1), n);
     ck_assert_int_eq(aes_gen_setkey(&k, key, 16), AES_GEN_OK);
     ck_assert_str_eq(aes_gen_key_backend(&k), first[0]);
+    /* The default is constant-time whenever a constant-time backend runs here. */
+    int any_ct = 0;
+    for (size_t i = 0; i < n; i++)
+        any_ct |= aes_gen_backend_table[aes_gen_backend_index(names[i])].constant_time;
+    ck_assert_int_eq(aes_gen_backend_table[aes_gen_backend_index(first[0])].constant_time,
+                     any_ct);
+    if (aes_gen_cpu_features() & AES_GEN_CPU_AESNI)
+        ck_assert_str_ne(first[0], "portable");
     ck_assert_ptr_null(aes_gen_key_backend(NULL));
 }
 END_TEST
