@@ -13,9 +13,7 @@ import argparse
 import difflib
 import json
 import os
-import shutil
 import sys
-import tempfile
 
 import jinja2
 

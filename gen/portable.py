@@ -145,14 +145,6 @@ BODIES = {
     "cfb_enc": cfb_enc, "cfb_dec": cfb_dec, "ofb_enc": ofb_enc, "ctr_enc": ctr_enc,
 }
 
-DESCRIPTIONS = {
-    "ecb_enc": "ECB encryption", "ecb_dec": "ECB decryption",
-    "cbc_enc": "CBC encryption", "cbc_dec": "CBC decryption",
-    "cfb_enc": "CFB-128 encryption", "cfb_dec": "CFB-128 decryption",
-    "ofb_enc": "OFB encryption and decryption", "ctr_enc": "CTR encryption and decryption",
-}
-
-
 def _declarations(body):
     """Declare exactly the locals the body uses, grouped by kind."""
     names = sorted(set(re.findall(r"\b([xyocv]\d+(?:_\d)?)\b", "\n".join(body))),
@@ -173,7 +165,7 @@ def kernel(v):
     uses_iv = v.mode.name != "ecb"
     schedule = "equivalent-inverse decryption" if v.mode.key_schedule == "dec" else "encryption"
     notes = [
-        f"{DESCRIPTIONS[v.mode.tag]}, AES-{v.key_bits} ({v.rounds} rounds, fully unrolled), "
+        f"{v.mode.description}, AES-{v.key_bits} ({v.rounds} rounds, fully unrolled), "
         f"{v.width} block{'s' if v.width > 1 else ''} per iteration.",
         f"rk: the {schedule} round keys, {v.rounds + 1} x 16 bytes.",
         "iv: unused (may be NULL)." if not uses_iv else

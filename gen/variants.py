@@ -24,6 +24,13 @@ class Mode:
     def tag(self):
         return f"{self.name}_{self.direction}"
 
+    @property
+    def description(self):
+        name = {"cfb": "CFB-128"}.get(self.name, self.name.upper())
+        if self.name in ("ofb", "ctr"):
+            return f"{name} encryption and decryption"
+        return f"{name} {'encryption' if self.direction == 'enc' else 'decryption'}"
+
 
 # Order is the registry order; CTR and OFB are their own inverses, so only "enc".
 MODES = (

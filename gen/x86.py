@@ -31,7 +31,7 @@ ISA = ("sse2", "ssse3", "aesni")
 
 _AES_OPS = {"aesenc": AESENC, "aesenclast": AESENCLAST, "aesdec": AESDEC,
             "aesdeclast": AESDECLAST}
-# Registers beyond the blocks that each parallel mode keeps: the chaining value.
+# Registers each mode keeps beside its blocks: the chaining value.
 MODE_EXTRA = {"ecb": 0, "cbc": 1, "cfb": 1, "ctr": 0, "ofb": 1}
 
 
@@ -62,11 +62,11 @@ class _Plan:
     keys: dict              # round -> xmm, or None when the key is loaded per use
 
     def key_map(self):
-        held = [f"rk{r}" for r in range(self.rounds + 1) if self.keys[r] is not None]
+        """(names of the spilled round keys, register-map lines of the held ones)"""
         spilled = [f"rk{r}" for r in range(self.rounds + 1) if self.keys[r] is None]
         lines = [f"{xmm(self.keys[r])} rk{r}" for r in range(self.rounds + 1)
                  if self.keys[r] is not None]
-        return held, spilled, lines
+        return spilled, lines
 
 
 def plan(width, rounds, extra, temps=1):
@@ -146,7 +146,7 @@ def _group_loop(k, width, body):
     """while (nblocks >= width) { body; src += 16W; dst += 16W; nblocks -= W; }"""
     k.emit(f"cmp ${width}, %r8")
     k.emit(f"jb {k.label('done')}")
-    k.emit(f".p2align 4")
+    k.emit(".p2align 4")
     k.lines.append(f"{k.label('loop')}:")
     body()
     k.emit(f"add ${16 * width}, %rcx")
@@ -192,12 +192,12 @@ def cbc_enc(k, v):
     x, tmp, t2 = k.p.chain, k.p.tmp, k.p.extra
     k0, kn = k.p.keys[0], k.p.keys[k.p.rounds]
     k.emit(f"movdqu (%rsi), {xmm(x)}")
-    k.emit(f"test %r8, %r8")
+    k.emit("test %r8, %r8")
     k.emit(f"jz {k.label('done')}")
     k.emit(f"movdqu (%rcx), {xmm(tmp)}")
     k.emit(f"pxor {xmm(k0)}, {xmm(tmp)}")
     k.emit(f"pxor {xmm(tmp)}, {xmm(x)}")
-    k.emit(f"sub $1, %r8")
+    k.emit("sub $1, %r8")
     k.emit(f"jz {k.label('last')}")
     k.emit(".p2align 4")
     k.lines.append(f"{k.label('loop')}:")
@@ -221,9 +221,17 @@ def cbc_enc(k, v):
     k.emit(f"movdqu {xmm(x)}, (%rsi)")
 
 
-def fold_whitening(k):
-    """rkN ^= rk0: aesenclast then yields the output already whitened for the next block."""
-    k.emit(f"pxor {xmm(k.p.keys[0])}, {xmm(k.p.keys[k.p.rounds])}")
+def _whitened_chain(k, body):
+    """CFB encryption and OFB: rkN ^= rk0, so aesenclast yields the next block's
+    input already whitened; the chain register holds it between blocks and
+    across the loop, and is un-whitened into iv at the end."""
+    x, k0 = k.p.chain, k.p.keys[0]
+    k.emit(f"pxor {xmm(k0)}, {xmm(k.p.keys[k.p.rounds])}")
+    k.emit(f"movdqu (%rsi), {xmm(x)}")
+    k.emit(f"pxor {xmm(k0)}, {xmm(x)}")
+    _group_loop(k, 1, body)
+    k.emit(f"pxor {xmm(k0)}, {xmm(x)}")
+    k.emit(f"movdqu {xmm(x)}, (%rsi)")
 
 
 def cbc_dec(k, v):
@@ -259,12 +267,7 @@ def cfb_enc(k, v):
         k.emit(f"movdqa {xmm(x)}, {xmm(tmp)}")
         k.emit(f"pxor {xmm(k0)}, {xmm(tmp)}")
         k.emit(f"movdqu {xmm(tmp)}, (%rdx)")
-    fold_whitening(k)
-    k.emit(f"movdqu (%rsi), {xmm(x)}")
-    k.emit(f"pxor {xmm(k0)}, {xmm(x)}")
-    _group_loop(k, 1, body)
-    k.emit(f"pxor {xmm(k0)}, {xmm(x)}")
-    k.emit(f"movdqu {xmm(x)}, (%rsi)")
+    _whitened_chain(k, body)
 
 
 def cfb_dec(k, v):
@@ -301,15 +304,15 @@ def ofb_enc(k, v):
         k.emit(f"pxor {xmm(k0)}, {xmm(tmp)}")
         k.emit(f"pxor {xmm(x)}, {xmm(tmp)}")
         k.emit(f"movdqu {xmm(tmp)}, (%rdx)")
-    fold_whitening(k)
-    k.emit(f"movdqu (%rsi), {xmm(x)}")
-    k.emit(f"pxor {xmm(k0)}, {xmm(x)}")
-    _group_loop(k, 1, body)
-    k.emit(f"pxor {xmm(k0)}, {xmm(x)}")
-    k.emit(f"movdqu {xmm(x)}, (%rsi)")
+    _whitened_chain(k, body)
 
 
-def ctr_enc(k, v, consts):
+# Constants of the CTR file, read by paddq/pshufb as aligned memory operands.
+CTR_INC = ".Laesni_ctr_inc"        # b in the low lane, for block b of a group
+CTR_BSWAP = ".Laesni_ctr_bswap"    # reverses 16 bytes: little-endian lanes <-> BE block
+
+
+def ctr_enc(k, v):
     """The counter lives byte-swapped in r10:r9 (high:low 64 bits), so the
     128-bit carry is add/adc.  Block b of a group is the counter plus b: with
     the low half + W - 1 not wrapping (all but once per 2^64 blocks) that is a
@@ -330,7 +333,7 @@ def ctr_enc(k, v, consts):
         build_from_gprs(0)
         for b in blocks[1:]:
             k.emit(f"movdqa %xmm0, {xmm(b)}")
-            k.emit(f"paddq {consts['inc']}+{16 * b}(%rip), {xmm(b)}")
+            k.emit(f"paddq {CTR_INC}+{16 * b}(%rip), {xmm(b)}")
         k.emit(f"add ${w}, %r9")
         k.emit("adc $0, %r10")
         if w > 1:
@@ -342,7 +345,7 @@ def ctr_enc(k, v, consts):
                 k.emit("adc $0, %r10")
             k.lines.append(f"{k.label('counters')}:")
         for b in blocks:
-            k.emit(f"pshufb {consts['bswap']}(%rip), {xmm(b)}")
+            k.emit(f"pshufb {CTR_BSWAP}(%rip), {xmm(b)}")
         k.whiten(blocks)
         k.rounds(blocks, False)
         for b in blocks:
@@ -363,32 +366,24 @@ def ctr_enc(k, v, consts):
 BODIES = {"ecb_enc": ecb, "ecb_dec": ecb, "cbc_enc": cbc_enc, "cbc_dec": cbc_dec,
           "cfb_enc": cfb_enc, "cfb_dec": cfb_dec, "ofb_enc": ofb_enc, "ctr_enc": ctr_enc}
 
-DESCRIPTIONS = {
-    "ecb_enc": "ECB encryption", "ecb_dec": "ECB decryption",
-    "cbc_enc": "CBC encryption", "cbc_dec": "CBC decryption",
-    "cfb_enc": "CFB-128 encryption", "cfb_dec": "CFB-128 decryption",
-    "ofb_enc": "OFB encryption and decryption", "ctr_enc": "CTR encryption and decryption",
-}
-
-
 def file_for(v):
     return f"x86_64/aesni_{v.mode.tag}.S"
 
 
-def kernel(v, consts):
+def kernel(v):
     # Serial modes hold their single block in the chaining register.
     serial = not v.mode.parallel
     p = plan(0 if serial else v.width, v.rounds, MODE_EXTRA[v.mode.name],
              2 if v.mode.tag == "cbc_enc" else 1)
+    # The serial modes use rk0 and the last key directly; 13 or more free
+    # registers always hold them.
+    assert not serial or (p.keys[0] is not None and p.keys[v.rounds] is not None)
     k = _Kernel(v.symbol, p)
     k.load_keys()
-    if v.mode.tag == "ctr_enc":
-        ctr_enc(k, v, consts)
-    else:
-        BODIES[v.mode.tag](k, v)
+    BODIES[v.mode.tag](k, v)
     k.clear_xmm()
     k.emit("ret")
-    held, spilled, key_lines = p.key_map()
+    spilled, key_lines = p.key_map()
     regmap = [f"{xmm(b)} block {b}" for b in range(p.width)]
     if p.chain is not None:
         regmap.append(f"{xmm(p.chain)} " + ("chaining value / current block" if serial
@@ -404,7 +399,7 @@ def kernel(v, consts):
     if v.mode.name == "ctr":
         regmap.append("r10:r9 counter, byte-swapped (high:low); r11 carry test")
     notes = [
-        f"{DESCRIPTIONS[v.mode.tag]}, AES-{v.key_bits} ({v.rounds} rounds, fully unrolled), "
+        f"{v.mode.description}, AES-{v.key_bits} ({v.rounds} rounds, fully unrolled), "
         f"{v.width} block{'s' if v.width > 1 else ''} per iteration.",
         f"rk: {'equivalent-inverse decryption' if v.mode.key_schedule == 'dec' else 'encryption'}"
         f" round keys, {v.rounds + 1} x 16 bytes, any alignment"
@@ -426,16 +421,13 @@ def emit(variants, render):
         by_file.setdefault(file_for(v), []).append(v)
     files = {}
     for path, group in by_file.items():
-        consts = {}
         rodata = []
         if group[0].mode.name == "ctr":
-            # Read by pshufb/paddq as aligned memory operands.
-            consts = {"inc": ".Laesni_ctr_inc", "bswap": ".Laesni_ctr_bswap"}
             widest = max(v.width for v in group)
-            rodata = [("Laesni_ctr_bswap", "reverses the 16 bytes: LE lanes <-> BE block",
+            rodata = [(CTR_BSWAP[1:], "reverses the 16 bytes: LE lanes <-> BE block",
                        [f".quad 0x{0x08090a0b0c0d0e0f:016x}, 0x{0x0001020304050607:016x}"]),
-                      ("Laesni_ctr_inc", "b in the low lane, for block b of a group",
+                      (CTR_INC[1:], "b in the low lane, for block b of a group",
                        [f".quad {b}, 0" for b in range(widest)])]
-        files[path] = render("x86_kernels.S.j2", kernels=[kernel(v, consts) for v in group],
+        files[path] = render("x86_kernels.S.j2", kernels=[kernel(v) for v in group],
                              rodata=rodata)
     return files
