@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 
+SKIPPED = 77  # ctest's SKIP_RETURN_CODE
 BYTE_LINE = re.compile(r"^\s*\.byte\s+([0-9a-fx,]+)\s+#\s+(.+?)\s*$")
 
 
@@ -41,7 +42,8 @@ def main():
     root = sys.argv[1] if len(sys.argv) > 1 else "generated"
     found = collect(root)
     if not found:
-        sys.exit(f"no .byte-encoded instructions under {root}")
+        print(f"SKIP: no .byte-encoded instructions under {root} (no x86 backend generated)")
+        return SKIPPED
     mnemonics = sorted(found)
     blob = assemble(mnemonics)
     failures, off = 0, 0

@@ -278,7 +278,8 @@ START_TEST(backend_list_and_default)
         any_ct |= aes_gen_backend_table[aes_gen_backend_index(names[i])].constant_time;
     ck_assert_int_eq(aes_gen_backend_table[aes_gen_backend_index(first[0])].constant_time,
                      any_ct);
-    if (aes_gen_cpu_features() & AES_GEN_CPU_AESNI)
+    /* With aesni built and runnable here, the T-table backend is never the default. */
+    if (aes_gen_backend_usable((size_t)aes_gen_backend_index("aesni"), 0))
         ck_assert_str_ne(first[0], "portable");
     ck_assert_ptr_null(aes_gen_key_backend(NULL));
 }
