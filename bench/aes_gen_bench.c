@@ -15,8 +15,8 @@ static const char *const usage_text =
     "                  with --sweep, default: every usable backend)\n"
     "  --width W       force the width-W kernel (serial modes stay at width 1)\n"
     "  --keys LIST     key sizes, e.g. 128,256 (default 128,192,256)\n"
-    "  --modes LIST    e.g. cbc-dec,ctr (ecb-enc ecb-dec cbc-enc cbc-dec cfb-enc\n"
-    "                  cfb-dec ofb ctr; default all)\n"
+    "  --modes LIST    e.g. cbc_dec,ctr_enc (ecb_enc ecb_dec cbc_enc cbc_dec cfb_enc\n"
+    "                  cfb_dec ofb_enc ctr_enc; default all)\n"
     "  --bytes N       buffer size, a multiple of 16 (default 8192)\n"
     "  --samples N     timings per figure; the median is reported (default 15)\n"
     "  --compare       also time OpenSSL EVP, libgcrypt and nettle on the buffer\n"
@@ -31,8 +31,6 @@ static const char *const usage_text =
 
 static const char *const mode_labels[AES_GEN_MODE_DIRS] = {
     "ECB enc", "ECB dec", "CBC enc", "CBC dec", "CFB enc", "CFB dec", "OFB", "CTR"};
-static const char *const mode_args[AES_GEN_MODE_DIRS] = {
-    "ecb-enc", "ecb-dec", "cbc-enc", "cbc-dec", "cfb-enc", "cfb-dec", "ofb", "ctr"};
 
 struct options {
     const char *backend;
@@ -92,7 +90,7 @@ static void parse(int argc, char **argv, struct options *o)
             for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
                 int found = 0;
                 for (int m = 0; m < AES_GEN_MODE_DIRS; m++)
-                    if (!strcmp(t, mode_args[m]))
+                    if (!strcmp(t, aes_gen_mode_dir_names[m]))
                         o->modes[m] = found = 1;
                 if (!found)
                     die("unknown mode (see --help)", t);
@@ -121,20 +119,11 @@ static void run_ours(void *p, uint8_t *buf, size_t len)
 {
     struct ours *o = p;
     if (!o->wide) {
-        switch (o->md) {
-        case AES_GEN_MD_ecb_enc: aes_gen_ecb_encrypt(o->k, buf, buf, len); break;
-        case AES_GEN_MD_ecb_dec: aes_gen_ecb_decrypt(o->k, buf, buf, len); break;
-        case AES_GEN_MD_cbc_enc: aes_gen_cbc_encrypt(o->k, o->iv, buf, buf, len); break;
-        case AES_GEN_MD_cbc_dec: aes_gen_cbc_decrypt(o->k, o->iv, buf, buf, len); break;
-        case AES_GEN_MD_cfb_enc: aes_gen_cfb_encrypt(o->k, o->iv, buf, buf, len); break;
-        case AES_GEN_MD_cfb_dec: aes_gen_cfb_decrypt(o->k, o->iv, buf, buf, len); break;
-        case AES_GEN_MD_ofb_enc: aes_gen_ofb_crypt(o->k, o->iv, buf, buf, len); break;
-        case AES_GEN_MD_ctr_enc: aes_gen_ctr_crypt(o->k, o->iv, buf, buf, len); break;
-        }
+        aes_gen_crypt(o->k, o->md, o->iv, buf, buf, len); /* the public API's path */
         return;
     }
     const uint8_t *rk = aes_gen_round_keys(o->k, aes_gen_uses_dec_schedule(o->md));
-    uint8_t *iv = o->md <= AES_GEN_MD_ecb_dec ? NULL : o->iv;
+    uint8_t *iv = aes_gen_mode_uses_iv(o->md) ? o->iv : NULL;
     const size_t n = len / 16, bulk = n - n % o->wide->width;
     if (bulk)
         o->wide->fn(rk, iv, buf, buf, bulk);
@@ -146,12 +135,11 @@ static const struct aes_gen_kernel_info *find_kernel(const char *backend,
                                                      enum aes_gen_mode_dir md, unsigned bits,
                                                      unsigned width)
 {
-    for (size_t i = 0; i < aes_gen_registry_count; i++) {
-        const struct aes_gen_kernel_info *ki = &aes_gen_registry[i];
-        if (ki->mode_dir == md && ki->key_bits == bits && ki->width == width &&
-            !strcmp(ki->backend, backend))
-            return ki;
-    }
+    const int b = aes_gen_backend_index(backend);
+    size_t first, n = b < 0 ? 0 : aes_gen_kernel_range((size_t)b, md, bits, &first);
+    for (size_t i = 0; i < n; i++)
+        if (aes_gen_registry[first + i].width == width)
+            return &aes_gen_registry[first + i];
     return NULL;
 }
 
@@ -179,9 +167,7 @@ static int ours_job(struct ours *run, const aes_gen_key *k, unsigned bits,
     run->k = k;
     run->md = md;
     if (width) {
-        const int serial = md == AES_GEN_MD_cbc_enc || md == AES_GEN_MD_cfb_enc ||
-                           md == AES_GEN_MD_ofb_enc;
-        run->wide = find_kernel(backend, md, bits, serial ? 1 : width);
+        run->wide = find_kernel(backend, md, bits, aes_gen_mode_is_serial(md) ? 1 : width);
         run->one = find_kernel(backend, md, bits, 1);
         if (!run->wide)
             return -1;
@@ -202,15 +188,13 @@ static int bound_job(const char *backend, enum aes_gen_mode_dir md, unsigned bit
                      struct bench_aes_run *run, struct bench_job *job)
 {
     const double rounds = bits / 32 + 6, blocks = (double)bytes / 16;
-    const int serial = md == AES_GEN_MD_cbc_enc || md == AES_GEN_MD_cfb_enc ||
-                       md == AES_GEN_MD_ofb_enc;
     int vlen = -1;
     if (!strcmp(backend, "aesni")) vlen = BENCH_XMM;
     else if (!strcmp(backend, "vaes256")) vlen = BENCH_YMM;
     else if (!strcmp(backend, "vaes512")) vlen = BENCH_ZMM;
     if (vlen < 0)
         return -1;
-    if (serial)
+    if (aes_gen_mode_is_serial(md))
         return bench_aes_job(BENCH_XMM, 1, blocks * rounds, run, job);
     return bench_aes_job(vlen, 0, blocks * rounds / (1 << vlen), run, job);
 }
@@ -285,7 +269,7 @@ static void print_rows(const struct options *o, const struct bench_clock *c, str
             printf("\n");
         }
         if (o->csv) {
-            printf("%s,%u,%s,%u,%.4f,%.1f,%.3f", r->backend, r->key_bits, mode_args[r->md],
+            printf("%s,%u,%s,%u,%.4f,%.1f,%.3f", r->backend, r->key_bits, aes_gen_mode_dir_names[r->md],
                    r->width, r->ns, mib, cpb);
             for (int p = 0; o->compare && p < PEER_COUNT; p++)
                 r->peer_ns[p] < 0 ? printf(",") : printf(",%.4f", r->peer_ns[p]);
@@ -298,7 +282,7 @@ static void print_rows(const struct options *o, const struct bench_clock *c, str
             printf("%s\n    {\"backend\": \"%s\", \"key_bits\": %u, \"mode\": \"%s\", "
                    "\"width\": %u, \"ns_per_byte\": %.4f, \"mib_per_s\": %.1f, "
                    "\"cycles_per_byte\": %.3f", i ? "," : "", r->backend, r->key_bits,
-                   mode_args[r->md], r->width, r->ns, mib, cpb);
+                   aes_gen_mode_dir_names[r->md], r->width, r->ns, mib, cpb);
             if (o->compare) {
                 printf(", \"peers_ns_per_byte\": {");
                 for (int p = 0; p < PEER_COUNT; p++)
@@ -373,7 +357,7 @@ static int run_table(const struct options *o, const struct bench_clock *c,
             r->md = (enum aes_gen_mode_dir)m;
             if (ours_job(&run, &k, r->key_bits, r->md, o->width, &jobs[0], &r->width)) {
                 fprintf(stderr, "aes-gen-bench: backend %s has no width-%u kernel for %s\n",
-                        backend, o->width, mode_args[m]);
+                        backend, o->width, aes_gen_mode_dir_names[m]);
                 return 1;
             }
             for (int p = 0; p < PEER_COUNT; p++) {
@@ -480,13 +464,13 @@ static int run_sweep(const struct options *o, const struct bench_clock *c, uint8
                         best_ns = ns, best_w = widths[j];
                     if (o->csv)
                         printf("%s,%u,%s,%u,%.4f,%.1f,%.3f\n", names[bi], o->keys[ki],
-                               mode_args[m], widths[j], ns, 1e9 / ns / 1048576.0,
+                               aes_gen_mode_dir_names[m], widths[j], ns, 1e9 / ns / 1048576.0,
                                ns * c->core_ghz);
                     else if (o->json)
                         printf("%s\n    {\"backend\": \"%s\", \"key_bits\": %u, \"mode\": "
                                "\"%s\", \"width\": %u, \"ns_per_byte\": %.4f, "
                                "\"mib_per_s\": %.1f}", first ? "" : ",", names[bi],
-                               o->keys[ki], mode_args[m], widths[j], ns, 1e9 / ns / 1048576.0);
+                               o->keys[ki], aes_gen_mode_dir_names[m], widths[j], ns, 1e9 / ns / 1048576.0);
                     else
                         printf(" %10.1f", 1e9 / ns / 1048576.0);
                     first = 0;

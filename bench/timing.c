@@ -118,6 +118,9 @@ AES_LOOP(xmm_spread, SPREAD(XMM_ONE), "")
 AES_LOOP(ymm_spread, SPREAD(YMM_ONE), VZU)
 AES_LOOP(zmm_spread, SPREAD(ZMM_ONE), VZU)
 
+static void (*const chain_loops[BENCH_VLENS])(long) = {xmm_chain, ymm_chain, zmm_chain};
+static void (*const spread_loops[BENCH_VLENS])(long) = {xmm_spread, ymm_spread, zmm_spread};
+
 /* Cycles per instruction: the median of 9 timings. */
 static double cycles_per_insn(void (*loop)(long), int insns, double core_ghz)
 {
@@ -157,12 +160,10 @@ int bench_aes_job(int vlen, int serial, double insns, struct bench_aes_run *run,
                   struct bench_job *job)
 {
 #if defined(__x86_64__)
-    void (*chain[BENCH_VLENS])(long) = {xmm_chain, ymm_chain, zmm_chain};
-    void (*spread[BENCH_VLENS])(long) = {xmm_spread, ymm_spread, zmm_spread};
     if (!vlen_runs_here(vlen))
         return -1;
     const int per_iter = serial ? 32 : 96;
-    run->loop = serial ? chain[vlen] : spread[vlen];
+    run->loop = serial ? chain_loops[vlen] : spread_loops[vlen];
     run->iters = (long)(insns / per_iter) + 1;
     run->scale = insns / ((double)run->iters * per_iter);
     job->fn = run_aes_loop;
@@ -179,14 +180,12 @@ void bench_measure_bounds(struct bench_bounds *b, double core_ghz)
     for (int v = 0; v < BENCH_VLENS; v++)
         b->have[v] = 0, b->latency[v] = b->recip_tput[v] = 0;
 #if defined(__x86_64__)
-    void (*chain[BENCH_VLENS])(long) = {xmm_chain, ymm_chain, zmm_chain};
-    void (*spread[BENCH_VLENS])(long) = {xmm_spread, ymm_spread, zmm_spread};
     for (int v = 0; v < BENCH_VLENS; v++) {
         if (!vlen_runs_here(v))
             continue;
         b->have[v] = 1;
-        b->latency[v] = cycles_per_insn(chain[v], 32, core_ghz);
-        b->recip_tput[v] = cycles_per_insn(spread[v], 96, core_ghz);
+        b->latency[v] = cycles_per_insn(chain_loops[v], 32, core_ghz);
+        b->recip_tput[v] = cycles_per_insn(spread_loops[v], 96, core_ghz);
     }
 #else
     (void)core_ghz;

@@ -85,16 +85,16 @@ def generate(request):
     render = make_renderer(generated_by)
     records = kernel_records(matrix)
     files = {}
-    for name in request["backends"]:
-        files.update(EMITTERS[name].emit([v for v in matrix if v.backend == name], render))
+    # Sources to compile, grouped by the architecture condition that builds them.
+    sources = {"": ["tables.c"]}
+    for name in sorted(request["backends"]):
+        emitted = EMITTERS[name].emit([v for v in matrix if v.backend == name], render)
+        files.update(emitted)
+        sources.setdefault(variants.BACKENDS[name].arch, []).extend(
+            sorted(p for p in emitted if p.endswith((".c", ".S"))))
     files["tables.h"] = render("tables.h.j2", rcon=aes_math.RCON)
     files["tables.c"] = render("tables.c.j2", sbox=aes_math.SBOX, inv_sbox=aes_math.INV_SBOX,
                                rcon=aes_math.RCON, te=aes_math.TE, td=aes_math.TD)
-    sources = {"": ["tables.c"]}
-    for name in sorted(request["backends"]):
-        arch = variants.BACKENDS[name].arch
-        sources.setdefault(arch, []).extend(
-            sorted(p for p in files if p.endswith((".c", ".S")) and p.startswith(BACKEND_DIRS[name][0] + "/")))
     isa_text = {name: " + ".join(variants.BACKENDS[name].isa) or "C99 only"
                 for name in request["backends"]}
     files["kernels.h"] = render("kernels.h.j2", kernels=records, isa_text=isa_text)
@@ -104,8 +104,7 @@ def generate(request):
         "README.md.j2", kernels=records, summary=summary_rows(records),
         backend_dirs=sorted(BACKEND_DIRS[d] for d in request["backends"]))
     manifest = {"generator": generated_by, "request": request,
-                "kernels": [{k: v for k, v in r.items() if k not in ("isa_expr", "arch")}
-                            for r in records]}
+                "kernels": [{k: v for k, v in r.items() if k != "isa_expr"} for r in records]}
     files["manifest.json"] = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
     return files
 

@@ -157,6 +157,22 @@ def _group_loop(k, width, body):
     k.lines.append(f"{k.label('done')}:")
 
 
+def _chained(k, width, body):
+    """The chaining value comes from iv, lives in its register across the loop,
+    and goes back to iv at the end."""
+    k.emit(f"movdqu (%rsi), {xmm(k.p.chain)}")
+    _group_loop(k, width, body)
+    k.emit(f"movdqu {xmm(k.p.chain)}, (%rsi)")
+
+
+def _xor_src(k, pairs):
+    """block ^= src block i, for each (block, i), through the temporary (legacy
+    SSE pxor would need an aligned memory operand)."""
+    for b, i in pairs:
+        k.emit(f"movdqu {16 * i}(%rcx), {xmm(k.p.tmp)}")
+        k.emit(f"pxor {xmm(k.p.tmp)}, {xmm(b)}")
+
+
 def _load_src(k, blocks, first=0):
     for b in blocks:
         k.emit(f"movdqu {16 * (b + first)}(%rcx), {xmm(b)}")
@@ -237,21 +253,17 @@ def _whitened_chain(k, body):
 def cbc_dec(k, v):
     """p_b = D(c_b) ^ c_{b-1}: every c_b is read before any p_b is written, so
     dst == src is safe; the IV for the next group is the group's last c."""
-    blocks, iv, tmp = list(range(v.width)), k.p.chain, k.p.tmp
+    blocks, iv = list(range(v.width)), k.p.chain
 
     def body():
         _load_src(k, blocks)
         k.whiten(blocks)
         k.rounds(blocks, True)
-        for b in reversed(blocks[1:]):
-            k.emit(f"movdqu {16 * (b - 1)}(%rcx), {xmm(tmp)}")
-            k.emit(f"pxor {xmm(tmp)}, {xmm(b)}")
+        _xor_src(k, [(b, b - 1) for b in reversed(blocks[1:])])
         k.emit(f"pxor {xmm(iv)}, %xmm0")
         k.emit(f"movdqu {16 * (v.width - 1)}(%rcx), {xmm(iv)}")
         _store_dst(k, blocks)
-    k.emit(f"movdqu (%rsi), {xmm(iv)}")
-    _group_loop(k, v.width, body)
-    k.emit(f"movdqu {xmm(iv)}, (%rsi)")
+    _chained(k, v.width, body)
 
 
 def cfb_enc(k, v):
@@ -273,7 +285,7 @@ def cfb_enc(k, v):
 def cfb_dec(k, v):
     """p_b = E(c_{b-1}) ^ c_b: all inputs are known ciphertext, so W blocks run
     in parallel."""
-    blocks, iv, tmp = list(range(v.width)), k.p.chain, k.p.tmp
+    blocks, iv = list(range(v.width)), k.p.chain
 
     def body():
         k.emit(f"movdqa {xmm(iv)}, %xmm0")
@@ -282,14 +294,10 @@ def cfb_dec(k, v):
         k.whiten(blocks)
         k.rounds(blocks, False)
         k.emit(f"movdqu {16 * (v.width - 1)}(%rcx), {xmm(iv)}")
-        for b in blocks[:-1]:
-            k.emit(f"movdqu {16 * b}(%rcx), {xmm(tmp)}")
-            k.emit(f"pxor {xmm(tmp)}, {xmm(b)}")
+        _xor_src(k, [(b, b) for b in blocks[:-1]])
         k.emit(f"pxor {xmm(iv)}, {xmm(v.width - 1)}")
         _store_dst(k, blocks)
-    k.emit(f"movdqu (%rsi), {xmm(iv)}")
-    _group_loop(k, v.width, body)
-    k.emit(f"movdqu {xmm(iv)}, (%rsi)")
+    _chained(k, v.width, body)
 
 
 def ofb_enc(k, v):
@@ -348,9 +356,7 @@ def ctr_enc(k, v):
             k.emit(f"pshufb {CTR_BSWAP}(%rip), {xmm(b)}")
         k.whiten(blocks)
         k.rounds(blocks, False)
-        for b in blocks:
-            k.emit(f"movdqu {16 * b}(%rcx), {xmm(tmp)}")
-            k.emit(f"pxor {xmm(tmp)}, {xmm(b)}")
+        _xor_src(k, [(b, b) for b in blocks])
         _store_dst(k, blocks)
     k.emit("mov (%rsi), %r10")
     k.emit("mov 8(%rsi), %r9")

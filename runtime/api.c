@@ -142,16 +142,17 @@ static int check(const aes_gen_key *k, const void *iv, int needs_iv, void *dst, 
     return AES_GEN_OK;
 }
 
+/* ECB and CBC: whole blocks only. */
 static int block_mode(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv, void *dst,
                       const void *src, size_t len)
 {
-    const int err = check(k, iv, md != AES_GEN_MD_ecb_enc && md != AES_GEN_MD_ecb_dec, dst, src,
-                          len, 1);
+    const int err = check(k, iv, aes_gen_mode_uses_iv(md), dst, src, len, 1);
     if (err == AES_GEN_OK && len)
-        aes_gen_run_blocks(k, md, iv, dst, src, len / 16);
+        aes_gen_run_blocks(k, md, aes_gen_mode_uses_iv(md) ? iv : NULL, dst, src, len / 16);
     return err;
 }
 
+/* CFB, OFB, CTR: any length, a partial block last. */
 static int stream_mode(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv, void *dst,
                        const void *src, size_t len)
 {
@@ -167,47 +168,61 @@ static int stream_mode(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *
     return AES_GEN_OK;
 }
 
+int aes_gen_crypt(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv, void *dst,
+                  const void *src, size_t len)
+{
+    switch (md) {
+    case AES_GEN_MD_ecb_enc: case AES_GEN_MD_ecb_dec: case AES_GEN_MD_cbc_enc:
+    case AES_GEN_MD_cbc_dec:
+        return block_mode(k, md, iv, dst, src, len);
+    case AES_GEN_MD_cfb_enc: case AES_GEN_MD_cfb_dec: case AES_GEN_MD_ofb_enc:
+    case AES_GEN_MD_ctr_enc:
+        return stream_mode(k, md, iv, dst, src, len);
+    }
+    return AES_GEN_EARG;
+}
+
 int aes_gen_ecb_encrypt(const aes_gen_key *k, void *dst, const void *src, size_t len)
 {
-    return block_mode(k, AES_GEN_MD_ecb_enc, NULL, dst, src, len);
+    return aes_gen_crypt(k, AES_GEN_MD_ecb_enc, NULL, dst, src, len);
 }
 
 int aes_gen_ecb_decrypt(const aes_gen_key *k, void *dst, const void *src, size_t len)
 {
-    return block_mode(k, AES_GEN_MD_ecb_dec, NULL, dst, src, len);
+    return aes_gen_crypt(k, AES_GEN_MD_ecb_dec, NULL, dst, src, len);
 }
 
 int aes_gen_cbc_encrypt(const aes_gen_key *k, uint8_t iv[16], void *dst, const void *src,
                         size_t len)
 {
-    return block_mode(k, AES_GEN_MD_cbc_enc, iv, dst, src, len);
+    return aes_gen_crypt(k, AES_GEN_MD_cbc_enc, iv, dst, src, len);
 }
 
 int aes_gen_cbc_decrypt(const aes_gen_key *k, uint8_t iv[16], void *dst, const void *src,
                         size_t len)
 {
-    return block_mode(k, AES_GEN_MD_cbc_dec, iv, dst, src, len);
+    return aes_gen_crypt(k, AES_GEN_MD_cbc_dec, iv, dst, src, len);
 }
 
 int aes_gen_cfb_encrypt(const aes_gen_key *k, uint8_t iv[16], void *dst, const void *src,
                         size_t len)
 {
-    return stream_mode(k, AES_GEN_MD_cfb_enc, iv, dst, src, len);
+    return aes_gen_crypt(k, AES_GEN_MD_cfb_enc, iv, dst, src, len);
 }
 
 int aes_gen_cfb_decrypt(const aes_gen_key *k, uint8_t iv[16], void *dst, const void *src,
                         size_t len)
 {
-    return stream_mode(k, AES_GEN_MD_cfb_dec, iv, dst, src, len);
+    return aes_gen_crypt(k, AES_GEN_MD_cfb_dec, iv, dst, src, len);
 }
 
 int aes_gen_ofb_crypt(const aes_gen_key *k, uint8_t iv[16], void *dst, const void *src, size_t len)
 {
-    return stream_mode(k, AES_GEN_MD_ofb_enc, iv, dst, src, len);
+    return aes_gen_crypt(k, AES_GEN_MD_ofb_enc, iv, dst, src, len);
 }
 
 int aes_gen_ctr_crypt(const aes_gen_key *k, uint8_t ctr[16], void *dst, const void *src,
                       size_t len)
 {
-    return stream_mode(k, AES_GEN_MD_ctr_enc, ctr, dst, src, len);
+    return aes_gen_crypt(k, AES_GEN_MD_ctr_enc, ctr, dst, src, len);
 }

@@ -50,15 +50,30 @@ struct aes_gen_kernel_info {
 extern const struct aes_gen_kernel_info aes_gen_registry[];
 extern const size_t aes_gen_registry_count;
 
+/* Mode properties (gen/variants.py MODES says the same for the generator). */
 /* ECB and CBC decryption take the equivalent-inverse schedule. */
 static inline int aes_gen_uses_dec_schedule(enum aes_gen_mode_dir md)
 {
     return md == AES_GEN_MD_ecb_dec || md == AES_GEN_MD_cbc_dec;
 }
 
+/* Each block needs the previous one's output: width 1 only. */
+static inline int aes_gen_mode_is_serial(enum aes_gen_mode_dir md)
+{
+    return md == AES_GEN_MD_cbc_enc || md == AES_GEN_MD_cfb_enc || md == AES_GEN_MD_ofb_enc;
+}
+
+/* Every mode but ECB takes an IV or counter. */
+static inline int aes_gen_mode_uses_iv(enum aes_gen_mode_dir md)
+{
+    return md != AES_GEN_MD_ecb_enc && md != AES_GEN_MD_ecb_dec;
+}
+
+/* What a backend needs of the CPU is not listed here: every kernel carries
+ * its own features (generated/kernels.inc), and aes_gen_backend_usable checks
+ * them. */
 struct aes_gen_backend_info {
     const char *name;
-    uint32_t cpu; /* features the backend needs */
     int constant_time;
 };
 /* All backends the API knows, fastest first. */
@@ -83,6 +98,11 @@ int aes_gen_tuning_active(void);
 /* key_schedule.c: FIPS-197 expansion and the equivalent-inverse schedule. */
 void aes_gen_expand_key(const uint8_t *key, size_t key_len, uint8_t enc[240],
                         uint8_t dec[240]);
+
+/* api.c: one mode call with the public functions' checks and semantics
+ * (iv is ignored for ECB). */
+int aes_gen_crypt(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv, void *dst,
+                  const void *src, size_t len);
 
 /* modes.c: whole blocks through the key's kernels, widest first. */
 void aes_gen_run_blocks(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv,

@@ -110,9 +110,7 @@ START_TEST(registry_groups_widest_first)
 {
     for (size_t i = 0; i < aes_gen_registry_count; i++) {
         const struct aes_gen_kernel_info *a = &aes_gen_registry[i];
-        const int serial = a->mode_dir == AES_GEN_MD_cbc_enc ||
-                           a->mode_dir == AES_GEN_MD_cfb_enc || a->mode_dir == AES_GEN_MD_ofb_enc;
-        if (serial)
+        if (aes_gen_mode_is_serial(a->mode_dir))
             ck_assert_msg(a->width == 1, "%s: serial modes have width 1", a->symbol);
         if (i + 1 == aes_gen_registry_count)
             ck_assert_uint_eq(a->width, 1);
