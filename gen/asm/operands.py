@@ -1,0 +1,137 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Operands of the x86-64 model: registers, memory references, immediates, labels.
+
+A register is a value object: its kind (gp, xmm, ymm, zmm, k), its number and,
+optionally, the role it plays in a kernel ("block 0", "rk3").  Roles are named
+once where a kernel plans its registers; the register map in each kernel's
+header comment is printed from them.
+"""
+
+from dataclasses import dataclass, replace
+
+GP_NAMES = ("rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
+            "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15")
+VECTOR_BYTES = {"xmm": 16, "ymm": 32, "zmm": 64}
+KINDS = ("gp", "k") + tuple(VECTOR_BYTES)
+
+
+@dataclass(frozen=True)
+class Reg:
+    kind: str
+    num: int
+    role: str = ""
+
+    def __post_init__(self):
+        limit = {"gp": 16, "k": 8}.get(self.kind, 32)
+        if self.kind not in KINDS or not 0 <= self.num < limit:
+            raise ValueError(f"no register {self.kind}{self.num}")
+
+    @property
+    def name(self):
+        return GP_NAMES[self.num] if self.kind == "gp" else f"{self.kind}{self.num}"
+
+    @property
+    def is_vector(self):
+        return self.kind in VECTOR_BYTES
+
+    @property
+    def bytes(self):
+        return VECTOR_BYTES.get(self.kind, 8)
+
+    def att(self):
+        return f"%{self.name}"
+
+    def named(self, role):
+        """The same register with a role, for the register map."""
+        return replace(self, role=role)
+
+    def as_kind(self, kind):
+        """The same register number viewed at another vector length."""
+        return replace(self, kind=kind)
+
+    def __eq__(self, other):  # roles are annotations, not identity
+        return isinstance(other, Reg) and (self.kind, self.num) == (other.kind, other.num)
+
+    def __hash__(self):
+        return hash((self.kind, self.num))
+
+
+def gp(name):
+    return Reg("gp", GP_NAMES.index(name))
+
+
+def xmm(n):
+    return Reg("xmm", n)
+
+
+def ymm(n):
+    return Reg("ymm", n)
+
+
+def zmm(n):
+    return Reg("zmm", n)
+
+
+def k(n):
+    return Reg("k", n)
+
+
+@dataclass(frozen=True)
+class Label:
+    name: str
+
+    def att(self):
+        return self.name
+
+
+@dataclass(frozen=True)
+class Imm:
+    value: int
+
+    def att(self):
+        return f"${self.value}"
+
+
+@dataclass(frozen=True)
+class Mem:
+    """disp(base, index, scale), or label+disp(%rip) when base is None."""
+    base: Reg | None = None
+    disp: int = 0
+    index: Reg | None = None
+    scale: int = 1
+    label: str = ""
+
+    def __post_init__(self):
+        if self.base is None and self.index is not None:
+            raise ValueError("rip-relative operands take no index")
+        if self.index is not None and self.index.num == 4:
+            raise ValueError("rsp cannot be an index register")
+        if self.scale not in (1, 2, 4, 8):
+            raise ValueError(f"scale {self.scale}")
+
+    @property
+    def rip(self):
+        return self.base is None
+
+    def att(self):
+        if self.rip:
+            where = self.label + (f"{self.disp:+d}" if self.label and self.disp else
+                                  "" if self.label else str(self.disp))
+            return f"{where}(%rip)"
+        disp = str(self.disp) if self.disp else ""
+        inner = self.base.att()
+        if self.index is not None:
+            inner += f",{self.index.att()},{self.scale}"
+        return f"{disp}({inner})"
+
+    def offset(self, delta):
+        return replace(self, disp=self.disp + delta)
+
+
+def mem(base, disp=0, index=None, scale=1):
+    return Mem(gp(base) if isinstance(base, str) else base, disp,
+               gp(index) if isinstance(index, str) else index, scale)
+
+
+def rip(label, disp=0):
+    return Mem(None, disp, label=label)

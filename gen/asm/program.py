@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Instructions, labels and directives as objects, and the program of one kernel.
+
+An instruction holds its mnemonic and operands (AT&T order, sources first) and
+prints itself: AES-family instructions as `.byte` with the mnemonic in the
+comment, everything else as AT&T text.  `Program` collects a kernel's lines,
+names its labels and records the read-only constants its body asks for, so a
+file emits exactly the constants its kernels use.
+"""
+
+from dataclasses import dataclass
+
+from . import encoder
+from .forms import BYTE_ENCODED
+from .operands import Imm, Label, Mem, Reg
+
+
+def _operand(op):
+    if isinstance(op, int):
+        return Imm(op)
+    return op
+
+
+@dataclass(frozen=True)
+class Insn:
+    mnemonic: str
+    operands: tuple
+    mask: Reg | None = None
+    zero: bool = False
+
+    def att(self):
+        ops = [op.att() for op in self.operands]
+        if ops and self.mask is not None:
+            ops[-1] += "{" + self.mask.att() + "}" + ("{z}" if self.zero else "")
+        return f"{self.mnemonic} {', '.join(ops)}" if ops else self.mnemonic
+
+    def encode(self):
+        return encoder.encode(self.mnemonic, list(self.operands), self.mask, self.zero)
+
+    def line(self):
+        if self.mnemonic in BYTE_ENCODED:
+            code = ",".join(f"0x{b:02x}" for b in self.encode())
+            return f".byte {code:<32} # {self.att()}"
+        return self.att()
+
+
+@dataclass(frozen=True)
+class Const:
+    """A read-only constant a kernel body uses: name, why, and .quad lines."""
+    name: str
+    why: str
+    lines: tuple
+
+
+class Program:
+    """The body of one kernel: instructions, local labels, constants used."""
+
+    def __init__(self, symbol):
+        self.symbol = symbol
+        self.items = []
+        self.consts = {}
+
+    def __call__(self, mnemonic, *operands, mask=None, zero=False):
+        """Append one instruction: p("pxor", src, dst)."""
+        self.items.append(Insn(mnemonic, tuple(_operand(op) for op in operands), mask, zero))
+
+    def label(self, name):
+        """A label local to this kernel (not yet placed)."""
+        return Label(f".L{self.symbol}_{name}")
+
+    def place(self, label):
+        self.items.append(f"{label.name}:")
+
+    def directive(self, text):
+        self.items.append(_Directive(text))
+
+    def const(self, const):
+        """The constant's rip-relative operand; the file will define it once."""
+        known = self.consts.setdefault(const.name, const)
+        if known != const:
+            raise ValueError(f"constant {const.name} defined twice, differently")
+        return Label(const.name)
+
+    def lines(self):
+        return [item if isinstance(item, str) else item.line() for item in self.items]
+
+    def instructions(self):
+        return [item for item in self.items if isinstance(item, Insn)]
+
+
+@dataclass(frozen=True)
+class _Directive:
+    text: str
+
+    def line(self):
+        return self.text
+
+
+def const_operand(label, disp=0):
+    return Mem(None, disp, label=label.name)
