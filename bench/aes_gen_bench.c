@@ -15,8 +15,7 @@ static const char *const usage_text =
     "                  with --sweep, default: every usable backend)\n"
     "  --width W       force the width-W kernel (serial modes stay at width 1)\n"
     "  --keys LIST     key sizes, e.g. 128,256 (default 128,192,256)\n"
-    "  --modes LIST    e.g. cbc_dec,ctr_enc (ecb_enc ecb_dec cbc_enc cbc_dec cfb_enc\n"
-    "                  cfb_dec ofb_enc ctr_enc; default all)\n"
+    "  --modes LIST    e.g. cbc_dec,ctr_enc (default all; the list follows)\n"
     "  --bytes N       buffer size, a multiple of 16 (default 8192)\n"
     "  --samples N     timings per figure; the median is reported (default 15)\n"
     "  --compare       also time OpenSSL EVP, libgcrypt and nettle on the buffer\n"
@@ -29,15 +28,12 @@ static const char *const usage_text =
     "                  direction, key size) for the next build (make tune)\n"
     "  --csv, --json   machine-readable output instead of the table\n";
 
-static const char *const mode_labels[AES_GEN_MODE_DIRS] = {
-    "ECB enc", "ECB dec", "CBC enc", "CBC dec", "CFB enc", "CFB dec", "OFB", "CTR"};
-
 struct options {
     const char *backend;
     unsigned width;
     unsigned keys[3];
     int nkeys;
-    int modes[AES_GEN_MODE_DIRS];
+    int modes[AES_GEN_MODE_COUNT];
     size_t bytes;
     int samples;
     int compare, peer_no_hw, bound, sweep, csv, json;
@@ -56,12 +52,16 @@ static void parse(int argc, char **argv, struct options *o)
     o->bytes = 8192;
     o->samples = 15;
     o->keys[0] = 128, o->keys[1] = 192, o->keys[2] = 256, o->nkeys = 3;
-    for (int m = 0; m < AES_GEN_MODE_DIRS; m++)
+    for (int m = 0; m < AES_GEN_MODE_COUNT; m++)
         o->modes[m] = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(usage_text, stdout);
+            printf("modes:");
+            for (int m = 0; m < AES_GEN_MODE_COUNT; m++)
+                printf(" %s", aes_gen_modes[m].name);
+            printf("\n");
             exit(0);
         } else if (!strcmp(a, "--compare")) o->compare = 1;
         else if (!strcmp(a, "--peer-no-hw")) o->peer_no_hw = 1;
@@ -89,8 +89,8 @@ static void parse(int argc, char **argv, struct options *o)
             snprintf(buf, sizeof buf, "%s", v);
             for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
                 int found = 0;
-                for (int m = 0; m < AES_GEN_MODE_DIRS; m++)
-                    if (!strcmp(t, aes_gen_mode_dir_names[m]))
+                for (int m = 0; m < AES_GEN_MODE_COUNT; m++)
+                    if (!strcmp(t, aes_gen_modes[m].name))
                         o->modes[m] = found = 1;
                 if (!found)
                     die("unknown mode (see --help)", t);
@@ -122,7 +122,7 @@ static void run_ours(void *p, uint8_t *buf, size_t len)
         aes_gen_crypt(o->k, o->md, o->iv, buf, buf, len); /* the public API's path */
         return;
     }
-    const uint8_t *rk = aes_gen_round_keys(o->k, aes_gen_uses_dec_schedule(o->md));
+    const uint8_t *rk = aes_gen_schedule(o->k, o->md);
     uint8_t *iv = aes_gen_mode_uses_iv(o->md) ? o->iv : NULL;
     const size_t n = len / 16, bulk = n - n % o->wide->width;
     if (bulk)
@@ -136,7 +136,8 @@ static const struct aes_gen_kernel_info *find_kernel(const char *backend,
                                                      unsigned width)
 {
     const int b = aes_gen_backend_index(backend);
-    size_t first, n = b < 0 ? 0 : aes_gen_kernel_range((size_t)b, md, bits, &first);
+    size_t first, n = b < 0 ? 0 : aes_gen_kernel_range((enum aes_gen_backend_id)b, md, bits,
+                                                       &first);
     for (size_t i = 0; i < n; i++)
         if (aes_gen_registry[first + i].width == width)
             return &aes_gen_registry[first + i];
@@ -188,10 +189,10 @@ static int bound_job(const char *backend, enum aes_gen_mode_dir md, unsigned bit
                      struct bench_aes_run *run, struct bench_job *job)
 {
     const double rounds = bits / 32 + 6, blocks = (double)bytes / 16;
-    int vlen = -1;
-    if (!strcmp(backend, "aesni")) vlen = BENCH_XMM;
-    else if (!strcmp(backend, "vaes256")) vlen = BENCH_YMM;
-    else if (!strcmp(backend, "vaes512")) vlen = BENCH_ZMM;
+    const int b = aes_gen_backend_index(backend);
+    const unsigned aes_bytes = b < 0 ? 0 : aes_gen_backend_table[b].aes_bytes;
+    const int vlen = aes_bytes == 16 ? BENCH_XMM : aes_bytes == 32 ? BENCH_YMM
+                     : aes_bytes == 64 ? BENCH_ZMM : -1;
     if (vlen < 0)
         return -1;
     if (aes_gen_mode_is_serial(md))
@@ -269,7 +270,7 @@ static void print_rows(const struct options *o, const struct bench_clock *c, str
             printf("\n");
         }
         if (o->csv) {
-            printf("%s,%u,%s,%u,%.4f,%.1f,%.3f", r->backend, r->key_bits, aes_gen_mode_dir_names[r->md],
+            printf("%s,%u,%s,%u,%.4f,%.1f,%.3f", r->backend, r->key_bits, aes_gen_modes[r->md].name,
                    r->width, r->ns, mib, cpb);
             for (int p = 0; o->compare && p < PEER_COUNT; p++)
                 r->peer_ns[p] < 0 ? printf(",") : printf(",%.4f", r->peer_ns[p]);
@@ -282,7 +283,7 @@ static void print_rows(const struct options *o, const struct bench_clock *c, str
             printf("%s\n    {\"backend\": \"%s\", \"key_bits\": %u, \"mode\": \"%s\", "
                    "\"width\": %u, \"ns_per_byte\": %.4f, \"mib_per_s\": %.1f, "
                    "\"cycles_per_byte\": %.3f", i ? "," : "", r->backend, r->key_bits,
-                   aes_gen_mode_dir_names[r->md], r->width, r->ns, mib, cpb);
+                   aes_gen_modes[r->md].name, r->width, r->ns, mib, cpb);
             if (o->compare) {
                 printf(", \"peers_ns_per_byte\": {");
                 for (int p = 0; p < PEER_COUNT; p++)
@@ -299,7 +300,7 @@ static void print_rows(const struct options *o, const struct bench_clock *c, str
                              bound_cpb, vs_bound);
             printf("}");
         } else {
-            printf("  %-8s %2u %9.3f %9.1f %10.3f", mode_labels[r->md], r->width, r->ns, mib,
+            printf("  %-8s %2u %9.3f %9.1f %10.3f", aes_gen_modes[r->md].label, r->width, r->ns, mib,
                    cpb);
             if (o->compare) {
                 char s[PEER_COUNT][32], ratio[32];
@@ -336,7 +337,7 @@ static int setkey(aes_gen_key *k, const char *backend, unsigned bits)
 static int run_table(const struct options *o, const struct bench_clock *c,
                      const struct bench_bounds *b, uint8_t *buf)
 {
-    struct row rows[3 * AES_GEN_MODE_DIRS];
+    struct row rows[3 * AES_GEN_MODE_COUNT];
     int n = 0;
     aes_gen_key k;
     const char *backend = NULL;
@@ -344,7 +345,7 @@ static int run_table(const struct options *o, const struct bench_clock *c,
         if (setkey(&k, o->backend, o->keys[ki]))
             return 1;
         backend = aes_gen_key_backend(&k);
-        for (int m = 0; m < AES_GEN_MODE_DIRS; m++) {
+        for (int m = 0; m < AES_GEN_MODE_COUNT; m++) {
             if (!o->modes[m])
                 continue;
             struct row *r = &rows[n++];
@@ -357,7 +358,7 @@ static int run_table(const struct options *o, const struct bench_clock *c,
             r->md = (enum aes_gen_mode_dir)m;
             if (ours_job(&run, &k, r->key_bits, r->md, o->width, &jobs[0], &r->width)) {
                 fprintf(stderr, "aes-gen-bench: backend %s has no width-%u kernel for %s\n",
-                        backend, o->width, aes_gen_mode_dir_names[m]);
+                        backend, o->width, aes_gen_modes[m].name);
                 return 1;
             }
             for (int p = 0; p < PEER_COUNT; p++) {
@@ -420,7 +421,7 @@ static int run_sweep(const struct options *o, const struct bench_clock *c, uint8
                 int seen = 0;
                 for (int j = 0; j < nw; j++)
                     seen |= widths[j] == r->width;
-                if (!seen && !strcmp(r->backend, names[bi]) && nw < 64)
+                if (!seen && (int)r->backend == aes_gen_backend_index(names[bi]) && nw < 64)
                     widths[nw++] = r->width;
             }
             for (int i = 1; i < nw; i++) /* ascending */
@@ -434,7 +435,7 @@ static int run_sweep(const struct options *o, const struct bench_clock *c, uint8
                     printf(" %8s%-2u", "W=", widths[j]);
                 printf("\n");
             }
-            for (int m = 0; m < AES_GEN_MODE_DIRS; m++) {
+            for (int m = 0; m < AES_GEN_MODE_COUNT; m++) {
                 if (!o->modes[m])
                     continue;
                 const enum aes_gen_mode_dir md = (enum aes_gen_mode_dir)m;
@@ -452,7 +453,7 @@ static int run_sweep(const struct options *o, const struct bench_clock *c, uint8
                 double best_ns = -1;
                 unsigned best_w = 1;
                 if (!o->csv && !o->json)
-                    printf("  %-14s", mode_labels[m]);
+                    printf("  %-14s", aes_gen_modes[m].label);
                 for (int j = 0, jj = 0; j < nw; j++) {
                     if (jj >= nj || job_width[jj] != widths[j]) {
                         if (!o->csv && !o->json)
@@ -464,13 +465,13 @@ static int run_sweep(const struct options *o, const struct bench_clock *c, uint8
                         best_ns = ns, best_w = widths[j];
                     if (o->csv)
                         printf("%s,%u,%s,%u,%.4f,%.1f,%.3f\n", names[bi], o->keys[ki],
-                               aes_gen_mode_dir_names[m], widths[j], ns, 1e9 / ns / 1048576.0,
+                               aes_gen_modes[m].name, widths[j], ns, 1e9 / ns / 1048576.0,
                                ns * c->core_ghz);
                     else if (o->json)
                         printf("%s\n    {\"backend\": \"%s\", \"key_bits\": %u, \"mode\": "
                                "\"%s\", \"width\": %u, \"ns_per_byte\": %.4f, "
                                "\"mib_per_s\": %.1f}", first ? "" : ",", names[bi],
-                               o->keys[ki], aes_gen_mode_dir_names[m], widths[j], ns, 1e9 / ns / 1048576.0);
+                               o->keys[ki], aes_gen_modes[m].name, widths[j], ns, 1e9 / ns / 1048576.0);
                     else
                         printf(" %10.1f", 1e9 / ns / 1048576.0);
                     first = 0;
@@ -478,8 +479,9 @@ static int run_sweep(const struct options *o, const struct bench_clock *c, uint8
                 if (!o->csv && !o->json)
                     printf("\n");
                 if (tune)
-                    fprintf(tune, "AES_GEN_TUNE(%s, %s, %u, %u)\n", names[bi],
-                            aes_gen_mode_dir_names[m], o->keys[ki], best_w);
+                    fprintf(tune, "AES_GEN_TUNE(%s, %s, %u, %u)\n",
+                            aes_gen_backend_table[aes_gen_backend_index(names[bi])].symbol,
+                            aes_gen_modes[m].name, o->keys[ki], best_w);
             }
             aes_gen_wipe(&k);
         }

@@ -41,7 +41,15 @@ int peer_built(int peer)
 
 static int is_decrypt(enum aes_gen_mode_dir md)
 {
-    return md == AES_GEN_MD_ecb_dec || md == AES_GEN_MD_cbc_dec || md == AES_GEN_MD_cfb_dec;
+    return aes_gen_modes[md].decrypt;
+}
+
+/* Peers run the SP 800-38A modes: a mode of ours with another counter width
+ * has no peer row. */
+static int standard_mode(enum aes_gen_mode_dir md)
+{
+    const unsigned bits = aes_gen_modes[md].counter_bits;
+    return bits == 0 || bits == 128;
 }
 
 #ifdef HAVE_OPENSSL
@@ -53,10 +61,14 @@ static void run_openssl(void *ctx, uint8_t *buf, size_t len)
 
 static int openssl_open(enum aes_gen_mode_dir md, unsigned bits, struct bench_job *job)
 {
-    static const char *const names[] = {"ECB", "ECB", "CBC", "CBC", "CFB", "CFB", "OFB", "CTR"};
+    static const char *const names[] = {
+        [AES_GEN_FAMILY_ECB] = "ECB", [AES_GEN_FAMILY_CBC] = "CBC", [AES_GEN_FAMILY_CFB] = "CFB",
+        [AES_GEN_FAMILY_OFB] = "OFB", [AES_GEN_FAMILY_CTR] = "CTR"};
     char name[32];
     uint8_t iv[16] = {0};
-    snprintf(name, sizeof name, "AES-%u-%s", bits, names[md]);
+    if (!standard_mode(md))
+        return -1;
+    snprintf(name, sizeof name, "AES-%u-%s", bits, names[aes_gen_modes[md].family]);
     EVP_CIPHER *cipher = EVP_CIPHER_fetch(NULL, name, NULL);
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
     const int ok = cipher && ctx &&
@@ -102,22 +114,25 @@ static void run_gcrypt(void *ctx, uint8_t *buf, size_t len)
 
 static int gcrypt_open(enum aes_gen_mode_dir md, unsigned bits, struct bench_job *job)
 {
-    static const int modes[] = {GCRY_CIPHER_MODE_ECB, GCRY_CIPHER_MODE_ECB, GCRY_CIPHER_MODE_CBC,
-                                GCRY_CIPHER_MODE_CBC, GCRY_CIPHER_MODE_CFB, GCRY_CIPHER_MODE_CFB,
-                                GCRY_CIPHER_MODE_OFB, GCRY_CIPHER_MODE_CTR};
+    static const int modes[] = {
+        [AES_GEN_FAMILY_ECB] = GCRY_CIPHER_MODE_ECB, [AES_GEN_FAMILY_CBC] = GCRY_CIPHER_MODE_CBC,
+        [AES_GEN_FAMILY_CFB] = GCRY_CIPHER_MODE_CFB, [AES_GEN_FAMILY_OFB] = GCRY_CIPHER_MODE_OFB,
+        [AES_GEN_FAMILY_CTR] = GCRY_CIPHER_MODE_CTR};
     const int algo = bits == 128 ? GCRY_CIPHER_AES128
                      : bits == 192 ? GCRY_CIPHER_AES192 : GCRY_CIPHER_AES256;
     uint8_t iv[16] = {0};
+    if (!standard_mode(md))
+        return -1;
     struct gcrypt_run *r = calloc(1, sizeof *r);
     gcrypt_init();
-    if (!r || gcry_cipher_open(&r->h, algo, modes[md], 0)) {
+    if (!r || gcry_cipher_open(&r->h, algo, modes[aes_gen_modes[md].family], 0)) {
         free(r);
         return -1;
     }
     r->decrypt = is_decrypt(md);
     if (gcry_cipher_setkey(r->h, bench_key, bits / 8) ||
-        (md == AES_GEN_MD_ctr_enc ? gcry_cipher_setctr(r->h, iv, 16)
-                                  : md > AES_GEN_MD_ecb_dec ? gcry_cipher_setiv(r->h, iv, 16) : 0)) {
+        (aes_gen_modes[md].iv == AES_GEN_IV_COUNTER ? gcry_cipher_setctr(r->h, iv, 16)
+         : aes_gen_modes[md].iv == AES_GEN_IV_CHAIN ? gcry_cipher_setiv(r->h, iv, 16) : 0)) {
         gcry_cipher_close(r->h);
         free(r);
         return -1;
@@ -147,7 +162,8 @@ struct nettle_run {
         struct aes256_ctx k256;
     } ctx;
     nettle_cipher_func *enc, *dec;
-    enum aes_gen_mode_dir md;
+    enum aes_gen_family family;
+    int decrypt;
     unsigned bits;
     uint8_t iv[16];
 };
@@ -155,10 +171,13 @@ struct nettle_run {
 static void run_nettle(void *p, uint8_t *buf, size_t len)
 {
     struct nettle_run *r = p;
-    switch (r->md) {
-    case AES_GEN_MD_ecb_enc: r->enc(&r->ctx, len, buf, buf); break;
-    case AES_GEN_MD_ecb_dec: r->dec(&r->ctx, len, buf, buf); break;
-    case AES_GEN_MD_cbc_enc:
+    switch (r->family) {
+    case AES_GEN_FAMILY_ECB: (r->decrypt ? r->dec : r->enc)(&r->ctx, len, buf, buf); break;
+    case AES_GEN_FAMILY_CBC:
+        if (r->decrypt) {
+            cbc_decrypt(&r->ctx, r->dec, 16, r->iv, len, buf, buf);
+            break;
+        }
         /* nettle's own CBC-AES entry points (AES-NI where available) */
         if (r->bits == 128)
             cbc_aes128_encrypt(&r->ctx.k128, r->iv, len, buf, buf);
@@ -167,24 +186,26 @@ static void run_nettle(void *p, uint8_t *buf, size_t len)
         else
             cbc_aes256_encrypt(&r->ctx.k256, r->iv, len, buf, buf);
         break;
-    case AES_GEN_MD_cbc_dec: cbc_decrypt(&r->ctx, r->dec, 16, r->iv, len, buf, buf); break;
-    case AES_GEN_MD_cfb_enc: cfb_encrypt(&r->ctx, r->enc, 16, r->iv, len, buf, buf); break;
-    case AES_GEN_MD_cfb_dec: cfb_decrypt(&r->ctx, r->enc, 16, r->iv, len, buf, buf); break;
-    case AES_GEN_MD_ctr_enc: ctr_crypt(&r->ctx, r->enc, 16, r->iv, len, buf, buf); break;
+    case AES_GEN_FAMILY_CFB:
+        (r->decrypt ? cfb_decrypt : cfb_encrypt)(&r->ctx, r->enc, 16, r->iv, len, buf, buf);
+        break;
+    case AES_GEN_FAMILY_CTR: ctr_crypt(&r->ctx, r->enc, 16, r->iv, len, buf, buf); break;
     default: break;
     }
 }
 
 static int nettle_open(enum aes_gen_mode_dir md, unsigned bits, struct bench_job *job)
 {
-    if (md == AES_GEN_MD_ofb_enc)
+    if (aes_gen_modes[md].family == AES_GEN_FAMILY_OFB || !standard_mode(md))
         return -1; /* nettle has no OFB */
     struct nettle_run *r = calloc(1, sizeof *r);
     if (!r)
         return -1;
-    r->md = md;
+    r->family = aes_gen_modes[md].family;
+    r->decrypt = aes_gen_modes[md].decrypt;
     r->bits = bits;
-    const int dec = md == AES_GEN_MD_ecb_dec || md == AES_GEN_MD_cbc_dec;
+    /* ECB and CBC decryption use the decryption key; CFB decrypts with E. */
+    const int dec = aes_gen_modes[md].dec_schedule;
     if (bits == 128) {
         (dec ? aes128_set_decrypt_key : aes128_set_encrypt_key)(&r->ctx.k128, bench_key);
         r->enc = (nettle_cipher_func *)aes128_encrypt;

@@ -11,6 +11,7 @@ The request (backends, widths, keys) is recorded in generated/manifest.json, so
 
 import argparse
 import difflib
+import importlib
 import json
 import os
 import sys
@@ -18,19 +19,14 @@ import sys
 import jinja2
 
 import aes_math
-import portable
 import variants
-import x86
 
 GEN_DIR = os.path.dirname(os.path.abspath(__file__))
 REPO_DIR = os.path.dirname(GEN_DIR)
 DEFAULT_OUT = os.path.join(REPO_DIR, "generated")
-
-# backend name -> emitter module: emit(variants, render) -> {path: text}; file_for(variant)
-EMITTERS = {"aesni": x86, "portable": portable}
-
-BACKEND_DIRS = {"aesni": ("x86_64", "x86-64 assembly (GNU as): `aesni_*.S`, AES-NI kernels"),
-                "portable": ("portable", "portable C kernels (`portable.h` holds their helpers)")}
+# Every generated file starts with this; the request lives in manifest.json and
+# generated/README.md only, so a new request rewrites only files that change.
+GENERATED_BY = "gen/aesgen.py"
 
 
 def request_args(request):
@@ -38,40 +34,72 @@ def request_args(request):
     args = ["gen/aesgen.py", "--backends", ",".join(request["backends"]),
             "--keys", ",".join(map(str, request["keys"]))]
     if request["widths"] is not None:
-        args += ["--widths", ",".join(map(str, request["widths"]))]
+        args += ["--widths", variants.format_widths(request["widths"])]
     return " ".join(args)
 
 
-def make_renderer(generated_by):
+def make_renderer():
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(os.path.join(GEN_DIR, "templates")),
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, autoescape=False)
 
     def render(template, **context):
-        return env.get_template(template).render(generated_by=generated_by, **context)
+        return env.get_template(template).render(generated_by=GENERATED_BY, **context)
     return render
 
 
-def isa_expr(backend):
-    isa = variants.BACKENDS[backend].isa
+def emitter(name):
+    """The module that emits backend `name` (declared in variants.BACKENDS)."""
+    return importlib.import_module(variants.BACKENDS[name].emitter)
+
+
+def check_bodies(backends):
+    """Every (backend, mode) pair has a body, before anything is written."""
+    for name in backends:
+        module = emitter(name)
+        for mode in variants.MODES:
+            if mode.body_name not in module.BODIES:
+                raise variants.VariantError(
+                    f"mode {mode.tag}: backend {name} has no body '{mode.body_name}' "
+                    f"(add it to BODIES in gen/{module.__name__.replace('.', '/')}.py, "
+                    f"which has: {', '.join(sorted(module.BODIES))})")
+
+
+def cpu_expr(isa):
     return " | ".join(f"AES_GEN_CPU_{name.upper()}" for name in isa) or "0"
 
 
 def kernel_records(matrix):
-    return [{
-        "symbol": v.symbol, "backend": v.backend, "mode": v.mode.name, "dir": v.mode.direction,
-        "key_bits": v.key_bits, "rounds": v.rounds, "width": v.width,
-        "isa": list(variants.BACKENDS[v.backend].isa), "isa_expr": isa_expr(v.backend),
-        "file": EMITTERS[v.backend].file_for(v),
-        "arch": variants.BACKENDS[v.backend].arch,
-    } for v in matrix]
+    records = []
+    for v in matrix:
+        backend = variants.BACKENDS[v.backend]
+        records.append({
+            "symbol": v.symbol, "backend": v.backend, "backend_symbol": backend.symbol,
+            "mode": v.mode.name, "dir": v.mode.direction, "mode_tag": v.mode.tag,
+            "key_bits": v.key_bits, "rounds": v.rounds, "width": v.width,
+            "isa": list(backend.isa), "file": emitter(v.backend).file_for(v),
+            "arch": backend.arch})
+    return records
+
+
+def group_records(records):
+    """Registry range of each (backend, mode, key size): first index and count."""
+    groups = []
+    for i, r in enumerate(records):
+        key = (r["backend_symbol"], r["mode_tag"], r["key_bits"])
+        if groups and groups[-1]["key"] == key:
+            groups[-1]["count"] += 1
+        else:
+            groups.append({"key": key, "first": i, "count": 1})
+    return [{"backend": b, "mode": m, "key_bits": kb, "first": g["first"], "count": g["count"]}
+            for g in groups for b, m, kb in [g["key"]]]
 
 
 def summary_rows(records):
     rows = {}
     for k in records:
-        row = rows.setdefault((k["backend"], f'{k["mode"]}_{k["dir"]}'), (set(), set()))
+        row = rows.setdefault((k["backend"], k["mode_tag"]), (set(), set()))
         row[0].add(k["width"])
         row[1].add(k["key_bits"])
     return [{"backend": b, "mode": m, "widths": ", ".join(map(str, sorted(w))),
@@ -81,30 +109,42 @@ def summary_rows(records):
 def generate(request):
     """All output files for `request` as {relative path: text}."""
     matrix = variants.build_matrix(request["backends"], request["widths"], request["keys"])
-    generated_by = request_args(request)
-    render = make_renderer(generated_by)
+    check_bodies(request["backends"])
+    render = make_renderer()
     records = kernel_records(matrix)
     files = {}
     # Sources to compile, grouped by the architecture condition that builds them.
     sources = {"": ["tables.c"]}
-    for name in sorted(request["backends"]):
-        emitted = EMITTERS[name].emit([v for v in matrix if v.backend == name], render)
+    directories = {}
+    for name in (b for b in variants.BACKENDS if b in request["backends"]):
+        backend, module = variants.BACKENDS[name], emitter(name)
+        emitted = module.emit([v for v in matrix if v.backend == name], render, backend)
         files.update(emitted)
-        sources.setdefault(variants.BACKENDS[name].arch, []).extend(
+        sources.setdefault(backend.arch, []).extend(
             sorted(p for p in emitted if p.endswith((".c", ".S"))))
+        directory, what = module.DIRECTORY
+        directories.setdefault(directory, [what, []])[1].append(name)
     files["tables.h"] = render("tables.h.j2", rcon=aes_math.RCON)
     files["tables.c"] = render("tables.c.j2", sbox=aes_math.SBOX, inv_sbox=aes_math.INV_SBOX,
                                rcon=aes_math.RCON, te=aes_math.TE, td=aes_math.TD)
+    backends = [{"b": b, "cpu": cpu_expr(b.isa), "built": name in request["backends"]}
+                for name, b in variants.BACKENDS.items()]
     isa_text = {name: " + ".join(variants.BACKENDS[name].isa) or "C99 only"
                 for name in request["backends"]}
-    files["kernels.h"] = render("kernels.h.j2", kernels=records, isa_text=isa_text)
-    files["kernels.inc"] = render("kernels.inc.j2", kernels=records, arches=variants.ARCHES)
+    files["kernels.h"] = render("kernels.h.j2", kernels=records, isa_text=isa_text,
+                                arches=variants.ARCHES)
+    files["kernels.inc"] = render("kernels.inc.j2", kernels=records,
+                                  cpu={r["symbol"]: cpu_expr(r["isa"]) for r in records})
+    files["groups.inc"] = render("groups.inc.j2", groups=group_records(records))
+    files["modes.inc"] = render("modes.inc.j2", modes=variants.MODES)
+    files["backends.inc"] = render("backends.inc.j2", backends=backends)
     files["sources.cmake"] = render("sources.cmake.j2", sources=sources, arches=variants.ARCHES)
     files["README.md"] = render(
         "README.md.j2", kernels=records, summary=summary_rows(records),
-        backend_dirs=sorted(BACKEND_DIRS[d] for d in request["backends"]))
-    manifest = {"generator": generated_by, "request": request,
-                "kernels": [{k: v for k, v in r.items() if k != "isa_expr"} for r in records]}
+        command=request_args(request),
+        directories=sorted((d, w, ", ".join(n)) for d, (w, n) in directories.items()))
+    manifest = {"generator": GENERATED_BY, "command": request_args(request), "request": request,
+                "kernels": records}
     files["manifest.json"] = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
     return files
 
@@ -170,7 +210,7 @@ def parse_request(args, base):
     if args.keys is not None:
         request["keys"] = variants.parse_list(args.keys, "KEYS", int)
     if args.widths is not None:
-        request["widths"] = variants.parse_list(args.widths, "WIDTHS", int)
+        request["widths"] = variants.parse_widths(args.widths)
     variants.validate(request["backends"], request["widths"], request["keys"])
     return request
 
@@ -178,8 +218,8 @@ def parse_request(args, base):
 def main(argv):
     parser = argparse.ArgumentParser(prog="aesgen.py", description=__doc__.split("\n")[0])
     parser.add_argument("--out", default=DEFAULT_OUT, help="output directory (generated/)")
-    parser.add_argument("--widths", help="parallel-mode widths, e.g. 1,2,4,8 "
-                        "(default: each backend's own)")
+    parser.add_argument("--widths", help="parallel-mode widths: 1,2,4,8 for every backend, "
+                        "or per backend, aesni:1,2,4,8+portable:1,2 (default: each backend's own)")
     parser.add_argument("--backends", help="backends to emit, e.g. portable")
     parser.add_argument("--keys", help="key sizes in bits, e.g. 128,192,256")
     parser.add_argument("--check", action="store_true",

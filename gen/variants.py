@@ -1,13 +1,15 @@
+# SPDX-License-Identifier: Apache-2.0
 """The variant matrix: backend x mode x direction x key bits x width.
 
-Declared once here and validated before anything is emitted.  Every other part of
-the generator (emitters, registry, manifest, build lists) is driven by the list of
-`Variant`s that `build_matrix` returns.
+Modes and backends are declared here once, as data, and this module imports
+no emitter: the generator (gen/aesgen.py) loads each backend's emitter by the
+module name declared here, and writes generated/modes.inc and
+generated/backends.inc from these declarations for the runtime, the tests and
+the bench.  Behaviour follows a mode's properties, never its name.  A request
+is validated as a whole before anything is written.
 """
 
 from dataclasses import dataclass
-
-import x86
 
 KEY_BITS = (128, 192, 256)
 ROUNDS = {128: 10, 192: 12, 256: 14}
@@ -15,62 +17,104 @@ ROUNDS = {128: 10, 192: 12, 256: 14}
 
 @dataclass(frozen=True)
 class Mode:
-    name: str        # ecb, cbc, cfb, ofb, ctr
-    direction: str   # enc or dec
-    parallel: bool   # blocks independent: can be interleaved W at a time
-    key_schedule: str  # "enc" or "dec": which round keys the kernel takes
+    name: str          # ecb, cbc, cfb, ofb, ctr: the SP 800-38A family
+    direction: str     # enc or dec
+    label: str         # the bench's row label
+    description: str   # the kernels' contract line
+    parallel: bool     # blocks independent: W at a time; else width 1, serial
+    schedule: str      # round keys the kernels take: "enc", or "dec" (equivalent inverse)
+    iv: str            # none, chain (a chaining value) or counter
+    iv_note: str       # what iv means to a kernel of this mode
+    whole_blocks: bool  # the API takes whole blocks only (else any length, a partial tail)
+    tail: str = "none"  # a partial last block: "output" or "input" fed back (CFB
+                        # encryption/decryption), "keystream" kept (OFB), "counter" advanced
+    counter_bits: int = 0  # CTR: the low bits of the block that count (big-endian)
+    body: str = ""     # the emitters' body for it; default name_direction
+    api: str = ""      # the public function, if the mode has one
 
     @property
     def tag(self):
         return f"{self.name}_{self.direction}"
 
     @property
-    def description(self):
-        name = {"cfb": "CFB-128"}.get(self.name, self.name.upper())
-        if self.name in ("ofb", "ctr"):
-            return f"{name} encryption and decryption"
-        return f"{name} {'encryption' if self.direction == 'enc' else 'decryption'}"
+    def body_name(self):
+        return self.body or self.tag
 
 
-# Order is the registry order; CTR and OFB are their own inverses, so only "enc".
+_CHAIN = "the chaining value, updated for the next call."
+
+# Order is the registry order.  CTR and OFB are their own inverses: only "enc".
 MODES = (
-    Mode("ecb", "enc", True, "enc"),
-    Mode("ecb", "dec", True, "dec"),
-    Mode("cbc", "enc", False, "enc"),
-    Mode("cbc", "dec", True, "dec"),
-    Mode("cfb", "enc", False, "enc"),
-    Mode("cfb", "dec", True, "enc"),
-    Mode("ofb", "enc", False, "enc"),
-    Mode("ctr", "enc", True, "enc"),
+    Mode("ecb", "enc", "ECB enc", "ECB encryption", True, "enc", "none", "unused.", True,
+         body="ecb", api="aes_gen_ecb_encrypt"),
+    Mode("ecb", "dec", "ECB dec", "ECB decryption", True, "dec", "none", "unused.", True,
+         body="ecb", api="aes_gen_ecb_decrypt"),
+    Mode("cbc", "enc", "CBC enc", "CBC encryption", False, "enc", "chain", _CHAIN, True,
+         api="aes_gen_cbc_encrypt"),
+    Mode("cbc", "dec", "CBC dec", "CBC decryption", True, "dec", "chain", _CHAIN, True,
+         api="aes_gen_cbc_decrypt"),
+    Mode("cfb", "enc", "CFB enc", "CFB-128 encryption", False, "enc", "chain", _CHAIN, False,
+         tail="output", api="aes_gen_cfb_encrypt"),
+    Mode("cfb", "dec", "CFB dec", "CFB-128 decryption", True, "enc", "chain", _CHAIN, False,
+         tail="input", api="aes_gen_cfb_decrypt"),
+    Mode("ofb", "enc", "OFB", "OFB encryption and decryption", False, "enc", "chain", _CHAIN,
+         False, tail="keystream", body="ofb", api="aes_gen_ofb_crypt"),
+    Mode("ctr", "enc", "CTR", "CTR encryption and decryption", True, "enc", "counter",
+         "the 128-bit big-endian counter, advanced by nblocks.", False, tail="counter",
+         counter_bits=128, body="ctr", api="aes_gen_ctr_crypt"),
 )
+MODE_BY_TAG = {m.tag: m for m in MODES}
 
 
 @dataclass(frozen=True)
 class Backend:
-    name: str
-    isa: tuple            # CPU features every kernel needs (AES_GEN_CPU_* in runtime/internal.h)
-    default_widths: tuple
-    max_width: int
-    width_limit_reason: str
+    name: str             # the API's name (aes_gen_setkey_backend); need not be a C token
+    symbol: str           # C token: kernel symbols aes_gen_<symbol>_..., AES_GEN_BACKEND_<symbol>
+    what: str             # one line for the docs
+    constant_time: bool   # no secret-dependent addresses or branches
+    rank: int             # preference within its constant-time class: lower first
+    isa: tuple = ()       # CPU features every kernel needs (AES_GEN_CPU_* in runtime/internal.h)
+    emitter: str = ""     # module under gen/ that emits it; "" = planned, known to the API only
+    key_format: str = "fips"  # expanded-key layout its kernels take (runtime/key_schedule.c)
+    default_widths: tuple = (1,)
+    width_multiple: int = 1   # widths must be multiples of this (blocks per vector)
+    max_width: int = 1
+    width_limit_reason: str = ""
     arch: str = ""        # key of ARCHES for hosts that can build it; "" = every host
+    aes_bytes: int = 0    # vector bytes per AES instruction (16, 32, 64); 0: no AES instructions
 
 
-# Conditions under which an architecture-specific backend is built and registered.
+# Conditions under which an architecture-specific backend is built.
 ARCHES = {
     "x86_64": {"c": "defined(__x86_64__)",
                "cmake": 'CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$"'},
 }
 
-
-# Backends the generator can emit.  The runtime knows further names (aesni, vaes256,
-# ...) and reports them as unavailable until their emitters land in x86.py/tilegx.py.
-BACKENDS = {
-    "aesni": Backend("aesni", x86.ISA, (1, 2, 4, 8), x86.max_width(),
-                     "16 xmm registers hold the blocks, a chaining value and a temporary",
-                     "x86_64"),
-    "portable": Backend("portable", (), (1, 2, 4), 16,
-                        "wider portable C kernels only spill their state to the stack"),
-}
+_BACKENDS = (
+    Backend("vaes512", "vaes512", "zmm, 4 blocks per register", True, 0,
+            ("avx512f", "avx512vl", "avx512bw", "vaes"), aes_bytes=64),
+    Backend("vaes256", "vaes256", "ymm, 2 blocks per register", True, 1, ("avx2", "vaes"),
+            aes_bytes=32),
+    Backend("aesni", "aesni", "xmm blocks, .byte-encoded aesenc/aesdec", True, 2,
+            ("sse2", "ssse3", "aesni"), "x86.aesni", default_widths=(1, 2, 4, 8),
+            max_width=14,
+            width_limit_reason="16 xmm registers hold the blocks, a chaining value, "
+                               "a temporary and at least one round key",
+            arch="x86_64", aes_bytes=16),
+    Backend("vpaes512", "vpaes512", "vector-permutation AES on zmm", True, 3, ("avx512bw",)),
+    Backend("vpaes256", "vpaes256", "vector-permutation AES on ymm", True, 4, ("avx2",)),
+    Backend("vpaes", "vpaes", "vector-permutation AES on xmm", True, 5, ("ssse3",)),
+    Backend("ttable", "ttable", "register-allocated T-table assembly", False, 0),
+    Backend("portable", "portable", "fully unrolled T-table C", False, 1, (), "c.portable",
+            default_widths=(1, 2, 4), max_width=16,
+            width_limit_reason="wider portable C kernels only spill their state to the stack"),
+    Backend("tilegx-emu", "tilegx_emu", "TILE-Gx code on an emulation of its intrinsics",
+            False, 2),
+)
+# Preference order: constant-time backends first, each class by rank.  The
+# runtime's backend ids follow this order.
+BACKENDS = {b.name: b for b in sorted(_BACKENDS, key=lambda b: (not b.constant_time, b.rank))}
+GENERATED = tuple(name for name, b in BACKENDS.items() if b.emitter)
 DEFAULT_BACKENDS = ("aesni", "portable")
 REQUIRED_BACKEND = "portable"  # the runtime's fallback on every CPU
 
@@ -87,8 +131,12 @@ class Variant:
         return ROUNDS[self.key_bits]
 
     @property
+    def backend_symbol(self):
+        return BACKENDS[self.backend].symbol
+
+    @property
     def symbol(self):
-        return f"aes_gen_{self.backend}_{self.mode.tag}_k{self.key_bits}_w{self.width}"
+        return f"aes_gen_{self.backend_symbol}_{self.mode.tag}_k{self.key_bits}_w{self.width}"
 
 
 class VariantError(ValueError):
@@ -100,11 +148,41 @@ def parse_list(text, what, convert=str):
     items = [item.strip() for item in text.split(",")]
     if not text.strip() or any(not item for item in items):
         raise VariantError(f"{what}: empty item in '{text}'")
-    try:
-        return [convert(item) for item in items]
-    except ValueError:
-        raise VariantError(f"{what}: '{text}' is not a comma-separated list of "
-                           f"{'integers' if convert is int else 'names'}") from None
+    out = []
+    for item in items:
+        try:
+            out.append(convert(item))
+        except ValueError:
+            kind = "an integer" if convert is int else "a name"
+            raise VariantError(f"{what}: '{item}' is not {kind} (in '{text}')") from None
+    return out
+
+
+def parse_widths(text):
+    """WIDTHS: '1,2,4' for every backend, or per backend
+    'aesni:1,2,4,8+portable:1,2' (a backend not named keeps its defaults).
+    Returns {"*": [...]} or {backend: [...], ...}."""
+    if ":" not in text:
+        return {"*": parse_list(text, "WIDTHS", int)}
+    out = {}
+    for part in text.split("+"):
+        name, sep, widths = part.partition(":")
+        name = name.strip()
+        if not sep or not name:
+            raise VariantError(f"WIDTHS: '{part}' is not BACKEND:W,W,... "
+                               "(per-backend lists are joined with '+')")
+        if name in out:
+            raise VariantError(f"WIDTHS: {name} is given widths twice")
+        out[name] = parse_list(widths, f"WIDTHS for {name}", int)
+    return out
+
+
+def format_widths(widths):
+    if widths is None:
+        return None
+    if set(widths) == {"*"}:
+        return ",".join(map(str, widths["*"]))
+    return "+".join(f"{name}:{','.join(map(str, ws))}" for name, ws in sorted(widths.items()))
 
 
 def _check_unique(values, what):
@@ -115,12 +193,41 @@ def _check_unique(values, what):
         seen.add(value)
 
 
+def widths_for(backend, widths):
+    """The widths of one backend's parallel modes for a request."""
+    if widths is None:
+        return list(BACKENDS[backend].default_widths)
+    return list(widths.get(backend, widths.get("*", BACKENDS[backend].default_widths)))
+
+
+def _validate_widths(name, widths, source):
+    backend = BACKENDS[name]
+    for width in widths:
+        if width < 1:
+            raise VariantError(f"{source}: {width} is not a width (a width is a positive "
+                               "number of blocks)")
+    if 1 not in widths:
+        raise VariantError(f"{source}: {name} needs width 1 (the serial modes and the last "
+                           "blocks of every message use it)")
+    for width in widths:
+        if width > backend.max_width:
+            raise VariantError(f"{source}: {width} exceeds the {name} backend's limit of "
+                               f"{backend.max_width} ({backend.width_limit_reason})")
+        if width != 1 and width % backend.width_multiple:
+            raise VariantError(f"{source}: {width} is not a multiple of {backend.width_multiple}"
+                               f", the blocks per register of {name}")
+    _check_unique(widths, source)
+
+
 def validate(backends, widths, keys):
     """Raise VariantError unless the request can be generated as a whole."""
     for name in backends:
         if name not in BACKENDS:
             raise VariantError(f"BACKENDS: unknown backend '{name}' "
-                               f"(the generator emits: {', '.join(BACKENDS)})")
+                               f"(the generator emits: {', '.join(GENERATED)})")
+        if not BACKENDS[name].emitter:
+            raise VariantError(f"BACKENDS: '{name}' is planned but has no emitter yet "
+                               f"(the generator emits: {', '.join(GENERATED)})")
     if REQUIRED_BACKEND not in backends:
         raise VariantError(f"BACKENDS: must include '{REQUIRED_BACKEND}', the runtime's "
                            "fallback on CPUs without the other backends' features")
@@ -128,37 +235,31 @@ def validate(backends, widths, keys):
         if key_bits not in KEY_BITS:
             raise VariantError(f"KEYS: {key_bits} is not an AES key size "
                                f"(one of {', '.join(map(str, KEY_BITS))})")
-    if widths is not None:
-        if 1 not in widths:
-            raise VariantError("WIDTHS: must include 1 (the serial modes and the last "
-                               "blocks of every message use width 1)")
-        for width in widths:
-            if width < 1:
-                raise VariantError(f"WIDTHS: {width} is not a positive width")
-            for name in backends:
-                backend = BACKENDS[name]
-                if width > backend.max_width:
-                    raise VariantError(f"WIDTHS: {width} exceeds the {name} backend's limit "
-                                       f"of {backend.max_width} ({backend.width_limit_reason})")
     _check_unique(backends, "BACKENDS")
     _check_unique(keys, "KEYS")
-    _check_unique(widths or (), "WIDTHS")
+    if widths is None:
+        return
+    for name in widths:
+        if name != "*" and name not in backends:
+            raise VariantError(f"WIDTHS: widths for '{name}', which is not among the "
+                               f"backends generated ({', '.join(backends)})")
+    for name in backends:
+        if "*" in widths or name in widths:
+            source = "WIDTHS" if "*" in widths else f"WIDTHS for {name}"
+            _validate_widths(name, widths_for(name, widths), source)
 
 
 def build_matrix(backends, widths, keys):
-    """All variants for the request, in registry order.
-
-    Within one (backend, mode, direction, key size) the widths run widest first:
-    the runtime's mode drivers rely on that order (tests check it).
-    `widths` None means each backend's own default widths.
-    """
+    """All variants for the request, in registry order: backends in preference
+    order, then MODES order, then key size.  Within one (backend, mode, key
+    size) the widths run widest first: the runtime's mode drivers rely on that
+    order (tests check it).  `widths` None means each backend's defaults."""
     validate(backends, widths, keys)
     variants = []
-    for name in sorted(backends):
-        backend = BACKENDS[name]
+    for name in (b for b in BACKENDS if b in backends):
         for mode in MODES:
             for key_bits in sorted(keys):
-                mode_widths = (widths or backend.default_widths) if mode.parallel else (1,)
+                mode_widths = widths_for(name, widths) if mode.parallel else [1]
                 for width in sorted(mode_widths, reverse=True):
                     variants.append(Variant(name, mode, key_bits, width))
     return variants

@@ -1,7 +1,8 @@
 /*
  * Runtime internals shared by the runtime, the tests and the bench: CPU
- * features, the kernel registry built from generated/kernels.inc, the backend
- * table and the mode drivers.  Not installed.
+ * features, the modes and backends (generated/modes.inc, backends.inc), the
+ * kernel registry (kernels.inc, groups.inc), key formats and the mode
+ * drivers.  Not installed.
  */
 #ifndef AES_GEN_INTERNAL_H
 #define AES_GEN_INTERNAL_H
@@ -12,7 +13,7 @@
 #include "aes_gen.h"
 #include "kernels.h"
 
-/* CPU features (cpu.c); the generated cpu_features column ORs these. */
+/* CPU features (cpu.c); the generated cpu_features columns OR these. */
 enum {
     AES_GEN_CPU_SSE2 = 1u << 0,
     AES_GEN_CPU_SSSE3 = 1u << 1,
@@ -30,88 +31,122 @@ uint32_t aes_gen_cpu_features(void);
 /* "aesni avx2 ..." for the features in mask, into buf. */
 const char *aes_gen_cpu_feature_names(uint32_t mask, char *buf, size_t size);
 
-/* Mode and direction, in the order of gen/variants.py MODES. */
+/* Modes and directions, in the order of gen/variants.py MODES. */
 enum aes_gen_mode_dir {
-    AES_GEN_MD_ecb_enc, AES_GEN_MD_ecb_dec, AES_GEN_MD_cbc_enc, AES_GEN_MD_cbc_dec,
-    AES_GEN_MD_cfb_enc, AES_GEN_MD_cfb_dec, AES_GEN_MD_ofb_enc, AES_GEN_MD_ctr_enc,
+#define AES_GEN_MODE(md, ...) AES_GEN_MD_##md,
+#include "modes.inc"
+    AES_GEN_MODE_COUNT
 };
-extern const char *const aes_gen_mode_dir_names[AES_GEN_MODE_DIRS];
 
-struct aes_gen_kernel_info {
-    const char *symbol;
-    const char *backend;
-    enum aes_gen_mode_dir mode_dir;
-    unsigned key_bits;
-    unsigned width;
-    uint32_t cpu;  /* features the kernel needs */
-    aes_gen_kernel_fn *fn;
+/* The SP 800-38A mode a mode belongs to (what peers and the reference implement). */
+enum aes_gen_family { AES_GEN_FAMILY_ECB, AES_GEN_FAMILY_CBC, AES_GEN_FAMILY_CFB,
+                      AES_GEN_FAMILY_OFB, AES_GEN_FAMILY_CTR };
+
+/* What a mode's kernels do with iv, and with a partial last block. */
+enum { AES_GEN_IV_NONE, AES_GEN_IV_CHAIN, AES_GEN_IV_COUNTER };
+enum { AES_GEN_TAIL_NONE, AES_GEN_TAIL_OUTPUT, AES_GEN_TAIL_INPUT, AES_GEN_TAIL_KEYSTREAM,
+       AES_GEN_TAIL_COUNTER };
+
+struct aes_gen_mode_info {
+    const char *name;   /* "cbc_dec" */
+    const char *label;  /* "CBC dec" */
+    enum aes_gen_family family;
+    unsigned decrypt : 1, parallel : 1, dec_schedule : 1, whole_blocks : 1;
+    unsigned iv, tail, counter_bits;
 };
-/* Every generated kernel, in kernels.inc order (widest first within a group). */
-extern const struct aes_gen_kernel_info aes_gen_registry[];
-extern const size_t aes_gen_registry_count;
+extern const struct aes_gen_mode_info aes_gen_modes[AES_GEN_MODE_COUNT];
 
-/* Mode properties (gen/variants.py MODES says the same for the generator). */
 /* ECB and CBC decryption take the equivalent-inverse schedule. */
 static inline int aes_gen_uses_dec_schedule(enum aes_gen_mode_dir md)
 {
-    return md == AES_GEN_MD_ecb_dec || md == AES_GEN_MD_cbc_dec;
+    return aes_gen_modes[md].dec_schedule;
 }
 
 /* Each block needs the previous one's output: width 1 only. */
 static inline int aes_gen_mode_is_serial(enum aes_gen_mode_dir md)
 {
-    return md == AES_GEN_MD_cbc_enc || md == AES_GEN_MD_cfb_enc || md == AES_GEN_MD_ofb_enc;
+    return !aes_gen_modes[md].parallel;
 }
 
-/* Every mode but ECB takes an IV or counter. */
 static inline int aes_gen_mode_uses_iv(enum aes_gen_mode_dir md)
 {
-    return md != AES_GEN_MD_ecb_enc && md != AES_GEN_MD_ecb_dec;
+    return aes_gen_modes[md].iv != AES_GEN_IV_NONE;
 }
 
-/* What a backend needs of the CPU is not listed here: every kernel carries
- * its own features (generated/kernels.inc), and aes_gen_backend_usable checks
- * them. */
+/* Expanded-key layouts (key_schedule.c); a backend names the one its kernels take. */
+enum aes_gen_key_format { AES_GEN_KF_fips, AES_GEN_KEY_FORMAT_COUNT };
+struct aes_gen_key_format_info {
+    /* Writes the expanded key into ks (sizeof private_ks bytes available). */
+    void (*expand)(const uint8_t *key, size_t key_len, uint8_t *ks);
+    size_t enc_offset, dec_offset; /* where the kernels' round keys start in ks */
+};
+extern const struct aes_gen_key_format_info aes_gen_key_formats[AES_GEN_KEY_FORMAT_COUNT];
+
+/* Backends, in preference order: constant-time first, each class fastest first. */
+enum aes_gen_backend_id {
+#define AES_GEN_BACKEND(symbol, ...) AES_GEN_BACKEND_##symbol,
+#include "backends.inc"
+#undef AES_GEN_BACKEND
+    AES_GEN_BACKEND_COUNT
+};
 struct aes_gen_backend_info {
     const char *name;
-    int constant_time;
+    const char *symbol; /* C token: kernel symbols, tuning tables */
+    unsigned constant_time : 1, generated : 1;
+    enum aes_gen_key_format key_format;
+    unsigned aes_bytes; /* vector bytes per AES instruction; 0 if it uses none */
+    uint32_t cpu;       /* features every kernel needs */
 };
-/* All backends the API knows, fastest first. */
-extern const struct aes_gen_backend_info aes_gen_backend_table[];
-extern const size_t aes_gen_backend_count;
+extern const struct aes_gen_backend_info aes_gen_backend_table[AES_GEN_BACKEND_COUNT];
 /* Index of name in the backend table, or -1. */
 int aes_gen_backend_index(const char *name);
+
+struct aes_gen_kernel_info {
+    const char *symbol;
+    enum aes_gen_backend_id backend;
+    enum aes_gen_mode_dir mode_dir;
+    unsigned key_bits;
+    unsigned width;
+    uint32_t cpu;          /* features the kernel needs */
+    aes_gen_kernel_fn *fn; /* NULL where this host does not build the kernel's arch */
+};
+/* Every generated kernel, in kernels.inc order (widest first within a group). */
+extern const struct aes_gen_kernel_info aes_gen_registry[];
+extern const size_t aes_gen_registry_count;
+
+/* 0, 1, 2 for 128, 192, 256; -1 otherwise. */
+int aes_gen_key_index(unsigned key_bits);
 /* 1 if this CPU runs the backend and the build has all its modes for key_bits
  * (key_bits 0: for any key size). */
-int aes_gen_backend_usable(size_t backend, unsigned key_bits);
-/* Registry range of one (backend, mode_dir, key_bits): returns the count and
- * sets *first, 0 if there is none. */
-size_t aes_gen_kernel_range(size_t backend, enum aes_gen_mode_dir md, unsigned key_bits,
-                            size_t *first);
-
+int aes_gen_backend_usable(enum aes_gen_backend_id backend, unsigned key_bits);
+/* 1 if some backend was generated for key_bits. */
+int aes_gen_key_size_built(unsigned key_bits);
+/* Registry range of one (backend, mode_dir, key_bits), from groups.inc:
+ * returns the count and sets *first (0 if there is none). */
+size_t aes_gen_kernel_range(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md,
+                            unsigned key_bits, size_t *first);
 /* The same range, starting at the width a `make tune` table chose, if any. */
-size_t aes_gen_kernel_range_tuned(size_t backend, enum aes_gen_mode_dir md, unsigned key_bits,
-                                  size_t *first);
+size_t aes_gen_kernel_range_tuned(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md,
+                                  unsigned key_bits, size_t *first);
 /* 1 if this library was built with a tuning table. */
 int aes_gen_tuning_active(void);
 
-/* key_schedule.c: FIPS-197 expansion and the equivalent-inverse schedule. */
-void aes_gen_expand_key(const uint8_t *key, size_t key_len, uint8_t enc[240],
-                        uint8_t dec[240]);
+/* The round keys a mode's kernels take, in the key's backend format. */
+const uint8_t *aes_gen_schedule(const aes_gen_key *k, enum aes_gen_mode_dir md);
 
 /* api.c: one mode call with the public functions' checks and semantics
- * (iv is ignored for ECB). */
+ * (iv is ignored by modes without one). */
 int aes_gen_crypt(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv, void *dst,
                   const void *src, size_t len);
 
 /* modes.c: whole blocks through the key's kernels, widest first. */
 void aes_gen_run_blocks(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv,
                         uint8_t *dst, const uint8_t *src, size_t nblocks);
-/* The final partial block (1..15 bytes) of CFB, OFB or CTR. */
+/* The final partial block (1..15 bytes) of a mode with a tail. */
 void aes_gen_run_tail(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t iv[16],
                       uint8_t *dst, const uint8_t *src, size_t len);
 
-/* Zeroing that the compiler may not drop. */
+/* wipe.c: zeroing that the compiler may not drop. */
 void aes_gen_secure_zero(void *p, size_t n);
 
 #endif

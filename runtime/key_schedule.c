@@ -1,5 +1,8 @@
-/* FIPS-197 key expansion (5.2) and the equivalent-inverse decryption schedule
- * (5.3.5), the round-key format every generated kernel takes. */
+/* Key formats: the expanded-key layouts backends' kernels take.  `fips` is the
+ * FIPS-197 key expansion (5.2) followed by the equivalent-inverse decryption
+ * schedule (5.3.5), each (rounds + 1) x 16 bytes: the format of every
+ * generated kernel so far.  A backend with its own layout (vpaes, TILE-Gx)
+ * adds a format here and names it in gen/variants.py. */
 #include <string.h>
 
 #include "internal.h"
@@ -28,8 +31,9 @@ static void inv_mix_column(uint8_t *col)
     col[3] = gf_mul(a0, 11) ^ gf_mul(a1, 13) ^ gf_mul(a2, 9) ^ gf_mul(a3, 14);
 }
 
-void aes_gen_expand_key(const uint8_t *key, size_t key_len, uint8_t enc[240], uint8_t dec[240])
+static void expand_fips(const uint8_t *key, size_t key_len, uint8_t *ks)
 {
+    uint8_t *enc = ks, *dec = ks + 240;
     const size_t nk = key_len / 4, rounds = nk + 6, words = 4 * (rounds + 1);
     uint8_t t[4];
 
@@ -57,3 +61,7 @@ void aes_gen_expand_key(const uint8_t *key, size_t key_len, uint8_t enc[240], ui
         inv_mix_column(dec + 4 * c);
     aes_gen_secure_zero(t, sizeof t);
 }
+
+const struct aes_gen_key_format_info aes_gen_key_formats[AES_GEN_KEY_FORMAT_COUNT] = {
+    [AES_GEN_KF_fips] = {expand_fips, 0, 240},
+};

@@ -1,81 +1,100 @@
-/* The kernel registry, built from generated/kernels.inc, and the backends. */
+/* The kernel registry and the mode and backend tables, all from generated/:
+ * nothing here lists a mode, a backend or a kernel by hand. */
 #include <string.h>
 
 #include "internal.h"
 
-const char *const aes_gen_mode_dir_names[AES_GEN_MODE_DIRS] = {
-    "ecb_enc", "ecb_dec", "cbc_enc", "cbc_dec", "cfb_enc", "cfb_dec", "ofb_enc", "ctr_enc",
+_Static_assert(AES_GEN_MODE_COUNT <= sizeof ((aes_gen_key *)0)->private_kernels /
+                                          sizeof ((aes_gen_key *)0)->private_kernels[0],
+               "aes_gen_key has no room for this many modes");
+
+const struct aes_gen_mode_info aes_gen_modes[AES_GEN_MODE_COUNT] = {
+#define AES_GEN_MODE(md, label, family, decrypt, parallel, dec_schedule, iv, whole_blocks, tail, \
+                     counter_bits) \
+    [AES_GEN_MD_##md] = {#md, label, AES_GEN_FAMILY_##family, decrypt, parallel, dec_schedule, whole_blocks, \
+                         AES_GEN_IV_##iv, AES_GEN_TAIL_##tail, counter_bits},
+#include "modes.inc"
+};
+
+const struct aes_gen_backend_info aes_gen_backend_table[AES_GEN_BACKEND_COUNT] = {
+#define AES_GEN_BACKEND(symbol, name, constant_time, generated, key_format, aes_bytes, cpu) \
+    [AES_GEN_BACKEND_##symbol] = {name, #symbol, constant_time, generated, AES_GEN_KF_##key_format, \
+                                  aes_bytes, cpu},
+#include "backends.inc"
+#undef AES_GEN_BACKEND
 };
 
 const struct aes_gen_kernel_info aes_gen_registry[] = {
-#define AES_GEN_KERNEL(symbol, backend, mode, dir, key_bits, width, cpu) \
-    {#symbol, #backend, AES_GEN_MD_##mode##_##dir, key_bits, width, cpu, symbol},
+#define AES_GEN_KERNEL(symbol, backend, md, key_bits, width, cpu, arch) \
+    {#symbol, AES_GEN_BACKEND_##backend, AES_GEN_MD_##md, key_bits, width, cpu, \
+     AES_GEN_BUILT_##arch(symbol)},
 #include "kernels.inc"
 #undef AES_GEN_KERNEL
 };
 const size_t aes_gen_registry_count = sizeof aes_gen_registry / sizeof aes_gen_registry[0];
 
-/* Fastest first within each class; aes_gen_setkey takes the first usable
- * constant-time one.  Names without generated kernels are known (so the error
- * is EBACKEND, not a crash) but never usable. */
-const struct aes_gen_backend_info aes_gen_backend_table[] = {
-    {"vaes512", 1}, {"vaes256", 1}, {"aesni", 1}, {"vpaes512", 1}, {"vpaes256", 1},
-    {"vpaes", 1}, {"ttable", 0}, {"portable", 0}, {"tilegx-emu", 0},
+struct group {
+    uint16_t first, count;
 };
-const size_t aes_gen_backend_count = sizeof aes_gen_backend_table / sizeof aes_gen_backend_table[0];
+static const struct group groups[AES_GEN_BACKEND_COUNT][AES_GEN_MODE_COUNT][3] = {
+#define AES_GEN_GROUP(backend, md, key_bits, first, count) \
+    [AES_GEN_BACKEND_##backend][AES_GEN_MD_##md][(key_bits - 128) / 64] = {first, count},
+#include "groups.inc"
+#undef AES_GEN_GROUP
+};
+
+int aes_gen_key_index(unsigned key_bits)
+{
+    return key_bits == 128 ? 0 : key_bits == 192 ? 1 : key_bits == 256 ? 2 : -1;
+}
 
 int aes_gen_backend_index(const char *name)
 {
-    for (size_t i = 0; name && i < aes_gen_backend_count; i++)
+    for (int i = 0; name && i < AES_GEN_BACKEND_COUNT; i++)
         if (strcmp(aes_gen_backend_table[i].name, name) == 0)
-            return (int)i;
+            return i;
     return -1;
 }
 
-size_t aes_gen_kernel_range(size_t backend, enum aes_gen_mode_dir md, unsigned key_bits,
-                            size_t *first)
+size_t aes_gen_kernel_range(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md,
+                            unsigned key_bits, size_t *first)
 {
-    const char *name = aes_gen_backend_table[backend].name;
-    size_t i = 0, n = 0;
-    while (i < aes_gen_registry_count &&
-           !(aes_gen_registry[i].mode_dir == md && aes_gen_registry[i].key_bits == key_bits &&
-             strcmp(aes_gen_registry[i].backend, name) == 0))
-        i++;
-    *first = i;
-    while (i + n < aes_gen_registry_count && aes_gen_registry[i + n].mode_dir == md &&
-           aes_gen_registry[i + n].key_bits == key_bits &&
-           strcmp(aes_gen_registry[i + n].backend, name) == 0)
-        n++;
-    return n;
+    const int ki = aes_gen_key_index(key_bits);
+    *first = 0;
+    if (ki < 0 || (unsigned)backend >= AES_GEN_BACKEND_COUNT ||
+        (unsigned)md >= AES_GEN_MODE_COUNT)
+        return 0;
+    *first = groups[backend][md][ki].first;
+    return groups[backend][md][ki].count;
 }
 
 /* `make tune` writes AES_GEN_TUNE(backend, mode_dir, key_bits, width) lines:
  * the width that measured fastest on the machine that ran it. */
 static const struct {
-    const char *backend;
-    enum aes_gen_mode_dir md;
+    int backend, md;
     unsigned key_bits, width;
 } tuning[] = {
 #ifdef AES_GEN_TUNING_FILE
-#define AES_GEN_TUNE(backend, md, key_bits, width) {#backend, AES_GEN_MD_##md, key_bits, width},
+#define AES_GEN_TUNE(backend, md, key_bits, width) \
+    {AES_GEN_BACKEND_##backend, AES_GEN_MD_##md, key_bits, width},
 #include AES_GEN_TUNING_FILE
 #undef AES_GEN_TUNE
 #endif
-    {NULL, AES_GEN_MD_ecb_enc, 0, 0},
+    {-1, 0, 0, 0},
 };
 
 int aes_gen_tuning_active(void)
 {
-    return tuning[0].backend != NULL;
+    return tuning[0].backend >= 0;
 }
 
-size_t aes_gen_kernel_range_tuned(size_t backend, enum aes_gen_mode_dir md, unsigned key_bits,
-                                  size_t *first)
+size_t aes_gen_kernel_range_tuned(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md,
+                                  unsigned key_bits, size_t *first)
 {
     size_t n = aes_gen_kernel_range(backend, md, key_bits, first);
-    for (size_t t = 0; tuning[t].backend; t++) {
-        if (tuning[t].md != md || tuning[t].key_bits != key_bits ||
-            strcmp(tuning[t].backend, aes_gen_backend_table[backend].name) != 0)
+    for (size_t t = 0; tuning[t].backend >= 0; t++) {
+        if (tuning[t].backend != (int)backend || tuning[t].md != (int)md ||
+            tuning[t].key_bits != key_bits)
             continue;
         /* Start at the tuned width: skip wider kernels, keep the narrower tail. */
         while (n > 1 && aes_gen_registry[*first].width > tuning[t].width)
@@ -84,27 +103,40 @@ size_t aes_gen_kernel_range_tuned(size_t backend, enum aes_gen_mode_dir md, unsi
     return n;
 }
 
-static int complete_for(size_t backend, unsigned key_bits)
+static int complete_for(enum aes_gen_backend_id backend, unsigned key_bits)
 {
-    uint32_t have = aes_gen_cpu_features();
-    for (int md = 0; md < AES_GEN_MODE_DIRS; md++) {
-        size_t first, n = aes_gen_kernel_range(backend, (enum aes_gen_mode_dir)md, key_bits, &first);
+    const uint32_t have = aes_gen_cpu_features();
+    for (int md = 0; md < AES_GEN_MODE_COUNT; md++) {
+        size_t first, n = aes_gen_kernel_range(backend, (enum aes_gen_mode_dir)md, key_bits,
+                                               &first);
         /* The drivers finish every message with width 1, the last of the range. */
         if (n == 0 || aes_gen_registry[first + n - 1].width != 1)
             return 0;
         for (size_t i = first; i < first + n; i++)
-            if ((aes_gen_registry[i].cpu & have) != aes_gen_registry[i].cpu)
+            if (!aes_gen_registry[i].fn || (aes_gen_registry[i].cpu & have) != aes_gen_registry[i].cpu)
                 return 0;
     }
     return 1;
 }
 
-int aes_gen_backend_usable(size_t backend, unsigned key_bits)
+int aes_gen_backend_usable(enum aes_gen_backend_id backend, unsigned key_bits)
 {
-    if (backend >= aes_gen_backend_count)
+    if ((unsigned)backend >= AES_GEN_BACKEND_COUNT || !aes_gen_backend_table[backend].generated)
+        return 0;
+    const uint32_t cpu = aes_gen_backend_table[backend].cpu;
+    if ((cpu & aes_gen_cpu_features()) != cpu)
         return 0;
     if (key_bits)
         return complete_for(backend, key_bits);
     return complete_for(backend, 128) || complete_for(backend, 192) ||
            complete_for(backend, 256);
+}
+
+int aes_gen_key_size_built(unsigned key_bits)
+{
+    size_t first;
+    for (int b = 0; b < AES_GEN_BACKEND_COUNT; b++)
+        if (aes_gen_kernel_range((enum aes_gen_backend_id)b, 0, key_bits, &first))
+            return 1;
+    return 0;
 }

@@ -4,28 +4,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int api_ecb_enc(const aes_gen_key *k, uint8_t *iv, void *dst, const void *src, size_t len)
-{
-    (void)iv;
-    return aes_gen_ecb_encrypt(k, dst, src, len);
-}
+/* Each public mode function behind one signature: the mode's iv decides its own. */
+#define API_NONE(md, function) \
+    static int api_##md(const aes_gen_key *k, uint8_t *iv, void *dst, const void *src, size_t len) \
+    { \
+        (void)iv; \
+        return function(k, dst, src, len); \
+    }
+#define API_CHAIN(md, function) \
+    static int api_##md(const aes_gen_key *k, uint8_t *iv, void *dst, const void *src, size_t len) \
+    { \
+        return function(k, iv, dst, src, len); \
+    }
+#define API_COUNTER API_CHAIN
+#define AES_GEN_MODE_API(md, function, iv) API_##iv(md, function)
+#include "modes.inc"
 
-static int api_ecb_dec(const aes_gen_key *k, uint8_t *iv, void *dst, const void *src, size_t len)
-{
-    (void)iv;
-    return aes_gen_ecb_decrypt(k, dst, src, len);
-}
-
-const struct mode_case mode_cases[AES_GEN_MODE_DIRS] = {
-    {AES_GEN_MD_ecb_enc, "ecb_enc", api_ecb_enc, REF_ECB, 0, 1},
-    {AES_GEN_MD_ecb_dec, "ecb_dec", api_ecb_dec, REF_ECB, 1, 1},
-    {AES_GEN_MD_cbc_enc, "cbc_enc", aes_gen_cbc_encrypt, REF_CBC, 0, 1},
-    {AES_GEN_MD_cbc_dec, "cbc_dec", aes_gen_cbc_decrypt, REF_CBC, 1, 1},
-    {AES_GEN_MD_cfb_enc, "cfb_enc", aes_gen_cfb_encrypt, REF_CFB, 0, 0},
-    {AES_GEN_MD_cfb_dec, "cfb_dec", aes_gen_cfb_decrypt, REF_CFB, 1, 0},
-    {AES_GEN_MD_ofb_enc, "ofb_enc", aes_gen_ofb_crypt, REF_OFB, 0, 0},
-    {AES_GEN_MD_ctr_enc, "ctr_enc", aes_gen_ctr_crypt, REF_CTR, 0, 0},
+static api_fn *const public_api[AES_GEN_MODE_COUNT] = {
+#define AES_GEN_MODE_API(md, function, iv) [AES_GEN_MD_##md] = api_##md,
+#include "modes.inc"
 };
+
+const struct mode_case mode_cases[AES_GEN_MODE_COUNT] = {
+#define AES_GEN_MODE(md, label, family, decrypt, parallel, dec_schedule, iv, whole_blocks, tail, \
+                     counter_bits) \
+    [AES_GEN_MD_##md] = {AES_GEN_MD_##md, #md, REF_##family, decrypt, whole_blocks, NULL},
+#include "modes.inc"
+};
+
+int mode_call(const struct mode_case *mc, const aes_gen_key *k, uint8_t *iv, void *dst,
+              const void *src, size_t len)
+{
+    api_fn *api = public_api[mc->md];
+    return api ? api(k, iv, dst, src, len) : aes_gen_crypt(k, mc->md, iv, dst, src, len);
+}
 
 uint64_t rng_next(uint64_t *state)
 {
@@ -71,9 +83,9 @@ void hexdump_diff(const char *what, const uint8_t *want, const uint8_t *got, siz
 size_t usable_backends(size_t *out, size_t cap, unsigned key_bits)
 {
     size_t n = 0;
-    for (size_t i = 0; i < aes_gen_backend_count; i++)
-        if (aes_gen_backend_usable(i, key_bits) && n < cap)
-            out[n++] = i;
+    for (int i = 0; i < AES_GEN_BACKEND_COUNT; i++)
+        if (aes_gen_backend_usable((enum aes_gen_backend_id)i, key_bits) && n < cap)
+            out[n++] = (size_t)i;
     return n;
 }
 
@@ -81,10 +93,26 @@ unsigned backend_max_width(size_t backend)
 {
     unsigned w = 1;
     for (size_t i = 0; i < aes_gen_registry_count; i++)
-        if (strcmp(aes_gen_registry[i].backend, aes_gen_backend_table[backend].name) == 0 &&
+        if (aes_gen_registry[i].backend == (enum aes_gen_backend_id)backend &&
             aes_gen_registry[i].width > w)
             w = aes_gen_registry[i].width;
     return w;
+}
+
+int kernel_runs_here(const struct aes_gen_kernel_info *ki)
+{
+    if (!ki->fn) {
+        printf("SKIP %s: not built on this host's architecture\n", ki->symbol);
+        return 0;
+    }
+    const uint32_t missing = ki->cpu & ~aes_gen_cpu_features();
+    if (missing) {
+        char names[128];
+        printf("SKIP %s: this CPU lacks %s\n", ki->symbol,
+               aes_gen_cpu_feature_names(missing, names, sizeof names));
+        return 0;
+    }
+    return 1;
 }
 
 void ref_run(const struct mode_case *mc, const uint8_t *key, size_t key_len, uint8_t iv[16],

@@ -12,15 +12,19 @@
 
 typedef int api_fn(const aes_gen_key *k, uint8_t *iv, void *dst, const void *src, size_t len);
 
+/* One per generated mode (generated/modes.inc). */
 struct mode_case {
     enum aes_gen_mode_dir md;
     const char *name;
-    api_fn *api;
     enum ref_mode ref;
     int decrypt;
     int whole_blocks; /* ECB/CBC: len must be a multiple of 16 */
+    api_fn *api;      /* the public function, or NULL for a mode without one */
 };
-extern const struct mode_case mode_cases[AES_GEN_MODE_DIRS];
+extern const struct mode_case mode_cases[AES_GEN_MODE_COUNT];
+/* The mode through its public function, or aes_gen_crypt if it has none. */
+int mode_call(const struct mode_case *mc, const aes_gen_key *k, uint8_t *iv, void *dst,
+              const void *src, size_t len);
 
 /* Deterministic generator (splitmix64) so failures reproduce. */
 uint64_t rng_next(uint64_t *state);
@@ -36,6 +40,8 @@ void hexdump_diff(const char *what, const uint8_t *want, const uint8_t *got, siz
 size_t usable_backends(size_t *out, size_t cap, unsigned key_bits);
 /* Widest kernel width a backend has for any mode. */
 unsigned backend_max_width(size_t backend);
+/* 1 if this host and CPU run the kernel; otherwise prints why it is skipped. */
+int kernel_runs_here(const struct aes_gen_kernel_info *ki);
 
 /* Reference run with the API semantics for one mode case. */
 void ref_run(const struct mode_case *mc, const uint8_t *key, size_t key_len, uint8_t iv[16],

@@ -38,7 +38,7 @@ static void compare_once(const struct mode_case *mc, size_t b, const uint8_t *ke
         memmove(dst, in, len);
         in = dst;
     }
-    ck_assert_int_eq(mc->api(&k, iv_got, dst, in, len), AES_GEN_OK);
+    ck_assert_int_eq(mode_call(mc, &k, iv_got, dst, in, len), AES_GEN_OK);
     ck_assert_msg(memcmp(dst, want, len) == 0, "%s %s AES-%zu len %zu src+%zu dst+%zu %s",
                   bname(b), mc->name, key_len * 8, len, src_off, dst_off,
                   in_place ? "in place" : "");
@@ -50,8 +50,8 @@ static void compare_once(const struct mode_case *mc, size_t b, const uint8_t *ke
 /* _i = (backend, mode, key size) */
 START_TEST(api_all_lengths)
 {
-    const size_t b = backends[_i / (AES_GEN_MODE_DIRS * 3)];
-    const struct mode_case *mc = &mode_cases[(_i / 3) % AES_GEN_MODE_DIRS];
+    const size_t b = backends[_i / (AES_GEN_MODE_COUNT * 3)];
+    const struct mode_case *mc = &mode_cases[(_i / 3) % AES_GEN_MODE_COUNT];
     const size_t key_len = key_lens[_i % 3];
     uint64_t rng = test_seed() ^ (uint64_t)_i;
     uint8_t key[32];
@@ -75,8 +75,8 @@ END_TEST
 /* _i = (backend, mode): random whole-block chunks (a tail only last) == one call. */
 START_TEST(api_chunked_equals_one_call)
 {
-    const size_t b = backends[_i / AES_GEN_MODE_DIRS];
-    const struct mode_case *mc = &mode_cases[_i % AES_GEN_MODE_DIRS];
+    const size_t b = backends[_i / AES_GEN_MODE_COUNT];
+    const struct mode_case *mc = &mode_cases[_i % AES_GEN_MODE_COUNT];
     uint64_t rng = test_seed() ^ (uint64_t)_i << 8;
     uint8_t key[16], iv_one[16], iv_chunks[16], src[1024 + 7], one[1024 + 7], chunks[1024 + 7];
     aes_gen_key k;
@@ -87,7 +87,7 @@ START_TEST(api_chunked_equals_one_call)
     memcpy(iv_chunks, iv_one, 16);
     const size_t len = mc->whole_blocks ? 1024 : sizeof src;
     ck_assert_int_eq(aes_gen_setkey_backend(&k, key, 16, bname(b)), AES_GEN_OK);
-    ck_assert_int_eq(mc->api(&k, iv_one, one, src, len), AES_GEN_OK);
+    ck_assert_int_eq(mode_call(mc, &k, iv_one, one, src, len), AES_GEN_OK);
     for (int round = 0; round < 20; round++) {
         uint8_t iv[16];
         memcpy(iv, iv_chunks, 16);
@@ -95,7 +95,7 @@ START_TEST(api_chunked_equals_one_call)
             size_t n = 16 * (rng_next(&rng) % 20);
             if (off + n > len || len - off < 16)
                 n = len - off;
-            ck_assert_int_eq(mc->api(&k, iv, chunks + off, src + off, n), AES_GEN_OK);
+            ck_assert_int_eq(mode_call(mc, &k, iv, chunks + off, src + off, n), AES_GEN_OK);
             off += n;
         }
         ck_assert_msg(memcmp(one, chunks, len) == 0, "%s %s: chunked output differs",
@@ -173,14 +173,14 @@ START_TEST(setkey_errors_change_nothing)
     ck_assert_int_eq(aes_gen_setkey_backend(&k, key, 16, "no-such-backend"), AES_GEN_EBACKEND);
     ck_assert_int_eq(aes_gen_setkey_backend(&k, key, 16, ""), AES_GEN_EBACKEND);
     /* Known names the CPU or the build cannot run are EBACKEND too. */
-    for (size_t i = 0; i < aes_gen_backend_count; i++)
+    for (size_t i = 0; i < AES_GEN_BACKEND_COUNT; i++)
         if (!aes_gen_backend_usable(i, 128))
             ck_assert_int_eq(aes_gen_setkey_backend(&k, key, 16, bname(i)), AES_GEN_EBACKEND);
     ck_assert_mem_eq(&k, &before, sizeof k);
     /* A garbage (never set) key is refused by every mode function. */
     uint8_t iv[16] = {0}, buf[16] = {0};
-    for (int m = 0; m < AES_GEN_MODE_DIRS; m++)
-        ck_assert_int_eq(mode_cases[m].api(&k, iv, buf, buf, 16), AES_GEN_EARG);
+    for (int m = 0; m < AES_GEN_MODE_COUNT; m++)
+        ck_assert_int_eq(mode_call(&mode_cases[m], &k, iv, buf, buf, 16), AES_GEN_EARG);
 }
 END_TEST
 
@@ -192,23 +192,23 @@ START_TEST(mode_errors_change_nothing)
     aes_gen_key k;
 
     ck_assert_int_eq(aes_gen_setkey_backend(&k, key, 16, bname(b)), AES_GEN_OK);
-    for (int m = 0; m < AES_GEN_MODE_DIRS; m++) {
+    for (int m = 0; m < AES_GEN_MODE_COUNT; m++) {
         const struct mode_case *mc = &mode_cases[m];
         const int needs_iv = mc->ref != REF_ECB;
         memset(iv, 0x11, 16);
         memset(dst, 0x22, sizeof dst);
-        ck_assert_int_eq(mc->api(NULL, iv, dst, src, 16), AES_GEN_EARG);
-        ck_assert_int_eq(mc->api(&k, iv, NULL, src, 16), AES_GEN_EARG);
-        ck_assert_int_eq(mc->api(&k, iv, dst, NULL, 16), AES_GEN_EARG);
+        ck_assert_int_eq(mode_call(mc, NULL, iv, dst, src, 16), AES_GEN_EARG);
+        ck_assert_int_eq(mode_call(mc, &k, iv, NULL, src, 16), AES_GEN_EARG);
+        ck_assert_int_eq(mode_call(mc, &k, iv, dst, NULL, 16), AES_GEN_EARG);
         if (needs_iv)
-            ck_assert_int_eq(mc->api(&k, NULL, dst, src, 16), AES_GEN_EARG);
+            ck_assert_int_eq(mode_call(mc, &k, NULL, dst, src, 16), AES_GEN_EARG);
         if (mc->whole_blocks) {
-            ck_assert_int_eq(mc->api(&k, iv, dst, src, 15), AES_GEN_ELEN);
-            ck_assert_int_eq(mc->api(&k, iv, dst, src, 17), AES_GEN_ELEN);
-            ck_assert_int_eq(mc->api(&k, iv, dst, src, 63), AES_GEN_ELEN);
+            ck_assert_int_eq(mode_call(mc, &k, iv, dst, src, 15), AES_GEN_ELEN);
+            ck_assert_int_eq(mode_call(mc, &k, iv, dst, src, 17), AES_GEN_ELEN);
+            ck_assert_int_eq(mode_call(mc, &k, iv, dst, src, 63), AES_GEN_ELEN);
         }
         /* Empty messages are fine, even without buffers, and change nothing. */
-        ck_assert_int_eq(mc->api(&k, iv, NULL, NULL, 0), AES_GEN_OK);
+        ck_assert_int_eq(mode_call(mc, &k, iv, NULL, NULL, 0), AES_GEN_OK);
         for (int i = 0; i < 16; i++)
             ck_assert_uint_eq(iv[i], 0x11);
         for (size_t i = 0; i < sizeof dst; i++)
@@ -245,8 +245,8 @@ START_TEST(wipe_leaves_no_key_bytes)
     ck_assert_mem_eq(&k, zero, sizeof k);
     ck_assert_ptr_null(aes_gen_key_backend(&k));
     ck_assert_ptr_null(aes_gen_round_keys(&k, 0));
-    for (int m = 0; m < AES_GEN_MODE_DIRS; m++)
-        ck_assert_int_eq(mode_cases[m].api(&k, iv, buf, buf, 16), AES_GEN_EARG);
+    for (int m = 0; m < AES_GEN_MODE_COUNT; m++)
+        ck_assert_int_eq(mode_call(&mode_cases[m], &k, iv, buf, buf, 16), AES_GEN_EARG);
     aes_gen_wipe(NULL);
 }
 END_TEST
@@ -309,8 +309,8 @@ int main(void)
     Suite *s = suite_create("api");
     TCase *tc = tcase_create("api");
     tcase_set_timeout(tc, 300);
-    tcase_add_loop_test(tc, api_all_lengths, 0, (int)(nbackends * AES_GEN_MODE_DIRS * 3));
-    tcase_add_loop_test(tc, api_chunked_equals_one_call, 0, (int)(nbackends * AES_GEN_MODE_DIRS));
+    tcase_add_loop_test(tc, api_all_lengths, 0, (int)(nbackends * AES_GEN_MODE_COUNT * 3));
+    tcase_add_loop_test(tc, api_chunked_equals_one_call, 0, (int)(nbackends * AES_GEN_MODE_COUNT));
     tcase_add_loop_test(tc, ctr_carry_and_wrap, 0, (int)(nbackends * 5));
     tcase_add_loop_test(tc, mode_errors_change_nothing, 0, (int)nbackends);
     tcase_add_test(tc, setkey_errors_change_nothing);

@@ -11,18 +11,6 @@
 
 #define MAX_BLOCKS (3 * 64)
 
-static int kernel_runs_here(const struct aes_gen_kernel_info *ki)
-{
-    const uint32_t missing = ki->cpu & ~aes_gen_cpu_features();
-    if (missing) {
-        char names[128];
-        printf("SKIP %s: this CPU lacks %s\n", ki->symbol,
-               aes_gen_cpu_feature_names(missing, names, sizeof names));
-        return 0;
-    }
-    return 1;
-}
-
 /* CTR start values: case 0 random, case 1 a carry out of byte 15 only; cases
  * 2.. put the carry from byte 8 into byte 7 at every block of the first two
  * groups, with the high half at ff..ff from case 2 + W on (the 2^128 wrap). */
@@ -116,7 +104,7 @@ START_TEST(registry_groups_widest_first)
             ck_assert_uint_eq(a->width, 1);
         else {
             const struct aes_gen_kernel_info *b = &aes_gen_registry[i + 1];
-            const int same = strcmp(a->backend, b->backend) == 0 &&
+            const int same = a->backend == b->backend &&
                              a->mode_dir == b->mode_dir && a->key_bits == b->key_bits;
             ck_assert_msg(same ? b->width < a->width : a->width == 1,
                           "%s then %s: group order broken", a->symbol, b->symbol);

@@ -44,8 +44,9 @@ class Form:
 
     @property
     def maskable(self):
-        """EVEX opmasks apply, except to the AES instructions (VAES has none)."""
-        return self.enc == "evex" and "aes" not in self.mnemonic
+        """EVEX opmasks apply, except to the AES instructions (VAES has none)
+        and to moves between GP and vector registers."""
+        return self.enc == "evex" and "aes" not in self.mnemonic and "m:g" not in self.slots
 
 
 FORMS = []
@@ -105,6 +106,7 @@ _add("vex", "vextracti128", "66", "0F3A", 0x39, "m:x|mem r:V i", Y)
 _add("vex", "vperm2i128", "66", "0F3A", 0x46, RVM + " i", Y)
 _add("vex", "vpermq", "66", "0F3A", 0x00, RM + " i", Y, w=1)
 _add("vex", "vmovq", "66", "0F", 0x6E, "r:V m:g", X, w=1)
+_add("vex", "vpinsrq", "66", "0F3A", 0x22, "r:V v:V m:g i", X, w=1)
 _add("vex", "kmovq", "F2", "0F", 0x92, "r:k m:g", X, w=1)
 
 # --- EVEX: 128/256/512-bit, registers 0-31, opmasks -----------------------
@@ -142,6 +144,8 @@ _add("evex", "vpbroadcastq", "66", "0F38", 0x7C, "r:V m:g", XYZ, w=1)
 _add("evex", "vinserti32x4", "66", "0F3A", 0x38, "r:V v:V m:x|mem i", YZ, n=16)
 _add("evex", "vinserti64x2", "66", "0F3A", 0x38, "r:V v:V m:x|mem i", YZ, w=1, n=16)
 _add("evex", "vextracti32x4", "66", "0F3A", 0x39, "m:x|mem r:V i", YZ, n=16)
+_add("evex", "vmovq", "66", "0F", 0x6E, "r:V m:g", X, w=1, n=8)
+_add("evex", "vpinsrq", "66", "0F3A", 0x22, "r:V v:V m:g i", X, w=1, n=8)
 _add("evex", "vpcmpuq", "66", "0F3A", 0x1E, "r:k v:V m:V|mem i", XYZ, w=1)
 _add("evex", "vpcmpeqq", "66", "0F38", 0x29, "r:k v:V m:V|mem", XYZ, w=1)
 

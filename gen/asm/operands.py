@@ -100,6 +100,16 @@ class Mem:
     index: Reg | None = None
     scale: int = 1
     label: str = ""
+    show_zero: bool = False  # print "0(%rdi)": offsets computed per block or round
+
+    def __eq__(self, other):
+        return isinstance(other, Mem) and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def _key(self):
+        return (self.base, self.disp, self.index, self.scale, self.label)
 
     def __post_init__(self):
         if self.base is None and self.index is not None:
@@ -118,7 +128,7 @@ class Mem:
             where = self.label + (f"{self.disp:+d}" if self.label and self.disp else
                                   "" if self.label else str(self.disp))
             return f"{where}(%rip)"
-        disp = str(self.disp) if self.disp else ""
+        disp = str(self.disp) if self.disp or self.show_zero else ""
         inner = self.base.att()
         if self.index is not None:
             inner += f",{self.index.att()},{self.scale}"
@@ -128,9 +138,9 @@ class Mem:
         return replace(self, disp=self.disp + delta)
 
 
-def mem(base, disp=0, index=None, scale=1):
+def mem(base, disp=0, index=None, scale=1, show_zero=False):
     return Mem(gp(base) if isinstance(base, str) else base, disp,
-               gp(index) if isinstance(index, str) else index, scale)
+               gp(index) if isinstance(index, str) else index, scale, show_zero=show_zero)
 
 
 def rip(label, disp=0):

@@ -15,9 +15,9 @@
 
 #ifdef __cplusplus
 extern "C" {
-#define AES_GEN_ALIGN16 alignas(16)
+#define AES_GEN_ALIGN64 alignas(64)
 #else
-#define AES_GEN_ALIGN16 _Alignas(16)
+#define AES_GEN_ALIGN64 _Alignas(64)
 #endif
 
 enum {
@@ -29,12 +29,12 @@ enum {
 };
 
 #define AES_GEN_BLOCK_SIZE 16
-#define AES_GEN_MODE_DIRS 8 /* ECB, CBC, CFB enc/dec; OFB; CTR */
 
-/* Complete so callers can put it on the stack; the fields are private. */
+/* Complete so callers can put it on the stack; the fields are private.  The
+ * sizes leave room for backends' own key formats and for modes to come. */
 typedef struct aes_gen_key {
-    AES_GEN_ALIGN16 uint8_t private_rk[2][240]; /* encryption, equivalent-inverse */
-    uint16_t private_kernels[AES_GEN_MODE_DIRS][2]; /* registry index, count */
+    AES_GEN_ALIGN64 uint8_t private_ks[1024]; /* expanded key, in the backend's format */
+    uint16_t private_kernels[16][2];         /* per mode: registry index, count */
     uint16_t private_backend;
     uint16_t private_rounds;
     uint32_t private_magic; /* nonzero while the key is set */

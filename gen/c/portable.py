@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Portable C backend: fully unrolled T-table kernels.
 
 One function per (mode, direction) builds a kernel body from three pieces:
@@ -80,7 +81,7 @@ def _loop(width, body, rounds, schedule, before=(), after=()):
 
 def ecb(v):
     store = [f"STORE32({_blk('dst', b, c)}, o{b}_{c});" for b in range(v.width) for c in range(4)]
-    return _loop(v.width, (_whiten_src(v.width), store), v.rounds, v.mode.key_schedule)
+    return _loop(v.width, (_whiten_src(v.width), store), v.rounds, v.mode.schedule)
 
 
 def cbc_enc(v):
@@ -140,10 +141,10 @@ def ctr_enc(v):
                  ["STORE64_BE(iv, hi);", "STORE64_BE(iv + 8, lo);"])
 
 
-BODIES = {
-    "ecb_enc": ecb, "ecb_dec": ecb, "cbc_enc": cbc_enc, "cbc_dec": cbc_dec,
-    "cfb_enc": cfb_enc, "cfb_dec": cfb_dec, "ofb_enc": ofb_enc, "ctr_enc": ctr_enc,
-}
+# Body names of gen/variants.py MODES -> the function that writes the body.
+BODIES = {"ecb": ecb, "cbc_enc": cbc_enc, "cbc_dec": cbc_dec, "cfb_enc": cfb_enc,
+          "cfb_dec": cfb_dec, "ofb": ofb_enc, "ctr": ctr_enc}
+DIRECTORY = ("portable", "portable C kernels (`portable.h` holds their helpers)")
 
 def _declarations(body):
     """Declare exactly the locals the body uses, grouped by kind."""
@@ -161,16 +162,14 @@ def _declarations(body):
 
 def kernel(v):
     """Template context for one kernel."""
-    body = BODIES[v.mode.tag](v)
-    uses_iv = v.mode.name != "ecb"
-    schedule = "equivalent-inverse decryption" if v.mode.key_schedule == "dec" else "encryption"
+    body = BODIES[v.mode.body_name](v)
+    uses_iv = v.mode.iv != "none"
+    schedule = "equivalent-inverse decryption" if v.mode.schedule == "dec" else "encryption"
     notes = [
         f"{v.mode.description}, AES-{v.key_bits} ({v.rounds} rounds, fully unrolled), "
         f"{v.width} block{'s' if v.width > 1 else ''} per iteration.",
         f"rk: the {schedule} round keys, {v.rounds + 1} x 16 bytes.",
-        "iv: unused (may be NULL)." if not uses_iv else
-        ("iv: the 128-bit big-endian counter, advanced by nblocks." if v.mode.name == "ctr"
-         else "iv: the chaining value, updated for the next call."),
+        "iv: unused (may be NULL)." if not uses_iv else f"iv: {v.mode.iv_note}",
         f"nblocks: a multiple of {v.width}." if v.width > 1 else "nblocks: any count.",
         "Needs: C99.",
         "Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),",
@@ -189,7 +188,7 @@ def kernel(v):
     }
 
 
-def emit(variants, render):
+def emit(variants, render, backend):
     """Return {path: text} for the portable backend: one C file per (mode, direction)."""
     files = {"portable/portable.h": render("portable.h.j2")}
     by_file = {}

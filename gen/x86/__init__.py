@@ -1,0 +1,2 @@
+# SPDX-License-Identifier: Apache-2.0
+"""x86-64 backends: one module each, on the shared skeletons of skeletons.py."""

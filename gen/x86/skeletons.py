@@ -1,0 +1,446 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Mode skeletons shared by the x86 backends, written once against a Vector
+strategy (16/32/64-byte vectors; SSE, VEX or EVEX).
+
+Kernels are GNU as (AT&T) functions with the SysV ABI and the shared kernel
+prototype (generated/kernels.h):
+
+    rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks
+
+They use only caller-saved registers (rax, rcx, rdx, rsi, rdi, r8-r11, all
+vector registers), touch no stack, and clear every vector register they used
+before returning so no round key outlives the call.
+
+A body is a function (kernel, variant) registered with the registers it needs
+beside its blocks; `BODIES` maps the body names of gen/variants.py MODES to
+them.  The pieces every body is built from: the group loop, the chained IV
+(CBC/CFB decryption), the whitened serial chain (CFB encryption, OFB) and the
+CTR counter.
+"""
+
+from asm import Const, Program, gp, mem, rip
+
+from .plan import PlanError, plan  # noqa: F401 (PlanError for backends)
+from .vector import SYSV
+
+RK, IV, DST, SRC, N = (SYSV[r] for r in ("rk", "iv", "dst", "src", "nblocks"))
+TMP_ROLE = "temporary: data loads"
+
+
+class Kernel:
+    """One kernel being written: its program, register plan and vector strategy."""
+
+    def __init__(self, variant, vec, plan_):
+        self.v = variant
+        self.vec = vec
+        self.plan = plan_
+        self.p = Program(variant.symbol)
+        self.gp_notes = []
+
+    @property
+    def tmp(self):
+        return self.plan.named["tmp"]
+
+    def src(self, block):
+        return mem(SRC, 16 * block, show_zero=True)
+
+    def dst(self, block):
+        return mem(DST, 16 * block, show_zero=True)
+
+    def key(self, r):
+        """The register holding round key r, loading it into tmp if spilled."""
+        reg = self.plan.keys[r]
+        if reg is None:
+            self.vec.broadcast(self.p, mem(RK, 16 * r, show_zero=True), self.tmp)
+            return self.tmp
+        return reg
+
+    def load_keys(self):
+        for r, reg in sorted(self.plan.keys.items()):
+            if reg is not None:
+                self.vec.broadcast(self.p, mem(RK, 16 * r, show_zero=True), reg)
+
+    def whiten(self, regs):
+        k = self.key(0)
+        for reg in regs:
+            self.vec.xor(self.p, k, reg)
+
+    def middle_rounds(self, regs, decrypt):
+        op = "aesdec" if decrypt else "aesenc"
+        for r in range(1, self.plan.rounds):
+            k = self.key(r)
+            for reg in regs:
+                self.vec.aes(self.p, op, k, reg)
+
+    def rounds(self, regs, decrypt):
+        self.middle_rounds(regs, decrypt)
+        k = self.key(self.plan.rounds)
+        for reg in regs:
+            self.vec.aes(self.p, "aesdeclast" if decrypt else "aesenclast", k, reg)
+
+    def clear(self):
+        for reg in sorted(set(self.plan.used()), key=lambda r: r.num):
+            self.vec.zero(self.p, reg)
+        self.vec.finish(self.p)
+
+
+# --- shared pieces -----------------------------------------------------------
+
+def group_loop(k, width, body):
+    """while (nblocks >= width) { body; src += 16W; dst += 16W; nblocks -= W; }"""
+    p = k.p
+    done, loop = p.label("done"), p.label("loop")
+    p("cmp", width, N)
+    p("jb", done)
+    p.directive(".p2align 4")
+    p.place(loop)
+    body()
+    p("add", 16 * width, SRC)
+    p("add", 16 * width, DST)
+    p("sub", width, N)
+    p("cmp", width, N)
+    p("jae", loop)
+    p.place(done)
+
+
+def chained(k, width, body):
+    """CBC/CFB decryption: the chaining value comes from iv into every lane of
+    its register, where the top lane is the block before the group; the group
+    leaves its last ciphertext vector there, and the top lane goes back to iv."""
+    chain = k.plan.named["chain"]
+    k.vec.broadcast(k.p, mem(IV), chain)
+    group_loop(k, width, body)
+    k.vec.extract_top(k.p, chain, mem(IV))
+
+
+def previous_blocks(k, reg_index, dst):
+    """dst = the ciphertext blocks before those of block register reg_index:
+    the chaining value's top lane, then the group's blocks, for register 0;
+    a load at a 16-byte offset for the others."""
+    lanes = k.vec.lanes
+    if reg_index:
+        k.vec.load(k.p, k.src(reg_index * lanes - 1), dst)
+    elif lanes == 1:
+        k.vec.copy(k.p, k.plan.named["chain"], dst)
+    else:
+        k.vec.shift_in_top(k.p, k.plan.named["chain"], k.src(0), dst)
+
+
+def whitened_chain(k, body):
+    """CFB encryption and OFB: rkN ^= rk0, so aesenclast yields the next block's
+    input already whitened; the chain register holds it between blocks and
+    across the loop, and is un-whitened into iv at the end."""
+    x, k0, kn = k.plan.named["chain"], k.plan.keys[0], k.plan.keys[k.plan.rounds]
+    k.plan.notes[kn] = f"rk{k.plan.rounds} ^ rk0"
+    k.vec.xor(k.p, k0, kn)
+    k.vec.load(k.p, mem(IV), x)
+    k.vec.xor(k.p, k0, x)
+    group_loop(k, 1, body)
+    k.vec.xor(k.p, k0, x)
+    k.vec.store(k.p, x, mem(IV))
+
+
+def ctr_constants(k, width):
+    """The byte-swap pattern (one per lane) and the per-block increments."""
+    prefix = k.v.backend_symbol
+    bswap = Const(f".L{prefix}_ctr_bswap", "reverses the 16 bytes: LE lanes <-> BE block",
+                  (".quad 0x08090a0b0c0d0e0f, 0x0001020304050607",) * k.vec.lanes)
+    inc = Const(f".L{prefix}_ctr_inc", "b in the low lane, for block b of a group",
+                tuple(f".quad {b}, 0" for b in range(width)))
+    return k.p.const(bswap), k.p.const(inc)
+
+
+def ctr_counters(k, width):
+    """Counter blocks for one group into the block registers, as little-endian
+    lanes (high:low qwords); r10:r9 advances by width.  While the low half plus
+    W - 1 does not wrap (all but once per 2^64 blocks) block b is block 0 plus
+    b in the low qword, a vector add; otherwise each block is built from
+    r10:r9 with add/adc."""
+    p, vec, blocks, tmp = k.p, k.vec, k.plan.blocks, k.tmp
+    lo, hi, probe = gp("r9"), gp("r10"), gp("r11")
+    bswap, inc = ctr_constants(k, width)
+    carry, counters = p.label("carry"), p.label("counters")
+    if width > 1:
+        p("mov", lo, probe)
+        p("add", width - 1, probe)
+        p("jc", carry)
+    vec.from_gp_pair(p, lo, hi, blocks[0], tmp)
+    vec.splat_lane0(p, blocks[0])
+    for j in range(1, len(blocks)):
+        vec.add_mem(p, rip(inc.name, 16 * j * vec.lanes), blocks[0], blocks[j])
+    if vec.lanes > 1:
+        vec.add_mem(p, rip(inc.name), blocks[0], blocks[0])
+    p("add", width, lo)
+    p("adc", 0, hi)
+    if width > 1:
+        p("jmp", counters)
+        p.place(carry)
+        for b in range(width):
+            reg, lane = k.plan.block(b)
+            if lane == 0:
+                vec.from_gp_pair(p, lo, hi, reg, tmp)
+            else:
+                vec.from_gp_pair(p, lo, hi, tmp, None)
+                vec.insert_lane(p, tmp.as_kind("xmm"), lane, reg)
+            p("add", 1, lo)
+            p("adc", 0, hi)
+        p.place(counters)
+    for reg in blocks:
+        vec.shuffle_mem(p, rip(bswap.name), reg)
+
+
+# --- bodies ------------------------------------------------------------------
+
+BODIES = {}
+
+
+def body(name, *roles):
+    """Register a body with the registers it needs: (role, register-map text)."""
+    def register(fn):
+        fn.roles = roles
+        BODIES[name] = fn
+        return fn
+    return register
+
+
+def _load_blocks(k):
+    for j, reg in enumerate(k.plan.blocks):
+        k.vec.load(k.p, k.src(j * k.vec.lanes), reg)
+
+
+def _store_blocks(k):
+    for j, reg in enumerate(k.plan.blocks):
+        k.vec.store(k.p, reg, k.dst(j * k.vec.lanes))
+
+
+@body("ecb", ("tmp", TMP_ROLE))
+def ecb(k, v):
+    decrypt = v.mode.schedule == "dec"
+
+    def group():
+        _load_blocks(k)
+        k.whiten(k.plan.blocks)
+        k.rounds(k.plan.blocks, decrypt)
+        _store_blocks(k)
+    group_loop(k, v.width, group)
+
+
+# Serial modes: the chain from one block to the next is only the AES rounds.
+# aesenclast XORs its key in last, so XORing the next block's whitening (and
+# data) into the last round key hands the next block its whitened input with
+# no pxor on the chain; the output block is recovered off the chain.
+
+@body("cbc_enc", ("chain", "chaining value / current block"), ("tmp", TMP_ROLE),
+      ("extra", "temporary: last round key ^ next input, output block"))
+def cbc_enc(k, v):
+    """c_i = E(p_i ^ c_{i-1}).  The chain holds x_i = p_i ^ c_{i-1} ^ rk0.  With
+    t = p_{i+1} ^ rk0, aesenclast(., rkN ^ t) = c_i ^ t = x_{i+1}, and c_i = x_{i+1} ^ t.
+    The last block of a call uses rkN alone."""
+    p, vec = k.p, k.vec
+    x, tmp, t2 = k.plan.named["chain"], k.tmp, k.plan.named["extra"]
+    k0, kn = k.plan.keys[0], k.plan.keys[k.plan.rounds]
+    done, loop, last = p.label("done"), p.label("loop"), p.label("last")
+    vec.load(p, mem(IV), x)
+    p("test", N, N)
+    p("jz", done)
+    vec.load(p, mem(SRC), tmp)
+    vec.xor(p, k0, tmp)
+    vec.xor(p, tmp, x)
+    p("sub", 1, N)
+    p("jz", last)
+    p.directive(".p2align 4")
+    p.place(loop)
+    k.middle_rounds([x], False)
+    vec.load(p, mem(SRC, 16), tmp)
+    vec.xor(p, k0, tmp)
+    vec.xor3(p, kn, tmp, t2)
+    vec.aes(p, "aesenclast", t2, x)
+    vec.xor3(p, tmp, x, t2)
+    vec.store(p, t2, mem(DST))
+    p("add", 16, SRC)
+    p("add", 16, DST)
+    p("sub", 1, N)
+    p("jnz", loop)
+    p.place(last)
+    k.rounds([x], False)
+    vec.store(p, x, mem(DST))
+    p.place(done)
+    vec.store(p, x, mem(IV))
+
+
+@body("cbc_dec", ("chain", "chaining value (IV, last ciphertext)"), ("tmp", TMP_ROLE))
+def cbc_dec(k, v):
+    """p_b = D(c_b) ^ c_{b-1}: every c_b is read before any p_b is written, so
+    dst == src is safe; the IV for the next group is the group's last c."""
+    blocks, lanes = k.plan.blocks, k.vec.lanes
+
+    def group():
+        _load_blocks(k)
+        k.whiten(blocks)
+        k.rounds(blocks, True)
+        for j in reversed(range(1, len(blocks))):
+            k.vec.xor_mem(k.p, k.src(j * lanes - 1), blocks[j], k.tmp)
+        if lanes == 1:
+            k.vec.xor(k.p, k.plan.named["chain"], blocks[0])
+        else:
+            previous_blocks(k, 0, k.tmp)
+            k.vec.xor(k.p, k.tmp, blocks[0])
+        k.vec.load(k.p, k.src(v.width - lanes), k.plan.named["chain"])
+        _store_blocks(k)
+    chained(k, v.width, group)
+
+
+@body("cfb_enc", ("chain", "chaining value / current block"), ("tmp", TMP_ROLE))
+def cfb_enc(k, v):
+    """c_i = E(c_{i-1}) ^ p_i.  The chain holds c_i ^ rk0: with the last key
+    rkN ^ rk0 ^ p_i, aesenclast gives it directly, and c_i = chain ^ rk0."""
+    x, tmp, k0, kf = k.plan.named["chain"], k.tmp, k.plan.keys[0], k.plan.keys[k.plan.rounds]
+
+    def block():
+        k.middle_rounds([x], False)
+        k.vec.load(k.p, mem(SRC), tmp)
+        k.vec.xor(k.p, kf, tmp)
+        k.vec.aes(k.p, "aesenclast", tmp, x)
+        k.vec.xor3(k.p, k0, x, tmp)
+        k.vec.store(k.p, tmp, mem(DST))
+    whitened_chain(k, block)
+
+
+@body("cfb_dec", ("chain", "chaining value (IV, last ciphertext)"), ("tmp", TMP_ROLE))
+def cfb_dec(k, v):
+    """p_b = E(c_{b-1}) ^ c_b: all inputs are known ciphertext, so W blocks run
+    in parallel."""
+    blocks, lanes, chain = k.plan.blocks, k.vec.lanes, k.plan.named["chain"]
+
+    def group():
+        for j, reg in enumerate(blocks):
+            previous_blocks(k, j, reg)
+        k.whiten(blocks)
+        k.rounds(blocks, False)
+        k.vec.load(k.p, k.src(v.width - lanes), chain)
+        for j in range(len(blocks) - 1):
+            k.vec.xor_mem(k.p, k.src(j * lanes), blocks[j], k.tmp)
+        k.vec.xor(k.p, chain, blocks[-1])
+        _store_blocks(k)
+    chained(k, v.width, group)
+
+
+@body("ofb", ("chain", "chaining value / current block"), ("tmp", TMP_ROLE))
+def ofb(k, v):
+    """The keystream is the next input: with the last key rkN ^ rk0 the chain
+    holds keystream ^ rk0, and dst = src ^ rk0 ^ chain."""
+    x, tmp, k0, kf = k.plan.named["chain"], k.tmp, k.plan.keys[0], k.plan.keys[k.plan.rounds]
+
+    def block():
+        k.middle_rounds([x], False)
+        k.vec.aes(k.p, "aesenclast", kf, x)
+        k.vec.load(k.p, mem(SRC), tmp)
+        k.vec.xor(k.p, k0, tmp)
+        k.vec.xor(k.p, x, tmp)
+        k.vec.store(k.p, tmp, mem(DST))
+    whitened_chain(k, block)
+
+
+@body("ctr", ("tmp", TMP_ROLE))
+def ctr(k, v):
+    """The counter lives byte-swapped in r10:r9 (high:low 64 bits), so the
+    128-bit carry is add/adc; pshufb turns the little-endian lanes into
+    big-endian blocks."""
+    p, lo, hi = k.p, gp("r9"), gp("r10")
+    k.gp_notes.append("r10:r9 counter, byte-swapped (high:low); r11 carry test")
+
+    def group():
+        ctr_counters(k, v.width)
+        k.whiten(k.plan.blocks)
+        k.rounds(k.plan.blocks, False)
+        for j, reg in enumerate(k.plan.blocks):
+            k.vec.xor_mem(p, k.src(j * k.vec.lanes), reg, k.tmp)
+        _store_blocks(k)
+    p("mov", mem(IV), hi)
+    p("mov", mem(IV, 8), lo)
+    p("bswap", hi)
+    p("bswap", lo)
+    group_loop(k, v.width, group)
+    p("bswap", hi)
+    p("bswap", lo)
+    p("mov", hi, mem(IV))
+    p("mov", lo, mem(IV, 8))
+
+
+# --- a kernel, a file ----------------------------------------------------------
+
+def _block_role(plan_, j):
+    lanes = plan_.vec.lanes
+    return f"block {j}" if lanes == 1 else f"blocks {j * lanes}-{j * lanes + lanes - 1}"
+
+
+def register_map(k, body_fn):
+    plan_ = k.plan
+    lines = [f"{reg.att()} {_block_role(plan_, j)}" for j, reg in enumerate(plan_.blocks)]
+    spilled = " ".join(f"rk{r}" for r in plan_.spilled())
+    for role, text in body_fn.roles:
+        reg = plan_.named[role]
+        if role == "tmp" and spilled:
+            text += f", spilled round keys {spilled}"
+        lines.append(f"{reg.att()} {text}")
+    for r in range(plan_.rounds + 1):
+        reg = plan_.keys[r]
+        if reg is not None:
+            lines.append(f"{reg.att()} {plan_.notes.get(reg, f'rk{r}')}")
+    return lines + ["rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)"] + k.gp_notes
+
+
+def kernel(v, vec, bodies, isa, params):
+    """Template context for one kernel."""
+    body_fn = bodies[v.mode.body_name]
+    serial = not v.mode.parallel
+    kvec = vec.narrow() if serial or v.width % vec.lanes else vec
+    k = Kernel(v, kvec, plan(kvec, 0 if serial else v.width, v.rounds,
+                             [role for role, _ in body_fn.roles]))
+    # The serial modes use rk0 and the last key directly: they must be held.
+    assert not serial or (k.plan.keys[0] is not None and k.plan.keys[v.rounds] is not None)
+    k.load_keys()
+    body_fn(k, v)
+    k.clear()
+    k.p("ret")
+    spilled = k.plan.spilled()
+    notes = [
+        f"{v.mode.description}, AES-{v.key_bits} ({v.rounds} rounds, fully unrolled), "
+        f"{v.width} block{'s' if v.width > 1 else ''} per iteration.",
+        f"rk: {'equivalent-inverse decryption' if v.mode.schedule == 'dec' else 'encryption'}"
+        f" round keys, {v.rounds + 1} x 16 bytes, any alignment"
+        + (f"; {len(spilled)} reloaded per group" if spilled else "") + ".",
+        f"iv: {v.mode.iv_note}",
+        f"nblocks: a multiple of {v.width}." if v.width > 1 else "nblocks: any count.",
+        "Requires: " + ", ".join(s.upper() for s in isa) + ".",
+    ]
+    return {"symbol": v.symbol, "params": params, "notes": notes,
+            "regmap": register_map(k, body_fn), "body": k.p.lines(),
+            "consts": list(k.p.consts.values()), "program": k.p}
+
+
+def merge_consts(kernels):
+    """The constants of a file: each once, the longest version of a table that
+    kernels of several widths ask for (they are prefixes of each other)."""
+    merged = {}
+    for kern in kernels:
+        for c in kern["consts"]:
+            have = merged.get(c.name)
+            if have is not None and have.lines[:len(c.lines)] != c.lines[:len(have.lines)]:
+                raise ValueError(f"{c.name}: two kernels ask for different contents")
+            if have is None or len(c.lines) > len(have.lines):
+                merged[c.name] = c
+    return [merged[name] for name in sorted(merged)]
+
+
+def emit(variants, render, vec, bodies, isa, params, file_for):
+    """{path: text}: one assembly file per (mode, direction) with every key size
+    and width of the backend."""
+    by_file = {}
+    for v in variants:
+        by_file.setdefault(file_for(v), []).append(v)
+    files = {}
+    for path, group in by_file.items():
+        kernels = [kernel(v, vec, bodies, isa, params) for v in group]
+        files[path] = render("x86_kernels.S.j2", kernels=kernels, rodata=merge_consts(kernels))
+    return files

@@ -1,0 +1,189 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The vector-length strategy: how a kernel body's vector operations are
+spelt for 16-, 32- or 64-byte vectors and for the legacy SSE, VEX or EVEX
+encoding (the Linux VAES files' `VL`, as an object).
+
+Bodies say `vec.xor(p, src, dst)`; the strategy picks pxor, vpxor or vpxord,
+and whether a memory operand may be used directly (VEX and EVEX take
+unaligned memory operands, legacy SSE needs 16-byte alignment, so SSE code
+loads through a temporary).  A block's 16 bytes are one lane of a vector:
+`lanes` blocks per register.
+"""
+
+from dataclasses import dataclass
+
+from asm import Reg, gp
+
+KINDS = {16: "xmm", 32: "ymm", 64: "zmm"}
+
+
+@dataclass(frozen=True)
+class Vector:
+    bytes: int   # 16, 32, 64
+    regs: int    # 16 or 32 architectural vector registers
+    enc: str     # sse, vex, evex
+
+    def __post_init__(self):
+        assert self.bytes in KINDS and self.regs in (16, 32)
+        assert self.enc in ("sse", "vex", "evex")
+        assert self.enc == "evex" or self.regs == 16, "only EVEX reaches registers 16-31"
+        assert self.enc != "sse" or self.bytes == 16, "legacy SSE is xmm only"
+        assert self.enc == "evex" or self.bytes < 64, "zmm needs EVEX"
+
+    @property
+    def kind(self):
+        return KINDS[self.bytes]
+
+    @property
+    def lanes(self):
+        return self.bytes // 16
+
+    def reg(self, n):
+        return Reg(self.kind, n)
+
+    def narrow(self):
+        """The xmm strategy of the same encoding, for the serial (one-block) modes."""
+        return Vector(16, self.regs, self.enc)
+
+    def _evex(self, *regs):
+        """EVEX mnemonics only where VEX cannot say it (zmm, registers 16-31)."""
+        return self.enc == "evex" and any(
+            isinstance(r, Reg) and (r.kind == "zmm" or r.num >= 16) for r in regs)
+
+    # --- moves -------------------------------------------------------------
+    def load(self, p, src, dst):
+        p("movdqu" if self.enc == "sse" else "vmovdqu64" if self._evex(dst) else "vmovdqu",
+          src, dst)
+
+    def store(self, p, src, dst):
+        p("movdqu" if self.enc == "sse" else "vmovdqu64" if self._evex(src) else "vmovdqu",
+          src, dst)
+
+    def copy(self, p, src, dst):
+        p("movdqa" if self.enc == "sse" else "vmovdqa64" if self._evex(src, dst) else "vmovdqa",
+          src, dst)
+
+    def broadcast(self, p, src, dst):
+        """A 16-byte memory value into every lane of dst."""
+        if self.bytes == 16:
+            self.load(p, src, dst)
+        elif self.bytes == 32 and not self._evex(dst):
+            p("vbroadcasti128", src, dst)
+        else:
+            p("vbroadcasti32x4", src, dst)
+
+    def extract_top(self, p, src, dst):
+        """The top lane of src (a vector register) to memory."""
+        if self.lanes == 1:
+            self.store(p, src, dst)
+        elif self.bytes == 32 and not self._evex(src):
+            p("vextracti128", 1, src, dst)
+        else:
+            p("vextracti32x4", self.lanes - 1, src, dst)
+
+    # --- arithmetic --------------------------------------------------------
+    def xor(self, p, src, dst):
+        """dst ^= src (src a register)."""
+        if self.enc == "sse":
+            p("pxor", src, dst)
+        else:
+            p("vpxord" if self._evex(src, dst) else "vpxor", src, dst, dst)
+
+    def xor3(self, p, a, b, dst):
+        """dst = a ^ b."""
+        if self.enc == "sse":
+            if dst != b:
+                self.copy(p, b, dst)
+            p("pxor", a, dst)
+        else:
+            p("vpxord" if self._evex(a, b, dst) else "vpxor", a, b, dst)
+
+    def xor_mem(self, p, src, dst, tmp):
+        """dst ^= memory at src, any alignment (SSE loads it into tmp first)."""
+        if self.enc == "sse":
+            self.load(p, src, tmp)
+            p("pxor", tmp, dst)
+        else:
+            p("vpxord" if self._evex(dst) else "vpxor", src, dst, dst)
+
+    def add_mem(self, p, src, base, dst):
+        """dst = base + memory at src, as 64-bit lanes (src aligned for SSE)."""
+        if self.enc == "sse":
+            if dst != base:
+                self.copy(p, base, dst)
+            p("paddq", src, dst)
+        else:
+            p("vpaddq", src, base, dst)
+
+    def shuffle_mem(self, p, src, dst):
+        """pshufb dst by the byte pattern at src (aligned for SSE)."""
+        if self.enc == "sse":
+            p("pshufb", src, dst)
+        else:
+            p("vpshufb", src, dst, dst)
+
+    def aes(self, p, op, key, dst):
+        """One AES round (op: aesenc, aesenclast, aesdec, aesdeclast) on dst."""
+        if self.enc == "sse":
+            p(op, key, dst)
+        else:
+            p("v" + op, key, dst, dst)
+
+    def zero(self, p, reg):
+        """reg = 0 in full (a VEX/EVEX write of the xmm view clears the rest)."""
+        x = reg.as_kind("xmm")
+        if self.enc == "sse":
+            p("pxor", x, x)
+        else:
+            p("vpxord" if x.num >= 16 else "vpxor", x, x, x)
+
+    # --- lanes -------------------------------------------------------------
+    def from_gp_pair(self, p, lo, hi, dst, tmp):
+        """dst's xmm view = hi:lo (two 64-bit GP registers)."""
+        x = dst.as_kind("xmm")
+        if self.enc == "sse":
+            p("movq", lo, x)
+            p("movq", hi, tmp.as_kind("xmm"))
+            p("punpcklqdq", tmp.as_kind("xmm"), x)
+        else:
+            p("vmovq", lo, x)
+            p("vpinsrq", 1, hi, x, x)
+
+    def insert_lane(self, p, src, lane, dst):
+        """Lane `lane` of dst = the xmm src."""
+        if self.bytes == 32 and not self._evex(dst, src):
+            p("vinserti128", lane, src, dst, dst)
+        else:
+            p("vinserti32x4", lane, src, dst, dst)
+
+    def splat_lane0(self, p, reg):
+        """Every lane of reg = its lane 0."""
+        if self.lanes == 1:
+            return
+        if self.bytes == 32 and not self._evex(reg):
+            p("vinserti128", 1, reg.as_kind("xmm"), reg, reg)
+        else:
+            p("vshufi64x2", 0, reg, reg, reg)
+
+    def shift_in_top(self, p, prev, cur, dst):
+        """dst = the top lane of the register prev, then the lanes of cur (a
+        register or memory) but its top one: the previous-block vector of
+        chained decryption.  dst may be cur but not prev."""
+        if self.bytes == 32 and not self._evex(prev, dst):
+            # vperm2i128: low half from prev's high half (1), high from cur's low (2)
+            p("vperm2i128", 0x21, cur, prev, dst)
+            return
+        if not isinstance(cur, Reg):
+            self.load(p, cur, dst)
+            cur = dst
+        # valignq: (cur : prev) shifted right by all but the top lane's qwords
+        p("valignq", 2 * (self.lanes - 1), prev, cur, dst)
+
+    def finish(self, p):
+        """Leave no dirty upper state for SSE code that runs next."""
+        if self.enc != "sse":
+            p("vzeroupper")
+
+
+SYSV = {"rk": gp("rdi"), "iv": gp("rsi"), "dst": gp("rdx"), "src": gp("rcx"),
+        "nblocks": gp("r8")}
