@@ -1,7 +1,8 @@
 # aes-gen: the user-facing verbs.  CMake does the building, in build/.
 #
 #   make                 install missing Debian packages, build, print the AES-128 table
-#   make gen [WIDTHS=1,2,4,8] [BACKENDS=portable] [KEYS=128,192,256]
+#   make gen [WIDTHS=1,2,4,8 | WIDTHS=aesni:1,2,4,8+portable:1,2] [BACKENDS=aesni,portable]
+#            [KEYS=128,192,256]
 #   make gen-check       regenerate to a temp dir and diff against generated/
 #   make test            the whole suite through ctest
 #   make bench [ARGS="--compare --bound"]

@@ -98,8 +98,8 @@ _BACKENDS = (
     Backend("aesni", "aesni", "xmm blocks, .byte-encoded aesenc/aesdec", True, 2,
             ("sse2", "ssse3", "aesni"), "x86.aesni", default_widths=(1, 2, 4, 8),
             max_width=14,
-            width_limit_reason="16 xmm registers hold the blocks, a chaining value, "
-                               "a temporary and at least one round key",
+            width_limit_reason="16 xmm registers hold the blocks, a chaining value and a "
+                               "temporary; round keys take what is left",
             arch="x86_64", aes_bytes=16),
     Backend("vpaes512", "vpaes512", "vector-permutation AES on zmm", True, 3, ("avx512bw",)),
     Backend("vpaes256", "vpaes256", "vector-permutation AES on ymm", True, 4, ("avx2",)),

@@ -5,7 +5,7 @@ Block b of a group is lane b % lanes of vector register b // lanes, from
 register 0 up; the registers a mode body asks for (chaining value,
 temporaries) follow in the order it names them; round keys take the rest.
 When the keys do not all fit, the middle ones are spilled first (rk1, rk2,
-...) and reloaded into the temporary per use: rk0 and the last keys are used
+...) and reloaded into the temporary per use (at the widest, all of them): rk0 and the last keys are used
 where a block enters or leaves the dependency chain, and the serial modes fold
 the last key into the chain, so they keep those in registers.
 """
@@ -45,11 +45,6 @@ def block_registers(vec, width):
     return -(-width // vec.lanes)
 
 
-def max_width(vec, mode_regs):
-    """The widest group: blocks plus the mode's registers plus one key register."""
-    return (vec.regs - mode_regs - 1) * vec.lanes
-
-
 def plan(vec, width, rounds, roles):
     """roles: the names of the registers the body needs beside its blocks, in
     allocation order (e.g. ("chain", "tmp"))."""
@@ -57,9 +52,9 @@ def plan(vec, width, rounds, roles):
         raise PlanError(f"width {width} is not a multiple of {vec.lanes} blocks per "
                         f"{vec.kind} register")
     nblock = block_registers(vec, width)
-    if nblock + len(roles) + 1 > vec.regs:
+    if nblock + len(roles) > vec.regs:
         raise PlanError(f"width {width} needs {nblock} {vec.kind} registers for blocks and "
-                        f"{len(roles)} for the mode, leaving none of {vec.regs} for round keys")
+                        f"{len(roles)} for the mode, more than the {vec.regs} there are")
     blocks = [vec.reg(n) for n in range(nblock)]
     named = {role: vec.reg(nblock + i) for i, role in enumerate(roles)}
     free = [vec.reg(n) for n in range(nblock + len(roles), vec.regs)]

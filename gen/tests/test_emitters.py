@@ -1,0 +1,132 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Emitters: every declared (backend, mode) has a body, output is stable and
+self-contained, and the x86 skeletons hold at every vector length."""
+
+import dataclasses
+import os
+import re
+import shutil
+import unittest
+
+import aesgen
+import variants
+from tests.test_encoder import assemble
+from x86 import skeletons
+from x86.vector import Vector
+
+DEFAULT = {"backends": list(variants.DEFAULT_BACKENDS), "keys": [128, 192, 256],
+           "widths": None}
+LABEL_REF = re.compile(r"(?<![\w.])(\.L\w+)")
+LABEL_DEF = re.compile(r"^(\.L\w+):", re.M)
+
+
+def assembly_labels_defined(test, path, text):
+    """Every local label an assembly file uses is defined in it: GNU as would
+    take an undefined one as external, and only the link would fail."""
+    code = "\n".join(line.split("#", 1)[0] for line in text.splitlines())
+    missing = set(LABEL_REF.findall(code)) - set(LABEL_DEF.findall(text))
+    test.assertEqual(missing, set(), f"{path}: undefined local labels")
+
+
+class Bodies(unittest.TestCase):
+    def test_every_declared_pair_has_a_body(self):
+        for name in variants.GENERATED:
+            module = aesgen.emitter(name)
+            for mode in variants.MODES:
+                self.assertIn(mode.body_name, module.BODIES, f"{name} {mode.tag}")
+
+    def test_missing_body_is_a_clear_error(self):
+        extra = dataclasses.replace(variants.MODES[-1], name="ctr64", body="ctr64")
+        saved = variants.MODES
+        variants.MODES = saved + (extra,)
+        try:
+            with self.assertRaises(variants.VariantError) as cm:
+                aesgen.generate(DEFAULT)
+            self.assertIn("mode ctr64_enc", str(cm.exception))
+            self.assertIn("no body 'ctr64'", str(cm.exception))
+        finally:
+            variants.MODES = saved
+
+
+class Output(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.files = aesgen.generate(DEFAULT)
+
+    def test_deterministic_and_relative(self):
+        self.assertEqual(aesgen.generate(DEFAULT), self.files)
+        for path, text in self.files.items():
+            self.assertNotIn(aesgen.REPO_DIR, text, path)
+            self.assertNotRegex(text, r"20\d\d-\d\d-\d\d", path)
+            first = text.splitlines()[0]
+            self.assertIn("DO NOT EDIT", first if path != "manifest.json" else "DO NOT EDIT")
+            if path != "manifest.json":
+                self.assertNotRegex(first, "--(backends|widths|keys)",
+                                    f"{path}: the request belongs in manifest.json")
+
+    def test_a_width_change_touches_only_that_backend(self):
+        other = aesgen.generate(dict(DEFAULT, widths=variants.parse_widths("portable:1,2")))
+        changed = {p for p in set(other) | set(self.files) if other.get(p) != self.files.get(p)}
+        for path in changed:
+            self.assertTrue(path.startswith("portable/") or path in (
+                "manifest.json", "README.md", "kernels.h", "kernels.inc", "groups.inc"), path)
+        self.assertIn("portable/portable_ecb_enc.c", changed)
+
+    def test_assembly_labels_are_defined(self):
+        for path, text in self.files.items():
+            if path.endswith(".S"):
+                assembly_labels_defined(self, path, text)
+
+    def test_generated_lists_follow_the_declarations(self):
+        modes = self.files["modes.inc"]
+        for m in variants.MODES:
+            self.assertIn(f"AES_GEN_MODE({m.tag},", modes)
+        backends = self.files["backends.inc"]
+        order = [line.split("(")[1].split(",")[0] for line in backends.splitlines()
+                 if line.startswith("AES_GEN_BACKEND(")]
+        self.assertEqual(order, [b.symbol for b in variants.BACKENDS.values()])
+
+
+@unittest.skipUnless(shutil.which("as"), "needs GNU as")
+class VectorLengths(unittest.TestCase):
+    """The skeletons at 16 (VEX), 32 and 64 bytes, for every mode and key size:
+    the kernels assemble, their labels resolve, and every .byte line is the
+    bytes GNU as gives for its mnemonic."""
+
+    def check(self, vec, widths):
+        backend = variants.BACKENDS["vaes256"]
+        vs = [variants.Variant("vaes256", m, bits, w)
+              for m in variants.MODES for bits in variants.KEY_BITS
+              for w in (widths if m.parallel else (1,))]
+        files = skeletons.emit(vs, aesgen.make_renderer(), vec, skeletons.BODIES, backend.isa,
+                               "", lambda v: f"x86_64/t_{v.mode.tag}.S")
+        byte_lines = {}
+        for path, text in files.items():
+            assembly_labels_defined(self, path, text)
+            assemble([text])
+            for line in text.splitlines():
+                m = re.match(r"\s*\.byte\s+([0-9a-fx,]+)\s+#\s+(.+?)\s*$", line)
+                if m:
+                    byte_lines[m.group(2)] = bytes(int(b, 16) for b in m.group(1).split(","))
+        mnemonics = sorted(byte_lines)
+        self.assertEqual(assemble(mnemonics), b"".join(byte_lines[m] for m in mnemonics))
+        return files
+
+    def test_vex_xmm(self):
+        self.check(Vector(16, 16, "vex"), (1, 2, 4, 8))
+
+    def test_ymm(self):
+        text = self.check(Vector(32, 16, "vex"), (1, 2, 8, 16))["x86_64/t_cbc_dec.S"]
+        self.assertTrue("vperm2i128" in text and "vbroadcasti128" in text)
+
+    def test_zmm_32_registers(self):
+        files = self.check(Vector(64, 32, "evex"), (1, 4, 16, 32))
+        self.assertTrue("valignq" in files["x86_64/t_cfb_dec.S"])
+        # At W=32 with AES-256, blocks take zmm0-7 and keys reach beyond zmm15.
+        self.assertTrue("vbroadcasti32x4 224(%rdi), %zmm10" in files["x86_64/t_ecb_enc.S"])
+        self.assertTrue("%zmm23" in files["x86_64/t_ecb_enc.S"])
+        self.assertTrue("vzeroupper" in files["x86_64/t_ctr_enc.S"])
+
+
+if __name__ == "__main__":
+    unittest.main()

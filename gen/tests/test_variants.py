@@ -1,0 +1,113 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Request validation and the variant matrix."""
+
+import ast
+import os
+import unittest
+
+import variants
+from variants import VariantError, build_matrix, parse_widths, validate
+
+GEN = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT = ["aesni", "portable"]
+
+
+class Validation(unittest.TestCase):
+    def error(self, backends=DEFAULT, widths=None, keys=(128, 192, 256)):
+        with self.assertRaises(VariantError) as cm:
+            validate(backends, widths, list(keys))
+        return str(cm.exception)
+
+    def test_zero_is_not_a_width(self):
+        msg = self.error(widths=parse_widths("0"))
+        self.assertIn("0 is not a width", msg)
+        self.assertNotIn("needs width 1", msg)
+
+    def test_width_one_is_required(self):
+        self.assertIn("needs width 1", self.error(widths=parse_widths("2,4")))
+
+    def test_limit_names_backend_and_rule(self):
+        msg = self.error(widths=parse_widths("1,15"))
+        self.assertIn("aesni", msg)
+        self.assertIn("limit of 14", msg)
+        self.assertIn("xmm registers", msg)
+
+    def test_per_backend_widths(self):
+        widths = parse_widths("aesni:1,2,4,8+portable:1,2")
+        validate(DEFAULT, widths, [128])
+        matrix = build_matrix(DEFAULT, widths, [128])
+        self.assertEqual(sorted({v.width for v in matrix if v.backend == "portable"}), [1, 2])
+        self.assertEqual(sorted({v.width for v in matrix if v.backend == "aesni"}), [1, 2, 4, 8])
+        # A backend not named keeps its defaults.
+        matrix = build_matrix(DEFAULT, parse_widths("portable:1,3"), [128])
+        self.assertEqual(sorted({v.width for v in matrix if v.backend == "aesni"}),
+                         list(variants.BACKENDS["aesni"].default_widths))
+
+    def test_per_backend_errors(self):
+        self.assertIn("WIDTHS for portable", self.error(widths=parse_widths("portable:1,17")))
+        self.assertIn("not among the backends",
+                      self.error(["portable"], widths=parse_widths("aesni:1,2")))
+        with self.assertRaisesRegex(VariantError, "BACKEND:W"):
+            parse_widths("aesni:1+portable")
+        with self.assertRaisesRegex(VariantError, "twice"):
+            parse_widths("aesni:1+aesni:1,2")
+        with self.assertRaisesRegex(VariantError, "'x' is not an integer"):
+            parse_widths("1,x")
+
+    def test_names_and_keys(self):
+        self.assertIn("unknown backend 'nope'", self.error(["nope", "portable"]))
+        self.assertIn("planned", self.error(["vpaes", "portable"]))
+        self.assertIn("must include 'portable'", self.error(["aesni"]))
+        self.assertIn("100 is not an AES key size", self.error(keys=[100]))
+        self.assertIn("listed twice", self.error(keys=[128, 128]))
+        self.assertIn("listed twice", self.error(widths=parse_widths("1,2,2")))
+
+    def test_width_multiple(self):
+        wide = variants.Backend("wide", "wide", "", True, 9, emitter="x", width_multiple=2,
+                                default_widths=(1, 2), max_width=8)
+        variants.BACKENDS["wide"] = wide
+        try:
+            self.assertIn("multiple of 2", self.error(["wide", "portable"], parse_widths("1,3")))
+            validate(["wide", "portable"], parse_widths("1,2,4"), [128])
+        finally:
+            del variants.BACKENDS["wide"]
+
+
+class Matrix(unittest.TestCase):
+    def test_registry_order(self):
+        matrix = build_matrix(DEFAULT, None, [128, 256])
+        # Backends in preference order, a group's widths widest first, serial modes width 1.
+        self.assertEqual([v.backend for v in matrix][0], "aesni")
+        groups = {}
+        for v in matrix:
+            groups.setdefault((v.backend, v.mode.tag, v.key_bits), []).append(v.width)
+        for (backend, tag, _), widths in groups.items():
+            self.assertEqual(widths, sorted(widths, reverse=True))
+            self.assertEqual(widths[-1], 1)
+            if not variants.MODE_BY_TAG[tag].parallel:
+                self.assertEqual(widths, [1])
+
+    def test_symbols_are_c_tokens(self):
+        for b in variants.BACKENDS.values():
+            self.assertTrue(b.symbol.isidentifier(), b.name)
+        self.assertEqual(variants.BACKENDS["tilegx-emu"].symbol, "tilegx_emu")
+
+    def test_modes_are_consistent(self):
+        for m in variants.MODES:
+            self.assertEqual(m.counter_bits > 0, m.iv == "counter", m.tag)
+            self.assertEqual(m.whole_blocks, m.tail == "none", m.tag)
+            self.assertIn(m.schedule, ("enc", "dec"))
+        self.assertEqual(len({m.tag for m in variants.MODES}), len(variants.MODES))
+
+    def test_variants_imports_no_emitter(self):
+        with open(os.path.join(GEN, "variants.py")) as f:
+            tree = ast.parse(f.read())
+        imported = {alias.name.split(".")[0] for node in ast.walk(tree)
+                    if isinstance(node, (ast.Import, ast.ImportFrom))
+                    for alias in (node.names if isinstance(node, ast.Import) else
+                                  [ast.alias(node.module or "")])}
+        self.assertLessEqual(imported, {"dataclasses"}, imported)
+
+
+if __name__ == "__main__":
+    unittest.main()
