@@ -28,7 +28,8 @@ static api_fn *const public_api[AES_GEN_MODE_COUNT] = {
 const struct mode_case mode_cases[AES_GEN_MODE_COUNT] = {
 #define AES_GEN_MODE(md, label, family, decrypt, parallel, dec_schedule, iv, whole_blocks, tail, \
                      counter_bits) \
-    [AES_GEN_MD_##md] = {AES_GEN_MD_##md, #md, REF_##family, decrypt, whole_blocks, NULL},
+    [AES_GEN_MD_##md] = {AES_GEN_MD_##md, #md, REF_##family, decrypt, whole_blocks, \
+                         counter_bits, NULL},
 #include "modes.inc"
 };
 
@@ -120,7 +121,7 @@ void ref_run(const struct mode_case *mc, const uint8_t *key, size_t key_len, uin
 {
     ref_key rk;
     ref_setkey(&rk, key, key_len);
-    ref_crypt(&rk, mc->ref, mc->decrypt, iv, dst, src, len);
+    ref_crypt(&rk, mc->ref, mc->decrypt, mc->counter_bits, iv, dst, src, len);
 }
 
 int run_suite(Suite *s)

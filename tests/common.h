@@ -19,6 +19,7 @@ struct mode_case {
     enum ref_mode ref;
     int decrypt;
     int whole_blocks; /* ECB/CBC: len must be a multiple of 16 */
+    unsigned counter_bits; /* CTR: the counting bits of the block */
     api_fn *api;      /* the public function, or NULL for a mode without one */
 };
 extern const struct mode_case mode_cases[AES_GEN_MODE_COUNT];

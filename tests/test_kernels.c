@@ -51,7 +51,7 @@ static void check_kernel(const struct aes_gen_kernel_info *ki, size_t nblocks, s
         memcpy(rk, ref.rk, 16 * (size_t)(ref.rounds + 1));
 
     memcpy(iv_want, iv0, 16);
-    ref_crypt(&ref, mc->ref, mc->decrypt, iv_want, want, plain + src_off, len);
+    ref_crypt(&ref, mc->ref, mc->decrypt, mc->counter_bits, iv_want, want, plain + src_off, len);
 
     memcpy(iv_got, iv0, 16);
     uint8_t *dst = buf + dst_off;

@@ -182,17 +182,19 @@ void ref_equivalent_inverse_keys(const ref_key *k, uint8_t out[15 * 16])
     }
 }
 
-static void increment(uint8_t ctr[16])
+/* The last `bits` bits of the block count, big-endian; the rest stay. */
+static void increment(uint8_t ctr[16], unsigned bits)
 {
+    const int top = 16 - (int)(bits / 8);
     int i = 15;
     do
         ctr[i]++;
-    while (ctr[i] == 0 && i-- > 0);
+    while (ctr[i] == 0 && i-- > top);
 }
 
 /* SP 800-38A 6.1-6.5, a block at a time. */
-void ref_crypt(const ref_key *k, enum ref_mode mode, int decrypt, uint8_t iv[16], uint8_t *dst,
-               const uint8_t *src, size_t len)
+void ref_crypt(const ref_key *k, enum ref_mode mode, int decrypt, unsigned counter_bits,
+               uint8_t iv[16], uint8_t *dst, const uint8_t *src, size_t len)
 {
     for (size_t off = 0; off < len; off += 16) {
         const size_t n = len - off < 16 ? len - off : 16;
@@ -236,7 +238,7 @@ void ref_crypt(const ref_key *k, enum ref_mode mode, int decrypt, uint8_t iv[16]
             ref_encrypt_block(k, iv, ks);
             for (int i = 0; i < 16; i++)
                 out[i] = in[i] ^ ks[i];
-            increment(iv);
+            increment(iv, counter_bits ? counter_bits : 128);
             break;
         }
         memcpy(dst + off, out, n);

@@ -29,9 +29,10 @@ void ref_equivalent_inverse_keys(const ref_key *k, uint8_t out[15 * 16]);
  * One call of a mode with the aes_gen API's semantics: iv is updated so that
  * calls chain; a partial final block of CFB/OFB/CTR uses the first bytes of its
  * keystream block, then CTR counts one on, OFB keeps the keystream block and
- * CFB the partial state (ciphertext bytes, then keystream bytes).
+ * CFB the partial state (ciphertext bytes, then keystream bytes).  CTR counts
+ * in the last counter_bits bits of the block (0: all 128), big-endian.
  */
-void ref_crypt(const ref_key *k, enum ref_mode mode, int decrypt, uint8_t iv[16], uint8_t *dst,
-               const uint8_t *src, size_t len);
+void ref_crypt(const ref_key *k, enum ref_mode mode, int decrypt, unsigned counter_bits,
+               uint8_t iv[16], uint8_t *dst, const uint8_t *src, size_t len);
 
 #endif
