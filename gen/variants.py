@@ -31,6 +31,11 @@ class Mode:
     counter_bits: int = 0  # CTR: the low bits of the block that count (big-endian)
     body: str = ""     # the emitters' body for it; default name_direction
     api: str = ""      # the public function, if the mode has one
+    family: str = ""   # the SP 800-38A mode it is a variant of; default its name
+
+    @property
+    def sp800_38a(self):
+        return self.family or self.name
 
     @property
     def tag(self):
@@ -64,6 +69,8 @@ MODES = (
          counter_bits=128, body="ctr", api="aes_gen_ctr_crypt"),
 )
 MODE_BY_TAG = {m.tag: m for m in MODES}
+# The SP 800-38A modes the runtime's tail handling, the reference and the peers know.
+FAMILIES = ("ecb", "cbc", "cfb", "ofb", "ctr")
 
 
 @dataclass(frozen=True)
@@ -219,8 +226,25 @@ def _validate_widths(name, widths, source):
     _check_unique(widths, source)
 
 
+def validate_modes(modes):
+    """The declarations themselves: unique tags, known families, consistent properties."""
+    _check_unique([m.tag for m in modes], "MODES")
+    for m in modes:
+        if m.sp800_38a not in FAMILIES:
+            raise VariantError(f"mode {m.tag}: family '{m.sp800_38a}' is not one of "
+                               f"{', '.join(FAMILIES)} (set family= for a variant)")
+        if (m.iv == "counter") != (m.counter_bits > 0) or m.counter_bits % 8 or \
+                m.counter_bits > 128:
+            raise VariantError(f"mode {m.tag}: a counter mode needs counter_bits, a multiple "
+                               "of 8 up to 128; other modes none")
+        if m.whole_blocks != (m.tail == "none"):
+            raise VariantError(f"mode {m.tag}: a mode that takes any length says what its "
+                               "partial last block does (tail=)")
+
+
 def validate(backends, widths, keys):
     """Raise VariantError unless the request can be generated as a whole."""
+    validate_modes(MODES)
     for name in backends:
         if name not in BACKENDS:
             raise VariantError(f"BACKENDS: unknown backend '{name}' "

@@ -36,7 +36,7 @@ class Bodies(unittest.TestCase):
                 self.assertIn(mode.body_name, module.BODIES, f"{name} {mode.tag}")
 
     def test_missing_body_is_a_clear_error(self):
-        extra = dataclasses.replace(variants.MODES[-1], name="ctr64", body="ctr64")
+        extra = dataclasses.replace(variants.MODES[-1], name="ctr64", body="ctr64", family="ctr")
         saved = variants.MODES
         variants.MODES = saved + (extra,)
         try:

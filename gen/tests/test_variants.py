@@ -2,6 +2,7 @@
 """Request validation and the variant matrix."""
 
 import ast
+import dataclasses
 import os
 import unittest
 
@@ -93,11 +94,18 @@ class Matrix(unittest.TestCase):
         self.assertEqual(variants.BACKENDS["tilegx-emu"].symbol, "tilegx_emu")
 
     def test_modes_are_consistent(self):
+        variants.validate_modes(variants.MODES)
         for m in variants.MODES:
-            self.assertEqual(m.counter_bits > 0, m.iv == "counter", m.tag)
-            self.assertEqual(m.whole_blocks, m.tail == "none", m.tag)
             self.assertIn(m.schedule, ("enc", "dec"))
-        self.assertEqual(len({m.tag for m in variants.MODES}), len(variants.MODES))
+        ctr = variants.MODE_BY_TAG["ctr_enc"]
+        bad = [dataclasses.replace(ctr, name="ctr64"),               # no family
+               dataclasses.replace(ctr, name="x", family="ctr", counter_bits=0),
+               dataclasses.replace(ctr, name="y", family="ctr", tail="none")]
+        for mode in bad:
+            with self.assertRaises(VariantError):
+                variants.validate_modes(variants.MODES + (mode,))
+        variants.validate_modes(variants.MODES + (dataclasses.replace(
+            ctr, name="ctr64", family="ctr", counter_bits=64),))
 
     def test_variants_imports_no_emitter(self):
         with open(os.path.join(GEN, "variants.py")) as f:
