@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from . import encoder
 from .forms import BYTE_ENCODED
-from .operands import Imm, Label, Mem, Reg
+from .operands import Imm, Label, Reg
 
 
 def _operand(op):
@@ -84,9 +84,6 @@ class Program:
     def lines(self):
         return [item if isinstance(item, str) else item.line() for item in self.items]
 
-    def instructions(self):
-        return [item for item in self.items if isinstance(item, Insn)]
-
 
 @dataclass(frozen=True)
 class _Directive:
@@ -94,7 +91,3 @@ class _Directive:
 
     def line(self):
         return self.text
-
-
-def const_operand(label, disp=0):
-    return Mem(None, disp, label=label.name)

@@ -7,6 +7,7 @@ so no memory operand needs the 16-byte alignment legacy SSE would require.
 """
 
 from . import skeletons
+from .plan import PlanError, plan
 from .vector import Vector
 
 VECTOR = Vector(16, 16, "sse")
@@ -29,8 +30,8 @@ def max_width():
     for width in range(1, 64):
         try:
             for fn in (BODIES[b] for b in ("ecb", "cbc_dec", "cfb_dec", "ctr")):
-                skeletons.plan(VECTOR, width, 14, [role for role, _ in fn.roles])
-        except skeletons.PlanError:
+                plan(VECTOR, width, 14, [role for role, _ in fn.roles])
+        except PlanError:
             break
         widest = width
     return widest
