@@ -150,6 +150,13 @@ static unsigned api_width(const aes_gen_key *k, enum aes_gen_mode_dir md)
     return aes_gen_registry[k->private_kernels[md][0]].width;
 }
 
+/* The backend whose kernels the key runs md with (a vector backend takes its
+ * serial modes from another). */
+static const char *mode_backend(const aes_gen_key *k, enum aes_gen_mode_dir md)
+{
+    return aes_gen_backend_table[aes_gen_registry[k->private_kernels[md][0]].backend].name;
+}
+
 struct row {
     const char *backend;
     unsigned key_bits, width;
@@ -163,7 +170,7 @@ static int ours_job(struct ours *run, const aes_gen_key *k, unsigned bits,
                     enum aes_gen_mode_dir md, unsigned width, struct bench_job *job,
                     unsigned *used_width)
 {
-    const char *backend = aes_gen_key_backend(k);
+    const char *backend = mode_backend(k, md);
     memset(run, 0, sizeof *run);
     run->k = k;
     run->md = md;
@@ -262,7 +269,7 @@ static void print_rows(const struct options *o, const struct bench_clock *c, str
         const double best = best_peer(r);
         const double bound_cpb = r->bound_ns * c->core_ghz, vs_bound = r->ns / r->bound_ns;
         if (!o->csv && !o->json && (i == 0 || r->key_bits != rows[i - 1].key_bits)) {
-            printf("\nAES-%-4u   W      ns/B     MiB/s   cycles/B", r->key_bits);
+            printf("\nAES-%-4u backend   W      ns/B     MiB/s   cycles/B", r->key_bits);
             if (o->compare)
                 printf(" | %9s %9s %9s  ours/best", "openssl", "gcrypt", "nettle");
             if (o->bound)
@@ -300,7 +307,8 @@ static void print_rows(const struct options *o, const struct bench_clock *c, str
                              bound_cpb, vs_bound);
             printf("}");
         } else {
-            printf("  %-8s %2u %9.3f %9.1f %10.3f", aes_gen_modes[r->md].label, r->width, r->ns, mib,
+            printf("  %-8s %-8s %2u %9.3f %9.1f %10.3f", aes_gen_modes[r->md].label, r->backend,
+                   r->width, r->ns, mib,
                    cpb);
             if (o->compare) {
                 char s[PEER_COUNT][32], ratio[32];
@@ -353,12 +361,12 @@ static int run_table(const struct options *o, const struct bench_clock *c,
             struct bench_job jobs[2 + PEER_COUNT];
             struct bench_aes_run aes_run;
             int peer_job[PEER_COUNT], njobs = 1, bjob = -1;
-            r->backend = backend;
             r->key_bits = o->keys[ki];
             r->md = (enum aes_gen_mode_dir)m;
+            r->backend = mode_backend(&k, r->md);
             if (ours_job(&run, &k, r->key_bits, r->md, o->width, &jobs[0], &r->width)) {
                 fprintf(stderr, "aes-gen-bench: backend %s has no width-%u kernel for %s\n",
-                        backend, o->width, aes_gen_modes[m].name);
+                        r->backend, o->width, aes_gen_modes[m].name);
                 return 1;
             }
             for (int p = 0; p < PEER_COUNT; p++) {
@@ -367,7 +375,7 @@ static int run_table(const struct options *o, const struct bench_clock *c,
                     peer_job[p] = njobs++;
             }
             if (o->bound &&
-                !bound_job(backend, r->md, r->key_bits, o->bytes, &aes_run, &jobs[njobs]))
+                !bound_job(r->backend, r->md, r->key_bits, o->bytes, &aes_run, &jobs[njobs]))
                 bjob = njobs++;
             bench_jobs(jobs, njobs, buf, o->bytes, o->samples);
             r->ns = jobs[0].ns_per_byte;

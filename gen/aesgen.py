@@ -58,7 +58,8 @@ def check_bodies(backends):
     """Every (backend, mode) pair has a body, before anything is written."""
     for name in backends:
         module = emitter(name)
-        for mode in variants.MODES:
+        for mode in (m for m in variants.MODES
+                     if m.parallel or variants.BACKENDS[name].serial_modes):
             if mode.body_name not in module.BODIES:
                 raise variants.VariantError(
                     f"mode {mode.tag}: backend {name} has no body '{mode.body_name}' "

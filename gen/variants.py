@@ -89,6 +89,8 @@ class Backend:
     width_limit_reason: str = ""
     arch: str = ""        # key of ARCHES for hosts that can build it; "" = every host
     aes_bytes: int = 0    # vector bytes per AES instruction (16, 32, 64); 0: no AES instructions
+    serial_modes: bool = True  # emits the serial modes; if not, a key takes them from the
+                               # best backend that has them with the same key format
 
 
 # Conditions under which an architecture-specific backend is built.
@@ -98,10 +100,18 @@ ARCHES = {
 }
 
 _BACKENDS = (
-    Backend("vaes512", "vaes512", "zmm, 4 blocks per register", True, 0,
-            ("avx512f", "avx512vl", "avx512bw", "vaes"), aes_bytes=64),
-    Backend("vaes256", "vaes256", "ymm, 2 blocks per register", True, 1, ("avx2", "vaes"),
-            aes_bytes=32),
+    Backend("vaes512", "vaes512", "zmm, 4 blocks per register; parallel modes", True, 0,
+            ("avx512f", "avx512vl", "avx512bw", "vaes"), "x86.vaes",
+            default_widths=(1, 4, 8, 16, 32), width_multiple=4, max_width=120,
+            width_limit_reason="32 zmm registers hold the blocks, 4 per register, a chaining "
+                               "value and a temporary; round keys take what is left",
+            arch="x86_64", aes_bytes=64, serial_modes=False),
+    Backend("vaes256", "vaes256", "ymm, 2 blocks per register; parallel modes", True, 1,
+            ("avx", "avx2", "vaes"), "x86.vaes", default_widths=(1, 2, 4, 8, 16),
+            width_multiple=2, max_width=28,
+            width_limit_reason="16 ymm registers hold the blocks, 2 per register, a chaining "
+                               "value and a temporary; round keys take what is left",
+            arch="x86_64", aes_bytes=32, serial_modes=False),
     Backend("aesni", "aesni", "xmm blocks, .byte-encoded aesenc/aesdec", True, 2,
             ("sse2", "ssse3", "aesni"), "x86.aesni", default_widths=(1, 2, 4, 8),
             max_width=14,
@@ -122,7 +132,7 @@ _BACKENDS = (
 # runtime's backend ids follow this order.
 BACKENDS = {b.name: b for b in sorted(_BACKENDS, key=lambda b: (not b.constant_time, b.rank))}
 GENERATED = tuple(name for name, b in BACKENDS.items() if b.emitter)
-DEFAULT_BACKENDS = ("aesni", "portable")
+DEFAULT_BACKENDS = ("vaes512", "vaes256", "aesni", "portable")
 REQUIRED_BACKEND = "portable"  # the runtime's fallback on every CPU
 
 
@@ -261,6 +271,13 @@ def validate(backends, widths, keys):
                                f"(one of {', '.join(map(str, KEY_BITS))})")
     _check_unique(backends, "BACKENDS")
     _check_unique(keys, "KEYS")
+    for name in backends:
+        b = BACKENDS[name]
+        if not b.serial_modes and not any(BACKENDS[o].serial_modes and
+                                          BACKENDS[o].key_format == b.key_format
+                                          for o in backends):
+            raise VariantError(f"BACKENDS: {name} takes its serial modes from a backend with "
+                               f"key format {b.key_format}; none is requested")
     if widths is None:
         return
     for name in widths:
@@ -281,7 +298,7 @@ def build_matrix(backends, widths, keys):
     validate(backends, widths, keys)
     variants = []
     for name in (b for b in BACKENDS if b in backends):
-        for mode in MODES:
+        for mode in (m for m in MODES if m.parallel or BACKENDS[name].serial_modes):
             for key_bits in sorted(keys):
                 mode_widths = widths_for(name, widths) if mode.parallel else [1]
                 for width in sorted(mode_widths, reverse=True):

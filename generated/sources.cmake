@@ -13,6 +13,16 @@ set(AES_GEN_GENERATED_SOURCES
 )
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
   list(APPEND AES_GEN_GENERATED_SOURCES
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes512_cbc_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes512_cfb_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes512_ctr_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes512_ecb_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes512_ecb_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes256_cbc_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes256_cfb_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes256_ctr_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes256_ecb_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes256_ecb_enc.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_cbc_dec.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_cbc_enc.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_cfb_dec.S

@@ -19,8 +19,10 @@ static int setkey_with(aes_gen_key *k, const void *key, size_t key_len,
 
     memset(&tmp, 0, sizeof tmp);
     for (int md = 0; md < AES_GEN_MODE_COUNT; md++) {
-        size_t first,
-               n = aes_gen_kernel_range_tuned(backend, (enum aes_gen_mode_dir)md, bits, &first);
+        /* Usable, so every mode has a source: the backend or one sharing its key format. */
+        const int source = aes_gen_mode_source(backend, (enum aes_gen_mode_dir)md, bits);
+        size_t first, n = aes_gen_kernel_range_tuned((enum aes_gen_backend_id)source,
+                                                     (enum aes_gen_mode_dir)md, bits, &first);
         tmp.private_kernels[md][0] = (uint16_t)first;
         tmp.private_kernels[md][1] = (uint16_t)n;
     }

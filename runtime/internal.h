@@ -92,7 +92,7 @@ enum aes_gen_backend_id {
 struct aes_gen_backend_info {
     const char *name;
     const char *symbol; /* C token: kernel symbols, tuning tables */
-    unsigned constant_time : 1, generated : 1;
+    unsigned constant_time : 1, generated : 1, serial : 1;
     enum aes_gen_key_format key_format;
     unsigned aes_bytes; /* vector bytes per AES instruction; 0 if it uses none */
     uint32_t cpu;       /* features every kernel needs */
@@ -119,6 +119,12 @@ int aes_gen_key_index(unsigned key_bits);
 /* 1 if this CPU runs the backend and the build has all its modes for key_bits
  * (key_bits 0: for any key size). */
 int aes_gen_backend_usable(enum aes_gen_backend_id backend, unsigned key_bits);
+/* The backend whose kernels a key of `backend` runs md with: its own, or, for a
+ * mode it has no kernels for, the first usable backend with the same key
+ * format that has them (vaes512 takes its serial modes from aesni).  -1 if
+ * none runs here. */
+int aes_gen_mode_source(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md,
+                        unsigned key_bits);
 /* 1 if some backend was generated for key_bits. */
 int aes_gen_key_size_built(unsigned key_bits);
 /* Registry range of one (backend, mode_dir, key_bits), from groups.inc:

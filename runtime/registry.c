@@ -17,9 +17,10 @@ const struct aes_gen_mode_info aes_gen_modes[AES_GEN_MODE_COUNT] = {
 };
 
 const struct aes_gen_backend_info aes_gen_backend_table[AES_GEN_BACKEND_COUNT] = {
-#define AES_GEN_BACKEND(symbol, name, constant_time, generated, key_format, aes_bytes, cpu) \
-    [AES_GEN_BACKEND_##symbol] = {name, #symbol, constant_time, generated, AES_GEN_KF_##key_format, \
-                                  aes_bytes, cpu},
+#define AES_GEN_BACKEND(symbol, name, constant_time, generated, serial, key_format, aes_bytes, \
+                        cpu) \
+    [AES_GEN_BACKEND_##symbol] = {name, #symbol, constant_time, generated, serial, \
+                                  AES_GEN_KF_##key_format, aes_bytes, cpu},
 #include "backends.inc"
 #undef AES_GEN_BACKEND
 };
@@ -103,28 +104,50 @@ size_t aes_gen_kernel_range_tuned(enum aes_gen_backend_id backend, enum aes_gen_
     return n;
 }
 
-static int complete_for(enum aes_gen_backend_id backend, unsigned key_bits)
+static int backend_runs(enum aes_gen_backend_id backend)
+{
+    const uint32_t cpu = aes_gen_backend_table[backend].cpu;
+    return aes_gen_backend_table[backend].generated && (cpu & aes_gen_cpu_features()) == cpu;
+}
+
+/* The group exists, ends at width 1 (the drivers finish every message there),
+ * and every kernel in it is built for this host and runs on this CPU. */
+static int group_runs(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md, unsigned key_bits)
 {
     const uint32_t have = aes_gen_cpu_features();
-    for (int md = 0; md < AES_GEN_MODE_COUNT; md++) {
-        size_t first, n = aes_gen_kernel_range(backend, (enum aes_gen_mode_dir)md, key_bits,
-                                               &first);
-        /* The drivers finish every message with width 1, the last of the range. */
-        if (n == 0 || aes_gen_registry[first + n - 1].width != 1)
+    size_t first, n = aes_gen_kernel_range(backend, md, key_bits, &first);
+    if (n == 0 || aes_gen_registry[first + n - 1].width != 1 || !backend_runs(backend))
+        return 0;
+    for (size_t i = first; i < first + n; i++)
+        if (!aes_gen_registry[i].fn || (aes_gen_registry[i].cpu & have) != aes_gen_registry[i].cpu)
             return 0;
-        for (size_t i = first; i < first + n; i++)
-            if (!aes_gen_registry[i].fn || (aes_gen_registry[i].cpu & have) != aes_gen_registry[i].cpu)
-                return 0;
-    }
+    return 1;
+}
+
+int aes_gen_mode_source(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md,
+                        unsigned key_bits)
+{
+    size_t first;
+    if (aes_gen_kernel_range(backend, md, key_bits, &first))
+        return group_runs(backend, md, key_bits) ? (int)backend : -1;
+    for (int b = 0; b < AES_GEN_BACKEND_COUNT; b++)
+        if (aes_gen_backend_table[b].key_format == aes_gen_backend_table[backend].key_format &&
+            group_runs((enum aes_gen_backend_id)b, md, key_bits))
+            return b;
+    return -1;
+}
+
+static int complete_for(enum aes_gen_backend_id backend, unsigned key_bits)
+{
+    for (int md = 0; md < AES_GEN_MODE_COUNT; md++)
+        if (aes_gen_mode_source(backend, (enum aes_gen_mode_dir)md, key_bits) < 0)
+            return 0;
     return 1;
 }
 
 int aes_gen_backend_usable(enum aes_gen_backend_id backend, unsigned key_bits)
 {
-    if ((unsigned)backend >= AES_GEN_BACKEND_COUNT || !aes_gen_backend_table[backend].generated)
-        return 0;
-    const uint32_t cpu = aes_gen_backend_table[backend].cpu;
-    if ((cpu & aes_gen_cpu_features()) != cpu)
+    if ((unsigned)backend >= AES_GEN_BACKEND_COUNT || !backend_runs(backend))
         return 0;
     if (key_bits)
         return complete_for(backend, key_bits);

@@ -1,8 +1,14 @@
-/* SysV ABI check of every registered kernel (BoringSSL's idea): call it with
- * random values in the callee-saved registers and verify they, and the stack
- * pointer, survive; the output must equal a plain call's. */
+/* SysV ABI and hygiene check of every registered kernel (BoringSSL's idea,
+ * extended): call it with random values in the callee-saved registers and
+ * verify they, and the stack pointer, survive; that it leaves no dirty upper
+ * ymm/zmm state (XINUSE, XGETBV with ECX=1; an AVX kernel also when called
+ * with dirty upper halves, so it must end in vzeroupper) and no round key, nor the
+ * whitened last key rkN ^ rk0, in any vector register; the output must
+ * equal a plain call's. */
 #include <check.h>
+#include <cpuid.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
@@ -16,46 +22,120 @@ struct abi_call {
     size_t nblocks;
     uint64_t in[6], out[6];
     int64_t rsp_delta;
+    uint64_t flags, xinuse;
+    uint64_t pad[3];
+    _Alignas(64) uint8_t vregs[32][64];
 };
+_Static_assert(offsetof(struct abi_call, flags) == 152 && offsetof(struct abi_call, xinuse) == 160 &&
+               offsetof(struct abi_call, vregs) == 192, "layout of tests/abi_x86_64.S");
 void aes_gen_abi_call(struct abi_call *c);
+
+enum { HAVE_AVX = 1, HAVE_AVX512 = 2, HAVE_XINUSE = 4, DIRTY_UPPER = 8 };
+enum { XINUSE_YMM = 1u << 2, XINUSE_ZMM_HI256 = 1u << 6 };
 
 static const char *const saved_names[6] = {"rbx", "rbp", "r12", "r13", "r14", "r15"};
 
-START_TEST(kernel_preserves_callee_saved)
+static uint64_t cpu_flags(void)
+{
+    const uint32_t f = aes_gen_cpu_features();
+    uint64_t flags = 0;
+    unsigned a, b, c, d;
+    if (f & AES_GEN_CPU_AVX)
+        flags |= HAVE_AVX;
+    if (f & AES_GEN_CPU_AVX512F)
+        flags |= HAVE_AVX512;
+    /* CPUID.(EAX=0DH, ECX=1):EAX[2]: XGETBV with ECX=1 reports XINUSE. */
+    if ((f & AES_GEN_CPU_AVX) && __get_cpuid_max(0, NULL) >= 0xd) {
+        __cpuid_count(0xd, 1, a, b, c, d);
+        if (a & 4)
+            flags |= HAVE_XINUSE;
+    }
+    return flags;
+}
+
+/* Register r's lanes that hold a round key (or rkN ^ rk0): a printed list, 0 if none. */
+static int key_in_registers(const struct abi_call *c, const uint8_t *rk, int rounds, char *where,
+                            size_t size)
+{
+    const int regs = c->flags & HAVE_AVX512 ? 32 : 16;
+    const int lanes = c->flags & HAVE_AVX512 ? 4 : c->flags & HAVE_AVX ? 2 : 1;
+    uint8_t whitened[16];
+    int found = 0;
+    for (int i = 0; i < 16; i++)
+        whitened[i] = rk[i] ^ rk[16 * rounds + i];
+    for (int r = 0; r < regs; r++)
+        for (int lane = 0; lane < lanes; lane++) {
+            const uint8_t *v = c->vregs[r] + 16 * lane;
+            for (int k = 0; k <= rounds + 1; k++) {
+                const uint8_t *key = k <= rounds ? rk + 16 * k : whitened;
+                if (memcmp(v, key, 16) == 0 && !found++)
+                    snprintf(where, size, "vector register %d lane %d holds %s%d", r, lane,
+                             k <= rounds ? "rk" : "rk0 ^ rk", k <= rounds ? k : rounds);
+            }
+        }
+    return found;
+}
+
+START_TEST(kernel_preserves_abi_and_leaves_nothing)
 {
     const struct aes_gen_kernel_info *ki = &aes_gen_registry[_i];
     uint64_t rng = test_seed() ^ (uint64_t)_i << 16;
-    _Alignas(16) uint8_t rk[15 * 16];
-    uint8_t iv_a[16], iv_b[16], src[16 * 48], dst_a[16 * 48], dst_b[16 * 48];
+    const int rounds = (int)ki->key_bits / 32 + 6;
+    uint8_t rk[15 * 16], iv_a[16], iv_b[16];
 
     if (!kernel_runs_here(ki))
         return;
-    const size_t nblocks = 3 * ki->width;
-    ck_assert_uint_le(nblocks, 48);
+    const size_t nblocks = 3 * ki->width, len = 16 * nblocks;
+    uint8_t *src = malloc(len), *dst_a = malloc(len), *dst_b = malloc(len);
+    struct abi_call *c = aligned_alloc(64, sizeof *c);
+    ck_assert(src && dst_a && dst_b && c);
     rng_fill(&rng, rk, sizeof rk);
-    rng_fill(&rng, src, sizeof src);
+    rng_fill(&rng, src, len);
     rng_fill(&rng, iv_a, 16);
     memcpy(iv_b, iv_a, 16);
     for (int round = 0; round < 4; round++) {
-        struct abi_call c = {ki->fn, rk, iv_a, dst_a, src, nblocks, {0}, {0}, 0};
-        rng_fill(&rng, c.in, sizeof c.in);
-        aes_gen_abi_call(&c);
+        memset(c, 0, sizeof *c);
+        c->fn = ki->fn, c->rk = rk, c->iv = iv_a, c->dst = dst_a, c->src = src;
+        c->nblocks = nblocks;
+        c->flags = cpu_flags();
+        /* Rounds 2 and 3 of an AVX kernel start with dirty upper halves. */
+        const int avx_kernel = (ki->cpu & (AES_GEN_CPU_AVX | AES_GEN_CPU_AVX2 |
+                                           AES_GEN_CPU_AVX512F)) != 0;
+        if (avx_kernel && round >= 2 && (c->flags & HAVE_XINUSE))
+            c->flags |= DIRTY_UPPER;
+        rng_fill(&rng, c->in, sizeof c->in);
+        aes_gen_abi_call(c);
         for (int r = 0; r < 6; r++)
-            ck_assert_msg(c.out[r] == c.in[r], "%s clobbers %s", ki->symbol, saved_names[r]);
-        ck_assert_msg(c.rsp_delta == 0, "%s moves rsp by %lld", ki->symbol,
-                      (long long)c.rsp_delta);
+            ck_assert_msg(c->out[r] == c->in[r], "%s clobbers %s", ki->symbol, saved_names[r]);
+        ck_assert_msg(c->rsp_delta == 0, "%s moves rsp by %lld", ki->symbol,
+                      (long long)c->rsp_delta);
+        if (c->flags & HAVE_XINUSE)
+            ck_assert_msg(!(c->xinuse & (XINUSE_YMM | XINUSE_ZMM_HI256)),
+                          "%s leaves upper ymm/zmm state dirty (XINUSE 0x%llx%s): no vzeroupper",
+                          ki->symbol, (unsigned long long)c->xinuse,
+                          c->flags & DIRTY_UPPER ? ", called dirty" : "");
+        char where[96];
+        ck_assert_msg(!key_in_registers(c, rk, rounds, where, sizeof where),
+                      "%s returns with key material: %s", ki->symbol, where);
         ki->fn(rk, iv_b, dst_b, src, nblocks);
-        ck_assert_mem_eq(dst_a, dst_b, 16 * nblocks);
+        ck_assert_mem_eq(dst_a, dst_b, len);
         ck_assert_mem_eq(iv_a, iv_b, 16);
     }
+    free(src), free(dst_a), free(dst_b), free(c);
 }
 END_TEST
 
 int main(void)
 {
+    const uint64_t flags = cpu_flags();
+    printf("abi: vector registers dumped as %s; XINUSE %s\n",
+           flags & HAVE_AVX512 ? "zmm0-31" : flags & HAVE_AVX ? "ymm0-15" : "xmm0-15",
+           flags & HAVE_XINUSE ? "checked" : "not reported by this CPU (not checked)");
     Suite *s = suite_create("abi");
     TCase *tc = tcase_create("sysv");
-    tcase_add_loop_test(tc, kernel_preserves_callee_saved, 0, (int)aes_gen_registry_count);
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, kernel_preserves_abi_and_leaves_nothing, 0,
+                        (int)aes_gen_registry_count);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -11,8 +11,10 @@ from dataclasses import dataclass, replace
 
 GP_NAMES = ("rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
             "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15")
+GP8_NAMES = ("al", "cl", "dl", "bl", "spl", "bpl", "sil", "dil",
+             "r8b", "r9b", "r10b", "r11b", "r12b", "r13b", "r14b", "r15b")
 VECTOR_BYTES = {"xmm": 16, "ymm": 32, "zmm": 64}
-KINDS = ("gp", "k") + tuple(VECTOR_BYTES)
+KINDS = ("gp", "gp8", "k") + tuple(VECTOR_BYTES)
 
 
 @dataclass(frozen=True)
@@ -22,13 +24,22 @@ class Reg:
     role: str = ""
 
     def __post_init__(self):
-        limit = {"gp": 16, "k": 8}.get(self.kind, 32)
+        limit = {"gp": 16, "gp8": 16, "k": 8}.get(self.kind, 32)
         if self.kind not in KINDS or not 0 <= self.num < limit:
             raise ValueError(f"no register {self.kind}{self.num}")
 
     @property
     def name(self):
-        return GP_NAMES[self.num] if self.kind == "gp" else f"{self.kind}{self.num}"
+        if self.kind == "gp":
+            return GP_NAMES[self.num]
+        if self.kind == "gp8":
+            return GP8_NAMES[self.num]
+        return f"{self.kind}{self.num}"
+
+    def as_byte(self):
+        """The low byte of a GP register (%r9 -> %r9b)."""
+        assert self.kind == "gp"
+        return replace(self, kind="gp8")
 
     @property
     def is_vector(self):

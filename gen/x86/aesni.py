@@ -7,7 +7,6 @@ so no memory operand needs the 16-byte alignment legacy SSE would require.
 """
 
 from . import skeletons
-from .plan import PlanError, plan
 from .vector import Vector
 
 VECTOR = Vector(16, 16, "sse")
@@ -24,14 +23,6 @@ def emit(variants, render, backend):
     return skeletons.emit(variants, render, VECTOR, BODIES, backend.isa, PARAMS, file_for)
 
 
-def max_width():
+def max_width(backend):
     """The planner's limit for the parallel modes (checked against variants.py)."""
-    widest = 0
-    for width in range(1, 64):
-        try:
-            for fn in (BODIES[b] for b in ("ecb", "cbc_dec", "cfb_dec", "ctr")):
-                plan(VECTOR, width, 14, [role for role, _ in fn.roles])
-        except PlanError:
-            break
-        widest = width
-    return widest
+    return skeletons.max_width(VECTOR)

@@ -20,7 +20,7 @@ CTR counter.
 
 from asm import Const, Program, gp, mem, rip
 
-from .plan import plan
+from .plan import PlanError, plan
 from .vector import SYSV
 
 RK, IV, DST, SRC, N = (SYSV[r] for r in ("rk", "iv", "dst", "src", "nblocks"))
@@ -141,39 +141,68 @@ def whitened_chain(k, body):
 
 
 def ctr_constants(k, width):
-    """The byte-swap pattern (one per lane) and the per-block increments."""
-    prefix = k.v.backend_symbol
+    """The byte-swap pattern, the per-block increments (of byte 15 of a
+    big-endian block, and of the low qword of a byte-swapped one) and the
+    group's step, each as the body's lanes need them."""
+    prefix, lanes = k.v.backend_symbol, k.vec.lanes
     bswap = Const(f".L{prefix}_ctr_bswap", "reverses the 16 bytes: LE lanes <-> BE block",
-                  (".quad 0x08090a0b0c0d0e0f, 0x0001020304050607",) * k.vec.lanes)
-    inc = Const(f".L{prefix}_ctr_inc", "b in the low lane, for block b of a group",
-                tuple(f".quad {b}, 0" for b in range(width)))
-    return k.p.const(bswap), k.p.const(inc)
+                  (".quad 0x08090a0b0c0d0e0f, 0x0001020304050607",) * lanes)
+    inc_be = Const(f".L{prefix}_ctr_inc_be", "b added to byte 15 of a big-endian block, "
+                   "for block b", tuple(f".quad 0, 0x{b << 56:016x}" for b in range(width)))
+    inc_le = Const(f".L{prefix}_ctr_inc_le", "b added to the low qword of a byte-swapped "
+                   "block, for block b", tuple(f".quad {b}, 0" for b in range(width)))
+    step = Const(f".L{prefix}_ctr_step{width}", f"{width} added to byte 15, in every lane",
+                 (f".quad 0, 0x{width << 56:016x}",) * lanes)
+    return tuple(k.p.const(c) for c in (bswap, inc_be, inc_le, step))
+
+
+def _add_increments(k, inc, base):
+    """Block register j = base + the increments of its blocks (base in every lane)."""
+    vec = k.vec
+    for j, reg in enumerate(k.plan.blocks):
+        if j == 0 and vec.lanes == 1:
+            vec.copy(k.p, base, reg)
+        else:
+            vec.add_mem(k.p, rip(inc.name, 16 * j * vec.lanes), base, reg)
 
 
 def ctr_counters(k, width):
-    """Counter blocks for one group into the block registers, as little-endian
-    lanes (high:low qwords); r10:r9 advances by width.  While the low half plus
-    W - 1 does not wrap (all but once per 2^64 blocks) block b is block 0 plus
-    b in the low qword, a vector add; otherwise each block is built from
-    r10:r9 with add/adc."""
-    p, vec, blocks, tmp = k.p, k.vec, k.plan.blocks, k.tmp
+    """Counter blocks for one group into the block registers.
+
+    The counter is kept twice: big-endian in every lane of `ctr`, as the
+    blocks need it, and byte-swapped in r10:r9 (high:low) for arithmetic.
+    Byte 15 of a big-endian block is the top byte of its high qword, so while
+    that byte plus W stays below 256 the group's counters, and the next
+    group's base, are the base plus b << 56 in the high qword: one vector add
+    per register (all but one group in 256 / W).  Otherwise, while the low
+    qword plus W - 1 does not wrap, block b is the byte-swapped counter plus b
+    in the low qword, then byte-swapped (pshufb); once per 2^64 blocks each
+    block is built from r10:r9 with add/adc.  Both slower paths rebuild `ctr`
+    from r10:r9."""
+    p, vec, blocks, tmp, ctr = k.p, k.vec, k.plan.blocks, k.tmp, k.plan.named["ctr"]
     lo, hi, probe = gp("r9"), gp("r10"), gp("r11")
-    bswap, inc = ctr_constants(k, width)
-    carry, counters = p.label("carry"), p.label("counters")
+    assert width < 256
+    bswap, inc_be, inc_le, step = ctr_constants(k, width)
+    swapped, carry, swap, counters = (p.label(n) for n in ("swapped", "carry", "swap",
+                                                          "counters"))
+    p("cmp", 255 - width, lo.as_byte())
+    p("ja", swapped)
+    _add_increments(k, inc_be, ctr)
+    vec.add_mem(p, rip(step.name), ctr, ctr)
+    p("add", width, lo)
+    p("jmp", counters)
+    p.place(swapped)
     if width > 1:
         p("mov", lo, probe)
         p("add", width - 1, probe)
         p("jc", carry)
-    vec.from_gp_pair(p, lo, hi, blocks[0], tmp)
-    vec.splat_lane0(p, blocks[0])
-    for j in range(1, len(blocks)):
-        vec.add_mem(p, rip(inc.name, 16 * j * vec.lanes), blocks[0], blocks[j])
-    if vec.lanes > 1:
-        vec.add_mem(p, rip(inc.name), blocks[0], blocks[0])
+    vec.from_gp_pair(p, lo, hi, ctr, tmp)
+    vec.splat_lane0(p, ctr)
+    _add_increments(k, inc_le, ctr)
     p("add", width, lo)
     p("adc", 0, hi)
     if width > 1:
-        p("jmp", counters)
+        p("jmp", swap)
         p.place(carry)
         for b in range(width):
             reg, lane = k.plan.block(b)
@@ -184,9 +213,12 @@ def ctr_counters(k, width):
                 vec.insert_lane(p, tmp.as_kind("xmm"), lane, reg)
             p("add", 1, lo)
             p("adc", 0, hi)
-        p.place(counters)
-    for reg in blocks:
+        p.place(swap)
+    vec.from_gp_pair(p, lo, hi, ctr, tmp)
+    vec.splat_lane0(p, ctr)
+    for reg in blocks + [ctr]:
         vec.shuffle_mem(p, rip(bswap.name), reg)
+    p.place(counters)
 
 
 # --- bodies ------------------------------------------------------------------
@@ -341,13 +373,11 @@ def ofb(k, v):
     whitened_chain(k, block)
 
 
-@body("ctr", ("tmp", TMP_ROLE))
+@body("ctr", ("ctr", "counter block, big-endian, in every lane"), ("tmp", TMP_ROLE))
 def ctr(k, v):
-    """The counter lives byte-swapped in r10:r9 (high:low 64 bits), so the
-    128-bit carry is add/adc; pshufb turns the little-endian lanes into
-    big-endian blocks."""
+    """E(counter + b) ^ src for the blocks of a group; see ctr_counters."""
     p, lo, hi = k.p, gp("r9"), gp("r10")
-    k.gp_notes.append("r10:r9 counter, byte-swapped (high:low); r11 carry test")
+    k.gp_notes.append("r10:r9 the same counter, byte-swapped (high:low); r11 carry test")
 
     def group():
         ctr_counters(k, v.width)
@@ -356,6 +386,7 @@ def ctr(k, v):
         for j, reg in enumerate(k.plan.blocks):
             k.vec.xor_mem(p, k.src(j * k.vec.lanes), reg, k.tmp)
         _store_blocks(k)
+    k.vec.broadcast(p, mem(IV), k.plan.named["ctr"])
     p("mov", mem(IV), hi)
     p("mov", mem(IV, 8), lo)
     p("bswap", hi)
@@ -417,6 +448,19 @@ def kernel(v, vec, bodies, isa, params):
     return {"symbol": v.symbol, "params": params, "notes": notes,
             "regmap": register_map(k, body_fn), "body": k.p.lines(),
             "consts": list(k.p.consts.values())}
+
+
+def max_width(vec):
+    """The widest group the planner allows for every parallel body at vec."""
+    widest = 0
+    for width in range(vec.lanes, 8 * vec.regs, vec.lanes):
+        try:
+            for fn in (BODIES[b] for b in ("ecb", "cbc_dec", "cfb_dec", "ctr")):
+                plan(vec, width, 14, [role for role, _ in fn.roles])
+        except PlanError:
+            break
+        widest = width
+    return widest
 
 
 def merge_consts(kernels):

@@ -7,8 +7,18 @@
 # reverses the 16 bytes: LE lanes <-> BE block
 .Laesni_ctr_bswap:
     .quad 0x08090a0b0c0d0e0f, 0x0001020304050607
-# b in the low lane, for block b of a group
-.Laesni_ctr_inc:
+# b added to byte 15 of a big-endian block, for block b
+.Laesni_ctr_inc_be:
+    .quad 0, 0x0000000000000000
+    .quad 0, 0x0100000000000000
+    .quad 0, 0x0200000000000000
+    .quad 0, 0x0300000000000000
+    .quad 0, 0x0400000000000000
+    .quad 0, 0x0500000000000000
+    .quad 0, 0x0600000000000000
+    .quad 0, 0x0700000000000000
+# b added to the low qword of a byte-swapped block, for block b
+.Laesni_ctr_inc_le:
     .quad 0, 0
     .quad 1, 0
     .quad 2, 0
@@ -17,12 +27,24 @@
     .quad 5, 0
     .quad 6, 0
     .quad 7, 0
+# 1 added to byte 15, in every lane
+.Laesni_ctr_step1:
+    .quad 0, 0x0100000000000000
+# 2 added to byte 15, in every lane
+.Laesni_ctr_step2:
+    .quad 0, 0x0200000000000000
+# 4 added to byte 15, in every lane
+.Laesni_ctr_step4:
+    .quad 0, 0x0400000000000000
+# 8 added to byte 15, in every lane
+.Laesni_ctr_step8:
+    .quad 0, 0x0800000000000000
 
     .text
 
 # void aes_gen_aesni_ctr_enc_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment; 4 reloaded per group.
+# rk: encryption round keys, 11 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 8.
 # Requires: SSE2, SSSE3, AESNI.
@@ -35,27 +57,27 @@
 #   %xmm5 block 5
 #   %xmm6 block 6
 #   %xmm7 block 7
-#   %xmm8 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4
-#   %xmm9 rk0
-#   %xmm15 rk5
-#   %xmm14 rk6
-#   %xmm13 rk7
-#   %xmm12 rk8
-#   %xmm11 rk9
-#   %xmm10 rk10
+#   %xmm8 counter block, big-endian, in every lane
+#   %xmm9 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
+#   %xmm10 rk0
+#   %xmm15 rk6
+#   %xmm14 rk7
+#   %xmm13 rk8
+#   %xmm12 rk9
+#   %xmm11 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
-#   r10:r9 counter, byte-swapped (high:low); r11 carry test
+#   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_aesni_ctr_enc_k128_w8
     .type aes_gen_aesni_ctr_enc_k128_w8, @function
     .p2align 5
 aes_gen_aesni_ctr_enc_k128_w8:
-    movdqu 0(%rdi), %xmm9
-    movdqu 80(%rdi), %xmm15
-    movdqu 96(%rdi), %xmm14
-    movdqu 112(%rdi), %xmm13
-    movdqu 128(%rdi), %xmm12
-    movdqu 144(%rdi), %xmm11
-    movdqu 160(%rdi), %xmm10
+    movdqu 0(%rdi), %xmm10
+    movdqu 96(%rdi), %xmm15
+    movdqu 112(%rdi), %xmm14
+    movdqu 128(%rdi), %xmm13
+    movdqu 144(%rdi), %xmm12
+    movdqu 160(%rdi), %xmm11
+    movdqu (%rsi), %xmm8
     mov (%rsi), %r10
     mov 8(%rsi), %r9
     bswap %r10
@@ -64,71 +86,96 @@ aes_gen_aesni_ctr_enc_k128_w8:
     jb .Laes_gen_aesni_ctr_enc_k128_w8_done
     .p2align 4
 .Laes_gen_aesni_ctr_enc_k128_w8_loop:
+    cmp $247, %r9b
+    ja .Laes_gen_aesni_ctr_enc_k128_w8_swapped
+    movdqa %xmm8, %xmm0
+    movdqa %xmm8, %xmm1
+    paddq .Laesni_ctr_inc_be+16(%rip), %xmm1
+    movdqa %xmm8, %xmm2
+    paddq .Laesni_ctr_inc_be+32(%rip), %xmm2
+    movdqa %xmm8, %xmm3
+    paddq .Laesni_ctr_inc_be+48(%rip), %xmm3
+    movdqa %xmm8, %xmm4
+    paddq .Laesni_ctr_inc_be+64(%rip), %xmm4
+    movdqa %xmm8, %xmm5
+    paddq .Laesni_ctr_inc_be+80(%rip), %xmm5
+    movdqa %xmm8, %xmm6
+    paddq .Laesni_ctr_inc_be+96(%rip), %xmm6
+    movdqa %xmm8, %xmm7
+    paddq .Laesni_ctr_inc_be+112(%rip), %xmm7
+    paddq .Laesni_ctr_step8(%rip), %xmm8
+    add $8, %r9
+    jmp .Laes_gen_aesni_ctr_enc_k128_w8_counters
+.Laes_gen_aesni_ctr_enc_k128_w8_swapped:
     mov %r9, %r11
     add $7, %r11
     jc .Laes_gen_aesni_ctr_enc_k128_w8_carry
-    movq %r9, %xmm0
-    movq %r10, %xmm8
-    punpcklqdq %xmm8, %xmm0
-    movdqa %xmm0, %xmm1
-    paddq .Laesni_ctr_inc+16(%rip), %xmm1
-    movdqa %xmm0, %xmm2
-    paddq .Laesni_ctr_inc+32(%rip), %xmm2
-    movdqa %xmm0, %xmm3
-    paddq .Laesni_ctr_inc+48(%rip), %xmm3
-    movdqa %xmm0, %xmm4
-    paddq .Laesni_ctr_inc+64(%rip), %xmm4
-    movdqa %xmm0, %xmm5
-    paddq .Laesni_ctr_inc+80(%rip), %xmm5
-    movdqa %xmm0, %xmm6
-    paddq .Laesni_ctr_inc+96(%rip), %xmm6
-    movdqa %xmm0, %xmm7
-    paddq .Laesni_ctr_inc+112(%rip), %xmm7
+    movq %r9, %xmm8
+    movq %r10, %xmm9
+    punpcklqdq %xmm9, %xmm8
+    movdqa %xmm8, %xmm0
+    movdqa %xmm8, %xmm1
+    paddq .Laesni_ctr_inc_le+16(%rip), %xmm1
+    movdqa %xmm8, %xmm2
+    paddq .Laesni_ctr_inc_le+32(%rip), %xmm2
+    movdqa %xmm8, %xmm3
+    paddq .Laesni_ctr_inc_le+48(%rip), %xmm3
+    movdqa %xmm8, %xmm4
+    paddq .Laesni_ctr_inc_le+64(%rip), %xmm4
+    movdqa %xmm8, %xmm5
+    paddq .Laesni_ctr_inc_le+80(%rip), %xmm5
+    movdqa %xmm8, %xmm6
+    paddq .Laesni_ctr_inc_le+96(%rip), %xmm6
+    movdqa %xmm8, %xmm7
+    paddq .Laesni_ctr_inc_le+112(%rip), %xmm7
     add $8, %r9
     adc $0, %r10
-    jmp .Laes_gen_aesni_ctr_enc_k128_w8_counters
+    jmp .Laes_gen_aesni_ctr_enc_k128_w8_swap
 .Laes_gen_aesni_ctr_enc_k128_w8_carry:
     movq %r9, %xmm0
-    movq %r10, %xmm8
-    punpcklqdq %xmm8, %xmm0
+    movq %r10, %xmm9
+    punpcklqdq %xmm9, %xmm0
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm1
-    movq %r10, %xmm8
-    punpcklqdq %xmm8, %xmm1
+    movq %r10, %xmm9
+    punpcklqdq %xmm9, %xmm1
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm2
-    movq %r10, %xmm8
-    punpcklqdq %xmm8, %xmm2
+    movq %r10, %xmm9
+    punpcklqdq %xmm9, %xmm2
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm3
-    movq %r10, %xmm8
-    punpcklqdq %xmm8, %xmm3
+    movq %r10, %xmm9
+    punpcklqdq %xmm9, %xmm3
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm4
-    movq %r10, %xmm8
-    punpcklqdq %xmm8, %xmm4
+    movq %r10, %xmm9
+    punpcklqdq %xmm9, %xmm4
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm5
-    movq %r10, %xmm8
-    punpcklqdq %xmm8, %xmm5
+    movq %r10, %xmm9
+    punpcklqdq %xmm9, %xmm5
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm6
-    movq %r10, %xmm8
-    punpcklqdq %xmm8, %xmm6
+    movq %r10, %xmm9
+    punpcklqdq %xmm9, %xmm6
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm7
-    movq %r10, %xmm8
-    punpcklqdq %xmm8, %xmm7
+    movq %r10, %xmm9
+    punpcklqdq %xmm9, %xmm7
     add $1, %r9
     adc $0, %r10
-.Laes_gen_aesni_ctr_enc_k128_w8_counters:
+.Laes_gen_aesni_ctr_enc_k128_w8_swap:
+    movq %r9, %xmm8
+    movq %r10, %xmm9
+    punpcklqdq %xmm9, %xmm8
     pshufb .Laesni_ctr_bswap(%rip), %xmm0
     pshufb .Laesni_ctr_bswap(%rip), %xmm1
     pshufb .Laesni_ctr_bswap(%rip), %xmm2
@@ -137,50 +184,61 @@ aes_gen_aesni_ctr_enc_k128_w8:
     pshufb .Laesni_ctr_bswap(%rip), %xmm5
     pshufb .Laesni_ctr_bswap(%rip), %xmm6
     pshufb .Laesni_ctr_bswap(%rip), %xmm7
-    pxor %xmm9, %xmm0
-    pxor %xmm9, %xmm1
-    pxor %xmm9, %xmm2
-    pxor %xmm9, %xmm3
-    pxor %xmm9, %xmm4
-    pxor %xmm9, %xmm5
-    pxor %xmm9, %xmm6
-    pxor %xmm9, %xmm7
-    movdqu 16(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe0    # aesenc %xmm8, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe8    # aesenc %xmm8, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf0    # aesenc %xmm8, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf8    # aesenc %xmm8, %xmm7
-    movdqu 32(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe0    # aesenc %xmm8, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe8    # aesenc %xmm8, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf0    # aesenc %xmm8, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf8    # aesenc %xmm8, %xmm7
-    movdqu 48(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe0    # aesenc %xmm8, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe8    # aesenc %xmm8, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf0    # aesenc %xmm8, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf8    # aesenc %xmm8, %xmm7
-    movdqu 64(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe0    # aesenc %xmm8, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe8    # aesenc %xmm8, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf0    # aesenc %xmm8, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf8    # aesenc %xmm8, %xmm7
+    pshufb .Laesni_ctr_bswap(%rip), %xmm8
+.Laes_gen_aesni_ctr_enc_k128_w8_counters:
+    pxor %xmm10, %xmm0
+    pxor %xmm10, %xmm1
+    pxor %xmm10, %xmm2
+    pxor %xmm10, %xmm3
+    pxor %xmm10, %xmm4
+    pxor %xmm10, %xmm5
+    pxor %xmm10, %xmm6
+    pxor %xmm10, %xmm7
+    movdqu 16(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf1    # aesenc %xmm9, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf9    # aesenc %xmm9, %xmm7
+    movdqu 32(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf1    # aesenc %xmm9, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf9    # aesenc %xmm9, %xmm7
+    movdqu 48(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf1    # aesenc %xmm9, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf9    # aesenc %xmm9, %xmm7
+    movdqu 64(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf1    # aesenc %xmm9, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf9    # aesenc %xmm9, %xmm7
+    movdqu 80(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf1    # aesenc %xmm9, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf9    # aesenc %xmm9, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xd7    # aesenc %xmm15, %xmm2
@@ -213,38 +271,30 @@ aes_gen_aesni_ctr_enc_k128_w8:
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc3    # aesenc %xmm11, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcb    # aesenc %xmm11, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd3    # aesenc %xmm11, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdb    # aesenc %xmm11, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe3    # aesenc %xmm11, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xeb    # aesenc %xmm11, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf3    # aesenc %xmm11, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfb    # aesenc %xmm11, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc2    # aesenclast %xmm10, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xca    # aesenclast %xmm10, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd2    # aesenclast %xmm10, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xda    # aesenclast %xmm10, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe2    # aesenclast %xmm10, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xea    # aesenclast %xmm10, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xf2    # aesenclast %xmm10, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xfa    # aesenclast %xmm10, %xmm7
-    movdqu 0(%rcx), %xmm8
-    pxor %xmm8, %xmm0
-    movdqu 16(%rcx), %xmm8
-    pxor %xmm8, %xmm1
-    movdqu 32(%rcx), %xmm8
-    pxor %xmm8, %xmm2
-    movdqu 48(%rcx), %xmm8
-    pxor %xmm8, %xmm3
-    movdqu 64(%rcx), %xmm8
-    pxor %xmm8, %xmm4
-    movdqu 80(%rcx), %xmm8
-    pxor %xmm8, %xmm5
-    movdqu 96(%rcx), %xmm8
-    pxor %xmm8, %xmm6
-    movdqu 112(%rcx), %xmm8
-    pxor %xmm8, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcb    # aesenclast %xmm11, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd3    # aesenclast %xmm11, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xdb    # aesenclast %xmm11, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe3    # aesenclast %xmm11, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xeb    # aesenclast %xmm11, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xf3    # aesenclast %xmm11, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xfb    # aesenclast %xmm11, %xmm7
+    movdqu 0(%rcx), %xmm9
+    pxor %xmm9, %xmm0
+    movdqu 16(%rcx), %xmm9
+    pxor %xmm9, %xmm1
+    movdqu 32(%rcx), %xmm9
+    pxor %xmm9, %xmm2
+    movdqu 48(%rcx), %xmm9
+    pxor %xmm9, %xmm3
+    movdqu 64(%rcx), %xmm9
+    pxor %xmm9, %xmm4
+    movdqu 80(%rcx), %xmm9
+    pxor %xmm9, %xmm5
+    movdqu 96(%rcx), %xmm9
+    pxor %xmm9, %xmm6
+    movdqu 112(%rcx), %xmm9
+    pxor %xmm9, %xmm7
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
     movdqu %xmm2, 32(%rdx)
@@ -284,7 +334,7 @@ aes_gen_aesni_ctr_enc_k128_w8:
 
 # void aes_gen_aesni_ctr_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment.
+# rk: encryption round keys, 11 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 4.
 # Requires: SSE2, SSSE3, AESNI.
@@ -293,35 +343,35 @@ aes_gen_aesni_ctr_enc_k128_w8:
 #   %xmm1 block 1
 #   %xmm2 block 2
 #   %xmm3 block 3
-#   %xmm4 temporary: data loads
-#   %xmm5 rk0
-#   %xmm15 rk1
-#   %xmm14 rk2
-#   %xmm13 rk3
-#   %xmm12 rk4
-#   %xmm11 rk5
-#   %xmm10 rk6
-#   %xmm9 rk7
-#   %xmm8 rk8
-#   %xmm7 rk9
-#   %xmm6 rk10
+#   %xmm4 counter block, big-endian, in every lane
+#   %xmm5 temporary: data loads, spilled round keys rk1
+#   %xmm6 rk0
+#   %xmm15 rk2
+#   %xmm14 rk3
+#   %xmm13 rk4
+#   %xmm12 rk5
+#   %xmm11 rk6
+#   %xmm10 rk7
+#   %xmm9 rk8
+#   %xmm8 rk9
+#   %xmm7 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
-#   r10:r9 counter, byte-swapped (high:low); r11 carry test
+#   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_aesni_ctr_enc_k128_w4
     .type aes_gen_aesni_ctr_enc_k128_w4, @function
     .p2align 5
 aes_gen_aesni_ctr_enc_k128_w4:
-    movdqu 0(%rdi), %xmm5
-    movdqu 16(%rdi), %xmm15
-    movdqu 32(%rdi), %xmm14
-    movdqu 48(%rdi), %xmm13
-    movdqu 64(%rdi), %xmm12
-    movdqu 80(%rdi), %xmm11
-    movdqu 96(%rdi), %xmm10
-    movdqu 112(%rdi), %xmm9
-    movdqu 128(%rdi), %xmm8
-    movdqu 144(%rdi), %xmm7
-    movdqu 160(%rdi), %xmm6
+    movdqu 0(%rdi), %xmm6
+    movdqu 32(%rdi), %xmm15
+    movdqu 48(%rdi), %xmm14
+    movdqu 64(%rdi), %xmm13
+    movdqu 80(%rdi), %xmm12
+    movdqu 96(%rdi), %xmm11
+    movdqu 112(%rdi), %xmm10
+    movdqu 128(%rdi), %xmm9
+    movdqu 144(%rdi), %xmm8
+    movdqu 160(%rdi), %xmm7
+    movdqu (%rsi), %xmm4
     mov (%rsi), %r10
     mov 8(%rsi), %r9
     bswap %r10
@@ -330,51 +380,75 @@ aes_gen_aesni_ctr_enc_k128_w4:
     jb .Laes_gen_aesni_ctr_enc_k128_w4_done
     .p2align 4
 .Laes_gen_aesni_ctr_enc_k128_w4_loop:
+    cmp $251, %r9b
+    ja .Laes_gen_aesni_ctr_enc_k128_w4_swapped
+    movdqa %xmm4, %xmm0
+    movdqa %xmm4, %xmm1
+    paddq .Laesni_ctr_inc_be+16(%rip), %xmm1
+    movdqa %xmm4, %xmm2
+    paddq .Laesni_ctr_inc_be+32(%rip), %xmm2
+    movdqa %xmm4, %xmm3
+    paddq .Laesni_ctr_inc_be+48(%rip), %xmm3
+    paddq .Laesni_ctr_step4(%rip), %xmm4
+    add $4, %r9
+    jmp .Laes_gen_aesni_ctr_enc_k128_w4_counters
+.Laes_gen_aesni_ctr_enc_k128_w4_swapped:
     mov %r9, %r11
     add $3, %r11
     jc .Laes_gen_aesni_ctr_enc_k128_w4_carry
-    movq %r9, %xmm0
-    movq %r10, %xmm4
-    punpcklqdq %xmm4, %xmm0
-    movdqa %xmm0, %xmm1
-    paddq .Laesni_ctr_inc+16(%rip), %xmm1
-    movdqa %xmm0, %xmm2
-    paddq .Laesni_ctr_inc+32(%rip), %xmm2
-    movdqa %xmm0, %xmm3
-    paddq .Laesni_ctr_inc+48(%rip), %xmm3
+    movq %r9, %xmm4
+    movq %r10, %xmm5
+    punpcklqdq %xmm5, %xmm4
+    movdqa %xmm4, %xmm0
+    movdqa %xmm4, %xmm1
+    paddq .Laesni_ctr_inc_le+16(%rip), %xmm1
+    movdqa %xmm4, %xmm2
+    paddq .Laesni_ctr_inc_le+32(%rip), %xmm2
+    movdqa %xmm4, %xmm3
+    paddq .Laesni_ctr_inc_le+48(%rip), %xmm3
     add $4, %r9
     adc $0, %r10
-    jmp .Laes_gen_aesni_ctr_enc_k128_w4_counters
+    jmp .Laes_gen_aesni_ctr_enc_k128_w4_swap
 .Laes_gen_aesni_ctr_enc_k128_w4_carry:
     movq %r9, %xmm0
-    movq %r10, %xmm4
-    punpcklqdq %xmm4, %xmm0
+    movq %r10, %xmm5
+    punpcklqdq %xmm5, %xmm0
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm1
-    movq %r10, %xmm4
-    punpcklqdq %xmm4, %xmm1
+    movq %r10, %xmm5
+    punpcklqdq %xmm5, %xmm1
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm2
-    movq %r10, %xmm4
-    punpcklqdq %xmm4, %xmm2
+    movq %r10, %xmm5
+    punpcklqdq %xmm5, %xmm2
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm3
-    movq %r10, %xmm4
-    punpcklqdq %xmm4, %xmm3
+    movq %r10, %xmm5
+    punpcklqdq %xmm5, %xmm3
     add $1, %r9
     adc $0, %r10
-.Laes_gen_aesni_ctr_enc_k128_w4_counters:
+.Laes_gen_aesni_ctr_enc_k128_w4_swap:
+    movq %r9, %xmm4
+    movq %r10, %xmm5
+    punpcklqdq %xmm5, %xmm4
     pshufb .Laesni_ctr_bswap(%rip), %xmm0
     pshufb .Laesni_ctr_bswap(%rip), %xmm1
     pshufb .Laesni_ctr_bswap(%rip), %xmm2
     pshufb .Laesni_ctr_bswap(%rip), %xmm3
-    pxor %xmm5, %xmm0
-    pxor %xmm5, %xmm1
-    pxor %xmm5, %xmm2
-    pxor %xmm5, %xmm3
+    pshufb .Laesni_ctr_bswap(%rip), %xmm4
+.Laes_gen_aesni_ctr_enc_k128_w4_counters:
+    pxor %xmm6, %xmm0
+    pxor %xmm6, %xmm1
+    pxor %xmm6, %xmm2
+    pxor %xmm6, %xmm3
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xd7    # aesenc %xmm15, %xmm2
@@ -407,22 +481,18 @@ aes_gen_aesni_ctr_enc_k128_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
-    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
-    .byte 0x66,0x0f,0x38,0xdd,0xc6         # aesenclast %xmm6, %xmm0
-    .byte 0x66,0x0f,0x38,0xdd,0xce         # aesenclast %xmm6, %xmm1
-    .byte 0x66,0x0f,0x38,0xdd,0xd6         # aesenclast %xmm6, %xmm2
-    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
-    movdqu 0(%rcx), %xmm4
-    pxor %xmm4, %xmm0
-    movdqu 16(%rcx), %xmm4
-    pxor %xmm4, %xmm1
-    movdqu 32(%rcx), %xmm4
-    pxor %xmm4, %xmm2
-    movdqu 48(%rcx), %xmm4
-    pxor %xmm4, %xmm3
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xcf         # aesenclast %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdd,0xd7         # aesenclast %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdd,0xdf         # aesenclast %xmm7, %xmm3
+    movdqu 0(%rcx), %xmm5
+    pxor %xmm5, %xmm0
+    movdqu 16(%rcx), %xmm5
+    pxor %xmm5, %xmm1
+    movdqu 32(%rcx), %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 48(%rcx), %xmm5
+    pxor %xmm5, %xmm3
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
     movdqu %xmm2, 32(%rdx)
@@ -465,35 +535,37 @@ aes_gen_aesni_ctr_enc_k128_w4:
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 temporary: data loads
-#   %xmm3 rk0
-#   %xmm13 rk1
-#   %xmm12 rk2
-#   %xmm11 rk3
-#   %xmm10 rk4
-#   %xmm9 rk5
-#   %xmm8 rk6
-#   %xmm7 rk7
-#   %xmm6 rk8
-#   %xmm5 rk9
-#   %xmm4 rk10
+#   %xmm2 counter block, big-endian, in every lane
+#   %xmm3 temporary: data loads
+#   %xmm4 rk0
+#   %xmm14 rk1
+#   %xmm13 rk2
+#   %xmm12 rk3
+#   %xmm11 rk4
+#   %xmm10 rk5
+#   %xmm9 rk6
+#   %xmm8 rk7
+#   %xmm7 rk8
+#   %xmm6 rk9
+#   %xmm5 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
-#   r10:r9 counter, byte-swapped (high:low); r11 carry test
+#   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_aesni_ctr_enc_k128_w2
     .type aes_gen_aesni_ctr_enc_k128_w2, @function
     .p2align 5
 aes_gen_aesni_ctr_enc_k128_w2:
-    movdqu 0(%rdi), %xmm3
-    movdqu 16(%rdi), %xmm13
-    movdqu 32(%rdi), %xmm12
-    movdqu 48(%rdi), %xmm11
-    movdqu 64(%rdi), %xmm10
-    movdqu 80(%rdi), %xmm9
-    movdqu 96(%rdi), %xmm8
-    movdqu 112(%rdi), %xmm7
-    movdqu 128(%rdi), %xmm6
-    movdqu 144(%rdi), %xmm5
-    movdqu 160(%rdi), %xmm4
+    movdqu 0(%rdi), %xmm4
+    movdqu 16(%rdi), %xmm14
+    movdqu 32(%rdi), %xmm13
+    movdqu 48(%rdi), %xmm12
+    movdqu 64(%rdi), %xmm11
+    movdqu 80(%rdi), %xmm10
+    movdqu 96(%rdi), %xmm9
+    movdqu 112(%rdi), %xmm8
+    movdqu 128(%rdi), %xmm7
+    movdqu 144(%rdi), %xmm6
+    movdqu 160(%rdi), %xmm5
+    movdqu (%rsi), %xmm2
     mov (%rsi), %r10
     mov 8(%rsi), %r9
     bswap %r10
@@ -502,33 +574,50 @@ aes_gen_aesni_ctr_enc_k128_w2:
     jb .Laes_gen_aesni_ctr_enc_k128_w2_done
     .p2align 4
 .Laes_gen_aesni_ctr_enc_k128_w2_loop:
+    cmp $253, %r9b
+    ja .Laes_gen_aesni_ctr_enc_k128_w2_swapped
+    movdqa %xmm2, %xmm0
+    movdqa %xmm2, %xmm1
+    paddq .Laesni_ctr_inc_be+16(%rip), %xmm1
+    paddq .Laesni_ctr_step2(%rip), %xmm2
+    add $2, %r9
+    jmp .Laes_gen_aesni_ctr_enc_k128_w2_counters
+.Laes_gen_aesni_ctr_enc_k128_w2_swapped:
     mov %r9, %r11
     add $1, %r11
     jc .Laes_gen_aesni_ctr_enc_k128_w2_carry
-    movq %r9, %xmm0
-    movq %r10, %xmm2
-    punpcklqdq %xmm2, %xmm0
-    movdqa %xmm0, %xmm1
-    paddq .Laesni_ctr_inc+16(%rip), %xmm1
+    movq %r9, %xmm2
+    movq %r10, %xmm3
+    punpcklqdq %xmm3, %xmm2
+    movdqa %xmm2, %xmm0
+    movdqa %xmm2, %xmm1
+    paddq .Laesni_ctr_inc_le+16(%rip), %xmm1
     add $2, %r9
     adc $0, %r10
-    jmp .Laes_gen_aesni_ctr_enc_k128_w2_counters
+    jmp .Laes_gen_aesni_ctr_enc_k128_w2_swap
 .Laes_gen_aesni_ctr_enc_k128_w2_carry:
     movq %r9, %xmm0
-    movq %r10, %xmm2
-    punpcklqdq %xmm2, %xmm0
+    movq %r10, %xmm3
+    punpcklqdq %xmm3, %xmm0
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm1
-    movq %r10, %xmm2
-    punpcklqdq %xmm2, %xmm1
+    movq %r10, %xmm3
+    punpcklqdq %xmm3, %xmm1
     add $1, %r9
     adc $0, %r10
-.Laes_gen_aesni_ctr_enc_k128_w2_counters:
+.Laes_gen_aesni_ctr_enc_k128_w2_swap:
+    movq %r9, %xmm2
+    movq %r10, %xmm3
+    punpcklqdq %xmm3, %xmm2
     pshufb .Laesni_ctr_bswap(%rip), %xmm0
     pshufb .Laesni_ctr_bswap(%rip), %xmm1
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
+    pshufb .Laesni_ctr_bswap(%rip), %xmm2
+.Laes_gen_aesni_ctr_enc_k128_w2_counters:
+    pxor %xmm4, %xmm0
+    pxor %xmm4, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xce    # aesenc %xmm14, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
@@ -545,14 +634,12 @@ aes_gen_aesni_ctr_enc_k128_w2:
     .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
     .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xce         # aesenc %xmm6, %xmm1
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    .byte 0x66,0x0f,0x38,0xdd,0xc4         # aesenclast %xmm4, %xmm0
-    .byte 0x66,0x0f,0x38,0xdd,0xcc         # aesenclast %xmm4, %xmm1
-    movdqu 0(%rcx), %xmm2
-    pxor %xmm2, %xmm0
-    movdqu 16(%rcx), %xmm2
-    pxor %xmm2, %xmm1
+    .byte 0x66,0x0f,0x38,0xdd,0xc5         # aesenclast %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xcd         # aesenclast %xmm5, %xmm1
+    movdqu 0(%rcx), %xmm3
+    pxor %xmm3, %xmm0
+    movdqu 16(%rcx), %xmm3
+    pxor %xmm3, %xmm1
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
     add $32, %rcx
@@ -579,6 +666,7 @@ aes_gen_aesni_ctr_enc_k128_w2:
     pxor %xmm11, %xmm11
     pxor %xmm12, %xmm12
     pxor %xmm13, %xmm13
+    pxor %xmm14, %xmm14
     ret
     .size aes_gen_aesni_ctr_enc_k128_w2, .-aes_gen_aesni_ctr_enc_k128_w2
 
@@ -590,35 +678,37 @@ aes_gen_aesni_ctr_enc_k128_w2:
 # Requires: SSE2, SSSE3, AESNI.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 temporary: data loads
-#   %xmm2 rk0
-#   %xmm12 rk1
-#   %xmm11 rk2
-#   %xmm10 rk3
-#   %xmm9 rk4
-#   %xmm8 rk5
-#   %xmm7 rk6
-#   %xmm6 rk7
-#   %xmm5 rk8
-#   %xmm4 rk9
-#   %xmm3 rk10
+#   %xmm1 counter block, big-endian, in every lane
+#   %xmm2 temporary: data loads
+#   %xmm3 rk0
+#   %xmm13 rk1
+#   %xmm12 rk2
+#   %xmm11 rk3
+#   %xmm10 rk4
+#   %xmm9 rk5
+#   %xmm8 rk6
+#   %xmm7 rk7
+#   %xmm6 rk8
+#   %xmm5 rk9
+#   %xmm4 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
-#   r10:r9 counter, byte-swapped (high:low); r11 carry test
+#   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_aesni_ctr_enc_k128_w1
     .type aes_gen_aesni_ctr_enc_k128_w1, @function
     .p2align 5
 aes_gen_aesni_ctr_enc_k128_w1:
-    movdqu 0(%rdi), %xmm2
-    movdqu 16(%rdi), %xmm12
-    movdqu 32(%rdi), %xmm11
-    movdqu 48(%rdi), %xmm10
-    movdqu 64(%rdi), %xmm9
-    movdqu 80(%rdi), %xmm8
-    movdqu 96(%rdi), %xmm7
-    movdqu 112(%rdi), %xmm6
-    movdqu 128(%rdi), %xmm5
-    movdqu 144(%rdi), %xmm4
-    movdqu 160(%rdi), %xmm3
+    movdqu 0(%rdi), %xmm3
+    movdqu 16(%rdi), %xmm13
+    movdqu 32(%rdi), %xmm12
+    movdqu 48(%rdi), %xmm11
+    movdqu 64(%rdi), %xmm10
+    movdqu 80(%rdi), %xmm9
+    movdqu 96(%rdi), %xmm8
+    movdqu 112(%rdi), %xmm7
+    movdqu 128(%rdi), %xmm6
+    movdqu 144(%rdi), %xmm5
+    movdqu 160(%rdi), %xmm4
+    movdqu (%rsi), %xmm1
     mov (%rsi), %r10
     mov 8(%rsi), %r9
     bswap %r10
@@ -627,13 +717,27 @@ aes_gen_aesni_ctr_enc_k128_w1:
     jb .Laes_gen_aesni_ctr_enc_k128_w1_done
     .p2align 4
 .Laes_gen_aesni_ctr_enc_k128_w1_loop:
-    movq %r9, %xmm0
-    movq %r10, %xmm1
-    punpcklqdq %xmm1, %xmm0
+    cmp $254, %r9b
+    ja .Laes_gen_aesni_ctr_enc_k128_w1_swapped
+    movdqa %xmm1, %xmm0
+    paddq .Laesni_ctr_step1(%rip), %xmm1
+    add $1, %r9
+    jmp .Laes_gen_aesni_ctr_enc_k128_w1_counters
+.Laes_gen_aesni_ctr_enc_k128_w1_swapped:
+    movq %r9, %xmm1
+    movq %r10, %xmm2
+    punpcklqdq %xmm2, %xmm1
+    movdqa %xmm1, %xmm0
     add $1, %r9
     adc $0, %r10
+    movq %r9, %xmm1
+    movq %r10, %xmm2
+    punpcklqdq %xmm2, %xmm1
     pshufb .Laesni_ctr_bswap(%rip), %xmm0
-    pxor %xmm2, %xmm0
+    pshufb .Laesni_ctr_bswap(%rip), %xmm1
+.Laes_gen_aesni_ctr_enc_k128_w1_counters:
+    pxor %xmm3, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc3    # aesenc %xmm11, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc2    # aesenc %xmm10, %xmm0
@@ -642,10 +746,9 @@ aes_gen_aesni_ctr_enc_k128_w1:
     .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xc4         # aesenc %xmm4, %xmm0
-    .byte 0x66,0x0f,0x38,0xdd,0xc3         # aesenclast %xmm3, %xmm0
-    movdqu 0(%rcx), %xmm1
-    pxor %xmm1, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xc4         # aesenclast %xmm4, %xmm0
+    movdqu 0(%rcx), %xmm2
+    pxor %xmm2, %xmm0
     movdqu %xmm0, 0(%rdx)
     add $16, %rcx
     add $16, %rdx
@@ -670,12 +773,13 @@ aes_gen_aesni_ctr_enc_k128_w1:
     pxor %xmm10, %xmm10
     pxor %xmm11, %xmm11
     pxor %xmm12, %xmm12
+    pxor %xmm13, %xmm13
     ret
     .size aes_gen_aesni_ctr_enc_k128_w1, .-aes_gen_aesni_ctr_enc_k128_w1
 
 # void aes_gen_aesni_ctr_enc_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment; 6 reloaded per group.
+# rk: encryption round keys, 13 x 16 bytes, any alignment; 7 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 8.
 # Requires: SSE2, SSSE3, AESNI.
@@ -688,27 +792,27 @@ aes_gen_aesni_ctr_enc_k128_w1:
 #   %xmm5 block 5
 #   %xmm6 block 6
 #   %xmm7 block 7
-#   %xmm8 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6
-#   %xmm9 rk0
-#   %xmm15 rk7
-#   %xmm14 rk8
-#   %xmm13 rk9
-#   %xmm12 rk10
-#   %xmm11 rk11
-#   %xmm10 rk12
+#   %xmm8 counter block, big-endian, in every lane
+#   %xmm9 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7
+#   %xmm10 rk0
+#   %xmm15 rk8
+#   %xmm14 rk9
+#   %xmm13 rk10
+#   %xmm12 rk11
+#   %xmm11 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
-#   r10:r9 counter, byte-swapped (high:low); r11 carry test
+#   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_aesni_ctr_enc_k192_w8
     .type aes_gen_aesni_ctr_enc_k192_w8, @function
     .p2align 5
 aes_gen_aesni_ctr_enc_k192_w8:
-    movdqu 0(%rdi), %xmm9
-    movdqu 112(%rdi), %xmm15
-    movdqu 128(%rdi), %xmm14
-    movdqu 144(%rdi), %xmm13
-    movdqu 160(%rdi), %xmm12
-    movdqu 176(%rdi), %xmm11
-    movdqu 192(%rdi), %xmm10
+    movdqu 0(%rdi), %xmm10
+    movdqu 128(%rdi), %xmm15
+    movdqu 144(%rdi), %xmm14
+    movdqu 160(%rdi), %xmm13
+    movdqu 176(%rdi), %xmm12
+    movdqu 192(%rdi), %xmm11
+    movdqu (%rsi), %xmm8
     mov (%rsi), %r10
     mov 8(%rsi), %r9
     bswap %r10
@@ -717,71 +821,96 @@ aes_gen_aesni_ctr_enc_k192_w8:
     jb .Laes_gen_aesni_ctr_enc_k192_w8_done
     .p2align 4
 .Laes_gen_aesni_ctr_enc_k192_w8_loop:
+    cmp $247, %r9b
+    ja .Laes_gen_aesni_ctr_enc_k192_w8_swapped
+    movdqa %xmm8, %xmm0
+    movdqa %xmm8, %xmm1
+    paddq .Laesni_ctr_inc_be+16(%rip), %xmm1
+    movdqa %xmm8, %xmm2
+    paddq .Laesni_ctr_inc_be+32(%rip), %xmm2
+    movdqa %xmm8, %xmm3
+    paddq .Laesni_ctr_inc_be+48(%rip), %xmm3
+    movdqa %xmm8, %xmm4
+    paddq .Laesni_ctr_inc_be+64(%rip), %xmm4
+    movdqa %xmm8, %xmm5
+    paddq .Laesni_ctr_inc_be+80(%rip), %xmm5
+    movdqa %xmm8, %xmm6
+    paddq .Laesni_ctr_inc_be+96(%rip), %xmm6
+    movdqa %xmm8, %xmm7
+    paddq .Laesni_ctr_inc_be+112(%rip), %xmm7
+    paddq .Laesni_ctr_step8(%rip), %xmm8
+    add $8, %r9
+    jmp .Laes_gen_aesni_ctr_enc_k192_w8_counters
+.Laes_gen_aesni_ctr_enc_k192_w8_swapped:
     mov %r9, %r11
     add $7, %r11
     jc .Laes_gen_aesni_ctr_enc_k192_w8_carry
-    movq %r9, %xmm0
-    movq %r10, %xmm8
-    punpcklqdq %xmm8, %xmm0
-    movdqa %xmm0, %xmm1
-    paddq .Laesni_ctr_inc+16(%rip), %xmm1
-    movdqa %xmm0, %xmm2
-    paddq .Laesni_ctr_inc+32(%rip), %xmm2
-    movdqa %xmm0, %xmm3
-    paddq .Laesni_ctr_inc+48(%rip), %xmm3
-    movdqa %xmm0, %xmm4
-    paddq .Laesni_ctr_inc+64(%rip), %xmm4
-    movdqa %xmm0, %xmm5
-    paddq .Laesni_ctr_inc+80(%rip), %xmm5
-    movdqa %xmm0, %xmm6
-    paddq .Laesni_ctr_inc+96(%rip), %xmm6
-    movdqa %xmm0, %xmm7
-    paddq .Laesni_ctr_inc+112(%rip), %xmm7
+    movq %r9, %xmm8
+    movq %r10, %xmm9
+    punpcklqdq %xmm9, %xmm8
+    movdqa %xmm8, %xmm0
+    movdqa %xmm8, %xmm1
+    paddq .Laesni_ctr_inc_le+16(%rip), %xmm1
+    movdqa %xmm8, %xmm2
+    paddq .Laesni_ctr_inc_le+32(%rip), %xmm2
+    movdqa %xmm8, %xmm3
+    paddq .Laesni_ctr_inc_le+48(%rip), %xmm3
+    movdqa %xmm8, %xmm4
+    paddq .Laesni_ctr_inc_le+64(%rip), %xmm4
+    movdqa %xmm8, %xmm5
+    paddq .Laesni_ctr_inc_le+80(%rip), %xmm5
+    movdqa %xmm8, %xmm6
+    paddq .Laesni_ctr_inc_le+96(%rip), %xmm6
+    movdqa %xmm8, %xmm7
+    paddq .Laesni_ctr_inc_le+112(%rip), %xmm7
     add $8, %r9
     adc $0, %r10
-    jmp .Laes_gen_aesni_ctr_enc_k192_w8_counters
+    jmp .Laes_gen_aesni_ctr_enc_k192_w8_swap
 .Laes_gen_aesni_ctr_enc_k192_w8_carry:
     movq %r9, %xmm0
-    movq %r10, %xmm8
-    punpcklqdq %xmm8, %xmm0
+    movq %r10, %xmm9
+    punpcklqdq %xmm9, %xmm0
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm1
-    movq %r10, %xmm8
-    punpcklqdq %xmm8, %xmm1
+    movq %r10, %xmm9
+    punpcklqdq %xmm9, %xmm1
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm2
-    movq %r10, %xmm8
-    punpcklqdq %xmm8, %xmm2
+    movq %r10, %xmm9
+    punpcklqdq %xmm9, %xmm2
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm3
-    movq %r10, %xmm8
-    punpcklqdq %xmm8, %xmm3
+    movq %r10, %xmm9
+    punpcklqdq %xmm9, %xmm3
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm4
-    movq %r10, %xmm8
-    punpcklqdq %xmm8, %xmm4
+    movq %r10, %xmm9
+    punpcklqdq %xmm9, %xmm4
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm5
-    movq %r10, %xmm8
-    punpcklqdq %xmm8, %xmm5
+    movq %r10, %xmm9
+    punpcklqdq %xmm9, %xmm5
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm6
-    movq %r10, %xmm8
-    punpcklqdq %xmm8, %xmm6
+    movq %r10, %xmm9
+    punpcklqdq %xmm9, %xmm6
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm7
-    movq %r10, %xmm8
-    punpcklqdq %xmm8, %xmm7
+    movq %r10, %xmm9
+    punpcklqdq %xmm9, %xmm7
     add $1, %r9
     adc $0, %r10
-.Laes_gen_aesni_ctr_enc_k192_w8_counters:
+.Laes_gen_aesni_ctr_enc_k192_w8_swap:
+    movq %r9, %xmm8
+    movq %r10, %xmm9
+    punpcklqdq %xmm9, %xmm8
     pshufb .Laesni_ctr_bswap(%rip), %xmm0
     pshufb .Laesni_ctr_bswap(%rip), %xmm1
     pshufb .Laesni_ctr_bswap(%rip), %xmm2
@@ -790,68 +919,79 @@ aes_gen_aesni_ctr_enc_k192_w8:
     pshufb .Laesni_ctr_bswap(%rip), %xmm5
     pshufb .Laesni_ctr_bswap(%rip), %xmm6
     pshufb .Laesni_ctr_bswap(%rip), %xmm7
-    pxor %xmm9, %xmm0
-    pxor %xmm9, %xmm1
-    pxor %xmm9, %xmm2
-    pxor %xmm9, %xmm3
-    pxor %xmm9, %xmm4
-    pxor %xmm9, %xmm5
-    pxor %xmm9, %xmm6
-    pxor %xmm9, %xmm7
-    movdqu 16(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe0    # aesenc %xmm8, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe8    # aesenc %xmm8, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf0    # aesenc %xmm8, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf8    # aesenc %xmm8, %xmm7
-    movdqu 32(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe0    # aesenc %xmm8, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe8    # aesenc %xmm8, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf0    # aesenc %xmm8, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf8    # aesenc %xmm8, %xmm7
-    movdqu 48(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe0    # aesenc %xmm8, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe8    # aesenc %xmm8, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf0    # aesenc %xmm8, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf8    # aesenc %xmm8, %xmm7
-    movdqu 64(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe0    # aesenc %xmm8, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe8    # aesenc %xmm8, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf0    # aesenc %xmm8, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf8    # aesenc %xmm8, %xmm7
-    movdqu 80(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe0    # aesenc %xmm8, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe8    # aesenc %xmm8, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf0    # aesenc %xmm8, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf8    # aesenc %xmm8, %xmm7
-    movdqu 96(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe0    # aesenc %xmm8, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe8    # aesenc %xmm8, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf0    # aesenc %xmm8, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf8    # aesenc %xmm8, %xmm7
+    pshufb .Laesni_ctr_bswap(%rip), %xmm8
+.Laes_gen_aesni_ctr_enc_k192_w8_counters:
+    pxor %xmm10, %xmm0
+    pxor %xmm10, %xmm1
+    pxor %xmm10, %xmm2
+    pxor %xmm10, %xmm3
+    pxor %xmm10, %xmm4
+    pxor %xmm10, %xmm5
+    pxor %xmm10, %xmm6
+    pxor %xmm10, %xmm7
+    movdqu 16(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf1    # aesenc %xmm9, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf9    # aesenc %xmm9, %xmm7
+    movdqu 32(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf1    # aesenc %xmm9, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf9    # aesenc %xmm9, %xmm7
+    movdqu 48(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf1    # aesenc %xmm9, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf9    # aesenc %xmm9, %xmm7
+    movdqu 64(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf1    # aesenc %xmm9, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf9    # aesenc %xmm9, %xmm7
+    movdqu 80(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf1    # aesenc %xmm9, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf9    # aesenc %xmm9, %xmm7
+    movdqu 96(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf1    # aesenc %xmm9, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf9    # aesenc %xmm9, %xmm7
+    movdqu 112(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf1    # aesenc %xmm9, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf9    # aesenc %xmm9, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xd7    # aesenc %xmm15, %xmm2
@@ -884,38 +1024,30 @@ aes_gen_aesni_ctr_enc_k192_w8:
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc3    # aesenc %xmm11, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcb    # aesenc %xmm11, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd3    # aesenc %xmm11, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdb    # aesenc %xmm11, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe3    # aesenc %xmm11, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xeb    # aesenc %xmm11, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf3    # aesenc %xmm11, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfb    # aesenc %xmm11, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc2    # aesenclast %xmm10, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xca    # aesenclast %xmm10, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd2    # aesenclast %xmm10, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xda    # aesenclast %xmm10, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe2    # aesenclast %xmm10, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xea    # aesenclast %xmm10, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xf2    # aesenclast %xmm10, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xfa    # aesenclast %xmm10, %xmm7
-    movdqu 0(%rcx), %xmm8
-    pxor %xmm8, %xmm0
-    movdqu 16(%rcx), %xmm8
-    pxor %xmm8, %xmm1
-    movdqu 32(%rcx), %xmm8
-    pxor %xmm8, %xmm2
-    movdqu 48(%rcx), %xmm8
-    pxor %xmm8, %xmm3
-    movdqu 64(%rcx), %xmm8
-    pxor %xmm8, %xmm4
-    movdqu 80(%rcx), %xmm8
-    pxor %xmm8, %xmm5
-    movdqu 96(%rcx), %xmm8
-    pxor %xmm8, %xmm6
-    movdqu 112(%rcx), %xmm8
-    pxor %xmm8, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcb    # aesenclast %xmm11, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd3    # aesenclast %xmm11, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xdb    # aesenclast %xmm11, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe3    # aesenclast %xmm11, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xeb    # aesenclast %xmm11, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xf3    # aesenclast %xmm11, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xfb    # aesenclast %xmm11, %xmm7
+    movdqu 0(%rcx), %xmm9
+    pxor %xmm9, %xmm0
+    movdqu 16(%rcx), %xmm9
+    pxor %xmm9, %xmm1
+    movdqu 32(%rcx), %xmm9
+    pxor %xmm9, %xmm2
+    movdqu 48(%rcx), %xmm9
+    pxor %xmm9, %xmm3
+    movdqu 64(%rcx), %xmm9
+    pxor %xmm9, %xmm4
+    movdqu 80(%rcx), %xmm9
+    pxor %xmm9, %xmm5
+    movdqu 96(%rcx), %xmm9
+    pxor %xmm9, %xmm6
+    movdqu 112(%rcx), %xmm9
+    pxor %xmm9, %xmm7
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
     movdqu %xmm2, 32(%rdx)
@@ -955,7 +1087,7 @@ aes_gen_aesni_ctr_enc_k192_w8:
 
 # void aes_gen_aesni_ctr_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment; 2 reloaded per group.
+# rk: encryption round keys, 13 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 4.
 # Requires: SSE2, SSSE3, AESNI.
@@ -964,35 +1096,35 @@ aes_gen_aesni_ctr_enc_k192_w8:
 #   %xmm1 block 1
 #   %xmm2 block 2
 #   %xmm3 block 3
-#   %xmm4 temporary: data loads, spilled round keys rk1 rk2
-#   %xmm5 rk0
-#   %xmm15 rk3
-#   %xmm14 rk4
-#   %xmm13 rk5
-#   %xmm12 rk6
-#   %xmm11 rk7
-#   %xmm10 rk8
-#   %xmm9 rk9
-#   %xmm8 rk10
-#   %xmm7 rk11
-#   %xmm6 rk12
+#   %xmm4 counter block, big-endian, in every lane
+#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3
+#   %xmm6 rk0
+#   %xmm15 rk4
+#   %xmm14 rk5
+#   %xmm13 rk6
+#   %xmm12 rk7
+#   %xmm11 rk8
+#   %xmm10 rk9
+#   %xmm9 rk10
+#   %xmm8 rk11
+#   %xmm7 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
-#   r10:r9 counter, byte-swapped (high:low); r11 carry test
+#   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_aesni_ctr_enc_k192_w4
     .type aes_gen_aesni_ctr_enc_k192_w4, @function
     .p2align 5
 aes_gen_aesni_ctr_enc_k192_w4:
-    movdqu 0(%rdi), %xmm5
-    movdqu 48(%rdi), %xmm15
-    movdqu 64(%rdi), %xmm14
-    movdqu 80(%rdi), %xmm13
-    movdqu 96(%rdi), %xmm12
-    movdqu 112(%rdi), %xmm11
-    movdqu 128(%rdi), %xmm10
-    movdqu 144(%rdi), %xmm9
-    movdqu 160(%rdi), %xmm8
-    movdqu 176(%rdi), %xmm7
-    movdqu 192(%rdi), %xmm6
+    movdqu 0(%rdi), %xmm6
+    movdqu 64(%rdi), %xmm15
+    movdqu 80(%rdi), %xmm14
+    movdqu 96(%rdi), %xmm13
+    movdqu 112(%rdi), %xmm12
+    movdqu 128(%rdi), %xmm11
+    movdqu 144(%rdi), %xmm10
+    movdqu 160(%rdi), %xmm9
+    movdqu 176(%rdi), %xmm8
+    movdqu 192(%rdi), %xmm7
+    movdqu (%rsi), %xmm4
     mov (%rsi), %r10
     mov 8(%rsi), %r9
     bswap %r10
@@ -1001,61 +1133,85 @@ aes_gen_aesni_ctr_enc_k192_w4:
     jb .Laes_gen_aesni_ctr_enc_k192_w4_done
     .p2align 4
 .Laes_gen_aesni_ctr_enc_k192_w4_loop:
+    cmp $251, %r9b
+    ja .Laes_gen_aesni_ctr_enc_k192_w4_swapped
+    movdqa %xmm4, %xmm0
+    movdqa %xmm4, %xmm1
+    paddq .Laesni_ctr_inc_be+16(%rip), %xmm1
+    movdqa %xmm4, %xmm2
+    paddq .Laesni_ctr_inc_be+32(%rip), %xmm2
+    movdqa %xmm4, %xmm3
+    paddq .Laesni_ctr_inc_be+48(%rip), %xmm3
+    paddq .Laesni_ctr_step4(%rip), %xmm4
+    add $4, %r9
+    jmp .Laes_gen_aesni_ctr_enc_k192_w4_counters
+.Laes_gen_aesni_ctr_enc_k192_w4_swapped:
     mov %r9, %r11
     add $3, %r11
     jc .Laes_gen_aesni_ctr_enc_k192_w4_carry
-    movq %r9, %xmm0
-    movq %r10, %xmm4
-    punpcklqdq %xmm4, %xmm0
-    movdqa %xmm0, %xmm1
-    paddq .Laesni_ctr_inc+16(%rip), %xmm1
-    movdqa %xmm0, %xmm2
-    paddq .Laesni_ctr_inc+32(%rip), %xmm2
-    movdqa %xmm0, %xmm3
-    paddq .Laesni_ctr_inc+48(%rip), %xmm3
+    movq %r9, %xmm4
+    movq %r10, %xmm5
+    punpcklqdq %xmm5, %xmm4
+    movdqa %xmm4, %xmm0
+    movdqa %xmm4, %xmm1
+    paddq .Laesni_ctr_inc_le+16(%rip), %xmm1
+    movdqa %xmm4, %xmm2
+    paddq .Laesni_ctr_inc_le+32(%rip), %xmm2
+    movdqa %xmm4, %xmm3
+    paddq .Laesni_ctr_inc_le+48(%rip), %xmm3
     add $4, %r9
     adc $0, %r10
-    jmp .Laes_gen_aesni_ctr_enc_k192_w4_counters
+    jmp .Laes_gen_aesni_ctr_enc_k192_w4_swap
 .Laes_gen_aesni_ctr_enc_k192_w4_carry:
     movq %r9, %xmm0
-    movq %r10, %xmm4
-    punpcklqdq %xmm4, %xmm0
+    movq %r10, %xmm5
+    punpcklqdq %xmm5, %xmm0
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm1
-    movq %r10, %xmm4
-    punpcklqdq %xmm4, %xmm1
+    movq %r10, %xmm5
+    punpcklqdq %xmm5, %xmm1
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm2
-    movq %r10, %xmm4
-    punpcklqdq %xmm4, %xmm2
+    movq %r10, %xmm5
+    punpcklqdq %xmm5, %xmm2
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm3
-    movq %r10, %xmm4
-    punpcklqdq %xmm4, %xmm3
+    movq %r10, %xmm5
+    punpcklqdq %xmm5, %xmm3
     add $1, %r9
     adc $0, %r10
-.Laes_gen_aesni_ctr_enc_k192_w4_counters:
+.Laes_gen_aesni_ctr_enc_k192_w4_swap:
+    movq %r9, %xmm4
+    movq %r10, %xmm5
+    punpcklqdq %xmm5, %xmm4
     pshufb .Laesni_ctr_bswap(%rip), %xmm0
     pshufb .Laesni_ctr_bswap(%rip), %xmm1
     pshufb .Laesni_ctr_bswap(%rip), %xmm2
     pshufb .Laesni_ctr_bswap(%rip), %xmm3
-    pxor %xmm5, %xmm0
-    pxor %xmm5, %xmm1
-    pxor %xmm5, %xmm2
-    pxor %xmm5, %xmm3
-    movdqu 16(%rdi), %xmm4
-    .byte 0x66,0x0f,0x38,0xdc,0xc4         # aesenc %xmm4, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xcc         # aesenc %xmm4, %xmm1
-    .byte 0x66,0x0f,0x38,0xdc,0xd4         # aesenc %xmm4, %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xdc         # aesenc %xmm4, %xmm3
-    movdqu 32(%rdi), %xmm4
-    .byte 0x66,0x0f,0x38,0xdc,0xc4         # aesenc %xmm4, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xcc         # aesenc %xmm4, %xmm1
-    .byte 0x66,0x0f,0x38,0xdc,0xd4         # aesenc %xmm4, %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xdc         # aesenc %xmm4, %xmm3
+    pshufb .Laesni_ctr_bswap(%rip), %xmm4
+.Laes_gen_aesni_ctr_enc_k192_w4_counters:
+    pxor %xmm6, %xmm0
+    pxor %xmm6, %xmm1
+    pxor %xmm6, %xmm2
+    pxor %xmm6, %xmm3
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xd7    # aesenc %xmm15, %xmm2
@@ -1088,22 +1244,18 @@ aes_gen_aesni_ctr_enc_k192_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
-    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
-    .byte 0x66,0x0f,0x38,0xdd,0xc6         # aesenclast %xmm6, %xmm0
-    .byte 0x66,0x0f,0x38,0xdd,0xce         # aesenclast %xmm6, %xmm1
-    .byte 0x66,0x0f,0x38,0xdd,0xd6         # aesenclast %xmm6, %xmm2
-    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
-    movdqu 0(%rcx), %xmm4
-    pxor %xmm4, %xmm0
-    movdqu 16(%rcx), %xmm4
-    pxor %xmm4, %xmm1
-    movdqu 32(%rcx), %xmm4
-    pxor %xmm4, %xmm2
-    movdqu 48(%rcx), %xmm4
-    pxor %xmm4, %xmm3
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xcf         # aesenclast %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdd,0xd7         # aesenclast %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdd,0xdf         # aesenclast %xmm7, %xmm3
+    movdqu 0(%rcx), %xmm5
+    pxor %xmm5, %xmm0
+    movdqu 16(%rcx), %xmm5
+    pxor %xmm5, %xmm1
+    movdqu 32(%rcx), %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 48(%rcx), %xmm5
+    pxor %xmm5, %xmm3
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
     movdqu %xmm2, 32(%rdx)
@@ -1139,46 +1291,46 @@ aes_gen_aesni_ctr_enc_k192_w4:
 
 # void aes_gen_aesni_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment.
+# rk: encryption round keys, 13 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 2.
 # Requires: SSE2, SSSE3, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 temporary: data loads
-#   %xmm3 rk0
-#   %xmm15 rk1
-#   %xmm14 rk2
-#   %xmm13 rk3
-#   %xmm12 rk4
-#   %xmm11 rk5
-#   %xmm10 rk6
-#   %xmm9 rk7
-#   %xmm8 rk8
-#   %xmm7 rk9
-#   %xmm6 rk10
-#   %xmm5 rk11
-#   %xmm4 rk12
+#   %xmm2 counter block, big-endian, in every lane
+#   %xmm3 temporary: data loads, spilled round keys rk1
+#   %xmm4 rk0
+#   %xmm15 rk2
+#   %xmm14 rk3
+#   %xmm13 rk4
+#   %xmm12 rk5
+#   %xmm11 rk6
+#   %xmm10 rk7
+#   %xmm9 rk8
+#   %xmm8 rk9
+#   %xmm7 rk10
+#   %xmm6 rk11
+#   %xmm5 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
-#   r10:r9 counter, byte-swapped (high:low); r11 carry test
+#   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_aesni_ctr_enc_k192_w2
     .type aes_gen_aesni_ctr_enc_k192_w2, @function
     .p2align 5
 aes_gen_aesni_ctr_enc_k192_w2:
-    movdqu 0(%rdi), %xmm3
-    movdqu 16(%rdi), %xmm15
-    movdqu 32(%rdi), %xmm14
-    movdqu 48(%rdi), %xmm13
-    movdqu 64(%rdi), %xmm12
-    movdqu 80(%rdi), %xmm11
-    movdqu 96(%rdi), %xmm10
-    movdqu 112(%rdi), %xmm9
-    movdqu 128(%rdi), %xmm8
-    movdqu 144(%rdi), %xmm7
-    movdqu 160(%rdi), %xmm6
-    movdqu 176(%rdi), %xmm5
-    movdqu 192(%rdi), %xmm4
+    movdqu 0(%rdi), %xmm4
+    movdqu 32(%rdi), %xmm15
+    movdqu 48(%rdi), %xmm14
+    movdqu 64(%rdi), %xmm13
+    movdqu 80(%rdi), %xmm12
+    movdqu 96(%rdi), %xmm11
+    movdqu 112(%rdi), %xmm10
+    movdqu 128(%rdi), %xmm9
+    movdqu 144(%rdi), %xmm8
+    movdqu 160(%rdi), %xmm7
+    movdqu 176(%rdi), %xmm6
+    movdqu 192(%rdi), %xmm5
+    movdqu (%rsi), %xmm2
     mov (%rsi), %r10
     mov 8(%rsi), %r9
     bswap %r10
@@ -1187,33 +1339,51 @@ aes_gen_aesni_ctr_enc_k192_w2:
     jb .Laes_gen_aesni_ctr_enc_k192_w2_done
     .p2align 4
 .Laes_gen_aesni_ctr_enc_k192_w2_loop:
+    cmp $253, %r9b
+    ja .Laes_gen_aesni_ctr_enc_k192_w2_swapped
+    movdqa %xmm2, %xmm0
+    movdqa %xmm2, %xmm1
+    paddq .Laesni_ctr_inc_be+16(%rip), %xmm1
+    paddq .Laesni_ctr_step2(%rip), %xmm2
+    add $2, %r9
+    jmp .Laes_gen_aesni_ctr_enc_k192_w2_counters
+.Laes_gen_aesni_ctr_enc_k192_w2_swapped:
     mov %r9, %r11
     add $1, %r11
     jc .Laes_gen_aesni_ctr_enc_k192_w2_carry
-    movq %r9, %xmm0
-    movq %r10, %xmm2
-    punpcklqdq %xmm2, %xmm0
-    movdqa %xmm0, %xmm1
-    paddq .Laesni_ctr_inc+16(%rip), %xmm1
+    movq %r9, %xmm2
+    movq %r10, %xmm3
+    punpcklqdq %xmm3, %xmm2
+    movdqa %xmm2, %xmm0
+    movdqa %xmm2, %xmm1
+    paddq .Laesni_ctr_inc_le+16(%rip), %xmm1
     add $2, %r9
     adc $0, %r10
-    jmp .Laes_gen_aesni_ctr_enc_k192_w2_counters
+    jmp .Laes_gen_aesni_ctr_enc_k192_w2_swap
 .Laes_gen_aesni_ctr_enc_k192_w2_carry:
     movq %r9, %xmm0
-    movq %r10, %xmm2
-    punpcklqdq %xmm2, %xmm0
+    movq %r10, %xmm3
+    punpcklqdq %xmm3, %xmm0
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm1
-    movq %r10, %xmm2
-    punpcklqdq %xmm2, %xmm1
+    movq %r10, %xmm3
+    punpcklqdq %xmm3, %xmm1
     add $1, %r9
     adc $0, %r10
-.Laes_gen_aesni_ctr_enc_k192_w2_counters:
+.Laes_gen_aesni_ctr_enc_k192_w2_swap:
+    movq %r9, %xmm2
+    movq %r10, %xmm3
+    punpcklqdq %xmm3, %xmm2
     pshufb .Laesni_ctr_bswap(%rip), %xmm0
     pshufb .Laesni_ctr_bswap(%rip), %xmm1
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
+    pshufb .Laesni_ctr_bswap(%rip), %xmm2
+.Laes_gen_aesni_ctr_enc_k192_w2_counters:
+    pxor %xmm4, %xmm0
+    pxor %xmm4, %xmm1
+    movdqu 16(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
@@ -1234,14 +1404,12 @@ aes_gen_aesni_ctr_enc_k192_w2:
     .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
     .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xce         # aesenc %xmm6, %xmm1
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    .byte 0x66,0x0f,0x38,0xdd,0xc4         # aesenclast %xmm4, %xmm0
-    .byte 0x66,0x0f,0x38,0xdd,0xcc         # aesenclast %xmm4, %xmm1
-    movdqu 0(%rcx), %xmm2
-    pxor %xmm2, %xmm0
-    movdqu 16(%rcx), %xmm2
-    pxor %xmm2, %xmm1
+    .byte 0x66,0x0f,0x38,0xdd,0xc5         # aesenclast %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xcd         # aesenclast %xmm5, %xmm1
+    movdqu 0(%rcx), %xmm3
+    pxor %xmm3, %xmm0
+    movdqu 16(%rcx), %xmm3
+    pxor %xmm3, %xmm1
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
     add $32, %rcx
@@ -1281,39 +1449,41 @@ aes_gen_aesni_ctr_enc_k192_w2:
 # Requires: SSE2, SSSE3, AESNI.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 temporary: data loads
-#   %xmm2 rk0
-#   %xmm14 rk1
-#   %xmm13 rk2
-#   %xmm12 rk3
-#   %xmm11 rk4
-#   %xmm10 rk5
-#   %xmm9 rk6
-#   %xmm8 rk7
-#   %xmm7 rk8
-#   %xmm6 rk9
-#   %xmm5 rk10
-#   %xmm4 rk11
-#   %xmm3 rk12
+#   %xmm1 counter block, big-endian, in every lane
+#   %xmm2 temporary: data loads
+#   %xmm3 rk0
+#   %xmm15 rk1
+#   %xmm14 rk2
+#   %xmm13 rk3
+#   %xmm12 rk4
+#   %xmm11 rk5
+#   %xmm10 rk6
+#   %xmm9 rk7
+#   %xmm8 rk8
+#   %xmm7 rk9
+#   %xmm6 rk10
+#   %xmm5 rk11
+#   %xmm4 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
-#   r10:r9 counter, byte-swapped (high:low); r11 carry test
+#   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_aesni_ctr_enc_k192_w1
     .type aes_gen_aesni_ctr_enc_k192_w1, @function
     .p2align 5
 aes_gen_aesni_ctr_enc_k192_w1:
-    movdqu 0(%rdi), %xmm2
-    movdqu 16(%rdi), %xmm14
-    movdqu 32(%rdi), %xmm13
-    movdqu 48(%rdi), %xmm12
-    movdqu 64(%rdi), %xmm11
-    movdqu 80(%rdi), %xmm10
-    movdqu 96(%rdi), %xmm9
-    movdqu 112(%rdi), %xmm8
-    movdqu 128(%rdi), %xmm7
-    movdqu 144(%rdi), %xmm6
-    movdqu 160(%rdi), %xmm5
-    movdqu 176(%rdi), %xmm4
-    movdqu 192(%rdi), %xmm3
+    movdqu 0(%rdi), %xmm3
+    movdqu 16(%rdi), %xmm15
+    movdqu 32(%rdi), %xmm14
+    movdqu 48(%rdi), %xmm13
+    movdqu 64(%rdi), %xmm12
+    movdqu 80(%rdi), %xmm11
+    movdqu 96(%rdi), %xmm10
+    movdqu 112(%rdi), %xmm9
+    movdqu 128(%rdi), %xmm8
+    movdqu 144(%rdi), %xmm7
+    movdqu 160(%rdi), %xmm6
+    movdqu 176(%rdi), %xmm5
+    movdqu 192(%rdi), %xmm4
+    movdqu (%rsi), %xmm1
     mov (%rsi), %r10
     mov 8(%rsi), %r9
     bswap %r10
@@ -1322,13 +1492,27 @@ aes_gen_aesni_ctr_enc_k192_w1:
     jb .Laes_gen_aesni_ctr_enc_k192_w1_done
     .p2align 4
 .Laes_gen_aesni_ctr_enc_k192_w1_loop:
-    movq %r9, %xmm0
-    movq %r10, %xmm1
-    punpcklqdq %xmm1, %xmm0
+    cmp $254, %r9b
+    ja .Laes_gen_aesni_ctr_enc_k192_w1_swapped
+    movdqa %xmm1, %xmm0
+    paddq .Laesni_ctr_step1(%rip), %xmm1
+    add $1, %r9
+    jmp .Laes_gen_aesni_ctr_enc_k192_w1_counters
+.Laes_gen_aesni_ctr_enc_k192_w1_swapped:
+    movq %r9, %xmm1
+    movq %r10, %xmm2
+    punpcklqdq %xmm2, %xmm1
+    movdqa %xmm1, %xmm0
     add $1, %r9
     adc $0, %r10
+    movq %r9, %xmm1
+    movq %r10, %xmm2
+    punpcklqdq %xmm2, %xmm1
     pshufb .Laesni_ctr_bswap(%rip), %xmm0
-    pxor %xmm2, %xmm0
+    pshufb .Laesni_ctr_bswap(%rip), %xmm1
+.Laes_gen_aesni_ctr_enc_k192_w1_counters:
+    pxor %xmm3, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
@@ -1339,10 +1523,9 @@ aes_gen_aesni_ctr_enc_k192_w1:
     .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xc4         # aesenc %xmm4, %xmm0
-    .byte 0x66,0x0f,0x38,0xdd,0xc3         # aesenclast %xmm3, %xmm0
-    movdqu 0(%rcx), %xmm1
-    pxor %xmm1, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xc4         # aesenclast %xmm4, %xmm0
+    movdqu 0(%rcx), %xmm2
+    pxor %xmm2, %xmm0
     movdqu %xmm0, 0(%rdx)
     add $16, %rcx
     add $16, %rdx
@@ -1369,12 +1552,13 @@ aes_gen_aesni_ctr_enc_k192_w1:
     pxor %xmm12, %xmm12
     pxor %xmm13, %xmm13
     pxor %xmm14, %xmm14
+    pxor %xmm15, %xmm15
     ret
     .size aes_gen_aesni_ctr_enc_k192_w1, .-aes_gen_aesni_ctr_enc_k192_w1
 
 # void aes_gen_aesni_ctr_enc_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment; 8 reloaded per group.
+# rk: encryption round keys, 15 x 16 bytes, any alignment; 9 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 8.
 # Requires: SSE2, SSSE3, AESNI.
@@ -1387,27 +1571,27 @@ aes_gen_aesni_ctr_enc_k192_w1:
 #   %xmm5 block 5
 #   %xmm6 block 6
 #   %xmm7 block 7
-#   %xmm8 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
-#   %xmm9 rk0
-#   %xmm15 rk9
-#   %xmm14 rk10
-#   %xmm13 rk11
-#   %xmm12 rk12
-#   %xmm11 rk13
-#   %xmm10 rk14
+#   %xmm8 counter block, big-endian, in every lane
+#   %xmm9 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9
+#   %xmm10 rk0
+#   %xmm15 rk10
+#   %xmm14 rk11
+#   %xmm13 rk12
+#   %xmm12 rk13
+#   %xmm11 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
-#   r10:r9 counter, byte-swapped (high:low); r11 carry test
+#   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_aesni_ctr_enc_k256_w8
     .type aes_gen_aesni_ctr_enc_k256_w8, @function
     .p2align 5
 aes_gen_aesni_ctr_enc_k256_w8:
-    movdqu 0(%rdi), %xmm9
-    movdqu 144(%rdi), %xmm15
-    movdqu 160(%rdi), %xmm14
-    movdqu 176(%rdi), %xmm13
-    movdqu 192(%rdi), %xmm12
-    movdqu 208(%rdi), %xmm11
-    movdqu 224(%rdi), %xmm10
+    movdqu 0(%rdi), %xmm10
+    movdqu 160(%rdi), %xmm15
+    movdqu 176(%rdi), %xmm14
+    movdqu 192(%rdi), %xmm13
+    movdqu 208(%rdi), %xmm12
+    movdqu 224(%rdi), %xmm11
+    movdqu (%rsi), %xmm8
     mov (%rsi), %r10
     mov 8(%rsi), %r9
     bswap %r10
@@ -1416,71 +1600,96 @@ aes_gen_aesni_ctr_enc_k256_w8:
     jb .Laes_gen_aesni_ctr_enc_k256_w8_done
     .p2align 4
 .Laes_gen_aesni_ctr_enc_k256_w8_loop:
+    cmp $247, %r9b
+    ja .Laes_gen_aesni_ctr_enc_k256_w8_swapped
+    movdqa %xmm8, %xmm0
+    movdqa %xmm8, %xmm1
+    paddq .Laesni_ctr_inc_be+16(%rip), %xmm1
+    movdqa %xmm8, %xmm2
+    paddq .Laesni_ctr_inc_be+32(%rip), %xmm2
+    movdqa %xmm8, %xmm3
+    paddq .Laesni_ctr_inc_be+48(%rip), %xmm3
+    movdqa %xmm8, %xmm4
+    paddq .Laesni_ctr_inc_be+64(%rip), %xmm4
+    movdqa %xmm8, %xmm5
+    paddq .Laesni_ctr_inc_be+80(%rip), %xmm5
+    movdqa %xmm8, %xmm6
+    paddq .Laesni_ctr_inc_be+96(%rip), %xmm6
+    movdqa %xmm8, %xmm7
+    paddq .Laesni_ctr_inc_be+112(%rip), %xmm7
+    paddq .Laesni_ctr_step8(%rip), %xmm8
+    add $8, %r9
+    jmp .Laes_gen_aesni_ctr_enc_k256_w8_counters
+.Laes_gen_aesni_ctr_enc_k256_w8_swapped:
     mov %r9, %r11
     add $7, %r11
     jc .Laes_gen_aesni_ctr_enc_k256_w8_carry
-    movq %r9, %xmm0
-    movq %r10, %xmm8
-    punpcklqdq %xmm8, %xmm0
-    movdqa %xmm0, %xmm1
-    paddq .Laesni_ctr_inc+16(%rip), %xmm1
-    movdqa %xmm0, %xmm2
-    paddq .Laesni_ctr_inc+32(%rip), %xmm2
-    movdqa %xmm0, %xmm3
-    paddq .Laesni_ctr_inc+48(%rip), %xmm3
-    movdqa %xmm0, %xmm4
-    paddq .Laesni_ctr_inc+64(%rip), %xmm4
-    movdqa %xmm0, %xmm5
-    paddq .Laesni_ctr_inc+80(%rip), %xmm5
-    movdqa %xmm0, %xmm6
-    paddq .Laesni_ctr_inc+96(%rip), %xmm6
-    movdqa %xmm0, %xmm7
-    paddq .Laesni_ctr_inc+112(%rip), %xmm7
+    movq %r9, %xmm8
+    movq %r10, %xmm9
+    punpcklqdq %xmm9, %xmm8
+    movdqa %xmm8, %xmm0
+    movdqa %xmm8, %xmm1
+    paddq .Laesni_ctr_inc_le+16(%rip), %xmm1
+    movdqa %xmm8, %xmm2
+    paddq .Laesni_ctr_inc_le+32(%rip), %xmm2
+    movdqa %xmm8, %xmm3
+    paddq .Laesni_ctr_inc_le+48(%rip), %xmm3
+    movdqa %xmm8, %xmm4
+    paddq .Laesni_ctr_inc_le+64(%rip), %xmm4
+    movdqa %xmm8, %xmm5
+    paddq .Laesni_ctr_inc_le+80(%rip), %xmm5
+    movdqa %xmm8, %xmm6
+    paddq .Laesni_ctr_inc_le+96(%rip), %xmm6
+    movdqa %xmm8, %xmm7
+    paddq .Laesni_ctr_inc_le+112(%rip), %xmm7
     add $8, %r9
     adc $0, %r10
-    jmp .Laes_gen_aesni_ctr_enc_k256_w8_counters
+    jmp .Laes_gen_aesni_ctr_enc_k256_w8_swap
 .Laes_gen_aesni_ctr_enc_k256_w8_carry:
     movq %r9, %xmm0
-    movq %r10, %xmm8
-    punpcklqdq %xmm8, %xmm0
+    movq %r10, %xmm9
+    punpcklqdq %xmm9, %xmm0
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm1
-    movq %r10, %xmm8
-    punpcklqdq %xmm8, %xmm1
+    movq %r10, %xmm9
+    punpcklqdq %xmm9, %xmm1
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm2
-    movq %r10, %xmm8
-    punpcklqdq %xmm8, %xmm2
+    movq %r10, %xmm9
+    punpcklqdq %xmm9, %xmm2
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm3
-    movq %r10, %xmm8
-    punpcklqdq %xmm8, %xmm3
+    movq %r10, %xmm9
+    punpcklqdq %xmm9, %xmm3
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm4
-    movq %r10, %xmm8
-    punpcklqdq %xmm8, %xmm4
+    movq %r10, %xmm9
+    punpcklqdq %xmm9, %xmm4
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm5
-    movq %r10, %xmm8
-    punpcklqdq %xmm8, %xmm5
+    movq %r10, %xmm9
+    punpcklqdq %xmm9, %xmm5
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm6
-    movq %r10, %xmm8
-    punpcklqdq %xmm8, %xmm6
+    movq %r10, %xmm9
+    punpcklqdq %xmm9, %xmm6
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm7
-    movq %r10, %xmm8
-    punpcklqdq %xmm8, %xmm7
+    movq %r10, %xmm9
+    punpcklqdq %xmm9, %xmm7
     add $1, %r9
     adc $0, %r10
-.Laes_gen_aesni_ctr_enc_k256_w8_counters:
+.Laes_gen_aesni_ctr_enc_k256_w8_swap:
+    movq %r9, %xmm8
+    movq %r10, %xmm9
+    punpcklqdq %xmm9, %xmm8
     pshufb .Laesni_ctr_bswap(%rip), %xmm0
     pshufb .Laesni_ctr_bswap(%rip), %xmm1
     pshufb .Laesni_ctr_bswap(%rip), %xmm2
@@ -1489,86 +1698,97 @@ aes_gen_aesni_ctr_enc_k256_w8:
     pshufb .Laesni_ctr_bswap(%rip), %xmm5
     pshufb .Laesni_ctr_bswap(%rip), %xmm6
     pshufb .Laesni_ctr_bswap(%rip), %xmm7
-    pxor %xmm9, %xmm0
-    pxor %xmm9, %xmm1
-    pxor %xmm9, %xmm2
-    pxor %xmm9, %xmm3
-    pxor %xmm9, %xmm4
-    pxor %xmm9, %xmm5
-    pxor %xmm9, %xmm6
-    pxor %xmm9, %xmm7
-    movdqu 16(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe0    # aesenc %xmm8, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe8    # aesenc %xmm8, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf0    # aesenc %xmm8, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf8    # aesenc %xmm8, %xmm7
-    movdqu 32(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe0    # aesenc %xmm8, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe8    # aesenc %xmm8, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf0    # aesenc %xmm8, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf8    # aesenc %xmm8, %xmm7
-    movdqu 48(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe0    # aesenc %xmm8, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe8    # aesenc %xmm8, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf0    # aesenc %xmm8, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf8    # aesenc %xmm8, %xmm7
-    movdqu 64(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe0    # aesenc %xmm8, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe8    # aesenc %xmm8, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf0    # aesenc %xmm8, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf8    # aesenc %xmm8, %xmm7
-    movdqu 80(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe0    # aesenc %xmm8, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe8    # aesenc %xmm8, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf0    # aesenc %xmm8, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf8    # aesenc %xmm8, %xmm7
-    movdqu 96(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe0    # aesenc %xmm8, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe8    # aesenc %xmm8, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf0    # aesenc %xmm8, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf8    # aesenc %xmm8, %xmm7
-    movdqu 112(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe0    # aesenc %xmm8, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe8    # aesenc %xmm8, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf0    # aesenc %xmm8, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf8    # aesenc %xmm8, %xmm7
-    movdqu 128(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe0    # aesenc %xmm8, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe8    # aesenc %xmm8, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf0    # aesenc %xmm8, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf8    # aesenc %xmm8, %xmm7
+    pshufb .Laesni_ctr_bswap(%rip), %xmm8
+.Laes_gen_aesni_ctr_enc_k256_w8_counters:
+    pxor %xmm10, %xmm0
+    pxor %xmm10, %xmm1
+    pxor %xmm10, %xmm2
+    pxor %xmm10, %xmm3
+    pxor %xmm10, %xmm4
+    pxor %xmm10, %xmm5
+    pxor %xmm10, %xmm6
+    pxor %xmm10, %xmm7
+    movdqu 16(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf1    # aesenc %xmm9, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf9    # aesenc %xmm9, %xmm7
+    movdqu 32(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf1    # aesenc %xmm9, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf9    # aesenc %xmm9, %xmm7
+    movdqu 48(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf1    # aesenc %xmm9, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf9    # aesenc %xmm9, %xmm7
+    movdqu 64(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf1    # aesenc %xmm9, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf9    # aesenc %xmm9, %xmm7
+    movdqu 80(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf1    # aesenc %xmm9, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf9    # aesenc %xmm9, %xmm7
+    movdqu 96(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf1    # aesenc %xmm9, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf9    # aesenc %xmm9, %xmm7
+    movdqu 112(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf1    # aesenc %xmm9, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf9    # aesenc %xmm9, %xmm7
+    movdqu 128(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf1    # aesenc %xmm9, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf9    # aesenc %xmm9, %xmm7
+    movdqu 144(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf1    # aesenc %xmm9, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf9    # aesenc %xmm9, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xd7    # aesenc %xmm15, %xmm2
@@ -1601,38 +1821,30 @@ aes_gen_aesni_ctr_enc_k256_w8:
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc3    # aesenc %xmm11, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcb    # aesenc %xmm11, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd3    # aesenc %xmm11, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdb    # aesenc %xmm11, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe3    # aesenc %xmm11, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xeb    # aesenc %xmm11, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf3    # aesenc %xmm11, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfb    # aesenc %xmm11, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc2    # aesenclast %xmm10, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xca    # aesenclast %xmm10, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd2    # aesenclast %xmm10, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xda    # aesenclast %xmm10, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe2    # aesenclast %xmm10, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xea    # aesenclast %xmm10, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xf2    # aesenclast %xmm10, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xfa    # aesenclast %xmm10, %xmm7
-    movdqu 0(%rcx), %xmm8
-    pxor %xmm8, %xmm0
-    movdqu 16(%rcx), %xmm8
-    pxor %xmm8, %xmm1
-    movdqu 32(%rcx), %xmm8
-    pxor %xmm8, %xmm2
-    movdqu 48(%rcx), %xmm8
-    pxor %xmm8, %xmm3
-    movdqu 64(%rcx), %xmm8
-    pxor %xmm8, %xmm4
-    movdqu 80(%rcx), %xmm8
-    pxor %xmm8, %xmm5
-    movdqu 96(%rcx), %xmm8
-    pxor %xmm8, %xmm6
-    movdqu 112(%rcx), %xmm8
-    pxor %xmm8, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcb    # aesenclast %xmm11, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd3    # aesenclast %xmm11, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xdb    # aesenclast %xmm11, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe3    # aesenclast %xmm11, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xeb    # aesenclast %xmm11, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xf3    # aesenclast %xmm11, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xfb    # aesenclast %xmm11, %xmm7
+    movdqu 0(%rcx), %xmm9
+    pxor %xmm9, %xmm0
+    movdqu 16(%rcx), %xmm9
+    pxor %xmm9, %xmm1
+    movdqu 32(%rcx), %xmm9
+    pxor %xmm9, %xmm2
+    movdqu 48(%rcx), %xmm9
+    pxor %xmm9, %xmm3
+    movdqu 64(%rcx), %xmm9
+    pxor %xmm9, %xmm4
+    movdqu 80(%rcx), %xmm9
+    pxor %xmm9, %xmm5
+    movdqu 96(%rcx), %xmm9
+    pxor %xmm9, %xmm6
+    movdqu 112(%rcx), %xmm9
+    pxor %xmm9, %xmm7
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
     movdqu %xmm2, 32(%rdx)
@@ -1672,7 +1884,7 @@ aes_gen_aesni_ctr_enc_k256_w8:
 
 # void aes_gen_aesni_ctr_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment; 4 reloaded per group.
+# rk: encryption round keys, 15 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 4.
 # Requires: SSE2, SSSE3, AESNI.
@@ -1681,35 +1893,35 @@ aes_gen_aesni_ctr_enc_k256_w8:
 #   %xmm1 block 1
 #   %xmm2 block 2
 #   %xmm3 block 3
-#   %xmm4 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4
-#   %xmm5 rk0
-#   %xmm15 rk5
-#   %xmm14 rk6
-#   %xmm13 rk7
-#   %xmm12 rk8
-#   %xmm11 rk9
-#   %xmm10 rk10
-#   %xmm9 rk11
-#   %xmm8 rk12
-#   %xmm7 rk13
-#   %xmm6 rk14
+#   %xmm4 counter block, big-endian, in every lane
+#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
+#   %xmm6 rk0
+#   %xmm15 rk6
+#   %xmm14 rk7
+#   %xmm13 rk8
+#   %xmm12 rk9
+#   %xmm11 rk10
+#   %xmm10 rk11
+#   %xmm9 rk12
+#   %xmm8 rk13
+#   %xmm7 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
-#   r10:r9 counter, byte-swapped (high:low); r11 carry test
+#   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_aesni_ctr_enc_k256_w4
     .type aes_gen_aesni_ctr_enc_k256_w4, @function
     .p2align 5
 aes_gen_aesni_ctr_enc_k256_w4:
-    movdqu 0(%rdi), %xmm5
-    movdqu 80(%rdi), %xmm15
-    movdqu 96(%rdi), %xmm14
-    movdqu 112(%rdi), %xmm13
-    movdqu 128(%rdi), %xmm12
-    movdqu 144(%rdi), %xmm11
-    movdqu 160(%rdi), %xmm10
-    movdqu 176(%rdi), %xmm9
-    movdqu 192(%rdi), %xmm8
-    movdqu 208(%rdi), %xmm7
-    movdqu 224(%rdi), %xmm6
+    movdqu 0(%rdi), %xmm6
+    movdqu 96(%rdi), %xmm15
+    movdqu 112(%rdi), %xmm14
+    movdqu 128(%rdi), %xmm13
+    movdqu 144(%rdi), %xmm12
+    movdqu 160(%rdi), %xmm11
+    movdqu 176(%rdi), %xmm10
+    movdqu 192(%rdi), %xmm9
+    movdqu 208(%rdi), %xmm8
+    movdqu 224(%rdi), %xmm7
+    movdqu (%rsi), %xmm4
     mov (%rsi), %r10
     mov 8(%rsi), %r9
     bswap %r10
@@ -1718,71 +1930,95 @@ aes_gen_aesni_ctr_enc_k256_w4:
     jb .Laes_gen_aesni_ctr_enc_k256_w4_done
     .p2align 4
 .Laes_gen_aesni_ctr_enc_k256_w4_loop:
+    cmp $251, %r9b
+    ja .Laes_gen_aesni_ctr_enc_k256_w4_swapped
+    movdqa %xmm4, %xmm0
+    movdqa %xmm4, %xmm1
+    paddq .Laesni_ctr_inc_be+16(%rip), %xmm1
+    movdqa %xmm4, %xmm2
+    paddq .Laesni_ctr_inc_be+32(%rip), %xmm2
+    movdqa %xmm4, %xmm3
+    paddq .Laesni_ctr_inc_be+48(%rip), %xmm3
+    paddq .Laesni_ctr_step4(%rip), %xmm4
+    add $4, %r9
+    jmp .Laes_gen_aesni_ctr_enc_k256_w4_counters
+.Laes_gen_aesni_ctr_enc_k256_w4_swapped:
     mov %r9, %r11
     add $3, %r11
     jc .Laes_gen_aesni_ctr_enc_k256_w4_carry
-    movq %r9, %xmm0
-    movq %r10, %xmm4
-    punpcklqdq %xmm4, %xmm0
-    movdqa %xmm0, %xmm1
-    paddq .Laesni_ctr_inc+16(%rip), %xmm1
-    movdqa %xmm0, %xmm2
-    paddq .Laesni_ctr_inc+32(%rip), %xmm2
-    movdqa %xmm0, %xmm3
-    paddq .Laesni_ctr_inc+48(%rip), %xmm3
+    movq %r9, %xmm4
+    movq %r10, %xmm5
+    punpcklqdq %xmm5, %xmm4
+    movdqa %xmm4, %xmm0
+    movdqa %xmm4, %xmm1
+    paddq .Laesni_ctr_inc_le+16(%rip), %xmm1
+    movdqa %xmm4, %xmm2
+    paddq .Laesni_ctr_inc_le+32(%rip), %xmm2
+    movdqa %xmm4, %xmm3
+    paddq .Laesni_ctr_inc_le+48(%rip), %xmm3
     add $4, %r9
     adc $0, %r10
-    jmp .Laes_gen_aesni_ctr_enc_k256_w4_counters
+    jmp .Laes_gen_aesni_ctr_enc_k256_w4_swap
 .Laes_gen_aesni_ctr_enc_k256_w4_carry:
     movq %r9, %xmm0
-    movq %r10, %xmm4
-    punpcklqdq %xmm4, %xmm0
+    movq %r10, %xmm5
+    punpcklqdq %xmm5, %xmm0
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm1
-    movq %r10, %xmm4
-    punpcklqdq %xmm4, %xmm1
+    movq %r10, %xmm5
+    punpcklqdq %xmm5, %xmm1
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm2
-    movq %r10, %xmm4
-    punpcklqdq %xmm4, %xmm2
+    movq %r10, %xmm5
+    punpcklqdq %xmm5, %xmm2
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm3
-    movq %r10, %xmm4
-    punpcklqdq %xmm4, %xmm3
+    movq %r10, %xmm5
+    punpcklqdq %xmm5, %xmm3
     add $1, %r9
     adc $0, %r10
-.Laes_gen_aesni_ctr_enc_k256_w4_counters:
+.Laes_gen_aesni_ctr_enc_k256_w4_swap:
+    movq %r9, %xmm4
+    movq %r10, %xmm5
+    punpcklqdq %xmm5, %xmm4
     pshufb .Laesni_ctr_bswap(%rip), %xmm0
     pshufb .Laesni_ctr_bswap(%rip), %xmm1
     pshufb .Laesni_ctr_bswap(%rip), %xmm2
     pshufb .Laesni_ctr_bswap(%rip), %xmm3
-    pxor %xmm5, %xmm0
-    pxor %xmm5, %xmm1
-    pxor %xmm5, %xmm2
-    pxor %xmm5, %xmm3
-    movdqu 16(%rdi), %xmm4
-    .byte 0x66,0x0f,0x38,0xdc,0xc4         # aesenc %xmm4, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xcc         # aesenc %xmm4, %xmm1
-    .byte 0x66,0x0f,0x38,0xdc,0xd4         # aesenc %xmm4, %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xdc         # aesenc %xmm4, %xmm3
-    movdqu 32(%rdi), %xmm4
-    .byte 0x66,0x0f,0x38,0xdc,0xc4         # aesenc %xmm4, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xcc         # aesenc %xmm4, %xmm1
-    .byte 0x66,0x0f,0x38,0xdc,0xd4         # aesenc %xmm4, %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xdc         # aesenc %xmm4, %xmm3
-    movdqu 48(%rdi), %xmm4
-    .byte 0x66,0x0f,0x38,0xdc,0xc4         # aesenc %xmm4, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xcc         # aesenc %xmm4, %xmm1
-    .byte 0x66,0x0f,0x38,0xdc,0xd4         # aesenc %xmm4, %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xdc         # aesenc %xmm4, %xmm3
-    movdqu 64(%rdi), %xmm4
-    .byte 0x66,0x0f,0x38,0xdc,0xc4         # aesenc %xmm4, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xcc         # aesenc %xmm4, %xmm1
-    .byte 0x66,0x0f,0x38,0xdc,0xd4         # aesenc %xmm4, %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xdc         # aesenc %xmm4, %xmm3
+    pshufb .Laesni_ctr_bswap(%rip), %xmm4
+.Laes_gen_aesni_ctr_enc_k256_w4_counters:
+    pxor %xmm6, %xmm0
+    pxor %xmm6, %xmm1
+    pxor %xmm6, %xmm2
+    pxor %xmm6, %xmm3
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xd7    # aesenc %xmm15, %xmm2
@@ -1815,22 +2051,18 @@ aes_gen_aesni_ctr_enc_k256_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
-    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
-    .byte 0x66,0x0f,0x38,0xdd,0xc6         # aesenclast %xmm6, %xmm0
-    .byte 0x66,0x0f,0x38,0xdd,0xce         # aesenclast %xmm6, %xmm1
-    .byte 0x66,0x0f,0x38,0xdd,0xd6         # aesenclast %xmm6, %xmm2
-    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
-    movdqu 0(%rcx), %xmm4
-    pxor %xmm4, %xmm0
-    movdqu 16(%rcx), %xmm4
-    pxor %xmm4, %xmm1
-    movdqu 32(%rcx), %xmm4
-    pxor %xmm4, %xmm2
-    movdqu 48(%rcx), %xmm4
-    pxor %xmm4, %xmm3
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xcf         # aesenclast %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdd,0xd7         # aesenclast %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdd,0xdf         # aesenclast %xmm7, %xmm3
+    movdqu 0(%rcx), %xmm5
+    pxor %xmm5, %xmm0
+    movdqu 16(%rcx), %xmm5
+    pxor %xmm5, %xmm1
+    movdqu 32(%rcx), %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 48(%rcx), %xmm5
+    pxor %xmm5, %xmm3
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
     movdqu %xmm2, 32(%rdx)
@@ -1866,46 +2098,46 @@ aes_gen_aesni_ctr_enc_k256_w4:
 
 # void aes_gen_aesni_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment; 2 reloaded per group.
+# rk: encryption round keys, 15 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 2.
 # Requires: SSE2, SSSE3, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 temporary: data loads, spilled round keys rk1 rk2
-#   %xmm3 rk0
-#   %xmm15 rk3
-#   %xmm14 rk4
-#   %xmm13 rk5
-#   %xmm12 rk6
-#   %xmm11 rk7
-#   %xmm10 rk8
-#   %xmm9 rk9
-#   %xmm8 rk10
-#   %xmm7 rk11
-#   %xmm6 rk12
-#   %xmm5 rk13
-#   %xmm4 rk14
+#   %xmm2 counter block, big-endian, in every lane
+#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3
+#   %xmm4 rk0
+#   %xmm15 rk4
+#   %xmm14 rk5
+#   %xmm13 rk6
+#   %xmm12 rk7
+#   %xmm11 rk8
+#   %xmm10 rk9
+#   %xmm9 rk10
+#   %xmm8 rk11
+#   %xmm7 rk12
+#   %xmm6 rk13
+#   %xmm5 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
-#   r10:r9 counter, byte-swapped (high:low); r11 carry test
+#   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_aesni_ctr_enc_k256_w2
     .type aes_gen_aesni_ctr_enc_k256_w2, @function
     .p2align 5
 aes_gen_aesni_ctr_enc_k256_w2:
-    movdqu 0(%rdi), %xmm3
-    movdqu 48(%rdi), %xmm15
-    movdqu 64(%rdi), %xmm14
-    movdqu 80(%rdi), %xmm13
-    movdqu 96(%rdi), %xmm12
-    movdqu 112(%rdi), %xmm11
-    movdqu 128(%rdi), %xmm10
-    movdqu 144(%rdi), %xmm9
-    movdqu 160(%rdi), %xmm8
-    movdqu 176(%rdi), %xmm7
-    movdqu 192(%rdi), %xmm6
-    movdqu 208(%rdi), %xmm5
-    movdqu 224(%rdi), %xmm4
+    movdqu 0(%rdi), %xmm4
+    movdqu 64(%rdi), %xmm15
+    movdqu 80(%rdi), %xmm14
+    movdqu 96(%rdi), %xmm13
+    movdqu 112(%rdi), %xmm12
+    movdqu 128(%rdi), %xmm11
+    movdqu 144(%rdi), %xmm10
+    movdqu 160(%rdi), %xmm9
+    movdqu 176(%rdi), %xmm8
+    movdqu 192(%rdi), %xmm7
+    movdqu 208(%rdi), %xmm6
+    movdqu 224(%rdi), %xmm5
+    movdqu (%rsi), %xmm2
     mov (%rsi), %r10
     mov 8(%rsi), %r9
     bswap %r10
@@ -1914,39 +2146,57 @@ aes_gen_aesni_ctr_enc_k256_w2:
     jb .Laes_gen_aesni_ctr_enc_k256_w2_done
     .p2align 4
 .Laes_gen_aesni_ctr_enc_k256_w2_loop:
+    cmp $253, %r9b
+    ja .Laes_gen_aesni_ctr_enc_k256_w2_swapped
+    movdqa %xmm2, %xmm0
+    movdqa %xmm2, %xmm1
+    paddq .Laesni_ctr_inc_be+16(%rip), %xmm1
+    paddq .Laesni_ctr_step2(%rip), %xmm2
+    add $2, %r9
+    jmp .Laes_gen_aesni_ctr_enc_k256_w2_counters
+.Laes_gen_aesni_ctr_enc_k256_w2_swapped:
     mov %r9, %r11
     add $1, %r11
     jc .Laes_gen_aesni_ctr_enc_k256_w2_carry
-    movq %r9, %xmm0
-    movq %r10, %xmm2
-    punpcklqdq %xmm2, %xmm0
-    movdqa %xmm0, %xmm1
-    paddq .Laesni_ctr_inc+16(%rip), %xmm1
+    movq %r9, %xmm2
+    movq %r10, %xmm3
+    punpcklqdq %xmm3, %xmm2
+    movdqa %xmm2, %xmm0
+    movdqa %xmm2, %xmm1
+    paddq .Laesni_ctr_inc_le+16(%rip), %xmm1
     add $2, %r9
     adc $0, %r10
-    jmp .Laes_gen_aesni_ctr_enc_k256_w2_counters
+    jmp .Laes_gen_aesni_ctr_enc_k256_w2_swap
 .Laes_gen_aesni_ctr_enc_k256_w2_carry:
     movq %r9, %xmm0
-    movq %r10, %xmm2
-    punpcklqdq %xmm2, %xmm0
+    movq %r10, %xmm3
+    punpcklqdq %xmm3, %xmm0
     add $1, %r9
     adc $0, %r10
     movq %r9, %xmm1
-    movq %r10, %xmm2
-    punpcklqdq %xmm2, %xmm1
+    movq %r10, %xmm3
+    punpcklqdq %xmm3, %xmm1
     add $1, %r9
     adc $0, %r10
-.Laes_gen_aesni_ctr_enc_k256_w2_counters:
+.Laes_gen_aesni_ctr_enc_k256_w2_swap:
+    movq %r9, %xmm2
+    movq %r10, %xmm3
+    punpcklqdq %xmm3, %xmm2
     pshufb .Laesni_ctr_bswap(%rip), %xmm0
     pshufb .Laesni_ctr_bswap(%rip), %xmm1
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
-    movdqu 16(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xca         # aesenc %xmm2, %xmm1
-    movdqu 32(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xca         # aesenc %xmm2, %xmm1
+    pshufb .Laesni_ctr_bswap(%rip), %xmm2
+.Laes_gen_aesni_ctr_enc_k256_w2_counters:
+    pxor %xmm4, %xmm0
+    pxor %xmm4, %xmm1
+    movdqu 16(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 32(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 48(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
@@ -1967,14 +2217,12 @@ aes_gen_aesni_ctr_enc_k256_w2:
     .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
     .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xce         # aesenc %xmm6, %xmm1
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    .byte 0x66,0x0f,0x38,0xdd,0xc4         # aesenclast %xmm4, %xmm0
-    .byte 0x66,0x0f,0x38,0xdd,0xcc         # aesenclast %xmm4, %xmm1
-    movdqu 0(%rcx), %xmm2
-    pxor %xmm2, %xmm0
-    movdqu 16(%rcx), %xmm2
-    pxor %xmm2, %xmm1
+    .byte 0x66,0x0f,0x38,0xdd,0xc5         # aesenclast %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xcd         # aesenclast %xmm5, %xmm1
+    movdqu 0(%rcx), %xmm3
+    pxor %xmm3, %xmm0
+    movdqu 16(%rcx), %xmm3
+    pxor %xmm3, %xmm1
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
     add $32, %rcx
@@ -2008,47 +2256,47 @@ aes_gen_aesni_ctr_enc_k256_w2:
 
 # void aes_gen_aesni_ctr_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment; 1 reloaded per group.
+# rk: encryption round keys, 15 x 16 bytes, any alignment; 2 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: any count.
 # Requires: SSE2, SSSE3, AESNI.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 temporary: data loads, spilled round keys rk1
-#   %xmm2 rk0
-#   %xmm15 rk2
-#   %xmm14 rk3
-#   %xmm13 rk4
-#   %xmm12 rk5
-#   %xmm11 rk6
-#   %xmm10 rk7
-#   %xmm9 rk8
-#   %xmm8 rk9
-#   %xmm7 rk10
-#   %xmm6 rk11
-#   %xmm5 rk12
-#   %xmm4 rk13
-#   %xmm3 rk14
+#   %xmm1 counter block, big-endian, in every lane
+#   %xmm2 temporary: data loads, spilled round keys rk1 rk2
+#   %xmm3 rk0
+#   %xmm15 rk3
+#   %xmm14 rk4
+#   %xmm13 rk5
+#   %xmm12 rk6
+#   %xmm11 rk7
+#   %xmm10 rk8
+#   %xmm9 rk9
+#   %xmm8 rk10
+#   %xmm7 rk11
+#   %xmm6 rk12
+#   %xmm5 rk13
+#   %xmm4 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
-#   r10:r9 counter, byte-swapped (high:low); r11 carry test
+#   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_aesni_ctr_enc_k256_w1
     .type aes_gen_aesni_ctr_enc_k256_w1, @function
     .p2align 5
 aes_gen_aesni_ctr_enc_k256_w1:
-    movdqu 0(%rdi), %xmm2
-    movdqu 32(%rdi), %xmm15
-    movdqu 48(%rdi), %xmm14
-    movdqu 64(%rdi), %xmm13
-    movdqu 80(%rdi), %xmm12
-    movdqu 96(%rdi), %xmm11
-    movdqu 112(%rdi), %xmm10
-    movdqu 128(%rdi), %xmm9
-    movdqu 144(%rdi), %xmm8
-    movdqu 160(%rdi), %xmm7
-    movdqu 176(%rdi), %xmm6
-    movdqu 192(%rdi), %xmm5
-    movdqu 208(%rdi), %xmm4
-    movdqu 224(%rdi), %xmm3
+    movdqu 0(%rdi), %xmm3
+    movdqu 48(%rdi), %xmm15
+    movdqu 64(%rdi), %xmm14
+    movdqu 80(%rdi), %xmm13
+    movdqu 96(%rdi), %xmm12
+    movdqu 112(%rdi), %xmm11
+    movdqu 128(%rdi), %xmm10
+    movdqu 144(%rdi), %xmm9
+    movdqu 160(%rdi), %xmm8
+    movdqu 176(%rdi), %xmm7
+    movdqu 192(%rdi), %xmm6
+    movdqu 208(%rdi), %xmm5
+    movdqu 224(%rdi), %xmm4
+    movdqu (%rsi), %xmm1
     mov (%rsi), %r10
     mov 8(%rsi), %r9
     bswap %r10
@@ -2057,15 +2305,30 @@ aes_gen_aesni_ctr_enc_k256_w1:
     jb .Laes_gen_aesni_ctr_enc_k256_w1_done
     .p2align 4
 .Laes_gen_aesni_ctr_enc_k256_w1_loop:
-    movq %r9, %xmm0
-    movq %r10, %xmm1
-    punpcklqdq %xmm1, %xmm0
+    cmp $254, %r9b
+    ja .Laes_gen_aesni_ctr_enc_k256_w1_swapped
+    movdqa %xmm1, %xmm0
+    paddq .Laesni_ctr_step1(%rip), %xmm1
+    add $1, %r9
+    jmp .Laes_gen_aesni_ctr_enc_k256_w1_counters
+.Laes_gen_aesni_ctr_enc_k256_w1_swapped:
+    movq %r9, %xmm1
+    movq %r10, %xmm2
+    punpcklqdq %xmm2, %xmm1
+    movdqa %xmm1, %xmm0
     add $1, %r9
     adc $0, %r10
+    movq %r9, %xmm1
+    movq %r10, %xmm2
+    punpcklqdq %xmm2, %xmm1
     pshufb .Laesni_ctr_bswap(%rip), %xmm0
-    pxor %xmm2, %xmm0
-    movdqu 16(%rdi), %xmm1
-    .byte 0x66,0x0f,0x38,0xdc,0xc1         # aesenc %xmm1, %xmm0
+    pshufb .Laesni_ctr_bswap(%rip), %xmm1
+.Laes_gen_aesni_ctr_enc_k256_w1_counters:
+    pxor %xmm3, %xmm0
+    movdqu 16(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 32(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
@@ -2077,10 +2340,9 @@ aes_gen_aesni_ctr_enc_k256_w1:
     .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xc4         # aesenc %xmm4, %xmm0
-    .byte 0x66,0x0f,0x38,0xdd,0xc3         # aesenclast %xmm3, %xmm0
-    movdqu 0(%rcx), %xmm1
-    pxor %xmm1, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xc4         # aesenclast %xmm4, %xmm0
+    movdqu 0(%rcx), %xmm2
+    pxor %xmm2, %xmm0
     movdqu %xmm0, 0(%rdx)
     add $16, %rcx
     add $16, %rdx
