@@ -4,8 +4,6 @@
 
 #include "internal.h"
 
-#define KEY_MAGIC 0x41455347u /* "AESG" */
-
 static unsigned key_bits_of(size_t key_len)
 {
     return key_len == 16 || key_len == 24 || key_len == 32 ? (unsigned)key_len * 8 : 0;
@@ -26,11 +24,14 @@ static int setkey_with(aes_gen_key *k, const void *key, size_t key_len,
         tmp.private_kernels[md][0] = (uint16_t)first;
         tmp.private_kernels[md][1] = (uint16_t)n;
     }
-    aes_gen_key_formats[aes_gen_backend_table[backend].key_format].expand(key, key_len,
-                                                                          tmp.private_ks);
+    const struct aes_gen_key_format_info *format =
+        &aes_gen_key_formats[aes_gen_backend_table[backend].key_format];
+    format->expand(key, key_len, tmp.private_ks);
+    tmp.private_rk_offset[0] = (uint16_t)format->enc_offset;
+    tmp.private_rk_offset[1] = (uint16_t)format->dec_offset;
     tmp.private_backend = (uint16_t)backend;
     tmp.private_rounds = (uint16_t)(key_len / 4 + 6);
-    tmp.private_magic = KEY_MAGIC;
+    tmp.private_magic = AES_GEN_KEY_MAGIC;
     memcpy(k, &tmp, sizeof tmp);
     aes_gen_secure_zero(&tmp, sizeof tmp);
     return AES_GEN_OK;
@@ -76,26 +77,14 @@ size_t aes_gen_backends(const char **names, size_t cap)
     return n;
 }
 
-static int key_is_set(const aes_gen_key *k)
-{
-    return k && k->private_magic == KEY_MAGIC && k->private_backend < AES_GEN_BACKEND_COUNT;
-}
-
 const char *aes_gen_key_backend(const aes_gen_key *k)
 {
-    return key_is_set(k) ? aes_gen_backend_table[k->private_backend].name : NULL;
-}
-
-const uint8_t *aes_gen_schedule(const aes_gen_key *k, enum aes_gen_mode_dir md)
-{
-    const struct aes_gen_key_format_info *f =
-        &aes_gen_key_formats[aes_gen_backend_table[k->private_backend].key_format];
-    return k->private_ks + (aes_gen_uses_dec_schedule(md) ? f->dec_offset : f->enc_offset);
+    return aes_gen_key_is_set(k) ? aes_gen_backend_table[k->private_backend].name : NULL;
 }
 
 const uint8_t *aes_gen_round_keys(const aes_gen_key *k, int decrypt)
 {
-    return key_is_set(k) ? aes_gen_schedule(k, decrypt ? AES_GEN_MD_ecb_dec : AES_GEN_MD_ecb_enc)
+    return aes_gen_key_is_set(k) ? aes_gen_schedule(k, decrypt ? AES_GEN_MD_ecb_dec : AES_GEN_MD_ecb_enc)
                          : NULL;
 }
 
@@ -110,41 +99,3 @@ const char *aes_gen_strerror(int err)
     default: return "unknown aes_gen error code";
     }
 }
-
-/* One mode call: whole blocks through the kernels, then, for a mode that
- * takes any length, the partial tail. */
-int aes_gen_crypt(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv, void *dst,
-                  const void *src, size_t len)
-{
-    if ((unsigned)md >= AES_GEN_MODE_COUNT)
-        return AES_GEN_EARG;
-    const struct aes_gen_mode_info *m = &aes_gen_modes[md];
-    const int needs_iv = m->iv != AES_GEN_IV_NONE;
-    if (!key_is_set(k) || (needs_iv && !iv) || (len && (!dst || !src)))
-        return AES_GEN_EARG;
-    if (m->whole_blocks && len % 16)
-        return AES_GEN_ELEN;
-    const size_t whole = len & ~(size_t)15;
-    if (whole)
-        aes_gen_run_blocks(k, md, needs_iv ? iv : NULL, dst, src, whole / 16);
-    if (len > whole)
-        aes_gen_run_tail(k, md, iv, (uint8_t *)dst + whole, (const uint8_t *)src + whole,
-                         len - whole);
-    return AES_GEN_OK;
-}
-
-/* The public mode functions (aes_gen.h), one per mode that declares one in
- * gen/variants.py; their signature follows the mode's iv. */
-#define API_NONE(md, function) \
-    int function(const aes_gen_key *k, void *dst, const void *src, size_t len) \
-    { \
-        return aes_gen_crypt(k, AES_GEN_MD_##md, NULL, dst, src, len); \
-    }
-#define API_CHAIN(md, function) \
-    int function(const aes_gen_key *k, uint8_t iv[16], void *dst, const void *src, size_t len) \
-    { \
-        return aes_gen_crypt(k, AES_GEN_MD_##md, iv, dst, src, len); \
-    }
-#define API_COUNTER API_CHAIN
-#define AES_GEN_MODE_API(md, function, iv) API_##iv(md, function)
-#include "modes.inc"

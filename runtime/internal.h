@@ -107,6 +107,7 @@ struct aes_gen_kernel_info {
     enum aes_gen_mode_dir mode_dir;
     unsigned key_bits;
     unsigned width;
+    unsigned width_mask;   /* width - 1 for a power of two, else 0 (the drivers divide) */
     uint32_t cpu;          /* features the kernel needs */
     aes_gen_kernel_fn *fn; /* NULL where this host does not build the kernel's arch */
 };
@@ -137,20 +138,24 @@ size_t aes_gen_kernel_range_tuned(enum aes_gen_backend_id backend, enum aes_gen_
 /* 1 if this library was built with a tuning table. */
 int aes_gen_tuning_active(void);
 
-/* The round keys a mode's kernels take, in the key's backend format. */
-const uint8_t *aes_gen_schedule(const aes_gen_key *k, enum aes_gen_mode_dir md);
+#define AES_GEN_KEY_MAGIC 0x41455347u /* "AESG": private_magic while a key is set */
 
-/* api.c: one mode call with the public functions' checks and semantics
+static inline int aes_gen_key_is_set(const aes_gen_key *k)
+{
+    return k && k->private_magic == AES_GEN_KEY_MAGIC &&
+           k->private_backend < AES_GEN_BACKEND_COUNT;
+}
+
+/* The round keys a mode's kernels take, in the key's backend format. */
+static inline const uint8_t *aes_gen_schedule(const aes_gen_key *k, enum aes_gen_mode_dir md)
+{
+    return k->private_ks + k->private_rk_offset[aes_gen_uses_dec_schedule(md)];
+}
+
+/* modes.c: one mode call with the public functions' checks and semantics
  * (iv is ignored by modes without one). */
 int aes_gen_crypt(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv, void *dst,
                   const void *src, size_t len);
-
-/* modes.c: whole blocks through the key's kernels, widest first. */
-void aes_gen_run_blocks(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv,
-                        uint8_t *dst, const uint8_t *src, size_t nblocks);
-/* The final partial block (1..15 bytes) of a mode with a tail. */
-void aes_gen_run_tail(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t iv[16],
-                      uint8_t *dst, const uint8_t *src, size_t len);
 
 /* wipe.c: zeroing that the compiler may not drop. */
 void aes_gen_secure_zero(void *p, size_t n);

@@ -1,26 +1,59 @@
-/* Mode drivers: whole blocks go through the widest kernel that fits, then
- * narrower ones (the registry lists each group widest first, ending at width
- * 1); a final partial block of a stream mode uses one keystream block. */
+/* Mode drivers and the mode functions: whole blocks go through the widest
+ * kernel that fits, then narrower ones (the registry lists each group widest
+ * first, ending at width 1); a final partial block of a stream mode uses one
+ * keystream block.  The mode table, the drivers and the public functions
+ * share this file so that each public function compiles to its mode's checks
+ * with the mode's properties folded in: per-call overhead is what decides
+ * short messages. */
 #include <string.h>
 
 #include "internal.h"
 
-void aes_gen_run_blocks(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv,
-                        uint8_t *dst, const uint8_t *src, size_t nblocks)
+const struct aes_gen_mode_info aes_gen_modes[AES_GEN_MODE_COUNT] = {
+#define AES_GEN_MODE(md, label, family, decrypt, parallel, dec_schedule, iv, whole_blocks, tail, \
+                     counter_bits) \
+    [AES_GEN_MD_##md] = {#md, label, AES_GEN_FAMILY_##family, decrypt, parallel, dec_schedule, \
+                         whole_blocks, AES_GEN_IV_##iv, AES_GEN_TAIL_##tail, counter_bits},
+#include "modes.inc"
+};
+
+static size_t whole_groups(const struct aes_gen_kernel_info *ki, size_t nblocks)
 {
-    const size_t first = k->private_kernels[md][0], count = k->private_kernels[md][1];
+    return ki->width_mask ? nblocks & ~(size_t)ki->width_mask : nblocks - nblocks % ki->width;
+}
+
+/* From kernel ki on, each takes the whole groups it can; the last has width 1. */
+static __attribute__((noinline)) void run_rest(const struct aes_gen_kernel_info *ki,
+                                               const uint8_t *rk, uint8_t *iv, uint8_t *dst,
+                                               const uint8_t *src, size_t nblocks)
+{
+    for (; nblocks; ki++) {
+        if (nblocks < ki->width)
+            continue;
+        const size_t take = whole_groups(ki, nblocks);
+        ki->fn(rk, iv, dst, src, take);
+        dst += 16 * take;
+        src += 16 * take;
+        nblocks -= take;
+    }
+}
+
+/* nblocks > 0.  The widest kernel that fits takes its whole groups; when that
+ * is the whole message (a multiple of the width, and every short message
+ * whose width was built) it is one call with nothing else live, so short
+ * messages pay no driver loop, no division and no saved registers. */
+static inline void run_blocks(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv,
+                              uint8_t *dst, const uint8_t *src, size_t nblocks)
+{
+    const struct aes_gen_kernel_info *ki = &aes_gen_registry[k->private_kernels[md][0]];
     const uint8_t *rk = aes_gen_schedule(k, md);
 
-    for (size_t i = first; i < first + count && nblocks; i++) {
-        const size_t width = aes_gen_registry[i].width;
-        const size_t take = nblocks - nblocks % width;
-        if (take) {
-            aes_gen_registry[i].fn(rk, iv, dst, src, take);
-            dst += 16 * take;
-            src += 16 * take;
-            nblocks -= take;
-        }
-    }
+    while (ki->width > nblocks) /* the group ends at width 1 */
+        ki++;
+    if ((ki->width_mask ? nblocks & ki->width_mask : nblocks % ki->width) == 0)
+        ki->fn(rk, iv, dst, src, nblocks);
+    else
+        run_rest(ki, rk, iv, dst, src, nblocks);
 }
 
 /* The low `bits` of the big-endian counter block count on; the rest stay. */
@@ -30,17 +63,17 @@ static void ctr_increment(uint8_t ctr[16], unsigned bits)
         ;
 }
 
-void aes_gen_run_tail(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t iv[16],
-                      uint8_t *dst, const uint8_t *src, size_t len)
+/* The final partial block (1..15 bytes) of a mode with a tail. */
+static void run_tail(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t iv[16],
+                     uint8_t *dst, const uint8_t *src, size_t len)
 {
     uint8_t ks[16];
-
     const unsigned tail = aes_gen_modes[md].tail;
 
     /* One keystream block: the iv or counter through an ECB encryption kernel
      * of the key's backend (every mode with a tail encrypts its iv). */
     memcpy(ks, iv, 16);
-    aes_gen_run_blocks(k, AES_GEN_MD_ecb_enc, NULL, ks, ks, 1);
+    run_blocks(k, AES_GEN_MD_ecb_enc, NULL, ks, ks, 1);
     for (size_t i = 0; i < len; i++) {
         const uint8_t in = src[i]; /* read before writing: dst may be src */
         dst[i] = in ^ ks[i];
@@ -59,3 +92,51 @@ void aes_gen_run_tail(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t iv
         memcpy(iv, ks, 16);
     aes_gen_secure_zero(ks, sizeof ks);
 }
+
+/* One mode call: the checks (before anything is written), whole blocks
+ * through the kernels, then, for a mode that takes any length, the tail. */
+static inline int crypt(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv, void *dst,
+                        const void *src, size_t len)
+{
+    const struct aes_gen_mode_info *m = &aes_gen_modes[md];
+    const int needs_iv = m->iv != AES_GEN_IV_NONE;
+    if (!aes_gen_key_is_set(k) || (needs_iv && !iv) || (len && (!dst || !src)))
+        return AES_GEN_EARG;
+    if (m->whole_blocks) {
+        if (len % 16)
+            return AES_GEN_ELEN;
+        if (len)
+            run_blocks(k, md, needs_iv ? iv : NULL, dst, src, len / 16);
+        return AES_GEN_OK;
+    }
+    const size_t whole = len & ~(size_t)15;
+    if (whole)
+        run_blocks(k, md, needs_iv ? iv : NULL, dst, src, whole / 16);
+    if (len > whole)
+        run_tail(k, md, iv, (uint8_t *)dst + whole, (const uint8_t *)src + whole, len - whole);
+    return AES_GEN_OK;
+}
+
+int aes_gen_crypt(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv, void *dst,
+                  const void *src, size_t len)
+{
+    if ((unsigned)md >= AES_GEN_MODE_COUNT)
+        return AES_GEN_EARG;
+    return crypt(k, md, iv, dst, src, len);
+}
+
+/* The public mode functions (aes_gen.h), one per mode that declares one in
+ * gen/variants.py; their signature follows the mode's iv. */
+#define API_NONE(md, function) \
+    int function(const aes_gen_key *k, void *dst, const void *src, size_t len) \
+    { \
+        return crypt(k, AES_GEN_MD_##md, NULL, dst, src, len); \
+    }
+#define API_CHAIN(md, function) \
+    int function(const aes_gen_key *k, uint8_t iv[16], void *dst, const void *src, size_t len) \
+    { \
+        return crypt(k, AES_GEN_MD_##md, iv, dst, src, len); \
+    }
+#define API_COUNTER API_CHAIN
+#define AES_GEN_MODE_API(md, function, iv) API_##iv(md, function)
+#include "modes.inc"

@@ -8,14 +8,6 @@ _Static_assert(AES_GEN_MODE_COUNT <= sizeof ((aes_gen_key *)0)->private_kernels 
                                           sizeof ((aes_gen_key *)0)->private_kernels[0],
                "aes_gen_key has no room for this many modes");
 
-const struct aes_gen_mode_info aes_gen_modes[AES_GEN_MODE_COUNT] = {
-#define AES_GEN_MODE(md, label, family, decrypt, parallel, dec_schedule, iv, whole_blocks, tail, \
-                     counter_bits) \
-    [AES_GEN_MD_##md] = {#md, label, AES_GEN_FAMILY_##family, decrypt, parallel, dec_schedule, whole_blocks, \
-                         AES_GEN_IV_##iv, AES_GEN_TAIL_##tail, counter_bits},
-#include "modes.inc"
-};
-
 const struct aes_gen_backend_info aes_gen_backend_table[AES_GEN_BACKEND_COUNT] = {
 #define AES_GEN_BACKEND(symbol, name, constant_time, generated, serial, key_format, aes_bytes, \
                         cpu) \
@@ -27,8 +19,8 @@ const struct aes_gen_backend_info aes_gen_backend_table[AES_GEN_BACKEND_COUNT] =
 
 const struct aes_gen_kernel_info aes_gen_registry[] = {
 #define AES_GEN_KERNEL(symbol, backend, md, key_bits, width, cpu, arch) \
-    {#symbol, AES_GEN_BACKEND_##backend, AES_GEN_MD_##md, key_bits, width, cpu, \
-     AES_GEN_BUILT_##arch(symbol)},
+    {#symbol, AES_GEN_BACKEND_##backend, AES_GEN_MD_##md, key_bits, width, \
+     ((width) & ((width) - 1)) == 0 ? (width) - 1 : 0, cpu, AES_GEN_BUILT_##arch(symbol)},
 #include "kernels.inc"
 #undef AES_GEN_KERNEL
 };

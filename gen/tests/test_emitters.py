@@ -97,8 +97,9 @@ class VectorLengths(unittest.TestCase):
         vs = [variants.Variant("vaes256", m, bits, w)
               for m in variants.MODES for bits in variants.KEY_BITS
               for w in (widths if m.parallel else (1,))]
-        files = skeletons.emit(vs, aesgen.make_renderer(), vec, skeletons.BODIES, backend.isa,
-                               "", lambda v: f"x86_64/t_{v.mode.tag}.S")
+        files = skeletons.emit(vs, aesgen.make_renderer(),
+                               lambda v: skeletons.vector_for(vec, v), skeletons.BODIES,
+                               backend.isa, "", lambda v: f"x86_64/t_{v.mode.tag}.S")
         byte_lines = {}
         for path, text in files.items():
             assembly_labels_defined(self, path, text)

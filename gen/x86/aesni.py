@@ -20,7 +20,8 @@ def file_for(v):
 
 
 def emit(variants, render, backend):
-    return skeletons.emit(variants, render, VECTOR, BODIES, backend.isa, PARAMS, file_for)
+    return skeletons.emit(variants, render, lambda v: VECTOR, BODIES, backend.isa, PARAMS,
+                          file_for)
 
 
 def max_width(backend):

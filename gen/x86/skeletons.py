@@ -392,10 +392,9 @@ def ctr(k, v):
     p("bswap", hi)
     p("bswap", lo)
     group_loop(k, v.width, group)
-    p("bswap", hi)
-    p("bswap", lo)
-    p("mov", hi, mem(IV))
-    p("mov", lo, mem(IV, 8))
+    # One 16-byte store of the big-endian counter (exact on every path): the
+    # next call's 16-byte load of iv is then forwarded from it.
+    k.vec.store(p, k.plan.named["ctr"].as_kind("xmm"), mem(IV))
 
 
 # --- a kernel, a file ----------------------------------------------------------
@@ -421,11 +420,10 @@ def register_map(k, body_fn):
     return lines + ["rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)"] + k.gp_notes
 
 
-def kernel(v, vec, bodies, isa, params):
-    """Template context for one kernel."""
+def kernel(v, kvec, bodies, isa, params):
+    """Template context for one kernel at vector strategy kvec."""
     body_fn = bodies[v.mode.body_name]
     serial = not v.mode.parallel
-    kvec = vec.narrow() if serial or v.width % vec.lanes else vec
     k = Kernel(v, kvec, plan(kvec, 0 if serial else v.width, v.rounds,
                              [role for role, _ in body_fn.roles]))
     # The serial modes use rk0 and the last key directly: they must be held.
@@ -477,14 +475,24 @@ def merge_consts(kernels):
     return [merged[name] for name in sorted(merged)]
 
 
-def emit(variants, render, vec, bodies, isa, params, file_for):
+def vector_for(vec, v, narrow_up_to=0):
+    """The strategy for kernel v: vec, or its xmm form for the serial modes, for
+    widths that are not a multiple of the lanes and for widths up to
+    narrow_up_to (short groups are latency-bound: wider registers only add
+    broadcasts)."""
+    if not v.mode.parallel or v.width % vec.lanes or v.width <= narrow_up_to:
+        return vec.narrow()
+    return vec
+
+
+def emit(variants, render, vec_for, bodies, isa, params, file_for):
     """{path: text}: one assembly file per (mode, direction) with every key size
-    and width of the backend."""
+    and width of the backend; vec_for(v) is the vector strategy of kernel v."""
     by_file = {}
     for v in variants:
         by_file.setdefault(file_for(v), []).append(v)
     files = {}
     for path, group in by_file.items():
-        kernels = [kernel(v, vec, bodies, isa, params) for v in group]
+        kernels = [kernel(v, vec_for(v), bodies, isa, params) for v in group]
         files[path] = render("x86_kernels.S.j2", kernels=kernels, rodata=merge_consts(kernels))
     return files

@@ -309,10 +309,7 @@ aes_gen_aesni_ctr_enc_k128_w8:
     cmp $8, %r8
     jae .Laes_gen_aesni_ctr_enc_k128_w8_loop
 .Laes_gen_aesni_ctr_enc_k128_w8_done:
-    bswap %r10
-    bswap %r9
-    mov %r10, (%rsi)
-    mov %r9, 8(%rsi)
+    movdqu %xmm8, (%rsi)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -503,10 +500,7 @@ aes_gen_aesni_ctr_enc_k128_w4:
     cmp $4, %r8
     jae .Laes_gen_aesni_ctr_enc_k128_w4_loop
 .Laes_gen_aesni_ctr_enc_k128_w4_done:
-    bswap %r10
-    bswap %r9
-    mov %r10, (%rsi)
-    mov %r9, 8(%rsi)
+    movdqu %xmm4, (%rsi)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -648,10 +642,7 @@ aes_gen_aesni_ctr_enc_k128_w2:
     cmp $2, %r8
     jae .Laes_gen_aesni_ctr_enc_k128_w2_loop
 .Laes_gen_aesni_ctr_enc_k128_w2_done:
-    bswap %r10
-    bswap %r9
-    mov %r10, (%rsi)
-    mov %r9, 8(%rsi)
+    movdqu %xmm2, (%rsi)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -756,10 +747,7 @@ aes_gen_aesni_ctr_enc_k128_w1:
     cmp $1, %r8
     jae .Laes_gen_aesni_ctr_enc_k128_w1_loop
 .Laes_gen_aesni_ctr_enc_k128_w1_done:
-    bswap %r10
-    bswap %r9
-    mov %r10, (%rsi)
-    mov %r9, 8(%rsi)
+    movdqu %xmm1, (%rsi)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1062,10 +1050,7 @@ aes_gen_aesni_ctr_enc_k192_w8:
     cmp $8, %r8
     jae .Laes_gen_aesni_ctr_enc_k192_w8_loop
 .Laes_gen_aesni_ctr_enc_k192_w8_done:
-    bswap %r10
-    bswap %r9
-    mov %r10, (%rsi)
-    mov %r9, 8(%rsi)
+    movdqu %xmm8, (%rsi)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1266,10 +1251,7 @@ aes_gen_aesni_ctr_enc_k192_w4:
     cmp $4, %r8
     jae .Laes_gen_aesni_ctr_enc_k192_w4_loop
 .Laes_gen_aesni_ctr_enc_k192_w4_done:
-    bswap %r10
-    bswap %r9
-    mov %r10, (%rsi)
-    mov %r9, 8(%rsi)
+    movdqu %xmm4, (%rsi)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1418,10 +1400,7 @@ aes_gen_aesni_ctr_enc_k192_w2:
     cmp $2, %r8
     jae .Laes_gen_aesni_ctr_enc_k192_w2_loop
 .Laes_gen_aesni_ctr_enc_k192_w2_done:
-    bswap %r10
-    bswap %r9
-    mov %r10, (%rsi)
-    mov %r9, 8(%rsi)
+    movdqu %xmm2, (%rsi)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1533,10 +1512,7 @@ aes_gen_aesni_ctr_enc_k192_w1:
     cmp $1, %r8
     jae .Laes_gen_aesni_ctr_enc_k192_w1_loop
 .Laes_gen_aesni_ctr_enc_k192_w1_done:
-    bswap %r10
-    bswap %r9
-    mov %r10, (%rsi)
-    mov %r9, 8(%rsi)
+    movdqu %xmm1, (%rsi)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1859,10 +1835,7 @@ aes_gen_aesni_ctr_enc_k256_w8:
     cmp $8, %r8
     jae .Laes_gen_aesni_ctr_enc_k256_w8_loop
 .Laes_gen_aesni_ctr_enc_k256_w8_done:
-    bswap %r10
-    bswap %r9
-    mov %r10, (%rsi)
-    mov %r9, 8(%rsi)
+    movdqu %xmm8, (%rsi)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -2073,10 +2046,7 @@ aes_gen_aesni_ctr_enc_k256_w4:
     cmp $4, %r8
     jae .Laes_gen_aesni_ctr_enc_k256_w4_loop
 .Laes_gen_aesni_ctr_enc_k256_w4_done:
-    bswap %r10
-    bswap %r9
-    mov %r10, (%rsi)
-    mov %r9, 8(%rsi)
+    movdqu %xmm4, (%rsi)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -2231,10 +2201,7 @@ aes_gen_aesni_ctr_enc_k256_w2:
     cmp $2, %r8
     jae .Laes_gen_aesni_ctr_enc_k256_w2_loop
 .Laes_gen_aesni_ctr_enc_k256_w2_done:
-    bswap %r10
-    bswap %r9
-    mov %r10, (%rsi)
-    mov %r9, 8(%rsi)
+    movdqu %xmm2, (%rsi)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -2350,10 +2317,7 @@ aes_gen_aesni_ctr_enc_k256_w1:
     cmp $1, %r8
     jae .Laes_gen_aesni_ctr_enc_k256_w1_loop
 .Laes_gen_aesni_ctr_enc_k256_w1_done:
-    bswap %r10
-    bswap %r9
-    mov %r10, (%rsi)
-    mov %r9, 8(%rsi)
+    movdqu %xmm1, (%rsi)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2

@@ -96,9 +96,6 @@
 # 4 added to byte 15, in every lane
 .Lvaes512_ctr_step4:
     .quad 0, 0x0400000000000000
-    .quad 0, 0x0400000000000000
-    .quad 0, 0x0400000000000000
-    .quad 0, 0x0400000000000000
 # 8 added to byte 15, in every lane
 .Lvaes512_ctr_step8:
     .quad 0, 0x0800000000000000
@@ -470,10 +467,7 @@ aes_gen_vaes512_ctr_enc_k128_w32:
     cmp $32, %r8
     jae .Laes_gen_vaes512_ctr_enc_k128_w32_loop
 .Laes_gen_vaes512_ctr_enc_k128_w32_done:
-    bswap %r10
-    bswap %r9
-    mov %r10, (%rsi)
-    mov %r9, 8(%rsi)
+    vmovdqu %xmm8, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -717,10 +711,7 @@ aes_gen_vaes512_ctr_enc_k128_w16:
     cmp $16, %r8
     jae .Laes_gen_vaes512_ctr_enc_k128_w16_loop
 .Laes_gen_vaes512_ctr_enc_k128_w16_done:
-    bswap %r10
-    bswap %r9
-    mov %r10, (%rsi)
-    mov %r9, 8(%rsi)
+    vmovdqu %xmm4, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -888,10 +879,7 @@ aes_gen_vaes512_ctr_enc_k128_w8:
     cmp $8, %r8
     jae .Laes_gen_vaes512_ctr_enc_k128_w8_loop
 .Laes_gen_vaes512_ctr_enc_k128_w8_done:
-    bswap %r10
-    bswap %r9
-    mov %r10, (%rsi)
-    mov %r9, 8(%rsi)
+    vmovdqu %xmm2, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -918,38 +906,41 @@ aes_gen_vaes512_ctr_enc_k128_w8:
 # nblocks: a multiple of 4.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
 # Register map:
-#   %zmm0 blocks 0-3
-#   %zmm1 counter block, big-endian, in every lane
-#   %zmm2 temporary: data loads
-#   %zmm3 rk0
-#   %zmm13 rk1
-#   %zmm12 rk2
-#   %zmm11 rk3
-#   %zmm10 rk4
-#   %zmm9 rk5
-#   %zmm8 rk6
-#   %zmm7 rk7
-#   %zmm6 rk8
-#   %zmm5 rk9
-#   %zmm4 rk10
+#   %xmm0 block 0
+#   %xmm1 block 1
+#   %xmm2 block 2
+#   %xmm3 block 3
+#   %xmm4 counter block, big-endian, in every lane
+#   %xmm5 temporary: data loads
+#   %xmm6 rk0
+#   %xmm16 rk1
+#   %xmm15 rk2
+#   %xmm14 rk3
+#   %xmm13 rk4
+#   %xmm12 rk5
+#   %xmm11 rk6
+#   %xmm10 rk7
+#   %xmm9 rk8
+#   %xmm8 rk9
+#   %xmm7 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
 #   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_vaes512_ctr_enc_k128_w4
     .type aes_gen_vaes512_ctr_enc_k128_w4, @function
     .p2align 5
 aes_gen_vaes512_ctr_enc_k128_w4:
-    vbroadcasti32x4 0(%rdi), %zmm3
-    vbroadcasti32x4 16(%rdi), %zmm13
-    vbroadcasti32x4 32(%rdi), %zmm12
-    vbroadcasti32x4 48(%rdi), %zmm11
-    vbroadcasti32x4 64(%rdi), %zmm10
-    vbroadcasti32x4 80(%rdi), %zmm9
-    vbroadcasti32x4 96(%rdi), %zmm8
-    vbroadcasti32x4 112(%rdi), %zmm7
-    vbroadcasti32x4 128(%rdi), %zmm6
-    vbroadcasti32x4 144(%rdi), %zmm5
-    vbroadcasti32x4 160(%rdi), %zmm4
-    vbroadcasti32x4 (%rsi), %zmm1
+    vmovdqu 0(%rdi), %xmm6
+    vmovdqu64 16(%rdi), %xmm16
+    vmovdqu 32(%rdi), %xmm15
+    vmovdqu 48(%rdi), %xmm14
+    vmovdqu 64(%rdi), %xmm13
+    vmovdqu 80(%rdi), %xmm12
+    vmovdqu 96(%rdi), %xmm11
+    vmovdqu 112(%rdi), %xmm10
+    vmovdqu 128(%rdi), %xmm9
+    vmovdqu 144(%rdi), %xmm8
+    vmovdqu 160(%rdi), %xmm7
+    vmovdqu (%rsi), %xmm4
     mov (%rsi), %r10
     mov 8(%rsi), %r9
     bswap %r10
@@ -960,18 +951,23 @@ aes_gen_vaes512_ctr_enc_k128_w4:
 .Laes_gen_vaes512_ctr_enc_k128_w4_loop:
     cmp $251, %r9b
     ja .Laes_gen_vaes512_ctr_enc_k128_w4_swapped
-    vpaddq .Lvaes512_ctr_inc_be(%rip), %zmm1, %zmm0
-    vpaddq .Lvaes512_ctr_step4(%rip), %zmm1, %zmm1
+    vmovdqa %xmm4, %xmm0
+    vpaddq .Lvaes512_ctr_inc_be+16(%rip), %xmm4, %xmm1
+    vpaddq .Lvaes512_ctr_inc_be+32(%rip), %xmm4, %xmm2
+    vpaddq .Lvaes512_ctr_inc_be+48(%rip), %xmm4, %xmm3
+    vpaddq .Lvaes512_ctr_step4(%rip), %xmm4, %xmm4
     add $4, %r9
     jmp .Laes_gen_vaes512_ctr_enc_k128_w4_counters
 .Laes_gen_vaes512_ctr_enc_k128_w4_swapped:
     mov %r9, %r11
     add $3, %r11
     jc .Laes_gen_vaes512_ctr_enc_k128_w4_carry
-    vmovq %r9, %xmm1
-    vpinsrq $1, %r10, %xmm1, %xmm1
-    vshufi64x2 $0, %zmm1, %zmm1, %zmm1
-    vpaddq .Lvaes512_ctr_inc_le(%rip), %zmm1, %zmm0
+    vmovq %r9, %xmm4
+    vpinsrq $1, %r10, %xmm4, %xmm4
+    vmovdqa %xmm4, %xmm0
+    vpaddq .Lvaes512_ctr_inc_le+16(%rip), %xmm4, %xmm1
+    vpaddq .Lvaes512_ctr_inc_le+32(%rip), %xmm4, %xmm2
+    vpaddq .Lvaes512_ctr_inc_le+48(%rip), %xmm4, %xmm3
     add $4, %r9
     adc $0, %r10
     jmp .Laes_gen_vaes512_ctr_enc_k128_w4_swap
@@ -980,51 +976,86 @@ aes_gen_vaes512_ctr_enc_k128_w4:
     vpinsrq $1, %r10, %xmm0, %xmm0
     add $1, %r9
     adc $0, %r10
-    vmovq %r9, %xmm2
-    vpinsrq $1, %r10, %xmm2, %xmm2
-    vinserti32x4 $1, %xmm2, %zmm0, %zmm0
+    vmovq %r9, %xmm1
+    vpinsrq $1, %r10, %xmm1, %xmm1
     add $1, %r9
     adc $0, %r10
     vmovq %r9, %xmm2
     vpinsrq $1, %r10, %xmm2, %xmm2
-    vinserti32x4 $2, %xmm2, %zmm0, %zmm0
     add $1, %r9
     adc $0, %r10
-    vmovq %r9, %xmm2
-    vpinsrq $1, %r10, %xmm2, %xmm2
-    vinserti32x4 $3, %xmm2, %zmm0, %zmm0
+    vmovq %r9, %xmm3
+    vpinsrq $1, %r10, %xmm3, %xmm3
     add $1, %r9
     adc $0, %r10
 .Laes_gen_vaes512_ctr_enc_k128_w4_swap:
-    vmovq %r9, %xmm1
-    vpinsrq $1, %r10, %xmm1, %xmm1
-    vshufi64x2 $0, %zmm1, %zmm1, %zmm1
-    vpshufb .Lvaes512_ctr_bswap(%rip), %zmm0, %zmm0
-    vpshufb .Lvaes512_ctr_bswap(%rip), %zmm1, %zmm1
+    vmovq %r9, %xmm4
+    vpinsrq $1, %r10, %xmm4, %xmm4
+    vpshufb .Lvaes512_ctr_bswap(%rip), %xmm0, %xmm0
+    vpshufb .Lvaes512_ctr_bswap(%rip), %xmm1, %xmm1
+    vpshufb .Lvaes512_ctr_bswap(%rip), %xmm2, %xmm2
+    vpshufb .Lvaes512_ctr_bswap(%rip), %xmm3, %xmm3
+    vpshufb .Lvaes512_ctr_bswap(%rip), %xmm4, %xmm4
 .Laes_gen_vaes512_ctr_enc_k128_w4_counters:
-    vpxord %zmm3, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm10, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm9, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm8, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm7, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm6, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm5, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm4, %zmm0, %zmm0
-    vpxord 0(%rcx), %zmm0, %zmm0
-    vmovdqu64 %zmm0, 0(%rdx)
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm6, %xmm1, %xmm1
+    vpxor %xmm6, %xmm2, %xmm2
+    vpxor %xmm6, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm16, %xmm2, %xmm2
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd4         # vaesenc %xmm12, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdc         # vaesenc %xmm12, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd3         # vaesenc %xmm11, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdb         # vaesenc %xmm11, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd2         # vaesenc %xmm10, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xda         # vaesenc %xmm10, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd0         # vaesenc %xmm8, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd8         # vaesenc %xmm8, %xmm3, %xmm3
+    .byte 0xc4,0xe2,0x79,0xdd,0xc7         # vaesenclast %xmm7, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdd,0xcf         # vaesenclast %xmm7, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdd,0xd7         # vaesenclast %xmm7, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdd,0xdf         # vaesenclast %xmm7, %xmm3, %xmm3
+    vpxor 0(%rcx), %xmm0, %xmm0
+    vpxor 16(%rcx), %xmm1, %xmm1
+    vpxor 32(%rcx), %xmm2, %xmm2
+    vpxor 48(%rcx), %xmm3, %xmm3
+    vmovdqu %xmm0, 0(%rdx)
+    vmovdqu %xmm1, 16(%rdx)
+    vmovdqu %xmm2, 32(%rdx)
+    vmovdqu %xmm3, 48(%rdx)
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
     cmp $4, %r8
     jae .Laes_gen_vaes512_ctr_enc_k128_w4_loop
 .Laes_gen_vaes512_ctr_enc_k128_w4_done:
-    bswap %r10
-    bswap %r9
-    mov %r10, (%rsi)
-    mov %r9, 8(%rsi)
+    vmovdqu %xmm4, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1039,6 +1070,9 @@ aes_gen_vaes512_ctr_enc_k128_w4:
     vpxor %xmm11, %xmm11, %xmm11
     vpxor %xmm12, %xmm12, %xmm12
     vpxor %xmm13, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vpxor %xmm15, %xmm15, %xmm15
+    vpxord %xmm16, %xmm16, %xmm16
     vzeroupper
     ret
     .size aes_gen_vaes512_ctr_enc_k128_w4, .-aes_gen_vaes512_ctr_enc_k128_w4
@@ -1126,10 +1160,7 @@ aes_gen_vaes512_ctr_enc_k128_w1:
     cmp $1, %r8
     jae .Laes_gen_vaes512_ctr_enc_k128_w1_loop
 .Laes_gen_vaes512_ctr_enc_k128_w1_done:
-    bswap %r10
-    bswap %r9
-    mov %r10, (%rsi)
-    mov %r9, 8(%rsi)
+    vmovdqu %xmm1, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1530,10 +1561,7 @@ aes_gen_vaes512_ctr_enc_k192_w32:
     cmp $32, %r8
     jae .Laes_gen_vaes512_ctr_enc_k192_w32_loop
 .Laes_gen_vaes512_ctr_enc_k192_w32_done:
-    bswap %r10
-    bswap %r9
-    mov %r10, (%rsi)
-    mov %r9, 8(%rsi)
+    vmovdqu %xmm8, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1791,10 +1819,7 @@ aes_gen_vaes512_ctr_enc_k192_w16:
     cmp $16, %r8
     jae .Laes_gen_vaes512_ctr_enc_k192_w16_loop
 .Laes_gen_vaes512_ctr_enc_k192_w16_done:
-    bswap %r10
-    bswap %r9
-    mov %r10, (%rsi)
-    mov %r9, 8(%rsi)
+    vmovdqu %xmm4, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1972,10 +1997,7 @@ aes_gen_vaes512_ctr_enc_k192_w8:
     cmp $8, %r8
     jae .Laes_gen_vaes512_ctr_enc_k192_w8_loop
 .Laes_gen_vaes512_ctr_enc_k192_w8_done:
-    bswap %r10
-    bswap %r9
-    mov %r10, (%rsi)
-    mov %r9, 8(%rsi)
+    vmovdqu %xmm2, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2004,42 +2026,45 @@ aes_gen_vaes512_ctr_enc_k192_w8:
 # nblocks: a multiple of 4.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
 # Register map:
-#   %zmm0 blocks 0-3
-#   %zmm1 counter block, big-endian, in every lane
-#   %zmm2 temporary: data loads
-#   %zmm3 rk0
-#   %zmm15 rk1
-#   %zmm14 rk2
-#   %zmm13 rk3
-#   %zmm12 rk4
-#   %zmm11 rk5
-#   %zmm10 rk6
-#   %zmm9 rk7
-#   %zmm8 rk8
-#   %zmm7 rk9
-#   %zmm6 rk10
-#   %zmm5 rk11
-#   %zmm4 rk12
+#   %xmm0 block 0
+#   %xmm1 block 1
+#   %xmm2 block 2
+#   %xmm3 block 3
+#   %xmm4 counter block, big-endian, in every lane
+#   %xmm5 temporary: data loads
+#   %xmm6 rk0
+#   %xmm18 rk1
+#   %xmm17 rk2
+#   %xmm16 rk3
+#   %xmm15 rk4
+#   %xmm14 rk5
+#   %xmm13 rk6
+#   %xmm12 rk7
+#   %xmm11 rk8
+#   %xmm10 rk9
+#   %xmm9 rk10
+#   %xmm8 rk11
+#   %xmm7 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
 #   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_vaes512_ctr_enc_k192_w4
     .type aes_gen_vaes512_ctr_enc_k192_w4, @function
     .p2align 5
 aes_gen_vaes512_ctr_enc_k192_w4:
-    vbroadcasti32x4 0(%rdi), %zmm3
-    vbroadcasti32x4 16(%rdi), %zmm15
-    vbroadcasti32x4 32(%rdi), %zmm14
-    vbroadcasti32x4 48(%rdi), %zmm13
-    vbroadcasti32x4 64(%rdi), %zmm12
-    vbroadcasti32x4 80(%rdi), %zmm11
-    vbroadcasti32x4 96(%rdi), %zmm10
-    vbroadcasti32x4 112(%rdi), %zmm9
-    vbroadcasti32x4 128(%rdi), %zmm8
-    vbroadcasti32x4 144(%rdi), %zmm7
-    vbroadcasti32x4 160(%rdi), %zmm6
-    vbroadcasti32x4 176(%rdi), %zmm5
-    vbroadcasti32x4 192(%rdi), %zmm4
-    vbroadcasti32x4 (%rsi), %zmm1
+    vmovdqu 0(%rdi), %xmm6
+    vmovdqu64 16(%rdi), %xmm18
+    vmovdqu64 32(%rdi), %xmm17
+    vmovdqu64 48(%rdi), %xmm16
+    vmovdqu 64(%rdi), %xmm15
+    vmovdqu 80(%rdi), %xmm14
+    vmovdqu 96(%rdi), %xmm13
+    vmovdqu 112(%rdi), %xmm12
+    vmovdqu 128(%rdi), %xmm11
+    vmovdqu 144(%rdi), %xmm10
+    vmovdqu 160(%rdi), %xmm9
+    vmovdqu 176(%rdi), %xmm8
+    vmovdqu 192(%rdi), %xmm7
+    vmovdqu (%rsi), %xmm4
     mov (%rsi), %r10
     mov 8(%rsi), %r9
     bswap %r10
@@ -2050,18 +2075,23 @@ aes_gen_vaes512_ctr_enc_k192_w4:
 .Laes_gen_vaes512_ctr_enc_k192_w4_loop:
     cmp $251, %r9b
     ja .Laes_gen_vaes512_ctr_enc_k192_w4_swapped
-    vpaddq .Lvaes512_ctr_inc_be(%rip), %zmm1, %zmm0
-    vpaddq .Lvaes512_ctr_step4(%rip), %zmm1, %zmm1
+    vmovdqa %xmm4, %xmm0
+    vpaddq .Lvaes512_ctr_inc_be+16(%rip), %xmm4, %xmm1
+    vpaddq .Lvaes512_ctr_inc_be+32(%rip), %xmm4, %xmm2
+    vpaddq .Lvaes512_ctr_inc_be+48(%rip), %xmm4, %xmm3
+    vpaddq .Lvaes512_ctr_step4(%rip), %xmm4, %xmm4
     add $4, %r9
     jmp .Laes_gen_vaes512_ctr_enc_k192_w4_counters
 .Laes_gen_vaes512_ctr_enc_k192_w4_swapped:
     mov %r9, %r11
     add $3, %r11
     jc .Laes_gen_vaes512_ctr_enc_k192_w4_carry
-    vmovq %r9, %xmm1
-    vpinsrq $1, %r10, %xmm1, %xmm1
-    vshufi64x2 $0, %zmm1, %zmm1, %zmm1
-    vpaddq .Lvaes512_ctr_inc_le(%rip), %zmm1, %zmm0
+    vmovq %r9, %xmm4
+    vpinsrq $1, %r10, %xmm4, %xmm4
+    vmovdqa %xmm4, %xmm0
+    vpaddq .Lvaes512_ctr_inc_le+16(%rip), %xmm4, %xmm1
+    vpaddq .Lvaes512_ctr_inc_le+32(%rip), %xmm4, %xmm2
+    vpaddq .Lvaes512_ctr_inc_le+48(%rip), %xmm4, %xmm3
     add $4, %r9
     adc $0, %r10
     jmp .Laes_gen_vaes512_ctr_enc_k192_w4_swap
@@ -2070,53 +2100,94 @@ aes_gen_vaes512_ctr_enc_k192_w4:
     vpinsrq $1, %r10, %xmm0, %xmm0
     add $1, %r9
     adc $0, %r10
-    vmovq %r9, %xmm2
-    vpinsrq $1, %r10, %xmm2, %xmm2
-    vinserti32x4 $1, %xmm2, %zmm0, %zmm0
+    vmovq %r9, %xmm1
+    vpinsrq $1, %r10, %xmm1, %xmm1
     add $1, %r9
     adc $0, %r10
     vmovq %r9, %xmm2
     vpinsrq $1, %r10, %xmm2, %xmm2
-    vinserti32x4 $2, %xmm2, %zmm0, %zmm0
     add $1, %r9
     adc $0, %r10
-    vmovq %r9, %xmm2
-    vpinsrq $1, %r10, %xmm2, %xmm2
-    vinserti32x4 $3, %xmm2, %zmm0, %zmm0
+    vmovq %r9, %xmm3
+    vpinsrq $1, %r10, %xmm3, %xmm3
     add $1, %r9
     adc $0, %r10
 .Laes_gen_vaes512_ctr_enc_k192_w4_swap:
-    vmovq %r9, %xmm1
-    vpinsrq $1, %r10, %xmm1, %xmm1
-    vshufi64x2 $0, %zmm1, %zmm1, %zmm1
-    vpshufb .Lvaes512_ctr_bswap(%rip), %zmm0, %zmm0
-    vpshufb .Lvaes512_ctr_bswap(%rip), %zmm1, %zmm1
+    vmovq %r9, %xmm4
+    vpinsrq $1, %r10, %xmm4, %xmm4
+    vpshufb .Lvaes512_ctr_bswap(%rip), %xmm0, %xmm0
+    vpshufb .Lvaes512_ctr_bswap(%rip), %xmm1, %xmm1
+    vpshufb .Lvaes512_ctr_bswap(%rip), %xmm2, %xmm2
+    vpshufb .Lvaes512_ctr_bswap(%rip), %xmm3, %xmm3
+    vpshufb .Lvaes512_ctr_bswap(%rip), %xmm4, %xmm4
 .Laes_gen_vaes512_ctr_enc_k192_w4_counters:
-    vpxord %zmm3, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm10, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm9, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm8, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm7, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm6, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm5, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm4, %zmm0, %zmm0
-    vpxord 0(%rcx), %zmm0, %zmm0
-    vmovdqu64 %zmm0, 0(%rdx)
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm6, %xmm1, %xmm1
+    vpxor %xmm6, %xmm2, %xmm2
+    vpxor %xmm6, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd2    # vaesenc %xmm18, %xmm2, %xmm2
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd1    # vaesenc %xmm17, %xmm2, %xmm2
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm16, %xmm2, %xmm2
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd4         # vaesenc %xmm12, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdc         # vaesenc %xmm12, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd3         # vaesenc %xmm11, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdb         # vaesenc %xmm11, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd2         # vaesenc %xmm10, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xda         # vaesenc %xmm10, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd0         # vaesenc %xmm8, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd8         # vaesenc %xmm8, %xmm3, %xmm3
+    .byte 0xc4,0xe2,0x79,0xdd,0xc7         # vaesenclast %xmm7, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdd,0xcf         # vaesenclast %xmm7, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdd,0xd7         # vaesenclast %xmm7, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdd,0xdf         # vaesenclast %xmm7, %xmm3, %xmm3
+    vpxor 0(%rcx), %xmm0, %xmm0
+    vpxor 16(%rcx), %xmm1, %xmm1
+    vpxor 32(%rcx), %xmm2, %xmm2
+    vpxor 48(%rcx), %xmm3, %xmm3
+    vmovdqu %xmm0, 0(%rdx)
+    vmovdqu %xmm1, 16(%rdx)
+    vmovdqu %xmm2, 32(%rdx)
+    vmovdqu %xmm3, 48(%rdx)
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
     cmp $4, %r8
     jae .Laes_gen_vaes512_ctr_enc_k192_w4_loop
 .Laes_gen_vaes512_ctr_enc_k192_w4_done:
-    bswap %r10
-    bswap %r9
-    mov %r10, (%rsi)
-    mov %r9, 8(%rsi)
+    vmovdqu %xmm4, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2133,6 +2204,9 @@ aes_gen_vaes512_ctr_enc_k192_w4:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
+    vpxord %xmm16, %xmm16, %xmm16
+    vpxord %xmm17, %xmm17, %xmm17
+    vpxord %xmm18, %xmm18, %xmm18
     vzeroupper
     ret
     .size aes_gen_vaes512_ctr_enc_k192_w4, .-aes_gen_vaes512_ctr_enc_k192_w4
@@ -2226,10 +2300,7 @@ aes_gen_vaes512_ctr_enc_k192_w1:
     cmp $1, %r8
     jae .Laes_gen_vaes512_ctr_enc_k192_w1_loop
 .Laes_gen_vaes512_ctr_enc_k192_w1_done:
-    bswap %r10
-    bswap %r9
-    mov %r10, (%rsi)
-    mov %r9, 8(%rsi)
+    vmovdqu %xmm1, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2652,10 +2723,7 @@ aes_gen_vaes512_ctr_enc_k256_w32:
     cmp $32, %r8
     jae .Laes_gen_vaes512_ctr_enc_k256_w32_loop
 .Laes_gen_vaes512_ctr_enc_k256_w32_done:
-    bswap %r10
-    bswap %r9
-    mov %r10, (%rsi)
-    mov %r9, 8(%rsi)
+    vmovdqu %xmm8, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2927,10 +2995,7 @@ aes_gen_vaes512_ctr_enc_k256_w16:
     cmp $16, %r8
     jae .Laes_gen_vaes512_ctr_enc_k256_w16_loop
 .Laes_gen_vaes512_ctr_enc_k256_w16_done:
-    bswap %r10
-    bswap %r9
-    mov %r10, (%rsi)
-    mov %r9, 8(%rsi)
+    vmovdqu %xmm4, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3118,10 +3183,7 @@ aes_gen_vaes512_ctr_enc_k256_w8:
     cmp $8, %r8
     jae .Laes_gen_vaes512_ctr_enc_k256_w8_loop
 .Laes_gen_vaes512_ctr_enc_k256_w8_done:
-    bswap %r10
-    bswap %r9
-    mov %r10, (%rsi)
-    mov %r9, 8(%rsi)
+    vmovdqu %xmm2, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3152,46 +3214,49 @@ aes_gen_vaes512_ctr_enc_k256_w8:
 # nblocks: a multiple of 4.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
 # Register map:
-#   %zmm0 blocks 0-3
-#   %zmm1 counter block, big-endian, in every lane
-#   %zmm2 temporary: data loads
-#   %zmm3 rk0
-#   %zmm17 rk1
-#   %zmm16 rk2
-#   %zmm15 rk3
-#   %zmm14 rk4
-#   %zmm13 rk5
-#   %zmm12 rk6
-#   %zmm11 rk7
-#   %zmm10 rk8
-#   %zmm9 rk9
-#   %zmm8 rk10
-#   %zmm7 rk11
-#   %zmm6 rk12
-#   %zmm5 rk13
-#   %zmm4 rk14
+#   %xmm0 block 0
+#   %xmm1 block 1
+#   %xmm2 block 2
+#   %xmm3 block 3
+#   %xmm4 counter block, big-endian, in every lane
+#   %xmm5 temporary: data loads
+#   %xmm6 rk0
+#   %xmm20 rk1
+#   %xmm19 rk2
+#   %xmm18 rk3
+#   %xmm17 rk4
+#   %xmm16 rk5
+#   %xmm15 rk6
+#   %xmm14 rk7
+#   %xmm13 rk8
+#   %xmm12 rk9
+#   %xmm11 rk10
+#   %xmm10 rk11
+#   %xmm9 rk12
+#   %xmm8 rk13
+#   %xmm7 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
 #   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_vaes512_ctr_enc_k256_w4
     .type aes_gen_vaes512_ctr_enc_k256_w4, @function
     .p2align 5
 aes_gen_vaes512_ctr_enc_k256_w4:
-    vbroadcasti32x4 0(%rdi), %zmm3
-    vbroadcasti32x4 16(%rdi), %zmm17
-    vbroadcasti32x4 32(%rdi), %zmm16
-    vbroadcasti32x4 48(%rdi), %zmm15
-    vbroadcasti32x4 64(%rdi), %zmm14
-    vbroadcasti32x4 80(%rdi), %zmm13
-    vbroadcasti32x4 96(%rdi), %zmm12
-    vbroadcasti32x4 112(%rdi), %zmm11
-    vbroadcasti32x4 128(%rdi), %zmm10
-    vbroadcasti32x4 144(%rdi), %zmm9
-    vbroadcasti32x4 160(%rdi), %zmm8
-    vbroadcasti32x4 176(%rdi), %zmm7
-    vbroadcasti32x4 192(%rdi), %zmm6
-    vbroadcasti32x4 208(%rdi), %zmm5
-    vbroadcasti32x4 224(%rdi), %zmm4
-    vbroadcasti32x4 (%rsi), %zmm1
+    vmovdqu 0(%rdi), %xmm6
+    vmovdqu64 16(%rdi), %xmm20
+    vmovdqu64 32(%rdi), %xmm19
+    vmovdqu64 48(%rdi), %xmm18
+    vmovdqu64 64(%rdi), %xmm17
+    vmovdqu64 80(%rdi), %xmm16
+    vmovdqu 96(%rdi), %xmm15
+    vmovdqu 112(%rdi), %xmm14
+    vmovdqu 128(%rdi), %xmm13
+    vmovdqu 144(%rdi), %xmm12
+    vmovdqu 160(%rdi), %xmm11
+    vmovdqu 176(%rdi), %xmm10
+    vmovdqu 192(%rdi), %xmm9
+    vmovdqu 208(%rdi), %xmm8
+    vmovdqu 224(%rdi), %xmm7
+    vmovdqu (%rsi), %xmm4
     mov (%rsi), %r10
     mov 8(%rsi), %r9
     bswap %r10
@@ -3202,18 +3267,23 @@ aes_gen_vaes512_ctr_enc_k256_w4:
 .Laes_gen_vaes512_ctr_enc_k256_w4_loop:
     cmp $251, %r9b
     ja .Laes_gen_vaes512_ctr_enc_k256_w4_swapped
-    vpaddq .Lvaes512_ctr_inc_be(%rip), %zmm1, %zmm0
-    vpaddq .Lvaes512_ctr_step4(%rip), %zmm1, %zmm1
+    vmovdqa %xmm4, %xmm0
+    vpaddq .Lvaes512_ctr_inc_be+16(%rip), %xmm4, %xmm1
+    vpaddq .Lvaes512_ctr_inc_be+32(%rip), %xmm4, %xmm2
+    vpaddq .Lvaes512_ctr_inc_be+48(%rip), %xmm4, %xmm3
+    vpaddq .Lvaes512_ctr_step4(%rip), %xmm4, %xmm4
     add $4, %r9
     jmp .Laes_gen_vaes512_ctr_enc_k256_w4_counters
 .Laes_gen_vaes512_ctr_enc_k256_w4_swapped:
     mov %r9, %r11
     add $3, %r11
     jc .Laes_gen_vaes512_ctr_enc_k256_w4_carry
-    vmovq %r9, %xmm1
-    vpinsrq $1, %r10, %xmm1, %xmm1
-    vshufi64x2 $0, %zmm1, %zmm1, %zmm1
-    vpaddq .Lvaes512_ctr_inc_le(%rip), %zmm1, %zmm0
+    vmovq %r9, %xmm4
+    vpinsrq $1, %r10, %xmm4, %xmm4
+    vmovdqa %xmm4, %xmm0
+    vpaddq .Lvaes512_ctr_inc_le+16(%rip), %xmm4, %xmm1
+    vpaddq .Lvaes512_ctr_inc_le+32(%rip), %xmm4, %xmm2
+    vpaddq .Lvaes512_ctr_inc_le+48(%rip), %xmm4, %xmm3
     add $4, %r9
     adc $0, %r10
     jmp .Laes_gen_vaes512_ctr_enc_k256_w4_swap
@@ -3222,55 +3292,102 @@ aes_gen_vaes512_ctr_enc_k256_w4:
     vpinsrq $1, %r10, %xmm0, %xmm0
     add $1, %r9
     adc $0, %r10
-    vmovq %r9, %xmm2
-    vpinsrq $1, %r10, %xmm2, %xmm2
-    vinserti32x4 $1, %xmm2, %zmm0, %zmm0
+    vmovq %r9, %xmm1
+    vpinsrq $1, %r10, %xmm1, %xmm1
     add $1, %r9
     adc $0, %r10
     vmovq %r9, %xmm2
     vpinsrq $1, %r10, %xmm2, %xmm2
-    vinserti32x4 $2, %xmm2, %zmm0, %zmm0
     add $1, %r9
     adc $0, %r10
-    vmovq %r9, %xmm2
-    vpinsrq $1, %r10, %xmm2, %xmm2
-    vinserti32x4 $3, %xmm2, %zmm0, %zmm0
+    vmovq %r9, %xmm3
+    vpinsrq $1, %r10, %xmm3, %xmm3
     add $1, %r9
     adc $0, %r10
 .Laes_gen_vaes512_ctr_enc_k256_w4_swap:
-    vmovq %r9, %xmm1
-    vpinsrq $1, %r10, %xmm1, %xmm1
-    vshufi64x2 $0, %zmm1, %zmm1, %zmm1
-    vpshufb .Lvaes512_ctr_bswap(%rip), %zmm0, %zmm0
-    vpshufb .Lvaes512_ctr_bswap(%rip), %zmm1, %zmm1
+    vmovq %r9, %xmm4
+    vpinsrq $1, %r10, %xmm4, %xmm4
+    vpshufb .Lvaes512_ctr_bswap(%rip), %xmm0, %xmm0
+    vpshufb .Lvaes512_ctr_bswap(%rip), %xmm1, %xmm1
+    vpshufb .Lvaes512_ctr_bswap(%rip), %xmm2, %xmm2
+    vpshufb .Lvaes512_ctr_bswap(%rip), %xmm3, %xmm3
+    vpshufb .Lvaes512_ctr_bswap(%rip), %xmm4, %xmm4
 .Laes_gen_vaes512_ctr_enc_k256_w4_counters:
-    vpxord %zmm3, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm10, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm9, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm8, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm7, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm6, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm5, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm4, %zmm0, %zmm0
-    vpxord 0(%rcx), %zmm0, %zmm0
-    vmovdqu64 %zmm0, 0(%rdx)
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm6, %xmm1, %xmm1
+    vpxor %xmm6, %xmm2, %xmm2
+    vpxor %xmm6, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd4    # vaesenc %xmm20, %xmm2, %xmm2
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdc    # vaesenc %xmm20, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd3    # vaesenc %xmm19, %xmm2, %xmm2
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdb    # vaesenc %xmm19, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd2    # vaesenc %xmm18, %xmm2, %xmm2
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd1    # vaesenc %xmm17, %xmm2, %xmm2
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm16, %xmm2, %xmm2
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd4         # vaesenc %xmm12, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdc         # vaesenc %xmm12, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd3         # vaesenc %xmm11, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdb         # vaesenc %xmm11, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd2         # vaesenc %xmm10, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xda         # vaesenc %xmm10, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd0         # vaesenc %xmm8, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd8         # vaesenc %xmm8, %xmm3, %xmm3
+    .byte 0xc4,0xe2,0x79,0xdd,0xc7         # vaesenclast %xmm7, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdd,0xcf         # vaesenclast %xmm7, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdd,0xd7         # vaesenclast %xmm7, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdd,0xdf         # vaesenclast %xmm7, %xmm3, %xmm3
+    vpxor 0(%rcx), %xmm0, %xmm0
+    vpxor 16(%rcx), %xmm1, %xmm1
+    vpxor 32(%rcx), %xmm2, %xmm2
+    vpxor 48(%rcx), %xmm3, %xmm3
+    vmovdqu %xmm0, 0(%rdx)
+    vmovdqu %xmm1, 16(%rdx)
+    vmovdqu %xmm2, 32(%rdx)
+    vmovdqu %xmm3, 48(%rdx)
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
     cmp $4, %r8
     jae .Laes_gen_vaes512_ctr_enc_k256_w4_loop
 .Laes_gen_vaes512_ctr_enc_k256_w4_done:
-    bswap %r10
-    bswap %r9
-    mov %r10, (%rsi)
-    mov %r9, 8(%rsi)
+    vmovdqu %xmm4, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3289,6 +3406,9 @@ aes_gen_vaes512_ctr_enc_k256_w4:
     vpxor %xmm15, %xmm15, %xmm15
     vpxord %xmm16, %xmm16, %xmm16
     vpxord %xmm17, %xmm17, %xmm17
+    vpxord %xmm18, %xmm18, %xmm18
+    vpxord %xmm19, %xmm19, %xmm19
+    vpxord %xmm20, %xmm20, %xmm20
     vzeroupper
     ret
     .size aes_gen_vaes512_ctr_enc_k256_w4, .-aes_gen_vaes512_ctr_enc_k256_w4
@@ -3388,10 +3508,7 @@ aes_gen_vaes512_ctr_enc_k256_w1:
     cmp $1, %r8
     jae .Laes_gen_vaes512_ctr_enc_k256_w1_loop
 .Laes_gen_vaes512_ctr_enc_k256_w1_done:
-    bswap %r10
-    bswap %r9
-    mov %r10, (%rsi)
-    mov %r9, 8(%rsi)
+    vmovdqu %xmm1, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
