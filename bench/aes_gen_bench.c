@@ -419,109 +419,190 @@ static int run_table(const struct options *o, const struct bench_clock *c,
     return 0;
 }
 
-/* Every width of every mode for the chosen backends; optionally the tuning file. */
+/* Every width of every mode for the chosen backends, all (backend, width)
+ * pairs of one mode and key size timed round-robin together so that they
+ * compare; then the built-in choice against the best, and optionally the
+ * tuning file (make tune): the fastest width per backend and the fastest
+ * backend per mode and key size. */
+enum { SWEEP_BACKENDS = 16, SWEEP_WIDTHS = 32 };
+struct sweep_cell {
+    double ns; /* < 0: no such kernel */
+};
+
+static int backend_widths(int b, unsigned *widths)
+{
+    int nw = 0;
+    for (size_t i = 0; i < aes_gen_registry_count; i++) {
+        const struct aes_gen_kernel_info *r = &aes_gen_registry[i];
+        int seen = 0;
+        for (int j = 0; j < nw; j++)
+            seen |= widths[j] == r->width;
+        if (!seen && (int)r->backend == b && nw < SWEEP_WIDTHS)
+            widths[nw++] = r->width;
+    }
+    for (int i = 1; i < nw; i++) /* ascending */
+        for (int j = i; j > 0 && widths[j - 1] > widths[j]; j--) {
+            const unsigned t = widths[j];
+            widths[j] = widths[j - 1], widths[j - 1] = t;
+        }
+    return nw;
+}
+
 static int run_sweep(const struct options *o, const struct bench_clock *c, uint8_t *buf)
 {
-    const char *names[16];
-    size_t nb = o->backend ? 1 : aes_gen_backends(names, 16);
+    const char *names[SWEEP_BACKENDS];
+    const size_t nb = o->backend ? 1 : aes_gen_backends(names, SWEEP_BACKENDS);
+    static struct sweep_cell cell[3][AES_GEN_MODE_COUNT][SWEEP_BACKENDS][SWEEP_WIDTHS];
+    unsigned widths[SWEEP_BACKENDS][SWEEP_WIDTHS];
+    int nw[SWEEP_BACKENDS], id[SWEEP_BACKENDS];
     FILE *tune = NULL;
+
     if (o->backend)
         names[0] = o->backend;
+    for (size_t bi = 0; bi < nb; bi++) {
+        id[bi] = aes_gen_backend_index(names[bi]);
+        if (id[bi] < 0) {
+            fprintf(stderr, "aes-gen-bench: unknown backend %s\n", names[bi]);
+            return 1;
+        }
+        nw[bi] = backend_widths(id[bi], widths[bi]);
+    }
     if (o->tune_out && !(tune = fopen(o->tune_out, "w"))) {
         perror(o->tune_out);
         return 1;
     }
-    if (tune)
-        fprintf(tune, "/* Written by aes-gen-bench --sweep (make tune): the fastest width per\n"
-                      " * backend, mode, direction and key size on the machine that ran it. */\n");
+    /* Measure. */
+    for (int ki = 0; ki < o->nkeys; ki++) {
+        aes_gen_key keys[SWEEP_BACKENDS];
+        for (size_t bi = 0; bi < nb; bi++)
+            if (setkey(&keys[bi], names[bi], o->keys[ki]))
+                return 1;
+        for (int m = 0; m < AES_GEN_MODE_COUNT; m++) {
+            const enum aes_gen_mode_dir md = (enum aes_gen_mode_dir)m;
+            static struct ours runs[SWEEP_BACKENDS * SWEEP_WIDTHS];
+            static struct bench_job jobs[SWEEP_BACKENDS * SWEEP_WIDTHS];
+            int where[SWEEP_BACKENDS][SWEEP_WIDTHS], nj = 0;
+            for (size_t bi = 0; bi < nb; bi++)
+                for (int j = 0; j < nw[bi]; j++) {
+                    unsigned used;
+                    where[bi][j] = -1;
+                    cell[ki][m][bi][j].ns = -1;
+                    /* A backend's own kernels only: a vector backend has no serial ones. */
+                    if (o->modes[m] && find_kernel(names[bi], md, o->keys[ki], widths[bi][j]) &&
+                        !ours_job(&runs[nj], &keys[bi], o->keys[ki], md, widths[bi][j],
+                                  &jobs[nj], &used))
+                        where[bi][j] = nj++;
+                }
+            bench_jobs(jobs, nj, buf, o->bytes, o->samples);
+            for (size_t bi = 0; bi < nb; bi++)
+                for (int j = 0; j < nw[bi]; j++)
+                    if (where[bi][j] >= 0)
+                        cell[ki][m][bi][j].ns = jobs[where[bi][j]].ns_per_byte;
+        }
+        for (size_t bi = 0; bi < nb; bi++)
+            aes_gen_wipe(&keys[bi]);
+    }
+    /* Report. */
     if (o->csv)
         printf("backend,key_bits,mode,width,ns_per_byte,mib_per_s,cycles_per_byte\n");
     else if (o->json)
         printf("{\n  \"bytes\": %zu,\n  \"core_ghz_estimate\": %.4f,\n  \"sweep\": [", o->bytes,
                c->core_ghz);
     else
-        printf("aes-gen-bench --sweep: MiB/s per kernel width, %zu-byte buffers, median of %d\n",
-               o->bytes, o->samples);
+        printf("aes-gen-bench --sweep: MiB/s per kernel width, %zu-byte buffers, median of %d; "
+               "the widths of one mode are timed together\n", o->bytes, o->samples);
     int first = 1;
-    for (size_t bi = 0; bi < nb; bi++) {
+    for (size_t bi = 0; bi < nb; bi++)
         for (int ki = 0; ki < o->nkeys; ki++) {
-            aes_gen_key k;
-            if (setkey(&k, names[bi], o->keys[ki]))
-                return 1;
-            unsigned widths[64];
-            int nw = 0;
-            for (size_t i = 0; i < aes_gen_registry_count; i++) {
-                const struct aes_gen_kernel_info *r = &aes_gen_registry[i];
-                int seen = 0;
-                for (int j = 0; j < nw; j++)
-                    seen |= widths[j] == r->width;
-                if (!seen && (int)r->backend == aes_gen_backend_index(names[bi]) && nw < 64)
-                    widths[nw++] = r->width;
-            }
-            for (int i = 1; i < nw; i++) /* ascending */
-                for (int j = i; j > 0 && widths[j - 1] > widths[j]; j--) {
-                    unsigned t = widths[j];
-                    widths[j] = widths[j - 1], widths[j - 1] = t;
-                }
             if (!o->csv && !o->json) {
                 printf("\n%s AES-%u   ", names[bi], o->keys[ki]);
-                for (int j = 0; j < nw; j++)
-                    printf(" %8s%-2u", "W=", widths[j]);
+                for (int j = 0; j < nw[bi]; j++)
+                    printf(" %8s%-2u", "W=", widths[bi][j]);
                 printf("\n");
             }
             for (int m = 0; m < AES_GEN_MODE_COUNT; m++) {
                 if (!o->modes[m])
                     continue;
-                const enum aes_gen_mode_dir md = (enum aes_gen_mode_dir)m;
-                struct ours runs[64];
-                struct bench_job jobs[64];
-                unsigned job_width[64];
-                int nj = 0;
-                for (int j = 0; j < nw; j++) {
-                    unsigned used;
-                    if (find_kernel(names[bi], md, o->keys[ki], widths[j]) &&
-                        !ours_job(&runs[nj], &k, o->keys[ki], md, widths[j], &jobs[nj], &used))
-                        job_width[nj++] = widths[j];
-                }
-                bench_jobs(jobs, nj, buf, o->bytes, o->samples);
-                double best_ns = -1;
-                unsigned best_w = 1;
                 if (!o->csv && !o->json)
                     printf("  %-14s", aes_gen_modes[m].label);
-                for (int j = 0, jj = 0; j < nw; j++) {
-                    if (jj >= nj || job_width[jj] != widths[j]) {
+                for (int j = 0; j < nw[bi]; j++) {
+                    const double ns = cell[ki][m][bi][j].ns;
+                    if (ns < 0) {
                         if (!o->csv && !o->json)
                             printf(" %10s", "-");
                         continue;
                     }
-                    const double ns = jobs[jj++].ns_per_byte;
-                    if (best_ns < 0 || ns < best_ns)
-                        best_ns = ns, best_w = widths[j];
                     if (o->csv)
                         printf("%s,%u,%s,%u,%.4f,%.1f,%.3f\n", names[bi], o->keys[ki],
-                               aes_gen_modes[m].name, widths[j], ns, 1e9 / ns / 1048576.0,
+                               aes_gen_modes[m].name, widths[bi][j], ns, 1e9 / ns / 1048576.0,
                                ns * c->core_ghz);
                     else if (o->json)
                         printf("%s\n    {\"backend\": \"%s\", \"key_bits\": %u, \"mode\": "
                                "\"%s\", \"width\": %u, \"ns_per_byte\": %.4f, "
                                "\"mib_per_s\": %.1f}", first ? "" : ",", names[bi],
-                               o->keys[ki], aes_gen_modes[m].name, widths[j], ns, 1e9 / ns / 1048576.0);
+                               o->keys[ki], aes_gen_modes[m].name, widths[bi][j], ns,
+                               1e9 / ns / 1048576.0);
                     else
                         printf(" %10.1f", 1e9 / ns / 1048576.0);
                     first = 0;
                 }
                 if (!o->csv && !o->json)
                     printf("\n");
-                if (tune)
-                    fprintf(tune, "AES_GEN_TUNE(%s, %s, %u, %u)\n",
-                            aes_gen_backend_table[aes_gen_backend_index(names[bi])].symbol,
-                            aes_gen_modes[m].name, o->keys[ki], best_w);
             }
-            aes_gen_wipe(&k);
         }
-    }
     if (o->json)
         printf("\n  ]\n}\n");
+    if (tune)
+        fprintf(tune, "/* Written by aes-gen-bench --sweep (make tune) on the machine that ran "
+                      "it: the fastest\n * width per backend, mode and key size, and the "
+                      "fastest backend per mode and key size. */\n");
+    if (!o->csv && !o->json)
+        printf("\nbuilt-in choice (aes_gen_setkey, widest kernel first) against the best "
+               "measured, per mode and key size:\n");
+    for (int ki = 0; ki < o->nkeys; ki++)
+        for (int m = 0; m < AES_GEN_MODE_COUNT; m++) {
+            if (!o->modes[m])
+                continue;
+            size_t best_b = 0;
+            int best_j = -1;
+            for (size_t bi = 0; bi < nb; bi++) {
+                int bj = -1;
+                for (int j = 0; j < nw[bi]; j++) {
+                    const double ns = cell[ki][m][bi][j].ns;
+                    if (ns >= 0 && (bj < 0 || ns < cell[ki][m][bi][bj].ns))
+                        bj = j;
+                    if (ns >= 0 && (best_j < 0 || ns < cell[ki][m][best_b][best_j].ns))
+                        best_b = bi, best_j = j;
+                }
+                if (tune && bj >= 0)
+                    fprintf(tune, "AES_GEN_TUNE(%s, %s, %u, %u)\n", aes_gen_backend_table[id[bi]].symbol,
+                            aes_gen_modes[m].name, o->keys[ki], widths[bi][bj]);
+            }
+            if (best_j < 0)
+                continue;
+            if (tune)
+                fprintf(tune, "AES_GEN_TUNE_BACKEND(%s, %u, %s)\n", aes_gen_modes[m].name,
+                        o->keys[ki], aes_gen_backend_table[id[best_b]].symbol);
+            /* The built-in choice: the default key's first kernel for this mode. */
+            aes_gen_key k;
+            if (o->csv || o->json || setkey(&k, NULL, o->keys[ki]))
+                continue;
+            const struct aes_gen_kernel_info *ki0 = &aes_gen_registry[k.private_kernels[m][0]];
+            aes_gen_wipe(&k);
+            double builtin = -1;
+            for (size_t bi = 0; bi < nb; bi++)
+                for (int j = 0; j < nw[bi]; j++)
+                    if (id[bi] == (int)ki0->backend && widths[bi][j] == ki0->width)
+                        builtin = cell[ki][m][bi][j].ns;
+            printf("  AES-%u %-8s built-in %-8s W=%-3u ", o->keys[ki], aes_gen_modes[m].label,
+                   aes_gen_backend_table[ki0->backend].name, ki0->width);
+            if (builtin < 0)
+                printf("(not in this sweep)");
+            else
+                printf("%.3fx the best, %s W=%u", builtin / cell[ki][m][best_b][best_j].ns,
+                       names[best_b], widths[best_b][best_j]);
+            printf("\n");
+        }
     if (tune && fclose(tune)) {
         perror(o->tune_out);
         return 1;

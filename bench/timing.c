@@ -1,4 +1,5 @@
 /* Timing, clock estimates and the AES instruction bounds. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -25,12 +26,16 @@ static double median(double *v, int n)
 
 void bench_jobs(struct bench_job *jobs, int n, uint8_t *buf, size_t len, int samples)
 {
-    enum { MAX_JOBS = 16, MAX_SAMPLES = 64 };
+    enum { MAX_JOBS = 256, MAX_SAMPLES = 64 };
     size_t reps[MAX_JOBS];
     static double t[MAX_JOBS][MAX_SAMPLES];
 
     if (samples > MAX_SAMPLES)
         samples = MAX_SAMPLES;
+    if (n > MAX_JOBS) {
+        fprintf(stderr, "aes-gen-bench: %d jobs in one timing group, at most %d\n", n, MAX_JOBS);
+        exit(2);
+    }
     for (int j = 0; j < n && j < MAX_JOBS; j++) {
         /* Warm-up: double the repetitions until one sample takes about 2 ms. */
         for (reps[j] = 1;; reps[j] *= 2) {

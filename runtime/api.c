@@ -9,16 +9,30 @@ static unsigned key_bits_of(size_t key_len)
     return key_len == 16 || key_len == 24 || key_len == 32 ? (unsigned)key_len * 8 : 0;
 }
 
+/* The backend whose kernels run md: the key's backend or its source for the
+ * mode; with `tuned`, the backend a `make tune` table chose, if it runs the
+ * mode here with the same key format. */
+static int mode_backend(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md, unsigned bits,
+                        int tuned)
+{
+    const int pick = tuned ? aes_gen_tuned_backend(md, bits) : -1;
+    if (pick >= 0 && aes_gen_backend_table[pick].key_format ==
+                         aes_gen_backend_table[backend].key_format &&
+        aes_gen_mode_source((enum aes_gen_backend_id)pick, md, bits) == pick)
+        return pick;
+    /* Usable, so every mode has a source: the backend or one sharing its key format. */
+    return aes_gen_mode_source(backend, md, bits);
+}
+
 static int setkey_with(aes_gen_key *k, const void *key, size_t key_len,
-                       enum aes_gen_backend_id backend)
+                       enum aes_gen_backend_id backend, int tuned)
 {
     aes_gen_key tmp;
     const unsigned bits = key_bits_of(key_len);
 
     memset(&tmp, 0, sizeof tmp);
     for (int md = 0; md < AES_GEN_MODE_COUNT; md++) {
-        /* Usable, so every mode has a source: the backend or one sharing its key format. */
-        const int source = aes_gen_mode_source(backend, (enum aes_gen_mode_dir)md, bits);
+        const int source = mode_backend(backend, (enum aes_gen_mode_dir)md, bits, tuned);
         size_t first, n = aes_gen_kernel_range_tuned((enum aes_gen_backend_id)source,
                                                      (enum aes_gen_mode_dir)md, bits, &first);
         tmp.private_kernels[md][0] = (uint16_t)first;
@@ -47,10 +61,11 @@ int aes_gen_setkey_backend(aes_gen_key *k, const void *key, size_t key_len, cons
     const int index = aes_gen_backend_index(backend);
     if (index < 0 || !aes_gen_backend_usable((enum aes_gen_backend_id)index, bits))
         return AES_GEN_EBACKEND;
-    return setkey_with(k, key, key_len, (enum aes_gen_backend_id)index);
+    return setkey_with(k, key, key_len, (enum aes_gen_backend_id)index, 0);
 }
 
-/* The backend table is in preference order: the first usable one wins. */
+/* The backend table is in preference order: the first usable one wins; a
+ * `make tune` table may give single modes to another with its key format. */
 int aes_gen_setkey(aes_gen_key *k, const void *key, size_t key_len)
 {
     if (!k || !key)
@@ -60,7 +75,7 @@ int aes_gen_setkey(aes_gen_key *k, const void *key, size_t key_len)
         return AES_GEN_EKEYLEN;
     for (int b = 0; b < AES_GEN_BACKEND_COUNT; b++)
         if (aes_gen_backend_usable((enum aes_gen_backend_id)b, bits))
-            return setkey_with(k, key, key_len, (enum aes_gen_backend_id)b);
+            return setkey_with(k, key, key_len, (enum aes_gen_backend_id)b, 1);
     return AES_GEN_EBACKEND;
 }
 

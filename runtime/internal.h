@@ -135,6 +135,8 @@ size_t aes_gen_kernel_range(enum aes_gen_backend_id backend, enum aes_gen_mode_d
 /* The same range, starting at the width a `make tune` table chose, if any. */
 size_t aes_gen_kernel_range_tuned(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md,
                                   unsigned key_bits, size_t *first);
+/* The backend a `make tune` table measured fastest for md and key_bits, or -1. */
+int aes_gen_tuned_backend(enum aes_gen_mode_dir md, unsigned key_bits);
 /* 1 if this library was built with a tuning table. */
 int aes_gen_tuning_active(void);
 

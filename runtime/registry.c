@@ -61,8 +61,10 @@ size_t aes_gen_kernel_range(enum aes_gen_backend_id backend, enum aes_gen_mode_d
     return groups[backend][md][ki].count;
 }
 
-/* `make tune` writes AES_GEN_TUNE(backend, mode_dir, key_bits, width) lines:
- * the width that measured fastest on the machine that ran it. */
+/* `make tune` writes AES_GEN_TUNE(backend, mode_dir, key_bits, width) lines,
+ * the width that measured fastest per backend on the machine that ran it, and
+ * AES_GEN_TUNE_BACKEND(mode_dir, key_bits, backend) lines, the backend that
+ * measured fastest for a mode and key size. */
 static const struct {
     int backend, md;
     unsigned key_bits, width;
@@ -70,11 +72,37 @@ static const struct {
 #ifdef AES_GEN_TUNING_FILE
 #define AES_GEN_TUNE(backend, md, key_bits, width) \
     {AES_GEN_BACKEND_##backend, AES_GEN_MD_##md, key_bits, width},
+#define AES_GEN_TUNE_BACKEND(md, key_bits, backend)
 #include AES_GEN_TUNING_FILE
 #undef AES_GEN_TUNE
+#undef AES_GEN_TUNE_BACKEND
 #endif
     {-1, 0, 0, 0},
 };
+
+static const struct {
+    int md;
+    unsigned key_bits;
+    int backend;
+} tuned_backends[] = {
+#ifdef AES_GEN_TUNING_FILE
+#define AES_GEN_TUNE(backend, md, key_bits, width)
+#define AES_GEN_TUNE_BACKEND(md, key_bits, backend) \
+    {AES_GEN_MD_##md, key_bits, AES_GEN_BACKEND_##backend},
+#include AES_GEN_TUNING_FILE
+#undef AES_GEN_TUNE
+#undef AES_GEN_TUNE_BACKEND
+#endif
+    {-1, 0, -1},
+};
+
+int aes_gen_tuned_backend(enum aes_gen_mode_dir md, unsigned key_bits)
+{
+    for (size_t t = 0; tuned_backends[t].md >= 0; t++)
+        if (tuned_backends[t].md == (int)md && tuned_backends[t].key_bits == key_bits)
+            return tuned_backends[t].backend;
+    return -1;
+}
 
 int aes_gen_tuning_active(void)
 {

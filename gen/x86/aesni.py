@@ -19,9 +19,13 @@ def file_for(v):
     return f"x86_64/{v.backend_symbol}_{v.mode.tag}.S"
 
 
+def vector(v):
+    """The vector strategy of kernel v: xmm with legacy SSE for every kernel."""
+    return VECTOR
+
+
 def emit(variants, render, backend):
-    return skeletons.emit(variants, render, lambda v: VECTOR, BODIES, backend.isa, PARAMS,
-                          file_for)
+    return skeletons.emit(variants, render, vector, BODIES, backend.isa, PARAMS, file_for)
 
 
 def max_width(backend):

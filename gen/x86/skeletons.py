@@ -445,7 +445,7 @@ def kernel(v, kvec, bodies, isa, params):
     ]
     return {"symbol": v.symbol, "params": params, "notes": notes,
             "regmap": register_map(k, body_fn), "body": k.p.lines(),
-            "consts": list(k.p.consts.values())}
+            "consts": list(k.p.consts.values()), "program": k.p}
 
 
 def max_width(vec):

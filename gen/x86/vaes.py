@@ -25,11 +25,13 @@ def file_for(v):
     return f"x86_64/{v.backend_symbol}_{v.mode.tag}.S"
 
 
+def vector(v):
+    """The vector strategy of kernel v."""
+    return skeletons.vector_for(VECTORS[v.backend], v, NARROW_UP_TO)
+
+
 def emit(variants, render, backend):
-    vec = VECTORS[backend.name]
-    return skeletons.emit(variants, render,
-                          lambda v: skeletons.vector_for(vec, v, NARROW_UP_TO),
-                          BODIES, backend.isa, PARAMS, file_for)
+    return skeletons.emit(variants, render, vector, BODIES, backend.isa, PARAMS, file_for)
 
 
 def max_width(backend):

@@ -1,0 +1,354 @@
+# SPDX-License-Identifier: Apache-2.0
+"""An emulator for the x86-64 subset the kernel skeletons emit, run from the
+generator's instruction objects.
+
+It lets the test suite run kernels this CPU cannot (AVX-512 on a machine
+without it) against a reference.  Its AES rounds are written here from
+FIPS-197 (S-box from the field inverse and the affine map, ShiftRows,
+MixColumns), sharing nothing with gen/aes_math.py.  Vector registers are
+512-bit integers (byte i of a register is bits 8i..8i+7, as in memory);
+writes follow the encodings: legacy SSE keeps the bits above 128, VEX and
+EVEX clear everything above the destination's width.
+"""
+
+from asm import GP_NAMES, Imm, Mem, Reg
+
+MASK64 = (1 << 64) - 1
+
+
+# --- AES from FIPS-197 -----------------------------------------------------
+
+def _mul(a, b):
+    p = 0
+    for _ in range(8):
+        if b & 1:
+            p ^= a
+        a = ((a << 1) ^ (0x11B if a & 0x80 else 0)) & 0xFF
+        b >>= 1
+    return p
+
+
+def _sbox():
+    inv = [0] * 256
+    for a in range(1, 256):
+        x = 1
+        for _ in range(254):
+            x = _mul(x, a)
+        inv[a] = x
+    box = []
+    for a in range(256):
+        b, s = inv[a], inv[a]
+        for i in range(1, 5):
+            s ^= ((b << i) | (b >> (8 - i))) & 0xFF
+        box.append(s ^ 0x63)
+    return box
+
+
+SBOX = _sbox()
+INV_SBOX = [SBOX.index(i) for i in range(256)]
+assert SBOX[0x53] == 0xED and INV_SBOX[0xED] == 0x53  # FIPS-197 5.1.1, figure 7
+
+
+def _shift_rows(s, inverse):
+    # state byte r + 4c is row r, column c; row r rotates left by r (right to invert)
+    return [s[r + 4 * ((c - r if inverse else c + r) % 4)] for c in range(4) for r in range(4)]
+
+
+def _mix_columns(s, matrix):
+    out = []
+    for c in range(4):
+        col = s[4 * c:4 * c + 4]
+        for r in range(4):
+            v = 0
+            for i in range(4):
+                v ^= _mul(matrix[(i - r) % 4], col[i])
+            out.append(v)
+    return out
+
+
+MIX = (2, 3, 1, 1)
+INV_MIX = (0xE, 0xB, 0xD, 0x9)
+
+
+def aes_round(state, key, op):
+    """One AES-NI round on a 16-byte lane (aesenc, aesenclast, aesdec, aesdeclast)."""
+    decrypt = op.startswith("aesdec")
+    s = _shift_rows(list(state), decrypt)
+    s = [(INV_SBOX if decrypt else SBOX)[b] for b in s]
+    if not op.endswith("last"):
+        s = _mix_columns(s, INV_MIX if decrypt else MIX)
+    return bytes(a ^ b for a, b in zip(s, key))
+
+
+def encrypt_block(round_keys, block):
+    """FIPS-197 cipher through the rounds above (for self-checks)."""
+    s = bytes(a ^ b for a, b in zip(block, round_keys[0]))
+    for rk in round_keys[1:-1]:
+        s = aes_round(s, rk, "aesenc")
+    return aes_round(s, round_keys[-1], "aesenclast")
+
+
+# --- the machine ---------------------------------------------------------------
+
+class EmulationError(Exception):
+    """An instruction or operand the emulator does not model."""
+
+
+class Machine:
+    def __init__(self):
+        self.gp = [0] * 16
+        self.vec = [0] * 32
+        self.cf = self.zf = False
+        self.memory = {}   # base address -> bytearray
+        self.consts = {}   # label -> address
+        self.next_base = 1 << 32
+
+    # memory
+    def map(self, data, align=64):
+        base = self.next_base
+        self.next_base += (len(data) + 4096 + align) & ~(align - 1)
+        self.memory[base] = bytearray(data)
+        return base
+
+    def _locate(self, addr, size):
+        for base, buf in self.memory.items():
+            if base <= addr and addr + size <= base + len(buf):
+                return buf, addr - base
+        raise EmulationError(f"access of {size} bytes at {addr:#x} outside every buffer")
+
+    def load(self, addr, size):
+        buf, off = self._locate(addr, size)
+        return int.from_bytes(buf[off:off + size], "little")
+
+    def store(self, addr, size, value):
+        buf, off = self._locate(addr, size)
+        buf[off:off + size] = (value & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
+
+    def address(self, m):
+        if m.rip:
+            return self.consts[m.label] + m.disp
+        addr = self.gp[m.base.num] + m.disp
+        if m.index is not None:
+            addr += self.gp[m.index.num] * m.scale
+        return addr & MASK64
+
+    # operands
+    def read(self, op, size):
+        if isinstance(op, Imm):
+            return op.value & ((1 << (8 * size)) - 1)
+        if isinstance(op, Mem):
+            return self.load(self.address(op), size)
+        if op.kind == "gp":
+            return self.gp[op.num] & ((1 << (8 * size)) - 1)
+        if op.kind == "gp8":
+            return self.gp[op.num] & 0xFF
+        return self.vec[op.num] & ((1 << (8 * size)) - 1)
+
+    def write_vec(self, reg, value, legacy):
+        bits = 8 * reg.bytes
+        value &= (1 << bits) - 1
+        if legacy:  # legacy SSE keeps the bits above the xmm
+            value |= self.vec[reg.num] & ~((1 << bits) - 1)
+        self.vec[reg.num] = value
+
+    def write(self, op, value, size, legacy=False):
+        if isinstance(op, Mem):
+            self.store(self.address(op), size, value)
+        elif op.kind == "gp":
+            self.gp[op.num] = value & MASK64
+        else:
+            self.write_vec(op, value, legacy)
+
+
+def _lanes(value, n):
+    return [(value >> (128 * i)) & ((1 << 128) - 1) for i in range(n)]
+
+
+def _join(lanes):
+    return sum(v << (128 * i) for i, v in enumerate(lanes))
+
+
+def _per_lane(a, b, n, fn):
+    return _join([fn(x, y) for x, y in zip(_lanes(a, n), _lanes(b, n))])
+
+
+def _aes(op, state, key, n):
+    def lane(s, k):
+        out = aes_round(s.to_bytes(16, "little"), k.to_bytes(16, "little"), op)
+        return int.from_bytes(out, "little")
+    return _per_lane(state, key, n, lane)
+
+
+def _qwords(value, n):
+    return [(value >> (64 * i)) & MASK64 for i in range(n)]
+
+
+def _from_qwords(qs):
+    return sum((q & MASK64) << (64 * i) for i, q in enumerate(qs))
+
+
+def _pshufb(value, pattern, nbytes):
+    src = value.to_bytes(64, "little")[:nbytes]
+    pat = pattern.to_bytes(64, "little")[:nbytes]
+    out = bytearray(nbytes)
+    for i, p in enumerate(pat):
+        lane = i // 16 * 16
+        out[i] = 0 if p & 0x80 else src[lane + (p & 15)]
+    return int.from_bytes(out, "little")
+
+
+def _size(op):
+    return op.bytes if isinstance(op, Reg) else None
+
+
+class Emulator:
+    """Runs one kernel program: run(program, consts, rk, iv, dst, src, nblocks)."""
+
+    JUMPS = {"jb": lambda m: m.cf, "jc": lambda m: m.cf, "jae": lambda m: not m.cf,
+             "jz": lambda m: m.zf, "jnz": lambda m: not m.zf,
+             "ja": lambda m: not m.cf and not m.zf, "jmp": lambda m: True}
+
+    def __init__(self, machine):
+        self.m = machine
+        self.steps = 0
+
+    def run(self, items, limit=10_000_000):
+        labels = {item[:-1]: i for i, item in enumerate(items) if isinstance(item, str)}
+        pc = 0
+        while True:
+            item = items[pc]
+            pc += 1
+            if isinstance(item, str) or not hasattr(item, "mnemonic"):
+                continue  # a label or a directive
+            self.steps += 1
+            if self.steps > limit:
+                raise EmulationError("step limit: a loop does not end")
+            if item.mnemonic == "ret":
+                return
+            if item.mnemonic in self.JUMPS:
+                if self.JUMPS[item.mnemonic](self.m):
+                    pc = labels[item.operands[0].name]
+                continue
+            self.execute(item)
+
+    def execute(self, insn):
+        m, ops, name = self.m, insn.operands, insn.mnemonic
+        if insn.mask is not None:
+            raise EmulationError(f"{insn.att()}: opmasks are not modelled")
+        legacy = not name.startswith("v")
+        if name in ("mov", "add", "sub", "adc", "cmp", "test", "bswap"):
+            return self.integer(name, ops)
+        if name == "vzeroupper":
+            for i in range(16):
+                m.vec[i] &= (1 << 128) - 1
+            return
+        dst = ops[-1]
+        width = _size(dst) or _size(ops[0]) or 16
+        if name in ("movdqu", "movdqa", "vmovdqu", "vmovdqa", "vmovdqu64", "vmovdqa64"):
+            size = _size(dst) if isinstance(dst, Reg) else _size(ops[0])
+            return m.write(dst, m.read(ops[0], size), size, legacy)
+        if name in ("vbroadcasti128", "vbroadcasti32x4"):
+            lane = m.read(ops[0], 16)
+            return m.write(dst, _join([lane] * (dst.bytes // 16)), dst.bytes)
+        if name in ("vextracti128", "vextracti32x4"):
+            imm, src = ops[0].value, ops[1]
+            return m.write(dst, _lanes(m.vec[src.num], 4)[imm], 16)
+        if name in ("movq", "vmovq"):  # zero-extends to 128 bits
+            return m.write(dst, m.read(ops[0], 8), 16, legacy)
+        if name == "punpcklqdq":
+            lo = _qwords(m.vec[dst.num], 2)[0]
+            hi = _qwords(m.read(ops[0], 16), 2)[0]
+            return m.write(dst, _from_qwords([lo, hi]), 16, legacy=True)
+        if name == "vpinsrq":
+            imm, g, src = ops[0].value, ops[1], ops[2]
+            qs = _qwords(m.vec[src.num], 2)
+            qs[imm] = m.read(g, 8)
+            return m.write(dst, _from_qwords(qs), 16)
+        if name in ("vinserti128", "vinserti32x4"):
+            imm, x, src = ops[0].value, ops[1], ops[2]
+            lanes = _lanes(m.vec[src.num], dst.bytes // 16)
+            lanes[imm] = m.read(x, 16)
+            return m.write(dst, _join(lanes), dst.bytes)
+        if name == "vshufi64x2":
+            imm, b, a = ops[0].value, m.vec[ops[1].num], m.vec[ops[2].num]
+            n = dst.bytes // 16
+            bits = 2 if n == 4 else 1
+            pick = [(imm >> (bits * i)) & ((1 << bits) - 1) for i in range(n)]
+            lanes_a, lanes_b = _lanes(a, n), _lanes(b, n)
+            return m.write(dst, _join([(lanes_a if i < n // 2 else lanes_b)[pick[i]]
+                                       for i in range(n)]), dst.bytes)
+        if name == "vperm2i128":
+            imm, b, a = ops[0].value, m.read(ops[1], 32), m.vec[ops[2].num]
+            choices = _lanes(a, 2) + _lanes(b, 2)
+            sel = [choices[imm & 3], choices[(imm >> 4) & 3]]
+            return m.write(dst, _join(sel), 32)
+        if name == "valignq":
+            imm, low, high = ops[0].value, m.read(ops[1], dst.bytes), m.vec[ops[2].num]
+            n = dst.bytes // 8
+            qs = _qwords(low, n) + _qwords(high, n)
+            return m.write(dst, _from_qwords(qs[imm:imm + n]), dst.bytes)
+        # two-operand (SSE) or three-operand (VEX/EVEX) arithmetic
+        if legacy and isinstance(ops[0], Mem) and m.address(ops[0]) % 16:
+            raise EmulationError(f"{insn.att()}: legacy SSE memory operand not 16-byte aligned")
+        if legacy:
+            a, b = m.read(ops[0], 16), m.vec[dst.num] & ((1 << 128) - 1)
+        else:
+            a, b = m.read(ops[0], width), m.vec[ops[1].num] & ((1 << (8 * width)) - 1)
+        base = name[1:] if name.startswith("v") else name
+        n = width // 16
+        if base in ("pxor", "pxord", "pxorq"):
+            r = a ^ b
+        elif base == "paddq":
+            r = _from_qwords([x + y for x, y in zip(_qwords(b, 2 * n), _qwords(a, 2 * n))])
+        elif base == "pshufb":
+            r = _pshufb(b, a, width)
+        elif base in ("aesenc", "aesenclast", "aesdec", "aesdeclast"):
+            r = _aes(base, b, a, n)
+        else:
+            raise EmulationError(f"{insn.att()}: not modelled")
+        m.write(dst, r, width, legacy)
+
+    def integer(self, name, ops):
+        m = self.m
+        if name == "bswap":
+            r = ops[0]
+            m.gp[r.num] = int.from_bytes(m.gp[r.num].to_bytes(8, "little"), "big")
+            return
+        size = 1 if isinstance(ops[-1], Reg) and ops[-1].kind == "gp8" else 8
+        src, dst = m.read(ops[0], size), m.read(ops[1], size)
+        full = (1 << (8 * size)) - 1
+        if name == "mov":
+            return m.write(ops[1], src, size)
+        if name in ("add", "adc"):
+            r = dst + src + (1 if name == "adc" and m.cf else 0)
+            m.cf, r = r > full, r & full
+        elif name in ("sub", "cmp"):
+            m.cf, r = src > dst, (dst - src) & full
+        else:  # test
+            r = dst & src
+            m.cf = False
+        m.zf = r == 0
+        if name not in ("cmp", "test"):
+            m.write(ops[1], r, size)
+
+
+def run_kernel(context, rk, iv, src, nblocks):
+    """Emulate one kernel (a skeletons.kernel() context) on byte strings;
+    returns (dst, iv after).  dst is a separate buffer, with guard bytes
+    either side that must stay untouched."""
+    m = Machine()
+    for const in context["consts"]:
+        data = b"".join(int(v, 0).to_bytes(8, "little")
+                        for line in const.lines for v in line.split(None, 1)[1].split(","))
+        m.consts[const.name] = m.map(data)
+    guard = b"\xa5" * 64
+    rk_at, iv_at = m.map(rk), m.map(iv)
+    src_at = m.map(src)
+    dst_at = m.map(guard + bytes(len(src)) + guard) + 64
+    for reg, value in (("rdi", rk_at), ("rsi", iv_at), ("rdx", dst_at), ("rcx", src_at),
+                       ("r8", nblocks)):
+        m.gp[GP_NAMES.index(reg)] = value
+    Emulator(m).run(context["program"].items)
+    out = m.memory[dst_at - 64]
+    assert out[:64] == guard and out[-64:] == guard, "write outside dst"
+    return bytes(out[64:-64]), bytes(m.memory[iv_at])
