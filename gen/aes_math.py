@@ -73,6 +73,9 @@ TE0 = tuple(_column([gf_mul(SBOX[x], c) for c in (2, 1, 1, 3)]) for x in range(2
 TD0 = tuple(_column([gf_mul(INV_SBOX[x], c) for c in (0xE, 0x9, 0xD, 0xB)]) for x in range(256))
 TE = tuple(tuple(_rotl32(v, 8 * k) for v in TE0) for k in range(4))
 TD = tuple(tuple(_rotl32(v, 8 * k) for v in TD0) for k in range(4))
+# Last-round tables: the S-box byte alone, in row k of its column (no MixColumns).
+TE_LAST = tuple(tuple(SBOX[x] << (8 * k) for x in range(256)) for k in range(4))
+TD_LAST = tuple(tuple(INV_SBOX[x] << (8 * k) for x in range(256)) for k in range(4))
 
 
 def expand_key(key):

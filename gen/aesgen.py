@@ -35,6 +35,10 @@ def request_args(request):
             "--keys", ",".join(map(str, request["keys"]))]
     if request["widths"] is not None:
         args += ["--widths", variants.format_widths(request["widths"])]
+    if request.get("aliases", {}).get("ttable"):
+        opts = dict(variants.BACKENDS[request["aliases"]["ttable"]].params)
+        args += ["--ttable-key-loads", str(opts["key_loads"]), "--ttable-temps",
+                 str(opts["temps"])]
     return " ".join(args)
 
 
@@ -56,7 +60,7 @@ def emitter(name):
 
 def check_bodies(backends):
     """Every (backend, mode) pair has a body, before anything is written."""
-    for name in backends:
+    for name in (b for b in backends if variants.BACKENDS[b].emitter):
         module = emitter(name)
         for mode in (m for m in variants.MODES
                      if m.parallel or variants.BACKENDS[name].serial_modes):
@@ -84,8 +88,9 @@ def kernel_records(matrix):
     return records
 
 
-def group_records(records):
-    """Registry range of each (backend, mode, key size): first index and count."""
+def group_records(records, aliases):
+    """Registry range of each (backend, mode, key size): first index and count;
+    an alias gets its target's ranges."""
     groups = []
     for i, r in enumerate(records):
         key = (r["backend_symbol"], r["mode_tag"], r["key_bits"])
@@ -93,8 +98,13 @@ def group_records(records):
             groups[-1]["count"] += 1
         else:
             groups.append({"key": key, "first": i, "count": 1})
-    return [{"backend": b, "mode": m, "key_bits": kb, "first": g["first"], "count": g["count"]}
-            for g in groups for b, m, kb in [g["key"]]]
+    out = [{"backend": b, "mode": m, "key_bits": kb, "first": g["first"], "count": g["count"]}
+           for g in groups for b, m, kb in [g["key"]]]
+    for alias, target in sorted(aliases.items()):
+        sym = variants.BACKENDS[target].symbol
+        out += [dict(g, backend=variants.BACKENDS[alias].symbol) for g in out
+                if g["backend"] == sym]
+    return out
 
 
 def summary_rows(records):
@@ -109,15 +119,22 @@ def summary_rows(records):
 
 def generate(request):
     """All output files for `request` as {relative path: text}."""
-    matrix = variants.build_matrix(request["backends"], request["widths"], request["keys"])
-    check_bodies(request["backends"])
+    names = variants.expand(request["backends"])
+    aliases = {n: request.get("aliases", {}).get(n) or variants.BACKENDS[n].alias_of
+               for n in names if variants.BACKENDS[n].alias_of}
+    for alias, target in aliases.items():
+        if target not in names:
+            raise variants.VariantError(f"BACKENDS: {alias} names {target}, which is not "
+                                        "generated")
+    matrix = variants.build_matrix(names, request["widths"], request["keys"])
+    check_bodies(names)
     render = make_renderer()
     records = kernel_records(matrix)
     files = {}
     # Sources to compile, grouped by the architecture condition that builds them.
     sources = {"": ["tables.c"]}
     directories = {}
-    for name in (b for b in variants.BACKENDS if b in request["backends"]):
+    for name in (b for b in variants.BACKENDS if b in names and variants.BACKENDS[b].emitter):
         backend, module = variants.BACKENDS[name], emitter(name)
         emitted = module.emit([v for v in matrix if v.backend == name], render, backend)
         files.update(emitted)
@@ -127,16 +144,18 @@ def generate(request):
         directories.setdefault(directory, [what, []])[1].append(name)
     files["tables.h"] = render("tables.h.j2", rcon=aes_math.RCON)
     files["tables.c"] = render("tables.c.j2", sbox=aes_math.SBOX, inv_sbox=aes_math.INV_SBOX,
-                               rcon=aes_math.RCON, te=aes_math.TE, td=aes_math.TD)
-    backends = [{"b": b, "cpu": cpu_expr(b.isa), "built": name in request["backends"]}
+                               rcon=aes_math.RCON, te=aes_math.TE, td=aes_math.TD,
+                               te_last=aes_math.TE_LAST, td_last=aes_math.TD_LAST)
+    backends = [{"b": b, "cpu": cpu_expr(b.isa), "built": name in names,
+                 "alias": aliases.get(name, "")}
                 for name, b in variants.BACKENDS.items()]
-    isa_text = {name: " + ".join(variants.BACKENDS[name].isa) or "C99 only"
-                for name in request["backends"]}
+    isa_text = {name: " + ".join(variants.BACKENDS[name].isa) or
+                ("x86-64" if variants.BACKENDS[name].arch else "C99 only") for name in names}
     files["kernels.h"] = render("kernels.h.j2", kernels=records, isa_text=isa_text,
                                 arches=variants.ARCHES)
     files["kernels.inc"] = render("kernels.inc.j2", kernels=records,
                                   cpu={r["symbol"]: cpu_expr(r["isa"]) for r in records})
-    files["groups.inc"] = render("groups.inc.j2", groups=group_records(records))
+    files["groups.inc"] = render("groups.inc.j2", groups=group_records(records, aliases))
     files["modes.inc"] = render("modes.inc.j2", modes=variants.MODES)
     files["backends.inc"] = render("backends.inc.j2", backends=backends)
     files["sources.cmake"] = render("sources.cmake.j2", sources=sources, arches=variants.ARCHES)
@@ -212,6 +231,9 @@ def parse_request(args, base):
         request["keys"] = variants.parse_list(args.keys, "KEYS", int)
     if args.widths is not None:
         request["widths"] = variants.parse_widths(args.widths)
+    if args.ttable_key_loads is not None or args.ttable_temps is not None:
+        request["aliases"] = {"ttable": variants.ttable_alias(args.ttable_key_loads,
+                                                              args.ttable_temps)}
     variants.validate(request["backends"], request["widths"], request["keys"])
     return request
 
@@ -223,6 +245,10 @@ def main(argv):
                         "or per backend, aesni:1,2,4,8+portable:1,2 (default: each backend's own)")
     parser.add_argument("--backends", help="backends to emit, e.g. portable")
     parser.add_argument("--keys", help="key sizes in bits, e.g. 128,192,256")
+    parser.add_argument("--ttable-key-loads", type=int, choices=(32, 64),
+                        help="the ttable backend's round-key loads (default: measured best)")
+    parser.add_argument("--ttable-temps", type=int, choices=(0, 2),
+                        help="the ttable backend's extra index registers (default: measured best)")
     parser.add_argument("--check", action="store_true",
                         help="regenerate (with the request in manifest.json) and diff; "
                         "exit 1 on any difference")

@@ -91,7 +91,14 @@ class Backend:
     aes_bytes: int = 0    # vector bytes per AES instruction (16, 32, 64); 0: no AES instructions
     serial_modes: bool = True  # emits the serial modes; if not, a key takes them from the
                                # best backend that has them with the same key format
+    params: tuple = ()    # (name, value) pairs for its emitter
+    alias_of: str = ""    # a name for another backend's kernels (the generator's choice)
+    family: str = ""      # an alias whose request brings this backend in
 
+
+# The T-table combination `ttable` names (--ttable-key-loads, --ttable-temps
+# choose another): the fastest of the four as measured, see the README.
+TTABLE_DEFAULT = "ttable-k64t0"
 
 # Conditions under which an architecture-specific backend is built.
 ARCHES = {
@@ -121,7 +128,20 @@ _BACKENDS = (
     Backend("vpaes512", "vpaes512", "vector-permutation AES on zmm", True, 3, ("avx512bw",)),
     Backend("vpaes256", "vpaes256", "vector-permutation AES on ymm", True, 4, ("avx2",)),
     Backend("vpaes", "vpaes", "vector-permutation AES on xmm", True, 5, ("ssse3",)),
-    Backend("ttable", "ttable", "register-allocated T-table assembly", False, 0),
+    Backend("ttable", "ttable", "x86-64 T-table assembly: the measured best of the four "
+            "ttable-k* variants", False, 0, alias_of=TTABLE_DEFAULT),
+    # Two blocks, the round output, the index registers, the table base and rk
+    # take 15 general-purpose registers with one index register: with three
+    # there is room for one block only.
+    *(Backend(f"ttable-k{kl}t{t}", f"ttable_k{kl}t{t}",
+              f"x86-64 T-table assembly, {kl}-bit key loads, {1 + t} index registers", False,
+              1, (), "x86.ttable", default_widths=(1, 2) if t == 0 else (1,),
+              max_width=2 if t == 0 else 1,
+              width_limit_reason="15 general-purpose registers hold the columns of each block "
+                                 "and of the round output, the index registers, the table base "
+                                 "and the round-key pointer",
+              arch="x86_64", params=(("key_loads", kl), ("temps", t)), family="ttable")
+      for kl in (32, 64) for t in (0, 2)),
     Backend("portable", "portable", "fully unrolled T-table C", False, 1, (), "c.portable",
             default_widths=(1, 2, 4), max_width=16,
             width_limit_reason="wider portable C kernels only spill their state to the stack"),
@@ -131,8 +151,29 @@ _BACKENDS = (
 # Preference order: constant-time backends first, each class by rank.  The
 # runtime's backend ids follow this order.
 BACKENDS = {b.name: b for b in sorted(_BACKENDS, key=lambda b: (not b.constant_time, b.rank))}
-GENERATED = tuple(name for name, b in BACKENDS.items() if b.emitter)
-DEFAULT_BACKENDS = ("vaes512", "vaes256", "aesni", "portable")
+GENERATED = tuple(name for name, b in BACKENDS.items() if b.emitter or b.alias_of)
+DEFAULT_BACKENDS = ("vaes512", "vaes256", "aesni", "ttable", "portable")
+
+
+def expand(backends):
+    """The request's backends with the members of any alias it names."""
+    out = list(backends)
+    for name in backends:
+        out += [m for m, b in BACKENDS.items() if b.family == name and m not in out]
+    return out
+
+
+def ttable_alias(key_loads=None, temps=None):
+    """The combination `ttable` names: TTABLE_DEFAULT unless a switch is given."""
+    opts = dict(BACKENDS[TTABLE_DEFAULT].params)
+    if key_loads is not None:
+        opts["key_loads"] = key_loads
+    if temps is not None:
+        opts["temps"] = temps
+    if opts["key_loads"] not in (32, 64) or opts["temps"] not in (0, 2):
+        raise VariantError(f"--ttable-key-loads takes 32 or 64, --ttable-temps 0 or 2 "
+                           f"(given {opts['key_loads']}, {opts['temps']})")
+    return f"ttable-k{opts['key_loads']}t{opts['temps']}"
 REQUIRED_BACKEND = "portable"  # the runtime's fallback on every CPU
 
 
@@ -259,7 +300,7 @@ def validate(backends, widths, keys):
         if name not in BACKENDS:
             raise VariantError(f"BACKENDS: unknown backend '{name}' "
                                f"(the generator emits: {', '.join(GENERATED)})")
-        if not BACKENDS[name].emitter:
+        if not BACKENDS[name].emitter and not BACKENDS[name].alias_of:
             raise VariantError(f"BACKENDS: '{name}' is planned but has no emitter yet "
                                f"(the generator emits: {', '.join(GENERATED)})")
     if REQUIRED_BACKEND not in backends:
@@ -297,7 +338,7 @@ def build_matrix(backends, widths, keys):
     order (tests check it).  `widths` None means each backend's defaults."""
     validate(backends, widths, keys)
     variants = []
-    for name in (b for b in BACKENDS if b in backends):
+    for name in (b for b in BACKENDS if b in backends and BACKENDS[b].emitter):
         for mode in (m for m in MODES if m.parallel or BACKENDS[name].serial_modes):
             for key_bits in sorted(keys):
                 mode_widths = widths_for(name, widths) if mode.parallel else [1]

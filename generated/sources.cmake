@@ -31,5 +31,37 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_ecb_dec.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_ecb_enc.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_ofb_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k32t0_cbc_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k32t0_cbc_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k32t0_cfb_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k32t0_cfb_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k32t0_ctr_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k32t0_ecb_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k32t0_ecb_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k32t0_ofb_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k32t2_cbc_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k32t2_cbc_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k32t2_cfb_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k32t2_cfb_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k32t2_ctr_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k32t2_ecb_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k32t2_ecb_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k32t2_ofb_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k64t0_cbc_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k64t0_cbc_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k64t0_cfb_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k64t0_cfb_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k64t0_ctr_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k64t0_ecb_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k64t0_ecb_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k64t0_ofb_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k64t2_cbc_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k64t2_cbc_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k64t2_cfb_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k64t2_cfb_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k64t2_ctr_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k64t2_ecb_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k64t2_ecb_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k64t2_ofb_enc.S
   )
 endif()

@@ -15,5 +15,8 @@ extern const uint8_t aes_gen_rcon[10];
 extern const uint32_t aes_gen_te[4][256];
 /* aes_gen_td[k][x]: S^-1(x) times InvMixColumns column (e, 9, d, b), rotated to row k. */
 extern const uint32_t aes_gen_td[4][256];
+/* [0..3] as aes_gen_te / aes_gen_td, [4 + k]: the (inverse) S-box byte in row k. */
+extern const uint32_t aes_gen_ttable_enc[8][256];
+extern const uint32_t aes_gen_ttable_dec[8][256];
 
 #endif

@@ -10,13 +10,15 @@
 #
 # struct abi_call layout (8-byte fields): fn, rk, iv, dst, src, nblocks,
 # in[6] at 48, out[6] at 96, rsp_delta at 144, flags at 152, xinuse at 160,
-# vregs[32][64] at 192 (64-byte aligned).
+# scratch[9] at 168 (rax rcx rdx rsi rdi r8 r9 r10 r11 after the call),
+# vregs[32][64] at 256 (64-byte aligned).
 # flags: 1 the CPU has AVX (dump ymm), 2 AVX-512 (dump zmm), 4 XGETBV ECX=1,
 # 8 call with the upper halves of ymm0-15 dirty (all ones).
 
     .set FLAGS, 152
     .set XINUSE, 160
-    .set VREGS, 192
+    .set SCRATCH, 168
+    .set VREGS, 256
 
     .text
     .globl aes_gen_abi_call
@@ -53,8 +55,22 @@ aes_gen_abi_call:
     mov 32(%r11), %rcx
     mov 40(%r11), %r8
     call *%rax
+    push %r11                   # the caller-saved registers as the callee left them
+    push %r10
+    push %r9
+    push %r8
+    push %rdi
+    push %rsi
+    push %rdx
+    push %rcx
+    push %rax
+    mov 72(%rsp), %r11          # the struct pointer pushed before the call
+    .irp n, 0,1,2,3,4,5,6,7,8
+    pop %rax
+    mov %rax, SCRATCH+8*\n(%r11)
+    .endr
     mov %rsp, %rax
-    pop %r11                    # the struct pointer pushed above
+    pop %r11
     sub 144(%r11), %rax
     mov %rax, 144(%r11)
     mov %rbx, 96(%r11)
@@ -98,5 +114,21 @@ aes_gen_abi_call:
     pop %rbx
     ret
     .size aes_gen_abi_call, .-aes_gen_abi_call
+
+# Kernels that break the rules on purpose, so the checks are seen to fire:
+# one leaves round key 1's first word in eax, the other round key 2 in xmm5.
+    .globl aes_gen_abi_leaky_gp
+    .type aes_gen_abi_leaky_gp, @function
+aes_gen_abi_leaky_gp:
+    mov 16(%rdi), %eax
+    ret
+    .size aes_gen_abi_leaky_gp, .-aes_gen_abi_leaky_gp
+
+    .globl aes_gen_abi_leaky_xmm
+    .type aes_gen_abi_leaky_xmm, @function
+aes_gen_abi_leaky_xmm:
+    movdqu 32(%rdi), %xmm5
+    ret
+    .size aes_gen_abi_leaky_xmm, .-aes_gen_abi_leaky_xmm
 
     .section .note.GNU-stack, "", @progbits

@@ -3,7 +3,8 @@
  * verify they, and the stack pointer, survive; that it leaves no dirty upper
  * ymm/zmm state (XINUSE, XGETBV with ECX=1; an AVX kernel also when called
  * with dirty upper halves, so it must end in vzeroupper) and no round key, nor the
- * whitened last key rkN ^ rk0, in any vector register; the output must
+ * whitened last key rkN ^ rk0, in any vector register, nor a round-key word
+ * in a caller-saved general-purpose register; the output must
  * equal a plain call's. */
 #include <check.h>
 #include <cpuid.h>
@@ -23,17 +24,39 @@ struct abi_call {
     uint64_t in[6], out[6];
     int64_t rsp_delta;
     uint64_t flags, xinuse;
-    uint64_t pad[3];
+    uint64_t scratch[9]; /* rax rcx rdx rsi rdi r8 r9 r10 r11 after the call */
+    uint64_t pad[2];
     _Alignas(64) uint8_t vregs[32][64];
 };
 _Static_assert(offsetof(struct abi_call, flags) == 152 && offsetof(struct abi_call, xinuse) == 160 &&
-               offsetof(struct abi_call, vregs) == 192, "layout of tests/abi_x86_64.S");
+               offsetof(struct abi_call, scratch) == 168 && offsetof(struct abi_call, vregs) == 256,
+               "layout of tests/abi_x86_64.S");
 void aes_gen_abi_call(struct abi_call *c);
+aes_gen_kernel_fn aes_gen_abi_leaky_gp, aes_gen_abi_leaky_xmm;
 
 enum { HAVE_AVX = 1, HAVE_AVX512 = 2, HAVE_XINUSE = 4, DIRTY_UPPER = 8 };
 enum { XINUSE_YMM = 1u << 2, XINUSE_ZMM_HI256 = 1u << 6 };
 
 static const char *const saved_names[6] = {"rbx", "rbp", "r12", "r13", "r14", "r15"};
+static const char *const scratch_names[9] = {"rax", "rcx", "rdx", "rsi", "rdi",
+                                             "r8", "r9", "r10", "r11"};
+
+/* A caller-saved GP register left holding a 32-bit round-key word (the
+ * T-table kernels load keys through GP registers): its name, or NULL. */
+static const char *key_word_in_gp(const struct abi_call *c, const uint8_t *rk, int rounds)
+{
+    for (int r = 0; r < 9; r++)
+        for (int half = 0; half < 2; half++) {
+            const uint32_t v = (uint32_t)(c->scratch[r] >> (32 * half));
+            for (int w = 0; w < 4 * (rounds + 1); w++) {
+                uint32_t key;
+                memcpy(&key, rk + 4 * w, 4);
+                if (v == key)
+                    return scratch_names[r];
+            }
+        }
+    return NULL;
+}
 
 static uint64_t cpu_flags(void)
 {
@@ -117,11 +140,39 @@ START_TEST(kernel_preserves_abi_and_leaves_nothing)
         char where[96];
         ck_assert_msg(!key_in_registers(c, rk, rounds, where, sizeof where),
                       "%s returns with key material: %s", ki->symbol, where);
+        const char *gp = key_word_in_gp(c, rk, rounds);
+        ck_assert_msg(gp == NULL, "%s returns with a round-key word in %s", ki->symbol, gp);
         ki->fn(rk, iv_b, dst_b, src, nblocks);
         ck_assert_mem_eq(dst_a, dst_b, len);
         ck_assert_mem_eq(iv_a, iv_b, 16);
     }
     free(src), free(dst_a), free(dst_b), free(c);
+}
+END_TEST
+
+/* The checks themselves: kernels that leak on purpose are caught. */
+START_TEST(leaks_are_caught)
+{
+    uint64_t rng = test_seed();
+    uint8_t rk[15 * 16], buf[16], iv[16];
+    struct abi_call *c = aligned_alloc(64, sizeof *c);
+    char where[96];
+    ck_assert_ptr_nonnull(c);
+    rng_fill(&rng, rk, sizeof rk);
+    for (int leak = 0; leak < 2; leak++) {
+        memset(c, 0, sizeof *c);
+        c->fn = leak ? aes_gen_abi_leaky_xmm : aes_gen_abi_leaky_gp;
+        c->rk = rk, c->iv = iv, c->dst = buf, c->src = buf, c->nblocks = 0;
+        c->flags = cpu_flags() & ~(uint64_t)DIRTY_UPPER;
+        aes_gen_abi_call(c);
+        if (leak)
+            ck_assert_msg(key_in_registers(c, rk, 10, where, sizeof where),
+                          "a round key left in xmm5 is not noticed");
+        else
+            ck_assert_msg(key_word_in_gp(c, rk, 10) != NULL,
+                          "a round-key word left in eax is not noticed");
+    }
+    free(c);
 }
 END_TEST
 
@@ -134,6 +185,7 @@ int main(void)
     Suite *s = suite_create("abi");
     TCase *tc = tcase_create("sysv");
     tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, leaks_are_caught);
     tcase_add_loop_test(tc, kernel_preserves_abi_and_leaves_nothing, 0,
                         (int)aes_gen_registry_count);
     suite_add_tcase(s, tc);

@@ -40,6 +40,11 @@ START_TEST(tables_match_reference)
         for (unsigned k = 0; k < 4; k++) {
             ck_assert_uint_eq(aes_gen_te[k][x], rotl(te, 8 * k));
             ck_assert_uint_eq(aes_gen_td[k][x], rotl(td, 8 * k));
+            /* The T-table kernels' copies, then the last round's S-box bytes in row k. */
+            ck_assert_uint_eq(aes_gen_ttable_enc[k][x], rotl(te, 8 * k));
+            ck_assert_uint_eq(aes_gen_ttable_dec[k][x], rotl(td, 8 * k));
+            ck_assert_uint_eq(aes_gen_ttable_enc[4 + k][x], (uint32_t)s << 8 * k);
+            ck_assert_uint_eq(aes_gen_ttable_dec[4 + k][x], (uint32_t)si << 8 * k);
         }
     }
     uint8_t r = 1;

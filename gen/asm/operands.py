@@ -13,8 +13,10 @@ GP_NAMES = ("rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
             "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15")
 GP8_NAMES = ("al", "cl", "dl", "bl", "spl", "bpl", "sil", "dil",
              "r8b", "r9b", "r10b", "r11b", "r12b", "r13b", "r14b", "r15b")
+GP32_NAMES = ("eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi",
+              "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d")
 VECTOR_BYTES = {"xmm": 16, "ymm": 32, "zmm": 64}
-KINDS = ("gp", "gp8", "k") + tuple(VECTOR_BYTES)
+KINDS = ("gp", "gp32", "gp8", "gp8h", "k") + tuple(VECTOR_BYTES)
 
 
 @dataclass(frozen=True)
@@ -24,7 +26,7 @@ class Reg:
     role: str = ""
 
     def __post_init__(self):
-        limit = {"gp": 16, "gp8": 16, "k": 8}.get(self.kind, 32)
+        limit = {"gp": 16, "gp32": 16, "gp8": 16, "gp8h": 4, "k": 8}.get(self.kind, 32)
         if self.kind not in KINDS or not 0 <= self.num < limit:
             raise ValueError(f"no register {self.kind}{self.num}")
 
@@ -34,12 +36,28 @@ class Reg:
             return GP_NAMES[self.num]
         if self.kind == "gp8":
             return GP8_NAMES[self.num]
+        if self.kind == "gp32":
+            return GP32_NAMES[self.num]
+        if self.kind == "gp8h":  # the second byte of rax, rcx, rdx, rbx
+            return ("ah", "ch", "dh", "bh")[self.num]
         return f"{self.kind}{self.num}"
 
     def as_byte(self):
         """The low byte of a GP register (%r9 -> %r9b)."""
-        assert self.kind == "gp"
+        assert self.kind in ("gp", "gp32")
         return replace(self, kind="gp8")
+
+    @property
+    def d(self):
+        """The 32-bit view of a GP register (%r9 -> %r9d)."""
+        assert self.kind in ("gp", "gp32")
+        return replace(self, kind="gp32")
+
+    @property
+    def q(self):
+        """The 64-bit view of a GP register (%r9d -> %r9)."""
+        assert self.kind in ("gp", "gp32", "gp8")
+        return replace(self, kind="gp")
 
     @property
     def is_vector(self):

@@ -30,9 +30,14 @@ def assembly_labels_defined(test, path, text):
 class Bodies(unittest.TestCase):
     def test_every_declared_pair_has_a_body(self):
         for name in variants.GENERATED:
+            backend = variants.BACKENDS[name]
+            if backend.alias_of:
+                self.assertIn(backend.alias_of, variants.GENERATED, name)
+                continue
             module = aesgen.emitter(name)
             for mode in variants.MODES:
-                self.assertIn(mode.body_name, module.BODIES, f"{name} {mode.tag}")
+                if mode.parallel or backend.serial_modes:
+                    self.assertIn(mode.body_name, module.BODIES, f"{name} {mode.tag}")
 
     def test_missing_body_is_a_clear_error(self):
         extra = dataclasses.replace(variants.MODES[-1], name="ctrtest", body="ctrtest", family="ctr")
