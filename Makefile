@@ -1,6 +1,7 @@
 # aes-gen: the user-facing verbs.  CMake does the building, in build/.
 #
-#   make                 install missing Debian packages, build, print the AES-128 table
+#   make                 install missing Debian packages, build, print the default backend's
+#                        table beside the peers
 #   make gen [WIDTHS=1,2,4,8 | WIDTHS=aesni:1,2,4,8+portable:1,2] [BACKENDS=aesni,portable]
 #            [KEYS=128,192,256]
 #   make gen-check       regenerate to a temp dir and diff against generated/
@@ -24,7 +25,7 @@ GEN_ARGS := $(if $(WIDTHS),--widths $(WIDTHS)) $(if $(BACKENDS),--backends $(BAC
 .PHONY: all deps configure build gen gen-check test bench plot tune untune install clean
 
 all: build
-	$(BUILD)/aes-gen-bench --backend portable --keys 128
+	$(BUILD)/aes-gen-bench --compare --samples 7
 
 # As root, installs what is missing; otherwise prints the exact command.
 deps:

@@ -14,7 +14,8 @@ static const char *const usage_text =
     "  --backend NAME  backend to time (default: the one aes_gen_setkey picks;\n"
     "                  with --sweep, default: every usable backend)\n"
     "  --width W       force the width-W kernel (serial modes stay at width 1)\n"
-    "  --keys LIST     key sizes, e.g. 128,256 (default 128,192,256)\n"
+    "  --keys LIST     key sizes, e.g. 128,256 (default: every size this build has;\n"
+    "                  sizes not generated are skipped with a note)\n"
     "  --modes LIST    e.g. cbc_dec,ctr_enc (default all; the list follows)\n"
     "  --bytes N       buffer size, a multiple of 16 (default 8192)\n"
     "  --samples N     timings per figure; the median is reported (default 15)\n"
@@ -36,7 +37,7 @@ struct options {
     int modes[AES_GEN_MODE_COUNT];
     size_t bytes;
     int samples;
-    int compare, peer_no_hw, bound, sweep, csv, json;
+    int compare, peer_no_hw, bound, sweep, csv, json, keys_given;
     const char *tune_out;
 };
 
@@ -76,6 +77,7 @@ static void parse(int argc, char **argv, struct options *o)
         else if (!strcmp(a, "--bytes")) o->bytes = strtoul(v, NULL, 0);
         else if (!strcmp(a, "--samples")) o->samples = atoi(v);
         else if (!strcmp(a, "--keys")) {
+            o->keys_given = 1;
             o->nkeys = 0;
             for (char *p = (char *)v; *p && o->nkeys < 3; p += *p == ',') {
                 unsigned bits = (unsigned)strtoul(p, &p, 10);
@@ -98,6 +100,18 @@ static void parse(int argc, char **argv, struct options *o)
         } else
             die("unknown option (see --help)", a);
     }
+    /* Only the key sizes this build generated (make gen KEYS=...). */
+    int kept = 0;
+    for (int i = 0; i < o->nkeys; i++) {
+        if (aes_gen_key_size_built(o->keys[i]))
+            o->keys[kept++] = o->keys[i];
+        else if (o->keys_given)
+            fprintf(stderr, "aes-gen-bench: skipping AES-%u: not generated in this build\n",
+                    o->keys[i]);
+    }
+    o->nkeys = kept;
+    if (o->nkeys == 0)
+        die("none of the key sizes asked for was generated in this build", NULL);
     if (o->bytes == 0 || o->bytes % 16)
         die("--bytes must be a positive multiple of 16", NULL);
     if (o->samples < 1)
@@ -238,8 +252,10 @@ static void print_header(const struct options *o, const struct bench_clock *c,
 {
     if (o->csv || o->json)
         return;
-    printf("aes-gen-bench: backend %s, %zu-byte buffers, median of %d timings after warm-up\n",
-           backend, o->bytes, o->samples);
+    printf("aes-gen-bench: backend %s%s, %zu-byte buffers, median of %d timings after warm-up\n",
+           backend, o->backend ? " (asked for)"
+                               : " (the default: the first in preference order that runs here, "
+                                 "constant-time first)", o->bytes, o->samples);
     printf("clock: core %.2f GHz (estimated: dependent-add loop), TSC %.2f GHz; "
            "cycles/B = ns/B x core GHz\n", c->core_ghz, c->tsc_ghz);
     printf("widths: %s\n", aes_gen_tuning_active()

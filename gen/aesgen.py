@@ -283,6 +283,10 @@ def main(argv):
             return 1
         print(f"aesgen: generated/ matches `{request_args(request)}` ({len(files)} files)")
         return 0
+    for name, skipped in variants.left_out(variants.expand(request["backends"]),
+                                           request["widths"]).items():
+        print(f"aesgen: note: {name} leaves out width{'s' if len(skipped) > 1 else ''} "
+              f"{', '.join(map(str, skipped))} (its limit is {variants.BACKENDS[name].max_width})")
     write_tree(files, args.out)
     print(f"aesgen: wrote {len(files)} files, "
           f"{len(json.loads(files['manifest.json'])['kernels'])} kernels, to "

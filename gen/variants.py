@@ -84,7 +84,7 @@ class Backend:
     emitter: str = ""     # module under gen/ that emits it; "" = planned, known to the API only
     key_format: str = "fips"  # expanded-key layout its kernels take (runtime/key_schedule.c)
     default_widths: tuple = (1,)
-    width_multiple: int = 1   # widths must be multiples of this (blocks per vector)
+    width_multiple: int = 1   # blocks per vector register: other widths run on xmm
     max_width: int = 1
     width_limit_reason: str = ""
     arch: str = ""        # key of ARCHES for hosts that can build it; "" = every host
@@ -252,10 +252,29 @@ def _check_unique(values, what):
 
 
 def widths_for(backend, widths):
-    """The widths of one backend's parallel modes for a request."""
+    """The widths of one backend's parallel modes for a request.  A list for
+    every backend ("*") gives each the widths up to its own limit."""
     if widths is None:
         return list(BACKENDS[backend].default_widths)
-    return list(widths.get(backend, widths.get("*", BACKENDS[backend].default_widths)))
+    if backend in widths:
+        return list(widths[backend])
+    if "*" in widths:
+        return [w for w in widths["*"] if w <= BACKENDS[backend].max_width]
+    return list(BACKENDS[backend].default_widths)
+
+
+def left_out(backends, widths):
+    """{backend: widths of a list for every backend that it cannot hold}."""
+    if widths is None or "*" not in widths:
+        return {}
+    out = {}
+    for name in backends:
+        b = BACKENDS[name]
+        if b.emitter and name not in widths:
+            skipped = [w for w in widths["*"] if w > b.max_width]
+            if skipped:
+                out[name] = skipped
+    return out
 
 
 def _validate_widths(name, widths, source):
@@ -271,9 +290,6 @@ def _validate_widths(name, widths, source):
         if width > backend.max_width:
             raise VariantError(f"{source}: {width} exceeds the {name} backend's limit of "
                                f"{backend.max_width} ({backend.width_limit_reason})")
-        if width != 1 and width % backend.width_multiple:
-            raise VariantError(f"{source}: {width} is not a multiple of {backend.width_multiple}"
-                               f", the blocks per register of {name}")
     _check_unique(widths, source)
 
 
@@ -325,10 +341,25 @@ def validate(backends, widths, keys):
         if name != "*" and name not in backends:
             raise VariantError(f"WIDTHS: widths for '{name}', which is not among the "
                                f"backends generated ({', '.join(backends)})")
-    for name in backends:
-        if "*" in widths or name in widths:
-            source = "WIDTHS" if "*" in widths else f"WIDTHS for {name}"
-            _validate_widths(name, widths_for(name, widths), source)
+    for name in (n for n in backends if BACKENDS[n].emitter):
+        if name in widths:
+            _validate_widths(name, widths[name], f"WIDTHS for {name}")
+    if "*" in widths:
+        emitted = [n for n in backends if BACKENDS[n].emitter]
+        for width in widths["*"]:
+            if width < 1:
+                raise VariantError(f"WIDTHS: {width} is not a width (a width is a positive "
+                                   "number of blocks)")
+        if 1 not in widths["*"]:
+            raise VariantError("WIDTHS: must include 1 (the serial modes and the last blocks "
+                               "of every message use it)")
+        _check_unique(widths["*"], "WIDTHS")
+        for width in widths["*"]:
+            if emitted and all(width > BACKENDS[n].max_width for n in emitted):
+                widest = max(emitted, key=lambda n: BACKENDS[n].max_width)
+                raise VariantError(f"WIDTHS: {width} exceeds every backend's limit; the widest "
+                                   f"is {widest}'s {BACKENDS[widest].max_width} "
+                                   f"({BACKENDS[widest].width_limit_reason})")
 
 
 def build_matrix(backends, widths, keys):

@@ -56,8 +56,10 @@ int aes_gen_setkey_backend(aes_gen_key *k, const void *key, size_t key_len, cons
     if (!k || !key || !backend)
         return AES_GEN_EARG;
     const unsigned bits = key_bits_of(key_len);
-    if (!bits || !aes_gen_key_size_built(bits))
+    if (!bits)
         return AES_GEN_EKEYLEN;
+    if (!aes_gen_key_size_built(bits))
+        return AES_GEN_EKEYSIZE;
     const int index = aes_gen_backend_index(backend);
     if (index < 0 || !aes_gen_backend_usable((enum aes_gen_backend_id)index, bits))
         return AES_GEN_EBACKEND;
@@ -71,8 +73,10 @@ int aes_gen_setkey(aes_gen_key *k, const void *key, size_t key_len)
     if (!k || !key)
         return AES_GEN_EARG;
     const unsigned bits = key_bits_of(key_len);
-    if (!bits || !aes_gen_key_size_built(bits))
+    if (!bits)
         return AES_GEN_EKEYLEN;
+    if (!aes_gen_key_size_built(bits))
+        return AES_GEN_EKEYSIZE;
     for (int b = 0; b < AES_GEN_BACKEND_COUNT; b++)
         if (aes_gen_backend_usable((enum aes_gen_backend_id)b, bits))
             return setkey_with(k, key, key_len, (enum aes_gen_backend_id)b, 1);
@@ -107,7 +111,8 @@ const char *aes_gen_strerror(int err)
 {
     switch (err) {
     case AES_GEN_OK: return "success";
-    case AES_GEN_EKEYLEN: return "key length must be 16, 24 or 32 bytes (of the key sizes built)";
+    case AES_GEN_EKEYLEN: return "key length must be 16, 24 or 32 bytes";
+    case AES_GEN_EKEYSIZE: return "this AES key size was not generated in this build (make gen KEYS=...)";
     case AES_GEN_ELEN: return "length must be a multiple of the 16-byte block size";
     case AES_GEN_EBACKEND: return "backend unknown, not built, or not supported by this CPU";
     case AES_GEN_EARG: return "NULL argument, or key not set";

@@ -81,6 +81,15 @@ void hexdump_diff(const char *what, const uint8_t *want, const uint8_t *got, siz
     }
 }
 
+size_t built_key_lens(size_t out[3])
+{
+    size_t n = 0;
+    for (size_t len = 16; len <= 32; len += 8)
+        if (aes_gen_key_size_built((unsigned)len * 8))
+            out[n++] = len;
+    return n;
+}
+
 size_t usable_backends(size_t *out, size_t cap, unsigned key_bits)
 {
     size_t n = 0;

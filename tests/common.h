@@ -37,6 +37,10 @@ uint64_t test_seed(void);
 size_t hex_to_bytes(const char *hex, uint8_t *out, size_t cap);
 void hexdump_diff(const char *what, const uint8_t *want, const uint8_t *got, size_t n);
 
+/* The key lengths (16, 24, 32) this build generated, ascending; returns the count.
+ * Every build has at least one. */
+size_t built_key_lens(size_t out[3]);
+
 /* Backends usable on this CPU for key_bits (0: any), in table order. */
 size_t usable_backends(size_t *out, size_t cap, unsigned key_bits);
 /* Widest kernel width a backend has for any mode. */

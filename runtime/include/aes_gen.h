@@ -22,10 +22,11 @@ extern "C" {
 
 enum {
     AES_GEN_OK = 0,
-    AES_GEN_EKEYLEN = -1,  /* key length not 16, 24 or 32 bytes (or not built) */
+    AES_GEN_EKEYLEN = -1,  /* key length not 16, 24 or 32 bytes */
     AES_GEN_ELEN = -2,     /* ECB/CBC length not a multiple of 16 */
     AES_GEN_EBACKEND = -3, /* backend unknown, not built, or not runnable here */
-    AES_GEN_EARG = -4      /* NULL pointer, or a key that was never set or is wiped */
+    AES_GEN_EARG = -4,     /* NULL pointer, or a key that was never set or is wiped */
+    AES_GEN_EKEYSIZE = -5  /* an AES key size this build has no kernels for (make gen KEYS=) */
 };
 
 #define AES_GEN_BLOCK_SIZE 16
