@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # aes-gen: the user-facing verbs.  CMake does the building, in build/.
 #
 #   make                 install missing Debian packages, build, print the default backend's

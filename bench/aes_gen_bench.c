@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * aes-gen-bench: throughput of every mode, in the style of libgcrypt's
  * bench-slope, with optional peers, hardware bounds and width sweeps.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* aes-gen-bench internals: timing, clock estimates, hardware bounds, peers. */
 #ifndef AES_GEN_BENCH_H
 #define AES_GEN_BENCH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The libraries users would pick instead, timed on the same buffer.  Each
  * adapter sets up one (mode, direction, key size) and runs it in place. */
 #include <stdio.h>

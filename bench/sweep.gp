@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Throughput against kernel width from `aes-gen-bench --sweep --csv`.
 # Usage: gnuplot -e "csv='sweep.csv'; out='sweep.svg'" bench/sweep.gp
 set datafile separator ","

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Timing, clock estimates and the AES instruction bounds. */
 #include <stdio.h>
 #include <stdlib.h>

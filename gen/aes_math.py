@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """AES constants derived from GF(2^8) arithmetic (FIPS-197 sections 4 and 5).
 
 Nothing here is a pasted table: the S-box is the multiplicative inverse followed

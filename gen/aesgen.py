@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """aes-gen: emit fully unrolled AES kernels into generated/.
 
     /usr/bin/python3 gen/aesgen.py [--widths 1,2,4] [--backends portable] [--keys 128,192,256]
@@ -164,7 +165,7 @@ def generate(request):
         command=request_args(request),
         directories=sorted((d, w, ", ".join(n)) for d, (w, n) in directories.items()))
     manifest = {"generator": GENERATED_BY, "command": request_args(request), "request": request,
-                "kernels": records}
+                "license": "Apache-2.0", "kernels": records}
     files["manifest.json"] = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
     return files
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The public API: argument checks, error codes, key setup.  Every check
  * happens before anything is written, so a failing call changes nothing. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* CPU feature detection: CPUID for what the core has, XGETBV for what the OS
  * saves on context switch (AVX needs YMM state, AVX-512 also opmask and ZMM). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Runtime internals shared by the runtime, the tests and the bench: CPU
  * features, the modes and backends (generated/modes.inc, backends.inc), the

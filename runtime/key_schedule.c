@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Key formats: the expanded-key layouts backends' kernels take.  `fips` is the
  * FIPS-197 key expansion (5.2) followed by the equivalent-inverse decryption
  * schedule (5.3.5), each (rounds + 1) x 16 bytes: the format of every

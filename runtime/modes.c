@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Mode drivers and the mode functions: whole blocks go through the widest
  * kernel that fits, then narrower ones (the registry lists each group widest
  * first, ending at width 1); a final partial block of a stream mode uses one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The kernel registry and the mode and backend tables, all from generated/:
  * nothing here lists a mode, a backend or a kernel by hand. */
 #include <string.h>

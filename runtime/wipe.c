@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Zeroing the compiler may not drop: key material, stack temporaries. */
 #include "internal.h"
 

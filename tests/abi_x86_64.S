@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # void aes_gen_abi_call(struct abi_call *c);
 #
 # Calls c->fn(c->rk, c->iv, c->dst, c->src, c->nblocks) with the SysV

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Every distinct .byte-encoded instruction in generated/ against GNU as.
 
 The generator writes AES instructions as `.byte ... # mnemonic operands`; this

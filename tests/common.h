@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Helpers shared by the test suites: the mode table, the reference, RNG. */
 #ifndef AES_GEN_TEST_COMMON_H
 #define AES_GEN_TEST_COMMON_H

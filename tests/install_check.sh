@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs the build into a temporary prefix and builds two consumers against
 # it, as a user would: the README's C example with pkg-config, and a CMake
 # project with find_package(aes_gen).  Usage: install_check.sh SRC_DIR BUILD_DIR

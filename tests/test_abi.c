@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SysV ABI and hygiene check of every registered kernel (BoringSSL's idea,
  * extended): call it with random values in the callee-saved registers and
  * verify they, and the stack pointer, survive; that it leaves no dirty upper

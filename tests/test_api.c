@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #define _GNU_SOURCE /* memmem */
 /* The public API against the reference, for every usable backend: all lengths
  * up to 3 x the widest kernel + 1 blocks with partial tails, in place and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Randomised differential test: random backend, mode, key size, length,
  * alignment, in-place use and chunking against the reference and, where it is
  * installed, OpenSSL's EVP.  Fixed seed; AES_GEN_FUZZ_ITERS runs longer and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Every registered kernel, called directly, against the reference: nblocks W,
  * 2W and 3W, out of place and in place, aligned and not, with CTR counters
  * that carry across bytes and wrap.  New widths and backends are covered by

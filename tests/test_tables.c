@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The generator's tables (generated/tables.c, from gen/aes_math.py) against
  * values recomputed here from the reference S-box and GF(2^8) doubling. */
 #include <check.h>

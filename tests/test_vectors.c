@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Known answers through the API, for every backend usable here: FIPS-197
  * appendix C and SP 800-38A appendix F (F.1-F.5), all key sizes, both ways. */
 #include <check.h>

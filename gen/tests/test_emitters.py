@@ -3,6 +3,7 @@
 self-contained, and the x86 skeletons hold at every vector length."""
 
 import dataclasses
+import os
 import re
 import shutil
 import unittest
@@ -135,3 +136,32 @@ class VectorLengths(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class License(unittest.TestCase):
+    """Every source file and every generated file names its license (SPDX)."""
+    SPDX = "SPDX-License-Identifier: Apache-2.0"
+
+    def test_generated_files(self):
+        for path, text in aesgen.generate(DEFAULT).items():
+            if path == "manifest.json":
+                self.assertIn('"license": "Apache-2.0"', text)
+            else:
+                self.assertIn(self.SPDX, "\n".join(text.splitlines()[:3]), path)
+
+    def test_source_files(self):
+        root = aesgen.REPO_DIR
+        missing = []
+        for top in ("gen", "runtime", "tests", "bench", "cmake", ".ci"):
+            for dirpath, dirs, names in os.walk(os.path.join(root, top)):
+                dirs[:] = [d for d in dirs if d != "__pycache__"]
+                for name in names:
+                    path = os.path.join(dirpath, name)
+                    with open(path, encoding="utf-8") as f:
+                        if self.SPDX not in f.read(400):
+                            missing.append(os.path.relpath(path, root))
+        for name in ("Makefile", "CMakeLists.txt"):
+            with open(os.path.join(root, name), encoding="utf-8") as f:
+                if self.SPDX not in f.read(400):
+                    missing.append(name)
+        self.assertEqual(missing, [])

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * aes-gen: generated, fully unrolled AES kernels behind one C API.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* See ref_aes.h.  Section numbers refer to FIPS-197 and SP 800-38A. */
 #include "ref_aes.h"
 

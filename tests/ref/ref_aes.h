@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Textbook AES from FIPS-197 and the SP 800-38A modes, written for clarity,
  * as the independent reference the generated kernels are tested against.
