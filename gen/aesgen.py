@@ -15,6 +15,7 @@ import difflib
 import importlib
 import json
 import os
+import re
 import sys
 
 import jinja2
@@ -52,6 +53,14 @@ def make_renderer():
     def render(template, **context):
         return env.get_template(template).render(generated_by=GENERATED_BY, **context)
     return render
+
+
+def header_version():
+    """(major, minor, patch) from runtime/include/aes_gen.h, the one place it is set."""
+    with open(os.path.join(REPO_DIR, "runtime", "include", "aes_gen.h"), encoding="utf-8") as f:
+        text = f.read()
+    return tuple(int(re.search(rf"#define AES_GEN_VERSION_{part} (\d+)", text).group(1))
+                 for part in ("MAJOR", "MINOR", "PATCH"))
 
 
 def emitter(name):
@@ -160,6 +169,9 @@ def generate(request):
     files["modes.inc"] = render("modes.inc.j2", modes=variants.MODES)
     files["backends.inc"] = render("backends.inc.j2", backends=backends)
     files["sources.cmake"] = render("sources.cmake.j2", sources=sources, arches=variants.ARCHES)
+    files["aes_gen.map"] = render(
+        "aes_gen.map.j2", major=header_version()[0], kernels=records,
+        api=list(variants.PUBLIC_FUNCTIONS) + [m.api for m in variants.MODES if m.api])
     files["README.md"] = render(
         "README.md.j2", kernels=records, summary=summary_rows(records),
         command=request_args(request),

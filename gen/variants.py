@@ -69,6 +69,11 @@ MODES = (
          counter_bits=128, body="ctr", api="aes_gen_ctr_crypt"),
 )
 MODE_BY_TAG = {m.tag: m for m in MODES}
+# The public functions of aes_gen.h besides the modes' (MODES[].api): the shared
+# library exports these, the modes' and the kernels, nothing else.
+PUBLIC_FUNCTIONS = ("aes_gen_version", "aes_gen_setkey", "aes_gen_setkey_backend",
+                    "aes_gen_key_backend", "aes_gen_backends", "aes_gen_round_keys",
+                    "aes_gen_wipe", "aes_gen_strerror")
 # The SP 800-38A modes the runtime's tail handling, the reference and the peers know.
 FAMILIES = ("ecb", "cbc", "cfb", "ofb", "ctr")
 

@@ -108,6 +108,11 @@ const uint8_t *aes_gen_round_keys(const aes_gen_key *k, int decrypt)
                          : NULL;
 }
 
+const char *aes_gen_version(void)
+{
+    return AES_GEN_VERSION;
+}
+
 const char *aes_gen_strerror(int err)
 {
     switch (err) {

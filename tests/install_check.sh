@@ -9,7 +9,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
-export PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig"
+libdir=$(dirname "$(find "$tmp/prefix" -name libaes_gen.a | head -1)")
+export PKG_CONFIG_PATH="$libdir/pkgconfig"
+export LD_LIBRARY_PATH="$libdir"
 # The key sizes this build generated (make gen KEYS=...): the smallest one drives
 # the CMake consumer; the README example needs AES-128.
 keys=$(/usr/bin/python3 -c 'import json, sys; print(" ".join(map(str, sorted(json.load(open(sys.argv[1]))["request"]["keys"]))))' "$src/generated/manifest.json")
@@ -18,18 +20,43 @@ bits=${keys%% *}
 # The example between the markers in README.md, exactly as users read it.
 sed -n '/<!-- example:begin -->/,/<!-- example:end -->/p' "$src/README.md" |
   sed '1,2d;$d' | sed '$d' >"$tmp/example.c"
+# Against the shared library (the default -laes_gen) and the static archive.
 cc -std=c11 -Wall -Wextra -Werror "$tmp/example.c" -o "$tmp/example" \
   $(pkg-config --cflags --libs aes_gen)
-if [[ " $keys " == *" 128 "* ]]; then
-  out=$("$tmp/example")
-  echo "pkg-config consumer: $out"
-  [ "${out%% *}" = 69c4e0d86a7b0430d8cdb78070b4c55a ]
-else
-  # Without AES-128 the example must fail with the error of its own.
-  if out=$("$tmp/example" 2>&1); then exit 1; fi
-  echo "pkg-config consumer (AES-128 not generated): $out"
-  [[ "$out" == *"not generated in this build"* ]]
+cc -std=c11 -Wall -Wextra -Werror "$tmp/example.c" -o "$tmp/example_static" \
+  $(pkg-config --cflags aes_gen) $(pkg-config --static --libs-only-L aes_gen) \
+  -Wl,-Bstatic $(pkg-config --static --libs-only-l aes_gen) -Wl,-Bdynamic
+ldd "$tmp/example" | grep -q 'libaes_gen\.so\.' # the shared consumer uses the .so
+! ldd "$tmp/example_static" | grep -q libaes_gen   # the static one does not
+for ex in example example_static; do
+  if [[ " $keys " == *" 128 "* ]]; then
+    out=$("$tmp/$ex")
+    echo "pkg-config consumer ($ex): $out"
+    [ "${out%% *}" = 69c4e0d86a7b0430d8cdb78070b4c55a ]
+  else
+    # Without AES-128 the example must fail with the error of its own.
+    if out=$("$tmp/$ex" 2>&1); then exit 1; fi
+    echo "pkg-config consumer ($ex, AES-128 not generated): $out"
+    [[ "$out" == *"not generated in this build"* ]]
+  fi
+done
+
+# The shared library exports the API of aes_gen.h and the kernels, nothing else.
+extra=$(nm -D --defined-only "$libdir/libaes_gen.so" | awk '$2 == "T" || $2 == "D" || $2 == "R" {print $3}' |
+  sed 's/@.*//' | grep -v -E '^aes_gen_[a-z0-9_]+_k(128|192|256)_w[0-9]+$' |
+  grep -v -x -F -f <(grep -o -E '\baes_gen_[a-z_]+\(' "$tmp/prefix/include/aes_gen.h" | tr -d '(') || true)
+[ -z "$extra" ] || { echo "libaes_gen.so exports more than the API: $extra"; exit 1; }
+echo "shared library: only the public API and the kernels are exported"
+
+# The header as C99 (pedantic), C11 and C++11.
+printf '#include <aes_gen.h>\nint main(void) { return aes_gen_version()[0] == 0; }\n' >"$tmp/h.c"
+cc -std=c99 -pedantic-errors -Wall -Wextra -Werror -I"$tmp/prefix/include" -c "$tmp/h.c" -o "$tmp/h99.o"
+cc -std=c11 -pedantic-errors -Wall -Wextra -Werror -I"$tmp/prefix/include" -c "$tmp/h.c" -o "$tmp/h11.o"
+if command -v c++ >/dev/null; then
+  cp "$tmp/h.c" "$tmp/h.cc"
+  c++ -std=c++11 -pedantic-errors -Wall -Wextra -Werror -I"$tmp/prefix/include" -c "$tmp/h.cc" -o "$tmp/hxx.o"
 fi
+echo "header: C99 -pedantic-errors, C11 and C++11 clean"
 
 # A CMake consumer that also calls one kernel directly through kernels.h.
 mkdir "$tmp/cm"
@@ -58,14 +85,35 @@ int main(void)
     return 0;
 }
 C
-cmake -S "$tmp/cm" -B "$tmp/cm/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
-cmake --build "$tmp/cm/build" >/dev/null
-out=$("$tmp/cm/build/consumer")
-echo "find_package consumer: $out"
-# AES of the zero block under the zero key (FIPS-197 known answers).
-case $bits in
-  128) [ "$out" = 66e94bd4ef8a2c3b884cfa59ca342b2e ] ;;
-  192) [ "$out" = aae06992acbf52a3e8f4a96ec9300bd7 ] ;;
-  256) [ "$out" = dc95c078a2408989ad48a21492842087 ] ;;
-esac
+for kind in shared static; do
+  cmake -S "$tmp/cm" -B "$tmp/cm/$kind" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
+    -DAES_GEN_STATIC=$([ $kind = static ] && echo ON || echo OFF) >/dev/null
+  cmake --build "$tmp/cm/$kind" >/dev/null
+  out=$("$tmp/cm/$kind/consumer")
+  echo "find_package consumer ($kind): $out"
+  # AES of the zero block under the zero key (FIPS-197 known answers).
+  case $bits in
+    128) [ "$out" = 66e94bd4ef8a2c3b884cfa59ca342b2e ] ;;
+    192) [ "$out" = aae06992acbf52a3e8f4a96ec9300bd7 ] ;;
+    256) [ "$out" = dc95c078a2408989ad48a21492842087 ] ;;
+  esac
+done
+
+# As a subproject: the parent's build type stays, no tests or bench, the alias works.
+mkdir "$tmp/sub"
+cat >"$tmp/sub/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.18)
+project(parent C)
+add_subdirectory("$src" aes_gen)
+add_executable(consumer main.c)
+target_link_libraries(consumer PRIVATE aes_gen::aes_gen)
+CMAKE
+cp "$tmp/cm/main.c" "$tmp/sub/"
+cmake -S "$tmp/sub" -B "$tmp/sub/build" -DCMAKE_BUILD_TYPE=Debug >/dev/null
+grep -q '^CMAKE_BUILD_TYPE:STRING=Debug$' "$tmp/sub/build/CMakeCache.txt"
+grep -q '^AES_GEN_TESTS:BOOL=OFF$' "$tmp/sub/build/CMakeCache.txt"
+cmake --build "$tmp/sub/build" -j 2 >/dev/null
+[ ! -e "$tmp/sub/build/aes_gen/aes-gen-bench" ]
+out=$("$tmp/sub/build/consumer")
+echo "subproject consumer: $out"
 echo "install check passed"

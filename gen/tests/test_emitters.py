@@ -3,6 +3,7 @@
 self-contained, and the x86 skeletons hold at every vector length."""
 
 import dataclasses
+import re
 import os
 import re
 import shutil
@@ -74,7 +75,8 @@ class Output(unittest.TestCase):
         changed = {p for p in set(other) | set(self.files) if other.get(p) != self.files.get(p)}
         for path in changed:
             self.assertTrue(path.startswith("portable/") or path in (
-                "manifest.json", "README.md", "kernels.h", "kernels.inc", "groups.inc"), path)
+                "manifest.json", "README.md", "kernels.h", "kernels.inc", "groups.inc",
+                "aes_gen.map"), path)
         self.assertIn("portable/portable_ecb_enc.c", changed)
 
     def test_assembly_labels_are_defined(self):
@@ -165,3 +167,13 @@ class License(unittest.TestCase):
                 if self.SPDX not in f.read(400):
                     missing.append(name)
         self.assertEqual(missing, [])
+
+
+class PublicApi(unittest.TestCase):
+    def test_header_declares_what_the_library_exports(self):
+        """aes_gen.h's functions are variants.PUBLIC_FUNCTIONS and the modes'
+        public functions: the list generated/aes_gen.map exports."""
+        with open(os.path.join(aesgen.REPO_DIR, "runtime", "include", "aes_gen.h")) as f:
+            declared = set(re.findall(r"\b(aes_gen_[a-z_]+)\(", f.read()))
+        exported = set(variants.PUBLIC_FUNCTIONS) | {m.api for m in variants.MODES if m.api}
+        self.assertEqual(declared, exported)

@@ -16,10 +16,25 @@
 
 #ifdef __cplusplus
 extern "C" {
-#define AES_GEN_ALIGN64 alignas(64)
-#else
-#define AES_GEN_ALIGN64 _Alignas(64)
 #endif
+
+/* This header is C99, C11 and C++11 clean; the alignment is only for speed. */
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define AES_GEN_ALIGN64 alignas(64)
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define AES_GEN_ALIGN64 _Alignas(64)
+#elif defined(__GNUC__)
+#define AES_GEN_ALIGN64 __attribute__((aligned(64)))
+#else
+#define AES_GEN_ALIGN64
+#endif
+
+#define AES_GEN_VERSION_MAJOR 0
+#define AES_GEN_VERSION_MINOR 2
+#define AES_GEN_VERSION_PATCH 0
+#define AES_GEN_VERSION "0.2.0"
+/* The version of the library linked (AES_GEN_VERSION is the header's). */
+const char *aes_gen_version(void);
 
 enum {
     AES_GEN_OK = 0,
