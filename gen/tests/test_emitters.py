@@ -3,8 +3,8 @@
 self-contained, and the x86 skeletons hold at every vector length."""
 
 import dataclasses
-import re
 import os
+import re
 import shutil
 import unittest
 
