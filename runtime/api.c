@@ -108,6 +108,42 @@ const uint8_t *aes_gen_round_keys(const aes_gen_key *k, int decrypt)
                          : NULL;
 }
 
+int aes_gen_backend_describe(size_t index, aes_gen_backend_desc *out)
+{
+    if (!out || index >= AES_GEN_BACKEND_COUNT)
+        return AES_GEN_EARG;
+    const struct aes_gen_backend_info *b = &aes_gen_backend_table[index];
+    out->name = b->name;
+    out->constant_time = b->constant_time;
+    out->generated = b->generated;
+    out->runs_here = aes_gen_backend_usable((enum aes_gen_backend_id)index, 0);
+    out->cpu_needs = b->cpu_names;
+    return AES_GEN_OK;
+}
+
+const char *aes_gen_mode_name(size_t index)
+{
+    return index < AES_GEN_MODE_COUNT ? aes_gen_modes[index].name : NULL;
+}
+
+int aes_gen_key_mode_use(const aes_gen_key *k, const char *mode, aes_gen_mode_use *out)
+{
+    if (!aes_gen_key_is_set(k) || !mode || !out)
+        return AES_GEN_EARG;
+    for (int md = 0; md < AES_GEN_MODE_COUNT; md++) {
+        if (strcmp(aes_gen_modes[md].name, mode) != 0)
+            continue;
+        const struct aes_gen_kernel_info *ki = &aes_gen_registry[k->private_kernels[md][0]];
+        const size_t n = k->private_kernels[md][1];
+        out->backend = aes_gen_backend_table[ki->backend].name;
+        out->nwidths = 0;
+        for (size_t i = 0; i < n && out->nwidths < sizeof out->widths / sizeof out->widths[0]; i++)
+            out->widths[out->nwidths++] = ki[i].width;
+        return AES_GEN_OK;
+    }
+    return AES_GEN_EARG;
+}
+
 const char *aes_gen_version(void)
 {
     return AES_GEN_VERSION;

@@ -97,6 +97,7 @@ struct aes_gen_backend_info {
     enum aes_gen_key_format key_format;
     unsigned aes_bytes; /* vector bytes per AES instruction; 0 if it uses none */
     uint32_t cpu;       /* features every kernel needs */
+    const char *cpu_names; /* the same as text, "sse2 ssse3 aesni" */
 };
 extern const struct aes_gen_backend_info aes_gen_backend_table[AES_GEN_BACKEND_COUNT];
 /* Index of name in the backend table, or -1. */

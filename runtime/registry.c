@@ -11,9 +11,9 @@ _Static_assert(AES_GEN_MODE_COUNT <= sizeof ((aes_gen_key *)0)->private_kernels 
 
 const struct aes_gen_backend_info aes_gen_backend_table[AES_GEN_BACKEND_COUNT] = {
 #define AES_GEN_BACKEND(symbol, name, constant_time, generated, serial, key_format, aes_bytes, \
-                        cpu) \
+                        cpu, cpu_names) \
     [AES_GEN_BACKEND_##symbol] = {name, #symbol, constant_time, generated, serial, \
-                                  AES_GEN_KF_##key_format, aes_bytes, cpu},
+                                  AES_GEN_KF_##key_format, aes_bytes, cpu, cpu_names},
 #include "backends.inc"
 #undef AES_GEN_BACKEND
 };

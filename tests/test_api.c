@@ -295,6 +295,53 @@ START_TEST(backend_list_and_default)
 }
 END_TEST
 
+START_TEST(introspection)
+{
+    aes_gen_backend_desc d;
+    const char *names[16];
+    const size_t n = aes_gen_backends(names, 16);
+    size_t runs = 0, i = 0;
+    for (; aes_gen_backend_describe(i, &d) == AES_GEN_OK; i++) {
+        ck_assert_ptr_nonnull(d.name);
+        ck_assert_ptr_nonnull(d.cpu_needs);
+        ck_assert(!d.runs_here || d.generated);
+        if (d.runs_here) /* the usable ones, in the order aes_gen_backends lists them */
+            ck_assert_str_eq(d.name, names[runs++]);
+        if (strcmp(d.name, "portable") == 0 || strncmp(d.name, "ttable", 6) == 0)
+            ck_assert_int_eq(d.constant_time, 0);
+        if (strcmp(d.name, "aesni") == 0)
+            ck_assert_str_eq(d.cpu_needs, "sse2 ssse3 aesni");
+    }
+    ck_assert_uint_eq(runs, n);
+    ck_assert_uint_eq(i, AES_GEN_BACKEND_COUNT);
+    ck_assert_int_eq(aes_gen_backend_describe(0, NULL), AES_GEN_EARG);
+
+    uint8_t key[32] = {3};
+    aes_gen_key k;
+    aes_gen_mode_use use;
+    ck_assert_int_eq(aes_gen_setkey(&k, key, klen), AES_GEN_OK);
+    size_t m = 0;
+    for (; aes_gen_mode_name(m); m++) {
+        ck_assert_int_eq(aes_gen_key_mode_use(&k, aes_gen_mode_name(m), &use), AES_GEN_OK);
+        ck_assert_ptr_nonnull(use.backend);
+        ck_assert_uint_ge(use.nwidths, 1);
+        ck_assert_uint_eq(use.widths[use.nwidths - 1], 1);
+        for (size_t w = 1; w < use.nwidths; w++)
+            ck_assert_uint_gt(use.widths[w - 1], use.widths[w]);
+        /* The registry agrees: the key's range for the mode starts at that backend. */
+        ck_assert_str_eq(use.backend,
+                         aes_gen_backend_table[aes_gen_registry[k.private_kernels[m][0]].backend].name);
+        if (!aes_gen_modes[m].parallel && strncmp(aes_gen_key_backend(&k), "vaes", 4) == 0)
+            ck_assert_str_eq(use.backend, "aesni"); /* a vector key's serial modes */
+    }
+    ck_assert_uint_eq(m, AES_GEN_MODE_COUNT);
+    ck_assert_int_eq(aes_gen_key_mode_use(&k, "no_such_mode", &use), AES_GEN_EARG);
+    ck_assert_int_eq(aes_gen_key_mode_use(NULL, "ctr_enc", &use), AES_GEN_EARG);
+    aes_gen_wipe(&k);
+    ck_assert_int_eq(aes_gen_key_mode_use(&k, "ctr_enc", &use), AES_GEN_EARG);
+}
+END_TEST
+
 START_TEST(round_keys_match_reference)
 {
     uint64_t rng = test_seed();
@@ -334,6 +381,7 @@ int main(void)
     tcase_add_test(tc, wipe_leaves_no_key_bytes);
     tcase_add_test(tc, backend_list_and_default);
     tcase_add_test(tc, round_keys_match_reference);
+    tcase_add_test(tc, introspection);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

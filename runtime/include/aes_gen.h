@@ -74,6 +74,32 @@ size_t aes_gen_backends(const char **names, size_t cap);
  * <aes_gen/kernels.h> directly: decrypt = 1 gives the equivalent-inverse
  * schedule that the ECB/CBC decryption kernels take.  NULL for an unset key. */
 const uint8_t *aes_gen_round_keys(const aes_gen_key *k, int decrypt);
+/* Introspection.  What a backend is, in preference order (index 0 is what
+ * aes_gen_setkey tries first): every backend this version knows, built or not. */
+typedef struct aes_gen_backend_desc {
+    const char *name;
+    int constant_time; /* 1: no secret-dependent addresses or branches in its kernels */
+    int generated;     /* this build has its kernels (make gen BACKENDS=...) */
+    int runs_here;     /* generated, and this CPU and OS have what it needs */
+    const char *cpu_needs; /* CPU features its kernels need, "avx2 vaes"; "" for none */
+} aes_gen_backend_desc;
+/* Fills *out for backend `index`; AES_GEN_EARG past the last one or for NULL. */
+int aes_gen_backend_describe(size_t index, aes_gen_backend_desc *out);
+
+/* The modes by name, "ecb_enc" ... "ctr_enc" (index 0 up; NULL past the last). */
+const char *aes_gen_mode_name(size_t index);
+/* What a set key uses for one mode: the backend whose kernels run it (a
+ * vector backend's key runs the serial modes on aesni) and the widths of
+ * those kernels, widest first (a message goes through the widest that fits,
+ * then narrower ones). */
+typedef struct aes_gen_mode_use {
+    const char *backend;
+    size_t nwidths;
+    unsigned widths[16];
+} aes_gen_mode_use;
+/* AES_GEN_EARG for NULL arguments, an unset key or an unknown mode name. */
+int aes_gen_key_mode_use(const aes_gen_key *k, const char *mode, aes_gen_mode_use *out);
+
 /* Erase all key material; the key is unset afterwards.  NULL is ignored. */
 void aes_gen_wipe(aes_gen_key *k);
 const char *aes_gen_strerror(int err);
