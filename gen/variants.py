@@ -74,7 +74,8 @@ MODE_BY_TAG = {m.tag: m for m in MODES}
 PUBLIC_FUNCTIONS = ("aes_gen_version", "aes_gen_setkey", "aes_gen_setkey_backend",
                     "aes_gen_key_backend", "aes_gen_backends", "aes_gen_round_keys",
                     "aes_gen_wipe", "aes_gen_strerror", "aes_gen_backend_describe",
-                    "aes_gen_mode_name", "aes_gen_key_mode_use")
+                    "aes_gen_mode_name", "aes_gen_key_mode_use", "aes_gen_stream_init",
+                    "aes_gen_stream_update", "aes_gen_stream_final")
 # The SP 800-38A modes the runtime's tail handling, the reference and the peers know.
 FAMILIES = ("ecb", "cbc", "cfb", "ofb", "ctr")
 

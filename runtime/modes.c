@@ -141,3 +141,83 @@ int aes_gen_crypt(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv, v
 #define API_COUNTER API_CHAIN
 #define AES_GEN_MODE_API(md, function, iv) API_##iv(md, function)
 #include "modes.inc"
+
+/* Streams (aes_gen.h): the bulk through crypt() (the widest kernels), the
+ * bytes of a partial block through one keystream block, OpenSSL's `num`. */
+#define STREAM_MAGIC 0x53545245u /* "STRE" */
+
+int aes_gen_stream_init(aes_gen_stream *s, const aes_gen_key *k, const char *mode,
+                        const uint8_t iv[16])
+{
+    if (!s || !aes_gen_key_is_set(k) || !mode || !iv)
+        return AES_GEN_EARG;
+    for (int md = 0; md < AES_GEN_MODE_COUNT; md++) {
+        if (strcmp(aes_gen_modes[md].name, mode) != 0 || aes_gen_modes[md].whole_blocks)
+            continue;
+        memset(s, 0, sizeof *s);
+        s->private_key = k;
+        s->private_mode = (uint32_t)md;
+        memcpy(s->private_iv, iv, 16);
+        s->private_magic = STREAM_MAGIC;
+        return AES_GEN_OK;
+    }
+    return AES_GEN_EARG;
+}
+
+int aes_gen_stream_update(aes_gen_stream *s, void *dst, const void *src, size_t len)
+{
+    if (!s || s->private_magic != STREAM_MAGIC || !aes_gen_key_is_set(s->private_key) ||
+        (len && (!dst || !src)))
+        return AES_GEN_EARG;
+    const enum aes_gen_mode_dir md = (enum aes_gen_mode_dir)s->private_mode;
+    const unsigned tail = aes_gen_modes[md].tail;
+    uint8_t *out = dst, *iv = s->private_iv;
+    const uint8_t *in = src;
+    /* CTR uses its own keystream block; CFB and OFB work in the feedback block. */
+    uint8_t *ks = tail == AES_GEN_TAIL_COUNTER ? s->private_ks : iv;
+    for (;;) {
+        /* The rest of a started block, byte by byte. */
+        for (; s->private_num && len; len--) {
+            const uint8_t b = *in++, o = b ^ ks[s->private_num];
+            *out++ = o;
+            if (tail == AES_GEN_TAIL_OUTPUT)
+                ks[s->private_num] = o;
+            else if (tail == AES_GEN_TAIL_INPUT)
+                ks[s->private_num] = b;
+            s->private_num = (s->private_num + 1) & 15;
+        }
+        if (!len)
+            return AES_GEN_OK;
+        /* Whole blocks: the one-shot path (iv or counter updated by the kernels). */
+        const size_t whole = len & ~(size_t)15;
+        if (whole) {
+            crypt(s->private_key, md, iv, out, in, whole);
+            out += whole, in += whole, len -= whole;
+        }
+        if (!len)
+            return AES_GEN_OK;
+        /* A new partial block: its keystream, then the bytes above. */
+        run_blocks(s->private_key, AES_GEN_MD_ecb_enc, NULL, ks, iv, 1);
+        if (tail == AES_GEN_TAIL_COUNTER)
+            ctr_increment(iv, aes_gen_modes[md].counter_bits);
+        s->private_num = 0;
+        const uint8_t b = *in++, o = b ^ ks[0];
+        *out++ = o;
+        if (tail == AES_GEN_TAIL_OUTPUT)
+            ks[0] = o;
+        else if (tail == AES_GEN_TAIL_INPUT)
+            ks[0] = b;
+        s->private_num = 1;
+        len--;
+    }
+}
+
+int aes_gen_stream_final(aes_gen_stream *s, uint8_t iv[16])
+{
+    if (!s || s->private_magic != STREAM_MAGIC)
+        return AES_GEN_EARG;
+    if (iv)
+        memcpy(iv, s->private_iv, 16);
+    aes_gen_secure_zero(s, sizeof *s);
+    return AES_GEN_OK;
+}

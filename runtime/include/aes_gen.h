@@ -127,6 +127,36 @@ int aes_gen_ofb_crypt(const aes_gen_key *k, uint8_t iv[16], void *dst, const voi
 int aes_gen_ctr_crypt(const aes_gen_key *k, uint8_t ctr[16], void *dst, const void *src,
                       size_t len);
 
+/*
+ * Streaming: CTR, CFB-128 and OFB with any split of a message.  The one-shot
+ * functions above end a stream at a partial block (CTR and OFB then stand at
+ * the next whole block, CFB cannot go on); a stream instead keeps the
+ * keystream block and how much of it is used (OpenSSL's `num`), so that
+ * update(a) then update(b) gives the same bytes as update(a || b) for any
+ * split, with the whole blocks still going through the widest kernels.  Use a
+ * stream when a message arrives in pieces that are not multiples of 16.
+ * The key must stay set while the stream is used; iv is copied.
+ */
+typedef struct aes_gen_stream {
+    const aes_gen_key *private_key;
+    uint8_t private_iv[16];  /* CTR: the next counter; CFB/OFB: the feedback block */
+    uint8_t private_ks[16];  /* CTR: the keystream block in use */
+    uint32_t private_mode;
+    uint32_t private_num;    /* bytes of the current block used, 0..15 */
+    uint32_t private_magic;
+} aes_gen_stream;
+
+/* mode: "ctr_enc", "cfb_enc", "cfb_dec" or "ofb_enc" (aes_gen_mode_name); another
+ * mode, an unset key or a NULL argument: AES_GEN_EARG. */
+int aes_gen_stream_init(aes_gen_stream *s, const aes_gen_key *k, const char *mode,
+                        const uint8_t iv[16]);
+/* The next len bytes; dst == src works. */
+int aes_gen_stream_update(aes_gen_stream *s, void *dst, const void *src, size_t len);
+/* The counter or feedback block a next stream would start from (the same as
+ * the one-shot function's iv after the same bytes, when they end on a block
+ * boundary); iv may be NULL.  Erases the stream. */
+int aes_gen_stream_final(aes_gen_stream *s, uint8_t iv[16]);
+
 #ifdef __cplusplus
 }
 #endif
