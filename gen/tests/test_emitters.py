@@ -153,7 +153,7 @@ class License(unittest.TestCase):
     def test_source_files(self):
         root = aesgen.REPO_DIR
         missing = []
-        for top in ("gen", "runtime", "tests", "bench", "cmake", ".ci"):
+        for top in ("gen", "runtime", "tests", "bench", "cmake", ".ci", "docs"):
             for dirpath, dirs, names in os.walk(os.path.join(root, top)):
                 dirs[:] = [d for d in dirs if d != "__pycache__"]
                 for name in names:
@@ -176,3 +176,12 @@ class PublicApi(unittest.TestCase):
             declared = set(re.findall(r"\b(aes_gen_[a-z_]+)\(", f.read()))
         exported = set(variants.PUBLIC_FUNCTIONS) | {m.api for m in variants.MODES if m.api}
         self.assertEqual(declared, exported)
+
+    def test_reference_has_a_section_per_function(self):
+        """docs/API.md has one `### name` section per function of aes_gen.h."""
+        with open(os.path.join(aesgen.REPO_DIR, "runtime", "include", "aes_gen.h")) as f:
+            declared = set(re.findall(r"\b(aes_gen_[a-z_]+)\(", f.read()))
+        with open(os.path.join(aesgen.REPO_DIR, "docs", "API.md")) as f:
+            sections = re.findall(r"^### `(aes_gen_[a-z_]+)`$", f.read(), re.M)
+        self.assertEqual(len(sections), len(set(sections)), "a function documented twice")
+        self.assertEqual(set(sections), declared)
