@@ -8,7 +8,7 @@
 #   make gen-check       regenerate to a temp dir and diff against generated/
 #   make test            the whole suite through ctest
 #   make bench [ARGS="--compare --bound"]
-#   make plot            width sweep as build/sweep.svg
+#   make plot [BYTES=n]  width sweep as build/sweep.svg and .png, a panel per mode
 #   make tune / untune   fastest widths measured here into the next build, or not
 #   make install [PREFIX=/usr/local]
 
@@ -16,32 +16,46 @@ PYTHON   ?= /usr/bin/python3
 BUILD    ?= build
 PREFIX   ?= /usr/local
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
-# Debian packages the build, the generator and the tests need.
-DEB_PACKAGES := cmake make gcc binutils pkg-config python3 python3-jinja2 python3-peachpy check \
-                libssl-dev libgcrypt20-dev nettle-dev gnuplot-nox
+# Debian packages: what building needs (the generator, the library, the bench
+# and the peers it compares with), what the tests add, what plotting adds.
+BUILD_PACKAGES := cmake make gcc binutils pkg-config python3 python3-jinja2 python3-peachpy \
+                  libssl-dev libgcrypt20-dev nettle-dev
+TEST_PACKAGES  := check g++
+PLOT_PACKAGES  := gnuplot-nox
 
 GEN_ARGS := $(if $(WIDTHS),--widths $(WIDTHS)) $(if $(BACKENDS),--backends $(BACKENDS)) \
             $(if $(KEYS),--keys $(KEYS))
 
-.PHONY: all deps configure build gen gen-check test bench plot tune untune install clean
+.PHONY: all deps deps-test deps-plot configure build gen gen-check test bench plot tune untune \
+        install clean
 
 all: build
 	$(BUILD)/aes-gen-bench --compare --samples 7
 
-# As root, installs what is missing; otherwise prints the exact command.
-deps:
-	@missing=""; for p in $(DEB_PACKAGES); do \
+# As root, installs what is missing (saying what); otherwise prints the exact command.
+define install_missing
+	@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "installing:$$missing"; \
+	    echo "installing ($(2)):$$missing"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	  else \
-	    echo "missing Debian packages; run:"; \
+	    echo "missing Debian packages ($(2)); run:"; \
 	    echo "  sudo apt-get install$$missing"; exit 1; \
 	  fi; \
 	fi
+endef
+
+deps:
+	$(call install_missing,$(BUILD_PACKAGES),to build)
+
+deps-test: deps
+	$(call install_missing,$(TEST_PACKAGES),to test)
+
+deps-plot: deps
+	$(call install_missing,$(PLOT_PACKAGES),to plot)
 
 configure: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
@@ -55,17 +69,22 @@ gen: deps
 gen-check: deps
 	$(PYTHON) gen/aesgen.py --check
 
-test: build
+# The tests need Check; configure again once it is there.
+test: deps-test build
+	cmake -S . -B $(BUILD) >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 bench: build
 	$(BUILD)/aes-gen-bench $(ARGS)
 
 # Throughput against width, one line per backend and mode (AES-128).
-plot: build
-	$(BUILD)/aes-gen-bench --sweep --keys 128 --csv $(ARGS) > $(BUILD)/sweep.csv
-	gnuplot -e "csv='$(BUILD)/sweep.csv'; out='$(BUILD)/sweep.svg'" bench/sweep.gp
-	@echo "plot: $(BUILD)/sweep.svg"
+plot: deps-plot build
+	$(BUILD)/aes-gen-bench --sweep --keys 128 --csv --bytes $(or $(BYTES),8192) $(ARGS) \
+	  > $(BUILD)/sweep.csv
+	gnuplot -e "csv='$(BUILD)/sweep.csv'; out='$(BUILD)/sweep'; bytes=$(or $(BYTES),8192); bits=128" \
+	  bench/sweep.gp
+	@echo "plot: $(BUILD)/sweep.svg, $(BUILD)/sweep.png"
 
 # Measure every width, then rebuild so the library starts at the fastest ones.
 tune: build

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench.h"
 
@@ -202,7 +203,7 @@ struct row {
     const char *backend;
     unsigned key_bits, width;
     enum aes_gen_mode_dir md;
-    double ns, peer_ns[PEER_COUNT], bound_ns; /* bound_ns < 0: none */
+    double ns, ns_min, ns_max, peer_ns[PEER_COUNT], bound_ns; /* bound_ns < 0: none */
 };
 
 /* Sets up a job timing ours through the API (width 0) or a forced kernel
@@ -292,19 +293,30 @@ static double best_peer(const struct row *r)
     return best;
 }
 
-static void print_rows(const struct options *o, const struct bench_clock *c, struct row *rows,
-                       int n)
+static void print_rows(const struct options *o, const struct bench_clock *c,
+                       const struct bench_bounds *b, struct row *rows, int n)
 {
     if (o->csv) {
-        printf("backend,key_bits,mode,width,ns_per_byte,mib_per_s,cycles_per_byte");
+        printf("backend,key_bits,mode,width,ns_per_byte,ns_per_byte_min,ns_per_byte_max,"
+               "mib_per_s,cycles_per_byte");
         for (int p = 0; o->compare && p < PEER_COUNT; p++)
             printf(",%s_ns_per_byte", peer_names[p]);
         printf("%s%s\n", o->compare ? ",ours_over_best_peer" : "",
                o->bound ? ",bound_cycles_per_byte,ours_over_bound" : "");
     } else if (o->json) {
+        static const char *const vl[BENCH_VLENS] = {"xmm", "ymm", "zmm"};
         printf("{\n  \"bytes\": %zu,\n  \"samples\": %d,\n  \"core_ghz_estimate\": %.4f,\n"
-               "  \"tsc_ghz\": %.4f,\n  \"rows\": [", o->bytes, o->samples, c->core_ghz,
-               c->tsc_ghz);
+               "  \"core_ghz_range\": [%.4f, %.4f],\n  \"tsc_ghz\": %.4f,\n"
+               "  \"tuning_table\": %s,\n  \"bounds\": {", o->bytes, o->samples, c->core_ghz,
+               c->core_min, c->core_max, c->tsc_ghz, aes_gen_tuning_active() ? "true" : "false");
+        int first = 1;
+        for (int v = 0; o->bound && v < BENCH_VLENS; v++)
+            if (b->have[v]) {
+                printf("%s\"%s\": {\"aesenc_latency_cycles\": %.3f, \"aesenc_cycles_per_insn\": "
+                       "%.3f}", first ? "" : ", ", vl[v], b->latency[v], b->recip_tput[v]);
+                first = 0;
+            }
+        printf("},\n  \"rows\": [");
     }
     for (int i = 0; i < n; i++) {
         const struct row *r = &rows[i];
@@ -312,7 +324,7 @@ static void print_rows(const struct options *o, const struct bench_clock *c, str
         const double best = best_peer(r);
         const double bound_cpb = r->bound_ns * c->core_ghz, vs_bound = r->ns / r->bound_ns;
         if (!o->csv && !o->json && (i == 0 || r->key_bits != rows[i - 1].key_bits)) {
-            printf("\nAES-%-4u backend   W      ns/B     MiB/s   cycles/B", r->key_bits);
+            printf("\nAES-%-4u backend   W      ns/B  spread     MiB/s   cycles/B", r->key_bits);
             if (o->compare)
                 printf(" | %9s %9s %9s  ours/best", "openssl", "gcrypt", "nettle");
             if (o->bound)
@@ -320,8 +332,8 @@ static void print_rows(const struct options *o, const struct bench_clock *c, str
             printf("\n");
         }
         if (o->csv) {
-            printf("%s,%u,%s,%u,%.4f,%.1f,%.3f", r->backend, r->key_bits, aes_gen_modes[r->md].name,
-                   r->width, r->ns, mib, cpb);
+            printf("%s,%u,%s,%u,%.4f,%.4f,%.4f,%.1f,%.3f", r->backend, r->key_bits,
+                   aes_gen_modes[r->md].name, r->width, r->ns, r->ns_min, r->ns_max, mib, cpb);
             for (int p = 0; o->compare && p < PEER_COUNT; p++)
                 r->peer_ns[p] < 0 ? printf(",") : printf(",%.4f", r->peer_ns[p]);
             if (o->compare)
@@ -331,9 +343,10 @@ static void print_rows(const struct options *o, const struct bench_clock *c, str
             printf("\n");
         } else if (o->json) {
             printf("%s\n    {\"backend\": \"%s\", \"key_bits\": %u, \"mode\": \"%s\", "
-                   "\"width\": %u, \"ns_per_byte\": %.4f, \"mib_per_s\": %.1f, "
-                   "\"cycles_per_byte\": %.3f", i ? "," : "", r->backend, r->key_bits,
-                   aes_gen_modes[r->md].name, r->width, r->ns, mib, cpb);
+                   "\"width\": %u, \"ns_per_byte\": %.4f, \"ns_per_byte_min\": %.4f, "
+                   "\"ns_per_byte_max\": %.4f, \"mib_per_s\": %.1f, \"cycles_per_byte\": %.3f",
+                   i ? "," : "", r->backend, r->key_bits, aes_gen_modes[r->md].name, r->width,
+                   r->ns, r->ns_min, r->ns_max, mib, cpb);
             if (o->compare) {
                 printf(", \"peers_ns_per_byte\": {");
                 for (int p = 0; p < PEER_COUNT; p++)
@@ -350,9 +363,9 @@ static void print_rows(const struct options *o, const struct bench_clock *c, str
                              bound_cpb, vs_bound);
             printf("}");
         } else {
-            printf("  %-8s %-8s %2u %9.3f %9.1f %10.3f", aes_gen_modes[r->md].label, r->backend,
-                   r->width, r->ns, mib,
-                   cpb);
+            /* spread: (max - min) / median of the samples */
+            printf("  %-8s %-8s %2u %9.3f %6.1f%% %9.1f %10.3f", aes_gen_modes[r->md].label,
+                   r->backend, r->width, r->ns, 100 * (r->ns_max - r->ns_min) / r->ns, mib, cpb);
             if (o->compare) {
                 char s[PEER_COUNT][32], ratio[32];
                 for (int p = 0; p < PEER_COUNT; p++)
@@ -399,6 +412,9 @@ static int run_table(const struct options *o, const struct bench_clock *c,
         for (int m = 0; m < AES_GEN_MODE_COUNT; m++) {
             if (!o->modes[m])
                 continue;
+            if (isatty(STDERR_FILENO))
+                fprintf(stderr, "\r  measuring AES-%u %-8s ...", o->keys[ki],
+                        aes_gen_modes[m].label);
             struct row *r = &rows[n++];
             struct ours run;
             struct bench_job jobs[2 + PEER_COUNT];
@@ -422,6 +438,8 @@ static int run_table(const struct options *o, const struct bench_clock *c,
                 bjob = njobs++;
             bench_jobs(jobs, njobs, buf, o->bytes, o->samples);
             r->ns = jobs[0].ns_per_byte;
+            r->ns_min = jobs[0].min_ns;
+            r->ns_max = jobs[0].max_ns;
             r->bound_ns = bjob < 0 ? -1 : jobs[bjob].ns_per_byte * aes_run.scale;
             for (int p = 0; p < PEER_COUNT; p++) {
                 r->peer_ns[p] = peer_job[p] < 0 ? -1 : jobs[peer_job[p]].ns_per_byte;
@@ -431,8 +449,10 @@ static int run_table(const struct options *o, const struct bench_clock *c,
         }
         aes_gen_wipe(&k);
     }
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr, "\r\033[K");
     print_header(o, c, b, backend);
-    print_rows(o, c, rows, n);
+    print_rows(o, c, b, rows, n);
     return 0;
 }
 
@@ -510,6 +530,9 @@ static int run_sweep(const struct options *o, const struct bench_clock *c, uint8
                                   &jobs[nj], &used))
                         where[bi][j] = nj++;
                 }
+            if (isatty(STDERR_FILENO))
+                fprintf(stderr, "\r  measuring AES-%u %-8s (%d kernels) ...", o->keys[ki],
+                        aes_gen_modes[m].label, nj);
             bench_jobs(jobs, nj, buf, o->bytes, o->samples);
             for (size_t bi = 0; bi < nb; bi++)
                 for (int j = 0; j < nw[bi]; j++)
@@ -520,6 +543,8 @@ static int run_sweep(const struct options *o, const struct bench_clock *c, uint8
             aes_gen_wipe(&keys[bi]);
     }
     /* Report. */
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr, "\r\033[K");
     if (o->csv)
         printf("backend,key_bits,mode,width,ns_per_byte,mib_per_s,cycles_per_byte\n");
     else if (o->json)
@@ -648,6 +673,9 @@ int main(int argc, char **argv)
     if (o.bound)
         bench_measure_bounds(&bounds, clock.core_ghz);
     const int rc = o.sweep ? run_sweep(&o, &clock, buf) : run_table(&o, &clock, &bounds, buf);
+    struct bench_clock after;
+    bench_measure_clock(&after);
+    bench_check_clock(&clock, &after);
     free(buf);
     return rc;
 }

@@ -14,6 +14,7 @@ struct bench_job {
     bench_run_fn *fn;
     void *ctx;
     double ns_per_byte; /* result: the median */
+    double min_ns, max_ns; /* and the spread of the samples */
 };
 
 double bench_now_ns(void);
@@ -25,9 +26,14 @@ void bench_jobs(struct bench_job *jobs, int n, uint8_t *buf, size_t len, int sam
 
 struct bench_clock {
     double core_ghz; /* estimated from a dependent-add loop (1 add per cycle) */
+    double core_min, core_max; /* the spread of the estimates */
     double tsc_ghz;  /* rdtsc against CLOCK_MONOTONIC; 0 where there is no TSC */
 };
 void bench_measure_clock(struct bench_clock *c);
+/* Warns on stderr when the clock estimates disagree (more than 10% apart, or
+ * the clock moved that much between before and after): cycles/B are then
+ * rough, and only same-run ratios mean something. */
+void bench_check_clock(const struct bench_clock *before, const struct bench_clock *after);
 
 /* AES instruction latency and reciprocal throughput, in core cycles, for one
  * vector length (xmm, ymm, zmm), measured with register-pinned asm loops. */

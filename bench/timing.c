@@ -54,8 +54,11 @@ void bench_jobs(struct bench_job *jobs, int n, uint8_t *buf, size_t len, int sam
                 jobs[j].fn(jobs[j].ctx, buf, len);
             t[j][s] = (bench_now_ns() - start) / ((double)reps[j] * (double)len);
         }
-    for (int j = 0; j < n && j < MAX_JOBS; j++)
-        jobs[j].ns_per_byte = median(t[j], samples);
+    for (int j = 0; j < n && j < MAX_JOBS; j++) {
+        jobs[j].ns_per_byte = median(t[j], samples); /* sorts t[j] */
+        jobs[j].min_ns = t[j][0];
+        jobs[j].max_ns = t[j][samples - 1];
+    }
 }
 
 #if defined(__x86_64__)
@@ -87,6 +90,8 @@ void bench_measure_clock(struct bench_clock *c)
         est[i] = 64.0 * iters / (bench_now_ns() - start);
     }
     c->core_ghz = median(est, 9);
+    c->core_min = est[0];
+    c->core_max = est[8];
     const double t0 = bench_now_ns();
     const uint64_t c0 = rdtsc();
     while (bench_now_ns() - t0 < 20e6)
@@ -196,4 +201,14 @@ void bench_measure_bounds(struct bench_bounds *b, double core_ghz)
 #else
     (void)core_ghz;
 #endif
+}
+
+void bench_check_clock(const struct bench_clock *before, const struct bench_clock *after)
+{
+    const double lo = before->core_min < after->core_min ? before->core_min : after->core_min;
+    const double hi = before->core_max > after->core_max ? before->core_max : after->core_max;
+    if (lo > 0 && hi / lo > 1.10)
+        fprintf(stderr, "aes-gen-bench: warning: the core clock estimates range from %.2f to "
+                        "%.2f GHz (before and after the run): the machine is busy or changing "
+                        "frequency; cycles/B are rough, compare ratios within one run\n", lo, hi);
 }

@@ -251,6 +251,28 @@ def parse_request(args, base):
     return request
 
 
+def list_outputs(files, substring):
+    """--list [SUBSTR]: the output files and the kernels, under headings; exit
+    status 1 when nothing matches.  A closed pipe (| head) ends it quietly."""
+    kernels = [k["symbol"] for k in json.loads(files["manifest.json"])["kernels"]]
+    sections = [("files under generated/", sorted(p for p in files if substring in p)),
+                ("kernels", [k for k in kernels if substring in k])]
+    try:
+        for title, names in sections:
+            if names:
+                print(f"# {len(names)} {title}" + (f" matching '{substring}'" if substring else ""))
+                for name in names:
+                    print(name)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    if not any(names for _, names in sections):
+        print(f"aesgen: nothing generated matches '{substring}'", file=sys.stderr)
+        return 1
+    return 0
+
+
 def main(argv):
     parser = argparse.ArgumentParser(prog="aesgen.py", description=__doc__.split("\n")[0])
     parser.add_argument("--out", default=DEFAULT_OUT, help="output directory (generated/)")
@@ -281,11 +303,7 @@ def main(argv):
         return 2
 
     if args.list is not None:
-        symbols = [k["symbol"] for k in json.loads(files["manifest.json"])["kernels"]]
-        for name in sorted(files) + symbols:
-            if args.list in name:
-                print(name)
-        return 0
+        return list_outputs(files, args.list)
     if args.check:
         lines = diff_trees(files, existing_files(args.out) if os.path.isdir(args.out) else {})
         if lines:

@@ -24,6 +24,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default) /* the kernels are API; the build hides the rest */
+#endif
 
 typedef void aes_gen_kernel_fn(const uint8_t *rk, uint8_t *iv, uint8_t *dst,
                                const uint8_t *src, size_t nblocks);
@@ -452,6 +455,10 @@ aes_gen_kernel_fn aes_gen_vaes512_ctr_enc_k256_w16;
 aes_gen_kernel_fn aes_gen_vaes512_ctr_enc_k256_w8;
 aes_gen_kernel_fn aes_gen_vaes512_ctr_enc_k256_w4;
 aes_gen_kernel_fn aes_gen_vaes512_ctr_enc_k256_w1;
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -50,6 +50,17 @@ extra=$(nm -D --defined-only "$libdir/libaes_gen.so" | awk '$2 == "T" || $2 == "
 [ -z "$extra" ] || { echo "libaes_gen.so exports more than the API: $extra"; exit 1; }
 echo "shared library: only the public API and the kernels are exported"
 
+# A library of the user's that links libaes_gen.a re-exports the API only too:
+# the internals are hidden in the archive's objects.
+printf '#include <aes_gen.h>\nint wrapper_setkey(aes_gen_key *k, const void *key) { return aes_gen_setkey(k, key, 16); }\n' >"$tmp/wrap.c"
+cc -shared -fPIC -o "$tmp/libwrap.so" "$tmp/wrap.c" -I"$tmp/prefix/include" \
+  -Wl,--whole-archive "$libdir/libaes_gen.a" -Wl,--no-whole-archive
+extra=$(nm -D --defined-only "$tmp/libwrap.so" | awk '$2 ~ /^[TDRB]$/ {print $3}' |
+  grep -v -E '^aes_gen_[a-z0-9_]+_k(128|192|256)_w[0-9]+$|^wrapper_setkey$' |
+  grep -v -x -F -f <(grep -o -E '\baes_gen_[a-z_]+\(' "$tmp/prefix/include/aes_gen.h" | tr -d '(') || true)
+[ -z "$extra" ] || { echo "a library linking libaes_gen.a re-exports internals: $extra"; exit 1; }
+echo "static archive: a wrapper library re-exports the public API and the kernels only"
+
 # The header as C99 (pedantic), C11 and C++11.
 printf '#include <aes_gen.h>\nint main(void) { return aes_gen_version()[0] == 0; }\n' >"$tmp/h.c"
 cc -std=c99 -pedantic-errors -Wall -Wextra -Werror -I"$tmp/prefix/include" -c "$tmp/h.c" -o "$tmp/h99.o"

@@ -17,6 +17,12 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The library is built with hidden visibility; what this header declares is
+ * its API, visible from libaes_gen.so and from any library that links
+ * libaes_gen.a (internals stay local there too). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
 
 /* This header is C99, C11 and C++11 clean; the alignment is only for speed. */
 #if defined(__cplusplus) && __cplusplus >= 201103L
@@ -156,6 +162,10 @@ int aes_gen_stream_update(aes_gen_stream *s, void *dst, const void *src, size_t 
  * the one-shot function's iv after the same bytes, when they end on a block
  * boundary); iv may be NULL.  Erases the stream. */
 int aes_gen_stream_final(aes_gen_stream *s, uint8_t iv[16]);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }
