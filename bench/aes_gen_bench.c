@@ -293,10 +293,15 @@ static double best_peer(const struct row *r)
     return best;
 }
 
+/* Rows [from, to) of rows[]; the CSV header or JSON preamble before row 0, the
+ * JSON end with `last`.  Called row by row, so piped output streams. */
 static void print_rows(const struct options *o, const struct bench_clock *c,
-                       const struct bench_bounds *b, struct row *rows, int n)
+                       const struct bench_bounds *b, struct row *rows, int from, int to,
+                       int last)
 {
-    if (o->csv) {
+    if (from > 0 || to == 0) {
+        /* no preamble */
+    } else if (o->csv) {
         printf("backend,key_bits,mode,width,ns_per_byte,ns_per_byte_min,ns_per_byte_max,"
                "mib_per_s,cycles_per_byte");
         for (int p = 0; o->compare && p < PEER_COUNT; p++)
@@ -318,7 +323,7 @@ static void print_rows(const struct options *o, const struct bench_clock *c,
             }
         printf("},\n  \"rows\": [");
     }
-    for (int i = 0; i < n; i++) {
+    for (int i = from; i < to; i++) {
         const struct row *r = &rows[i];
         const double mib = 1e9 / r->ns / 1048576.0, cpb = r->ns * c->core_ghz;
         const double best = best_peer(r);
@@ -383,8 +388,9 @@ static void print_rows(const struct options *o, const struct bench_clock *c,
             printf("\n");
         }
     }
-    if (o->json)
+    if (o->json && last)
         printf("\n  ]\n}\n");
+    fflush(stdout);
 }
 
 static int setkey(aes_gen_key *k, const char *backend, unsigned bits)
@@ -404,11 +410,13 @@ static int run_table(const struct options *o, const struct bench_clock *c,
     struct row rows[3 * AES_GEN_MODE_COUNT];
     int n = 0;
     aes_gen_key k;
-    const char *backend = NULL;
+    const char *backend;
     for (int ki = 0; ki < o->nkeys; ki++) {
         if (setkey(&k, o->backend, o->keys[ki]))
             return 1;
         backend = aes_gen_key_backend(&k);
+        if (ki == 0)
+            print_header(o, c, b, backend);
         for (int m = 0; m < AES_GEN_MODE_COUNT; m++) {
             if (!o->modes[m])
                 continue;
@@ -446,13 +454,13 @@ static int run_table(const struct options *o, const struct bench_clock *c,
                 if (peer_job[p] >= 0)
                     peer_close(p, &jobs[peer_job[p]]);
             }
+            if (isatty(STDERR_FILENO))
+                fprintf(stderr, "\r\033[K");
+            print_rows(o, c, b, rows, n - 1, n, 0);
         }
         aes_gen_wipe(&k);
     }
-    if (isatty(STDERR_FILENO))
-        fprintf(stderr, "\r\033[K");
-    print_header(o, c, b, backend);
-    print_rows(o, c, b, rows, n);
+    print_rows(o, c, b, rows, n, n, 1);
     return 0;
 }
 
