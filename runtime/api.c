@@ -25,6 +25,14 @@ static int mode_backend(enum aes_gen_backend_id backend, enum aes_gen_mode_dir m
     return aes_gen_mode_source(backend, md, bits);
 }
 
+/* EKEYLEN for a length that is not an AES key size, EKEYSIZE for one not built. */
+static int check_key_size(unsigned bits)
+{
+    if (!bits)
+        return AES_GEN_EKEYLEN;
+    return aes_gen_key_size_built(bits) ? AES_GEN_OK : AES_GEN_EKEYSIZE;
+}
+
 static int setkey_with(aes_gen_key *k, const void *key, size_t key_len,
                        enum aes_gen_backend_id backend, int tuned)
 {
@@ -57,10 +65,9 @@ int aes_gen_setkey_backend(aes_gen_key *k, const void *key, size_t key_len, cons
     if (!k || !key || !backend)
         return AES_GEN_EARG;
     const unsigned bits = key_bits_of(key_len);
-    if (!bits)
-        return AES_GEN_EKEYLEN;
-    if (!aes_gen_key_size_built(bits))
-        return AES_GEN_EKEYSIZE;
+    const int err = check_key_size(bits);
+    if (err)
+        return err;
     const int index = aes_gen_backend_index(backend);
     if (index < 0 || !aes_gen_backend_usable((enum aes_gen_backend_id)index, bits))
         return AES_GEN_EBACKEND;
@@ -74,10 +81,9 @@ int aes_gen_setkey(aes_gen_key *k, const void *key, size_t key_len)
     if (!k || !key)
         return AES_GEN_EARG;
     const unsigned bits = key_bits_of(key_len);
-    if (!bits)
-        return AES_GEN_EKEYLEN;
-    if (!aes_gen_key_size_built(bits))
-        return AES_GEN_EKEYSIZE;
+    const int err = check_key_size(bits);
+    if (err)
+        return err;
     for (int b = 0; b < AES_GEN_BACKEND_COUNT; b++)
         if (aes_gen_backend_usable((enum aes_gen_backend_id)b, bits))
             return setkey_with(k, key, key_len, (enum aes_gen_backend_id)b, 1);

@@ -16,10 +16,10 @@ aes_math.py: byte r of a column is row r).  One round takes each input
 column's four bytes and XORs the table entry of byte r into output column
 i - r (i + r when decrypting), tables 0-3 for the middle rounds and 4-7
 (the S-box byte alone, in its row) for the last: 16 table loads and 4 key
-loads per block and round, no MixColumns code.  Byte r is extracted with
-movzbl from the low byte of a shifted copy, so any register serves and the
-generator allocates them freely; the column registers and the accumulators
-swap roles every round (at width 2 three sets of four rotate).
+loads per block and round, no MixColumns code.  The columns live in home
+registers; each round moves them to eax-edx, whose second byte is
+addressable (%ah), so bytes 0 and 1 come by movzbl from %al and %ah and
+bytes 2 and 3 the same after one shift by 16 (see Kernel).
 
 NOT constant-time: the table addresses depend on the key and the data.
 """
@@ -89,10 +89,6 @@ class Kernel:
         self.used = self.work + self.idx + [r for h in self.homes for r in h] + [self.base] + \
             [r for r in self.home.values() if r is not None]
         self.saved = [gp(n) for n in CALLEE_SAVED if gp(n) in self.used]
-
-    @property
-    def sets(self):
-        return self.homes
 
     def slot_off(self, name, size=8):
         """The rsp offset of a stack slot of the frame (after the prologue)."""
@@ -247,14 +243,9 @@ def _loop(k, width, body):
     p.place(done)
 
 
-def _scratch(k, blocks):
-    """Four registers free outside the rounds: eax-edx."""
-    return k.work
-
-
 def ecb(k, v):
     rk = k.home["rk"]
-    blocks = k.sets[:k.width]
+    blocks = k.homes
 
     def body():
         src = k.ptr("src", k.idx[0])
@@ -270,7 +261,7 @@ def ecb(k, v):
 
 def cbc_enc(k, v):
     """c_i = E(p_i ^ c_{i-1}); the chain lives in iv."""
-    rk, cols = k.home["rk"], k.sets[0]
+    rk, cols = k.home["rk"], k.homes[0]
 
     def body():
         k.load(cols, k.ptr("src", k.idx[0]), 0)
@@ -286,7 +277,7 @@ def cbc_dec(k, v):
     """p_b = D(c_b) ^ c_{b-1}.  The ciphertexts of the group are copied to the
     frame before decryption (dst may be src), the chain to iv after."""
     rk, w = k.home["rk"], k.width
-    blocks = k.sets[:w]
+    blocks = k.homes
 
     def body():
         src = k.ptr("src", k.idx[0])
@@ -302,7 +293,7 @@ def cbc_dec(k, v):
         dst = k.ptr("dst", k.idx[0])
         for b, cols in enumerate(out):
             k.store(cols, dst, 16 * b)
-        spare = _scratch(k, out)
+        spare = k.work
         k.load(spare, RSP, k.slot_off(f"c{w - 1}"))
         k.store(spare, k.ptr("iv", k.idx[0]), 0)
     _loop(k, w, body)
@@ -310,7 +301,7 @@ def cbc_dec(k, v):
 
 def cfb_enc(k, v):
     """c_i = E(c_{i-1}) ^ p_i; the chain lives in iv."""
-    rk, cols = k.home["rk"], k.sets[0]
+    rk, cols = k.home["rk"], k.homes[0]
 
     def body():
         k.load(cols, k.ptr("iv", k.idx[0]), 0)
@@ -326,7 +317,7 @@ def cfb_dec(k, v):
     """p_b = E(c_{b-1}) ^ c_b: block 0 from iv, the others from src; the last
     ciphertext goes to iv before dst can overwrite it."""
     rk, w = k.home["rk"], k.width
-    blocks = k.sets[:w]
+    blocks = k.homes
 
     def body():
         k.load(blocks[0], k.ptr("iv", k.idx[0]), 0)
@@ -335,7 +326,7 @@ def cfb_dec(k, v):
             k.load(blocks[b], src, 16 * (b - 1))
         k.whiten(blocks, rk)
         out = k.encrypt(blocks, rk)
-        spare = _scratch(k, out)
+        spare = k.work
         k.load(spare, k.ptr("src", k.idx[0]), 16 * (w - 1))
         k.store(spare, k.ptr("iv", k.idx[0]), 0)
         for b in range(w - 1):
@@ -349,7 +340,7 @@ def cfb_dec(k, v):
 
 def ofb(k, v):
     """The keystream block is the next input: iv = E(iv), dst = src ^ iv."""
-    rk, cols = k.home["rk"], k.sets[0]
+    rk, cols = k.home["rk"], k.homes[0]
 
     def body():
         k.load(cols, k.ptr("iv", k.idx[0]), 0)
@@ -379,13 +370,13 @@ def _ctr_increment(k, iv, lo, hi):
 def ctr(k, v):
     """Block b of a group is E(counter + b) ^ src; the counter in iv counts on."""
     rk, w = k.home["rk"], k.width
-    blocks = k.sets[:w]
+    blocks = k.homes
 
     def body():
         for b, cols in enumerate(blocks):
             iv = k.ptr("iv", k.idx[0])
             k.load(cols, iv, 0)
-            spare = _scratch(k, blocks[:b + 1])
+            spare = k.work
             _ctr_increment(k, iv, spare[0], spare[1])
         k.whiten(blocks, rk)
         out = k.encrypt(blocks, rk)
