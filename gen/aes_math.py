@@ -74,6 +74,24 @@ TE0 = tuple(_column([gf_mul(SBOX[x], c) for c in (2, 1, 1, 3)]) for x in range(2
 TD0 = tuple(_column([gf_mul(INV_SBOX[x], c) for c in (0xE, 0x9, 0xD, 0xB)]) for x in range(256))
 TE = tuple(tuple(_rotl32(v, 8 * k) for v in TE0) for k in range(4))
 TD = tuple(tuple(_rotl32(v, 8 * k) for v in TD0) for k in range(4))
+# OpenSSL's aes_core.c convention (the TILE-Gx code): a column is a big-endian
+# word, row 0 in the top byte; Te0[x] = 2s, s, s, 3s from the top byte down and
+# Te1-3 its rotations right by 8k; Td likewise with e, 9, d, b.
+def _be_column(bytes4):
+    b0, b1, b2, b3 = bytes4
+    return b0 << 24 | b1 << 16 | b2 << 8 | b3
+
+
+def _rotr32(x, n):
+    return ((x >> n) | (x << (32 - n))) & 0xFFFFFFFF
+
+
+TE_BE0 = tuple(_be_column([gf_mul(SBOX[x], c) for c in (2, 1, 1, 3)]) for x in range(256))
+TD_BE0 = tuple(_be_column([gf_mul(INV_SBOX[x], c) for c in (0xE, 0x9, 0xD, 0xB)])
+               for x in range(256))
+TE_BE = tuple(tuple(_rotr32(v, 8 * k) for v in TE_BE0) for k in range(4))
+TD_BE = tuple(tuple(_rotr32(v, 8 * k) for v in TD_BE0) for k in range(4))
+
 # Last-round tables: the S-box byte alone, in row k of its column (no MixColumns).
 TE_LAST = tuple(tuple(SBOX[x] << (8 * k) for x in range(256)) for k in range(4))
 TD_LAST = tuple(tuple(INV_SBOX[x] << (8 * k) for x in range(256)) for k in range(4))

@@ -143,13 +143,17 @@ def generate(request):
     files = {}
     # Sources to compile, grouped by the architecture condition that builds them.
     sources = {"": ["tables.c"]}
+    options = []
     directories = {}
     for name in (b for b in variants.BACKENDS if b in names and variants.BACKENDS[b].emitter):
         backend, module = variants.BACKENDS[name], emitter(name)
-        emitted = module.emit([v for v in matrix if v.backend == name], render, backend)
-        files.update(emitted)
-        sources.setdefault(backend.arch, []).extend(
-            sorted(p for p in emitted if p.endswith((".c", ".S"))))
+        mine = [v for v in matrix if v.backend == name]
+        files.update(module.emit(mine, render, backend))
+        # The library compiles the kernels' files (not, say, tilegx's drop-in).
+        kernel_files = sorted({module.file_for(v) for v in mine})
+        sources.setdefault(backend.arch, []).extend(kernel_files)
+        if backend.compile_options:
+            options.append({"files": kernel_files, "options": ";".join(backend.compile_options)})
         directory, what = module.DIRECTORY
         directories.setdefault(directory, [what, []])[1].append(name)
     files["tables.h"] = render("tables.h.j2", rcon=aes_math.RCON)
@@ -168,7 +172,8 @@ def generate(request):
     files["groups.inc"] = render("groups.inc.j2", groups=group_records(records, aliases))
     files["modes.inc"] = render("modes.inc.j2", modes=variants.MODES)
     files["backends.inc"] = render("backends.inc.j2", backends=backends)
-    files["sources.cmake"] = render("sources.cmake.j2", sources=sources, arches=variants.ARCHES)
+    files["sources.cmake"] = render("sources.cmake.j2", sources=sources, arches=variants.ARCHES,
+                                    options=options)
     files["aes_gen.map"] = render(
         "aes_gen.map.j2", major=header_version()[0], kernels=records,
         api=list(variants.PUBLIC_FUNCTIONS) + [m.api for m in variants.MODES if m.api])

@@ -101,6 +101,7 @@ class Backend:
     params: tuple = ()    # (name, value) pairs for its emitter
     alias_of: str = ""    # a name for another backend's kernels (the generator's choice)
     family: str = ""      # an alias whose request brings this backend in
+    compile_options: tuple = ()  # for its generated sources (CMake list items)
 
 
 # The T-table combination `ttable` names (--ttable-key-loads, --ttable-temps
@@ -152,14 +153,18 @@ _BACKENDS = (
     Backend("portable", "portable", "fully unrolled T-table C", False, 1, (), "c.portable",
             default_widths=(1, 2, 4), max_width=16,
             width_limit_reason="wider portable C kernels only spill their state to the stack"),
-    Backend("tilegx-emu", "tilegx_emu", "TILE-Gx code on an emulation of its intrinsics",
-            False, 2),
+    Backend("tilegx-emu", "tilegx_emu", "TILE-Gx C (tblidx, ld4u) on an emulation of its "
+            "intrinsics", False, 2, (), "c.tilegx", key_format="openssl",
+            default_widths=(1, 2), max_width=2,
+            width_limit_reason="the TILE-Gx code interleaves one or two blocks",
+            compile_options=("-include", "${PROJECT_SOURCE_DIR}/runtime/tilegx/tilegx_emu.h",
+                             "-DAES_GEN_TILEGX_TRAP")),
 )
 # Preference order: constant-time backends first, each class by rank.  The
 # runtime's backend ids follow this order.
 BACKENDS = {b.name: b for b in sorted(_BACKENDS, key=lambda b: (not b.constant_time, b.rank))}
 GENERATED = tuple(name for name, b in BACKENDS.items() if b.emitter or b.alias_of)
-DEFAULT_BACKENDS = ("vaes512", "vaes256", "aesni", "ttable", "portable")
+DEFAULT_BACKENDS = ("vaes512", "vaes256", "aesni", "ttable", "portable", "tilegx-emu")
 
 
 def expand(backends):

@@ -31,7 +31,7 @@ extern "C" {
 typedef void aes_gen_kernel_fn(const uint8_t *rk, uint8_t *iv, uint8_t *dst,
                                const uint8_t *src, size_t nblocks);
 
-#define AES_GEN_KERNEL_COUNT 399
+#define AES_GEN_KERNEL_COUNT 438
 
 /* A kernel's function on a host that builds its architecture, else 0. */
 #define AES_GEN_BUILT_any(fn) fn
@@ -167,6 +167,47 @@ aes_gen_kernel_fn aes_gen_portable_ctr_enc_k192_w1;
 aes_gen_kernel_fn aes_gen_portable_ctr_enc_k256_w4;
 aes_gen_kernel_fn aes_gen_portable_ctr_enc_k256_w2;
 aes_gen_kernel_fn aes_gen_portable_ctr_enc_k256_w1;
+
+/* tilegx-emu: needs C99 only */
+aes_gen_kernel_fn aes_gen_tilegx_emu_ecb_enc_k128_w2;
+aes_gen_kernel_fn aes_gen_tilegx_emu_ecb_enc_k128_w1;
+aes_gen_kernel_fn aes_gen_tilegx_emu_ecb_enc_k192_w2;
+aes_gen_kernel_fn aes_gen_tilegx_emu_ecb_enc_k192_w1;
+aes_gen_kernel_fn aes_gen_tilegx_emu_ecb_enc_k256_w2;
+aes_gen_kernel_fn aes_gen_tilegx_emu_ecb_enc_k256_w1;
+aes_gen_kernel_fn aes_gen_tilegx_emu_ecb_dec_k128_w2;
+aes_gen_kernel_fn aes_gen_tilegx_emu_ecb_dec_k128_w1;
+aes_gen_kernel_fn aes_gen_tilegx_emu_ecb_dec_k192_w2;
+aes_gen_kernel_fn aes_gen_tilegx_emu_ecb_dec_k192_w1;
+aes_gen_kernel_fn aes_gen_tilegx_emu_ecb_dec_k256_w2;
+aes_gen_kernel_fn aes_gen_tilegx_emu_ecb_dec_k256_w1;
+aes_gen_kernel_fn aes_gen_tilegx_emu_cbc_enc_k128_w1;
+aes_gen_kernel_fn aes_gen_tilegx_emu_cbc_enc_k192_w1;
+aes_gen_kernel_fn aes_gen_tilegx_emu_cbc_enc_k256_w1;
+aes_gen_kernel_fn aes_gen_tilegx_emu_cbc_dec_k128_w2;
+aes_gen_kernel_fn aes_gen_tilegx_emu_cbc_dec_k128_w1;
+aes_gen_kernel_fn aes_gen_tilegx_emu_cbc_dec_k192_w2;
+aes_gen_kernel_fn aes_gen_tilegx_emu_cbc_dec_k192_w1;
+aes_gen_kernel_fn aes_gen_tilegx_emu_cbc_dec_k256_w2;
+aes_gen_kernel_fn aes_gen_tilegx_emu_cbc_dec_k256_w1;
+aes_gen_kernel_fn aes_gen_tilegx_emu_cfb_enc_k128_w1;
+aes_gen_kernel_fn aes_gen_tilegx_emu_cfb_enc_k192_w1;
+aes_gen_kernel_fn aes_gen_tilegx_emu_cfb_enc_k256_w1;
+aes_gen_kernel_fn aes_gen_tilegx_emu_cfb_dec_k128_w2;
+aes_gen_kernel_fn aes_gen_tilegx_emu_cfb_dec_k128_w1;
+aes_gen_kernel_fn aes_gen_tilegx_emu_cfb_dec_k192_w2;
+aes_gen_kernel_fn aes_gen_tilegx_emu_cfb_dec_k192_w1;
+aes_gen_kernel_fn aes_gen_tilegx_emu_cfb_dec_k256_w2;
+aes_gen_kernel_fn aes_gen_tilegx_emu_cfb_dec_k256_w1;
+aes_gen_kernel_fn aes_gen_tilegx_emu_ofb_enc_k128_w1;
+aes_gen_kernel_fn aes_gen_tilegx_emu_ofb_enc_k192_w1;
+aes_gen_kernel_fn aes_gen_tilegx_emu_ofb_enc_k256_w1;
+aes_gen_kernel_fn aes_gen_tilegx_emu_ctr_enc_k128_w2;
+aes_gen_kernel_fn aes_gen_tilegx_emu_ctr_enc_k128_w1;
+aes_gen_kernel_fn aes_gen_tilegx_emu_ctr_enc_k192_w2;
+aes_gen_kernel_fn aes_gen_tilegx_emu_ctr_enc_k192_w1;
+aes_gen_kernel_fn aes_gen_tilegx_emu_ctr_enc_k256_w2;
+aes_gen_kernel_fn aes_gen_tilegx_emu_ctr_enc_k256_w1;
 
 /* ttable-k32t0: needs x86-64 */
 aes_gen_kernel_fn aes_gen_ttable_k32t0_ecb_enc_k128_w2;

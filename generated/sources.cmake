@@ -11,6 +11,7 @@ set(AES_GEN_GENERATED_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/portable/portable_ecb_dec.c
     ${CMAKE_CURRENT_LIST_DIR}/portable/portable_ecb_enc.c
     ${CMAKE_CURRENT_LIST_DIR}/portable/portable_ofb_enc.c
+    ${CMAKE_CURRENT_LIST_DIR}/tilegx/tilegx_kernels.c
 )
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
   list(APPEND AES_GEN_GENERATED_SOURCES
@@ -66,3 +67,6 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k64t2_ofb_enc.S
   )
 endif()
+set_source_files_properties(
+    ${CMAKE_CURRENT_LIST_DIR}/tilegx/tilegx_kernels.c
+  PROPERTIES COMPILE_OPTIONS "-include;${PROJECT_SOURCE_DIR}/runtime/tilegx/tilegx_emu.h;-DAES_GEN_TILEGX_TRAP")

@@ -63,6 +63,27 @@ static void expand_fips(const uint8_t *key, size_t key_len, uint8_t *ks)
     aes_gen_secure_zero(t, sizeof t);
 }
 
+/* `openssl`: the same schedules as OpenSSL's AES_KEY holds them (the TILE-Gx
+ * code's format): rd_key words, each four key bytes as a big-endian number,
+ * then the round count; encryption at 0, decryption at 256. */
+static void expand_openssl(const uint8_t *key, size_t key_len, uint8_t *ks)
+{
+    uint8_t fips[480];
+    uint32_t w[61];
+    expand_fips(key, key_len, fips);
+    for (int half = 0; half < 2; half++) {
+        for (int i = 0; i < 60; i++) {
+            const uint8_t *b = fips + 240 * half + 4 * i;
+            w[i] = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+        }
+        w[60] = (uint32_t)(key_len / 4 + 6);
+        memcpy(ks + 256 * half, w, sizeof w);
+    }
+    aes_gen_secure_zero(fips, sizeof fips);
+    aes_gen_secure_zero(w, sizeof w);
+}
+
 const struct aes_gen_key_format_info aes_gen_key_formats[AES_GEN_KEY_FORMAT_COUNT] = {
     [AES_GEN_KF_fips] = {expand_fips, 0, 240},
+    [AES_GEN_KF_openssl] = {expand_openssl, 0, 256},
 };

@@ -1,0 +1,129 @@
+# SPDX-License-Identifier: Apache-2.0
+"""tilegx: TILE-Gx AES in C with GCC's __insn_* builtins (Corneliusen's
+"OpenSSL aes_core.c Replacement for Tilera TILE-Gx"), and its host emulation.
+
+The state is OpenSSL's: four big-endian 32-bit words.  The tables are
+OpenSSL's Te0-3 and Td0-3 (and Td4, the inverse S-box as words), each aligned
+to 1 KiB, so `tblidxbK(table, word)` is the address of the entry for byte K of
+the word in one operation, and `ld4u` loads it.  Input of any alignment comes
+through two or three `ldna` doubleword loads, `dblalign` and `revbytes`;
+output through byte stores, or `st` when GX_STORE_ALIGNED promises 8-byte
+aligned output (the article's aligned store path).
+
+What this module writes:
+  tilegx/aes_tilegx_core.h  the tables and one- and two-block encryption and
+                            decryption per key size (static inline)
+  tilegx/tilegx_kernels.c   the runtime's tilegx-emu kernels (every mode) on it
+  tilegx/aes_core_tilegx.c  a drop-in for OpenSSL's aes_core.c with the same
+                            code inlined: AES_set_encrypt_key, AES_set_decrypt_key,
+                            AES_encrypt, AES_decrypt on OpenSSL's AES_KEY
+On a host the runtime's kernels are compiled with -include tilegx_emu.h.
+Not constant-time (table lookups indexed by key and data).
+"""
+
+import aes_math
+
+DIRECTORY = ("tilegx", "TILE-Gx C (__insn_* builtins; emulated on other hosts), the "
+             "aes_core.c drop-in")
+PARAMS = "const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks"
+
+
+# --- block code --------------------------------------------------------------
+
+def _load(i, src):
+    """Words s0..s3 of block i (suffix) from src, any alignment."""
+    return [f"uint64_t d0{i} = __insn_ldna({src}), d1{i} = __insn_ldna({src} + 8), "
+            f"d2{i} = __insn_ldna({src} + 15);",
+            f"uint64_t lo{i} = __insn_revbytes(__insn_dblalign(d0{i}, d1{i}, {src}));",
+            f"uint64_t hi{i} = __insn_revbytes(__insn_dblalign(d1{i}, d2{i}, {src}));",
+            f"uint64_t s0{i} = lo{i} >> 32, s1{i} = lo{i} & 0xffffffff, "
+            f"s2{i} = hi{i} >> 32, s3{i} = hi{i} & 0xffffffff;"]
+
+
+def _store(i, dst, words):
+    a, b, c, d = words
+    return [f"aes_gen_tilegx_put(({dst}), __insn_revbytes({a} << 32 | {b}), "
+            f"__insn_revbytes({c} << 32 | {d}));"]
+
+
+def _lookup(table, k, word):
+    return f"__insn_ld4u((const void *)__insn_tblidxb{k}({table}, {word}))"
+
+
+def _rounds(rounds, decrypt, blocks):
+    """The rounds on s0..s3 of each block (suffixes), result in s0..s3; the
+    blocks' statements interleave round by round."""
+    lines = []
+    T = "TD" if decrypt else "TE"
+    # Row r of output column c comes from column c + r (encryption) or c - r.
+    step = -1 if decrypt else 1
+    for r in range(1, rounds + 1):
+        last = r == rounds
+        for i in blocks:
+            for c in range(4):
+                src = [f"s{(c + step * row) % 4}{i}" for row in range(4)]
+                key = f"rk[{4 * r + c}]"
+                if not last:
+                    terms = [_lookup(f"{T}{row}", 3 - row, src[row]) for row in range(4)]
+                elif decrypt:
+                    terms = [f"({_lookup('TD4', 3 - row, src[row])} << {24 - 8 * row})"
+                             for row in range(4)]
+                else:
+                    # S(x) in row r: the byte of Te(r+2 mod 4) that holds s alone.
+                    terms = [f"({_lookup(f'TE{(row + 2) % 4}', 3 - row, src[row])} & "
+                             f"0x{0xFF << (24 - 8 * row):08x})" for row in range(4)]
+                lines.append(f"t{c}{i} = {' ^ '.join(terms)} ^ {key};")
+        for i in blocks:
+            lines.append(" ".join(f"s{c}{i} = t{c}{i};" for c in range(4)))
+    return lines
+
+
+def block_function(bits, decrypt, width):
+    """C of one static inline function: width blocks through all rounds."""
+    rounds = bits // 32 + 6
+    name = f"aes_gen_tilegx_{'decrypt' if decrypt else 'encrypt'}{width}_k{bits}"
+    blocks = [str(i) for i in range(width)]
+    args = ", ".join([f"const uint8_t *in{i}" for i in blocks] + [f"uint8_t *out{i}" for i in blocks])
+    body = ["uint64_t " + ", ".join(f"t{c}{i}" for i in blocks for c in range(4)) + ";"]
+    for i in blocks:
+        body += _load(i, f"in{i}")
+        body.append(" ".join(f"s{c}{i} ^= rk[{c}];" for c in range(4)))
+    body += _rounds(rounds, decrypt, blocks)
+    for i in blocks:
+        body += _store(i, f"out{i}", [f"s{c}{i}" for c in range(4)])
+    return {"name": name, "args": args, "body": body}
+
+
+# --- files --------------------------------------------------------------------
+
+def _words(table):
+    return [", ".join(f"0x{v:08x}" for v in table[i:i + 6]) + "," for i in range(0, 256, 6)]
+
+
+def core_context():
+    funcs = [block_function(bits, dec, w) for bits in (128, 192, 256) for dec in (False, True)
+             for w in (1, 2)]
+    tables = {"te": [_words(t) for t in aes_math.TE_BE], "td": [_words(t) for t in aes_math.TD_BE],
+              "td4": _words(aes_math.INV_SBOX), "te4": _words(aes_math.SBOX),
+              "rcon": ", ".join(f"0x{r << 24:08x}" for r in aes_math.RCON)}
+    return {"funcs": funcs, "tables": tables}
+
+
+def file_for(v):
+    return "tilegx/tilegx_kernels.c"
+
+
+BODIES = {name: name for name in ("ecb", "cbc_enc", "cbc_dec", "cfb_enc", "cfb_dec", "ofb", "ctr")}
+
+
+def emit(variants, render, backend):
+    core = core_context()
+    kernels = [{"symbol": v.symbol, "body": v.mode.body_name, "bits": v.key_bits,
+                "width": v.width, "dec": v.mode.schedule == "dec",
+                "counter_bits": v.mode.counter_bits, "description": v.mode.description,
+                "iv_note": v.mode.iv_note} for v in variants]
+    return {
+        "tilegx/aes_tilegx_core.h": render("tilegx_core.h.j2", **core),
+        "tilegx/tilegx_kernels.c": render("tilegx_kernels.c.j2", kernels=kernels, params=PARAMS),
+        "tilegx/aes_core_tilegx.c": render("aes_core_tilegx.c.j2", **core),
+    }
