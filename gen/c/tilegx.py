@@ -40,41 +40,58 @@ def _load(i, src):
             f"s2{i} = hi{i} >> 32, s3{i} = hi{i} & 0xffffffff;"]
 
 
-def _store(i, dst, words):
-    a, b, c, d = words
-    return [f"aes_gen_tilegx_put(({dst}), __insn_revbytes({a} << 32 | {b}), "
-            f"__insn_revbytes({c} << 32 | {d}));"]
-
-
 def _lookup(table, k, word):
     return f"__insn_ld4u((const void *)__insn_tblidxb{k}({table}, {word}))"
 
 
 def _rounds(rounds, decrypt, blocks):
-    """The rounds on s0..s3 of each block (suffixes), result in s0..s3; the
-    blocks' statements interleave round by round."""
+    """Rounds 1..N-1 on s0..s3 of each block (suffixes), result in s0..s3;
+    the blocks' statements interleave round by round."""
     lines = []
     T = "TD" if decrypt else "TE"
     # Row r of output column c comes from column c + r (encryption) or c - r.
     step = -1 if decrypt else 1
-    for r in range(1, rounds + 1):
-        last = r == rounds
+    for r in range(1, rounds):
         for i in blocks:
             for c in range(4):
                 src = [f"s{(c + step * row) % 4}{i}" for row in range(4)]
-                key = f"rk[{4 * r + c}]"
-                if not last:
-                    terms = [_lookup(f"{T}{row}", 3 - row, src[row]) for row in range(4)]
-                elif decrypt:
-                    terms = [f"({_lookup('TD4', 3 - row, src[row])} << {24 - 8 * row})"
-                             for row in range(4)]
-                else:
-                    # S(x) in row r: the byte of Te(r+2 mod 4) that holds s alone.
-                    terms = [f"({_lookup(f'TE{(row + 2) % 4}', 3 - row, src[row])} & "
-                             f"0x{0xFF << (24 - 8 * row):08x})" for row in range(4)]
-                lines.append(f"t{c}{i} = {' ^ '.join(terms)} ^ {key};")
+                terms = [_lookup(f"{T}{row}", 3 - row, src[row]) for row in range(4)]
+                lines.append(f"t{c}{i} = {' ^ '.join(terms)} ^ rk[{4 * r + c}];")
         for i in blocks:
             lines.append(" ".join(f"s{c}{i} = t{c}{i};" for c in range(4)))
+    return lines
+
+
+def _last_round(rounds, decrypt, i):
+    """The last round of block i as two doublewords ready to store, olo{i}
+    (columns 0, 1) and ohi{i} (2, 3), big-endian words, key added.
+
+    Encryption (the article's trick): Te0..Te3 hold S(x) in the high byte of
+    one halfword each (Te0, Te1: the low halfword; Te2, Te3: the high one), so
+    v2int_l(Te2[a], Te3[b]) has S(a), S(b) in the high bytes of halfwords 3,
+    2 and v2int_l(Te0[c], Te1[d]) S(c), S(d) in those of halfwords 1, 0; mm
+    takes the top half of one and the bottom half of the other, and v2packh
+    keeps the high bytes: two output columns per v2packh, no masks or shifts.
+    Decryption: the inverse S-box bytes of a column paired by v1int_l, the
+    pairs by v2int_l, two columns by v4int_l."""
+    lines, step, base = [], (-1 if decrypt else 1), 4 * rounds
+    cols = []
+    for c in range(4):
+        src = [f"s{(c + step * row) % 4}{i}" for row in range(4)]
+        if decrypt:
+            x = [_lookup("TD4", 3 - row, src[row]) for row in range(4)]
+            lines.append(f"uint64_t x{c}{i} = __insn_v2int_l(__insn_v1int_l({x[0]}, {x[1]}), "
+                         f"__insn_v1int_l({x[2]}, {x[3]}));")
+        else:
+            ab = f"__insn_v2int_l({_lookup('TE2', 3, src[0])}, {_lookup('TE3', 2, src[1])})"
+            cd = f"__insn_v2int_l({_lookup('TE0', 1, src[2])}, {_lookup('TE1', 0, src[3])})"
+            lines.append(f"uint64_t x{c}{i} = __insn_mm({ab}, {cd}, 32, 63);")
+        cols.append(f"x{c}{i}")
+    pair = (lambda a, b: f"__insn_v4int_l({a}, {b})") if decrypt else \
+        (lambda a, b: f"__insn_v2packh({a}, {b})")
+    for name, (a, b) in (("olo", (0, 1)), ("ohi", (2, 3))):
+        key = f"__insn_v4int_l(rk[{base + a}], rk[{base + b}])"
+        lines.append(f"uint64_t {name}{i} = {pair(cols[a], cols[b])} ^ {key};")
     return lines
 
 
@@ -90,7 +107,9 @@ def block_function(bits, decrypt, width):
         body.append(" ".join(f"s{c}{i} ^= rk[{c}];" for c in range(4)))
     body += _rounds(rounds, decrypt, blocks)
     for i in blocks:
-        body += _store(i, f"out{i}", [f"s{c}{i}" for c in range(4)])
+        body += _last_round(rounds, decrypt, i)
+    for i in blocks:
+        body.append(f"aes_gen_tilegx_put(out{i}, __insn_revbytes(olo{i}), __insn_revbytes(ohi{i}));")
     return {"name": name, "args": args, "body": body}
 
 

@@ -551,12 +551,13 @@ static inline void aes_gen_tilegx_encrypt1_k128(const uint32_t *rk, const uint8_
     t20 = __insn_ld4u((const void *)__insn_tblidxb3(TE0, s20)) ^ __insn_ld4u((const void *)__insn_tblidxb2(TE1, s30)) ^ __insn_ld4u((const void *)__insn_tblidxb1(TE2, s00)) ^ __insn_ld4u((const void *)__insn_tblidxb0(TE3, s10)) ^ rk[38];
     t30 = __insn_ld4u((const void *)__insn_tblidxb3(TE0, s30)) ^ __insn_ld4u((const void *)__insn_tblidxb2(TE1, s00)) ^ __insn_ld4u((const void *)__insn_tblidxb1(TE2, s10)) ^ __insn_ld4u((const void *)__insn_tblidxb0(TE3, s20)) ^ rk[39];
     s00 = t00; s10 = t10; s20 = t20; s30 = t30;
-    t00 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s00)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s10)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s20)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s30)) & 0x000000ff) ^ rk[40];
-    t10 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s10)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s20)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s30)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s00)) & 0x000000ff) ^ rk[41];
-    t20 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s20)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s30)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s00)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s10)) & 0x000000ff) ^ rk[42];
-    t30 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s30)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s00)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s10)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s20)) & 0x000000ff) ^ rk[43];
-    s00 = t00; s10 = t10; s20 = t20; s30 = t30;
-    aes_gen_tilegx_put((out0), __insn_revbytes(s00 << 32 | s10), __insn_revbytes(s20 << 32 | s30));
+    uint64_t x00 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s00)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s10))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s20)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s30))), 32, 63);
+    uint64_t x10 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s10)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s20))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s30)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s00))), 32, 63);
+    uint64_t x20 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s20)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s30))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s00)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s10))), 32, 63);
+    uint64_t x30 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s30)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s00))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s10)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s20))), 32, 63);
+    uint64_t olo0 = __insn_v2packh(x00, x10) ^ __insn_v4int_l(rk[40], rk[41]);
+    uint64_t ohi0 = __insn_v2packh(x20, x30) ^ __insn_v4int_l(rk[42], rk[43]);
+    aes_gen_tilegx_put(out0, __insn_revbytes(olo0), __insn_revbytes(ohi0));
 }
 
 static inline void aes_gen_tilegx_encrypt2_k128(const uint32_t *rk, const uint8_t *in0, const uint8_t *in1, uint8_t *out0, uint8_t *out1)
@@ -669,18 +670,20 @@ static inline void aes_gen_tilegx_encrypt2_k128(const uint32_t *rk, const uint8_
     t31 = __insn_ld4u((const void *)__insn_tblidxb3(TE0, s31)) ^ __insn_ld4u((const void *)__insn_tblidxb2(TE1, s01)) ^ __insn_ld4u((const void *)__insn_tblidxb1(TE2, s11)) ^ __insn_ld4u((const void *)__insn_tblidxb0(TE3, s21)) ^ rk[39];
     s00 = t00; s10 = t10; s20 = t20; s30 = t30;
     s01 = t01; s11 = t11; s21 = t21; s31 = t31;
-    t00 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s00)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s10)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s20)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s30)) & 0x000000ff) ^ rk[40];
-    t10 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s10)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s20)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s30)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s00)) & 0x000000ff) ^ rk[41];
-    t20 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s20)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s30)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s00)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s10)) & 0x000000ff) ^ rk[42];
-    t30 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s30)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s00)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s10)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s20)) & 0x000000ff) ^ rk[43];
-    t01 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s01)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s11)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s21)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s31)) & 0x000000ff) ^ rk[40];
-    t11 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s11)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s21)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s31)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s01)) & 0x000000ff) ^ rk[41];
-    t21 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s21)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s31)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s01)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s11)) & 0x000000ff) ^ rk[42];
-    t31 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s31)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s01)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s11)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s21)) & 0x000000ff) ^ rk[43];
-    s00 = t00; s10 = t10; s20 = t20; s30 = t30;
-    s01 = t01; s11 = t11; s21 = t21; s31 = t31;
-    aes_gen_tilegx_put((out0), __insn_revbytes(s00 << 32 | s10), __insn_revbytes(s20 << 32 | s30));
-    aes_gen_tilegx_put((out1), __insn_revbytes(s01 << 32 | s11), __insn_revbytes(s21 << 32 | s31));
+    uint64_t x00 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s00)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s10))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s20)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s30))), 32, 63);
+    uint64_t x10 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s10)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s20))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s30)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s00))), 32, 63);
+    uint64_t x20 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s20)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s30))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s00)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s10))), 32, 63);
+    uint64_t x30 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s30)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s00))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s10)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s20))), 32, 63);
+    uint64_t olo0 = __insn_v2packh(x00, x10) ^ __insn_v4int_l(rk[40], rk[41]);
+    uint64_t ohi0 = __insn_v2packh(x20, x30) ^ __insn_v4int_l(rk[42], rk[43]);
+    uint64_t x01 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s01)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s11))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s21)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s31))), 32, 63);
+    uint64_t x11 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s11)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s21))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s31)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s01))), 32, 63);
+    uint64_t x21 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s21)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s31))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s01)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s11))), 32, 63);
+    uint64_t x31 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s31)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s01))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s11)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s21))), 32, 63);
+    uint64_t olo1 = __insn_v2packh(x01, x11) ^ __insn_v4int_l(rk[40], rk[41]);
+    uint64_t ohi1 = __insn_v2packh(x21, x31) ^ __insn_v4int_l(rk[42], rk[43]);
+    aes_gen_tilegx_put(out0, __insn_revbytes(olo0), __insn_revbytes(ohi0));
+    aes_gen_tilegx_put(out1, __insn_revbytes(olo1), __insn_revbytes(ohi1));
 }
 
 static inline void aes_gen_tilegx_decrypt1_k128(const uint32_t *rk, const uint8_t *in0, uint8_t *out0)
@@ -743,12 +746,13 @@ static inline void aes_gen_tilegx_decrypt1_k128(const uint32_t *rk, const uint8_
     t20 = __insn_ld4u((const void *)__insn_tblidxb3(TD0, s20)) ^ __insn_ld4u((const void *)__insn_tblidxb2(TD1, s10)) ^ __insn_ld4u((const void *)__insn_tblidxb1(TD2, s00)) ^ __insn_ld4u((const void *)__insn_tblidxb0(TD3, s30)) ^ rk[38];
     t30 = __insn_ld4u((const void *)__insn_tblidxb3(TD0, s30)) ^ __insn_ld4u((const void *)__insn_tblidxb2(TD1, s20)) ^ __insn_ld4u((const void *)__insn_tblidxb1(TD2, s10)) ^ __insn_ld4u((const void *)__insn_tblidxb0(TD3, s00)) ^ rk[39];
     s00 = t00; s10 = t10; s20 = t20; s30 = t30;
-    t00 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s00)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s30)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s20)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s10)) << 0) ^ rk[40];
-    t10 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s10)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s00)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s30)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s20)) << 0) ^ rk[41];
-    t20 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s20)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s10)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s00)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s30)) << 0) ^ rk[42];
-    t30 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s30)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s20)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s10)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s00)) << 0) ^ rk[43];
-    s00 = t00; s10 = t10; s20 = t20; s30 = t30;
-    aes_gen_tilegx_put((out0), __insn_revbytes(s00 << 32 | s10), __insn_revbytes(s20 << 32 | s30));
+    uint64_t x00 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s00)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s30))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s20)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s10))));
+    uint64_t x10 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s10)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s00))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s30)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s20))));
+    uint64_t x20 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s20)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s10))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s00)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s30))));
+    uint64_t x30 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s30)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s20))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s10)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s00))));
+    uint64_t olo0 = __insn_v4int_l(x00, x10) ^ __insn_v4int_l(rk[40], rk[41]);
+    uint64_t ohi0 = __insn_v4int_l(x20, x30) ^ __insn_v4int_l(rk[42], rk[43]);
+    aes_gen_tilegx_put(out0, __insn_revbytes(olo0), __insn_revbytes(ohi0));
 }
 
 static inline void aes_gen_tilegx_decrypt2_k128(const uint32_t *rk, const uint8_t *in0, const uint8_t *in1, uint8_t *out0, uint8_t *out1)
@@ -861,18 +865,20 @@ static inline void aes_gen_tilegx_decrypt2_k128(const uint32_t *rk, const uint8_
     t31 = __insn_ld4u((const void *)__insn_tblidxb3(TD0, s31)) ^ __insn_ld4u((const void *)__insn_tblidxb2(TD1, s21)) ^ __insn_ld4u((const void *)__insn_tblidxb1(TD2, s11)) ^ __insn_ld4u((const void *)__insn_tblidxb0(TD3, s01)) ^ rk[39];
     s00 = t00; s10 = t10; s20 = t20; s30 = t30;
     s01 = t01; s11 = t11; s21 = t21; s31 = t31;
-    t00 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s00)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s30)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s20)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s10)) << 0) ^ rk[40];
-    t10 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s10)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s00)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s30)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s20)) << 0) ^ rk[41];
-    t20 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s20)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s10)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s00)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s30)) << 0) ^ rk[42];
-    t30 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s30)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s20)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s10)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s00)) << 0) ^ rk[43];
-    t01 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s01)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s31)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s21)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s11)) << 0) ^ rk[40];
-    t11 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s11)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s01)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s31)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s21)) << 0) ^ rk[41];
-    t21 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s21)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s11)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s01)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s31)) << 0) ^ rk[42];
-    t31 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s31)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s21)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s11)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s01)) << 0) ^ rk[43];
-    s00 = t00; s10 = t10; s20 = t20; s30 = t30;
-    s01 = t01; s11 = t11; s21 = t21; s31 = t31;
-    aes_gen_tilegx_put((out0), __insn_revbytes(s00 << 32 | s10), __insn_revbytes(s20 << 32 | s30));
-    aes_gen_tilegx_put((out1), __insn_revbytes(s01 << 32 | s11), __insn_revbytes(s21 << 32 | s31));
+    uint64_t x00 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s00)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s30))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s20)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s10))));
+    uint64_t x10 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s10)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s00))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s30)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s20))));
+    uint64_t x20 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s20)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s10))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s00)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s30))));
+    uint64_t x30 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s30)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s20))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s10)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s00))));
+    uint64_t olo0 = __insn_v4int_l(x00, x10) ^ __insn_v4int_l(rk[40], rk[41]);
+    uint64_t ohi0 = __insn_v4int_l(x20, x30) ^ __insn_v4int_l(rk[42], rk[43]);
+    uint64_t x01 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s01)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s31))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s21)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s11))));
+    uint64_t x11 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s11)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s01))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s31)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s21))));
+    uint64_t x21 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s21)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s11))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s01)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s31))));
+    uint64_t x31 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s31)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s21))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s11)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s01))));
+    uint64_t olo1 = __insn_v4int_l(x01, x11) ^ __insn_v4int_l(rk[40], rk[41]);
+    uint64_t ohi1 = __insn_v4int_l(x21, x31) ^ __insn_v4int_l(rk[42], rk[43]);
+    aes_gen_tilegx_put(out0, __insn_revbytes(olo0), __insn_revbytes(ohi0));
+    aes_gen_tilegx_put(out1, __insn_revbytes(olo1), __insn_revbytes(ohi1));
 }
 
 static inline void aes_gen_tilegx_encrypt1_k192(const uint32_t *rk, const uint8_t *in0, uint8_t *out0)
@@ -945,12 +951,13 @@ static inline void aes_gen_tilegx_encrypt1_k192(const uint32_t *rk, const uint8_
     t20 = __insn_ld4u((const void *)__insn_tblidxb3(TE0, s20)) ^ __insn_ld4u((const void *)__insn_tblidxb2(TE1, s30)) ^ __insn_ld4u((const void *)__insn_tblidxb1(TE2, s00)) ^ __insn_ld4u((const void *)__insn_tblidxb0(TE3, s10)) ^ rk[46];
     t30 = __insn_ld4u((const void *)__insn_tblidxb3(TE0, s30)) ^ __insn_ld4u((const void *)__insn_tblidxb2(TE1, s00)) ^ __insn_ld4u((const void *)__insn_tblidxb1(TE2, s10)) ^ __insn_ld4u((const void *)__insn_tblidxb0(TE3, s20)) ^ rk[47];
     s00 = t00; s10 = t10; s20 = t20; s30 = t30;
-    t00 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s00)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s10)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s20)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s30)) & 0x000000ff) ^ rk[48];
-    t10 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s10)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s20)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s30)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s00)) & 0x000000ff) ^ rk[49];
-    t20 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s20)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s30)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s00)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s10)) & 0x000000ff) ^ rk[50];
-    t30 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s30)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s00)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s10)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s20)) & 0x000000ff) ^ rk[51];
-    s00 = t00; s10 = t10; s20 = t20; s30 = t30;
-    aes_gen_tilegx_put((out0), __insn_revbytes(s00 << 32 | s10), __insn_revbytes(s20 << 32 | s30));
+    uint64_t x00 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s00)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s10))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s20)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s30))), 32, 63);
+    uint64_t x10 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s10)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s20))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s30)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s00))), 32, 63);
+    uint64_t x20 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s20)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s30))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s00)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s10))), 32, 63);
+    uint64_t x30 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s30)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s00))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s10)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s20))), 32, 63);
+    uint64_t olo0 = __insn_v2packh(x00, x10) ^ __insn_v4int_l(rk[48], rk[49]);
+    uint64_t ohi0 = __insn_v2packh(x20, x30) ^ __insn_v4int_l(rk[50], rk[51]);
+    aes_gen_tilegx_put(out0, __insn_revbytes(olo0), __insn_revbytes(ohi0));
 }
 
 static inline void aes_gen_tilegx_encrypt2_k192(const uint32_t *rk, const uint8_t *in0, const uint8_t *in1, uint8_t *out0, uint8_t *out1)
@@ -1083,18 +1090,20 @@ static inline void aes_gen_tilegx_encrypt2_k192(const uint32_t *rk, const uint8_
     t31 = __insn_ld4u((const void *)__insn_tblidxb3(TE0, s31)) ^ __insn_ld4u((const void *)__insn_tblidxb2(TE1, s01)) ^ __insn_ld4u((const void *)__insn_tblidxb1(TE2, s11)) ^ __insn_ld4u((const void *)__insn_tblidxb0(TE3, s21)) ^ rk[47];
     s00 = t00; s10 = t10; s20 = t20; s30 = t30;
     s01 = t01; s11 = t11; s21 = t21; s31 = t31;
-    t00 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s00)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s10)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s20)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s30)) & 0x000000ff) ^ rk[48];
-    t10 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s10)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s20)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s30)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s00)) & 0x000000ff) ^ rk[49];
-    t20 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s20)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s30)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s00)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s10)) & 0x000000ff) ^ rk[50];
-    t30 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s30)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s00)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s10)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s20)) & 0x000000ff) ^ rk[51];
-    t01 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s01)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s11)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s21)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s31)) & 0x000000ff) ^ rk[48];
-    t11 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s11)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s21)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s31)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s01)) & 0x000000ff) ^ rk[49];
-    t21 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s21)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s31)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s01)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s11)) & 0x000000ff) ^ rk[50];
-    t31 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s31)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s01)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s11)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s21)) & 0x000000ff) ^ rk[51];
-    s00 = t00; s10 = t10; s20 = t20; s30 = t30;
-    s01 = t01; s11 = t11; s21 = t21; s31 = t31;
-    aes_gen_tilegx_put((out0), __insn_revbytes(s00 << 32 | s10), __insn_revbytes(s20 << 32 | s30));
-    aes_gen_tilegx_put((out1), __insn_revbytes(s01 << 32 | s11), __insn_revbytes(s21 << 32 | s31));
+    uint64_t x00 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s00)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s10))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s20)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s30))), 32, 63);
+    uint64_t x10 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s10)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s20))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s30)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s00))), 32, 63);
+    uint64_t x20 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s20)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s30))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s00)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s10))), 32, 63);
+    uint64_t x30 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s30)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s00))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s10)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s20))), 32, 63);
+    uint64_t olo0 = __insn_v2packh(x00, x10) ^ __insn_v4int_l(rk[48], rk[49]);
+    uint64_t ohi0 = __insn_v2packh(x20, x30) ^ __insn_v4int_l(rk[50], rk[51]);
+    uint64_t x01 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s01)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s11))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s21)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s31))), 32, 63);
+    uint64_t x11 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s11)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s21))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s31)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s01))), 32, 63);
+    uint64_t x21 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s21)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s31))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s01)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s11))), 32, 63);
+    uint64_t x31 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s31)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s01))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s11)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s21))), 32, 63);
+    uint64_t olo1 = __insn_v2packh(x01, x11) ^ __insn_v4int_l(rk[48], rk[49]);
+    uint64_t ohi1 = __insn_v2packh(x21, x31) ^ __insn_v4int_l(rk[50], rk[51]);
+    aes_gen_tilegx_put(out0, __insn_revbytes(olo0), __insn_revbytes(ohi0));
+    aes_gen_tilegx_put(out1, __insn_revbytes(olo1), __insn_revbytes(ohi1));
 }
 
 static inline void aes_gen_tilegx_decrypt1_k192(const uint32_t *rk, const uint8_t *in0, uint8_t *out0)
@@ -1167,12 +1176,13 @@ static inline void aes_gen_tilegx_decrypt1_k192(const uint32_t *rk, const uint8_
     t20 = __insn_ld4u((const void *)__insn_tblidxb3(TD0, s20)) ^ __insn_ld4u((const void *)__insn_tblidxb2(TD1, s10)) ^ __insn_ld4u((const void *)__insn_tblidxb1(TD2, s00)) ^ __insn_ld4u((const void *)__insn_tblidxb0(TD3, s30)) ^ rk[46];
     t30 = __insn_ld4u((const void *)__insn_tblidxb3(TD0, s30)) ^ __insn_ld4u((const void *)__insn_tblidxb2(TD1, s20)) ^ __insn_ld4u((const void *)__insn_tblidxb1(TD2, s10)) ^ __insn_ld4u((const void *)__insn_tblidxb0(TD3, s00)) ^ rk[47];
     s00 = t00; s10 = t10; s20 = t20; s30 = t30;
-    t00 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s00)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s30)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s20)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s10)) << 0) ^ rk[48];
-    t10 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s10)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s00)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s30)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s20)) << 0) ^ rk[49];
-    t20 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s20)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s10)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s00)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s30)) << 0) ^ rk[50];
-    t30 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s30)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s20)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s10)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s00)) << 0) ^ rk[51];
-    s00 = t00; s10 = t10; s20 = t20; s30 = t30;
-    aes_gen_tilegx_put((out0), __insn_revbytes(s00 << 32 | s10), __insn_revbytes(s20 << 32 | s30));
+    uint64_t x00 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s00)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s30))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s20)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s10))));
+    uint64_t x10 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s10)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s00))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s30)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s20))));
+    uint64_t x20 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s20)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s10))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s00)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s30))));
+    uint64_t x30 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s30)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s20))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s10)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s00))));
+    uint64_t olo0 = __insn_v4int_l(x00, x10) ^ __insn_v4int_l(rk[48], rk[49]);
+    uint64_t ohi0 = __insn_v4int_l(x20, x30) ^ __insn_v4int_l(rk[50], rk[51]);
+    aes_gen_tilegx_put(out0, __insn_revbytes(olo0), __insn_revbytes(ohi0));
 }
 
 static inline void aes_gen_tilegx_decrypt2_k192(const uint32_t *rk, const uint8_t *in0, const uint8_t *in1, uint8_t *out0, uint8_t *out1)
@@ -1305,18 +1315,20 @@ static inline void aes_gen_tilegx_decrypt2_k192(const uint32_t *rk, const uint8_
     t31 = __insn_ld4u((const void *)__insn_tblidxb3(TD0, s31)) ^ __insn_ld4u((const void *)__insn_tblidxb2(TD1, s21)) ^ __insn_ld4u((const void *)__insn_tblidxb1(TD2, s11)) ^ __insn_ld4u((const void *)__insn_tblidxb0(TD3, s01)) ^ rk[47];
     s00 = t00; s10 = t10; s20 = t20; s30 = t30;
     s01 = t01; s11 = t11; s21 = t21; s31 = t31;
-    t00 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s00)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s30)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s20)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s10)) << 0) ^ rk[48];
-    t10 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s10)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s00)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s30)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s20)) << 0) ^ rk[49];
-    t20 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s20)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s10)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s00)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s30)) << 0) ^ rk[50];
-    t30 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s30)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s20)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s10)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s00)) << 0) ^ rk[51];
-    t01 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s01)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s31)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s21)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s11)) << 0) ^ rk[48];
-    t11 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s11)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s01)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s31)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s21)) << 0) ^ rk[49];
-    t21 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s21)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s11)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s01)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s31)) << 0) ^ rk[50];
-    t31 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s31)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s21)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s11)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s01)) << 0) ^ rk[51];
-    s00 = t00; s10 = t10; s20 = t20; s30 = t30;
-    s01 = t01; s11 = t11; s21 = t21; s31 = t31;
-    aes_gen_tilegx_put((out0), __insn_revbytes(s00 << 32 | s10), __insn_revbytes(s20 << 32 | s30));
-    aes_gen_tilegx_put((out1), __insn_revbytes(s01 << 32 | s11), __insn_revbytes(s21 << 32 | s31));
+    uint64_t x00 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s00)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s30))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s20)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s10))));
+    uint64_t x10 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s10)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s00))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s30)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s20))));
+    uint64_t x20 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s20)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s10))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s00)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s30))));
+    uint64_t x30 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s30)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s20))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s10)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s00))));
+    uint64_t olo0 = __insn_v4int_l(x00, x10) ^ __insn_v4int_l(rk[48], rk[49]);
+    uint64_t ohi0 = __insn_v4int_l(x20, x30) ^ __insn_v4int_l(rk[50], rk[51]);
+    uint64_t x01 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s01)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s31))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s21)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s11))));
+    uint64_t x11 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s11)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s01))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s31)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s21))));
+    uint64_t x21 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s21)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s11))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s01)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s31))));
+    uint64_t x31 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s31)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s21))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s11)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s01))));
+    uint64_t olo1 = __insn_v4int_l(x01, x11) ^ __insn_v4int_l(rk[48], rk[49]);
+    uint64_t ohi1 = __insn_v4int_l(x21, x31) ^ __insn_v4int_l(rk[50], rk[51]);
+    aes_gen_tilegx_put(out0, __insn_revbytes(olo0), __insn_revbytes(ohi0));
+    aes_gen_tilegx_put(out1, __insn_revbytes(olo1), __insn_revbytes(ohi1));
 }
 
 static inline void aes_gen_tilegx_encrypt1_k256(const uint32_t *rk, const uint8_t *in0, uint8_t *out0)
@@ -1399,12 +1411,13 @@ static inline void aes_gen_tilegx_encrypt1_k256(const uint32_t *rk, const uint8_
     t20 = __insn_ld4u((const void *)__insn_tblidxb3(TE0, s20)) ^ __insn_ld4u((const void *)__insn_tblidxb2(TE1, s30)) ^ __insn_ld4u((const void *)__insn_tblidxb1(TE2, s00)) ^ __insn_ld4u((const void *)__insn_tblidxb0(TE3, s10)) ^ rk[54];
     t30 = __insn_ld4u((const void *)__insn_tblidxb3(TE0, s30)) ^ __insn_ld4u((const void *)__insn_tblidxb2(TE1, s00)) ^ __insn_ld4u((const void *)__insn_tblidxb1(TE2, s10)) ^ __insn_ld4u((const void *)__insn_tblidxb0(TE3, s20)) ^ rk[55];
     s00 = t00; s10 = t10; s20 = t20; s30 = t30;
-    t00 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s00)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s10)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s20)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s30)) & 0x000000ff) ^ rk[56];
-    t10 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s10)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s20)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s30)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s00)) & 0x000000ff) ^ rk[57];
-    t20 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s20)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s30)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s00)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s10)) & 0x000000ff) ^ rk[58];
-    t30 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s30)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s00)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s10)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s20)) & 0x000000ff) ^ rk[59];
-    s00 = t00; s10 = t10; s20 = t20; s30 = t30;
-    aes_gen_tilegx_put((out0), __insn_revbytes(s00 << 32 | s10), __insn_revbytes(s20 << 32 | s30));
+    uint64_t x00 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s00)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s10))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s20)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s30))), 32, 63);
+    uint64_t x10 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s10)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s20))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s30)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s00))), 32, 63);
+    uint64_t x20 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s20)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s30))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s00)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s10))), 32, 63);
+    uint64_t x30 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s30)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s00))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s10)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s20))), 32, 63);
+    uint64_t olo0 = __insn_v2packh(x00, x10) ^ __insn_v4int_l(rk[56], rk[57]);
+    uint64_t ohi0 = __insn_v2packh(x20, x30) ^ __insn_v4int_l(rk[58], rk[59]);
+    aes_gen_tilegx_put(out0, __insn_revbytes(olo0), __insn_revbytes(ohi0));
 }
 
 static inline void aes_gen_tilegx_encrypt2_k256(const uint32_t *rk, const uint8_t *in0, const uint8_t *in1, uint8_t *out0, uint8_t *out1)
@@ -1557,18 +1570,20 @@ static inline void aes_gen_tilegx_encrypt2_k256(const uint32_t *rk, const uint8_
     t31 = __insn_ld4u((const void *)__insn_tblidxb3(TE0, s31)) ^ __insn_ld4u((const void *)__insn_tblidxb2(TE1, s01)) ^ __insn_ld4u((const void *)__insn_tblidxb1(TE2, s11)) ^ __insn_ld4u((const void *)__insn_tblidxb0(TE3, s21)) ^ rk[55];
     s00 = t00; s10 = t10; s20 = t20; s30 = t30;
     s01 = t01; s11 = t11; s21 = t21; s31 = t31;
-    t00 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s00)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s10)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s20)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s30)) & 0x000000ff) ^ rk[56];
-    t10 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s10)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s20)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s30)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s00)) & 0x000000ff) ^ rk[57];
-    t20 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s20)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s30)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s00)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s10)) & 0x000000ff) ^ rk[58];
-    t30 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s30)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s00)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s10)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s20)) & 0x000000ff) ^ rk[59];
-    t01 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s01)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s11)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s21)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s31)) & 0x000000ff) ^ rk[56];
-    t11 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s11)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s21)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s31)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s01)) & 0x000000ff) ^ rk[57];
-    t21 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s21)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s31)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s01)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s11)) & 0x000000ff) ^ rk[58];
-    t31 = (__insn_ld4u((const void *)__insn_tblidxb3(TE2, s31)) & 0xff000000) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TE3, s01)) & 0x00ff0000) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TE0, s11)) & 0x0000ff00) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TE1, s21)) & 0x000000ff) ^ rk[59];
-    s00 = t00; s10 = t10; s20 = t20; s30 = t30;
-    s01 = t01; s11 = t11; s21 = t21; s31 = t31;
-    aes_gen_tilegx_put((out0), __insn_revbytes(s00 << 32 | s10), __insn_revbytes(s20 << 32 | s30));
-    aes_gen_tilegx_put((out1), __insn_revbytes(s01 << 32 | s11), __insn_revbytes(s21 << 32 | s31));
+    uint64_t x00 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s00)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s10))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s20)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s30))), 32, 63);
+    uint64_t x10 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s10)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s20))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s30)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s00))), 32, 63);
+    uint64_t x20 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s20)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s30))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s00)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s10))), 32, 63);
+    uint64_t x30 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s30)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s00))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s10)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s20))), 32, 63);
+    uint64_t olo0 = __insn_v2packh(x00, x10) ^ __insn_v4int_l(rk[56], rk[57]);
+    uint64_t ohi0 = __insn_v2packh(x20, x30) ^ __insn_v4int_l(rk[58], rk[59]);
+    uint64_t x01 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s01)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s11))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s21)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s31))), 32, 63);
+    uint64_t x11 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s11)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s21))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s31)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s01))), 32, 63);
+    uint64_t x21 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s21)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s31))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s01)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s11))), 32, 63);
+    uint64_t x31 = __insn_mm(__insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb3(TE2, s31)), __insn_ld4u((const void *)__insn_tblidxb2(TE3, s01))), __insn_v2int_l(__insn_ld4u((const void *)__insn_tblidxb1(TE0, s11)), __insn_ld4u((const void *)__insn_tblidxb0(TE1, s21))), 32, 63);
+    uint64_t olo1 = __insn_v2packh(x01, x11) ^ __insn_v4int_l(rk[56], rk[57]);
+    uint64_t ohi1 = __insn_v2packh(x21, x31) ^ __insn_v4int_l(rk[58], rk[59]);
+    aes_gen_tilegx_put(out0, __insn_revbytes(olo0), __insn_revbytes(ohi0));
+    aes_gen_tilegx_put(out1, __insn_revbytes(olo1), __insn_revbytes(ohi1));
 }
 
 static inline void aes_gen_tilegx_decrypt1_k256(const uint32_t *rk, const uint8_t *in0, uint8_t *out0)
@@ -1651,12 +1666,13 @@ static inline void aes_gen_tilegx_decrypt1_k256(const uint32_t *rk, const uint8_
     t20 = __insn_ld4u((const void *)__insn_tblidxb3(TD0, s20)) ^ __insn_ld4u((const void *)__insn_tblidxb2(TD1, s10)) ^ __insn_ld4u((const void *)__insn_tblidxb1(TD2, s00)) ^ __insn_ld4u((const void *)__insn_tblidxb0(TD3, s30)) ^ rk[54];
     t30 = __insn_ld4u((const void *)__insn_tblidxb3(TD0, s30)) ^ __insn_ld4u((const void *)__insn_tblidxb2(TD1, s20)) ^ __insn_ld4u((const void *)__insn_tblidxb1(TD2, s10)) ^ __insn_ld4u((const void *)__insn_tblidxb0(TD3, s00)) ^ rk[55];
     s00 = t00; s10 = t10; s20 = t20; s30 = t30;
-    t00 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s00)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s30)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s20)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s10)) << 0) ^ rk[56];
-    t10 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s10)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s00)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s30)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s20)) << 0) ^ rk[57];
-    t20 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s20)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s10)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s00)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s30)) << 0) ^ rk[58];
-    t30 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s30)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s20)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s10)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s00)) << 0) ^ rk[59];
-    s00 = t00; s10 = t10; s20 = t20; s30 = t30;
-    aes_gen_tilegx_put((out0), __insn_revbytes(s00 << 32 | s10), __insn_revbytes(s20 << 32 | s30));
+    uint64_t x00 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s00)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s30))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s20)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s10))));
+    uint64_t x10 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s10)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s00))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s30)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s20))));
+    uint64_t x20 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s20)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s10))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s00)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s30))));
+    uint64_t x30 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s30)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s20))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s10)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s00))));
+    uint64_t olo0 = __insn_v4int_l(x00, x10) ^ __insn_v4int_l(rk[56], rk[57]);
+    uint64_t ohi0 = __insn_v4int_l(x20, x30) ^ __insn_v4int_l(rk[58], rk[59]);
+    aes_gen_tilegx_put(out0, __insn_revbytes(olo0), __insn_revbytes(ohi0));
 }
 
 static inline void aes_gen_tilegx_decrypt2_k256(const uint32_t *rk, const uint8_t *in0, const uint8_t *in1, uint8_t *out0, uint8_t *out1)
@@ -1809,18 +1825,20 @@ static inline void aes_gen_tilegx_decrypt2_k256(const uint32_t *rk, const uint8_
     t31 = __insn_ld4u((const void *)__insn_tblidxb3(TD0, s31)) ^ __insn_ld4u((const void *)__insn_tblidxb2(TD1, s21)) ^ __insn_ld4u((const void *)__insn_tblidxb1(TD2, s11)) ^ __insn_ld4u((const void *)__insn_tblidxb0(TD3, s01)) ^ rk[55];
     s00 = t00; s10 = t10; s20 = t20; s30 = t30;
     s01 = t01; s11 = t11; s21 = t21; s31 = t31;
-    t00 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s00)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s30)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s20)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s10)) << 0) ^ rk[56];
-    t10 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s10)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s00)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s30)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s20)) << 0) ^ rk[57];
-    t20 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s20)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s10)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s00)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s30)) << 0) ^ rk[58];
-    t30 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s30)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s20)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s10)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s00)) << 0) ^ rk[59];
-    t01 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s01)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s31)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s21)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s11)) << 0) ^ rk[56];
-    t11 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s11)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s01)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s31)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s21)) << 0) ^ rk[57];
-    t21 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s21)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s11)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s01)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s31)) << 0) ^ rk[58];
-    t31 = (__insn_ld4u((const void *)__insn_tblidxb3(TD4, s31)) << 24) ^ (__insn_ld4u((const void *)__insn_tblidxb2(TD4, s21)) << 16) ^ (__insn_ld4u((const void *)__insn_tblidxb1(TD4, s11)) << 8) ^ (__insn_ld4u((const void *)__insn_tblidxb0(TD4, s01)) << 0) ^ rk[59];
-    s00 = t00; s10 = t10; s20 = t20; s30 = t30;
-    s01 = t01; s11 = t11; s21 = t21; s31 = t31;
-    aes_gen_tilegx_put((out0), __insn_revbytes(s00 << 32 | s10), __insn_revbytes(s20 << 32 | s30));
-    aes_gen_tilegx_put((out1), __insn_revbytes(s01 << 32 | s11), __insn_revbytes(s21 << 32 | s31));
+    uint64_t x00 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s00)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s30))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s20)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s10))));
+    uint64_t x10 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s10)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s00))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s30)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s20))));
+    uint64_t x20 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s20)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s10))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s00)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s30))));
+    uint64_t x30 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s30)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s20))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s10)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s00))));
+    uint64_t olo0 = __insn_v4int_l(x00, x10) ^ __insn_v4int_l(rk[56], rk[57]);
+    uint64_t ohi0 = __insn_v4int_l(x20, x30) ^ __insn_v4int_l(rk[58], rk[59]);
+    uint64_t x01 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s01)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s31))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s21)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s11))));
+    uint64_t x11 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s11)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s01))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s31)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s21))));
+    uint64_t x21 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s21)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s11))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s01)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s31))));
+    uint64_t x31 = __insn_v2int_l(__insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb3(TD4, s31)), __insn_ld4u((const void *)__insn_tblidxb2(TD4, s21))), __insn_v1int_l(__insn_ld4u((const void *)__insn_tblidxb1(TD4, s11)), __insn_ld4u((const void *)__insn_tblidxb0(TD4, s01))));
+    uint64_t olo1 = __insn_v4int_l(x01, x11) ^ __insn_v4int_l(rk[56], rk[57]);
+    uint64_t ohi1 = __insn_v4int_l(x21, x31) ^ __insn_v4int_l(rk[58], rk[59]);
+    aes_gen_tilegx_put(out0, __insn_revbytes(olo0), __insn_revbytes(ohi0));
+    aes_gen_tilegx_put(out1, __insn_revbytes(olo1), __insn_revbytes(ohi1));
 }
 
 /* FIPS-197 5.2 in OpenSSL's words: rk[i] holds bytes 4i..4i+3, big-endian. */
