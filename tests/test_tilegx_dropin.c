@@ -2,7 +2,7 @@
 /* The aes_core.c drop-in (generated/tilegx/aes_core_tilegx.c), compiled with
  * its symbols renamed gx_* (-D), through its own API against OpenSSL's
  * AES_encrypt/AES_decrypt: every key size, random keys and blocks, input at
- * every alignment, the return codes.  Built twice: output by bytes at any
+ * every alignment, the round keys left in AES_KEY, the return codes.  Built twice: output by bytes at any
  * alignment, and with GX_STORE_ALIGNED (8-byte aligned output; a misaligned
  * one must trap in the emulation's trapping mode). */
 #define OPENSSL_SUPPRESS_DEPRECATED
@@ -27,6 +27,22 @@ void gx_AES_decrypt(const unsigned char *in, unsigned char *out, const AES_KEY *
 #define OUT_OFFSETS 16
 #endif
 
+/* The drop-in keeps aes_core.c's AES_KEY: each word the big-endian value of
+ * four key bytes. The host's OpenSSL has either that layout (its C code) or,
+ * in the x86-64 assembly, every word byte-swapped; all words must agree with
+ * one of the two. */
+static int same_round_keys(const AES_KEY *ours, const AES_KEY *theirs)
+{
+    int as_is = ours->rounds == theirs->rounds, swapped = as_is;
+    for (int i = 0; i < 4 * (ours->rounds + 1); i++) {
+        const unsigned char *t = (const unsigned char *)&theirs->rd_key[i];
+        const uint32_t be = (uint32_t)t[0] << 24 | (uint32_t)t[1] << 16 | (uint32_t)t[2] << 8 | t[3];
+        as_is &= ours->rd_key[i] == theirs->rd_key[i];
+        swapped &= ours->rd_key[i] == be;
+    }
+    return as_is || swapped;
+}
+
 START_TEST(matches_openssl)
 {
     uint64_t rng = test_seed();
@@ -41,12 +57,17 @@ START_TEST(matches_openssl)
             ck_assert_int_eq(gx_AES_set_encrypt_key(key, bits[b], &ours), 0);
             ck_assert_int_eq(AES_set_encrypt_key(key, bits[b], &theirs), 0);
             ck_assert_int_eq(ours.rounds, bits[b] / 32 + 6);
+            /* So that the rest of OpenSSL (aes_cbc.c, aes_ige.c) can use it. */
+            ck_assert_msg(same_round_keys(&ours, &theirs),
+                          "AES-%d encryption round keys differ from OpenSSL's", bits[b]);
             gx_AES_encrypt(in + in_off, got + out_off, &ours);
             AES_encrypt(in + in_off, want, &theirs);
             ck_assert_msg(memcmp(got + out_off, want, 16) == 0, "AES-%d encrypt, in+%zu out+%zu",
                           bits[b], in_off, out_off);
             ck_assert_int_eq(gx_AES_set_decrypt_key(key, bits[b], &ours), 0);
             ck_assert_int_eq(AES_set_decrypt_key(key, bits[b], &theirs), 0);
+            ck_assert_msg(same_round_keys(&ours, &theirs),
+                          "AES-%d decryption round keys differ from OpenSSL's", bits[b]);
             gx_AES_decrypt(in + in_off, got + out_off, &ours);
             AES_decrypt(in + in_off, want, &theirs);
             ck_assert_msg(memcmp(got + out_off, want, 16) == 0, "AES-%d decrypt, in+%zu out+%zu",
