@@ -166,7 +166,7 @@ def generate(request):
     isa_text = {name: " + ".join(variants.BACKENDS[name].isa) or
                 ("x86-64" if variants.BACKENDS[name].arch else "C99 only") for name in names}
     files["kernels.h"] = render("kernels.h.j2", kernels=records, isa_text=isa_text,
-                                arches=variants.ARCHES)
+                                arches=variants.ARCHES, params=variants.KERNEL_PARAMS)
     files["kernels.inc"] = render("kernels.inc.j2", kernels=records,
                                   cpu={r["symbol"]: cpu_expr(r["isa"]) for r in records})
     files["groups.inc"] = render("groups.inc.j2", groups=group_records(records, aliases))

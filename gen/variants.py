@@ -187,6 +187,8 @@ def ttable_alias(key_loads=None, temps=None):
                            f"(given {opts['key_loads']}, {opts['temps']})")
     return f"ttable-k{opts['key_loads']}t{opts['temps']}"
 REQUIRED_BACKEND = "portable"  # the runtime's fallback on every CPU
+# Every kernel's C parameters (aes_gen_kernel_fn in kernels.h).
+KERNEL_PARAMS = "const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks"
 
 
 @dataclass(frozen=True)
@@ -207,6 +209,14 @@ class Variant:
     @property
     def symbol(self):
         return f"aes_gen_{self.backend_symbol}_{self.mode.tag}_k{self.key_bits}_w{self.width}"
+
+
+def by_file(variants, file_for):
+    """{path: [variant, ...]} in the variants' order: the kernels each file holds."""
+    files = {}
+    for v in variants:
+        files.setdefault(file_for(v), []).append(v)
+    return files
 
 
 class VariantError(ValueError):

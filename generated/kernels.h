@@ -28,8 +28,7 @@ extern "C" {
 #pragma GCC visibility push(default) /* the kernels are API; the build hides the rest */
 #endif
 
-typedef void aes_gen_kernel_fn(const uint8_t *rk, uint8_t *iv, uint8_t *dst,
-                               const uint8_t *src, size_t nblocks);
+typedef void aes_gen_kernel_fn(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 
 #define AES_GEN_KERNEL_COUNT 438
 

@@ -10,8 +10,7 @@ so dst == src works for every mode.
 
 import re
 
-# The kernel's C parameters, shared by every backend (see generated/kernels.h).
-PARAMS = "const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks"
+from variants import KERNEL_PARAMS, by_file
 
 
 def _rk(rnd, col):
@@ -180,7 +179,7 @@ def kernel(v):
     ]
     return {
         "symbol": v.symbol,
-        "params": PARAMS,
+        "params": KERNEL_PARAMS,
         "notes": notes,
         "decls": _declarations(body),
         "unused_iv": not uses_iv,
@@ -191,10 +190,7 @@ def kernel(v):
 def emit(variants, render, backend):
     """Return {path: text} for the portable backend: one C file per (mode, direction)."""
     files = {"portable/portable.h": render("portable.h.j2")}
-    by_file = {}
-    for v in variants:
-        by_file.setdefault(file_for(v), []).append(v)
-    for path, group in by_file.items():
+    for path, group in by_file(variants, file_for).items():
         files[path] = render("portable_kernels.c.j2", kernels=[kernel(v) for v in group])
     return files
 

@@ -22,10 +22,10 @@ Not constant-time (table lookups indexed by key and data).
 """
 
 import aes_math
+from variants import KERNEL_PARAMS
 
 DIRECTORY = ("tilegx", "TILE-Gx C (__insn_* builtins; emulated on other hosts), the "
              "aes_core.c drop-in")
-PARAMS = "const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks"
 
 
 # --- block code --------------------------------------------------------------
@@ -143,6 +143,6 @@ def emit(variants, render, backend):
                 "iv_note": v.mode.iv_note} for v in variants]
     return {
         "tilegx/aes_tilegx_core.h": render("tilegx_core.h.j2", **core),
-        "tilegx/tilegx_kernels.c": render("tilegx_kernels.c.j2", kernels=kernels, params=PARAMS),
+        "tilegx/tilegx_kernels.c": render("tilegx_kernels.c.j2", kernels=kernels, params=KERNEL_PARAMS),
         "tilegx/aes_core_tilegx.c": render("aes_core_tilegx.c.j2", **core),
     }

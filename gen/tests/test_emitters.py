@@ -106,7 +106,7 @@ class VectorLengths(unittest.TestCase):
               for w in (widths if m.parallel else (1,))]
         files = skeletons.emit(vs, aesgen.make_renderer(),
                                lambda v: skeletons.vector_for(vec, v), skeletons.BODIES,
-                               backend.isa, "", lambda v: f"x86_64/t_{v.mode.tag}.S")
+                               backend.isa, lambda v: f"x86_64/t_{v.mode.tag}.S")
         byte_lines = {}
         for path, text in files.items():
             assembly_labels_defined(self, path, text)

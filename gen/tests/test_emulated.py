@@ -91,7 +91,7 @@ class Emulated(unittest.TestCase):
             for bits in variants.KEY_BITS:
                 for width in (WIDTHS[name] if mode.parallel else (1,)):
                     v = variants.Variant(name, mode, bits, width)
-                    ctx = skeletons.kernel(v, module.vector(v), module.BODIES, backend.isa, "")
+                    ctx = skeletons.kernel(v, module.vector(v), module.BODIES, backend.isa)
                     key = bytes(rng.randrange(256) for _ in range(bits // 8))
                     n = 2 * width if mode.parallel else 3
                     src = bytes(rng.randrange(256) for _ in range(16 * n))

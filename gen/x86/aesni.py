@@ -10,13 +10,8 @@ from . import skeletons
 from .vector import Vector
 
 VECTOR = Vector(16, 16, "sse")
-PARAMS = "const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks"
 BODIES = skeletons.BODIES
-DIRECTORY = ("x86_64", "x86-64 assembly (GNU as), one file per backend and mode")
-
-
-def file_for(v):
-    return f"x86_64/{v.backend_symbol}_{v.mode.tag}.S"
+DIRECTORY, file_for = skeletons.DIRECTORY, skeletons.file_for
 
 
 def vector(v):
@@ -25,7 +20,7 @@ def vector(v):
 
 
 def emit(variants, render, backend):
-    return skeletons.emit(variants, render, vector, BODIES, backend.isa, PARAMS, file_for)
+    return skeletons.emit(variants, render, vector, BODIES, backend.isa)
 
 
 def max_width(backend):

@@ -19,12 +19,19 @@ CTR counter.
 """
 
 from asm import Const, Program, gp, mem, rip
+from variants import KERNEL_PARAMS, by_file
 
 from .plan import PlanError, plan
 from .vector import SYSV
 
 RK, IV, DST, SRC, N = (SYSV[r] for r in ("rk", "iv", "dst", "src", "nblocks"))
 TMP_ROLE = "temporary: data loads"
+# Every x86 backend: one assembly file per backend and (mode, direction).
+DIRECTORY = ("x86_64", "x86-64 assembly (GNU as), one file per backend and mode")
+
+
+def file_for(v):
+    return f"x86_64/{v.backend_symbol}_{v.mode.tag}.S"
 
 
 class Kernel:
@@ -420,7 +427,7 @@ def register_map(k, body_fn):
     return lines + ["rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)"] + k.gp_notes
 
 
-def kernel(v, kvec, bodies, isa, params):
+def kernel(v, kvec, bodies, isa):
     """Template context for one kernel at vector strategy kvec."""
     body_fn = bodies[v.mode.body_name]
     serial = not v.mode.parallel
@@ -443,7 +450,7 @@ def kernel(v, kvec, bodies, isa, params):
         f"nblocks: a multiple of {v.width}." if v.width > 1 else "nblocks: any count.",
         "Requires: " + ", ".join(s.upper() for s in isa) + ".",
     ]
-    return {"symbol": v.symbol, "params": params, "notes": notes,
+    return {"symbol": v.symbol, "params": KERNEL_PARAMS, "notes": notes,
             "regmap": register_map(k, body_fn), "body": k.p.lines(),
             "consts": list(k.p.consts.values()), "program": k.p}
 
@@ -485,14 +492,11 @@ def vector_for(vec, v, narrow_up_to=0):
     return vec
 
 
-def emit(variants, render, vec_for, bodies, isa, params, file_for):
+def emit(variants, render, vec_for, bodies, isa, file_for=file_for):
     """{path: text}: one assembly file per (mode, direction) with every key size
     and width of the backend; vec_for(v) is the vector strategy of kernel v."""
-    by_file = {}
-    for v in variants:
-        by_file.setdefault(file_for(v), []).append(v)
     files = {}
-    for path, group in by_file.items():
-        kernels = [kernel(v, vec_for(v), bodies, isa, params) for v in group]
+    for path, group in by_file(variants, file_for).items():
+        kernels = [kernel(v, vec_for(v), bodies, isa) for v in group]
         files[path] = render("x86_kernels.S.j2", kernels=kernels, rodata=merge_consts(kernels))
     return files

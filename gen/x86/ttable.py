@@ -28,12 +28,12 @@ from dataclasses import dataclass
 
 from asm import Mem, Program, Reg, gp, mem
 
-from variants import VariantError
+from variants import KERNEL_PARAMS, VariantError, by_file
 
+from . import skeletons
 from .vector import SYSV
 
-PARAMS = "const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks"
-DIRECTORY = ("x86_64", "x86-64 assembly (GNU as), one file per backend and mode")
+DIRECTORY, file_for = skeletons.DIRECTORY, skeletons.file_for
 CALLEE_SAVED = ("rbx", "rbp", "r12", "r13", "r14", "r15")
 RSP = gp("rsp")
 
@@ -395,10 +395,6 @@ BODIES = {"ecb": ecb, "cbc_enc": cbc_enc, "cbc_dec": cbc_dec, "cfb_enc": cfb_enc
 
 # --- files ---------------------------------------------------------------------
 
-def file_for(v):
-    return f"x86_64/{v.backend_symbol}_{v.mode.tag}.S"
-
-
 def kernel(v, opts):
     width = v.width if v.mode.parallel else 1
     k = Kernel(v, opts, width)
@@ -425,17 +421,14 @@ def kernel(v, opts):
         f"nblocks: a multiple of {width}." if width > 1 else "nblocks: any count.",
         "Requires: x86-64.",
     ]
-    return {"symbol": v.symbol, "params": PARAMS, "notes": notes, "regmap": regmap,
+    return {"symbol": v.symbol, "params": KERNEL_PARAMS, "notes": notes, "regmap": regmap,
             "body": k.p.lines(), "consts": [], "program": k.p}
 
 
 def emit(variants, render, backend):
     opts = options_of(backend)
-    by_file = {}
-    for v in variants:
-        by_file.setdefault(file_for(v), []).append(v)
     files = {}
-    for path, group in by_file.items():
+    for path, group in by_file(variants, file_for).items():
         kernels = [kernel(v, opts) for v in group]
         files[path] = render("x86_kernels.S.j2", kernels=kernels, rodata=[],
                              hidden=["aes_gen_ttable_dec" if group[0].mode.schedule == "dec"

@@ -4,13 +4,13 @@ blocks per register) and zmm (EVEX, 32 registers, 4 blocks per register).
 
 Only the parallel modes: a key takes its serial modes (one block at a time,
 bound by AES latency, not width) from the best backend that has them with
-the same round-key layout (aesni).  Widths up to 4 (the
-last blocks of a message, short messages) run on xmm with the VEX encoding.  Round keys are broadcast into every lane
-once per call; vaes512 keeps all fifteen in registers at any width it allows.
+the same round-key layout (aesni).  Widths up to 4 (the last blocks of a
+message, short messages) run on xmm with the VEX encoding.  Round keys are
+broadcast into every lane once per call; vaes512 keeps all fifteen in
+registers at any width it allows.
 """
 
 from . import skeletons
-from .aesni import PARAMS
 from .vector import Vector
 
 VECTORS = {"vaes256": Vector(32, 16, "vex"), "vaes512": Vector(64, 32, "evex")}
@@ -18,11 +18,7 @@ VECTORS = {"vaes256": Vector(32, 16, "vex"), "vaes512": Vector(64, 32, "evex")}
 # xmm saves the broadcasts (measured at W=4 on vaes256: 15.8 ns xmm, 16.2 ns ymm).
 NARROW_UP_TO = 4
 BODIES = skeletons.BODIES
-DIRECTORY = ("x86_64", "x86-64 assembly (GNU as), one file per backend and mode")
-
-
-def file_for(v):
-    return f"x86_64/{v.backend_symbol}_{v.mode.tag}.S"
+DIRECTORY, file_for = skeletons.DIRECTORY, skeletons.file_for
 
 
 def vector(v):
@@ -31,7 +27,7 @@ def vector(v):
 
 
 def emit(variants, render, backend):
-    return skeletons.emit(variants, render, vector, BODIES, backend.isa, PARAMS, file_for)
+    return skeletons.emit(variants, render, vector, BODIES, backend.isa)
 
 
 def max_width(backend):
