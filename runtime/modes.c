@@ -51,7 +51,7 @@ static inline void run_blocks(const aes_gen_key *k, enum aes_gen_mode_dir md, ui
 
     while (ki->width > nblocks) /* the group ends at width 1 */
         ki++;
-    if ((ki->width_mask ? nblocks & ki->width_mask : nblocks % ki->width) == 0)
+    if (whole_groups(ki, nblocks) == nblocks)
         ki->fn(rk, iv, dst, src, nblocks);
     else
         run_rest(ki, rk, iv, dst, src, nblocks);
