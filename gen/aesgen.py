@@ -5,6 +5,7 @@
     /usr/bin/python3 gen/aesgen.py [--widths 1,2,4] [--backends portable] [--keys 128,192,256]
     /usr/bin/python3 gen/aesgen.py --check    regenerate to a temp dir and diff
     /usr/bin/python3 gen/aesgen.py --list [SUBSTR]
+    /usr/bin/python3 gen/aesgen.py --report tilegx
 
 The request (backends, widths, keys) is recorded in generated/manifest.json, so
 --check reproduces whatever `make gen WIDTHS=...` last wrote.
@@ -294,7 +295,14 @@ def main(argv):
                         "exit 1 on any difference")
     parser.add_argument("--list", nargs="?", const="", metavar="SUBSTR",
                         help="list the output files and kernels, optionally filtered")
+    parser.add_argument("--report", choices=("tilegx",),
+                        help="tilegx: the TILE-Gx schedule's operations, bundles and cycles "
+                        "per block against an aes_core.c-style baseline")
     args = parser.parse_args(argv)
+    if args.report == "tilegx":
+        from c import tilegx_asm
+        print(tilegx_asm.report())
+        return 0
 
     default = {"backends": list(variants.DEFAULT_BACKENDS), "keys": list(variants.KEY_BITS),
                "widths": None}

@@ -17,11 +17,15 @@ What this module writes:
   tilegx/aes_core_tilegx.c  a drop-in for OpenSSL's aes_core.c with the same
                             code inlined: AES_set_encrypt_key, AES_set_decrypt_key,
                             AES_encrypt, AES_decrypt on OpenSSL's AES_KEY
+  tilegx/aes_tilegx.S       the block functions as scheduled TILE-Gx bundles
+                            (gen/c/tilegx_asm.py), and aes_core_c_baseline.S,
+                            the aes_core.c-style code the report compares
 On a host the runtime's kernels are compiled with -include tilegx_emu.h.
 Not constant-time (table lookups indexed by key and data).
 """
 
 import aes_math
+from . import tilegx_asm
 from variants import KERNEL_PARAMS
 
 DIRECTORY = ("tilegx", "TILE-Gx C (__insn_* builtins; emulated on other hosts), the "
@@ -145,4 +149,5 @@ def emit(variants, render, backend):
         "tilegx/aes_tilegx_core.h": render("tilegx_core.h.j2", **core),
         "tilegx/tilegx_kernels.c": render("tilegx_kernels.c.j2", kernels=kernels, params=KERNEL_PARAMS),
         "tilegx/aes_core_tilegx.c": render("aes_core_tilegx.c.j2", **core),
+        **tilegx_asm.files(render),
     }
