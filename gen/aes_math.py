@@ -152,6 +152,229 @@ def ttable_decrypt_block(key, block):
     return _ttable_block(TD, INV_SBOX, -1, equivalent_inverse_keys(expand_key(key)), block)
 
 
+# --- vector-permutation AES (Hamburg, "Accelerating AES with vector permute
+# instructions", CHES 2009) ----------------------------------------------------
+#
+# pshufb looks a byte's low nibble up in a 16-byte table (0 when the index has
+# bit 7 set), so everything below is a function of one nibble, or an XOR.
+#
+# Representation.  F16 = {x : x^16 = x} is the subfield of GF(2^8) with 16
+# elements; w (a generator of its multiplicative group) gives it the GF(2)
+# basis 1, w, w^2, w^3, so a nibble n names the element sum of w^b over its
+# bits b.  Pick theta outside F16 whose norm theta^17 equals its trace
+# theta + theta^16 =: a (so theta^2 + a theta + a = 0, the conjugate of theta
+# is theta + a).  Every byte of the field is then x = i theta + k with i, k in
+# F16: the "tower" byte (i << 4) | k.  P maps an AES byte to its tower byte
+# (a GF(2)-linear map, so two 16-entry tables of nibbles and an XOR).
+#
+# Inversion from nibble lookups.  With j = i + k, N = x x' = a i^2 + a i k + k^2
+# (x' the conjugate) and 1/0 read as "infinity" (0x80: an XOR keeps it, a
+# lookup of it yields 0, i.e. 1/inf = 0):
+#     io = 1/(1/i + a/k) + j = N / (k + a i)
+#     jo = 1/(1/j + a/k) + i = N / (k + a i + a k)
+# (expand: 1/(1/i + a/k) = ik/(k + ai)).  Since 1/x = x'/N = (i theta + ai + k)/N:
+#     1/x = (1/io) c1 + (1/jo) c2,  c1 = 1 + theta (1/a + 1/a^2),  c2 = theta/a^2,
+# again one function of io plus one of jo, so the output tables take any
+# linear map after the inversion (the S-box's affine part, x2 for MixColumns,
+# x9/x11/x13/x14 for InvMixColumns, the next round's P) for free.
+#
+# Between rounds the state is kept in tower bytes, P(s) for encryption and
+# P(A^-1(s)) ^ P(A^-1(0x63)) for decryption (the inverse S-box's affine map
+# comes before its inversion); the affine constants are folded into the round
+# keys.  ShiftRows is never done: a byte permutation commutes with every
+# bytewise map, so the state's bytes stay where they are and the permutation
+# accumulates (period 4); the MixColumns rotations and the round keys are
+# permuted to match, and one pshufb at the end puts the bytes in place.
+
+
+def _gf_pow(x, e):
+    r = 1
+    for _ in range(e):
+        r = gf_mul(r, x)
+    return r
+
+
+def _gf_order(x):
+    y, n = x, 1
+    while y != 1:
+        y, n = gf_mul(y, x), n + 1
+    return n
+
+
+def _matrix_inverse(cols):
+    """The GF(2) 8x8 inverse of the map sending bit b to cols[b]: its columns."""
+    image = {}
+    for x in range(256):
+        y = 0
+        for b in range(8):
+            if x >> b & 1:
+                y ^= cols[b]
+        image[y] = x
+    assert len(image) == 256, "not a basis"
+    return [image[1 << b] for b in range(8)]
+
+
+def _linear(cols, x):
+    y = 0
+    for b in range(8):
+        if x >> b & 1:
+            y ^= cols[b]
+    return y
+
+
+class _Vpaes:
+    def __init__(self):
+        g = min(x for x in range(2, 256) if _gf_order(x) == 255)
+        w = _gf_pow(g, 17)                      # order 15: generates F16*
+        self.nib = [0] * 16                     # nibble -> field element
+        for n in range(16):
+            for b in range(4):
+                if n >> b & 1:
+                    self.nib[n] ^= _gf_pow(w, b)
+        f16 = set(self.nib)
+        self.theta = min(t for t in range(256) if t not in f16
+                         and _gf_pow(t, 17) == t ^ _gf_pow(t, 16))
+        self.a = self.theta ^ _gf_pow(self.theta, 16)
+        e = self.nib
+        # Tower byte (i << 4) | k  <->  field element i theta + k.
+        tower_cols = [e[1 << b] for b in range(4)] + [gf_mul(e[1 << b], self.theta)
+                                                      for b in range(4)]
+        self.P = _matrix_inverse(tower_cols)    # AES byte -> tower byte
+        self.from_tower = tower_cols
+        inv_n = lambda n: e.index(gf_inverse(e[n]))
+        self.INV = [0x80] + [inv_n(n) for n in range(1, 16)]
+        self.AINV = [0x80] + [e.index(gf_mul(self.a, gf_inverse(e[n]))) for n in range(1, 16)]
+        a_inv = gf_inverse(self.a)
+        c1 = 1 ^ gf_mul(self.theta, a_inv ^ gf_mul(a_inv, a_inv))
+        c2 = gf_mul(self.theta, gf_mul(a_inv, a_inv))
+        # 1/x = F[io] ^ G[jo] (AES bytes); entry 0 is 0 (x = 0, or io = inf).
+        self.F = [gf_mul(gf_inverse(e[n]), c1) for n in range(16)]
+        self.G = [gf_mul(gf_inverse(e[n]), c2) for n in range(16)]
+        alin = lambda x: _affine(x) ^ 0x63
+        alin_inv = _matrix_inverse([alin(1 << b) for b in range(8)])
+        self.Pd = [_linear(self.P, _linear(alin_inv, 1 << b)) for b in range(8)]
+        self.c_dec = _linear(self.Pd, 0x63)     # the decryption state's constant
+        nib_tables = lambda f: ([f(n) for n in range(16)], [f(n << 4) for n in range(16)])
+        # Encryption: input, middle rounds (S and 2S into the next tower), output.
+        self.ipt = nib_tables(lambda x: _linear(self.P, x))
+        self.sb1 = ([_linear(self.P, alin(v)) for v in self.F],
+                    [_linear(self.P, alin(v)) for v in self.G])
+        self.sb2 = ([_linear(self.P, gf_mul(2, alin(v))) for v in self.F],
+                    [_linear(self.P, gf_mul(2, alin(v))) for v in self.G])
+        self.sbo = ([alin(v) for v in self.F], [alin(v) for v in self.G])
+        # Decryption: input, InvMixColumns multiples into the next tower, output.
+        self.iptd = nib_tables(lambda x: _linear(self.Pd, x))
+        self.dsb = {m: ([_linear(self.Pd, gf_mul(m, v)) for v in self.F],
+                        [_linear(self.Pd, gf_mul(m, v)) for v in self.G]) for m in (9, 11, 13, 14)}
+        self.dsbo = (list(self.F), list(self.G))
+        # Byte positions: 4c + r is row r of column c.  A round's ShiftRows
+        # reads true position p from src(p); the state's bytes stay, the
+        # permutation pi (true position -> stored position) accumulates.
+        self.perms = {}
+        for name, step in (("enc", 1), ("dec", -1)):
+            shift = [4 * ((p // 4 + step * (p % 4)) % 4) + p % 4 for p in range(16)]
+            pis = [list(range(16))]
+            for _ in range(3):
+                pis.append([pis[-1][shift[p]] for p in range(16)])
+            self.perms[name] = pis
+        self.rot = [4 * (p // 4) + (p % 4 + 1) % 4 for p in range(16)]  # row r+1, same column
+
+    def mc_index(self, pi, turns):
+        """pshufb indices that rotate each stored column `turns` rows, for the
+        permutation pi: stored q takes stored pi(rot^turns(pi^-1(q)))."""
+        inv = [pi.index(q) for q in range(16)]
+        out = []
+        for q in range(16):
+            p = inv[q]
+            for _ in range(turns):
+                p = self.rot[p]
+            out.append(pi[p])
+        return out
+
+    def pi(self, decrypt, r):
+        """The permutation after r rounds' ShiftRows."""
+        return self.perms["dec" if decrypt else "enc"][r % 4]
+
+    # --- round keys ------------------------------------------------------------
+    def round_keys(self, rks, decrypt):
+        """The schedule in this representation: rks as expand_key (or
+        equivalent_inverse_keys for decryption) gives them; each key's bytes
+        in the tower of the state it is added to, at their stored positions."""
+        n = len(rks) - 1
+        out = []
+        for r, rk in enumerate(rks):
+            if r == n:
+                t = [b ^ (0 if decrypt else 0x63) for b in rk]
+            elif decrypt:
+                t = [_linear(self.Pd, b) ^ self.c_dec for b in rk]
+            elif r == 0:
+                t = [_linear(self.P, b) for b in rk]
+            else:
+                t = [_linear(self.P, b ^ 0x63) for b in rk]
+            pi = self.pi(decrypt, r)
+            stored = [0] * 16
+            for p in range(16):
+                stored[pi[p]] = t[p]
+            out.append(stored)
+        return out
+
+    # --- a model of the kernels: pshufb on lists -------------------------------
+    @staticmethod
+    def _shuffle(table, idx):
+        return [0 if i & 0x80 else table[i & 15] for i in idx]
+
+    def _inverse_nibbles(self, t):
+        """(io, jo) of each tower byte, by the five lookups."""
+        sh = self._shuffle
+        hi, lo = [b >> 4 for b in t], [b & 15 for b in t]
+        ak = sh(self.AINV, lo)
+        j = [x ^ y for x, y in zip(hi, lo)]
+        iak = [x ^ y for x, y in zip(sh(self.INV, hi), ak)]
+        jak = [x ^ y for x, y in zip(sh(self.INV, j), ak)]
+        io = [x ^ y for x, y in zip(sh(self.INV, iak), j)]
+        jo = [x ^ y for x, y in zip(sh(self.INV, jak), hi)]
+        return io, jo
+
+    def _pair(self, tables, io, jo):
+        return [x ^ y for x, y in zip(self._shuffle(tables[0], io), self._shuffle(tables[1], jo))]
+
+    def crypt_block(self, keys, block, decrypt):
+        """One block through the kernels' steps; keys from round_keys()."""
+        sh, xor = self._shuffle, lambda u, v: [x ^ y for x, y in zip(u, v)]
+        n = len(keys) - 1
+        ipt = self.iptd if decrypt else self.ipt
+        t = xor(xor(sh(ipt[0], [b & 15 for b in block]), sh(ipt[1], [b >> 4 for b in block])),
+                keys[0])
+        for r in range(1, n):
+            io, jo = self._inverse_nibbles(t)
+            pi = self.pi(decrypt, r)
+            fwd = self.mc_index(pi, 1)
+            if decrypt:
+                acc = self._pair(self.dsb[9], io, jo)
+                for m in (13, 11, 14):
+                    acc = xor(sh(acc, fwd), self._pair(self.dsb[m], io, jo))
+                t = xor(acc, keys[r])
+            else:
+                a1, a2 = self._pair(self.sb1, io, jo), self._pair(self.sb2, io, jo)
+                x = xor(a2, sh(a1, fwd))
+                t = xor(xor(x, sh(x, fwd)), xor(sh(a1, self.mc_index(pi, 3)), keys[r]))
+        io, jo = self._inverse_nibbles(t)
+        out = xor(self._pair(self.dsbo if decrypt else self.sbo, io, jo), keys[n])
+        return bytes(sh(out, self.pi(decrypt, n)))
+
+
+VPAES = _Vpaes()
+
+
+def vpaes_encrypt_block(key, block):
+    return VPAES.crypt_block(VPAES.round_keys(expand_key(key), False), list(block), False)
+
+
+def vpaes_decrypt_block(key, block):
+    rks = equivalent_inverse_keys(expand_key(key))
+    return VPAES.crypt_block(VPAES.round_keys(rks, True), list(block), True)
+
+
 def self_check():
     """Raise AssertionError unless the derived constants agree with FIPS-197."""
     assert gf_mul(0x57, 0x83) == 0xC1, "FIPS-197 4.2 example"
@@ -169,6 +392,16 @@ def self_check():
         assert ttable_encrypt_block(key, plain).hex() == cipher, f"FIPS-197 C, {key_len}-byte key"
         assert ttable_decrypt_block(key, bytes.fromhex(cipher)) == plain, \
             f"FIPS-197 C inverse, {key_len}-byte key"
+        assert vpaes_encrypt_block(key, plain).hex() == cipher, f"vpaes, {key_len}-byte key"
+        assert vpaes_decrypt_block(key, bytes.fromhex(cipher)) == plain, \
+            f"vpaes inverse, {key_len}-byte key"
+    # The nibble inversion and the output tables are the S-box, every byte.
+    v = VPAES
+    for x in range(256):
+        io, jo = v._inverse_nibbles([_linear(v.P, x)])
+        assert v._pair(v.sbo, io, jo)[0] ^ 0x63 == SBOX[x], f"vpaes S-box at {x:#04x}"
+        io, jo = v._inverse_nibbles([_linear(v.Pd, x) ^ v.c_dec])
+        assert v._pair(v.dsbo, io, jo)[0] == INV_SBOX[x], f"vpaes inverse S-box at {x:#04x}"
 
 
 self_check()
