@@ -160,7 +160,8 @@ def generate(request):
     files["tables.h"] = render("tables.h.j2", rcon=aes_math.RCON)
     files["tables.c"] = render("tables.c.j2", sbox=aes_math.SBOX, inv_sbox=aes_math.INV_SBOX,
                                rcon=aes_math.RCON, te=aes_math.TE, td=aes_math.TD,
-                               te_last=aes_math.TE_LAST, td_last=aes_math.TD_LAST)
+                               te_last=aes_math.TE_LAST, td_last=aes_math.TD_LAST,
+                               vpaes=aes_math.VPAES)
     backends = [{"b": b, "cpu": cpu_expr(b.isa), "built": name in names,
                  "alias": aliases.get(name, "")}
                 for name, b in variants.BACKENDS.items()]

@@ -133,9 +133,26 @@ _BACKENDS = (
             width_limit_reason="16 xmm registers hold the blocks, a chaining value and a "
                                "temporary; round keys take what is left",
             arch="x86_64", aes_bytes=16),
-    Backend("vpaes512", "vpaes512", "vector-permutation AES on zmm", True, 3, ("avx512bw",)),
-    Backend("vpaes256", "vpaes256", "vector-permutation AES on ymm", True, 4, ("avx2",)),
-    Backend("vpaes", "vpaes", "vector-permutation AES on xmm", True, 5, ("ssse3",)),
+    # Vector-permutation AES: 4 temporaries per block register beside the
+    # blocks, the mode's registers and (VEX/EVEX) four table registers.
+    Backend("vpaes512", "vpaes512", "vector-permutation AES on zmm, 4 blocks per register; "
+            "parallel modes", True, 3, ("avx512f", "avx512vl", "avx512bw"), "x86.vpaes",
+            key_format="vpaes", default_widths=(1, 4, 8, 16), width_multiple=4, max_width=20,
+            width_limit_reason="32 zmm registers hold the blocks, 4 per register, four "
+                               "temporaries per block register, the mode's two and four tables",
+            arch="x86_64", serial_modes=False),
+    Backend("vpaes256", "vpaes256", "vector-permutation AES on ymm, 2 blocks per register; "
+            "parallel modes", True, 4, ("avx", "avx2"), "x86.vpaes", key_format="vpaes",
+            default_widths=(1, 2, 4), width_multiple=2, max_width=4,
+            width_limit_reason="16 ymm registers hold the blocks, 2 per register, four "
+                               "temporaries per block register, the mode's two and four tables",
+            arch="x86_64", serial_modes=False),
+    Backend("vpaes", "vpaes", "vector-permutation AES on xmm (SSSE3)", True, 5,
+            ("sse2", "ssse3"), "x86.vpaes", key_format="vpaes", default_widths=(1, 2),
+            max_width=2,
+            width_limit_reason="16 xmm registers hold the blocks, four temporaries per block "
+                               "and the mode's two",
+            arch="x86_64"),
     Backend("ttable", "ttable", "x86-64 T-table assembly: the measured best of the four "
             "ttable-k* variants", False, 0, alias_of=TTABLE_DEFAULT),
     # Two blocks, the round output, the index registers, the table base and rk
@@ -164,7 +181,8 @@ _BACKENDS = (
 # runtime's backend ids follow this order.
 BACKENDS = {b.name: b for b in sorted(_BACKENDS, key=lambda b: (not b.constant_time, b.rank))}
 GENERATED = tuple(name for name, b in BACKENDS.items() if b.emitter or b.alias_of)
-DEFAULT_BACKENDS = ("vaes512", "vaes256", "aesni", "ttable", "portable", "tilegx-emu")
+DEFAULT_BACKENDS = ("vaes512", "vaes256", "aesni", "vpaes512", "vpaes256", "vpaes", "ttable",
+                    "portable", "tilegx-emu")
 
 
 def expand(backends):

@@ -33,6 +33,24 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_ecb_dec.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_ecb_enc.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_ofb_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vpaes512_cbc_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vpaes512_cfb_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vpaes512_ctr_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vpaes512_ecb_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vpaes512_ecb_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vpaes256_cbc_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vpaes256_cfb_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vpaes256_ctr_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vpaes256_ecb_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vpaes256_ecb_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vpaes_cbc_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vpaes_cbc_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vpaes_cfb_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vpaes_cfb_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vpaes_ctr_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vpaes_ecb_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vpaes_ecb_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vpaes_ofb_enc.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k32t0_cbc_dec.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k32t0_cbc_enc.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k32t0_cfb_dec.S

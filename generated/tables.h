@@ -19,5 +19,14 @@ extern const uint32_t aes_gen_td[4][256];
 /* [0..3] as aes_gen_te / aes_gen_td, [4 + k]: the (inverse) S-box byte in row k. */
 extern const uint32_t aes_gen_ttable_enc[8][256];
 extern const uint32_t aes_gen_ttable_dec[8][256];
+/* The vpaes key format (gen/aes_math.py, VPAES): the images of bits 0..7 of
+ * an AES byte under P (to the encryption state's tower bytes) and Pd (the
+ * decryption state's, before its constant), that constant, and where each
+ * key byte is stored after r ShiftRows (r mod 4), [0] encryption, [1]
+ * decryption. */
+extern const uint8_t aes_gen_vpaes_p[8];
+extern const uint8_t aes_gen_vpaes_pd[8];
+extern const uint8_t aes_gen_vpaes_c_dec;
+extern const uint8_t aes_gen_vpaes_pi[2][4][16];
 
 #endif

@@ -75,7 +75,12 @@ static inline int aes_gen_mode_uses_iv(enum aes_gen_mode_dir md)
 }
 
 /* Expanded-key layouts (key_schedule.c); a backend names the one its kernels take. */
-enum aes_gen_key_format { AES_GEN_KF_fips, AES_GEN_KF_openssl, AES_GEN_KEY_FORMAT_COUNT };
+enum aes_gen_key_format {
+    AES_GEN_KF_fips,
+    AES_GEN_KF_openssl,
+    AES_GEN_KF_vpaes,
+    AES_GEN_KEY_FORMAT_COUNT
+};
 struct aes_gen_key_format_info {
     /* Writes the expanded key into ks (sizeof private_ks bytes available). */
     void (*expand)(const uint8_t *key, size_t key_len, uint8_t *ks);

@@ -83,7 +83,48 @@ static void expand_openssl(const uint8_t *key, size_t key_len, uint8_t *ks)
     aes_gen_secure_zero(w, sizeof w);
 }
 
+/* A GF(2)-linear map of a byte given by the images of its bits, without a
+ * secret-dependent index or branch. */
+static uint8_t linear_map(const uint8_t cols[8], uint8_t x)
+{
+    uint8_t y = 0;
+    for (int b = 0; b < 8; b++)
+        y ^= cols[b] & (uint8_t)-((x >> b) & 1);
+    return y;
+}
+
+/* `vpaes`: each round key in the representation of the state it is added to
+ * (gen/aes_math.py, VPAES.round_keys): rk0 and the middle keys as tower
+ * bytes (the S-box constant 0x63 folded into encryption's middle and last
+ * keys, decryption's state constant into its tower keys), the last key as
+ * AES bytes, every byte at its position after r ShiftRows.  Encryption at
+ * 0, decryption at 240. */
+static void expand_vpaes(const uint8_t *key, size_t key_len, uint8_t *ks)
+{
+    uint8_t fips[480];
+    const size_t rounds = key_len / 4 + 6;
+    expand_fips(key, key_len, fips);
+    for (int dec = 0; dec < 2; dec++)
+        for (size_t r = 0; r <= rounds; r++) {
+            const uint8_t *in = fips + 240 * dec + 16 * r;
+            uint8_t *out = ks + 240 * dec + 16 * r;
+            const uint8_t *pi = aes_gen_vpaes_pi[dec][r % 4];
+            for (int p = 0; p < 16; p++) {
+                uint8_t t;
+                if (r == rounds)
+                    t = in[p] ^ (dec ? 0 : 0x63);
+                else if (dec)
+                    t = linear_map(aes_gen_vpaes_pd, in[p]) ^ aes_gen_vpaes_c_dec;
+                else
+                    t = linear_map(aes_gen_vpaes_p, r ? in[p] ^ 0x63 : in[p]);
+                out[pi[p]] = t;
+            }
+        }
+    aes_gen_secure_zero(fips, sizeof fips);
+}
+
 const struct aes_gen_key_format_info aes_gen_key_formats[AES_GEN_KEY_FORMAT_COUNT] = {
     [AES_GEN_KF_fips] = {expand_fips, 0, 240},
     [AES_GEN_KF_openssl] = {expand_openssl, 0, 256},
+    [AES_GEN_KF_vpaes] = {expand_vpaes, 0, 240},
 };

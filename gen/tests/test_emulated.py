@@ -16,7 +16,8 @@ from x86 import skeletons
 
 # Every parallel-mode width of the defaults plus non-default ones
 # (AES_GEN_EMU_WIDE=1 adds the widest each backend allows).
-WIDTHS = {"vaes512": (1, 4, 8, 12, 16, 32), "vaes256": (1, 2, 4, 6, 8, 16), "aesni": (1, 2, 3, 8)}
+WIDTHS = {"vaes512": (1, 4, 8, 12, 16, 32), "vaes256": (1, 2, 4, 6, 8, 16), "aesni": (1, 2, 3, 8),
+          "vpaes512": (1, 4, 8, 20), "vpaes256": (1, 2, 4), "vpaes": (1, 2)}
 if os.environ.get("AES_GEN_EMU_WIDE"):
     WIDTHS = {name: ws + (variants.BACKENDS[name].max_width,) for name, ws in WIDTHS.items()}
 
@@ -56,10 +57,12 @@ def reference(mode, key, iv, src):
     return b"".join(out), chain
 
 
-def round_keys(mode, key):
+def round_keys(mode, key, key_format="fips"):
     rks = aes_math.expand_key(key)
     if mode.schedule == "dec":
         rks = aes_math.equivalent_inverse_keys(rks)
+    if key_format == "vpaes":
+        rks = aes_math.VPAES.round_keys(rks, mode.schedule == "dec")
     return bytes(b for rk in rks for b in rk)
 
 
@@ -91,14 +94,16 @@ class Emulated(unittest.TestCase):
             for bits in variants.KEY_BITS:
                 for width in (WIDTHS[name] if mode.parallel else (1,)):
                     v = variants.Variant(name, mode, bits, width)
-                    ctx = skeletons.kernel(v, module.vector(v), module.BODIES, backend.isa)
+                    ctx = skeletons.kernel(v, module.vector(v), module.BODIES, backend.isa,
+                                           getattr(module, "KERNEL", skeletons.Kernel))
                     key = bytes(rng.randrange(256) for _ in range(bits // 8))
                     n = 2 * width if mode.parallel else 3
                     src = bytes(rng.randrange(256) for _ in range(16 * n))
                     ivs = list(counters(width, rng)) if mode.iv == "counter" else \
                         [bytes(rng.randrange(256) for _ in range(16))]
                     for iv in ivs:
-                        got, got_iv = x86emu.run_kernel(ctx, round_keys(mode, key), iv, src, n)
+                        got, got_iv = x86emu.run_kernel(
+                            ctx, round_keys(mode, key, backend.key_format), iv, src, n)
                         want, want_iv = reference(mode, key, iv, src)
                         self.assertEqual(got.hex(), want.hex(), f"{v.symbol} iv {iv.hex()}")
                         if mode.iv != "none":
@@ -114,6 +119,15 @@ class Emulated(unittest.TestCase):
 
     def test_aesni(self):
         self.assertGreater(self.check_backend("aesni"), 0)
+
+    def test_vpaes(self):
+        self.assertGreater(self.check_backend("vpaes"), 0)
+
+    def test_vpaes256(self):
+        self.assertGreater(self.check_backend("vpaes256"), 0)
+
+    def test_vpaes512(self):
+        self.assertGreater(self.check_backend("vpaes512"), 0)
 
 
 if __name__ == "__main__":

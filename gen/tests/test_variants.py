@@ -64,7 +64,7 @@ class Validation(unittest.TestCase):
 
     def test_names_and_keys(self):
         self.assertIn("unknown backend 'nope'", self.error(["nope", "portable"]))
-        self.assertIn("planned", self.error(["vpaes", "portable"]))
+        self.assertIn("key format vpaes; none is requested", self.error(["vpaes256", "portable"]))
         self.assertIn("must include 'portable'", self.error(["aesni"]))
         self.assertIn("100 is not an AES key size", self.error(keys=[100]))
         self.assertIn("listed twice", self.error(keys=[128, 128]))

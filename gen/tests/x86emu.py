@@ -287,6 +287,12 @@ class Emulator:
             n = dst.bytes // 8
             qs = _qwords(low, n) + _qwords(high, n)
             return m.write(dst, _from_qwords(qs[imm:imm + n]), dst.bytes)
+        if name in ("psrld", "vpsrld"):
+            n, src = ops[0].value, (dst if legacy else ops[1])
+            v = m.vec[src.num] & ((1 << (8 * width)) - 1)
+            words = [(v >> (32 * i)) & 0xFFFFFFFF for i in range(width // 4)]
+            r = sum(((w >> n) if n < 32 else 0) << (32 * i) for i, w in enumerate(words))
+            return m.write(dst, r, width, legacy)
         # two-operand (SSE) or three-operand (VEX/EVEX) arithmetic
         if legacy and isinstance(ops[0], Mem) and m.address(ops[0]) % 16:
             raise EmulationError(f"{insn.att()}: legacy SSE memory operand not 16-byte aligned")
@@ -298,6 +304,10 @@ class Emulator:
         n = width // 16
         if base in ("pxor", "pxord", "pxorq"):
             r = a ^ b
+        elif base in ("pand", "pandd", "pandq"):
+            r = a & b
+        elif base in ("pandn", "pandnq"):   # ~(second source, or dst) & first
+            r = ~b & a & ((1 << (8 * width)) - 1)
         elif base == "paddq":
             r = _from_qwords([x + y for x, y in zip(_qwords(b, 2 * n), _qwords(a, 2 * n))])
         elif base == "pshufb":

@@ -35,7 +35,10 @@ def file_for(v):
 
 
 class Kernel:
-    """One kernel being written: its program, register plan and vector strategy."""
+    """One kernel being written: its program, register plan and vector
+    strategy, and the AES-NI rounds.  A backend with other rounds subclasses
+    it (plan_for, load_keys, whiten, rounds, register_map, key_note) and keeps
+    the mode bodies."""
 
     def __init__(self, variant, vec, plan_):
         self.v = variant
@@ -43,6 +46,23 @@ class Kernel:
         self.plan = plan_
         self.p = Program(variant.symbol)
         self.gp_notes = []
+
+    @classmethod
+    def plan_for(cls, v, vec, roles):
+        serial = not v.mode.parallel
+        plan_ = plan(vec, 0 if serial else v.width, v.rounds, roles)
+        # The serial modes use rk0 and the last key directly: they must be held.
+        assert not serial or (plan_.keys[0] is not None and plan_.keys[v.rounds] is not None)
+        return plan_
+
+    def key_note(self):
+        spilled = self.plan.spilled()
+        return (f"rk: {'equivalent-inverse decryption' if self.v.mode.schedule == 'dec' else 'encryption'}"
+                f" round keys, {self.v.rounds + 1} x 16 bytes, any alignment"
+                + (f"; {len(spilled)} reloaded per group" if spilled else "") + ".")
+
+    def register_map(self, body_fn):
+        return register_map(self, body_fn)
 
     @property
     def tmp(self):
@@ -427,41 +447,36 @@ def register_map(k, body_fn):
     return lines + ["rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)"] + k.gp_notes
 
 
-def kernel(v, kvec, bodies, isa):
+def kernel(v, kvec, bodies, isa, kernel_class=Kernel):
     """Template context for one kernel at vector strategy kvec."""
     body_fn = bodies[v.mode.body_name]
-    serial = not v.mode.parallel
-    k = Kernel(v, kvec, plan(kvec, 0 if serial else v.width, v.rounds,
-                             [role for role, _ in body_fn.roles]))
-    # The serial modes use rk0 and the last key directly: they must be held.
-    assert not serial or (k.plan.keys[0] is not None and k.plan.keys[v.rounds] is not None)
+    k = kernel_class(v, kvec, kernel_class.plan_for(v, kvec, [role for role, _ in body_fn.roles]))
     k.load_keys()
     body_fn(k, v)
     k.clear()
     k.p("ret")
-    spilled = k.plan.spilled()
     notes = [
         f"{v.mode.description}, AES-{v.key_bits} ({v.rounds} rounds, fully unrolled), "
         f"{v.width} block{'s' if v.width > 1 else ''} per iteration.",
-        f"rk: {'equivalent-inverse decryption' if v.mode.schedule == 'dec' else 'encryption'}"
-        f" round keys, {v.rounds + 1} x 16 bytes, any alignment"
-        + (f"; {len(spilled)} reloaded per group" if spilled else "") + ".",
+        k.key_note(),
         f"iv: {v.mode.iv_note}",
         f"nblocks: a multiple of {v.width}." if v.width > 1 else "nblocks: any count.",
         "Requires: " + ", ".join(s.upper() for s in isa) + ".",
     ]
     return {"symbol": v.symbol, "params": KERNEL_PARAMS, "notes": notes,
-            "regmap": register_map(k, body_fn), "body": k.p.lines(),
+            "regmap": k.register_map(body_fn), "body": k.p.lines(),
             "consts": list(k.p.consts.values()), "program": k.p}
 
 
-def max_width(vec):
-    """The widest group the planner allows for every parallel body at vec."""
+def max_width(vec, plan_width=None):
+    """The widest group the planner allows for every parallel body at vec;
+    plan_width(width, roles) raises PlanError where a backend's own plan does."""
+    plan_width = plan_width or (lambda width, roles: plan(vec, width, 14, roles))
     widest = 0
     for width in range(vec.lanes, 8 * vec.regs, vec.lanes):
         try:
             for fn in (BODIES[b] for b in ("ecb", "cbc_dec", "cfb_dec", "ctr")):
-                plan(vec, width, 14, [role for role, _ in fn.roles])
+                plan_width(width, [role for role, _ in fn.roles])
         except PlanError:
             break
         widest = width
@@ -492,11 +507,11 @@ def vector_for(vec, v, narrow_up_to=0):
     return vec
 
 
-def emit(variants, render, vec_for, bodies, isa, file_for=file_for):
+def emit(variants, render, vec_for, bodies, isa, file_for=file_for, kernel_class=Kernel):
     """{path: text}: one assembly file per (mode, direction) with every key size
     and width of the backend; vec_for(v) is the vector strategy of kernel v."""
     files = {}
     for path, group in by_file(variants, file_for).items():
-        kernels = [kernel(v, vec_for(v), bodies, isa) for v in group]
+        kernels = [kernel(v, vec_for(v), bodies, isa, kernel_class) for v in group]
         files[path] = render("x86_kernels.S.j2", kernels=kernels, rodata=merge_consts(kernels))
     return files

@@ -122,6 +122,42 @@ class Vector:
         else:
             p("vpshufb", src, dst, dst)
 
+    def shuffle(self, p, table, idx, dst):
+        """dst = pshufb(table, idx): table's bytes picked by idx per 16-byte lane.
+        SSE copies table into dst first (table may be memory, aligned; idx
+        must not be dst); VEX/EVEX need table in a register."""
+        if self.enc == "sse":
+            if table != dst:
+                assert idx != dst, "pshufb: the index would be overwritten"
+                self.copy(p, table, dst)
+            p("pshufb", idx, dst)
+        else:
+            assert isinstance(table, Reg), "vpshufb takes its table from a register"
+            p("vpshufb", idx, table, dst)
+
+    def and_(self, p, src, dst):
+        """dst &= src (src a register, or aligned memory for SSE)."""
+        if self.enc == "sse":
+            p("pand", src, dst)
+        else:
+            p("vpandq" if self._evex(src, dst) else "vpand", src, dst, dst)
+
+    def andn(self, p, mask, src, dst):
+        """dst = ~mask & src (SSE: dst is copied from mask first; dst != src)."""
+        if self.enc == "sse":
+            assert dst != src
+            self.copy(p, mask, dst)
+            p("pandn", src, dst)
+        else:
+            p("vpandnq" if self._evex(mask, src, dst) else "vpandn", src, mask, dst)
+
+    def shr32(self, p, n, dst):
+        """Each 32-bit lane of dst shifted right by n bits, in place."""
+        if self.enc == "sse":
+            p("psrld", n, dst)
+        else:
+            p("vpsrld", n, dst, dst)
+
     def aes(self, p, op, key, dst):
         """One AES round (op: aesenc, aesenclast, aesdec, aesdeclast) on dst."""
         if self.enc == "sse":
