@@ -2,6 +2,7 @@
 /* CPU feature detection: CPUID for what the core has, XGETBV for what the OS
  * saves on context switch (AVX needs YMM state, AVX-512 also opmask and ZMM). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -54,28 +55,44 @@ static uint32_t detect(void)
 }
 #endif
 
+static const char *const feature_names[] = {
+    "sse2", "ssse3", "aesni", "pclmul", "avx", "avx2", "vaes", "vpclmulqdq",
+    "avx512f", "avx512bw", "avx512vl",
+};
+#define FEATURE_COUNT (sizeof feature_names / sizeof feature_names[0])
+
+/* AES_GEN_CPU_MASK="aesni,vaes": features to treat as absent (tests and
+ * benchmarks of the fallbacks, like OPENSSL_ia32cap); it can only remove. */
+static uint32_t masked(uint32_t f)
+{
+    const char *env = getenv("AES_GEN_CPU_MASK");
+    while (env && *env) {
+        const size_t len = strcspn(env, ", ");
+        for (size_t i = 0; i < FEATURE_COUNT; i++)
+            if (len && strlen(feature_names[i]) == len && !strncmp(env, feature_names[i], len))
+                f &= ~(1u << i);
+        env += len + (env[len] != '\0');
+    }
+    return f;
+}
+
 uint32_t aes_gen_cpu_features(void)
 {
     /* Racing first calls compute the same value; no lock needed. */
     static volatile uint32_t cached, done;
     if (!done) {
-        cached = detect();
+        cached = masked(detect());
         done = 1;
     }
     return cached;
 }
-
-static const char *const feature_names[] = {
-    "sse2", "ssse3", "aesni", "pclmul", "avx", "avx2", "vaes", "vpclmulqdq",
-    "avx512f", "avx512bw", "avx512vl",
-};
 
 const char *aes_gen_cpu_feature_names(uint32_t mask, char *buf, size_t size)
 {
     size_t used = 0;
     if (size)
         buf[0] = '\0';
-    for (size_t i = 0; i < sizeof feature_names / sizeof feature_names[0]; i++) {
+    for (size_t i = 0; i < FEATURE_COUNT; i++) {
         if (mask & (1u << i)) {
             int n = snprintf(buf + used, size - used, "%s%s", used ? " " : "", feature_names[i]);
             if (n < 0 || (size_t)n >= size - used)

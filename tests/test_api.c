@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include "common.h"
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 
 static size_t backends[16], nbackends;
 static const size_t key_lens[3] = {16, 24, 32};
@@ -248,8 +251,10 @@ START_TEST(wipe_leaves_no_key_bytes)
 
     for (int i = 0; i < 32; i++)
         key[i] = (uint8_t)(0xc0 + i);
-    ck_assert_int_eq(aes_gen_setkey(&k, key, klen), AES_GEN_OK);
-    ck_assert_ptr_nonnull(memmem(&k, sizeof k, key, klen)); /* the test can see a key */
+    /* portable keeps the FIPS-197 schedule, whose first bytes are the key:
+     * the test can see a key (every backend's wipe zeroes all of k, below). */
+    ck_assert_int_eq(aes_gen_setkey_backend(&k, key, klen, "portable"), AES_GEN_OK);
+    ck_assert_ptr_nonnull(memmem(&k, sizeof k, key, klen));
     aes_gen_wipe(&k);
     ck_assert_ptr_null(memmem(&k, sizeof k, key, 4));
     ck_assert_mem_eq(&k, zero, sizeof k);
@@ -292,6 +297,47 @@ START_TEST(backend_list_and_default)
     if (aes_gen_backend_usable((size_t)aes_gen_backend_index("aesni"), 0))
         ck_assert_str_ne(first[0], "portable");
     ck_assert_ptr_null(aes_gen_key_backend(NULL));
+}
+END_TEST
+
+/* Whether CPUID (read here, not through the library) reports the feature and
+ * AES_GEN_CPU_MASK does not take it away. */
+static int cpu_reports(const char *name, int leaf, int reg, unsigned bit)
+{
+    unsigned r[4] = {0};
+#if defined(__x86_64__)
+    if ((unsigned)leaf > __get_cpuid_max(0, NULL))
+        return 0;
+    __cpuid_count(leaf, 0, r[0], r[1], r[2], r[3]);
+#else
+    (void)leaf, (void)bit;
+    return 0;
+#endif
+    const char *mask = getenv("AES_GEN_CPU_MASK");
+    return (r[reg] & bit) && !(mask && strstr(mask, name));
+}
+
+/* The default follows the CPU: a hardware-AES backend where CPUID reports
+ * AES-NI, else the fastest vector-permutation one; never a table backend
+ * where either runs (ctest also runs this suite with AES-NI masked). */
+START_TEST(default_follows_the_cpu)
+{
+    uint8_t key[16] = {0};
+    aes_gen_key k;
+    ck_assert_int_eq(aes_gen_setkey(&k, key, 16), AES_GEN_OK);
+    const struct aes_gen_backend_info *b =
+        &aes_gen_backend_table[aes_gen_backend_index(aes_gen_key_backend(&k))];
+    const int aesni = cpu_reports("aesni", 1, 2, 1u << 25), ssse3 = cpu_reports("ssse3", 1, 2, 1u << 9);
+    printf("default_follows_the_cpu: CPUID aesni %d ssse3 %d, default %s\n", aesni, ssse3, b->name);
+    const int generated = aes_gen_backend_table[aes_gen_backend_index("aesni")].generated &&
+                          aes_gen_backend_table[aes_gen_backend_index("vpaes")].generated;
+    if (!generated)
+        return; /* a build without the x86 backends */
+    if (aesni) {
+        ck_assert_msg(b->aes_bytes > 0 && b->constant_time, "AES-NI reported, default %s", b->name);
+    } else if (ssse3) {
+        ck_assert_msg(!strncmp(b->name, "vpaes", 5), "no AES-NI, default %s", b->name);
+    }
 }
 END_TEST
 
@@ -351,7 +397,9 @@ START_TEST(round_keys_match_reference)
         ref_key ref;
         if (!aes_gen_key_size_built((unsigned)key_lens[kl] * 8))
             continue;
-        ck_assert_int_eq(aes_gen_setkey(&k, (rng_fill(&rng, key, 32), key), key_lens[kl]),
+        /* portable's kernels take the FIPS-197 layout (vpaes* and tilegx-emu their own). */
+        ck_assert_int_eq(aes_gen_setkey_backend(&k, (rng_fill(&rng, key, 32), key), key_lens[kl],
+                                                "portable"),
                          AES_GEN_OK);
         ref_setkey(&ref, key, key_lens[kl]);
         ref_equivalent_inverse_keys(&ref, dec);
@@ -381,6 +429,7 @@ int main(void)
     tcase_add_test(tc, wipe_leaves_no_key_bytes);
     tcase_add_test(tc, backend_list_and_default);
     tcase_add_test(tc, round_keys_match_reference);
+    tcase_add_test(tc, default_follows_the_cpu);
     tcase_add_test(tc, introspection);
     suite_add_tcase(s, tc);
     return run_suite(s);

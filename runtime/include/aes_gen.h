@@ -77,8 +77,10 @@ const char *aes_gen_key_backend(const aes_gen_key *k);
  * cap names (names may be NULL when cap is 0) and returns how many there are. */
 size_t aes_gen_backends(const char **names, size_t cap);
 /* The round keys, (rounds + 1) x 16 bytes, for calling a kernel of
- * <aes_gen/kernels.h> directly: decrypt = 1 gives the equivalent-inverse
- * schedule that the ECB/CBC decryption kernels take.  NULL for an unset key. */
+ * <aes_gen/kernels.h> directly, in the layout the key's backend takes (the
+ * FIPS-197 bytes but for vpaes* and tilegx-emu): decrypt = 1 gives the
+ * equivalent-inverse schedule that the ECB/CBC decryption kernels take.
+ * NULL for an unset key. */
 const uint8_t *aes_gen_round_keys(const aes_gen_key *k, int decrypt);
 /* Introspection.  What a backend is, in preference order (index 0 is what
  * aes_gen_setkey tries first): every backend this version knows, built or not. */
