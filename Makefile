@@ -20,7 +20,7 @@ JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 # and the peers it compares with), what the tests add, what plotting adds.
 BUILD_PACKAGES := cmake make gcc binutils pkg-config python3 python3-jinja2 python3-peachpy \
                   libssl-dev libgcrypt20-dev nettle-dev
-TEST_PACKAGES  := check g++
+TEST_PACKAGES  := check g++ valgrind
 PLOT_PACKAGES  := gnuplot-nox
 
 GEN_ARGS := $(if $(WIDTHS),--widths $(WIDTHS)) $(if $(BACKENDS),--backends $(BACKENDS)) \

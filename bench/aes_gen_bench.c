@@ -22,6 +22,8 @@ static const char *const usage_text =
     "  --bytes N       buffer size, a multiple of 16 (default 8192)\n"
     "  --samples N     timings per figure; the median is reported (default 15)\n"
     "  --compare       also time OpenSSL EVP, libgcrypt and nettle on the buffer\n"
+    "  --peer-no-aesni libgcrypt without AES-NI/VAES: its SSSE3 vector-permutation\n"
+    "                  code (OpenSSL and nettle: see the README)\n"
     "  --peer-no-hw    libgcrypt without AES-NI/VAES/SSSE3 (OpenSSL and nettle:\n"
     "                  see the README, they read environment variables)\n"
     "  --bound         measure AES instruction latency/throughput and print each\n"
@@ -39,7 +41,7 @@ struct options {
     int modes[AES_GEN_MODE_COUNT];
     size_t bytes;
     int samples;
-    int compare, peer_no_hw, bound, sweep, csv, json, keys_given;
+    int compare, peer_no_hw, peer_no_aesni, bound, sweep, csv, json, keys_given;
     const char *tune_out;
 };
 
@@ -68,6 +70,7 @@ static void parse(int argc, char **argv, struct options *o)
             exit(0);
         } else if (!strcmp(a, "--compare")) o->compare = 1;
         else if (!strcmp(a, "--peer-no-hw")) o->peer_no_hw = 1;
+        else if (!strcmp(a, "--peer-no-aesni")) o->peer_no_aesni = 1;
         else if (!strcmp(a, "--bound")) o->bound = 1;
         else if (!strcmp(a, "--sweep")) o->sweep = 1;
         else if (!strcmp(a, "--csv")) o->csv = 1;
@@ -671,8 +674,8 @@ int main(int argc, char **argv)
     struct bench_bounds bounds;
 
     parse(argc, argv, &o);
-    if (o.peer_no_hw)
-        peer_gcrypt_disable_hw();
+    if (o.peer_no_hw || o.peer_no_aesni)
+        peer_gcrypt_disable_hw(!o.peer_no_hw);
     uint8_t *buf = calloc(1, o.bytes);
     if (!buf)
         return 1;

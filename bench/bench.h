@@ -61,7 +61,7 @@ enum { PEER_OPENSSL, PEER_GCRYPT, PEER_NETTLE, PEER_COUNT };
 extern const char *const peer_names[PEER_COUNT];
 int peer_built(int peer);
 /* libgcrypt: turn off its hardware AES paths; before any other peer call. */
-void peer_gcrypt_disable_hw(void);
+void peer_gcrypt_disable_hw(int keep_ssse3);
 /* Sets up job for (mode, key size): 0, or -1 where the peer lacks the mode. */
 int peer_open(int peer, enum aes_gen_mode_dir md, unsigned key_bits, struct bench_job *job);
 void peer_close(int peer, struct bench_job *job);

@@ -144,14 +144,18 @@ static int gcrypt_open(enum aes_gen_mode_dir md, unsigned bits, struct bench_job
 }
 #endif
 
-void peer_gcrypt_disable_hw(void)
+void peer_gcrypt_disable_hw(int keep_ssse3)
 {
 #ifdef HAVE_GCRYPT
     /* Before gcry_check_version; names as libgcrypt's hwfeatures.c spells them. */
     gcry_control(GCRYCTL_DISABLE_HWF, "intel-aesni", NULL);
     gcry_control(GCRYCTL_DISABLE_HWF, "intel-vaes-vpclmul", NULL);
-    gcry_control(GCRYCTL_DISABLE_HWF, "intel-ssse3", NULL);
-    gcry_control(GCRYCTL_DISABLE_HWF, "intel-avx2", NULL);
+    if (!keep_ssse3) {
+        gcry_control(GCRYCTL_DISABLE_HWF, "intel-ssse3", NULL);
+        gcry_control(GCRYCTL_DISABLE_HWF, "intel-avx2", NULL);
+    }
+#else
+    (void)keep_ssse3;
 #endif
 }
 

@@ -28,5 +28,9 @@ extern const uint8_t aes_gen_vpaes_p[8];
 extern const uint8_t aes_gen_vpaes_pd[8];
 extern const uint8_t aes_gen_vpaes_c_dec;
 extern const uint8_t aes_gen_vpaes_pi[2][4][16];
+/* The S-box by nibble lookups (the key schedule's constant-time SubWord):
+ * AES byte -> tower byte (low, high nibble), 1/x, a/x, and 1/x -> S(x) ^ 0x63
+ * from io and from jo. */
+extern const uint8_t aes_gen_vpaes_sbox_tables[6][16];
 
 #endif

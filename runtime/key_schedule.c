@@ -32,6 +32,51 @@ static void inv_mix_column(uint8_t *col)
     col[3] = gf_mul(a0, 11) ^ gf_mul(a1, 13) ^ gf_mul(a2, 9) ^ gf_mul(a3, 14);
 }
 
+/* SubWord without a secret-dependent index or branch (the key bytes must
+ * not pick table entries: cache timing).  With SSSE3, the vector-permutation
+ * S-box: pshufb of 4-bit indices into 16-byte registers (aes_math.VPAES);
+ * otherwise every S-box entry is read and the one wanted kept by a mask. */
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+
+__attribute__((target("ssse3"))) static void sub_word_ssse3(uint8_t w[4])
+{
+    const __m128i *t = (const __m128i *)aes_gen_vpaes_sbox_tables;
+    const __m128i m = _mm_set1_epi8(0x0f);
+    uint32_t v;
+    memcpy(&v, w, 4);
+    __m128i x = _mm_cvtsi32_si128((int)v);
+    x = _mm_xor_si128(_mm_shuffle_epi8(t[0], _mm_and_si128(x, m)),
+                      _mm_shuffle_epi8(t[1], _mm_and_si128(_mm_srli_epi32(x, 4), m)));
+    const __m128i hi = _mm_and_si128(_mm_srli_epi32(x, 4), m), lo = _mm_and_si128(x, m);
+    const __m128i ak = _mm_shuffle_epi8(t[3], lo), j = _mm_xor_si128(hi, lo);
+    const __m128i iak = _mm_xor_si128(_mm_shuffle_epi8(t[2], hi), ak);
+    const __m128i jak = _mm_xor_si128(_mm_shuffle_epi8(t[2], j), ak);
+    const __m128i io = _mm_xor_si128(_mm_shuffle_epi8(t[2], iak), j);
+    const __m128i jo = _mm_xor_si128(_mm_shuffle_epi8(t[2], jak), hi);
+    x = _mm_xor_si128(_mm_xor_si128(_mm_shuffle_epi8(t[4], io), _mm_shuffle_epi8(t[5], jo)),
+                      _mm_set1_epi8(0x63));
+    v = (uint32_t)_mm_cvtsi128_si32(x);
+    memcpy(w, &v, 4);
+}
+#endif
+
+static void sub_word(uint8_t w[4])
+{
+#if defined(__x86_64__) || defined(__i386__)
+    if (aes_gen_cpu_features() & AES_GEN_CPU_SSSE3) {
+        sub_word_ssse3(w);
+        return;
+    }
+#endif
+    for (int b = 0; b < 4; b++) {
+        uint8_t s = 0;
+        for (unsigned i = 0; i < 256; i++)
+            s |= aes_gen_sbox[i] & (uint8_t)-(((i ^ w[b]) - 1u) >> 8 & 1);
+        w[b] = s;
+    }
+}
+
 static void expand_fips(const uint8_t *key, size_t key_len, uint8_t *ks)
 {
     uint8_t *enc = ks, *dec = ks + 240;
@@ -42,14 +87,12 @@ static void expand_fips(const uint8_t *key, size_t key_len, uint8_t *ks)
     for (size_t i = nk; i < words; i++) {
         memcpy(t, enc + 4 * (i - 1), 4);
         if (i % nk == 0) {
-            uint8_t t0 = t[0];
-            t[0] = aes_gen_sbox[t[1]] ^ aes_gen_rcon[i / nk - 1];
-            t[1] = aes_gen_sbox[t[2]];
-            t[2] = aes_gen_sbox[t[3]];
-            t[3] = aes_gen_sbox[t0];
+            const uint8_t t0 = t[0];
+            t[0] = t[1], t[1] = t[2], t[2] = t[3], t[3] = t0;
+            sub_word(t);
+            t[0] ^= aes_gen_rcon[i / nk - 1];
         } else if (nk > 6 && i % nk == 4) {
-            for (int j = 0; j < 4; j++)
-                t[j] = aes_gen_sbox[t[j]];
+            sub_word(t);
         }
         for (int j = 0; j < 4; j++)
             enc[4 * i + j] = enc[4 * (i - nk) + j] ^ t[j];
