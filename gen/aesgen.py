@@ -330,8 +330,11 @@ def main(argv):
         return 0
     for name, skipped in variants.left_out(variants.expand(request["backends"]),
                                            request["widths"]).items():
+        b = variants.BACKENDS[name]
+        limit = (f"widths not a multiple of {b.width_multiple} run on xmm, up to {b.narrow_max_width}"
+                 if all(w <= b.max_width for w in skipped) else f"its limit is {b.max_width}")
         print(f"aesgen: note: {name} leaves out width{'s' if len(skipped) > 1 else ''} "
-              f"{', '.join(map(str, skipped))} (its limit is {variants.BACKENDS[name].max_width})")
+              f"{', '.join(map(str, skipped))} ({limit})")
     write_tree(files, args.out)
     print(f"aesgen: wrote {len(files)} files, "
           f"{len(json.loads(files['manifest.json'])['kernels'])} kernels, to "

@@ -93,6 +93,7 @@ class Backend:
     default_widths: tuple = (1,)
     width_multiple: int = 1   # blocks per vector register: other widths run on xmm
     max_width: int = 1
+    narrow_max_width: int = 0  # the limit for widths that run on xmm (0: max_width)
     width_limit_reason: str = ""
     arch: str = ""        # key of ARCHES for hosts that can build it; "" = every host
     aes_bytes: int = 0    # vector bytes per AES instruction (16, 32, 64); 0: no AES instructions
@@ -138,14 +139,17 @@ _BACKENDS = (
     Backend("vpaes512", "vpaes512", "vector-permutation AES on zmm, 4 blocks per register; "
             "parallel modes", True, 3, ("avx512f", "avx512vl", "avx512bw"), "x86.vpaes",
             key_format="vpaes", default_widths=(1, 4, 8, 16), width_multiple=4, max_width=20,
+            narrow_max_width=5,
             width_limit_reason="32 zmm registers hold the blocks, 4 per register, four "
-                               "temporaries per block register, the mode's two and four tables",
+                               "temporaries per block register, the mode's two and four tables; "
+                               "widths not a multiple of 4 run on xmm, up to 5",
             arch="x86_64", serial_modes=False),
     Backend("vpaes256", "vpaes256", "vector-permutation AES on ymm, 2 blocks per register; "
             "parallel modes", True, 4, ("avx", "avx2"), "x86.vpaes", key_format="vpaes",
-            default_widths=(1, 2, 4), width_multiple=2, max_width=4,
+            default_widths=(1, 2, 4), width_multiple=2, max_width=4, narrow_max_width=2,
             width_limit_reason="16 ymm registers hold the blocks, 2 per register, four "
-                               "temporaries per block register, the mode's two and four tables",
+                               "temporaries per block register, the mode's two and four tables; "
+                               "odd widths run on xmm, up to 2",
             arch="x86_64", serial_modes=False),
     Backend("vpaes", "vpaes", "vector-permutation AES on xmm (SSSE3)", True, 5,
             ("sse2", "ssse3"), "x86.vpaes", key_format="vpaes", default_widths=(1, 2),
@@ -291,6 +295,12 @@ def _check_unique(values, what):
         seen.add(value)
 
 
+def holds(b, width):
+    """Whether backend b can have a width-`width` kernel."""
+    narrow = width % b.width_multiple and b.narrow_max_width
+    return width <= (b.narrow_max_width if narrow else b.max_width)
+
+
 def widths_for(backend, widths):
     """The widths of one backend's parallel modes for a request.  A list for
     every backend ("*") gives each the widths up to its own limit."""
@@ -299,7 +309,7 @@ def widths_for(backend, widths):
     if backend in widths:
         return list(widths[backend])
     if "*" in widths:
-        return [w for w in widths["*"] if w <= BACKENDS[backend].max_width]
+        return [w for w in widths["*"] if holds(BACKENDS[backend], w)]
     return list(BACKENDS[backend].default_widths)
 
 
@@ -311,7 +321,7 @@ def left_out(backends, widths):
     for name in backends:
         b = BACKENDS[name]
         if b.emitter and name not in widths:
-            skipped = [w for w in widths["*"] if w > b.max_width]
+            skipped = [w for w in widths["*"] if not holds(b, w)]
             if skipped:
                 out[name] = skipped
     return out
@@ -327,9 +337,10 @@ def _validate_widths(name, widths, source):
         raise VariantError(f"{source}: {name} needs width 1 (the serial modes and the last "
                            "blocks of every message use it)")
     for width in widths:
-        if width > backend.max_width:
+        if not holds(backend, width):
+            limit = backend.max_width if width > backend.max_width else backend.narrow_max_width
             raise VariantError(f"{source}: {width} exceeds the {name} backend's limit of "
-                               f"{backend.max_width} ({backend.width_limit_reason})")
+                               f"{limit} ({backend.width_limit_reason})")
     _check_unique(widths, source)
 
 
@@ -395,7 +406,7 @@ def validate(backends, widths, keys):
                                "of every message use it)")
         _check_unique(widths["*"], "WIDTHS")
         for width in widths["*"]:
-            if emitted and all(width > BACKENDS[n].max_width for n in emitted):
+            if emitted and all(not holds(BACKENDS[n], width) for n in emitted):
                 widest = max(emitted, key=lambda n: BACKENDS[n].max_width)
                 raise VariantError(f"WIDTHS: {width} exceeds every backend's limit; the widest "
                                    f"is {widest}'s {BACKENDS[widest].max_width} "
