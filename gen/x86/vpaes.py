@@ -193,18 +193,20 @@ class VpaesKernel(skeletons.Kernel):
                               lambda t, s: t[0])
                     for t, s in zip(T, regs):
                         vec.xor(p, t[0], s)
+                self.add_key(regs, r)
             else:
                 self.pair("sb1", VP.sb1, "S into the next tower", regs, lambda t, s: s)
                 self.pair("sb2", VP.sb2, "2 x S into the next tower", regs, lambda t, s: t[0])
                 bwd = self.rotation(False, r, 3)
+                key = self.key(r)
                 for (h, x, y, z), s in zip(T, regs):
                     vec.shuffle(p, s, fwd, x)           # B
                     vec.shuffle(p, s, bwd, s)           # D
                     vec.xor(p, x, h)                    # 2A ^ B
                     vec.shuffle(p, h, fwd, x)           # 2B ^ C
-                    vec.xor(p, h, s)
-                    vec.xor(p, x, s)                    # 2A ^ 3B ^ C ^ D
-            self.add_key(regs, r)
+                    vec.xor(p, key, s)                  # the key off the chain: the
+                    vec.xor(p, h, s)                    # serial modes wait on 2B ^ C
+                    vec.xor(p, x, s)                    # 2A ^ 3B ^ C ^ D ^ key
 
     def rounds(self, regs, decrypt):
         self.middle_rounds(regs, decrypt)

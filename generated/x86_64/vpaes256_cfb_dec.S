@@ -182,21 +182,21 @@ aes_gen_vpaes256_cfb_dec_k128_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
     vbroadcasti128 16(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
     vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
     vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -239,249 +239,21 @@ aes_gen_vpaes256_cfb_dec_k128_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
     vbroadcasti128 32(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
-    vpandn %ymm0, %ymm4, %ymm8
-    vpsrld $4, %ymm8, %ymm8
-    vpand %ymm4, %ymm0, %ymm0
-    vpandn %ymm1, %ymm4, %ymm12
-    vpsrld $4, %ymm12, %ymm12
-    vpand %ymm4, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm6, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm6, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpshufb %ymm8, %ymm5, %ymm10
-    vpxor %ymm9, %ymm10, %ymm10
-    vpshufb %ymm0, %ymm5, %ymm11
-    vpxor %ymm9, %ymm11, %ymm11
-    vpshufb %ymm12, %ymm5, %ymm14
-    vpxor %ymm13, %ymm14, %ymm14
-    vpshufb %ymm1, %ymm5, %ymm15
-    vpxor %ymm13, %ymm15, %ymm15
-    vpshufb %ymm10, %ymm5, %ymm9
-    vpxor %ymm0, %ymm9, %ymm9
-    vpshufb %ymm11, %ymm5, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm14, %ymm5, %ymm13
-    vpxor %ymm1, %ymm13, %ymm13
-    vpshufb %ymm15, %ymm5, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm0
-    vpshufb %ymm13, %ymm7, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm0, %ymm0
-    vpxor %ymm15, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm8
-    vpshufb %ymm13, %ymm7, %ymm12
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm8, %ymm8
-    vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 48(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
-    vpandn %ymm0, %ymm4, %ymm8
-    vpsrld $4, %ymm8, %ymm8
-    vpand %ymm4, %ymm0, %ymm0
-    vpandn %ymm1, %ymm4, %ymm12
-    vpsrld $4, %ymm12, %ymm12
-    vpand %ymm4, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm6, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm6, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpshufb %ymm8, %ymm5, %ymm10
-    vpxor %ymm9, %ymm10, %ymm10
-    vpshufb %ymm0, %ymm5, %ymm11
-    vpxor %ymm9, %ymm11, %ymm11
-    vpshufb %ymm12, %ymm5, %ymm14
-    vpxor %ymm13, %ymm14, %ymm14
-    vpshufb %ymm1, %ymm5, %ymm15
-    vpxor %ymm13, %ymm15, %ymm15
-    vpshufb %ymm10, %ymm5, %ymm9
-    vpxor %ymm0, %ymm9, %ymm9
-    vpshufb %ymm11, %ymm5, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm14, %ymm5, %ymm13
-    vpxor %ymm1, %ymm13, %ymm13
-    vpshufb %ymm15, %ymm5, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm0
-    vpshufb %ymm13, %ymm7, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm0, %ymm0
-    vpxor %ymm15, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm8
-    vpshufb %ymm13, %ymm7, %ymm12
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm8, %ymm8
-    vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 64(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
-    vpandn %ymm0, %ymm4, %ymm8
-    vpsrld $4, %ymm8, %ymm8
-    vpand %ymm4, %ymm0, %ymm0
-    vpandn %ymm1, %ymm4, %ymm12
-    vpsrld $4, %ymm12, %ymm12
-    vpand %ymm4, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm6, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm6, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpshufb %ymm8, %ymm5, %ymm10
-    vpxor %ymm9, %ymm10, %ymm10
-    vpshufb %ymm0, %ymm5, %ymm11
-    vpxor %ymm9, %ymm11, %ymm11
-    vpshufb %ymm12, %ymm5, %ymm14
-    vpxor %ymm13, %ymm14, %ymm14
-    vpshufb %ymm1, %ymm5, %ymm15
-    vpxor %ymm13, %ymm15, %ymm15
-    vpshufb %ymm10, %ymm5, %ymm9
-    vpxor %ymm0, %ymm9, %ymm9
-    vpshufb %ymm11, %ymm5, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm14, %ymm5, %ymm13
-    vpxor %ymm1, %ymm13, %ymm13
-    vpshufb %ymm15, %ymm5, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm0
-    vpshufb %ymm13, %ymm7, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm0, %ymm0
-    vpxor %ymm15, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm8
-    vpshufb %ymm13, %ymm7, %ymm12
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm8, %ymm8
-    vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 80(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
-    vpandn %ymm0, %ymm4, %ymm8
-    vpsrld $4, %ymm8, %ymm8
-    vpand %ymm4, %ymm0, %ymm0
-    vpandn %ymm1, %ymm4, %ymm12
-    vpsrld $4, %ymm12, %ymm12
-    vpand %ymm4, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm6, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm6, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpshufb %ymm8, %ymm5, %ymm10
-    vpxor %ymm9, %ymm10, %ymm10
-    vpshufb %ymm0, %ymm5, %ymm11
-    vpxor %ymm9, %ymm11, %ymm11
-    vpshufb %ymm12, %ymm5, %ymm14
-    vpxor %ymm13, %ymm14, %ymm14
-    vpshufb %ymm1, %ymm5, %ymm15
-    vpxor %ymm13, %ymm15, %ymm15
-    vpshufb %ymm10, %ymm5, %ymm9
-    vpxor %ymm0, %ymm9, %ymm9
-    vpshufb %ymm11, %ymm5, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm14, %ymm5, %ymm13
-    vpxor %ymm1, %ymm13, %ymm13
-    vpshufb %ymm15, %ymm5, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm0
-    vpshufb %ymm13, %ymm7, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm0, %ymm0
-    vpxor %ymm15, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm8
-    vpshufb %ymm13, %ymm7, %ymm12
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm8, %ymm8
-    vpxor %ymm15, %ymm12, %ymm12
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm9
     vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
     vpxor %ymm9, %ymm8, %ymm8
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm9, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm13
     vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
     vpxor %ymm13, %ymm12, %ymm12
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
     vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 96(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -524,21 +296,21 @@ aes_gen_vpaes256_cfb_dec_k128_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 48(%rdi), %ymm3
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm9
     vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
     vpxor %ymm9, %ymm8, %ymm8
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm9, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm13
     vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
     vpxor %ymm13, %ymm12, %ymm12
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
     vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 112(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -581,21 +353,21 @@ aes_gen_vpaes256_cfb_dec_k128_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 64(%rdi), %ymm3
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm9
     vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
     vpxor %ymm9, %ymm8, %ymm8
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm9, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm13
     vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
     vpxor %ymm13, %ymm12, %ymm12
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
     vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 128(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -638,21 +410,249 @@ aes_gen_vpaes256_cfb_dec_k128_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 80(%rdi), %ymm3
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
     vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
     vpxor %ymm9, %ymm8, %ymm8
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm9, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
     vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
     vpxor %ymm13, %ymm12, %ymm12
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
     vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 144(%rdi), %ymm3
+    vpandn %ymm0, %ymm4, %ymm8
+    vpsrld $4, %ymm8, %ymm8
+    vpand %ymm4, %ymm0, %ymm0
+    vpandn %ymm1, %ymm4, %ymm12
+    vpsrld $4, %ymm12, %ymm12
+    vpand %ymm4, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm6, %ymm9
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm6, %ymm13
+    vpxor %ymm12, %ymm1, %ymm1
+    vpshufb %ymm8, %ymm5, %ymm10
+    vpxor %ymm9, %ymm10, %ymm10
+    vpshufb %ymm0, %ymm5, %ymm11
+    vpxor %ymm9, %ymm11, %ymm11
+    vpshufb %ymm12, %ymm5, %ymm14
+    vpxor %ymm13, %ymm14, %ymm14
+    vpshufb %ymm1, %ymm5, %ymm15
+    vpxor %ymm13, %ymm15, %ymm15
+    vpshufb %ymm10, %ymm5, %ymm9
+    vpxor %ymm0, %ymm9, %ymm9
+    vpshufb %ymm11, %ymm5, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm14, %ymm5, %ymm13
+    vpxor %ymm1, %ymm13, %ymm13
+    vpshufb %ymm15, %ymm5, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm0
+    vpshufb %ymm13, %ymm7, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm0, %ymm0
+    vpxor %ymm15, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm8
+    vpshufb %ymm13, %ymm7, %ymm12
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm8, %ymm8
+    vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 96(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm8, %ymm9
     vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm12, %ymm13
     vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
+    vpandn %ymm0, %ymm4, %ymm8
+    vpsrld $4, %ymm8, %ymm8
+    vpand %ymm4, %ymm0, %ymm0
+    vpandn %ymm1, %ymm4, %ymm12
+    vpsrld $4, %ymm12, %ymm12
+    vpand %ymm4, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm6, %ymm9
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm6, %ymm13
+    vpxor %ymm12, %ymm1, %ymm1
+    vpshufb %ymm8, %ymm5, %ymm10
+    vpxor %ymm9, %ymm10, %ymm10
+    vpshufb %ymm0, %ymm5, %ymm11
+    vpxor %ymm9, %ymm11, %ymm11
+    vpshufb %ymm12, %ymm5, %ymm14
+    vpxor %ymm13, %ymm14, %ymm14
+    vpshufb %ymm1, %ymm5, %ymm15
+    vpxor %ymm13, %ymm15, %ymm15
+    vpshufb %ymm10, %ymm5, %ymm9
+    vpxor %ymm0, %ymm9, %ymm9
+    vpshufb %ymm11, %ymm5, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm14, %ymm5, %ymm13
+    vpxor %ymm1, %ymm13, %ymm13
+    vpshufb %ymm15, %ymm5, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm0
+    vpshufb %ymm13, %ymm7, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm0, %ymm0
+    vpxor %ymm15, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm8
+    vpshufb %ymm13, %ymm7, %ymm12
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm8, %ymm8
+    vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 112(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
+    vpandn %ymm0, %ymm4, %ymm8
+    vpsrld $4, %ymm8, %ymm8
+    vpand %ymm4, %ymm0, %ymm0
+    vpandn %ymm1, %ymm4, %ymm12
+    vpsrld $4, %ymm12, %ymm12
+    vpand %ymm4, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm6, %ymm9
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm6, %ymm13
+    vpxor %ymm12, %ymm1, %ymm1
+    vpshufb %ymm8, %ymm5, %ymm10
+    vpxor %ymm9, %ymm10, %ymm10
+    vpshufb %ymm0, %ymm5, %ymm11
+    vpxor %ymm9, %ymm11, %ymm11
+    vpshufb %ymm12, %ymm5, %ymm14
+    vpxor %ymm13, %ymm14, %ymm14
+    vpshufb %ymm1, %ymm5, %ymm15
+    vpxor %ymm13, %ymm15, %ymm15
+    vpshufb %ymm10, %ymm5, %ymm9
+    vpxor %ymm0, %ymm9, %ymm9
+    vpshufb %ymm11, %ymm5, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm14, %ymm5, %ymm13
+    vpxor %ymm1, %ymm13, %ymm13
+    vpshufb %ymm15, %ymm5, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm0
+    vpshufb %ymm13, %ymm7, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm0, %ymm0
+    vpxor %ymm15, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm8
+    vpshufb %ymm13, %ymm7, %ymm12
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm8, %ymm8
+    vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 128(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
+    vpandn %ymm0, %ymm4, %ymm8
+    vpsrld $4, %ymm8, %ymm8
+    vpand %ymm4, %ymm0, %ymm0
+    vpandn %ymm1, %ymm4, %ymm12
+    vpsrld $4, %ymm12, %ymm12
+    vpand %ymm4, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm6, %ymm9
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm6, %ymm13
+    vpxor %ymm12, %ymm1, %ymm1
+    vpshufb %ymm8, %ymm5, %ymm10
+    vpxor %ymm9, %ymm10, %ymm10
+    vpshufb %ymm0, %ymm5, %ymm11
+    vpxor %ymm9, %ymm11, %ymm11
+    vpshufb %ymm12, %ymm5, %ymm14
+    vpxor %ymm13, %ymm14, %ymm14
+    vpshufb %ymm1, %ymm5, %ymm15
+    vpxor %ymm13, %ymm15, %ymm15
+    vpshufb %ymm10, %ymm5, %ymm9
+    vpxor %ymm0, %ymm9, %ymm9
+    vpshufb %ymm11, %ymm5, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm14, %ymm5, %ymm13
+    vpxor %ymm1, %ymm13, %ymm13
+    vpshufb %ymm15, %ymm5, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm0
+    vpshufb %ymm13, %ymm7, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm0, %ymm0
+    vpxor %ymm15, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm8
+    vpshufb %ymm13, %ymm7, %ymm12
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm8, %ymm8
+    vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 144(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -786,14 +786,14 @@ aes_gen_vpaes256_cfb_dec_k128_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
     vbroadcasti128 16(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -817,138 +817,14 @@ aes_gen_vpaes256_cfb_dec_k128_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
     vbroadcasti128 32(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 48(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 64(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 80(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 96(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -972,14 +848,14 @@ aes_gen_vpaes256_cfb_dec_k128_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 48(%rdi), %ymm2
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 112(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -1003,14 +879,14 @@ aes_gen_vpaes256_cfb_dec_k128_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 64(%rdi), %ymm2
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 128(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -1034,14 +910,138 @@ aes_gen_vpaes256_cfb_dec_k128_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 80(%rdi), %ymm2
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 144(%rdi), %ymm2
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 96(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 112(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 128(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 144(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -1150,14 +1150,14 @@ aes_gen_vpaes256_cfb_dec_k128_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -1181,138 +1181,14 @@ aes_gen_vpaes256_cfb_dec_k128_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
     vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes256_mce2r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -1336,14 +1212,14 @@ aes_gen_vpaes256_cfb_dec_k128_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 48(%rdi), %xmm2
     vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes256_mce3r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -1367,14 +1243,14 @@ aes_gen_vpaes256_cfb_dec_k128_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 64(%rdi), %xmm2
     vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes256_mce0r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -1398,14 +1274,138 @@ aes_gen_vpaes256_cfb_dec_k128_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 80(%rdi), %xmm2
     vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm2
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 96(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce2r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 112(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce3r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 128(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce0r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 144(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -1542,21 +1542,21 @@ aes_gen_vpaes256_cfb_dec_k192_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
     vbroadcasti128 16(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
     vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
     vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -1599,21 +1599,21 @@ aes_gen_vpaes256_cfb_dec_k192_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
     vbroadcasti128 32(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm8, %ymm9
     vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm12, %ymm13
     vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -1656,21 +1656,21 @@ aes_gen_vpaes256_cfb_dec_k192_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
     vbroadcasti128 48(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm8, %ymm9
     vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm12, %ymm13
     vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -1713,249 +1713,21 @@ aes_gen_vpaes256_cfb_dec_k192_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
     vbroadcasti128 64(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
-    vpandn %ymm0, %ymm4, %ymm8
-    vpsrld $4, %ymm8, %ymm8
-    vpand %ymm4, %ymm0, %ymm0
-    vpandn %ymm1, %ymm4, %ymm12
-    vpsrld $4, %ymm12, %ymm12
-    vpand %ymm4, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm6, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm6, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpshufb %ymm8, %ymm5, %ymm10
-    vpxor %ymm9, %ymm10, %ymm10
-    vpshufb %ymm0, %ymm5, %ymm11
-    vpxor %ymm9, %ymm11, %ymm11
-    vpshufb %ymm12, %ymm5, %ymm14
-    vpxor %ymm13, %ymm14, %ymm14
-    vpshufb %ymm1, %ymm5, %ymm15
-    vpxor %ymm13, %ymm15, %ymm15
-    vpshufb %ymm10, %ymm5, %ymm9
-    vpxor %ymm0, %ymm9, %ymm9
-    vpshufb %ymm11, %ymm5, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm14, %ymm5, %ymm13
-    vpxor %ymm1, %ymm13, %ymm13
-    vpshufb %ymm15, %ymm5, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm0
-    vpshufb %ymm13, %ymm7, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm0, %ymm0
-    vpxor %ymm15, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm8
-    vpshufb %ymm13, %ymm7, %ymm12
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm8, %ymm8
-    vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 80(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
-    vpandn %ymm0, %ymm4, %ymm8
-    vpsrld $4, %ymm8, %ymm8
-    vpand %ymm4, %ymm0, %ymm0
-    vpandn %ymm1, %ymm4, %ymm12
-    vpsrld $4, %ymm12, %ymm12
-    vpand %ymm4, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm6, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm6, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpshufb %ymm8, %ymm5, %ymm10
-    vpxor %ymm9, %ymm10, %ymm10
-    vpshufb %ymm0, %ymm5, %ymm11
-    vpxor %ymm9, %ymm11, %ymm11
-    vpshufb %ymm12, %ymm5, %ymm14
-    vpxor %ymm13, %ymm14, %ymm14
-    vpshufb %ymm1, %ymm5, %ymm15
-    vpxor %ymm13, %ymm15, %ymm15
-    vpshufb %ymm10, %ymm5, %ymm9
-    vpxor %ymm0, %ymm9, %ymm9
-    vpshufb %ymm11, %ymm5, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm14, %ymm5, %ymm13
-    vpxor %ymm1, %ymm13, %ymm13
-    vpshufb %ymm15, %ymm5, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm0
-    vpshufb %ymm13, %ymm7, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm0, %ymm0
-    vpxor %ymm15, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm8
-    vpshufb %ymm13, %ymm7, %ymm12
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm8, %ymm8
-    vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 96(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
-    vpandn %ymm0, %ymm4, %ymm8
-    vpsrld $4, %ymm8, %ymm8
-    vpand %ymm4, %ymm0, %ymm0
-    vpandn %ymm1, %ymm4, %ymm12
-    vpsrld $4, %ymm12, %ymm12
-    vpand %ymm4, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm6, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm6, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpshufb %ymm8, %ymm5, %ymm10
-    vpxor %ymm9, %ymm10, %ymm10
-    vpshufb %ymm0, %ymm5, %ymm11
-    vpxor %ymm9, %ymm11, %ymm11
-    vpshufb %ymm12, %ymm5, %ymm14
-    vpxor %ymm13, %ymm14, %ymm14
-    vpshufb %ymm1, %ymm5, %ymm15
-    vpxor %ymm13, %ymm15, %ymm15
-    vpshufb %ymm10, %ymm5, %ymm9
-    vpxor %ymm0, %ymm9, %ymm9
-    vpshufb %ymm11, %ymm5, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm14, %ymm5, %ymm13
-    vpxor %ymm1, %ymm13, %ymm13
-    vpshufb %ymm15, %ymm5, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm0
-    vpshufb %ymm13, %ymm7, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm0, %ymm0
-    vpxor %ymm15, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm8
-    vpshufb %ymm13, %ymm7, %ymm12
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm8, %ymm8
-    vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 112(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
-    vpandn %ymm0, %ymm4, %ymm8
-    vpsrld $4, %ymm8, %ymm8
-    vpand %ymm4, %ymm0, %ymm0
-    vpandn %ymm1, %ymm4, %ymm12
-    vpsrld $4, %ymm12, %ymm12
-    vpand %ymm4, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm6, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm6, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpshufb %ymm8, %ymm5, %ymm10
-    vpxor %ymm9, %ymm10, %ymm10
-    vpshufb %ymm0, %ymm5, %ymm11
-    vpxor %ymm9, %ymm11, %ymm11
-    vpshufb %ymm12, %ymm5, %ymm14
-    vpxor %ymm13, %ymm14, %ymm14
-    vpshufb %ymm1, %ymm5, %ymm15
-    vpxor %ymm13, %ymm15, %ymm15
-    vpshufb %ymm10, %ymm5, %ymm9
-    vpxor %ymm0, %ymm9, %ymm9
-    vpshufb %ymm11, %ymm5, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm14, %ymm5, %ymm13
-    vpxor %ymm1, %ymm13, %ymm13
-    vpshufb %ymm15, %ymm5, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm0
-    vpshufb %ymm13, %ymm7, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm0, %ymm0
-    vpxor %ymm15, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm8
-    vpshufb %ymm13, %ymm7, %ymm12
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm8, %ymm8
-    vpxor %ymm15, %ymm12, %ymm12
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm9
     vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
     vpxor %ymm9, %ymm8, %ymm8
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm9, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm13
     vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
     vpxor %ymm13, %ymm12, %ymm12
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
     vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 128(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -1998,21 +1770,21 @@ aes_gen_vpaes256_cfb_dec_k192_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 80(%rdi), %ymm3
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
     vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
     vpxor %ymm9, %ymm8, %ymm8
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm9, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
     vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
     vpxor %ymm13, %ymm12, %ymm12
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
     vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 144(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -2055,21 +1827,21 @@ aes_gen_vpaes256_cfb_dec_k192_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 96(%rdi), %ymm3
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm9
     vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
     vpxor %ymm9, %ymm8, %ymm8
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm9, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm13
     vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
     vpxor %ymm13, %ymm12, %ymm12
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
     vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 160(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -2112,21 +1884,249 @@ aes_gen_vpaes256_cfb_dec_k192_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 112(%rdi), %ymm3
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm9
     vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
     vpxor %ymm9, %ymm8, %ymm8
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm9, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm13
     vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
     vpxor %ymm13, %ymm12, %ymm12
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
     vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 176(%rdi), %ymm3
+    vpandn %ymm0, %ymm4, %ymm8
+    vpsrld $4, %ymm8, %ymm8
+    vpand %ymm4, %ymm0, %ymm0
+    vpandn %ymm1, %ymm4, %ymm12
+    vpsrld $4, %ymm12, %ymm12
+    vpand %ymm4, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm6, %ymm9
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm6, %ymm13
+    vpxor %ymm12, %ymm1, %ymm1
+    vpshufb %ymm8, %ymm5, %ymm10
+    vpxor %ymm9, %ymm10, %ymm10
+    vpshufb %ymm0, %ymm5, %ymm11
+    vpxor %ymm9, %ymm11, %ymm11
+    vpshufb %ymm12, %ymm5, %ymm14
+    vpxor %ymm13, %ymm14, %ymm14
+    vpshufb %ymm1, %ymm5, %ymm15
+    vpxor %ymm13, %ymm15, %ymm15
+    vpshufb %ymm10, %ymm5, %ymm9
+    vpxor %ymm0, %ymm9, %ymm9
+    vpshufb %ymm11, %ymm5, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm14, %ymm5, %ymm13
+    vpxor %ymm1, %ymm13, %ymm13
+    vpshufb %ymm15, %ymm5, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm0
+    vpshufb %ymm13, %ymm7, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm0, %ymm0
+    vpxor %ymm15, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm8
+    vpshufb %ymm13, %ymm7, %ymm12
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm8, %ymm8
+    vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 128(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm8, %ymm9
     vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm12, %ymm13
     vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
+    vpandn %ymm0, %ymm4, %ymm8
+    vpsrld $4, %ymm8, %ymm8
+    vpand %ymm4, %ymm0, %ymm0
+    vpandn %ymm1, %ymm4, %ymm12
+    vpsrld $4, %ymm12, %ymm12
+    vpand %ymm4, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm6, %ymm9
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm6, %ymm13
+    vpxor %ymm12, %ymm1, %ymm1
+    vpshufb %ymm8, %ymm5, %ymm10
+    vpxor %ymm9, %ymm10, %ymm10
+    vpshufb %ymm0, %ymm5, %ymm11
+    vpxor %ymm9, %ymm11, %ymm11
+    vpshufb %ymm12, %ymm5, %ymm14
+    vpxor %ymm13, %ymm14, %ymm14
+    vpshufb %ymm1, %ymm5, %ymm15
+    vpxor %ymm13, %ymm15, %ymm15
+    vpshufb %ymm10, %ymm5, %ymm9
+    vpxor %ymm0, %ymm9, %ymm9
+    vpshufb %ymm11, %ymm5, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm14, %ymm5, %ymm13
+    vpxor %ymm1, %ymm13, %ymm13
+    vpshufb %ymm15, %ymm5, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm0
+    vpshufb %ymm13, %ymm7, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm0, %ymm0
+    vpxor %ymm15, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm8
+    vpshufb %ymm13, %ymm7, %ymm12
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm8, %ymm8
+    vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 144(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
+    vpandn %ymm0, %ymm4, %ymm8
+    vpsrld $4, %ymm8, %ymm8
+    vpand %ymm4, %ymm0, %ymm0
+    vpandn %ymm1, %ymm4, %ymm12
+    vpsrld $4, %ymm12, %ymm12
+    vpand %ymm4, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm6, %ymm9
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm6, %ymm13
+    vpxor %ymm12, %ymm1, %ymm1
+    vpshufb %ymm8, %ymm5, %ymm10
+    vpxor %ymm9, %ymm10, %ymm10
+    vpshufb %ymm0, %ymm5, %ymm11
+    vpxor %ymm9, %ymm11, %ymm11
+    vpshufb %ymm12, %ymm5, %ymm14
+    vpxor %ymm13, %ymm14, %ymm14
+    vpshufb %ymm1, %ymm5, %ymm15
+    vpxor %ymm13, %ymm15, %ymm15
+    vpshufb %ymm10, %ymm5, %ymm9
+    vpxor %ymm0, %ymm9, %ymm9
+    vpshufb %ymm11, %ymm5, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm14, %ymm5, %ymm13
+    vpxor %ymm1, %ymm13, %ymm13
+    vpshufb %ymm15, %ymm5, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm0
+    vpshufb %ymm13, %ymm7, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm0, %ymm0
+    vpxor %ymm15, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm8
+    vpshufb %ymm13, %ymm7, %ymm12
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm8, %ymm8
+    vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 160(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
+    vpandn %ymm0, %ymm4, %ymm8
+    vpsrld $4, %ymm8, %ymm8
+    vpand %ymm4, %ymm0, %ymm0
+    vpandn %ymm1, %ymm4, %ymm12
+    vpsrld $4, %ymm12, %ymm12
+    vpand %ymm4, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm6, %ymm9
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm6, %ymm13
+    vpxor %ymm12, %ymm1, %ymm1
+    vpshufb %ymm8, %ymm5, %ymm10
+    vpxor %ymm9, %ymm10, %ymm10
+    vpshufb %ymm0, %ymm5, %ymm11
+    vpxor %ymm9, %ymm11, %ymm11
+    vpshufb %ymm12, %ymm5, %ymm14
+    vpxor %ymm13, %ymm14, %ymm14
+    vpshufb %ymm1, %ymm5, %ymm15
+    vpxor %ymm13, %ymm15, %ymm15
+    vpshufb %ymm10, %ymm5, %ymm9
+    vpxor %ymm0, %ymm9, %ymm9
+    vpshufb %ymm11, %ymm5, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm14, %ymm5, %ymm13
+    vpxor %ymm1, %ymm13, %ymm13
+    vpshufb %ymm15, %ymm5, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm0
+    vpshufb %ymm13, %ymm7, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm0, %ymm0
+    vpxor %ymm15, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm8
+    vpshufb %ymm13, %ymm7, %ymm12
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm8, %ymm8
+    vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 176(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -2260,14 +2260,14 @@ aes_gen_vpaes256_cfb_dec_k192_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
     vbroadcasti128 16(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -2291,14 +2291,14 @@ aes_gen_vpaes256_cfb_dec_k192_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
     vbroadcasti128 32(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -2322,14 +2322,14 @@ aes_gen_vpaes256_cfb_dec_k192_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
     vbroadcasti128 48(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -2353,138 +2353,14 @@ aes_gen_vpaes256_cfb_dec_k192_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
     vbroadcasti128 64(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 80(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 96(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 112(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 128(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -2508,14 +2384,14 @@ aes_gen_vpaes256_cfb_dec_k192_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 80(%rdi), %ymm2
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 144(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -2539,14 +2415,14 @@ aes_gen_vpaes256_cfb_dec_k192_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 96(%rdi), %ymm2
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 160(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -2570,14 +2446,138 @@ aes_gen_vpaes256_cfb_dec_k192_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 112(%rdi), %ymm2
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 176(%rdi), %ymm2
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 128(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 144(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 160(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 176(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -2686,14 +2686,14 @@ aes_gen_vpaes256_cfb_dec_k192_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -2717,14 +2717,14 @@ aes_gen_vpaes256_cfb_dec_k192_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce2r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -2748,14 +2748,14 @@ aes_gen_vpaes256_cfb_dec_k192_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 48(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce3r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -2779,138 +2779,14 @@ aes_gen_vpaes256_cfb_dec_k192_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 64(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
     vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes256_mce0r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -2934,14 +2810,14 @@ aes_gen_vpaes256_cfb_dec_k192_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 80(%rdi), %xmm2
     vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -2965,14 +2841,14 @@ aes_gen_vpaes256_cfb_dec_k192_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 96(%rdi), %xmm2
     vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes256_mce2r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -2996,14 +2872,138 @@ aes_gen_vpaes256_cfb_dec_k192_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 112(%rdi), %xmm2
     vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes256_mce3r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 176(%rdi), %xmm2
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 128(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce0r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 144(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 160(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce2r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 176(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce3r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -3140,21 +3140,21 @@ aes_gen_vpaes256_cfb_dec_k256_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
     vbroadcasti128 16(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
     vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
     vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -3197,21 +3197,21 @@ aes_gen_vpaes256_cfb_dec_k256_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
     vbroadcasti128 32(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm8, %ymm9
     vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm12, %ymm13
     vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -3254,21 +3254,21 @@ aes_gen_vpaes256_cfb_dec_k256_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
     vbroadcasti128 48(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm8, %ymm9
     vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm12, %ymm13
     vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -3311,21 +3311,21 @@ aes_gen_vpaes256_cfb_dec_k256_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
     vbroadcasti128 64(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm8, %ymm9
     vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm12, %ymm13
     vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -3368,21 +3368,21 @@ aes_gen_vpaes256_cfb_dec_k256_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
     vbroadcasti128 80(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
     vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
     vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -3425,249 +3425,21 @@ aes_gen_vpaes256_cfb_dec_k256_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
     vbroadcasti128 96(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
-    vpandn %ymm0, %ymm4, %ymm8
-    vpsrld $4, %ymm8, %ymm8
-    vpand %ymm4, %ymm0, %ymm0
-    vpandn %ymm1, %ymm4, %ymm12
-    vpsrld $4, %ymm12, %ymm12
-    vpand %ymm4, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm6, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm6, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpshufb %ymm8, %ymm5, %ymm10
-    vpxor %ymm9, %ymm10, %ymm10
-    vpshufb %ymm0, %ymm5, %ymm11
-    vpxor %ymm9, %ymm11, %ymm11
-    vpshufb %ymm12, %ymm5, %ymm14
-    vpxor %ymm13, %ymm14, %ymm14
-    vpshufb %ymm1, %ymm5, %ymm15
-    vpxor %ymm13, %ymm15, %ymm15
-    vpshufb %ymm10, %ymm5, %ymm9
-    vpxor %ymm0, %ymm9, %ymm9
-    vpshufb %ymm11, %ymm5, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm14, %ymm5, %ymm13
-    vpxor %ymm1, %ymm13, %ymm13
-    vpshufb %ymm15, %ymm5, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm0
-    vpshufb %ymm13, %ymm7, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm0, %ymm0
-    vpxor %ymm15, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm8
-    vpshufb %ymm13, %ymm7, %ymm12
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm8, %ymm8
-    vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 112(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
-    vpandn %ymm0, %ymm4, %ymm8
-    vpsrld $4, %ymm8, %ymm8
-    vpand %ymm4, %ymm0, %ymm0
-    vpandn %ymm1, %ymm4, %ymm12
-    vpsrld $4, %ymm12, %ymm12
-    vpand %ymm4, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm6, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm6, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpshufb %ymm8, %ymm5, %ymm10
-    vpxor %ymm9, %ymm10, %ymm10
-    vpshufb %ymm0, %ymm5, %ymm11
-    vpxor %ymm9, %ymm11, %ymm11
-    vpshufb %ymm12, %ymm5, %ymm14
-    vpxor %ymm13, %ymm14, %ymm14
-    vpshufb %ymm1, %ymm5, %ymm15
-    vpxor %ymm13, %ymm15, %ymm15
-    vpshufb %ymm10, %ymm5, %ymm9
-    vpxor %ymm0, %ymm9, %ymm9
-    vpshufb %ymm11, %ymm5, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm14, %ymm5, %ymm13
-    vpxor %ymm1, %ymm13, %ymm13
-    vpshufb %ymm15, %ymm5, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm0
-    vpshufb %ymm13, %ymm7, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm0, %ymm0
-    vpxor %ymm15, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm8
-    vpshufb %ymm13, %ymm7, %ymm12
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm8, %ymm8
-    vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 128(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
-    vpandn %ymm0, %ymm4, %ymm8
-    vpsrld $4, %ymm8, %ymm8
-    vpand %ymm4, %ymm0, %ymm0
-    vpandn %ymm1, %ymm4, %ymm12
-    vpsrld $4, %ymm12, %ymm12
-    vpand %ymm4, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm6, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm6, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpshufb %ymm8, %ymm5, %ymm10
-    vpxor %ymm9, %ymm10, %ymm10
-    vpshufb %ymm0, %ymm5, %ymm11
-    vpxor %ymm9, %ymm11, %ymm11
-    vpshufb %ymm12, %ymm5, %ymm14
-    vpxor %ymm13, %ymm14, %ymm14
-    vpshufb %ymm1, %ymm5, %ymm15
-    vpxor %ymm13, %ymm15, %ymm15
-    vpshufb %ymm10, %ymm5, %ymm9
-    vpxor %ymm0, %ymm9, %ymm9
-    vpshufb %ymm11, %ymm5, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm14, %ymm5, %ymm13
-    vpxor %ymm1, %ymm13, %ymm13
-    vpshufb %ymm15, %ymm5, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm0
-    vpshufb %ymm13, %ymm7, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm0, %ymm0
-    vpxor %ymm15, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm8
-    vpshufb %ymm13, %ymm7, %ymm12
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm8, %ymm8
-    vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 144(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
-    vpandn %ymm0, %ymm4, %ymm8
-    vpsrld $4, %ymm8, %ymm8
-    vpand %ymm4, %ymm0, %ymm0
-    vpandn %ymm1, %ymm4, %ymm12
-    vpsrld $4, %ymm12, %ymm12
-    vpand %ymm4, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm6, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm6, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpshufb %ymm8, %ymm5, %ymm10
-    vpxor %ymm9, %ymm10, %ymm10
-    vpshufb %ymm0, %ymm5, %ymm11
-    vpxor %ymm9, %ymm11, %ymm11
-    vpshufb %ymm12, %ymm5, %ymm14
-    vpxor %ymm13, %ymm14, %ymm14
-    vpshufb %ymm1, %ymm5, %ymm15
-    vpxor %ymm13, %ymm15, %ymm15
-    vpshufb %ymm10, %ymm5, %ymm9
-    vpxor %ymm0, %ymm9, %ymm9
-    vpshufb %ymm11, %ymm5, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm14, %ymm5, %ymm13
-    vpxor %ymm1, %ymm13, %ymm13
-    vpshufb %ymm15, %ymm5, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm0
-    vpshufb %ymm13, %ymm7, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm0, %ymm0
-    vpxor %ymm15, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm8
-    vpshufb %ymm13, %ymm7, %ymm12
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm8, %ymm8
-    vpxor %ymm15, %ymm12, %ymm12
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm9
     vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
     vpxor %ymm9, %ymm8, %ymm8
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm9, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm13
     vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
     vpxor %ymm13, %ymm12, %ymm12
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
     vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 160(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -3710,21 +3482,21 @@ aes_gen_vpaes256_cfb_dec_k256_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 112(%rdi), %ymm3
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm9
     vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
     vpxor %ymm9, %ymm8, %ymm8
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm9, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm13
     vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
     vpxor %ymm13, %ymm12, %ymm12
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
     vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 176(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -3767,21 +3539,21 @@ aes_gen_vpaes256_cfb_dec_k256_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 128(%rdi), %ymm3
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm9
     vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
     vpxor %ymm9, %ymm8, %ymm8
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm9, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm13
     vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
     vpxor %ymm13, %ymm12, %ymm12
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
     vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 192(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -3824,21 +3596,249 @@ aes_gen_vpaes256_cfb_dec_k256_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 144(%rdi), %ymm3
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
     vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
     vpxor %ymm9, %ymm8, %ymm8
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm9, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
     vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
     vpxor %ymm13, %ymm12, %ymm12
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
     vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 208(%rdi), %ymm3
+    vpandn %ymm0, %ymm4, %ymm8
+    vpsrld $4, %ymm8, %ymm8
+    vpand %ymm4, %ymm0, %ymm0
+    vpandn %ymm1, %ymm4, %ymm12
+    vpsrld $4, %ymm12, %ymm12
+    vpand %ymm4, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm6, %ymm9
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm6, %ymm13
+    vpxor %ymm12, %ymm1, %ymm1
+    vpshufb %ymm8, %ymm5, %ymm10
+    vpxor %ymm9, %ymm10, %ymm10
+    vpshufb %ymm0, %ymm5, %ymm11
+    vpxor %ymm9, %ymm11, %ymm11
+    vpshufb %ymm12, %ymm5, %ymm14
+    vpxor %ymm13, %ymm14, %ymm14
+    vpshufb %ymm1, %ymm5, %ymm15
+    vpxor %ymm13, %ymm15, %ymm15
+    vpshufb %ymm10, %ymm5, %ymm9
+    vpxor %ymm0, %ymm9, %ymm9
+    vpshufb %ymm11, %ymm5, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm14, %ymm5, %ymm13
+    vpxor %ymm1, %ymm13, %ymm13
+    vpshufb %ymm15, %ymm5, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm0
+    vpshufb %ymm13, %ymm7, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm0, %ymm0
+    vpxor %ymm15, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm8
+    vpshufb %ymm13, %ymm7, %ymm12
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm8, %ymm8
+    vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 160(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm8, %ymm9
     vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm12, %ymm13
     vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
+    vpandn %ymm0, %ymm4, %ymm8
+    vpsrld $4, %ymm8, %ymm8
+    vpand %ymm4, %ymm0, %ymm0
+    vpandn %ymm1, %ymm4, %ymm12
+    vpsrld $4, %ymm12, %ymm12
+    vpand %ymm4, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm6, %ymm9
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm6, %ymm13
+    vpxor %ymm12, %ymm1, %ymm1
+    vpshufb %ymm8, %ymm5, %ymm10
+    vpxor %ymm9, %ymm10, %ymm10
+    vpshufb %ymm0, %ymm5, %ymm11
+    vpxor %ymm9, %ymm11, %ymm11
+    vpshufb %ymm12, %ymm5, %ymm14
+    vpxor %ymm13, %ymm14, %ymm14
+    vpshufb %ymm1, %ymm5, %ymm15
+    vpxor %ymm13, %ymm15, %ymm15
+    vpshufb %ymm10, %ymm5, %ymm9
+    vpxor %ymm0, %ymm9, %ymm9
+    vpshufb %ymm11, %ymm5, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm14, %ymm5, %ymm13
+    vpxor %ymm1, %ymm13, %ymm13
+    vpshufb %ymm15, %ymm5, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm0
+    vpshufb %ymm13, %ymm7, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm0, %ymm0
+    vpxor %ymm15, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm8
+    vpshufb %ymm13, %ymm7, %ymm12
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm8, %ymm8
+    vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 176(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
+    vpandn %ymm0, %ymm4, %ymm8
+    vpsrld $4, %ymm8, %ymm8
+    vpand %ymm4, %ymm0, %ymm0
+    vpandn %ymm1, %ymm4, %ymm12
+    vpsrld $4, %ymm12, %ymm12
+    vpand %ymm4, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm6, %ymm9
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm6, %ymm13
+    vpxor %ymm12, %ymm1, %ymm1
+    vpshufb %ymm8, %ymm5, %ymm10
+    vpxor %ymm9, %ymm10, %ymm10
+    vpshufb %ymm0, %ymm5, %ymm11
+    vpxor %ymm9, %ymm11, %ymm11
+    vpshufb %ymm12, %ymm5, %ymm14
+    vpxor %ymm13, %ymm14, %ymm14
+    vpshufb %ymm1, %ymm5, %ymm15
+    vpxor %ymm13, %ymm15, %ymm15
+    vpshufb %ymm10, %ymm5, %ymm9
+    vpxor %ymm0, %ymm9, %ymm9
+    vpshufb %ymm11, %ymm5, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm14, %ymm5, %ymm13
+    vpxor %ymm1, %ymm13, %ymm13
+    vpshufb %ymm15, %ymm5, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm0
+    vpshufb %ymm13, %ymm7, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm0, %ymm0
+    vpxor %ymm15, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm8
+    vpshufb %ymm13, %ymm7, %ymm12
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm8, %ymm8
+    vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 192(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
+    vpandn %ymm0, %ymm4, %ymm8
+    vpsrld $4, %ymm8, %ymm8
+    vpand %ymm4, %ymm0, %ymm0
+    vpandn %ymm1, %ymm4, %ymm12
+    vpsrld $4, %ymm12, %ymm12
+    vpand %ymm4, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm6, %ymm9
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm6, %ymm13
+    vpxor %ymm12, %ymm1, %ymm1
+    vpshufb %ymm8, %ymm5, %ymm10
+    vpxor %ymm9, %ymm10, %ymm10
+    vpshufb %ymm0, %ymm5, %ymm11
+    vpxor %ymm9, %ymm11, %ymm11
+    vpshufb %ymm12, %ymm5, %ymm14
+    vpxor %ymm13, %ymm14, %ymm14
+    vpshufb %ymm1, %ymm5, %ymm15
+    vpxor %ymm13, %ymm15, %ymm15
+    vpshufb %ymm10, %ymm5, %ymm9
+    vpxor %ymm0, %ymm9, %ymm9
+    vpshufb %ymm11, %ymm5, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm14, %ymm5, %ymm13
+    vpxor %ymm1, %ymm13, %ymm13
+    vpshufb %ymm15, %ymm5, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm0
+    vpshufb %ymm13, %ymm7, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm0, %ymm0
+    vpxor %ymm15, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm8
+    vpshufb %ymm13, %ymm7, %ymm12
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm8, %ymm8
+    vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 208(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -3972,14 +3972,14 @@ aes_gen_vpaes256_cfb_dec_k256_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
     vbroadcasti128 16(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -4003,14 +4003,14 @@ aes_gen_vpaes256_cfb_dec_k256_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
     vbroadcasti128 32(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -4034,14 +4034,14 @@ aes_gen_vpaes256_cfb_dec_k256_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
     vbroadcasti128 48(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -4065,14 +4065,14 @@ aes_gen_vpaes256_cfb_dec_k256_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
     vbroadcasti128 64(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -4096,14 +4096,14 @@ aes_gen_vpaes256_cfb_dec_k256_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
     vbroadcasti128 80(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -4127,138 +4127,14 @@ aes_gen_vpaes256_cfb_dec_k256_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
     vbroadcasti128 96(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 112(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 128(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 144(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 160(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -4282,14 +4158,14 @@ aes_gen_vpaes256_cfb_dec_k256_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 112(%rdi), %ymm2
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 176(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -4313,14 +4189,14 @@ aes_gen_vpaes256_cfb_dec_k256_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 128(%rdi), %ymm2
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 192(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -4344,14 +4220,138 @@ aes_gen_vpaes256_cfb_dec_k256_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 144(%rdi), %ymm2
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 208(%rdi), %ymm2
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 160(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 176(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 192(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 208(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -4460,14 +4460,14 @@ aes_gen_vpaes256_cfb_dec_k256_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -4491,14 +4491,14 @@ aes_gen_vpaes256_cfb_dec_k256_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce2r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -4522,14 +4522,14 @@ aes_gen_vpaes256_cfb_dec_k256_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 48(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce3r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -4553,14 +4553,14 @@ aes_gen_vpaes256_cfb_dec_k256_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 64(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce0r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -4584,14 +4584,14 @@ aes_gen_vpaes256_cfb_dec_k256_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 80(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -4615,138 +4615,14 @@ aes_gen_vpaes256_cfb_dec_k256_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 96(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
     vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes256_mce2r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -4770,14 +4646,14 @@ aes_gen_vpaes256_cfb_dec_k256_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 112(%rdi), %xmm2
     vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes256_mce3r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 176(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -4801,14 +4677,14 @@ aes_gen_vpaes256_cfb_dec_k256_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 128(%rdi), %xmm2
     vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes256_mce0r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 192(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -4832,14 +4708,138 @@ aes_gen_vpaes256_cfb_dec_k256_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 144(%rdi), %xmm2
     vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 208(%rdi), %xmm2
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 160(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce2r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 176(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce3r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 192(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce0r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 208(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0

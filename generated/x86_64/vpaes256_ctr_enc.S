@@ -258,21 +258,21 @@ aes_gen_vpaes256_ctr_enc_k128_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
     vbroadcasti128 16(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
     vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
     vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -315,249 +315,21 @@ aes_gen_vpaes256_ctr_enc_k128_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
     vbroadcasti128 32(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
-    vpandn %ymm0, %ymm4, %ymm8
-    vpsrld $4, %ymm8, %ymm8
-    vpand %ymm4, %ymm0, %ymm0
-    vpandn %ymm1, %ymm4, %ymm12
-    vpsrld $4, %ymm12, %ymm12
-    vpand %ymm4, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm6, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm6, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpshufb %ymm8, %ymm5, %ymm10
-    vpxor %ymm9, %ymm10, %ymm10
-    vpshufb %ymm0, %ymm5, %ymm11
-    vpxor %ymm9, %ymm11, %ymm11
-    vpshufb %ymm12, %ymm5, %ymm14
-    vpxor %ymm13, %ymm14, %ymm14
-    vpshufb %ymm1, %ymm5, %ymm15
-    vpxor %ymm13, %ymm15, %ymm15
-    vpshufb %ymm10, %ymm5, %ymm9
-    vpxor %ymm0, %ymm9, %ymm9
-    vpshufb %ymm11, %ymm5, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm14, %ymm5, %ymm13
-    vpxor %ymm1, %ymm13, %ymm13
-    vpshufb %ymm15, %ymm5, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm0
-    vpshufb %ymm13, %ymm7, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm0, %ymm0
-    vpxor %ymm15, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm8
-    vpshufb %ymm13, %ymm7, %ymm12
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm8, %ymm8
-    vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 48(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
-    vpandn %ymm0, %ymm4, %ymm8
-    vpsrld $4, %ymm8, %ymm8
-    vpand %ymm4, %ymm0, %ymm0
-    vpandn %ymm1, %ymm4, %ymm12
-    vpsrld $4, %ymm12, %ymm12
-    vpand %ymm4, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm6, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm6, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpshufb %ymm8, %ymm5, %ymm10
-    vpxor %ymm9, %ymm10, %ymm10
-    vpshufb %ymm0, %ymm5, %ymm11
-    vpxor %ymm9, %ymm11, %ymm11
-    vpshufb %ymm12, %ymm5, %ymm14
-    vpxor %ymm13, %ymm14, %ymm14
-    vpshufb %ymm1, %ymm5, %ymm15
-    vpxor %ymm13, %ymm15, %ymm15
-    vpshufb %ymm10, %ymm5, %ymm9
-    vpxor %ymm0, %ymm9, %ymm9
-    vpshufb %ymm11, %ymm5, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm14, %ymm5, %ymm13
-    vpxor %ymm1, %ymm13, %ymm13
-    vpshufb %ymm15, %ymm5, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm0
-    vpshufb %ymm13, %ymm7, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm0, %ymm0
-    vpxor %ymm15, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm8
-    vpshufb %ymm13, %ymm7, %ymm12
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm8, %ymm8
-    vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 64(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
-    vpandn %ymm0, %ymm4, %ymm8
-    vpsrld $4, %ymm8, %ymm8
-    vpand %ymm4, %ymm0, %ymm0
-    vpandn %ymm1, %ymm4, %ymm12
-    vpsrld $4, %ymm12, %ymm12
-    vpand %ymm4, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm6, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm6, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpshufb %ymm8, %ymm5, %ymm10
-    vpxor %ymm9, %ymm10, %ymm10
-    vpshufb %ymm0, %ymm5, %ymm11
-    vpxor %ymm9, %ymm11, %ymm11
-    vpshufb %ymm12, %ymm5, %ymm14
-    vpxor %ymm13, %ymm14, %ymm14
-    vpshufb %ymm1, %ymm5, %ymm15
-    vpxor %ymm13, %ymm15, %ymm15
-    vpshufb %ymm10, %ymm5, %ymm9
-    vpxor %ymm0, %ymm9, %ymm9
-    vpshufb %ymm11, %ymm5, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm14, %ymm5, %ymm13
-    vpxor %ymm1, %ymm13, %ymm13
-    vpshufb %ymm15, %ymm5, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm0
-    vpshufb %ymm13, %ymm7, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm0, %ymm0
-    vpxor %ymm15, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm8
-    vpshufb %ymm13, %ymm7, %ymm12
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm8, %ymm8
-    vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 80(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
-    vpandn %ymm0, %ymm4, %ymm8
-    vpsrld $4, %ymm8, %ymm8
-    vpand %ymm4, %ymm0, %ymm0
-    vpandn %ymm1, %ymm4, %ymm12
-    vpsrld $4, %ymm12, %ymm12
-    vpand %ymm4, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm6, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm6, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpshufb %ymm8, %ymm5, %ymm10
-    vpxor %ymm9, %ymm10, %ymm10
-    vpshufb %ymm0, %ymm5, %ymm11
-    vpxor %ymm9, %ymm11, %ymm11
-    vpshufb %ymm12, %ymm5, %ymm14
-    vpxor %ymm13, %ymm14, %ymm14
-    vpshufb %ymm1, %ymm5, %ymm15
-    vpxor %ymm13, %ymm15, %ymm15
-    vpshufb %ymm10, %ymm5, %ymm9
-    vpxor %ymm0, %ymm9, %ymm9
-    vpshufb %ymm11, %ymm5, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm14, %ymm5, %ymm13
-    vpxor %ymm1, %ymm13, %ymm13
-    vpshufb %ymm15, %ymm5, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm0
-    vpshufb %ymm13, %ymm7, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm0, %ymm0
-    vpxor %ymm15, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm8
-    vpshufb %ymm13, %ymm7, %ymm12
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm8, %ymm8
-    vpxor %ymm15, %ymm12, %ymm12
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm9
     vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
     vpxor %ymm9, %ymm8, %ymm8
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm9, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm13
     vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
     vpxor %ymm13, %ymm12, %ymm12
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
     vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 96(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -600,21 +372,21 @@ aes_gen_vpaes256_ctr_enc_k128_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 48(%rdi), %ymm3
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm9
     vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
     vpxor %ymm9, %ymm8, %ymm8
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm9, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm13
     vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
     vpxor %ymm13, %ymm12, %ymm12
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
     vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 112(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -657,21 +429,21 @@ aes_gen_vpaes256_ctr_enc_k128_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 64(%rdi), %ymm3
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm9
     vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
     vpxor %ymm9, %ymm8, %ymm8
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm9, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm13
     vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
     vpxor %ymm13, %ymm12, %ymm12
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
     vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 128(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -714,21 +486,249 @@ aes_gen_vpaes256_ctr_enc_k128_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 80(%rdi), %ymm3
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
     vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
     vpxor %ymm9, %ymm8, %ymm8
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm9, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
     vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
     vpxor %ymm13, %ymm12, %ymm12
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
     vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 144(%rdi), %ymm3
+    vpandn %ymm0, %ymm4, %ymm8
+    vpsrld $4, %ymm8, %ymm8
+    vpand %ymm4, %ymm0, %ymm0
+    vpandn %ymm1, %ymm4, %ymm12
+    vpsrld $4, %ymm12, %ymm12
+    vpand %ymm4, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm6, %ymm9
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm6, %ymm13
+    vpxor %ymm12, %ymm1, %ymm1
+    vpshufb %ymm8, %ymm5, %ymm10
+    vpxor %ymm9, %ymm10, %ymm10
+    vpshufb %ymm0, %ymm5, %ymm11
+    vpxor %ymm9, %ymm11, %ymm11
+    vpshufb %ymm12, %ymm5, %ymm14
+    vpxor %ymm13, %ymm14, %ymm14
+    vpshufb %ymm1, %ymm5, %ymm15
+    vpxor %ymm13, %ymm15, %ymm15
+    vpshufb %ymm10, %ymm5, %ymm9
+    vpxor %ymm0, %ymm9, %ymm9
+    vpshufb %ymm11, %ymm5, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm14, %ymm5, %ymm13
+    vpxor %ymm1, %ymm13, %ymm13
+    vpshufb %ymm15, %ymm5, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm0
+    vpshufb %ymm13, %ymm7, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm0, %ymm0
+    vpxor %ymm15, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm8
+    vpshufb %ymm13, %ymm7, %ymm12
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm8, %ymm8
+    vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 96(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm8, %ymm9
     vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm12, %ymm13
     vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
+    vpandn %ymm0, %ymm4, %ymm8
+    vpsrld $4, %ymm8, %ymm8
+    vpand %ymm4, %ymm0, %ymm0
+    vpandn %ymm1, %ymm4, %ymm12
+    vpsrld $4, %ymm12, %ymm12
+    vpand %ymm4, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm6, %ymm9
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm6, %ymm13
+    vpxor %ymm12, %ymm1, %ymm1
+    vpshufb %ymm8, %ymm5, %ymm10
+    vpxor %ymm9, %ymm10, %ymm10
+    vpshufb %ymm0, %ymm5, %ymm11
+    vpxor %ymm9, %ymm11, %ymm11
+    vpshufb %ymm12, %ymm5, %ymm14
+    vpxor %ymm13, %ymm14, %ymm14
+    vpshufb %ymm1, %ymm5, %ymm15
+    vpxor %ymm13, %ymm15, %ymm15
+    vpshufb %ymm10, %ymm5, %ymm9
+    vpxor %ymm0, %ymm9, %ymm9
+    vpshufb %ymm11, %ymm5, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm14, %ymm5, %ymm13
+    vpxor %ymm1, %ymm13, %ymm13
+    vpshufb %ymm15, %ymm5, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm0
+    vpshufb %ymm13, %ymm7, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm0, %ymm0
+    vpxor %ymm15, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm8
+    vpshufb %ymm13, %ymm7, %ymm12
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm8, %ymm8
+    vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 112(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
+    vpandn %ymm0, %ymm4, %ymm8
+    vpsrld $4, %ymm8, %ymm8
+    vpand %ymm4, %ymm0, %ymm0
+    vpandn %ymm1, %ymm4, %ymm12
+    vpsrld $4, %ymm12, %ymm12
+    vpand %ymm4, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm6, %ymm9
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm6, %ymm13
+    vpxor %ymm12, %ymm1, %ymm1
+    vpshufb %ymm8, %ymm5, %ymm10
+    vpxor %ymm9, %ymm10, %ymm10
+    vpshufb %ymm0, %ymm5, %ymm11
+    vpxor %ymm9, %ymm11, %ymm11
+    vpshufb %ymm12, %ymm5, %ymm14
+    vpxor %ymm13, %ymm14, %ymm14
+    vpshufb %ymm1, %ymm5, %ymm15
+    vpxor %ymm13, %ymm15, %ymm15
+    vpshufb %ymm10, %ymm5, %ymm9
+    vpxor %ymm0, %ymm9, %ymm9
+    vpshufb %ymm11, %ymm5, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm14, %ymm5, %ymm13
+    vpxor %ymm1, %ymm13, %ymm13
+    vpshufb %ymm15, %ymm5, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm0
+    vpshufb %ymm13, %ymm7, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm0, %ymm0
+    vpxor %ymm15, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm8
+    vpshufb %ymm13, %ymm7, %ymm12
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm8, %ymm8
+    vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 128(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
+    vpandn %ymm0, %ymm4, %ymm8
+    vpsrld $4, %ymm8, %ymm8
+    vpand %ymm4, %ymm0, %ymm0
+    vpandn %ymm1, %ymm4, %ymm12
+    vpsrld $4, %ymm12, %ymm12
+    vpand %ymm4, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm6, %ymm9
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm6, %ymm13
+    vpxor %ymm12, %ymm1, %ymm1
+    vpshufb %ymm8, %ymm5, %ymm10
+    vpxor %ymm9, %ymm10, %ymm10
+    vpshufb %ymm0, %ymm5, %ymm11
+    vpxor %ymm9, %ymm11, %ymm11
+    vpshufb %ymm12, %ymm5, %ymm14
+    vpxor %ymm13, %ymm14, %ymm14
+    vpshufb %ymm1, %ymm5, %ymm15
+    vpxor %ymm13, %ymm15, %ymm15
+    vpshufb %ymm10, %ymm5, %ymm9
+    vpxor %ymm0, %ymm9, %ymm9
+    vpshufb %ymm11, %ymm5, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm14, %ymm5, %ymm13
+    vpxor %ymm1, %ymm13, %ymm13
+    vpshufb %ymm15, %ymm5, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm0
+    vpshufb %ymm13, %ymm7, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm0, %ymm0
+    vpxor %ymm15, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm8
+    vpshufb %ymm13, %ymm7, %ymm12
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm8, %ymm8
+    vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 144(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -899,14 +899,14 @@ aes_gen_vpaes256_ctr_enc_k128_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
     vbroadcasti128 16(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -930,138 +930,14 @@ aes_gen_vpaes256_ctr_enc_k128_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
     vbroadcasti128 32(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 48(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 64(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 80(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 96(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -1085,14 +961,14 @@ aes_gen_vpaes256_ctr_enc_k128_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 48(%rdi), %ymm2
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 112(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -1116,14 +992,14 @@ aes_gen_vpaes256_ctr_enc_k128_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 64(%rdi), %ymm2
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 128(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -1147,14 +1023,138 @@ aes_gen_vpaes256_ctr_enc_k128_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 80(%rdi), %ymm2
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 144(%rdi), %ymm2
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 96(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 112(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 128(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 144(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -1283,14 +1283,14 @@ aes_gen_vpaes256_ctr_enc_k128_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -1314,138 +1314,14 @@ aes_gen_vpaes256_ctr_enc_k128_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
     vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes256_mce2r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -1469,14 +1345,14 @@ aes_gen_vpaes256_ctr_enc_k128_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 48(%rdi), %xmm2
     vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes256_mce3r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -1500,14 +1376,14 @@ aes_gen_vpaes256_ctr_enc_k128_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 64(%rdi), %xmm2
     vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes256_mce0r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -1531,14 +1407,138 @@ aes_gen_vpaes256_ctr_enc_k128_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 80(%rdi), %xmm2
     vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm2
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 96(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce2r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 112(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce3r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 128(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce0r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 144(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -1723,21 +1723,21 @@ aes_gen_vpaes256_ctr_enc_k192_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
     vbroadcasti128 16(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
     vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
     vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -1780,21 +1780,21 @@ aes_gen_vpaes256_ctr_enc_k192_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
     vbroadcasti128 32(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm8, %ymm9
     vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm12, %ymm13
     vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -1837,21 +1837,21 @@ aes_gen_vpaes256_ctr_enc_k192_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
     vbroadcasti128 48(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm8, %ymm9
     vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm12, %ymm13
     vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -1894,249 +1894,21 @@ aes_gen_vpaes256_ctr_enc_k192_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
     vbroadcasti128 64(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
-    vpandn %ymm0, %ymm4, %ymm8
-    vpsrld $4, %ymm8, %ymm8
-    vpand %ymm4, %ymm0, %ymm0
-    vpandn %ymm1, %ymm4, %ymm12
-    vpsrld $4, %ymm12, %ymm12
-    vpand %ymm4, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm6, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm6, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpshufb %ymm8, %ymm5, %ymm10
-    vpxor %ymm9, %ymm10, %ymm10
-    vpshufb %ymm0, %ymm5, %ymm11
-    vpxor %ymm9, %ymm11, %ymm11
-    vpshufb %ymm12, %ymm5, %ymm14
-    vpxor %ymm13, %ymm14, %ymm14
-    vpshufb %ymm1, %ymm5, %ymm15
-    vpxor %ymm13, %ymm15, %ymm15
-    vpshufb %ymm10, %ymm5, %ymm9
-    vpxor %ymm0, %ymm9, %ymm9
-    vpshufb %ymm11, %ymm5, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm14, %ymm5, %ymm13
-    vpxor %ymm1, %ymm13, %ymm13
-    vpshufb %ymm15, %ymm5, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm0
-    vpshufb %ymm13, %ymm7, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm0, %ymm0
-    vpxor %ymm15, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm8
-    vpshufb %ymm13, %ymm7, %ymm12
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm8, %ymm8
-    vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 80(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
-    vpandn %ymm0, %ymm4, %ymm8
-    vpsrld $4, %ymm8, %ymm8
-    vpand %ymm4, %ymm0, %ymm0
-    vpandn %ymm1, %ymm4, %ymm12
-    vpsrld $4, %ymm12, %ymm12
-    vpand %ymm4, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm6, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm6, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpshufb %ymm8, %ymm5, %ymm10
-    vpxor %ymm9, %ymm10, %ymm10
-    vpshufb %ymm0, %ymm5, %ymm11
-    vpxor %ymm9, %ymm11, %ymm11
-    vpshufb %ymm12, %ymm5, %ymm14
-    vpxor %ymm13, %ymm14, %ymm14
-    vpshufb %ymm1, %ymm5, %ymm15
-    vpxor %ymm13, %ymm15, %ymm15
-    vpshufb %ymm10, %ymm5, %ymm9
-    vpxor %ymm0, %ymm9, %ymm9
-    vpshufb %ymm11, %ymm5, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm14, %ymm5, %ymm13
-    vpxor %ymm1, %ymm13, %ymm13
-    vpshufb %ymm15, %ymm5, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm0
-    vpshufb %ymm13, %ymm7, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm0, %ymm0
-    vpxor %ymm15, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm8
-    vpshufb %ymm13, %ymm7, %ymm12
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm8, %ymm8
-    vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 96(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
-    vpandn %ymm0, %ymm4, %ymm8
-    vpsrld $4, %ymm8, %ymm8
-    vpand %ymm4, %ymm0, %ymm0
-    vpandn %ymm1, %ymm4, %ymm12
-    vpsrld $4, %ymm12, %ymm12
-    vpand %ymm4, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm6, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm6, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpshufb %ymm8, %ymm5, %ymm10
-    vpxor %ymm9, %ymm10, %ymm10
-    vpshufb %ymm0, %ymm5, %ymm11
-    vpxor %ymm9, %ymm11, %ymm11
-    vpshufb %ymm12, %ymm5, %ymm14
-    vpxor %ymm13, %ymm14, %ymm14
-    vpshufb %ymm1, %ymm5, %ymm15
-    vpxor %ymm13, %ymm15, %ymm15
-    vpshufb %ymm10, %ymm5, %ymm9
-    vpxor %ymm0, %ymm9, %ymm9
-    vpshufb %ymm11, %ymm5, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm14, %ymm5, %ymm13
-    vpxor %ymm1, %ymm13, %ymm13
-    vpshufb %ymm15, %ymm5, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm0
-    vpshufb %ymm13, %ymm7, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm0, %ymm0
-    vpxor %ymm15, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm8
-    vpshufb %ymm13, %ymm7, %ymm12
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm8, %ymm8
-    vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 112(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
-    vpandn %ymm0, %ymm4, %ymm8
-    vpsrld $4, %ymm8, %ymm8
-    vpand %ymm4, %ymm0, %ymm0
-    vpandn %ymm1, %ymm4, %ymm12
-    vpsrld $4, %ymm12, %ymm12
-    vpand %ymm4, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm6, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm6, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpshufb %ymm8, %ymm5, %ymm10
-    vpxor %ymm9, %ymm10, %ymm10
-    vpshufb %ymm0, %ymm5, %ymm11
-    vpxor %ymm9, %ymm11, %ymm11
-    vpshufb %ymm12, %ymm5, %ymm14
-    vpxor %ymm13, %ymm14, %ymm14
-    vpshufb %ymm1, %ymm5, %ymm15
-    vpxor %ymm13, %ymm15, %ymm15
-    vpshufb %ymm10, %ymm5, %ymm9
-    vpxor %ymm0, %ymm9, %ymm9
-    vpshufb %ymm11, %ymm5, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm14, %ymm5, %ymm13
-    vpxor %ymm1, %ymm13, %ymm13
-    vpshufb %ymm15, %ymm5, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm0
-    vpshufb %ymm13, %ymm7, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm0, %ymm0
-    vpxor %ymm15, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm8
-    vpshufb %ymm13, %ymm7, %ymm12
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm8, %ymm8
-    vpxor %ymm15, %ymm12, %ymm12
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm9
     vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
     vpxor %ymm9, %ymm8, %ymm8
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm9, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm13
     vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
     vpxor %ymm13, %ymm12, %ymm12
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
     vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 128(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -2179,21 +1951,21 @@ aes_gen_vpaes256_ctr_enc_k192_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 80(%rdi), %ymm3
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
     vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
     vpxor %ymm9, %ymm8, %ymm8
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm9, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
     vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
     vpxor %ymm13, %ymm12, %ymm12
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
     vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 144(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -2236,21 +2008,21 @@ aes_gen_vpaes256_ctr_enc_k192_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 96(%rdi), %ymm3
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm9
     vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
     vpxor %ymm9, %ymm8, %ymm8
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm9, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm13
     vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
     vpxor %ymm13, %ymm12, %ymm12
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
     vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 160(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -2293,21 +2065,249 @@ aes_gen_vpaes256_ctr_enc_k192_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 112(%rdi), %ymm3
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm9
     vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
     vpxor %ymm9, %ymm8, %ymm8
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm9, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm13
     vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
     vpxor %ymm13, %ymm12, %ymm12
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
     vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 176(%rdi), %ymm3
+    vpandn %ymm0, %ymm4, %ymm8
+    vpsrld $4, %ymm8, %ymm8
+    vpand %ymm4, %ymm0, %ymm0
+    vpandn %ymm1, %ymm4, %ymm12
+    vpsrld $4, %ymm12, %ymm12
+    vpand %ymm4, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm6, %ymm9
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm6, %ymm13
+    vpxor %ymm12, %ymm1, %ymm1
+    vpshufb %ymm8, %ymm5, %ymm10
+    vpxor %ymm9, %ymm10, %ymm10
+    vpshufb %ymm0, %ymm5, %ymm11
+    vpxor %ymm9, %ymm11, %ymm11
+    vpshufb %ymm12, %ymm5, %ymm14
+    vpxor %ymm13, %ymm14, %ymm14
+    vpshufb %ymm1, %ymm5, %ymm15
+    vpxor %ymm13, %ymm15, %ymm15
+    vpshufb %ymm10, %ymm5, %ymm9
+    vpxor %ymm0, %ymm9, %ymm9
+    vpshufb %ymm11, %ymm5, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm14, %ymm5, %ymm13
+    vpxor %ymm1, %ymm13, %ymm13
+    vpshufb %ymm15, %ymm5, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm0
+    vpshufb %ymm13, %ymm7, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm0, %ymm0
+    vpxor %ymm15, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm8
+    vpshufb %ymm13, %ymm7, %ymm12
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm8, %ymm8
+    vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 128(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm8, %ymm9
     vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm12, %ymm13
     vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
+    vpandn %ymm0, %ymm4, %ymm8
+    vpsrld $4, %ymm8, %ymm8
+    vpand %ymm4, %ymm0, %ymm0
+    vpandn %ymm1, %ymm4, %ymm12
+    vpsrld $4, %ymm12, %ymm12
+    vpand %ymm4, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm6, %ymm9
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm6, %ymm13
+    vpxor %ymm12, %ymm1, %ymm1
+    vpshufb %ymm8, %ymm5, %ymm10
+    vpxor %ymm9, %ymm10, %ymm10
+    vpshufb %ymm0, %ymm5, %ymm11
+    vpxor %ymm9, %ymm11, %ymm11
+    vpshufb %ymm12, %ymm5, %ymm14
+    vpxor %ymm13, %ymm14, %ymm14
+    vpshufb %ymm1, %ymm5, %ymm15
+    vpxor %ymm13, %ymm15, %ymm15
+    vpshufb %ymm10, %ymm5, %ymm9
+    vpxor %ymm0, %ymm9, %ymm9
+    vpshufb %ymm11, %ymm5, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm14, %ymm5, %ymm13
+    vpxor %ymm1, %ymm13, %ymm13
+    vpshufb %ymm15, %ymm5, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm0
+    vpshufb %ymm13, %ymm7, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm0, %ymm0
+    vpxor %ymm15, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm8
+    vpshufb %ymm13, %ymm7, %ymm12
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm8, %ymm8
+    vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 144(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
+    vpandn %ymm0, %ymm4, %ymm8
+    vpsrld $4, %ymm8, %ymm8
+    vpand %ymm4, %ymm0, %ymm0
+    vpandn %ymm1, %ymm4, %ymm12
+    vpsrld $4, %ymm12, %ymm12
+    vpand %ymm4, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm6, %ymm9
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm6, %ymm13
+    vpxor %ymm12, %ymm1, %ymm1
+    vpshufb %ymm8, %ymm5, %ymm10
+    vpxor %ymm9, %ymm10, %ymm10
+    vpshufb %ymm0, %ymm5, %ymm11
+    vpxor %ymm9, %ymm11, %ymm11
+    vpshufb %ymm12, %ymm5, %ymm14
+    vpxor %ymm13, %ymm14, %ymm14
+    vpshufb %ymm1, %ymm5, %ymm15
+    vpxor %ymm13, %ymm15, %ymm15
+    vpshufb %ymm10, %ymm5, %ymm9
+    vpxor %ymm0, %ymm9, %ymm9
+    vpshufb %ymm11, %ymm5, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm14, %ymm5, %ymm13
+    vpxor %ymm1, %ymm13, %ymm13
+    vpshufb %ymm15, %ymm5, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm0
+    vpshufb %ymm13, %ymm7, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm0, %ymm0
+    vpxor %ymm15, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm8
+    vpshufb %ymm13, %ymm7, %ymm12
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm8, %ymm8
+    vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 160(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
+    vpandn %ymm0, %ymm4, %ymm8
+    vpsrld $4, %ymm8, %ymm8
+    vpand %ymm4, %ymm0, %ymm0
+    vpandn %ymm1, %ymm4, %ymm12
+    vpsrld $4, %ymm12, %ymm12
+    vpand %ymm4, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm6, %ymm9
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm6, %ymm13
+    vpxor %ymm12, %ymm1, %ymm1
+    vpshufb %ymm8, %ymm5, %ymm10
+    vpxor %ymm9, %ymm10, %ymm10
+    vpshufb %ymm0, %ymm5, %ymm11
+    vpxor %ymm9, %ymm11, %ymm11
+    vpshufb %ymm12, %ymm5, %ymm14
+    vpxor %ymm13, %ymm14, %ymm14
+    vpshufb %ymm1, %ymm5, %ymm15
+    vpxor %ymm13, %ymm15, %ymm15
+    vpshufb %ymm10, %ymm5, %ymm9
+    vpxor %ymm0, %ymm9, %ymm9
+    vpshufb %ymm11, %ymm5, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm14, %ymm5, %ymm13
+    vpxor %ymm1, %ymm13, %ymm13
+    vpshufb %ymm15, %ymm5, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm0
+    vpshufb %ymm13, %ymm7, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm0, %ymm0
+    vpxor %ymm15, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm8
+    vpshufb %ymm13, %ymm7, %ymm12
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm8, %ymm8
+    vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 176(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -2478,14 +2478,14 @@ aes_gen_vpaes256_ctr_enc_k192_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
     vbroadcasti128 16(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -2509,14 +2509,14 @@ aes_gen_vpaes256_ctr_enc_k192_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
     vbroadcasti128 32(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -2540,14 +2540,14 @@ aes_gen_vpaes256_ctr_enc_k192_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
     vbroadcasti128 48(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -2571,138 +2571,14 @@ aes_gen_vpaes256_ctr_enc_k192_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
     vbroadcasti128 64(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 80(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 96(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 112(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 128(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -2726,14 +2602,14 @@ aes_gen_vpaes256_ctr_enc_k192_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 80(%rdi), %ymm2
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 144(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -2757,14 +2633,14 @@ aes_gen_vpaes256_ctr_enc_k192_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 96(%rdi), %ymm2
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 160(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -2788,14 +2664,138 @@ aes_gen_vpaes256_ctr_enc_k192_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 112(%rdi), %ymm2
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 176(%rdi), %ymm2
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 128(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 144(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 160(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 176(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -2924,14 +2924,14 @@ aes_gen_vpaes256_ctr_enc_k192_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -2955,14 +2955,14 @@ aes_gen_vpaes256_ctr_enc_k192_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce2r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -2986,14 +2986,14 @@ aes_gen_vpaes256_ctr_enc_k192_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 48(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce3r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -3017,138 +3017,14 @@ aes_gen_vpaes256_ctr_enc_k192_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 64(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
     vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes256_mce0r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -3172,14 +3048,14 @@ aes_gen_vpaes256_ctr_enc_k192_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 80(%rdi), %xmm2
     vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -3203,14 +3079,14 @@ aes_gen_vpaes256_ctr_enc_k192_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 96(%rdi), %xmm2
     vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes256_mce2r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -3234,14 +3110,138 @@ aes_gen_vpaes256_ctr_enc_k192_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 112(%rdi), %xmm2
     vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes256_mce3r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 176(%rdi), %xmm2
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 128(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce0r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 144(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 160(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce2r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 176(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce3r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -3426,21 +3426,21 @@ aes_gen_vpaes256_ctr_enc_k256_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
     vbroadcasti128 16(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
     vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
     vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -3483,21 +3483,21 @@ aes_gen_vpaes256_ctr_enc_k256_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
     vbroadcasti128 32(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm8, %ymm9
     vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm12, %ymm13
     vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -3540,21 +3540,21 @@ aes_gen_vpaes256_ctr_enc_k256_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
     vbroadcasti128 48(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm8, %ymm9
     vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm12, %ymm13
     vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -3597,21 +3597,21 @@ aes_gen_vpaes256_ctr_enc_k256_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
     vbroadcasti128 64(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm8, %ymm9
     vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm12, %ymm13
     vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -3654,21 +3654,21 @@ aes_gen_vpaes256_ctr_enc_k256_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
     vbroadcasti128 80(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
     vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
     vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -3711,249 +3711,21 @@ aes_gen_vpaes256_ctr_enc_k256_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
     vbroadcasti128 96(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
-    vpandn %ymm0, %ymm4, %ymm8
-    vpsrld $4, %ymm8, %ymm8
-    vpand %ymm4, %ymm0, %ymm0
-    vpandn %ymm1, %ymm4, %ymm12
-    vpsrld $4, %ymm12, %ymm12
-    vpand %ymm4, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm6, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm6, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpshufb %ymm8, %ymm5, %ymm10
-    vpxor %ymm9, %ymm10, %ymm10
-    vpshufb %ymm0, %ymm5, %ymm11
-    vpxor %ymm9, %ymm11, %ymm11
-    vpshufb %ymm12, %ymm5, %ymm14
-    vpxor %ymm13, %ymm14, %ymm14
-    vpshufb %ymm1, %ymm5, %ymm15
-    vpxor %ymm13, %ymm15, %ymm15
-    vpshufb %ymm10, %ymm5, %ymm9
-    vpxor %ymm0, %ymm9, %ymm9
-    vpshufb %ymm11, %ymm5, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm14, %ymm5, %ymm13
-    vpxor %ymm1, %ymm13, %ymm13
-    vpshufb %ymm15, %ymm5, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm0
-    vpshufb %ymm13, %ymm7, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm0, %ymm0
-    vpxor %ymm15, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm8
-    vpshufb %ymm13, %ymm7, %ymm12
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm8, %ymm8
-    vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 112(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
-    vpandn %ymm0, %ymm4, %ymm8
-    vpsrld $4, %ymm8, %ymm8
-    vpand %ymm4, %ymm0, %ymm0
-    vpandn %ymm1, %ymm4, %ymm12
-    vpsrld $4, %ymm12, %ymm12
-    vpand %ymm4, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm6, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm6, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpshufb %ymm8, %ymm5, %ymm10
-    vpxor %ymm9, %ymm10, %ymm10
-    vpshufb %ymm0, %ymm5, %ymm11
-    vpxor %ymm9, %ymm11, %ymm11
-    vpshufb %ymm12, %ymm5, %ymm14
-    vpxor %ymm13, %ymm14, %ymm14
-    vpshufb %ymm1, %ymm5, %ymm15
-    vpxor %ymm13, %ymm15, %ymm15
-    vpshufb %ymm10, %ymm5, %ymm9
-    vpxor %ymm0, %ymm9, %ymm9
-    vpshufb %ymm11, %ymm5, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm14, %ymm5, %ymm13
-    vpxor %ymm1, %ymm13, %ymm13
-    vpshufb %ymm15, %ymm5, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm0
-    vpshufb %ymm13, %ymm7, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm0, %ymm0
-    vpxor %ymm15, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm8
-    vpshufb %ymm13, %ymm7, %ymm12
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm8, %ymm8
-    vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 128(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
-    vpandn %ymm0, %ymm4, %ymm8
-    vpsrld $4, %ymm8, %ymm8
-    vpand %ymm4, %ymm0, %ymm0
-    vpandn %ymm1, %ymm4, %ymm12
-    vpsrld $4, %ymm12, %ymm12
-    vpand %ymm4, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm6, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm6, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpshufb %ymm8, %ymm5, %ymm10
-    vpxor %ymm9, %ymm10, %ymm10
-    vpshufb %ymm0, %ymm5, %ymm11
-    vpxor %ymm9, %ymm11, %ymm11
-    vpshufb %ymm12, %ymm5, %ymm14
-    vpxor %ymm13, %ymm14, %ymm14
-    vpshufb %ymm1, %ymm5, %ymm15
-    vpxor %ymm13, %ymm15, %ymm15
-    vpshufb %ymm10, %ymm5, %ymm9
-    vpxor %ymm0, %ymm9, %ymm9
-    vpshufb %ymm11, %ymm5, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm14, %ymm5, %ymm13
-    vpxor %ymm1, %ymm13, %ymm13
-    vpshufb %ymm15, %ymm5, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm0
-    vpshufb %ymm13, %ymm7, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm0, %ymm0
-    vpxor %ymm15, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm8
-    vpshufb %ymm13, %ymm7, %ymm12
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm8, %ymm8
-    vpxor %ymm15, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm9, %ymm8, %ymm8
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
-    vpxor %ymm13, %ymm12, %ymm12
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 144(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
-    vpandn %ymm0, %ymm4, %ymm8
-    vpsrld $4, %ymm8, %ymm8
-    vpand %ymm4, %ymm0, %ymm0
-    vpandn %ymm1, %ymm4, %ymm12
-    vpsrld $4, %ymm12, %ymm12
-    vpand %ymm4, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm6, %ymm9
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm6, %ymm13
-    vpxor %ymm12, %ymm1, %ymm1
-    vpshufb %ymm8, %ymm5, %ymm10
-    vpxor %ymm9, %ymm10, %ymm10
-    vpshufb %ymm0, %ymm5, %ymm11
-    vpxor %ymm9, %ymm11, %ymm11
-    vpshufb %ymm12, %ymm5, %ymm14
-    vpxor %ymm13, %ymm14, %ymm14
-    vpshufb %ymm1, %ymm5, %ymm15
-    vpxor %ymm13, %ymm15, %ymm15
-    vpshufb %ymm10, %ymm5, %ymm9
-    vpxor %ymm0, %ymm9, %ymm9
-    vpshufb %ymm11, %ymm5, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm14, %ymm5, %ymm13
-    vpxor %ymm1, %ymm13, %ymm13
-    vpshufb %ymm15, %ymm5, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm0
-    vpshufb %ymm13, %ymm7, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm0, %ymm0
-    vpxor %ymm15, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
-    vpshufb %ymm9, %ymm7, %ymm8
-    vpshufb %ymm13, %ymm7, %ymm12
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
-    vpshufb %ymm10, %ymm7, %ymm11
-    vpshufb %ymm14, %ymm7, %ymm15
-    vpxor %ymm11, %ymm8, %ymm8
-    vpxor %ymm15, %ymm12, %ymm12
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm9
     vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
     vpxor %ymm9, %ymm8, %ymm8
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm9, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm13
     vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
     vpxor %ymm13, %ymm12, %ymm12
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
     vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 160(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -3996,21 +3768,21 @@ aes_gen_vpaes256_ctr_enc_k256_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 112(%rdi), %ymm3
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm9
     vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
     vpxor %ymm9, %ymm8, %ymm8
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm9, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm13
     vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
     vpxor %ymm13, %ymm12, %ymm12
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
     vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 176(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -4053,21 +3825,21 @@ aes_gen_vpaes256_ctr_enc_k256_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 128(%rdi), %ymm3
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm9
     vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
     vpxor %ymm9, %ymm8, %ymm8
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm9, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm13
     vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
     vpxor %ymm13, %ymm12, %ymm12
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
     vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 192(%rdi), %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
-    vpxor %ymm3, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -4110,21 +3882,249 @@ aes_gen_vpaes256_ctr_enc_k256_w4:
     vpshufb %ymm14, %ymm7, %ymm15
     vpxor %ymm11, %ymm8, %ymm8
     vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 144(%rdi), %ymm3
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
     vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
     vpxor %ymm9, %ymm8, %ymm8
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm9, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
     vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
     vpxor %ymm13, %ymm12, %ymm12
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
     vpxor %ymm13, %ymm1, %ymm1
-    vbroadcasti128 208(%rdi), %ymm3
+    vpandn %ymm0, %ymm4, %ymm8
+    vpsrld $4, %ymm8, %ymm8
+    vpand %ymm4, %ymm0, %ymm0
+    vpandn %ymm1, %ymm4, %ymm12
+    vpsrld $4, %ymm12, %ymm12
+    vpand %ymm4, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm6, %ymm9
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm6, %ymm13
+    vpxor %ymm12, %ymm1, %ymm1
+    vpshufb %ymm8, %ymm5, %ymm10
+    vpxor %ymm9, %ymm10, %ymm10
+    vpshufb %ymm0, %ymm5, %ymm11
+    vpxor %ymm9, %ymm11, %ymm11
+    vpshufb %ymm12, %ymm5, %ymm14
+    vpxor %ymm13, %ymm14, %ymm14
+    vpshufb %ymm1, %ymm5, %ymm15
+    vpxor %ymm13, %ymm15, %ymm15
+    vpshufb %ymm10, %ymm5, %ymm9
+    vpxor %ymm0, %ymm9, %ymm9
+    vpshufb %ymm11, %ymm5, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm14, %ymm5, %ymm13
+    vpxor %ymm1, %ymm13, %ymm13
+    vpshufb %ymm15, %ymm5, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm0
+    vpshufb %ymm13, %ymm7, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm0, %ymm0
+    vpxor %ymm15, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm8
+    vpshufb %ymm13, %ymm7, %ymm12
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm8, %ymm8
+    vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 160(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm8, %ymm9
     vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm12, %ymm13
     vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
+    vpandn %ymm0, %ymm4, %ymm8
+    vpsrld $4, %ymm8, %ymm8
+    vpand %ymm4, %ymm0, %ymm0
+    vpandn %ymm1, %ymm4, %ymm12
+    vpsrld $4, %ymm12, %ymm12
+    vpand %ymm4, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm6, %ymm9
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm6, %ymm13
+    vpxor %ymm12, %ymm1, %ymm1
+    vpshufb %ymm8, %ymm5, %ymm10
+    vpxor %ymm9, %ymm10, %ymm10
+    vpshufb %ymm0, %ymm5, %ymm11
+    vpxor %ymm9, %ymm11, %ymm11
+    vpshufb %ymm12, %ymm5, %ymm14
+    vpxor %ymm13, %ymm14, %ymm14
+    vpshufb %ymm1, %ymm5, %ymm15
+    vpxor %ymm13, %ymm15, %ymm15
+    vpshufb %ymm10, %ymm5, %ymm9
+    vpxor %ymm0, %ymm9, %ymm9
+    vpshufb %ymm11, %ymm5, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm14, %ymm5, %ymm13
+    vpxor %ymm1, %ymm13, %ymm13
+    vpshufb %ymm15, %ymm5, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm0
+    vpshufb %ymm13, %ymm7, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm0, %ymm0
+    vpxor %ymm15, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm8
+    vpshufb %ymm13, %ymm7, %ymm12
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm8, %ymm8
+    vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 176(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
+    vpandn %ymm0, %ymm4, %ymm8
+    vpsrld $4, %ymm8, %ymm8
+    vpand %ymm4, %ymm0, %ymm0
+    vpandn %ymm1, %ymm4, %ymm12
+    vpsrld $4, %ymm12, %ymm12
+    vpand %ymm4, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm6, %ymm9
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm6, %ymm13
+    vpxor %ymm12, %ymm1, %ymm1
+    vpshufb %ymm8, %ymm5, %ymm10
+    vpxor %ymm9, %ymm10, %ymm10
+    vpshufb %ymm0, %ymm5, %ymm11
+    vpxor %ymm9, %ymm11, %ymm11
+    vpshufb %ymm12, %ymm5, %ymm14
+    vpxor %ymm13, %ymm14, %ymm14
+    vpshufb %ymm1, %ymm5, %ymm15
+    vpxor %ymm13, %ymm15, %ymm15
+    vpshufb %ymm10, %ymm5, %ymm9
+    vpxor %ymm0, %ymm9, %ymm9
+    vpshufb %ymm11, %ymm5, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm14, %ymm5, %ymm13
+    vpxor %ymm1, %ymm13, %ymm13
+    vpshufb %ymm15, %ymm5, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm0
+    vpshufb %ymm13, %ymm7, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm0, %ymm0
+    vpxor %ymm15, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm8
+    vpshufb %ymm13, %ymm7, %ymm12
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm8, %ymm8
+    vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 192(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
+    vpandn %ymm0, %ymm4, %ymm8
+    vpsrld $4, %ymm8, %ymm8
+    vpand %ymm4, %ymm0, %ymm0
+    vpandn %ymm1, %ymm4, %ymm12
+    vpsrld $4, %ymm12, %ymm12
+    vpand %ymm4, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm6, %ymm9
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm6, %ymm13
+    vpxor %ymm12, %ymm1, %ymm1
+    vpshufb %ymm8, %ymm5, %ymm10
+    vpxor %ymm9, %ymm10, %ymm10
+    vpshufb %ymm0, %ymm5, %ymm11
+    vpxor %ymm9, %ymm11, %ymm11
+    vpshufb %ymm12, %ymm5, %ymm14
+    vpxor %ymm13, %ymm14, %ymm14
+    vpshufb %ymm1, %ymm5, %ymm15
+    vpxor %ymm13, %ymm15, %ymm15
+    vpshufb %ymm10, %ymm5, %ymm9
+    vpxor %ymm0, %ymm9, %ymm9
+    vpshufb %ymm11, %ymm5, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm14, %ymm5, %ymm13
+    vpxor %ymm1, %ymm13, %ymm13
+    vpshufb %ymm15, %ymm5, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm0
+    vpshufb %ymm13, %ymm7, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm0, %ymm0
+    vpxor %ymm15, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm7
+    vpshufb %ymm9, %ymm7, %ymm8
+    vpshufb %ymm13, %ymm7, %ymm12
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm7
+    vpshufb %ymm10, %ymm7, %ymm11
+    vpshufb %ymm14, %ymm7, %ymm15
+    vpxor %ymm11, %ymm8, %ymm8
+    vpxor %ymm15, %ymm12, %ymm12
+    vbroadcasti128 208(%rdi), %ymm3
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm9
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm9, %ymm8, %ymm8
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm8, %ymm9
+    vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm13
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
+    vpxor %ymm13, %ymm12, %ymm12
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm12, %ymm13
+    vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm1, %ymm1
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -4295,14 +4295,14 @@ aes_gen_vpaes256_ctr_enc_k256_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
     vbroadcasti128 16(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -4326,14 +4326,14 @@ aes_gen_vpaes256_ctr_enc_k256_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
     vbroadcasti128 32(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -4357,14 +4357,14 @@ aes_gen_vpaes256_ctr_enc_k256_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
     vbroadcasti128 48(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -4388,14 +4388,14 @@ aes_gen_vpaes256_ctr_enc_k256_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
     vbroadcasti128 64(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -4419,14 +4419,14 @@ aes_gen_vpaes256_ctr_enc_k256_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
     vbroadcasti128 80(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -4450,138 +4450,14 @@ aes_gen_vpaes256_ctr_enc_k256_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
     vbroadcasti128 96(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 112(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 128(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 144(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpxor %ymm10, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 160(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -4605,14 +4481,14 @@ aes_gen_vpaes256_ctr_enc_k256_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 112(%rdi), %ymm2
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 176(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -4636,14 +4512,14 @@ aes_gen_vpaes256_ctr_enc_k256_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 128(%rdi), %ymm2
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 192(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -4667,14 +4543,138 @@ aes_gen_vpaes256_ctr_enc_k256_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
     vpshufb %ymm9, %ymm6, %ymm10
     vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 144(%rdi), %ymm2
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
-    vbroadcasti128 208(%rdi), %ymm2
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 160(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 176(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 192(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpxor %ymm10, %ymm7, %ymm7
+    vbroadcasti128 208(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -4803,14 +4803,14 @@ aes_gen_vpaes256_ctr_enc_k256_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -4834,14 +4834,14 @@ aes_gen_vpaes256_ctr_enc_k256_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce2r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -4865,14 +4865,14 @@ aes_gen_vpaes256_ctr_enc_k256_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 48(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce3r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -4896,14 +4896,14 @@ aes_gen_vpaes256_ctr_enc_k256_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 64(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce0r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -4927,14 +4927,14 @@ aes_gen_vpaes256_ctr_enc_k256_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 80(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -4958,138 +4958,14 @@ aes_gen_vpaes256_ctr_enc_k256_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 96(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
     vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes256_mce2r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -5113,14 +4989,14 @@ aes_gen_vpaes256_ctr_enc_k256_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 112(%rdi), %xmm2
     vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes256_mce3r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 176(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -5144,14 +5020,14 @@ aes_gen_vpaes256_ctr_enc_k256_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 128(%rdi), %xmm2
     vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes256_mce0r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 192(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -5175,14 +5051,138 @@ aes_gen_vpaes256_ctr_enc_k256_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 144(%rdi), %xmm2
     vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 208(%rdi), %xmm2
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 160(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce2r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 176(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce3r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 192(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce0r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 208(%rdi), %xmm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0

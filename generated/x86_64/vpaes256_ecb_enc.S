@@ -180,21 +180,21 @@ aes_gen_vpaes256_ecb_enc_k128_w4:
     vpshufb %ymm13, %ymm6, %ymm14
     vpxor %ymm10, %ymm7, %ymm7
     vpxor %ymm14, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm12
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
-    vpxor %ymm12, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm11, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpxor %ymm12, %ymm1, %ymm1
     vbroadcasti128 16(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm12
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
+    vpxor %ymm12, %ymm11, %ymm11
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm11, %ymm12
     vpxor %ymm2, %ymm1, %ymm1
+    vpxor %ymm11, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -237,249 +237,21 @@ aes_gen_vpaes256_ecb_enc_k128_w4:
     vpshufb %ymm13, %ymm6, %ymm14
     vpxor %ymm10, %ymm7, %ymm7
     vpxor %ymm14, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm12
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
-    vpxor %ymm12, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm11, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpxor %ymm12, %ymm1, %ymm1
     vbroadcasti128 32(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpxor %ymm2, %ymm1, %ymm1
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpandn %ymm1, %ymm3, %ymm11
-    vpsrld $4, %ymm11, %ymm11
-    vpand %ymm3, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm5, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm11, %ymm4, %ymm13
-    vpxor %ymm12, %ymm13, %ymm13
-    vpshufb %ymm1, %ymm4, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vpshufb %ymm13, %ymm4, %ymm12
-    vpxor %ymm1, %ymm12, %ymm12
-    vpshufb %ymm14, %ymm4, %ymm13
-    vpxor %ymm11, %ymm13, %ymm13
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vpshufb %ymm12, %ymm6, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpshufb %ymm13, %ymm6, %ymm14
-    vpxor %ymm10, %ymm0, %ymm0
-    vpxor %ymm14, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vpshufb %ymm12, %ymm6, %ymm11
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpshufb %ymm13, %ymm6, %ymm14
-    vpxor %ymm10, %ymm7, %ymm7
-    vpxor %ymm14, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm12
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
-    vpxor %ymm12, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm11, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpxor %ymm12, %ymm1, %ymm1
-    vbroadcasti128 48(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpxor %ymm2, %ymm1, %ymm1
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpandn %ymm1, %ymm3, %ymm11
-    vpsrld $4, %ymm11, %ymm11
-    vpand %ymm3, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm5, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm11, %ymm4, %ymm13
-    vpxor %ymm12, %ymm13, %ymm13
-    vpshufb %ymm1, %ymm4, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vpshufb %ymm13, %ymm4, %ymm12
-    vpxor %ymm1, %ymm12, %ymm12
-    vpshufb %ymm14, %ymm4, %ymm13
-    vpxor %ymm11, %ymm13, %ymm13
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vpshufb %ymm12, %ymm6, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpshufb %ymm13, %ymm6, %ymm14
-    vpxor %ymm10, %ymm0, %ymm0
-    vpxor %ymm14, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vpshufb %ymm12, %ymm6, %ymm11
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpshufb %ymm13, %ymm6, %ymm14
-    vpxor %ymm10, %ymm7, %ymm7
-    vpxor %ymm14, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm12
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
-    vpxor %ymm12, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm11, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpxor %ymm12, %ymm1, %ymm1
-    vbroadcasti128 64(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpxor %ymm2, %ymm1, %ymm1
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpandn %ymm1, %ymm3, %ymm11
-    vpsrld $4, %ymm11, %ymm11
-    vpand %ymm3, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm5, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm11, %ymm4, %ymm13
-    vpxor %ymm12, %ymm13, %ymm13
-    vpshufb %ymm1, %ymm4, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vpshufb %ymm13, %ymm4, %ymm12
-    vpxor %ymm1, %ymm12, %ymm12
-    vpshufb %ymm14, %ymm4, %ymm13
-    vpxor %ymm11, %ymm13, %ymm13
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vpshufb %ymm12, %ymm6, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpshufb %ymm13, %ymm6, %ymm14
-    vpxor %ymm10, %ymm0, %ymm0
-    vpxor %ymm14, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vpshufb %ymm12, %ymm6, %ymm11
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpshufb %ymm13, %ymm6, %ymm14
-    vpxor %ymm10, %ymm7, %ymm7
-    vpxor %ymm14, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm12
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
-    vpxor %ymm12, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm11, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpxor %ymm12, %ymm1, %ymm1
-    vbroadcasti128 80(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpxor %ymm2, %ymm1, %ymm1
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpandn %ymm1, %ymm3, %ymm11
-    vpsrld $4, %ymm11, %ymm11
-    vpand %ymm3, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm5, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm11, %ymm4, %ymm13
-    vpxor %ymm12, %ymm13, %ymm13
-    vpshufb %ymm1, %ymm4, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vpshufb %ymm13, %ymm4, %ymm12
-    vpxor %ymm1, %ymm12, %ymm12
-    vpshufb %ymm14, %ymm4, %ymm13
-    vpxor %ymm11, %ymm13, %ymm13
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vpshufb %ymm12, %ymm6, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpshufb %ymm13, %ymm6, %ymm14
-    vpxor %ymm10, %ymm0, %ymm0
-    vpxor %ymm14, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vpshufb %ymm12, %ymm6, %ymm11
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpshufb %ymm13, %ymm6, %ymm14
-    vpxor %ymm10, %ymm7, %ymm7
-    vpxor %ymm14, %ymm11, %ymm11
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm12
     vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
     vpxor %ymm12, %ymm11, %ymm11
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm11, %ymm12
+    vpxor %ymm2, %ymm1, %ymm1
     vpxor %ymm11, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
-    vbroadcasti128 96(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpxor %ymm2, %ymm1, %ymm1
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -522,21 +294,21 @@ aes_gen_vpaes256_ecb_enc_k128_w4:
     vpshufb %ymm13, %ymm6, %ymm14
     vpxor %ymm10, %ymm7, %ymm7
     vpxor %ymm14, %ymm11, %ymm11
+    vbroadcasti128 48(%rdi), %ymm2
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm12
     vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
     vpxor %ymm12, %ymm11, %ymm11
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm11, %ymm12
+    vpxor %ymm2, %ymm1, %ymm1
     vpxor %ymm11, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
-    vbroadcasti128 112(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpxor %ymm2, %ymm1, %ymm1
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -579,21 +351,21 @@ aes_gen_vpaes256_ecb_enc_k128_w4:
     vpshufb %ymm13, %ymm6, %ymm14
     vpxor %ymm10, %ymm7, %ymm7
     vpxor %ymm14, %ymm11, %ymm11
+    vbroadcasti128 64(%rdi), %ymm2
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm12
     vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
     vpxor %ymm12, %ymm11, %ymm11
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm11, %ymm12
+    vpxor %ymm2, %ymm1, %ymm1
     vpxor %ymm11, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
-    vbroadcasti128 128(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpxor %ymm2, %ymm1, %ymm1
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -636,21 +408,249 @@ aes_gen_vpaes256_ecb_enc_k128_w4:
     vpshufb %ymm13, %ymm6, %ymm14
     vpxor %ymm10, %ymm7, %ymm7
     vpxor %ymm14, %ymm11, %ymm11
+    vbroadcasti128 80(%rdi), %ymm2
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm12
     vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
     vpxor %ymm12, %ymm11, %ymm11
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm11, %ymm12
+    vpxor %ymm2, %ymm1, %ymm1
     vpxor %ymm11, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
-    vbroadcasti128 144(%rdi), %ymm2
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpandn %ymm1, %ymm3, %ymm11
+    vpsrld $4, %ymm11, %ymm11
+    vpand %ymm3, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm5, %ymm12
+    vpxor %ymm11, %ymm1, %ymm1
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm11, %ymm4, %ymm13
+    vpxor %ymm12, %ymm13, %ymm13
+    vpshufb %ymm1, %ymm4, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vpshufb %ymm13, %ymm4, %ymm12
+    vpxor %ymm1, %ymm12, %ymm12
+    vpshufb %ymm14, %ymm4, %ymm13
+    vpxor %ymm11, %ymm13, %ymm13
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vpshufb %ymm12, %ymm6, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpshufb %ymm13, %ymm6, %ymm14
+    vpxor %ymm10, %ymm0, %ymm0
+    vpxor %ymm14, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vpshufb %ymm12, %ymm6, %ymm11
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpshufb %ymm13, %ymm6, %ymm14
+    vpxor %ymm10, %ymm7, %ymm7
+    vpxor %ymm14, %ymm11, %ymm11
+    vbroadcasti128 96(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm12
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
+    vpxor %ymm12, %ymm11, %ymm11
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm11, %ymm12
     vpxor %ymm2, %ymm1, %ymm1
+    vpxor %ymm11, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpandn %ymm1, %ymm3, %ymm11
+    vpsrld $4, %ymm11, %ymm11
+    vpand %ymm3, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm5, %ymm12
+    vpxor %ymm11, %ymm1, %ymm1
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm11, %ymm4, %ymm13
+    vpxor %ymm12, %ymm13, %ymm13
+    vpshufb %ymm1, %ymm4, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vpshufb %ymm13, %ymm4, %ymm12
+    vpxor %ymm1, %ymm12, %ymm12
+    vpshufb %ymm14, %ymm4, %ymm13
+    vpxor %ymm11, %ymm13, %ymm13
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vpshufb %ymm12, %ymm6, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpshufb %ymm13, %ymm6, %ymm14
+    vpxor %ymm10, %ymm0, %ymm0
+    vpxor %ymm14, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vpshufb %ymm12, %ymm6, %ymm11
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpshufb %ymm13, %ymm6, %ymm14
+    vpxor %ymm10, %ymm7, %ymm7
+    vpxor %ymm14, %ymm11, %ymm11
+    vbroadcasti128 112(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm12
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
+    vpxor %ymm12, %ymm11, %ymm11
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm11, %ymm12
+    vpxor %ymm2, %ymm1, %ymm1
+    vpxor %ymm11, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpandn %ymm1, %ymm3, %ymm11
+    vpsrld $4, %ymm11, %ymm11
+    vpand %ymm3, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm5, %ymm12
+    vpxor %ymm11, %ymm1, %ymm1
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm11, %ymm4, %ymm13
+    vpxor %ymm12, %ymm13, %ymm13
+    vpshufb %ymm1, %ymm4, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vpshufb %ymm13, %ymm4, %ymm12
+    vpxor %ymm1, %ymm12, %ymm12
+    vpshufb %ymm14, %ymm4, %ymm13
+    vpxor %ymm11, %ymm13, %ymm13
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vpshufb %ymm12, %ymm6, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpshufb %ymm13, %ymm6, %ymm14
+    vpxor %ymm10, %ymm0, %ymm0
+    vpxor %ymm14, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vpshufb %ymm12, %ymm6, %ymm11
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpshufb %ymm13, %ymm6, %ymm14
+    vpxor %ymm10, %ymm7, %ymm7
+    vpxor %ymm14, %ymm11, %ymm11
+    vbroadcasti128 128(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm12
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
+    vpxor %ymm12, %ymm11, %ymm11
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm11, %ymm12
+    vpxor %ymm2, %ymm1, %ymm1
+    vpxor %ymm11, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpandn %ymm1, %ymm3, %ymm11
+    vpsrld $4, %ymm11, %ymm11
+    vpand %ymm3, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm5, %ymm12
+    vpxor %ymm11, %ymm1, %ymm1
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm11, %ymm4, %ymm13
+    vpxor %ymm12, %ymm13, %ymm13
+    vpshufb %ymm1, %ymm4, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vpshufb %ymm13, %ymm4, %ymm12
+    vpxor %ymm1, %ymm12, %ymm12
+    vpshufb %ymm14, %ymm4, %ymm13
+    vpxor %ymm11, %ymm13, %ymm13
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vpshufb %ymm12, %ymm6, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpshufb %ymm13, %ymm6, %ymm14
+    vpxor %ymm10, %ymm0, %ymm0
+    vpxor %ymm14, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vpshufb %ymm12, %ymm6, %ymm11
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpshufb %ymm13, %ymm6, %ymm14
+    vpxor %ymm10, %ymm7, %ymm7
+    vpxor %ymm14, %ymm11, %ymm11
+    vbroadcasti128 144(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm12
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
+    vpxor %ymm12, %ymm11, %ymm11
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm11, %ymm12
+    vpxor %ymm2, %ymm1, %ymm1
+    vpxor %ymm11, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -777,14 +777,14 @@ aes_gen_vpaes256_ecb_enc_k128_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
     vpshufb %ymm8, %ymm5, %ymm9
     vpxor %ymm9, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm7
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm7, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm6, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpxor %ymm7, %ymm0, %ymm0
     vbroadcasti128 16(%rdi), %ymm1
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm7
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm7, %ymm6, %ymm6
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm6, %ymm7
     vpxor %ymm1, %ymm0, %ymm0
+    vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
     vpandn %ymm0, %ymm2, %ymm6
     vpsrld $4, %ymm6, %ymm6
     vpand %ymm2, %ymm0, %ymm0
@@ -808,138 +808,14 @@ aes_gen_vpaes256_ecb_enc_k128_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
     vpshufb %ymm8, %ymm5, %ymm9
     vpxor %ymm9, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm7
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
-    vpxor %ymm7, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm6, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpxor %ymm7, %ymm0, %ymm0
     vbroadcasti128 32(%rdi), %ymm1
-    vpxor %ymm1, %ymm0, %ymm0
-    vpandn %ymm0, %ymm2, %ymm6
-    vpsrld $4, %ymm6, %ymm6
-    vpand %ymm2, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm4, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpshufb %ymm6, %ymm3, %ymm8
-    vpxor %ymm7, %ymm8, %ymm8
-    vpshufb %ymm0, %ymm3, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vpshufb %ymm8, %ymm3, %ymm7
-    vpxor %ymm0, %ymm7, %ymm7
-    vpshufb %ymm9, %ymm3, %ymm8
-    vpxor %ymm6, %ymm8, %ymm8
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm5
-    vpshufb %ymm7, %ymm5, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm5
-    vpshufb %ymm8, %ymm5, %ymm9
-    vpxor %ymm9, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm5
-    vpshufb %ymm7, %ymm5, %ymm6
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
-    vpshufb %ymm8, %ymm5, %ymm9
-    vpxor %ymm9, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm7
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
-    vpxor %ymm7, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm6, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpxor %ymm7, %ymm0, %ymm0
-    vbroadcasti128 48(%rdi), %ymm1
-    vpxor %ymm1, %ymm0, %ymm0
-    vpandn %ymm0, %ymm2, %ymm6
-    vpsrld $4, %ymm6, %ymm6
-    vpand %ymm2, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm4, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpshufb %ymm6, %ymm3, %ymm8
-    vpxor %ymm7, %ymm8, %ymm8
-    vpshufb %ymm0, %ymm3, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vpshufb %ymm8, %ymm3, %ymm7
-    vpxor %ymm0, %ymm7, %ymm7
-    vpshufb %ymm9, %ymm3, %ymm8
-    vpxor %ymm6, %ymm8, %ymm8
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm5
-    vpshufb %ymm7, %ymm5, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm5
-    vpshufb %ymm8, %ymm5, %ymm9
-    vpxor %ymm9, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm5
-    vpshufb %ymm7, %ymm5, %ymm6
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
-    vpshufb %ymm8, %ymm5, %ymm9
-    vpxor %ymm9, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm7
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
-    vpxor %ymm7, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm6, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpxor %ymm7, %ymm0, %ymm0
-    vbroadcasti128 64(%rdi), %ymm1
-    vpxor %ymm1, %ymm0, %ymm0
-    vpandn %ymm0, %ymm2, %ymm6
-    vpsrld $4, %ymm6, %ymm6
-    vpand %ymm2, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm4, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpshufb %ymm6, %ymm3, %ymm8
-    vpxor %ymm7, %ymm8, %ymm8
-    vpshufb %ymm0, %ymm3, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vpshufb %ymm8, %ymm3, %ymm7
-    vpxor %ymm0, %ymm7, %ymm7
-    vpshufb %ymm9, %ymm3, %ymm8
-    vpxor %ymm6, %ymm8, %ymm8
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm5
-    vpshufb %ymm7, %ymm5, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm5
-    vpshufb %ymm8, %ymm5, %ymm9
-    vpxor %ymm9, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm5
-    vpshufb %ymm7, %ymm5, %ymm6
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
-    vpshufb %ymm8, %ymm5, %ymm9
-    vpxor %ymm9, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm7
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm7, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm6, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpxor %ymm7, %ymm0, %ymm0
-    vbroadcasti128 80(%rdi), %ymm1
-    vpxor %ymm1, %ymm0, %ymm0
-    vpandn %ymm0, %ymm2, %ymm6
-    vpsrld $4, %ymm6, %ymm6
-    vpand %ymm2, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm4, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpshufb %ymm6, %ymm3, %ymm8
-    vpxor %ymm7, %ymm8, %ymm8
-    vpshufb %ymm0, %ymm3, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vpshufb %ymm8, %ymm3, %ymm7
-    vpxor %ymm0, %ymm7, %ymm7
-    vpshufb %ymm9, %ymm3, %ymm8
-    vpxor %ymm6, %ymm8, %ymm8
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm5
-    vpshufb %ymm7, %ymm5, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm5
-    vpshufb %ymm8, %ymm5, %ymm9
-    vpxor %ymm9, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm5
-    vpshufb %ymm7, %ymm5, %ymm6
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
-    vpshufb %ymm8, %ymm5, %ymm9
-    vpxor %ymm9, %ymm6, %ymm6
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm7
     vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
     vpxor %ymm7, %ymm6, %ymm6
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm6, %ymm7
+    vpxor %ymm1, %ymm0, %ymm0
     vpxor %ymm6, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
-    vbroadcasti128 96(%rdi), %ymm1
-    vpxor %ymm1, %ymm0, %ymm0
     vpandn %ymm0, %ymm2, %ymm6
     vpsrld $4, %ymm6, %ymm6
     vpand %ymm2, %ymm0, %ymm0
@@ -963,14 +839,14 @@ aes_gen_vpaes256_ecb_enc_k128_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
     vpshufb %ymm8, %ymm5, %ymm9
     vpxor %ymm9, %ymm6, %ymm6
+    vbroadcasti128 48(%rdi), %ymm1
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm7
     vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
     vpxor %ymm7, %ymm6, %ymm6
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm6, %ymm7
+    vpxor %ymm1, %ymm0, %ymm0
     vpxor %ymm6, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
-    vbroadcasti128 112(%rdi), %ymm1
-    vpxor %ymm1, %ymm0, %ymm0
     vpandn %ymm0, %ymm2, %ymm6
     vpsrld $4, %ymm6, %ymm6
     vpand %ymm2, %ymm0, %ymm0
@@ -994,14 +870,14 @@ aes_gen_vpaes256_ecb_enc_k128_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
     vpshufb %ymm8, %ymm5, %ymm9
     vpxor %ymm9, %ymm6, %ymm6
+    vbroadcasti128 64(%rdi), %ymm1
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm7
     vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
     vpxor %ymm7, %ymm6, %ymm6
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm6, %ymm7
+    vpxor %ymm1, %ymm0, %ymm0
     vpxor %ymm6, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
-    vbroadcasti128 128(%rdi), %ymm1
-    vpxor %ymm1, %ymm0, %ymm0
     vpandn %ymm0, %ymm2, %ymm6
     vpsrld $4, %ymm6, %ymm6
     vpand %ymm2, %ymm0, %ymm0
@@ -1025,14 +901,138 @@ aes_gen_vpaes256_ecb_enc_k128_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
     vpshufb %ymm8, %ymm5, %ymm9
     vpxor %ymm9, %ymm6, %ymm6
+    vbroadcasti128 80(%rdi), %ymm1
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm7
     vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
     vpxor %ymm7, %ymm6, %ymm6
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm6, %ymm7
+    vpxor %ymm1, %ymm0, %ymm0
     vpxor %ymm6, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
-    vbroadcasti128 144(%rdi), %ymm1
+    vpandn %ymm0, %ymm2, %ymm6
+    vpsrld $4, %ymm6, %ymm6
+    vpand %ymm2, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm4, %ymm7
+    vpxor %ymm6, %ymm0, %ymm0
+    vpshufb %ymm6, %ymm3, %ymm8
+    vpxor %ymm7, %ymm8, %ymm8
+    vpshufb %ymm0, %ymm3, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vpshufb %ymm8, %ymm3, %ymm7
+    vpxor %ymm0, %ymm7, %ymm7
+    vpshufb %ymm9, %ymm3, %ymm8
+    vpxor %ymm6, %ymm8, %ymm8
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm5
+    vpshufb %ymm7, %ymm5, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm5
+    vpshufb %ymm8, %ymm5, %ymm9
+    vpxor %ymm9, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm5
+    vpshufb %ymm7, %ymm5, %ymm6
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
+    vpshufb %ymm8, %ymm5, %ymm9
+    vpxor %ymm9, %ymm6, %ymm6
+    vbroadcasti128 96(%rdi), %ymm1
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm7
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
+    vpxor %ymm7, %ymm6, %ymm6
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm6, %ymm7
     vpxor %ymm1, %ymm0, %ymm0
+    vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpandn %ymm0, %ymm2, %ymm6
+    vpsrld $4, %ymm6, %ymm6
+    vpand %ymm2, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm4, %ymm7
+    vpxor %ymm6, %ymm0, %ymm0
+    vpshufb %ymm6, %ymm3, %ymm8
+    vpxor %ymm7, %ymm8, %ymm8
+    vpshufb %ymm0, %ymm3, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vpshufb %ymm8, %ymm3, %ymm7
+    vpxor %ymm0, %ymm7, %ymm7
+    vpshufb %ymm9, %ymm3, %ymm8
+    vpxor %ymm6, %ymm8, %ymm8
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm5
+    vpshufb %ymm7, %ymm5, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm5
+    vpshufb %ymm8, %ymm5, %ymm9
+    vpxor %ymm9, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm5
+    vpshufb %ymm7, %ymm5, %ymm6
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
+    vpshufb %ymm8, %ymm5, %ymm9
+    vpxor %ymm9, %ymm6, %ymm6
+    vbroadcasti128 112(%rdi), %ymm1
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm7
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
+    vpxor %ymm7, %ymm6, %ymm6
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm6, %ymm7
+    vpxor %ymm1, %ymm0, %ymm0
+    vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpandn %ymm0, %ymm2, %ymm6
+    vpsrld $4, %ymm6, %ymm6
+    vpand %ymm2, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm4, %ymm7
+    vpxor %ymm6, %ymm0, %ymm0
+    vpshufb %ymm6, %ymm3, %ymm8
+    vpxor %ymm7, %ymm8, %ymm8
+    vpshufb %ymm0, %ymm3, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vpshufb %ymm8, %ymm3, %ymm7
+    vpxor %ymm0, %ymm7, %ymm7
+    vpshufb %ymm9, %ymm3, %ymm8
+    vpxor %ymm6, %ymm8, %ymm8
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm5
+    vpshufb %ymm7, %ymm5, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm5
+    vpshufb %ymm8, %ymm5, %ymm9
+    vpxor %ymm9, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm5
+    vpshufb %ymm7, %ymm5, %ymm6
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
+    vpshufb %ymm8, %ymm5, %ymm9
+    vpxor %ymm9, %ymm6, %ymm6
+    vbroadcasti128 128(%rdi), %ymm1
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm7
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
+    vpxor %ymm7, %ymm6, %ymm6
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm6, %ymm7
+    vpxor %ymm1, %ymm0, %ymm0
+    vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpandn %ymm0, %ymm2, %ymm6
+    vpsrld $4, %ymm6, %ymm6
+    vpand %ymm2, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm4, %ymm7
+    vpxor %ymm6, %ymm0, %ymm0
+    vpshufb %ymm6, %ymm3, %ymm8
+    vpxor %ymm7, %ymm8, %ymm8
+    vpshufb %ymm0, %ymm3, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vpshufb %ymm8, %ymm3, %ymm7
+    vpxor %ymm0, %ymm7, %ymm7
+    vpshufb %ymm9, %ymm3, %ymm8
+    vpxor %ymm6, %ymm8, %ymm8
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm5
+    vpshufb %ymm7, %ymm5, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm5
+    vpshufb %ymm8, %ymm5, %ymm9
+    vpxor %ymm9, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm5
+    vpshufb %ymm7, %ymm5, %ymm6
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
+    vpshufb %ymm8, %ymm5, %ymm9
+    vpxor %ymm9, %ymm6, %ymm6
+    vbroadcasti128 144(%rdi), %ymm1
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm7
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm7, %ymm6, %ymm6
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm6, %ymm7
+    vpxor %ymm1, %ymm0, %ymm0
+    vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
     vpandn %ymm0, %ymm2, %ymm6
     vpsrld $4, %ymm6, %ymm6
     vpand %ymm2, %ymm0, %ymm0
@@ -1135,14 +1135,14 @@ aes_gen_vpaes256_ecb_enc_k128_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm1
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm6, %xmm7
     vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -1166,138 +1166,14 @@ aes_gen_vpaes256_ecb_enc_k128_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce2r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
-    vpandn %xmm0, %xmm2, %xmm6
-    vpsrld $4, %xmm6, %xmm6
-    vpand %xmm2, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm4, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm3, %xmm8
-    vpxor %xmm7, %xmm8, %xmm8
-    vpshufb %xmm0, %xmm3, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vpshufb %xmm8, %xmm3, %xmm7
-    vpxor %xmm0, %xmm7, %xmm7
-    vpshufb %xmm9, %xmm3, %xmm8
-    vpxor %xmm6, %xmm8, %xmm8
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm6
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce3r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
-    vpandn %xmm0, %xmm2, %xmm6
-    vpsrld $4, %xmm6, %xmm6
-    vpand %xmm2, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm4, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm3, %xmm8
-    vpxor %xmm7, %xmm8, %xmm8
-    vpshufb %xmm0, %xmm3, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vpshufb %xmm8, %xmm3, %xmm7
-    vpxor %xmm0, %xmm7, %xmm7
-    vpshufb %xmm9, %xmm3, %xmm8
-    vpxor %xmm6, %xmm8, %xmm8
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm6
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce0r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
-    vpandn %xmm0, %xmm2, %xmm6
-    vpsrld $4, %xmm6, %xmm6
-    vpand %xmm2, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm4, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm3, %xmm8
-    vpxor %xmm7, %xmm8, %xmm8
-    vpshufb %xmm0, %xmm3, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vpshufb %xmm8, %xmm3, %xmm7
-    vpxor %xmm0, %xmm7, %xmm7
-    vpshufb %xmm9, %xmm3, %xmm8
-    vpxor %xmm6, %xmm8, %xmm8
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm6
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
-    vpandn %xmm0, %xmm2, %xmm6
-    vpsrld $4, %xmm6, %xmm6
-    vpand %xmm2, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm4, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm3, %xmm8
-    vpxor %xmm7, %xmm8, %xmm8
-    vpshufb %xmm0, %xmm3, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vpshufb %xmm8, %xmm3, %xmm7
-    vpxor %xmm0, %xmm7, %xmm7
-    vpshufb %xmm9, %xmm3, %xmm8
-    vpxor %xmm6, %xmm8, %xmm8
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm6
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
     vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm7
     vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
     vpxor %xmm7, %xmm6, %xmm6
     vpshufb .Lvpaes256_mce2r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -1321,14 +1197,14 @@ aes_gen_vpaes256_ecb_enc_k128_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 48(%rdi), %xmm1
     vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm7
     vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
     vpxor %xmm7, %xmm6, %xmm6
     vpshufb .Lvpaes256_mce3r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -1352,14 +1228,14 @@ aes_gen_vpaes256_ecb_enc_k128_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 64(%rdi), %xmm1
     vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm7
     vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
     vpxor %xmm7, %xmm6, %xmm6
     vpshufb .Lvpaes256_mce0r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -1383,14 +1259,138 @@ aes_gen_vpaes256_ecb_enc_k128_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 80(%rdi), %xmm1
     vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm7
     vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
     vpxor %xmm7, %xmm6, %xmm6
     vpshufb .Lvpaes256_mce1r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm1
+    vpandn %xmm0, %xmm2, %xmm6
+    vpsrld $4, %xmm6, %xmm6
+    vpand %xmm2, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm4, %xmm7
+    vpxor %xmm6, %xmm0, %xmm0
+    vpshufb %xmm6, %xmm3, %xmm8
+    vpxor %xmm7, %xmm8, %xmm8
+    vpshufb %xmm0, %xmm3, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vpshufb %xmm8, %xmm3, %xmm7
+    vpxor %xmm0, %xmm7, %xmm7
+    vpshufb %xmm9, %xmm3, %xmm8
+    vpxor %xmm6, %xmm8, %xmm8
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm6
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 96(%rdi), %xmm1
+    vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes256_mce2r1(%rip), %xmm6, %xmm7
     vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpandn %xmm0, %xmm2, %xmm6
+    vpsrld $4, %xmm6, %xmm6
+    vpand %xmm2, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm4, %xmm7
+    vpxor %xmm6, %xmm0, %xmm0
+    vpshufb %xmm6, %xmm3, %xmm8
+    vpxor %xmm7, %xmm8, %xmm8
+    vpshufb %xmm0, %xmm3, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vpshufb %xmm8, %xmm3, %xmm7
+    vpxor %xmm0, %xmm7, %xmm7
+    vpshufb %xmm9, %xmm3, %xmm8
+    vpxor %xmm6, %xmm8, %xmm8
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm6
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 112(%rdi), %xmm1
+    vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes256_mce3r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpandn %xmm0, %xmm2, %xmm6
+    vpsrld $4, %xmm6, %xmm6
+    vpand %xmm2, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm4, %xmm7
+    vpxor %xmm6, %xmm0, %xmm0
+    vpshufb %xmm6, %xmm3, %xmm8
+    vpxor %xmm7, %xmm8, %xmm8
+    vpshufb %xmm0, %xmm3, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vpshufb %xmm8, %xmm3, %xmm7
+    vpxor %xmm0, %xmm7, %xmm7
+    vpshufb %xmm9, %xmm3, %xmm8
+    vpxor %xmm6, %xmm8, %xmm8
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm6
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 128(%rdi), %xmm1
+    vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes256_mce0r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpandn %xmm0, %xmm2, %xmm6
+    vpsrld $4, %xmm6, %xmm6
+    vpand %xmm2, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm4, %xmm7
+    vpxor %xmm6, %xmm0, %xmm0
+    vpshufb %xmm6, %xmm3, %xmm8
+    vpxor %xmm7, %xmm8, %xmm8
+    vpshufb %xmm0, %xmm3, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vpshufb %xmm8, %xmm3, %xmm7
+    vpxor %xmm0, %xmm7, %xmm7
+    vpshufb %xmm9, %xmm3, %xmm8
+    vpxor %xmm6, %xmm8, %xmm8
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm6
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 144(%rdi), %xmm1
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -1521,21 +1521,21 @@ aes_gen_vpaes256_ecb_enc_k192_w4:
     vpshufb %ymm13, %ymm6, %ymm14
     vpxor %ymm10, %ymm7, %ymm7
     vpxor %ymm14, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm12
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
-    vpxor %ymm12, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm11, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpxor %ymm12, %ymm1, %ymm1
     vbroadcasti128 16(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm12
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
+    vpxor %ymm12, %ymm11, %ymm11
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm11, %ymm12
     vpxor %ymm2, %ymm1, %ymm1
+    vpxor %ymm11, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -1578,21 +1578,21 @@ aes_gen_vpaes256_ecb_enc_k192_w4:
     vpshufb %ymm13, %ymm6, %ymm14
     vpxor %ymm10, %ymm7, %ymm7
     vpxor %ymm14, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm12
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
-    vpxor %ymm12, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm11, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpxor %ymm12, %ymm1, %ymm1
     vbroadcasti128 32(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm12
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
+    vpxor %ymm12, %ymm11, %ymm11
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm11, %ymm12
     vpxor %ymm2, %ymm1, %ymm1
+    vpxor %ymm11, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -1635,21 +1635,21 @@ aes_gen_vpaes256_ecb_enc_k192_w4:
     vpshufb %ymm13, %ymm6, %ymm14
     vpxor %ymm10, %ymm7, %ymm7
     vpxor %ymm14, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm12
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
-    vpxor %ymm12, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm11, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpxor %ymm12, %ymm1, %ymm1
     vbroadcasti128 48(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm12
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
+    vpxor %ymm12, %ymm11, %ymm11
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm11, %ymm12
     vpxor %ymm2, %ymm1, %ymm1
+    vpxor %ymm11, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -1692,249 +1692,21 @@ aes_gen_vpaes256_ecb_enc_k192_w4:
     vpshufb %ymm13, %ymm6, %ymm14
     vpxor %ymm10, %ymm7, %ymm7
     vpxor %ymm14, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm12
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
-    vpxor %ymm12, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm11, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpxor %ymm12, %ymm1, %ymm1
     vbroadcasti128 64(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpxor %ymm2, %ymm1, %ymm1
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpandn %ymm1, %ymm3, %ymm11
-    vpsrld $4, %ymm11, %ymm11
-    vpand %ymm3, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm5, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm11, %ymm4, %ymm13
-    vpxor %ymm12, %ymm13, %ymm13
-    vpshufb %ymm1, %ymm4, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vpshufb %ymm13, %ymm4, %ymm12
-    vpxor %ymm1, %ymm12, %ymm12
-    vpshufb %ymm14, %ymm4, %ymm13
-    vpxor %ymm11, %ymm13, %ymm13
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vpshufb %ymm12, %ymm6, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpshufb %ymm13, %ymm6, %ymm14
-    vpxor %ymm10, %ymm0, %ymm0
-    vpxor %ymm14, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vpshufb %ymm12, %ymm6, %ymm11
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpshufb %ymm13, %ymm6, %ymm14
-    vpxor %ymm10, %ymm7, %ymm7
-    vpxor %ymm14, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm12
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
-    vpxor %ymm12, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm11, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpxor %ymm12, %ymm1, %ymm1
-    vbroadcasti128 80(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpxor %ymm2, %ymm1, %ymm1
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpandn %ymm1, %ymm3, %ymm11
-    vpsrld $4, %ymm11, %ymm11
-    vpand %ymm3, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm5, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm11, %ymm4, %ymm13
-    vpxor %ymm12, %ymm13, %ymm13
-    vpshufb %ymm1, %ymm4, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vpshufb %ymm13, %ymm4, %ymm12
-    vpxor %ymm1, %ymm12, %ymm12
-    vpshufb %ymm14, %ymm4, %ymm13
-    vpxor %ymm11, %ymm13, %ymm13
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vpshufb %ymm12, %ymm6, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpshufb %ymm13, %ymm6, %ymm14
-    vpxor %ymm10, %ymm0, %ymm0
-    vpxor %ymm14, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vpshufb %ymm12, %ymm6, %ymm11
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpshufb %ymm13, %ymm6, %ymm14
-    vpxor %ymm10, %ymm7, %ymm7
-    vpxor %ymm14, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm12
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
-    vpxor %ymm12, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm11, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpxor %ymm12, %ymm1, %ymm1
-    vbroadcasti128 96(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpxor %ymm2, %ymm1, %ymm1
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpandn %ymm1, %ymm3, %ymm11
-    vpsrld $4, %ymm11, %ymm11
-    vpand %ymm3, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm5, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm11, %ymm4, %ymm13
-    vpxor %ymm12, %ymm13, %ymm13
-    vpshufb %ymm1, %ymm4, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vpshufb %ymm13, %ymm4, %ymm12
-    vpxor %ymm1, %ymm12, %ymm12
-    vpshufb %ymm14, %ymm4, %ymm13
-    vpxor %ymm11, %ymm13, %ymm13
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vpshufb %ymm12, %ymm6, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpshufb %ymm13, %ymm6, %ymm14
-    vpxor %ymm10, %ymm0, %ymm0
-    vpxor %ymm14, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vpshufb %ymm12, %ymm6, %ymm11
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpshufb %ymm13, %ymm6, %ymm14
-    vpxor %ymm10, %ymm7, %ymm7
-    vpxor %ymm14, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm12
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
-    vpxor %ymm12, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm11, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpxor %ymm12, %ymm1, %ymm1
-    vbroadcasti128 112(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpxor %ymm2, %ymm1, %ymm1
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpandn %ymm1, %ymm3, %ymm11
-    vpsrld $4, %ymm11, %ymm11
-    vpand %ymm3, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm5, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm11, %ymm4, %ymm13
-    vpxor %ymm12, %ymm13, %ymm13
-    vpshufb %ymm1, %ymm4, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vpshufb %ymm13, %ymm4, %ymm12
-    vpxor %ymm1, %ymm12, %ymm12
-    vpshufb %ymm14, %ymm4, %ymm13
-    vpxor %ymm11, %ymm13, %ymm13
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vpshufb %ymm12, %ymm6, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpshufb %ymm13, %ymm6, %ymm14
-    vpxor %ymm10, %ymm0, %ymm0
-    vpxor %ymm14, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vpshufb %ymm12, %ymm6, %ymm11
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpshufb %ymm13, %ymm6, %ymm14
-    vpxor %ymm10, %ymm7, %ymm7
-    vpxor %ymm14, %ymm11, %ymm11
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm12
     vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
     vpxor %ymm12, %ymm11, %ymm11
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm11, %ymm12
+    vpxor %ymm2, %ymm1, %ymm1
     vpxor %ymm11, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
-    vbroadcasti128 128(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpxor %ymm2, %ymm1, %ymm1
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -1977,21 +1749,21 @@ aes_gen_vpaes256_ecb_enc_k192_w4:
     vpshufb %ymm13, %ymm6, %ymm14
     vpxor %ymm10, %ymm7, %ymm7
     vpxor %ymm14, %ymm11, %ymm11
+    vbroadcasti128 80(%rdi), %ymm2
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm12
     vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
     vpxor %ymm12, %ymm11, %ymm11
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm11, %ymm12
+    vpxor %ymm2, %ymm1, %ymm1
     vpxor %ymm11, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
-    vbroadcasti128 144(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpxor %ymm2, %ymm1, %ymm1
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -2034,21 +1806,21 @@ aes_gen_vpaes256_ecb_enc_k192_w4:
     vpshufb %ymm13, %ymm6, %ymm14
     vpxor %ymm10, %ymm7, %ymm7
     vpxor %ymm14, %ymm11, %ymm11
+    vbroadcasti128 96(%rdi), %ymm2
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm12
     vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
     vpxor %ymm12, %ymm11, %ymm11
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm11, %ymm12
+    vpxor %ymm2, %ymm1, %ymm1
     vpxor %ymm11, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
-    vbroadcasti128 160(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpxor %ymm2, %ymm1, %ymm1
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -2091,21 +1863,249 @@ aes_gen_vpaes256_ecb_enc_k192_w4:
     vpshufb %ymm13, %ymm6, %ymm14
     vpxor %ymm10, %ymm7, %ymm7
     vpxor %ymm14, %ymm11, %ymm11
+    vbroadcasti128 112(%rdi), %ymm2
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm12
     vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
     vpxor %ymm12, %ymm11, %ymm11
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm11, %ymm12
+    vpxor %ymm2, %ymm1, %ymm1
     vpxor %ymm11, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
-    vbroadcasti128 176(%rdi), %ymm2
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpandn %ymm1, %ymm3, %ymm11
+    vpsrld $4, %ymm11, %ymm11
+    vpand %ymm3, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm5, %ymm12
+    vpxor %ymm11, %ymm1, %ymm1
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm11, %ymm4, %ymm13
+    vpxor %ymm12, %ymm13, %ymm13
+    vpshufb %ymm1, %ymm4, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vpshufb %ymm13, %ymm4, %ymm12
+    vpxor %ymm1, %ymm12, %ymm12
+    vpshufb %ymm14, %ymm4, %ymm13
+    vpxor %ymm11, %ymm13, %ymm13
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vpshufb %ymm12, %ymm6, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpshufb %ymm13, %ymm6, %ymm14
+    vpxor %ymm10, %ymm0, %ymm0
+    vpxor %ymm14, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vpshufb %ymm12, %ymm6, %ymm11
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpshufb %ymm13, %ymm6, %ymm14
+    vpxor %ymm10, %ymm7, %ymm7
+    vpxor %ymm14, %ymm11, %ymm11
+    vbroadcasti128 128(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm12
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
+    vpxor %ymm12, %ymm11, %ymm11
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm11, %ymm12
     vpxor %ymm2, %ymm1, %ymm1
+    vpxor %ymm11, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpandn %ymm1, %ymm3, %ymm11
+    vpsrld $4, %ymm11, %ymm11
+    vpand %ymm3, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm5, %ymm12
+    vpxor %ymm11, %ymm1, %ymm1
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm11, %ymm4, %ymm13
+    vpxor %ymm12, %ymm13, %ymm13
+    vpshufb %ymm1, %ymm4, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vpshufb %ymm13, %ymm4, %ymm12
+    vpxor %ymm1, %ymm12, %ymm12
+    vpshufb %ymm14, %ymm4, %ymm13
+    vpxor %ymm11, %ymm13, %ymm13
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vpshufb %ymm12, %ymm6, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpshufb %ymm13, %ymm6, %ymm14
+    vpxor %ymm10, %ymm0, %ymm0
+    vpxor %ymm14, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vpshufb %ymm12, %ymm6, %ymm11
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpshufb %ymm13, %ymm6, %ymm14
+    vpxor %ymm10, %ymm7, %ymm7
+    vpxor %ymm14, %ymm11, %ymm11
+    vbroadcasti128 144(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm12
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
+    vpxor %ymm12, %ymm11, %ymm11
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm11, %ymm12
+    vpxor %ymm2, %ymm1, %ymm1
+    vpxor %ymm11, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpandn %ymm1, %ymm3, %ymm11
+    vpsrld $4, %ymm11, %ymm11
+    vpand %ymm3, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm5, %ymm12
+    vpxor %ymm11, %ymm1, %ymm1
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm11, %ymm4, %ymm13
+    vpxor %ymm12, %ymm13, %ymm13
+    vpshufb %ymm1, %ymm4, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vpshufb %ymm13, %ymm4, %ymm12
+    vpxor %ymm1, %ymm12, %ymm12
+    vpshufb %ymm14, %ymm4, %ymm13
+    vpxor %ymm11, %ymm13, %ymm13
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vpshufb %ymm12, %ymm6, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpshufb %ymm13, %ymm6, %ymm14
+    vpxor %ymm10, %ymm0, %ymm0
+    vpxor %ymm14, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vpshufb %ymm12, %ymm6, %ymm11
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpshufb %ymm13, %ymm6, %ymm14
+    vpxor %ymm10, %ymm7, %ymm7
+    vpxor %ymm14, %ymm11, %ymm11
+    vbroadcasti128 160(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm12
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
+    vpxor %ymm12, %ymm11, %ymm11
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm11, %ymm12
+    vpxor %ymm2, %ymm1, %ymm1
+    vpxor %ymm11, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpandn %ymm1, %ymm3, %ymm11
+    vpsrld $4, %ymm11, %ymm11
+    vpand %ymm3, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm5, %ymm12
+    vpxor %ymm11, %ymm1, %ymm1
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm11, %ymm4, %ymm13
+    vpxor %ymm12, %ymm13, %ymm13
+    vpshufb %ymm1, %ymm4, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vpshufb %ymm13, %ymm4, %ymm12
+    vpxor %ymm1, %ymm12, %ymm12
+    vpshufb %ymm14, %ymm4, %ymm13
+    vpxor %ymm11, %ymm13, %ymm13
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vpshufb %ymm12, %ymm6, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpshufb %ymm13, %ymm6, %ymm14
+    vpxor %ymm10, %ymm0, %ymm0
+    vpxor %ymm14, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vpshufb %ymm12, %ymm6, %ymm11
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpshufb %ymm13, %ymm6, %ymm14
+    vpxor %ymm10, %ymm7, %ymm7
+    vpxor %ymm14, %ymm11, %ymm11
+    vbroadcasti128 176(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm12
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
+    vpxor %ymm12, %ymm11, %ymm11
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm11, %ymm12
+    vpxor %ymm2, %ymm1, %ymm1
+    vpxor %ymm11, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -2232,14 +2232,14 @@ aes_gen_vpaes256_ecb_enc_k192_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
     vpshufb %ymm8, %ymm5, %ymm9
     vpxor %ymm9, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm7
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm7, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm6, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpxor %ymm7, %ymm0, %ymm0
     vbroadcasti128 16(%rdi), %ymm1
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm7
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm7, %ymm6, %ymm6
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm6, %ymm7
     vpxor %ymm1, %ymm0, %ymm0
+    vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
     vpandn %ymm0, %ymm2, %ymm6
     vpsrld $4, %ymm6, %ymm6
     vpand %ymm2, %ymm0, %ymm0
@@ -2263,14 +2263,14 @@ aes_gen_vpaes256_ecb_enc_k192_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
     vpshufb %ymm8, %ymm5, %ymm9
     vpxor %ymm9, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm7
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
-    vpxor %ymm7, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm6, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpxor %ymm7, %ymm0, %ymm0
     vbroadcasti128 32(%rdi), %ymm1
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm7
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
+    vpxor %ymm7, %ymm6, %ymm6
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm6, %ymm7
     vpxor %ymm1, %ymm0, %ymm0
+    vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
     vpandn %ymm0, %ymm2, %ymm6
     vpsrld $4, %ymm6, %ymm6
     vpand %ymm2, %ymm0, %ymm0
@@ -2294,14 +2294,14 @@ aes_gen_vpaes256_ecb_enc_k192_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
     vpshufb %ymm8, %ymm5, %ymm9
     vpxor %ymm9, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm7
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
-    vpxor %ymm7, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm6, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpxor %ymm7, %ymm0, %ymm0
     vbroadcasti128 48(%rdi), %ymm1
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm7
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
+    vpxor %ymm7, %ymm6, %ymm6
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm6, %ymm7
     vpxor %ymm1, %ymm0, %ymm0
+    vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
     vpandn %ymm0, %ymm2, %ymm6
     vpsrld $4, %ymm6, %ymm6
     vpand %ymm2, %ymm0, %ymm0
@@ -2325,138 +2325,14 @@ aes_gen_vpaes256_ecb_enc_k192_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
     vpshufb %ymm8, %ymm5, %ymm9
     vpxor %ymm9, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm7
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
-    vpxor %ymm7, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm6, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpxor %ymm7, %ymm0, %ymm0
     vbroadcasti128 64(%rdi), %ymm1
-    vpxor %ymm1, %ymm0, %ymm0
-    vpandn %ymm0, %ymm2, %ymm6
-    vpsrld $4, %ymm6, %ymm6
-    vpand %ymm2, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm4, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpshufb %ymm6, %ymm3, %ymm8
-    vpxor %ymm7, %ymm8, %ymm8
-    vpshufb %ymm0, %ymm3, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vpshufb %ymm8, %ymm3, %ymm7
-    vpxor %ymm0, %ymm7, %ymm7
-    vpshufb %ymm9, %ymm3, %ymm8
-    vpxor %ymm6, %ymm8, %ymm8
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm5
-    vpshufb %ymm7, %ymm5, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm5
-    vpshufb %ymm8, %ymm5, %ymm9
-    vpxor %ymm9, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm5
-    vpshufb %ymm7, %ymm5, %ymm6
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
-    vpshufb %ymm8, %ymm5, %ymm9
-    vpxor %ymm9, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm7
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm7, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm6, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpxor %ymm7, %ymm0, %ymm0
-    vbroadcasti128 80(%rdi), %ymm1
-    vpxor %ymm1, %ymm0, %ymm0
-    vpandn %ymm0, %ymm2, %ymm6
-    vpsrld $4, %ymm6, %ymm6
-    vpand %ymm2, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm4, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpshufb %ymm6, %ymm3, %ymm8
-    vpxor %ymm7, %ymm8, %ymm8
-    vpshufb %ymm0, %ymm3, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vpshufb %ymm8, %ymm3, %ymm7
-    vpxor %ymm0, %ymm7, %ymm7
-    vpshufb %ymm9, %ymm3, %ymm8
-    vpxor %ymm6, %ymm8, %ymm8
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm5
-    vpshufb %ymm7, %ymm5, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm5
-    vpshufb %ymm8, %ymm5, %ymm9
-    vpxor %ymm9, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm5
-    vpshufb %ymm7, %ymm5, %ymm6
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
-    vpshufb %ymm8, %ymm5, %ymm9
-    vpxor %ymm9, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm7
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
-    vpxor %ymm7, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm6, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpxor %ymm7, %ymm0, %ymm0
-    vbroadcasti128 96(%rdi), %ymm1
-    vpxor %ymm1, %ymm0, %ymm0
-    vpandn %ymm0, %ymm2, %ymm6
-    vpsrld $4, %ymm6, %ymm6
-    vpand %ymm2, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm4, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpshufb %ymm6, %ymm3, %ymm8
-    vpxor %ymm7, %ymm8, %ymm8
-    vpshufb %ymm0, %ymm3, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vpshufb %ymm8, %ymm3, %ymm7
-    vpxor %ymm0, %ymm7, %ymm7
-    vpshufb %ymm9, %ymm3, %ymm8
-    vpxor %ymm6, %ymm8, %ymm8
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm5
-    vpshufb %ymm7, %ymm5, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm5
-    vpshufb %ymm8, %ymm5, %ymm9
-    vpxor %ymm9, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm5
-    vpshufb %ymm7, %ymm5, %ymm6
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
-    vpshufb %ymm8, %ymm5, %ymm9
-    vpxor %ymm9, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm7
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
-    vpxor %ymm7, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm6, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpxor %ymm7, %ymm0, %ymm0
-    vbroadcasti128 112(%rdi), %ymm1
-    vpxor %ymm1, %ymm0, %ymm0
-    vpandn %ymm0, %ymm2, %ymm6
-    vpsrld $4, %ymm6, %ymm6
-    vpand %ymm2, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm4, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpshufb %ymm6, %ymm3, %ymm8
-    vpxor %ymm7, %ymm8, %ymm8
-    vpshufb %ymm0, %ymm3, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vpshufb %ymm8, %ymm3, %ymm7
-    vpxor %ymm0, %ymm7, %ymm7
-    vpshufb %ymm9, %ymm3, %ymm8
-    vpxor %ymm6, %ymm8, %ymm8
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm5
-    vpshufb %ymm7, %ymm5, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm5
-    vpshufb %ymm8, %ymm5, %ymm9
-    vpxor %ymm9, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm5
-    vpshufb %ymm7, %ymm5, %ymm6
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
-    vpshufb %ymm8, %ymm5, %ymm9
-    vpxor %ymm9, %ymm6, %ymm6
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm7
     vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
     vpxor %ymm7, %ymm6, %ymm6
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm6, %ymm7
+    vpxor %ymm1, %ymm0, %ymm0
     vpxor %ymm6, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
-    vbroadcasti128 128(%rdi), %ymm1
-    vpxor %ymm1, %ymm0, %ymm0
     vpandn %ymm0, %ymm2, %ymm6
     vpsrld $4, %ymm6, %ymm6
     vpand %ymm2, %ymm0, %ymm0
@@ -2480,14 +2356,14 @@ aes_gen_vpaes256_ecb_enc_k192_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
     vpshufb %ymm8, %ymm5, %ymm9
     vpxor %ymm9, %ymm6, %ymm6
+    vbroadcasti128 80(%rdi), %ymm1
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm7
     vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
     vpxor %ymm7, %ymm6, %ymm6
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm6, %ymm7
+    vpxor %ymm1, %ymm0, %ymm0
     vpxor %ymm6, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
-    vbroadcasti128 144(%rdi), %ymm1
-    vpxor %ymm1, %ymm0, %ymm0
     vpandn %ymm0, %ymm2, %ymm6
     vpsrld $4, %ymm6, %ymm6
     vpand %ymm2, %ymm0, %ymm0
@@ -2511,14 +2387,14 @@ aes_gen_vpaes256_ecb_enc_k192_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
     vpshufb %ymm8, %ymm5, %ymm9
     vpxor %ymm9, %ymm6, %ymm6
+    vbroadcasti128 96(%rdi), %ymm1
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm7
     vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
     vpxor %ymm7, %ymm6, %ymm6
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm6, %ymm7
+    vpxor %ymm1, %ymm0, %ymm0
     vpxor %ymm6, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
-    vbroadcasti128 160(%rdi), %ymm1
-    vpxor %ymm1, %ymm0, %ymm0
     vpandn %ymm0, %ymm2, %ymm6
     vpsrld $4, %ymm6, %ymm6
     vpand %ymm2, %ymm0, %ymm0
@@ -2542,14 +2418,138 @@ aes_gen_vpaes256_ecb_enc_k192_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
     vpshufb %ymm8, %ymm5, %ymm9
     vpxor %ymm9, %ymm6, %ymm6
+    vbroadcasti128 112(%rdi), %ymm1
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm7
     vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
     vpxor %ymm7, %ymm6, %ymm6
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm6, %ymm7
+    vpxor %ymm1, %ymm0, %ymm0
     vpxor %ymm6, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
-    vbroadcasti128 176(%rdi), %ymm1
+    vpandn %ymm0, %ymm2, %ymm6
+    vpsrld $4, %ymm6, %ymm6
+    vpand %ymm2, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm4, %ymm7
+    vpxor %ymm6, %ymm0, %ymm0
+    vpshufb %ymm6, %ymm3, %ymm8
+    vpxor %ymm7, %ymm8, %ymm8
+    vpshufb %ymm0, %ymm3, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vpshufb %ymm8, %ymm3, %ymm7
+    vpxor %ymm0, %ymm7, %ymm7
+    vpshufb %ymm9, %ymm3, %ymm8
+    vpxor %ymm6, %ymm8, %ymm8
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm5
+    vpshufb %ymm7, %ymm5, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm5
+    vpshufb %ymm8, %ymm5, %ymm9
+    vpxor %ymm9, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm5
+    vpshufb %ymm7, %ymm5, %ymm6
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
+    vpshufb %ymm8, %ymm5, %ymm9
+    vpxor %ymm9, %ymm6, %ymm6
+    vbroadcasti128 128(%rdi), %ymm1
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm7
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
+    vpxor %ymm7, %ymm6, %ymm6
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm6, %ymm7
     vpxor %ymm1, %ymm0, %ymm0
+    vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpandn %ymm0, %ymm2, %ymm6
+    vpsrld $4, %ymm6, %ymm6
+    vpand %ymm2, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm4, %ymm7
+    vpxor %ymm6, %ymm0, %ymm0
+    vpshufb %ymm6, %ymm3, %ymm8
+    vpxor %ymm7, %ymm8, %ymm8
+    vpshufb %ymm0, %ymm3, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vpshufb %ymm8, %ymm3, %ymm7
+    vpxor %ymm0, %ymm7, %ymm7
+    vpshufb %ymm9, %ymm3, %ymm8
+    vpxor %ymm6, %ymm8, %ymm8
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm5
+    vpshufb %ymm7, %ymm5, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm5
+    vpshufb %ymm8, %ymm5, %ymm9
+    vpxor %ymm9, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm5
+    vpshufb %ymm7, %ymm5, %ymm6
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
+    vpshufb %ymm8, %ymm5, %ymm9
+    vpxor %ymm9, %ymm6, %ymm6
+    vbroadcasti128 144(%rdi), %ymm1
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm7
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm7, %ymm6, %ymm6
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm6, %ymm7
+    vpxor %ymm1, %ymm0, %ymm0
+    vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpandn %ymm0, %ymm2, %ymm6
+    vpsrld $4, %ymm6, %ymm6
+    vpand %ymm2, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm4, %ymm7
+    vpxor %ymm6, %ymm0, %ymm0
+    vpshufb %ymm6, %ymm3, %ymm8
+    vpxor %ymm7, %ymm8, %ymm8
+    vpshufb %ymm0, %ymm3, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vpshufb %ymm8, %ymm3, %ymm7
+    vpxor %ymm0, %ymm7, %ymm7
+    vpshufb %ymm9, %ymm3, %ymm8
+    vpxor %ymm6, %ymm8, %ymm8
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm5
+    vpshufb %ymm7, %ymm5, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm5
+    vpshufb %ymm8, %ymm5, %ymm9
+    vpxor %ymm9, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm5
+    vpshufb %ymm7, %ymm5, %ymm6
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
+    vpshufb %ymm8, %ymm5, %ymm9
+    vpxor %ymm9, %ymm6, %ymm6
+    vbroadcasti128 160(%rdi), %ymm1
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm7
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
+    vpxor %ymm7, %ymm6, %ymm6
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm6, %ymm7
+    vpxor %ymm1, %ymm0, %ymm0
+    vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpandn %ymm0, %ymm2, %ymm6
+    vpsrld $4, %ymm6, %ymm6
+    vpand %ymm2, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm4, %ymm7
+    vpxor %ymm6, %ymm0, %ymm0
+    vpshufb %ymm6, %ymm3, %ymm8
+    vpxor %ymm7, %ymm8, %ymm8
+    vpshufb %ymm0, %ymm3, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vpshufb %ymm8, %ymm3, %ymm7
+    vpxor %ymm0, %ymm7, %ymm7
+    vpshufb %ymm9, %ymm3, %ymm8
+    vpxor %ymm6, %ymm8, %ymm8
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm5
+    vpshufb %ymm7, %ymm5, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm5
+    vpshufb %ymm8, %ymm5, %ymm9
+    vpxor %ymm9, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm5
+    vpshufb %ymm7, %ymm5, %ymm6
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
+    vpshufb %ymm8, %ymm5, %ymm9
+    vpxor %ymm9, %ymm6, %ymm6
+    vbroadcasti128 176(%rdi), %ymm1
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm7
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
+    vpxor %ymm7, %ymm6, %ymm6
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm6, %ymm7
+    vpxor %ymm1, %ymm0, %ymm0
+    vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
     vpandn %ymm0, %ymm2, %ymm6
     vpsrld $4, %ymm6, %ymm6
     vpand %ymm2, %ymm0, %ymm0
@@ -2652,14 +2652,14 @@ aes_gen_vpaes256_ecb_enc_k192_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm1
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm6, %xmm7
     vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -2683,14 +2683,14 @@ aes_gen_vpaes256_ecb_enc_k192_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce2r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm1
+    vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes256_mce2r1(%rip), %xmm6, %xmm7
     vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -2714,14 +2714,14 @@ aes_gen_vpaes256_ecb_enc_k192_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce3r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
     vmovdqu 48(%rdi), %xmm1
+    vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes256_mce3r1(%rip), %xmm6, %xmm7
     vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -2745,138 +2745,14 @@ aes_gen_vpaes256_ecb_enc_k192_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce0r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
     vmovdqu 64(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
-    vpandn %xmm0, %xmm2, %xmm6
-    vpsrld $4, %xmm6, %xmm6
-    vpand %xmm2, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm4, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm3, %xmm8
-    vpxor %xmm7, %xmm8, %xmm8
-    vpshufb %xmm0, %xmm3, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vpshufb %xmm8, %xmm3, %xmm7
-    vpxor %xmm0, %xmm7, %xmm7
-    vpshufb %xmm9, %xmm3, %xmm8
-    vpxor %xmm6, %xmm8, %xmm8
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm6
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
-    vpandn %xmm0, %xmm2, %xmm6
-    vpsrld $4, %xmm6, %xmm6
-    vpand %xmm2, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm4, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm3, %xmm8
-    vpxor %xmm7, %xmm8, %xmm8
-    vpshufb %xmm0, %xmm3, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vpshufb %xmm8, %xmm3, %xmm7
-    vpxor %xmm0, %xmm7, %xmm7
-    vpshufb %xmm9, %xmm3, %xmm8
-    vpxor %xmm6, %xmm8, %xmm8
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm6
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce2r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
-    vpandn %xmm0, %xmm2, %xmm6
-    vpsrld $4, %xmm6, %xmm6
-    vpand %xmm2, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm4, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm3, %xmm8
-    vpxor %xmm7, %xmm8, %xmm8
-    vpshufb %xmm0, %xmm3, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vpshufb %xmm8, %xmm3, %xmm7
-    vpxor %xmm0, %xmm7, %xmm7
-    vpshufb %xmm9, %xmm3, %xmm8
-    vpxor %xmm6, %xmm8, %xmm8
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm6
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce3r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
-    vpandn %xmm0, %xmm2, %xmm6
-    vpsrld $4, %xmm6, %xmm6
-    vpand %xmm2, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm4, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm3, %xmm8
-    vpxor %xmm7, %xmm8, %xmm8
-    vpshufb %xmm0, %xmm3, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vpshufb %xmm8, %xmm3, %xmm7
-    vpxor %xmm0, %xmm7, %xmm7
-    vpshufb %xmm9, %xmm3, %xmm8
-    vpxor %xmm6, %xmm8, %xmm8
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm6
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
     vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm7
     vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
     vpxor %xmm7, %xmm6, %xmm6
     vpshufb .Lvpaes256_mce0r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -2900,14 +2776,14 @@ aes_gen_vpaes256_ecb_enc_k192_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 80(%rdi), %xmm1
     vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm7
     vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
     vpxor %xmm7, %xmm6, %xmm6
     vpshufb .Lvpaes256_mce1r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -2931,14 +2807,14 @@ aes_gen_vpaes256_ecb_enc_k192_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 96(%rdi), %xmm1
     vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm7
     vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
     vpxor %xmm7, %xmm6, %xmm6
     vpshufb .Lvpaes256_mce2r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -2962,14 +2838,138 @@ aes_gen_vpaes256_ecb_enc_k192_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 112(%rdi), %xmm1
     vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm7
     vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
     vpxor %xmm7, %xmm6, %xmm6
     vpshufb .Lvpaes256_mce3r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 176(%rdi), %xmm1
+    vpandn %xmm0, %xmm2, %xmm6
+    vpsrld $4, %xmm6, %xmm6
+    vpand %xmm2, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm4, %xmm7
+    vpxor %xmm6, %xmm0, %xmm0
+    vpshufb %xmm6, %xmm3, %xmm8
+    vpxor %xmm7, %xmm8, %xmm8
+    vpshufb %xmm0, %xmm3, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vpshufb %xmm8, %xmm3, %xmm7
+    vpxor %xmm0, %xmm7, %xmm7
+    vpshufb %xmm9, %xmm3, %xmm8
+    vpxor %xmm6, %xmm8, %xmm8
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm6
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 128(%rdi), %xmm1
+    vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes256_mce0r1(%rip), %xmm6, %xmm7
     vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpandn %xmm0, %xmm2, %xmm6
+    vpsrld $4, %xmm6, %xmm6
+    vpand %xmm2, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm4, %xmm7
+    vpxor %xmm6, %xmm0, %xmm0
+    vpshufb %xmm6, %xmm3, %xmm8
+    vpxor %xmm7, %xmm8, %xmm8
+    vpshufb %xmm0, %xmm3, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vpshufb %xmm8, %xmm3, %xmm7
+    vpxor %xmm0, %xmm7, %xmm7
+    vpshufb %xmm9, %xmm3, %xmm8
+    vpxor %xmm6, %xmm8, %xmm8
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm6
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 144(%rdi), %xmm1
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpandn %xmm0, %xmm2, %xmm6
+    vpsrld $4, %xmm6, %xmm6
+    vpand %xmm2, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm4, %xmm7
+    vpxor %xmm6, %xmm0, %xmm0
+    vpshufb %xmm6, %xmm3, %xmm8
+    vpxor %xmm7, %xmm8, %xmm8
+    vpshufb %xmm0, %xmm3, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vpshufb %xmm8, %xmm3, %xmm7
+    vpxor %xmm0, %xmm7, %xmm7
+    vpshufb %xmm9, %xmm3, %xmm8
+    vpxor %xmm6, %xmm8, %xmm8
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm6
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 160(%rdi), %xmm1
+    vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes256_mce2r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpandn %xmm0, %xmm2, %xmm6
+    vpsrld $4, %xmm6, %xmm6
+    vpand %xmm2, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm4, %xmm7
+    vpxor %xmm6, %xmm0, %xmm0
+    vpshufb %xmm6, %xmm3, %xmm8
+    vpxor %xmm7, %xmm8, %xmm8
+    vpshufb %xmm0, %xmm3, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vpshufb %xmm8, %xmm3, %xmm7
+    vpxor %xmm0, %xmm7, %xmm7
+    vpshufb %xmm9, %xmm3, %xmm8
+    vpxor %xmm6, %xmm8, %xmm8
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm6
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 176(%rdi), %xmm1
+    vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes256_mce3r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -3100,21 +3100,21 @@ aes_gen_vpaes256_ecb_enc_k256_w4:
     vpshufb %ymm13, %ymm6, %ymm14
     vpxor %ymm10, %ymm7, %ymm7
     vpxor %ymm14, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm12
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
-    vpxor %ymm12, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm11, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpxor %ymm12, %ymm1, %ymm1
     vbroadcasti128 16(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm12
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
+    vpxor %ymm12, %ymm11, %ymm11
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm11, %ymm12
     vpxor %ymm2, %ymm1, %ymm1
+    vpxor %ymm11, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -3157,21 +3157,21 @@ aes_gen_vpaes256_ecb_enc_k256_w4:
     vpshufb %ymm13, %ymm6, %ymm14
     vpxor %ymm10, %ymm7, %ymm7
     vpxor %ymm14, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm12
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
-    vpxor %ymm12, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm11, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpxor %ymm12, %ymm1, %ymm1
     vbroadcasti128 32(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm12
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
+    vpxor %ymm12, %ymm11, %ymm11
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm11, %ymm12
     vpxor %ymm2, %ymm1, %ymm1
+    vpxor %ymm11, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -3214,21 +3214,21 @@ aes_gen_vpaes256_ecb_enc_k256_w4:
     vpshufb %ymm13, %ymm6, %ymm14
     vpxor %ymm10, %ymm7, %ymm7
     vpxor %ymm14, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm12
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
-    vpxor %ymm12, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm11, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpxor %ymm12, %ymm1, %ymm1
     vbroadcasti128 48(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm12
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
+    vpxor %ymm12, %ymm11, %ymm11
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm11, %ymm12
     vpxor %ymm2, %ymm1, %ymm1
+    vpxor %ymm11, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -3271,21 +3271,21 @@ aes_gen_vpaes256_ecb_enc_k256_w4:
     vpshufb %ymm13, %ymm6, %ymm14
     vpxor %ymm10, %ymm7, %ymm7
     vpxor %ymm14, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm12
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
-    vpxor %ymm12, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm11, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpxor %ymm12, %ymm1, %ymm1
     vbroadcasti128 64(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm12
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
+    vpxor %ymm12, %ymm11, %ymm11
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm11, %ymm12
     vpxor %ymm2, %ymm1, %ymm1
+    vpxor %ymm11, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -3328,21 +3328,21 @@ aes_gen_vpaes256_ecb_enc_k256_w4:
     vpshufb %ymm13, %ymm6, %ymm14
     vpxor %ymm10, %ymm7, %ymm7
     vpxor %ymm14, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm12
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
-    vpxor %ymm12, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm11, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpxor %ymm12, %ymm1, %ymm1
     vbroadcasti128 80(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm12
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
+    vpxor %ymm12, %ymm11, %ymm11
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm11, %ymm12
     vpxor %ymm2, %ymm1, %ymm1
+    vpxor %ymm11, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -3385,249 +3385,21 @@ aes_gen_vpaes256_ecb_enc_k256_w4:
     vpshufb %ymm13, %ymm6, %ymm14
     vpxor %ymm10, %ymm7, %ymm7
     vpxor %ymm14, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm12
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
-    vpxor %ymm12, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm11, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpxor %ymm12, %ymm1, %ymm1
     vbroadcasti128 96(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpxor %ymm2, %ymm1, %ymm1
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpandn %ymm1, %ymm3, %ymm11
-    vpsrld $4, %ymm11, %ymm11
-    vpand %ymm3, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm5, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm11, %ymm4, %ymm13
-    vpxor %ymm12, %ymm13, %ymm13
-    vpshufb %ymm1, %ymm4, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vpshufb %ymm13, %ymm4, %ymm12
-    vpxor %ymm1, %ymm12, %ymm12
-    vpshufb %ymm14, %ymm4, %ymm13
-    vpxor %ymm11, %ymm13, %ymm13
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vpshufb %ymm12, %ymm6, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpshufb %ymm13, %ymm6, %ymm14
-    vpxor %ymm10, %ymm0, %ymm0
-    vpxor %ymm14, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vpshufb %ymm12, %ymm6, %ymm11
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpshufb %ymm13, %ymm6, %ymm14
-    vpxor %ymm10, %ymm7, %ymm7
-    vpxor %ymm14, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm12
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
-    vpxor %ymm12, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm11, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpxor %ymm12, %ymm1, %ymm1
-    vbroadcasti128 112(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpxor %ymm2, %ymm1, %ymm1
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpandn %ymm1, %ymm3, %ymm11
-    vpsrld $4, %ymm11, %ymm11
-    vpand %ymm3, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm5, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm11, %ymm4, %ymm13
-    vpxor %ymm12, %ymm13, %ymm13
-    vpshufb %ymm1, %ymm4, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vpshufb %ymm13, %ymm4, %ymm12
-    vpxor %ymm1, %ymm12, %ymm12
-    vpshufb %ymm14, %ymm4, %ymm13
-    vpxor %ymm11, %ymm13, %ymm13
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vpshufb %ymm12, %ymm6, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpshufb %ymm13, %ymm6, %ymm14
-    vpxor %ymm10, %ymm0, %ymm0
-    vpxor %ymm14, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vpshufb %ymm12, %ymm6, %ymm11
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpshufb %ymm13, %ymm6, %ymm14
-    vpxor %ymm10, %ymm7, %ymm7
-    vpxor %ymm14, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm12
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
-    vpxor %ymm12, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm11, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpxor %ymm12, %ymm1, %ymm1
-    vbroadcasti128 128(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpxor %ymm2, %ymm1, %ymm1
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpandn %ymm1, %ymm3, %ymm11
-    vpsrld $4, %ymm11, %ymm11
-    vpand %ymm3, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm5, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm11, %ymm4, %ymm13
-    vpxor %ymm12, %ymm13, %ymm13
-    vpshufb %ymm1, %ymm4, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vpshufb %ymm13, %ymm4, %ymm12
-    vpxor %ymm1, %ymm12, %ymm12
-    vpshufb %ymm14, %ymm4, %ymm13
-    vpxor %ymm11, %ymm13, %ymm13
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vpshufb %ymm12, %ymm6, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpshufb %ymm13, %ymm6, %ymm14
-    vpxor %ymm10, %ymm0, %ymm0
-    vpxor %ymm14, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vpshufb %ymm12, %ymm6, %ymm11
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpshufb %ymm13, %ymm6, %ymm14
-    vpxor %ymm10, %ymm7, %ymm7
-    vpxor %ymm14, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm8, %ymm7, %ymm7
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm12
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
-    vpxor %ymm12, %ymm11, %ymm11
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm11, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpxor %ymm12, %ymm1, %ymm1
-    vbroadcasti128 144(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpxor %ymm2, %ymm1, %ymm1
-    vpandn %ymm0, %ymm3, %ymm7
-    vpsrld $4, %ymm7, %ymm7
-    vpand %ymm3, %ymm0, %ymm0
-    vpandn %ymm1, %ymm3, %ymm11
-    vpsrld $4, %ymm11, %ymm11
-    vpand %ymm3, %ymm1, %ymm1
-    vpshufb %ymm0, %ymm5, %ymm8
-    vpxor %ymm7, %ymm0, %ymm0
-    vpshufb %ymm1, %ymm5, %ymm12
-    vpxor %ymm11, %ymm1, %ymm1
-    vpshufb %ymm7, %ymm4, %ymm9
-    vpxor %ymm8, %ymm9, %ymm9
-    vpshufb %ymm0, %ymm4, %ymm10
-    vpxor %ymm8, %ymm10, %ymm10
-    vpshufb %ymm11, %ymm4, %ymm13
-    vpxor %ymm12, %ymm13, %ymm13
-    vpshufb %ymm1, %ymm4, %ymm14
-    vpxor %ymm12, %ymm14, %ymm14
-    vpshufb %ymm9, %ymm4, %ymm8
-    vpxor %ymm0, %ymm8, %ymm8
-    vpshufb %ymm10, %ymm4, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vpshufb %ymm13, %ymm4, %ymm12
-    vpxor %ymm1, %ymm12, %ymm12
-    vpshufb %ymm14, %ymm4, %ymm13
-    vpxor %ymm11, %ymm13, %ymm13
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm0
-    vpshufb %ymm12, %ymm6, %ymm1
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpshufb %ymm13, %ymm6, %ymm14
-    vpxor %ymm10, %ymm0, %ymm0
-    vpxor %ymm14, %ymm1, %ymm1
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
-    vpshufb %ymm8, %ymm6, %ymm7
-    vpshufb %ymm12, %ymm6, %ymm11
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
-    vpshufb %ymm9, %ymm6, %ymm10
-    vpshufb %ymm13, %ymm6, %ymm14
-    vpxor %ymm10, %ymm7, %ymm7
-    vpxor %ymm14, %ymm11, %ymm11
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm12
     vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
     vpxor %ymm12, %ymm11, %ymm11
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm11, %ymm12
+    vpxor %ymm2, %ymm1, %ymm1
     vpxor %ymm11, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
-    vbroadcasti128 160(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpxor %ymm2, %ymm1, %ymm1
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -3670,21 +3442,21 @@ aes_gen_vpaes256_ecb_enc_k256_w4:
     vpshufb %ymm13, %ymm6, %ymm14
     vpxor %ymm10, %ymm7, %ymm7
     vpxor %ymm14, %ymm11, %ymm11
+    vbroadcasti128 112(%rdi), %ymm2
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm12
     vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
     vpxor %ymm12, %ymm11, %ymm11
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm11, %ymm12
+    vpxor %ymm2, %ymm1, %ymm1
     vpxor %ymm11, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
-    vbroadcasti128 176(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpxor %ymm2, %ymm1, %ymm1
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -3727,21 +3499,21 @@ aes_gen_vpaes256_ecb_enc_k256_w4:
     vpshufb %ymm13, %ymm6, %ymm14
     vpxor %ymm10, %ymm7, %ymm7
     vpxor %ymm14, %ymm11, %ymm11
+    vbroadcasti128 128(%rdi), %ymm2
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm12
     vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
     vpxor %ymm12, %ymm11, %ymm11
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm11, %ymm12
+    vpxor %ymm2, %ymm1, %ymm1
     vpxor %ymm11, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
-    vbroadcasti128 192(%rdi), %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
-    vpxor %ymm2, %ymm1, %ymm1
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -3784,21 +3556,249 @@ aes_gen_vpaes256_ecb_enc_k256_w4:
     vpshufb %ymm13, %ymm6, %ymm14
     vpxor %ymm10, %ymm7, %ymm7
     vpxor %ymm14, %ymm11, %ymm11
+    vbroadcasti128 144(%rdi), %ymm2
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
     vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
     vpxor %ymm8, %ymm7, %ymm7
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm12
     vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
     vpxor %ymm12, %ymm11, %ymm11
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm11, %ymm12
+    vpxor %ymm2, %ymm1, %ymm1
     vpxor %ymm11, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
-    vbroadcasti128 208(%rdi), %ymm2
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpandn %ymm1, %ymm3, %ymm11
+    vpsrld $4, %ymm11, %ymm11
+    vpand %ymm3, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm5, %ymm12
+    vpxor %ymm11, %ymm1, %ymm1
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm11, %ymm4, %ymm13
+    vpxor %ymm12, %ymm13, %ymm13
+    vpshufb %ymm1, %ymm4, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vpshufb %ymm13, %ymm4, %ymm12
+    vpxor %ymm1, %ymm12, %ymm12
+    vpshufb %ymm14, %ymm4, %ymm13
+    vpxor %ymm11, %ymm13, %ymm13
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vpshufb %ymm12, %ymm6, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpshufb %ymm13, %ymm6, %ymm14
+    vpxor %ymm10, %ymm0, %ymm0
+    vpxor %ymm14, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vpshufb %ymm12, %ymm6, %ymm11
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpshufb %ymm13, %ymm6, %ymm14
+    vpxor %ymm10, %ymm7, %ymm7
+    vpxor %ymm14, %ymm11, %ymm11
+    vbroadcasti128 160(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm7, %ymm8
     vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm1, %ymm12
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm1, %ymm1
+    vpxor %ymm12, %ymm11, %ymm11
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm11, %ymm12
     vpxor %ymm2, %ymm1, %ymm1
+    vpxor %ymm11, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpandn %ymm1, %ymm3, %ymm11
+    vpsrld $4, %ymm11, %ymm11
+    vpand %ymm3, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm5, %ymm12
+    vpxor %ymm11, %ymm1, %ymm1
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm11, %ymm4, %ymm13
+    vpxor %ymm12, %ymm13, %ymm13
+    vpshufb %ymm1, %ymm4, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vpshufb %ymm13, %ymm4, %ymm12
+    vpxor %ymm1, %ymm12, %ymm12
+    vpshufb %ymm14, %ymm4, %ymm13
+    vpxor %ymm11, %ymm13, %ymm13
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vpshufb %ymm12, %ymm6, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpshufb %ymm13, %ymm6, %ymm14
+    vpxor %ymm10, %ymm0, %ymm0
+    vpxor %ymm14, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vpshufb %ymm12, %ymm6, %ymm11
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpshufb %ymm13, %ymm6, %ymm14
+    vpxor %ymm10, %ymm7, %ymm7
+    vpxor %ymm14, %ymm11, %ymm11
+    vbroadcasti128 176(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm1, %ymm12
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm1, %ymm1
+    vpxor %ymm12, %ymm11, %ymm11
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm11, %ymm12
+    vpxor %ymm2, %ymm1, %ymm1
+    vpxor %ymm11, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpandn %ymm1, %ymm3, %ymm11
+    vpsrld $4, %ymm11, %ymm11
+    vpand %ymm3, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm5, %ymm12
+    vpxor %ymm11, %ymm1, %ymm1
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm11, %ymm4, %ymm13
+    vpxor %ymm12, %ymm13, %ymm13
+    vpshufb %ymm1, %ymm4, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vpshufb %ymm13, %ymm4, %ymm12
+    vpxor %ymm1, %ymm12, %ymm12
+    vpshufb %ymm14, %ymm4, %ymm13
+    vpxor %ymm11, %ymm13, %ymm13
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vpshufb %ymm12, %ymm6, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpshufb %ymm13, %ymm6, %ymm14
+    vpxor %ymm10, %ymm0, %ymm0
+    vpxor %ymm14, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vpshufb %ymm12, %ymm6, %ymm11
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpshufb %ymm13, %ymm6, %ymm14
+    vpxor %ymm10, %ymm7, %ymm7
+    vpxor %ymm14, %ymm11, %ymm11
+    vbroadcasti128 192(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm1, %ymm12
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm1, %ymm1
+    vpxor %ymm12, %ymm11, %ymm11
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm11, %ymm12
+    vpxor %ymm2, %ymm1, %ymm1
+    vpxor %ymm11, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
+    vpandn %ymm0, %ymm3, %ymm7
+    vpsrld $4, %ymm7, %ymm7
+    vpand %ymm3, %ymm0, %ymm0
+    vpandn %ymm1, %ymm3, %ymm11
+    vpsrld $4, %ymm11, %ymm11
+    vpand %ymm3, %ymm1, %ymm1
+    vpshufb %ymm0, %ymm5, %ymm8
+    vpxor %ymm7, %ymm0, %ymm0
+    vpshufb %ymm1, %ymm5, %ymm12
+    vpxor %ymm11, %ymm1, %ymm1
+    vpshufb %ymm7, %ymm4, %ymm9
+    vpxor %ymm8, %ymm9, %ymm9
+    vpshufb %ymm0, %ymm4, %ymm10
+    vpxor %ymm8, %ymm10, %ymm10
+    vpshufb %ymm11, %ymm4, %ymm13
+    vpxor %ymm12, %ymm13, %ymm13
+    vpshufb %ymm1, %ymm4, %ymm14
+    vpxor %ymm12, %ymm14, %ymm14
+    vpshufb %ymm9, %ymm4, %ymm8
+    vpxor %ymm0, %ymm8, %ymm8
+    vpshufb %ymm10, %ymm4, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vpshufb %ymm13, %ymm4, %ymm12
+    vpxor %ymm1, %ymm12, %ymm12
+    vpshufb %ymm14, %ymm4, %ymm13
+    vpxor %ymm11, %ymm13, %ymm13
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm0
+    vpshufb %ymm12, %ymm6, %ymm1
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpshufb %ymm13, %ymm6, %ymm14
+    vpxor %ymm10, %ymm0, %ymm0
+    vpxor %ymm14, %ymm1, %ymm1
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm6
+    vpshufb %ymm8, %ymm6, %ymm7
+    vpshufb %ymm12, %ymm6, %ymm11
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm6
+    vpshufb %ymm9, %ymm6, %ymm10
+    vpshufb %ymm13, %ymm6, %ymm14
+    vpxor %ymm10, %ymm7, %ymm7
+    vpxor %ymm14, %ymm11, %ymm11
+    vbroadcasti128 208(%rdi), %ymm2
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm8
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm8, %ymm7, %ymm7
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm7, %ymm8
+    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm1, %ymm12
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm1, %ymm1
+    vpxor %ymm12, %ymm11, %ymm11
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm11, %ymm12
+    vpxor %ymm2, %ymm1, %ymm1
+    vpxor %ymm11, %ymm1, %ymm1
+    vpxor %ymm12, %ymm1, %ymm1
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -3925,14 +3925,14 @@ aes_gen_vpaes256_ecb_enc_k256_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
     vpshufb %ymm8, %ymm5, %ymm9
     vpxor %ymm9, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm7
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm7, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm6, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpxor %ymm7, %ymm0, %ymm0
     vbroadcasti128 16(%rdi), %ymm1
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm7
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm7, %ymm6, %ymm6
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm6, %ymm7
     vpxor %ymm1, %ymm0, %ymm0
+    vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
     vpandn %ymm0, %ymm2, %ymm6
     vpsrld $4, %ymm6, %ymm6
     vpand %ymm2, %ymm0, %ymm0
@@ -3956,14 +3956,14 @@ aes_gen_vpaes256_ecb_enc_k256_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
     vpshufb %ymm8, %ymm5, %ymm9
     vpxor %ymm9, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm7
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
-    vpxor %ymm7, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm6, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpxor %ymm7, %ymm0, %ymm0
     vbroadcasti128 32(%rdi), %ymm1
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm7
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
+    vpxor %ymm7, %ymm6, %ymm6
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm6, %ymm7
     vpxor %ymm1, %ymm0, %ymm0
+    vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
     vpandn %ymm0, %ymm2, %ymm6
     vpsrld $4, %ymm6, %ymm6
     vpand %ymm2, %ymm0, %ymm0
@@ -3987,14 +3987,14 @@ aes_gen_vpaes256_ecb_enc_k256_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
     vpshufb %ymm8, %ymm5, %ymm9
     vpxor %ymm9, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm7
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
-    vpxor %ymm7, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm6, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpxor %ymm7, %ymm0, %ymm0
     vbroadcasti128 48(%rdi), %ymm1
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm7
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
+    vpxor %ymm7, %ymm6, %ymm6
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm6, %ymm7
     vpxor %ymm1, %ymm0, %ymm0
+    vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
     vpandn %ymm0, %ymm2, %ymm6
     vpsrld $4, %ymm6, %ymm6
     vpand %ymm2, %ymm0, %ymm0
@@ -4018,14 +4018,14 @@ aes_gen_vpaes256_ecb_enc_k256_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
     vpshufb %ymm8, %ymm5, %ymm9
     vpxor %ymm9, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm7
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
-    vpxor %ymm7, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm6, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpxor %ymm7, %ymm0, %ymm0
     vbroadcasti128 64(%rdi), %ymm1
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm7
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
+    vpxor %ymm7, %ymm6, %ymm6
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm6, %ymm7
     vpxor %ymm1, %ymm0, %ymm0
+    vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
     vpandn %ymm0, %ymm2, %ymm6
     vpsrld $4, %ymm6, %ymm6
     vpand %ymm2, %ymm0, %ymm0
@@ -4049,14 +4049,14 @@ aes_gen_vpaes256_ecb_enc_k256_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
     vpshufb %ymm8, %ymm5, %ymm9
     vpxor %ymm9, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm7
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm7, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm6, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpxor %ymm7, %ymm0, %ymm0
     vbroadcasti128 80(%rdi), %ymm1
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm7
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm7, %ymm6, %ymm6
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm6, %ymm7
     vpxor %ymm1, %ymm0, %ymm0
+    vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
     vpandn %ymm0, %ymm2, %ymm6
     vpsrld $4, %ymm6, %ymm6
     vpand %ymm2, %ymm0, %ymm0
@@ -4080,138 +4080,14 @@ aes_gen_vpaes256_ecb_enc_k256_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
     vpshufb %ymm8, %ymm5, %ymm9
     vpxor %ymm9, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm7
-    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
-    vpxor %ymm7, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce2r1(%rip), %ymm6, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpxor %ymm7, %ymm0, %ymm0
     vbroadcasti128 96(%rdi), %ymm1
-    vpxor %ymm1, %ymm0, %ymm0
-    vpandn %ymm0, %ymm2, %ymm6
-    vpsrld $4, %ymm6, %ymm6
-    vpand %ymm2, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm4, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpshufb %ymm6, %ymm3, %ymm8
-    vpxor %ymm7, %ymm8, %ymm8
-    vpshufb %ymm0, %ymm3, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vpshufb %ymm8, %ymm3, %ymm7
-    vpxor %ymm0, %ymm7, %ymm7
-    vpshufb %ymm9, %ymm3, %ymm8
-    vpxor %ymm6, %ymm8, %ymm8
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm5
-    vpshufb %ymm7, %ymm5, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm5
-    vpshufb %ymm8, %ymm5, %ymm9
-    vpxor %ymm9, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm5
-    vpshufb %ymm7, %ymm5, %ymm6
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
-    vpshufb %ymm8, %ymm5, %ymm9
-    vpxor %ymm9, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm7
-    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
-    vpxor %ymm7, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce3r1(%rip), %ymm6, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpxor %ymm7, %ymm0, %ymm0
-    vbroadcasti128 112(%rdi), %ymm1
-    vpxor %ymm1, %ymm0, %ymm0
-    vpandn %ymm0, %ymm2, %ymm6
-    vpsrld $4, %ymm6, %ymm6
-    vpand %ymm2, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm4, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpshufb %ymm6, %ymm3, %ymm8
-    vpxor %ymm7, %ymm8, %ymm8
-    vpshufb %ymm0, %ymm3, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vpshufb %ymm8, %ymm3, %ymm7
-    vpxor %ymm0, %ymm7, %ymm7
-    vpshufb %ymm9, %ymm3, %ymm8
-    vpxor %ymm6, %ymm8, %ymm8
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm5
-    vpshufb %ymm7, %ymm5, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm5
-    vpshufb %ymm8, %ymm5, %ymm9
-    vpxor %ymm9, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm5
-    vpshufb %ymm7, %ymm5, %ymm6
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
-    vpshufb %ymm8, %ymm5, %ymm9
-    vpxor %ymm9, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm7
-    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
-    vpxor %ymm7, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce0r1(%rip), %ymm6, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpxor %ymm7, %ymm0, %ymm0
-    vbroadcasti128 128(%rdi), %ymm1
-    vpxor %ymm1, %ymm0, %ymm0
-    vpandn %ymm0, %ymm2, %ymm6
-    vpsrld $4, %ymm6, %ymm6
-    vpand %ymm2, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm4, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpshufb %ymm6, %ymm3, %ymm8
-    vpxor %ymm7, %ymm8, %ymm8
-    vpshufb %ymm0, %ymm3, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vpshufb %ymm8, %ymm3, %ymm7
-    vpxor %ymm0, %ymm7, %ymm7
-    vpshufb %ymm9, %ymm3, %ymm8
-    vpxor %ymm6, %ymm8, %ymm8
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm5
-    vpshufb %ymm7, %ymm5, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm5
-    vpshufb %ymm8, %ymm5, %ymm9
-    vpxor %ymm9, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm5
-    vpshufb %ymm7, %ymm5, %ymm6
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
-    vpshufb %ymm8, %ymm5, %ymm9
-    vpxor %ymm9, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm7
-    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
-    vpxor %ymm7, %ymm6, %ymm6
-    vpshufb .Lvpaes256_mce1r1(%rip), %ymm6, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpxor %ymm7, %ymm0, %ymm0
-    vbroadcasti128 144(%rdi), %ymm1
-    vpxor %ymm1, %ymm0, %ymm0
-    vpandn %ymm0, %ymm2, %ymm6
-    vpsrld $4, %ymm6, %ymm6
-    vpand %ymm2, %ymm0, %ymm0
-    vpshufb %ymm0, %ymm4, %ymm7
-    vpxor %ymm6, %ymm0, %ymm0
-    vpshufb %ymm6, %ymm3, %ymm8
-    vpxor %ymm7, %ymm8, %ymm8
-    vpshufb %ymm0, %ymm3, %ymm9
-    vpxor %ymm7, %ymm9, %ymm9
-    vpshufb %ymm8, %ymm3, %ymm7
-    vpxor %ymm0, %ymm7, %ymm7
-    vpshufb %ymm9, %ymm3, %ymm8
-    vpxor %ymm6, %ymm8, %ymm8
-    vmovdqu .Lvpaes256_sb1u(%rip), %ymm5
-    vpshufb %ymm7, %ymm5, %ymm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %ymm5
-    vpshufb %ymm8, %ymm5, %ymm9
-    vpxor %ymm9, %ymm0, %ymm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %ymm5
-    vpshufb %ymm7, %ymm5, %ymm6
-    vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
-    vpshufb %ymm8, %ymm5, %ymm9
-    vpxor %ymm9, %ymm6, %ymm6
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm7
     vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
     vpxor %ymm7, %ymm6, %ymm6
     vpshufb .Lvpaes256_mce2r1(%rip), %ymm6, %ymm7
+    vpxor %ymm1, %ymm0, %ymm0
     vpxor %ymm6, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
-    vbroadcasti128 160(%rdi), %ymm1
-    vpxor %ymm1, %ymm0, %ymm0
     vpandn %ymm0, %ymm2, %ymm6
     vpsrld $4, %ymm6, %ymm6
     vpand %ymm2, %ymm0, %ymm0
@@ -4235,14 +4111,14 @@ aes_gen_vpaes256_ecb_enc_k256_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
     vpshufb %ymm8, %ymm5, %ymm9
     vpxor %ymm9, %ymm6, %ymm6
+    vbroadcasti128 112(%rdi), %ymm1
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm7
     vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
     vpxor %ymm7, %ymm6, %ymm6
     vpshufb .Lvpaes256_mce3r1(%rip), %ymm6, %ymm7
+    vpxor %ymm1, %ymm0, %ymm0
     vpxor %ymm6, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
-    vbroadcasti128 176(%rdi), %ymm1
-    vpxor %ymm1, %ymm0, %ymm0
     vpandn %ymm0, %ymm2, %ymm6
     vpsrld $4, %ymm6, %ymm6
     vpand %ymm2, %ymm0, %ymm0
@@ -4266,14 +4142,14 @@ aes_gen_vpaes256_ecb_enc_k256_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
     vpshufb %ymm8, %ymm5, %ymm9
     vpxor %ymm9, %ymm6, %ymm6
+    vbroadcasti128 128(%rdi), %ymm1
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm7
     vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
     vpxor %ymm7, %ymm6, %ymm6
     vpshufb .Lvpaes256_mce0r1(%rip), %ymm6, %ymm7
+    vpxor %ymm1, %ymm0, %ymm0
     vpxor %ymm6, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
-    vbroadcasti128 192(%rdi), %ymm1
-    vpxor %ymm1, %ymm0, %ymm0
     vpandn %ymm0, %ymm2, %ymm6
     vpsrld $4, %ymm6, %ymm6
     vpand %ymm2, %ymm0, %ymm0
@@ -4297,14 +4173,138 @@ aes_gen_vpaes256_ecb_enc_k256_w2:
     vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
     vpshufb %ymm8, %ymm5, %ymm9
     vpxor %ymm9, %ymm6, %ymm6
+    vbroadcasti128 144(%rdi), %ymm1
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm7
     vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
     vpxor %ymm7, %ymm6, %ymm6
     vpshufb .Lvpaes256_mce1r1(%rip), %ymm6, %ymm7
+    vpxor %ymm1, %ymm0, %ymm0
     vpxor %ymm6, %ymm0, %ymm0
     vpxor %ymm7, %ymm0, %ymm0
-    vbroadcasti128 208(%rdi), %ymm1
+    vpandn %ymm0, %ymm2, %ymm6
+    vpsrld $4, %ymm6, %ymm6
+    vpand %ymm2, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm4, %ymm7
+    vpxor %ymm6, %ymm0, %ymm0
+    vpshufb %ymm6, %ymm3, %ymm8
+    vpxor %ymm7, %ymm8, %ymm8
+    vpshufb %ymm0, %ymm3, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vpshufb %ymm8, %ymm3, %ymm7
+    vpxor %ymm0, %ymm7, %ymm7
+    vpshufb %ymm9, %ymm3, %ymm8
+    vpxor %ymm6, %ymm8, %ymm8
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm5
+    vpshufb %ymm7, %ymm5, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm5
+    vpshufb %ymm8, %ymm5, %ymm9
+    vpxor %ymm9, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm5
+    vpshufb %ymm7, %ymm5, %ymm6
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
+    vpshufb %ymm8, %ymm5, %ymm9
+    vpxor %ymm9, %ymm6, %ymm6
+    vbroadcasti128 160(%rdi), %ymm1
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm0, %ymm7
+    vpshufb .Lvpaes256_mce2r3(%rip), %ymm0, %ymm0
+    vpxor %ymm7, %ymm6, %ymm6
+    vpshufb .Lvpaes256_mce2r1(%rip), %ymm6, %ymm7
     vpxor %ymm1, %ymm0, %ymm0
+    vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpandn %ymm0, %ymm2, %ymm6
+    vpsrld $4, %ymm6, %ymm6
+    vpand %ymm2, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm4, %ymm7
+    vpxor %ymm6, %ymm0, %ymm0
+    vpshufb %ymm6, %ymm3, %ymm8
+    vpxor %ymm7, %ymm8, %ymm8
+    vpshufb %ymm0, %ymm3, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vpshufb %ymm8, %ymm3, %ymm7
+    vpxor %ymm0, %ymm7, %ymm7
+    vpshufb %ymm9, %ymm3, %ymm8
+    vpxor %ymm6, %ymm8, %ymm8
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm5
+    vpshufb %ymm7, %ymm5, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm5
+    vpshufb %ymm8, %ymm5, %ymm9
+    vpxor %ymm9, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm5
+    vpshufb %ymm7, %ymm5, %ymm6
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
+    vpshufb %ymm8, %ymm5, %ymm9
+    vpxor %ymm9, %ymm6, %ymm6
+    vbroadcasti128 176(%rdi), %ymm1
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm0, %ymm7
+    vpshufb .Lvpaes256_mce3r3(%rip), %ymm0, %ymm0
+    vpxor %ymm7, %ymm6, %ymm6
+    vpshufb .Lvpaes256_mce3r1(%rip), %ymm6, %ymm7
+    vpxor %ymm1, %ymm0, %ymm0
+    vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpandn %ymm0, %ymm2, %ymm6
+    vpsrld $4, %ymm6, %ymm6
+    vpand %ymm2, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm4, %ymm7
+    vpxor %ymm6, %ymm0, %ymm0
+    vpshufb %ymm6, %ymm3, %ymm8
+    vpxor %ymm7, %ymm8, %ymm8
+    vpshufb %ymm0, %ymm3, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vpshufb %ymm8, %ymm3, %ymm7
+    vpxor %ymm0, %ymm7, %ymm7
+    vpshufb %ymm9, %ymm3, %ymm8
+    vpxor %ymm6, %ymm8, %ymm8
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm5
+    vpshufb %ymm7, %ymm5, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm5
+    vpshufb %ymm8, %ymm5, %ymm9
+    vpxor %ymm9, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm5
+    vpshufb %ymm7, %ymm5, %ymm6
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
+    vpshufb %ymm8, %ymm5, %ymm9
+    vpxor %ymm9, %ymm6, %ymm6
+    vbroadcasti128 192(%rdi), %ymm1
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm0, %ymm7
+    vpshufb .Lvpaes256_mce0r3(%rip), %ymm0, %ymm0
+    vpxor %ymm7, %ymm6, %ymm6
+    vpshufb .Lvpaes256_mce0r1(%rip), %ymm6, %ymm7
+    vpxor %ymm1, %ymm0, %ymm0
+    vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpandn %ymm0, %ymm2, %ymm6
+    vpsrld $4, %ymm6, %ymm6
+    vpand %ymm2, %ymm0, %ymm0
+    vpshufb %ymm0, %ymm4, %ymm7
+    vpxor %ymm6, %ymm0, %ymm0
+    vpshufb %ymm6, %ymm3, %ymm8
+    vpxor %ymm7, %ymm8, %ymm8
+    vpshufb %ymm0, %ymm3, %ymm9
+    vpxor %ymm7, %ymm9, %ymm9
+    vpshufb %ymm8, %ymm3, %ymm7
+    vpxor %ymm0, %ymm7, %ymm7
+    vpshufb %ymm9, %ymm3, %ymm8
+    vpxor %ymm6, %ymm8, %ymm8
+    vmovdqu .Lvpaes256_sb1u(%rip), %ymm5
+    vpshufb %ymm7, %ymm5, %ymm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %ymm5
+    vpshufb %ymm8, %ymm5, %ymm9
+    vpxor %ymm9, %ymm0, %ymm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %ymm5
+    vpshufb %ymm7, %ymm5, %ymm6
+    vmovdqu .Lvpaes256_sb2t(%rip), %ymm5
+    vpshufb %ymm8, %ymm5, %ymm9
+    vpxor %ymm9, %ymm6, %ymm6
+    vbroadcasti128 208(%rdi), %ymm1
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm0, %ymm7
+    vpshufb .Lvpaes256_mce1r3(%rip), %ymm0, %ymm0
+    vpxor %ymm7, %ymm6, %ymm6
+    vpshufb .Lvpaes256_mce1r1(%rip), %ymm6, %ymm7
+    vpxor %ymm1, %ymm0, %ymm0
+    vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
     vpandn %ymm0, %ymm2, %ymm6
     vpsrld $4, %ymm6, %ymm6
     vpand %ymm2, %ymm0, %ymm0
@@ -4407,14 +4407,14 @@ aes_gen_vpaes256_ecb_enc_k256_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm1
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm6, %xmm7
     vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -4438,14 +4438,14 @@ aes_gen_vpaes256_ecb_enc_k256_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce2r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm1
+    vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes256_mce2r1(%rip), %xmm6, %xmm7
     vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -4469,14 +4469,14 @@ aes_gen_vpaes256_ecb_enc_k256_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce3r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
     vmovdqu 48(%rdi), %xmm1
+    vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes256_mce3r1(%rip), %xmm6, %xmm7
     vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -4500,14 +4500,14 @@ aes_gen_vpaes256_ecb_enc_k256_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce0r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
     vmovdqu 64(%rdi), %xmm1
+    vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes256_mce0r1(%rip), %xmm6, %xmm7
     vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -4531,14 +4531,14 @@ aes_gen_vpaes256_ecb_enc_k256_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
     vmovdqu 80(%rdi), %xmm1
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm6, %xmm7
     vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -4562,138 +4562,14 @@ aes_gen_vpaes256_ecb_enc_k256_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce2r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
     vmovdqu 96(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
-    vpandn %xmm0, %xmm2, %xmm6
-    vpsrld $4, %xmm6, %xmm6
-    vpand %xmm2, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm4, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm3, %xmm8
-    vpxor %xmm7, %xmm8, %xmm8
-    vpshufb %xmm0, %xmm3, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vpshufb %xmm8, %xmm3, %xmm7
-    vpxor %xmm0, %xmm7, %xmm7
-    vpshufb %xmm9, %xmm3, %xmm8
-    vpxor %xmm6, %xmm8, %xmm8
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm6
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce3r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
-    vpandn %xmm0, %xmm2, %xmm6
-    vpsrld $4, %xmm6, %xmm6
-    vpand %xmm2, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm4, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm3, %xmm8
-    vpxor %xmm7, %xmm8, %xmm8
-    vpshufb %xmm0, %xmm3, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vpshufb %xmm8, %xmm3, %xmm7
-    vpxor %xmm0, %xmm7, %xmm7
-    vpshufb %xmm9, %xmm3, %xmm8
-    vpxor %xmm6, %xmm8, %xmm8
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm6
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce0r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
-    vpandn %xmm0, %xmm2, %xmm6
-    vpsrld $4, %xmm6, %xmm6
-    vpand %xmm2, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm4, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm3, %xmm8
-    vpxor %xmm7, %xmm8, %xmm8
-    vpshufb %xmm0, %xmm3, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vpshufb %xmm8, %xmm3, %xmm7
-    vpxor %xmm0, %xmm7, %xmm7
-    vpshufb %xmm9, %xmm3, %xmm8
-    vpxor %xmm6, %xmm8, %xmm8
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm6
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes256_mce1r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
-    vpandn %xmm0, %xmm2, %xmm6
-    vpsrld $4, %xmm6, %xmm6
-    vpand %xmm2, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm4, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm3, %xmm8
-    vpxor %xmm7, %xmm8, %xmm8
-    vpshufb %xmm0, %xmm3, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vpshufb %xmm8, %xmm3, %xmm7
-    vpxor %xmm0, %xmm7, %xmm7
-    vpshufb %xmm9, %xmm3, %xmm8
-    vpxor %xmm6, %xmm8, %xmm8
-    vmovdqu .Lvpaes256_sb1u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm0
-    vmovdqu .Lvpaes256_sb1t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
-    vmovdqu .Lvpaes256_sb2u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm6
-    vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
     vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm7
     vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
     vpxor %xmm7, %xmm6, %xmm6
     vpshufb .Lvpaes256_mce2r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -4717,14 +4593,14 @@ aes_gen_vpaes256_ecb_enc_k256_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 112(%rdi), %xmm1
     vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm7
     vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
     vpxor %xmm7, %xmm6, %xmm6
     vpshufb .Lvpaes256_mce3r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 176(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -4748,14 +4624,14 @@ aes_gen_vpaes256_ecb_enc_k256_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 128(%rdi), %xmm1
     vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm7
     vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
     vpxor %xmm7, %xmm6, %xmm6
     vpshufb .Lvpaes256_mce0r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 192(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -4779,14 +4655,138 @@ aes_gen_vpaes256_ecb_enc_k256_w1:
     vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 144(%rdi), %xmm1
     vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm7
     vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
     vpxor %xmm7, %xmm6, %xmm6
     vpshufb .Lvpaes256_mce1r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 208(%rdi), %xmm1
+    vpandn %xmm0, %xmm2, %xmm6
+    vpsrld $4, %xmm6, %xmm6
+    vpand %xmm2, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm4, %xmm7
+    vpxor %xmm6, %xmm0, %xmm0
+    vpshufb %xmm6, %xmm3, %xmm8
+    vpxor %xmm7, %xmm8, %xmm8
+    vpshufb %xmm0, %xmm3, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vpshufb %xmm8, %xmm3, %xmm7
+    vpxor %xmm0, %xmm7, %xmm7
+    vpshufb %xmm9, %xmm3, %xmm8
+    vpxor %xmm6, %xmm8, %xmm8
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm6
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 160(%rdi), %xmm1
+    vpshufb .Lvpaes256_mce2r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes256_mce2r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes256_mce2r1(%rip), %xmm6, %xmm7
     vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpandn %xmm0, %xmm2, %xmm6
+    vpsrld $4, %xmm6, %xmm6
+    vpand %xmm2, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm4, %xmm7
+    vpxor %xmm6, %xmm0, %xmm0
+    vpshufb %xmm6, %xmm3, %xmm8
+    vpxor %xmm7, %xmm8, %xmm8
+    vpshufb %xmm0, %xmm3, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vpshufb %xmm8, %xmm3, %xmm7
+    vpxor %xmm0, %xmm7, %xmm7
+    vpshufb %xmm9, %xmm3, %xmm8
+    vpxor %xmm6, %xmm8, %xmm8
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm6
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 176(%rdi), %xmm1
+    vpshufb .Lvpaes256_mce3r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes256_mce3r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes256_mce3r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpandn %xmm0, %xmm2, %xmm6
+    vpsrld $4, %xmm6, %xmm6
+    vpand %xmm2, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm4, %xmm7
+    vpxor %xmm6, %xmm0, %xmm0
+    vpshufb %xmm6, %xmm3, %xmm8
+    vpxor %xmm7, %xmm8, %xmm8
+    vpshufb %xmm0, %xmm3, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vpshufb %xmm8, %xmm3, %xmm7
+    vpxor %xmm0, %xmm7, %xmm7
+    vpshufb %xmm9, %xmm3, %xmm8
+    vpxor %xmm6, %xmm8, %xmm8
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm6
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 192(%rdi), %xmm1
+    vpshufb .Lvpaes256_mce0r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes256_mce0r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes256_mce0r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpandn %xmm0, %xmm2, %xmm6
+    vpsrld $4, %xmm6, %xmm6
+    vpand %xmm2, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm4, %xmm7
+    vpxor %xmm6, %xmm0, %xmm0
+    vpshufb %xmm6, %xmm3, %xmm8
+    vpxor %xmm7, %xmm8, %xmm8
+    vpshufb %xmm0, %xmm3, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vpshufb %xmm8, %xmm3, %xmm7
+    vpxor %xmm0, %xmm7, %xmm7
+    vpshufb %xmm9, %xmm3, %xmm8
+    vpxor %xmm6, %xmm8, %xmm8
+    vmovdqu .Lvpaes256_sb1u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm0
+    vmovdqu .Lvpaes256_sb1t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu .Lvpaes256_sb2u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm6
+    vmovdqu .Lvpaes256_sb2t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 208(%rdi), %xmm1
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes256_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes256_mce1r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0

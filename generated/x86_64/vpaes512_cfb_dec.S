@@ -281,35 +281,35 @@ aes_gen_vpaes512_cfb_dec_k128_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
     vbroadcasti32x4 16(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
     vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
     vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
     vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
     vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -390,471 +390,35 @@ aes_gen_vpaes512_cfb_dec_k128_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
     vbroadcasti32x4 32(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm6, %zmm10
-    vpsrld $4, %zmm10, %zmm10
-    vpandq %zmm6, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm6, %zmm14
-    vpsrld $4, %zmm14, %zmm14
-    vpandq %zmm6, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm6, %zmm18
-    vpsrld $4, %zmm18, %zmm18
-    vpandq %zmm6, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm6, %zmm22
-    vpsrld $4, %zmm22, %zmm22
-    vpandq %zmm6, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm8, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm8, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm8, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm8, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpshufb %zmm10, %zmm7, %zmm12
-    vpxord %zmm11, %zmm12, %zmm12
-    vpshufb %zmm0, %zmm7, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vpshufb %zmm14, %zmm7, %zmm16
-    vpxord %zmm15, %zmm16, %zmm16
-    vpshufb %zmm1, %zmm7, %zmm17
-    vpxord %zmm15, %zmm17, %zmm17
-    vpshufb %zmm18, %zmm7, %zmm20
-    vpxord %zmm19, %zmm20, %zmm20
-    vpshufb %zmm2, %zmm7, %zmm21
-    vpxord %zmm19, %zmm21, %zmm21
-    vpshufb %zmm22, %zmm7, %zmm24
-    vpxord %zmm23, %zmm24, %zmm24
-    vpshufb %zmm3, %zmm7, %zmm25
-    vpxord %zmm23, %zmm25, %zmm25
-    vpshufb %zmm12, %zmm7, %zmm11
-    vpxord %zmm0, %zmm11, %zmm11
-    vpshufb %zmm13, %zmm7, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm16, %zmm7, %zmm15
-    vpxord %zmm1, %zmm15, %zmm15
-    vpshufb %zmm17, %zmm7, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm20, %zmm7, %zmm19
-    vpxord %zmm2, %zmm19, %zmm19
-    vpshufb %zmm21, %zmm7, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm24, %zmm7, %zmm23
-    vpxord %zmm3, %zmm23, %zmm23
-    vpshufb %zmm25, %zmm7, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm0
-    vpshufb %zmm15, %zmm9, %zmm1
-    vpshufb %zmm19, %zmm9, %zmm2
-    vpshufb %zmm23, %zmm9, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
-    vpxord %zmm21, %zmm2, %zmm2
-    vpxord %zmm25, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm10
-    vpshufb %zmm15, %zmm9, %zmm14
-    vpshufb %zmm19, %zmm9, %zmm18
-    vpshufb %zmm23, %zmm9, %zmm22
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm10, %zmm10
-    vpxord %zmm17, %zmm14, %zmm14
-    vpxord %zmm21, %zmm18, %zmm18
-    vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 48(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm6, %zmm10
-    vpsrld $4, %zmm10, %zmm10
-    vpandq %zmm6, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm6, %zmm14
-    vpsrld $4, %zmm14, %zmm14
-    vpandq %zmm6, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm6, %zmm18
-    vpsrld $4, %zmm18, %zmm18
-    vpandq %zmm6, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm6, %zmm22
-    vpsrld $4, %zmm22, %zmm22
-    vpandq %zmm6, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm8, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm8, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm8, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm8, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpshufb %zmm10, %zmm7, %zmm12
-    vpxord %zmm11, %zmm12, %zmm12
-    vpshufb %zmm0, %zmm7, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vpshufb %zmm14, %zmm7, %zmm16
-    vpxord %zmm15, %zmm16, %zmm16
-    vpshufb %zmm1, %zmm7, %zmm17
-    vpxord %zmm15, %zmm17, %zmm17
-    vpshufb %zmm18, %zmm7, %zmm20
-    vpxord %zmm19, %zmm20, %zmm20
-    vpshufb %zmm2, %zmm7, %zmm21
-    vpxord %zmm19, %zmm21, %zmm21
-    vpshufb %zmm22, %zmm7, %zmm24
-    vpxord %zmm23, %zmm24, %zmm24
-    vpshufb %zmm3, %zmm7, %zmm25
-    vpxord %zmm23, %zmm25, %zmm25
-    vpshufb %zmm12, %zmm7, %zmm11
-    vpxord %zmm0, %zmm11, %zmm11
-    vpshufb %zmm13, %zmm7, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm16, %zmm7, %zmm15
-    vpxord %zmm1, %zmm15, %zmm15
-    vpshufb %zmm17, %zmm7, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm20, %zmm7, %zmm19
-    vpxord %zmm2, %zmm19, %zmm19
-    vpshufb %zmm21, %zmm7, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm24, %zmm7, %zmm23
-    vpxord %zmm3, %zmm23, %zmm23
-    vpshufb %zmm25, %zmm7, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm0
-    vpshufb %zmm15, %zmm9, %zmm1
-    vpshufb %zmm19, %zmm9, %zmm2
-    vpshufb %zmm23, %zmm9, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
-    vpxord %zmm21, %zmm2, %zmm2
-    vpxord %zmm25, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm10
-    vpshufb %zmm15, %zmm9, %zmm14
-    vpshufb %zmm19, %zmm9, %zmm18
-    vpshufb %zmm23, %zmm9, %zmm22
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm10, %zmm10
-    vpxord %zmm17, %zmm14, %zmm14
-    vpxord %zmm21, %zmm18, %zmm18
-    vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 64(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm6, %zmm10
-    vpsrld $4, %zmm10, %zmm10
-    vpandq %zmm6, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm6, %zmm14
-    vpsrld $4, %zmm14, %zmm14
-    vpandq %zmm6, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm6, %zmm18
-    vpsrld $4, %zmm18, %zmm18
-    vpandq %zmm6, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm6, %zmm22
-    vpsrld $4, %zmm22, %zmm22
-    vpandq %zmm6, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm8, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm8, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm8, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm8, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpshufb %zmm10, %zmm7, %zmm12
-    vpxord %zmm11, %zmm12, %zmm12
-    vpshufb %zmm0, %zmm7, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vpshufb %zmm14, %zmm7, %zmm16
-    vpxord %zmm15, %zmm16, %zmm16
-    vpshufb %zmm1, %zmm7, %zmm17
-    vpxord %zmm15, %zmm17, %zmm17
-    vpshufb %zmm18, %zmm7, %zmm20
-    vpxord %zmm19, %zmm20, %zmm20
-    vpshufb %zmm2, %zmm7, %zmm21
-    vpxord %zmm19, %zmm21, %zmm21
-    vpshufb %zmm22, %zmm7, %zmm24
-    vpxord %zmm23, %zmm24, %zmm24
-    vpshufb %zmm3, %zmm7, %zmm25
-    vpxord %zmm23, %zmm25, %zmm25
-    vpshufb %zmm12, %zmm7, %zmm11
-    vpxord %zmm0, %zmm11, %zmm11
-    vpshufb %zmm13, %zmm7, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm16, %zmm7, %zmm15
-    vpxord %zmm1, %zmm15, %zmm15
-    vpshufb %zmm17, %zmm7, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm20, %zmm7, %zmm19
-    vpxord %zmm2, %zmm19, %zmm19
-    vpshufb %zmm21, %zmm7, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm24, %zmm7, %zmm23
-    vpxord %zmm3, %zmm23, %zmm23
-    vpshufb %zmm25, %zmm7, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm0
-    vpshufb %zmm15, %zmm9, %zmm1
-    vpshufb %zmm19, %zmm9, %zmm2
-    vpshufb %zmm23, %zmm9, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
-    vpxord %zmm21, %zmm2, %zmm2
-    vpxord %zmm25, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm10
-    vpshufb %zmm15, %zmm9, %zmm14
-    vpshufb %zmm19, %zmm9, %zmm18
-    vpshufb %zmm23, %zmm9, %zmm22
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm10, %zmm10
-    vpxord %zmm17, %zmm14, %zmm14
-    vpxord %zmm21, %zmm18, %zmm18
-    vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 80(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm6, %zmm10
-    vpsrld $4, %zmm10, %zmm10
-    vpandq %zmm6, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm6, %zmm14
-    vpsrld $4, %zmm14, %zmm14
-    vpandq %zmm6, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm6, %zmm18
-    vpsrld $4, %zmm18, %zmm18
-    vpandq %zmm6, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm6, %zmm22
-    vpsrld $4, %zmm22, %zmm22
-    vpandq %zmm6, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm8, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm8, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm8, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm8, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpshufb %zmm10, %zmm7, %zmm12
-    vpxord %zmm11, %zmm12, %zmm12
-    vpshufb %zmm0, %zmm7, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vpshufb %zmm14, %zmm7, %zmm16
-    vpxord %zmm15, %zmm16, %zmm16
-    vpshufb %zmm1, %zmm7, %zmm17
-    vpxord %zmm15, %zmm17, %zmm17
-    vpshufb %zmm18, %zmm7, %zmm20
-    vpxord %zmm19, %zmm20, %zmm20
-    vpshufb %zmm2, %zmm7, %zmm21
-    vpxord %zmm19, %zmm21, %zmm21
-    vpshufb %zmm22, %zmm7, %zmm24
-    vpxord %zmm23, %zmm24, %zmm24
-    vpshufb %zmm3, %zmm7, %zmm25
-    vpxord %zmm23, %zmm25, %zmm25
-    vpshufb %zmm12, %zmm7, %zmm11
-    vpxord %zmm0, %zmm11, %zmm11
-    vpshufb %zmm13, %zmm7, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm16, %zmm7, %zmm15
-    vpxord %zmm1, %zmm15, %zmm15
-    vpshufb %zmm17, %zmm7, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm20, %zmm7, %zmm19
-    vpxord %zmm2, %zmm19, %zmm19
-    vpshufb %zmm21, %zmm7, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm24, %zmm7, %zmm23
-    vpxord %zmm3, %zmm23, %zmm23
-    vpshufb %zmm25, %zmm7, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm0
-    vpshufb %zmm15, %zmm9, %zmm1
-    vpshufb %zmm19, %zmm9, %zmm2
-    vpshufb %zmm23, %zmm9, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
-    vpxord %zmm21, %zmm2, %zmm2
-    vpxord %zmm25, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm10
-    vpshufb %zmm15, %zmm9, %zmm14
-    vpshufb %zmm19, %zmm9, %zmm18
-    vpshufb %zmm23, %zmm9, %zmm22
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm10, %zmm10
-    vpxord %zmm17, %zmm14, %zmm14
-    vpxord %zmm21, %zmm18, %zmm18
-    vpxord %zmm25, %zmm22, %zmm22
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm11
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
     vpxord %zmm11, %zmm10, %zmm10
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpxord %zmm11, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm15
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
     vpxord %zmm15, %zmm14, %zmm14
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpxord %zmm15, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm19
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
     vpxord %zmm19, %zmm18, %zmm18
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpxord %zmm19, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm23
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
     vpxord %zmm23, %zmm22, %zmm22
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
     vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 96(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -935,35 +499,35 @@ aes_gen_vpaes512_cfb_dec_k128_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 48(%rdi), %zmm5
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm11
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
     vpxord %zmm11, %zmm10, %zmm10
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpxord %zmm11, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm15
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
     vpxord %zmm15, %zmm14, %zmm14
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpxord %zmm15, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm19
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
     vpxord %zmm19, %zmm18, %zmm18
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpxord %zmm19, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm23
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
     vpxord %zmm23, %zmm22, %zmm22
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
     vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 112(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -1044,35 +608,35 @@ aes_gen_vpaes512_cfb_dec_k128_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 64(%rdi), %zmm5
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm11
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
     vpxord %zmm11, %zmm10, %zmm10
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpxord %zmm11, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm15
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
     vpxord %zmm15, %zmm14, %zmm14
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpxord %zmm15, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm19
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
     vpxord %zmm19, %zmm18, %zmm18
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpxord %zmm19, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm23
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
     vpxord %zmm23, %zmm22, %zmm22
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
     vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 128(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -1153,35 +717,471 @@ aes_gen_vpaes512_cfb_dec_k128_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 80(%rdi), %zmm5
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
     vpxord %zmm11, %zmm10, %zmm10
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpxord %zmm11, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
     vpxord %zmm15, %zmm14, %zmm14
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpxord %zmm15, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
     vpxord %zmm19, %zmm18, %zmm18
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpxord %zmm19, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
     vpxord %zmm23, %zmm22, %zmm22
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
     vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 144(%rdi), %zmm5
+    vpandnq %zmm0, %zmm6, %zmm10
+    vpsrld $4, %zmm10, %zmm10
+    vpandq %zmm6, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm6, %zmm14
+    vpsrld $4, %zmm14, %zmm14
+    vpandq %zmm6, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm6, %zmm18
+    vpsrld $4, %zmm18, %zmm18
+    vpandq %zmm6, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm6, %zmm22
+    vpsrld $4, %zmm22, %zmm22
+    vpandq %zmm6, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm8, %zmm11
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm8, %zmm15
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm8, %zmm19
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm8, %zmm23
+    vpxord %zmm22, %zmm3, %zmm3
+    vpshufb %zmm10, %zmm7, %zmm12
+    vpxord %zmm11, %zmm12, %zmm12
+    vpshufb %zmm0, %zmm7, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vpshufb %zmm14, %zmm7, %zmm16
+    vpxord %zmm15, %zmm16, %zmm16
+    vpshufb %zmm1, %zmm7, %zmm17
+    vpxord %zmm15, %zmm17, %zmm17
+    vpshufb %zmm18, %zmm7, %zmm20
+    vpxord %zmm19, %zmm20, %zmm20
+    vpshufb %zmm2, %zmm7, %zmm21
+    vpxord %zmm19, %zmm21, %zmm21
+    vpshufb %zmm22, %zmm7, %zmm24
+    vpxord %zmm23, %zmm24, %zmm24
+    vpshufb %zmm3, %zmm7, %zmm25
+    vpxord %zmm23, %zmm25, %zmm25
+    vpshufb %zmm12, %zmm7, %zmm11
+    vpxord %zmm0, %zmm11, %zmm11
+    vpshufb %zmm13, %zmm7, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm16, %zmm7, %zmm15
+    vpxord %zmm1, %zmm15, %zmm15
+    vpshufb %zmm17, %zmm7, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm20, %zmm7, %zmm19
+    vpxord %zmm2, %zmm19, %zmm19
+    vpshufb %zmm21, %zmm7, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm24, %zmm7, %zmm23
+    vpxord %zmm3, %zmm23, %zmm23
+    vpshufb %zmm25, %zmm7, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm0
+    vpshufb %zmm15, %zmm9, %zmm1
+    vpshufb %zmm19, %zmm9, %zmm2
+    vpshufb %zmm23, %zmm9, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm21, %zmm2, %zmm2
+    vpxord %zmm25, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm10
+    vpshufb %zmm15, %zmm9, %zmm14
+    vpshufb %zmm19, %zmm9, %zmm18
+    vpshufb %zmm23, %zmm9, %zmm22
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm10, %zmm10
+    vpxord %zmm17, %zmm14, %zmm14
+    vpxord %zmm21, %zmm18, %zmm18
+    vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 96(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm10, %zmm11
     vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm14, %zmm15
     vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm18, %zmm19
     vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm22, %zmm23
     vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
+    vpandnq %zmm0, %zmm6, %zmm10
+    vpsrld $4, %zmm10, %zmm10
+    vpandq %zmm6, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm6, %zmm14
+    vpsrld $4, %zmm14, %zmm14
+    vpandq %zmm6, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm6, %zmm18
+    vpsrld $4, %zmm18, %zmm18
+    vpandq %zmm6, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm6, %zmm22
+    vpsrld $4, %zmm22, %zmm22
+    vpandq %zmm6, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm8, %zmm11
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm8, %zmm15
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm8, %zmm19
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm8, %zmm23
+    vpxord %zmm22, %zmm3, %zmm3
+    vpshufb %zmm10, %zmm7, %zmm12
+    vpxord %zmm11, %zmm12, %zmm12
+    vpshufb %zmm0, %zmm7, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vpshufb %zmm14, %zmm7, %zmm16
+    vpxord %zmm15, %zmm16, %zmm16
+    vpshufb %zmm1, %zmm7, %zmm17
+    vpxord %zmm15, %zmm17, %zmm17
+    vpshufb %zmm18, %zmm7, %zmm20
+    vpxord %zmm19, %zmm20, %zmm20
+    vpshufb %zmm2, %zmm7, %zmm21
+    vpxord %zmm19, %zmm21, %zmm21
+    vpshufb %zmm22, %zmm7, %zmm24
+    vpxord %zmm23, %zmm24, %zmm24
+    vpshufb %zmm3, %zmm7, %zmm25
+    vpxord %zmm23, %zmm25, %zmm25
+    vpshufb %zmm12, %zmm7, %zmm11
+    vpxord %zmm0, %zmm11, %zmm11
+    vpshufb %zmm13, %zmm7, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm16, %zmm7, %zmm15
+    vpxord %zmm1, %zmm15, %zmm15
+    vpshufb %zmm17, %zmm7, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm20, %zmm7, %zmm19
+    vpxord %zmm2, %zmm19, %zmm19
+    vpshufb %zmm21, %zmm7, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm24, %zmm7, %zmm23
+    vpxord %zmm3, %zmm23, %zmm23
+    vpshufb %zmm25, %zmm7, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm0
+    vpshufb %zmm15, %zmm9, %zmm1
+    vpshufb %zmm19, %zmm9, %zmm2
+    vpshufb %zmm23, %zmm9, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm21, %zmm2, %zmm2
+    vpxord %zmm25, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm10
+    vpshufb %zmm15, %zmm9, %zmm14
+    vpshufb %zmm19, %zmm9, %zmm18
+    vpshufb %zmm23, %zmm9, %zmm22
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm10, %zmm10
+    vpxord %zmm17, %zmm14, %zmm14
+    vpxord %zmm21, %zmm18, %zmm18
+    vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 112(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
+    vpandnq %zmm0, %zmm6, %zmm10
+    vpsrld $4, %zmm10, %zmm10
+    vpandq %zmm6, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm6, %zmm14
+    vpsrld $4, %zmm14, %zmm14
+    vpandq %zmm6, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm6, %zmm18
+    vpsrld $4, %zmm18, %zmm18
+    vpandq %zmm6, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm6, %zmm22
+    vpsrld $4, %zmm22, %zmm22
+    vpandq %zmm6, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm8, %zmm11
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm8, %zmm15
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm8, %zmm19
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm8, %zmm23
+    vpxord %zmm22, %zmm3, %zmm3
+    vpshufb %zmm10, %zmm7, %zmm12
+    vpxord %zmm11, %zmm12, %zmm12
+    vpshufb %zmm0, %zmm7, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vpshufb %zmm14, %zmm7, %zmm16
+    vpxord %zmm15, %zmm16, %zmm16
+    vpshufb %zmm1, %zmm7, %zmm17
+    vpxord %zmm15, %zmm17, %zmm17
+    vpshufb %zmm18, %zmm7, %zmm20
+    vpxord %zmm19, %zmm20, %zmm20
+    vpshufb %zmm2, %zmm7, %zmm21
+    vpxord %zmm19, %zmm21, %zmm21
+    vpshufb %zmm22, %zmm7, %zmm24
+    vpxord %zmm23, %zmm24, %zmm24
+    vpshufb %zmm3, %zmm7, %zmm25
+    vpxord %zmm23, %zmm25, %zmm25
+    vpshufb %zmm12, %zmm7, %zmm11
+    vpxord %zmm0, %zmm11, %zmm11
+    vpshufb %zmm13, %zmm7, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm16, %zmm7, %zmm15
+    vpxord %zmm1, %zmm15, %zmm15
+    vpshufb %zmm17, %zmm7, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm20, %zmm7, %zmm19
+    vpxord %zmm2, %zmm19, %zmm19
+    vpshufb %zmm21, %zmm7, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm24, %zmm7, %zmm23
+    vpxord %zmm3, %zmm23, %zmm23
+    vpshufb %zmm25, %zmm7, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm0
+    vpshufb %zmm15, %zmm9, %zmm1
+    vpshufb %zmm19, %zmm9, %zmm2
+    vpshufb %zmm23, %zmm9, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm21, %zmm2, %zmm2
+    vpxord %zmm25, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm10
+    vpshufb %zmm15, %zmm9, %zmm14
+    vpshufb %zmm19, %zmm9, %zmm18
+    vpshufb %zmm23, %zmm9, %zmm22
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm10, %zmm10
+    vpxord %zmm17, %zmm14, %zmm14
+    vpxord %zmm21, %zmm18, %zmm18
+    vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 128(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
+    vpandnq %zmm0, %zmm6, %zmm10
+    vpsrld $4, %zmm10, %zmm10
+    vpandq %zmm6, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm6, %zmm14
+    vpsrld $4, %zmm14, %zmm14
+    vpandq %zmm6, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm6, %zmm18
+    vpsrld $4, %zmm18, %zmm18
+    vpandq %zmm6, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm6, %zmm22
+    vpsrld $4, %zmm22, %zmm22
+    vpandq %zmm6, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm8, %zmm11
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm8, %zmm15
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm8, %zmm19
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm8, %zmm23
+    vpxord %zmm22, %zmm3, %zmm3
+    vpshufb %zmm10, %zmm7, %zmm12
+    vpxord %zmm11, %zmm12, %zmm12
+    vpshufb %zmm0, %zmm7, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vpshufb %zmm14, %zmm7, %zmm16
+    vpxord %zmm15, %zmm16, %zmm16
+    vpshufb %zmm1, %zmm7, %zmm17
+    vpxord %zmm15, %zmm17, %zmm17
+    vpshufb %zmm18, %zmm7, %zmm20
+    vpxord %zmm19, %zmm20, %zmm20
+    vpshufb %zmm2, %zmm7, %zmm21
+    vpxord %zmm19, %zmm21, %zmm21
+    vpshufb %zmm22, %zmm7, %zmm24
+    vpxord %zmm23, %zmm24, %zmm24
+    vpshufb %zmm3, %zmm7, %zmm25
+    vpxord %zmm23, %zmm25, %zmm25
+    vpshufb %zmm12, %zmm7, %zmm11
+    vpxord %zmm0, %zmm11, %zmm11
+    vpshufb %zmm13, %zmm7, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm16, %zmm7, %zmm15
+    vpxord %zmm1, %zmm15, %zmm15
+    vpshufb %zmm17, %zmm7, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm20, %zmm7, %zmm19
+    vpxord %zmm2, %zmm19, %zmm19
+    vpshufb %zmm21, %zmm7, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm24, %zmm7, %zmm23
+    vpxord %zmm3, %zmm23, %zmm23
+    vpshufb %zmm25, %zmm7, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm0
+    vpshufb %zmm15, %zmm9, %zmm1
+    vpshufb %zmm19, %zmm9, %zmm2
+    vpshufb %zmm23, %zmm9, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm21, %zmm2, %zmm2
+    vpxord %zmm25, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm10
+    vpshufb %zmm15, %zmm9, %zmm14
+    vpshufb %zmm19, %zmm9, %zmm18
+    vpshufb %zmm23, %zmm9, %zmm22
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm10, %zmm10
+    vpxord %zmm17, %zmm14, %zmm14
+    vpxord %zmm21, %zmm18, %zmm18
+    vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 144(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -1394,21 +1394,21 @@ aes_gen_vpaes512_cfb_dec_k128_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
     vbroadcasti32x4 16(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
     vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
     vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -1451,249 +1451,21 @@ aes_gen_vpaes512_cfb_dec_k128_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
     vbroadcasti32x4 32(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm4, %zmm8
-    vpsrld $4, %zmm8, %zmm8
-    vpandq %zmm4, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm4, %zmm12
-    vpsrld $4, %zmm12, %zmm12
-    vpandq %zmm4, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm6, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm6, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpshufb %zmm8, %zmm5, %zmm10
-    vpxord %zmm9, %zmm10, %zmm10
-    vpshufb %zmm0, %zmm5, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm12, %zmm5, %zmm14
-    vpxord %zmm13, %zmm14, %zmm14
-    vpshufb %zmm1, %zmm5, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm10, %zmm5, %zmm9
-    vpxord %zmm0, %zmm9, %zmm9
-    vpshufb %zmm11, %zmm5, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm14, %zmm5, %zmm13
-    vpxord %zmm1, %zmm13, %zmm13
-    vpshufb %zmm15, %zmm5, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm0
-    vpshufb %zmm13, %zmm7, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm0, %zmm0
-    vpxord %zmm15, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm8
-    vpshufb %zmm13, %zmm7, %zmm12
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm8, %zmm8
-    vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 48(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm4, %zmm8
-    vpsrld $4, %zmm8, %zmm8
-    vpandq %zmm4, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm4, %zmm12
-    vpsrld $4, %zmm12, %zmm12
-    vpandq %zmm4, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm6, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm6, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpshufb %zmm8, %zmm5, %zmm10
-    vpxord %zmm9, %zmm10, %zmm10
-    vpshufb %zmm0, %zmm5, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm12, %zmm5, %zmm14
-    vpxord %zmm13, %zmm14, %zmm14
-    vpshufb %zmm1, %zmm5, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm10, %zmm5, %zmm9
-    vpxord %zmm0, %zmm9, %zmm9
-    vpshufb %zmm11, %zmm5, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm14, %zmm5, %zmm13
-    vpxord %zmm1, %zmm13, %zmm13
-    vpshufb %zmm15, %zmm5, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm0
-    vpshufb %zmm13, %zmm7, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm0, %zmm0
-    vpxord %zmm15, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm8
-    vpshufb %zmm13, %zmm7, %zmm12
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm8, %zmm8
-    vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 64(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm4, %zmm8
-    vpsrld $4, %zmm8, %zmm8
-    vpandq %zmm4, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm4, %zmm12
-    vpsrld $4, %zmm12, %zmm12
-    vpandq %zmm4, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm6, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm6, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpshufb %zmm8, %zmm5, %zmm10
-    vpxord %zmm9, %zmm10, %zmm10
-    vpshufb %zmm0, %zmm5, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm12, %zmm5, %zmm14
-    vpxord %zmm13, %zmm14, %zmm14
-    vpshufb %zmm1, %zmm5, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm10, %zmm5, %zmm9
-    vpxord %zmm0, %zmm9, %zmm9
-    vpshufb %zmm11, %zmm5, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm14, %zmm5, %zmm13
-    vpxord %zmm1, %zmm13, %zmm13
-    vpshufb %zmm15, %zmm5, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm0
-    vpshufb %zmm13, %zmm7, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm0, %zmm0
-    vpxord %zmm15, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm8
-    vpshufb %zmm13, %zmm7, %zmm12
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm8, %zmm8
-    vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 80(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm4, %zmm8
-    vpsrld $4, %zmm8, %zmm8
-    vpandq %zmm4, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm4, %zmm12
-    vpsrld $4, %zmm12, %zmm12
-    vpandq %zmm4, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm6, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm6, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpshufb %zmm8, %zmm5, %zmm10
-    vpxord %zmm9, %zmm10, %zmm10
-    vpshufb %zmm0, %zmm5, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm12, %zmm5, %zmm14
-    vpxord %zmm13, %zmm14, %zmm14
-    vpshufb %zmm1, %zmm5, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm10, %zmm5, %zmm9
-    vpxord %zmm0, %zmm9, %zmm9
-    vpshufb %zmm11, %zmm5, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm14, %zmm5, %zmm13
-    vpxord %zmm1, %zmm13, %zmm13
-    vpshufb %zmm15, %zmm5, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm0
-    vpshufb %zmm13, %zmm7, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm0, %zmm0
-    vpxord %zmm15, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm8
-    vpshufb %zmm13, %zmm7, %zmm12
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm8, %zmm8
-    vpxord %zmm15, %zmm12, %zmm12
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm9
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
     vpxord %zmm9, %zmm8, %zmm8
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm13
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
     vpxord %zmm13, %zmm12, %zmm12
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 96(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -1736,21 +1508,21 @@ aes_gen_vpaes512_cfb_dec_k128_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 48(%rdi), %zmm3
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm9
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
     vpxord %zmm9, %zmm8, %zmm8
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm13
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
     vpxord %zmm13, %zmm12, %zmm12
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 112(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -1793,21 +1565,21 @@ aes_gen_vpaes512_cfb_dec_k128_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 64(%rdi), %zmm3
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm9
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
     vpxord %zmm9, %zmm8, %zmm8
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm13
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
     vpxord %zmm13, %zmm12, %zmm12
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 128(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -1850,21 +1622,249 @@ aes_gen_vpaes512_cfb_dec_k128_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 80(%rdi), %zmm3
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
     vpxord %zmm9, %zmm8, %zmm8
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
     vpxord %zmm13, %zmm12, %zmm12
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 144(%rdi), %zmm3
+    vpandnq %zmm0, %zmm4, %zmm8
+    vpsrld $4, %zmm8, %zmm8
+    vpandq %zmm4, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm4, %zmm12
+    vpsrld $4, %zmm12, %zmm12
+    vpandq %zmm4, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm6, %zmm9
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm6, %zmm13
+    vpxord %zmm12, %zmm1, %zmm1
+    vpshufb %zmm8, %zmm5, %zmm10
+    vpxord %zmm9, %zmm10, %zmm10
+    vpshufb %zmm0, %zmm5, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm12, %zmm5, %zmm14
+    vpxord %zmm13, %zmm14, %zmm14
+    vpshufb %zmm1, %zmm5, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm10, %zmm5, %zmm9
+    vpxord %zmm0, %zmm9, %zmm9
+    vpshufb %zmm11, %zmm5, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm14, %zmm5, %zmm13
+    vpxord %zmm1, %zmm13, %zmm13
+    vpshufb %zmm15, %zmm5, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm0
+    vpshufb %zmm13, %zmm7, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm0, %zmm0
+    vpxord %zmm15, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm8
+    vpshufb %zmm13, %zmm7, %zmm12
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm8, %zmm8
+    vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 96(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm8, %zmm9
     vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm12, %zmm13
     vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpandnq %zmm0, %zmm4, %zmm8
+    vpsrld $4, %zmm8, %zmm8
+    vpandq %zmm4, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm4, %zmm12
+    vpsrld $4, %zmm12, %zmm12
+    vpandq %zmm4, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm6, %zmm9
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm6, %zmm13
+    vpxord %zmm12, %zmm1, %zmm1
+    vpshufb %zmm8, %zmm5, %zmm10
+    vpxord %zmm9, %zmm10, %zmm10
+    vpshufb %zmm0, %zmm5, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm12, %zmm5, %zmm14
+    vpxord %zmm13, %zmm14, %zmm14
+    vpshufb %zmm1, %zmm5, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm10, %zmm5, %zmm9
+    vpxord %zmm0, %zmm9, %zmm9
+    vpshufb %zmm11, %zmm5, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm14, %zmm5, %zmm13
+    vpxord %zmm1, %zmm13, %zmm13
+    vpshufb %zmm15, %zmm5, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm0
+    vpshufb %zmm13, %zmm7, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm0, %zmm0
+    vpxord %zmm15, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm8
+    vpshufb %zmm13, %zmm7, %zmm12
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm8, %zmm8
+    vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 112(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpandnq %zmm0, %zmm4, %zmm8
+    vpsrld $4, %zmm8, %zmm8
+    vpandq %zmm4, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm4, %zmm12
+    vpsrld $4, %zmm12, %zmm12
+    vpandq %zmm4, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm6, %zmm9
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm6, %zmm13
+    vpxord %zmm12, %zmm1, %zmm1
+    vpshufb %zmm8, %zmm5, %zmm10
+    vpxord %zmm9, %zmm10, %zmm10
+    vpshufb %zmm0, %zmm5, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm12, %zmm5, %zmm14
+    vpxord %zmm13, %zmm14, %zmm14
+    vpshufb %zmm1, %zmm5, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm10, %zmm5, %zmm9
+    vpxord %zmm0, %zmm9, %zmm9
+    vpshufb %zmm11, %zmm5, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm14, %zmm5, %zmm13
+    vpxord %zmm1, %zmm13, %zmm13
+    vpshufb %zmm15, %zmm5, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm0
+    vpshufb %zmm13, %zmm7, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm0, %zmm0
+    vpxord %zmm15, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm8
+    vpshufb %zmm13, %zmm7, %zmm12
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm8, %zmm8
+    vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 128(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpandnq %zmm0, %zmm4, %zmm8
+    vpsrld $4, %zmm8, %zmm8
+    vpandq %zmm4, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm4, %zmm12
+    vpsrld $4, %zmm12, %zmm12
+    vpandq %zmm4, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm6, %zmm9
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm6, %zmm13
+    vpxord %zmm12, %zmm1, %zmm1
+    vpshufb %zmm8, %zmm5, %zmm10
+    vpxord %zmm9, %zmm10, %zmm10
+    vpshufb %zmm0, %zmm5, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm12, %zmm5, %zmm14
+    vpxord %zmm13, %zmm14, %zmm14
+    vpshufb %zmm1, %zmm5, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm10, %zmm5, %zmm9
+    vpxord %zmm0, %zmm9, %zmm9
+    vpshufb %zmm11, %zmm5, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm14, %zmm5, %zmm13
+    vpxord %zmm1, %zmm13, %zmm13
+    vpshufb %zmm15, %zmm5, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm0
+    vpshufb %zmm13, %zmm7, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm0, %zmm0
+    vpxord %zmm15, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm8
+    vpshufb %zmm13, %zmm7, %zmm12
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm8, %zmm8
+    vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 144(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -1999,14 +1999,14 @@ aes_gen_vpaes512_cfb_dec_k128_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
     vbroadcasti32x4 16(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -2030,138 +2030,14 @@ aes_gen_vpaes512_cfb_dec_k128_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
     vbroadcasti32x4 32(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 48(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 64(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 80(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 96(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -2185,14 +2061,14 @@ aes_gen_vpaes512_cfb_dec_k128_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 48(%rdi), %zmm2
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 112(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -2216,14 +2092,14 @@ aes_gen_vpaes512_cfb_dec_k128_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 64(%rdi), %zmm2
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 128(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -2247,14 +2123,138 @@ aes_gen_vpaes512_cfb_dec_k128_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 80(%rdi), %zmm2
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 144(%rdi), %zmm2
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 96(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 112(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 128(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 144(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -2363,14 +2363,14 @@ aes_gen_vpaes512_cfb_dec_k128_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -2394,138 +2394,14 @@ aes_gen_vpaes512_cfb_dec_k128_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
     vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes512_mce2r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -2549,14 +2425,14 @@ aes_gen_vpaes512_cfb_dec_k128_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 48(%rdi), %xmm2
     vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes512_mce3r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -2580,14 +2456,14 @@ aes_gen_vpaes512_cfb_dec_k128_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 64(%rdi), %xmm2
     vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes512_mce0r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -2611,14 +2487,138 @@ aes_gen_vpaes512_cfb_dec_k128_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 80(%rdi), %xmm2
     vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm2
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 96(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce2r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 112(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce3r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 128(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce0r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 144(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -2812,35 +2812,35 @@ aes_gen_vpaes512_cfb_dec_k192_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
     vbroadcasti32x4 16(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
     vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
     vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
     vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
     vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -2921,35 +2921,35 @@ aes_gen_vpaes512_cfb_dec_k192_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
     vbroadcasti32x4 32(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm10, %zmm11
     vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm14, %zmm15
     vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm18, %zmm19
     vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm22, %zmm23
     vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -3030,35 +3030,35 @@ aes_gen_vpaes512_cfb_dec_k192_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
     vbroadcasti32x4 48(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm10, %zmm11
     vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm14, %zmm15
     vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm18, %zmm19
     vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm22, %zmm23
     vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -3139,471 +3139,35 @@ aes_gen_vpaes512_cfb_dec_k192_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
     vbroadcasti32x4 64(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm6, %zmm10
-    vpsrld $4, %zmm10, %zmm10
-    vpandq %zmm6, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm6, %zmm14
-    vpsrld $4, %zmm14, %zmm14
-    vpandq %zmm6, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm6, %zmm18
-    vpsrld $4, %zmm18, %zmm18
-    vpandq %zmm6, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm6, %zmm22
-    vpsrld $4, %zmm22, %zmm22
-    vpandq %zmm6, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm8, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm8, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm8, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm8, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpshufb %zmm10, %zmm7, %zmm12
-    vpxord %zmm11, %zmm12, %zmm12
-    vpshufb %zmm0, %zmm7, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vpshufb %zmm14, %zmm7, %zmm16
-    vpxord %zmm15, %zmm16, %zmm16
-    vpshufb %zmm1, %zmm7, %zmm17
-    vpxord %zmm15, %zmm17, %zmm17
-    vpshufb %zmm18, %zmm7, %zmm20
-    vpxord %zmm19, %zmm20, %zmm20
-    vpshufb %zmm2, %zmm7, %zmm21
-    vpxord %zmm19, %zmm21, %zmm21
-    vpshufb %zmm22, %zmm7, %zmm24
-    vpxord %zmm23, %zmm24, %zmm24
-    vpshufb %zmm3, %zmm7, %zmm25
-    vpxord %zmm23, %zmm25, %zmm25
-    vpshufb %zmm12, %zmm7, %zmm11
-    vpxord %zmm0, %zmm11, %zmm11
-    vpshufb %zmm13, %zmm7, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm16, %zmm7, %zmm15
-    vpxord %zmm1, %zmm15, %zmm15
-    vpshufb %zmm17, %zmm7, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm20, %zmm7, %zmm19
-    vpxord %zmm2, %zmm19, %zmm19
-    vpshufb %zmm21, %zmm7, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm24, %zmm7, %zmm23
-    vpxord %zmm3, %zmm23, %zmm23
-    vpshufb %zmm25, %zmm7, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm0
-    vpshufb %zmm15, %zmm9, %zmm1
-    vpshufb %zmm19, %zmm9, %zmm2
-    vpshufb %zmm23, %zmm9, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
-    vpxord %zmm21, %zmm2, %zmm2
-    vpxord %zmm25, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm10
-    vpshufb %zmm15, %zmm9, %zmm14
-    vpshufb %zmm19, %zmm9, %zmm18
-    vpshufb %zmm23, %zmm9, %zmm22
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm10, %zmm10
-    vpxord %zmm17, %zmm14, %zmm14
-    vpxord %zmm21, %zmm18, %zmm18
-    vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 80(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm6, %zmm10
-    vpsrld $4, %zmm10, %zmm10
-    vpandq %zmm6, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm6, %zmm14
-    vpsrld $4, %zmm14, %zmm14
-    vpandq %zmm6, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm6, %zmm18
-    vpsrld $4, %zmm18, %zmm18
-    vpandq %zmm6, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm6, %zmm22
-    vpsrld $4, %zmm22, %zmm22
-    vpandq %zmm6, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm8, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm8, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm8, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm8, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpshufb %zmm10, %zmm7, %zmm12
-    vpxord %zmm11, %zmm12, %zmm12
-    vpshufb %zmm0, %zmm7, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vpshufb %zmm14, %zmm7, %zmm16
-    vpxord %zmm15, %zmm16, %zmm16
-    vpshufb %zmm1, %zmm7, %zmm17
-    vpxord %zmm15, %zmm17, %zmm17
-    vpshufb %zmm18, %zmm7, %zmm20
-    vpxord %zmm19, %zmm20, %zmm20
-    vpshufb %zmm2, %zmm7, %zmm21
-    vpxord %zmm19, %zmm21, %zmm21
-    vpshufb %zmm22, %zmm7, %zmm24
-    vpxord %zmm23, %zmm24, %zmm24
-    vpshufb %zmm3, %zmm7, %zmm25
-    vpxord %zmm23, %zmm25, %zmm25
-    vpshufb %zmm12, %zmm7, %zmm11
-    vpxord %zmm0, %zmm11, %zmm11
-    vpshufb %zmm13, %zmm7, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm16, %zmm7, %zmm15
-    vpxord %zmm1, %zmm15, %zmm15
-    vpshufb %zmm17, %zmm7, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm20, %zmm7, %zmm19
-    vpxord %zmm2, %zmm19, %zmm19
-    vpshufb %zmm21, %zmm7, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm24, %zmm7, %zmm23
-    vpxord %zmm3, %zmm23, %zmm23
-    vpshufb %zmm25, %zmm7, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm0
-    vpshufb %zmm15, %zmm9, %zmm1
-    vpshufb %zmm19, %zmm9, %zmm2
-    vpshufb %zmm23, %zmm9, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
-    vpxord %zmm21, %zmm2, %zmm2
-    vpxord %zmm25, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm10
-    vpshufb %zmm15, %zmm9, %zmm14
-    vpshufb %zmm19, %zmm9, %zmm18
-    vpshufb %zmm23, %zmm9, %zmm22
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm10, %zmm10
-    vpxord %zmm17, %zmm14, %zmm14
-    vpxord %zmm21, %zmm18, %zmm18
-    vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 96(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm6, %zmm10
-    vpsrld $4, %zmm10, %zmm10
-    vpandq %zmm6, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm6, %zmm14
-    vpsrld $4, %zmm14, %zmm14
-    vpandq %zmm6, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm6, %zmm18
-    vpsrld $4, %zmm18, %zmm18
-    vpandq %zmm6, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm6, %zmm22
-    vpsrld $4, %zmm22, %zmm22
-    vpandq %zmm6, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm8, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm8, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm8, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm8, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpshufb %zmm10, %zmm7, %zmm12
-    vpxord %zmm11, %zmm12, %zmm12
-    vpshufb %zmm0, %zmm7, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vpshufb %zmm14, %zmm7, %zmm16
-    vpxord %zmm15, %zmm16, %zmm16
-    vpshufb %zmm1, %zmm7, %zmm17
-    vpxord %zmm15, %zmm17, %zmm17
-    vpshufb %zmm18, %zmm7, %zmm20
-    vpxord %zmm19, %zmm20, %zmm20
-    vpshufb %zmm2, %zmm7, %zmm21
-    vpxord %zmm19, %zmm21, %zmm21
-    vpshufb %zmm22, %zmm7, %zmm24
-    vpxord %zmm23, %zmm24, %zmm24
-    vpshufb %zmm3, %zmm7, %zmm25
-    vpxord %zmm23, %zmm25, %zmm25
-    vpshufb %zmm12, %zmm7, %zmm11
-    vpxord %zmm0, %zmm11, %zmm11
-    vpshufb %zmm13, %zmm7, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm16, %zmm7, %zmm15
-    vpxord %zmm1, %zmm15, %zmm15
-    vpshufb %zmm17, %zmm7, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm20, %zmm7, %zmm19
-    vpxord %zmm2, %zmm19, %zmm19
-    vpshufb %zmm21, %zmm7, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm24, %zmm7, %zmm23
-    vpxord %zmm3, %zmm23, %zmm23
-    vpshufb %zmm25, %zmm7, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm0
-    vpshufb %zmm15, %zmm9, %zmm1
-    vpshufb %zmm19, %zmm9, %zmm2
-    vpshufb %zmm23, %zmm9, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
-    vpxord %zmm21, %zmm2, %zmm2
-    vpxord %zmm25, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm10
-    vpshufb %zmm15, %zmm9, %zmm14
-    vpshufb %zmm19, %zmm9, %zmm18
-    vpshufb %zmm23, %zmm9, %zmm22
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm10, %zmm10
-    vpxord %zmm17, %zmm14, %zmm14
-    vpxord %zmm21, %zmm18, %zmm18
-    vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 112(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm6, %zmm10
-    vpsrld $4, %zmm10, %zmm10
-    vpandq %zmm6, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm6, %zmm14
-    vpsrld $4, %zmm14, %zmm14
-    vpandq %zmm6, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm6, %zmm18
-    vpsrld $4, %zmm18, %zmm18
-    vpandq %zmm6, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm6, %zmm22
-    vpsrld $4, %zmm22, %zmm22
-    vpandq %zmm6, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm8, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm8, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm8, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm8, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpshufb %zmm10, %zmm7, %zmm12
-    vpxord %zmm11, %zmm12, %zmm12
-    vpshufb %zmm0, %zmm7, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vpshufb %zmm14, %zmm7, %zmm16
-    vpxord %zmm15, %zmm16, %zmm16
-    vpshufb %zmm1, %zmm7, %zmm17
-    vpxord %zmm15, %zmm17, %zmm17
-    vpshufb %zmm18, %zmm7, %zmm20
-    vpxord %zmm19, %zmm20, %zmm20
-    vpshufb %zmm2, %zmm7, %zmm21
-    vpxord %zmm19, %zmm21, %zmm21
-    vpshufb %zmm22, %zmm7, %zmm24
-    vpxord %zmm23, %zmm24, %zmm24
-    vpshufb %zmm3, %zmm7, %zmm25
-    vpxord %zmm23, %zmm25, %zmm25
-    vpshufb %zmm12, %zmm7, %zmm11
-    vpxord %zmm0, %zmm11, %zmm11
-    vpshufb %zmm13, %zmm7, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm16, %zmm7, %zmm15
-    vpxord %zmm1, %zmm15, %zmm15
-    vpshufb %zmm17, %zmm7, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm20, %zmm7, %zmm19
-    vpxord %zmm2, %zmm19, %zmm19
-    vpshufb %zmm21, %zmm7, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm24, %zmm7, %zmm23
-    vpxord %zmm3, %zmm23, %zmm23
-    vpshufb %zmm25, %zmm7, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm0
-    vpshufb %zmm15, %zmm9, %zmm1
-    vpshufb %zmm19, %zmm9, %zmm2
-    vpshufb %zmm23, %zmm9, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
-    vpxord %zmm21, %zmm2, %zmm2
-    vpxord %zmm25, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm10
-    vpshufb %zmm15, %zmm9, %zmm14
-    vpshufb %zmm19, %zmm9, %zmm18
-    vpshufb %zmm23, %zmm9, %zmm22
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm10, %zmm10
-    vpxord %zmm17, %zmm14, %zmm14
-    vpxord %zmm21, %zmm18, %zmm18
-    vpxord %zmm25, %zmm22, %zmm22
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm11
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
     vpxord %zmm11, %zmm10, %zmm10
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpxord %zmm11, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm15
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
     vpxord %zmm15, %zmm14, %zmm14
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpxord %zmm15, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm19
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
     vpxord %zmm19, %zmm18, %zmm18
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpxord %zmm19, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm23
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
     vpxord %zmm23, %zmm22, %zmm22
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
     vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 128(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -3684,35 +3248,35 @@ aes_gen_vpaes512_cfb_dec_k192_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 80(%rdi), %zmm5
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
     vpxord %zmm11, %zmm10, %zmm10
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpxord %zmm11, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
     vpxord %zmm15, %zmm14, %zmm14
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpxord %zmm15, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
     vpxord %zmm19, %zmm18, %zmm18
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpxord %zmm19, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
     vpxord %zmm23, %zmm22, %zmm22
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
     vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 144(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -3793,35 +3357,35 @@ aes_gen_vpaes512_cfb_dec_k192_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 96(%rdi), %zmm5
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm11
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
     vpxord %zmm11, %zmm10, %zmm10
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpxord %zmm11, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm15
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
     vpxord %zmm15, %zmm14, %zmm14
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpxord %zmm15, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm19
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
     vpxord %zmm19, %zmm18, %zmm18
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpxord %zmm19, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm23
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
     vpxord %zmm23, %zmm22, %zmm22
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
     vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 160(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -3902,35 +3466,471 @@ aes_gen_vpaes512_cfb_dec_k192_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 112(%rdi), %zmm5
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm11
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
     vpxord %zmm11, %zmm10, %zmm10
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpxord %zmm11, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm15
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
     vpxord %zmm15, %zmm14, %zmm14
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpxord %zmm15, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm19
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
     vpxord %zmm19, %zmm18, %zmm18
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpxord %zmm19, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm23
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
     vpxord %zmm23, %zmm22, %zmm22
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
     vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 176(%rdi), %zmm5
+    vpandnq %zmm0, %zmm6, %zmm10
+    vpsrld $4, %zmm10, %zmm10
+    vpandq %zmm6, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm6, %zmm14
+    vpsrld $4, %zmm14, %zmm14
+    vpandq %zmm6, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm6, %zmm18
+    vpsrld $4, %zmm18, %zmm18
+    vpandq %zmm6, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm6, %zmm22
+    vpsrld $4, %zmm22, %zmm22
+    vpandq %zmm6, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm8, %zmm11
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm8, %zmm15
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm8, %zmm19
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm8, %zmm23
+    vpxord %zmm22, %zmm3, %zmm3
+    vpshufb %zmm10, %zmm7, %zmm12
+    vpxord %zmm11, %zmm12, %zmm12
+    vpshufb %zmm0, %zmm7, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vpshufb %zmm14, %zmm7, %zmm16
+    vpxord %zmm15, %zmm16, %zmm16
+    vpshufb %zmm1, %zmm7, %zmm17
+    vpxord %zmm15, %zmm17, %zmm17
+    vpshufb %zmm18, %zmm7, %zmm20
+    vpxord %zmm19, %zmm20, %zmm20
+    vpshufb %zmm2, %zmm7, %zmm21
+    vpxord %zmm19, %zmm21, %zmm21
+    vpshufb %zmm22, %zmm7, %zmm24
+    vpxord %zmm23, %zmm24, %zmm24
+    vpshufb %zmm3, %zmm7, %zmm25
+    vpxord %zmm23, %zmm25, %zmm25
+    vpshufb %zmm12, %zmm7, %zmm11
+    vpxord %zmm0, %zmm11, %zmm11
+    vpshufb %zmm13, %zmm7, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm16, %zmm7, %zmm15
+    vpxord %zmm1, %zmm15, %zmm15
+    vpshufb %zmm17, %zmm7, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm20, %zmm7, %zmm19
+    vpxord %zmm2, %zmm19, %zmm19
+    vpshufb %zmm21, %zmm7, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm24, %zmm7, %zmm23
+    vpxord %zmm3, %zmm23, %zmm23
+    vpshufb %zmm25, %zmm7, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm0
+    vpshufb %zmm15, %zmm9, %zmm1
+    vpshufb %zmm19, %zmm9, %zmm2
+    vpshufb %zmm23, %zmm9, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm21, %zmm2, %zmm2
+    vpxord %zmm25, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm10
+    vpshufb %zmm15, %zmm9, %zmm14
+    vpshufb %zmm19, %zmm9, %zmm18
+    vpshufb %zmm23, %zmm9, %zmm22
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm10, %zmm10
+    vpxord %zmm17, %zmm14, %zmm14
+    vpxord %zmm21, %zmm18, %zmm18
+    vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 128(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm10, %zmm11
     vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm14, %zmm15
     vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm18, %zmm19
     vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm22, %zmm23
     vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
+    vpandnq %zmm0, %zmm6, %zmm10
+    vpsrld $4, %zmm10, %zmm10
+    vpandq %zmm6, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm6, %zmm14
+    vpsrld $4, %zmm14, %zmm14
+    vpandq %zmm6, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm6, %zmm18
+    vpsrld $4, %zmm18, %zmm18
+    vpandq %zmm6, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm6, %zmm22
+    vpsrld $4, %zmm22, %zmm22
+    vpandq %zmm6, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm8, %zmm11
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm8, %zmm15
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm8, %zmm19
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm8, %zmm23
+    vpxord %zmm22, %zmm3, %zmm3
+    vpshufb %zmm10, %zmm7, %zmm12
+    vpxord %zmm11, %zmm12, %zmm12
+    vpshufb %zmm0, %zmm7, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vpshufb %zmm14, %zmm7, %zmm16
+    vpxord %zmm15, %zmm16, %zmm16
+    vpshufb %zmm1, %zmm7, %zmm17
+    vpxord %zmm15, %zmm17, %zmm17
+    vpshufb %zmm18, %zmm7, %zmm20
+    vpxord %zmm19, %zmm20, %zmm20
+    vpshufb %zmm2, %zmm7, %zmm21
+    vpxord %zmm19, %zmm21, %zmm21
+    vpshufb %zmm22, %zmm7, %zmm24
+    vpxord %zmm23, %zmm24, %zmm24
+    vpshufb %zmm3, %zmm7, %zmm25
+    vpxord %zmm23, %zmm25, %zmm25
+    vpshufb %zmm12, %zmm7, %zmm11
+    vpxord %zmm0, %zmm11, %zmm11
+    vpshufb %zmm13, %zmm7, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm16, %zmm7, %zmm15
+    vpxord %zmm1, %zmm15, %zmm15
+    vpshufb %zmm17, %zmm7, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm20, %zmm7, %zmm19
+    vpxord %zmm2, %zmm19, %zmm19
+    vpshufb %zmm21, %zmm7, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm24, %zmm7, %zmm23
+    vpxord %zmm3, %zmm23, %zmm23
+    vpshufb %zmm25, %zmm7, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm0
+    vpshufb %zmm15, %zmm9, %zmm1
+    vpshufb %zmm19, %zmm9, %zmm2
+    vpshufb %zmm23, %zmm9, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm21, %zmm2, %zmm2
+    vpxord %zmm25, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm10
+    vpshufb %zmm15, %zmm9, %zmm14
+    vpshufb %zmm19, %zmm9, %zmm18
+    vpshufb %zmm23, %zmm9, %zmm22
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm10, %zmm10
+    vpxord %zmm17, %zmm14, %zmm14
+    vpxord %zmm21, %zmm18, %zmm18
+    vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 144(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
+    vpandnq %zmm0, %zmm6, %zmm10
+    vpsrld $4, %zmm10, %zmm10
+    vpandq %zmm6, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm6, %zmm14
+    vpsrld $4, %zmm14, %zmm14
+    vpandq %zmm6, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm6, %zmm18
+    vpsrld $4, %zmm18, %zmm18
+    vpandq %zmm6, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm6, %zmm22
+    vpsrld $4, %zmm22, %zmm22
+    vpandq %zmm6, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm8, %zmm11
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm8, %zmm15
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm8, %zmm19
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm8, %zmm23
+    vpxord %zmm22, %zmm3, %zmm3
+    vpshufb %zmm10, %zmm7, %zmm12
+    vpxord %zmm11, %zmm12, %zmm12
+    vpshufb %zmm0, %zmm7, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vpshufb %zmm14, %zmm7, %zmm16
+    vpxord %zmm15, %zmm16, %zmm16
+    vpshufb %zmm1, %zmm7, %zmm17
+    vpxord %zmm15, %zmm17, %zmm17
+    vpshufb %zmm18, %zmm7, %zmm20
+    vpxord %zmm19, %zmm20, %zmm20
+    vpshufb %zmm2, %zmm7, %zmm21
+    vpxord %zmm19, %zmm21, %zmm21
+    vpshufb %zmm22, %zmm7, %zmm24
+    vpxord %zmm23, %zmm24, %zmm24
+    vpshufb %zmm3, %zmm7, %zmm25
+    vpxord %zmm23, %zmm25, %zmm25
+    vpshufb %zmm12, %zmm7, %zmm11
+    vpxord %zmm0, %zmm11, %zmm11
+    vpshufb %zmm13, %zmm7, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm16, %zmm7, %zmm15
+    vpxord %zmm1, %zmm15, %zmm15
+    vpshufb %zmm17, %zmm7, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm20, %zmm7, %zmm19
+    vpxord %zmm2, %zmm19, %zmm19
+    vpshufb %zmm21, %zmm7, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm24, %zmm7, %zmm23
+    vpxord %zmm3, %zmm23, %zmm23
+    vpshufb %zmm25, %zmm7, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm0
+    vpshufb %zmm15, %zmm9, %zmm1
+    vpshufb %zmm19, %zmm9, %zmm2
+    vpshufb %zmm23, %zmm9, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm21, %zmm2, %zmm2
+    vpxord %zmm25, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm10
+    vpshufb %zmm15, %zmm9, %zmm14
+    vpshufb %zmm19, %zmm9, %zmm18
+    vpshufb %zmm23, %zmm9, %zmm22
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm10, %zmm10
+    vpxord %zmm17, %zmm14, %zmm14
+    vpxord %zmm21, %zmm18, %zmm18
+    vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 160(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
+    vpandnq %zmm0, %zmm6, %zmm10
+    vpsrld $4, %zmm10, %zmm10
+    vpandq %zmm6, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm6, %zmm14
+    vpsrld $4, %zmm14, %zmm14
+    vpandq %zmm6, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm6, %zmm18
+    vpsrld $4, %zmm18, %zmm18
+    vpandq %zmm6, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm6, %zmm22
+    vpsrld $4, %zmm22, %zmm22
+    vpandq %zmm6, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm8, %zmm11
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm8, %zmm15
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm8, %zmm19
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm8, %zmm23
+    vpxord %zmm22, %zmm3, %zmm3
+    vpshufb %zmm10, %zmm7, %zmm12
+    vpxord %zmm11, %zmm12, %zmm12
+    vpshufb %zmm0, %zmm7, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vpshufb %zmm14, %zmm7, %zmm16
+    vpxord %zmm15, %zmm16, %zmm16
+    vpshufb %zmm1, %zmm7, %zmm17
+    vpxord %zmm15, %zmm17, %zmm17
+    vpshufb %zmm18, %zmm7, %zmm20
+    vpxord %zmm19, %zmm20, %zmm20
+    vpshufb %zmm2, %zmm7, %zmm21
+    vpxord %zmm19, %zmm21, %zmm21
+    vpshufb %zmm22, %zmm7, %zmm24
+    vpxord %zmm23, %zmm24, %zmm24
+    vpshufb %zmm3, %zmm7, %zmm25
+    vpxord %zmm23, %zmm25, %zmm25
+    vpshufb %zmm12, %zmm7, %zmm11
+    vpxord %zmm0, %zmm11, %zmm11
+    vpshufb %zmm13, %zmm7, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm16, %zmm7, %zmm15
+    vpxord %zmm1, %zmm15, %zmm15
+    vpshufb %zmm17, %zmm7, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm20, %zmm7, %zmm19
+    vpxord %zmm2, %zmm19, %zmm19
+    vpshufb %zmm21, %zmm7, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm24, %zmm7, %zmm23
+    vpxord %zmm3, %zmm23, %zmm23
+    vpshufb %zmm25, %zmm7, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm0
+    vpshufb %zmm15, %zmm9, %zmm1
+    vpshufb %zmm19, %zmm9, %zmm2
+    vpshufb %zmm23, %zmm9, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm21, %zmm2, %zmm2
+    vpxord %zmm25, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm10
+    vpshufb %zmm15, %zmm9, %zmm14
+    vpshufb %zmm19, %zmm9, %zmm18
+    vpshufb %zmm23, %zmm9, %zmm22
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm10, %zmm10
+    vpxord %zmm17, %zmm14, %zmm14
+    vpxord %zmm21, %zmm18, %zmm18
+    vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 176(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -4143,21 +4143,21 @@ aes_gen_vpaes512_cfb_dec_k192_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
     vbroadcasti32x4 16(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
     vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
     vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -4200,21 +4200,21 @@ aes_gen_vpaes512_cfb_dec_k192_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
     vbroadcasti32x4 32(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm8, %zmm9
     vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm12, %zmm13
     vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -4257,21 +4257,21 @@ aes_gen_vpaes512_cfb_dec_k192_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
     vbroadcasti32x4 48(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm8, %zmm9
     vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm12, %zmm13
     vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -4314,249 +4314,21 @@ aes_gen_vpaes512_cfb_dec_k192_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
     vbroadcasti32x4 64(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm4, %zmm8
-    vpsrld $4, %zmm8, %zmm8
-    vpandq %zmm4, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm4, %zmm12
-    vpsrld $4, %zmm12, %zmm12
-    vpandq %zmm4, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm6, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm6, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpshufb %zmm8, %zmm5, %zmm10
-    vpxord %zmm9, %zmm10, %zmm10
-    vpshufb %zmm0, %zmm5, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm12, %zmm5, %zmm14
-    vpxord %zmm13, %zmm14, %zmm14
-    vpshufb %zmm1, %zmm5, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm10, %zmm5, %zmm9
-    vpxord %zmm0, %zmm9, %zmm9
-    vpshufb %zmm11, %zmm5, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm14, %zmm5, %zmm13
-    vpxord %zmm1, %zmm13, %zmm13
-    vpshufb %zmm15, %zmm5, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm0
-    vpshufb %zmm13, %zmm7, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm0, %zmm0
-    vpxord %zmm15, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm8
-    vpshufb %zmm13, %zmm7, %zmm12
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm8, %zmm8
-    vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 80(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm4, %zmm8
-    vpsrld $4, %zmm8, %zmm8
-    vpandq %zmm4, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm4, %zmm12
-    vpsrld $4, %zmm12, %zmm12
-    vpandq %zmm4, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm6, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm6, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpshufb %zmm8, %zmm5, %zmm10
-    vpxord %zmm9, %zmm10, %zmm10
-    vpshufb %zmm0, %zmm5, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm12, %zmm5, %zmm14
-    vpxord %zmm13, %zmm14, %zmm14
-    vpshufb %zmm1, %zmm5, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm10, %zmm5, %zmm9
-    vpxord %zmm0, %zmm9, %zmm9
-    vpshufb %zmm11, %zmm5, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm14, %zmm5, %zmm13
-    vpxord %zmm1, %zmm13, %zmm13
-    vpshufb %zmm15, %zmm5, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm0
-    vpshufb %zmm13, %zmm7, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm0, %zmm0
-    vpxord %zmm15, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm8
-    vpshufb %zmm13, %zmm7, %zmm12
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm8, %zmm8
-    vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 96(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm4, %zmm8
-    vpsrld $4, %zmm8, %zmm8
-    vpandq %zmm4, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm4, %zmm12
-    vpsrld $4, %zmm12, %zmm12
-    vpandq %zmm4, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm6, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm6, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpshufb %zmm8, %zmm5, %zmm10
-    vpxord %zmm9, %zmm10, %zmm10
-    vpshufb %zmm0, %zmm5, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm12, %zmm5, %zmm14
-    vpxord %zmm13, %zmm14, %zmm14
-    vpshufb %zmm1, %zmm5, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm10, %zmm5, %zmm9
-    vpxord %zmm0, %zmm9, %zmm9
-    vpshufb %zmm11, %zmm5, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm14, %zmm5, %zmm13
-    vpxord %zmm1, %zmm13, %zmm13
-    vpshufb %zmm15, %zmm5, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm0
-    vpshufb %zmm13, %zmm7, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm0, %zmm0
-    vpxord %zmm15, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm8
-    vpshufb %zmm13, %zmm7, %zmm12
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm8, %zmm8
-    vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 112(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm4, %zmm8
-    vpsrld $4, %zmm8, %zmm8
-    vpandq %zmm4, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm4, %zmm12
-    vpsrld $4, %zmm12, %zmm12
-    vpandq %zmm4, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm6, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm6, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpshufb %zmm8, %zmm5, %zmm10
-    vpxord %zmm9, %zmm10, %zmm10
-    vpshufb %zmm0, %zmm5, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm12, %zmm5, %zmm14
-    vpxord %zmm13, %zmm14, %zmm14
-    vpshufb %zmm1, %zmm5, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm10, %zmm5, %zmm9
-    vpxord %zmm0, %zmm9, %zmm9
-    vpshufb %zmm11, %zmm5, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm14, %zmm5, %zmm13
-    vpxord %zmm1, %zmm13, %zmm13
-    vpshufb %zmm15, %zmm5, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm0
-    vpshufb %zmm13, %zmm7, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm0, %zmm0
-    vpxord %zmm15, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm8
-    vpshufb %zmm13, %zmm7, %zmm12
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm8, %zmm8
-    vpxord %zmm15, %zmm12, %zmm12
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm9
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
     vpxord %zmm9, %zmm8, %zmm8
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm13
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
     vpxord %zmm13, %zmm12, %zmm12
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 128(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -4599,21 +4371,21 @@ aes_gen_vpaes512_cfb_dec_k192_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 80(%rdi), %zmm3
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
     vpxord %zmm9, %zmm8, %zmm8
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
     vpxord %zmm13, %zmm12, %zmm12
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 144(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -4656,21 +4428,21 @@ aes_gen_vpaes512_cfb_dec_k192_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 96(%rdi), %zmm3
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm9
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
     vpxord %zmm9, %zmm8, %zmm8
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm13
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
     vpxord %zmm13, %zmm12, %zmm12
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 160(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -4713,21 +4485,249 @@ aes_gen_vpaes512_cfb_dec_k192_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 112(%rdi), %zmm3
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm9
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
     vpxord %zmm9, %zmm8, %zmm8
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm13
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
     vpxord %zmm13, %zmm12, %zmm12
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 176(%rdi), %zmm3
+    vpandnq %zmm0, %zmm4, %zmm8
+    vpsrld $4, %zmm8, %zmm8
+    vpandq %zmm4, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm4, %zmm12
+    vpsrld $4, %zmm12, %zmm12
+    vpandq %zmm4, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm6, %zmm9
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm6, %zmm13
+    vpxord %zmm12, %zmm1, %zmm1
+    vpshufb %zmm8, %zmm5, %zmm10
+    vpxord %zmm9, %zmm10, %zmm10
+    vpshufb %zmm0, %zmm5, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm12, %zmm5, %zmm14
+    vpxord %zmm13, %zmm14, %zmm14
+    vpshufb %zmm1, %zmm5, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm10, %zmm5, %zmm9
+    vpxord %zmm0, %zmm9, %zmm9
+    vpshufb %zmm11, %zmm5, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm14, %zmm5, %zmm13
+    vpxord %zmm1, %zmm13, %zmm13
+    vpshufb %zmm15, %zmm5, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm0
+    vpshufb %zmm13, %zmm7, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm0, %zmm0
+    vpxord %zmm15, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm8
+    vpshufb %zmm13, %zmm7, %zmm12
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm8, %zmm8
+    vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 128(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm8, %zmm9
     vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm12, %zmm13
     vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpandnq %zmm0, %zmm4, %zmm8
+    vpsrld $4, %zmm8, %zmm8
+    vpandq %zmm4, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm4, %zmm12
+    vpsrld $4, %zmm12, %zmm12
+    vpandq %zmm4, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm6, %zmm9
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm6, %zmm13
+    vpxord %zmm12, %zmm1, %zmm1
+    vpshufb %zmm8, %zmm5, %zmm10
+    vpxord %zmm9, %zmm10, %zmm10
+    vpshufb %zmm0, %zmm5, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm12, %zmm5, %zmm14
+    vpxord %zmm13, %zmm14, %zmm14
+    vpshufb %zmm1, %zmm5, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm10, %zmm5, %zmm9
+    vpxord %zmm0, %zmm9, %zmm9
+    vpshufb %zmm11, %zmm5, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm14, %zmm5, %zmm13
+    vpxord %zmm1, %zmm13, %zmm13
+    vpshufb %zmm15, %zmm5, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm0
+    vpshufb %zmm13, %zmm7, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm0, %zmm0
+    vpxord %zmm15, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm8
+    vpshufb %zmm13, %zmm7, %zmm12
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm8, %zmm8
+    vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 144(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpandnq %zmm0, %zmm4, %zmm8
+    vpsrld $4, %zmm8, %zmm8
+    vpandq %zmm4, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm4, %zmm12
+    vpsrld $4, %zmm12, %zmm12
+    vpandq %zmm4, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm6, %zmm9
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm6, %zmm13
+    vpxord %zmm12, %zmm1, %zmm1
+    vpshufb %zmm8, %zmm5, %zmm10
+    vpxord %zmm9, %zmm10, %zmm10
+    vpshufb %zmm0, %zmm5, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm12, %zmm5, %zmm14
+    vpxord %zmm13, %zmm14, %zmm14
+    vpshufb %zmm1, %zmm5, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm10, %zmm5, %zmm9
+    vpxord %zmm0, %zmm9, %zmm9
+    vpshufb %zmm11, %zmm5, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm14, %zmm5, %zmm13
+    vpxord %zmm1, %zmm13, %zmm13
+    vpshufb %zmm15, %zmm5, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm0
+    vpshufb %zmm13, %zmm7, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm0, %zmm0
+    vpxord %zmm15, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm8
+    vpshufb %zmm13, %zmm7, %zmm12
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm8, %zmm8
+    vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 160(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpandnq %zmm0, %zmm4, %zmm8
+    vpsrld $4, %zmm8, %zmm8
+    vpandq %zmm4, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm4, %zmm12
+    vpsrld $4, %zmm12, %zmm12
+    vpandq %zmm4, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm6, %zmm9
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm6, %zmm13
+    vpxord %zmm12, %zmm1, %zmm1
+    vpshufb %zmm8, %zmm5, %zmm10
+    vpxord %zmm9, %zmm10, %zmm10
+    vpshufb %zmm0, %zmm5, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm12, %zmm5, %zmm14
+    vpxord %zmm13, %zmm14, %zmm14
+    vpshufb %zmm1, %zmm5, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm10, %zmm5, %zmm9
+    vpxord %zmm0, %zmm9, %zmm9
+    vpshufb %zmm11, %zmm5, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm14, %zmm5, %zmm13
+    vpxord %zmm1, %zmm13, %zmm13
+    vpshufb %zmm15, %zmm5, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm0
+    vpshufb %zmm13, %zmm7, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm0, %zmm0
+    vpxord %zmm15, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm8
+    vpshufb %zmm13, %zmm7, %zmm12
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm8, %zmm8
+    vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 176(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -4862,14 +4862,14 @@ aes_gen_vpaes512_cfb_dec_k192_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
     vbroadcasti32x4 16(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -4893,14 +4893,14 @@ aes_gen_vpaes512_cfb_dec_k192_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
     vbroadcasti32x4 32(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -4924,14 +4924,14 @@ aes_gen_vpaes512_cfb_dec_k192_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
     vbroadcasti32x4 48(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -4955,138 +4955,14 @@ aes_gen_vpaes512_cfb_dec_k192_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
     vbroadcasti32x4 64(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 80(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 96(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 112(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 128(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -5110,14 +4986,14 @@ aes_gen_vpaes512_cfb_dec_k192_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 80(%rdi), %zmm2
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 144(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -5141,14 +5017,14 @@ aes_gen_vpaes512_cfb_dec_k192_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 96(%rdi), %zmm2
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 160(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -5172,14 +5048,138 @@ aes_gen_vpaes512_cfb_dec_k192_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 112(%rdi), %zmm2
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 176(%rdi), %zmm2
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 128(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 144(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 160(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 176(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -5288,14 +5288,14 @@ aes_gen_vpaes512_cfb_dec_k192_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -5319,14 +5319,14 @@ aes_gen_vpaes512_cfb_dec_k192_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce2r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -5350,14 +5350,14 @@ aes_gen_vpaes512_cfb_dec_k192_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 48(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce3r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -5381,138 +5381,14 @@ aes_gen_vpaes512_cfb_dec_k192_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 64(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
     vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes512_mce0r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -5536,14 +5412,14 @@ aes_gen_vpaes512_cfb_dec_k192_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 80(%rdi), %xmm2
     vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -5567,14 +5443,14 @@ aes_gen_vpaes512_cfb_dec_k192_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 96(%rdi), %xmm2
     vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes512_mce2r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -5598,14 +5474,138 @@ aes_gen_vpaes512_cfb_dec_k192_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 112(%rdi), %xmm2
     vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes512_mce3r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 176(%rdi), %xmm2
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 128(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce0r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 144(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 160(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce2r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 176(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce3r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -5799,35 +5799,35 @@ aes_gen_vpaes512_cfb_dec_k256_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
     vbroadcasti32x4 16(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
     vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
     vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
     vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
     vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -5908,35 +5908,35 @@ aes_gen_vpaes512_cfb_dec_k256_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
     vbroadcasti32x4 32(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm10, %zmm11
     vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm14, %zmm15
     vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm18, %zmm19
     vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm22, %zmm23
     vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -6017,35 +6017,35 @@ aes_gen_vpaes512_cfb_dec_k256_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
     vbroadcasti32x4 48(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm10, %zmm11
     vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm14, %zmm15
     vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm18, %zmm19
     vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm22, %zmm23
     vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -6126,35 +6126,35 @@ aes_gen_vpaes512_cfb_dec_k256_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
     vbroadcasti32x4 64(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm10, %zmm11
     vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm14, %zmm15
     vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm18, %zmm19
     vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm22, %zmm23
     vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -6235,35 +6235,35 @@ aes_gen_vpaes512_cfb_dec_k256_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
     vbroadcasti32x4 80(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
     vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
     vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
     vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
     vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -6344,471 +6344,35 @@ aes_gen_vpaes512_cfb_dec_k256_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
     vbroadcasti32x4 96(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm6, %zmm10
-    vpsrld $4, %zmm10, %zmm10
-    vpandq %zmm6, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm6, %zmm14
-    vpsrld $4, %zmm14, %zmm14
-    vpandq %zmm6, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm6, %zmm18
-    vpsrld $4, %zmm18, %zmm18
-    vpandq %zmm6, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm6, %zmm22
-    vpsrld $4, %zmm22, %zmm22
-    vpandq %zmm6, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm8, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm8, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm8, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm8, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpshufb %zmm10, %zmm7, %zmm12
-    vpxord %zmm11, %zmm12, %zmm12
-    vpshufb %zmm0, %zmm7, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vpshufb %zmm14, %zmm7, %zmm16
-    vpxord %zmm15, %zmm16, %zmm16
-    vpshufb %zmm1, %zmm7, %zmm17
-    vpxord %zmm15, %zmm17, %zmm17
-    vpshufb %zmm18, %zmm7, %zmm20
-    vpxord %zmm19, %zmm20, %zmm20
-    vpshufb %zmm2, %zmm7, %zmm21
-    vpxord %zmm19, %zmm21, %zmm21
-    vpshufb %zmm22, %zmm7, %zmm24
-    vpxord %zmm23, %zmm24, %zmm24
-    vpshufb %zmm3, %zmm7, %zmm25
-    vpxord %zmm23, %zmm25, %zmm25
-    vpshufb %zmm12, %zmm7, %zmm11
-    vpxord %zmm0, %zmm11, %zmm11
-    vpshufb %zmm13, %zmm7, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm16, %zmm7, %zmm15
-    vpxord %zmm1, %zmm15, %zmm15
-    vpshufb %zmm17, %zmm7, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm20, %zmm7, %zmm19
-    vpxord %zmm2, %zmm19, %zmm19
-    vpshufb %zmm21, %zmm7, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm24, %zmm7, %zmm23
-    vpxord %zmm3, %zmm23, %zmm23
-    vpshufb %zmm25, %zmm7, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm0
-    vpshufb %zmm15, %zmm9, %zmm1
-    vpshufb %zmm19, %zmm9, %zmm2
-    vpshufb %zmm23, %zmm9, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
-    vpxord %zmm21, %zmm2, %zmm2
-    vpxord %zmm25, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm10
-    vpshufb %zmm15, %zmm9, %zmm14
-    vpshufb %zmm19, %zmm9, %zmm18
-    vpshufb %zmm23, %zmm9, %zmm22
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm10, %zmm10
-    vpxord %zmm17, %zmm14, %zmm14
-    vpxord %zmm21, %zmm18, %zmm18
-    vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 112(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm6, %zmm10
-    vpsrld $4, %zmm10, %zmm10
-    vpandq %zmm6, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm6, %zmm14
-    vpsrld $4, %zmm14, %zmm14
-    vpandq %zmm6, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm6, %zmm18
-    vpsrld $4, %zmm18, %zmm18
-    vpandq %zmm6, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm6, %zmm22
-    vpsrld $4, %zmm22, %zmm22
-    vpandq %zmm6, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm8, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm8, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm8, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm8, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpshufb %zmm10, %zmm7, %zmm12
-    vpxord %zmm11, %zmm12, %zmm12
-    vpshufb %zmm0, %zmm7, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vpshufb %zmm14, %zmm7, %zmm16
-    vpxord %zmm15, %zmm16, %zmm16
-    vpshufb %zmm1, %zmm7, %zmm17
-    vpxord %zmm15, %zmm17, %zmm17
-    vpshufb %zmm18, %zmm7, %zmm20
-    vpxord %zmm19, %zmm20, %zmm20
-    vpshufb %zmm2, %zmm7, %zmm21
-    vpxord %zmm19, %zmm21, %zmm21
-    vpshufb %zmm22, %zmm7, %zmm24
-    vpxord %zmm23, %zmm24, %zmm24
-    vpshufb %zmm3, %zmm7, %zmm25
-    vpxord %zmm23, %zmm25, %zmm25
-    vpshufb %zmm12, %zmm7, %zmm11
-    vpxord %zmm0, %zmm11, %zmm11
-    vpshufb %zmm13, %zmm7, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm16, %zmm7, %zmm15
-    vpxord %zmm1, %zmm15, %zmm15
-    vpshufb %zmm17, %zmm7, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm20, %zmm7, %zmm19
-    vpxord %zmm2, %zmm19, %zmm19
-    vpshufb %zmm21, %zmm7, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm24, %zmm7, %zmm23
-    vpxord %zmm3, %zmm23, %zmm23
-    vpshufb %zmm25, %zmm7, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm0
-    vpshufb %zmm15, %zmm9, %zmm1
-    vpshufb %zmm19, %zmm9, %zmm2
-    vpshufb %zmm23, %zmm9, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
-    vpxord %zmm21, %zmm2, %zmm2
-    vpxord %zmm25, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm10
-    vpshufb %zmm15, %zmm9, %zmm14
-    vpshufb %zmm19, %zmm9, %zmm18
-    vpshufb %zmm23, %zmm9, %zmm22
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm10, %zmm10
-    vpxord %zmm17, %zmm14, %zmm14
-    vpxord %zmm21, %zmm18, %zmm18
-    vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 128(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm6, %zmm10
-    vpsrld $4, %zmm10, %zmm10
-    vpandq %zmm6, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm6, %zmm14
-    vpsrld $4, %zmm14, %zmm14
-    vpandq %zmm6, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm6, %zmm18
-    vpsrld $4, %zmm18, %zmm18
-    vpandq %zmm6, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm6, %zmm22
-    vpsrld $4, %zmm22, %zmm22
-    vpandq %zmm6, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm8, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm8, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm8, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm8, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpshufb %zmm10, %zmm7, %zmm12
-    vpxord %zmm11, %zmm12, %zmm12
-    vpshufb %zmm0, %zmm7, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vpshufb %zmm14, %zmm7, %zmm16
-    vpxord %zmm15, %zmm16, %zmm16
-    vpshufb %zmm1, %zmm7, %zmm17
-    vpxord %zmm15, %zmm17, %zmm17
-    vpshufb %zmm18, %zmm7, %zmm20
-    vpxord %zmm19, %zmm20, %zmm20
-    vpshufb %zmm2, %zmm7, %zmm21
-    vpxord %zmm19, %zmm21, %zmm21
-    vpshufb %zmm22, %zmm7, %zmm24
-    vpxord %zmm23, %zmm24, %zmm24
-    vpshufb %zmm3, %zmm7, %zmm25
-    vpxord %zmm23, %zmm25, %zmm25
-    vpshufb %zmm12, %zmm7, %zmm11
-    vpxord %zmm0, %zmm11, %zmm11
-    vpshufb %zmm13, %zmm7, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm16, %zmm7, %zmm15
-    vpxord %zmm1, %zmm15, %zmm15
-    vpshufb %zmm17, %zmm7, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm20, %zmm7, %zmm19
-    vpxord %zmm2, %zmm19, %zmm19
-    vpshufb %zmm21, %zmm7, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm24, %zmm7, %zmm23
-    vpxord %zmm3, %zmm23, %zmm23
-    vpshufb %zmm25, %zmm7, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm0
-    vpshufb %zmm15, %zmm9, %zmm1
-    vpshufb %zmm19, %zmm9, %zmm2
-    vpshufb %zmm23, %zmm9, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
-    vpxord %zmm21, %zmm2, %zmm2
-    vpxord %zmm25, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm10
-    vpshufb %zmm15, %zmm9, %zmm14
-    vpshufb %zmm19, %zmm9, %zmm18
-    vpshufb %zmm23, %zmm9, %zmm22
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm10, %zmm10
-    vpxord %zmm17, %zmm14, %zmm14
-    vpxord %zmm21, %zmm18, %zmm18
-    vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 144(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm6, %zmm10
-    vpsrld $4, %zmm10, %zmm10
-    vpandq %zmm6, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm6, %zmm14
-    vpsrld $4, %zmm14, %zmm14
-    vpandq %zmm6, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm6, %zmm18
-    vpsrld $4, %zmm18, %zmm18
-    vpandq %zmm6, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm6, %zmm22
-    vpsrld $4, %zmm22, %zmm22
-    vpandq %zmm6, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm8, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm8, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm8, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm8, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpshufb %zmm10, %zmm7, %zmm12
-    vpxord %zmm11, %zmm12, %zmm12
-    vpshufb %zmm0, %zmm7, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vpshufb %zmm14, %zmm7, %zmm16
-    vpxord %zmm15, %zmm16, %zmm16
-    vpshufb %zmm1, %zmm7, %zmm17
-    vpxord %zmm15, %zmm17, %zmm17
-    vpshufb %zmm18, %zmm7, %zmm20
-    vpxord %zmm19, %zmm20, %zmm20
-    vpshufb %zmm2, %zmm7, %zmm21
-    vpxord %zmm19, %zmm21, %zmm21
-    vpshufb %zmm22, %zmm7, %zmm24
-    vpxord %zmm23, %zmm24, %zmm24
-    vpshufb %zmm3, %zmm7, %zmm25
-    vpxord %zmm23, %zmm25, %zmm25
-    vpshufb %zmm12, %zmm7, %zmm11
-    vpxord %zmm0, %zmm11, %zmm11
-    vpshufb %zmm13, %zmm7, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm16, %zmm7, %zmm15
-    vpxord %zmm1, %zmm15, %zmm15
-    vpshufb %zmm17, %zmm7, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm20, %zmm7, %zmm19
-    vpxord %zmm2, %zmm19, %zmm19
-    vpshufb %zmm21, %zmm7, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm24, %zmm7, %zmm23
-    vpxord %zmm3, %zmm23, %zmm23
-    vpshufb %zmm25, %zmm7, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm0
-    vpshufb %zmm15, %zmm9, %zmm1
-    vpshufb %zmm19, %zmm9, %zmm2
-    vpshufb %zmm23, %zmm9, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
-    vpxord %zmm21, %zmm2, %zmm2
-    vpxord %zmm25, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm10
-    vpshufb %zmm15, %zmm9, %zmm14
-    vpshufb %zmm19, %zmm9, %zmm18
-    vpshufb %zmm23, %zmm9, %zmm22
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm10, %zmm10
-    vpxord %zmm17, %zmm14, %zmm14
-    vpxord %zmm21, %zmm18, %zmm18
-    vpxord %zmm25, %zmm22, %zmm22
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm11
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
     vpxord %zmm11, %zmm10, %zmm10
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpxord %zmm11, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm15
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
     vpxord %zmm15, %zmm14, %zmm14
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpxord %zmm15, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm19
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
     vpxord %zmm19, %zmm18, %zmm18
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpxord %zmm19, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm23
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
     vpxord %zmm23, %zmm22, %zmm22
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
     vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 160(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -6889,35 +6453,35 @@ aes_gen_vpaes512_cfb_dec_k256_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 112(%rdi), %zmm5
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm11
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
     vpxord %zmm11, %zmm10, %zmm10
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpxord %zmm11, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm15
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
     vpxord %zmm15, %zmm14, %zmm14
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpxord %zmm15, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm19
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
     vpxord %zmm19, %zmm18, %zmm18
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpxord %zmm19, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm23
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
     vpxord %zmm23, %zmm22, %zmm22
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
     vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 176(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -6998,35 +6562,35 @@ aes_gen_vpaes512_cfb_dec_k256_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 128(%rdi), %zmm5
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm11
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
     vpxord %zmm11, %zmm10, %zmm10
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpxord %zmm11, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm15
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
     vpxord %zmm15, %zmm14, %zmm14
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpxord %zmm15, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm19
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
     vpxord %zmm19, %zmm18, %zmm18
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpxord %zmm19, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm23
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
     vpxord %zmm23, %zmm22, %zmm22
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
     vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 192(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -7107,35 +6671,471 @@ aes_gen_vpaes512_cfb_dec_k256_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 144(%rdi), %zmm5
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
     vpxord %zmm11, %zmm10, %zmm10
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpxord %zmm11, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
     vpxord %zmm15, %zmm14, %zmm14
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpxord %zmm15, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
     vpxord %zmm19, %zmm18, %zmm18
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpxord %zmm19, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
     vpxord %zmm23, %zmm22, %zmm22
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
     vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 208(%rdi), %zmm5
+    vpandnq %zmm0, %zmm6, %zmm10
+    vpsrld $4, %zmm10, %zmm10
+    vpandq %zmm6, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm6, %zmm14
+    vpsrld $4, %zmm14, %zmm14
+    vpandq %zmm6, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm6, %zmm18
+    vpsrld $4, %zmm18, %zmm18
+    vpandq %zmm6, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm6, %zmm22
+    vpsrld $4, %zmm22, %zmm22
+    vpandq %zmm6, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm8, %zmm11
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm8, %zmm15
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm8, %zmm19
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm8, %zmm23
+    vpxord %zmm22, %zmm3, %zmm3
+    vpshufb %zmm10, %zmm7, %zmm12
+    vpxord %zmm11, %zmm12, %zmm12
+    vpshufb %zmm0, %zmm7, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vpshufb %zmm14, %zmm7, %zmm16
+    vpxord %zmm15, %zmm16, %zmm16
+    vpshufb %zmm1, %zmm7, %zmm17
+    vpxord %zmm15, %zmm17, %zmm17
+    vpshufb %zmm18, %zmm7, %zmm20
+    vpxord %zmm19, %zmm20, %zmm20
+    vpshufb %zmm2, %zmm7, %zmm21
+    vpxord %zmm19, %zmm21, %zmm21
+    vpshufb %zmm22, %zmm7, %zmm24
+    vpxord %zmm23, %zmm24, %zmm24
+    vpshufb %zmm3, %zmm7, %zmm25
+    vpxord %zmm23, %zmm25, %zmm25
+    vpshufb %zmm12, %zmm7, %zmm11
+    vpxord %zmm0, %zmm11, %zmm11
+    vpshufb %zmm13, %zmm7, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm16, %zmm7, %zmm15
+    vpxord %zmm1, %zmm15, %zmm15
+    vpshufb %zmm17, %zmm7, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm20, %zmm7, %zmm19
+    vpxord %zmm2, %zmm19, %zmm19
+    vpshufb %zmm21, %zmm7, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm24, %zmm7, %zmm23
+    vpxord %zmm3, %zmm23, %zmm23
+    vpshufb %zmm25, %zmm7, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm0
+    vpshufb %zmm15, %zmm9, %zmm1
+    vpshufb %zmm19, %zmm9, %zmm2
+    vpshufb %zmm23, %zmm9, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm21, %zmm2, %zmm2
+    vpxord %zmm25, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm10
+    vpshufb %zmm15, %zmm9, %zmm14
+    vpshufb %zmm19, %zmm9, %zmm18
+    vpshufb %zmm23, %zmm9, %zmm22
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm10, %zmm10
+    vpxord %zmm17, %zmm14, %zmm14
+    vpxord %zmm21, %zmm18, %zmm18
+    vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 160(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm10, %zmm11
     vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm14, %zmm15
     vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm18, %zmm19
     vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm22, %zmm23
     vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
+    vpandnq %zmm0, %zmm6, %zmm10
+    vpsrld $4, %zmm10, %zmm10
+    vpandq %zmm6, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm6, %zmm14
+    vpsrld $4, %zmm14, %zmm14
+    vpandq %zmm6, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm6, %zmm18
+    vpsrld $4, %zmm18, %zmm18
+    vpandq %zmm6, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm6, %zmm22
+    vpsrld $4, %zmm22, %zmm22
+    vpandq %zmm6, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm8, %zmm11
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm8, %zmm15
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm8, %zmm19
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm8, %zmm23
+    vpxord %zmm22, %zmm3, %zmm3
+    vpshufb %zmm10, %zmm7, %zmm12
+    vpxord %zmm11, %zmm12, %zmm12
+    vpshufb %zmm0, %zmm7, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vpshufb %zmm14, %zmm7, %zmm16
+    vpxord %zmm15, %zmm16, %zmm16
+    vpshufb %zmm1, %zmm7, %zmm17
+    vpxord %zmm15, %zmm17, %zmm17
+    vpshufb %zmm18, %zmm7, %zmm20
+    vpxord %zmm19, %zmm20, %zmm20
+    vpshufb %zmm2, %zmm7, %zmm21
+    vpxord %zmm19, %zmm21, %zmm21
+    vpshufb %zmm22, %zmm7, %zmm24
+    vpxord %zmm23, %zmm24, %zmm24
+    vpshufb %zmm3, %zmm7, %zmm25
+    vpxord %zmm23, %zmm25, %zmm25
+    vpshufb %zmm12, %zmm7, %zmm11
+    vpxord %zmm0, %zmm11, %zmm11
+    vpshufb %zmm13, %zmm7, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm16, %zmm7, %zmm15
+    vpxord %zmm1, %zmm15, %zmm15
+    vpshufb %zmm17, %zmm7, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm20, %zmm7, %zmm19
+    vpxord %zmm2, %zmm19, %zmm19
+    vpshufb %zmm21, %zmm7, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm24, %zmm7, %zmm23
+    vpxord %zmm3, %zmm23, %zmm23
+    vpshufb %zmm25, %zmm7, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm0
+    vpshufb %zmm15, %zmm9, %zmm1
+    vpshufb %zmm19, %zmm9, %zmm2
+    vpshufb %zmm23, %zmm9, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm21, %zmm2, %zmm2
+    vpxord %zmm25, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm10
+    vpshufb %zmm15, %zmm9, %zmm14
+    vpshufb %zmm19, %zmm9, %zmm18
+    vpshufb %zmm23, %zmm9, %zmm22
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm10, %zmm10
+    vpxord %zmm17, %zmm14, %zmm14
+    vpxord %zmm21, %zmm18, %zmm18
+    vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 176(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
+    vpandnq %zmm0, %zmm6, %zmm10
+    vpsrld $4, %zmm10, %zmm10
+    vpandq %zmm6, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm6, %zmm14
+    vpsrld $4, %zmm14, %zmm14
+    vpandq %zmm6, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm6, %zmm18
+    vpsrld $4, %zmm18, %zmm18
+    vpandq %zmm6, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm6, %zmm22
+    vpsrld $4, %zmm22, %zmm22
+    vpandq %zmm6, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm8, %zmm11
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm8, %zmm15
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm8, %zmm19
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm8, %zmm23
+    vpxord %zmm22, %zmm3, %zmm3
+    vpshufb %zmm10, %zmm7, %zmm12
+    vpxord %zmm11, %zmm12, %zmm12
+    vpshufb %zmm0, %zmm7, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vpshufb %zmm14, %zmm7, %zmm16
+    vpxord %zmm15, %zmm16, %zmm16
+    vpshufb %zmm1, %zmm7, %zmm17
+    vpxord %zmm15, %zmm17, %zmm17
+    vpshufb %zmm18, %zmm7, %zmm20
+    vpxord %zmm19, %zmm20, %zmm20
+    vpshufb %zmm2, %zmm7, %zmm21
+    vpxord %zmm19, %zmm21, %zmm21
+    vpshufb %zmm22, %zmm7, %zmm24
+    vpxord %zmm23, %zmm24, %zmm24
+    vpshufb %zmm3, %zmm7, %zmm25
+    vpxord %zmm23, %zmm25, %zmm25
+    vpshufb %zmm12, %zmm7, %zmm11
+    vpxord %zmm0, %zmm11, %zmm11
+    vpshufb %zmm13, %zmm7, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm16, %zmm7, %zmm15
+    vpxord %zmm1, %zmm15, %zmm15
+    vpshufb %zmm17, %zmm7, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm20, %zmm7, %zmm19
+    vpxord %zmm2, %zmm19, %zmm19
+    vpshufb %zmm21, %zmm7, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm24, %zmm7, %zmm23
+    vpxord %zmm3, %zmm23, %zmm23
+    vpshufb %zmm25, %zmm7, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm0
+    vpshufb %zmm15, %zmm9, %zmm1
+    vpshufb %zmm19, %zmm9, %zmm2
+    vpshufb %zmm23, %zmm9, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm21, %zmm2, %zmm2
+    vpxord %zmm25, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm10
+    vpshufb %zmm15, %zmm9, %zmm14
+    vpshufb %zmm19, %zmm9, %zmm18
+    vpshufb %zmm23, %zmm9, %zmm22
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm10, %zmm10
+    vpxord %zmm17, %zmm14, %zmm14
+    vpxord %zmm21, %zmm18, %zmm18
+    vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 192(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
+    vpandnq %zmm0, %zmm6, %zmm10
+    vpsrld $4, %zmm10, %zmm10
+    vpandq %zmm6, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm6, %zmm14
+    vpsrld $4, %zmm14, %zmm14
+    vpandq %zmm6, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm6, %zmm18
+    vpsrld $4, %zmm18, %zmm18
+    vpandq %zmm6, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm6, %zmm22
+    vpsrld $4, %zmm22, %zmm22
+    vpandq %zmm6, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm8, %zmm11
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm8, %zmm15
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm8, %zmm19
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm8, %zmm23
+    vpxord %zmm22, %zmm3, %zmm3
+    vpshufb %zmm10, %zmm7, %zmm12
+    vpxord %zmm11, %zmm12, %zmm12
+    vpshufb %zmm0, %zmm7, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vpshufb %zmm14, %zmm7, %zmm16
+    vpxord %zmm15, %zmm16, %zmm16
+    vpshufb %zmm1, %zmm7, %zmm17
+    vpxord %zmm15, %zmm17, %zmm17
+    vpshufb %zmm18, %zmm7, %zmm20
+    vpxord %zmm19, %zmm20, %zmm20
+    vpshufb %zmm2, %zmm7, %zmm21
+    vpxord %zmm19, %zmm21, %zmm21
+    vpshufb %zmm22, %zmm7, %zmm24
+    vpxord %zmm23, %zmm24, %zmm24
+    vpshufb %zmm3, %zmm7, %zmm25
+    vpxord %zmm23, %zmm25, %zmm25
+    vpshufb %zmm12, %zmm7, %zmm11
+    vpxord %zmm0, %zmm11, %zmm11
+    vpshufb %zmm13, %zmm7, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm16, %zmm7, %zmm15
+    vpxord %zmm1, %zmm15, %zmm15
+    vpshufb %zmm17, %zmm7, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm20, %zmm7, %zmm19
+    vpxord %zmm2, %zmm19, %zmm19
+    vpshufb %zmm21, %zmm7, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm24, %zmm7, %zmm23
+    vpxord %zmm3, %zmm23, %zmm23
+    vpshufb %zmm25, %zmm7, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm0
+    vpshufb %zmm15, %zmm9, %zmm1
+    vpshufb %zmm19, %zmm9, %zmm2
+    vpshufb %zmm23, %zmm9, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm21, %zmm2, %zmm2
+    vpxord %zmm25, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm10
+    vpshufb %zmm15, %zmm9, %zmm14
+    vpshufb %zmm19, %zmm9, %zmm18
+    vpshufb %zmm23, %zmm9, %zmm22
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm10, %zmm10
+    vpxord %zmm17, %zmm14, %zmm14
+    vpxord %zmm21, %zmm18, %zmm18
+    vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 208(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -7348,21 +7348,21 @@ aes_gen_vpaes512_cfb_dec_k256_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
     vbroadcasti32x4 16(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
     vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
     vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -7405,21 +7405,21 @@ aes_gen_vpaes512_cfb_dec_k256_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
     vbroadcasti32x4 32(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm8, %zmm9
     vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm12, %zmm13
     vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -7462,21 +7462,21 @@ aes_gen_vpaes512_cfb_dec_k256_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
     vbroadcasti32x4 48(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm8, %zmm9
     vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm12, %zmm13
     vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -7519,21 +7519,21 @@ aes_gen_vpaes512_cfb_dec_k256_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
     vbroadcasti32x4 64(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm8, %zmm9
     vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm12, %zmm13
     vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -7576,21 +7576,21 @@ aes_gen_vpaes512_cfb_dec_k256_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
     vbroadcasti32x4 80(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
     vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
     vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -7633,249 +7633,21 @@ aes_gen_vpaes512_cfb_dec_k256_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
     vbroadcasti32x4 96(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm4, %zmm8
-    vpsrld $4, %zmm8, %zmm8
-    vpandq %zmm4, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm4, %zmm12
-    vpsrld $4, %zmm12, %zmm12
-    vpandq %zmm4, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm6, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm6, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpshufb %zmm8, %zmm5, %zmm10
-    vpxord %zmm9, %zmm10, %zmm10
-    vpshufb %zmm0, %zmm5, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm12, %zmm5, %zmm14
-    vpxord %zmm13, %zmm14, %zmm14
-    vpshufb %zmm1, %zmm5, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm10, %zmm5, %zmm9
-    vpxord %zmm0, %zmm9, %zmm9
-    vpshufb %zmm11, %zmm5, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm14, %zmm5, %zmm13
-    vpxord %zmm1, %zmm13, %zmm13
-    vpshufb %zmm15, %zmm5, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm0
-    vpshufb %zmm13, %zmm7, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm0, %zmm0
-    vpxord %zmm15, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm8
-    vpshufb %zmm13, %zmm7, %zmm12
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm8, %zmm8
-    vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 112(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm4, %zmm8
-    vpsrld $4, %zmm8, %zmm8
-    vpandq %zmm4, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm4, %zmm12
-    vpsrld $4, %zmm12, %zmm12
-    vpandq %zmm4, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm6, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm6, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpshufb %zmm8, %zmm5, %zmm10
-    vpxord %zmm9, %zmm10, %zmm10
-    vpshufb %zmm0, %zmm5, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm12, %zmm5, %zmm14
-    vpxord %zmm13, %zmm14, %zmm14
-    vpshufb %zmm1, %zmm5, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm10, %zmm5, %zmm9
-    vpxord %zmm0, %zmm9, %zmm9
-    vpshufb %zmm11, %zmm5, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm14, %zmm5, %zmm13
-    vpxord %zmm1, %zmm13, %zmm13
-    vpshufb %zmm15, %zmm5, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm0
-    vpshufb %zmm13, %zmm7, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm0, %zmm0
-    vpxord %zmm15, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm8
-    vpshufb %zmm13, %zmm7, %zmm12
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm8, %zmm8
-    vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 128(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm4, %zmm8
-    vpsrld $4, %zmm8, %zmm8
-    vpandq %zmm4, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm4, %zmm12
-    vpsrld $4, %zmm12, %zmm12
-    vpandq %zmm4, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm6, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm6, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpshufb %zmm8, %zmm5, %zmm10
-    vpxord %zmm9, %zmm10, %zmm10
-    vpshufb %zmm0, %zmm5, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm12, %zmm5, %zmm14
-    vpxord %zmm13, %zmm14, %zmm14
-    vpshufb %zmm1, %zmm5, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm10, %zmm5, %zmm9
-    vpxord %zmm0, %zmm9, %zmm9
-    vpshufb %zmm11, %zmm5, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm14, %zmm5, %zmm13
-    vpxord %zmm1, %zmm13, %zmm13
-    vpshufb %zmm15, %zmm5, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm0
-    vpshufb %zmm13, %zmm7, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm0, %zmm0
-    vpxord %zmm15, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm8
-    vpshufb %zmm13, %zmm7, %zmm12
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm8, %zmm8
-    vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 144(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm4, %zmm8
-    vpsrld $4, %zmm8, %zmm8
-    vpandq %zmm4, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm4, %zmm12
-    vpsrld $4, %zmm12, %zmm12
-    vpandq %zmm4, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm6, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm6, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpshufb %zmm8, %zmm5, %zmm10
-    vpxord %zmm9, %zmm10, %zmm10
-    vpshufb %zmm0, %zmm5, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm12, %zmm5, %zmm14
-    vpxord %zmm13, %zmm14, %zmm14
-    vpshufb %zmm1, %zmm5, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm10, %zmm5, %zmm9
-    vpxord %zmm0, %zmm9, %zmm9
-    vpshufb %zmm11, %zmm5, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm14, %zmm5, %zmm13
-    vpxord %zmm1, %zmm13, %zmm13
-    vpshufb %zmm15, %zmm5, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm0
-    vpshufb %zmm13, %zmm7, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm0, %zmm0
-    vpxord %zmm15, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm8
-    vpshufb %zmm13, %zmm7, %zmm12
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm8, %zmm8
-    vpxord %zmm15, %zmm12, %zmm12
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm9
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
     vpxord %zmm9, %zmm8, %zmm8
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm13
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
     vpxord %zmm13, %zmm12, %zmm12
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 160(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -7918,21 +7690,21 @@ aes_gen_vpaes512_cfb_dec_k256_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 112(%rdi), %zmm3
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm9
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
     vpxord %zmm9, %zmm8, %zmm8
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm13
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
     vpxord %zmm13, %zmm12, %zmm12
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 176(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -7975,21 +7747,21 @@ aes_gen_vpaes512_cfb_dec_k256_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 128(%rdi), %zmm3
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm9
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
     vpxord %zmm9, %zmm8, %zmm8
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm13
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
     vpxord %zmm13, %zmm12, %zmm12
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 192(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -8032,21 +7804,249 @@ aes_gen_vpaes512_cfb_dec_k256_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 144(%rdi), %zmm3
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
     vpxord %zmm9, %zmm8, %zmm8
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
     vpxord %zmm13, %zmm12, %zmm12
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 208(%rdi), %zmm3
+    vpandnq %zmm0, %zmm4, %zmm8
+    vpsrld $4, %zmm8, %zmm8
+    vpandq %zmm4, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm4, %zmm12
+    vpsrld $4, %zmm12, %zmm12
+    vpandq %zmm4, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm6, %zmm9
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm6, %zmm13
+    vpxord %zmm12, %zmm1, %zmm1
+    vpshufb %zmm8, %zmm5, %zmm10
+    vpxord %zmm9, %zmm10, %zmm10
+    vpshufb %zmm0, %zmm5, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm12, %zmm5, %zmm14
+    vpxord %zmm13, %zmm14, %zmm14
+    vpshufb %zmm1, %zmm5, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm10, %zmm5, %zmm9
+    vpxord %zmm0, %zmm9, %zmm9
+    vpshufb %zmm11, %zmm5, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm14, %zmm5, %zmm13
+    vpxord %zmm1, %zmm13, %zmm13
+    vpshufb %zmm15, %zmm5, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm0
+    vpshufb %zmm13, %zmm7, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm0, %zmm0
+    vpxord %zmm15, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm8
+    vpshufb %zmm13, %zmm7, %zmm12
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm8, %zmm8
+    vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 160(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm8, %zmm9
     vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm12, %zmm13
     vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpandnq %zmm0, %zmm4, %zmm8
+    vpsrld $4, %zmm8, %zmm8
+    vpandq %zmm4, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm4, %zmm12
+    vpsrld $4, %zmm12, %zmm12
+    vpandq %zmm4, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm6, %zmm9
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm6, %zmm13
+    vpxord %zmm12, %zmm1, %zmm1
+    vpshufb %zmm8, %zmm5, %zmm10
+    vpxord %zmm9, %zmm10, %zmm10
+    vpshufb %zmm0, %zmm5, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm12, %zmm5, %zmm14
+    vpxord %zmm13, %zmm14, %zmm14
+    vpshufb %zmm1, %zmm5, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm10, %zmm5, %zmm9
+    vpxord %zmm0, %zmm9, %zmm9
+    vpshufb %zmm11, %zmm5, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm14, %zmm5, %zmm13
+    vpxord %zmm1, %zmm13, %zmm13
+    vpshufb %zmm15, %zmm5, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm0
+    vpshufb %zmm13, %zmm7, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm0, %zmm0
+    vpxord %zmm15, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm8
+    vpshufb %zmm13, %zmm7, %zmm12
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm8, %zmm8
+    vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 176(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpandnq %zmm0, %zmm4, %zmm8
+    vpsrld $4, %zmm8, %zmm8
+    vpandq %zmm4, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm4, %zmm12
+    vpsrld $4, %zmm12, %zmm12
+    vpandq %zmm4, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm6, %zmm9
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm6, %zmm13
+    vpxord %zmm12, %zmm1, %zmm1
+    vpshufb %zmm8, %zmm5, %zmm10
+    vpxord %zmm9, %zmm10, %zmm10
+    vpshufb %zmm0, %zmm5, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm12, %zmm5, %zmm14
+    vpxord %zmm13, %zmm14, %zmm14
+    vpshufb %zmm1, %zmm5, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm10, %zmm5, %zmm9
+    vpxord %zmm0, %zmm9, %zmm9
+    vpshufb %zmm11, %zmm5, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm14, %zmm5, %zmm13
+    vpxord %zmm1, %zmm13, %zmm13
+    vpshufb %zmm15, %zmm5, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm0
+    vpshufb %zmm13, %zmm7, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm0, %zmm0
+    vpxord %zmm15, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm8
+    vpshufb %zmm13, %zmm7, %zmm12
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm8, %zmm8
+    vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 192(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpandnq %zmm0, %zmm4, %zmm8
+    vpsrld $4, %zmm8, %zmm8
+    vpandq %zmm4, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm4, %zmm12
+    vpsrld $4, %zmm12, %zmm12
+    vpandq %zmm4, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm6, %zmm9
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm6, %zmm13
+    vpxord %zmm12, %zmm1, %zmm1
+    vpshufb %zmm8, %zmm5, %zmm10
+    vpxord %zmm9, %zmm10, %zmm10
+    vpshufb %zmm0, %zmm5, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm12, %zmm5, %zmm14
+    vpxord %zmm13, %zmm14, %zmm14
+    vpshufb %zmm1, %zmm5, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm10, %zmm5, %zmm9
+    vpxord %zmm0, %zmm9, %zmm9
+    vpshufb %zmm11, %zmm5, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm14, %zmm5, %zmm13
+    vpxord %zmm1, %zmm13, %zmm13
+    vpshufb %zmm15, %zmm5, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm0
+    vpshufb %zmm13, %zmm7, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm0, %zmm0
+    vpxord %zmm15, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm8
+    vpshufb %zmm13, %zmm7, %zmm12
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm8, %zmm8
+    vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 208(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -8181,14 +8181,14 @@ aes_gen_vpaes512_cfb_dec_k256_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
     vbroadcasti32x4 16(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -8212,14 +8212,14 @@ aes_gen_vpaes512_cfb_dec_k256_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
     vbroadcasti32x4 32(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -8243,14 +8243,14 @@ aes_gen_vpaes512_cfb_dec_k256_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
     vbroadcasti32x4 48(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -8274,14 +8274,14 @@ aes_gen_vpaes512_cfb_dec_k256_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
     vbroadcasti32x4 64(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -8305,14 +8305,14 @@ aes_gen_vpaes512_cfb_dec_k256_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
     vbroadcasti32x4 80(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -8336,138 +8336,14 @@ aes_gen_vpaes512_cfb_dec_k256_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
     vbroadcasti32x4 96(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 112(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 128(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 144(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 160(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -8491,14 +8367,14 @@ aes_gen_vpaes512_cfb_dec_k256_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 112(%rdi), %zmm2
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 176(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -8522,14 +8398,14 @@ aes_gen_vpaes512_cfb_dec_k256_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 128(%rdi), %zmm2
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 192(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -8553,14 +8429,138 @@ aes_gen_vpaes512_cfb_dec_k256_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 144(%rdi), %zmm2
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 208(%rdi), %zmm2
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 160(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 176(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 192(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 208(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -8669,14 +8669,14 @@ aes_gen_vpaes512_cfb_dec_k256_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -8700,14 +8700,14 @@ aes_gen_vpaes512_cfb_dec_k256_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce2r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -8731,14 +8731,14 @@ aes_gen_vpaes512_cfb_dec_k256_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 48(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce3r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -8762,14 +8762,14 @@ aes_gen_vpaes512_cfb_dec_k256_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 64(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce0r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -8793,14 +8793,14 @@ aes_gen_vpaes512_cfb_dec_k256_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 80(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -8824,138 +8824,14 @@ aes_gen_vpaes512_cfb_dec_k256_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 96(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
     vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes512_mce2r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -8979,14 +8855,14 @@ aes_gen_vpaes512_cfb_dec_k256_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 112(%rdi), %xmm2
     vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes512_mce3r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 176(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -9010,14 +8886,14 @@ aes_gen_vpaes512_cfb_dec_k256_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 128(%rdi), %xmm2
     vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes512_mce0r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 192(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -9041,14 +8917,138 @@ aes_gen_vpaes512_cfb_dec_k256_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 144(%rdi), %xmm2
     vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 208(%rdi), %xmm2
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 160(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce2r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 176(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce3r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 192(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce0r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 208(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0

@@ -454,35 +454,35 @@ aes_gen_vpaes512_ctr_enc_k128_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
     vbroadcasti32x4 16(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
     vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
     vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
     vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
     vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -563,471 +563,35 @@ aes_gen_vpaes512_ctr_enc_k128_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
     vbroadcasti32x4 32(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm6, %zmm10
-    vpsrld $4, %zmm10, %zmm10
-    vpandq %zmm6, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm6, %zmm14
-    vpsrld $4, %zmm14, %zmm14
-    vpandq %zmm6, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm6, %zmm18
-    vpsrld $4, %zmm18, %zmm18
-    vpandq %zmm6, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm6, %zmm22
-    vpsrld $4, %zmm22, %zmm22
-    vpandq %zmm6, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm8, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm8, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm8, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm8, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpshufb %zmm10, %zmm7, %zmm12
-    vpxord %zmm11, %zmm12, %zmm12
-    vpshufb %zmm0, %zmm7, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vpshufb %zmm14, %zmm7, %zmm16
-    vpxord %zmm15, %zmm16, %zmm16
-    vpshufb %zmm1, %zmm7, %zmm17
-    vpxord %zmm15, %zmm17, %zmm17
-    vpshufb %zmm18, %zmm7, %zmm20
-    vpxord %zmm19, %zmm20, %zmm20
-    vpshufb %zmm2, %zmm7, %zmm21
-    vpxord %zmm19, %zmm21, %zmm21
-    vpshufb %zmm22, %zmm7, %zmm24
-    vpxord %zmm23, %zmm24, %zmm24
-    vpshufb %zmm3, %zmm7, %zmm25
-    vpxord %zmm23, %zmm25, %zmm25
-    vpshufb %zmm12, %zmm7, %zmm11
-    vpxord %zmm0, %zmm11, %zmm11
-    vpshufb %zmm13, %zmm7, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm16, %zmm7, %zmm15
-    vpxord %zmm1, %zmm15, %zmm15
-    vpshufb %zmm17, %zmm7, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm20, %zmm7, %zmm19
-    vpxord %zmm2, %zmm19, %zmm19
-    vpshufb %zmm21, %zmm7, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm24, %zmm7, %zmm23
-    vpxord %zmm3, %zmm23, %zmm23
-    vpshufb %zmm25, %zmm7, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm0
-    vpshufb %zmm15, %zmm9, %zmm1
-    vpshufb %zmm19, %zmm9, %zmm2
-    vpshufb %zmm23, %zmm9, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
-    vpxord %zmm21, %zmm2, %zmm2
-    vpxord %zmm25, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm10
-    vpshufb %zmm15, %zmm9, %zmm14
-    vpshufb %zmm19, %zmm9, %zmm18
-    vpshufb %zmm23, %zmm9, %zmm22
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm10, %zmm10
-    vpxord %zmm17, %zmm14, %zmm14
-    vpxord %zmm21, %zmm18, %zmm18
-    vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 48(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm6, %zmm10
-    vpsrld $4, %zmm10, %zmm10
-    vpandq %zmm6, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm6, %zmm14
-    vpsrld $4, %zmm14, %zmm14
-    vpandq %zmm6, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm6, %zmm18
-    vpsrld $4, %zmm18, %zmm18
-    vpandq %zmm6, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm6, %zmm22
-    vpsrld $4, %zmm22, %zmm22
-    vpandq %zmm6, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm8, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm8, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm8, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm8, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpshufb %zmm10, %zmm7, %zmm12
-    vpxord %zmm11, %zmm12, %zmm12
-    vpshufb %zmm0, %zmm7, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vpshufb %zmm14, %zmm7, %zmm16
-    vpxord %zmm15, %zmm16, %zmm16
-    vpshufb %zmm1, %zmm7, %zmm17
-    vpxord %zmm15, %zmm17, %zmm17
-    vpshufb %zmm18, %zmm7, %zmm20
-    vpxord %zmm19, %zmm20, %zmm20
-    vpshufb %zmm2, %zmm7, %zmm21
-    vpxord %zmm19, %zmm21, %zmm21
-    vpshufb %zmm22, %zmm7, %zmm24
-    vpxord %zmm23, %zmm24, %zmm24
-    vpshufb %zmm3, %zmm7, %zmm25
-    vpxord %zmm23, %zmm25, %zmm25
-    vpshufb %zmm12, %zmm7, %zmm11
-    vpxord %zmm0, %zmm11, %zmm11
-    vpshufb %zmm13, %zmm7, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm16, %zmm7, %zmm15
-    vpxord %zmm1, %zmm15, %zmm15
-    vpshufb %zmm17, %zmm7, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm20, %zmm7, %zmm19
-    vpxord %zmm2, %zmm19, %zmm19
-    vpshufb %zmm21, %zmm7, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm24, %zmm7, %zmm23
-    vpxord %zmm3, %zmm23, %zmm23
-    vpshufb %zmm25, %zmm7, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm0
-    vpshufb %zmm15, %zmm9, %zmm1
-    vpshufb %zmm19, %zmm9, %zmm2
-    vpshufb %zmm23, %zmm9, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
-    vpxord %zmm21, %zmm2, %zmm2
-    vpxord %zmm25, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm10
-    vpshufb %zmm15, %zmm9, %zmm14
-    vpshufb %zmm19, %zmm9, %zmm18
-    vpshufb %zmm23, %zmm9, %zmm22
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm10, %zmm10
-    vpxord %zmm17, %zmm14, %zmm14
-    vpxord %zmm21, %zmm18, %zmm18
-    vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 64(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm6, %zmm10
-    vpsrld $4, %zmm10, %zmm10
-    vpandq %zmm6, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm6, %zmm14
-    vpsrld $4, %zmm14, %zmm14
-    vpandq %zmm6, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm6, %zmm18
-    vpsrld $4, %zmm18, %zmm18
-    vpandq %zmm6, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm6, %zmm22
-    vpsrld $4, %zmm22, %zmm22
-    vpandq %zmm6, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm8, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm8, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm8, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm8, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpshufb %zmm10, %zmm7, %zmm12
-    vpxord %zmm11, %zmm12, %zmm12
-    vpshufb %zmm0, %zmm7, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vpshufb %zmm14, %zmm7, %zmm16
-    vpxord %zmm15, %zmm16, %zmm16
-    vpshufb %zmm1, %zmm7, %zmm17
-    vpxord %zmm15, %zmm17, %zmm17
-    vpshufb %zmm18, %zmm7, %zmm20
-    vpxord %zmm19, %zmm20, %zmm20
-    vpshufb %zmm2, %zmm7, %zmm21
-    vpxord %zmm19, %zmm21, %zmm21
-    vpshufb %zmm22, %zmm7, %zmm24
-    vpxord %zmm23, %zmm24, %zmm24
-    vpshufb %zmm3, %zmm7, %zmm25
-    vpxord %zmm23, %zmm25, %zmm25
-    vpshufb %zmm12, %zmm7, %zmm11
-    vpxord %zmm0, %zmm11, %zmm11
-    vpshufb %zmm13, %zmm7, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm16, %zmm7, %zmm15
-    vpxord %zmm1, %zmm15, %zmm15
-    vpshufb %zmm17, %zmm7, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm20, %zmm7, %zmm19
-    vpxord %zmm2, %zmm19, %zmm19
-    vpshufb %zmm21, %zmm7, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm24, %zmm7, %zmm23
-    vpxord %zmm3, %zmm23, %zmm23
-    vpshufb %zmm25, %zmm7, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm0
-    vpshufb %zmm15, %zmm9, %zmm1
-    vpshufb %zmm19, %zmm9, %zmm2
-    vpshufb %zmm23, %zmm9, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
-    vpxord %zmm21, %zmm2, %zmm2
-    vpxord %zmm25, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm10
-    vpshufb %zmm15, %zmm9, %zmm14
-    vpshufb %zmm19, %zmm9, %zmm18
-    vpshufb %zmm23, %zmm9, %zmm22
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm10, %zmm10
-    vpxord %zmm17, %zmm14, %zmm14
-    vpxord %zmm21, %zmm18, %zmm18
-    vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 80(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm6, %zmm10
-    vpsrld $4, %zmm10, %zmm10
-    vpandq %zmm6, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm6, %zmm14
-    vpsrld $4, %zmm14, %zmm14
-    vpandq %zmm6, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm6, %zmm18
-    vpsrld $4, %zmm18, %zmm18
-    vpandq %zmm6, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm6, %zmm22
-    vpsrld $4, %zmm22, %zmm22
-    vpandq %zmm6, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm8, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm8, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm8, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm8, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpshufb %zmm10, %zmm7, %zmm12
-    vpxord %zmm11, %zmm12, %zmm12
-    vpshufb %zmm0, %zmm7, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vpshufb %zmm14, %zmm7, %zmm16
-    vpxord %zmm15, %zmm16, %zmm16
-    vpshufb %zmm1, %zmm7, %zmm17
-    vpxord %zmm15, %zmm17, %zmm17
-    vpshufb %zmm18, %zmm7, %zmm20
-    vpxord %zmm19, %zmm20, %zmm20
-    vpshufb %zmm2, %zmm7, %zmm21
-    vpxord %zmm19, %zmm21, %zmm21
-    vpshufb %zmm22, %zmm7, %zmm24
-    vpxord %zmm23, %zmm24, %zmm24
-    vpshufb %zmm3, %zmm7, %zmm25
-    vpxord %zmm23, %zmm25, %zmm25
-    vpshufb %zmm12, %zmm7, %zmm11
-    vpxord %zmm0, %zmm11, %zmm11
-    vpshufb %zmm13, %zmm7, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm16, %zmm7, %zmm15
-    vpxord %zmm1, %zmm15, %zmm15
-    vpshufb %zmm17, %zmm7, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm20, %zmm7, %zmm19
-    vpxord %zmm2, %zmm19, %zmm19
-    vpshufb %zmm21, %zmm7, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm24, %zmm7, %zmm23
-    vpxord %zmm3, %zmm23, %zmm23
-    vpshufb %zmm25, %zmm7, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm0
-    vpshufb %zmm15, %zmm9, %zmm1
-    vpshufb %zmm19, %zmm9, %zmm2
-    vpshufb %zmm23, %zmm9, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
-    vpxord %zmm21, %zmm2, %zmm2
-    vpxord %zmm25, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm10
-    vpshufb %zmm15, %zmm9, %zmm14
-    vpshufb %zmm19, %zmm9, %zmm18
-    vpshufb %zmm23, %zmm9, %zmm22
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm10, %zmm10
-    vpxord %zmm17, %zmm14, %zmm14
-    vpxord %zmm21, %zmm18, %zmm18
-    vpxord %zmm25, %zmm22, %zmm22
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm11
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
     vpxord %zmm11, %zmm10, %zmm10
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpxord %zmm11, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm15
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
     vpxord %zmm15, %zmm14, %zmm14
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpxord %zmm15, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm19
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
     vpxord %zmm19, %zmm18, %zmm18
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpxord %zmm19, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm23
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
     vpxord %zmm23, %zmm22, %zmm22
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
     vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 96(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -1108,35 +672,35 @@ aes_gen_vpaes512_ctr_enc_k128_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 48(%rdi), %zmm5
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm11
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
     vpxord %zmm11, %zmm10, %zmm10
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpxord %zmm11, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm15
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
     vpxord %zmm15, %zmm14, %zmm14
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpxord %zmm15, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm19
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
     vpxord %zmm19, %zmm18, %zmm18
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpxord %zmm19, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm23
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
     vpxord %zmm23, %zmm22, %zmm22
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
     vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 112(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -1217,35 +781,35 @@ aes_gen_vpaes512_ctr_enc_k128_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 64(%rdi), %zmm5
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm11
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
     vpxord %zmm11, %zmm10, %zmm10
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpxord %zmm11, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm15
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
     vpxord %zmm15, %zmm14, %zmm14
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpxord %zmm15, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm19
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
     vpxord %zmm19, %zmm18, %zmm18
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpxord %zmm19, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm23
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
     vpxord %zmm23, %zmm22, %zmm22
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
     vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 128(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -1326,35 +890,471 @@ aes_gen_vpaes512_ctr_enc_k128_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 80(%rdi), %zmm5
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
     vpxord %zmm11, %zmm10, %zmm10
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpxord %zmm11, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
     vpxord %zmm15, %zmm14, %zmm14
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpxord %zmm15, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
     vpxord %zmm19, %zmm18, %zmm18
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpxord %zmm19, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
     vpxord %zmm23, %zmm22, %zmm22
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
     vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 144(%rdi), %zmm5
+    vpandnq %zmm0, %zmm6, %zmm10
+    vpsrld $4, %zmm10, %zmm10
+    vpandq %zmm6, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm6, %zmm14
+    vpsrld $4, %zmm14, %zmm14
+    vpandq %zmm6, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm6, %zmm18
+    vpsrld $4, %zmm18, %zmm18
+    vpandq %zmm6, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm6, %zmm22
+    vpsrld $4, %zmm22, %zmm22
+    vpandq %zmm6, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm8, %zmm11
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm8, %zmm15
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm8, %zmm19
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm8, %zmm23
+    vpxord %zmm22, %zmm3, %zmm3
+    vpshufb %zmm10, %zmm7, %zmm12
+    vpxord %zmm11, %zmm12, %zmm12
+    vpshufb %zmm0, %zmm7, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vpshufb %zmm14, %zmm7, %zmm16
+    vpxord %zmm15, %zmm16, %zmm16
+    vpshufb %zmm1, %zmm7, %zmm17
+    vpxord %zmm15, %zmm17, %zmm17
+    vpshufb %zmm18, %zmm7, %zmm20
+    vpxord %zmm19, %zmm20, %zmm20
+    vpshufb %zmm2, %zmm7, %zmm21
+    vpxord %zmm19, %zmm21, %zmm21
+    vpshufb %zmm22, %zmm7, %zmm24
+    vpxord %zmm23, %zmm24, %zmm24
+    vpshufb %zmm3, %zmm7, %zmm25
+    vpxord %zmm23, %zmm25, %zmm25
+    vpshufb %zmm12, %zmm7, %zmm11
+    vpxord %zmm0, %zmm11, %zmm11
+    vpshufb %zmm13, %zmm7, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm16, %zmm7, %zmm15
+    vpxord %zmm1, %zmm15, %zmm15
+    vpshufb %zmm17, %zmm7, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm20, %zmm7, %zmm19
+    vpxord %zmm2, %zmm19, %zmm19
+    vpshufb %zmm21, %zmm7, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm24, %zmm7, %zmm23
+    vpxord %zmm3, %zmm23, %zmm23
+    vpshufb %zmm25, %zmm7, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm0
+    vpshufb %zmm15, %zmm9, %zmm1
+    vpshufb %zmm19, %zmm9, %zmm2
+    vpshufb %zmm23, %zmm9, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm21, %zmm2, %zmm2
+    vpxord %zmm25, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm10
+    vpshufb %zmm15, %zmm9, %zmm14
+    vpshufb %zmm19, %zmm9, %zmm18
+    vpshufb %zmm23, %zmm9, %zmm22
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm10, %zmm10
+    vpxord %zmm17, %zmm14, %zmm14
+    vpxord %zmm21, %zmm18, %zmm18
+    vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 96(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm10, %zmm11
     vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm14, %zmm15
     vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm18, %zmm19
     vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm22, %zmm23
     vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
+    vpandnq %zmm0, %zmm6, %zmm10
+    vpsrld $4, %zmm10, %zmm10
+    vpandq %zmm6, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm6, %zmm14
+    vpsrld $4, %zmm14, %zmm14
+    vpandq %zmm6, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm6, %zmm18
+    vpsrld $4, %zmm18, %zmm18
+    vpandq %zmm6, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm6, %zmm22
+    vpsrld $4, %zmm22, %zmm22
+    vpandq %zmm6, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm8, %zmm11
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm8, %zmm15
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm8, %zmm19
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm8, %zmm23
+    vpxord %zmm22, %zmm3, %zmm3
+    vpshufb %zmm10, %zmm7, %zmm12
+    vpxord %zmm11, %zmm12, %zmm12
+    vpshufb %zmm0, %zmm7, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vpshufb %zmm14, %zmm7, %zmm16
+    vpxord %zmm15, %zmm16, %zmm16
+    vpshufb %zmm1, %zmm7, %zmm17
+    vpxord %zmm15, %zmm17, %zmm17
+    vpshufb %zmm18, %zmm7, %zmm20
+    vpxord %zmm19, %zmm20, %zmm20
+    vpshufb %zmm2, %zmm7, %zmm21
+    vpxord %zmm19, %zmm21, %zmm21
+    vpshufb %zmm22, %zmm7, %zmm24
+    vpxord %zmm23, %zmm24, %zmm24
+    vpshufb %zmm3, %zmm7, %zmm25
+    vpxord %zmm23, %zmm25, %zmm25
+    vpshufb %zmm12, %zmm7, %zmm11
+    vpxord %zmm0, %zmm11, %zmm11
+    vpshufb %zmm13, %zmm7, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm16, %zmm7, %zmm15
+    vpxord %zmm1, %zmm15, %zmm15
+    vpshufb %zmm17, %zmm7, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm20, %zmm7, %zmm19
+    vpxord %zmm2, %zmm19, %zmm19
+    vpshufb %zmm21, %zmm7, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm24, %zmm7, %zmm23
+    vpxord %zmm3, %zmm23, %zmm23
+    vpshufb %zmm25, %zmm7, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm0
+    vpshufb %zmm15, %zmm9, %zmm1
+    vpshufb %zmm19, %zmm9, %zmm2
+    vpshufb %zmm23, %zmm9, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm21, %zmm2, %zmm2
+    vpxord %zmm25, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm10
+    vpshufb %zmm15, %zmm9, %zmm14
+    vpshufb %zmm19, %zmm9, %zmm18
+    vpshufb %zmm23, %zmm9, %zmm22
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm10, %zmm10
+    vpxord %zmm17, %zmm14, %zmm14
+    vpxord %zmm21, %zmm18, %zmm18
+    vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 112(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
+    vpandnq %zmm0, %zmm6, %zmm10
+    vpsrld $4, %zmm10, %zmm10
+    vpandq %zmm6, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm6, %zmm14
+    vpsrld $4, %zmm14, %zmm14
+    vpandq %zmm6, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm6, %zmm18
+    vpsrld $4, %zmm18, %zmm18
+    vpandq %zmm6, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm6, %zmm22
+    vpsrld $4, %zmm22, %zmm22
+    vpandq %zmm6, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm8, %zmm11
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm8, %zmm15
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm8, %zmm19
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm8, %zmm23
+    vpxord %zmm22, %zmm3, %zmm3
+    vpshufb %zmm10, %zmm7, %zmm12
+    vpxord %zmm11, %zmm12, %zmm12
+    vpshufb %zmm0, %zmm7, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vpshufb %zmm14, %zmm7, %zmm16
+    vpxord %zmm15, %zmm16, %zmm16
+    vpshufb %zmm1, %zmm7, %zmm17
+    vpxord %zmm15, %zmm17, %zmm17
+    vpshufb %zmm18, %zmm7, %zmm20
+    vpxord %zmm19, %zmm20, %zmm20
+    vpshufb %zmm2, %zmm7, %zmm21
+    vpxord %zmm19, %zmm21, %zmm21
+    vpshufb %zmm22, %zmm7, %zmm24
+    vpxord %zmm23, %zmm24, %zmm24
+    vpshufb %zmm3, %zmm7, %zmm25
+    vpxord %zmm23, %zmm25, %zmm25
+    vpshufb %zmm12, %zmm7, %zmm11
+    vpxord %zmm0, %zmm11, %zmm11
+    vpshufb %zmm13, %zmm7, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm16, %zmm7, %zmm15
+    vpxord %zmm1, %zmm15, %zmm15
+    vpshufb %zmm17, %zmm7, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm20, %zmm7, %zmm19
+    vpxord %zmm2, %zmm19, %zmm19
+    vpshufb %zmm21, %zmm7, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm24, %zmm7, %zmm23
+    vpxord %zmm3, %zmm23, %zmm23
+    vpshufb %zmm25, %zmm7, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm0
+    vpshufb %zmm15, %zmm9, %zmm1
+    vpshufb %zmm19, %zmm9, %zmm2
+    vpshufb %zmm23, %zmm9, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm21, %zmm2, %zmm2
+    vpxord %zmm25, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm10
+    vpshufb %zmm15, %zmm9, %zmm14
+    vpshufb %zmm19, %zmm9, %zmm18
+    vpshufb %zmm23, %zmm9, %zmm22
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm10, %zmm10
+    vpxord %zmm17, %zmm14, %zmm14
+    vpxord %zmm21, %zmm18, %zmm18
+    vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 128(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
+    vpandnq %zmm0, %zmm6, %zmm10
+    vpsrld $4, %zmm10, %zmm10
+    vpandq %zmm6, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm6, %zmm14
+    vpsrld $4, %zmm14, %zmm14
+    vpandq %zmm6, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm6, %zmm18
+    vpsrld $4, %zmm18, %zmm18
+    vpandq %zmm6, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm6, %zmm22
+    vpsrld $4, %zmm22, %zmm22
+    vpandq %zmm6, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm8, %zmm11
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm8, %zmm15
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm8, %zmm19
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm8, %zmm23
+    vpxord %zmm22, %zmm3, %zmm3
+    vpshufb %zmm10, %zmm7, %zmm12
+    vpxord %zmm11, %zmm12, %zmm12
+    vpshufb %zmm0, %zmm7, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vpshufb %zmm14, %zmm7, %zmm16
+    vpxord %zmm15, %zmm16, %zmm16
+    vpshufb %zmm1, %zmm7, %zmm17
+    vpxord %zmm15, %zmm17, %zmm17
+    vpshufb %zmm18, %zmm7, %zmm20
+    vpxord %zmm19, %zmm20, %zmm20
+    vpshufb %zmm2, %zmm7, %zmm21
+    vpxord %zmm19, %zmm21, %zmm21
+    vpshufb %zmm22, %zmm7, %zmm24
+    vpxord %zmm23, %zmm24, %zmm24
+    vpshufb %zmm3, %zmm7, %zmm25
+    vpxord %zmm23, %zmm25, %zmm25
+    vpshufb %zmm12, %zmm7, %zmm11
+    vpxord %zmm0, %zmm11, %zmm11
+    vpshufb %zmm13, %zmm7, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm16, %zmm7, %zmm15
+    vpxord %zmm1, %zmm15, %zmm15
+    vpshufb %zmm17, %zmm7, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm20, %zmm7, %zmm19
+    vpxord %zmm2, %zmm19, %zmm19
+    vpshufb %zmm21, %zmm7, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm24, %zmm7, %zmm23
+    vpxord %zmm3, %zmm23, %zmm23
+    vpshufb %zmm25, %zmm7, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm0
+    vpshufb %zmm15, %zmm9, %zmm1
+    vpshufb %zmm19, %zmm9, %zmm2
+    vpshufb %zmm23, %zmm9, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm21, %zmm2, %zmm2
+    vpxord %zmm25, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm10
+    vpshufb %zmm15, %zmm9, %zmm14
+    vpshufb %zmm19, %zmm9, %zmm18
+    vpshufb %zmm23, %zmm9, %zmm22
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm10, %zmm10
+    vpxord %zmm17, %zmm14, %zmm14
+    vpxord %zmm21, %zmm18, %zmm18
+    vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 144(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -1634,21 +1634,21 @@ aes_gen_vpaes512_ctr_enc_k128_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
     vbroadcasti32x4 16(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
     vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
     vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -1691,249 +1691,21 @@ aes_gen_vpaes512_ctr_enc_k128_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
     vbroadcasti32x4 32(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm4, %zmm8
-    vpsrld $4, %zmm8, %zmm8
-    vpandq %zmm4, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm4, %zmm12
-    vpsrld $4, %zmm12, %zmm12
-    vpandq %zmm4, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm6, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm6, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpshufb %zmm8, %zmm5, %zmm10
-    vpxord %zmm9, %zmm10, %zmm10
-    vpshufb %zmm0, %zmm5, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm12, %zmm5, %zmm14
-    vpxord %zmm13, %zmm14, %zmm14
-    vpshufb %zmm1, %zmm5, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm10, %zmm5, %zmm9
-    vpxord %zmm0, %zmm9, %zmm9
-    vpshufb %zmm11, %zmm5, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm14, %zmm5, %zmm13
-    vpxord %zmm1, %zmm13, %zmm13
-    vpshufb %zmm15, %zmm5, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm0
-    vpshufb %zmm13, %zmm7, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm0, %zmm0
-    vpxord %zmm15, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm8
-    vpshufb %zmm13, %zmm7, %zmm12
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm8, %zmm8
-    vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 48(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm4, %zmm8
-    vpsrld $4, %zmm8, %zmm8
-    vpandq %zmm4, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm4, %zmm12
-    vpsrld $4, %zmm12, %zmm12
-    vpandq %zmm4, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm6, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm6, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpshufb %zmm8, %zmm5, %zmm10
-    vpxord %zmm9, %zmm10, %zmm10
-    vpshufb %zmm0, %zmm5, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm12, %zmm5, %zmm14
-    vpxord %zmm13, %zmm14, %zmm14
-    vpshufb %zmm1, %zmm5, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm10, %zmm5, %zmm9
-    vpxord %zmm0, %zmm9, %zmm9
-    vpshufb %zmm11, %zmm5, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm14, %zmm5, %zmm13
-    vpxord %zmm1, %zmm13, %zmm13
-    vpshufb %zmm15, %zmm5, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm0
-    vpshufb %zmm13, %zmm7, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm0, %zmm0
-    vpxord %zmm15, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm8
-    vpshufb %zmm13, %zmm7, %zmm12
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm8, %zmm8
-    vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 64(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm4, %zmm8
-    vpsrld $4, %zmm8, %zmm8
-    vpandq %zmm4, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm4, %zmm12
-    vpsrld $4, %zmm12, %zmm12
-    vpandq %zmm4, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm6, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm6, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpshufb %zmm8, %zmm5, %zmm10
-    vpxord %zmm9, %zmm10, %zmm10
-    vpshufb %zmm0, %zmm5, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm12, %zmm5, %zmm14
-    vpxord %zmm13, %zmm14, %zmm14
-    vpshufb %zmm1, %zmm5, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm10, %zmm5, %zmm9
-    vpxord %zmm0, %zmm9, %zmm9
-    vpshufb %zmm11, %zmm5, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm14, %zmm5, %zmm13
-    vpxord %zmm1, %zmm13, %zmm13
-    vpshufb %zmm15, %zmm5, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm0
-    vpshufb %zmm13, %zmm7, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm0, %zmm0
-    vpxord %zmm15, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm8
-    vpshufb %zmm13, %zmm7, %zmm12
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm8, %zmm8
-    vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 80(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm4, %zmm8
-    vpsrld $4, %zmm8, %zmm8
-    vpandq %zmm4, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm4, %zmm12
-    vpsrld $4, %zmm12, %zmm12
-    vpandq %zmm4, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm6, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm6, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpshufb %zmm8, %zmm5, %zmm10
-    vpxord %zmm9, %zmm10, %zmm10
-    vpshufb %zmm0, %zmm5, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm12, %zmm5, %zmm14
-    vpxord %zmm13, %zmm14, %zmm14
-    vpshufb %zmm1, %zmm5, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm10, %zmm5, %zmm9
-    vpxord %zmm0, %zmm9, %zmm9
-    vpshufb %zmm11, %zmm5, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm14, %zmm5, %zmm13
-    vpxord %zmm1, %zmm13, %zmm13
-    vpshufb %zmm15, %zmm5, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm0
-    vpshufb %zmm13, %zmm7, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm0, %zmm0
-    vpxord %zmm15, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm8
-    vpshufb %zmm13, %zmm7, %zmm12
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm8, %zmm8
-    vpxord %zmm15, %zmm12, %zmm12
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm9
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
     vpxord %zmm9, %zmm8, %zmm8
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm13
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
     vpxord %zmm13, %zmm12, %zmm12
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 96(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -1976,21 +1748,21 @@ aes_gen_vpaes512_ctr_enc_k128_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 48(%rdi), %zmm3
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm9
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
     vpxord %zmm9, %zmm8, %zmm8
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm13
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
     vpxord %zmm13, %zmm12, %zmm12
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 112(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -2033,21 +1805,21 @@ aes_gen_vpaes512_ctr_enc_k128_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 64(%rdi), %zmm3
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm9
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
     vpxord %zmm9, %zmm8, %zmm8
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm13
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
     vpxord %zmm13, %zmm12, %zmm12
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 128(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -2090,21 +1862,249 @@ aes_gen_vpaes512_ctr_enc_k128_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 80(%rdi), %zmm3
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
     vpxord %zmm9, %zmm8, %zmm8
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
     vpxord %zmm13, %zmm12, %zmm12
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 144(%rdi), %zmm3
+    vpandnq %zmm0, %zmm4, %zmm8
+    vpsrld $4, %zmm8, %zmm8
+    vpandq %zmm4, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm4, %zmm12
+    vpsrld $4, %zmm12, %zmm12
+    vpandq %zmm4, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm6, %zmm9
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm6, %zmm13
+    vpxord %zmm12, %zmm1, %zmm1
+    vpshufb %zmm8, %zmm5, %zmm10
+    vpxord %zmm9, %zmm10, %zmm10
+    vpshufb %zmm0, %zmm5, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm12, %zmm5, %zmm14
+    vpxord %zmm13, %zmm14, %zmm14
+    vpshufb %zmm1, %zmm5, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm10, %zmm5, %zmm9
+    vpxord %zmm0, %zmm9, %zmm9
+    vpshufb %zmm11, %zmm5, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm14, %zmm5, %zmm13
+    vpxord %zmm1, %zmm13, %zmm13
+    vpshufb %zmm15, %zmm5, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm0
+    vpshufb %zmm13, %zmm7, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm0, %zmm0
+    vpxord %zmm15, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm8
+    vpshufb %zmm13, %zmm7, %zmm12
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm8, %zmm8
+    vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 96(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm8, %zmm9
     vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm12, %zmm13
     vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpandnq %zmm0, %zmm4, %zmm8
+    vpsrld $4, %zmm8, %zmm8
+    vpandq %zmm4, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm4, %zmm12
+    vpsrld $4, %zmm12, %zmm12
+    vpandq %zmm4, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm6, %zmm9
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm6, %zmm13
+    vpxord %zmm12, %zmm1, %zmm1
+    vpshufb %zmm8, %zmm5, %zmm10
+    vpxord %zmm9, %zmm10, %zmm10
+    vpshufb %zmm0, %zmm5, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm12, %zmm5, %zmm14
+    vpxord %zmm13, %zmm14, %zmm14
+    vpshufb %zmm1, %zmm5, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm10, %zmm5, %zmm9
+    vpxord %zmm0, %zmm9, %zmm9
+    vpshufb %zmm11, %zmm5, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm14, %zmm5, %zmm13
+    vpxord %zmm1, %zmm13, %zmm13
+    vpshufb %zmm15, %zmm5, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm0
+    vpshufb %zmm13, %zmm7, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm0, %zmm0
+    vpxord %zmm15, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm8
+    vpshufb %zmm13, %zmm7, %zmm12
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm8, %zmm8
+    vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 112(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpandnq %zmm0, %zmm4, %zmm8
+    vpsrld $4, %zmm8, %zmm8
+    vpandq %zmm4, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm4, %zmm12
+    vpsrld $4, %zmm12, %zmm12
+    vpandq %zmm4, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm6, %zmm9
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm6, %zmm13
+    vpxord %zmm12, %zmm1, %zmm1
+    vpshufb %zmm8, %zmm5, %zmm10
+    vpxord %zmm9, %zmm10, %zmm10
+    vpshufb %zmm0, %zmm5, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm12, %zmm5, %zmm14
+    vpxord %zmm13, %zmm14, %zmm14
+    vpshufb %zmm1, %zmm5, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm10, %zmm5, %zmm9
+    vpxord %zmm0, %zmm9, %zmm9
+    vpshufb %zmm11, %zmm5, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm14, %zmm5, %zmm13
+    vpxord %zmm1, %zmm13, %zmm13
+    vpshufb %zmm15, %zmm5, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm0
+    vpshufb %zmm13, %zmm7, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm0, %zmm0
+    vpxord %zmm15, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm8
+    vpshufb %zmm13, %zmm7, %zmm12
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm8, %zmm8
+    vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 128(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpandnq %zmm0, %zmm4, %zmm8
+    vpsrld $4, %zmm8, %zmm8
+    vpandq %zmm4, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm4, %zmm12
+    vpsrld $4, %zmm12, %zmm12
+    vpandq %zmm4, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm6, %zmm9
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm6, %zmm13
+    vpxord %zmm12, %zmm1, %zmm1
+    vpshufb %zmm8, %zmm5, %zmm10
+    vpxord %zmm9, %zmm10, %zmm10
+    vpshufb %zmm0, %zmm5, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm12, %zmm5, %zmm14
+    vpxord %zmm13, %zmm14, %zmm14
+    vpshufb %zmm1, %zmm5, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm10, %zmm5, %zmm9
+    vpxord %zmm0, %zmm9, %zmm9
+    vpshufb %zmm11, %zmm5, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm14, %zmm5, %zmm13
+    vpxord %zmm1, %zmm13, %zmm13
+    vpshufb %zmm15, %zmm5, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm0
+    vpshufb %zmm13, %zmm7, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm0, %zmm0
+    vpxord %zmm15, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm8
+    vpshufb %zmm13, %zmm7, %zmm12
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm8, %zmm8
+    vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 144(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -2285,14 +2285,14 @@ aes_gen_vpaes512_ctr_enc_k128_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
     vbroadcasti32x4 16(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -2316,138 +2316,14 @@ aes_gen_vpaes512_ctr_enc_k128_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
     vbroadcasti32x4 32(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 48(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 64(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 80(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 96(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -2471,14 +2347,14 @@ aes_gen_vpaes512_ctr_enc_k128_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 48(%rdi), %zmm2
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 112(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -2502,14 +2378,14 @@ aes_gen_vpaes512_ctr_enc_k128_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 64(%rdi), %zmm2
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 128(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -2533,14 +2409,138 @@ aes_gen_vpaes512_ctr_enc_k128_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 80(%rdi), %zmm2
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 144(%rdi), %zmm2
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 96(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 112(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 128(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 144(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -2669,14 +2669,14 @@ aes_gen_vpaes512_ctr_enc_k128_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -2700,138 +2700,14 @@ aes_gen_vpaes512_ctr_enc_k128_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
     vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes512_mce2r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -2855,14 +2731,14 @@ aes_gen_vpaes512_ctr_enc_k128_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 48(%rdi), %xmm2
     vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes512_mce3r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -2886,14 +2762,14 @@ aes_gen_vpaes512_ctr_enc_k128_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 64(%rdi), %xmm2
     vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes512_mce0r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -2917,14 +2793,138 @@ aes_gen_vpaes512_ctr_enc_k128_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 80(%rdi), %xmm2
     vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm2
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 96(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce2r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 112(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce3r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 128(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce0r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 144(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -3227,35 +3227,35 @@ aes_gen_vpaes512_ctr_enc_k192_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
     vbroadcasti32x4 16(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
     vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
     vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
     vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
     vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -3336,35 +3336,35 @@ aes_gen_vpaes512_ctr_enc_k192_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
     vbroadcasti32x4 32(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm10, %zmm11
     vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm14, %zmm15
     vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm18, %zmm19
     vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm22, %zmm23
     vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -3445,35 +3445,35 @@ aes_gen_vpaes512_ctr_enc_k192_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
     vbroadcasti32x4 48(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm10, %zmm11
     vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm14, %zmm15
     vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm18, %zmm19
     vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm22, %zmm23
     vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -3554,471 +3554,35 @@ aes_gen_vpaes512_ctr_enc_k192_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
     vbroadcasti32x4 64(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm6, %zmm10
-    vpsrld $4, %zmm10, %zmm10
-    vpandq %zmm6, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm6, %zmm14
-    vpsrld $4, %zmm14, %zmm14
-    vpandq %zmm6, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm6, %zmm18
-    vpsrld $4, %zmm18, %zmm18
-    vpandq %zmm6, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm6, %zmm22
-    vpsrld $4, %zmm22, %zmm22
-    vpandq %zmm6, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm8, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm8, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm8, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm8, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpshufb %zmm10, %zmm7, %zmm12
-    vpxord %zmm11, %zmm12, %zmm12
-    vpshufb %zmm0, %zmm7, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vpshufb %zmm14, %zmm7, %zmm16
-    vpxord %zmm15, %zmm16, %zmm16
-    vpshufb %zmm1, %zmm7, %zmm17
-    vpxord %zmm15, %zmm17, %zmm17
-    vpshufb %zmm18, %zmm7, %zmm20
-    vpxord %zmm19, %zmm20, %zmm20
-    vpshufb %zmm2, %zmm7, %zmm21
-    vpxord %zmm19, %zmm21, %zmm21
-    vpshufb %zmm22, %zmm7, %zmm24
-    vpxord %zmm23, %zmm24, %zmm24
-    vpshufb %zmm3, %zmm7, %zmm25
-    vpxord %zmm23, %zmm25, %zmm25
-    vpshufb %zmm12, %zmm7, %zmm11
-    vpxord %zmm0, %zmm11, %zmm11
-    vpshufb %zmm13, %zmm7, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm16, %zmm7, %zmm15
-    vpxord %zmm1, %zmm15, %zmm15
-    vpshufb %zmm17, %zmm7, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm20, %zmm7, %zmm19
-    vpxord %zmm2, %zmm19, %zmm19
-    vpshufb %zmm21, %zmm7, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm24, %zmm7, %zmm23
-    vpxord %zmm3, %zmm23, %zmm23
-    vpshufb %zmm25, %zmm7, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm0
-    vpshufb %zmm15, %zmm9, %zmm1
-    vpshufb %zmm19, %zmm9, %zmm2
-    vpshufb %zmm23, %zmm9, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
-    vpxord %zmm21, %zmm2, %zmm2
-    vpxord %zmm25, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm10
-    vpshufb %zmm15, %zmm9, %zmm14
-    vpshufb %zmm19, %zmm9, %zmm18
-    vpshufb %zmm23, %zmm9, %zmm22
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm10, %zmm10
-    vpxord %zmm17, %zmm14, %zmm14
-    vpxord %zmm21, %zmm18, %zmm18
-    vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 80(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm6, %zmm10
-    vpsrld $4, %zmm10, %zmm10
-    vpandq %zmm6, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm6, %zmm14
-    vpsrld $4, %zmm14, %zmm14
-    vpandq %zmm6, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm6, %zmm18
-    vpsrld $4, %zmm18, %zmm18
-    vpandq %zmm6, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm6, %zmm22
-    vpsrld $4, %zmm22, %zmm22
-    vpandq %zmm6, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm8, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm8, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm8, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm8, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpshufb %zmm10, %zmm7, %zmm12
-    vpxord %zmm11, %zmm12, %zmm12
-    vpshufb %zmm0, %zmm7, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vpshufb %zmm14, %zmm7, %zmm16
-    vpxord %zmm15, %zmm16, %zmm16
-    vpshufb %zmm1, %zmm7, %zmm17
-    vpxord %zmm15, %zmm17, %zmm17
-    vpshufb %zmm18, %zmm7, %zmm20
-    vpxord %zmm19, %zmm20, %zmm20
-    vpshufb %zmm2, %zmm7, %zmm21
-    vpxord %zmm19, %zmm21, %zmm21
-    vpshufb %zmm22, %zmm7, %zmm24
-    vpxord %zmm23, %zmm24, %zmm24
-    vpshufb %zmm3, %zmm7, %zmm25
-    vpxord %zmm23, %zmm25, %zmm25
-    vpshufb %zmm12, %zmm7, %zmm11
-    vpxord %zmm0, %zmm11, %zmm11
-    vpshufb %zmm13, %zmm7, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm16, %zmm7, %zmm15
-    vpxord %zmm1, %zmm15, %zmm15
-    vpshufb %zmm17, %zmm7, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm20, %zmm7, %zmm19
-    vpxord %zmm2, %zmm19, %zmm19
-    vpshufb %zmm21, %zmm7, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm24, %zmm7, %zmm23
-    vpxord %zmm3, %zmm23, %zmm23
-    vpshufb %zmm25, %zmm7, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm0
-    vpshufb %zmm15, %zmm9, %zmm1
-    vpshufb %zmm19, %zmm9, %zmm2
-    vpshufb %zmm23, %zmm9, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
-    vpxord %zmm21, %zmm2, %zmm2
-    vpxord %zmm25, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm10
-    vpshufb %zmm15, %zmm9, %zmm14
-    vpshufb %zmm19, %zmm9, %zmm18
-    vpshufb %zmm23, %zmm9, %zmm22
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm10, %zmm10
-    vpxord %zmm17, %zmm14, %zmm14
-    vpxord %zmm21, %zmm18, %zmm18
-    vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 96(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm6, %zmm10
-    vpsrld $4, %zmm10, %zmm10
-    vpandq %zmm6, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm6, %zmm14
-    vpsrld $4, %zmm14, %zmm14
-    vpandq %zmm6, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm6, %zmm18
-    vpsrld $4, %zmm18, %zmm18
-    vpandq %zmm6, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm6, %zmm22
-    vpsrld $4, %zmm22, %zmm22
-    vpandq %zmm6, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm8, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm8, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm8, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm8, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpshufb %zmm10, %zmm7, %zmm12
-    vpxord %zmm11, %zmm12, %zmm12
-    vpshufb %zmm0, %zmm7, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vpshufb %zmm14, %zmm7, %zmm16
-    vpxord %zmm15, %zmm16, %zmm16
-    vpshufb %zmm1, %zmm7, %zmm17
-    vpxord %zmm15, %zmm17, %zmm17
-    vpshufb %zmm18, %zmm7, %zmm20
-    vpxord %zmm19, %zmm20, %zmm20
-    vpshufb %zmm2, %zmm7, %zmm21
-    vpxord %zmm19, %zmm21, %zmm21
-    vpshufb %zmm22, %zmm7, %zmm24
-    vpxord %zmm23, %zmm24, %zmm24
-    vpshufb %zmm3, %zmm7, %zmm25
-    vpxord %zmm23, %zmm25, %zmm25
-    vpshufb %zmm12, %zmm7, %zmm11
-    vpxord %zmm0, %zmm11, %zmm11
-    vpshufb %zmm13, %zmm7, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm16, %zmm7, %zmm15
-    vpxord %zmm1, %zmm15, %zmm15
-    vpshufb %zmm17, %zmm7, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm20, %zmm7, %zmm19
-    vpxord %zmm2, %zmm19, %zmm19
-    vpshufb %zmm21, %zmm7, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm24, %zmm7, %zmm23
-    vpxord %zmm3, %zmm23, %zmm23
-    vpshufb %zmm25, %zmm7, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm0
-    vpshufb %zmm15, %zmm9, %zmm1
-    vpshufb %zmm19, %zmm9, %zmm2
-    vpshufb %zmm23, %zmm9, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
-    vpxord %zmm21, %zmm2, %zmm2
-    vpxord %zmm25, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm10
-    vpshufb %zmm15, %zmm9, %zmm14
-    vpshufb %zmm19, %zmm9, %zmm18
-    vpshufb %zmm23, %zmm9, %zmm22
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm10, %zmm10
-    vpxord %zmm17, %zmm14, %zmm14
-    vpxord %zmm21, %zmm18, %zmm18
-    vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 112(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm6, %zmm10
-    vpsrld $4, %zmm10, %zmm10
-    vpandq %zmm6, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm6, %zmm14
-    vpsrld $4, %zmm14, %zmm14
-    vpandq %zmm6, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm6, %zmm18
-    vpsrld $4, %zmm18, %zmm18
-    vpandq %zmm6, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm6, %zmm22
-    vpsrld $4, %zmm22, %zmm22
-    vpandq %zmm6, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm8, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm8, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm8, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm8, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpshufb %zmm10, %zmm7, %zmm12
-    vpxord %zmm11, %zmm12, %zmm12
-    vpshufb %zmm0, %zmm7, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vpshufb %zmm14, %zmm7, %zmm16
-    vpxord %zmm15, %zmm16, %zmm16
-    vpshufb %zmm1, %zmm7, %zmm17
-    vpxord %zmm15, %zmm17, %zmm17
-    vpshufb %zmm18, %zmm7, %zmm20
-    vpxord %zmm19, %zmm20, %zmm20
-    vpshufb %zmm2, %zmm7, %zmm21
-    vpxord %zmm19, %zmm21, %zmm21
-    vpshufb %zmm22, %zmm7, %zmm24
-    vpxord %zmm23, %zmm24, %zmm24
-    vpshufb %zmm3, %zmm7, %zmm25
-    vpxord %zmm23, %zmm25, %zmm25
-    vpshufb %zmm12, %zmm7, %zmm11
-    vpxord %zmm0, %zmm11, %zmm11
-    vpshufb %zmm13, %zmm7, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm16, %zmm7, %zmm15
-    vpxord %zmm1, %zmm15, %zmm15
-    vpshufb %zmm17, %zmm7, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm20, %zmm7, %zmm19
-    vpxord %zmm2, %zmm19, %zmm19
-    vpshufb %zmm21, %zmm7, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm24, %zmm7, %zmm23
-    vpxord %zmm3, %zmm23, %zmm23
-    vpshufb %zmm25, %zmm7, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm0
-    vpshufb %zmm15, %zmm9, %zmm1
-    vpshufb %zmm19, %zmm9, %zmm2
-    vpshufb %zmm23, %zmm9, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
-    vpxord %zmm21, %zmm2, %zmm2
-    vpxord %zmm25, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm10
-    vpshufb %zmm15, %zmm9, %zmm14
-    vpshufb %zmm19, %zmm9, %zmm18
-    vpshufb %zmm23, %zmm9, %zmm22
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm10, %zmm10
-    vpxord %zmm17, %zmm14, %zmm14
-    vpxord %zmm21, %zmm18, %zmm18
-    vpxord %zmm25, %zmm22, %zmm22
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm11
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
     vpxord %zmm11, %zmm10, %zmm10
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpxord %zmm11, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm15
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
     vpxord %zmm15, %zmm14, %zmm14
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpxord %zmm15, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm19
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
     vpxord %zmm19, %zmm18, %zmm18
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpxord %zmm19, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm23
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
     vpxord %zmm23, %zmm22, %zmm22
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
     vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 128(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -4099,35 +3663,35 @@ aes_gen_vpaes512_ctr_enc_k192_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 80(%rdi), %zmm5
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
     vpxord %zmm11, %zmm10, %zmm10
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpxord %zmm11, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
     vpxord %zmm15, %zmm14, %zmm14
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpxord %zmm15, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
     vpxord %zmm19, %zmm18, %zmm18
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpxord %zmm19, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
     vpxord %zmm23, %zmm22, %zmm22
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
     vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 144(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -4208,35 +3772,35 @@ aes_gen_vpaes512_ctr_enc_k192_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 96(%rdi), %zmm5
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm11
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
     vpxord %zmm11, %zmm10, %zmm10
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpxord %zmm11, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm15
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
     vpxord %zmm15, %zmm14, %zmm14
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpxord %zmm15, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm19
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
     vpxord %zmm19, %zmm18, %zmm18
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpxord %zmm19, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm23
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
     vpxord %zmm23, %zmm22, %zmm22
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
     vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 160(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -4317,35 +3881,471 @@ aes_gen_vpaes512_ctr_enc_k192_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 112(%rdi), %zmm5
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm11
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
     vpxord %zmm11, %zmm10, %zmm10
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpxord %zmm11, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm15
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
     vpxord %zmm15, %zmm14, %zmm14
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpxord %zmm15, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm19
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
     vpxord %zmm19, %zmm18, %zmm18
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpxord %zmm19, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm23
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
     vpxord %zmm23, %zmm22, %zmm22
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
     vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 176(%rdi), %zmm5
+    vpandnq %zmm0, %zmm6, %zmm10
+    vpsrld $4, %zmm10, %zmm10
+    vpandq %zmm6, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm6, %zmm14
+    vpsrld $4, %zmm14, %zmm14
+    vpandq %zmm6, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm6, %zmm18
+    vpsrld $4, %zmm18, %zmm18
+    vpandq %zmm6, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm6, %zmm22
+    vpsrld $4, %zmm22, %zmm22
+    vpandq %zmm6, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm8, %zmm11
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm8, %zmm15
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm8, %zmm19
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm8, %zmm23
+    vpxord %zmm22, %zmm3, %zmm3
+    vpshufb %zmm10, %zmm7, %zmm12
+    vpxord %zmm11, %zmm12, %zmm12
+    vpshufb %zmm0, %zmm7, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vpshufb %zmm14, %zmm7, %zmm16
+    vpxord %zmm15, %zmm16, %zmm16
+    vpshufb %zmm1, %zmm7, %zmm17
+    vpxord %zmm15, %zmm17, %zmm17
+    vpshufb %zmm18, %zmm7, %zmm20
+    vpxord %zmm19, %zmm20, %zmm20
+    vpshufb %zmm2, %zmm7, %zmm21
+    vpxord %zmm19, %zmm21, %zmm21
+    vpshufb %zmm22, %zmm7, %zmm24
+    vpxord %zmm23, %zmm24, %zmm24
+    vpshufb %zmm3, %zmm7, %zmm25
+    vpxord %zmm23, %zmm25, %zmm25
+    vpshufb %zmm12, %zmm7, %zmm11
+    vpxord %zmm0, %zmm11, %zmm11
+    vpshufb %zmm13, %zmm7, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm16, %zmm7, %zmm15
+    vpxord %zmm1, %zmm15, %zmm15
+    vpshufb %zmm17, %zmm7, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm20, %zmm7, %zmm19
+    vpxord %zmm2, %zmm19, %zmm19
+    vpshufb %zmm21, %zmm7, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm24, %zmm7, %zmm23
+    vpxord %zmm3, %zmm23, %zmm23
+    vpshufb %zmm25, %zmm7, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm0
+    vpshufb %zmm15, %zmm9, %zmm1
+    vpshufb %zmm19, %zmm9, %zmm2
+    vpshufb %zmm23, %zmm9, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm21, %zmm2, %zmm2
+    vpxord %zmm25, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm10
+    vpshufb %zmm15, %zmm9, %zmm14
+    vpshufb %zmm19, %zmm9, %zmm18
+    vpshufb %zmm23, %zmm9, %zmm22
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm10, %zmm10
+    vpxord %zmm17, %zmm14, %zmm14
+    vpxord %zmm21, %zmm18, %zmm18
+    vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 128(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm10, %zmm11
     vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm14, %zmm15
     vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm18, %zmm19
     vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm22, %zmm23
     vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
+    vpandnq %zmm0, %zmm6, %zmm10
+    vpsrld $4, %zmm10, %zmm10
+    vpandq %zmm6, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm6, %zmm14
+    vpsrld $4, %zmm14, %zmm14
+    vpandq %zmm6, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm6, %zmm18
+    vpsrld $4, %zmm18, %zmm18
+    vpandq %zmm6, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm6, %zmm22
+    vpsrld $4, %zmm22, %zmm22
+    vpandq %zmm6, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm8, %zmm11
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm8, %zmm15
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm8, %zmm19
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm8, %zmm23
+    vpxord %zmm22, %zmm3, %zmm3
+    vpshufb %zmm10, %zmm7, %zmm12
+    vpxord %zmm11, %zmm12, %zmm12
+    vpshufb %zmm0, %zmm7, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vpshufb %zmm14, %zmm7, %zmm16
+    vpxord %zmm15, %zmm16, %zmm16
+    vpshufb %zmm1, %zmm7, %zmm17
+    vpxord %zmm15, %zmm17, %zmm17
+    vpshufb %zmm18, %zmm7, %zmm20
+    vpxord %zmm19, %zmm20, %zmm20
+    vpshufb %zmm2, %zmm7, %zmm21
+    vpxord %zmm19, %zmm21, %zmm21
+    vpshufb %zmm22, %zmm7, %zmm24
+    vpxord %zmm23, %zmm24, %zmm24
+    vpshufb %zmm3, %zmm7, %zmm25
+    vpxord %zmm23, %zmm25, %zmm25
+    vpshufb %zmm12, %zmm7, %zmm11
+    vpxord %zmm0, %zmm11, %zmm11
+    vpshufb %zmm13, %zmm7, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm16, %zmm7, %zmm15
+    vpxord %zmm1, %zmm15, %zmm15
+    vpshufb %zmm17, %zmm7, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm20, %zmm7, %zmm19
+    vpxord %zmm2, %zmm19, %zmm19
+    vpshufb %zmm21, %zmm7, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm24, %zmm7, %zmm23
+    vpxord %zmm3, %zmm23, %zmm23
+    vpshufb %zmm25, %zmm7, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm0
+    vpshufb %zmm15, %zmm9, %zmm1
+    vpshufb %zmm19, %zmm9, %zmm2
+    vpshufb %zmm23, %zmm9, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm21, %zmm2, %zmm2
+    vpxord %zmm25, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm10
+    vpshufb %zmm15, %zmm9, %zmm14
+    vpshufb %zmm19, %zmm9, %zmm18
+    vpshufb %zmm23, %zmm9, %zmm22
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm10, %zmm10
+    vpxord %zmm17, %zmm14, %zmm14
+    vpxord %zmm21, %zmm18, %zmm18
+    vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 144(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
+    vpandnq %zmm0, %zmm6, %zmm10
+    vpsrld $4, %zmm10, %zmm10
+    vpandq %zmm6, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm6, %zmm14
+    vpsrld $4, %zmm14, %zmm14
+    vpandq %zmm6, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm6, %zmm18
+    vpsrld $4, %zmm18, %zmm18
+    vpandq %zmm6, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm6, %zmm22
+    vpsrld $4, %zmm22, %zmm22
+    vpandq %zmm6, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm8, %zmm11
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm8, %zmm15
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm8, %zmm19
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm8, %zmm23
+    vpxord %zmm22, %zmm3, %zmm3
+    vpshufb %zmm10, %zmm7, %zmm12
+    vpxord %zmm11, %zmm12, %zmm12
+    vpshufb %zmm0, %zmm7, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vpshufb %zmm14, %zmm7, %zmm16
+    vpxord %zmm15, %zmm16, %zmm16
+    vpshufb %zmm1, %zmm7, %zmm17
+    vpxord %zmm15, %zmm17, %zmm17
+    vpshufb %zmm18, %zmm7, %zmm20
+    vpxord %zmm19, %zmm20, %zmm20
+    vpshufb %zmm2, %zmm7, %zmm21
+    vpxord %zmm19, %zmm21, %zmm21
+    vpshufb %zmm22, %zmm7, %zmm24
+    vpxord %zmm23, %zmm24, %zmm24
+    vpshufb %zmm3, %zmm7, %zmm25
+    vpxord %zmm23, %zmm25, %zmm25
+    vpshufb %zmm12, %zmm7, %zmm11
+    vpxord %zmm0, %zmm11, %zmm11
+    vpshufb %zmm13, %zmm7, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm16, %zmm7, %zmm15
+    vpxord %zmm1, %zmm15, %zmm15
+    vpshufb %zmm17, %zmm7, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm20, %zmm7, %zmm19
+    vpxord %zmm2, %zmm19, %zmm19
+    vpshufb %zmm21, %zmm7, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm24, %zmm7, %zmm23
+    vpxord %zmm3, %zmm23, %zmm23
+    vpshufb %zmm25, %zmm7, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm0
+    vpshufb %zmm15, %zmm9, %zmm1
+    vpshufb %zmm19, %zmm9, %zmm2
+    vpshufb %zmm23, %zmm9, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm21, %zmm2, %zmm2
+    vpxord %zmm25, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm10
+    vpshufb %zmm15, %zmm9, %zmm14
+    vpshufb %zmm19, %zmm9, %zmm18
+    vpshufb %zmm23, %zmm9, %zmm22
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm10, %zmm10
+    vpxord %zmm17, %zmm14, %zmm14
+    vpxord %zmm21, %zmm18, %zmm18
+    vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 160(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
+    vpandnq %zmm0, %zmm6, %zmm10
+    vpsrld $4, %zmm10, %zmm10
+    vpandq %zmm6, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm6, %zmm14
+    vpsrld $4, %zmm14, %zmm14
+    vpandq %zmm6, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm6, %zmm18
+    vpsrld $4, %zmm18, %zmm18
+    vpandq %zmm6, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm6, %zmm22
+    vpsrld $4, %zmm22, %zmm22
+    vpandq %zmm6, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm8, %zmm11
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm8, %zmm15
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm8, %zmm19
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm8, %zmm23
+    vpxord %zmm22, %zmm3, %zmm3
+    vpshufb %zmm10, %zmm7, %zmm12
+    vpxord %zmm11, %zmm12, %zmm12
+    vpshufb %zmm0, %zmm7, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vpshufb %zmm14, %zmm7, %zmm16
+    vpxord %zmm15, %zmm16, %zmm16
+    vpshufb %zmm1, %zmm7, %zmm17
+    vpxord %zmm15, %zmm17, %zmm17
+    vpshufb %zmm18, %zmm7, %zmm20
+    vpxord %zmm19, %zmm20, %zmm20
+    vpshufb %zmm2, %zmm7, %zmm21
+    vpxord %zmm19, %zmm21, %zmm21
+    vpshufb %zmm22, %zmm7, %zmm24
+    vpxord %zmm23, %zmm24, %zmm24
+    vpshufb %zmm3, %zmm7, %zmm25
+    vpxord %zmm23, %zmm25, %zmm25
+    vpshufb %zmm12, %zmm7, %zmm11
+    vpxord %zmm0, %zmm11, %zmm11
+    vpshufb %zmm13, %zmm7, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm16, %zmm7, %zmm15
+    vpxord %zmm1, %zmm15, %zmm15
+    vpshufb %zmm17, %zmm7, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm20, %zmm7, %zmm19
+    vpxord %zmm2, %zmm19, %zmm19
+    vpshufb %zmm21, %zmm7, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm24, %zmm7, %zmm23
+    vpxord %zmm3, %zmm23, %zmm23
+    vpshufb %zmm25, %zmm7, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm0
+    vpshufb %zmm15, %zmm9, %zmm1
+    vpshufb %zmm19, %zmm9, %zmm2
+    vpshufb %zmm23, %zmm9, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm21, %zmm2, %zmm2
+    vpxord %zmm25, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm10
+    vpshufb %zmm15, %zmm9, %zmm14
+    vpshufb %zmm19, %zmm9, %zmm18
+    vpshufb %zmm23, %zmm9, %zmm22
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm10, %zmm10
+    vpxord %zmm17, %zmm14, %zmm14
+    vpxord %zmm21, %zmm18, %zmm18
+    vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 176(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -4625,21 +4625,21 @@ aes_gen_vpaes512_ctr_enc_k192_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
     vbroadcasti32x4 16(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
     vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
     vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -4682,21 +4682,21 @@ aes_gen_vpaes512_ctr_enc_k192_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
     vbroadcasti32x4 32(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm8, %zmm9
     vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm12, %zmm13
     vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -4739,21 +4739,21 @@ aes_gen_vpaes512_ctr_enc_k192_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
     vbroadcasti32x4 48(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm8, %zmm9
     vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm12, %zmm13
     vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -4796,249 +4796,21 @@ aes_gen_vpaes512_ctr_enc_k192_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
     vbroadcasti32x4 64(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm4, %zmm8
-    vpsrld $4, %zmm8, %zmm8
-    vpandq %zmm4, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm4, %zmm12
-    vpsrld $4, %zmm12, %zmm12
-    vpandq %zmm4, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm6, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm6, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpshufb %zmm8, %zmm5, %zmm10
-    vpxord %zmm9, %zmm10, %zmm10
-    vpshufb %zmm0, %zmm5, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm12, %zmm5, %zmm14
-    vpxord %zmm13, %zmm14, %zmm14
-    vpshufb %zmm1, %zmm5, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm10, %zmm5, %zmm9
-    vpxord %zmm0, %zmm9, %zmm9
-    vpshufb %zmm11, %zmm5, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm14, %zmm5, %zmm13
-    vpxord %zmm1, %zmm13, %zmm13
-    vpshufb %zmm15, %zmm5, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm0
-    vpshufb %zmm13, %zmm7, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm0, %zmm0
-    vpxord %zmm15, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm8
-    vpshufb %zmm13, %zmm7, %zmm12
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm8, %zmm8
-    vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 80(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm4, %zmm8
-    vpsrld $4, %zmm8, %zmm8
-    vpandq %zmm4, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm4, %zmm12
-    vpsrld $4, %zmm12, %zmm12
-    vpandq %zmm4, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm6, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm6, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpshufb %zmm8, %zmm5, %zmm10
-    vpxord %zmm9, %zmm10, %zmm10
-    vpshufb %zmm0, %zmm5, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm12, %zmm5, %zmm14
-    vpxord %zmm13, %zmm14, %zmm14
-    vpshufb %zmm1, %zmm5, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm10, %zmm5, %zmm9
-    vpxord %zmm0, %zmm9, %zmm9
-    vpshufb %zmm11, %zmm5, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm14, %zmm5, %zmm13
-    vpxord %zmm1, %zmm13, %zmm13
-    vpshufb %zmm15, %zmm5, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm0
-    vpshufb %zmm13, %zmm7, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm0, %zmm0
-    vpxord %zmm15, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm8
-    vpshufb %zmm13, %zmm7, %zmm12
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm8, %zmm8
-    vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 96(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm4, %zmm8
-    vpsrld $4, %zmm8, %zmm8
-    vpandq %zmm4, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm4, %zmm12
-    vpsrld $4, %zmm12, %zmm12
-    vpandq %zmm4, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm6, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm6, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpshufb %zmm8, %zmm5, %zmm10
-    vpxord %zmm9, %zmm10, %zmm10
-    vpshufb %zmm0, %zmm5, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm12, %zmm5, %zmm14
-    vpxord %zmm13, %zmm14, %zmm14
-    vpshufb %zmm1, %zmm5, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm10, %zmm5, %zmm9
-    vpxord %zmm0, %zmm9, %zmm9
-    vpshufb %zmm11, %zmm5, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm14, %zmm5, %zmm13
-    vpxord %zmm1, %zmm13, %zmm13
-    vpshufb %zmm15, %zmm5, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm0
-    vpshufb %zmm13, %zmm7, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm0, %zmm0
-    vpxord %zmm15, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm8
-    vpshufb %zmm13, %zmm7, %zmm12
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm8, %zmm8
-    vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 112(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm4, %zmm8
-    vpsrld $4, %zmm8, %zmm8
-    vpandq %zmm4, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm4, %zmm12
-    vpsrld $4, %zmm12, %zmm12
-    vpandq %zmm4, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm6, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm6, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpshufb %zmm8, %zmm5, %zmm10
-    vpxord %zmm9, %zmm10, %zmm10
-    vpshufb %zmm0, %zmm5, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm12, %zmm5, %zmm14
-    vpxord %zmm13, %zmm14, %zmm14
-    vpshufb %zmm1, %zmm5, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm10, %zmm5, %zmm9
-    vpxord %zmm0, %zmm9, %zmm9
-    vpshufb %zmm11, %zmm5, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm14, %zmm5, %zmm13
-    vpxord %zmm1, %zmm13, %zmm13
-    vpshufb %zmm15, %zmm5, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm0
-    vpshufb %zmm13, %zmm7, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm0, %zmm0
-    vpxord %zmm15, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm8
-    vpshufb %zmm13, %zmm7, %zmm12
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm8, %zmm8
-    vpxord %zmm15, %zmm12, %zmm12
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm9
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
     vpxord %zmm9, %zmm8, %zmm8
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm13
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
     vpxord %zmm13, %zmm12, %zmm12
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 128(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -5081,21 +4853,21 @@ aes_gen_vpaes512_ctr_enc_k192_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 80(%rdi), %zmm3
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
     vpxord %zmm9, %zmm8, %zmm8
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
     vpxord %zmm13, %zmm12, %zmm12
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 144(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -5138,21 +4910,21 @@ aes_gen_vpaes512_ctr_enc_k192_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 96(%rdi), %zmm3
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm9
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
     vpxord %zmm9, %zmm8, %zmm8
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm13
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
     vpxord %zmm13, %zmm12, %zmm12
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 160(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -5195,21 +4967,249 @@ aes_gen_vpaes512_ctr_enc_k192_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 112(%rdi), %zmm3
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm9
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
     vpxord %zmm9, %zmm8, %zmm8
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm13
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
     vpxord %zmm13, %zmm12, %zmm12
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 176(%rdi), %zmm3
+    vpandnq %zmm0, %zmm4, %zmm8
+    vpsrld $4, %zmm8, %zmm8
+    vpandq %zmm4, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm4, %zmm12
+    vpsrld $4, %zmm12, %zmm12
+    vpandq %zmm4, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm6, %zmm9
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm6, %zmm13
+    vpxord %zmm12, %zmm1, %zmm1
+    vpshufb %zmm8, %zmm5, %zmm10
+    vpxord %zmm9, %zmm10, %zmm10
+    vpshufb %zmm0, %zmm5, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm12, %zmm5, %zmm14
+    vpxord %zmm13, %zmm14, %zmm14
+    vpshufb %zmm1, %zmm5, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm10, %zmm5, %zmm9
+    vpxord %zmm0, %zmm9, %zmm9
+    vpshufb %zmm11, %zmm5, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm14, %zmm5, %zmm13
+    vpxord %zmm1, %zmm13, %zmm13
+    vpshufb %zmm15, %zmm5, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm0
+    vpshufb %zmm13, %zmm7, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm0, %zmm0
+    vpxord %zmm15, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm8
+    vpshufb %zmm13, %zmm7, %zmm12
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm8, %zmm8
+    vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 128(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm8, %zmm9
     vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm12, %zmm13
     vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpandnq %zmm0, %zmm4, %zmm8
+    vpsrld $4, %zmm8, %zmm8
+    vpandq %zmm4, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm4, %zmm12
+    vpsrld $4, %zmm12, %zmm12
+    vpandq %zmm4, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm6, %zmm9
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm6, %zmm13
+    vpxord %zmm12, %zmm1, %zmm1
+    vpshufb %zmm8, %zmm5, %zmm10
+    vpxord %zmm9, %zmm10, %zmm10
+    vpshufb %zmm0, %zmm5, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm12, %zmm5, %zmm14
+    vpxord %zmm13, %zmm14, %zmm14
+    vpshufb %zmm1, %zmm5, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm10, %zmm5, %zmm9
+    vpxord %zmm0, %zmm9, %zmm9
+    vpshufb %zmm11, %zmm5, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm14, %zmm5, %zmm13
+    vpxord %zmm1, %zmm13, %zmm13
+    vpshufb %zmm15, %zmm5, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm0
+    vpshufb %zmm13, %zmm7, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm0, %zmm0
+    vpxord %zmm15, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm8
+    vpshufb %zmm13, %zmm7, %zmm12
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm8, %zmm8
+    vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 144(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpandnq %zmm0, %zmm4, %zmm8
+    vpsrld $4, %zmm8, %zmm8
+    vpandq %zmm4, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm4, %zmm12
+    vpsrld $4, %zmm12, %zmm12
+    vpandq %zmm4, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm6, %zmm9
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm6, %zmm13
+    vpxord %zmm12, %zmm1, %zmm1
+    vpshufb %zmm8, %zmm5, %zmm10
+    vpxord %zmm9, %zmm10, %zmm10
+    vpshufb %zmm0, %zmm5, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm12, %zmm5, %zmm14
+    vpxord %zmm13, %zmm14, %zmm14
+    vpshufb %zmm1, %zmm5, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm10, %zmm5, %zmm9
+    vpxord %zmm0, %zmm9, %zmm9
+    vpshufb %zmm11, %zmm5, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm14, %zmm5, %zmm13
+    vpxord %zmm1, %zmm13, %zmm13
+    vpshufb %zmm15, %zmm5, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm0
+    vpshufb %zmm13, %zmm7, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm0, %zmm0
+    vpxord %zmm15, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm8
+    vpshufb %zmm13, %zmm7, %zmm12
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm8, %zmm8
+    vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 160(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpandnq %zmm0, %zmm4, %zmm8
+    vpsrld $4, %zmm8, %zmm8
+    vpandq %zmm4, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm4, %zmm12
+    vpsrld $4, %zmm12, %zmm12
+    vpandq %zmm4, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm6, %zmm9
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm6, %zmm13
+    vpxord %zmm12, %zmm1, %zmm1
+    vpshufb %zmm8, %zmm5, %zmm10
+    vpxord %zmm9, %zmm10, %zmm10
+    vpshufb %zmm0, %zmm5, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm12, %zmm5, %zmm14
+    vpxord %zmm13, %zmm14, %zmm14
+    vpshufb %zmm1, %zmm5, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm10, %zmm5, %zmm9
+    vpxord %zmm0, %zmm9, %zmm9
+    vpshufb %zmm11, %zmm5, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm14, %zmm5, %zmm13
+    vpxord %zmm1, %zmm13, %zmm13
+    vpshufb %zmm15, %zmm5, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm0
+    vpshufb %zmm13, %zmm7, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm0, %zmm0
+    vpxord %zmm15, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm8
+    vpshufb %zmm13, %zmm7, %zmm12
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm8, %zmm8
+    vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 176(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -5390,14 +5390,14 @@ aes_gen_vpaes512_ctr_enc_k192_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
     vbroadcasti32x4 16(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -5421,14 +5421,14 @@ aes_gen_vpaes512_ctr_enc_k192_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
     vbroadcasti32x4 32(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -5452,14 +5452,14 @@ aes_gen_vpaes512_ctr_enc_k192_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
     vbroadcasti32x4 48(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -5483,138 +5483,14 @@ aes_gen_vpaes512_ctr_enc_k192_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
     vbroadcasti32x4 64(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 80(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 96(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 112(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 128(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -5638,14 +5514,14 @@ aes_gen_vpaes512_ctr_enc_k192_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 80(%rdi), %zmm2
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 144(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -5669,14 +5545,14 @@ aes_gen_vpaes512_ctr_enc_k192_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 96(%rdi), %zmm2
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 160(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -5700,14 +5576,138 @@ aes_gen_vpaes512_ctr_enc_k192_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 112(%rdi), %zmm2
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 176(%rdi), %zmm2
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 128(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 144(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 160(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 176(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -5836,14 +5836,14 @@ aes_gen_vpaes512_ctr_enc_k192_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -5867,14 +5867,14 @@ aes_gen_vpaes512_ctr_enc_k192_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce2r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -5898,14 +5898,14 @@ aes_gen_vpaes512_ctr_enc_k192_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 48(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce3r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -5929,138 +5929,14 @@ aes_gen_vpaes512_ctr_enc_k192_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 64(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
     vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes512_mce0r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -6084,14 +5960,14 @@ aes_gen_vpaes512_ctr_enc_k192_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 80(%rdi), %xmm2
     vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -6115,14 +5991,14 @@ aes_gen_vpaes512_ctr_enc_k192_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 96(%rdi), %xmm2
     vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes512_mce2r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -6146,14 +6022,138 @@ aes_gen_vpaes512_ctr_enc_k192_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 112(%rdi), %xmm2
     vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes512_mce3r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 176(%rdi), %xmm2
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 128(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce0r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 144(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 160(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce2r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 176(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce3r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -6456,35 +6456,35 @@ aes_gen_vpaes512_ctr_enc_k256_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
     vbroadcasti32x4 16(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
     vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
     vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
     vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
     vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -6565,35 +6565,35 @@ aes_gen_vpaes512_ctr_enc_k256_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
     vbroadcasti32x4 32(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm10, %zmm11
     vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm14, %zmm15
     vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm18, %zmm19
     vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm22, %zmm23
     vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -6674,35 +6674,35 @@ aes_gen_vpaes512_ctr_enc_k256_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
     vbroadcasti32x4 48(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm10, %zmm11
     vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm14, %zmm15
     vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm18, %zmm19
     vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm22, %zmm23
     vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -6783,35 +6783,35 @@ aes_gen_vpaes512_ctr_enc_k256_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
     vbroadcasti32x4 64(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm10, %zmm11
     vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm14, %zmm15
     vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm18, %zmm19
     vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm22, %zmm23
     vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -6892,35 +6892,35 @@ aes_gen_vpaes512_ctr_enc_k256_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
     vbroadcasti32x4 80(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
     vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
     vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
     vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
     vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -7001,471 +7001,35 @@ aes_gen_vpaes512_ctr_enc_k256_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
     vbroadcasti32x4 96(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm6, %zmm10
-    vpsrld $4, %zmm10, %zmm10
-    vpandq %zmm6, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm6, %zmm14
-    vpsrld $4, %zmm14, %zmm14
-    vpandq %zmm6, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm6, %zmm18
-    vpsrld $4, %zmm18, %zmm18
-    vpandq %zmm6, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm6, %zmm22
-    vpsrld $4, %zmm22, %zmm22
-    vpandq %zmm6, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm8, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm8, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm8, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm8, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpshufb %zmm10, %zmm7, %zmm12
-    vpxord %zmm11, %zmm12, %zmm12
-    vpshufb %zmm0, %zmm7, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vpshufb %zmm14, %zmm7, %zmm16
-    vpxord %zmm15, %zmm16, %zmm16
-    vpshufb %zmm1, %zmm7, %zmm17
-    vpxord %zmm15, %zmm17, %zmm17
-    vpshufb %zmm18, %zmm7, %zmm20
-    vpxord %zmm19, %zmm20, %zmm20
-    vpshufb %zmm2, %zmm7, %zmm21
-    vpxord %zmm19, %zmm21, %zmm21
-    vpshufb %zmm22, %zmm7, %zmm24
-    vpxord %zmm23, %zmm24, %zmm24
-    vpshufb %zmm3, %zmm7, %zmm25
-    vpxord %zmm23, %zmm25, %zmm25
-    vpshufb %zmm12, %zmm7, %zmm11
-    vpxord %zmm0, %zmm11, %zmm11
-    vpshufb %zmm13, %zmm7, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm16, %zmm7, %zmm15
-    vpxord %zmm1, %zmm15, %zmm15
-    vpshufb %zmm17, %zmm7, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm20, %zmm7, %zmm19
-    vpxord %zmm2, %zmm19, %zmm19
-    vpshufb %zmm21, %zmm7, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm24, %zmm7, %zmm23
-    vpxord %zmm3, %zmm23, %zmm23
-    vpshufb %zmm25, %zmm7, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm0
-    vpshufb %zmm15, %zmm9, %zmm1
-    vpshufb %zmm19, %zmm9, %zmm2
-    vpshufb %zmm23, %zmm9, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
-    vpxord %zmm21, %zmm2, %zmm2
-    vpxord %zmm25, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm10
-    vpshufb %zmm15, %zmm9, %zmm14
-    vpshufb %zmm19, %zmm9, %zmm18
-    vpshufb %zmm23, %zmm9, %zmm22
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm10, %zmm10
-    vpxord %zmm17, %zmm14, %zmm14
-    vpxord %zmm21, %zmm18, %zmm18
-    vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 112(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm6, %zmm10
-    vpsrld $4, %zmm10, %zmm10
-    vpandq %zmm6, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm6, %zmm14
-    vpsrld $4, %zmm14, %zmm14
-    vpandq %zmm6, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm6, %zmm18
-    vpsrld $4, %zmm18, %zmm18
-    vpandq %zmm6, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm6, %zmm22
-    vpsrld $4, %zmm22, %zmm22
-    vpandq %zmm6, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm8, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm8, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm8, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm8, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpshufb %zmm10, %zmm7, %zmm12
-    vpxord %zmm11, %zmm12, %zmm12
-    vpshufb %zmm0, %zmm7, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vpshufb %zmm14, %zmm7, %zmm16
-    vpxord %zmm15, %zmm16, %zmm16
-    vpshufb %zmm1, %zmm7, %zmm17
-    vpxord %zmm15, %zmm17, %zmm17
-    vpshufb %zmm18, %zmm7, %zmm20
-    vpxord %zmm19, %zmm20, %zmm20
-    vpshufb %zmm2, %zmm7, %zmm21
-    vpxord %zmm19, %zmm21, %zmm21
-    vpshufb %zmm22, %zmm7, %zmm24
-    vpxord %zmm23, %zmm24, %zmm24
-    vpshufb %zmm3, %zmm7, %zmm25
-    vpxord %zmm23, %zmm25, %zmm25
-    vpshufb %zmm12, %zmm7, %zmm11
-    vpxord %zmm0, %zmm11, %zmm11
-    vpshufb %zmm13, %zmm7, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm16, %zmm7, %zmm15
-    vpxord %zmm1, %zmm15, %zmm15
-    vpshufb %zmm17, %zmm7, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm20, %zmm7, %zmm19
-    vpxord %zmm2, %zmm19, %zmm19
-    vpshufb %zmm21, %zmm7, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm24, %zmm7, %zmm23
-    vpxord %zmm3, %zmm23, %zmm23
-    vpshufb %zmm25, %zmm7, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm0
-    vpshufb %zmm15, %zmm9, %zmm1
-    vpshufb %zmm19, %zmm9, %zmm2
-    vpshufb %zmm23, %zmm9, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
-    vpxord %zmm21, %zmm2, %zmm2
-    vpxord %zmm25, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm10
-    vpshufb %zmm15, %zmm9, %zmm14
-    vpshufb %zmm19, %zmm9, %zmm18
-    vpshufb %zmm23, %zmm9, %zmm22
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm10, %zmm10
-    vpxord %zmm17, %zmm14, %zmm14
-    vpxord %zmm21, %zmm18, %zmm18
-    vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 128(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm6, %zmm10
-    vpsrld $4, %zmm10, %zmm10
-    vpandq %zmm6, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm6, %zmm14
-    vpsrld $4, %zmm14, %zmm14
-    vpandq %zmm6, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm6, %zmm18
-    vpsrld $4, %zmm18, %zmm18
-    vpandq %zmm6, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm6, %zmm22
-    vpsrld $4, %zmm22, %zmm22
-    vpandq %zmm6, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm8, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm8, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm8, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm8, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpshufb %zmm10, %zmm7, %zmm12
-    vpxord %zmm11, %zmm12, %zmm12
-    vpshufb %zmm0, %zmm7, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vpshufb %zmm14, %zmm7, %zmm16
-    vpxord %zmm15, %zmm16, %zmm16
-    vpshufb %zmm1, %zmm7, %zmm17
-    vpxord %zmm15, %zmm17, %zmm17
-    vpshufb %zmm18, %zmm7, %zmm20
-    vpxord %zmm19, %zmm20, %zmm20
-    vpshufb %zmm2, %zmm7, %zmm21
-    vpxord %zmm19, %zmm21, %zmm21
-    vpshufb %zmm22, %zmm7, %zmm24
-    vpxord %zmm23, %zmm24, %zmm24
-    vpshufb %zmm3, %zmm7, %zmm25
-    vpxord %zmm23, %zmm25, %zmm25
-    vpshufb %zmm12, %zmm7, %zmm11
-    vpxord %zmm0, %zmm11, %zmm11
-    vpshufb %zmm13, %zmm7, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm16, %zmm7, %zmm15
-    vpxord %zmm1, %zmm15, %zmm15
-    vpshufb %zmm17, %zmm7, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm20, %zmm7, %zmm19
-    vpxord %zmm2, %zmm19, %zmm19
-    vpshufb %zmm21, %zmm7, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm24, %zmm7, %zmm23
-    vpxord %zmm3, %zmm23, %zmm23
-    vpshufb %zmm25, %zmm7, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm0
-    vpshufb %zmm15, %zmm9, %zmm1
-    vpshufb %zmm19, %zmm9, %zmm2
-    vpshufb %zmm23, %zmm9, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
-    vpxord %zmm21, %zmm2, %zmm2
-    vpxord %zmm25, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm10
-    vpshufb %zmm15, %zmm9, %zmm14
-    vpshufb %zmm19, %zmm9, %zmm18
-    vpshufb %zmm23, %zmm9, %zmm22
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm10, %zmm10
-    vpxord %zmm17, %zmm14, %zmm14
-    vpxord %zmm21, %zmm18, %zmm18
-    vpxord %zmm25, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm11, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm15, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
-    vpxord %zmm19, %zmm18, %zmm18
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm19, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
-    vpxord %zmm23, %zmm22, %zmm22
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 144(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm6, %zmm10
-    vpsrld $4, %zmm10, %zmm10
-    vpandq %zmm6, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm6, %zmm14
-    vpsrld $4, %zmm14, %zmm14
-    vpandq %zmm6, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm6, %zmm18
-    vpsrld $4, %zmm18, %zmm18
-    vpandq %zmm6, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm6, %zmm22
-    vpsrld $4, %zmm22, %zmm22
-    vpandq %zmm6, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm8, %zmm11
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm8, %zmm15
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm8, %zmm19
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm8, %zmm23
-    vpxord %zmm22, %zmm3, %zmm3
-    vpshufb %zmm10, %zmm7, %zmm12
-    vpxord %zmm11, %zmm12, %zmm12
-    vpshufb %zmm0, %zmm7, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vpshufb %zmm14, %zmm7, %zmm16
-    vpxord %zmm15, %zmm16, %zmm16
-    vpshufb %zmm1, %zmm7, %zmm17
-    vpxord %zmm15, %zmm17, %zmm17
-    vpshufb %zmm18, %zmm7, %zmm20
-    vpxord %zmm19, %zmm20, %zmm20
-    vpshufb %zmm2, %zmm7, %zmm21
-    vpxord %zmm19, %zmm21, %zmm21
-    vpshufb %zmm22, %zmm7, %zmm24
-    vpxord %zmm23, %zmm24, %zmm24
-    vpshufb %zmm3, %zmm7, %zmm25
-    vpxord %zmm23, %zmm25, %zmm25
-    vpshufb %zmm12, %zmm7, %zmm11
-    vpxord %zmm0, %zmm11, %zmm11
-    vpshufb %zmm13, %zmm7, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm16, %zmm7, %zmm15
-    vpxord %zmm1, %zmm15, %zmm15
-    vpshufb %zmm17, %zmm7, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm20, %zmm7, %zmm19
-    vpxord %zmm2, %zmm19, %zmm19
-    vpshufb %zmm21, %zmm7, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm24, %zmm7, %zmm23
-    vpxord %zmm3, %zmm23, %zmm23
-    vpshufb %zmm25, %zmm7, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm0
-    vpshufb %zmm15, %zmm9, %zmm1
-    vpshufb %zmm19, %zmm9, %zmm2
-    vpshufb %zmm23, %zmm9, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
-    vpxord %zmm21, %zmm2, %zmm2
-    vpxord %zmm25, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
-    vpshufb %zmm11, %zmm9, %zmm10
-    vpshufb %zmm15, %zmm9, %zmm14
-    vpshufb %zmm19, %zmm9, %zmm18
-    vpshufb %zmm23, %zmm9, %zmm22
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
-    vpshufb %zmm12, %zmm9, %zmm13
-    vpshufb %zmm16, %zmm9, %zmm17
-    vpshufb %zmm20, %zmm9, %zmm21
-    vpshufb %zmm24, %zmm9, %zmm25
-    vpxord %zmm13, %zmm10, %zmm10
-    vpxord %zmm17, %zmm14, %zmm14
-    vpxord %zmm21, %zmm18, %zmm18
-    vpxord %zmm25, %zmm22, %zmm22
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm11
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
     vpxord %zmm11, %zmm10, %zmm10
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpxord %zmm11, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm15
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
     vpxord %zmm15, %zmm14, %zmm14
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpxord %zmm15, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm19
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
     vpxord %zmm19, %zmm18, %zmm18
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpxord %zmm19, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm23
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
     vpxord %zmm23, %zmm22, %zmm22
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
     vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 160(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -7546,35 +7110,35 @@ aes_gen_vpaes512_ctr_enc_k256_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 112(%rdi), %zmm5
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm11
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
     vpxord %zmm11, %zmm10, %zmm10
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpxord %zmm11, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm15
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
     vpxord %zmm15, %zmm14, %zmm14
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpxord %zmm15, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm19
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
     vpxord %zmm19, %zmm18, %zmm18
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpxord %zmm19, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm23
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
     vpxord %zmm23, %zmm22, %zmm22
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
     vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 176(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -7655,35 +7219,35 @@ aes_gen_vpaes512_ctr_enc_k256_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 128(%rdi), %zmm5
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm11
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
     vpxord %zmm11, %zmm10, %zmm10
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpxord %zmm11, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm15
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
     vpxord %zmm15, %zmm14, %zmm14
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpxord %zmm15, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm19
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
     vpxord %zmm19, %zmm18, %zmm18
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpxord %zmm19, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm23
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
     vpxord %zmm23, %zmm22, %zmm22
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
     vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 192(%rdi), %zmm5
-    vpxord %zmm5, %zmm0, %zmm0
-    vpxord %zmm5, %zmm1, %zmm1
-    vpxord %zmm5, %zmm2, %zmm2
-    vpxord %zmm5, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -7764,35 +7328,471 @@ aes_gen_vpaes512_ctr_enc_k256_w16:
     vpxord %zmm17, %zmm14, %zmm14
     vpxord %zmm21, %zmm18, %zmm18
     vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 144(%rdi), %zmm5
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
     vpxord %zmm11, %zmm10, %zmm10
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpxord %zmm11, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
     vpxord %zmm15, %zmm14, %zmm14
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpxord %zmm15, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
     vpxord %zmm19, %zmm18, %zmm18
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpxord %zmm19, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
     vpxord %zmm23, %zmm22, %zmm22
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
     vpxord %zmm23, %zmm3, %zmm3
-    vbroadcasti32x4 208(%rdi), %zmm5
+    vpandnq %zmm0, %zmm6, %zmm10
+    vpsrld $4, %zmm10, %zmm10
+    vpandq %zmm6, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm6, %zmm14
+    vpsrld $4, %zmm14, %zmm14
+    vpandq %zmm6, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm6, %zmm18
+    vpsrld $4, %zmm18, %zmm18
+    vpandq %zmm6, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm6, %zmm22
+    vpsrld $4, %zmm22, %zmm22
+    vpandq %zmm6, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm8, %zmm11
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm8, %zmm15
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm8, %zmm19
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm8, %zmm23
+    vpxord %zmm22, %zmm3, %zmm3
+    vpshufb %zmm10, %zmm7, %zmm12
+    vpxord %zmm11, %zmm12, %zmm12
+    vpshufb %zmm0, %zmm7, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vpshufb %zmm14, %zmm7, %zmm16
+    vpxord %zmm15, %zmm16, %zmm16
+    vpshufb %zmm1, %zmm7, %zmm17
+    vpxord %zmm15, %zmm17, %zmm17
+    vpshufb %zmm18, %zmm7, %zmm20
+    vpxord %zmm19, %zmm20, %zmm20
+    vpshufb %zmm2, %zmm7, %zmm21
+    vpxord %zmm19, %zmm21, %zmm21
+    vpshufb %zmm22, %zmm7, %zmm24
+    vpxord %zmm23, %zmm24, %zmm24
+    vpshufb %zmm3, %zmm7, %zmm25
+    vpxord %zmm23, %zmm25, %zmm25
+    vpshufb %zmm12, %zmm7, %zmm11
+    vpxord %zmm0, %zmm11, %zmm11
+    vpshufb %zmm13, %zmm7, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm16, %zmm7, %zmm15
+    vpxord %zmm1, %zmm15, %zmm15
+    vpshufb %zmm17, %zmm7, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm20, %zmm7, %zmm19
+    vpxord %zmm2, %zmm19, %zmm19
+    vpshufb %zmm21, %zmm7, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm24, %zmm7, %zmm23
+    vpxord %zmm3, %zmm23, %zmm23
+    vpshufb %zmm25, %zmm7, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm0
+    vpshufb %zmm15, %zmm9, %zmm1
+    vpshufb %zmm19, %zmm9, %zmm2
+    vpshufb %zmm23, %zmm9, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm21, %zmm2, %zmm2
+    vpxord %zmm25, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm10
+    vpshufb %zmm15, %zmm9, %zmm14
+    vpshufb %zmm19, %zmm9, %zmm18
+    vpshufb %zmm23, %zmm9, %zmm22
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm10, %zmm10
+    vpxord %zmm17, %zmm14, %zmm14
+    vpxord %zmm21, %zmm18, %zmm18
+    vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 160(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm10, %zmm11
     vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm14, %zmm15
     vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm18, %zmm19
     vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm22, %zmm23
     vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
+    vpandnq %zmm0, %zmm6, %zmm10
+    vpsrld $4, %zmm10, %zmm10
+    vpandq %zmm6, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm6, %zmm14
+    vpsrld $4, %zmm14, %zmm14
+    vpandq %zmm6, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm6, %zmm18
+    vpsrld $4, %zmm18, %zmm18
+    vpandq %zmm6, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm6, %zmm22
+    vpsrld $4, %zmm22, %zmm22
+    vpandq %zmm6, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm8, %zmm11
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm8, %zmm15
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm8, %zmm19
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm8, %zmm23
+    vpxord %zmm22, %zmm3, %zmm3
+    vpshufb %zmm10, %zmm7, %zmm12
+    vpxord %zmm11, %zmm12, %zmm12
+    vpshufb %zmm0, %zmm7, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vpshufb %zmm14, %zmm7, %zmm16
+    vpxord %zmm15, %zmm16, %zmm16
+    vpshufb %zmm1, %zmm7, %zmm17
+    vpxord %zmm15, %zmm17, %zmm17
+    vpshufb %zmm18, %zmm7, %zmm20
+    vpxord %zmm19, %zmm20, %zmm20
+    vpshufb %zmm2, %zmm7, %zmm21
+    vpxord %zmm19, %zmm21, %zmm21
+    vpshufb %zmm22, %zmm7, %zmm24
+    vpxord %zmm23, %zmm24, %zmm24
+    vpshufb %zmm3, %zmm7, %zmm25
+    vpxord %zmm23, %zmm25, %zmm25
+    vpshufb %zmm12, %zmm7, %zmm11
+    vpxord %zmm0, %zmm11, %zmm11
+    vpshufb %zmm13, %zmm7, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm16, %zmm7, %zmm15
+    vpxord %zmm1, %zmm15, %zmm15
+    vpshufb %zmm17, %zmm7, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm20, %zmm7, %zmm19
+    vpxord %zmm2, %zmm19, %zmm19
+    vpshufb %zmm21, %zmm7, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm24, %zmm7, %zmm23
+    vpxord %zmm3, %zmm23, %zmm23
+    vpshufb %zmm25, %zmm7, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm0
+    vpshufb %zmm15, %zmm9, %zmm1
+    vpshufb %zmm19, %zmm9, %zmm2
+    vpshufb %zmm23, %zmm9, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm21, %zmm2, %zmm2
+    vpxord %zmm25, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm10
+    vpshufb %zmm15, %zmm9, %zmm14
+    vpshufb %zmm19, %zmm9, %zmm18
+    vpshufb %zmm23, %zmm9, %zmm22
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm10, %zmm10
+    vpxord %zmm17, %zmm14, %zmm14
+    vpxord %zmm21, %zmm18, %zmm18
+    vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 176(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
+    vpandnq %zmm0, %zmm6, %zmm10
+    vpsrld $4, %zmm10, %zmm10
+    vpandq %zmm6, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm6, %zmm14
+    vpsrld $4, %zmm14, %zmm14
+    vpandq %zmm6, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm6, %zmm18
+    vpsrld $4, %zmm18, %zmm18
+    vpandq %zmm6, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm6, %zmm22
+    vpsrld $4, %zmm22, %zmm22
+    vpandq %zmm6, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm8, %zmm11
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm8, %zmm15
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm8, %zmm19
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm8, %zmm23
+    vpxord %zmm22, %zmm3, %zmm3
+    vpshufb %zmm10, %zmm7, %zmm12
+    vpxord %zmm11, %zmm12, %zmm12
+    vpshufb %zmm0, %zmm7, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vpshufb %zmm14, %zmm7, %zmm16
+    vpxord %zmm15, %zmm16, %zmm16
+    vpshufb %zmm1, %zmm7, %zmm17
+    vpxord %zmm15, %zmm17, %zmm17
+    vpshufb %zmm18, %zmm7, %zmm20
+    vpxord %zmm19, %zmm20, %zmm20
+    vpshufb %zmm2, %zmm7, %zmm21
+    vpxord %zmm19, %zmm21, %zmm21
+    vpshufb %zmm22, %zmm7, %zmm24
+    vpxord %zmm23, %zmm24, %zmm24
+    vpshufb %zmm3, %zmm7, %zmm25
+    vpxord %zmm23, %zmm25, %zmm25
+    vpshufb %zmm12, %zmm7, %zmm11
+    vpxord %zmm0, %zmm11, %zmm11
+    vpshufb %zmm13, %zmm7, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm16, %zmm7, %zmm15
+    vpxord %zmm1, %zmm15, %zmm15
+    vpshufb %zmm17, %zmm7, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm20, %zmm7, %zmm19
+    vpxord %zmm2, %zmm19, %zmm19
+    vpshufb %zmm21, %zmm7, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm24, %zmm7, %zmm23
+    vpxord %zmm3, %zmm23, %zmm23
+    vpshufb %zmm25, %zmm7, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm0
+    vpshufb %zmm15, %zmm9, %zmm1
+    vpshufb %zmm19, %zmm9, %zmm2
+    vpshufb %zmm23, %zmm9, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm21, %zmm2, %zmm2
+    vpxord %zmm25, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm10
+    vpshufb %zmm15, %zmm9, %zmm14
+    vpshufb %zmm19, %zmm9, %zmm18
+    vpshufb %zmm23, %zmm9, %zmm22
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm10, %zmm10
+    vpxord %zmm17, %zmm14, %zmm14
+    vpxord %zmm21, %zmm18, %zmm18
+    vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 192(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
+    vpandnq %zmm0, %zmm6, %zmm10
+    vpsrld $4, %zmm10, %zmm10
+    vpandq %zmm6, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm6, %zmm14
+    vpsrld $4, %zmm14, %zmm14
+    vpandq %zmm6, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm6, %zmm18
+    vpsrld $4, %zmm18, %zmm18
+    vpandq %zmm6, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm6, %zmm22
+    vpsrld $4, %zmm22, %zmm22
+    vpandq %zmm6, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm8, %zmm11
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm8, %zmm15
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm8, %zmm19
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm8, %zmm23
+    vpxord %zmm22, %zmm3, %zmm3
+    vpshufb %zmm10, %zmm7, %zmm12
+    vpxord %zmm11, %zmm12, %zmm12
+    vpshufb %zmm0, %zmm7, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vpshufb %zmm14, %zmm7, %zmm16
+    vpxord %zmm15, %zmm16, %zmm16
+    vpshufb %zmm1, %zmm7, %zmm17
+    vpxord %zmm15, %zmm17, %zmm17
+    vpshufb %zmm18, %zmm7, %zmm20
+    vpxord %zmm19, %zmm20, %zmm20
+    vpshufb %zmm2, %zmm7, %zmm21
+    vpxord %zmm19, %zmm21, %zmm21
+    vpshufb %zmm22, %zmm7, %zmm24
+    vpxord %zmm23, %zmm24, %zmm24
+    vpshufb %zmm3, %zmm7, %zmm25
+    vpxord %zmm23, %zmm25, %zmm25
+    vpshufb %zmm12, %zmm7, %zmm11
+    vpxord %zmm0, %zmm11, %zmm11
+    vpshufb %zmm13, %zmm7, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm16, %zmm7, %zmm15
+    vpxord %zmm1, %zmm15, %zmm15
+    vpshufb %zmm17, %zmm7, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm20, %zmm7, %zmm19
+    vpxord %zmm2, %zmm19, %zmm19
+    vpshufb %zmm21, %zmm7, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm24, %zmm7, %zmm23
+    vpxord %zmm3, %zmm23, %zmm23
+    vpshufb %zmm25, %zmm7, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm0
+    vpshufb %zmm15, %zmm9, %zmm1
+    vpshufb %zmm19, %zmm9, %zmm2
+    vpshufb %zmm23, %zmm9, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm21, %zmm2, %zmm2
+    vpxord %zmm25, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm9
+    vpshufb %zmm11, %zmm9, %zmm10
+    vpshufb %zmm15, %zmm9, %zmm14
+    vpshufb %zmm19, %zmm9, %zmm18
+    vpshufb %zmm23, %zmm9, %zmm22
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm13
+    vpshufb %zmm16, %zmm9, %zmm17
+    vpshufb %zmm20, %zmm9, %zmm21
+    vpshufb %zmm24, %zmm9, %zmm25
+    vpxord %zmm13, %zmm10, %zmm10
+    vpxord %zmm17, %zmm14, %zmm14
+    vpxord %zmm21, %zmm18, %zmm18
+    vpxord %zmm25, %zmm22, %zmm22
+    vbroadcasti32x4 208(%rdi), %zmm5
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm11
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm10, %zmm10
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm10, %zmm11
+    vpxord %zmm5, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm15
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm14, %zmm15
+    vpxord %zmm5, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpxord %zmm15, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm19
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
+    vpxord %zmm19, %zmm18, %zmm18
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm18, %zmm19
+    vpxord %zmm5, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm19, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm23
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
+    vpxord %zmm23, %zmm22, %zmm22
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm22, %zmm23
+    vpxord %zmm5, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpxord %zmm23, %zmm3, %zmm3
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -8072,21 +8072,21 @@ aes_gen_vpaes512_ctr_enc_k256_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
     vbroadcasti32x4 16(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
     vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
     vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -8129,21 +8129,21 @@ aes_gen_vpaes512_ctr_enc_k256_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
     vbroadcasti32x4 32(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm8, %zmm9
     vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm12, %zmm13
     vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -8186,21 +8186,21 @@ aes_gen_vpaes512_ctr_enc_k256_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
     vbroadcasti32x4 48(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm8, %zmm9
     vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm12, %zmm13
     vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -8243,21 +8243,21 @@ aes_gen_vpaes512_ctr_enc_k256_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
     vbroadcasti32x4 64(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm8, %zmm9
     vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm12, %zmm13
     vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -8300,21 +8300,21 @@ aes_gen_vpaes512_ctr_enc_k256_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
     vbroadcasti32x4 80(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
     vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
     vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -8357,249 +8357,21 @@ aes_gen_vpaes512_ctr_enc_k256_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
     vbroadcasti32x4 96(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm4, %zmm8
-    vpsrld $4, %zmm8, %zmm8
-    vpandq %zmm4, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm4, %zmm12
-    vpsrld $4, %zmm12, %zmm12
-    vpandq %zmm4, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm6, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm6, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpshufb %zmm8, %zmm5, %zmm10
-    vpxord %zmm9, %zmm10, %zmm10
-    vpshufb %zmm0, %zmm5, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm12, %zmm5, %zmm14
-    vpxord %zmm13, %zmm14, %zmm14
-    vpshufb %zmm1, %zmm5, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm10, %zmm5, %zmm9
-    vpxord %zmm0, %zmm9, %zmm9
-    vpshufb %zmm11, %zmm5, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm14, %zmm5, %zmm13
-    vpxord %zmm1, %zmm13, %zmm13
-    vpshufb %zmm15, %zmm5, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm0
-    vpshufb %zmm13, %zmm7, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm0, %zmm0
-    vpxord %zmm15, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm8
-    vpshufb %zmm13, %zmm7, %zmm12
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm8, %zmm8
-    vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 112(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm4, %zmm8
-    vpsrld $4, %zmm8, %zmm8
-    vpandq %zmm4, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm4, %zmm12
-    vpsrld $4, %zmm12, %zmm12
-    vpandq %zmm4, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm6, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm6, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpshufb %zmm8, %zmm5, %zmm10
-    vpxord %zmm9, %zmm10, %zmm10
-    vpshufb %zmm0, %zmm5, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm12, %zmm5, %zmm14
-    vpxord %zmm13, %zmm14, %zmm14
-    vpshufb %zmm1, %zmm5, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm10, %zmm5, %zmm9
-    vpxord %zmm0, %zmm9, %zmm9
-    vpshufb %zmm11, %zmm5, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm14, %zmm5, %zmm13
-    vpxord %zmm1, %zmm13, %zmm13
-    vpshufb %zmm15, %zmm5, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm0
-    vpshufb %zmm13, %zmm7, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm0, %zmm0
-    vpxord %zmm15, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm8
-    vpshufb %zmm13, %zmm7, %zmm12
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm8, %zmm8
-    vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 128(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm4, %zmm8
-    vpsrld $4, %zmm8, %zmm8
-    vpandq %zmm4, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm4, %zmm12
-    vpsrld $4, %zmm12, %zmm12
-    vpandq %zmm4, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm6, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm6, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpshufb %zmm8, %zmm5, %zmm10
-    vpxord %zmm9, %zmm10, %zmm10
-    vpshufb %zmm0, %zmm5, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm12, %zmm5, %zmm14
-    vpxord %zmm13, %zmm14, %zmm14
-    vpshufb %zmm1, %zmm5, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm10, %zmm5, %zmm9
-    vpxord %zmm0, %zmm9, %zmm9
-    vpshufb %zmm11, %zmm5, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm14, %zmm5, %zmm13
-    vpxord %zmm1, %zmm13, %zmm13
-    vpshufb %zmm15, %zmm5, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm0
-    vpshufb %zmm13, %zmm7, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm0, %zmm0
-    vpxord %zmm15, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm8
-    vpshufb %zmm13, %zmm7, %zmm12
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm8, %zmm8
-    vpxord %zmm15, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm9, %zmm8, %zmm8
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm13, %zmm12, %zmm12
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 144(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm4, %zmm8
-    vpsrld $4, %zmm8, %zmm8
-    vpandq %zmm4, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm4, %zmm12
-    vpsrld $4, %zmm12, %zmm12
-    vpandq %zmm4, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm6, %zmm9
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm6, %zmm13
-    vpxord %zmm12, %zmm1, %zmm1
-    vpshufb %zmm8, %zmm5, %zmm10
-    vpxord %zmm9, %zmm10, %zmm10
-    vpshufb %zmm0, %zmm5, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm12, %zmm5, %zmm14
-    vpxord %zmm13, %zmm14, %zmm14
-    vpshufb %zmm1, %zmm5, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm10, %zmm5, %zmm9
-    vpxord %zmm0, %zmm9, %zmm9
-    vpshufb %zmm11, %zmm5, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm14, %zmm5, %zmm13
-    vpxord %zmm1, %zmm13, %zmm13
-    vpshufb %zmm15, %zmm5, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm0
-    vpshufb %zmm13, %zmm7, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm0, %zmm0
-    vpxord %zmm15, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
-    vpshufb %zmm9, %zmm7, %zmm8
-    vpshufb %zmm13, %zmm7, %zmm12
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
-    vpshufb %zmm10, %zmm7, %zmm11
-    vpshufb %zmm14, %zmm7, %zmm15
-    vpxord %zmm11, %zmm8, %zmm8
-    vpxord %zmm15, %zmm12, %zmm12
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm9
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
     vpxord %zmm9, %zmm8, %zmm8
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm13
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
     vpxord %zmm13, %zmm12, %zmm12
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 160(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -8642,21 +8414,21 @@ aes_gen_vpaes512_ctr_enc_k256_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 112(%rdi), %zmm3
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm9
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
     vpxord %zmm9, %zmm8, %zmm8
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm13
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
     vpxord %zmm13, %zmm12, %zmm12
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 176(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -8699,21 +8471,21 @@ aes_gen_vpaes512_ctr_enc_k256_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 128(%rdi), %zmm3
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm9
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
     vpxord %zmm9, %zmm8, %zmm8
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm13
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
     vpxord %zmm13, %zmm12, %zmm12
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 192(%rdi), %zmm3
-    vpxord %zmm3, %zmm0, %zmm0
-    vpxord %zmm3, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -8756,21 +8528,249 @@ aes_gen_vpaes512_ctr_enc_k256_w8:
     vpshufb %zmm14, %zmm7, %zmm15
     vpxord %zmm11, %zmm8, %zmm8
     vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 144(%rdi), %zmm3
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
     vpxord %zmm9, %zmm8, %zmm8
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
     vpxord %zmm13, %zmm12, %zmm12
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
-    vbroadcasti32x4 208(%rdi), %zmm3
+    vpandnq %zmm0, %zmm4, %zmm8
+    vpsrld $4, %zmm8, %zmm8
+    vpandq %zmm4, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm4, %zmm12
+    vpsrld $4, %zmm12, %zmm12
+    vpandq %zmm4, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm6, %zmm9
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm6, %zmm13
+    vpxord %zmm12, %zmm1, %zmm1
+    vpshufb %zmm8, %zmm5, %zmm10
+    vpxord %zmm9, %zmm10, %zmm10
+    vpshufb %zmm0, %zmm5, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm12, %zmm5, %zmm14
+    vpxord %zmm13, %zmm14, %zmm14
+    vpshufb %zmm1, %zmm5, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm10, %zmm5, %zmm9
+    vpxord %zmm0, %zmm9, %zmm9
+    vpshufb %zmm11, %zmm5, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm14, %zmm5, %zmm13
+    vpxord %zmm1, %zmm13, %zmm13
+    vpshufb %zmm15, %zmm5, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm0
+    vpshufb %zmm13, %zmm7, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm0, %zmm0
+    vpxord %zmm15, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm8
+    vpshufb %zmm13, %zmm7, %zmm12
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm8, %zmm8
+    vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 160(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm8, %zmm9
     vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm12, %zmm13
     vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpandnq %zmm0, %zmm4, %zmm8
+    vpsrld $4, %zmm8, %zmm8
+    vpandq %zmm4, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm4, %zmm12
+    vpsrld $4, %zmm12, %zmm12
+    vpandq %zmm4, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm6, %zmm9
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm6, %zmm13
+    vpxord %zmm12, %zmm1, %zmm1
+    vpshufb %zmm8, %zmm5, %zmm10
+    vpxord %zmm9, %zmm10, %zmm10
+    vpshufb %zmm0, %zmm5, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm12, %zmm5, %zmm14
+    vpxord %zmm13, %zmm14, %zmm14
+    vpshufb %zmm1, %zmm5, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm10, %zmm5, %zmm9
+    vpxord %zmm0, %zmm9, %zmm9
+    vpshufb %zmm11, %zmm5, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm14, %zmm5, %zmm13
+    vpxord %zmm1, %zmm13, %zmm13
+    vpshufb %zmm15, %zmm5, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm0
+    vpshufb %zmm13, %zmm7, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm0, %zmm0
+    vpxord %zmm15, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm8
+    vpshufb %zmm13, %zmm7, %zmm12
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm8, %zmm8
+    vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 176(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpandnq %zmm0, %zmm4, %zmm8
+    vpsrld $4, %zmm8, %zmm8
+    vpandq %zmm4, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm4, %zmm12
+    vpsrld $4, %zmm12, %zmm12
+    vpandq %zmm4, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm6, %zmm9
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm6, %zmm13
+    vpxord %zmm12, %zmm1, %zmm1
+    vpshufb %zmm8, %zmm5, %zmm10
+    vpxord %zmm9, %zmm10, %zmm10
+    vpshufb %zmm0, %zmm5, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm12, %zmm5, %zmm14
+    vpxord %zmm13, %zmm14, %zmm14
+    vpshufb %zmm1, %zmm5, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm10, %zmm5, %zmm9
+    vpxord %zmm0, %zmm9, %zmm9
+    vpshufb %zmm11, %zmm5, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm14, %zmm5, %zmm13
+    vpxord %zmm1, %zmm13, %zmm13
+    vpshufb %zmm15, %zmm5, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm0
+    vpshufb %zmm13, %zmm7, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm0, %zmm0
+    vpxord %zmm15, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm8
+    vpshufb %zmm13, %zmm7, %zmm12
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm8, %zmm8
+    vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 192(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpandnq %zmm0, %zmm4, %zmm8
+    vpsrld $4, %zmm8, %zmm8
+    vpandq %zmm4, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm4, %zmm12
+    vpsrld $4, %zmm12, %zmm12
+    vpandq %zmm4, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm6, %zmm9
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm6, %zmm13
+    vpxord %zmm12, %zmm1, %zmm1
+    vpshufb %zmm8, %zmm5, %zmm10
+    vpxord %zmm9, %zmm10, %zmm10
+    vpshufb %zmm0, %zmm5, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm12, %zmm5, %zmm14
+    vpxord %zmm13, %zmm14, %zmm14
+    vpshufb %zmm1, %zmm5, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm10, %zmm5, %zmm9
+    vpxord %zmm0, %zmm9, %zmm9
+    vpshufb %zmm11, %zmm5, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm14, %zmm5, %zmm13
+    vpxord %zmm1, %zmm13, %zmm13
+    vpshufb %zmm15, %zmm5, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm0
+    vpshufb %zmm13, %zmm7, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm0, %zmm0
+    vpxord %zmm15, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm7
+    vpshufb %zmm9, %zmm7, %zmm8
+    vpshufb %zmm13, %zmm7, %zmm12
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm7
+    vpshufb %zmm10, %zmm7, %zmm11
+    vpshufb %zmm14, %zmm7, %zmm15
+    vpxord %zmm11, %zmm8, %zmm8
+    vpxord %zmm15, %zmm12, %zmm12
+    vbroadcasti32x4 208(%rdi), %zmm3
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm9
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm9, %zmm8, %zmm8
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm8, %zmm9
+    vpxord %zmm3, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm13
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm13, %zmm12, %zmm12
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm12, %zmm13
+    vpxord %zmm3, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -8951,14 +8951,14 @@ aes_gen_vpaes512_ctr_enc_k256_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
     vbroadcasti32x4 16(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -8982,14 +8982,14 @@ aes_gen_vpaes512_ctr_enc_k256_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
     vbroadcasti32x4 32(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -9013,14 +9013,14 @@ aes_gen_vpaes512_ctr_enc_k256_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
     vbroadcasti32x4 48(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -9044,14 +9044,14 @@ aes_gen_vpaes512_ctr_enc_k256_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
     vbroadcasti32x4 64(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -9075,14 +9075,14 @@ aes_gen_vpaes512_ctr_enc_k256_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
     vbroadcasti32x4 80(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -9106,138 +9106,14 @@ aes_gen_vpaes512_ctr_enc_k256_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
     vbroadcasti32x4 96(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 112(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 128(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 144(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpxord %zmm10, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 160(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -9261,14 +9137,14 @@ aes_gen_vpaes512_ctr_enc_k256_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 112(%rdi), %zmm2
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 176(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -9292,14 +9168,14 @@ aes_gen_vpaes512_ctr_enc_k256_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 128(%rdi), %zmm2
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 192(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -9323,14 +9199,138 @@ aes_gen_vpaes512_ctr_enc_k256_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
     vpshufb %zmm9, %zmm6, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 144(%rdi), %zmm2
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
-    vbroadcasti32x4 208(%rdi), %zmm2
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 160(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 176(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 192(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vbroadcasti32x4 208(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -9459,14 +9459,14 @@ aes_gen_vpaes512_ctr_enc_k256_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -9490,14 +9490,14 @@ aes_gen_vpaes512_ctr_enc_k256_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce2r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -9521,14 +9521,14 @@ aes_gen_vpaes512_ctr_enc_k256_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 48(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce3r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -9552,14 +9552,14 @@ aes_gen_vpaes512_ctr_enc_k256_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 64(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce0r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -9583,14 +9583,14 @@ aes_gen_vpaes512_ctr_enc_k256_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 80(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -9614,138 +9614,14 @@ aes_gen_vpaes512_ctr_enc_k256_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 96(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
-    vpandn %xmm0, %xmm3, %xmm7
-    vpsrld $4, %xmm7, %xmm7
-    vpand %xmm3, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm5, %xmm8
-    vpxor %xmm7, %xmm0, %xmm0
-    vpshufb %xmm7, %xmm4, %xmm9
-    vpxor %xmm8, %xmm9, %xmm9
-    vpshufb %xmm0, %xmm4, %xmm10
-    vpxor %xmm8, %xmm10, %xmm10
-    vpshufb %xmm9, %xmm4, %xmm8
-    vpxor %xmm0, %xmm8, %xmm8
-    vpshufb %xmm10, %xmm4, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
-    vpshufb %xmm8, %xmm6, %xmm7
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
-    vpshufb %xmm9, %xmm6, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
     vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes512_mce2r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -9769,14 +9645,14 @@ aes_gen_vpaes512_ctr_enc_k256_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 112(%rdi), %xmm2
     vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes512_mce3r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 176(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -9800,14 +9676,14 @@ aes_gen_vpaes512_ctr_enc_k256_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 128(%rdi), %xmm2
     vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes512_mce0r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 192(%rdi), %xmm2
-    vpxor %xmm2, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -9831,14 +9707,138 @@ aes_gen_vpaes512_ctr_enc_k256_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
     vpshufb %xmm9, %xmm6, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 144(%rdi), %xmm2
     vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
     vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
     vpxor %xmm8, %xmm7, %xmm7
     vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
     vpxor %xmm8, %xmm0, %xmm0
-    vmovdqu 208(%rdi), %xmm2
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 160(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce2r1(%rip), %xmm7, %xmm8
     vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 176(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce3r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 192(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce0r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
+    vpandn %xmm0, %xmm3, %xmm7
+    vpsrld $4, %xmm7, %xmm7
+    vpand %xmm3, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm5, %xmm8
+    vpxor %xmm7, %xmm0, %xmm0
+    vpshufb %xmm7, %xmm4, %xmm9
+    vpxor %xmm8, %xmm9, %xmm9
+    vpshufb %xmm0, %xmm4, %xmm10
+    vpxor %xmm8, %xmm10, %xmm10
+    vpshufb %xmm9, %xmm4, %xmm8
+    vpxor %xmm0, %xmm8, %xmm8
+    vpshufb %xmm10, %xmm4, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm6
+    vpshufb %xmm8, %xmm6, %xmm7
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm6
+    vpshufb %xmm9, %xmm6, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 208(%rdi), %xmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm7, %xmm8
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0

@@ -278,35 +278,35 @@ aes_gen_vpaes512_ecb_enc_k128_w16:
     vpxord %zmm16, %zmm13, %zmm13
     vpxord %zmm20, %zmm17, %zmm17
     vpxord %zmm24, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm10
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm10, %zmm9, %zmm9
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm9, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm14
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm14, %zmm13, %zmm13
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm13, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm18
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
-    vpxord %zmm18, %zmm17, %zmm17
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm17, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm22
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
-    vpxord %zmm22, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm21, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpxord %zmm22, %zmm3, %zmm3
     vbroadcasti32x4 16(%rdi), %zmm4
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm10
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm10, %zmm9, %zmm9
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm9, %zmm10
     vpxord %zmm4, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm14
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm14, %zmm13, %zmm13
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm13, %zmm14
     vpxord %zmm4, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm18
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
+    vpxord %zmm18, %zmm17, %zmm17
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm17, %zmm18
     vpxord %zmm4, %zmm2, %zmm2
+    vpxord %zmm17, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm22
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
+    vpxord %zmm22, %zmm21, %zmm21
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm21, %zmm22
     vpxord %zmm4, %zmm3, %zmm3
+    vpxord %zmm21, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
     vpandnq %zmm0, %zmm5, %zmm9
     vpsrld $4, %zmm9, %zmm9
     vpandq %zmm5, %zmm0, %zmm0
@@ -387,471 +387,35 @@ aes_gen_vpaes512_ecb_enc_k128_w16:
     vpxord %zmm16, %zmm13, %zmm13
     vpxord %zmm20, %zmm17, %zmm17
     vpxord %zmm24, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm10
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm10, %zmm9, %zmm9
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm9, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm14
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
-    vpxord %zmm14, %zmm13, %zmm13
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm13, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm18
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
-    vpxord %zmm18, %zmm17, %zmm17
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm17, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm22
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
-    vpxord %zmm22, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm21, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpxord %zmm22, %zmm3, %zmm3
     vbroadcasti32x4 32(%rdi), %zmm4
-    vpxord %zmm4, %zmm0, %zmm0
-    vpxord %zmm4, %zmm1, %zmm1
-    vpxord %zmm4, %zmm2, %zmm2
-    vpxord %zmm4, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm5, %zmm9
-    vpsrld $4, %zmm9, %zmm9
-    vpandq %zmm5, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm5, %zmm13
-    vpsrld $4, %zmm13, %zmm13
-    vpandq %zmm5, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm5, %zmm17
-    vpsrld $4, %zmm17, %zmm17
-    vpandq %zmm5, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm5, %zmm21
-    vpsrld $4, %zmm21, %zmm21
-    vpandq %zmm5, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm7, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm7, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm7, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm7, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpshufb %zmm9, %zmm6, %zmm11
-    vpxord %zmm10, %zmm11, %zmm11
-    vpshufb %zmm0, %zmm6, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm13, %zmm6, %zmm15
-    vpxord %zmm14, %zmm15, %zmm15
-    vpshufb %zmm1, %zmm6, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm17, %zmm6, %zmm19
-    vpxord %zmm18, %zmm19, %zmm19
-    vpshufb %zmm2, %zmm6, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm21, %zmm6, %zmm23
-    vpxord %zmm22, %zmm23, %zmm23
-    vpshufb %zmm3, %zmm6, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vpshufb %zmm11, %zmm6, %zmm10
-    vpxord %zmm0, %zmm10, %zmm10
-    vpshufb %zmm12, %zmm6, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm15, %zmm6, %zmm14
-    vpxord %zmm1, %zmm14, %zmm14
-    vpshufb %zmm16, %zmm6, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm19, %zmm6, %zmm18
-    vpxord %zmm2, %zmm18, %zmm18
-    vpshufb %zmm20, %zmm6, %zmm19
-    vpxord %zmm17, %zmm19, %zmm19
-    vpshufb %zmm23, %zmm6, %zmm22
-    vpxord %zmm3, %zmm22, %zmm22
-    vpshufb %zmm24, %zmm6, %zmm23
-    vpxord %zmm21, %zmm23, %zmm23
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm8
-    vpshufb %zmm10, %zmm8, %zmm0
-    vpshufb %zmm14, %zmm8, %zmm1
-    vpshufb %zmm18, %zmm8, %zmm2
-    vpshufb %zmm22, %zmm8, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm8
-    vpshufb %zmm11, %zmm8, %zmm12
-    vpshufb %zmm15, %zmm8, %zmm16
-    vpshufb %zmm19, %zmm8, %zmm20
-    vpshufb %zmm23, %zmm8, %zmm24
-    vpxord %zmm12, %zmm0, %zmm0
-    vpxord %zmm16, %zmm1, %zmm1
-    vpxord %zmm20, %zmm2, %zmm2
-    vpxord %zmm24, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm8
-    vpshufb %zmm10, %zmm8, %zmm9
-    vpshufb %zmm14, %zmm8, %zmm13
-    vpshufb %zmm18, %zmm8, %zmm17
-    vpshufb %zmm22, %zmm8, %zmm21
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm8
-    vpshufb %zmm11, %zmm8, %zmm12
-    vpshufb %zmm15, %zmm8, %zmm16
-    vpshufb %zmm19, %zmm8, %zmm20
-    vpshufb %zmm23, %zmm8, %zmm24
-    vpxord %zmm12, %zmm9, %zmm9
-    vpxord %zmm16, %zmm13, %zmm13
-    vpxord %zmm20, %zmm17, %zmm17
-    vpxord %zmm24, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm10
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm10, %zmm9, %zmm9
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm9, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm14
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
-    vpxord %zmm14, %zmm13, %zmm13
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm13, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm18
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
-    vpxord %zmm18, %zmm17, %zmm17
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm17, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm22
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
-    vpxord %zmm22, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm21, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpxord %zmm22, %zmm3, %zmm3
-    vbroadcasti32x4 48(%rdi), %zmm4
-    vpxord %zmm4, %zmm0, %zmm0
-    vpxord %zmm4, %zmm1, %zmm1
-    vpxord %zmm4, %zmm2, %zmm2
-    vpxord %zmm4, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm5, %zmm9
-    vpsrld $4, %zmm9, %zmm9
-    vpandq %zmm5, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm5, %zmm13
-    vpsrld $4, %zmm13, %zmm13
-    vpandq %zmm5, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm5, %zmm17
-    vpsrld $4, %zmm17, %zmm17
-    vpandq %zmm5, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm5, %zmm21
-    vpsrld $4, %zmm21, %zmm21
-    vpandq %zmm5, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm7, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm7, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm7, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm7, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpshufb %zmm9, %zmm6, %zmm11
-    vpxord %zmm10, %zmm11, %zmm11
-    vpshufb %zmm0, %zmm6, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm13, %zmm6, %zmm15
-    vpxord %zmm14, %zmm15, %zmm15
-    vpshufb %zmm1, %zmm6, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm17, %zmm6, %zmm19
-    vpxord %zmm18, %zmm19, %zmm19
-    vpshufb %zmm2, %zmm6, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm21, %zmm6, %zmm23
-    vpxord %zmm22, %zmm23, %zmm23
-    vpshufb %zmm3, %zmm6, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vpshufb %zmm11, %zmm6, %zmm10
-    vpxord %zmm0, %zmm10, %zmm10
-    vpshufb %zmm12, %zmm6, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm15, %zmm6, %zmm14
-    vpxord %zmm1, %zmm14, %zmm14
-    vpshufb %zmm16, %zmm6, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm19, %zmm6, %zmm18
-    vpxord %zmm2, %zmm18, %zmm18
-    vpshufb %zmm20, %zmm6, %zmm19
-    vpxord %zmm17, %zmm19, %zmm19
-    vpshufb %zmm23, %zmm6, %zmm22
-    vpxord %zmm3, %zmm22, %zmm22
-    vpshufb %zmm24, %zmm6, %zmm23
-    vpxord %zmm21, %zmm23, %zmm23
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm8
-    vpshufb %zmm10, %zmm8, %zmm0
-    vpshufb %zmm14, %zmm8, %zmm1
-    vpshufb %zmm18, %zmm8, %zmm2
-    vpshufb %zmm22, %zmm8, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm8
-    vpshufb %zmm11, %zmm8, %zmm12
-    vpshufb %zmm15, %zmm8, %zmm16
-    vpshufb %zmm19, %zmm8, %zmm20
-    vpshufb %zmm23, %zmm8, %zmm24
-    vpxord %zmm12, %zmm0, %zmm0
-    vpxord %zmm16, %zmm1, %zmm1
-    vpxord %zmm20, %zmm2, %zmm2
-    vpxord %zmm24, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm8
-    vpshufb %zmm10, %zmm8, %zmm9
-    vpshufb %zmm14, %zmm8, %zmm13
-    vpshufb %zmm18, %zmm8, %zmm17
-    vpshufb %zmm22, %zmm8, %zmm21
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm8
-    vpshufb %zmm11, %zmm8, %zmm12
-    vpshufb %zmm15, %zmm8, %zmm16
-    vpshufb %zmm19, %zmm8, %zmm20
-    vpshufb %zmm23, %zmm8, %zmm24
-    vpxord %zmm12, %zmm9, %zmm9
-    vpxord %zmm16, %zmm13, %zmm13
-    vpxord %zmm20, %zmm17, %zmm17
-    vpxord %zmm24, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm10
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm10, %zmm9, %zmm9
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm9, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm14
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
-    vpxord %zmm14, %zmm13, %zmm13
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm13, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm18
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
-    vpxord %zmm18, %zmm17, %zmm17
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm17, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm22
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
-    vpxord %zmm22, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm21, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpxord %zmm22, %zmm3, %zmm3
-    vbroadcasti32x4 64(%rdi), %zmm4
-    vpxord %zmm4, %zmm0, %zmm0
-    vpxord %zmm4, %zmm1, %zmm1
-    vpxord %zmm4, %zmm2, %zmm2
-    vpxord %zmm4, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm5, %zmm9
-    vpsrld $4, %zmm9, %zmm9
-    vpandq %zmm5, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm5, %zmm13
-    vpsrld $4, %zmm13, %zmm13
-    vpandq %zmm5, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm5, %zmm17
-    vpsrld $4, %zmm17, %zmm17
-    vpandq %zmm5, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm5, %zmm21
-    vpsrld $4, %zmm21, %zmm21
-    vpandq %zmm5, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm7, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm7, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm7, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm7, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpshufb %zmm9, %zmm6, %zmm11
-    vpxord %zmm10, %zmm11, %zmm11
-    vpshufb %zmm0, %zmm6, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm13, %zmm6, %zmm15
-    vpxord %zmm14, %zmm15, %zmm15
-    vpshufb %zmm1, %zmm6, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm17, %zmm6, %zmm19
-    vpxord %zmm18, %zmm19, %zmm19
-    vpshufb %zmm2, %zmm6, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm21, %zmm6, %zmm23
-    vpxord %zmm22, %zmm23, %zmm23
-    vpshufb %zmm3, %zmm6, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vpshufb %zmm11, %zmm6, %zmm10
-    vpxord %zmm0, %zmm10, %zmm10
-    vpshufb %zmm12, %zmm6, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm15, %zmm6, %zmm14
-    vpxord %zmm1, %zmm14, %zmm14
-    vpshufb %zmm16, %zmm6, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm19, %zmm6, %zmm18
-    vpxord %zmm2, %zmm18, %zmm18
-    vpshufb %zmm20, %zmm6, %zmm19
-    vpxord %zmm17, %zmm19, %zmm19
-    vpshufb %zmm23, %zmm6, %zmm22
-    vpxord %zmm3, %zmm22, %zmm22
-    vpshufb %zmm24, %zmm6, %zmm23
-    vpxord %zmm21, %zmm23, %zmm23
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm8
-    vpshufb %zmm10, %zmm8, %zmm0
-    vpshufb %zmm14, %zmm8, %zmm1
-    vpshufb %zmm18, %zmm8, %zmm2
-    vpshufb %zmm22, %zmm8, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm8
-    vpshufb %zmm11, %zmm8, %zmm12
-    vpshufb %zmm15, %zmm8, %zmm16
-    vpshufb %zmm19, %zmm8, %zmm20
-    vpshufb %zmm23, %zmm8, %zmm24
-    vpxord %zmm12, %zmm0, %zmm0
-    vpxord %zmm16, %zmm1, %zmm1
-    vpxord %zmm20, %zmm2, %zmm2
-    vpxord %zmm24, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm8
-    vpshufb %zmm10, %zmm8, %zmm9
-    vpshufb %zmm14, %zmm8, %zmm13
-    vpshufb %zmm18, %zmm8, %zmm17
-    vpshufb %zmm22, %zmm8, %zmm21
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm8
-    vpshufb %zmm11, %zmm8, %zmm12
-    vpshufb %zmm15, %zmm8, %zmm16
-    vpshufb %zmm19, %zmm8, %zmm20
-    vpshufb %zmm23, %zmm8, %zmm24
-    vpxord %zmm12, %zmm9, %zmm9
-    vpxord %zmm16, %zmm13, %zmm13
-    vpxord %zmm20, %zmm17, %zmm17
-    vpxord %zmm24, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm10
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm10, %zmm9, %zmm9
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm9, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm14
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm14, %zmm13, %zmm13
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm13, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm18
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
-    vpxord %zmm18, %zmm17, %zmm17
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm17, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm22
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
-    vpxord %zmm22, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm21, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpxord %zmm22, %zmm3, %zmm3
-    vbroadcasti32x4 80(%rdi), %zmm4
-    vpxord %zmm4, %zmm0, %zmm0
-    vpxord %zmm4, %zmm1, %zmm1
-    vpxord %zmm4, %zmm2, %zmm2
-    vpxord %zmm4, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm5, %zmm9
-    vpsrld $4, %zmm9, %zmm9
-    vpandq %zmm5, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm5, %zmm13
-    vpsrld $4, %zmm13, %zmm13
-    vpandq %zmm5, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm5, %zmm17
-    vpsrld $4, %zmm17, %zmm17
-    vpandq %zmm5, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm5, %zmm21
-    vpsrld $4, %zmm21, %zmm21
-    vpandq %zmm5, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm7, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm7, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm7, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm7, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpshufb %zmm9, %zmm6, %zmm11
-    vpxord %zmm10, %zmm11, %zmm11
-    vpshufb %zmm0, %zmm6, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm13, %zmm6, %zmm15
-    vpxord %zmm14, %zmm15, %zmm15
-    vpshufb %zmm1, %zmm6, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm17, %zmm6, %zmm19
-    vpxord %zmm18, %zmm19, %zmm19
-    vpshufb %zmm2, %zmm6, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm21, %zmm6, %zmm23
-    vpxord %zmm22, %zmm23, %zmm23
-    vpshufb %zmm3, %zmm6, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vpshufb %zmm11, %zmm6, %zmm10
-    vpxord %zmm0, %zmm10, %zmm10
-    vpshufb %zmm12, %zmm6, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm15, %zmm6, %zmm14
-    vpxord %zmm1, %zmm14, %zmm14
-    vpshufb %zmm16, %zmm6, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm19, %zmm6, %zmm18
-    vpxord %zmm2, %zmm18, %zmm18
-    vpshufb %zmm20, %zmm6, %zmm19
-    vpxord %zmm17, %zmm19, %zmm19
-    vpshufb %zmm23, %zmm6, %zmm22
-    vpxord %zmm3, %zmm22, %zmm22
-    vpshufb %zmm24, %zmm6, %zmm23
-    vpxord %zmm21, %zmm23, %zmm23
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm8
-    vpshufb %zmm10, %zmm8, %zmm0
-    vpshufb %zmm14, %zmm8, %zmm1
-    vpshufb %zmm18, %zmm8, %zmm2
-    vpshufb %zmm22, %zmm8, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm8
-    vpshufb %zmm11, %zmm8, %zmm12
-    vpshufb %zmm15, %zmm8, %zmm16
-    vpshufb %zmm19, %zmm8, %zmm20
-    vpshufb %zmm23, %zmm8, %zmm24
-    vpxord %zmm12, %zmm0, %zmm0
-    vpxord %zmm16, %zmm1, %zmm1
-    vpxord %zmm20, %zmm2, %zmm2
-    vpxord %zmm24, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm8
-    vpshufb %zmm10, %zmm8, %zmm9
-    vpshufb %zmm14, %zmm8, %zmm13
-    vpshufb %zmm18, %zmm8, %zmm17
-    vpshufb %zmm22, %zmm8, %zmm21
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm8
-    vpshufb %zmm11, %zmm8, %zmm12
-    vpshufb %zmm15, %zmm8, %zmm16
-    vpshufb %zmm19, %zmm8, %zmm20
-    vpshufb %zmm23, %zmm8, %zmm24
-    vpxord %zmm12, %zmm9, %zmm9
-    vpxord %zmm16, %zmm13, %zmm13
-    vpxord %zmm20, %zmm17, %zmm17
-    vpxord %zmm24, %zmm21, %zmm21
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm10
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
     vpxord %zmm10, %zmm9, %zmm9
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm9, %zmm10
+    vpxord %zmm4, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm14
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
     vpxord %zmm14, %zmm13, %zmm13
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm13, %zmm14
+    vpxord %zmm4, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm18
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
     vpxord %zmm18, %zmm17, %zmm17
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm17, %zmm18
+    vpxord %zmm4, %zmm2, %zmm2
     vpxord %zmm17, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm22
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
     vpxord %zmm22, %zmm21, %zmm21
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm21, %zmm22
+    vpxord %zmm4, %zmm3, %zmm3
     vpxord %zmm21, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
-    vbroadcasti32x4 96(%rdi), %zmm4
-    vpxord %zmm4, %zmm0, %zmm0
-    vpxord %zmm4, %zmm1, %zmm1
-    vpxord %zmm4, %zmm2, %zmm2
-    vpxord %zmm4, %zmm3, %zmm3
     vpandnq %zmm0, %zmm5, %zmm9
     vpsrld $4, %zmm9, %zmm9
     vpandq %zmm5, %zmm0, %zmm0
@@ -932,35 +496,35 @@ aes_gen_vpaes512_ecb_enc_k128_w16:
     vpxord %zmm16, %zmm13, %zmm13
     vpxord %zmm20, %zmm17, %zmm17
     vpxord %zmm24, %zmm21, %zmm21
+    vbroadcasti32x4 48(%rdi), %zmm4
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm10
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
     vpxord %zmm10, %zmm9, %zmm9
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm9, %zmm10
+    vpxord %zmm4, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm14
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
     vpxord %zmm14, %zmm13, %zmm13
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm13, %zmm14
+    vpxord %zmm4, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm18
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
     vpxord %zmm18, %zmm17, %zmm17
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm17, %zmm18
+    vpxord %zmm4, %zmm2, %zmm2
     vpxord %zmm17, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm22
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
     vpxord %zmm22, %zmm21, %zmm21
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm21, %zmm22
+    vpxord %zmm4, %zmm3, %zmm3
     vpxord %zmm21, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
-    vbroadcasti32x4 112(%rdi), %zmm4
-    vpxord %zmm4, %zmm0, %zmm0
-    vpxord %zmm4, %zmm1, %zmm1
-    vpxord %zmm4, %zmm2, %zmm2
-    vpxord %zmm4, %zmm3, %zmm3
     vpandnq %zmm0, %zmm5, %zmm9
     vpsrld $4, %zmm9, %zmm9
     vpandq %zmm5, %zmm0, %zmm0
@@ -1041,35 +605,35 @@ aes_gen_vpaes512_ecb_enc_k128_w16:
     vpxord %zmm16, %zmm13, %zmm13
     vpxord %zmm20, %zmm17, %zmm17
     vpxord %zmm24, %zmm21, %zmm21
+    vbroadcasti32x4 64(%rdi), %zmm4
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm10
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
     vpxord %zmm10, %zmm9, %zmm9
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm9, %zmm10
+    vpxord %zmm4, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm14
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
     vpxord %zmm14, %zmm13, %zmm13
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm13, %zmm14
+    vpxord %zmm4, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm18
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
     vpxord %zmm18, %zmm17, %zmm17
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm17, %zmm18
+    vpxord %zmm4, %zmm2, %zmm2
     vpxord %zmm17, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm22
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
     vpxord %zmm22, %zmm21, %zmm21
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm21, %zmm22
+    vpxord %zmm4, %zmm3, %zmm3
     vpxord %zmm21, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
-    vbroadcasti32x4 128(%rdi), %zmm4
-    vpxord %zmm4, %zmm0, %zmm0
-    vpxord %zmm4, %zmm1, %zmm1
-    vpxord %zmm4, %zmm2, %zmm2
-    vpxord %zmm4, %zmm3, %zmm3
     vpandnq %zmm0, %zmm5, %zmm9
     vpsrld $4, %zmm9, %zmm9
     vpandq %zmm5, %zmm0, %zmm0
@@ -1150,35 +714,471 @@ aes_gen_vpaes512_ecb_enc_k128_w16:
     vpxord %zmm16, %zmm13, %zmm13
     vpxord %zmm20, %zmm17, %zmm17
     vpxord %zmm24, %zmm21, %zmm21
+    vbroadcasti32x4 80(%rdi), %zmm4
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm10
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
     vpxord %zmm10, %zmm9, %zmm9
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm9, %zmm10
+    vpxord %zmm4, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm14
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
     vpxord %zmm14, %zmm13, %zmm13
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm13, %zmm14
+    vpxord %zmm4, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm18
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
     vpxord %zmm18, %zmm17, %zmm17
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm17, %zmm18
+    vpxord %zmm4, %zmm2, %zmm2
     vpxord %zmm17, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm22
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
     vpxord %zmm22, %zmm21, %zmm21
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm21, %zmm22
+    vpxord %zmm4, %zmm3, %zmm3
     vpxord %zmm21, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
-    vbroadcasti32x4 144(%rdi), %zmm4
+    vpandnq %zmm0, %zmm5, %zmm9
+    vpsrld $4, %zmm9, %zmm9
+    vpandq %zmm5, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm5, %zmm13
+    vpsrld $4, %zmm13, %zmm13
+    vpandq %zmm5, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm5, %zmm17
+    vpsrld $4, %zmm17, %zmm17
+    vpandq %zmm5, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm5, %zmm21
+    vpsrld $4, %zmm21, %zmm21
+    vpandq %zmm5, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm7, %zmm10
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm7, %zmm14
+    vpxord %zmm13, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm7, %zmm18
+    vpxord %zmm17, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm7, %zmm22
+    vpxord %zmm21, %zmm3, %zmm3
+    vpshufb %zmm9, %zmm6, %zmm11
+    vpxord %zmm10, %zmm11, %zmm11
+    vpshufb %zmm0, %zmm6, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm13, %zmm6, %zmm15
+    vpxord %zmm14, %zmm15, %zmm15
+    vpshufb %zmm1, %zmm6, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm17, %zmm6, %zmm19
+    vpxord %zmm18, %zmm19, %zmm19
+    vpshufb %zmm2, %zmm6, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm21, %zmm6, %zmm23
+    vpxord %zmm22, %zmm23, %zmm23
+    vpshufb %zmm3, %zmm6, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vpshufb %zmm11, %zmm6, %zmm10
+    vpxord %zmm0, %zmm10, %zmm10
+    vpshufb %zmm12, %zmm6, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm15, %zmm6, %zmm14
+    vpxord %zmm1, %zmm14, %zmm14
+    vpshufb %zmm16, %zmm6, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm19, %zmm6, %zmm18
+    vpxord %zmm2, %zmm18, %zmm18
+    vpshufb %zmm20, %zmm6, %zmm19
+    vpxord %zmm17, %zmm19, %zmm19
+    vpshufb %zmm23, %zmm6, %zmm22
+    vpxord %zmm3, %zmm22, %zmm22
+    vpshufb %zmm24, %zmm6, %zmm23
+    vpxord %zmm21, %zmm23, %zmm23
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm8
+    vpshufb %zmm10, %zmm8, %zmm0
+    vpshufb %zmm14, %zmm8, %zmm1
+    vpshufb %zmm18, %zmm8, %zmm2
+    vpshufb %zmm22, %zmm8, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm8
+    vpshufb %zmm11, %zmm8, %zmm12
+    vpshufb %zmm15, %zmm8, %zmm16
+    vpshufb %zmm19, %zmm8, %zmm20
+    vpshufb %zmm23, %zmm8, %zmm24
+    vpxord %zmm12, %zmm0, %zmm0
+    vpxord %zmm16, %zmm1, %zmm1
+    vpxord %zmm20, %zmm2, %zmm2
+    vpxord %zmm24, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm8
+    vpshufb %zmm10, %zmm8, %zmm9
+    vpshufb %zmm14, %zmm8, %zmm13
+    vpshufb %zmm18, %zmm8, %zmm17
+    vpshufb %zmm22, %zmm8, %zmm21
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm8
+    vpshufb %zmm11, %zmm8, %zmm12
+    vpshufb %zmm15, %zmm8, %zmm16
+    vpshufb %zmm19, %zmm8, %zmm20
+    vpshufb %zmm23, %zmm8, %zmm24
+    vpxord %zmm12, %zmm9, %zmm9
+    vpxord %zmm16, %zmm13, %zmm13
+    vpxord %zmm20, %zmm17, %zmm17
+    vpxord %zmm24, %zmm21, %zmm21
+    vbroadcasti32x4 96(%rdi), %zmm4
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm10
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm10, %zmm9, %zmm9
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm9, %zmm10
     vpxord %zmm4, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm14
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
+    vpxord %zmm14, %zmm13, %zmm13
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm13, %zmm14
     vpxord %zmm4, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm18
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
+    vpxord %zmm18, %zmm17, %zmm17
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm17, %zmm18
     vpxord %zmm4, %zmm2, %zmm2
+    vpxord %zmm17, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm22
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
+    vpxord %zmm22, %zmm21, %zmm21
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm21, %zmm22
     vpxord %zmm4, %zmm3, %zmm3
+    vpxord %zmm21, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpandnq %zmm0, %zmm5, %zmm9
+    vpsrld $4, %zmm9, %zmm9
+    vpandq %zmm5, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm5, %zmm13
+    vpsrld $4, %zmm13, %zmm13
+    vpandq %zmm5, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm5, %zmm17
+    vpsrld $4, %zmm17, %zmm17
+    vpandq %zmm5, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm5, %zmm21
+    vpsrld $4, %zmm21, %zmm21
+    vpandq %zmm5, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm7, %zmm10
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm7, %zmm14
+    vpxord %zmm13, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm7, %zmm18
+    vpxord %zmm17, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm7, %zmm22
+    vpxord %zmm21, %zmm3, %zmm3
+    vpshufb %zmm9, %zmm6, %zmm11
+    vpxord %zmm10, %zmm11, %zmm11
+    vpshufb %zmm0, %zmm6, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm13, %zmm6, %zmm15
+    vpxord %zmm14, %zmm15, %zmm15
+    vpshufb %zmm1, %zmm6, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm17, %zmm6, %zmm19
+    vpxord %zmm18, %zmm19, %zmm19
+    vpshufb %zmm2, %zmm6, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm21, %zmm6, %zmm23
+    vpxord %zmm22, %zmm23, %zmm23
+    vpshufb %zmm3, %zmm6, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vpshufb %zmm11, %zmm6, %zmm10
+    vpxord %zmm0, %zmm10, %zmm10
+    vpshufb %zmm12, %zmm6, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm15, %zmm6, %zmm14
+    vpxord %zmm1, %zmm14, %zmm14
+    vpshufb %zmm16, %zmm6, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm19, %zmm6, %zmm18
+    vpxord %zmm2, %zmm18, %zmm18
+    vpshufb %zmm20, %zmm6, %zmm19
+    vpxord %zmm17, %zmm19, %zmm19
+    vpshufb %zmm23, %zmm6, %zmm22
+    vpxord %zmm3, %zmm22, %zmm22
+    vpshufb %zmm24, %zmm6, %zmm23
+    vpxord %zmm21, %zmm23, %zmm23
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm8
+    vpshufb %zmm10, %zmm8, %zmm0
+    vpshufb %zmm14, %zmm8, %zmm1
+    vpshufb %zmm18, %zmm8, %zmm2
+    vpshufb %zmm22, %zmm8, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm8
+    vpshufb %zmm11, %zmm8, %zmm12
+    vpshufb %zmm15, %zmm8, %zmm16
+    vpshufb %zmm19, %zmm8, %zmm20
+    vpshufb %zmm23, %zmm8, %zmm24
+    vpxord %zmm12, %zmm0, %zmm0
+    vpxord %zmm16, %zmm1, %zmm1
+    vpxord %zmm20, %zmm2, %zmm2
+    vpxord %zmm24, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm8
+    vpshufb %zmm10, %zmm8, %zmm9
+    vpshufb %zmm14, %zmm8, %zmm13
+    vpshufb %zmm18, %zmm8, %zmm17
+    vpshufb %zmm22, %zmm8, %zmm21
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm8
+    vpshufb %zmm11, %zmm8, %zmm12
+    vpshufb %zmm15, %zmm8, %zmm16
+    vpshufb %zmm19, %zmm8, %zmm20
+    vpshufb %zmm23, %zmm8, %zmm24
+    vpxord %zmm12, %zmm9, %zmm9
+    vpxord %zmm16, %zmm13, %zmm13
+    vpxord %zmm20, %zmm17, %zmm17
+    vpxord %zmm24, %zmm21, %zmm21
+    vbroadcasti32x4 112(%rdi), %zmm4
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm10
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm10, %zmm9, %zmm9
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm9, %zmm10
+    vpxord %zmm4, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm14
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
+    vpxord %zmm14, %zmm13, %zmm13
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm13, %zmm14
+    vpxord %zmm4, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm18
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
+    vpxord %zmm18, %zmm17, %zmm17
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm17, %zmm18
+    vpxord %zmm4, %zmm2, %zmm2
+    vpxord %zmm17, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm22
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
+    vpxord %zmm22, %zmm21, %zmm21
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm21, %zmm22
+    vpxord %zmm4, %zmm3, %zmm3
+    vpxord %zmm21, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpandnq %zmm0, %zmm5, %zmm9
+    vpsrld $4, %zmm9, %zmm9
+    vpandq %zmm5, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm5, %zmm13
+    vpsrld $4, %zmm13, %zmm13
+    vpandq %zmm5, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm5, %zmm17
+    vpsrld $4, %zmm17, %zmm17
+    vpandq %zmm5, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm5, %zmm21
+    vpsrld $4, %zmm21, %zmm21
+    vpandq %zmm5, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm7, %zmm10
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm7, %zmm14
+    vpxord %zmm13, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm7, %zmm18
+    vpxord %zmm17, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm7, %zmm22
+    vpxord %zmm21, %zmm3, %zmm3
+    vpshufb %zmm9, %zmm6, %zmm11
+    vpxord %zmm10, %zmm11, %zmm11
+    vpshufb %zmm0, %zmm6, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm13, %zmm6, %zmm15
+    vpxord %zmm14, %zmm15, %zmm15
+    vpshufb %zmm1, %zmm6, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm17, %zmm6, %zmm19
+    vpxord %zmm18, %zmm19, %zmm19
+    vpshufb %zmm2, %zmm6, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm21, %zmm6, %zmm23
+    vpxord %zmm22, %zmm23, %zmm23
+    vpshufb %zmm3, %zmm6, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vpshufb %zmm11, %zmm6, %zmm10
+    vpxord %zmm0, %zmm10, %zmm10
+    vpshufb %zmm12, %zmm6, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm15, %zmm6, %zmm14
+    vpxord %zmm1, %zmm14, %zmm14
+    vpshufb %zmm16, %zmm6, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm19, %zmm6, %zmm18
+    vpxord %zmm2, %zmm18, %zmm18
+    vpshufb %zmm20, %zmm6, %zmm19
+    vpxord %zmm17, %zmm19, %zmm19
+    vpshufb %zmm23, %zmm6, %zmm22
+    vpxord %zmm3, %zmm22, %zmm22
+    vpshufb %zmm24, %zmm6, %zmm23
+    vpxord %zmm21, %zmm23, %zmm23
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm8
+    vpshufb %zmm10, %zmm8, %zmm0
+    vpshufb %zmm14, %zmm8, %zmm1
+    vpshufb %zmm18, %zmm8, %zmm2
+    vpshufb %zmm22, %zmm8, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm8
+    vpshufb %zmm11, %zmm8, %zmm12
+    vpshufb %zmm15, %zmm8, %zmm16
+    vpshufb %zmm19, %zmm8, %zmm20
+    vpshufb %zmm23, %zmm8, %zmm24
+    vpxord %zmm12, %zmm0, %zmm0
+    vpxord %zmm16, %zmm1, %zmm1
+    vpxord %zmm20, %zmm2, %zmm2
+    vpxord %zmm24, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm8
+    vpshufb %zmm10, %zmm8, %zmm9
+    vpshufb %zmm14, %zmm8, %zmm13
+    vpshufb %zmm18, %zmm8, %zmm17
+    vpshufb %zmm22, %zmm8, %zmm21
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm8
+    vpshufb %zmm11, %zmm8, %zmm12
+    vpshufb %zmm15, %zmm8, %zmm16
+    vpshufb %zmm19, %zmm8, %zmm20
+    vpshufb %zmm23, %zmm8, %zmm24
+    vpxord %zmm12, %zmm9, %zmm9
+    vpxord %zmm16, %zmm13, %zmm13
+    vpxord %zmm20, %zmm17, %zmm17
+    vpxord %zmm24, %zmm21, %zmm21
+    vbroadcasti32x4 128(%rdi), %zmm4
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm10
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm10, %zmm9, %zmm9
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm9, %zmm10
+    vpxord %zmm4, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm14
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
+    vpxord %zmm14, %zmm13, %zmm13
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm13, %zmm14
+    vpxord %zmm4, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm18
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
+    vpxord %zmm18, %zmm17, %zmm17
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm17, %zmm18
+    vpxord %zmm4, %zmm2, %zmm2
+    vpxord %zmm17, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm22
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
+    vpxord %zmm22, %zmm21, %zmm21
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm21, %zmm22
+    vpxord %zmm4, %zmm3, %zmm3
+    vpxord %zmm21, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpandnq %zmm0, %zmm5, %zmm9
+    vpsrld $4, %zmm9, %zmm9
+    vpandq %zmm5, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm5, %zmm13
+    vpsrld $4, %zmm13, %zmm13
+    vpandq %zmm5, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm5, %zmm17
+    vpsrld $4, %zmm17, %zmm17
+    vpandq %zmm5, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm5, %zmm21
+    vpsrld $4, %zmm21, %zmm21
+    vpandq %zmm5, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm7, %zmm10
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm7, %zmm14
+    vpxord %zmm13, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm7, %zmm18
+    vpxord %zmm17, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm7, %zmm22
+    vpxord %zmm21, %zmm3, %zmm3
+    vpshufb %zmm9, %zmm6, %zmm11
+    vpxord %zmm10, %zmm11, %zmm11
+    vpshufb %zmm0, %zmm6, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm13, %zmm6, %zmm15
+    vpxord %zmm14, %zmm15, %zmm15
+    vpshufb %zmm1, %zmm6, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm17, %zmm6, %zmm19
+    vpxord %zmm18, %zmm19, %zmm19
+    vpshufb %zmm2, %zmm6, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm21, %zmm6, %zmm23
+    vpxord %zmm22, %zmm23, %zmm23
+    vpshufb %zmm3, %zmm6, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vpshufb %zmm11, %zmm6, %zmm10
+    vpxord %zmm0, %zmm10, %zmm10
+    vpshufb %zmm12, %zmm6, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm15, %zmm6, %zmm14
+    vpxord %zmm1, %zmm14, %zmm14
+    vpshufb %zmm16, %zmm6, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm19, %zmm6, %zmm18
+    vpxord %zmm2, %zmm18, %zmm18
+    vpshufb %zmm20, %zmm6, %zmm19
+    vpxord %zmm17, %zmm19, %zmm19
+    vpshufb %zmm23, %zmm6, %zmm22
+    vpxord %zmm3, %zmm22, %zmm22
+    vpshufb %zmm24, %zmm6, %zmm23
+    vpxord %zmm21, %zmm23, %zmm23
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm8
+    vpshufb %zmm10, %zmm8, %zmm0
+    vpshufb %zmm14, %zmm8, %zmm1
+    vpshufb %zmm18, %zmm8, %zmm2
+    vpshufb %zmm22, %zmm8, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm8
+    vpshufb %zmm11, %zmm8, %zmm12
+    vpshufb %zmm15, %zmm8, %zmm16
+    vpshufb %zmm19, %zmm8, %zmm20
+    vpshufb %zmm23, %zmm8, %zmm24
+    vpxord %zmm12, %zmm0, %zmm0
+    vpxord %zmm16, %zmm1, %zmm1
+    vpxord %zmm20, %zmm2, %zmm2
+    vpxord %zmm24, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm8
+    vpshufb %zmm10, %zmm8, %zmm9
+    vpshufb %zmm14, %zmm8, %zmm13
+    vpshufb %zmm18, %zmm8, %zmm17
+    vpshufb %zmm22, %zmm8, %zmm21
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm8
+    vpshufb %zmm11, %zmm8, %zmm12
+    vpshufb %zmm15, %zmm8, %zmm16
+    vpshufb %zmm19, %zmm8, %zmm20
+    vpshufb %zmm23, %zmm8, %zmm24
+    vpxord %zmm12, %zmm9, %zmm9
+    vpxord %zmm16, %zmm13, %zmm13
+    vpxord %zmm20, %zmm17, %zmm17
+    vpxord %zmm24, %zmm21, %zmm21
+    vbroadcasti32x4 144(%rdi), %zmm4
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm10
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm10, %zmm9, %zmm9
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm9, %zmm10
+    vpxord %zmm4, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm14
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm14, %zmm13, %zmm13
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm13, %zmm14
+    vpxord %zmm4, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm18
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
+    vpxord %zmm18, %zmm17, %zmm17
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm17, %zmm18
+    vpxord %zmm4, %zmm2, %zmm2
+    vpxord %zmm17, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm22
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
+    vpxord %zmm22, %zmm21, %zmm21
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm21, %zmm22
+    vpxord %zmm4, %zmm3, %zmm3
+    vpxord %zmm21, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
     vpandnq %zmm0, %zmm5, %zmm9
     vpsrld $4, %zmm9, %zmm9
     vpandq %zmm5, %zmm0, %zmm0
@@ -1381,21 +1381,21 @@ aes_gen_vpaes512_ecb_enc_k128_w8:
     vpshufb %zmm13, %zmm6, %zmm14
     vpxord %zmm10, %zmm7, %zmm7
     vpxord %zmm14, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm12
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm12, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm11, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpxord %zmm12, %zmm1, %zmm1
     vbroadcasti32x4 16(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm12
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm12, %zmm11, %zmm11
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm11, %zmm12
     vpxord %zmm2, %zmm1, %zmm1
+    vpxord %zmm11, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -1438,249 +1438,21 @@ aes_gen_vpaes512_ecb_enc_k128_w8:
     vpshufb %zmm13, %zmm6, %zmm14
     vpxord %zmm10, %zmm7, %zmm7
     vpxord %zmm14, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm12
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
-    vpxord %zmm12, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm11, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpxord %zmm12, %zmm1, %zmm1
     vbroadcasti32x4 32(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpxord %zmm2, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm3, %zmm11
-    vpsrld $4, %zmm11, %zmm11
-    vpandq %zmm3, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm5, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm11, %zmm4, %zmm13
-    vpxord %zmm12, %zmm13, %zmm13
-    vpshufb %zmm1, %zmm4, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vpshufb %zmm13, %zmm4, %zmm12
-    vpxord %zmm1, %zmm12, %zmm12
-    vpshufb %zmm14, %zmm4, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vpshufb %zmm12, %zmm6, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpshufb %zmm13, %zmm6, %zmm14
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm14, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vpshufb %zmm12, %zmm6, %zmm11
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpshufb %zmm13, %zmm6, %zmm14
-    vpxord %zmm10, %zmm7, %zmm7
-    vpxord %zmm14, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm12
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
-    vpxord %zmm12, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm11, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpxord %zmm12, %zmm1, %zmm1
-    vbroadcasti32x4 48(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpxord %zmm2, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm3, %zmm11
-    vpsrld $4, %zmm11, %zmm11
-    vpandq %zmm3, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm5, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm11, %zmm4, %zmm13
-    vpxord %zmm12, %zmm13, %zmm13
-    vpshufb %zmm1, %zmm4, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vpshufb %zmm13, %zmm4, %zmm12
-    vpxord %zmm1, %zmm12, %zmm12
-    vpshufb %zmm14, %zmm4, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vpshufb %zmm12, %zmm6, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpshufb %zmm13, %zmm6, %zmm14
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm14, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vpshufb %zmm12, %zmm6, %zmm11
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpshufb %zmm13, %zmm6, %zmm14
-    vpxord %zmm10, %zmm7, %zmm7
-    vpxord %zmm14, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm12
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
-    vpxord %zmm12, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm11, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpxord %zmm12, %zmm1, %zmm1
-    vbroadcasti32x4 64(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpxord %zmm2, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm3, %zmm11
-    vpsrld $4, %zmm11, %zmm11
-    vpandq %zmm3, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm5, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm11, %zmm4, %zmm13
-    vpxord %zmm12, %zmm13, %zmm13
-    vpshufb %zmm1, %zmm4, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vpshufb %zmm13, %zmm4, %zmm12
-    vpxord %zmm1, %zmm12, %zmm12
-    vpshufb %zmm14, %zmm4, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vpshufb %zmm12, %zmm6, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpshufb %zmm13, %zmm6, %zmm14
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm14, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vpshufb %zmm12, %zmm6, %zmm11
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpshufb %zmm13, %zmm6, %zmm14
-    vpxord %zmm10, %zmm7, %zmm7
-    vpxord %zmm14, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm12
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm12, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm11, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpxord %zmm12, %zmm1, %zmm1
-    vbroadcasti32x4 80(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpxord %zmm2, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm3, %zmm11
-    vpsrld $4, %zmm11, %zmm11
-    vpandq %zmm3, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm5, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm11, %zmm4, %zmm13
-    vpxord %zmm12, %zmm13, %zmm13
-    vpshufb %zmm1, %zmm4, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vpshufb %zmm13, %zmm4, %zmm12
-    vpxord %zmm1, %zmm12, %zmm12
-    vpshufb %zmm14, %zmm4, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vpshufb %zmm12, %zmm6, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpshufb %zmm13, %zmm6, %zmm14
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm14, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vpshufb %zmm12, %zmm6, %zmm11
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpshufb %zmm13, %zmm6, %zmm14
-    vpxord %zmm10, %zmm7, %zmm7
-    vpxord %zmm14, %zmm11, %zmm11
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm12
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
     vpxord %zmm12, %zmm11, %zmm11
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm11, %zmm12
+    vpxord %zmm2, %zmm1, %zmm1
     vpxord %zmm11, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
-    vbroadcasti32x4 96(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpxord %zmm2, %zmm1, %zmm1
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -1723,21 +1495,21 @@ aes_gen_vpaes512_ecb_enc_k128_w8:
     vpshufb %zmm13, %zmm6, %zmm14
     vpxord %zmm10, %zmm7, %zmm7
     vpxord %zmm14, %zmm11, %zmm11
+    vbroadcasti32x4 48(%rdi), %zmm2
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm12
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
     vpxord %zmm12, %zmm11, %zmm11
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm11, %zmm12
+    vpxord %zmm2, %zmm1, %zmm1
     vpxord %zmm11, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
-    vbroadcasti32x4 112(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpxord %zmm2, %zmm1, %zmm1
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -1780,21 +1552,21 @@ aes_gen_vpaes512_ecb_enc_k128_w8:
     vpshufb %zmm13, %zmm6, %zmm14
     vpxord %zmm10, %zmm7, %zmm7
     vpxord %zmm14, %zmm11, %zmm11
+    vbroadcasti32x4 64(%rdi), %zmm2
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm12
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
     vpxord %zmm12, %zmm11, %zmm11
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm11, %zmm12
+    vpxord %zmm2, %zmm1, %zmm1
     vpxord %zmm11, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
-    vbroadcasti32x4 128(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpxord %zmm2, %zmm1, %zmm1
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -1837,21 +1609,249 @@ aes_gen_vpaes512_ecb_enc_k128_w8:
     vpshufb %zmm13, %zmm6, %zmm14
     vpxord %zmm10, %zmm7, %zmm7
     vpxord %zmm14, %zmm11, %zmm11
+    vbroadcasti32x4 80(%rdi), %zmm2
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm12
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
     vpxord %zmm12, %zmm11, %zmm11
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm11, %zmm12
+    vpxord %zmm2, %zmm1, %zmm1
     vpxord %zmm11, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
-    vbroadcasti32x4 144(%rdi), %zmm2
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm3, %zmm11
+    vpsrld $4, %zmm11, %zmm11
+    vpandq %zmm3, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm5, %zmm12
+    vpxord %zmm11, %zmm1, %zmm1
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm11, %zmm4, %zmm13
+    vpxord %zmm12, %zmm13, %zmm13
+    vpshufb %zmm1, %zmm4, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vpshufb %zmm13, %zmm4, %zmm12
+    vpxord %zmm1, %zmm12, %zmm12
+    vpshufb %zmm14, %zmm4, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vpshufb %zmm12, %zmm6, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpshufb %zmm13, %zmm6, %zmm14
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm14, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vpshufb %zmm12, %zmm6, %zmm11
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpshufb %zmm13, %zmm6, %zmm14
+    vpxord %zmm10, %zmm7, %zmm7
+    vpxord %zmm14, %zmm11, %zmm11
+    vbroadcasti32x4 96(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm12
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
+    vpxord %zmm12, %zmm11, %zmm11
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm11, %zmm12
     vpxord %zmm2, %zmm1, %zmm1
+    vpxord %zmm11, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm3, %zmm11
+    vpsrld $4, %zmm11, %zmm11
+    vpandq %zmm3, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm5, %zmm12
+    vpxord %zmm11, %zmm1, %zmm1
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm11, %zmm4, %zmm13
+    vpxord %zmm12, %zmm13, %zmm13
+    vpshufb %zmm1, %zmm4, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vpshufb %zmm13, %zmm4, %zmm12
+    vpxord %zmm1, %zmm12, %zmm12
+    vpshufb %zmm14, %zmm4, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vpshufb %zmm12, %zmm6, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpshufb %zmm13, %zmm6, %zmm14
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm14, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vpshufb %zmm12, %zmm6, %zmm11
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpshufb %zmm13, %zmm6, %zmm14
+    vpxord %zmm10, %zmm7, %zmm7
+    vpxord %zmm14, %zmm11, %zmm11
+    vbroadcasti32x4 112(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm12
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
+    vpxord %zmm12, %zmm11, %zmm11
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm11, %zmm12
+    vpxord %zmm2, %zmm1, %zmm1
+    vpxord %zmm11, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm3, %zmm11
+    vpsrld $4, %zmm11, %zmm11
+    vpandq %zmm3, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm5, %zmm12
+    vpxord %zmm11, %zmm1, %zmm1
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm11, %zmm4, %zmm13
+    vpxord %zmm12, %zmm13, %zmm13
+    vpshufb %zmm1, %zmm4, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vpshufb %zmm13, %zmm4, %zmm12
+    vpxord %zmm1, %zmm12, %zmm12
+    vpshufb %zmm14, %zmm4, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vpshufb %zmm12, %zmm6, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpshufb %zmm13, %zmm6, %zmm14
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm14, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vpshufb %zmm12, %zmm6, %zmm11
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpshufb %zmm13, %zmm6, %zmm14
+    vpxord %zmm10, %zmm7, %zmm7
+    vpxord %zmm14, %zmm11, %zmm11
+    vbroadcasti32x4 128(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm12
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
+    vpxord %zmm12, %zmm11, %zmm11
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm11, %zmm12
+    vpxord %zmm2, %zmm1, %zmm1
+    vpxord %zmm11, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm3, %zmm11
+    vpsrld $4, %zmm11, %zmm11
+    vpandq %zmm3, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm5, %zmm12
+    vpxord %zmm11, %zmm1, %zmm1
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm11, %zmm4, %zmm13
+    vpxord %zmm12, %zmm13, %zmm13
+    vpshufb %zmm1, %zmm4, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vpshufb %zmm13, %zmm4, %zmm12
+    vpxord %zmm1, %zmm12, %zmm12
+    vpshufb %zmm14, %zmm4, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vpshufb %zmm12, %zmm6, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpshufb %zmm13, %zmm6, %zmm14
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm14, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vpshufb %zmm12, %zmm6, %zmm11
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpshufb %zmm13, %zmm6, %zmm14
+    vpxord %zmm10, %zmm7, %zmm7
+    vpxord %zmm14, %zmm11, %zmm11
+    vbroadcasti32x4 144(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm12
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm12, %zmm11, %zmm11
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm11, %zmm12
+    vpxord %zmm2, %zmm1, %zmm1
+    vpxord %zmm11, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -1978,14 +1978,14 @@ aes_gen_vpaes512_ecb_enc_k128_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
     vpshufb %zmm8, %zmm5, %zmm9
     vpxord %zmm9, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm7
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm7, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm6, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpxord %zmm7, %zmm0, %zmm0
     vbroadcasti32x4 16(%rdi), %zmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm7
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm7, %zmm6, %zmm6
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm6, %zmm7
     vpxord %zmm1, %zmm0, %zmm0
+    vpxord %zmm6, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
     vpandnq %zmm0, %zmm2, %zmm6
     vpsrld $4, %zmm6, %zmm6
     vpandq %zmm2, %zmm0, %zmm0
@@ -2009,138 +2009,14 @@ aes_gen_vpaes512_ecb_enc_k128_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
     vpshufb %zmm8, %zmm5, %zmm9
     vpxord %zmm9, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm7
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm7, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm6, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpxord %zmm7, %zmm0, %zmm0
     vbroadcasti32x4 32(%rdi), %zmm1
-    vpxord %zmm1, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm2, %zmm6
-    vpsrld $4, %zmm6, %zmm6
-    vpandq %zmm2, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm4, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpshufb %zmm6, %zmm3, %zmm8
-    vpxord %zmm7, %zmm8, %zmm8
-    vpshufb %zmm0, %zmm3, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vpshufb %zmm8, %zmm3, %zmm7
-    vpxord %zmm0, %zmm7, %zmm7
-    vpshufb %zmm9, %zmm3, %zmm8
-    vpxord %zmm6, %zmm8, %zmm8
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm5
-    vpshufb %zmm7, %zmm5, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm5
-    vpshufb %zmm8, %zmm5, %zmm9
-    vpxord %zmm9, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm5
-    vpshufb %zmm7, %zmm5, %zmm6
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
-    vpshufb %zmm8, %zmm5, %zmm9
-    vpxord %zmm9, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm7
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm7, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm6, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpxord %zmm7, %zmm0, %zmm0
-    vbroadcasti32x4 48(%rdi), %zmm1
-    vpxord %zmm1, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm2, %zmm6
-    vpsrld $4, %zmm6, %zmm6
-    vpandq %zmm2, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm4, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpshufb %zmm6, %zmm3, %zmm8
-    vpxord %zmm7, %zmm8, %zmm8
-    vpshufb %zmm0, %zmm3, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vpshufb %zmm8, %zmm3, %zmm7
-    vpxord %zmm0, %zmm7, %zmm7
-    vpshufb %zmm9, %zmm3, %zmm8
-    vpxord %zmm6, %zmm8, %zmm8
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm5
-    vpshufb %zmm7, %zmm5, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm5
-    vpshufb %zmm8, %zmm5, %zmm9
-    vpxord %zmm9, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm5
-    vpshufb %zmm7, %zmm5, %zmm6
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
-    vpshufb %zmm8, %zmm5, %zmm9
-    vpxord %zmm9, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm7
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm7, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm6, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpxord %zmm7, %zmm0, %zmm0
-    vbroadcasti32x4 64(%rdi), %zmm1
-    vpxord %zmm1, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm2, %zmm6
-    vpsrld $4, %zmm6, %zmm6
-    vpandq %zmm2, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm4, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpshufb %zmm6, %zmm3, %zmm8
-    vpxord %zmm7, %zmm8, %zmm8
-    vpshufb %zmm0, %zmm3, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vpshufb %zmm8, %zmm3, %zmm7
-    vpxord %zmm0, %zmm7, %zmm7
-    vpshufb %zmm9, %zmm3, %zmm8
-    vpxord %zmm6, %zmm8, %zmm8
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm5
-    vpshufb %zmm7, %zmm5, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm5
-    vpshufb %zmm8, %zmm5, %zmm9
-    vpxord %zmm9, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm5
-    vpshufb %zmm7, %zmm5, %zmm6
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
-    vpshufb %zmm8, %zmm5, %zmm9
-    vpxord %zmm9, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm7
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm7, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm6, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpxord %zmm7, %zmm0, %zmm0
-    vbroadcasti32x4 80(%rdi), %zmm1
-    vpxord %zmm1, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm2, %zmm6
-    vpsrld $4, %zmm6, %zmm6
-    vpandq %zmm2, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm4, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpshufb %zmm6, %zmm3, %zmm8
-    vpxord %zmm7, %zmm8, %zmm8
-    vpshufb %zmm0, %zmm3, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vpshufb %zmm8, %zmm3, %zmm7
-    vpxord %zmm0, %zmm7, %zmm7
-    vpshufb %zmm9, %zmm3, %zmm8
-    vpxord %zmm6, %zmm8, %zmm8
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm5
-    vpshufb %zmm7, %zmm5, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm5
-    vpshufb %zmm8, %zmm5, %zmm9
-    vpxord %zmm9, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm5
-    vpshufb %zmm7, %zmm5, %zmm6
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
-    vpshufb %zmm8, %zmm5, %zmm9
-    vpxord %zmm9, %zmm6, %zmm6
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm7
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
     vpxord %zmm7, %zmm6, %zmm6
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm6, %zmm7
+    vpxord %zmm1, %zmm0, %zmm0
     vpxord %zmm6, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
-    vbroadcasti32x4 96(%rdi), %zmm1
-    vpxord %zmm1, %zmm0, %zmm0
     vpandnq %zmm0, %zmm2, %zmm6
     vpsrld $4, %zmm6, %zmm6
     vpandq %zmm2, %zmm0, %zmm0
@@ -2164,14 +2040,14 @@ aes_gen_vpaes512_ecb_enc_k128_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
     vpshufb %zmm8, %zmm5, %zmm9
     vpxord %zmm9, %zmm6, %zmm6
+    vbroadcasti32x4 48(%rdi), %zmm1
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm7
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
     vpxord %zmm7, %zmm6, %zmm6
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm6, %zmm7
+    vpxord %zmm1, %zmm0, %zmm0
     vpxord %zmm6, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
-    vbroadcasti32x4 112(%rdi), %zmm1
-    vpxord %zmm1, %zmm0, %zmm0
     vpandnq %zmm0, %zmm2, %zmm6
     vpsrld $4, %zmm6, %zmm6
     vpandq %zmm2, %zmm0, %zmm0
@@ -2195,14 +2071,14 @@ aes_gen_vpaes512_ecb_enc_k128_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
     vpshufb %zmm8, %zmm5, %zmm9
     vpxord %zmm9, %zmm6, %zmm6
+    vbroadcasti32x4 64(%rdi), %zmm1
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm7
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
     vpxord %zmm7, %zmm6, %zmm6
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm6, %zmm7
+    vpxord %zmm1, %zmm0, %zmm0
     vpxord %zmm6, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
-    vbroadcasti32x4 128(%rdi), %zmm1
-    vpxord %zmm1, %zmm0, %zmm0
     vpandnq %zmm0, %zmm2, %zmm6
     vpsrld $4, %zmm6, %zmm6
     vpandq %zmm2, %zmm0, %zmm0
@@ -2226,14 +2102,138 @@ aes_gen_vpaes512_ecb_enc_k128_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
     vpshufb %zmm8, %zmm5, %zmm9
     vpxord %zmm9, %zmm6, %zmm6
+    vbroadcasti32x4 80(%rdi), %zmm1
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm7
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
     vpxord %zmm7, %zmm6, %zmm6
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm6, %zmm7
+    vpxord %zmm1, %zmm0, %zmm0
     vpxord %zmm6, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
-    vbroadcasti32x4 144(%rdi), %zmm1
+    vpandnq %zmm0, %zmm2, %zmm6
+    vpsrld $4, %zmm6, %zmm6
+    vpandq %zmm2, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm4, %zmm7
+    vpxord %zmm6, %zmm0, %zmm0
+    vpshufb %zmm6, %zmm3, %zmm8
+    vpxord %zmm7, %zmm8, %zmm8
+    vpshufb %zmm0, %zmm3, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vpshufb %zmm8, %zmm3, %zmm7
+    vpxord %zmm0, %zmm7, %zmm7
+    vpshufb %zmm9, %zmm3, %zmm8
+    vpxord %zmm6, %zmm8, %zmm8
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm5
+    vpshufb %zmm7, %zmm5, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm5
+    vpshufb %zmm8, %zmm5, %zmm9
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm5
+    vpshufb %zmm7, %zmm5, %zmm6
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
+    vpshufb %zmm8, %zmm5, %zmm9
+    vpxord %zmm9, %zmm6, %zmm6
+    vbroadcasti32x4 96(%rdi), %zmm1
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm7
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm7, %zmm6, %zmm6
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm6, %zmm7
     vpxord %zmm1, %zmm0, %zmm0
+    vpxord %zmm6, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpandnq %zmm0, %zmm2, %zmm6
+    vpsrld $4, %zmm6, %zmm6
+    vpandq %zmm2, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm4, %zmm7
+    vpxord %zmm6, %zmm0, %zmm0
+    vpshufb %zmm6, %zmm3, %zmm8
+    vpxord %zmm7, %zmm8, %zmm8
+    vpshufb %zmm0, %zmm3, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vpshufb %zmm8, %zmm3, %zmm7
+    vpxord %zmm0, %zmm7, %zmm7
+    vpshufb %zmm9, %zmm3, %zmm8
+    vpxord %zmm6, %zmm8, %zmm8
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm5
+    vpshufb %zmm7, %zmm5, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm5
+    vpshufb %zmm8, %zmm5, %zmm9
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm5
+    vpshufb %zmm7, %zmm5, %zmm6
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
+    vpshufb %zmm8, %zmm5, %zmm9
+    vpxord %zmm9, %zmm6, %zmm6
+    vbroadcasti32x4 112(%rdi), %zmm1
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm7
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm7, %zmm6, %zmm6
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm6, %zmm7
+    vpxord %zmm1, %zmm0, %zmm0
+    vpxord %zmm6, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpandnq %zmm0, %zmm2, %zmm6
+    vpsrld $4, %zmm6, %zmm6
+    vpandq %zmm2, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm4, %zmm7
+    vpxord %zmm6, %zmm0, %zmm0
+    vpshufb %zmm6, %zmm3, %zmm8
+    vpxord %zmm7, %zmm8, %zmm8
+    vpshufb %zmm0, %zmm3, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vpshufb %zmm8, %zmm3, %zmm7
+    vpxord %zmm0, %zmm7, %zmm7
+    vpshufb %zmm9, %zmm3, %zmm8
+    vpxord %zmm6, %zmm8, %zmm8
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm5
+    vpshufb %zmm7, %zmm5, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm5
+    vpshufb %zmm8, %zmm5, %zmm9
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm5
+    vpshufb %zmm7, %zmm5, %zmm6
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
+    vpshufb %zmm8, %zmm5, %zmm9
+    vpxord %zmm9, %zmm6, %zmm6
+    vbroadcasti32x4 128(%rdi), %zmm1
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm7
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm7, %zmm6, %zmm6
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm6, %zmm7
+    vpxord %zmm1, %zmm0, %zmm0
+    vpxord %zmm6, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpandnq %zmm0, %zmm2, %zmm6
+    vpsrld $4, %zmm6, %zmm6
+    vpandq %zmm2, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm4, %zmm7
+    vpxord %zmm6, %zmm0, %zmm0
+    vpshufb %zmm6, %zmm3, %zmm8
+    vpxord %zmm7, %zmm8, %zmm8
+    vpshufb %zmm0, %zmm3, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vpshufb %zmm8, %zmm3, %zmm7
+    vpxord %zmm0, %zmm7, %zmm7
+    vpshufb %zmm9, %zmm3, %zmm8
+    vpxord %zmm6, %zmm8, %zmm8
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm5
+    vpshufb %zmm7, %zmm5, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm5
+    vpshufb %zmm8, %zmm5, %zmm9
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm5
+    vpshufb %zmm7, %zmm5, %zmm6
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
+    vpshufb %zmm8, %zmm5, %zmm9
+    vpxord %zmm9, %zmm6, %zmm6
+    vbroadcasti32x4 144(%rdi), %zmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm7
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm7, %zmm6, %zmm6
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm6, %zmm7
+    vpxord %zmm1, %zmm0, %zmm0
+    vpxord %zmm6, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
     vpandnq %zmm0, %zmm2, %zmm6
     vpsrld $4, %zmm6, %zmm6
     vpandq %zmm2, %zmm0, %zmm0
@@ -2336,14 +2336,14 @@ aes_gen_vpaes512_ecb_enc_k128_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm6, %xmm7
     vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -2367,138 +2367,14 @@ aes_gen_vpaes512_ecb_enc_k128_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce2r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
-    vpandn %xmm0, %xmm2, %xmm6
-    vpsrld $4, %xmm6, %xmm6
-    vpand %xmm2, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm4, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm3, %xmm8
-    vpxor %xmm7, %xmm8, %xmm8
-    vpshufb %xmm0, %xmm3, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vpshufb %xmm8, %xmm3, %xmm7
-    vpxor %xmm0, %xmm7, %xmm7
-    vpshufb %xmm9, %xmm3, %xmm8
-    vpxor %xmm6, %xmm8, %xmm8
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm6
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce3r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
-    vpandn %xmm0, %xmm2, %xmm6
-    vpsrld $4, %xmm6, %xmm6
-    vpand %xmm2, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm4, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm3, %xmm8
-    vpxor %xmm7, %xmm8, %xmm8
-    vpshufb %xmm0, %xmm3, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vpshufb %xmm8, %xmm3, %xmm7
-    vpxor %xmm0, %xmm7, %xmm7
-    vpshufb %xmm9, %xmm3, %xmm8
-    vpxor %xmm6, %xmm8, %xmm8
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm6
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce0r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
-    vpandn %xmm0, %xmm2, %xmm6
-    vpsrld $4, %xmm6, %xmm6
-    vpand %xmm2, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm4, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm3, %xmm8
-    vpxor %xmm7, %xmm8, %xmm8
-    vpshufb %xmm0, %xmm3, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vpshufb %xmm8, %xmm3, %xmm7
-    vpxor %xmm0, %xmm7, %xmm7
-    vpshufb %xmm9, %xmm3, %xmm8
-    vpxor %xmm6, %xmm8, %xmm8
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm6
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
-    vpandn %xmm0, %xmm2, %xmm6
-    vpsrld $4, %xmm6, %xmm6
-    vpand %xmm2, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm4, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm3, %xmm8
-    vpxor %xmm7, %xmm8, %xmm8
-    vpshufb %xmm0, %xmm3, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vpshufb %xmm8, %xmm3, %xmm7
-    vpxor %xmm0, %xmm7, %xmm7
-    vpshufb %xmm9, %xmm3, %xmm8
-    vpxor %xmm6, %xmm8, %xmm8
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm6
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
     vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm7
     vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
     vpxor %xmm7, %xmm6, %xmm6
     vpshufb .Lvpaes512_mce2r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -2522,14 +2398,14 @@ aes_gen_vpaes512_ecb_enc_k128_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 48(%rdi), %xmm1
     vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm7
     vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
     vpxor %xmm7, %xmm6, %xmm6
     vpshufb .Lvpaes512_mce3r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -2553,14 +2429,14 @@ aes_gen_vpaes512_ecb_enc_k128_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 64(%rdi), %xmm1
     vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm7
     vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
     vpxor %xmm7, %xmm6, %xmm6
     vpshufb .Lvpaes512_mce0r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -2584,14 +2460,138 @@ aes_gen_vpaes512_ecb_enc_k128_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 80(%rdi), %xmm1
     vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm7
     vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
     vpxor %xmm7, %xmm6, %xmm6
     vpshufb .Lvpaes512_mce1r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm1
+    vpandn %xmm0, %xmm2, %xmm6
+    vpsrld $4, %xmm6, %xmm6
+    vpand %xmm2, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm4, %xmm7
+    vpxor %xmm6, %xmm0, %xmm0
+    vpshufb %xmm6, %xmm3, %xmm8
+    vpxor %xmm7, %xmm8, %xmm8
+    vpshufb %xmm0, %xmm3, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vpshufb %xmm8, %xmm3, %xmm7
+    vpxor %xmm0, %xmm7, %xmm7
+    vpshufb %xmm9, %xmm3, %xmm8
+    vpxor %xmm6, %xmm8, %xmm8
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm6
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 96(%rdi), %xmm1
+    vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes512_mce2r1(%rip), %xmm6, %xmm7
     vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpandn %xmm0, %xmm2, %xmm6
+    vpsrld $4, %xmm6, %xmm6
+    vpand %xmm2, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm4, %xmm7
+    vpxor %xmm6, %xmm0, %xmm0
+    vpshufb %xmm6, %xmm3, %xmm8
+    vpxor %xmm7, %xmm8, %xmm8
+    vpshufb %xmm0, %xmm3, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vpshufb %xmm8, %xmm3, %xmm7
+    vpxor %xmm0, %xmm7, %xmm7
+    vpshufb %xmm9, %xmm3, %xmm8
+    vpxor %xmm6, %xmm8, %xmm8
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm6
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 112(%rdi), %xmm1
+    vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes512_mce3r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpandn %xmm0, %xmm2, %xmm6
+    vpsrld $4, %xmm6, %xmm6
+    vpand %xmm2, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm4, %xmm7
+    vpxor %xmm6, %xmm0, %xmm0
+    vpshufb %xmm6, %xmm3, %xmm8
+    vpxor %xmm7, %xmm8, %xmm8
+    vpshufb %xmm0, %xmm3, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vpshufb %xmm8, %xmm3, %xmm7
+    vpxor %xmm0, %xmm7, %xmm7
+    vpshufb %xmm9, %xmm3, %xmm8
+    vpxor %xmm6, %xmm8, %xmm8
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm6
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 128(%rdi), %xmm1
+    vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes512_mce0r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpandn %xmm0, %xmm2, %xmm6
+    vpsrld $4, %xmm6, %xmm6
+    vpand %xmm2, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm4, %xmm7
+    vpxor %xmm6, %xmm0, %xmm0
+    vpshufb %xmm6, %xmm3, %xmm8
+    vpxor %xmm7, %xmm8, %xmm8
+    vpshufb %xmm0, %xmm3, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vpshufb %xmm8, %xmm3, %xmm7
+    vpxor %xmm0, %xmm7, %xmm7
+    vpshufb %xmm9, %xmm3, %xmm8
+    vpxor %xmm6, %xmm8, %xmm8
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm6
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 144(%rdi), %xmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -2778,35 +2778,35 @@ aes_gen_vpaes512_ecb_enc_k192_w16:
     vpxord %zmm16, %zmm13, %zmm13
     vpxord %zmm20, %zmm17, %zmm17
     vpxord %zmm24, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm10
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm10, %zmm9, %zmm9
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm9, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm14
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm14, %zmm13, %zmm13
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm13, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm18
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
-    vpxord %zmm18, %zmm17, %zmm17
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm17, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm22
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
-    vpxord %zmm22, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm21, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpxord %zmm22, %zmm3, %zmm3
     vbroadcasti32x4 16(%rdi), %zmm4
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm10
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm10, %zmm9, %zmm9
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm9, %zmm10
     vpxord %zmm4, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm14
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm14, %zmm13, %zmm13
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm13, %zmm14
     vpxord %zmm4, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm18
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
+    vpxord %zmm18, %zmm17, %zmm17
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm17, %zmm18
     vpxord %zmm4, %zmm2, %zmm2
+    vpxord %zmm17, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm22
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
+    vpxord %zmm22, %zmm21, %zmm21
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm21, %zmm22
     vpxord %zmm4, %zmm3, %zmm3
+    vpxord %zmm21, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
     vpandnq %zmm0, %zmm5, %zmm9
     vpsrld $4, %zmm9, %zmm9
     vpandq %zmm5, %zmm0, %zmm0
@@ -2887,35 +2887,35 @@ aes_gen_vpaes512_ecb_enc_k192_w16:
     vpxord %zmm16, %zmm13, %zmm13
     vpxord %zmm20, %zmm17, %zmm17
     vpxord %zmm24, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm10
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm10, %zmm9, %zmm9
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm9, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm14
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
-    vpxord %zmm14, %zmm13, %zmm13
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm13, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm18
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
-    vpxord %zmm18, %zmm17, %zmm17
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm17, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm22
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
-    vpxord %zmm22, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm21, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpxord %zmm22, %zmm3, %zmm3
     vbroadcasti32x4 32(%rdi), %zmm4
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm10
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm10, %zmm9, %zmm9
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm9, %zmm10
     vpxord %zmm4, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm14
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
+    vpxord %zmm14, %zmm13, %zmm13
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm13, %zmm14
     vpxord %zmm4, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm18
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
+    vpxord %zmm18, %zmm17, %zmm17
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm17, %zmm18
     vpxord %zmm4, %zmm2, %zmm2
+    vpxord %zmm17, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm22
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
+    vpxord %zmm22, %zmm21, %zmm21
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm21, %zmm22
     vpxord %zmm4, %zmm3, %zmm3
+    vpxord %zmm21, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
     vpandnq %zmm0, %zmm5, %zmm9
     vpsrld $4, %zmm9, %zmm9
     vpandq %zmm5, %zmm0, %zmm0
@@ -2996,35 +2996,35 @@ aes_gen_vpaes512_ecb_enc_k192_w16:
     vpxord %zmm16, %zmm13, %zmm13
     vpxord %zmm20, %zmm17, %zmm17
     vpxord %zmm24, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm10
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm10, %zmm9, %zmm9
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm9, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm14
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
-    vpxord %zmm14, %zmm13, %zmm13
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm13, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm18
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
-    vpxord %zmm18, %zmm17, %zmm17
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm17, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm22
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
-    vpxord %zmm22, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm21, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpxord %zmm22, %zmm3, %zmm3
     vbroadcasti32x4 48(%rdi), %zmm4
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm10
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm10, %zmm9, %zmm9
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm9, %zmm10
     vpxord %zmm4, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm14
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
+    vpxord %zmm14, %zmm13, %zmm13
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm13, %zmm14
     vpxord %zmm4, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm18
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
+    vpxord %zmm18, %zmm17, %zmm17
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm17, %zmm18
     vpxord %zmm4, %zmm2, %zmm2
+    vpxord %zmm17, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm22
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
+    vpxord %zmm22, %zmm21, %zmm21
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm21, %zmm22
     vpxord %zmm4, %zmm3, %zmm3
+    vpxord %zmm21, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
     vpandnq %zmm0, %zmm5, %zmm9
     vpsrld $4, %zmm9, %zmm9
     vpandq %zmm5, %zmm0, %zmm0
@@ -3105,471 +3105,35 @@ aes_gen_vpaes512_ecb_enc_k192_w16:
     vpxord %zmm16, %zmm13, %zmm13
     vpxord %zmm20, %zmm17, %zmm17
     vpxord %zmm24, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm10
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm10, %zmm9, %zmm9
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm9, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm14
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
-    vpxord %zmm14, %zmm13, %zmm13
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm13, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm18
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
-    vpxord %zmm18, %zmm17, %zmm17
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm17, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm22
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
-    vpxord %zmm22, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm21, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpxord %zmm22, %zmm3, %zmm3
     vbroadcasti32x4 64(%rdi), %zmm4
-    vpxord %zmm4, %zmm0, %zmm0
-    vpxord %zmm4, %zmm1, %zmm1
-    vpxord %zmm4, %zmm2, %zmm2
-    vpxord %zmm4, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm5, %zmm9
-    vpsrld $4, %zmm9, %zmm9
-    vpandq %zmm5, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm5, %zmm13
-    vpsrld $4, %zmm13, %zmm13
-    vpandq %zmm5, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm5, %zmm17
-    vpsrld $4, %zmm17, %zmm17
-    vpandq %zmm5, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm5, %zmm21
-    vpsrld $4, %zmm21, %zmm21
-    vpandq %zmm5, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm7, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm7, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm7, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm7, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpshufb %zmm9, %zmm6, %zmm11
-    vpxord %zmm10, %zmm11, %zmm11
-    vpshufb %zmm0, %zmm6, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm13, %zmm6, %zmm15
-    vpxord %zmm14, %zmm15, %zmm15
-    vpshufb %zmm1, %zmm6, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm17, %zmm6, %zmm19
-    vpxord %zmm18, %zmm19, %zmm19
-    vpshufb %zmm2, %zmm6, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm21, %zmm6, %zmm23
-    vpxord %zmm22, %zmm23, %zmm23
-    vpshufb %zmm3, %zmm6, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vpshufb %zmm11, %zmm6, %zmm10
-    vpxord %zmm0, %zmm10, %zmm10
-    vpshufb %zmm12, %zmm6, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm15, %zmm6, %zmm14
-    vpxord %zmm1, %zmm14, %zmm14
-    vpshufb %zmm16, %zmm6, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm19, %zmm6, %zmm18
-    vpxord %zmm2, %zmm18, %zmm18
-    vpshufb %zmm20, %zmm6, %zmm19
-    vpxord %zmm17, %zmm19, %zmm19
-    vpshufb %zmm23, %zmm6, %zmm22
-    vpxord %zmm3, %zmm22, %zmm22
-    vpshufb %zmm24, %zmm6, %zmm23
-    vpxord %zmm21, %zmm23, %zmm23
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm8
-    vpshufb %zmm10, %zmm8, %zmm0
-    vpshufb %zmm14, %zmm8, %zmm1
-    vpshufb %zmm18, %zmm8, %zmm2
-    vpshufb %zmm22, %zmm8, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm8
-    vpshufb %zmm11, %zmm8, %zmm12
-    vpshufb %zmm15, %zmm8, %zmm16
-    vpshufb %zmm19, %zmm8, %zmm20
-    vpshufb %zmm23, %zmm8, %zmm24
-    vpxord %zmm12, %zmm0, %zmm0
-    vpxord %zmm16, %zmm1, %zmm1
-    vpxord %zmm20, %zmm2, %zmm2
-    vpxord %zmm24, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm8
-    vpshufb %zmm10, %zmm8, %zmm9
-    vpshufb %zmm14, %zmm8, %zmm13
-    vpshufb %zmm18, %zmm8, %zmm17
-    vpshufb %zmm22, %zmm8, %zmm21
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm8
-    vpshufb %zmm11, %zmm8, %zmm12
-    vpshufb %zmm15, %zmm8, %zmm16
-    vpshufb %zmm19, %zmm8, %zmm20
-    vpshufb %zmm23, %zmm8, %zmm24
-    vpxord %zmm12, %zmm9, %zmm9
-    vpxord %zmm16, %zmm13, %zmm13
-    vpxord %zmm20, %zmm17, %zmm17
-    vpxord %zmm24, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm10
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm10, %zmm9, %zmm9
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm9, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm14
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm14, %zmm13, %zmm13
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm13, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm18
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
-    vpxord %zmm18, %zmm17, %zmm17
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm17, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm22
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
-    vpxord %zmm22, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm21, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpxord %zmm22, %zmm3, %zmm3
-    vbroadcasti32x4 80(%rdi), %zmm4
-    vpxord %zmm4, %zmm0, %zmm0
-    vpxord %zmm4, %zmm1, %zmm1
-    vpxord %zmm4, %zmm2, %zmm2
-    vpxord %zmm4, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm5, %zmm9
-    vpsrld $4, %zmm9, %zmm9
-    vpandq %zmm5, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm5, %zmm13
-    vpsrld $4, %zmm13, %zmm13
-    vpandq %zmm5, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm5, %zmm17
-    vpsrld $4, %zmm17, %zmm17
-    vpandq %zmm5, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm5, %zmm21
-    vpsrld $4, %zmm21, %zmm21
-    vpandq %zmm5, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm7, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm7, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm7, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm7, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpshufb %zmm9, %zmm6, %zmm11
-    vpxord %zmm10, %zmm11, %zmm11
-    vpshufb %zmm0, %zmm6, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm13, %zmm6, %zmm15
-    vpxord %zmm14, %zmm15, %zmm15
-    vpshufb %zmm1, %zmm6, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm17, %zmm6, %zmm19
-    vpxord %zmm18, %zmm19, %zmm19
-    vpshufb %zmm2, %zmm6, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm21, %zmm6, %zmm23
-    vpxord %zmm22, %zmm23, %zmm23
-    vpshufb %zmm3, %zmm6, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vpshufb %zmm11, %zmm6, %zmm10
-    vpxord %zmm0, %zmm10, %zmm10
-    vpshufb %zmm12, %zmm6, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm15, %zmm6, %zmm14
-    vpxord %zmm1, %zmm14, %zmm14
-    vpshufb %zmm16, %zmm6, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm19, %zmm6, %zmm18
-    vpxord %zmm2, %zmm18, %zmm18
-    vpshufb %zmm20, %zmm6, %zmm19
-    vpxord %zmm17, %zmm19, %zmm19
-    vpshufb %zmm23, %zmm6, %zmm22
-    vpxord %zmm3, %zmm22, %zmm22
-    vpshufb %zmm24, %zmm6, %zmm23
-    vpxord %zmm21, %zmm23, %zmm23
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm8
-    vpshufb %zmm10, %zmm8, %zmm0
-    vpshufb %zmm14, %zmm8, %zmm1
-    vpshufb %zmm18, %zmm8, %zmm2
-    vpshufb %zmm22, %zmm8, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm8
-    vpshufb %zmm11, %zmm8, %zmm12
-    vpshufb %zmm15, %zmm8, %zmm16
-    vpshufb %zmm19, %zmm8, %zmm20
-    vpshufb %zmm23, %zmm8, %zmm24
-    vpxord %zmm12, %zmm0, %zmm0
-    vpxord %zmm16, %zmm1, %zmm1
-    vpxord %zmm20, %zmm2, %zmm2
-    vpxord %zmm24, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm8
-    vpshufb %zmm10, %zmm8, %zmm9
-    vpshufb %zmm14, %zmm8, %zmm13
-    vpshufb %zmm18, %zmm8, %zmm17
-    vpshufb %zmm22, %zmm8, %zmm21
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm8
-    vpshufb %zmm11, %zmm8, %zmm12
-    vpshufb %zmm15, %zmm8, %zmm16
-    vpshufb %zmm19, %zmm8, %zmm20
-    vpshufb %zmm23, %zmm8, %zmm24
-    vpxord %zmm12, %zmm9, %zmm9
-    vpxord %zmm16, %zmm13, %zmm13
-    vpxord %zmm20, %zmm17, %zmm17
-    vpxord %zmm24, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm10
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm10, %zmm9, %zmm9
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm9, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm14
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
-    vpxord %zmm14, %zmm13, %zmm13
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm13, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm18
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
-    vpxord %zmm18, %zmm17, %zmm17
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm17, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm22
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
-    vpxord %zmm22, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm21, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpxord %zmm22, %zmm3, %zmm3
-    vbroadcasti32x4 96(%rdi), %zmm4
-    vpxord %zmm4, %zmm0, %zmm0
-    vpxord %zmm4, %zmm1, %zmm1
-    vpxord %zmm4, %zmm2, %zmm2
-    vpxord %zmm4, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm5, %zmm9
-    vpsrld $4, %zmm9, %zmm9
-    vpandq %zmm5, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm5, %zmm13
-    vpsrld $4, %zmm13, %zmm13
-    vpandq %zmm5, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm5, %zmm17
-    vpsrld $4, %zmm17, %zmm17
-    vpandq %zmm5, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm5, %zmm21
-    vpsrld $4, %zmm21, %zmm21
-    vpandq %zmm5, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm7, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm7, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm7, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm7, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpshufb %zmm9, %zmm6, %zmm11
-    vpxord %zmm10, %zmm11, %zmm11
-    vpshufb %zmm0, %zmm6, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm13, %zmm6, %zmm15
-    vpxord %zmm14, %zmm15, %zmm15
-    vpshufb %zmm1, %zmm6, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm17, %zmm6, %zmm19
-    vpxord %zmm18, %zmm19, %zmm19
-    vpshufb %zmm2, %zmm6, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm21, %zmm6, %zmm23
-    vpxord %zmm22, %zmm23, %zmm23
-    vpshufb %zmm3, %zmm6, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vpshufb %zmm11, %zmm6, %zmm10
-    vpxord %zmm0, %zmm10, %zmm10
-    vpshufb %zmm12, %zmm6, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm15, %zmm6, %zmm14
-    vpxord %zmm1, %zmm14, %zmm14
-    vpshufb %zmm16, %zmm6, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm19, %zmm6, %zmm18
-    vpxord %zmm2, %zmm18, %zmm18
-    vpshufb %zmm20, %zmm6, %zmm19
-    vpxord %zmm17, %zmm19, %zmm19
-    vpshufb %zmm23, %zmm6, %zmm22
-    vpxord %zmm3, %zmm22, %zmm22
-    vpshufb %zmm24, %zmm6, %zmm23
-    vpxord %zmm21, %zmm23, %zmm23
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm8
-    vpshufb %zmm10, %zmm8, %zmm0
-    vpshufb %zmm14, %zmm8, %zmm1
-    vpshufb %zmm18, %zmm8, %zmm2
-    vpshufb %zmm22, %zmm8, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm8
-    vpshufb %zmm11, %zmm8, %zmm12
-    vpshufb %zmm15, %zmm8, %zmm16
-    vpshufb %zmm19, %zmm8, %zmm20
-    vpshufb %zmm23, %zmm8, %zmm24
-    vpxord %zmm12, %zmm0, %zmm0
-    vpxord %zmm16, %zmm1, %zmm1
-    vpxord %zmm20, %zmm2, %zmm2
-    vpxord %zmm24, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm8
-    vpshufb %zmm10, %zmm8, %zmm9
-    vpshufb %zmm14, %zmm8, %zmm13
-    vpshufb %zmm18, %zmm8, %zmm17
-    vpshufb %zmm22, %zmm8, %zmm21
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm8
-    vpshufb %zmm11, %zmm8, %zmm12
-    vpshufb %zmm15, %zmm8, %zmm16
-    vpshufb %zmm19, %zmm8, %zmm20
-    vpshufb %zmm23, %zmm8, %zmm24
-    vpxord %zmm12, %zmm9, %zmm9
-    vpxord %zmm16, %zmm13, %zmm13
-    vpxord %zmm20, %zmm17, %zmm17
-    vpxord %zmm24, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm10
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm10, %zmm9, %zmm9
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm9, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm14
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
-    vpxord %zmm14, %zmm13, %zmm13
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm13, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm18
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
-    vpxord %zmm18, %zmm17, %zmm17
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm17, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm22
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
-    vpxord %zmm22, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm21, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpxord %zmm22, %zmm3, %zmm3
-    vbroadcasti32x4 112(%rdi), %zmm4
-    vpxord %zmm4, %zmm0, %zmm0
-    vpxord %zmm4, %zmm1, %zmm1
-    vpxord %zmm4, %zmm2, %zmm2
-    vpxord %zmm4, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm5, %zmm9
-    vpsrld $4, %zmm9, %zmm9
-    vpandq %zmm5, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm5, %zmm13
-    vpsrld $4, %zmm13, %zmm13
-    vpandq %zmm5, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm5, %zmm17
-    vpsrld $4, %zmm17, %zmm17
-    vpandq %zmm5, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm5, %zmm21
-    vpsrld $4, %zmm21, %zmm21
-    vpandq %zmm5, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm7, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm7, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm7, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm7, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpshufb %zmm9, %zmm6, %zmm11
-    vpxord %zmm10, %zmm11, %zmm11
-    vpshufb %zmm0, %zmm6, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm13, %zmm6, %zmm15
-    vpxord %zmm14, %zmm15, %zmm15
-    vpshufb %zmm1, %zmm6, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm17, %zmm6, %zmm19
-    vpxord %zmm18, %zmm19, %zmm19
-    vpshufb %zmm2, %zmm6, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm21, %zmm6, %zmm23
-    vpxord %zmm22, %zmm23, %zmm23
-    vpshufb %zmm3, %zmm6, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vpshufb %zmm11, %zmm6, %zmm10
-    vpxord %zmm0, %zmm10, %zmm10
-    vpshufb %zmm12, %zmm6, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm15, %zmm6, %zmm14
-    vpxord %zmm1, %zmm14, %zmm14
-    vpshufb %zmm16, %zmm6, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm19, %zmm6, %zmm18
-    vpxord %zmm2, %zmm18, %zmm18
-    vpshufb %zmm20, %zmm6, %zmm19
-    vpxord %zmm17, %zmm19, %zmm19
-    vpshufb %zmm23, %zmm6, %zmm22
-    vpxord %zmm3, %zmm22, %zmm22
-    vpshufb %zmm24, %zmm6, %zmm23
-    vpxord %zmm21, %zmm23, %zmm23
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm8
-    vpshufb %zmm10, %zmm8, %zmm0
-    vpshufb %zmm14, %zmm8, %zmm1
-    vpshufb %zmm18, %zmm8, %zmm2
-    vpshufb %zmm22, %zmm8, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm8
-    vpshufb %zmm11, %zmm8, %zmm12
-    vpshufb %zmm15, %zmm8, %zmm16
-    vpshufb %zmm19, %zmm8, %zmm20
-    vpshufb %zmm23, %zmm8, %zmm24
-    vpxord %zmm12, %zmm0, %zmm0
-    vpxord %zmm16, %zmm1, %zmm1
-    vpxord %zmm20, %zmm2, %zmm2
-    vpxord %zmm24, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm8
-    vpshufb %zmm10, %zmm8, %zmm9
-    vpshufb %zmm14, %zmm8, %zmm13
-    vpshufb %zmm18, %zmm8, %zmm17
-    vpshufb %zmm22, %zmm8, %zmm21
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm8
-    vpshufb %zmm11, %zmm8, %zmm12
-    vpshufb %zmm15, %zmm8, %zmm16
-    vpshufb %zmm19, %zmm8, %zmm20
-    vpshufb %zmm23, %zmm8, %zmm24
-    vpxord %zmm12, %zmm9, %zmm9
-    vpxord %zmm16, %zmm13, %zmm13
-    vpxord %zmm20, %zmm17, %zmm17
-    vpxord %zmm24, %zmm21, %zmm21
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm10
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
     vpxord %zmm10, %zmm9, %zmm9
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm9, %zmm10
+    vpxord %zmm4, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm14
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
     vpxord %zmm14, %zmm13, %zmm13
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm13, %zmm14
+    vpxord %zmm4, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm18
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
     vpxord %zmm18, %zmm17, %zmm17
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm17, %zmm18
+    vpxord %zmm4, %zmm2, %zmm2
     vpxord %zmm17, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm22
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
     vpxord %zmm22, %zmm21, %zmm21
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm21, %zmm22
+    vpxord %zmm4, %zmm3, %zmm3
     vpxord %zmm21, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
-    vbroadcasti32x4 128(%rdi), %zmm4
-    vpxord %zmm4, %zmm0, %zmm0
-    vpxord %zmm4, %zmm1, %zmm1
-    vpxord %zmm4, %zmm2, %zmm2
-    vpxord %zmm4, %zmm3, %zmm3
     vpandnq %zmm0, %zmm5, %zmm9
     vpsrld $4, %zmm9, %zmm9
     vpandq %zmm5, %zmm0, %zmm0
@@ -3650,35 +3214,35 @@ aes_gen_vpaes512_ecb_enc_k192_w16:
     vpxord %zmm16, %zmm13, %zmm13
     vpxord %zmm20, %zmm17, %zmm17
     vpxord %zmm24, %zmm21, %zmm21
+    vbroadcasti32x4 80(%rdi), %zmm4
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm10
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
     vpxord %zmm10, %zmm9, %zmm9
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm9, %zmm10
+    vpxord %zmm4, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm14
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
     vpxord %zmm14, %zmm13, %zmm13
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm13, %zmm14
+    vpxord %zmm4, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm18
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
     vpxord %zmm18, %zmm17, %zmm17
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm17, %zmm18
+    vpxord %zmm4, %zmm2, %zmm2
     vpxord %zmm17, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm22
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
     vpxord %zmm22, %zmm21, %zmm21
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm21, %zmm22
+    vpxord %zmm4, %zmm3, %zmm3
     vpxord %zmm21, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
-    vbroadcasti32x4 144(%rdi), %zmm4
-    vpxord %zmm4, %zmm0, %zmm0
-    vpxord %zmm4, %zmm1, %zmm1
-    vpxord %zmm4, %zmm2, %zmm2
-    vpxord %zmm4, %zmm3, %zmm3
     vpandnq %zmm0, %zmm5, %zmm9
     vpsrld $4, %zmm9, %zmm9
     vpandq %zmm5, %zmm0, %zmm0
@@ -3759,35 +3323,35 @@ aes_gen_vpaes512_ecb_enc_k192_w16:
     vpxord %zmm16, %zmm13, %zmm13
     vpxord %zmm20, %zmm17, %zmm17
     vpxord %zmm24, %zmm21, %zmm21
+    vbroadcasti32x4 96(%rdi), %zmm4
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm10
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
     vpxord %zmm10, %zmm9, %zmm9
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm9, %zmm10
+    vpxord %zmm4, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm14
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
     vpxord %zmm14, %zmm13, %zmm13
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm13, %zmm14
+    vpxord %zmm4, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm18
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
     vpxord %zmm18, %zmm17, %zmm17
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm17, %zmm18
+    vpxord %zmm4, %zmm2, %zmm2
     vpxord %zmm17, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm22
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
     vpxord %zmm22, %zmm21, %zmm21
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm21, %zmm22
+    vpxord %zmm4, %zmm3, %zmm3
     vpxord %zmm21, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
-    vbroadcasti32x4 160(%rdi), %zmm4
-    vpxord %zmm4, %zmm0, %zmm0
-    vpxord %zmm4, %zmm1, %zmm1
-    vpxord %zmm4, %zmm2, %zmm2
-    vpxord %zmm4, %zmm3, %zmm3
     vpandnq %zmm0, %zmm5, %zmm9
     vpsrld $4, %zmm9, %zmm9
     vpandq %zmm5, %zmm0, %zmm0
@@ -3868,35 +3432,471 @@ aes_gen_vpaes512_ecb_enc_k192_w16:
     vpxord %zmm16, %zmm13, %zmm13
     vpxord %zmm20, %zmm17, %zmm17
     vpxord %zmm24, %zmm21, %zmm21
+    vbroadcasti32x4 112(%rdi), %zmm4
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm10
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
     vpxord %zmm10, %zmm9, %zmm9
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm9, %zmm10
+    vpxord %zmm4, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm14
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
     vpxord %zmm14, %zmm13, %zmm13
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm13, %zmm14
+    vpxord %zmm4, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm18
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
     vpxord %zmm18, %zmm17, %zmm17
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm17, %zmm18
+    vpxord %zmm4, %zmm2, %zmm2
     vpxord %zmm17, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm22
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
     vpxord %zmm22, %zmm21, %zmm21
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm21, %zmm22
+    vpxord %zmm4, %zmm3, %zmm3
     vpxord %zmm21, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
-    vbroadcasti32x4 176(%rdi), %zmm4
+    vpandnq %zmm0, %zmm5, %zmm9
+    vpsrld $4, %zmm9, %zmm9
+    vpandq %zmm5, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm5, %zmm13
+    vpsrld $4, %zmm13, %zmm13
+    vpandq %zmm5, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm5, %zmm17
+    vpsrld $4, %zmm17, %zmm17
+    vpandq %zmm5, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm5, %zmm21
+    vpsrld $4, %zmm21, %zmm21
+    vpandq %zmm5, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm7, %zmm10
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm7, %zmm14
+    vpxord %zmm13, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm7, %zmm18
+    vpxord %zmm17, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm7, %zmm22
+    vpxord %zmm21, %zmm3, %zmm3
+    vpshufb %zmm9, %zmm6, %zmm11
+    vpxord %zmm10, %zmm11, %zmm11
+    vpshufb %zmm0, %zmm6, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm13, %zmm6, %zmm15
+    vpxord %zmm14, %zmm15, %zmm15
+    vpshufb %zmm1, %zmm6, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm17, %zmm6, %zmm19
+    vpxord %zmm18, %zmm19, %zmm19
+    vpshufb %zmm2, %zmm6, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm21, %zmm6, %zmm23
+    vpxord %zmm22, %zmm23, %zmm23
+    vpshufb %zmm3, %zmm6, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vpshufb %zmm11, %zmm6, %zmm10
+    vpxord %zmm0, %zmm10, %zmm10
+    vpshufb %zmm12, %zmm6, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm15, %zmm6, %zmm14
+    vpxord %zmm1, %zmm14, %zmm14
+    vpshufb %zmm16, %zmm6, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm19, %zmm6, %zmm18
+    vpxord %zmm2, %zmm18, %zmm18
+    vpshufb %zmm20, %zmm6, %zmm19
+    vpxord %zmm17, %zmm19, %zmm19
+    vpshufb %zmm23, %zmm6, %zmm22
+    vpxord %zmm3, %zmm22, %zmm22
+    vpshufb %zmm24, %zmm6, %zmm23
+    vpxord %zmm21, %zmm23, %zmm23
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm8
+    vpshufb %zmm10, %zmm8, %zmm0
+    vpshufb %zmm14, %zmm8, %zmm1
+    vpshufb %zmm18, %zmm8, %zmm2
+    vpshufb %zmm22, %zmm8, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm8
+    vpshufb %zmm11, %zmm8, %zmm12
+    vpshufb %zmm15, %zmm8, %zmm16
+    vpshufb %zmm19, %zmm8, %zmm20
+    vpshufb %zmm23, %zmm8, %zmm24
+    vpxord %zmm12, %zmm0, %zmm0
+    vpxord %zmm16, %zmm1, %zmm1
+    vpxord %zmm20, %zmm2, %zmm2
+    vpxord %zmm24, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm8
+    vpshufb %zmm10, %zmm8, %zmm9
+    vpshufb %zmm14, %zmm8, %zmm13
+    vpshufb %zmm18, %zmm8, %zmm17
+    vpshufb %zmm22, %zmm8, %zmm21
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm8
+    vpshufb %zmm11, %zmm8, %zmm12
+    vpshufb %zmm15, %zmm8, %zmm16
+    vpshufb %zmm19, %zmm8, %zmm20
+    vpshufb %zmm23, %zmm8, %zmm24
+    vpxord %zmm12, %zmm9, %zmm9
+    vpxord %zmm16, %zmm13, %zmm13
+    vpxord %zmm20, %zmm17, %zmm17
+    vpxord %zmm24, %zmm21, %zmm21
+    vbroadcasti32x4 128(%rdi), %zmm4
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm10
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm10, %zmm9, %zmm9
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm9, %zmm10
     vpxord %zmm4, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm14
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
+    vpxord %zmm14, %zmm13, %zmm13
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm13, %zmm14
     vpxord %zmm4, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm18
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
+    vpxord %zmm18, %zmm17, %zmm17
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm17, %zmm18
     vpxord %zmm4, %zmm2, %zmm2
+    vpxord %zmm17, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm22
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
+    vpxord %zmm22, %zmm21, %zmm21
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm21, %zmm22
     vpxord %zmm4, %zmm3, %zmm3
+    vpxord %zmm21, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpandnq %zmm0, %zmm5, %zmm9
+    vpsrld $4, %zmm9, %zmm9
+    vpandq %zmm5, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm5, %zmm13
+    vpsrld $4, %zmm13, %zmm13
+    vpandq %zmm5, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm5, %zmm17
+    vpsrld $4, %zmm17, %zmm17
+    vpandq %zmm5, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm5, %zmm21
+    vpsrld $4, %zmm21, %zmm21
+    vpandq %zmm5, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm7, %zmm10
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm7, %zmm14
+    vpxord %zmm13, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm7, %zmm18
+    vpxord %zmm17, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm7, %zmm22
+    vpxord %zmm21, %zmm3, %zmm3
+    vpshufb %zmm9, %zmm6, %zmm11
+    vpxord %zmm10, %zmm11, %zmm11
+    vpshufb %zmm0, %zmm6, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm13, %zmm6, %zmm15
+    vpxord %zmm14, %zmm15, %zmm15
+    vpshufb %zmm1, %zmm6, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm17, %zmm6, %zmm19
+    vpxord %zmm18, %zmm19, %zmm19
+    vpshufb %zmm2, %zmm6, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm21, %zmm6, %zmm23
+    vpxord %zmm22, %zmm23, %zmm23
+    vpshufb %zmm3, %zmm6, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vpshufb %zmm11, %zmm6, %zmm10
+    vpxord %zmm0, %zmm10, %zmm10
+    vpshufb %zmm12, %zmm6, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm15, %zmm6, %zmm14
+    vpxord %zmm1, %zmm14, %zmm14
+    vpshufb %zmm16, %zmm6, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm19, %zmm6, %zmm18
+    vpxord %zmm2, %zmm18, %zmm18
+    vpshufb %zmm20, %zmm6, %zmm19
+    vpxord %zmm17, %zmm19, %zmm19
+    vpshufb %zmm23, %zmm6, %zmm22
+    vpxord %zmm3, %zmm22, %zmm22
+    vpshufb %zmm24, %zmm6, %zmm23
+    vpxord %zmm21, %zmm23, %zmm23
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm8
+    vpshufb %zmm10, %zmm8, %zmm0
+    vpshufb %zmm14, %zmm8, %zmm1
+    vpshufb %zmm18, %zmm8, %zmm2
+    vpshufb %zmm22, %zmm8, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm8
+    vpshufb %zmm11, %zmm8, %zmm12
+    vpshufb %zmm15, %zmm8, %zmm16
+    vpshufb %zmm19, %zmm8, %zmm20
+    vpshufb %zmm23, %zmm8, %zmm24
+    vpxord %zmm12, %zmm0, %zmm0
+    vpxord %zmm16, %zmm1, %zmm1
+    vpxord %zmm20, %zmm2, %zmm2
+    vpxord %zmm24, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm8
+    vpshufb %zmm10, %zmm8, %zmm9
+    vpshufb %zmm14, %zmm8, %zmm13
+    vpshufb %zmm18, %zmm8, %zmm17
+    vpshufb %zmm22, %zmm8, %zmm21
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm8
+    vpshufb %zmm11, %zmm8, %zmm12
+    vpshufb %zmm15, %zmm8, %zmm16
+    vpshufb %zmm19, %zmm8, %zmm20
+    vpshufb %zmm23, %zmm8, %zmm24
+    vpxord %zmm12, %zmm9, %zmm9
+    vpxord %zmm16, %zmm13, %zmm13
+    vpxord %zmm20, %zmm17, %zmm17
+    vpxord %zmm24, %zmm21, %zmm21
+    vbroadcasti32x4 144(%rdi), %zmm4
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm10
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm10, %zmm9, %zmm9
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm9, %zmm10
+    vpxord %zmm4, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm14
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm14, %zmm13, %zmm13
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm13, %zmm14
+    vpxord %zmm4, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm18
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
+    vpxord %zmm18, %zmm17, %zmm17
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm17, %zmm18
+    vpxord %zmm4, %zmm2, %zmm2
+    vpxord %zmm17, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm22
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
+    vpxord %zmm22, %zmm21, %zmm21
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm21, %zmm22
+    vpxord %zmm4, %zmm3, %zmm3
+    vpxord %zmm21, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpandnq %zmm0, %zmm5, %zmm9
+    vpsrld $4, %zmm9, %zmm9
+    vpandq %zmm5, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm5, %zmm13
+    vpsrld $4, %zmm13, %zmm13
+    vpandq %zmm5, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm5, %zmm17
+    vpsrld $4, %zmm17, %zmm17
+    vpandq %zmm5, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm5, %zmm21
+    vpsrld $4, %zmm21, %zmm21
+    vpandq %zmm5, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm7, %zmm10
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm7, %zmm14
+    vpxord %zmm13, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm7, %zmm18
+    vpxord %zmm17, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm7, %zmm22
+    vpxord %zmm21, %zmm3, %zmm3
+    vpshufb %zmm9, %zmm6, %zmm11
+    vpxord %zmm10, %zmm11, %zmm11
+    vpshufb %zmm0, %zmm6, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm13, %zmm6, %zmm15
+    vpxord %zmm14, %zmm15, %zmm15
+    vpshufb %zmm1, %zmm6, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm17, %zmm6, %zmm19
+    vpxord %zmm18, %zmm19, %zmm19
+    vpshufb %zmm2, %zmm6, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm21, %zmm6, %zmm23
+    vpxord %zmm22, %zmm23, %zmm23
+    vpshufb %zmm3, %zmm6, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vpshufb %zmm11, %zmm6, %zmm10
+    vpxord %zmm0, %zmm10, %zmm10
+    vpshufb %zmm12, %zmm6, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm15, %zmm6, %zmm14
+    vpxord %zmm1, %zmm14, %zmm14
+    vpshufb %zmm16, %zmm6, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm19, %zmm6, %zmm18
+    vpxord %zmm2, %zmm18, %zmm18
+    vpshufb %zmm20, %zmm6, %zmm19
+    vpxord %zmm17, %zmm19, %zmm19
+    vpshufb %zmm23, %zmm6, %zmm22
+    vpxord %zmm3, %zmm22, %zmm22
+    vpshufb %zmm24, %zmm6, %zmm23
+    vpxord %zmm21, %zmm23, %zmm23
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm8
+    vpshufb %zmm10, %zmm8, %zmm0
+    vpshufb %zmm14, %zmm8, %zmm1
+    vpshufb %zmm18, %zmm8, %zmm2
+    vpshufb %zmm22, %zmm8, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm8
+    vpshufb %zmm11, %zmm8, %zmm12
+    vpshufb %zmm15, %zmm8, %zmm16
+    vpshufb %zmm19, %zmm8, %zmm20
+    vpshufb %zmm23, %zmm8, %zmm24
+    vpxord %zmm12, %zmm0, %zmm0
+    vpxord %zmm16, %zmm1, %zmm1
+    vpxord %zmm20, %zmm2, %zmm2
+    vpxord %zmm24, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm8
+    vpshufb %zmm10, %zmm8, %zmm9
+    vpshufb %zmm14, %zmm8, %zmm13
+    vpshufb %zmm18, %zmm8, %zmm17
+    vpshufb %zmm22, %zmm8, %zmm21
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm8
+    vpshufb %zmm11, %zmm8, %zmm12
+    vpshufb %zmm15, %zmm8, %zmm16
+    vpshufb %zmm19, %zmm8, %zmm20
+    vpshufb %zmm23, %zmm8, %zmm24
+    vpxord %zmm12, %zmm9, %zmm9
+    vpxord %zmm16, %zmm13, %zmm13
+    vpxord %zmm20, %zmm17, %zmm17
+    vpxord %zmm24, %zmm21, %zmm21
+    vbroadcasti32x4 160(%rdi), %zmm4
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm10
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm10, %zmm9, %zmm9
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm9, %zmm10
+    vpxord %zmm4, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm14
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
+    vpxord %zmm14, %zmm13, %zmm13
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm13, %zmm14
+    vpxord %zmm4, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm18
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
+    vpxord %zmm18, %zmm17, %zmm17
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm17, %zmm18
+    vpxord %zmm4, %zmm2, %zmm2
+    vpxord %zmm17, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm22
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
+    vpxord %zmm22, %zmm21, %zmm21
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm21, %zmm22
+    vpxord %zmm4, %zmm3, %zmm3
+    vpxord %zmm21, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpandnq %zmm0, %zmm5, %zmm9
+    vpsrld $4, %zmm9, %zmm9
+    vpandq %zmm5, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm5, %zmm13
+    vpsrld $4, %zmm13, %zmm13
+    vpandq %zmm5, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm5, %zmm17
+    vpsrld $4, %zmm17, %zmm17
+    vpandq %zmm5, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm5, %zmm21
+    vpsrld $4, %zmm21, %zmm21
+    vpandq %zmm5, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm7, %zmm10
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm7, %zmm14
+    vpxord %zmm13, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm7, %zmm18
+    vpxord %zmm17, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm7, %zmm22
+    vpxord %zmm21, %zmm3, %zmm3
+    vpshufb %zmm9, %zmm6, %zmm11
+    vpxord %zmm10, %zmm11, %zmm11
+    vpshufb %zmm0, %zmm6, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm13, %zmm6, %zmm15
+    vpxord %zmm14, %zmm15, %zmm15
+    vpshufb %zmm1, %zmm6, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm17, %zmm6, %zmm19
+    vpxord %zmm18, %zmm19, %zmm19
+    vpshufb %zmm2, %zmm6, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm21, %zmm6, %zmm23
+    vpxord %zmm22, %zmm23, %zmm23
+    vpshufb %zmm3, %zmm6, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vpshufb %zmm11, %zmm6, %zmm10
+    vpxord %zmm0, %zmm10, %zmm10
+    vpshufb %zmm12, %zmm6, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm15, %zmm6, %zmm14
+    vpxord %zmm1, %zmm14, %zmm14
+    vpshufb %zmm16, %zmm6, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm19, %zmm6, %zmm18
+    vpxord %zmm2, %zmm18, %zmm18
+    vpshufb %zmm20, %zmm6, %zmm19
+    vpxord %zmm17, %zmm19, %zmm19
+    vpshufb %zmm23, %zmm6, %zmm22
+    vpxord %zmm3, %zmm22, %zmm22
+    vpshufb %zmm24, %zmm6, %zmm23
+    vpxord %zmm21, %zmm23, %zmm23
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm8
+    vpshufb %zmm10, %zmm8, %zmm0
+    vpshufb %zmm14, %zmm8, %zmm1
+    vpshufb %zmm18, %zmm8, %zmm2
+    vpshufb %zmm22, %zmm8, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm8
+    vpshufb %zmm11, %zmm8, %zmm12
+    vpshufb %zmm15, %zmm8, %zmm16
+    vpshufb %zmm19, %zmm8, %zmm20
+    vpshufb %zmm23, %zmm8, %zmm24
+    vpxord %zmm12, %zmm0, %zmm0
+    vpxord %zmm16, %zmm1, %zmm1
+    vpxord %zmm20, %zmm2, %zmm2
+    vpxord %zmm24, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm8
+    vpshufb %zmm10, %zmm8, %zmm9
+    vpshufb %zmm14, %zmm8, %zmm13
+    vpshufb %zmm18, %zmm8, %zmm17
+    vpshufb %zmm22, %zmm8, %zmm21
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm8
+    vpshufb %zmm11, %zmm8, %zmm12
+    vpshufb %zmm15, %zmm8, %zmm16
+    vpshufb %zmm19, %zmm8, %zmm20
+    vpshufb %zmm23, %zmm8, %zmm24
+    vpxord %zmm12, %zmm9, %zmm9
+    vpxord %zmm16, %zmm13, %zmm13
+    vpxord %zmm20, %zmm17, %zmm17
+    vpxord %zmm24, %zmm21, %zmm21
+    vbroadcasti32x4 176(%rdi), %zmm4
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm10
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm10, %zmm9, %zmm9
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm9, %zmm10
+    vpxord %zmm4, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm14
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
+    vpxord %zmm14, %zmm13, %zmm13
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm13, %zmm14
+    vpxord %zmm4, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm18
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
+    vpxord %zmm18, %zmm17, %zmm17
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm17, %zmm18
+    vpxord %zmm4, %zmm2, %zmm2
+    vpxord %zmm17, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm22
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
+    vpxord %zmm22, %zmm21, %zmm21
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm21, %zmm22
+    vpxord %zmm4, %zmm3, %zmm3
+    vpxord %zmm21, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
     vpandnq %zmm0, %zmm5, %zmm9
     vpsrld $4, %zmm9, %zmm9
     vpandq %zmm5, %zmm0, %zmm0
@@ -4099,21 +4099,21 @@ aes_gen_vpaes512_ecb_enc_k192_w8:
     vpshufb %zmm13, %zmm6, %zmm14
     vpxord %zmm10, %zmm7, %zmm7
     vpxord %zmm14, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm12
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm12, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm11, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpxord %zmm12, %zmm1, %zmm1
     vbroadcasti32x4 16(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm12
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm12, %zmm11, %zmm11
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm11, %zmm12
     vpxord %zmm2, %zmm1, %zmm1
+    vpxord %zmm11, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -4156,21 +4156,21 @@ aes_gen_vpaes512_ecb_enc_k192_w8:
     vpshufb %zmm13, %zmm6, %zmm14
     vpxord %zmm10, %zmm7, %zmm7
     vpxord %zmm14, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm12
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
-    vpxord %zmm12, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm11, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpxord %zmm12, %zmm1, %zmm1
     vbroadcasti32x4 32(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm12
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
+    vpxord %zmm12, %zmm11, %zmm11
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm11, %zmm12
     vpxord %zmm2, %zmm1, %zmm1
+    vpxord %zmm11, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -4213,21 +4213,21 @@ aes_gen_vpaes512_ecb_enc_k192_w8:
     vpshufb %zmm13, %zmm6, %zmm14
     vpxord %zmm10, %zmm7, %zmm7
     vpxord %zmm14, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm12
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
-    vpxord %zmm12, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm11, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpxord %zmm12, %zmm1, %zmm1
     vbroadcasti32x4 48(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm12
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
+    vpxord %zmm12, %zmm11, %zmm11
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm11, %zmm12
     vpxord %zmm2, %zmm1, %zmm1
+    vpxord %zmm11, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -4270,249 +4270,21 @@ aes_gen_vpaes512_ecb_enc_k192_w8:
     vpshufb %zmm13, %zmm6, %zmm14
     vpxord %zmm10, %zmm7, %zmm7
     vpxord %zmm14, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm12
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
-    vpxord %zmm12, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm11, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpxord %zmm12, %zmm1, %zmm1
     vbroadcasti32x4 64(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpxord %zmm2, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm3, %zmm11
-    vpsrld $4, %zmm11, %zmm11
-    vpandq %zmm3, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm5, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm11, %zmm4, %zmm13
-    vpxord %zmm12, %zmm13, %zmm13
-    vpshufb %zmm1, %zmm4, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vpshufb %zmm13, %zmm4, %zmm12
-    vpxord %zmm1, %zmm12, %zmm12
-    vpshufb %zmm14, %zmm4, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vpshufb %zmm12, %zmm6, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpshufb %zmm13, %zmm6, %zmm14
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm14, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vpshufb %zmm12, %zmm6, %zmm11
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpshufb %zmm13, %zmm6, %zmm14
-    vpxord %zmm10, %zmm7, %zmm7
-    vpxord %zmm14, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm12
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm12, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm11, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpxord %zmm12, %zmm1, %zmm1
-    vbroadcasti32x4 80(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpxord %zmm2, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm3, %zmm11
-    vpsrld $4, %zmm11, %zmm11
-    vpandq %zmm3, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm5, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm11, %zmm4, %zmm13
-    vpxord %zmm12, %zmm13, %zmm13
-    vpshufb %zmm1, %zmm4, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vpshufb %zmm13, %zmm4, %zmm12
-    vpxord %zmm1, %zmm12, %zmm12
-    vpshufb %zmm14, %zmm4, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vpshufb %zmm12, %zmm6, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpshufb %zmm13, %zmm6, %zmm14
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm14, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vpshufb %zmm12, %zmm6, %zmm11
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpshufb %zmm13, %zmm6, %zmm14
-    vpxord %zmm10, %zmm7, %zmm7
-    vpxord %zmm14, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm12
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
-    vpxord %zmm12, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm11, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpxord %zmm12, %zmm1, %zmm1
-    vbroadcasti32x4 96(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpxord %zmm2, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm3, %zmm11
-    vpsrld $4, %zmm11, %zmm11
-    vpandq %zmm3, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm5, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm11, %zmm4, %zmm13
-    vpxord %zmm12, %zmm13, %zmm13
-    vpshufb %zmm1, %zmm4, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vpshufb %zmm13, %zmm4, %zmm12
-    vpxord %zmm1, %zmm12, %zmm12
-    vpshufb %zmm14, %zmm4, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vpshufb %zmm12, %zmm6, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpshufb %zmm13, %zmm6, %zmm14
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm14, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vpshufb %zmm12, %zmm6, %zmm11
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpshufb %zmm13, %zmm6, %zmm14
-    vpxord %zmm10, %zmm7, %zmm7
-    vpxord %zmm14, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm12
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
-    vpxord %zmm12, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm11, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpxord %zmm12, %zmm1, %zmm1
-    vbroadcasti32x4 112(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpxord %zmm2, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm3, %zmm11
-    vpsrld $4, %zmm11, %zmm11
-    vpandq %zmm3, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm5, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm11, %zmm4, %zmm13
-    vpxord %zmm12, %zmm13, %zmm13
-    vpshufb %zmm1, %zmm4, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vpshufb %zmm13, %zmm4, %zmm12
-    vpxord %zmm1, %zmm12, %zmm12
-    vpshufb %zmm14, %zmm4, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vpshufb %zmm12, %zmm6, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpshufb %zmm13, %zmm6, %zmm14
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm14, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vpshufb %zmm12, %zmm6, %zmm11
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpshufb %zmm13, %zmm6, %zmm14
-    vpxord %zmm10, %zmm7, %zmm7
-    vpxord %zmm14, %zmm11, %zmm11
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm12
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
     vpxord %zmm12, %zmm11, %zmm11
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm11, %zmm12
+    vpxord %zmm2, %zmm1, %zmm1
     vpxord %zmm11, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
-    vbroadcasti32x4 128(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpxord %zmm2, %zmm1, %zmm1
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -4555,21 +4327,21 @@ aes_gen_vpaes512_ecb_enc_k192_w8:
     vpshufb %zmm13, %zmm6, %zmm14
     vpxord %zmm10, %zmm7, %zmm7
     vpxord %zmm14, %zmm11, %zmm11
+    vbroadcasti32x4 80(%rdi), %zmm2
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm12
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
     vpxord %zmm12, %zmm11, %zmm11
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm11, %zmm12
+    vpxord %zmm2, %zmm1, %zmm1
     vpxord %zmm11, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
-    vbroadcasti32x4 144(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpxord %zmm2, %zmm1, %zmm1
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -4612,21 +4384,21 @@ aes_gen_vpaes512_ecb_enc_k192_w8:
     vpshufb %zmm13, %zmm6, %zmm14
     vpxord %zmm10, %zmm7, %zmm7
     vpxord %zmm14, %zmm11, %zmm11
+    vbroadcasti32x4 96(%rdi), %zmm2
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm12
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
     vpxord %zmm12, %zmm11, %zmm11
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm11, %zmm12
+    vpxord %zmm2, %zmm1, %zmm1
     vpxord %zmm11, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
-    vbroadcasti32x4 160(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpxord %zmm2, %zmm1, %zmm1
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -4669,21 +4441,249 @@ aes_gen_vpaes512_ecb_enc_k192_w8:
     vpshufb %zmm13, %zmm6, %zmm14
     vpxord %zmm10, %zmm7, %zmm7
     vpxord %zmm14, %zmm11, %zmm11
+    vbroadcasti32x4 112(%rdi), %zmm2
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm12
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
     vpxord %zmm12, %zmm11, %zmm11
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm11, %zmm12
+    vpxord %zmm2, %zmm1, %zmm1
     vpxord %zmm11, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
-    vbroadcasti32x4 176(%rdi), %zmm2
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm3, %zmm11
+    vpsrld $4, %zmm11, %zmm11
+    vpandq %zmm3, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm5, %zmm12
+    vpxord %zmm11, %zmm1, %zmm1
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm11, %zmm4, %zmm13
+    vpxord %zmm12, %zmm13, %zmm13
+    vpshufb %zmm1, %zmm4, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vpshufb %zmm13, %zmm4, %zmm12
+    vpxord %zmm1, %zmm12, %zmm12
+    vpshufb %zmm14, %zmm4, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vpshufb %zmm12, %zmm6, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpshufb %zmm13, %zmm6, %zmm14
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm14, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vpshufb %zmm12, %zmm6, %zmm11
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpshufb %zmm13, %zmm6, %zmm14
+    vpxord %zmm10, %zmm7, %zmm7
+    vpxord %zmm14, %zmm11, %zmm11
+    vbroadcasti32x4 128(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm12
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
+    vpxord %zmm12, %zmm11, %zmm11
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm11, %zmm12
     vpxord %zmm2, %zmm1, %zmm1
+    vpxord %zmm11, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm3, %zmm11
+    vpsrld $4, %zmm11, %zmm11
+    vpandq %zmm3, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm5, %zmm12
+    vpxord %zmm11, %zmm1, %zmm1
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm11, %zmm4, %zmm13
+    vpxord %zmm12, %zmm13, %zmm13
+    vpshufb %zmm1, %zmm4, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vpshufb %zmm13, %zmm4, %zmm12
+    vpxord %zmm1, %zmm12, %zmm12
+    vpshufb %zmm14, %zmm4, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vpshufb %zmm12, %zmm6, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpshufb %zmm13, %zmm6, %zmm14
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm14, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vpshufb %zmm12, %zmm6, %zmm11
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpshufb %zmm13, %zmm6, %zmm14
+    vpxord %zmm10, %zmm7, %zmm7
+    vpxord %zmm14, %zmm11, %zmm11
+    vbroadcasti32x4 144(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm12
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm12, %zmm11, %zmm11
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm11, %zmm12
+    vpxord %zmm2, %zmm1, %zmm1
+    vpxord %zmm11, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm3, %zmm11
+    vpsrld $4, %zmm11, %zmm11
+    vpandq %zmm3, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm5, %zmm12
+    vpxord %zmm11, %zmm1, %zmm1
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm11, %zmm4, %zmm13
+    vpxord %zmm12, %zmm13, %zmm13
+    vpshufb %zmm1, %zmm4, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vpshufb %zmm13, %zmm4, %zmm12
+    vpxord %zmm1, %zmm12, %zmm12
+    vpshufb %zmm14, %zmm4, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vpshufb %zmm12, %zmm6, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpshufb %zmm13, %zmm6, %zmm14
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm14, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vpshufb %zmm12, %zmm6, %zmm11
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpshufb %zmm13, %zmm6, %zmm14
+    vpxord %zmm10, %zmm7, %zmm7
+    vpxord %zmm14, %zmm11, %zmm11
+    vbroadcasti32x4 160(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm12
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
+    vpxord %zmm12, %zmm11, %zmm11
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm11, %zmm12
+    vpxord %zmm2, %zmm1, %zmm1
+    vpxord %zmm11, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm3, %zmm11
+    vpsrld $4, %zmm11, %zmm11
+    vpandq %zmm3, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm5, %zmm12
+    vpxord %zmm11, %zmm1, %zmm1
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm11, %zmm4, %zmm13
+    vpxord %zmm12, %zmm13, %zmm13
+    vpshufb %zmm1, %zmm4, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vpshufb %zmm13, %zmm4, %zmm12
+    vpxord %zmm1, %zmm12, %zmm12
+    vpshufb %zmm14, %zmm4, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vpshufb %zmm12, %zmm6, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpshufb %zmm13, %zmm6, %zmm14
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm14, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vpshufb %zmm12, %zmm6, %zmm11
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpshufb %zmm13, %zmm6, %zmm14
+    vpxord %zmm10, %zmm7, %zmm7
+    vpxord %zmm14, %zmm11, %zmm11
+    vbroadcasti32x4 176(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm12
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
+    vpxord %zmm12, %zmm11, %zmm11
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm11, %zmm12
+    vpxord %zmm2, %zmm1, %zmm1
+    vpxord %zmm11, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -4810,14 +4810,14 @@ aes_gen_vpaes512_ecb_enc_k192_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
     vpshufb %zmm8, %zmm5, %zmm9
     vpxord %zmm9, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm7
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm7, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm6, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpxord %zmm7, %zmm0, %zmm0
     vbroadcasti32x4 16(%rdi), %zmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm7
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm7, %zmm6, %zmm6
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm6, %zmm7
     vpxord %zmm1, %zmm0, %zmm0
+    vpxord %zmm6, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
     vpandnq %zmm0, %zmm2, %zmm6
     vpsrld $4, %zmm6, %zmm6
     vpandq %zmm2, %zmm0, %zmm0
@@ -4841,14 +4841,14 @@ aes_gen_vpaes512_ecb_enc_k192_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
     vpshufb %zmm8, %zmm5, %zmm9
     vpxord %zmm9, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm7
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm7, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm6, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpxord %zmm7, %zmm0, %zmm0
     vbroadcasti32x4 32(%rdi), %zmm1
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm7
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm7, %zmm6, %zmm6
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm6, %zmm7
     vpxord %zmm1, %zmm0, %zmm0
+    vpxord %zmm6, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
     vpandnq %zmm0, %zmm2, %zmm6
     vpsrld $4, %zmm6, %zmm6
     vpandq %zmm2, %zmm0, %zmm0
@@ -4872,14 +4872,14 @@ aes_gen_vpaes512_ecb_enc_k192_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
     vpshufb %zmm8, %zmm5, %zmm9
     vpxord %zmm9, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm7
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm7, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm6, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpxord %zmm7, %zmm0, %zmm0
     vbroadcasti32x4 48(%rdi), %zmm1
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm7
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm7, %zmm6, %zmm6
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm6, %zmm7
     vpxord %zmm1, %zmm0, %zmm0
+    vpxord %zmm6, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
     vpandnq %zmm0, %zmm2, %zmm6
     vpsrld $4, %zmm6, %zmm6
     vpandq %zmm2, %zmm0, %zmm0
@@ -4903,138 +4903,14 @@ aes_gen_vpaes512_ecb_enc_k192_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
     vpshufb %zmm8, %zmm5, %zmm9
     vpxord %zmm9, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm7
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm7, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm6, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpxord %zmm7, %zmm0, %zmm0
     vbroadcasti32x4 64(%rdi), %zmm1
-    vpxord %zmm1, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm2, %zmm6
-    vpsrld $4, %zmm6, %zmm6
-    vpandq %zmm2, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm4, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpshufb %zmm6, %zmm3, %zmm8
-    vpxord %zmm7, %zmm8, %zmm8
-    vpshufb %zmm0, %zmm3, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vpshufb %zmm8, %zmm3, %zmm7
-    vpxord %zmm0, %zmm7, %zmm7
-    vpshufb %zmm9, %zmm3, %zmm8
-    vpxord %zmm6, %zmm8, %zmm8
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm5
-    vpshufb %zmm7, %zmm5, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm5
-    vpshufb %zmm8, %zmm5, %zmm9
-    vpxord %zmm9, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm5
-    vpshufb %zmm7, %zmm5, %zmm6
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
-    vpshufb %zmm8, %zmm5, %zmm9
-    vpxord %zmm9, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm7
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm7, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm6, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpxord %zmm7, %zmm0, %zmm0
-    vbroadcasti32x4 80(%rdi), %zmm1
-    vpxord %zmm1, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm2, %zmm6
-    vpsrld $4, %zmm6, %zmm6
-    vpandq %zmm2, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm4, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpshufb %zmm6, %zmm3, %zmm8
-    vpxord %zmm7, %zmm8, %zmm8
-    vpshufb %zmm0, %zmm3, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vpshufb %zmm8, %zmm3, %zmm7
-    vpxord %zmm0, %zmm7, %zmm7
-    vpshufb %zmm9, %zmm3, %zmm8
-    vpxord %zmm6, %zmm8, %zmm8
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm5
-    vpshufb %zmm7, %zmm5, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm5
-    vpshufb %zmm8, %zmm5, %zmm9
-    vpxord %zmm9, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm5
-    vpshufb %zmm7, %zmm5, %zmm6
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
-    vpshufb %zmm8, %zmm5, %zmm9
-    vpxord %zmm9, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm7
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm7, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm6, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpxord %zmm7, %zmm0, %zmm0
-    vbroadcasti32x4 96(%rdi), %zmm1
-    vpxord %zmm1, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm2, %zmm6
-    vpsrld $4, %zmm6, %zmm6
-    vpandq %zmm2, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm4, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpshufb %zmm6, %zmm3, %zmm8
-    vpxord %zmm7, %zmm8, %zmm8
-    vpshufb %zmm0, %zmm3, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vpshufb %zmm8, %zmm3, %zmm7
-    vpxord %zmm0, %zmm7, %zmm7
-    vpshufb %zmm9, %zmm3, %zmm8
-    vpxord %zmm6, %zmm8, %zmm8
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm5
-    vpshufb %zmm7, %zmm5, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm5
-    vpshufb %zmm8, %zmm5, %zmm9
-    vpxord %zmm9, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm5
-    vpshufb %zmm7, %zmm5, %zmm6
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
-    vpshufb %zmm8, %zmm5, %zmm9
-    vpxord %zmm9, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm7
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm7, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm6, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpxord %zmm7, %zmm0, %zmm0
-    vbroadcasti32x4 112(%rdi), %zmm1
-    vpxord %zmm1, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm2, %zmm6
-    vpsrld $4, %zmm6, %zmm6
-    vpandq %zmm2, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm4, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpshufb %zmm6, %zmm3, %zmm8
-    vpxord %zmm7, %zmm8, %zmm8
-    vpshufb %zmm0, %zmm3, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vpshufb %zmm8, %zmm3, %zmm7
-    vpxord %zmm0, %zmm7, %zmm7
-    vpshufb %zmm9, %zmm3, %zmm8
-    vpxord %zmm6, %zmm8, %zmm8
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm5
-    vpshufb %zmm7, %zmm5, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm5
-    vpshufb %zmm8, %zmm5, %zmm9
-    vpxord %zmm9, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm5
-    vpshufb %zmm7, %zmm5, %zmm6
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
-    vpshufb %zmm8, %zmm5, %zmm9
-    vpxord %zmm9, %zmm6, %zmm6
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm7
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
     vpxord %zmm7, %zmm6, %zmm6
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm6, %zmm7
+    vpxord %zmm1, %zmm0, %zmm0
     vpxord %zmm6, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
-    vbroadcasti32x4 128(%rdi), %zmm1
-    vpxord %zmm1, %zmm0, %zmm0
     vpandnq %zmm0, %zmm2, %zmm6
     vpsrld $4, %zmm6, %zmm6
     vpandq %zmm2, %zmm0, %zmm0
@@ -5058,14 +4934,14 @@ aes_gen_vpaes512_ecb_enc_k192_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
     vpshufb %zmm8, %zmm5, %zmm9
     vpxord %zmm9, %zmm6, %zmm6
+    vbroadcasti32x4 80(%rdi), %zmm1
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm7
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
     vpxord %zmm7, %zmm6, %zmm6
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm6, %zmm7
+    vpxord %zmm1, %zmm0, %zmm0
     vpxord %zmm6, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
-    vbroadcasti32x4 144(%rdi), %zmm1
-    vpxord %zmm1, %zmm0, %zmm0
     vpandnq %zmm0, %zmm2, %zmm6
     vpsrld $4, %zmm6, %zmm6
     vpandq %zmm2, %zmm0, %zmm0
@@ -5089,14 +4965,14 @@ aes_gen_vpaes512_ecb_enc_k192_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
     vpshufb %zmm8, %zmm5, %zmm9
     vpxord %zmm9, %zmm6, %zmm6
+    vbroadcasti32x4 96(%rdi), %zmm1
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm7
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
     vpxord %zmm7, %zmm6, %zmm6
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm6, %zmm7
+    vpxord %zmm1, %zmm0, %zmm0
     vpxord %zmm6, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
-    vbroadcasti32x4 160(%rdi), %zmm1
-    vpxord %zmm1, %zmm0, %zmm0
     vpandnq %zmm0, %zmm2, %zmm6
     vpsrld $4, %zmm6, %zmm6
     vpandq %zmm2, %zmm0, %zmm0
@@ -5120,14 +4996,138 @@ aes_gen_vpaes512_ecb_enc_k192_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
     vpshufb %zmm8, %zmm5, %zmm9
     vpxord %zmm9, %zmm6, %zmm6
+    vbroadcasti32x4 112(%rdi), %zmm1
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm7
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
     vpxord %zmm7, %zmm6, %zmm6
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm6, %zmm7
+    vpxord %zmm1, %zmm0, %zmm0
     vpxord %zmm6, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
-    vbroadcasti32x4 176(%rdi), %zmm1
+    vpandnq %zmm0, %zmm2, %zmm6
+    vpsrld $4, %zmm6, %zmm6
+    vpandq %zmm2, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm4, %zmm7
+    vpxord %zmm6, %zmm0, %zmm0
+    vpshufb %zmm6, %zmm3, %zmm8
+    vpxord %zmm7, %zmm8, %zmm8
+    vpshufb %zmm0, %zmm3, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vpshufb %zmm8, %zmm3, %zmm7
+    vpxord %zmm0, %zmm7, %zmm7
+    vpshufb %zmm9, %zmm3, %zmm8
+    vpxord %zmm6, %zmm8, %zmm8
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm5
+    vpshufb %zmm7, %zmm5, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm5
+    vpshufb %zmm8, %zmm5, %zmm9
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm5
+    vpshufb %zmm7, %zmm5, %zmm6
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
+    vpshufb %zmm8, %zmm5, %zmm9
+    vpxord %zmm9, %zmm6, %zmm6
+    vbroadcasti32x4 128(%rdi), %zmm1
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm7
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm7, %zmm6, %zmm6
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm6, %zmm7
     vpxord %zmm1, %zmm0, %zmm0
+    vpxord %zmm6, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpandnq %zmm0, %zmm2, %zmm6
+    vpsrld $4, %zmm6, %zmm6
+    vpandq %zmm2, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm4, %zmm7
+    vpxord %zmm6, %zmm0, %zmm0
+    vpshufb %zmm6, %zmm3, %zmm8
+    vpxord %zmm7, %zmm8, %zmm8
+    vpshufb %zmm0, %zmm3, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vpshufb %zmm8, %zmm3, %zmm7
+    vpxord %zmm0, %zmm7, %zmm7
+    vpshufb %zmm9, %zmm3, %zmm8
+    vpxord %zmm6, %zmm8, %zmm8
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm5
+    vpshufb %zmm7, %zmm5, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm5
+    vpshufb %zmm8, %zmm5, %zmm9
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm5
+    vpshufb %zmm7, %zmm5, %zmm6
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
+    vpshufb %zmm8, %zmm5, %zmm9
+    vpxord %zmm9, %zmm6, %zmm6
+    vbroadcasti32x4 144(%rdi), %zmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm7
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm7, %zmm6, %zmm6
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm6, %zmm7
+    vpxord %zmm1, %zmm0, %zmm0
+    vpxord %zmm6, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpandnq %zmm0, %zmm2, %zmm6
+    vpsrld $4, %zmm6, %zmm6
+    vpandq %zmm2, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm4, %zmm7
+    vpxord %zmm6, %zmm0, %zmm0
+    vpshufb %zmm6, %zmm3, %zmm8
+    vpxord %zmm7, %zmm8, %zmm8
+    vpshufb %zmm0, %zmm3, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vpshufb %zmm8, %zmm3, %zmm7
+    vpxord %zmm0, %zmm7, %zmm7
+    vpshufb %zmm9, %zmm3, %zmm8
+    vpxord %zmm6, %zmm8, %zmm8
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm5
+    vpshufb %zmm7, %zmm5, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm5
+    vpshufb %zmm8, %zmm5, %zmm9
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm5
+    vpshufb %zmm7, %zmm5, %zmm6
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
+    vpshufb %zmm8, %zmm5, %zmm9
+    vpxord %zmm9, %zmm6, %zmm6
+    vbroadcasti32x4 160(%rdi), %zmm1
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm7
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm7, %zmm6, %zmm6
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm6, %zmm7
+    vpxord %zmm1, %zmm0, %zmm0
+    vpxord %zmm6, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpandnq %zmm0, %zmm2, %zmm6
+    vpsrld $4, %zmm6, %zmm6
+    vpandq %zmm2, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm4, %zmm7
+    vpxord %zmm6, %zmm0, %zmm0
+    vpshufb %zmm6, %zmm3, %zmm8
+    vpxord %zmm7, %zmm8, %zmm8
+    vpshufb %zmm0, %zmm3, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vpshufb %zmm8, %zmm3, %zmm7
+    vpxord %zmm0, %zmm7, %zmm7
+    vpshufb %zmm9, %zmm3, %zmm8
+    vpxord %zmm6, %zmm8, %zmm8
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm5
+    vpshufb %zmm7, %zmm5, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm5
+    vpshufb %zmm8, %zmm5, %zmm9
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm5
+    vpshufb %zmm7, %zmm5, %zmm6
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
+    vpshufb %zmm8, %zmm5, %zmm9
+    vpxord %zmm9, %zmm6, %zmm6
+    vbroadcasti32x4 176(%rdi), %zmm1
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm7
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm7, %zmm6, %zmm6
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm6, %zmm7
+    vpxord %zmm1, %zmm0, %zmm0
+    vpxord %zmm6, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
     vpandnq %zmm0, %zmm2, %zmm6
     vpsrld $4, %zmm6, %zmm6
     vpandq %zmm2, %zmm0, %zmm0
@@ -5230,14 +5230,14 @@ aes_gen_vpaes512_ecb_enc_k192_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm6, %xmm7
     vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -5261,14 +5261,14 @@ aes_gen_vpaes512_ecb_enc_k192_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce2r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm1
+    vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes512_mce2r1(%rip), %xmm6, %xmm7
     vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -5292,14 +5292,14 @@ aes_gen_vpaes512_ecb_enc_k192_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce3r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
     vmovdqu 48(%rdi), %xmm1
+    vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes512_mce3r1(%rip), %xmm6, %xmm7
     vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -5323,138 +5323,14 @@ aes_gen_vpaes512_ecb_enc_k192_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce0r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
     vmovdqu 64(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
-    vpandn %xmm0, %xmm2, %xmm6
-    vpsrld $4, %xmm6, %xmm6
-    vpand %xmm2, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm4, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm3, %xmm8
-    vpxor %xmm7, %xmm8, %xmm8
-    vpshufb %xmm0, %xmm3, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vpshufb %xmm8, %xmm3, %xmm7
-    vpxor %xmm0, %xmm7, %xmm7
-    vpshufb %xmm9, %xmm3, %xmm8
-    vpxor %xmm6, %xmm8, %xmm8
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm6
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
-    vpandn %xmm0, %xmm2, %xmm6
-    vpsrld $4, %xmm6, %xmm6
-    vpand %xmm2, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm4, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm3, %xmm8
-    vpxor %xmm7, %xmm8, %xmm8
-    vpshufb %xmm0, %xmm3, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vpshufb %xmm8, %xmm3, %xmm7
-    vpxor %xmm0, %xmm7, %xmm7
-    vpshufb %xmm9, %xmm3, %xmm8
-    vpxor %xmm6, %xmm8, %xmm8
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm6
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce2r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
-    vpandn %xmm0, %xmm2, %xmm6
-    vpsrld $4, %xmm6, %xmm6
-    vpand %xmm2, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm4, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm3, %xmm8
-    vpxor %xmm7, %xmm8, %xmm8
-    vpshufb %xmm0, %xmm3, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vpshufb %xmm8, %xmm3, %xmm7
-    vpxor %xmm0, %xmm7, %xmm7
-    vpshufb %xmm9, %xmm3, %xmm8
-    vpxor %xmm6, %xmm8, %xmm8
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm6
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce3r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
-    vpandn %xmm0, %xmm2, %xmm6
-    vpsrld $4, %xmm6, %xmm6
-    vpand %xmm2, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm4, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm3, %xmm8
-    vpxor %xmm7, %xmm8, %xmm8
-    vpshufb %xmm0, %xmm3, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vpshufb %xmm8, %xmm3, %xmm7
-    vpxor %xmm0, %xmm7, %xmm7
-    vpshufb %xmm9, %xmm3, %xmm8
-    vpxor %xmm6, %xmm8, %xmm8
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm6
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
     vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm7
     vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
     vpxor %xmm7, %xmm6, %xmm6
     vpshufb .Lvpaes512_mce0r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -5478,14 +5354,14 @@ aes_gen_vpaes512_ecb_enc_k192_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 80(%rdi), %xmm1
     vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm7
     vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
     vpxor %xmm7, %xmm6, %xmm6
     vpshufb .Lvpaes512_mce1r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -5509,14 +5385,14 @@ aes_gen_vpaes512_ecb_enc_k192_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 96(%rdi), %xmm1
     vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm7
     vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
     vpxor %xmm7, %xmm6, %xmm6
     vpshufb .Lvpaes512_mce2r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -5540,14 +5416,138 @@ aes_gen_vpaes512_ecb_enc_k192_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 112(%rdi), %xmm1
     vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm7
     vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
     vpxor %xmm7, %xmm6, %xmm6
     vpshufb .Lvpaes512_mce3r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 176(%rdi), %xmm1
+    vpandn %xmm0, %xmm2, %xmm6
+    vpsrld $4, %xmm6, %xmm6
+    vpand %xmm2, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm4, %xmm7
+    vpxor %xmm6, %xmm0, %xmm0
+    vpshufb %xmm6, %xmm3, %xmm8
+    vpxor %xmm7, %xmm8, %xmm8
+    vpshufb %xmm0, %xmm3, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vpshufb %xmm8, %xmm3, %xmm7
+    vpxor %xmm0, %xmm7, %xmm7
+    vpshufb %xmm9, %xmm3, %xmm8
+    vpxor %xmm6, %xmm8, %xmm8
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm6
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 128(%rdi), %xmm1
+    vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes512_mce0r1(%rip), %xmm6, %xmm7
     vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpandn %xmm0, %xmm2, %xmm6
+    vpsrld $4, %xmm6, %xmm6
+    vpand %xmm2, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm4, %xmm7
+    vpxor %xmm6, %xmm0, %xmm0
+    vpshufb %xmm6, %xmm3, %xmm8
+    vpxor %xmm7, %xmm8, %xmm8
+    vpshufb %xmm0, %xmm3, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vpshufb %xmm8, %xmm3, %xmm7
+    vpxor %xmm0, %xmm7, %xmm7
+    vpshufb %xmm9, %xmm3, %xmm8
+    vpxor %xmm6, %xmm8, %xmm8
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm6
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 144(%rdi), %xmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpandn %xmm0, %xmm2, %xmm6
+    vpsrld $4, %xmm6, %xmm6
+    vpand %xmm2, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm4, %xmm7
+    vpxor %xmm6, %xmm0, %xmm0
+    vpshufb %xmm6, %xmm3, %xmm8
+    vpxor %xmm7, %xmm8, %xmm8
+    vpshufb %xmm0, %xmm3, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vpshufb %xmm8, %xmm3, %xmm7
+    vpxor %xmm0, %xmm7, %xmm7
+    vpshufb %xmm9, %xmm3, %xmm8
+    vpxor %xmm6, %xmm8, %xmm8
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm6
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 160(%rdi), %xmm1
+    vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes512_mce2r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpandn %xmm0, %xmm2, %xmm6
+    vpsrld $4, %xmm6, %xmm6
+    vpand %xmm2, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm4, %xmm7
+    vpxor %xmm6, %xmm0, %xmm0
+    vpshufb %xmm6, %xmm3, %xmm8
+    vpxor %xmm7, %xmm8, %xmm8
+    vpshufb %xmm0, %xmm3, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vpshufb %xmm8, %xmm3, %xmm7
+    vpxor %xmm0, %xmm7, %xmm7
+    vpshufb %xmm9, %xmm3, %xmm8
+    vpxor %xmm6, %xmm8, %xmm8
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm6
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 176(%rdi), %xmm1
+    vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes512_mce3r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -5734,35 +5734,35 @@ aes_gen_vpaes512_ecb_enc_k256_w16:
     vpxord %zmm16, %zmm13, %zmm13
     vpxord %zmm20, %zmm17, %zmm17
     vpxord %zmm24, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm10
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm10, %zmm9, %zmm9
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm9, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm14
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm14, %zmm13, %zmm13
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm13, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm18
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
-    vpxord %zmm18, %zmm17, %zmm17
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm17, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm22
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
-    vpxord %zmm22, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm21, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpxord %zmm22, %zmm3, %zmm3
     vbroadcasti32x4 16(%rdi), %zmm4
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm10
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm10, %zmm9, %zmm9
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm9, %zmm10
     vpxord %zmm4, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm14
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm14, %zmm13, %zmm13
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm13, %zmm14
     vpxord %zmm4, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm18
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
+    vpxord %zmm18, %zmm17, %zmm17
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm17, %zmm18
     vpxord %zmm4, %zmm2, %zmm2
+    vpxord %zmm17, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm22
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
+    vpxord %zmm22, %zmm21, %zmm21
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm21, %zmm22
     vpxord %zmm4, %zmm3, %zmm3
+    vpxord %zmm21, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
     vpandnq %zmm0, %zmm5, %zmm9
     vpsrld $4, %zmm9, %zmm9
     vpandq %zmm5, %zmm0, %zmm0
@@ -5843,35 +5843,35 @@ aes_gen_vpaes512_ecb_enc_k256_w16:
     vpxord %zmm16, %zmm13, %zmm13
     vpxord %zmm20, %zmm17, %zmm17
     vpxord %zmm24, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm10
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm10, %zmm9, %zmm9
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm9, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm14
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
-    vpxord %zmm14, %zmm13, %zmm13
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm13, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm18
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
-    vpxord %zmm18, %zmm17, %zmm17
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm17, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm22
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
-    vpxord %zmm22, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm21, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpxord %zmm22, %zmm3, %zmm3
     vbroadcasti32x4 32(%rdi), %zmm4
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm10
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm10, %zmm9, %zmm9
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm9, %zmm10
     vpxord %zmm4, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm14
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
+    vpxord %zmm14, %zmm13, %zmm13
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm13, %zmm14
     vpxord %zmm4, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm18
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
+    vpxord %zmm18, %zmm17, %zmm17
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm17, %zmm18
     vpxord %zmm4, %zmm2, %zmm2
+    vpxord %zmm17, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm22
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
+    vpxord %zmm22, %zmm21, %zmm21
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm21, %zmm22
     vpxord %zmm4, %zmm3, %zmm3
+    vpxord %zmm21, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
     vpandnq %zmm0, %zmm5, %zmm9
     vpsrld $4, %zmm9, %zmm9
     vpandq %zmm5, %zmm0, %zmm0
@@ -5952,35 +5952,35 @@ aes_gen_vpaes512_ecb_enc_k256_w16:
     vpxord %zmm16, %zmm13, %zmm13
     vpxord %zmm20, %zmm17, %zmm17
     vpxord %zmm24, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm10
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm10, %zmm9, %zmm9
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm9, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm14
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
-    vpxord %zmm14, %zmm13, %zmm13
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm13, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm18
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
-    vpxord %zmm18, %zmm17, %zmm17
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm17, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm22
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
-    vpxord %zmm22, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm21, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpxord %zmm22, %zmm3, %zmm3
     vbroadcasti32x4 48(%rdi), %zmm4
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm10
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm10, %zmm9, %zmm9
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm9, %zmm10
     vpxord %zmm4, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm14
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
+    vpxord %zmm14, %zmm13, %zmm13
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm13, %zmm14
     vpxord %zmm4, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm18
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
+    vpxord %zmm18, %zmm17, %zmm17
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm17, %zmm18
     vpxord %zmm4, %zmm2, %zmm2
+    vpxord %zmm17, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm22
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
+    vpxord %zmm22, %zmm21, %zmm21
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm21, %zmm22
     vpxord %zmm4, %zmm3, %zmm3
+    vpxord %zmm21, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
     vpandnq %zmm0, %zmm5, %zmm9
     vpsrld $4, %zmm9, %zmm9
     vpandq %zmm5, %zmm0, %zmm0
@@ -6061,35 +6061,35 @@ aes_gen_vpaes512_ecb_enc_k256_w16:
     vpxord %zmm16, %zmm13, %zmm13
     vpxord %zmm20, %zmm17, %zmm17
     vpxord %zmm24, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm10
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm10, %zmm9, %zmm9
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm9, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm14
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
-    vpxord %zmm14, %zmm13, %zmm13
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm13, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm18
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
-    vpxord %zmm18, %zmm17, %zmm17
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm17, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm22
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
-    vpxord %zmm22, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm21, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpxord %zmm22, %zmm3, %zmm3
     vbroadcasti32x4 64(%rdi), %zmm4
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm10
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm10, %zmm9, %zmm9
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm9, %zmm10
     vpxord %zmm4, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm14
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
+    vpxord %zmm14, %zmm13, %zmm13
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm13, %zmm14
     vpxord %zmm4, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm18
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
+    vpxord %zmm18, %zmm17, %zmm17
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm17, %zmm18
     vpxord %zmm4, %zmm2, %zmm2
+    vpxord %zmm17, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm22
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
+    vpxord %zmm22, %zmm21, %zmm21
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm21, %zmm22
     vpxord %zmm4, %zmm3, %zmm3
+    vpxord %zmm21, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
     vpandnq %zmm0, %zmm5, %zmm9
     vpsrld $4, %zmm9, %zmm9
     vpandq %zmm5, %zmm0, %zmm0
@@ -6170,35 +6170,35 @@ aes_gen_vpaes512_ecb_enc_k256_w16:
     vpxord %zmm16, %zmm13, %zmm13
     vpxord %zmm20, %zmm17, %zmm17
     vpxord %zmm24, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm10
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm10, %zmm9, %zmm9
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm9, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm14
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm14, %zmm13, %zmm13
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm13, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm18
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
-    vpxord %zmm18, %zmm17, %zmm17
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm17, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm22
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
-    vpxord %zmm22, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm21, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpxord %zmm22, %zmm3, %zmm3
     vbroadcasti32x4 80(%rdi), %zmm4
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm10
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm10, %zmm9, %zmm9
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm9, %zmm10
     vpxord %zmm4, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm14
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm14, %zmm13, %zmm13
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm13, %zmm14
     vpxord %zmm4, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm18
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
+    vpxord %zmm18, %zmm17, %zmm17
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm17, %zmm18
     vpxord %zmm4, %zmm2, %zmm2
+    vpxord %zmm17, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm22
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
+    vpxord %zmm22, %zmm21, %zmm21
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm21, %zmm22
     vpxord %zmm4, %zmm3, %zmm3
+    vpxord %zmm21, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
     vpandnq %zmm0, %zmm5, %zmm9
     vpsrld $4, %zmm9, %zmm9
     vpandq %zmm5, %zmm0, %zmm0
@@ -6279,471 +6279,35 @@ aes_gen_vpaes512_ecb_enc_k256_w16:
     vpxord %zmm16, %zmm13, %zmm13
     vpxord %zmm20, %zmm17, %zmm17
     vpxord %zmm24, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm10
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm10, %zmm9, %zmm9
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm9, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm14
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
-    vpxord %zmm14, %zmm13, %zmm13
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm13, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm18
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
-    vpxord %zmm18, %zmm17, %zmm17
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm17, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm22
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
-    vpxord %zmm22, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm21, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpxord %zmm22, %zmm3, %zmm3
     vbroadcasti32x4 96(%rdi), %zmm4
-    vpxord %zmm4, %zmm0, %zmm0
-    vpxord %zmm4, %zmm1, %zmm1
-    vpxord %zmm4, %zmm2, %zmm2
-    vpxord %zmm4, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm5, %zmm9
-    vpsrld $4, %zmm9, %zmm9
-    vpandq %zmm5, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm5, %zmm13
-    vpsrld $4, %zmm13, %zmm13
-    vpandq %zmm5, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm5, %zmm17
-    vpsrld $4, %zmm17, %zmm17
-    vpandq %zmm5, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm5, %zmm21
-    vpsrld $4, %zmm21, %zmm21
-    vpandq %zmm5, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm7, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm7, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm7, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm7, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpshufb %zmm9, %zmm6, %zmm11
-    vpxord %zmm10, %zmm11, %zmm11
-    vpshufb %zmm0, %zmm6, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm13, %zmm6, %zmm15
-    vpxord %zmm14, %zmm15, %zmm15
-    vpshufb %zmm1, %zmm6, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm17, %zmm6, %zmm19
-    vpxord %zmm18, %zmm19, %zmm19
-    vpshufb %zmm2, %zmm6, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm21, %zmm6, %zmm23
-    vpxord %zmm22, %zmm23, %zmm23
-    vpshufb %zmm3, %zmm6, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vpshufb %zmm11, %zmm6, %zmm10
-    vpxord %zmm0, %zmm10, %zmm10
-    vpshufb %zmm12, %zmm6, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm15, %zmm6, %zmm14
-    vpxord %zmm1, %zmm14, %zmm14
-    vpshufb %zmm16, %zmm6, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm19, %zmm6, %zmm18
-    vpxord %zmm2, %zmm18, %zmm18
-    vpshufb %zmm20, %zmm6, %zmm19
-    vpxord %zmm17, %zmm19, %zmm19
-    vpshufb %zmm23, %zmm6, %zmm22
-    vpxord %zmm3, %zmm22, %zmm22
-    vpshufb %zmm24, %zmm6, %zmm23
-    vpxord %zmm21, %zmm23, %zmm23
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm8
-    vpshufb %zmm10, %zmm8, %zmm0
-    vpshufb %zmm14, %zmm8, %zmm1
-    vpshufb %zmm18, %zmm8, %zmm2
-    vpshufb %zmm22, %zmm8, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm8
-    vpshufb %zmm11, %zmm8, %zmm12
-    vpshufb %zmm15, %zmm8, %zmm16
-    vpshufb %zmm19, %zmm8, %zmm20
-    vpshufb %zmm23, %zmm8, %zmm24
-    vpxord %zmm12, %zmm0, %zmm0
-    vpxord %zmm16, %zmm1, %zmm1
-    vpxord %zmm20, %zmm2, %zmm2
-    vpxord %zmm24, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm8
-    vpshufb %zmm10, %zmm8, %zmm9
-    vpshufb %zmm14, %zmm8, %zmm13
-    vpshufb %zmm18, %zmm8, %zmm17
-    vpshufb %zmm22, %zmm8, %zmm21
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm8
-    vpshufb %zmm11, %zmm8, %zmm12
-    vpshufb %zmm15, %zmm8, %zmm16
-    vpshufb %zmm19, %zmm8, %zmm20
-    vpshufb %zmm23, %zmm8, %zmm24
-    vpxord %zmm12, %zmm9, %zmm9
-    vpxord %zmm16, %zmm13, %zmm13
-    vpxord %zmm20, %zmm17, %zmm17
-    vpxord %zmm24, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm10
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm10, %zmm9, %zmm9
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm9, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm14
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
-    vpxord %zmm14, %zmm13, %zmm13
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm13, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm18
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
-    vpxord %zmm18, %zmm17, %zmm17
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm17, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm22
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
-    vpxord %zmm22, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm21, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpxord %zmm22, %zmm3, %zmm3
-    vbroadcasti32x4 112(%rdi), %zmm4
-    vpxord %zmm4, %zmm0, %zmm0
-    vpxord %zmm4, %zmm1, %zmm1
-    vpxord %zmm4, %zmm2, %zmm2
-    vpxord %zmm4, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm5, %zmm9
-    vpsrld $4, %zmm9, %zmm9
-    vpandq %zmm5, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm5, %zmm13
-    vpsrld $4, %zmm13, %zmm13
-    vpandq %zmm5, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm5, %zmm17
-    vpsrld $4, %zmm17, %zmm17
-    vpandq %zmm5, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm5, %zmm21
-    vpsrld $4, %zmm21, %zmm21
-    vpandq %zmm5, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm7, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm7, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm7, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm7, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpshufb %zmm9, %zmm6, %zmm11
-    vpxord %zmm10, %zmm11, %zmm11
-    vpshufb %zmm0, %zmm6, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm13, %zmm6, %zmm15
-    vpxord %zmm14, %zmm15, %zmm15
-    vpshufb %zmm1, %zmm6, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm17, %zmm6, %zmm19
-    vpxord %zmm18, %zmm19, %zmm19
-    vpshufb %zmm2, %zmm6, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm21, %zmm6, %zmm23
-    vpxord %zmm22, %zmm23, %zmm23
-    vpshufb %zmm3, %zmm6, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vpshufb %zmm11, %zmm6, %zmm10
-    vpxord %zmm0, %zmm10, %zmm10
-    vpshufb %zmm12, %zmm6, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm15, %zmm6, %zmm14
-    vpxord %zmm1, %zmm14, %zmm14
-    vpshufb %zmm16, %zmm6, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm19, %zmm6, %zmm18
-    vpxord %zmm2, %zmm18, %zmm18
-    vpshufb %zmm20, %zmm6, %zmm19
-    vpxord %zmm17, %zmm19, %zmm19
-    vpshufb %zmm23, %zmm6, %zmm22
-    vpxord %zmm3, %zmm22, %zmm22
-    vpshufb %zmm24, %zmm6, %zmm23
-    vpxord %zmm21, %zmm23, %zmm23
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm8
-    vpshufb %zmm10, %zmm8, %zmm0
-    vpshufb %zmm14, %zmm8, %zmm1
-    vpshufb %zmm18, %zmm8, %zmm2
-    vpshufb %zmm22, %zmm8, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm8
-    vpshufb %zmm11, %zmm8, %zmm12
-    vpshufb %zmm15, %zmm8, %zmm16
-    vpshufb %zmm19, %zmm8, %zmm20
-    vpshufb %zmm23, %zmm8, %zmm24
-    vpxord %zmm12, %zmm0, %zmm0
-    vpxord %zmm16, %zmm1, %zmm1
-    vpxord %zmm20, %zmm2, %zmm2
-    vpxord %zmm24, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm8
-    vpshufb %zmm10, %zmm8, %zmm9
-    vpshufb %zmm14, %zmm8, %zmm13
-    vpshufb %zmm18, %zmm8, %zmm17
-    vpshufb %zmm22, %zmm8, %zmm21
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm8
-    vpshufb %zmm11, %zmm8, %zmm12
-    vpshufb %zmm15, %zmm8, %zmm16
-    vpshufb %zmm19, %zmm8, %zmm20
-    vpshufb %zmm23, %zmm8, %zmm24
-    vpxord %zmm12, %zmm9, %zmm9
-    vpxord %zmm16, %zmm13, %zmm13
-    vpxord %zmm20, %zmm17, %zmm17
-    vpxord %zmm24, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm10
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm10, %zmm9, %zmm9
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm9, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm14
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
-    vpxord %zmm14, %zmm13, %zmm13
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm13, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm18
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
-    vpxord %zmm18, %zmm17, %zmm17
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm17, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm22
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
-    vpxord %zmm22, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm21, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpxord %zmm22, %zmm3, %zmm3
-    vbroadcasti32x4 128(%rdi), %zmm4
-    vpxord %zmm4, %zmm0, %zmm0
-    vpxord %zmm4, %zmm1, %zmm1
-    vpxord %zmm4, %zmm2, %zmm2
-    vpxord %zmm4, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm5, %zmm9
-    vpsrld $4, %zmm9, %zmm9
-    vpandq %zmm5, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm5, %zmm13
-    vpsrld $4, %zmm13, %zmm13
-    vpandq %zmm5, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm5, %zmm17
-    vpsrld $4, %zmm17, %zmm17
-    vpandq %zmm5, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm5, %zmm21
-    vpsrld $4, %zmm21, %zmm21
-    vpandq %zmm5, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm7, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm7, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm7, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm7, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpshufb %zmm9, %zmm6, %zmm11
-    vpxord %zmm10, %zmm11, %zmm11
-    vpshufb %zmm0, %zmm6, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm13, %zmm6, %zmm15
-    vpxord %zmm14, %zmm15, %zmm15
-    vpshufb %zmm1, %zmm6, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm17, %zmm6, %zmm19
-    vpxord %zmm18, %zmm19, %zmm19
-    vpshufb %zmm2, %zmm6, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm21, %zmm6, %zmm23
-    vpxord %zmm22, %zmm23, %zmm23
-    vpshufb %zmm3, %zmm6, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vpshufb %zmm11, %zmm6, %zmm10
-    vpxord %zmm0, %zmm10, %zmm10
-    vpshufb %zmm12, %zmm6, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm15, %zmm6, %zmm14
-    vpxord %zmm1, %zmm14, %zmm14
-    vpshufb %zmm16, %zmm6, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm19, %zmm6, %zmm18
-    vpxord %zmm2, %zmm18, %zmm18
-    vpshufb %zmm20, %zmm6, %zmm19
-    vpxord %zmm17, %zmm19, %zmm19
-    vpshufb %zmm23, %zmm6, %zmm22
-    vpxord %zmm3, %zmm22, %zmm22
-    vpshufb %zmm24, %zmm6, %zmm23
-    vpxord %zmm21, %zmm23, %zmm23
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm8
-    vpshufb %zmm10, %zmm8, %zmm0
-    vpshufb %zmm14, %zmm8, %zmm1
-    vpshufb %zmm18, %zmm8, %zmm2
-    vpshufb %zmm22, %zmm8, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm8
-    vpshufb %zmm11, %zmm8, %zmm12
-    vpshufb %zmm15, %zmm8, %zmm16
-    vpshufb %zmm19, %zmm8, %zmm20
-    vpshufb %zmm23, %zmm8, %zmm24
-    vpxord %zmm12, %zmm0, %zmm0
-    vpxord %zmm16, %zmm1, %zmm1
-    vpxord %zmm20, %zmm2, %zmm2
-    vpxord %zmm24, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm8
-    vpshufb %zmm10, %zmm8, %zmm9
-    vpshufb %zmm14, %zmm8, %zmm13
-    vpshufb %zmm18, %zmm8, %zmm17
-    vpshufb %zmm22, %zmm8, %zmm21
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm8
-    vpshufb %zmm11, %zmm8, %zmm12
-    vpshufb %zmm15, %zmm8, %zmm16
-    vpshufb %zmm19, %zmm8, %zmm20
-    vpshufb %zmm23, %zmm8, %zmm24
-    vpxord %zmm12, %zmm9, %zmm9
-    vpxord %zmm16, %zmm13, %zmm13
-    vpxord %zmm20, %zmm17, %zmm17
-    vpxord %zmm24, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm10
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm10, %zmm9, %zmm9
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm9, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpxord %zmm10, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm14
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm14, %zmm13, %zmm13
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm13, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpxord %zmm14, %zmm1, %zmm1
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm18
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
-    vpxord %zmm18, %zmm17, %zmm17
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm17, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpxord %zmm18, %zmm2, %zmm2
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm22
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
-    vpxord %zmm22, %zmm21, %zmm21
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm21, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpxord %zmm22, %zmm3, %zmm3
-    vbroadcasti32x4 144(%rdi), %zmm4
-    vpxord %zmm4, %zmm0, %zmm0
-    vpxord %zmm4, %zmm1, %zmm1
-    vpxord %zmm4, %zmm2, %zmm2
-    vpxord %zmm4, %zmm3, %zmm3
-    vpandnq %zmm0, %zmm5, %zmm9
-    vpsrld $4, %zmm9, %zmm9
-    vpandq %zmm5, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm5, %zmm13
-    vpsrld $4, %zmm13, %zmm13
-    vpandq %zmm5, %zmm1, %zmm1
-    vpandnq %zmm2, %zmm5, %zmm17
-    vpsrld $4, %zmm17, %zmm17
-    vpandq %zmm5, %zmm2, %zmm2
-    vpandnq %zmm3, %zmm5, %zmm21
-    vpsrld $4, %zmm21, %zmm21
-    vpandq %zmm5, %zmm3, %zmm3
-    vpshufb %zmm0, %zmm7, %zmm10
-    vpxord %zmm9, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm7, %zmm14
-    vpxord %zmm13, %zmm1, %zmm1
-    vpshufb %zmm2, %zmm7, %zmm18
-    vpxord %zmm17, %zmm2, %zmm2
-    vpshufb %zmm3, %zmm7, %zmm22
-    vpxord %zmm21, %zmm3, %zmm3
-    vpshufb %zmm9, %zmm6, %zmm11
-    vpxord %zmm10, %zmm11, %zmm11
-    vpshufb %zmm0, %zmm6, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    vpshufb %zmm13, %zmm6, %zmm15
-    vpxord %zmm14, %zmm15, %zmm15
-    vpshufb %zmm1, %zmm6, %zmm16
-    vpxord %zmm14, %zmm16, %zmm16
-    vpshufb %zmm17, %zmm6, %zmm19
-    vpxord %zmm18, %zmm19, %zmm19
-    vpshufb %zmm2, %zmm6, %zmm20
-    vpxord %zmm18, %zmm20, %zmm20
-    vpshufb %zmm21, %zmm6, %zmm23
-    vpxord %zmm22, %zmm23, %zmm23
-    vpshufb %zmm3, %zmm6, %zmm24
-    vpxord %zmm22, %zmm24, %zmm24
-    vpshufb %zmm11, %zmm6, %zmm10
-    vpxord %zmm0, %zmm10, %zmm10
-    vpshufb %zmm12, %zmm6, %zmm11
-    vpxord %zmm9, %zmm11, %zmm11
-    vpshufb %zmm15, %zmm6, %zmm14
-    vpxord %zmm1, %zmm14, %zmm14
-    vpshufb %zmm16, %zmm6, %zmm15
-    vpxord %zmm13, %zmm15, %zmm15
-    vpshufb %zmm19, %zmm6, %zmm18
-    vpxord %zmm2, %zmm18, %zmm18
-    vpshufb %zmm20, %zmm6, %zmm19
-    vpxord %zmm17, %zmm19, %zmm19
-    vpshufb %zmm23, %zmm6, %zmm22
-    vpxord %zmm3, %zmm22, %zmm22
-    vpshufb %zmm24, %zmm6, %zmm23
-    vpxord %zmm21, %zmm23, %zmm23
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm8
-    vpshufb %zmm10, %zmm8, %zmm0
-    vpshufb %zmm14, %zmm8, %zmm1
-    vpshufb %zmm18, %zmm8, %zmm2
-    vpshufb %zmm22, %zmm8, %zmm3
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm8
-    vpshufb %zmm11, %zmm8, %zmm12
-    vpshufb %zmm15, %zmm8, %zmm16
-    vpshufb %zmm19, %zmm8, %zmm20
-    vpshufb %zmm23, %zmm8, %zmm24
-    vpxord %zmm12, %zmm0, %zmm0
-    vpxord %zmm16, %zmm1, %zmm1
-    vpxord %zmm20, %zmm2, %zmm2
-    vpxord %zmm24, %zmm3, %zmm3
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm8
-    vpshufb %zmm10, %zmm8, %zmm9
-    vpshufb %zmm14, %zmm8, %zmm13
-    vpshufb %zmm18, %zmm8, %zmm17
-    vpshufb %zmm22, %zmm8, %zmm21
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm8
-    vpshufb %zmm11, %zmm8, %zmm12
-    vpshufb %zmm15, %zmm8, %zmm16
-    vpshufb %zmm19, %zmm8, %zmm20
-    vpshufb %zmm23, %zmm8, %zmm24
-    vpxord %zmm12, %zmm9, %zmm9
-    vpxord %zmm16, %zmm13, %zmm13
-    vpxord %zmm20, %zmm17, %zmm17
-    vpxord %zmm24, %zmm21, %zmm21
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm10
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
     vpxord %zmm10, %zmm9, %zmm9
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm9, %zmm10
+    vpxord %zmm4, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm14
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
     vpxord %zmm14, %zmm13, %zmm13
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm13, %zmm14
+    vpxord %zmm4, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm18
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
     vpxord %zmm18, %zmm17, %zmm17
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm17, %zmm18
+    vpxord %zmm4, %zmm2, %zmm2
     vpxord %zmm17, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm22
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
     vpxord %zmm22, %zmm21, %zmm21
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm21, %zmm22
+    vpxord %zmm4, %zmm3, %zmm3
     vpxord %zmm21, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
-    vbroadcasti32x4 160(%rdi), %zmm4
-    vpxord %zmm4, %zmm0, %zmm0
-    vpxord %zmm4, %zmm1, %zmm1
-    vpxord %zmm4, %zmm2, %zmm2
-    vpxord %zmm4, %zmm3, %zmm3
     vpandnq %zmm0, %zmm5, %zmm9
     vpsrld $4, %zmm9, %zmm9
     vpandq %zmm5, %zmm0, %zmm0
@@ -6824,35 +6388,35 @@ aes_gen_vpaes512_ecb_enc_k256_w16:
     vpxord %zmm16, %zmm13, %zmm13
     vpxord %zmm20, %zmm17, %zmm17
     vpxord %zmm24, %zmm21, %zmm21
+    vbroadcasti32x4 112(%rdi), %zmm4
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm10
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
     vpxord %zmm10, %zmm9, %zmm9
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm9, %zmm10
+    vpxord %zmm4, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm14
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
     vpxord %zmm14, %zmm13, %zmm13
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm13, %zmm14
+    vpxord %zmm4, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm18
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
     vpxord %zmm18, %zmm17, %zmm17
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm17, %zmm18
+    vpxord %zmm4, %zmm2, %zmm2
     vpxord %zmm17, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm22
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
     vpxord %zmm22, %zmm21, %zmm21
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm21, %zmm22
+    vpxord %zmm4, %zmm3, %zmm3
     vpxord %zmm21, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
-    vbroadcasti32x4 176(%rdi), %zmm4
-    vpxord %zmm4, %zmm0, %zmm0
-    vpxord %zmm4, %zmm1, %zmm1
-    vpxord %zmm4, %zmm2, %zmm2
-    vpxord %zmm4, %zmm3, %zmm3
     vpandnq %zmm0, %zmm5, %zmm9
     vpsrld $4, %zmm9, %zmm9
     vpandq %zmm5, %zmm0, %zmm0
@@ -6933,35 +6497,35 @@ aes_gen_vpaes512_ecb_enc_k256_w16:
     vpxord %zmm16, %zmm13, %zmm13
     vpxord %zmm20, %zmm17, %zmm17
     vpxord %zmm24, %zmm21, %zmm21
+    vbroadcasti32x4 128(%rdi), %zmm4
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm10
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
     vpxord %zmm10, %zmm9, %zmm9
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm9, %zmm10
+    vpxord %zmm4, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm14
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
     vpxord %zmm14, %zmm13, %zmm13
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm13, %zmm14
+    vpxord %zmm4, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm18
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
     vpxord %zmm18, %zmm17, %zmm17
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm17, %zmm18
+    vpxord %zmm4, %zmm2, %zmm2
     vpxord %zmm17, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm22
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
     vpxord %zmm22, %zmm21, %zmm21
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm21, %zmm22
+    vpxord %zmm4, %zmm3, %zmm3
     vpxord %zmm21, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
-    vbroadcasti32x4 192(%rdi), %zmm4
-    vpxord %zmm4, %zmm0, %zmm0
-    vpxord %zmm4, %zmm1, %zmm1
-    vpxord %zmm4, %zmm2, %zmm2
-    vpxord %zmm4, %zmm3, %zmm3
     vpandnq %zmm0, %zmm5, %zmm9
     vpsrld $4, %zmm9, %zmm9
     vpandq %zmm5, %zmm0, %zmm0
@@ -7042,35 +6606,471 @@ aes_gen_vpaes512_ecb_enc_k256_w16:
     vpxord %zmm16, %zmm13, %zmm13
     vpxord %zmm20, %zmm17, %zmm17
     vpxord %zmm24, %zmm21, %zmm21
+    vbroadcasti32x4 144(%rdi), %zmm4
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm10
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
     vpxord %zmm10, %zmm9, %zmm9
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm9, %zmm10
+    vpxord %zmm4, %zmm0, %zmm0
     vpxord %zmm9, %zmm0, %zmm0
     vpxord %zmm10, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm14
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
     vpxord %zmm14, %zmm13, %zmm13
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm13, %zmm14
+    vpxord %zmm4, %zmm1, %zmm1
     vpxord %zmm13, %zmm1, %zmm1
     vpxord %zmm14, %zmm1, %zmm1
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm18
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
     vpxord %zmm18, %zmm17, %zmm17
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm17, %zmm18
+    vpxord %zmm4, %zmm2, %zmm2
     vpxord %zmm17, %zmm2, %zmm2
     vpxord %zmm18, %zmm2, %zmm2
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm22
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
     vpxord %zmm22, %zmm21, %zmm21
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm21, %zmm22
+    vpxord %zmm4, %zmm3, %zmm3
     vpxord %zmm21, %zmm3, %zmm3
     vpxord %zmm22, %zmm3, %zmm3
-    vbroadcasti32x4 208(%rdi), %zmm4
+    vpandnq %zmm0, %zmm5, %zmm9
+    vpsrld $4, %zmm9, %zmm9
+    vpandq %zmm5, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm5, %zmm13
+    vpsrld $4, %zmm13, %zmm13
+    vpandq %zmm5, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm5, %zmm17
+    vpsrld $4, %zmm17, %zmm17
+    vpandq %zmm5, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm5, %zmm21
+    vpsrld $4, %zmm21, %zmm21
+    vpandq %zmm5, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm7, %zmm10
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm7, %zmm14
+    vpxord %zmm13, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm7, %zmm18
+    vpxord %zmm17, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm7, %zmm22
+    vpxord %zmm21, %zmm3, %zmm3
+    vpshufb %zmm9, %zmm6, %zmm11
+    vpxord %zmm10, %zmm11, %zmm11
+    vpshufb %zmm0, %zmm6, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm13, %zmm6, %zmm15
+    vpxord %zmm14, %zmm15, %zmm15
+    vpshufb %zmm1, %zmm6, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm17, %zmm6, %zmm19
+    vpxord %zmm18, %zmm19, %zmm19
+    vpshufb %zmm2, %zmm6, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm21, %zmm6, %zmm23
+    vpxord %zmm22, %zmm23, %zmm23
+    vpshufb %zmm3, %zmm6, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vpshufb %zmm11, %zmm6, %zmm10
+    vpxord %zmm0, %zmm10, %zmm10
+    vpshufb %zmm12, %zmm6, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm15, %zmm6, %zmm14
+    vpxord %zmm1, %zmm14, %zmm14
+    vpshufb %zmm16, %zmm6, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm19, %zmm6, %zmm18
+    vpxord %zmm2, %zmm18, %zmm18
+    vpshufb %zmm20, %zmm6, %zmm19
+    vpxord %zmm17, %zmm19, %zmm19
+    vpshufb %zmm23, %zmm6, %zmm22
+    vpxord %zmm3, %zmm22, %zmm22
+    vpshufb %zmm24, %zmm6, %zmm23
+    vpxord %zmm21, %zmm23, %zmm23
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm8
+    vpshufb %zmm10, %zmm8, %zmm0
+    vpshufb %zmm14, %zmm8, %zmm1
+    vpshufb %zmm18, %zmm8, %zmm2
+    vpshufb %zmm22, %zmm8, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm8
+    vpshufb %zmm11, %zmm8, %zmm12
+    vpshufb %zmm15, %zmm8, %zmm16
+    vpshufb %zmm19, %zmm8, %zmm20
+    vpshufb %zmm23, %zmm8, %zmm24
+    vpxord %zmm12, %zmm0, %zmm0
+    vpxord %zmm16, %zmm1, %zmm1
+    vpxord %zmm20, %zmm2, %zmm2
+    vpxord %zmm24, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm8
+    vpshufb %zmm10, %zmm8, %zmm9
+    vpshufb %zmm14, %zmm8, %zmm13
+    vpshufb %zmm18, %zmm8, %zmm17
+    vpshufb %zmm22, %zmm8, %zmm21
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm8
+    vpshufb %zmm11, %zmm8, %zmm12
+    vpshufb %zmm15, %zmm8, %zmm16
+    vpshufb %zmm19, %zmm8, %zmm20
+    vpshufb %zmm23, %zmm8, %zmm24
+    vpxord %zmm12, %zmm9, %zmm9
+    vpxord %zmm16, %zmm13, %zmm13
+    vpxord %zmm20, %zmm17, %zmm17
+    vpxord %zmm24, %zmm21, %zmm21
+    vbroadcasti32x4 160(%rdi), %zmm4
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm10
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm10, %zmm9, %zmm9
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm9, %zmm10
     vpxord %zmm4, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm14
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
+    vpxord %zmm14, %zmm13, %zmm13
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm13, %zmm14
     vpxord %zmm4, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm2, %zmm18
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm2, %zmm2
+    vpxord %zmm18, %zmm17, %zmm17
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm17, %zmm18
     vpxord %zmm4, %zmm2, %zmm2
+    vpxord %zmm17, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm3, %zmm22
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm3, %zmm3
+    vpxord %zmm22, %zmm21, %zmm21
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm21, %zmm22
     vpxord %zmm4, %zmm3, %zmm3
+    vpxord %zmm21, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpandnq %zmm0, %zmm5, %zmm9
+    vpsrld $4, %zmm9, %zmm9
+    vpandq %zmm5, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm5, %zmm13
+    vpsrld $4, %zmm13, %zmm13
+    vpandq %zmm5, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm5, %zmm17
+    vpsrld $4, %zmm17, %zmm17
+    vpandq %zmm5, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm5, %zmm21
+    vpsrld $4, %zmm21, %zmm21
+    vpandq %zmm5, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm7, %zmm10
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm7, %zmm14
+    vpxord %zmm13, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm7, %zmm18
+    vpxord %zmm17, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm7, %zmm22
+    vpxord %zmm21, %zmm3, %zmm3
+    vpshufb %zmm9, %zmm6, %zmm11
+    vpxord %zmm10, %zmm11, %zmm11
+    vpshufb %zmm0, %zmm6, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm13, %zmm6, %zmm15
+    vpxord %zmm14, %zmm15, %zmm15
+    vpshufb %zmm1, %zmm6, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm17, %zmm6, %zmm19
+    vpxord %zmm18, %zmm19, %zmm19
+    vpshufb %zmm2, %zmm6, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm21, %zmm6, %zmm23
+    vpxord %zmm22, %zmm23, %zmm23
+    vpshufb %zmm3, %zmm6, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vpshufb %zmm11, %zmm6, %zmm10
+    vpxord %zmm0, %zmm10, %zmm10
+    vpshufb %zmm12, %zmm6, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm15, %zmm6, %zmm14
+    vpxord %zmm1, %zmm14, %zmm14
+    vpshufb %zmm16, %zmm6, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm19, %zmm6, %zmm18
+    vpxord %zmm2, %zmm18, %zmm18
+    vpshufb %zmm20, %zmm6, %zmm19
+    vpxord %zmm17, %zmm19, %zmm19
+    vpshufb %zmm23, %zmm6, %zmm22
+    vpxord %zmm3, %zmm22, %zmm22
+    vpshufb %zmm24, %zmm6, %zmm23
+    vpxord %zmm21, %zmm23, %zmm23
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm8
+    vpshufb %zmm10, %zmm8, %zmm0
+    vpshufb %zmm14, %zmm8, %zmm1
+    vpshufb %zmm18, %zmm8, %zmm2
+    vpshufb %zmm22, %zmm8, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm8
+    vpshufb %zmm11, %zmm8, %zmm12
+    vpshufb %zmm15, %zmm8, %zmm16
+    vpshufb %zmm19, %zmm8, %zmm20
+    vpshufb %zmm23, %zmm8, %zmm24
+    vpxord %zmm12, %zmm0, %zmm0
+    vpxord %zmm16, %zmm1, %zmm1
+    vpxord %zmm20, %zmm2, %zmm2
+    vpxord %zmm24, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm8
+    vpshufb %zmm10, %zmm8, %zmm9
+    vpshufb %zmm14, %zmm8, %zmm13
+    vpshufb %zmm18, %zmm8, %zmm17
+    vpshufb %zmm22, %zmm8, %zmm21
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm8
+    vpshufb %zmm11, %zmm8, %zmm12
+    vpshufb %zmm15, %zmm8, %zmm16
+    vpshufb %zmm19, %zmm8, %zmm20
+    vpshufb %zmm23, %zmm8, %zmm24
+    vpxord %zmm12, %zmm9, %zmm9
+    vpxord %zmm16, %zmm13, %zmm13
+    vpxord %zmm20, %zmm17, %zmm17
+    vpxord %zmm24, %zmm21, %zmm21
+    vbroadcasti32x4 176(%rdi), %zmm4
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm10
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm10, %zmm9, %zmm9
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm9, %zmm10
+    vpxord %zmm4, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm14
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
+    vpxord %zmm14, %zmm13, %zmm13
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm13, %zmm14
+    vpxord %zmm4, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm2, %zmm18
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm2, %zmm2
+    vpxord %zmm18, %zmm17, %zmm17
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm17, %zmm18
+    vpxord %zmm4, %zmm2, %zmm2
+    vpxord %zmm17, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm3, %zmm22
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm3, %zmm3
+    vpxord %zmm22, %zmm21, %zmm21
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm21, %zmm22
+    vpxord %zmm4, %zmm3, %zmm3
+    vpxord %zmm21, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpandnq %zmm0, %zmm5, %zmm9
+    vpsrld $4, %zmm9, %zmm9
+    vpandq %zmm5, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm5, %zmm13
+    vpsrld $4, %zmm13, %zmm13
+    vpandq %zmm5, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm5, %zmm17
+    vpsrld $4, %zmm17, %zmm17
+    vpandq %zmm5, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm5, %zmm21
+    vpsrld $4, %zmm21, %zmm21
+    vpandq %zmm5, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm7, %zmm10
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm7, %zmm14
+    vpxord %zmm13, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm7, %zmm18
+    vpxord %zmm17, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm7, %zmm22
+    vpxord %zmm21, %zmm3, %zmm3
+    vpshufb %zmm9, %zmm6, %zmm11
+    vpxord %zmm10, %zmm11, %zmm11
+    vpshufb %zmm0, %zmm6, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm13, %zmm6, %zmm15
+    vpxord %zmm14, %zmm15, %zmm15
+    vpshufb %zmm1, %zmm6, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm17, %zmm6, %zmm19
+    vpxord %zmm18, %zmm19, %zmm19
+    vpshufb %zmm2, %zmm6, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm21, %zmm6, %zmm23
+    vpxord %zmm22, %zmm23, %zmm23
+    vpshufb %zmm3, %zmm6, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vpshufb %zmm11, %zmm6, %zmm10
+    vpxord %zmm0, %zmm10, %zmm10
+    vpshufb %zmm12, %zmm6, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm15, %zmm6, %zmm14
+    vpxord %zmm1, %zmm14, %zmm14
+    vpshufb %zmm16, %zmm6, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm19, %zmm6, %zmm18
+    vpxord %zmm2, %zmm18, %zmm18
+    vpshufb %zmm20, %zmm6, %zmm19
+    vpxord %zmm17, %zmm19, %zmm19
+    vpshufb %zmm23, %zmm6, %zmm22
+    vpxord %zmm3, %zmm22, %zmm22
+    vpshufb %zmm24, %zmm6, %zmm23
+    vpxord %zmm21, %zmm23, %zmm23
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm8
+    vpshufb %zmm10, %zmm8, %zmm0
+    vpshufb %zmm14, %zmm8, %zmm1
+    vpshufb %zmm18, %zmm8, %zmm2
+    vpshufb %zmm22, %zmm8, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm8
+    vpshufb %zmm11, %zmm8, %zmm12
+    vpshufb %zmm15, %zmm8, %zmm16
+    vpshufb %zmm19, %zmm8, %zmm20
+    vpshufb %zmm23, %zmm8, %zmm24
+    vpxord %zmm12, %zmm0, %zmm0
+    vpxord %zmm16, %zmm1, %zmm1
+    vpxord %zmm20, %zmm2, %zmm2
+    vpxord %zmm24, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm8
+    vpshufb %zmm10, %zmm8, %zmm9
+    vpshufb %zmm14, %zmm8, %zmm13
+    vpshufb %zmm18, %zmm8, %zmm17
+    vpshufb %zmm22, %zmm8, %zmm21
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm8
+    vpshufb %zmm11, %zmm8, %zmm12
+    vpshufb %zmm15, %zmm8, %zmm16
+    vpshufb %zmm19, %zmm8, %zmm20
+    vpshufb %zmm23, %zmm8, %zmm24
+    vpxord %zmm12, %zmm9, %zmm9
+    vpxord %zmm16, %zmm13, %zmm13
+    vpxord %zmm20, %zmm17, %zmm17
+    vpxord %zmm24, %zmm21, %zmm21
+    vbroadcasti32x4 192(%rdi), %zmm4
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm10
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm10, %zmm9, %zmm9
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm9, %zmm10
+    vpxord %zmm4, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm14
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
+    vpxord %zmm14, %zmm13, %zmm13
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm13, %zmm14
+    vpxord %zmm4, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm2, %zmm18
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm2, %zmm2
+    vpxord %zmm18, %zmm17, %zmm17
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm17, %zmm18
+    vpxord %zmm4, %zmm2, %zmm2
+    vpxord %zmm17, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm3, %zmm22
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm3, %zmm3
+    vpxord %zmm22, %zmm21, %zmm21
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm21, %zmm22
+    vpxord %zmm4, %zmm3, %zmm3
+    vpxord %zmm21, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
+    vpandnq %zmm0, %zmm5, %zmm9
+    vpsrld $4, %zmm9, %zmm9
+    vpandq %zmm5, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm5, %zmm13
+    vpsrld $4, %zmm13, %zmm13
+    vpandq %zmm5, %zmm1, %zmm1
+    vpandnq %zmm2, %zmm5, %zmm17
+    vpsrld $4, %zmm17, %zmm17
+    vpandq %zmm5, %zmm2, %zmm2
+    vpandnq %zmm3, %zmm5, %zmm21
+    vpsrld $4, %zmm21, %zmm21
+    vpandq %zmm5, %zmm3, %zmm3
+    vpshufb %zmm0, %zmm7, %zmm10
+    vpxord %zmm9, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm7, %zmm14
+    vpxord %zmm13, %zmm1, %zmm1
+    vpshufb %zmm2, %zmm7, %zmm18
+    vpxord %zmm17, %zmm2, %zmm2
+    vpshufb %zmm3, %zmm7, %zmm22
+    vpxord %zmm21, %zmm3, %zmm3
+    vpshufb %zmm9, %zmm6, %zmm11
+    vpxord %zmm10, %zmm11, %zmm11
+    vpshufb %zmm0, %zmm6, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    vpshufb %zmm13, %zmm6, %zmm15
+    vpxord %zmm14, %zmm15, %zmm15
+    vpshufb %zmm1, %zmm6, %zmm16
+    vpxord %zmm14, %zmm16, %zmm16
+    vpshufb %zmm17, %zmm6, %zmm19
+    vpxord %zmm18, %zmm19, %zmm19
+    vpshufb %zmm2, %zmm6, %zmm20
+    vpxord %zmm18, %zmm20, %zmm20
+    vpshufb %zmm21, %zmm6, %zmm23
+    vpxord %zmm22, %zmm23, %zmm23
+    vpshufb %zmm3, %zmm6, %zmm24
+    vpxord %zmm22, %zmm24, %zmm24
+    vpshufb %zmm11, %zmm6, %zmm10
+    vpxord %zmm0, %zmm10, %zmm10
+    vpshufb %zmm12, %zmm6, %zmm11
+    vpxord %zmm9, %zmm11, %zmm11
+    vpshufb %zmm15, %zmm6, %zmm14
+    vpxord %zmm1, %zmm14, %zmm14
+    vpshufb %zmm16, %zmm6, %zmm15
+    vpxord %zmm13, %zmm15, %zmm15
+    vpshufb %zmm19, %zmm6, %zmm18
+    vpxord %zmm2, %zmm18, %zmm18
+    vpshufb %zmm20, %zmm6, %zmm19
+    vpxord %zmm17, %zmm19, %zmm19
+    vpshufb %zmm23, %zmm6, %zmm22
+    vpxord %zmm3, %zmm22, %zmm22
+    vpshufb %zmm24, %zmm6, %zmm23
+    vpxord %zmm21, %zmm23, %zmm23
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm8
+    vpshufb %zmm10, %zmm8, %zmm0
+    vpshufb %zmm14, %zmm8, %zmm1
+    vpshufb %zmm18, %zmm8, %zmm2
+    vpshufb %zmm22, %zmm8, %zmm3
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm8
+    vpshufb %zmm11, %zmm8, %zmm12
+    vpshufb %zmm15, %zmm8, %zmm16
+    vpshufb %zmm19, %zmm8, %zmm20
+    vpshufb %zmm23, %zmm8, %zmm24
+    vpxord %zmm12, %zmm0, %zmm0
+    vpxord %zmm16, %zmm1, %zmm1
+    vpxord %zmm20, %zmm2, %zmm2
+    vpxord %zmm24, %zmm3, %zmm3
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm8
+    vpshufb %zmm10, %zmm8, %zmm9
+    vpshufb %zmm14, %zmm8, %zmm13
+    vpshufb %zmm18, %zmm8, %zmm17
+    vpshufb %zmm22, %zmm8, %zmm21
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm8
+    vpshufb %zmm11, %zmm8, %zmm12
+    vpshufb %zmm15, %zmm8, %zmm16
+    vpshufb %zmm19, %zmm8, %zmm20
+    vpshufb %zmm23, %zmm8, %zmm24
+    vpxord %zmm12, %zmm9, %zmm9
+    vpxord %zmm16, %zmm13, %zmm13
+    vpxord %zmm20, %zmm17, %zmm17
+    vpxord %zmm24, %zmm21, %zmm21
+    vbroadcasti32x4 208(%rdi), %zmm4
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm10
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm10, %zmm9, %zmm9
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm9, %zmm10
+    vpxord %zmm4, %zmm0, %zmm0
+    vpxord %zmm9, %zmm0, %zmm0
+    vpxord %zmm10, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm14
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm14, %zmm13, %zmm13
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm13, %zmm14
+    vpxord %zmm4, %zmm1, %zmm1
+    vpxord %zmm13, %zmm1, %zmm1
+    vpxord %zmm14, %zmm1, %zmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm2, %zmm18
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm2, %zmm2
+    vpxord %zmm18, %zmm17, %zmm17
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm17, %zmm18
+    vpxord %zmm4, %zmm2, %zmm2
+    vpxord %zmm17, %zmm2, %zmm2
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm3, %zmm22
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm3, %zmm3
+    vpxord %zmm22, %zmm21, %zmm21
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm21, %zmm22
+    vpxord %zmm4, %zmm3, %zmm3
+    vpxord %zmm21, %zmm3, %zmm3
+    vpxord %zmm22, %zmm3, %zmm3
     vpandnq %zmm0, %zmm5, %zmm9
     vpsrld $4, %zmm9, %zmm9
     vpandq %zmm5, %zmm0, %zmm0
@@ -7273,21 +7273,21 @@ aes_gen_vpaes512_ecb_enc_k256_w8:
     vpshufb %zmm13, %zmm6, %zmm14
     vpxord %zmm10, %zmm7, %zmm7
     vpxord %zmm14, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm12
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm12, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm11, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpxord %zmm12, %zmm1, %zmm1
     vbroadcasti32x4 16(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm12
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm12, %zmm11, %zmm11
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm11, %zmm12
     vpxord %zmm2, %zmm1, %zmm1
+    vpxord %zmm11, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -7330,21 +7330,21 @@ aes_gen_vpaes512_ecb_enc_k256_w8:
     vpshufb %zmm13, %zmm6, %zmm14
     vpxord %zmm10, %zmm7, %zmm7
     vpxord %zmm14, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm12
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
-    vpxord %zmm12, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm11, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpxord %zmm12, %zmm1, %zmm1
     vbroadcasti32x4 32(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm12
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
+    vpxord %zmm12, %zmm11, %zmm11
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm11, %zmm12
     vpxord %zmm2, %zmm1, %zmm1
+    vpxord %zmm11, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -7387,21 +7387,21 @@ aes_gen_vpaes512_ecb_enc_k256_w8:
     vpshufb %zmm13, %zmm6, %zmm14
     vpxord %zmm10, %zmm7, %zmm7
     vpxord %zmm14, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm12
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
-    vpxord %zmm12, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm11, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpxord %zmm12, %zmm1, %zmm1
     vbroadcasti32x4 48(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm12
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
+    vpxord %zmm12, %zmm11, %zmm11
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm11, %zmm12
     vpxord %zmm2, %zmm1, %zmm1
+    vpxord %zmm11, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -7444,21 +7444,21 @@ aes_gen_vpaes512_ecb_enc_k256_w8:
     vpshufb %zmm13, %zmm6, %zmm14
     vpxord %zmm10, %zmm7, %zmm7
     vpxord %zmm14, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm12
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
-    vpxord %zmm12, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm11, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpxord %zmm12, %zmm1, %zmm1
     vbroadcasti32x4 64(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm12
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
+    vpxord %zmm12, %zmm11, %zmm11
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm11, %zmm12
     vpxord %zmm2, %zmm1, %zmm1
+    vpxord %zmm11, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -7501,21 +7501,21 @@ aes_gen_vpaes512_ecb_enc_k256_w8:
     vpshufb %zmm13, %zmm6, %zmm14
     vpxord %zmm10, %zmm7, %zmm7
     vpxord %zmm14, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm12
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm12, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm11, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpxord %zmm12, %zmm1, %zmm1
     vbroadcasti32x4 80(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm12
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm12, %zmm11, %zmm11
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm11, %zmm12
     vpxord %zmm2, %zmm1, %zmm1
+    vpxord %zmm11, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -7558,249 +7558,21 @@ aes_gen_vpaes512_ecb_enc_k256_w8:
     vpshufb %zmm13, %zmm6, %zmm14
     vpxord %zmm10, %zmm7, %zmm7
     vpxord %zmm14, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm12
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
-    vpxord %zmm12, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm11, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpxord %zmm12, %zmm1, %zmm1
     vbroadcasti32x4 96(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpxord %zmm2, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm3, %zmm11
-    vpsrld $4, %zmm11, %zmm11
-    vpandq %zmm3, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm5, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm11, %zmm4, %zmm13
-    vpxord %zmm12, %zmm13, %zmm13
-    vpshufb %zmm1, %zmm4, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vpshufb %zmm13, %zmm4, %zmm12
-    vpxord %zmm1, %zmm12, %zmm12
-    vpshufb %zmm14, %zmm4, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vpshufb %zmm12, %zmm6, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpshufb %zmm13, %zmm6, %zmm14
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm14, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vpshufb %zmm12, %zmm6, %zmm11
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpshufb %zmm13, %zmm6, %zmm14
-    vpxord %zmm10, %zmm7, %zmm7
-    vpxord %zmm14, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm12
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
-    vpxord %zmm12, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm11, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpxord %zmm12, %zmm1, %zmm1
-    vbroadcasti32x4 112(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpxord %zmm2, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm3, %zmm11
-    vpsrld $4, %zmm11, %zmm11
-    vpandq %zmm3, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm5, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm11, %zmm4, %zmm13
-    vpxord %zmm12, %zmm13, %zmm13
-    vpshufb %zmm1, %zmm4, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vpshufb %zmm13, %zmm4, %zmm12
-    vpxord %zmm1, %zmm12, %zmm12
-    vpshufb %zmm14, %zmm4, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vpshufb %zmm12, %zmm6, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpshufb %zmm13, %zmm6, %zmm14
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm14, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vpshufb %zmm12, %zmm6, %zmm11
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpshufb %zmm13, %zmm6, %zmm14
-    vpxord %zmm10, %zmm7, %zmm7
-    vpxord %zmm14, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm12
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
-    vpxord %zmm12, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm11, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpxord %zmm12, %zmm1, %zmm1
-    vbroadcasti32x4 128(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpxord %zmm2, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm3, %zmm11
-    vpsrld $4, %zmm11, %zmm11
-    vpandq %zmm3, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm5, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm11, %zmm4, %zmm13
-    vpxord %zmm12, %zmm13, %zmm13
-    vpshufb %zmm1, %zmm4, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vpshufb %zmm13, %zmm4, %zmm12
-    vpxord %zmm1, %zmm12, %zmm12
-    vpshufb %zmm14, %zmm4, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vpshufb %zmm12, %zmm6, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpshufb %zmm13, %zmm6, %zmm14
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm14, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vpshufb %zmm12, %zmm6, %zmm11
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpshufb %zmm13, %zmm6, %zmm14
-    vpxord %zmm10, %zmm7, %zmm7
-    vpxord %zmm14, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm8, %zmm7, %zmm7
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpxord %zmm8, %zmm0, %zmm0
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm12
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
-    vpxord %zmm12, %zmm11, %zmm11
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm11, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpxord %zmm12, %zmm1, %zmm1
-    vbroadcasti32x4 144(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpxord %zmm2, %zmm1, %zmm1
-    vpandnq %zmm0, %zmm3, %zmm7
-    vpsrld $4, %zmm7, %zmm7
-    vpandq %zmm3, %zmm0, %zmm0
-    vpandnq %zmm1, %zmm3, %zmm11
-    vpsrld $4, %zmm11, %zmm11
-    vpandq %zmm3, %zmm1, %zmm1
-    vpshufb %zmm0, %zmm5, %zmm8
-    vpxord %zmm7, %zmm0, %zmm0
-    vpshufb %zmm1, %zmm5, %zmm12
-    vpxord %zmm11, %zmm1, %zmm1
-    vpshufb %zmm7, %zmm4, %zmm9
-    vpxord %zmm8, %zmm9, %zmm9
-    vpshufb %zmm0, %zmm4, %zmm10
-    vpxord %zmm8, %zmm10, %zmm10
-    vpshufb %zmm11, %zmm4, %zmm13
-    vpxord %zmm12, %zmm13, %zmm13
-    vpshufb %zmm1, %zmm4, %zmm14
-    vpxord %zmm12, %zmm14, %zmm14
-    vpshufb %zmm9, %zmm4, %zmm8
-    vpxord %zmm0, %zmm8, %zmm8
-    vpshufb %zmm10, %zmm4, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vpshufb %zmm13, %zmm4, %zmm12
-    vpxord %zmm1, %zmm12, %zmm12
-    vpshufb %zmm14, %zmm4, %zmm13
-    vpxord %zmm11, %zmm13, %zmm13
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm0
-    vpshufb %zmm12, %zmm6, %zmm1
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpshufb %zmm13, %zmm6, %zmm14
-    vpxord %zmm10, %zmm0, %zmm0
-    vpxord %zmm14, %zmm1, %zmm1
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
-    vpshufb %zmm8, %zmm6, %zmm7
-    vpshufb %zmm12, %zmm6, %zmm11
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
-    vpshufb %zmm9, %zmm6, %zmm10
-    vpshufb %zmm13, %zmm6, %zmm14
-    vpxord %zmm10, %zmm7, %zmm7
-    vpxord %zmm14, %zmm11, %zmm11
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm12
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
     vpxord %zmm12, %zmm11, %zmm11
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm11, %zmm12
+    vpxord %zmm2, %zmm1, %zmm1
     vpxord %zmm11, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
-    vbroadcasti32x4 160(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpxord %zmm2, %zmm1, %zmm1
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -7843,21 +7615,21 @@ aes_gen_vpaes512_ecb_enc_k256_w8:
     vpshufb %zmm13, %zmm6, %zmm14
     vpxord %zmm10, %zmm7, %zmm7
     vpxord %zmm14, %zmm11, %zmm11
+    vbroadcasti32x4 112(%rdi), %zmm2
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm12
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
     vpxord %zmm12, %zmm11, %zmm11
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm11, %zmm12
+    vpxord %zmm2, %zmm1, %zmm1
     vpxord %zmm11, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
-    vbroadcasti32x4 176(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpxord %zmm2, %zmm1, %zmm1
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -7900,21 +7672,21 @@ aes_gen_vpaes512_ecb_enc_k256_w8:
     vpshufb %zmm13, %zmm6, %zmm14
     vpxord %zmm10, %zmm7, %zmm7
     vpxord %zmm14, %zmm11, %zmm11
+    vbroadcasti32x4 128(%rdi), %zmm2
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm12
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
     vpxord %zmm12, %zmm11, %zmm11
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm11, %zmm12
+    vpxord %zmm2, %zmm1, %zmm1
     vpxord %zmm11, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
-    vbroadcasti32x4 192(%rdi), %zmm2
-    vpxord %zmm2, %zmm0, %zmm0
-    vpxord %zmm2, %zmm1, %zmm1
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -7957,21 +7729,249 @@ aes_gen_vpaes512_ecb_enc_k256_w8:
     vpshufb %zmm13, %zmm6, %zmm14
     vpxord %zmm10, %zmm7, %zmm7
     vpxord %zmm14, %zmm11, %zmm11
+    vbroadcasti32x4 144(%rdi), %zmm2
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
     vpxord %zmm8, %zmm7, %zmm7
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
     vpxord %zmm8, %zmm0, %zmm0
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm12
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
     vpxord %zmm12, %zmm11, %zmm11
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm11, %zmm12
+    vpxord %zmm2, %zmm1, %zmm1
     vpxord %zmm11, %zmm1, %zmm1
     vpxord %zmm12, %zmm1, %zmm1
-    vbroadcasti32x4 208(%rdi), %zmm2
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm3, %zmm11
+    vpsrld $4, %zmm11, %zmm11
+    vpandq %zmm3, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm5, %zmm12
+    vpxord %zmm11, %zmm1, %zmm1
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm11, %zmm4, %zmm13
+    vpxord %zmm12, %zmm13, %zmm13
+    vpshufb %zmm1, %zmm4, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vpshufb %zmm13, %zmm4, %zmm12
+    vpxord %zmm1, %zmm12, %zmm12
+    vpshufb %zmm14, %zmm4, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vpshufb %zmm12, %zmm6, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpshufb %zmm13, %zmm6, %zmm14
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm14, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vpshufb %zmm12, %zmm6, %zmm11
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpshufb %zmm13, %zmm6, %zmm14
+    vpxord %zmm10, %zmm7, %zmm7
+    vpxord %zmm14, %zmm11, %zmm11
+    vbroadcasti32x4 160(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm7, %zmm8
     vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm1, %zmm12
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm1, %zmm1
+    vpxord %zmm12, %zmm11, %zmm11
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm11, %zmm12
     vpxord %zmm2, %zmm1, %zmm1
+    vpxord %zmm11, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm3, %zmm11
+    vpsrld $4, %zmm11, %zmm11
+    vpandq %zmm3, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm5, %zmm12
+    vpxord %zmm11, %zmm1, %zmm1
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm11, %zmm4, %zmm13
+    vpxord %zmm12, %zmm13, %zmm13
+    vpshufb %zmm1, %zmm4, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vpshufb %zmm13, %zmm4, %zmm12
+    vpxord %zmm1, %zmm12, %zmm12
+    vpshufb %zmm14, %zmm4, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vpshufb %zmm12, %zmm6, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpshufb %zmm13, %zmm6, %zmm14
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm14, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vpshufb %zmm12, %zmm6, %zmm11
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpshufb %zmm13, %zmm6, %zmm14
+    vpxord %zmm10, %zmm7, %zmm7
+    vpxord %zmm14, %zmm11, %zmm11
+    vbroadcasti32x4 176(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm1, %zmm12
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm1, %zmm1
+    vpxord %zmm12, %zmm11, %zmm11
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm11, %zmm12
+    vpxord %zmm2, %zmm1, %zmm1
+    vpxord %zmm11, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm3, %zmm11
+    vpsrld $4, %zmm11, %zmm11
+    vpandq %zmm3, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm5, %zmm12
+    vpxord %zmm11, %zmm1, %zmm1
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm11, %zmm4, %zmm13
+    vpxord %zmm12, %zmm13, %zmm13
+    vpshufb %zmm1, %zmm4, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vpshufb %zmm13, %zmm4, %zmm12
+    vpxord %zmm1, %zmm12, %zmm12
+    vpshufb %zmm14, %zmm4, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vpshufb %zmm12, %zmm6, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpshufb %zmm13, %zmm6, %zmm14
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm14, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vpshufb %zmm12, %zmm6, %zmm11
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpshufb %zmm13, %zmm6, %zmm14
+    vpxord %zmm10, %zmm7, %zmm7
+    vpxord %zmm14, %zmm11, %zmm11
+    vbroadcasti32x4 192(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm1, %zmm12
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm1, %zmm1
+    vpxord %zmm12, %zmm11, %zmm11
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm11, %zmm12
+    vpxord %zmm2, %zmm1, %zmm1
+    vpxord %zmm11, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
+    vpandnq %zmm0, %zmm3, %zmm7
+    vpsrld $4, %zmm7, %zmm7
+    vpandq %zmm3, %zmm0, %zmm0
+    vpandnq %zmm1, %zmm3, %zmm11
+    vpsrld $4, %zmm11, %zmm11
+    vpandq %zmm3, %zmm1, %zmm1
+    vpshufb %zmm0, %zmm5, %zmm8
+    vpxord %zmm7, %zmm0, %zmm0
+    vpshufb %zmm1, %zmm5, %zmm12
+    vpxord %zmm11, %zmm1, %zmm1
+    vpshufb %zmm7, %zmm4, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
+    vpshufb %zmm0, %zmm4, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
+    vpshufb %zmm11, %zmm4, %zmm13
+    vpxord %zmm12, %zmm13, %zmm13
+    vpshufb %zmm1, %zmm4, %zmm14
+    vpxord %zmm12, %zmm14, %zmm14
+    vpshufb %zmm9, %zmm4, %zmm8
+    vpxord %zmm0, %zmm8, %zmm8
+    vpshufb %zmm10, %zmm4, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vpshufb %zmm13, %zmm4, %zmm12
+    vpxord %zmm1, %zmm12, %zmm12
+    vpshufb %zmm14, %zmm4, %zmm13
+    vpxord %zmm11, %zmm13, %zmm13
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm0
+    vpshufb %zmm12, %zmm6, %zmm1
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpshufb %zmm13, %zmm6, %zmm14
+    vpxord %zmm10, %zmm0, %zmm0
+    vpxord %zmm14, %zmm1, %zmm1
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm6
+    vpshufb %zmm8, %zmm6, %zmm7
+    vpshufb %zmm12, %zmm6, %zmm11
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm6
+    vpshufb %zmm9, %zmm6, %zmm10
+    vpshufb %zmm13, %zmm6, %zmm14
+    vpxord %zmm10, %zmm7, %zmm7
+    vpxord %zmm14, %zmm11, %zmm11
+    vbroadcasti32x4 208(%rdi), %zmm2
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm8
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm8, %zmm7, %zmm7
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm7, %zmm8
+    vpxord %zmm2, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpxord %zmm8, %zmm0, %zmm0
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm1, %zmm12
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm1, %zmm1
+    vpxord %zmm12, %zmm11, %zmm11
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm11, %zmm12
+    vpxord %zmm2, %zmm1, %zmm1
+    vpxord %zmm11, %zmm1, %zmm1
+    vpxord %zmm12, %zmm1, %zmm1
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -8098,14 +8098,14 @@ aes_gen_vpaes512_ecb_enc_k256_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
     vpshufb %zmm8, %zmm5, %zmm9
     vpxord %zmm9, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm7
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm7, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm6, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpxord %zmm7, %zmm0, %zmm0
     vbroadcasti32x4 16(%rdi), %zmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm7
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm7, %zmm6, %zmm6
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm6, %zmm7
     vpxord %zmm1, %zmm0, %zmm0
+    vpxord %zmm6, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
     vpandnq %zmm0, %zmm2, %zmm6
     vpsrld $4, %zmm6, %zmm6
     vpandq %zmm2, %zmm0, %zmm0
@@ -8129,14 +8129,14 @@ aes_gen_vpaes512_ecb_enc_k256_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
     vpshufb %zmm8, %zmm5, %zmm9
     vpxord %zmm9, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm7
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm7, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm6, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpxord %zmm7, %zmm0, %zmm0
     vbroadcasti32x4 32(%rdi), %zmm1
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm7
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm7, %zmm6, %zmm6
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm6, %zmm7
     vpxord %zmm1, %zmm0, %zmm0
+    vpxord %zmm6, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
     vpandnq %zmm0, %zmm2, %zmm6
     vpsrld $4, %zmm6, %zmm6
     vpandq %zmm2, %zmm0, %zmm0
@@ -8160,14 +8160,14 @@ aes_gen_vpaes512_ecb_enc_k256_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
     vpshufb %zmm8, %zmm5, %zmm9
     vpxord %zmm9, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm7
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm7, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm6, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpxord %zmm7, %zmm0, %zmm0
     vbroadcasti32x4 48(%rdi), %zmm1
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm7
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm7, %zmm6, %zmm6
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm6, %zmm7
     vpxord %zmm1, %zmm0, %zmm0
+    vpxord %zmm6, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
     vpandnq %zmm0, %zmm2, %zmm6
     vpsrld $4, %zmm6, %zmm6
     vpandq %zmm2, %zmm0, %zmm0
@@ -8191,14 +8191,14 @@ aes_gen_vpaes512_ecb_enc_k256_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
     vpshufb %zmm8, %zmm5, %zmm9
     vpxord %zmm9, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm7
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm7, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm6, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpxord %zmm7, %zmm0, %zmm0
     vbroadcasti32x4 64(%rdi), %zmm1
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm7
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm7, %zmm6, %zmm6
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm6, %zmm7
     vpxord %zmm1, %zmm0, %zmm0
+    vpxord %zmm6, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
     vpandnq %zmm0, %zmm2, %zmm6
     vpsrld $4, %zmm6, %zmm6
     vpandq %zmm2, %zmm0, %zmm0
@@ -8222,14 +8222,14 @@ aes_gen_vpaes512_ecb_enc_k256_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
     vpshufb %zmm8, %zmm5, %zmm9
     vpxord %zmm9, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm7
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm7, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm6, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpxord %zmm7, %zmm0, %zmm0
     vbroadcasti32x4 80(%rdi), %zmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm7
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm7, %zmm6, %zmm6
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm6, %zmm7
     vpxord %zmm1, %zmm0, %zmm0
+    vpxord %zmm6, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
     vpandnq %zmm0, %zmm2, %zmm6
     vpsrld $4, %zmm6, %zmm6
     vpandq %zmm2, %zmm0, %zmm0
@@ -8253,138 +8253,14 @@ aes_gen_vpaes512_ecb_enc_k256_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
     vpshufb %zmm8, %zmm5, %zmm9
     vpxord %zmm9, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm7
-    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
-    vpxord %zmm7, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce2r1(%rip), %zmm6, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpxord %zmm7, %zmm0, %zmm0
     vbroadcasti32x4 96(%rdi), %zmm1
-    vpxord %zmm1, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm2, %zmm6
-    vpsrld $4, %zmm6, %zmm6
-    vpandq %zmm2, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm4, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpshufb %zmm6, %zmm3, %zmm8
-    vpxord %zmm7, %zmm8, %zmm8
-    vpshufb %zmm0, %zmm3, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vpshufb %zmm8, %zmm3, %zmm7
-    vpxord %zmm0, %zmm7, %zmm7
-    vpshufb %zmm9, %zmm3, %zmm8
-    vpxord %zmm6, %zmm8, %zmm8
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm5
-    vpshufb %zmm7, %zmm5, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm5
-    vpshufb %zmm8, %zmm5, %zmm9
-    vpxord %zmm9, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm5
-    vpshufb %zmm7, %zmm5, %zmm6
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
-    vpshufb %zmm8, %zmm5, %zmm9
-    vpxord %zmm9, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm7
-    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
-    vpxord %zmm7, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce3r1(%rip), %zmm6, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpxord %zmm7, %zmm0, %zmm0
-    vbroadcasti32x4 112(%rdi), %zmm1
-    vpxord %zmm1, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm2, %zmm6
-    vpsrld $4, %zmm6, %zmm6
-    vpandq %zmm2, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm4, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpshufb %zmm6, %zmm3, %zmm8
-    vpxord %zmm7, %zmm8, %zmm8
-    vpshufb %zmm0, %zmm3, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vpshufb %zmm8, %zmm3, %zmm7
-    vpxord %zmm0, %zmm7, %zmm7
-    vpshufb %zmm9, %zmm3, %zmm8
-    vpxord %zmm6, %zmm8, %zmm8
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm5
-    vpshufb %zmm7, %zmm5, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm5
-    vpshufb %zmm8, %zmm5, %zmm9
-    vpxord %zmm9, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm5
-    vpshufb %zmm7, %zmm5, %zmm6
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
-    vpshufb %zmm8, %zmm5, %zmm9
-    vpxord %zmm9, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm7
-    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
-    vpxord %zmm7, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce0r1(%rip), %zmm6, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpxord %zmm7, %zmm0, %zmm0
-    vbroadcasti32x4 128(%rdi), %zmm1
-    vpxord %zmm1, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm2, %zmm6
-    vpsrld $4, %zmm6, %zmm6
-    vpandq %zmm2, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm4, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpshufb %zmm6, %zmm3, %zmm8
-    vpxord %zmm7, %zmm8, %zmm8
-    vpshufb %zmm0, %zmm3, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vpshufb %zmm8, %zmm3, %zmm7
-    vpxord %zmm0, %zmm7, %zmm7
-    vpshufb %zmm9, %zmm3, %zmm8
-    vpxord %zmm6, %zmm8, %zmm8
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm5
-    vpshufb %zmm7, %zmm5, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm5
-    vpshufb %zmm8, %zmm5, %zmm9
-    vpxord %zmm9, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm5
-    vpshufb %zmm7, %zmm5, %zmm6
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
-    vpshufb %zmm8, %zmm5, %zmm9
-    vpxord %zmm9, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm7
-    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
-    vpxord %zmm7, %zmm6, %zmm6
-    vpshufb .Lvpaes512_mce1r1(%rip), %zmm6, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpxord %zmm7, %zmm0, %zmm0
-    vbroadcasti32x4 144(%rdi), %zmm1
-    vpxord %zmm1, %zmm0, %zmm0
-    vpandnq %zmm0, %zmm2, %zmm6
-    vpsrld $4, %zmm6, %zmm6
-    vpandq %zmm2, %zmm0, %zmm0
-    vpshufb %zmm0, %zmm4, %zmm7
-    vpxord %zmm6, %zmm0, %zmm0
-    vpshufb %zmm6, %zmm3, %zmm8
-    vpxord %zmm7, %zmm8, %zmm8
-    vpshufb %zmm0, %zmm3, %zmm9
-    vpxord %zmm7, %zmm9, %zmm9
-    vpshufb %zmm8, %zmm3, %zmm7
-    vpxord %zmm0, %zmm7, %zmm7
-    vpshufb %zmm9, %zmm3, %zmm8
-    vpxord %zmm6, %zmm8, %zmm8
-    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm5
-    vpshufb %zmm7, %zmm5, %zmm0
-    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm5
-    vpshufb %zmm8, %zmm5, %zmm9
-    vpxord %zmm9, %zmm0, %zmm0
-    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm5
-    vpshufb %zmm7, %zmm5, %zmm6
-    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
-    vpshufb %zmm8, %zmm5, %zmm9
-    vpxord %zmm9, %zmm6, %zmm6
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm7
     vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
     vpxord %zmm7, %zmm6, %zmm6
     vpshufb .Lvpaes512_mce2r1(%rip), %zmm6, %zmm7
+    vpxord %zmm1, %zmm0, %zmm0
     vpxord %zmm6, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
-    vbroadcasti32x4 160(%rdi), %zmm1
-    vpxord %zmm1, %zmm0, %zmm0
     vpandnq %zmm0, %zmm2, %zmm6
     vpsrld $4, %zmm6, %zmm6
     vpandq %zmm2, %zmm0, %zmm0
@@ -8408,14 +8284,14 @@ aes_gen_vpaes512_ecb_enc_k256_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
     vpshufb %zmm8, %zmm5, %zmm9
     vpxord %zmm9, %zmm6, %zmm6
+    vbroadcasti32x4 112(%rdi), %zmm1
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm7
     vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
     vpxord %zmm7, %zmm6, %zmm6
     vpshufb .Lvpaes512_mce3r1(%rip), %zmm6, %zmm7
+    vpxord %zmm1, %zmm0, %zmm0
     vpxord %zmm6, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
-    vbroadcasti32x4 176(%rdi), %zmm1
-    vpxord %zmm1, %zmm0, %zmm0
     vpandnq %zmm0, %zmm2, %zmm6
     vpsrld $4, %zmm6, %zmm6
     vpandq %zmm2, %zmm0, %zmm0
@@ -8439,14 +8315,14 @@ aes_gen_vpaes512_ecb_enc_k256_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
     vpshufb %zmm8, %zmm5, %zmm9
     vpxord %zmm9, %zmm6, %zmm6
+    vbroadcasti32x4 128(%rdi), %zmm1
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm7
     vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
     vpxord %zmm7, %zmm6, %zmm6
     vpshufb .Lvpaes512_mce0r1(%rip), %zmm6, %zmm7
+    vpxord %zmm1, %zmm0, %zmm0
     vpxord %zmm6, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
-    vbroadcasti32x4 192(%rdi), %zmm1
-    vpxord %zmm1, %zmm0, %zmm0
     vpandnq %zmm0, %zmm2, %zmm6
     vpsrld $4, %zmm6, %zmm6
     vpandq %zmm2, %zmm0, %zmm0
@@ -8470,14 +8346,138 @@ aes_gen_vpaes512_ecb_enc_k256_w4:
     vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
     vpshufb %zmm8, %zmm5, %zmm9
     vpxord %zmm9, %zmm6, %zmm6
+    vbroadcasti32x4 144(%rdi), %zmm1
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm7
     vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
     vpxord %zmm7, %zmm6, %zmm6
     vpshufb .Lvpaes512_mce1r1(%rip), %zmm6, %zmm7
+    vpxord %zmm1, %zmm0, %zmm0
     vpxord %zmm6, %zmm0, %zmm0
     vpxord %zmm7, %zmm0, %zmm0
-    vbroadcasti32x4 208(%rdi), %zmm1
+    vpandnq %zmm0, %zmm2, %zmm6
+    vpsrld $4, %zmm6, %zmm6
+    vpandq %zmm2, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm4, %zmm7
+    vpxord %zmm6, %zmm0, %zmm0
+    vpshufb %zmm6, %zmm3, %zmm8
+    vpxord %zmm7, %zmm8, %zmm8
+    vpshufb %zmm0, %zmm3, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vpshufb %zmm8, %zmm3, %zmm7
+    vpxord %zmm0, %zmm7, %zmm7
+    vpshufb %zmm9, %zmm3, %zmm8
+    vpxord %zmm6, %zmm8, %zmm8
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm5
+    vpshufb %zmm7, %zmm5, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm5
+    vpshufb %zmm8, %zmm5, %zmm9
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm5
+    vpshufb %zmm7, %zmm5, %zmm6
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
+    vpshufb %zmm8, %zmm5, %zmm9
+    vpxord %zmm9, %zmm6, %zmm6
+    vbroadcasti32x4 160(%rdi), %zmm1
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm0, %zmm7
+    vpshufb .Lvpaes512_mce2r3(%rip), %zmm0, %zmm0
+    vpxord %zmm7, %zmm6, %zmm6
+    vpshufb .Lvpaes512_mce2r1(%rip), %zmm6, %zmm7
     vpxord %zmm1, %zmm0, %zmm0
+    vpxord %zmm6, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpandnq %zmm0, %zmm2, %zmm6
+    vpsrld $4, %zmm6, %zmm6
+    vpandq %zmm2, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm4, %zmm7
+    vpxord %zmm6, %zmm0, %zmm0
+    vpshufb %zmm6, %zmm3, %zmm8
+    vpxord %zmm7, %zmm8, %zmm8
+    vpshufb %zmm0, %zmm3, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vpshufb %zmm8, %zmm3, %zmm7
+    vpxord %zmm0, %zmm7, %zmm7
+    vpshufb %zmm9, %zmm3, %zmm8
+    vpxord %zmm6, %zmm8, %zmm8
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm5
+    vpshufb %zmm7, %zmm5, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm5
+    vpshufb %zmm8, %zmm5, %zmm9
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm5
+    vpshufb %zmm7, %zmm5, %zmm6
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
+    vpshufb %zmm8, %zmm5, %zmm9
+    vpxord %zmm9, %zmm6, %zmm6
+    vbroadcasti32x4 176(%rdi), %zmm1
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm0, %zmm7
+    vpshufb .Lvpaes512_mce3r3(%rip), %zmm0, %zmm0
+    vpxord %zmm7, %zmm6, %zmm6
+    vpshufb .Lvpaes512_mce3r1(%rip), %zmm6, %zmm7
+    vpxord %zmm1, %zmm0, %zmm0
+    vpxord %zmm6, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpandnq %zmm0, %zmm2, %zmm6
+    vpsrld $4, %zmm6, %zmm6
+    vpandq %zmm2, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm4, %zmm7
+    vpxord %zmm6, %zmm0, %zmm0
+    vpshufb %zmm6, %zmm3, %zmm8
+    vpxord %zmm7, %zmm8, %zmm8
+    vpshufb %zmm0, %zmm3, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vpshufb %zmm8, %zmm3, %zmm7
+    vpxord %zmm0, %zmm7, %zmm7
+    vpshufb %zmm9, %zmm3, %zmm8
+    vpxord %zmm6, %zmm8, %zmm8
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm5
+    vpshufb %zmm7, %zmm5, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm5
+    vpshufb %zmm8, %zmm5, %zmm9
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm5
+    vpshufb %zmm7, %zmm5, %zmm6
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
+    vpshufb %zmm8, %zmm5, %zmm9
+    vpxord %zmm9, %zmm6, %zmm6
+    vbroadcasti32x4 192(%rdi), %zmm1
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm0, %zmm7
+    vpshufb .Lvpaes512_mce0r3(%rip), %zmm0, %zmm0
+    vpxord %zmm7, %zmm6, %zmm6
+    vpshufb .Lvpaes512_mce0r1(%rip), %zmm6, %zmm7
+    vpxord %zmm1, %zmm0, %zmm0
+    vpxord %zmm6, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
+    vpandnq %zmm0, %zmm2, %zmm6
+    vpsrld $4, %zmm6, %zmm6
+    vpandq %zmm2, %zmm0, %zmm0
+    vpshufb %zmm0, %zmm4, %zmm7
+    vpxord %zmm6, %zmm0, %zmm0
+    vpshufb %zmm6, %zmm3, %zmm8
+    vpxord %zmm7, %zmm8, %zmm8
+    vpshufb %zmm0, %zmm3, %zmm9
+    vpxord %zmm7, %zmm9, %zmm9
+    vpshufb %zmm8, %zmm3, %zmm7
+    vpxord %zmm0, %zmm7, %zmm7
+    vpshufb %zmm9, %zmm3, %zmm8
+    vpxord %zmm6, %zmm8, %zmm8
+    vmovdqu64 .Lvpaes512_sb1u(%rip), %zmm5
+    vpshufb %zmm7, %zmm5, %zmm0
+    vmovdqu64 .Lvpaes512_sb1t(%rip), %zmm5
+    vpshufb %zmm8, %zmm5, %zmm9
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu64 .Lvpaes512_sb2u(%rip), %zmm5
+    vpshufb %zmm7, %zmm5, %zmm6
+    vmovdqu64 .Lvpaes512_sb2t(%rip), %zmm5
+    vpshufb %zmm8, %zmm5, %zmm9
+    vpxord %zmm9, %zmm6, %zmm6
+    vbroadcasti32x4 208(%rdi), %zmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm0, %zmm7
+    vpshufb .Lvpaes512_mce1r3(%rip), %zmm0, %zmm0
+    vpxord %zmm7, %zmm6, %zmm6
+    vpshufb .Lvpaes512_mce1r1(%rip), %zmm6, %zmm7
+    vpxord %zmm1, %zmm0, %zmm0
+    vpxord %zmm6, %zmm0, %zmm0
+    vpxord %zmm7, %zmm0, %zmm0
     vpandnq %zmm0, %zmm2, %zmm6
     vpsrld $4, %zmm6, %zmm6
     vpandq %zmm2, %zmm0, %zmm0
@@ -8580,14 +8580,14 @@ aes_gen_vpaes512_ecb_enc_k256_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm6, %xmm7
     vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -8611,14 +8611,14 @@ aes_gen_vpaes512_ecb_enc_k256_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce2r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm1
+    vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes512_mce2r1(%rip), %xmm6, %xmm7
     vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -8642,14 +8642,14 @@ aes_gen_vpaes512_ecb_enc_k256_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce3r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
     vmovdqu 48(%rdi), %xmm1
+    vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes512_mce3r1(%rip), %xmm6, %xmm7
     vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -8673,14 +8673,14 @@ aes_gen_vpaes512_ecb_enc_k256_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce0r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
     vmovdqu 64(%rdi), %xmm1
+    vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes512_mce0r1(%rip), %xmm6, %xmm7
     vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -8704,14 +8704,14 @@ aes_gen_vpaes512_ecb_enc_k256_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
     vmovdqu 80(%rdi), %xmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm6, %xmm7
     vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -8735,138 +8735,14 @@ aes_gen_vpaes512_ecb_enc_k256_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce2r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
     vmovdqu 96(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
-    vpandn %xmm0, %xmm2, %xmm6
-    vpsrld $4, %xmm6, %xmm6
-    vpand %xmm2, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm4, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm3, %xmm8
-    vpxor %xmm7, %xmm8, %xmm8
-    vpshufb %xmm0, %xmm3, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vpshufb %xmm8, %xmm3, %xmm7
-    vpxor %xmm0, %xmm7, %xmm7
-    vpshufb %xmm9, %xmm3, %xmm8
-    vpxor %xmm6, %xmm8, %xmm8
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm6
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce3r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
-    vpandn %xmm0, %xmm2, %xmm6
-    vpsrld $4, %xmm6, %xmm6
-    vpand %xmm2, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm4, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm3, %xmm8
-    vpxor %xmm7, %xmm8, %xmm8
-    vpshufb %xmm0, %xmm3, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vpshufb %xmm8, %xmm3, %xmm7
-    vpxor %xmm0, %xmm7, %xmm7
-    vpshufb %xmm9, %xmm3, %xmm8
-    vpxor %xmm6, %xmm8, %xmm8
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm6
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce0r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
-    vpandn %xmm0, %xmm2, %xmm6
-    vpsrld $4, %xmm6, %xmm6
-    vpand %xmm2, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm4, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm3, %xmm8
-    vpxor %xmm7, %xmm8, %xmm8
-    vpshufb %xmm0, %xmm3, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vpshufb %xmm8, %xmm3, %xmm7
-    vpxor %xmm0, %xmm7, %xmm7
-    vpshufb %xmm9, %xmm3, %xmm8
-    vpxor %xmm6, %xmm8, %xmm8
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm6
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm7
-    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
-    vpxor %xmm7, %xmm6, %xmm6
-    vpshufb .Lvpaes512_mce1r1(%rip), %xmm6, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
-    vpandn %xmm0, %xmm2, %xmm6
-    vpsrld $4, %xmm6, %xmm6
-    vpand %xmm2, %xmm0, %xmm0
-    vpshufb %xmm0, %xmm4, %xmm7
-    vpxor %xmm6, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm3, %xmm8
-    vpxor %xmm7, %xmm8, %xmm8
-    vpshufb %xmm0, %xmm3, %xmm9
-    vpxor %xmm7, %xmm9, %xmm9
-    vpshufb %xmm8, %xmm3, %xmm7
-    vpxor %xmm0, %xmm7, %xmm7
-    vpshufb %xmm9, %xmm3, %xmm8
-    vpxor %xmm6, %xmm8, %xmm8
-    vmovdqu .Lvpaes512_sb1u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm0
-    vmovdqu .Lvpaes512_sb1t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
-    vmovdqu .Lvpaes512_sb2u(%rip), %xmm5
-    vpshufb %xmm7, %xmm5, %xmm6
-    vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
-    vpshufb %xmm8, %xmm5, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
     vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm7
     vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
     vpxor %xmm7, %xmm6, %xmm6
     vpshufb .Lvpaes512_mce2r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -8890,14 +8766,14 @@ aes_gen_vpaes512_ecb_enc_k256_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 112(%rdi), %xmm1
     vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm7
     vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
     vpxor %xmm7, %xmm6, %xmm6
     vpshufb .Lvpaes512_mce3r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 176(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -8921,14 +8797,14 @@ aes_gen_vpaes512_ecb_enc_k256_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 128(%rdi), %xmm1
     vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm7
     vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
     vpxor %xmm7, %xmm6, %xmm6
     vpshufb .Lvpaes512_mce0r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 192(%rdi), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0
@@ -8952,14 +8828,138 @@ aes_gen_vpaes512_ecb_enc_k256_w1:
     vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
     vpshufb %xmm8, %xmm5, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 144(%rdi), %xmm1
     vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm7
     vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
     vpxor %xmm7, %xmm6, %xmm6
     vpshufb .Lvpaes512_mce1r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
-    vmovdqu 208(%rdi), %xmm1
+    vpandn %xmm0, %xmm2, %xmm6
+    vpsrld $4, %xmm6, %xmm6
+    vpand %xmm2, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm4, %xmm7
+    vpxor %xmm6, %xmm0, %xmm0
+    vpshufb %xmm6, %xmm3, %xmm8
+    vpxor %xmm7, %xmm8, %xmm8
+    vpshufb %xmm0, %xmm3, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vpshufb %xmm8, %xmm3, %xmm7
+    vpxor %xmm0, %xmm7, %xmm7
+    vpshufb %xmm9, %xmm3, %xmm8
+    vpxor %xmm6, %xmm8, %xmm8
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm6
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 160(%rdi), %xmm1
+    vpshufb .Lvpaes512_mce2r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes512_mce2r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes512_mce2r1(%rip), %xmm6, %xmm7
     vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpandn %xmm0, %xmm2, %xmm6
+    vpsrld $4, %xmm6, %xmm6
+    vpand %xmm2, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm4, %xmm7
+    vpxor %xmm6, %xmm0, %xmm0
+    vpshufb %xmm6, %xmm3, %xmm8
+    vpxor %xmm7, %xmm8, %xmm8
+    vpshufb %xmm0, %xmm3, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vpshufb %xmm8, %xmm3, %xmm7
+    vpxor %xmm0, %xmm7, %xmm7
+    vpshufb %xmm9, %xmm3, %xmm8
+    vpxor %xmm6, %xmm8, %xmm8
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm6
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 176(%rdi), %xmm1
+    vpshufb .Lvpaes512_mce3r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes512_mce3r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes512_mce3r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpandn %xmm0, %xmm2, %xmm6
+    vpsrld $4, %xmm6, %xmm6
+    vpand %xmm2, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm4, %xmm7
+    vpxor %xmm6, %xmm0, %xmm0
+    vpshufb %xmm6, %xmm3, %xmm8
+    vpxor %xmm7, %xmm8, %xmm8
+    vpshufb %xmm0, %xmm3, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vpshufb %xmm8, %xmm3, %xmm7
+    vpxor %xmm0, %xmm7, %xmm7
+    vpshufb %xmm9, %xmm3, %xmm8
+    vpxor %xmm6, %xmm8, %xmm8
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm6
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 192(%rdi), %xmm1
+    vpshufb .Lvpaes512_mce0r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes512_mce0r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes512_mce0r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpandn %xmm0, %xmm2, %xmm6
+    vpsrld $4, %xmm6, %xmm6
+    vpand %xmm2, %xmm0, %xmm0
+    vpshufb %xmm0, %xmm4, %xmm7
+    vpxor %xmm6, %xmm0, %xmm0
+    vpshufb %xmm6, %xmm3, %xmm8
+    vpxor %xmm7, %xmm8, %xmm8
+    vpshufb %xmm0, %xmm3, %xmm9
+    vpxor %xmm7, %xmm9, %xmm9
+    vpshufb %xmm8, %xmm3, %xmm7
+    vpxor %xmm0, %xmm7, %xmm7
+    vpshufb %xmm9, %xmm3, %xmm8
+    vpxor %xmm6, %xmm8, %xmm8
+    vmovdqu .Lvpaes512_sb1u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm0
+    vmovdqu .Lvpaes512_sb1t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu .Lvpaes512_sb2u(%rip), %xmm5
+    vpshufb %xmm7, %xmm5, %xmm6
+    vmovdqu .Lvpaes512_sb2t(%rip), %xmm5
+    vpshufb %xmm8, %xmm5, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 208(%rdi), %xmm1
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm0, %xmm7
+    vpshufb .Lvpaes512_mce1r3(%rip), %xmm0, %xmm0
+    vpxor %xmm7, %xmm6, %xmm6
+    vpshufb .Lvpaes512_mce1r1(%rip), %xmm6, %xmm7
+    vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
     vpandn %xmm0, %xmm2, %xmm6
     vpsrld $4, %xmm6, %xmm6
     vpand %xmm2, %xmm0, %xmm0

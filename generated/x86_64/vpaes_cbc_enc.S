@@ -133,16 +133,16 @@ aes_gen_vpaes_cbc_enc_k128_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 16(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -172,172 +172,16 @@ aes_gen_vpaes_cbc_enc_k128_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce2r1(%rip), %xmm3
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce2r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 32(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce3r1(%rip), %xmm3
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce3r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
-    movdqu 48(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce0r1(%rip), %xmm3
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce0r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
-    movdqu 64(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
-    movdqu 80(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce2r1(%rip), %xmm3
     pshufb .Lvpaes_mce2r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce2r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 96(%rdi), %xmm1
-    pxor %xmm1, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -367,16 +211,16 @@ aes_gen_vpaes_cbc_enc_k128_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
+    movdqu 48(%rdi), %xmm1
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce3r1(%rip), %xmm3
     pshufb .Lvpaes_mce3r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 112(%rdi), %xmm1
-    pxor %xmm1, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -406,16 +250,16 @@ aes_gen_vpaes_cbc_enc_k128_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
+    movdqu 64(%rdi), %xmm1
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce0r1(%rip), %xmm3
     pshufb .Lvpaes_mce0r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce0r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 128(%rdi), %xmm1
-    pxor %xmm1, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -445,16 +289,172 @@ aes_gen_vpaes_cbc_enc_k128_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
+    movdqu 80(%rdi), %xmm1
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce1r1(%rip), %xmm3
     pshufb .Lvpaes_mce1r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 144(%rdi), %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 96(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce2r1(%rip), %xmm3
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce2r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 112(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 128(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce0r1(%rip), %xmm3
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce0r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 144(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -560,16 +560,16 @@ aes_gen_vpaes_cbc_enc_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 16(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -599,16 +599,16 @@ aes_gen_vpaes_cbc_enc_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce2r1(%rip), %xmm3
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce2r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 32(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce2r1(%rip), %xmm3
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce2r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -638,16 +638,16 @@ aes_gen_vpaes_cbc_enc_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce3r1(%rip), %xmm3
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce3r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 48(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce3r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -677,172 +677,16 @@ aes_gen_vpaes_cbc_enc_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce0r1(%rip), %xmm3
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce0r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 64(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
-    movdqu 80(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce2r1(%rip), %xmm3
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce2r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
-    movdqu 96(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce3r1(%rip), %xmm3
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce3r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
-    movdqu 112(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce0r1(%rip), %xmm3
     pshufb .Lvpaes_mce0r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce0r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 128(%rdi), %xmm1
-    pxor %xmm1, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -872,16 +716,16 @@ aes_gen_vpaes_cbc_enc_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
+    movdqu 80(%rdi), %xmm1
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce1r1(%rip), %xmm3
     pshufb .Lvpaes_mce1r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 144(%rdi), %xmm1
-    pxor %xmm1, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -911,16 +755,16 @@ aes_gen_vpaes_cbc_enc_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
+    movdqu 96(%rdi), %xmm1
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce2r1(%rip), %xmm3
     pshufb .Lvpaes_mce2r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce2r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 160(%rdi), %xmm1
-    pxor %xmm1, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -950,16 +794,172 @@ aes_gen_vpaes_cbc_enc_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
+    movdqu 112(%rdi), %xmm1
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce3r1(%rip), %xmm3
     pshufb .Lvpaes_mce3r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 176(%rdi), %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 128(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce0r1(%rip), %xmm3
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce0r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 144(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 160(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce2r1(%rip), %xmm3
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce2r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 176(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -1065,16 +1065,16 @@ aes_gen_vpaes_cbc_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 16(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -1104,16 +1104,16 @@ aes_gen_vpaes_cbc_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce2r1(%rip), %xmm3
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce2r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 32(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce2r1(%rip), %xmm3
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce2r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -1143,16 +1143,16 @@ aes_gen_vpaes_cbc_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce3r1(%rip), %xmm3
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce3r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 48(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce3r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -1182,16 +1182,16 @@ aes_gen_vpaes_cbc_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce0r1(%rip), %xmm3
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce0r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 64(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce0r1(%rip), %xmm3
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce0r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -1221,16 +1221,16 @@ aes_gen_vpaes_cbc_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 80(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -1260,172 +1260,16 @@ aes_gen_vpaes_cbc_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce2r1(%rip), %xmm3
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce2r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 96(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce3r1(%rip), %xmm3
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce3r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
-    movdqu 112(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce0r1(%rip), %xmm3
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce0r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
-    movdqu 128(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
-    movdqu 144(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce2r1(%rip), %xmm3
     pshufb .Lvpaes_mce2r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce2r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 160(%rdi), %xmm1
-    pxor %xmm1, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -1455,16 +1299,16 @@ aes_gen_vpaes_cbc_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
+    movdqu 112(%rdi), %xmm1
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce3r1(%rip), %xmm3
     pshufb .Lvpaes_mce3r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 176(%rdi), %xmm1
-    pxor %xmm1, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -1494,16 +1338,16 @@ aes_gen_vpaes_cbc_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
+    movdqu 128(%rdi), %xmm1
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce0r1(%rip), %xmm3
     pshufb .Lvpaes_mce0r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce0r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 192(%rdi), %xmm1
-    pxor %xmm1, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -1533,16 +1377,172 @@ aes_gen_vpaes_cbc_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
+    movdqu 144(%rdi), %xmm1
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce1r1(%rip), %xmm3
     pshufb .Lvpaes_mce1r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 208(%rdi), %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 160(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce2r1(%rip), %xmm3
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce2r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 176(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 192(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce0r1(%rip), %xmm3
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce0r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 208(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2

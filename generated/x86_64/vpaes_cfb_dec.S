@@ -174,25 +174,25 @@ aes_gen_vpaes_cfb_dec_k128_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce1r1(%rip), %xmm5
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce1r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce1r1(%rip), %xmm9
-    pshufb .Lvpaes_mce1r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce1r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
     movdqu 16(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce1r1(%rip), %xmm5
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce1r1(%rip), %xmm5
     pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce1r1(%rip), %xmm9
+    pshufb .Lvpaes_mce1r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce1r1(%rip), %xmm9
     pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -251,320 +251,14 @@ aes_gen_vpaes_cfb_dec_k128_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce2r1(%rip), %xmm5
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce2r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce2r1(%rip), %xmm9
-    pshufb .Lvpaes_mce2r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce2r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
     movdqu 32(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm4
-    pandn %xmm0, %xmm4
-    psrld $4, %xmm4
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm8
-    pandn %xmm1, %xmm8
-    psrld $4, %xmm8
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm4, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm9
-    pshufb %xmm1, %xmm9
-    pxor %xmm8, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm4, %xmm6
-    pxor %xmm5, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm7
-    pshufb %xmm0, %xmm7
-    pxor %xmm5, %xmm7
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm8, %xmm10
-    pxor %xmm9, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm11
-    pshufb %xmm1, %xmm11
-    pxor %xmm9, %xmm11
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm0, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm7, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm1, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm11, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm5, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm9, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb1t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm0
-    pxor %xmm11, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    movdqa .Lvpaes_sb2u(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    movdqa .Lvpaes_sb2t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm4
-    pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce3r1(%rip), %xmm5
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce3r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce3r1(%rip), %xmm9
-    pshufb .Lvpaes_mce3r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce3r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
-    movdqu 48(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm4
-    pandn %xmm0, %xmm4
-    psrld $4, %xmm4
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm8
-    pandn %xmm1, %xmm8
-    psrld $4, %xmm8
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm4, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm9
-    pshufb %xmm1, %xmm9
-    pxor %xmm8, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm4, %xmm6
-    pxor %xmm5, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm7
-    pshufb %xmm0, %xmm7
-    pxor %xmm5, %xmm7
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm8, %xmm10
-    pxor %xmm9, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm11
-    pshufb %xmm1, %xmm11
-    pxor %xmm9, %xmm11
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm0, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm7, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm1, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm11, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm5, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm9, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb1t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm0
-    pxor %xmm11, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    movdqa .Lvpaes_sb2u(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    movdqa .Lvpaes_sb2t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm4
-    pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce0r1(%rip), %xmm5
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce0r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce0r1(%rip), %xmm9
-    pshufb .Lvpaes_mce0r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce0r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
-    movdqu 64(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm4
-    pandn %xmm0, %xmm4
-    psrld $4, %xmm4
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm8
-    pandn %xmm1, %xmm8
-    psrld $4, %xmm8
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm4, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm9
-    pshufb %xmm1, %xmm9
-    pxor %xmm8, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm4, %xmm6
-    pxor %xmm5, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm7
-    pshufb %xmm0, %xmm7
-    pxor %xmm5, %xmm7
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm8, %xmm10
-    pxor %xmm9, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm11
-    pshufb %xmm1, %xmm11
-    pxor %xmm9, %xmm11
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm0, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm7, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm1, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm11, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm5, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm9, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb1t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm0
-    pxor %xmm11, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    movdqa .Lvpaes_sb2u(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    movdqa .Lvpaes_sb2t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm4
-    pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce1r1(%rip), %xmm5
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce1r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce1r1(%rip), %xmm9
-    pshufb .Lvpaes_mce1r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce1r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
-    movdqu 80(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm4
-    pandn %xmm0, %xmm4
-    psrld $4, %xmm4
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm8
-    pandn %xmm1, %xmm8
-    psrld $4, %xmm8
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm4, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm9
-    pshufb %xmm1, %xmm9
-    pxor %xmm8, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm4, %xmm6
-    pxor %xmm5, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm7
-    pshufb %xmm0, %xmm7
-    pxor %xmm5, %xmm7
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm8, %xmm10
-    pxor %xmm9, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm11
-    pshufb %xmm1, %xmm11
-    pxor %xmm9, %xmm11
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm0, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm7, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm1, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm11, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm5, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm9, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb1t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm0
-    pxor %xmm11, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    movdqa .Lvpaes_sb2u(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    movdqa .Lvpaes_sb2t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm4
-    pxor %xmm11, %xmm8
     movdqa %xmm0, %xmm5
     pshufb .Lvpaes_mce2r1(%rip), %xmm5
     pshufb .Lvpaes_mce2r3(%rip), %xmm0
     pxor %xmm5, %xmm4
     movdqa %xmm4, %xmm5
     pshufb .Lvpaes_mce2r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     pxor %xmm5, %xmm0
     movdqa %xmm1, %xmm9
@@ -573,11 +267,9 @@ aes_gen_vpaes_cfb_dec_k128_w2:
     pxor %xmm9, %xmm8
     movdqa %xmm8, %xmm9
     pshufb .Lvpaes_mce2r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
     pxor %xmm8, %xmm1
     pxor %xmm9, %xmm1
-    movdqu 96(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -636,12 +328,14 @@ aes_gen_vpaes_cfb_dec_k128_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
+    movdqu 48(%rdi), %xmm3
     movdqa %xmm0, %xmm5
     pshufb .Lvpaes_mce3r1(%rip), %xmm5
     pshufb .Lvpaes_mce3r3(%rip), %xmm0
     pxor %xmm5, %xmm4
     movdqa %xmm4, %xmm5
     pshufb .Lvpaes_mce3r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     pxor %xmm5, %xmm0
     movdqa %xmm1, %xmm9
@@ -650,11 +344,9 @@ aes_gen_vpaes_cfb_dec_k128_w2:
     pxor %xmm9, %xmm8
     movdqa %xmm8, %xmm9
     pshufb .Lvpaes_mce3r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
     pxor %xmm8, %xmm1
     pxor %xmm9, %xmm1
-    movdqu 112(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -713,12 +405,14 @@ aes_gen_vpaes_cfb_dec_k128_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
+    movdqu 64(%rdi), %xmm3
     movdqa %xmm0, %xmm5
     pshufb .Lvpaes_mce0r1(%rip), %xmm5
     pshufb .Lvpaes_mce0r3(%rip), %xmm0
     pxor %xmm5, %xmm4
     movdqa %xmm4, %xmm5
     pshufb .Lvpaes_mce0r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     pxor %xmm5, %xmm0
     movdqa %xmm1, %xmm9
@@ -727,11 +421,9 @@ aes_gen_vpaes_cfb_dec_k128_w2:
     pxor %xmm9, %xmm8
     movdqa %xmm8, %xmm9
     pshufb .Lvpaes_mce0r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
     pxor %xmm8, %xmm1
     pxor %xmm9, %xmm1
-    movdqu 128(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -790,12 +482,14 @@ aes_gen_vpaes_cfb_dec_k128_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
+    movdqu 80(%rdi), %xmm3
     movdqa %xmm0, %xmm5
     pshufb .Lvpaes_mce1r1(%rip), %xmm5
     pshufb .Lvpaes_mce1r3(%rip), %xmm0
     pxor %xmm5, %xmm4
     movdqa %xmm4, %xmm5
     pshufb .Lvpaes_mce1r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     pxor %xmm5, %xmm0
     movdqa %xmm1, %xmm9
@@ -804,11 +498,317 @@ aes_gen_vpaes_cfb_dec_k128_w2:
     pxor %xmm9, %xmm8
     movdqa %xmm8, %xmm9
     pshufb .Lvpaes_mce1r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
     pxor %xmm8, %xmm1
     pxor %xmm9, %xmm1
-    movdqu 144(%rdi), %xmm3
+    movdqa .Lvpaes_mask(%rip), %xmm4
+    pandn %xmm0, %xmm4
+    psrld $4, %xmm4
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm8
+    pandn %xmm1, %xmm8
+    psrld $4, %xmm8
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm9
+    pshufb %xmm1, %xmm9
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm4, %xmm6
+    pxor %xmm5, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm7
+    pshufb %xmm0, %xmm7
+    pxor %xmm5, %xmm7
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm8, %xmm10
+    pxor %xmm9, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm11
+    pshufb %xmm1, %xmm11
+    pxor %xmm9, %xmm11
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm0, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm7, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm1, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm11, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm5, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm9, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb1t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm0
+    pxor %xmm11, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    movdqa .Lvpaes_sb2u(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    movdqa .Lvpaes_sb2t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm4
+    pxor %xmm11, %xmm8
+    movdqu 96(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce2r1(%rip), %xmm5
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce2r1(%rip), %xmm5
     pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce2r1(%rip), %xmm9
+    pshufb .Lvpaes_mce2r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce2r1(%rip), %xmm9
     pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm4
+    pandn %xmm0, %xmm4
+    psrld $4, %xmm4
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm8
+    pandn %xmm1, %xmm8
+    psrld $4, %xmm8
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm9
+    pshufb %xmm1, %xmm9
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm4, %xmm6
+    pxor %xmm5, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm7
+    pshufb %xmm0, %xmm7
+    pxor %xmm5, %xmm7
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm8, %xmm10
+    pxor %xmm9, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm11
+    pshufb %xmm1, %xmm11
+    pxor %xmm9, %xmm11
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm0, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm7, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm1, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm11, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm5, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm9, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb1t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm0
+    pxor %xmm11, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    movdqa .Lvpaes_sb2u(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    movdqa .Lvpaes_sb2t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm4
+    pxor %xmm11, %xmm8
+    movdqu 112(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce3r1(%rip), %xmm5
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce3r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce3r1(%rip), %xmm9
+    pshufb .Lvpaes_mce3r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce3r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm4
+    pandn %xmm0, %xmm4
+    psrld $4, %xmm4
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm8
+    pandn %xmm1, %xmm8
+    psrld $4, %xmm8
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm9
+    pshufb %xmm1, %xmm9
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm4, %xmm6
+    pxor %xmm5, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm7
+    pshufb %xmm0, %xmm7
+    pxor %xmm5, %xmm7
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm8, %xmm10
+    pxor %xmm9, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm11
+    pshufb %xmm1, %xmm11
+    pxor %xmm9, %xmm11
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm0, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm7, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm1, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm11, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm5, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm9, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb1t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm0
+    pxor %xmm11, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    movdqa .Lvpaes_sb2u(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    movdqa .Lvpaes_sb2t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm4
+    pxor %xmm11, %xmm8
+    movdqu 128(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce0r1(%rip), %xmm5
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce0r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce0r1(%rip), %xmm9
+    pshufb .Lvpaes_mce0r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce0r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm4
+    pandn %xmm0, %xmm4
+    psrld $4, %xmm4
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm8
+    pandn %xmm1, %xmm8
+    psrld $4, %xmm8
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm9
+    pshufb %xmm1, %xmm9
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm4, %xmm6
+    pxor %xmm5, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm7
+    pshufb %xmm0, %xmm7
+    pxor %xmm5, %xmm7
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm8, %xmm10
+    pxor %xmm9, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm11
+    pshufb %xmm1, %xmm11
+    pxor %xmm9, %xmm11
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm0, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm7, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm1, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm11, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm5, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm9, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb1t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm0
+    pxor %xmm11, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    movdqa .Lvpaes_sb2u(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    movdqa .Lvpaes_sb2t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm4
+    pxor %xmm11, %xmm8
+    movdqu 144(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce1r1(%rip), %xmm5
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce1r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce1r1(%rip), %xmm9
+    pshufb .Lvpaes_mce1r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce1r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -952,16 +952,16 @@ aes_gen_vpaes_cfb_dec_k128_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
     movdqu 16(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -991,172 +991,16 @@ aes_gen_vpaes_cfb_dec_k128_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce2r1(%rip), %xmm4
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce2r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
     movdqu 32(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce3r1(%rip), %xmm4
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce3r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqu 48(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce0r1(%rip), %xmm4
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce0r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqu 64(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqu 80(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm3
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce2r1(%rip), %xmm4
     pshufb .Lvpaes_mce2r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce2r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
-    movdqu 96(%rdi), %xmm2
-    pxor %xmm2, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -1186,16 +1030,16 @@ aes_gen_vpaes_cfb_dec_k128_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
+    movdqu 48(%rdi), %xmm2
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce3r1(%rip), %xmm4
     pshufb .Lvpaes_mce3r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
-    movdqu 112(%rdi), %xmm2
-    pxor %xmm2, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -1225,16 +1069,16 @@ aes_gen_vpaes_cfb_dec_k128_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
+    movdqu 64(%rdi), %xmm2
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce0r1(%rip), %xmm4
     pshufb .Lvpaes_mce0r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce0r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
-    movdqu 128(%rdi), %xmm2
-    pxor %xmm2, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -1264,16 +1108,172 @@ aes_gen_vpaes_cfb_dec_k128_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
+    movdqu 80(%rdi), %xmm2
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce1r1(%rip), %xmm4
     pshufb .Lvpaes_mce1r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
-    movdqu 144(%rdi), %xmm2
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm3
+    movdqu 96(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce2r1(%rip), %xmm4
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce2r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm3
+    movdqu 112(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm3
+    movdqu 128(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce0r1(%rip), %xmm4
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce0r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm3
+    movdqu 144(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -1424,25 +1424,25 @@ aes_gen_vpaes_cfb_dec_k192_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce1r1(%rip), %xmm5
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce1r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce1r1(%rip), %xmm9
-    pshufb .Lvpaes_mce1r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce1r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
     movdqu 16(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce1r1(%rip), %xmm5
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce1r1(%rip), %xmm5
     pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce1r1(%rip), %xmm9
+    pshufb .Lvpaes_mce1r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce1r1(%rip), %xmm9
     pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -1501,25 +1501,25 @@ aes_gen_vpaes_cfb_dec_k192_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce2r1(%rip), %xmm5
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce2r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce2r1(%rip), %xmm9
-    pshufb .Lvpaes_mce2r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce2r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
     movdqu 32(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce2r1(%rip), %xmm5
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce2r1(%rip), %xmm5
     pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce2r1(%rip), %xmm9
+    pshufb .Lvpaes_mce2r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce2r1(%rip), %xmm9
     pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -1578,25 +1578,25 @@ aes_gen_vpaes_cfb_dec_k192_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce3r1(%rip), %xmm5
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce3r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce3r1(%rip), %xmm9
-    pshufb .Lvpaes_mce3r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce3r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
     movdqu 48(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce3r1(%rip), %xmm5
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce3r1(%rip), %xmm5
     pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce3r1(%rip), %xmm9
+    pshufb .Lvpaes_mce3r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce3r1(%rip), %xmm9
     pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -1655,320 +1655,14 @@ aes_gen_vpaes_cfb_dec_k192_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce0r1(%rip), %xmm5
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce0r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce0r1(%rip), %xmm9
-    pshufb .Lvpaes_mce0r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce0r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
     movdqu 64(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm4
-    pandn %xmm0, %xmm4
-    psrld $4, %xmm4
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm8
-    pandn %xmm1, %xmm8
-    psrld $4, %xmm8
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm4, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm9
-    pshufb %xmm1, %xmm9
-    pxor %xmm8, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm4, %xmm6
-    pxor %xmm5, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm7
-    pshufb %xmm0, %xmm7
-    pxor %xmm5, %xmm7
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm8, %xmm10
-    pxor %xmm9, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm11
-    pshufb %xmm1, %xmm11
-    pxor %xmm9, %xmm11
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm0, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm7, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm1, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm11, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm5, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm9, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb1t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm0
-    pxor %xmm11, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    movdqa .Lvpaes_sb2u(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    movdqa .Lvpaes_sb2t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm4
-    pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce1r1(%rip), %xmm5
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce1r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce1r1(%rip), %xmm9
-    pshufb .Lvpaes_mce1r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce1r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
-    movdqu 80(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm4
-    pandn %xmm0, %xmm4
-    psrld $4, %xmm4
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm8
-    pandn %xmm1, %xmm8
-    psrld $4, %xmm8
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm4, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm9
-    pshufb %xmm1, %xmm9
-    pxor %xmm8, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm4, %xmm6
-    pxor %xmm5, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm7
-    pshufb %xmm0, %xmm7
-    pxor %xmm5, %xmm7
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm8, %xmm10
-    pxor %xmm9, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm11
-    pshufb %xmm1, %xmm11
-    pxor %xmm9, %xmm11
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm0, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm7, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm1, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm11, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm5, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm9, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb1t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm0
-    pxor %xmm11, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    movdqa .Lvpaes_sb2u(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    movdqa .Lvpaes_sb2t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm4
-    pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce2r1(%rip), %xmm5
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce2r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce2r1(%rip), %xmm9
-    pshufb .Lvpaes_mce2r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce2r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
-    movdqu 96(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm4
-    pandn %xmm0, %xmm4
-    psrld $4, %xmm4
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm8
-    pandn %xmm1, %xmm8
-    psrld $4, %xmm8
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm4, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm9
-    pshufb %xmm1, %xmm9
-    pxor %xmm8, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm4, %xmm6
-    pxor %xmm5, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm7
-    pshufb %xmm0, %xmm7
-    pxor %xmm5, %xmm7
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm8, %xmm10
-    pxor %xmm9, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm11
-    pshufb %xmm1, %xmm11
-    pxor %xmm9, %xmm11
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm0, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm7, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm1, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm11, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm5, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm9, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb1t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm0
-    pxor %xmm11, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    movdqa .Lvpaes_sb2u(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    movdqa .Lvpaes_sb2t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm4
-    pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce3r1(%rip), %xmm5
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce3r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce3r1(%rip), %xmm9
-    pshufb .Lvpaes_mce3r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce3r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
-    movdqu 112(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm4
-    pandn %xmm0, %xmm4
-    psrld $4, %xmm4
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm8
-    pandn %xmm1, %xmm8
-    psrld $4, %xmm8
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm4, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm9
-    pshufb %xmm1, %xmm9
-    pxor %xmm8, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm4, %xmm6
-    pxor %xmm5, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm7
-    pshufb %xmm0, %xmm7
-    pxor %xmm5, %xmm7
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm8, %xmm10
-    pxor %xmm9, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm11
-    pshufb %xmm1, %xmm11
-    pxor %xmm9, %xmm11
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm0, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm7, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm1, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm11, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm5, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm9, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb1t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm0
-    pxor %xmm11, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    movdqa .Lvpaes_sb2u(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    movdqa .Lvpaes_sb2t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm4
-    pxor %xmm11, %xmm8
     movdqa %xmm0, %xmm5
     pshufb .Lvpaes_mce0r1(%rip), %xmm5
     pshufb .Lvpaes_mce0r3(%rip), %xmm0
     pxor %xmm5, %xmm4
     movdqa %xmm4, %xmm5
     pshufb .Lvpaes_mce0r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     pxor %xmm5, %xmm0
     movdqa %xmm1, %xmm9
@@ -1977,11 +1671,9 @@ aes_gen_vpaes_cfb_dec_k192_w2:
     pxor %xmm9, %xmm8
     movdqa %xmm8, %xmm9
     pshufb .Lvpaes_mce0r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
     pxor %xmm8, %xmm1
     pxor %xmm9, %xmm1
-    movdqu 128(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -2040,12 +1732,14 @@ aes_gen_vpaes_cfb_dec_k192_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
+    movdqu 80(%rdi), %xmm3
     movdqa %xmm0, %xmm5
     pshufb .Lvpaes_mce1r1(%rip), %xmm5
     pshufb .Lvpaes_mce1r3(%rip), %xmm0
     pxor %xmm5, %xmm4
     movdqa %xmm4, %xmm5
     pshufb .Lvpaes_mce1r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     pxor %xmm5, %xmm0
     movdqa %xmm1, %xmm9
@@ -2054,11 +1748,9 @@ aes_gen_vpaes_cfb_dec_k192_w2:
     pxor %xmm9, %xmm8
     movdqa %xmm8, %xmm9
     pshufb .Lvpaes_mce1r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
     pxor %xmm8, %xmm1
     pxor %xmm9, %xmm1
-    movdqu 144(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -2117,12 +1809,14 @@ aes_gen_vpaes_cfb_dec_k192_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
+    movdqu 96(%rdi), %xmm3
     movdqa %xmm0, %xmm5
     pshufb .Lvpaes_mce2r1(%rip), %xmm5
     pshufb .Lvpaes_mce2r3(%rip), %xmm0
     pxor %xmm5, %xmm4
     movdqa %xmm4, %xmm5
     pshufb .Lvpaes_mce2r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     pxor %xmm5, %xmm0
     movdqa %xmm1, %xmm9
@@ -2131,11 +1825,9 @@ aes_gen_vpaes_cfb_dec_k192_w2:
     pxor %xmm9, %xmm8
     movdqa %xmm8, %xmm9
     pshufb .Lvpaes_mce2r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
     pxor %xmm8, %xmm1
     pxor %xmm9, %xmm1
-    movdqu 160(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -2194,12 +1886,14 @@ aes_gen_vpaes_cfb_dec_k192_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
+    movdqu 112(%rdi), %xmm3
     movdqa %xmm0, %xmm5
     pshufb .Lvpaes_mce3r1(%rip), %xmm5
     pshufb .Lvpaes_mce3r3(%rip), %xmm0
     pxor %xmm5, %xmm4
     movdqa %xmm4, %xmm5
     pshufb .Lvpaes_mce3r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     pxor %xmm5, %xmm0
     movdqa %xmm1, %xmm9
@@ -2208,11 +1902,317 @@ aes_gen_vpaes_cfb_dec_k192_w2:
     pxor %xmm9, %xmm8
     movdqa %xmm8, %xmm9
     pshufb .Lvpaes_mce3r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
     pxor %xmm8, %xmm1
     pxor %xmm9, %xmm1
-    movdqu 176(%rdi), %xmm3
+    movdqa .Lvpaes_mask(%rip), %xmm4
+    pandn %xmm0, %xmm4
+    psrld $4, %xmm4
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm8
+    pandn %xmm1, %xmm8
+    psrld $4, %xmm8
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm9
+    pshufb %xmm1, %xmm9
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm4, %xmm6
+    pxor %xmm5, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm7
+    pshufb %xmm0, %xmm7
+    pxor %xmm5, %xmm7
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm8, %xmm10
+    pxor %xmm9, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm11
+    pshufb %xmm1, %xmm11
+    pxor %xmm9, %xmm11
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm0, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm7, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm1, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm11, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm5, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm9, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb1t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm0
+    pxor %xmm11, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    movdqa .Lvpaes_sb2u(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    movdqa .Lvpaes_sb2t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm4
+    pxor %xmm11, %xmm8
+    movdqu 128(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce0r1(%rip), %xmm5
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce0r1(%rip), %xmm5
     pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce0r1(%rip), %xmm9
+    pshufb .Lvpaes_mce0r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce0r1(%rip), %xmm9
     pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm4
+    pandn %xmm0, %xmm4
+    psrld $4, %xmm4
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm8
+    pandn %xmm1, %xmm8
+    psrld $4, %xmm8
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm9
+    pshufb %xmm1, %xmm9
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm4, %xmm6
+    pxor %xmm5, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm7
+    pshufb %xmm0, %xmm7
+    pxor %xmm5, %xmm7
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm8, %xmm10
+    pxor %xmm9, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm11
+    pshufb %xmm1, %xmm11
+    pxor %xmm9, %xmm11
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm0, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm7, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm1, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm11, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm5, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm9, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb1t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm0
+    pxor %xmm11, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    movdqa .Lvpaes_sb2u(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    movdqa .Lvpaes_sb2t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm4
+    pxor %xmm11, %xmm8
+    movdqu 144(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce1r1(%rip), %xmm5
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce1r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce1r1(%rip), %xmm9
+    pshufb .Lvpaes_mce1r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce1r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm4
+    pandn %xmm0, %xmm4
+    psrld $4, %xmm4
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm8
+    pandn %xmm1, %xmm8
+    psrld $4, %xmm8
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm9
+    pshufb %xmm1, %xmm9
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm4, %xmm6
+    pxor %xmm5, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm7
+    pshufb %xmm0, %xmm7
+    pxor %xmm5, %xmm7
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm8, %xmm10
+    pxor %xmm9, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm11
+    pshufb %xmm1, %xmm11
+    pxor %xmm9, %xmm11
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm0, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm7, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm1, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm11, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm5, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm9, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb1t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm0
+    pxor %xmm11, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    movdqa .Lvpaes_sb2u(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    movdqa .Lvpaes_sb2t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm4
+    pxor %xmm11, %xmm8
+    movdqu 160(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce2r1(%rip), %xmm5
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce2r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce2r1(%rip), %xmm9
+    pshufb .Lvpaes_mce2r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce2r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm4
+    pandn %xmm0, %xmm4
+    psrld $4, %xmm4
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm8
+    pandn %xmm1, %xmm8
+    psrld $4, %xmm8
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm9
+    pshufb %xmm1, %xmm9
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm4, %xmm6
+    pxor %xmm5, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm7
+    pshufb %xmm0, %xmm7
+    pxor %xmm5, %xmm7
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm8, %xmm10
+    pxor %xmm9, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm11
+    pshufb %xmm1, %xmm11
+    pxor %xmm9, %xmm11
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm0, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm7, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm1, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm11, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm5, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm9, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb1t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm0
+    pxor %xmm11, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    movdqa .Lvpaes_sb2u(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    movdqa .Lvpaes_sb2t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm4
+    pxor %xmm11, %xmm8
+    movdqu 176(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce3r1(%rip), %xmm5
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce3r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce3r1(%rip), %xmm9
+    pshufb .Lvpaes_mce3r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce3r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -2356,16 +2356,16 @@ aes_gen_vpaes_cfb_dec_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
     movdqu 16(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -2395,16 +2395,16 @@ aes_gen_vpaes_cfb_dec_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce2r1(%rip), %xmm4
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce2r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
     movdqu 32(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce2r1(%rip), %xmm4
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce2r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -2434,16 +2434,16 @@ aes_gen_vpaes_cfb_dec_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce3r1(%rip), %xmm4
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce3r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
     movdqu 48(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce3r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -2473,172 +2473,16 @@ aes_gen_vpaes_cfb_dec_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce0r1(%rip), %xmm4
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce0r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
     movdqu 64(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqu 80(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce2r1(%rip), %xmm4
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce2r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqu 96(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce3r1(%rip), %xmm4
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce3r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqu 112(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm3
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce0r1(%rip), %xmm4
     pshufb .Lvpaes_mce0r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce0r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
-    movdqu 128(%rdi), %xmm2
-    pxor %xmm2, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -2668,16 +2512,16 @@ aes_gen_vpaes_cfb_dec_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
+    movdqu 80(%rdi), %xmm2
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce1r1(%rip), %xmm4
     pshufb .Lvpaes_mce1r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
-    movdqu 144(%rdi), %xmm2
-    pxor %xmm2, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -2707,16 +2551,16 @@ aes_gen_vpaes_cfb_dec_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
+    movdqu 96(%rdi), %xmm2
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce2r1(%rip), %xmm4
     pshufb .Lvpaes_mce2r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce2r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
-    movdqu 160(%rdi), %xmm2
-    pxor %xmm2, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -2746,16 +2590,172 @@ aes_gen_vpaes_cfb_dec_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
+    movdqu 112(%rdi), %xmm2
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce3r1(%rip), %xmm4
     pshufb .Lvpaes_mce3r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
-    movdqu 176(%rdi), %xmm2
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm3
+    movdqu 128(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce0r1(%rip), %xmm4
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce0r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm3
+    movdqu 144(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm3
+    movdqu 160(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce2r1(%rip), %xmm4
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce2r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm3
+    movdqu 176(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -2906,25 +2906,25 @@ aes_gen_vpaes_cfb_dec_k256_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce1r1(%rip), %xmm5
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce1r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce1r1(%rip), %xmm9
-    pshufb .Lvpaes_mce1r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce1r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
     movdqu 16(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce1r1(%rip), %xmm5
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce1r1(%rip), %xmm5
     pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce1r1(%rip), %xmm9
+    pshufb .Lvpaes_mce1r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce1r1(%rip), %xmm9
     pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -2983,25 +2983,25 @@ aes_gen_vpaes_cfb_dec_k256_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce2r1(%rip), %xmm5
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce2r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce2r1(%rip), %xmm9
-    pshufb .Lvpaes_mce2r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce2r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
     movdqu 32(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce2r1(%rip), %xmm5
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce2r1(%rip), %xmm5
     pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce2r1(%rip), %xmm9
+    pshufb .Lvpaes_mce2r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce2r1(%rip), %xmm9
     pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -3060,25 +3060,25 @@ aes_gen_vpaes_cfb_dec_k256_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce3r1(%rip), %xmm5
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce3r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce3r1(%rip), %xmm9
-    pshufb .Lvpaes_mce3r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce3r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
     movdqu 48(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce3r1(%rip), %xmm5
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce3r1(%rip), %xmm5
     pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce3r1(%rip), %xmm9
+    pshufb .Lvpaes_mce3r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce3r1(%rip), %xmm9
     pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -3137,25 +3137,25 @@ aes_gen_vpaes_cfb_dec_k256_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce0r1(%rip), %xmm5
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce0r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce0r1(%rip), %xmm9
-    pshufb .Lvpaes_mce0r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce0r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
     movdqu 64(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce0r1(%rip), %xmm5
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce0r1(%rip), %xmm5
     pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce0r1(%rip), %xmm9
+    pshufb .Lvpaes_mce0r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce0r1(%rip), %xmm9
     pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -3214,25 +3214,25 @@ aes_gen_vpaes_cfb_dec_k256_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce1r1(%rip), %xmm5
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce1r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce1r1(%rip), %xmm9
-    pshufb .Lvpaes_mce1r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce1r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
     movdqu 80(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce1r1(%rip), %xmm5
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce1r1(%rip), %xmm5
     pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce1r1(%rip), %xmm9
+    pshufb .Lvpaes_mce1r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce1r1(%rip), %xmm9
     pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -3291,320 +3291,14 @@ aes_gen_vpaes_cfb_dec_k256_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce2r1(%rip), %xmm5
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce2r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce2r1(%rip), %xmm9
-    pshufb .Lvpaes_mce2r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce2r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
     movdqu 96(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm4
-    pandn %xmm0, %xmm4
-    psrld $4, %xmm4
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm8
-    pandn %xmm1, %xmm8
-    psrld $4, %xmm8
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm4, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm9
-    pshufb %xmm1, %xmm9
-    pxor %xmm8, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm4, %xmm6
-    pxor %xmm5, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm7
-    pshufb %xmm0, %xmm7
-    pxor %xmm5, %xmm7
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm8, %xmm10
-    pxor %xmm9, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm11
-    pshufb %xmm1, %xmm11
-    pxor %xmm9, %xmm11
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm0, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm7, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm1, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm11, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm5, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm9, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb1t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm0
-    pxor %xmm11, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    movdqa .Lvpaes_sb2u(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    movdqa .Lvpaes_sb2t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm4
-    pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce3r1(%rip), %xmm5
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce3r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce3r1(%rip), %xmm9
-    pshufb .Lvpaes_mce3r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce3r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
-    movdqu 112(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm4
-    pandn %xmm0, %xmm4
-    psrld $4, %xmm4
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm8
-    pandn %xmm1, %xmm8
-    psrld $4, %xmm8
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm4, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm9
-    pshufb %xmm1, %xmm9
-    pxor %xmm8, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm4, %xmm6
-    pxor %xmm5, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm7
-    pshufb %xmm0, %xmm7
-    pxor %xmm5, %xmm7
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm8, %xmm10
-    pxor %xmm9, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm11
-    pshufb %xmm1, %xmm11
-    pxor %xmm9, %xmm11
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm0, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm7, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm1, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm11, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm5, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm9, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb1t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm0
-    pxor %xmm11, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    movdqa .Lvpaes_sb2u(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    movdqa .Lvpaes_sb2t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm4
-    pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce0r1(%rip), %xmm5
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce0r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce0r1(%rip), %xmm9
-    pshufb .Lvpaes_mce0r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce0r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
-    movdqu 128(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm4
-    pandn %xmm0, %xmm4
-    psrld $4, %xmm4
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm8
-    pandn %xmm1, %xmm8
-    psrld $4, %xmm8
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm4, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm9
-    pshufb %xmm1, %xmm9
-    pxor %xmm8, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm4, %xmm6
-    pxor %xmm5, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm7
-    pshufb %xmm0, %xmm7
-    pxor %xmm5, %xmm7
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm8, %xmm10
-    pxor %xmm9, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm11
-    pshufb %xmm1, %xmm11
-    pxor %xmm9, %xmm11
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm0, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm7, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm1, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm11, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm5, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm9, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb1t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm0
-    pxor %xmm11, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    movdqa .Lvpaes_sb2u(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    movdqa .Lvpaes_sb2t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm4
-    pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce1r1(%rip), %xmm5
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce1r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce1r1(%rip), %xmm9
-    pshufb .Lvpaes_mce1r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce1r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
-    movdqu 144(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm4
-    pandn %xmm0, %xmm4
-    psrld $4, %xmm4
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm8
-    pandn %xmm1, %xmm8
-    psrld $4, %xmm8
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm4, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm9
-    pshufb %xmm1, %xmm9
-    pxor %xmm8, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm4, %xmm6
-    pxor %xmm5, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm7
-    pshufb %xmm0, %xmm7
-    pxor %xmm5, %xmm7
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm8, %xmm10
-    pxor %xmm9, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm11
-    pshufb %xmm1, %xmm11
-    pxor %xmm9, %xmm11
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm0, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm7, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm1, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm11, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm5, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm9, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb1t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm0
-    pxor %xmm11, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    movdqa .Lvpaes_sb2u(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    movdqa .Lvpaes_sb2t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm4
-    pxor %xmm11, %xmm8
     movdqa %xmm0, %xmm5
     pshufb .Lvpaes_mce2r1(%rip), %xmm5
     pshufb .Lvpaes_mce2r3(%rip), %xmm0
     pxor %xmm5, %xmm4
     movdqa %xmm4, %xmm5
     pshufb .Lvpaes_mce2r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     pxor %xmm5, %xmm0
     movdqa %xmm1, %xmm9
@@ -3613,11 +3307,9 @@ aes_gen_vpaes_cfb_dec_k256_w2:
     pxor %xmm9, %xmm8
     movdqa %xmm8, %xmm9
     pshufb .Lvpaes_mce2r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
     pxor %xmm8, %xmm1
     pxor %xmm9, %xmm1
-    movdqu 160(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -3676,12 +3368,14 @@ aes_gen_vpaes_cfb_dec_k256_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
+    movdqu 112(%rdi), %xmm3
     movdqa %xmm0, %xmm5
     pshufb .Lvpaes_mce3r1(%rip), %xmm5
     pshufb .Lvpaes_mce3r3(%rip), %xmm0
     pxor %xmm5, %xmm4
     movdqa %xmm4, %xmm5
     pshufb .Lvpaes_mce3r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     pxor %xmm5, %xmm0
     movdqa %xmm1, %xmm9
@@ -3690,11 +3384,9 @@ aes_gen_vpaes_cfb_dec_k256_w2:
     pxor %xmm9, %xmm8
     movdqa %xmm8, %xmm9
     pshufb .Lvpaes_mce3r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
     pxor %xmm8, %xmm1
     pxor %xmm9, %xmm1
-    movdqu 176(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -3753,12 +3445,14 @@ aes_gen_vpaes_cfb_dec_k256_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
+    movdqu 128(%rdi), %xmm3
     movdqa %xmm0, %xmm5
     pshufb .Lvpaes_mce0r1(%rip), %xmm5
     pshufb .Lvpaes_mce0r3(%rip), %xmm0
     pxor %xmm5, %xmm4
     movdqa %xmm4, %xmm5
     pshufb .Lvpaes_mce0r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     pxor %xmm5, %xmm0
     movdqa %xmm1, %xmm9
@@ -3767,11 +3461,9 @@ aes_gen_vpaes_cfb_dec_k256_w2:
     pxor %xmm9, %xmm8
     movdqa %xmm8, %xmm9
     pshufb .Lvpaes_mce0r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
     pxor %xmm8, %xmm1
     pxor %xmm9, %xmm1
-    movdqu 192(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -3830,12 +3522,14 @@ aes_gen_vpaes_cfb_dec_k256_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
+    movdqu 144(%rdi), %xmm3
     movdqa %xmm0, %xmm5
     pshufb .Lvpaes_mce1r1(%rip), %xmm5
     pshufb .Lvpaes_mce1r3(%rip), %xmm0
     pxor %xmm5, %xmm4
     movdqa %xmm4, %xmm5
     pshufb .Lvpaes_mce1r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     pxor %xmm5, %xmm0
     movdqa %xmm1, %xmm9
@@ -3844,11 +3538,317 @@ aes_gen_vpaes_cfb_dec_k256_w2:
     pxor %xmm9, %xmm8
     movdqa %xmm8, %xmm9
     pshufb .Lvpaes_mce1r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
     pxor %xmm8, %xmm1
     pxor %xmm9, %xmm1
-    movdqu 208(%rdi), %xmm3
+    movdqa .Lvpaes_mask(%rip), %xmm4
+    pandn %xmm0, %xmm4
+    psrld $4, %xmm4
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm8
+    pandn %xmm1, %xmm8
+    psrld $4, %xmm8
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm9
+    pshufb %xmm1, %xmm9
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm4, %xmm6
+    pxor %xmm5, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm7
+    pshufb %xmm0, %xmm7
+    pxor %xmm5, %xmm7
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm8, %xmm10
+    pxor %xmm9, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm11
+    pshufb %xmm1, %xmm11
+    pxor %xmm9, %xmm11
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm0, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm7, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm1, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm11, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm5, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm9, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb1t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm0
+    pxor %xmm11, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    movdqa .Lvpaes_sb2u(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    movdqa .Lvpaes_sb2t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm4
+    pxor %xmm11, %xmm8
+    movdqu 160(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce2r1(%rip), %xmm5
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce2r1(%rip), %xmm5
     pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce2r1(%rip), %xmm9
+    pshufb .Lvpaes_mce2r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce2r1(%rip), %xmm9
     pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm4
+    pandn %xmm0, %xmm4
+    psrld $4, %xmm4
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm8
+    pandn %xmm1, %xmm8
+    psrld $4, %xmm8
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm9
+    pshufb %xmm1, %xmm9
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm4, %xmm6
+    pxor %xmm5, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm7
+    pshufb %xmm0, %xmm7
+    pxor %xmm5, %xmm7
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm8, %xmm10
+    pxor %xmm9, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm11
+    pshufb %xmm1, %xmm11
+    pxor %xmm9, %xmm11
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm0, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm7, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm1, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm11, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm5, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm9, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb1t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm0
+    pxor %xmm11, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    movdqa .Lvpaes_sb2u(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    movdqa .Lvpaes_sb2t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm4
+    pxor %xmm11, %xmm8
+    movdqu 176(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce3r1(%rip), %xmm5
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce3r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce3r1(%rip), %xmm9
+    pshufb .Lvpaes_mce3r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce3r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm4
+    pandn %xmm0, %xmm4
+    psrld $4, %xmm4
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm8
+    pandn %xmm1, %xmm8
+    psrld $4, %xmm8
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm9
+    pshufb %xmm1, %xmm9
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm4, %xmm6
+    pxor %xmm5, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm7
+    pshufb %xmm0, %xmm7
+    pxor %xmm5, %xmm7
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm8, %xmm10
+    pxor %xmm9, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm11
+    pshufb %xmm1, %xmm11
+    pxor %xmm9, %xmm11
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm0, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm7, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm1, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm11, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm5, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm9, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb1t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm0
+    pxor %xmm11, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    movdqa .Lvpaes_sb2u(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    movdqa .Lvpaes_sb2t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm4
+    pxor %xmm11, %xmm8
+    movdqu 192(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce0r1(%rip), %xmm5
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce0r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce0r1(%rip), %xmm9
+    pshufb .Lvpaes_mce0r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce0r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm4
+    pandn %xmm0, %xmm4
+    psrld $4, %xmm4
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm8
+    pandn %xmm1, %xmm8
+    psrld $4, %xmm8
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm9
+    pshufb %xmm1, %xmm9
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm4, %xmm6
+    pxor %xmm5, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm7
+    pshufb %xmm0, %xmm7
+    pxor %xmm5, %xmm7
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm8, %xmm10
+    pxor %xmm9, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm11
+    pshufb %xmm1, %xmm11
+    pxor %xmm9, %xmm11
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm0, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm7, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm1, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm11, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm5, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm9, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb1t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm0
+    pxor %xmm11, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    movdqa .Lvpaes_sb2u(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    movdqa .Lvpaes_sb2t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm4
+    pxor %xmm11, %xmm8
+    movdqu 208(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce1r1(%rip), %xmm5
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce1r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce1r1(%rip), %xmm9
+    pshufb .Lvpaes_mce1r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce1r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -3992,16 +3992,16 @@ aes_gen_vpaes_cfb_dec_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
     movdqu 16(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -4031,16 +4031,16 @@ aes_gen_vpaes_cfb_dec_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce2r1(%rip), %xmm4
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce2r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
     movdqu 32(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce2r1(%rip), %xmm4
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce2r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -4070,16 +4070,16 @@ aes_gen_vpaes_cfb_dec_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce3r1(%rip), %xmm4
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce3r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
     movdqu 48(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce3r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -4109,16 +4109,16 @@ aes_gen_vpaes_cfb_dec_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce0r1(%rip), %xmm4
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce0r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
     movdqu 64(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce0r1(%rip), %xmm4
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce0r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -4148,16 +4148,16 @@ aes_gen_vpaes_cfb_dec_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
     movdqu 80(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -4187,172 +4187,16 @@ aes_gen_vpaes_cfb_dec_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce2r1(%rip), %xmm4
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce2r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
     movdqu 96(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce3r1(%rip), %xmm4
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce3r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqu 112(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce0r1(%rip), %xmm4
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce0r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqu 128(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqu 144(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm3
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce2r1(%rip), %xmm4
     pshufb .Lvpaes_mce2r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce2r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
-    movdqu 160(%rdi), %xmm2
-    pxor %xmm2, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -4382,16 +4226,16 @@ aes_gen_vpaes_cfb_dec_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
+    movdqu 112(%rdi), %xmm2
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce3r1(%rip), %xmm4
     pshufb .Lvpaes_mce3r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
-    movdqu 176(%rdi), %xmm2
-    pxor %xmm2, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -4421,16 +4265,16 @@ aes_gen_vpaes_cfb_dec_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
+    movdqu 128(%rdi), %xmm2
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce0r1(%rip), %xmm4
     pshufb .Lvpaes_mce0r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce0r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
-    movdqu 192(%rdi), %xmm2
-    pxor %xmm2, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -4460,16 +4304,172 @@ aes_gen_vpaes_cfb_dec_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
+    movdqu 144(%rdi), %xmm2
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce1r1(%rip), %xmm4
     pshufb .Lvpaes_mce1r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
-    movdqu 208(%rdi), %xmm2
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm3
+    movdqu 160(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce2r1(%rip), %xmm4
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce2r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm3
+    movdqu 176(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm3
+    movdqu 192(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce0r1(%rip), %xmm4
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce0r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm3
+    movdqu 208(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3

@@ -234,25 +234,25 @@ aes_gen_vpaes_ctr_enc_k128_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce1r1(%rip), %xmm5
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce1r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce1r1(%rip), %xmm9
-    pshufb .Lvpaes_mce1r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce1r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
     movdqu 16(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce1r1(%rip), %xmm5
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce1r1(%rip), %xmm5
     pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce1r1(%rip), %xmm9
+    pshufb .Lvpaes_mce1r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce1r1(%rip), %xmm9
     pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -311,320 +311,14 @@ aes_gen_vpaes_ctr_enc_k128_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce2r1(%rip), %xmm5
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce2r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce2r1(%rip), %xmm9
-    pshufb .Lvpaes_mce2r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce2r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
     movdqu 32(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm4
-    pandn %xmm0, %xmm4
-    psrld $4, %xmm4
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm8
-    pandn %xmm1, %xmm8
-    psrld $4, %xmm8
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm4, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm9
-    pshufb %xmm1, %xmm9
-    pxor %xmm8, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm4, %xmm6
-    pxor %xmm5, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm7
-    pshufb %xmm0, %xmm7
-    pxor %xmm5, %xmm7
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm8, %xmm10
-    pxor %xmm9, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm11
-    pshufb %xmm1, %xmm11
-    pxor %xmm9, %xmm11
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm0, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm7, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm1, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm11, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm5, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm9, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb1t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm0
-    pxor %xmm11, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    movdqa .Lvpaes_sb2u(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    movdqa .Lvpaes_sb2t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm4
-    pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce3r1(%rip), %xmm5
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce3r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce3r1(%rip), %xmm9
-    pshufb .Lvpaes_mce3r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce3r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
-    movdqu 48(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm4
-    pandn %xmm0, %xmm4
-    psrld $4, %xmm4
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm8
-    pandn %xmm1, %xmm8
-    psrld $4, %xmm8
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm4, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm9
-    pshufb %xmm1, %xmm9
-    pxor %xmm8, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm4, %xmm6
-    pxor %xmm5, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm7
-    pshufb %xmm0, %xmm7
-    pxor %xmm5, %xmm7
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm8, %xmm10
-    pxor %xmm9, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm11
-    pshufb %xmm1, %xmm11
-    pxor %xmm9, %xmm11
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm0, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm7, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm1, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm11, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm5, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm9, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb1t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm0
-    pxor %xmm11, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    movdqa .Lvpaes_sb2u(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    movdqa .Lvpaes_sb2t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm4
-    pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce0r1(%rip), %xmm5
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce0r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce0r1(%rip), %xmm9
-    pshufb .Lvpaes_mce0r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce0r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
-    movdqu 64(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm4
-    pandn %xmm0, %xmm4
-    psrld $4, %xmm4
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm8
-    pandn %xmm1, %xmm8
-    psrld $4, %xmm8
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm4, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm9
-    pshufb %xmm1, %xmm9
-    pxor %xmm8, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm4, %xmm6
-    pxor %xmm5, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm7
-    pshufb %xmm0, %xmm7
-    pxor %xmm5, %xmm7
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm8, %xmm10
-    pxor %xmm9, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm11
-    pshufb %xmm1, %xmm11
-    pxor %xmm9, %xmm11
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm0, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm7, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm1, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm11, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm5, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm9, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb1t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm0
-    pxor %xmm11, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    movdqa .Lvpaes_sb2u(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    movdqa .Lvpaes_sb2t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm4
-    pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce1r1(%rip), %xmm5
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce1r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce1r1(%rip), %xmm9
-    pshufb .Lvpaes_mce1r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce1r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
-    movdqu 80(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm4
-    pandn %xmm0, %xmm4
-    psrld $4, %xmm4
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm8
-    pandn %xmm1, %xmm8
-    psrld $4, %xmm8
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm4, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm9
-    pshufb %xmm1, %xmm9
-    pxor %xmm8, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm4, %xmm6
-    pxor %xmm5, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm7
-    pshufb %xmm0, %xmm7
-    pxor %xmm5, %xmm7
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm8, %xmm10
-    pxor %xmm9, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm11
-    pshufb %xmm1, %xmm11
-    pxor %xmm9, %xmm11
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm0, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm7, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm1, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm11, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm5, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm9, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb1t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm0
-    pxor %xmm11, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    movdqa .Lvpaes_sb2u(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    movdqa .Lvpaes_sb2t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm4
-    pxor %xmm11, %xmm8
     movdqa %xmm0, %xmm5
     pshufb .Lvpaes_mce2r1(%rip), %xmm5
     pshufb .Lvpaes_mce2r3(%rip), %xmm0
     pxor %xmm5, %xmm4
     movdqa %xmm4, %xmm5
     pshufb .Lvpaes_mce2r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     pxor %xmm5, %xmm0
     movdqa %xmm1, %xmm9
@@ -633,11 +327,9 @@ aes_gen_vpaes_ctr_enc_k128_w2:
     pxor %xmm9, %xmm8
     movdqa %xmm8, %xmm9
     pshufb .Lvpaes_mce2r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
     pxor %xmm8, %xmm1
     pxor %xmm9, %xmm1
-    movdqu 96(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -696,12 +388,14 @@ aes_gen_vpaes_ctr_enc_k128_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
+    movdqu 48(%rdi), %xmm3
     movdqa %xmm0, %xmm5
     pshufb .Lvpaes_mce3r1(%rip), %xmm5
     pshufb .Lvpaes_mce3r3(%rip), %xmm0
     pxor %xmm5, %xmm4
     movdqa %xmm4, %xmm5
     pshufb .Lvpaes_mce3r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     pxor %xmm5, %xmm0
     movdqa %xmm1, %xmm9
@@ -710,11 +404,9 @@ aes_gen_vpaes_ctr_enc_k128_w2:
     pxor %xmm9, %xmm8
     movdqa %xmm8, %xmm9
     pshufb .Lvpaes_mce3r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
     pxor %xmm8, %xmm1
     pxor %xmm9, %xmm1
-    movdqu 112(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -773,12 +465,14 @@ aes_gen_vpaes_ctr_enc_k128_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
+    movdqu 64(%rdi), %xmm3
     movdqa %xmm0, %xmm5
     pshufb .Lvpaes_mce0r1(%rip), %xmm5
     pshufb .Lvpaes_mce0r3(%rip), %xmm0
     pxor %xmm5, %xmm4
     movdqa %xmm4, %xmm5
     pshufb .Lvpaes_mce0r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     pxor %xmm5, %xmm0
     movdqa %xmm1, %xmm9
@@ -787,11 +481,9 @@ aes_gen_vpaes_ctr_enc_k128_w2:
     pxor %xmm9, %xmm8
     movdqa %xmm8, %xmm9
     pshufb .Lvpaes_mce0r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
     pxor %xmm8, %xmm1
     pxor %xmm9, %xmm1
-    movdqu 128(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -850,12 +542,14 @@ aes_gen_vpaes_ctr_enc_k128_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
+    movdqu 80(%rdi), %xmm3
     movdqa %xmm0, %xmm5
     pshufb .Lvpaes_mce1r1(%rip), %xmm5
     pshufb .Lvpaes_mce1r3(%rip), %xmm0
     pxor %xmm5, %xmm4
     movdqa %xmm4, %xmm5
     pshufb .Lvpaes_mce1r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     pxor %xmm5, %xmm0
     movdqa %xmm1, %xmm9
@@ -864,11 +558,317 @@ aes_gen_vpaes_ctr_enc_k128_w2:
     pxor %xmm9, %xmm8
     movdqa %xmm8, %xmm9
     pshufb .Lvpaes_mce1r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
     pxor %xmm8, %xmm1
     pxor %xmm9, %xmm1
-    movdqu 144(%rdi), %xmm3
+    movdqa .Lvpaes_mask(%rip), %xmm4
+    pandn %xmm0, %xmm4
+    psrld $4, %xmm4
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm8
+    pandn %xmm1, %xmm8
+    psrld $4, %xmm8
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm9
+    pshufb %xmm1, %xmm9
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm4, %xmm6
+    pxor %xmm5, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm7
+    pshufb %xmm0, %xmm7
+    pxor %xmm5, %xmm7
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm8, %xmm10
+    pxor %xmm9, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm11
+    pshufb %xmm1, %xmm11
+    pxor %xmm9, %xmm11
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm0, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm7, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm1, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm11, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm5, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm9, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb1t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm0
+    pxor %xmm11, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    movdqa .Lvpaes_sb2u(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    movdqa .Lvpaes_sb2t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm4
+    pxor %xmm11, %xmm8
+    movdqu 96(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce2r1(%rip), %xmm5
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce2r1(%rip), %xmm5
     pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce2r1(%rip), %xmm9
+    pshufb .Lvpaes_mce2r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce2r1(%rip), %xmm9
     pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm4
+    pandn %xmm0, %xmm4
+    psrld $4, %xmm4
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm8
+    pandn %xmm1, %xmm8
+    psrld $4, %xmm8
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm9
+    pshufb %xmm1, %xmm9
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm4, %xmm6
+    pxor %xmm5, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm7
+    pshufb %xmm0, %xmm7
+    pxor %xmm5, %xmm7
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm8, %xmm10
+    pxor %xmm9, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm11
+    pshufb %xmm1, %xmm11
+    pxor %xmm9, %xmm11
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm0, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm7, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm1, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm11, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm5, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm9, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb1t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm0
+    pxor %xmm11, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    movdqa .Lvpaes_sb2u(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    movdqa .Lvpaes_sb2t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm4
+    pxor %xmm11, %xmm8
+    movdqu 112(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce3r1(%rip), %xmm5
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce3r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce3r1(%rip), %xmm9
+    pshufb .Lvpaes_mce3r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce3r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm4
+    pandn %xmm0, %xmm4
+    psrld $4, %xmm4
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm8
+    pandn %xmm1, %xmm8
+    psrld $4, %xmm8
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm9
+    pshufb %xmm1, %xmm9
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm4, %xmm6
+    pxor %xmm5, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm7
+    pshufb %xmm0, %xmm7
+    pxor %xmm5, %xmm7
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm8, %xmm10
+    pxor %xmm9, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm11
+    pshufb %xmm1, %xmm11
+    pxor %xmm9, %xmm11
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm0, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm7, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm1, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm11, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm5, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm9, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb1t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm0
+    pxor %xmm11, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    movdqa .Lvpaes_sb2u(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    movdqa .Lvpaes_sb2t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm4
+    pxor %xmm11, %xmm8
+    movdqu 128(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce0r1(%rip), %xmm5
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce0r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce0r1(%rip), %xmm9
+    pshufb .Lvpaes_mce0r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce0r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm4
+    pandn %xmm0, %xmm4
+    psrld $4, %xmm4
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm8
+    pandn %xmm1, %xmm8
+    psrld $4, %xmm8
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm9
+    pshufb %xmm1, %xmm9
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm4, %xmm6
+    pxor %xmm5, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm7
+    pshufb %xmm0, %xmm7
+    pxor %xmm5, %xmm7
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm8, %xmm10
+    pxor %xmm9, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm11
+    pshufb %xmm1, %xmm11
+    pxor %xmm9, %xmm11
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm0, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm7, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm1, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm11, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm5, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm9, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb1t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm0
+    pxor %xmm11, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    movdqa .Lvpaes_sb2u(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    movdqa .Lvpaes_sb2t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm4
+    pxor %xmm11, %xmm8
+    movdqu 144(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce1r1(%rip), %xmm5
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce1r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce1r1(%rip), %xmm9
+    pshufb .Lvpaes_mce1r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce1r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -1035,16 +1035,16 @@ aes_gen_vpaes_ctr_enc_k128_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
     movdqu 16(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -1074,172 +1074,16 @@ aes_gen_vpaes_ctr_enc_k128_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce2r1(%rip), %xmm4
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce2r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
     movdqu 32(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce3r1(%rip), %xmm4
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce3r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqu 48(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce0r1(%rip), %xmm4
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce0r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqu 64(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqu 80(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm3
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce2r1(%rip), %xmm4
     pshufb .Lvpaes_mce2r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce2r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
-    movdqu 96(%rdi), %xmm2
-    pxor %xmm2, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -1269,16 +1113,16 @@ aes_gen_vpaes_ctr_enc_k128_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
+    movdqu 48(%rdi), %xmm2
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce3r1(%rip), %xmm4
     pshufb .Lvpaes_mce3r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
-    movdqu 112(%rdi), %xmm2
-    pxor %xmm2, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -1308,16 +1152,16 @@ aes_gen_vpaes_ctr_enc_k128_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
+    movdqu 64(%rdi), %xmm2
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce0r1(%rip), %xmm4
     pshufb .Lvpaes_mce0r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce0r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
-    movdqu 128(%rdi), %xmm2
-    pxor %xmm2, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -1347,16 +1191,172 @@ aes_gen_vpaes_ctr_enc_k128_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
+    movdqu 80(%rdi), %xmm2
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce1r1(%rip), %xmm4
     pshufb .Lvpaes_mce1r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
-    movdqu 144(%rdi), %xmm2
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm3
+    movdqu 96(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce2r1(%rip), %xmm4
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce2r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm3
+    movdqu 112(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm3
+    movdqu 128(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce0r1(%rip), %xmm4
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce0r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm3
+    movdqu 144(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -1550,25 +1550,25 @@ aes_gen_vpaes_ctr_enc_k192_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce1r1(%rip), %xmm5
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce1r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce1r1(%rip), %xmm9
-    pshufb .Lvpaes_mce1r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce1r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
     movdqu 16(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce1r1(%rip), %xmm5
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce1r1(%rip), %xmm5
     pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce1r1(%rip), %xmm9
+    pshufb .Lvpaes_mce1r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce1r1(%rip), %xmm9
     pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -1627,25 +1627,25 @@ aes_gen_vpaes_ctr_enc_k192_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce2r1(%rip), %xmm5
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce2r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce2r1(%rip), %xmm9
-    pshufb .Lvpaes_mce2r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce2r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
     movdqu 32(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce2r1(%rip), %xmm5
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce2r1(%rip), %xmm5
     pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce2r1(%rip), %xmm9
+    pshufb .Lvpaes_mce2r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce2r1(%rip), %xmm9
     pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -1704,25 +1704,25 @@ aes_gen_vpaes_ctr_enc_k192_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce3r1(%rip), %xmm5
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce3r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce3r1(%rip), %xmm9
-    pshufb .Lvpaes_mce3r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce3r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
     movdqu 48(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce3r1(%rip), %xmm5
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce3r1(%rip), %xmm5
     pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce3r1(%rip), %xmm9
+    pshufb .Lvpaes_mce3r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce3r1(%rip), %xmm9
     pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -1781,320 +1781,14 @@ aes_gen_vpaes_ctr_enc_k192_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce0r1(%rip), %xmm5
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce0r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce0r1(%rip), %xmm9
-    pshufb .Lvpaes_mce0r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce0r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
     movdqu 64(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm4
-    pandn %xmm0, %xmm4
-    psrld $4, %xmm4
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm8
-    pandn %xmm1, %xmm8
-    psrld $4, %xmm8
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm4, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm9
-    pshufb %xmm1, %xmm9
-    pxor %xmm8, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm4, %xmm6
-    pxor %xmm5, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm7
-    pshufb %xmm0, %xmm7
-    pxor %xmm5, %xmm7
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm8, %xmm10
-    pxor %xmm9, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm11
-    pshufb %xmm1, %xmm11
-    pxor %xmm9, %xmm11
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm0, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm7, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm1, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm11, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm5, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm9, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb1t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm0
-    pxor %xmm11, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    movdqa .Lvpaes_sb2u(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    movdqa .Lvpaes_sb2t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm4
-    pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce1r1(%rip), %xmm5
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce1r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce1r1(%rip), %xmm9
-    pshufb .Lvpaes_mce1r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce1r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
-    movdqu 80(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm4
-    pandn %xmm0, %xmm4
-    psrld $4, %xmm4
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm8
-    pandn %xmm1, %xmm8
-    psrld $4, %xmm8
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm4, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm9
-    pshufb %xmm1, %xmm9
-    pxor %xmm8, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm4, %xmm6
-    pxor %xmm5, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm7
-    pshufb %xmm0, %xmm7
-    pxor %xmm5, %xmm7
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm8, %xmm10
-    pxor %xmm9, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm11
-    pshufb %xmm1, %xmm11
-    pxor %xmm9, %xmm11
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm0, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm7, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm1, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm11, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm5, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm9, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb1t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm0
-    pxor %xmm11, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    movdqa .Lvpaes_sb2u(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    movdqa .Lvpaes_sb2t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm4
-    pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce2r1(%rip), %xmm5
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce2r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce2r1(%rip), %xmm9
-    pshufb .Lvpaes_mce2r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce2r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
-    movdqu 96(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm4
-    pandn %xmm0, %xmm4
-    psrld $4, %xmm4
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm8
-    pandn %xmm1, %xmm8
-    psrld $4, %xmm8
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm4, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm9
-    pshufb %xmm1, %xmm9
-    pxor %xmm8, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm4, %xmm6
-    pxor %xmm5, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm7
-    pshufb %xmm0, %xmm7
-    pxor %xmm5, %xmm7
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm8, %xmm10
-    pxor %xmm9, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm11
-    pshufb %xmm1, %xmm11
-    pxor %xmm9, %xmm11
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm0, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm7, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm1, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm11, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm5, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm9, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb1t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm0
-    pxor %xmm11, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    movdqa .Lvpaes_sb2u(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    movdqa .Lvpaes_sb2t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm4
-    pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce3r1(%rip), %xmm5
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce3r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce3r1(%rip), %xmm9
-    pshufb .Lvpaes_mce3r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce3r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
-    movdqu 112(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm4
-    pandn %xmm0, %xmm4
-    psrld $4, %xmm4
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm8
-    pandn %xmm1, %xmm8
-    psrld $4, %xmm8
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm4, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm9
-    pshufb %xmm1, %xmm9
-    pxor %xmm8, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm4, %xmm6
-    pxor %xmm5, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm7
-    pshufb %xmm0, %xmm7
-    pxor %xmm5, %xmm7
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm8, %xmm10
-    pxor %xmm9, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm11
-    pshufb %xmm1, %xmm11
-    pxor %xmm9, %xmm11
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm0, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm7, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm1, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm11, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm5, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm9, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb1t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm0
-    pxor %xmm11, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    movdqa .Lvpaes_sb2u(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    movdqa .Lvpaes_sb2t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm4
-    pxor %xmm11, %xmm8
     movdqa %xmm0, %xmm5
     pshufb .Lvpaes_mce0r1(%rip), %xmm5
     pshufb .Lvpaes_mce0r3(%rip), %xmm0
     pxor %xmm5, %xmm4
     movdqa %xmm4, %xmm5
     pshufb .Lvpaes_mce0r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     pxor %xmm5, %xmm0
     movdqa %xmm1, %xmm9
@@ -2103,11 +1797,9 @@ aes_gen_vpaes_ctr_enc_k192_w2:
     pxor %xmm9, %xmm8
     movdqa %xmm8, %xmm9
     pshufb .Lvpaes_mce0r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
     pxor %xmm8, %xmm1
     pxor %xmm9, %xmm1
-    movdqu 128(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -2166,12 +1858,14 @@ aes_gen_vpaes_ctr_enc_k192_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
+    movdqu 80(%rdi), %xmm3
     movdqa %xmm0, %xmm5
     pshufb .Lvpaes_mce1r1(%rip), %xmm5
     pshufb .Lvpaes_mce1r3(%rip), %xmm0
     pxor %xmm5, %xmm4
     movdqa %xmm4, %xmm5
     pshufb .Lvpaes_mce1r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     pxor %xmm5, %xmm0
     movdqa %xmm1, %xmm9
@@ -2180,11 +1874,9 @@ aes_gen_vpaes_ctr_enc_k192_w2:
     pxor %xmm9, %xmm8
     movdqa %xmm8, %xmm9
     pshufb .Lvpaes_mce1r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
     pxor %xmm8, %xmm1
     pxor %xmm9, %xmm1
-    movdqu 144(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -2243,12 +1935,14 @@ aes_gen_vpaes_ctr_enc_k192_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
+    movdqu 96(%rdi), %xmm3
     movdqa %xmm0, %xmm5
     pshufb .Lvpaes_mce2r1(%rip), %xmm5
     pshufb .Lvpaes_mce2r3(%rip), %xmm0
     pxor %xmm5, %xmm4
     movdqa %xmm4, %xmm5
     pshufb .Lvpaes_mce2r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     pxor %xmm5, %xmm0
     movdqa %xmm1, %xmm9
@@ -2257,11 +1951,9 @@ aes_gen_vpaes_ctr_enc_k192_w2:
     pxor %xmm9, %xmm8
     movdqa %xmm8, %xmm9
     pshufb .Lvpaes_mce2r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
     pxor %xmm8, %xmm1
     pxor %xmm9, %xmm1
-    movdqu 160(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -2320,12 +2012,14 @@ aes_gen_vpaes_ctr_enc_k192_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
+    movdqu 112(%rdi), %xmm3
     movdqa %xmm0, %xmm5
     pshufb .Lvpaes_mce3r1(%rip), %xmm5
     pshufb .Lvpaes_mce3r3(%rip), %xmm0
     pxor %xmm5, %xmm4
     movdqa %xmm4, %xmm5
     pshufb .Lvpaes_mce3r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     pxor %xmm5, %xmm0
     movdqa %xmm1, %xmm9
@@ -2334,11 +2028,317 @@ aes_gen_vpaes_ctr_enc_k192_w2:
     pxor %xmm9, %xmm8
     movdqa %xmm8, %xmm9
     pshufb .Lvpaes_mce3r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
     pxor %xmm8, %xmm1
     pxor %xmm9, %xmm1
-    movdqu 176(%rdi), %xmm3
+    movdqa .Lvpaes_mask(%rip), %xmm4
+    pandn %xmm0, %xmm4
+    psrld $4, %xmm4
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm8
+    pandn %xmm1, %xmm8
+    psrld $4, %xmm8
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm9
+    pshufb %xmm1, %xmm9
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm4, %xmm6
+    pxor %xmm5, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm7
+    pshufb %xmm0, %xmm7
+    pxor %xmm5, %xmm7
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm8, %xmm10
+    pxor %xmm9, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm11
+    pshufb %xmm1, %xmm11
+    pxor %xmm9, %xmm11
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm0, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm7, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm1, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm11, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm5, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm9, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb1t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm0
+    pxor %xmm11, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    movdqa .Lvpaes_sb2u(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    movdqa .Lvpaes_sb2t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm4
+    pxor %xmm11, %xmm8
+    movdqu 128(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce0r1(%rip), %xmm5
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce0r1(%rip), %xmm5
     pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce0r1(%rip), %xmm9
+    pshufb .Lvpaes_mce0r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce0r1(%rip), %xmm9
     pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm4
+    pandn %xmm0, %xmm4
+    psrld $4, %xmm4
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm8
+    pandn %xmm1, %xmm8
+    psrld $4, %xmm8
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm9
+    pshufb %xmm1, %xmm9
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm4, %xmm6
+    pxor %xmm5, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm7
+    pshufb %xmm0, %xmm7
+    pxor %xmm5, %xmm7
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm8, %xmm10
+    pxor %xmm9, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm11
+    pshufb %xmm1, %xmm11
+    pxor %xmm9, %xmm11
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm0, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm7, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm1, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm11, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm5, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm9, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb1t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm0
+    pxor %xmm11, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    movdqa .Lvpaes_sb2u(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    movdqa .Lvpaes_sb2t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm4
+    pxor %xmm11, %xmm8
+    movdqu 144(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce1r1(%rip), %xmm5
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce1r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce1r1(%rip), %xmm9
+    pshufb .Lvpaes_mce1r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce1r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm4
+    pandn %xmm0, %xmm4
+    psrld $4, %xmm4
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm8
+    pandn %xmm1, %xmm8
+    psrld $4, %xmm8
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm9
+    pshufb %xmm1, %xmm9
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm4, %xmm6
+    pxor %xmm5, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm7
+    pshufb %xmm0, %xmm7
+    pxor %xmm5, %xmm7
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm8, %xmm10
+    pxor %xmm9, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm11
+    pshufb %xmm1, %xmm11
+    pxor %xmm9, %xmm11
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm0, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm7, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm1, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm11, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm5, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm9, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb1t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm0
+    pxor %xmm11, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    movdqa .Lvpaes_sb2u(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    movdqa .Lvpaes_sb2t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm4
+    pxor %xmm11, %xmm8
+    movdqu 160(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce2r1(%rip), %xmm5
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce2r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce2r1(%rip), %xmm9
+    pshufb .Lvpaes_mce2r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce2r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm4
+    pandn %xmm0, %xmm4
+    psrld $4, %xmm4
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm8
+    pandn %xmm1, %xmm8
+    psrld $4, %xmm8
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm9
+    pshufb %xmm1, %xmm9
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm4, %xmm6
+    pxor %xmm5, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm7
+    pshufb %xmm0, %xmm7
+    pxor %xmm5, %xmm7
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm8, %xmm10
+    pxor %xmm9, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm11
+    pshufb %xmm1, %xmm11
+    pxor %xmm9, %xmm11
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm0, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm7, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm1, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm11, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm5, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm9, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb1t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm0
+    pxor %xmm11, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    movdqa .Lvpaes_sb2u(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    movdqa .Lvpaes_sb2t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm4
+    pxor %xmm11, %xmm8
+    movdqu 176(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce3r1(%rip), %xmm5
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce3r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce3r1(%rip), %xmm9
+    pshufb .Lvpaes_mce3r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce3r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -2505,16 +2505,16 @@ aes_gen_vpaes_ctr_enc_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
     movdqu 16(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -2544,16 +2544,16 @@ aes_gen_vpaes_ctr_enc_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce2r1(%rip), %xmm4
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce2r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
     movdqu 32(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce2r1(%rip), %xmm4
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce2r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -2583,16 +2583,16 @@ aes_gen_vpaes_ctr_enc_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce3r1(%rip), %xmm4
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce3r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
     movdqu 48(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce3r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -2622,172 +2622,16 @@ aes_gen_vpaes_ctr_enc_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce0r1(%rip), %xmm4
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce0r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
     movdqu 64(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqu 80(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce2r1(%rip), %xmm4
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce2r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqu 96(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce3r1(%rip), %xmm4
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce3r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqu 112(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm3
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce0r1(%rip), %xmm4
     pshufb .Lvpaes_mce0r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce0r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
-    movdqu 128(%rdi), %xmm2
-    pxor %xmm2, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -2817,16 +2661,16 @@ aes_gen_vpaes_ctr_enc_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
+    movdqu 80(%rdi), %xmm2
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce1r1(%rip), %xmm4
     pshufb .Lvpaes_mce1r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
-    movdqu 144(%rdi), %xmm2
-    pxor %xmm2, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -2856,16 +2700,16 @@ aes_gen_vpaes_ctr_enc_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
+    movdqu 96(%rdi), %xmm2
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce2r1(%rip), %xmm4
     pshufb .Lvpaes_mce2r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce2r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
-    movdqu 160(%rdi), %xmm2
-    pxor %xmm2, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -2895,16 +2739,172 @@ aes_gen_vpaes_ctr_enc_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
+    movdqu 112(%rdi), %xmm2
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce3r1(%rip), %xmm4
     pshufb .Lvpaes_mce3r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
-    movdqu 176(%rdi), %xmm2
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm3
+    movdqu 128(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce0r1(%rip), %xmm4
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce0r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm3
+    movdqu 144(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm3
+    movdqu 160(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce2r1(%rip), %xmm4
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce2r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm3
+    movdqu 176(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -3098,25 +3098,25 @@ aes_gen_vpaes_ctr_enc_k256_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce1r1(%rip), %xmm5
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce1r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce1r1(%rip), %xmm9
-    pshufb .Lvpaes_mce1r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce1r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
     movdqu 16(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce1r1(%rip), %xmm5
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce1r1(%rip), %xmm5
     pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce1r1(%rip), %xmm9
+    pshufb .Lvpaes_mce1r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce1r1(%rip), %xmm9
     pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -3175,25 +3175,25 @@ aes_gen_vpaes_ctr_enc_k256_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce2r1(%rip), %xmm5
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce2r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce2r1(%rip), %xmm9
-    pshufb .Lvpaes_mce2r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce2r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
     movdqu 32(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce2r1(%rip), %xmm5
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce2r1(%rip), %xmm5
     pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce2r1(%rip), %xmm9
+    pshufb .Lvpaes_mce2r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce2r1(%rip), %xmm9
     pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -3252,25 +3252,25 @@ aes_gen_vpaes_ctr_enc_k256_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce3r1(%rip), %xmm5
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce3r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce3r1(%rip), %xmm9
-    pshufb .Lvpaes_mce3r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce3r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
     movdqu 48(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce3r1(%rip), %xmm5
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce3r1(%rip), %xmm5
     pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce3r1(%rip), %xmm9
+    pshufb .Lvpaes_mce3r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce3r1(%rip), %xmm9
     pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -3329,25 +3329,25 @@ aes_gen_vpaes_ctr_enc_k256_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce0r1(%rip), %xmm5
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce0r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce0r1(%rip), %xmm9
-    pshufb .Lvpaes_mce0r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce0r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
     movdqu 64(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce0r1(%rip), %xmm5
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce0r1(%rip), %xmm5
     pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce0r1(%rip), %xmm9
+    pshufb .Lvpaes_mce0r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce0r1(%rip), %xmm9
     pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -3406,25 +3406,25 @@ aes_gen_vpaes_ctr_enc_k256_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce1r1(%rip), %xmm5
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce1r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce1r1(%rip), %xmm9
-    pshufb .Lvpaes_mce1r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce1r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
     movdqu 80(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce1r1(%rip), %xmm5
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce1r1(%rip), %xmm5
     pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce1r1(%rip), %xmm9
+    pshufb .Lvpaes_mce1r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce1r1(%rip), %xmm9
     pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -3483,320 +3483,14 @@ aes_gen_vpaes_ctr_enc_k256_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce2r1(%rip), %xmm5
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce2r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce2r1(%rip), %xmm9
-    pshufb .Lvpaes_mce2r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce2r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
     movdqu 96(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm4
-    pandn %xmm0, %xmm4
-    psrld $4, %xmm4
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm8
-    pandn %xmm1, %xmm8
-    psrld $4, %xmm8
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm4, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm9
-    pshufb %xmm1, %xmm9
-    pxor %xmm8, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm4, %xmm6
-    pxor %xmm5, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm7
-    pshufb %xmm0, %xmm7
-    pxor %xmm5, %xmm7
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm8, %xmm10
-    pxor %xmm9, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm11
-    pshufb %xmm1, %xmm11
-    pxor %xmm9, %xmm11
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm0, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm7, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm1, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm11, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm5, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm9, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb1t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm0
-    pxor %xmm11, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    movdqa .Lvpaes_sb2u(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    movdqa .Lvpaes_sb2t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm4
-    pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce3r1(%rip), %xmm5
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce3r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce3r1(%rip), %xmm9
-    pshufb .Lvpaes_mce3r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce3r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
-    movdqu 112(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm4
-    pandn %xmm0, %xmm4
-    psrld $4, %xmm4
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm8
-    pandn %xmm1, %xmm8
-    psrld $4, %xmm8
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm4, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm9
-    pshufb %xmm1, %xmm9
-    pxor %xmm8, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm4, %xmm6
-    pxor %xmm5, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm7
-    pshufb %xmm0, %xmm7
-    pxor %xmm5, %xmm7
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm8, %xmm10
-    pxor %xmm9, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm11
-    pshufb %xmm1, %xmm11
-    pxor %xmm9, %xmm11
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm0, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm7, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm1, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm11, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm5, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm9, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb1t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm0
-    pxor %xmm11, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    movdqa .Lvpaes_sb2u(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    movdqa .Lvpaes_sb2t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm4
-    pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce0r1(%rip), %xmm5
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce0r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce0r1(%rip), %xmm9
-    pshufb .Lvpaes_mce0r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce0r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
-    movdqu 128(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm4
-    pandn %xmm0, %xmm4
-    psrld $4, %xmm4
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm8
-    pandn %xmm1, %xmm8
-    psrld $4, %xmm8
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm4, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm9
-    pshufb %xmm1, %xmm9
-    pxor %xmm8, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm4, %xmm6
-    pxor %xmm5, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm7
-    pshufb %xmm0, %xmm7
-    pxor %xmm5, %xmm7
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm8, %xmm10
-    pxor %xmm9, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm11
-    pshufb %xmm1, %xmm11
-    pxor %xmm9, %xmm11
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm0, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm7, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm1, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm11, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm5, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm9, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb1t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm0
-    pxor %xmm11, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    movdqa .Lvpaes_sb2u(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    movdqa .Lvpaes_sb2t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm4
-    pxor %xmm11, %xmm8
-    movdqa %xmm0, %xmm5
-    pshufb .Lvpaes_mce1r1(%rip), %xmm5
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm5, %xmm4
-    movdqa %xmm4, %xmm5
-    pshufb .Lvpaes_mce1r1(%rip), %xmm5
-    pxor %xmm4, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm1, %xmm9
-    pshufb .Lvpaes_mce1r1(%rip), %xmm9
-    pshufb .Lvpaes_mce1r3(%rip), %xmm1
-    pxor %xmm9, %xmm8
-    movdqa %xmm8, %xmm9
-    pshufb .Lvpaes_mce1r1(%rip), %xmm9
-    pxor %xmm8, %xmm1
-    pxor %xmm9, %xmm1
-    movdqu 144(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm4
-    pandn %xmm0, %xmm4
-    psrld $4, %xmm4
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm8
-    pandn %xmm1, %xmm8
-    psrld $4, %xmm8
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm4, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm9
-    pshufb %xmm1, %xmm9
-    pxor %xmm8, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm4, %xmm6
-    pxor %xmm5, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm7
-    pshufb %xmm0, %xmm7
-    pxor %xmm5, %xmm7
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm8, %xmm10
-    pxor %xmm9, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm11
-    pshufb %xmm1, %xmm11
-    pxor %xmm9, %xmm11
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm0, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm7, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm1, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm11, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm5, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm9, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb1t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm0
-    pxor %xmm11, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    movdqa .Lvpaes_sb2u(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    movdqa .Lvpaes_sb2t(%rip), %xmm7
-    pshufb %xmm6, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm11
-    pshufb %xmm10, %xmm11
-    pxor %xmm7, %xmm4
-    pxor %xmm11, %xmm8
     movdqa %xmm0, %xmm5
     pshufb .Lvpaes_mce2r1(%rip), %xmm5
     pshufb .Lvpaes_mce2r3(%rip), %xmm0
     pxor %xmm5, %xmm4
     movdqa %xmm4, %xmm5
     pshufb .Lvpaes_mce2r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     pxor %xmm5, %xmm0
     movdqa %xmm1, %xmm9
@@ -3805,11 +3499,9 @@ aes_gen_vpaes_ctr_enc_k256_w2:
     pxor %xmm9, %xmm8
     movdqa %xmm8, %xmm9
     pshufb .Lvpaes_mce2r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
     pxor %xmm8, %xmm1
     pxor %xmm9, %xmm1
-    movdqu 160(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -3868,12 +3560,14 @@ aes_gen_vpaes_ctr_enc_k256_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
+    movdqu 112(%rdi), %xmm3
     movdqa %xmm0, %xmm5
     pshufb .Lvpaes_mce3r1(%rip), %xmm5
     pshufb .Lvpaes_mce3r3(%rip), %xmm0
     pxor %xmm5, %xmm4
     movdqa %xmm4, %xmm5
     pshufb .Lvpaes_mce3r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     pxor %xmm5, %xmm0
     movdqa %xmm1, %xmm9
@@ -3882,11 +3576,9 @@ aes_gen_vpaes_ctr_enc_k256_w2:
     pxor %xmm9, %xmm8
     movdqa %xmm8, %xmm9
     pshufb .Lvpaes_mce3r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
     pxor %xmm8, %xmm1
     pxor %xmm9, %xmm1
-    movdqu 176(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -3945,12 +3637,14 @@ aes_gen_vpaes_ctr_enc_k256_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
+    movdqu 128(%rdi), %xmm3
     movdqa %xmm0, %xmm5
     pshufb .Lvpaes_mce0r1(%rip), %xmm5
     pshufb .Lvpaes_mce0r3(%rip), %xmm0
     pxor %xmm5, %xmm4
     movdqa %xmm4, %xmm5
     pshufb .Lvpaes_mce0r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     pxor %xmm5, %xmm0
     movdqa %xmm1, %xmm9
@@ -3959,11 +3653,9 @@ aes_gen_vpaes_ctr_enc_k256_w2:
     pxor %xmm9, %xmm8
     movdqa %xmm8, %xmm9
     pshufb .Lvpaes_mce0r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
     pxor %xmm8, %xmm1
     pxor %xmm9, %xmm1
-    movdqu 192(%rdi), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -4022,12 +3714,14 @@ aes_gen_vpaes_ctr_enc_k256_w2:
     pshufb %xmm10, %xmm11
     pxor %xmm7, %xmm4
     pxor %xmm11, %xmm8
+    movdqu 144(%rdi), %xmm3
     movdqa %xmm0, %xmm5
     pshufb .Lvpaes_mce1r1(%rip), %xmm5
     pshufb .Lvpaes_mce1r3(%rip), %xmm0
     pxor %xmm5, %xmm4
     movdqa %xmm4, %xmm5
     pshufb .Lvpaes_mce1r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     pxor %xmm5, %xmm0
     movdqa %xmm1, %xmm9
@@ -4036,11 +3730,317 @@ aes_gen_vpaes_ctr_enc_k256_w2:
     pxor %xmm9, %xmm8
     movdqa %xmm8, %xmm9
     pshufb .Lvpaes_mce1r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
     pxor %xmm8, %xmm1
     pxor %xmm9, %xmm1
-    movdqu 208(%rdi), %xmm3
+    movdqa .Lvpaes_mask(%rip), %xmm4
+    pandn %xmm0, %xmm4
+    psrld $4, %xmm4
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm8
+    pandn %xmm1, %xmm8
+    psrld $4, %xmm8
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm9
+    pshufb %xmm1, %xmm9
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm4, %xmm6
+    pxor %xmm5, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm7
+    pshufb %xmm0, %xmm7
+    pxor %xmm5, %xmm7
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm8, %xmm10
+    pxor %xmm9, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm11
+    pshufb %xmm1, %xmm11
+    pxor %xmm9, %xmm11
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm0, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm7, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm1, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm11, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm5, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm9, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb1t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm0
+    pxor %xmm11, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    movdqa .Lvpaes_sb2u(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    movdqa .Lvpaes_sb2t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm4
+    pxor %xmm11, %xmm8
+    movdqu 160(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce2r1(%rip), %xmm5
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce2r1(%rip), %xmm5
     pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce2r1(%rip), %xmm9
+    pshufb .Lvpaes_mce2r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce2r1(%rip), %xmm9
     pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm4
+    pandn %xmm0, %xmm4
+    psrld $4, %xmm4
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm8
+    pandn %xmm1, %xmm8
+    psrld $4, %xmm8
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm9
+    pshufb %xmm1, %xmm9
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm4, %xmm6
+    pxor %xmm5, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm7
+    pshufb %xmm0, %xmm7
+    pxor %xmm5, %xmm7
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm8, %xmm10
+    pxor %xmm9, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm11
+    pshufb %xmm1, %xmm11
+    pxor %xmm9, %xmm11
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm0, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm7, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm1, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm11, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm5, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm9, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb1t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm0
+    pxor %xmm11, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    movdqa .Lvpaes_sb2u(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    movdqa .Lvpaes_sb2t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm4
+    pxor %xmm11, %xmm8
+    movdqu 176(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce3r1(%rip), %xmm5
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce3r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce3r1(%rip), %xmm9
+    pshufb .Lvpaes_mce3r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce3r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm4
+    pandn %xmm0, %xmm4
+    psrld $4, %xmm4
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm8
+    pandn %xmm1, %xmm8
+    psrld $4, %xmm8
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm9
+    pshufb %xmm1, %xmm9
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm4, %xmm6
+    pxor %xmm5, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm7
+    pshufb %xmm0, %xmm7
+    pxor %xmm5, %xmm7
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm8, %xmm10
+    pxor %xmm9, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm11
+    pshufb %xmm1, %xmm11
+    pxor %xmm9, %xmm11
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm0, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm7, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm1, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm11, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm5, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm9, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb1t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm0
+    pxor %xmm11, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    movdqa .Lvpaes_sb2u(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    movdqa .Lvpaes_sb2t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm4
+    pxor %xmm11, %xmm8
+    movdqu 192(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce0r1(%rip), %xmm5
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce0r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce0r1(%rip), %xmm9
+    pshufb .Lvpaes_mce0r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce0r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm4
+    pandn %xmm0, %xmm4
+    psrld $4, %xmm4
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm8
+    pandn %xmm1, %xmm8
+    psrld $4, %xmm8
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm9
+    pshufb %xmm1, %xmm9
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm4, %xmm6
+    pxor %xmm5, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm7
+    pshufb %xmm0, %xmm7
+    pxor %xmm5, %xmm7
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm8, %xmm10
+    pxor %xmm9, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm11
+    pshufb %xmm1, %xmm11
+    pxor %xmm9, %xmm11
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm0, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm7, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm1, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm11, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm5, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm9, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb1t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm0
+    pxor %xmm11, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    movdqa .Lvpaes_sb2u(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    movdqa .Lvpaes_sb2t(%rip), %xmm7
+    pshufb %xmm6, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm11
+    pshufb %xmm10, %xmm11
+    pxor %xmm7, %xmm4
+    pxor %xmm11, %xmm8
+    movdqu 208(%rdi), %xmm3
+    movdqa %xmm0, %xmm5
+    pshufb .Lvpaes_mce1r1(%rip), %xmm5
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm5, %xmm4
+    movdqa %xmm4, %xmm5
+    pshufb .Lvpaes_mce1r1(%rip), %xmm5
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm1, %xmm9
+    pshufb .Lvpaes_mce1r1(%rip), %xmm9
+    pshufb .Lvpaes_mce1r3(%rip), %xmm1
+    pxor %xmm9, %xmm8
+    movdqa %xmm8, %xmm9
+    pshufb .Lvpaes_mce1r1(%rip), %xmm9
+    pxor %xmm3, %xmm1
+    pxor %xmm8, %xmm1
+    pxor %xmm9, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -4207,16 +4207,16 @@ aes_gen_vpaes_ctr_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
     movdqu 16(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -4246,16 +4246,16 @@ aes_gen_vpaes_ctr_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce2r1(%rip), %xmm4
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce2r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
     movdqu 32(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce2r1(%rip), %xmm4
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce2r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -4285,16 +4285,16 @@ aes_gen_vpaes_ctr_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce3r1(%rip), %xmm4
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce3r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
     movdqu 48(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce3r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -4324,16 +4324,16 @@ aes_gen_vpaes_ctr_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce0r1(%rip), %xmm4
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce0r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
     movdqu 64(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce0r1(%rip), %xmm4
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce0r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -4363,16 +4363,16 @@ aes_gen_vpaes_ctr_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
     movdqu 80(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -4402,172 +4402,16 @@ aes_gen_vpaes_ctr_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce2r1(%rip), %xmm4
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce2r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
     movdqu 96(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce3r1(%rip), %xmm4
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce3r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqu 112(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce0r1(%rip), %xmm4
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce0r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqu 128(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm3
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqu 144(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    pxor %xmm6, %xmm3
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce2r1(%rip), %xmm4
     pshufb .Lvpaes_mce2r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce2r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
-    movdqu 160(%rdi), %xmm2
-    pxor %xmm2, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -4597,16 +4441,16 @@ aes_gen_vpaes_ctr_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
+    movdqu 112(%rdi), %xmm2
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce3r1(%rip), %xmm4
     pshufb .Lvpaes_mce3r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
-    movdqu 176(%rdi), %xmm2
-    pxor %xmm2, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -4636,16 +4480,16 @@ aes_gen_vpaes_ctr_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
+    movdqu 128(%rdi), %xmm2
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce0r1(%rip), %xmm4
     pshufb .Lvpaes_mce0r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce0r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
-    movdqu 192(%rdi), %xmm2
-    pxor %xmm2, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -4675,16 +4519,172 @@ aes_gen_vpaes_ctr_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm6
     pshufb %xmm5, %xmm6
     pxor %xmm6, %xmm3
+    movdqu 144(%rdi), %xmm2
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce1r1(%rip), %xmm4
     pshufb .Lvpaes_mce1r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
-    movdqu 208(%rdi), %xmm2
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm3
+    movdqu 160(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce2r1(%rip), %xmm4
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce2r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm3
+    movdqu 176(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm3
+    movdqu 192(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce0r1(%rip), %xmm4
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce0r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    pxor %xmm6, %xmm3
+    movdqu 208(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3

@@ -172,25 +172,25 @@ aes_gen_vpaes_ecb_enc_k128_w2:
     pshufb %xmm9, %xmm10
     pxor %xmm6, %xmm3
     pxor %xmm10, %xmm7
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqa %xmm1, %xmm8
-    pshufb .Lvpaes_mce1r1(%rip), %xmm8
-    pshufb .Lvpaes_mce1r3(%rip), %xmm1
-    pxor %xmm8, %xmm7
-    movdqa %xmm7, %xmm8
-    pshufb .Lvpaes_mce1r1(%rip), %xmm8
-    pxor %xmm7, %xmm1
-    pxor %xmm8, %xmm1
     movdqu 16(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa %xmm1, %xmm8
+    pshufb .Lvpaes_mce1r1(%rip), %xmm8
+    pshufb .Lvpaes_mce1r3(%rip), %xmm1
+    pxor %xmm8, %xmm7
+    movdqa %xmm7, %xmm8
+    pshufb .Lvpaes_mce1r1(%rip), %xmm8
     pxor %xmm2, %xmm1
+    pxor %xmm7, %xmm1
+    pxor %xmm8, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -249,320 +249,14 @@ aes_gen_vpaes_ecb_enc_k128_w2:
     pshufb %xmm9, %xmm10
     pxor %xmm6, %xmm3
     pxor %xmm10, %xmm7
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce2r1(%rip), %xmm4
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce2r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqa %xmm1, %xmm8
-    pshufb .Lvpaes_mce2r1(%rip), %xmm8
-    pshufb .Lvpaes_mce2r3(%rip), %xmm1
-    pxor %xmm8, %xmm7
-    movdqa %xmm7, %xmm8
-    pshufb .Lvpaes_mce2r1(%rip), %xmm8
-    pxor %xmm7, %xmm1
-    pxor %xmm8, %xmm1
     movdqu 32(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    pxor %xmm2, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm7
-    pandn %xmm1, %xmm7
-    psrld $4, %xmm7
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm8
-    pshufb %xmm1, %xmm8
-    pxor %xmm7, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm7, %xmm9
-    pxor %xmm8, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm1, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    pxor %xmm1, %xmm8
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm7, %xmm9
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm8, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    movdqa .Lvpaes_sb1t(%rip), %xmm10
-    pshufb %xmm9, %xmm10
-    pxor %xmm6, %xmm0
-    pxor %xmm10, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2u(%rip), %xmm7
-    pshufb %xmm8, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    movdqa .Lvpaes_sb2t(%rip), %xmm10
-    pshufb %xmm9, %xmm10
-    pxor %xmm6, %xmm3
-    pxor %xmm10, %xmm7
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce3r1(%rip), %xmm4
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce3r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqa %xmm1, %xmm8
-    pshufb .Lvpaes_mce3r1(%rip), %xmm8
-    pshufb .Lvpaes_mce3r3(%rip), %xmm1
-    pxor %xmm8, %xmm7
-    movdqa %xmm7, %xmm8
-    pshufb .Lvpaes_mce3r1(%rip), %xmm8
-    pxor %xmm7, %xmm1
-    pxor %xmm8, %xmm1
-    movdqu 48(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    pxor %xmm2, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm7
-    pandn %xmm1, %xmm7
-    psrld $4, %xmm7
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm8
-    pshufb %xmm1, %xmm8
-    pxor %xmm7, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm7, %xmm9
-    pxor %xmm8, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm1, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    pxor %xmm1, %xmm8
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm7, %xmm9
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm8, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    movdqa .Lvpaes_sb1t(%rip), %xmm10
-    pshufb %xmm9, %xmm10
-    pxor %xmm6, %xmm0
-    pxor %xmm10, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2u(%rip), %xmm7
-    pshufb %xmm8, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    movdqa .Lvpaes_sb2t(%rip), %xmm10
-    pshufb %xmm9, %xmm10
-    pxor %xmm6, %xmm3
-    pxor %xmm10, %xmm7
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce0r1(%rip), %xmm4
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce0r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqa %xmm1, %xmm8
-    pshufb .Lvpaes_mce0r1(%rip), %xmm8
-    pshufb .Lvpaes_mce0r3(%rip), %xmm1
-    pxor %xmm8, %xmm7
-    movdqa %xmm7, %xmm8
-    pshufb .Lvpaes_mce0r1(%rip), %xmm8
-    pxor %xmm7, %xmm1
-    pxor %xmm8, %xmm1
-    movdqu 64(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    pxor %xmm2, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm7
-    pandn %xmm1, %xmm7
-    psrld $4, %xmm7
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm8
-    pshufb %xmm1, %xmm8
-    pxor %xmm7, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm7, %xmm9
-    pxor %xmm8, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm1, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    pxor %xmm1, %xmm8
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm7, %xmm9
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm8, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    movdqa .Lvpaes_sb1t(%rip), %xmm10
-    pshufb %xmm9, %xmm10
-    pxor %xmm6, %xmm0
-    pxor %xmm10, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2u(%rip), %xmm7
-    pshufb %xmm8, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    movdqa .Lvpaes_sb2t(%rip), %xmm10
-    pshufb %xmm9, %xmm10
-    pxor %xmm6, %xmm3
-    pxor %xmm10, %xmm7
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqa %xmm1, %xmm8
-    pshufb .Lvpaes_mce1r1(%rip), %xmm8
-    pshufb .Lvpaes_mce1r3(%rip), %xmm1
-    pxor %xmm8, %xmm7
-    movdqa %xmm7, %xmm8
-    pshufb .Lvpaes_mce1r1(%rip), %xmm8
-    pxor %xmm7, %xmm1
-    pxor %xmm8, %xmm1
-    movdqu 80(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    pxor %xmm2, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm7
-    pandn %xmm1, %xmm7
-    psrld $4, %xmm7
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm8
-    pshufb %xmm1, %xmm8
-    pxor %xmm7, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm7, %xmm9
-    pxor %xmm8, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm1, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    pxor %xmm1, %xmm8
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm7, %xmm9
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm8, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    movdqa .Lvpaes_sb1t(%rip), %xmm10
-    pshufb %xmm9, %xmm10
-    pxor %xmm6, %xmm0
-    pxor %xmm10, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2u(%rip), %xmm7
-    pshufb %xmm8, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    movdqa .Lvpaes_sb2t(%rip), %xmm10
-    pshufb %xmm9, %xmm10
-    pxor %xmm6, %xmm3
-    pxor %xmm10, %xmm7
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce2r1(%rip), %xmm4
     pshufb .Lvpaes_mce2r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce2r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     movdqa %xmm1, %xmm8
@@ -571,11 +265,9 @@ aes_gen_vpaes_ecb_enc_k128_w2:
     pxor %xmm8, %xmm7
     movdqa %xmm7, %xmm8
     pshufb .Lvpaes_mce2r1(%rip), %xmm8
+    pxor %xmm2, %xmm1
     pxor %xmm7, %xmm1
     pxor %xmm8, %xmm1
-    movdqu 96(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    pxor %xmm2, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -634,12 +326,14 @@ aes_gen_vpaes_ecb_enc_k128_w2:
     pshufb %xmm9, %xmm10
     pxor %xmm6, %xmm3
     pxor %xmm10, %xmm7
+    movdqu 48(%rdi), %xmm2
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce3r1(%rip), %xmm4
     pshufb .Lvpaes_mce3r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     movdqa %xmm1, %xmm8
@@ -648,11 +342,9 @@ aes_gen_vpaes_ecb_enc_k128_w2:
     pxor %xmm8, %xmm7
     movdqa %xmm7, %xmm8
     pshufb .Lvpaes_mce3r1(%rip), %xmm8
+    pxor %xmm2, %xmm1
     pxor %xmm7, %xmm1
     pxor %xmm8, %xmm1
-    movdqu 112(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    pxor %xmm2, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -711,12 +403,14 @@ aes_gen_vpaes_ecb_enc_k128_w2:
     pshufb %xmm9, %xmm10
     pxor %xmm6, %xmm3
     pxor %xmm10, %xmm7
+    movdqu 64(%rdi), %xmm2
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce0r1(%rip), %xmm4
     pshufb .Lvpaes_mce0r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce0r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     movdqa %xmm1, %xmm8
@@ -725,11 +419,9 @@ aes_gen_vpaes_ecb_enc_k128_w2:
     pxor %xmm8, %xmm7
     movdqa %xmm7, %xmm8
     pshufb .Lvpaes_mce0r1(%rip), %xmm8
+    pxor %xmm2, %xmm1
     pxor %xmm7, %xmm1
     pxor %xmm8, %xmm1
-    movdqu 128(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    pxor %xmm2, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -788,12 +480,14 @@ aes_gen_vpaes_ecb_enc_k128_w2:
     pshufb %xmm9, %xmm10
     pxor %xmm6, %xmm3
     pxor %xmm10, %xmm7
+    movdqu 80(%rdi), %xmm2
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce1r1(%rip), %xmm4
     pshufb .Lvpaes_mce1r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     movdqa %xmm1, %xmm8
@@ -802,11 +496,317 @@ aes_gen_vpaes_ecb_enc_k128_w2:
     pxor %xmm8, %xmm7
     movdqa %xmm7, %xmm8
     pshufb .Lvpaes_mce1r1(%rip), %xmm8
+    pxor %xmm2, %xmm1
     pxor %xmm7, %xmm1
     pxor %xmm8, %xmm1
-    movdqu 144(%rdi), %xmm2
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm7
+    pandn %xmm1, %xmm7
+    psrld $4, %xmm7
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm8
+    pshufb %xmm1, %xmm8
+    pxor %xmm7, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm7, %xmm9
+    pxor %xmm8, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm1, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    pxor %xmm1, %xmm8
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm7, %xmm9
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm8, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    movdqa .Lvpaes_sb1t(%rip), %xmm10
+    pshufb %xmm9, %xmm10
+    pxor %xmm6, %xmm0
+    pxor %xmm10, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2u(%rip), %xmm7
+    pshufb %xmm8, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    movdqa .Lvpaes_sb2t(%rip), %xmm10
+    pshufb %xmm9, %xmm10
+    pxor %xmm6, %xmm3
+    pxor %xmm10, %xmm7
+    movdqu 96(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce2r1(%rip), %xmm4
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce2r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa %xmm1, %xmm8
+    pshufb .Lvpaes_mce2r1(%rip), %xmm8
+    pshufb .Lvpaes_mce2r3(%rip), %xmm1
+    pxor %xmm8, %xmm7
+    movdqa %xmm7, %xmm8
+    pshufb .Lvpaes_mce2r1(%rip), %xmm8
     pxor %xmm2, %xmm1
+    pxor %xmm7, %xmm1
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm7
+    pandn %xmm1, %xmm7
+    psrld $4, %xmm7
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm8
+    pshufb %xmm1, %xmm8
+    pxor %xmm7, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm7, %xmm9
+    pxor %xmm8, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm1, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    pxor %xmm1, %xmm8
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm7, %xmm9
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm8, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    movdqa .Lvpaes_sb1t(%rip), %xmm10
+    pshufb %xmm9, %xmm10
+    pxor %xmm6, %xmm0
+    pxor %xmm10, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2u(%rip), %xmm7
+    pshufb %xmm8, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    movdqa .Lvpaes_sb2t(%rip), %xmm10
+    pshufb %xmm9, %xmm10
+    pxor %xmm6, %xmm3
+    pxor %xmm10, %xmm7
+    movdqu 112(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa %xmm1, %xmm8
+    pshufb .Lvpaes_mce3r1(%rip), %xmm8
+    pshufb .Lvpaes_mce3r3(%rip), %xmm1
+    pxor %xmm8, %xmm7
+    movdqa %xmm7, %xmm8
+    pshufb .Lvpaes_mce3r1(%rip), %xmm8
+    pxor %xmm2, %xmm1
+    pxor %xmm7, %xmm1
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm7
+    pandn %xmm1, %xmm7
+    psrld $4, %xmm7
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm8
+    pshufb %xmm1, %xmm8
+    pxor %xmm7, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm7, %xmm9
+    pxor %xmm8, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm1, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    pxor %xmm1, %xmm8
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm7, %xmm9
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm8, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    movdqa .Lvpaes_sb1t(%rip), %xmm10
+    pshufb %xmm9, %xmm10
+    pxor %xmm6, %xmm0
+    pxor %xmm10, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2u(%rip), %xmm7
+    pshufb %xmm8, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    movdqa .Lvpaes_sb2t(%rip), %xmm10
+    pshufb %xmm9, %xmm10
+    pxor %xmm6, %xmm3
+    pxor %xmm10, %xmm7
+    movdqu 128(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce0r1(%rip), %xmm4
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce0r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa %xmm1, %xmm8
+    pshufb .Lvpaes_mce0r1(%rip), %xmm8
+    pshufb .Lvpaes_mce0r3(%rip), %xmm1
+    pxor %xmm8, %xmm7
+    movdqa %xmm7, %xmm8
+    pshufb .Lvpaes_mce0r1(%rip), %xmm8
+    pxor %xmm2, %xmm1
+    pxor %xmm7, %xmm1
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm7
+    pandn %xmm1, %xmm7
+    psrld $4, %xmm7
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm8
+    pshufb %xmm1, %xmm8
+    pxor %xmm7, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm7, %xmm9
+    pxor %xmm8, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm1, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    pxor %xmm1, %xmm8
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm7, %xmm9
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm8, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    movdqa .Lvpaes_sb1t(%rip), %xmm10
+    pshufb %xmm9, %xmm10
+    pxor %xmm6, %xmm0
+    pxor %xmm10, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2u(%rip), %xmm7
+    pshufb %xmm8, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    movdqa .Lvpaes_sb2t(%rip), %xmm10
+    pshufb %xmm9, %xmm10
+    pxor %xmm6, %xmm3
+    pxor %xmm10, %xmm7
+    movdqu 144(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa %xmm1, %xmm8
+    pshufb .Lvpaes_mce1r1(%rip), %xmm8
+    pshufb .Lvpaes_mce1r3(%rip), %xmm1
+    pxor %xmm8, %xmm7
+    movdqa %xmm7, %xmm8
+    pshufb .Lvpaes_mce1r1(%rip), %xmm8
+    pxor %xmm2, %xmm1
+    pxor %xmm7, %xmm1
+    pxor %xmm8, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -942,16 +942,16 @@ aes_gen_vpaes_ecb_enc_k128_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 16(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -981,172 +981,16 @@ aes_gen_vpaes_ecb_enc_k128_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce2r1(%rip), %xmm3
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce2r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 32(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce3r1(%rip), %xmm3
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce3r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
-    movdqu 48(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce0r1(%rip), %xmm3
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce0r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
-    movdqu 64(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
-    movdqu 80(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce2r1(%rip), %xmm3
     pshufb .Lvpaes_mce2r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce2r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 96(%rdi), %xmm1
-    pxor %xmm1, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -1176,16 +1020,16 @@ aes_gen_vpaes_ecb_enc_k128_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
+    movdqu 48(%rdi), %xmm1
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce3r1(%rip), %xmm3
     pshufb .Lvpaes_mce3r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 112(%rdi), %xmm1
-    pxor %xmm1, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -1215,16 +1059,16 @@ aes_gen_vpaes_ecb_enc_k128_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
+    movdqu 64(%rdi), %xmm1
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce0r1(%rip), %xmm3
     pshufb .Lvpaes_mce0r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce0r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 128(%rdi), %xmm1
-    pxor %xmm1, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -1254,16 +1098,172 @@ aes_gen_vpaes_ecb_enc_k128_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
+    movdqu 80(%rdi), %xmm1
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce1r1(%rip), %xmm3
     pshufb .Lvpaes_mce1r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 144(%rdi), %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 96(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce2r1(%rip), %xmm3
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce2r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 112(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 128(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce0r1(%rip), %xmm3
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce0r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 144(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -1408,25 +1408,25 @@ aes_gen_vpaes_ecb_enc_k192_w2:
     pshufb %xmm9, %xmm10
     pxor %xmm6, %xmm3
     pxor %xmm10, %xmm7
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqa %xmm1, %xmm8
-    pshufb .Lvpaes_mce1r1(%rip), %xmm8
-    pshufb .Lvpaes_mce1r3(%rip), %xmm1
-    pxor %xmm8, %xmm7
-    movdqa %xmm7, %xmm8
-    pshufb .Lvpaes_mce1r1(%rip), %xmm8
-    pxor %xmm7, %xmm1
-    pxor %xmm8, %xmm1
     movdqu 16(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa %xmm1, %xmm8
+    pshufb .Lvpaes_mce1r1(%rip), %xmm8
+    pshufb .Lvpaes_mce1r3(%rip), %xmm1
+    pxor %xmm8, %xmm7
+    movdqa %xmm7, %xmm8
+    pshufb .Lvpaes_mce1r1(%rip), %xmm8
     pxor %xmm2, %xmm1
+    pxor %xmm7, %xmm1
+    pxor %xmm8, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -1485,25 +1485,25 @@ aes_gen_vpaes_ecb_enc_k192_w2:
     pshufb %xmm9, %xmm10
     pxor %xmm6, %xmm3
     pxor %xmm10, %xmm7
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce2r1(%rip), %xmm4
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce2r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqa %xmm1, %xmm8
-    pshufb .Lvpaes_mce2r1(%rip), %xmm8
-    pshufb .Lvpaes_mce2r3(%rip), %xmm1
-    pxor %xmm8, %xmm7
-    movdqa %xmm7, %xmm8
-    pshufb .Lvpaes_mce2r1(%rip), %xmm8
-    pxor %xmm7, %xmm1
-    pxor %xmm8, %xmm1
     movdqu 32(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce2r1(%rip), %xmm4
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce2r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa %xmm1, %xmm8
+    pshufb .Lvpaes_mce2r1(%rip), %xmm8
+    pshufb .Lvpaes_mce2r3(%rip), %xmm1
+    pxor %xmm8, %xmm7
+    movdqa %xmm7, %xmm8
+    pshufb .Lvpaes_mce2r1(%rip), %xmm8
     pxor %xmm2, %xmm1
+    pxor %xmm7, %xmm1
+    pxor %xmm8, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -1562,25 +1562,25 @@ aes_gen_vpaes_ecb_enc_k192_w2:
     pshufb %xmm9, %xmm10
     pxor %xmm6, %xmm3
     pxor %xmm10, %xmm7
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce3r1(%rip), %xmm4
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce3r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqa %xmm1, %xmm8
-    pshufb .Lvpaes_mce3r1(%rip), %xmm8
-    pshufb .Lvpaes_mce3r3(%rip), %xmm1
-    pxor %xmm8, %xmm7
-    movdqa %xmm7, %xmm8
-    pshufb .Lvpaes_mce3r1(%rip), %xmm8
-    pxor %xmm7, %xmm1
-    pxor %xmm8, %xmm1
     movdqu 48(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce3r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa %xmm1, %xmm8
+    pshufb .Lvpaes_mce3r1(%rip), %xmm8
+    pshufb .Lvpaes_mce3r3(%rip), %xmm1
+    pxor %xmm8, %xmm7
+    movdqa %xmm7, %xmm8
+    pshufb .Lvpaes_mce3r1(%rip), %xmm8
     pxor %xmm2, %xmm1
+    pxor %xmm7, %xmm1
+    pxor %xmm8, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -1639,320 +1639,14 @@ aes_gen_vpaes_ecb_enc_k192_w2:
     pshufb %xmm9, %xmm10
     pxor %xmm6, %xmm3
     pxor %xmm10, %xmm7
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce0r1(%rip), %xmm4
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce0r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqa %xmm1, %xmm8
-    pshufb .Lvpaes_mce0r1(%rip), %xmm8
-    pshufb .Lvpaes_mce0r3(%rip), %xmm1
-    pxor %xmm8, %xmm7
-    movdqa %xmm7, %xmm8
-    pshufb .Lvpaes_mce0r1(%rip), %xmm8
-    pxor %xmm7, %xmm1
-    pxor %xmm8, %xmm1
     movdqu 64(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    pxor %xmm2, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm7
-    pandn %xmm1, %xmm7
-    psrld $4, %xmm7
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm8
-    pshufb %xmm1, %xmm8
-    pxor %xmm7, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm7, %xmm9
-    pxor %xmm8, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm1, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    pxor %xmm1, %xmm8
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm7, %xmm9
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm8, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    movdqa .Lvpaes_sb1t(%rip), %xmm10
-    pshufb %xmm9, %xmm10
-    pxor %xmm6, %xmm0
-    pxor %xmm10, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2u(%rip), %xmm7
-    pshufb %xmm8, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    movdqa .Lvpaes_sb2t(%rip), %xmm10
-    pshufb %xmm9, %xmm10
-    pxor %xmm6, %xmm3
-    pxor %xmm10, %xmm7
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqa %xmm1, %xmm8
-    pshufb .Lvpaes_mce1r1(%rip), %xmm8
-    pshufb .Lvpaes_mce1r3(%rip), %xmm1
-    pxor %xmm8, %xmm7
-    movdqa %xmm7, %xmm8
-    pshufb .Lvpaes_mce1r1(%rip), %xmm8
-    pxor %xmm7, %xmm1
-    pxor %xmm8, %xmm1
-    movdqu 80(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    pxor %xmm2, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm7
-    pandn %xmm1, %xmm7
-    psrld $4, %xmm7
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm8
-    pshufb %xmm1, %xmm8
-    pxor %xmm7, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm7, %xmm9
-    pxor %xmm8, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm1, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    pxor %xmm1, %xmm8
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm7, %xmm9
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm8, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    movdqa .Lvpaes_sb1t(%rip), %xmm10
-    pshufb %xmm9, %xmm10
-    pxor %xmm6, %xmm0
-    pxor %xmm10, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2u(%rip), %xmm7
-    pshufb %xmm8, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    movdqa .Lvpaes_sb2t(%rip), %xmm10
-    pshufb %xmm9, %xmm10
-    pxor %xmm6, %xmm3
-    pxor %xmm10, %xmm7
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce2r1(%rip), %xmm4
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce2r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqa %xmm1, %xmm8
-    pshufb .Lvpaes_mce2r1(%rip), %xmm8
-    pshufb .Lvpaes_mce2r3(%rip), %xmm1
-    pxor %xmm8, %xmm7
-    movdqa %xmm7, %xmm8
-    pshufb .Lvpaes_mce2r1(%rip), %xmm8
-    pxor %xmm7, %xmm1
-    pxor %xmm8, %xmm1
-    movdqu 96(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    pxor %xmm2, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm7
-    pandn %xmm1, %xmm7
-    psrld $4, %xmm7
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm8
-    pshufb %xmm1, %xmm8
-    pxor %xmm7, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm7, %xmm9
-    pxor %xmm8, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm1, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    pxor %xmm1, %xmm8
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm7, %xmm9
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm8, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    movdqa .Lvpaes_sb1t(%rip), %xmm10
-    pshufb %xmm9, %xmm10
-    pxor %xmm6, %xmm0
-    pxor %xmm10, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2u(%rip), %xmm7
-    pshufb %xmm8, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    movdqa .Lvpaes_sb2t(%rip), %xmm10
-    pshufb %xmm9, %xmm10
-    pxor %xmm6, %xmm3
-    pxor %xmm10, %xmm7
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce3r1(%rip), %xmm4
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce3r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqa %xmm1, %xmm8
-    pshufb .Lvpaes_mce3r1(%rip), %xmm8
-    pshufb .Lvpaes_mce3r3(%rip), %xmm1
-    pxor %xmm8, %xmm7
-    movdqa %xmm7, %xmm8
-    pshufb .Lvpaes_mce3r1(%rip), %xmm8
-    pxor %xmm7, %xmm1
-    pxor %xmm8, %xmm1
-    movdqu 112(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    pxor %xmm2, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm7
-    pandn %xmm1, %xmm7
-    psrld $4, %xmm7
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm8
-    pshufb %xmm1, %xmm8
-    pxor %xmm7, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm7, %xmm9
-    pxor %xmm8, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm1, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    pxor %xmm1, %xmm8
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm7, %xmm9
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm8, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    movdqa .Lvpaes_sb1t(%rip), %xmm10
-    pshufb %xmm9, %xmm10
-    pxor %xmm6, %xmm0
-    pxor %xmm10, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2u(%rip), %xmm7
-    pshufb %xmm8, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    movdqa .Lvpaes_sb2t(%rip), %xmm10
-    pshufb %xmm9, %xmm10
-    pxor %xmm6, %xmm3
-    pxor %xmm10, %xmm7
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce0r1(%rip), %xmm4
     pshufb .Lvpaes_mce0r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce0r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     movdqa %xmm1, %xmm8
@@ -1961,11 +1655,9 @@ aes_gen_vpaes_ecb_enc_k192_w2:
     pxor %xmm8, %xmm7
     movdqa %xmm7, %xmm8
     pshufb .Lvpaes_mce0r1(%rip), %xmm8
+    pxor %xmm2, %xmm1
     pxor %xmm7, %xmm1
     pxor %xmm8, %xmm1
-    movdqu 128(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    pxor %xmm2, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -2024,12 +1716,14 @@ aes_gen_vpaes_ecb_enc_k192_w2:
     pshufb %xmm9, %xmm10
     pxor %xmm6, %xmm3
     pxor %xmm10, %xmm7
+    movdqu 80(%rdi), %xmm2
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce1r1(%rip), %xmm4
     pshufb .Lvpaes_mce1r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     movdqa %xmm1, %xmm8
@@ -2038,11 +1732,9 @@ aes_gen_vpaes_ecb_enc_k192_w2:
     pxor %xmm8, %xmm7
     movdqa %xmm7, %xmm8
     pshufb .Lvpaes_mce1r1(%rip), %xmm8
+    pxor %xmm2, %xmm1
     pxor %xmm7, %xmm1
     pxor %xmm8, %xmm1
-    movdqu 144(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    pxor %xmm2, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -2101,12 +1793,14 @@ aes_gen_vpaes_ecb_enc_k192_w2:
     pshufb %xmm9, %xmm10
     pxor %xmm6, %xmm3
     pxor %xmm10, %xmm7
+    movdqu 96(%rdi), %xmm2
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce2r1(%rip), %xmm4
     pshufb .Lvpaes_mce2r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce2r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     movdqa %xmm1, %xmm8
@@ -2115,11 +1809,9 @@ aes_gen_vpaes_ecb_enc_k192_w2:
     pxor %xmm8, %xmm7
     movdqa %xmm7, %xmm8
     pshufb .Lvpaes_mce2r1(%rip), %xmm8
+    pxor %xmm2, %xmm1
     pxor %xmm7, %xmm1
     pxor %xmm8, %xmm1
-    movdqu 160(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    pxor %xmm2, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -2178,12 +1870,14 @@ aes_gen_vpaes_ecb_enc_k192_w2:
     pshufb %xmm9, %xmm10
     pxor %xmm6, %xmm3
     pxor %xmm10, %xmm7
+    movdqu 112(%rdi), %xmm2
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce3r1(%rip), %xmm4
     pshufb .Lvpaes_mce3r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     movdqa %xmm1, %xmm8
@@ -2192,11 +1886,317 @@ aes_gen_vpaes_ecb_enc_k192_w2:
     pxor %xmm8, %xmm7
     movdqa %xmm7, %xmm8
     pshufb .Lvpaes_mce3r1(%rip), %xmm8
+    pxor %xmm2, %xmm1
     pxor %xmm7, %xmm1
     pxor %xmm8, %xmm1
-    movdqu 176(%rdi), %xmm2
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm7
+    pandn %xmm1, %xmm7
+    psrld $4, %xmm7
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm8
+    pshufb %xmm1, %xmm8
+    pxor %xmm7, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm7, %xmm9
+    pxor %xmm8, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm1, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    pxor %xmm1, %xmm8
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm7, %xmm9
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm8, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    movdqa .Lvpaes_sb1t(%rip), %xmm10
+    pshufb %xmm9, %xmm10
+    pxor %xmm6, %xmm0
+    pxor %xmm10, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2u(%rip), %xmm7
+    pshufb %xmm8, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    movdqa .Lvpaes_sb2t(%rip), %xmm10
+    pshufb %xmm9, %xmm10
+    pxor %xmm6, %xmm3
+    pxor %xmm10, %xmm7
+    movdqu 128(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce0r1(%rip), %xmm4
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce0r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa %xmm1, %xmm8
+    pshufb .Lvpaes_mce0r1(%rip), %xmm8
+    pshufb .Lvpaes_mce0r3(%rip), %xmm1
+    pxor %xmm8, %xmm7
+    movdqa %xmm7, %xmm8
+    pshufb .Lvpaes_mce0r1(%rip), %xmm8
     pxor %xmm2, %xmm1
+    pxor %xmm7, %xmm1
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm7
+    pandn %xmm1, %xmm7
+    psrld $4, %xmm7
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm8
+    pshufb %xmm1, %xmm8
+    pxor %xmm7, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm7, %xmm9
+    pxor %xmm8, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm1, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    pxor %xmm1, %xmm8
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm7, %xmm9
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm8, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    movdqa .Lvpaes_sb1t(%rip), %xmm10
+    pshufb %xmm9, %xmm10
+    pxor %xmm6, %xmm0
+    pxor %xmm10, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2u(%rip), %xmm7
+    pshufb %xmm8, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    movdqa .Lvpaes_sb2t(%rip), %xmm10
+    pshufb %xmm9, %xmm10
+    pxor %xmm6, %xmm3
+    pxor %xmm10, %xmm7
+    movdqu 144(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa %xmm1, %xmm8
+    pshufb .Lvpaes_mce1r1(%rip), %xmm8
+    pshufb .Lvpaes_mce1r3(%rip), %xmm1
+    pxor %xmm8, %xmm7
+    movdqa %xmm7, %xmm8
+    pshufb .Lvpaes_mce1r1(%rip), %xmm8
+    pxor %xmm2, %xmm1
+    pxor %xmm7, %xmm1
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm7
+    pandn %xmm1, %xmm7
+    psrld $4, %xmm7
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm8
+    pshufb %xmm1, %xmm8
+    pxor %xmm7, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm7, %xmm9
+    pxor %xmm8, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm1, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    pxor %xmm1, %xmm8
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm7, %xmm9
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm8, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    movdqa .Lvpaes_sb1t(%rip), %xmm10
+    pshufb %xmm9, %xmm10
+    pxor %xmm6, %xmm0
+    pxor %xmm10, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2u(%rip), %xmm7
+    pshufb %xmm8, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    movdqa .Lvpaes_sb2t(%rip), %xmm10
+    pshufb %xmm9, %xmm10
+    pxor %xmm6, %xmm3
+    pxor %xmm10, %xmm7
+    movdqu 160(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce2r1(%rip), %xmm4
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce2r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa %xmm1, %xmm8
+    pshufb .Lvpaes_mce2r1(%rip), %xmm8
+    pshufb .Lvpaes_mce2r3(%rip), %xmm1
+    pxor %xmm8, %xmm7
+    movdqa %xmm7, %xmm8
+    pshufb .Lvpaes_mce2r1(%rip), %xmm8
+    pxor %xmm2, %xmm1
+    pxor %xmm7, %xmm1
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm7
+    pandn %xmm1, %xmm7
+    psrld $4, %xmm7
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm8
+    pshufb %xmm1, %xmm8
+    pxor %xmm7, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm7, %xmm9
+    pxor %xmm8, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm1, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    pxor %xmm1, %xmm8
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm7, %xmm9
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm8, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    movdqa .Lvpaes_sb1t(%rip), %xmm10
+    pshufb %xmm9, %xmm10
+    pxor %xmm6, %xmm0
+    pxor %xmm10, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2u(%rip), %xmm7
+    pshufb %xmm8, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    movdqa .Lvpaes_sb2t(%rip), %xmm10
+    pshufb %xmm9, %xmm10
+    pxor %xmm6, %xmm3
+    pxor %xmm10, %xmm7
+    movdqu 176(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa %xmm1, %xmm8
+    pshufb .Lvpaes_mce3r1(%rip), %xmm8
+    pshufb .Lvpaes_mce3r3(%rip), %xmm1
+    pxor %xmm8, %xmm7
+    movdqa %xmm7, %xmm8
+    pshufb .Lvpaes_mce3r1(%rip), %xmm8
+    pxor %xmm2, %xmm1
+    pxor %xmm7, %xmm1
+    pxor %xmm8, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -2332,16 +2332,16 @@ aes_gen_vpaes_ecb_enc_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 16(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -2371,16 +2371,16 @@ aes_gen_vpaes_ecb_enc_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce2r1(%rip), %xmm3
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce2r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 32(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce2r1(%rip), %xmm3
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce2r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -2410,16 +2410,16 @@ aes_gen_vpaes_ecb_enc_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce3r1(%rip), %xmm3
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce3r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 48(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce3r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -2449,172 +2449,16 @@ aes_gen_vpaes_ecb_enc_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce0r1(%rip), %xmm3
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce0r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 64(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
-    movdqu 80(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce2r1(%rip), %xmm3
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce2r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
-    movdqu 96(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce3r1(%rip), %xmm3
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce3r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
-    movdqu 112(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce0r1(%rip), %xmm3
     pshufb .Lvpaes_mce0r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce0r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 128(%rdi), %xmm1
-    pxor %xmm1, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -2644,16 +2488,16 @@ aes_gen_vpaes_ecb_enc_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
+    movdqu 80(%rdi), %xmm1
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce1r1(%rip), %xmm3
     pshufb .Lvpaes_mce1r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 144(%rdi), %xmm1
-    pxor %xmm1, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -2683,16 +2527,16 @@ aes_gen_vpaes_ecb_enc_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
+    movdqu 96(%rdi), %xmm1
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce2r1(%rip), %xmm3
     pshufb .Lvpaes_mce2r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce2r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 160(%rdi), %xmm1
-    pxor %xmm1, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -2722,16 +2566,172 @@ aes_gen_vpaes_ecb_enc_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
+    movdqu 112(%rdi), %xmm1
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce3r1(%rip), %xmm3
     pshufb .Lvpaes_mce3r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 176(%rdi), %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 128(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce0r1(%rip), %xmm3
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce0r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 144(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 160(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce2r1(%rip), %xmm3
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce2r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 176(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -2876,25 +2876,25 @@ aes_gen_vpaes_ecb_enc_k256_w2:
     pshufb %xmm9, %xmm10
     pxor %xmm6, %xmm3
     pxor %xmm10, %xmm7
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqa %xmm1, %xmm8
-    pshufb .Lvpaes_mce1r1(%rip), %xmm8
-    pshufb .Lvpaes_mce1r3(%rip), %xmm1
-    pxor %xmm8, %xmm7
-    movdqa %xmm7, %xmm8
-    pshufb .Lvpaes_mce1r1(%rip), %xmm8
-    pxor %xmm7, %xmm1
-    pxor %xmm8, %xmm1
     movdqu 16(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa %xmm1, %xmm8
+    pshufb .Lvpaes_mce1r1(%rip), %xmm8
+    pshufb .Lvpaes_mce1r3(%rip), %xmm1
+    pxor %xmm8, %xmm7
+    movdqa %xmm7, %xmm8
+    pshufb .Lvpaes_mce1r1(%rip), %xmm8
     pxor %xmm2, %xmm1
+    pxor %xmm7, %xmm1
+    pxor %xmm8, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -2953,25 +2953,25 @@ aes_gen_vpaes_ecb_enc_k256_w2:
     pshufb %xmm9, %xmm10
     pxor %xmm6, %xmm3
     pxor %xmm10, %xmm7
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce2r1(%rip), %xmm4
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce2r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqa %xmm1, %xmm8
-    pshufb .Lvpaes_mce2r1(%rip), %xmm8
-    pshufb .Lvpaes_mce2r3(%rip), %xmm1
-    pxor %xmm8, %xmm7
-    movdqa %xmm7, %xmm8
-    pshufb .Lvpaes_mce2r1(%rip), %xmm8
-    pxor %xmm7, %xmm1
-    pxor %xmm8, %xmm1
     movdqu 32(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce2r1(%rip), %xmm4
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce2r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa %xmm1, %xmm8
+    pshufb .Lvpaes_mce2r1(%rip), %xmm8
+    pshufb .Lvpaes_mce2r3(%rip), %xmm1
+    pxor %xmm8, %xmm7
+    movdqa %xmm7, %xmm8
+    pshufb .Lvpaes_mce2r1(%rip), %xmm8
     pxor %xmm2, %xmm1
+    pxor %xmm7, %xmm1
+    pxor %xmm8, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -3030,25 +3030,25 @@ aes_gen_vpaes_ecb_enc_k256_w2:
     pshufb %xmm9, %xmm10
     pxor %xmm6, %xmm3
     pxor %xmm10, %xmm7
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce3r1(%rip), %xmm4
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce3r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqa %xmm1, %xmm8
-    pshufb .Lvpaes_mce3r1(%rip), %xmm8
-    pshufb .Lvpaes_mce3r3(%rip), %xmm1
-    pxor %xmm8, %xmm7
-    movdqa %xmm7, %xmm8
-    pshufb .Lvpaes_mce3r1(%rip), %xmm8
-    pxor %xmm7, %xmm1
-    pxor %xmm8, %xmm1
     movdqu 48(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce3r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa %xmm1, %xmm8
+    pshufb .Lvpaes_mce3r1(%rip), %xmm8
+    pshufb .Lvpaes_mce3r3(%rip), %xmm1
+    pxor %xmm8, %xmm7
+    movdqa %xmm7, %xmm8
+    pshufb .Lvpaes_mce3r1(%rip), %xmm8
     pxor %xmm2, %xmm1
+    pxor %xmm7, %xmm1
+    pxor %xmm8, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -3107,25 +3107,25 @@ aes_gen_vpaes_ecb_enc_k256_w2:
     pshufb %xmm9, %xmm10
     pxor %xmm6, %xmm3
     pxor %xmm10, %xmm7
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce0r1(%rip), %xmm4
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce0r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqa %xmm1, %xmm8
-    pshufb .Lvpaes_mce0r1(%rip), %xmm8
-    pshufb .Lvpaes_mce0r3(%rip), %xmm1
-    pxor %xmm8, %xmm7
-    movdqa %xmm7, %xmm8
-    pshufb .Lvpaes_mce0r1(%rip), %xmm8
-    pxor %xmm7, %xmm1
-    pxor %xmm8, %xmm1
     movdqu 64(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce0r1(%rip), %xmm4
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce0r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa %xmm1, %xmm8
+    pshufb .Lvpaes_mce0r1(%rip), %xmm8
+    pshufb .Lvpaes_mce0r3(%rip), %xmm1
+    pxor %xmm8, %xmm7
+    movdqa %xmm7, %xmm8
+    pshufb .Lvpaes_mce0r1(%rip), %xmm8
     pxor %xmm2, %xmm1
+    pxor %xmm7, %xmm1
+    pxor %xmm8, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -3184,25 +3184,25 @@ aes_gen_vpaes_ecb_enc_k256_w2:
     pshufb %xmm9, %xmm10
     pxor %xmm6, %xmm3
     pxor %xmm10, %xmm7
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqa %xmm1, %xmm8
-    pshufb .Lvpaes_mce1r1(%rip), %xmm8
-    pshufb .Lvpaes_mce1r3(%rip), %xmm1
-    pxor %xmm8, %xmm7
-    movdqa %xmm7, %xmm8
-    pshufb .Lvpaes_mce1r1(%rip), %xmm8
-    pxor %xmm7, %xmm1
-    pxor %xmm8, %xmm1
     movdqu 80(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa %xmm1, %xmm8
+    pshufb .Lvpaes_mce1r1(%rip), %xmm8
+    pshufb .Lvpaes_mce1r3(%rip), %xmm1
+    pxor %xmm8, %xmm7
+    movdqa %xmm7, %xmm8
+    pshufb .Lvpaes_mce1r1(%rip), %xmm8
     pxor %xmm2, %xmm1
+    pxor %xmm7, %xmm1
+    pxor %xmm8, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -3261,320 +3261,14 @@ aes_gen_vpaes_ecb_enc_k256_w2:
     pshufb %xmm9, %xmm10
     pxor %xmm6, %xmm3
     pxor %xmm10, %xmm7
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce2r1(%rip), %xmm4
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce2r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqa %xmm1, %xmm8
-    pshufb .Lvpaes_mce2r1(%rip), %xmm8
-    pshufb .Lvpaes_mce2r3(%rip), %xmm1
-    pxor %xmm8, %xmm7
-    movdqa %xmm7, %xmm8
-    pshufb .Lvpaes_mce2r1(%rip), %xmm8
-    pxor %xmm7, %xmm1
-    pxor %xmm8, %xmm1
     movdqu 96(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    pxor %xmm2, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm7
-    pandn %xmm1, %xmm7
-    psrld $4, %xmm7
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm8
-    pshufb %xmm1, %xmm8
-    pxor %xmm7, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm7, %xmm9
-    pxor %xmm8, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm1, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    pxor %xmm1, %xmm8
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm7, %xmm9
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm8, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    movdqa .Lvpaes_sb1t(%rip), %xmm10
-    pshufb %xmm9, %xmm10
-    pxor %xmm6, %xmm0
-    pxor %xmm10, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2u(%rip), %xmm7
-    pshufb %xmm8, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    movdqa .Lvpaes_sb2t(%rip), %xmm10
-    pshufb %xmm9, %xmm10
-    pxor %xmm6, %xmm3
-    pxor %xmm10, %xmm7
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce3r1(%rip), %xmm4
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce3r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqa %xmm1, %xmm8
-    pshufb .Lvpaes_mce3r1(%rip), %xmm8
-    pshufb .Lvpaes_mce3r3(%rip), %xmm1
-    pxor %xmm8, %xmm7
-    movdqa %xmm7, %xmm8
-    pshufb .Lvpaes_mce3r1(%rip), %xmm8
-    pxor %xmm7, %xmm1
-    pxor %xmm8, %xmm1
-    movdqu 112(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    pxor %xmm2, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm7
-    pandn %xmm1, %xmm7
-    psrld $4, %xmm7
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm8
-    pshufb %xmm1, %xmm8
-    pxor %xmm7, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm7, %xmm9
-    pxor %xmm8, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm1, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    pxor %xmm1, %xmm8
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm7, %xmm9
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm8, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    movdqa .Lvpaes_sb1t(%rip), %xmm10
-    pshufb %xmm9, %xmm10
-    pxor %xmm6, %xmm0
-    pxor %xmm10, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2u(%rip), %xmm7
-    pshufb %xmm8, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    movdqa .Lvpaes_sb2t(%rip), %xmm10
-    pshufb %xmm9, %xmm10
-    pxor %xmm6, %xmm3
-    pxor %xmm10, %xmm7
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce0r1(%rip), %xmm4
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce0r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqa %xmm1, %xmm8
-    pshufb .Lvpaes_mce0r1(%rip), %xmm8
-    pshufb .Lvpaes_mce0r3(%rip), %xmm1
-    pxor %xmm8, %xmm7
-    movdqa %xmm7, %xmm8
-    pshufb .Lvpaes_mce0r1(%rip), %xmm8
-    pxor %xmm7, %xmm1
-    pxor %xmm8, %xmm1
-    movdqu 128(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    pxor %xmm2, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm7
-    pandn %xmm1, %xmm7
-    psrld $4, %xmm7
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm8
-    pshufb %xmm1, %xmm8
-    pxor %xmm7, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm7, %xmm9
-    pxor %xmm8, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm1, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    pxor %xmm1, %xmm8
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm7, %xmm9
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm8, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    movdqa .Lvpaes_sb1t(%rip), %xmm10
-    pshufb %xmm9, %xmm10
-    pxor %xmm6, %xmm0
-    pxor %xmm10, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2u(%rip), %xmm7
-    pshufb %xmm8, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    movdqa .Lvpaes_sb2t(%rip), %xmm10
-    pshufb %xmm9, %xmm10
-    pxor %xmm6, %xmm3
-    pxor %xmm10, %xmm7
-    movdqa %xmm0, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm4, %xmm3
-    movdqa %xmm3, %xmm4
-    pshufb .Lvpaes_mce1r1(%rip), %xmm4
-    pxor %xmm3, %xmm0
-    pxor %xmm4, %xmm0
-    movdqa %xmm1, %xmm8
-    pshufb .Lvpaes_mce1r1(%rip), %xmm8
-    pshufb .Lvpaes_mce1r3(%rip), %xmm1
-    pxor %xmm8, %xmm7
-    movdqa %xmm7, %xmm8
-    pshufb .Lvpaes_mce1r1(%rip), %xmm8
-    pxor %xmm7, %xmm1
-    pxor %xmm8, %xmm1
-    movdqu 144(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    pxor %xmm2, %xmm1
-    movdqa .Lvpaes_mask(%rip), %xmm3
-    pandn %xmm0, %xmm3
-    psrld $4, %xmm3
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm7
-    pandn %xmm1, %xmm7
-    psrld $4, %xmm7
-    pand .Lvpaes_mask(%rip), %xmm1
-    movdqa .Lvpaes_ainv(%rip), %xmm4
-    pshufb %xmm0, %xmm4
-    pxor %xmm3, %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm8
-    pshufb %xmm1, %xmm8
-    pxor %xmm7, %xmm1
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm3, %xmm5
-    pxor %xmm4, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm6
-    pshufb %xmm0, %xmm6
-    pxor %xmm4, %xmm6
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm7, %xmm9
-    pxor %xmm8, %xmm9
-    movdqa .Lvpaes_inv(%rip), %xmm10
-    pshufb %xmm1, %xmm10
-    pxor %xmm8, %xmm10
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm0, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm6, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm8
-    pshufb %xmm9, %xmm8
-    pxor %xmm1, %xmm8
-    movdqa .Lvpaes_inv(%rip), %xmm9
-    pshufb %xmm10, %xmm9
-    pxor %xmm7, %xmm9
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm4, %xmm0
-    movdqa .Lvpaes_sb1u(%rip), %xmm1
-    pshufb %xmm8, %xmm1
-    movdqa .Lvpaes_sb1t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    movdqa .Lvpaes_sb1t(%rip), %xmm10
-    pshufb %xmm9, %xmm10
-    pxor %xmm6, %xmm0
-    pxor %xmm10, %xmm1
-    movdqa .Lvpaes_sb2u(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    movdqa .Lvpaes_sb2u(%rip), %xmm7
-    pshufb %xmm8, %xmm7
-    movdqa .Lvpaes_sb2t(%rip), %xmm6
-    pshufb %xmm5, %xmm6
-    movdqa .Lvpaes_sb2t(%rip), %xmm10
-    pshufb %xmm9, %xmm10
-    pxor %xmm6, %xmm3
-    pxor %xmm10, %xmm7
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce2r1(%rip), %xmm4
     pshufb .Lvpaes_mce2r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce2r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     movdqa %xmm1, %xmm8
@@ -3583,11 +3277,9 @@ aes_gen_vpaes_ecb_enc_k256_w2:
     pxor %xmm8, %xmm7
     movdqa %xmm7, %xmm8
     pshufb .Lvpaes_mce2r1(%rip), %xmm8
+    pxor %xmm2, %xmm1
     pxor %xmm7, %xmm1
     pxor %xmm8, %xmm1
-    movdqu 160(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    pxor %xmm2, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -3646,12 +3338,14 @@ aes_gen_vpaes_ecb_enc_k256_w2:
     pshufb %xmm9, %xmm10
     pxor %xmm6, %xmm3
     pxor %xmm10, %xmm7
+    movdqu 112(%rdi), %xmm2
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce3r1(%rip), %xmm4
     pshufb .Lvpaes_mce3r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     movdqa %xmm1, %xmm8
@@ -3660,11 +3354,9 @@ aes_gen_vpaes_ecb_enc_k256_w2:
     pxor %xmm8, %xmm7
     movdqa %xmm7, %xmm8
     pshufb .Lvpaes_mce3r1(%rip), %xmm8
+    pxor %xmm2, %xmm1
     pxor %xmm7, %xmm1
     pxor %xmm8, %xmm1
-    movdqu 176(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    pxor %xmm2, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -3723,12 +3415,14 @@ aes_gen_vpaes_ecb_enc_k256_w2:
     pshufb %xmm9, %xmm10
     pxor %xmm6, %xmm3
     pxor %xmm10, %xmm7
+    movdqu 128(%rdi), %xmm2
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce0r1(%rip), %xmm4
     pshufb .Lvpaes_mce0r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce0r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     movdqa %xmm1, %xmm8
@@ -3737,11 +3431,9 @@ aes_gen_vpaes_ecb_enc_k256_w2:
     pxor %xmm8, %xmm7
     movdqa %xmm7, %xmm8
     pshufb .Lvpaes_mce0r1(%rip), %xmm8
+    pxor %xmm2, %xmm1
     pxor %xmm7, %xmm1
     pxor %xmm8, %xmm1
-    movdqu 192(%rdi), %xmm2
-    pxor %xmm2, %xmm0
-    pxor %xmm2, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -3800,12 +3492,14 @@ aes_gen_vpaes_ecb_enc_k256_w2:
     pshufb %xmm9, %xmm10
     pxor %xmm6, %xmm3
     pxor %xmm10, %xmm7
+    movdqu 144(%rdi), %xmm2
     movdqa %xmm0, %xmm4
     pshufb .Lvpaes_mce1r1(%rip), %xmm4
     pshufb .Lvpaes_mce1r3(%rip), %xmm0
     pxor %xmm4, %xmm3
     movdqa %xmm3, %xmm4
     pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
     pxor %xmm4, %xmm0
     movdqa %xmm1, %xmm8
@@ -3814,11 +3508,317 @@ aes_gen_vpaes_ecb_enc_k256_w2:
     pxor %xmm8, %xmm7
     movdqa %xmm7, %xmm8
     pshufb .Lvpaes_mce1r1(%rip), %xmm8
+    pxor %xmm2, %xmm1
     pxor %xmm7, %xmm1
     pxor %xmm8, %xmm1
-    movdqu 208(%rdi), %xmm2
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm7
+    pandn %xmm1, %xmm7
+    psrld $4, %xmm7
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm8
+    pshufb %xmm1, %xmm8
+    pxor %xmm7, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm7, %xmm9
+    pxor %xmm8, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm1, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    pxor %xmm1, %xmm8
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm7, %xmm9
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm8, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    movdqa .Lvpaes_sb1t(%rip), %xmm10
+    pshufb %xmm9, %xmm10
+    pxor %xmm6, %xmm0
+    pxor %xmm10, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2u(%rip), %xmm7
+    pshufb %xmm8, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    movdqa .Lvpaes_sb2t(%rip), %xmm10
+    pshufb %xmm9, %xmm10
+    pxor %xmm6, %xmm3
+    pxor %xmm10, %xmm7
+    movdqu 160(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce2r1(%rip), %xmm4
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce2r1(%rip), %xmm4
     pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa %xmm1, %xmm8
+    pshufb .Lvpaes_mce2r1(%rip), %xmm8
+    pshufb .Lvpaes_mce2r3(%rip), %xmm1
+    pxor %xmm8, %xmm7
+    movdqa %xmm7, %xmm8
+    pshufb .Lvpaes_mce2r1(%rip), %xmm8
     pxor %xmm2, %xmm1
+    pxor %xmm7, %xmm1
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm7
+    pandn %xmm1, %xmm7
+    psrld $4, %xmm7
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm8
+    pshufb %xmm1, %xmm8
+    pxor %xmm7, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm7, %xmm9
+    pxor %xmm8, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm1, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    pxor %xmm1, %xmm8
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm7, %xmm9
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm8, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    movdqa .Lvpaes_sb1t(%rip), %xmm10
+    pshufb %xmm9, %xmm10
+    pxor %xmm6, %xmm0
+    pxor %xmm10, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2u(%rip), %xmm7
+    pshufb %xmm8, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    movdqa .Lvpaes_sb2t(%rip), %xmm10
+    pshufb %xmm9, %xmm10
+    pxor %xmm6, %xmm3
+    pxor %xmm10, %xmm7
+    movdqu 176(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce3r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa %xmm1, %xmm8
+    pshufb .Lvpaes_mce3r1(%rip), %xmm8
+    pshufb .Lvpaes_mce3r3(%rip), %xmm1
+    pxor %xmm8, %xmm7
+    movdqa %xmm7, %xmm8
+    pshufb .Lvpaes_mce3r1(%rip), %xmm8
+    pxor %xmm2, %xmm1
+    pxor %xmm7, %xmm1
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm7
+    pandn %xmm1, %xmm7
+    psrld $4, %xmm7
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm8
+    pshufb %xmm1, %xmm8
+    pxor %xmm7, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm7, %xmm9
+    pxor %xmm8, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm1, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    pxor %xmm1, %xmm8
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm7, %xmm9
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm8, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    movdqa .Lvpaes_sb1t(%rip), %xmm10
+    pshufb %xmm9, %xmm10
+    pxor %xmm6, %xmm0
+    pxor %xmm10, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2u(%rip), %xmm7
+    pshufb %xmm8, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    movdqa .Lvpaes_sb2t(%rip), %xmm10
+    pshufb %xmm9, %xmm10
+    pxor %xmm6, %xmm3
+    pxor %xmm10, %xmm7
+    movdqu 192(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce0r1(%rip), %xmm4
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce0r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa %xmm1, %xmm8
+    pshufb .Lvpaes_mce0r1(%rip), %xmm8
+    pshufb .Lvpaes_mce0r3(%rip), %xmm1
+    pxor %xmm8, %xmm7
+    movdqa %xmm7, %xmm8
+    pshufb .Lvpaes_mce0r1(%rip), %xmm8
+    pxor %xmm2, %xmm1
+    pxor %xmm7, %xmm1
+    pxor %xmm8, %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm3
+    pandn %xmm0, %xmm3
+    psrld $4, %xmm3
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm7
+    pandn %xmm1, %xmm7
+    psrld $4, %xmm7
+    pand .Lvpaes_mask(%rip), %xmm1
+    movdqa .Lvpaes_ainv(%rip), %xmm4
+    pshufb %xmm0, %xmm4
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm8
+    pshufb %xmm1, %xmm8
+    pxor %xmm7, %xmm1
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm3, %xmm5
+    pxor %xmm4, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm6
+    pshufb %xmm0, %xmm6
+    pxor %xmm4, %xmm6
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm7, %xmm9
+    pxor %xmm8, %xmm9
+    movdqa .Lvpaes_inv(%rip), %xmm10
+    pshufb %xmm1, %xmm10
+    pxor %xmm8, %xmm10
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm0, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm6, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm8
+    pshufb %xmm9, %xmm8
+    pxor %xmm1, %xmm8
+    movdqa .Lvpaes_inv(%rip), %xmm9
+    pshufb %xmm10, %xmm9
+    pxor %xmm7, %xmm9
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm4, %xmm0
+    movdqa .Lvpaes_sb1u(%rip), %xmm1
+    pshufb %xmm8, %xmm1
+    movdqa .Lvpaes_sb1t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    movdqa .Lvpaes_sb1t(%rip), %xmm10
+    pshufb %xmm9, %xmm10
+    pxor %xmm6, %xmm0
+    pxor %xmm10, %xmm1
+    movdqa .Lvpaes_sb2u(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    movdqa .Lvpaes_sb2u(%rip), %xmm7
+    pshufb %xmm8, %xmm7
+    movdqa .Lvpaes_sb2t(%rip), %xmm6
+    pshufb %xmm5, %xmm6
+    movdqa .Lvpaes_sb2t(%rip), %xmm10
+    pshufb %xmm9, %xmm10
+    pxor %xmm6, %xmm3
+    pxor %xmm10, %xmm7
+    movdqu 208(%rdi), %xmm2
+    movdqa %xmm0, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm4, %xmm3
+    movdqa %xmm3, %xmm4
+    pshufb .Lvpaes_mce1r1(%rip), %xmm4
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    pxor %xmm4, %xmm0
+    movdqa %xmm1, %xmm8
+    pshufb .Lvpaes_mce1r1(%rip), %xmm8
+    pshufb .Lvpaes_mce1r3(%rip), %xmm1
+    pxor %xmm8, %xmm7
+    movdqa %xmm7, %xmm8
+    pshufb .Lvpaes_mce1r1(%rip), %xmm8
+    pxor %xmm2, %xmm1
+    pxor %xmm7, %xmm1
+    pxor %xmm8, %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -3954,16 +3954,16 @@ aes_gen_vpaes_ecb_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 16(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -3993,16 +3993,16 @@ aes_gen_vpaes_ecb_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce2r1(%rip), %xmm3
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce2r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 32(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce2r1(%rip), %xmm3
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce2r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -4032,16 +4032,16 @@ aes_gen_vpaes_ecb_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce3r1(%rip), %xmm3
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce3r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 48(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce3r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -4071,16 +4071,16 @@ aes_gen_vpaes_ecb_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce0r1(%rip), %xmm3
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce0r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 64(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce0r1(%rip), %xmm3
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce0r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -4110,16 +4110,16 @@ aes_gen_vpaes_ecb_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 80(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -4149,172 +4149,16 @@ aes_gen_vpaes_ecb_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce2r1(%rip), %xmm3
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce2r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 96(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce3r1(%rip), %xmm3
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce3r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
-    movdqu 112(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce0r1(%rip), %xmm3
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce0r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
-    movdqu 128(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
-    movdqu 144(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce2r1(%rip), %xmm3
     pshufb .Lvpaes_mce2r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce2r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 160(%rdi), %xmm1
-    pxor %xmm1, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -4344,16 +4188,16 @@ aes_gen_vpaes_ecb_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
+    movdqu 112(%rdi), %xmm1
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce3r1(%rip), %xmm3
     pshufb .Lvpaes_mce3r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 176(%rdi), %xmm1
-    pxor %xmm1, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -4383,16 +4227,16 @@ aes_gen_vpaes_ecb_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
+    movdqu 128(%rdi), %xmm1
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce0r1(%rip), %xmm3
     pshufb .Lvpaes_mce0r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce0r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 192(%rdi), %xmm1
-    pxor %xmm1, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -4422,16 +4266,172 @@ aes_gen_vpaes_ecb_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
+    movdqu 144(%rdi), %xmm1
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce1r1(%rip), %xmm3
     pshufb .Lvpaes_mce1r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 208(%rdi), %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 160(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce2r1(%rip), %xmm3
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce2r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 176(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 192(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce0r1(%rip), %xmm3
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce0r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 208(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2

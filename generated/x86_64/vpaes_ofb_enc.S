@@ -131,16 +131,16 @@ aes_gen_vpaes_ofb_enc_k128_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 16(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -170,172 +170,16 @@ aes_gen_vpaes_ofb_enc_k128_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce2r1(%rip), %xmm3
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce2r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 32(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce3r1(%rip), %xmm3
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce3r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
-    movdqu 48(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce0r1(%rip), %xmm3
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce0r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
-    movdqu 64(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
-    movdqu 80(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce2r1(%rip), %xmm3
     pshufb .Lvpaes_mce2r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce2r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 96(%rdi), %xmm1
-    pxor %xmm1, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -365,16 +209,16 @@ aes_gen_vpaes_ofb_enc_k128_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
+    movdqu 48(%rdi), %xmm1
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce3r1(%rip), %xmm3
     pshufb .Lvpaes_mce3r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 112(%rdi), %xmm1
-    pxor %xmm1, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -404,16 +248,16 @@ aes_gen_vpaes_ofb_enc_k128_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
+    movdqu 64(%rdi), %xmm1
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce0r1(%rip), %xmm3
     pshufb .Lvpaes_mce0r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce0r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 128(%rdi), %xmm1
-    pxor %xmm1, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -443,16 +287,172 @@ aes_gen_vpaes_ofb_enc_k128_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
+    movdqu 80(%rdi), %xmm1
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce1r1(%rip), %xmm3
     pshufb .Lvpaes_mce1r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 144(%rdi), %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 96(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce2r1(%rip), %xmm3
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce2r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 112(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 128(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce0r1(%rip), %xmm3
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce0r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 144(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -558,16 +558,16 @@ aes_gen_vpaes_ofb_enc_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 16(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -597,16 +597,16 @@ aes_gen_vpaes_ofb_enc_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce2r1(%rip), %xmm3
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce2r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 32(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce2r1(%rip), %xmm3
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce2r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -636,16 +636,16 @@ aes_gen_vpaes_ofb_enc_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce3r1(%rip), %xmm3
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce3r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 48(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce3r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -675,172 +675,16 @@ aes_gen_vpaes_ofb_enc_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce0r1(%rip), %xmm3
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce0r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 64(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
-    movdqu 80(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce2r1(%rip), %xmm3
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce2r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
-    movdqu 96(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce3r1(%rip), %xmm3
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce3r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
-    movdqu 112(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce0r1(%rip), %xmm3
     pshufb .Lvpaes_mce0r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce0r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 128(%rdi), %xmm1
-    pxor %xmm1, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -870,16 +714,16 @@ aes_gen_vpaes_ofb_enc_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
+    movdqu 80(%rdi), %xmm1
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce1r1(%rip), %xmm3
     pshufb .Lvpaes_mce1r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 144(%rdi), %xmm1
-    pxor %xmm1, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -909,16 +753,16 @@ aes_gen_vpaes_ofb_enc_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
+    movdqu 96(%rdi), %xmm1
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce2r1(%rip), %xmm3
     pshufb .Lvpaes_mce2r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce2r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 160(%rdi), %xmm1
-    pxor %xmm1, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -948,16 +792,172 @@ aes_gen_vpaes_ofb_enc_k192_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
+    movdqu 112(%rdi), %xmm1
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce3r1(%rip), %xmm3
     pshufb .Lvpaes_mce3r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 176(%rdi), %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 128(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce0r1(%rip), %xmm3
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce0r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 144(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 160(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce2r1(%rip), %xmm3
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce2r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 176(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -1063,16 +1063,16 @@ aes_gen_vpaes_ofb_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 16(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -1102,16 +1102,16 @@ aes_gen_vpaes_ofb_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce2r1(%rip), %xmm3
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce2r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 32(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce2r1(%rip), %xmm3
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce2r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -1141,16 +1141,16 @@ aes_gen_vpaes_ofb_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce3r1(%rip), %xmm3
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce3r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 48(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce3r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -1180,16 +1180,16 @@ aes_gen_vpaes_ofb_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce0r1(%rip), %xmm3
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce0r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 64(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce0r1(%rip), %xmm3
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce0r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -1219,16 +1219,16 @@ aes_gen_vpaes_ofb_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 80(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -1258,172 +1258,16 @@ aes_gen_vpaes_ofb_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce2r1(%rip), %xmm3
-    pshufb .Lvpaes_mce2r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce2r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
     movdqu 96(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce3r1(%rip), %xmm3
-    pshufb .Lvpaes_mce3r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce3r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
-    movdqu 112(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce0r1(%rip), %xmm3
-    pshufb .Lvpaes_mce0r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce0r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
-    movdqu 128(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
-    movdqa %xmm0, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pshufb .Lvpaes_mce1r3(%rip), %xmm0
-    pxor %xmm3, %xmm2
-    movdqa %xmm2, %xmm3
-    pshufb .Lvpaes_mce1r1(%rip), %xmm3
-    pxor %xmm2, %xmm0
-    pxor %xmm3, %xmm0
-    movdqu 144(%rdi), %xmm1
-    pxor %xmm1, %xmm0
-    movdqa .Lvpaes_mask(%rip), %xmm2
-    pandn %xmm0, %xmm2
-    psrld $4, %xmm2
-    pand .Lvpaes_mask(%rip), %xmm0
-    movdqa .Lvpaes_ainv(%rip), %xmm3
-    pshufb %xmm0, %xmm3
-    pxor %xmm2, %xmm0
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm2, %xmm4
-    pxor %xmm3, %xmm4
-    movdqa .Lvpaes_inv(%rip), %xmm5
-    pshufb %xmm0, %xmm5
-    pxor %xmm3, %xmm5
-    movdqa .Lvpaes_inv(%rip), %xmm3
-    pshufb %xmm4, %xmm3
-    pxor %xmm0, %xmm3
-    movdqa .Lvpaes_inv(%rip), %xmm4
-    pshufb %xmm5, %xmm4
-    pxor %xmm2, %xmm4
-    movdqa .Lvpaes_sb1u(%rip), %xmm0
-    pshufb %xmm3, %xmm0
-    movdqa .Lvpaes_sb1t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm0
-    movdqa .Lvpaes_sb2u(%rip), %xmm2
-    pshufb %xmm3, %xmm2
-    movdqa .Lvpaes_sb2t(%rip), %xmm5
-    pshufb %xmm4, %xmm5
-    pxor %xmm5, %xmm2
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce2r1(%rip), %xmm3
     pshufb .Lvpaes_mce2r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce2r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 160(%rdi), %xmm1
-    pxor %xmm1, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -1453,16 +1297,16 @@ aes_gen_vpaes_ofb_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
+    movdqu 112(%rdi), %xmm1
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce3r1(%rip), %xmm3
     pshufb .Lvpaes_mce3r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 176(%rdi), %xmm1
-    pxor %xmm1, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -1492,16 +1336,16 @@ aes_gen_vpaes_ofb_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
+    movdqu 128(%rdi), %xmm1
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce0r1(%rip), %xmm3
     pshufb .Lvpaes_mce0r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce0r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 192(%rdi), %xmm1
-    pxor %xmm1, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
@@ -1531,16 +1375,172 @@ aes_gen_vpaes_ofb_enc_k256_w1:
     movdqa .Lvpaes_sb2t(%rip), %xmm5
     pshufb %xmm4, %xmm5
     pxor %xmm5, %xmm2
+    movdqu 144(%rdi), %xmm1
     movdqa %xmm0, %xmm3
     pshufb .Lvpaes_mce1r1(%rip), %xmm3
     pshufb .Lvpaes_mce1r3(%rip), %xmm0
     pxor %xmm3, %xmm2
     movdqa %xmm2, %xmm3
     pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
     pxor %xmm2, %xmm0
     pxor %xmm3, %xmm0
-    movdqu 208(%rdi), %xmm1
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 160(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce2r1(%rip), %xmm3
+    pshufb .Lvpaes_mce2r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce2r1(%rip), %xmm3
     pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 176(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pshufb .Lvpaes_mce3r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce3r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 192(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce0r1(%rip), %xmm3
+    pshufb .Lvpaes_mce0r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce0r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
+    movdqa .Lvpaes_mask(%rip), %xmm2
+    pandn %xmm0, %xmm2
+    psrld $4, %xmm2
+    pand .Lvpaes_mask(%rip), %xmm0
+    movdqa .Lvpaes_ainv(%rip), %xmm3
+    pshufb %xmm0, %xmm3
+    pxor %xmm2, %xmm0
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm2, %xmm4
+    pxor %xmm3, %xmm4
+    movdqa .Lvpaes_inv(%rip), %xmm5
+    pshufb %xmm0, %xmm5
+    pxor %xmm3, %xmm5
+    movdqa .Lvpaes_inv(%rip), %xmm3
+    pshufb %xmm4, %xmm3
+    pxor %xmm0, %xmm3
+    movdqa .Lvpaes_inv(%rip), %xmm4
+    pshufb %xmm5, %xmm4
+    pxor %xmm2, %xmm4
+    movdqa .Lvpaes_sb1u(%rip), %xmm0
+    pshufb %xmm3, %xmm0
+    movdqa .Lvpaes_sb1t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm0
+    movdqa .Lvpaes_sb2u(%rip), %xmm2
+    pshufb %xmm3, %xmm2
+    movdqa .Lvpaes_sb2t(%rip), %xmm5
+    pshufb %xmm4, %xmm5
+    pxor %xmm5, %xmm2
+    movdqu 208(%rdi), %xmm1
+    movdqa %xmm0, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pshufb .Lvpaes_mce1r3(%rip), %xmm0
+    pxor %xmm3, %xmm2
+    movdqa %xmm2, %xmm3
+    pshufb .Lvpaes_mce1r1(%rip), %xmm3
+    pxor %xmm1, %xmm0
+    pxor %xmm2, %xmm0
+    pxor %xmm3, %xmm0
     movdqa .Lvpaes_mask(%rip), %xmm2
     pandn %xmm0, %xmm2
     psrld $4, %xmm2
