@@ -17,7 +17,7 @@ from x86 import skeletons
 # Every parallel-mode width of the defaults plus non-default ones
 # (AES_GEN_EMU_WIDE=1 adds the widest each backend allows).
 WIDTHS = {"vaes512": (1, 4, 8, 12, 16, 32), "vaes256": (1, 2, 4, 6, 8, 16), "aesni": (1, 2, 3, 8),
-          "vpaes512": (1, 4, 8, 20), "vpaes256": (1, 2, 4), "vpaes": (1, 2)}
+          "vpaes512": (1, 3, 4, 5, 8, 20), "vpaes256": (1, 2, 4), "vpaes": (1, 2)}
 if os.environ.get("AES_GEN_EMU_WIDE"):
     WIDTHS = {name: ws + (variants.BACKENDS[name].max_width,) for name, ws in WIDTHS.items()}
 
