@@ -33,6 +33,7 @@
     .type aes_gen_aesni_cfb_dec_k128_w8, @function
     .p2align 5
 aes_gen_aesni_cfb_dec_k128_w8:
+    endbr64
     movdqu 0(%rdi), %xmm10
     movdqu 96(%rdi), %xmm15
     movdqu 112(%rdi), %xmm14
@@ -223,6 +224,7 @@ aes_gen_aesni_cfb_dec_k128_w8:
     .type aes_gen_aesni_cfb_dec_k128_w4, @function
     .p2align 5
 aes_gen_aesni_cfb_dec_k128_w4:
+    endbr64
     movdqu 0(%rdi), %xmm6
     movdqu 32(%rdi), %xmm15
     movdqu 48(%rdi), %xmm14
@@ -352,6 +354,7 @@ aes_gen_aesni_cfb_dec_k128_w4:
     .type aes_gen_aesni_cfb_dec_k128_w2, @function
     .p2align 5
 aes_gen_aesni_cfb_dec_k128_w2:
+    endbr64
     movdqu 0(%rdi), %xmm4
     movdqu 16(%rdi), %xmm14
     movdqu 32(%rdi), %xmm13
@@ -449,6 +452,7 @@ aes_gen_aesni_cfb_dec_k128_w2:
     .type aes_gen_aesni_cfb_dec_k128_w1, @function
     .p2align 5
 aes_gen_aesni_cfb_dec_k128_w1:
+    endbr64
     movdqu 0(%rdi), %xmm3
     movdqu 16(%rdi), %xmm13
     movdqu 32(%rdi), %xmm12
@@ -532,6 +536,7 @@ aes_gen_aesni_cfb_dec_k128_w1:
     .type aes_gen_aesni_cfb_dec_k192_w8, @function
     .p2align 5
 aes_gen_aesni_cfb_dec_k192_w8:
+    endbr64
     movdqu 0(%rdi), %xmm10
     movdqu 128(%rdi), %xmm15
     movdqu 144(%rdi), %xmm14
@@ -740,6 +745,7 @@ aes_gen_aesni_cfb_dec_k192_w8:
     .type aes_gen_aesni_cfb_dec_k192_w4, @function
     .p2align 5
 aes_gen_aesni_cfb_dec_k192_w4:
+    endbr64
     movdqu 0(%rdi), %xmm6
     movdqu 64(%rdi), %xmm15
     movdqu 80(%rdi), %xmm14
@@ -880,6 +886,7 @@ aes_gen_aesni_cfb_dec_k192_w4:
     .type aes_gen_aesni_cfb_dec_k192_w2, @function
     .p2align 5
 aes_gen_aesni_cfb_dec_k192_w2:
+    endbr64
     movdqu 0(%rdi), %xmm4
     movdqu 32(%rdi), %xmm15
     movdqu 48(%rdi), %xmm14
@@ -986,6 +993,7 @@ aes_gen_aesni_cfb_dec_k192_w2:
     .type aes_gen_aesni_cfb_dec_k192_w1, @function
     .p2align 5
 aes_gen_aesni_cfb_dec_k192_w1:
+    endbr64
     movdqu 0(%rdi), %xmm3
     movdqu 16(%rdi), %xmm15
     movdqu 32(%rdi), %xmm14
@@ -1075,6 +1083,7 @@ aes_gen_aesni_cfb_dec_k192_w1:
     .type aes_gen_aesni_cfb_dec_k256_w8, @function
     .p2align 5
 aes_gen_aesni_cfb_dec_k256_w8:
+    endbr64
     movdqu 0(%rdi), %xmm10
     movdqu 160(%rdi), %xmm15
     movdqu 176(%rdi), %xmm14
@@ -1301,6 +1310,7 @@ aes_gen_aesni_cfb_dec_k256_w8:
     .type aes_gen_aesni_cfb_dec_k256_w4, @function
     .p2align 5
 aes_gen_aesni_cfb_dec_k256_w4:
+    endbr64
     movdqu 0(%rdi), %xmm6
     movdqu 96(%rdi), %xmm15
     movdqu 112(%rdi), %xmm14
@@ -1451,6 +1461,7 @@ aes_gen_aesni_cfb_dec_k256_w4:
     .type aes_gen_aesni_cfb_dec_k256_w2, @function
     .p2align 5
 aes_gen_aesni_cfb_dec_k256_w2:
+    endbr64
     movdqu 0(%rdi), %xmm4
     movdqu 64(%rdi), %xmm15
     movdqu 80(%rdi), %xmm14
@@ -1563,6 +1574,7 @@ aes_gen_aesni_cfb_dec_k256_w2:
     .type aes_gen_aesni_cfb_dec_k256_w1, @function
     .p2align 5
 aes_gen_aesni_cfb_dec_k256_w1:
+    endbr64
     movdqu 0(%rdi), %xmm3
     movdqu 48(%rdi), %xmm15
     movdqu 64(%rdi), %xmm14
@@ -1629,3 +1641,14 @@ aes_gen_aesni_cfb_dec_k256_w1:
     .size aes_gen_aesni_cfb_dec_k256_w1, .-aes_gen_aesni_cfb_dec_k256_w1
 
     .section .note.GNU-stack, "", @progbits
+
+# CET: every entry starts with endbr64 (the kernels are called through
+# function pointers) and nothing touches the return address, so the object
+# says it is IBT and SHSTK compatible (a linker marks a program so only if
+# all of its objects are).
+    .section .note.gnu.property, "a"
+    .p2align 3
+    .long 4, 16, 5                 # name size, descriptor size, NT_GNU_PROPERTY_TYPE_0
+    .asciz "GNU"
+    .long 0xc0000002, 4, 3         # GNU_PROPERTY_X86_FEATURE_1_AND: IBT | SHSTK
+    .p2align 3

@@ -33,6 +33,7 @@
     .type aes_gen_aesni_ecb_dec_k128_w8, @function
     .p2align 5
 aes_gen_aesni_ecb_dec_k128_w8:
+    endbr64
     movdqu 0(%rdi), %xmm9
     movdqu 80(%rdi), %xmm15
     movdqu 96(%rdi), %xmm14
@@ -205,6 +206,7 @@ aes_gen_aesni_ecb_dec_k128_w8:
     .type aes_gen_aesni_ecb_dec_k128_w4, @function
     .p2align 5
 aes_gen_aesni_ecb_dec_k128_w4:
+    endbr64
     movdqu 0(%rdi), %xmm5
     movdqu 16(%rdi), %xmm15
     movdqu 32(%rdi), %xmm14
@@ -323,6 +325,7 @@ aes_gen_aesni_ecb_dec_k128_w4:
     .type aes_gen_aesni_ecb_dec_k128_w2, @function
     .p2align 5
 aes_gen_aesni_ecb_dec_k128_w2:
+    endbr64
     movdqu 0(%rdi), %xmm3
     movdqu 16(%rdi), %xmm13
     movdqu 32(%rdi), %xmm12
@@ -412,6 +415,7 @@ aes_gen_aesni_ecb_dec_k128_w2:
     .type aes_gen_aesni_ecb_dec_k128_w1, @function
     .p2align 5
 aes_gen_aesni_ecb_dec_k128_w1:
+    endbr64
     movdqu 0(%rdi), %xmm2
     movdqu 16(%rdi), %xmm12
     movdqu 32(%rdi), %xmm11
@@ -490,6 +494,7 @@ aes_gen_aesni_ecb_dec_k128_w1:
     .type aes_gen_aesni_ecb_dec_k192_w8, @function
     .p2align 5
 aes_gen_aesni_ecb_dec_k192_w8:
+    endbr64
     movdqu 0(%rdi), %xmm9
     movdqu 112(%rdi), %xmm15
     movdqu 128(%rdi), %xmm14
@@ -680,6 +685,7 @@ aes_gen_aesni_ecb_dec_k192_w8:
     .type aes_gen_aesni_ecb_dec_k192_w4, @function
     .p2align 5
 aes_gen_aesni_ecb_dec_k192_w4:
+    endbr64
     movdqu 0(%rdi), %xmm5
     movdqu 48(%rdi), %xmm15
     movdqu 64(%rdi), %xmm14
@@ -810,6 +816,7 @@ aes_gen_aesni_ecb_dec_k192_w4:
     .type aes_gen_aesni_ecb_dec_k192_w2, @function
     .p2align 5
 aes_gen_aesni_ecb_dec_k192_w2:
+    endbr64
     movdqu 0(%rdi), %xmm3
     movdqu 16(%rdi), %xmm15
     movdqu 32(%rdi), %xmm14
@@ -909,6 +916,7 @@ aes_gen_aesni_ecb_dec_k192_w2:
     .type aes_gen_aesni_ecb_dec_k192_w1, @function
     .p2align 5
 aes_gen_aesni_ecb_dec_k192_w1:
+    endbr64
     movdqu 0(%rdi), %xmm2
     movdqu 16(%rdi), %xmm14
     movdqu 32(%rdi), %xmm13
@@ -993,6 +1001,7 @@ aes_gen_aesni_ecb_dec_k192_w1:
     .type aes_gen_aesni_ecb_dec_k256_w8, @function
     .p2align 5
 aes_gen_aesni_ecb_dec_k256_w8:
+    endbr64
     movdqu 0(%rdi), %xmm9
     movdqu 144(%rdi), %xmm15
     movdqu 160(%rdi), %xmm14
@@ -1201,6 +1210,7 @@ aes_gen_aesni_ecb_dec_k256_w8:
     .type aes_gen_aesni_ecb_dec_k256_w4, @function
     .p2align 5
 aes_gen_aesni_ecb_dec_k256_w4:
+    endbr64
     movdqu 0(%rdi), %xmm5
     movdqu 80(%rdi), %xmm15
     movdqu 96(%rdi), %xmm14
@@ -1341,6 +1351,7 @@ aes_gen_aesni_ecb_dec_k256_w4:
     .type aes_gen_aesni_ecb_dec_k256_w2, @function
     .p2align 5
 aes_gen_aesni_ecb_dec_k256_w2:
+    endbr64
     movdqu 0(%rdi), %xmm3
     movdqu 48(%rdi), %xmm15
     movdqu 64(%rdi), %xmm14
@@ -1447,6 +1458,7 @@ aes_gen_aesni_ecb_dec_k256_w2:
     .type aes_gen_aesni_ecb_dec_k256_w1, @function
     .p2align 5
 aes_gen_aesni_ecb_dec_k256_w1:
+    endbr64
     movdqu 0(%rdi), %xmm2
     movdqu 32(%rdi), %xmm15
     movdqu 48(%rdi), %xmm14
@@ -1509,3 +1521,14 @@ aes_gen_aesni_ecb_dec_k256_w1:
     .size aes_gen_aesni_ecb_dec_k256_w1, .-aes_gen_aesni_ecb_dec_k256_w1
 
     .section .note.GNU-stack, "", @progbits
+
+# CET: every entry starts with endbr64 (the kernels are called through
+# function pointers) and nothing touches the return address, so the object
+# says it is IBT and SHSTK compatible (a linker marks a program so only if
+# all of its objects are).
+    .section .note.gnu.property, "a"
+    .p2align 3
+    .long 4, 16, 5                 # name size, descriptor size, NT_GNU_PROPERTY_TYPE_0
+    .asciz "GNU"
+    .long 0xc0000002, 4, 3         # GNU_PROPERTY_X86_FEATURE_1_AND: IBT | SHSTK
+    .p2align 3

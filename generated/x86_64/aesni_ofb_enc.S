@@ -30,6 +30,7 @@
     .type aes_gen_aesni_ofb_enc_k128_w1, @function
     .p2align 5
 aes_gen_aesni_ofb_enc_k128_w1:
+    endbr64
     movdqu 0(%rdi), %xmm2
     movdqu 16(%rdi), %xmm12
     movdqu 32(%rdi), %xmm11
@@ -113,6 +114,7 @@ aes_gen_aesni_ofb_enc_k128_w1:
     .type aes_gen_aesni_ofb_enc_k192_w1, @function
     .p2align 5
 aes_gen_aesni_ofb_enc_k192_w1:
+    endbr64
     movdqu 0(%rdi), %xmm2
     movdqu 16(%rdi), %xmm14
     movdqu 32(%rdi), %xmm13
@@ -203,6 +205,7 @@ aes_gen_aesni_ofb_enc_k192_w1:
     .type aes_gen_aesni_ofb_enc_k256_w1, @function
     .p2align 5
 aes_gen_aesni_ofb_enc_k256_w1:
+    endbr64
     movdqu 0(%rdi), %xmm2
     movdqu 32(%rdi), %xmm15
     movdqu 48(%rdi), %xmm14
@@ -271,3 +274,14 @@ aes_gen_aesni_ofb_enc_k256_w1:
     .size aes_gen_aesni_ofb_enc_k256_w1, .-aes_gen_aesni_ofb_enc_k256_w1
 
     .section .note.GNU-stack, "", @progbits
+
+# CET: every entry starts with endbr64 (the kernels are called through
+# function pointers) and nothing touches the return address, so the object
+# says it is IBT and SHSTK compatible (a linker marks a program so only if
+# all of its objects are).
+    .section .note.gnu.property, "a"
+    .p2align 3
+    .long 4, 16, 5                 # name size, descriptor size, NT_GNU_PROPERTY_TYPE_0
+    .asciz "GNU"
+    .long 0xc0000002, 4, 3         # GNU_PROPERTY_X86_FEATURE_1_AND: IBT | SHSTK
+    .p2align 3

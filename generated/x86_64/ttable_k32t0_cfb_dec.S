@@ -28,6 +28,7 @@
     .type aes_gen_ttable_k32t0_cfb_dec_k128_w2, @function
     .p2align 5
 aes_gen_ttable_k32t0_cfb_dec_k128_w2:
+    endbr64
     push %rbx
     push %rbp
     push %r12
@@ -1024,6 +1025,7 @@ aes_gen_ttable_k32t0_cfb_dec_k128_w2:
     .type aes_gen_ttable_k32t0_cfb_dec_k128_w1, @function
     .p2align 5
 aes_gen_ttable_k32t0_cfb_dec_k128_w1:
+    endbr64
     push %rbx
     push %rbp
     push %r12
@@ -1562,6 +1564,7 @@ aes_gen_ttable_k32t0_cfb_dec_k128_w1:
     .type aes_gen_ttable_k32t0_cfb_dec_k192_w2, @function
     .p2align 5
 aes_gen_ttable_k32t0_cfb_dec_k192_w2:
+    endbr64
     push %rbx
     push %rbp
     push %r12
@@ -2734,6 +2737,7 @@ aes_gen_ttable_k32t0_cfb_dec_k192_w2:
     .type aes_gen_ttable_k32t0_cfb_dec_k192_w1, @function
     .p2align 5
 aes_gen_ttable_k32t0_cfb_dec_k192_w1:
+    endbr64
     push %rbx
     push %rbp
     push %r12
@@ -3360,6 +3364,7 @@ aes_gen_ttable_k32t0_cfb_dec_k192_w1:
     .type aes_gen_ttable_k32t0_cfb_dec_k256_w2, @function
     .p2align 5
 aes_gen_ttable_k32t0_cfb_dec_k256_w2:
+    endbr64
     push %rbx
     push %rbp
     push %r12
@@ -4708,6 +4713,7 @@ aes_gen_ttable_k32t0_cfb_dec_k256_w2:
     .type aes_gen_ttable_k32t0_cfb_dec_k256_w1, @function
     .p2align 5
 aes_gen_ttable_k32t0_cfb_dec_k256_w1:
+    endbr64
     push %rbx
     push %rbp
     push %r12
@@ -5401,3 +5407,14 @@ aes_gen_ttable_k32t0_cfb_dec_k256_w1:
     .size aes_gen_ttable_k32t0_cfb_dec_k256_w1, .-aes_gen_ttable_k32t0_cfb_dec_k256_w1
 
     .section .note.GNU-stack, "", @progbits
+
+# CET: every entry starts with endbr64 (the kernels are called through
+# function pointers) and nothing touches the return address, so the object
+# says it is IBT and SHSTK compatible (a linker marks a program so only if
+# all of its objects are).
+    .section .note.gnu.property, "a"
+    .p2align 3
+    .long 4, 16, 5                 # name size, descriptor size, NT_GNU_PROPERTY_TYPE_0
+    .asciz "GNU"
+    .long 0xc0000002, 4, 3         # GNU_PROPERTY_X86_FEATURE_1_AND: IBT | SHSTK
+    .p2align 3

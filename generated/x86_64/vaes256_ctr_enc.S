@@ -94,6 +94,7 @@
     .type aes_gen_vaes256_ctr_enc_k128_w16, @function
     .p2align 5
 aes_gen_vaes256_ctr_enc_k128_w16:
+    endbr64
     vbroadcasti128 0(%rdi), %ymm10
     vbroadcasti128 96(%rdi), %ymm15
     vbroadcasti128 112(%rdi), %ymm14
@@ -392,6 +393,7 @@ aes_gen_vaes256_ctr_enc_k128_w16:
     .type aes_gen_vaes256_ctr_enc_k128_w8, @function
     .p2align 5
 aes_gen_vaes256_ctr_enc_k128_w8:
+    endbr64
     vbroadcasti128 0(%rdi), %ymm6
     vbroadcasti128 32(%rdi), %ymm15
     vbroadcasti128 48(%rdi), %ymm14
@@ -590,6 +592,7 @@ aes_gen_vaes256_ctr_enc_k128_w8:
     .type aes_gen_vaes256_ctr_enc_k128_w4, @function
     .p2align 5
 aes_gen_vaes256_ctr_enc_k128_w4:
+    endbr64
     vmovdqu 0(%rdi), %xmm6
     vmovdqu 32(%rdi), %xmm15
     vmovdqu 48(%rdi), %xmm14
@@ -765,6 +768,7 @@ aes_gen_vaes256_ctr_enc_k128_w4:
     .type aes_gen_vaes256_ctr_enc_k128_w2, @function
     .p2align 5
 aes_gen_vaes256_ctr_enc_k128_w2:
+    endbr64
     vmovdqu 0(%rdi), %xmm4
     vmovdqu 16(%rdi), %xmm14
     vmovdqu 32(%rdi), %xmm13
@@ -898,6 +902,7 @@ aes_gen_vaes256_ctr_enc_k128_w2:
     .type aes_gen_vaes256_ctr_enc_k128_w1, @function
     .p2align 5
 aes_gen_vaes256_ctr_enc_k128_w1:
+    endbr64
     vmovdqu 0(%rdi), %xmm3
     vmovdqu 16(%rdi), %xmm13
     vmovdqu 32(%rdi), %xmm12
@@ -1002,6 +1007,7 @@ aes_gen_vaes256_ctr_enc_k128_w1:
     .type aes_gen_vaes256_ctr_enc_k192_w16, @function
     .p2align 5
 aes_gen_vaes256_ctr_enc_k192_w16:
+    endbr64
     vbroadcasti128 0(%rdi), %ymm10
     vbroadcasti128 128(%rdi), %ymm15
     vbroadcasti128 144(%rdi), %ymm14
@@ -1318,6 +1324,7 @@ aes_gen_vaes256_ctr_enc_k192_w16:
     .type aes_gen_vaes256_ctr_enc_k192_w8, @function
     .p2align 5
 aes_gen_vaes256_ctr_enc_k192_w8:
+    endbr64
     vbroadcasti128 0(%rdi), %ymm6
     vbroadcasti128 64(%rdi), %ymm15
     vbroadcasti128 80(%rdi), %ymm14
@@ -1526,6 +1533,7 @@ aes_gen_vaes256_ctr_enc_k192_w8:
     .type aes_gen_vaes256_ctr_enc_k192_w4, @function
     .p2align 5
 aes_gen_vaes256_ctr_enc_k192_w4:
+    endbr64
     vmovdqu 0(%rdi), %xmm6
     vmovdqu 64(%rdi), %xmm15
     vmovdqu 80(%rdi), %xmm14
@@ -1712,6 +1720,7 @@ aes_gen_vaes256_ctr_enc_k192_w4:
     .type aes_gen_vaes256_ctr_enc_k192_w2, @function
     .p2align 5
 aes_gen_vaes256_ctr_enc_k192_w2:
+    endbr64
     vmovdqu 0(%rdi), %xmm4
     vmovdqu 32(%rdi), %xmm15
     vmovdqu 48(%rdi), %xmm14
@@ -1854,6 +1863,7 @@ aes_gen_vaes256_ctr_enc_k192_w2:
     .type aes_gen_vaes256_ctr_enc_k192_w1, @function
     .p2align 5
 aes_gen_vaes256_ctr_enc_k192_w1:
+    endbr64
     vmovdqu 0(%rdi), %xmm3
     vmovdqu 16(%rdi), %xmm15
     vmovdqu 32(%rdi), %xmm14
@@ -1964,6 +1974,7 @@ aes_gen_vaes256_ctr_enc_k192_w1:
     .type aes_gen_vaes256_ctr_enc_k256_w16, @function
     .p2align 5
 aes_gen_vaes256_ctr_enc_k256_w16:
+    endbr64
     vbroadcasti128 0(%rdi), %ymm10
     vbroadcasti128 160(%rdi), %ymm15
     vbroadcasti128 176(%rdi), %ymm14
@@ -2298,6 +2309,7 @@ aes_gen_vaes256_ctr_enc_k256_w16:
     .type aes_gen_vaes256_ctr_enc_k256_w8, @function
     .p2align 5
 aes_gen_vaes256_ctr_enc_k256_w8:
+    endbr64
     vbroadcasti128 0(%rdi), %ymm6
     vbroadcasti128 96(%rdi), %ymm15
     vbroadcasti128 112(%rdi), %ymm14
@@ -2516,6 +2528,7 @@ aes_gen_vaes256_ctr_enc_k256_w8:
     .type aes_gen_vaes256_ctr_enc_k256_w4, @function
     .p2align 5
 aes_gen_vaes256_ctr_enc_k256_w4:
+    endbr64
     vmovdqu 0(%rdi), %xmm6
     vmovdqu 96(%rdi), %xmm15
     vmovdqu 112(%rdi), %xmm14
@@ -2712,6 +2725,7 @@ aes_gen_vaes256_ctr_enc_k256_w4:
     .type aes_gen_vaes256_ctr_enc_k256_w2, @function
     .p2align 5
 aes_gen_vaes256_ctr_enc_k256_w2:
+    endbr64
     vmovdqu 0(%rdi), %xmm4
     vmovdqu 64(%rdi), %xmm15
     vmovdqu 80(%rdi), %xmm14
@@ -2860,6 +2874,7 @@ aes_gen_vaes256_ctr_enc_k256_w2:
     .type aes_gen_vaes256_ctr_enc_k256_w1, @function
     .p2align 5
 aes_gen_vaes256_ctr_enc_k256_w1:
+    endbr64
     vmovdqu 0(%rdi), %xmm3
     vmovdqu 48(%rdi), %xmm15
     vmovdqu 64(%rdi), %xmm14
@@ -2946,3 +2961,14 @@ aes_gen_vaes256_ctr_enc_k256_w1:
     .size aes_gen_vaes256_ctr_enc_k256_w1, .-aes_gen_vaes256_ctr_enc_k256_w1
 
     .section .note.GNU-stack, "", @progbits
+
+# CET: every entry starts with endbr64 (the kernels are called through
+# function pointers) and nothing touches the return address, so the object
+# says it is IBT and SHSTK compatible (a linker marks a program so only if
+# all of its objects are).
+    .section .note.gnu.property, "a"
+    .p2align 3
+    .long 4, 16, 5                 # name size, descriptor size, NT_GNU_PROPERTY_TYPE_0
+    .asciz "GNU"
+    .long 0xc0000002, 4, 3         # GNU_PROPERTY_X86_FEATURE_1_AND: IBT | SHSTK
+    .p2align 3

@@ -33,6 +33,7 @@
     .type aes_gen_vaes256_ecb_enc_k128_w16, @function
     .p2align 5
 aes_gen_vaes256_ecb_enc_k128_w16:
+    endbr64
     vbroadcasti128 0(%rdi), %ymm9
     vbroadcasti128 80(%rdi), %ymm15
     vbroadcasti128 96(%rdi), %ymm14
@@ -206,6 +207,7 @@ aes_gen_vaes256_ecb_enc_k128_w16:
     .type aes_gen_vaes256_ecb_enc_k128_w8, @function
     .p2align 5
 aes_gen_vaes256_ecb_enc_k128_w8:
+    endbr64
     vbroadcasti128 0(%rdi), %ymm5
     vbroadcasti128 16(%rdi), %ymm15
     vbroadcasti128 32(%rdi), %ymm14
@@ -327,6 +329,7 @@ aes_gen_vaes256_ecb_enc_k128_w8:
     .type aes_gen_vaes256_ecb_enc_k128_w4, @function
     .p2align 5
 aes_gen_vaes256_ecb_enc_k128_w4:
+    endbr64
     vmovdqu 0(%rdi), %xmm5
     vmovdqu 16(%rdi), %xmm15
     vmovdqu 32(%rdi), %xmm14
@@ -446,6 +449,7 @@ aes_gen_vaes256_ecb_enc_k128_w4:
     .type aes_gen_vaes256_ecb_enc_k128_w2, @function
     .p2align 5
 aes_gen_vaes256_ecb_enc_k128_w2:
+    endbr64
     vmovdqu 0(%rdi), %xmm3
     vmovdqu 16(%rdi), %xmm13
     vmovdqu 32(%rdi), %xmm12
@@ -536,6 +540,7 @@ aes_gen_vaes256_ecb_enc_k128_w2:
     .type aes_gen_vaes256_ecb_enc_k128_w1, @function
     .p2align 5
 aes_gen_vaes256_ecb_enc_k128_w1:
+    endbr64
     vmovdqu 0(%rdi), %xmm2
     vmovdqu 16(%rdi), %xmm12
     vmovdqu 32(%rdi), %xmm11
@@ -615,6 +620,7 @@ aes_gen_vaes256_ecb_enc_k128_w1:
     .type aes_gen_vaes256_ecb_enc_k192_w16, @function
     .p2align 5
 aes_gen_vaes256_ecb_enc_k192_w16:
+    endbr64
     vbroadcasti128 0(%rdi), %ymm9
     vbroadcasti128 112(%rdi), %ymm15
     vbroadcasti128 128(%rdi), %ymm14
@@ -806,6 +812,7 @@ aes_gen_vaes256_ecb_enc_k192_w16:
     .type aes_gen_vaes256_ecb_enc_k192_w8, @function
     .p2align 5
 aes_gen_vaes256_ecb_enc_k192_w8:
+    endbr64
     vbroadcasti128 0(%rdi), %ymm5
     vbroadcasti128 48(%rdi), %ymm15
     vbroadcasti128 64(%rdi), %ymm14
@@ -937,6 +944,7 @@ aes_gen_vaes256_ecb_enc_k192_w8:
     .type aes_gen_vaes256_ecb_enc_k192_w4, @function
     .p2align 5
 aes_gen_vaes256_ecb_enc_k192_w4:
+    endbr64
     vmovdqu 0(%rdi), %xmm5
     vmovdqu 48(%rdi), %xmm15
     vmovdqu 64(%rdi), %xmm14
@@ -1068,6 +1076,7 @@ aes_gen_vaes256_ecb_enc_k192_w4:
     .type aes_gen_vaes256_ecb_enc_k192_w2, @function
     .p2align 5
 aes_gen_vaes256_ecb_enc_k192_w2:
+    endbr64
     vmovdqu 0(%rdi), %xmm3
     vmovdqu 16(%rdi), %xmm15
     vmovdqu 32(%rdi), %xmm14
@@ -1168,6 +1177,7 @@ aes_gen_vaes256_ecb_enc_k192_w2:
     .type aes_gen_vaes256_ecb_enc_k192_w1, @function
     .p2align 5
 aes_gen_vaes256_ecb_enc_k192_w1:
+    endbr64
     vmovdqu 0(%rdi), %xmm2
     vmovdqu 16(%rdi), %xmm14
     vmovdqu 32(%rdi), %xmm13
@@ -1253,6 +1263,7 @@ aes_gen_vaes256_ecb_enc_k192_w1:
     .type aes_gen_vaes256_ecb_enc_k256_w16, @function
     .p2align 5
 aes_gen_vaes256_ecb_enc_k256_w16:
+    endbr64
     vbroadcasti128 0(%rdi), %ymm9
     vbroadcasti128 144(%rdi), %ymm15
     vbroadcasti128 160(%rdi), %ymm14
@@ -1462,6 +1473,7 @@ aes_gen_vaes256_ecb_enc_k256_w16:
     .type aes_gen_vaes256_ecb_enc_k256_w8, @function
     .p2align 5
 aes_gen_vaes256_ecb_enc_k256_w8:
+    endbr64
     vbroadcasti128 0(%rdi), %ymm5
     vbroadcasti128 80(%rdi), %ymm15
     vbroadcasti128 96(%rdi), %ymm14
@@ -1603,6 +1615,7 @@ aes_gen_vaes256_ecb_enc_k256_w8:
     .type aes_gen_vaes256_ecb_enc_k256_w4, @function
     .p2align 5
 aes_gen_vaes256_ecb_enc_k256_w4:
+    endbr64
     vmovdqu 0(%rdi), %xmm5
     vmovdqu 80(%rdi), %xmm15
     vmovdqu 96(%rdi), %xmm14
@@ -1744,6 +1757,7 @@ aes_gen_vaes256_ecb_enc_k256_w4:
     .type aes_gen_vaes256_ecb_enc_k256_w2, @function
     .p2align 5
 aes_gen_vaes256_ecb_enc_k256_w2:
+    endbr64
     vmovdqu 0(%rdi), %xmm3
     vmovdqu 48(%rdi), %xmm15
     vmovdqu 64(%rdi), %xmm14
@@ -1851,6 +1865,7 @@ aes_gen_vaes256_ecb_enc_k256_w2:
     .type aes_gen_vaes256_ecb_enc_k256_w1, @function
     .p2align 5
 aes_gen_vaes256_ecb_enc_k256_w1:
+    endbr64
     vmovdqu 0(%rdi), %xmm2
     vmovdqu 32(%rdi), %xmm15
     vmovdqu 48(%rdi), %xmm14
@@ -1914,3 +1929,14 @@ aes_gen_vaes256_ecb_enc_k256_w1:
     .size aes_gen_vaes256_ecb_enc_k256_w1, .-aes_gen_vaes256_ecb_enc_k256_w1
 
     .section .note.GNU-stack, "", @progbits
+
+# CET: every entry starts with endbr64 (the kernels are called through
+# function pointers) and nothing touches the return address, so the object
+# says it is IBT and SHSTK compatible (a linker marks a program so only if
+# all of its objects are).
+    .section .note.gnu.property, "a"
+    .p2align 3
+    .long 4, 16, 5                 # name size, descriptor size, NT_GNU_PROPERTY_TYPE_0
+    .asciz "GNU"
+    .long 0xc0000002, 4, 3         # GNU_PROPERTY_X86_FEATURE_1_AND: IBT | SHSTK
+    .p2align 3

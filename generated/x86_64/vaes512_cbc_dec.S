@@ -38,6 +38,7 @@
     .type aes_gen_vaes512_cbc_dec_k128_w32, @function
     .p2align 5
 aes_gen_vaes512_cbc_dec_k128_w32:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm10
     vbroadcasti32x4 16(%rdi), %zmm20
     vbroadcasti32x4 32(%rdi), %zmm19
@@ -230,6 +231,7 @@ aes_gen_vaes512_cbc_dec_k128_w32:
     .type aes_gen_vaes512_cbc_dec_k128_w16, @function
     .p2align 5
 aes_gen_vaes512_cbc_dec_k128_w16:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm6
     vbroadcasti32x4 16(%rdi), %zmm16
     vbroadcasti32x4 32(%rdi), %zmm15
@@ -360,6 +362,7 @@ aes_gen_vaes512_cbc_dec_k128_w16:
     .type aes_gen_vaes512_cbc_dec_k128_w8, @function
     .p2align 5
 aes_gen_vaes512_cbc_dec_k128_w8:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm4
     vbroadcasti32x4 16(%rdi), %zmm14
     vbroadcasti32x4 32(%rdi), %zmm13
@@ -462,6 +465,7 @@ aes_gen_vaes512_cbc_dec_k128_w8:
     .type aes_gen_vaes512_cbc_dec_k128_w4, @function
     .p2align 5
 aes_gen_vaes512_cbc_dec_k128_w4:
+    endbr64
     vmovdqu 0(%rdi), %xmm6
     vmovdqu64 16(%rdi), %xmm16
     vmovdqu 32(%rdi), %xmm15
@@ -589,6 +593,7 @@ aes_gen_vaes512_cbc_dec_k128_w4:
     .type aes_gen_vaes512_cbc_dec_k128_w1, @function
     .p2align 5
 aes_gen_vaes512_cbc_dec_k128_w1:
+    endbr64
     vmovdqu 0(%rdi), %xmm3
     vmovdqu 16(%rdi), %xmm13
     vmovdqu 32(%rdi), %xmm12
@@ -680,6 +685,7 @@ aes_gen_vaes512_cbc_dec_k128_w1:
     .type aes_gen_vaes512_cbc_dec_k192_w32, @function
     .p2align 5
 aes_gen_vaes512_cbc_dec_k192_w32:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm10
     vbroadcasti32x4 16(%rdi), %zmm22
     vbroadcasti32x4 32(%rdi), %zmm21
@@ -894,6 +900,7 @@ aes_gen_vaes512_cbc_dec_k192_w32:
     .type aes_gen_vaes512_cbc_dec_k192_w16, @function
     .p2align 5
 aes_gen_vaes512_cbc_dec_k192_w16:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm6
     vbroadcasti32x4 16(%rdi), %zmm18
     vbroadcasti32x4 32(%rdi), %zmm17
@@ -1038,6 +1045,7 @@ aes_gen_vaes512_cbc_dec_k192_w16:
     .type aes_gen_vaes512_cbc_dec_k192_w8, @function
     .p2align 5
 aes_gen_vaes512_cbc_dec_k192_w8:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm4
     vbroadcasti32x4 16(%rdi), %zmm16
     vbroadcasti32x4 32(%rdi), %zmm15
@@ -1150,6 +1158,7 @@ aes_gen_vaes512_cbc_dec_k192_w8:
     .type aes_gen_vaes512_cbc_dec_k192_w4, @function
     .p2align 5
 aes_gen_vaes512_cbc_dec_k192_w4:
+    endbr64
     vmovdqu 0(%rdi), %xmm6
     vmovdqu64 16(%rdi), %xmm18
     vmovdqu64 32(%rdi), %xmm17
@@ -1291,6 +1300,7 @@ aes_gen_vaes512_cbc_dec_k192_w4:
     .type aes_gen_vaes512_cbc_dec_k192_w1, @function
     .p2align 5
 aes_gen_vaes512_cbc_dec_k192_w1:
+    endbr64
     vmovdqu 0(%rdi), %xmm3
     vmovdqu 16(%rdi), %xmm15
     vmovdqu 32(%rdi), %xmm14
@@ -1390,6 +1400,7 @@ aes_gen_vaes512_cbc_dec_k192_w1:
     .type aes_gen_vaes512_cbc_dec_k256_w32, @function
     .p2align 5
 aes_gen_vaes512_cbc_dec_k256_w32:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm10
     vbroadcasti32x4 16(%rdi), %zmm24
     vbroadcasti32x4 32(%rdi), %zmm23
@@ -1626,6 +1637,7 @@ aes_gen_vaes512_cbc_dec_k256_w32:
     .type aes_gen_vaes512_cbc_dec_k256_w16, @function
     .p2align 5
 aes_gen_vaes512_cbc_dec_k256_w16:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm6
     vbroadcasti32x4 16(%rdi), %zmm20
     vbroadcasti32x4 32(%rdi), %zmm19
@@ -1784,6 +1796,7 @@ aes_gen_vaes512_cbc_dec_k256_w16:
     .type aes_gen_vaes512_cbc_dec_k256_w8, @function
     .p2align 5
 aes_gen_vaes512_cbc_dec_k256_w8:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm4
     vbroadcasti32x4 16(%rdi), %zmm18
     vbroadcasti32x4 32(%rdi), %zmm17
@@ -1906,6 +1919,7 @@ aes_gen_vaes512_cbc_dec_k256_w8:
     .type aes_gen_vaes512_cbc_dec_k256_w4, @function
     .p2align 5
 aes_gen_vaes512_cbc_dec_k256_w4:
+    endbr64
     vmovdqu 0(%rdi), %xmm6
     vmovdqu64 16(%rdi), %xmm20
     vmovdqu64 32(%rdi), %xmm19
@@ -2061,6 +2075,7 @@ aes_gen_vaes512_cbc_dec_k256_w4:
     .type aes_gen_vaes512_cbc_dec_k256_w1, @function
     .p2align 5
 aes_gen_vaes512_cbc_dec_k256_w1:
+    endbr64
     vmovdqu 0(%rdi), %xmm3
     vmovdqu64 16(%rdi), %xmm17
     vmovdqu64 32(%rdi), %xmm16
@@ -2130,3 +2145,14 @@ aes_gen_vaes512_cbc_dec_k256_w1:
     .size aes_gen_vaes512_cbc_dec_k256_w1, .-aes_gen_vaes512_cbc_dec_k256_w1
 
     .section .note.GNU-stack, "", @progbits
+
+# CET: every entry starts with endbr64 (the kernels are called through
+# function pointers) and nothing touches the return address, so the object
+# says it is IBT and SHSTK compatible (a linker marks a program so only if
+# all of its objects are).
+    .section .note.gnu.property, "a"
+    .p2align 3
+    .long 4, 16, 5                 # name size, descriptor size, NT_GNU_PROPERTY_TYPE_0
+    .asciz "GNU"
+    .long 0xc0000002, 4, 3         # GNU_PROPERTY_X86_FEATURE_1_AND: IBT | SHSTK
+    .p2align 3

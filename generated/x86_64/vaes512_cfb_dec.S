@@ -38,6 +38,7 @@
     .type aes_gen_vaes512_cfb_dec_k128_w32, @function
     .p2align 5
 aes_gen_vaes512_cfb_dec_k128_w32:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm10
     vbroadcasti32x4 16(%rdi), %zmm20
     vbroadcasti32x4 32(%rdi), %zmm19
@@ -229,6 +230,7 @@ aes_gen_vaes512_cfb_dec_k128_w32:
     .type aes_gen_vaes512_cfb_dec_k128_w16, @function
     .p2align 5
 aes_gen_vaes512_cfb_dec_k128_w16:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm6
     vbroadcasti32x4 16(%rdi), %zmm16
     vbroadcasti32x4 32(%rdi), %zmm15
@@ -358,6 +360,7 @@ aes_gen_vaes512_cfb_dec_k128_w16:
     .type aes_gen_vaes512_cfb_dec_k128_w8, @function
     .p2align 5
 aes_gen_vaes512_cfb_dec_k128_w8:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm4
     vbroadcasti32x4 16(%rdi), %zmm14
     vbroadcasti32x4 32(%rdi), %zmm13
@@ -459,6 +462,7 @@ aes_gen_vaes512_cfb_dec_k128_w8:
     .type aes_gen_vaes512_cfb_dec_k128_w4, @function
     .p2align 5
 aes_gen_vaes512_cfb_dec_k128_w4:
+    endbr64
     vmovdqu 0(%rdi), %xmm6
     vmovdqu64 16(%rdi), %xmm16
     vmovdqu 32(%rdi), %xmm15
@@ -586,6 +590,7 @@ aes_gen_vaes512_cfb_dec_k128_w4:
     .type aes_gen_vaes512_cfb_dec_k128_w1, @function
     .p2align 5
 aes_gen_vaes512_cfb_dec_k128_w1:
+    endbr64
     vmovdqu 0(%rdi), %xmm3
     vmovdqu 16(%rdi), %xmm13
     vmovdqu 32(%rdi), %xmm12
@@ -677,6 +682,7 @@ aes_gen_vaes512_cfb_dec_k128_w1:
     .type aes_gen_vaes512_cfb_dec_k192_w32, @function
     .p2align 5
 aes_gen_vaes512_cfb_dec_k192_w32:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm10
     vbroadcasti32x4 16(%rdi), %zmm22
     vbroadcasti32x4 32(%rdi), %zmm21
@@ -890,6 +896,7 @@ aes_gen_vaes512_cfb_dec_k192_w32:
     .type aes_gen_vaes512_cfb_dec_k192_w16, @function
     .p2align 5
 aes_gen_vaes512_cfb_dec_k192_w16:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm6
     vbroadcasti32x4 16(%rdi), %zmm18
     vbroadcasti32x4 32(%rdi), %zmm17
@@ -1033,6 +1040,7 @@ aes_gen_vaes512_cfb_dec_k192_w16:
     .type aes_gen_vaes512_cfb_dec_k192_w8, @function
     .p2align 5
 aes_gen_vaes512_cfb_dec_k192_w8:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm4
     vbroadcasti32x4 16(%rdi), %zmm16
     vbroadcasti32x4 32(%rdi), %zmm15
@@ -1144,6 +1152,7 @@ aes_gen_vaes512_cfb_dec_k192_w8:
     .type aes_gen_vaes512_cfb_dec_k192_w4, @function
     .p2align 5
 aes_gen_vaes512_cfb_dec_k192_w4:
+    endbr64
     vmovdqu 0(%rdi), %xmm6
     vmovdqu64 16(%rdi), %xmm18
     vmovdqu64 32(%rdi), %xmm17
@@ -1285,6 +1294,7 @@ aes_gen_vaes512_cfb_dec_k192_w4:
     .type aes_gen_vaes512_cfb_dec_k192_w1, @function
     .p2align 5
 aes_gen_vaes512_cfb_dec_k192_w1:
+    endbr64
     vmovdqu 0(%rdi), %xmm3
     vmovdqu 16(%rdi), %xmm15
     vmovdqu 32(%rdi), %xmm14
@@ -1384,6 +1394,7 @@ aes_gen_vaes512_cfb_dec_k192_w1:
     .type aes_gen_vaes512_cfb_dec_k256_w32, @function
     .p2align 5
 aes_gen_vaes512_cfb_dec_k256_w32:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm10
     vbroadcasti32x4 16(%rdi), %zmm24
     vbroadcasti32x4 32(%rdi), %zmm23
@@ -1619,6 +1630,7 @@ aes_gen_vaes512_cfb_dec_k256_w32:
     .type aes_gen_vaes512_cfb_dec_k256_w16, @function
     .p2align 5
 aes_gen_vaes512_cfb_dec_k256_w16:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm6
     vbroadcasti32x4 16(%rdi), %zmm20
     vbroadcasti32x4 32(%rdi), %zmm19
@@ -1776,6 +1788,7 @@ aes_gen_vaes512_cfb_dec_k256_w16:
     .type aes_gen_vaes512_cfb_dec_k256_w8, @function
     .p2align 5
 aes_gen_vaes512_cfb_dec_k256_w8:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm4
     vbroadcasti32x4 16(%rdi), %zmm18
     vbroadcasti32x4 32(%rdi), %zmm17
@@ -1897,6 +1910,7 @@ aes_gen_vaes512_cfb_dec_k256_w8:
     .type aes_gen_vaes512_cfb_dec_k256_w4, @function
     .p2align 5
 aes_gen_vaes512_cfb_dec_k256_w4:
+    endbr64
     vmovdqu 0(%rdi), %xmm6
     vmovdqu64 16(%rdi), %xmm20
     vmovdqu64 32(%rdi), %xmm19
@@ -2052,6 +2066,7 @@ aes_gen_vaes512_cfb_dec_k256_w4:
     .type aes_gen_vaes512_cfb_dec_k256_w1, @function
     .p2align 5
 aes_gen_vaes512_cfb_dec_k256_w1:
+    endbr64
     vmovdqu 0(%rdi), %xmm3
     vmovdqu64 16(%rdi), %xmm17
     vmovdqu64 32(%rdi), %xmm16
@@ -2121,3 +2136,14 @@ aes_gen_vaes512_cfb_dec_k256_w1:
     .size aes_gen_vaes512_cfb_dec_k256_w1, .-aes_gen_vaes512_cfb_dec_k256_w1
 
     .section .note.GNU-stack, "", @progbits
+
+# CET: every entry starts with endbr64 (the kernels are called through
+# function pointers) and nothing touches the return address, so the object
+# says it is IBT and SHSTK compatible (a linker marks a program so only if
+# all of its objects are).
+    .section .note.gnu.property, "a"
+    .p2align 3
+    .long 4, 16, 5                 # name size, descriptor size, NT_GNU_PROPERTY_TYPE_0
+    .asciz "GNU"
+    .long 0xc0000002, 4, 3         # GNU_PROPERTY_X86_FEATURE_1_AND: IBT | SHSTK
+    .p2align 3

@@ -140,6 +140,7 @@
     .type aes_gen_vaes512_ctr_enc_k128_w32, @function
     .p2align 5
 aes_gen_vaes512_ctr_enc_k128_w32:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm10
     vbroadcasti32x4 16(%rdi), %zmm20
     vbroadcasti32x4 32(%rdi), %zmm19
@@ -524,6 +525,7 @@ aes_gen_vaes512_ctr_enc_k128_w32:
     .type aes_gen_vaes512_ctr_enc_k128_w16, @function
     .p2align 5
 aes_gen_vaes512_ctr_enc_k128_w16:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm6
     vbroadcasti32x4 16(%rdi), %zmm16
     vbroadcasti32x4 32(%rdi), %zmm15
@@ -762,6 +764,7 @@ aes_gen_vaes512_ctr_enc_k128_w16:
     .type aes_gen_vaes512_ctr_enc_k128_w8, @function
     .p2align 5
 aes_gen_vaes512_ctr_enc_k128_w8:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm4
     vbroadcasti32x4 16(%rdi), %zmm14
     vbroadcasti32x4 32(%rdi), %zmm13
@@ -930,6 +933,7 @@ aes_gen_vaes512_ctr_enc_k128_w8:
     .type aes_gen_vaes512_ctr_enc_k128_w4, @function
     .p2align 5
 aes_gen_vaes512_ctr_enc_k128_w4:
+    endbr64
     vmovdqu 0(%rdi), %xmm6
     vmovdqu64 16(%rdi), %xmm16
     vmovdqu 32(%rdi), %xmm15
@@ -1105,6 +1109,7 @@ aes_gen_vaes512_ctr_enc_k128_w4:
     .type aes_gen_vaes512_ctr_enc_k128_w1, @function
     .p2align 5
 aes_gen_vaes512_ctr_enc_k128_w1:
+    endbr64
     vmovdqu 0(%rdi), %xmm3
     vmovdqu 16(%rdi), %xmm13
     vmovdqu 32(%rdi), %xmm12
@@ -1216,6 +1221,7 @@ aes_gen_vaes512_ctr_enc_k128_w1:
     .type aes_gen_vaes512_ctr_enc_k192_w32, @function
     .p2align 5
 aes_gen_vaes512_ctr_enc_k192_w32:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm10
     vbroadcasti32x4 16(%rdi), %zmm22
     vbroadcasti32x4 32(%rdi), %zmm21
@@ -1622,6 +1628,7 @@ aes_gen_vaes512_ctr_enc_k192_w32:
     .type aes_gen_vaes512_ctr_enc_k192_w16, @function
     .p2align 5
 aes_gen_vaes512_ctr_enc_k192_w16:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm6
     vbroadcasti32x4 16(%rdi), %zmm18
     vbroadcasti32x4 32(%rdi), %zmm17
@@ -1874,6 +1881,7 @@ aes_gen_vaes512_ctr_enc_k192_w16:
     .type aes_gen_vaes512_ctr_enc_k192_w8, @function
     .p2align 5
 aes_gen_vaes512_ctr_enc_k192_w8:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm4
     vbroadcasti32x4 16(%rdi), %zmm16
     vbroadcasti32x4 32(%rdi), %zmm15
@@ -2052,6 +2060,7 @@ aes_gen_vaes512_ctr_enc_k192_w8:
     .type aes_gen_vaes512_ctr_enc_k192_w4, @function
     .p2align 5
 aes_gen_vaes512_ctr_enc_k192_w4:
+    endbr64
     vmovdqu 0(%rdi), %xmm6
     vmovdqu64 16(%rdi), %xmm18
     vmovdqu64 32(%rdi), %xmm17
@@ -2241,6 +2250,7 @@ aes_gen_vaes512_ctr_enc_k192_w4:
     .type aes_gen_vaes512_ctr_enc_k192_w1, @function
     .p2align 5
 aes_gen_vaes512_ctr_enc_k192_w1:
+    endbr64
     vmovdqu 0(%rdi), %xmm3
     vmovdqu 16(%rdi), %xmm15
     vmovdqu 32(%rdi), %xmm14
@@ -2360,6 +2370,7 @@ aes_gen_vaes512_ctr_enc_k192_w1:
     .type aes_gen_vaes512_ctr_enc_k256_w32, @function
     .p2align 5
 aes_gen_vaes512_ctr_enc_k256_w32:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm10
     vbroadcasti32x4 16(%rdi), %zmm24
     vbroadcasti32x4 32(%rdi), %zmm23
@@ -2788,6 +2799,7 @@ aes_gen_vaes512_ctr_enc_k256_w32:
     .type aes_gen_vaes512_ctr_enc_k256_w16, @function
     .p2align 5
 aes_gen_vaes512_ctr_enc_k256_w16:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm6
     vbroadcasti32x4 16(%rdi), %zmm20
     vbroadcasti32x4 32(%rdi), %zmm19
@@ -3054,6 +3066,7 @@ aes_gen_vaes512_ctr_enc_k256_w16:
     .type aes_gen_vaes512_ctr_enc_k256_w8, @function
     .p2align 5
 aes_gen_vaes512_ctr_enc_k256_w8:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm4
     vbroadcasti32x4 16(%rdi), %zmm18
     vbroadcasti32x4 32(%rdi), %zmm17
@@ -3242,6 +3255,7 @@ aes_gen_vaes512_ctr_enc_k256_w8:
     .type aes_gen_vaes512_ctr_enc_k256_w4, @function
     .p2align 5
 aes_gen_vaes512_ctr_enc_k256_w4:
+    endbr64
     vmovdqu 0(%rdi), %xmm6
     vmovdqu64 16(%rdi), %xmm20
     vmovdqu64 32(%rdi), %xmm19
@@ -3445,6 +3459,7 @@ aes_gen_vaes512_ctr_enc_k256_w4:
     .type aes_gen_vaes512_ctr_enc_k256_w1, @function
     .p2align 5
 aes_gen_vaes512_ctr_enc_k256_w1:
+    endbr64
     vmovdqu 0(%rdi), %xmm3
     vmovdqu64 16(%rdi), %xmm17
     vmovdqu64 32(%rdi), %xmm16
@@ -3533,3 +3548,14 @@ aes_gen_vaes512_ctr_enc_k256_w1:
     .size aes_gen_vaes512_ctr_enc_k256_w1, .-aes_gen_vaes512_ctr_enc_k256_w1
 
     .section .note.GNU-stack, "", @progbits
+
+# CET: every entry starts with endbr64 (the kernels are called through
+# function pointers) and nothing touches the return address, so the object
+# says it is IBT and SHSTK compatible (a linker marks a program so only if
+# all of its objects are).
+    .section .note.gnu.property, "a"
+    .p2align 3
+    .long 4, 16, 5                 # name size, descriptor size, NT_GNU_PROPERTY_TYPE_0
+    .asciz "GNU"
+    .long 0xc0000002, 4, 3         # GNU_PROPERTY_X86_FEATURE_1_AND: IBT | SHSTK
+    .p2align 3

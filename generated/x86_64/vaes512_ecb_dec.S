@@ -37,6 +37,7 @@
     .type aes_gen_vaes512_ecb_dec_k128_w32, @function
     .p2align 5
 aes_gen_vaes512_ecb_dec_k128_w32:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm9
     vbroadcasti32x4 16(%rdi), %zmm19
     vbroadcasti32x4 32(%rdi), %zmm18
@@ -214,6 +215,7 @@ aes_gen_vaes512_ecb_dec_k128_w32:
     .type aes_gen_vaes512_ecb_dec_k128_w16, @function
     .p2align 5
 aes_gen_vaes512_ecb_dec_k128_w16:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm5
     vbroadcasti32x4 16(%rdi), %zmm15
     vbroadcasti32x4 32(%rdi), %zmm14
@@ -333,6 +335,7 @@ aes_gen_vaes512_ecb_dec_k128_w16:
     .type aes_gen_vaes512_ecb_dec_k128_w8, @function
     .p2align 5
 aes_gen_vaes512_ecb_dec_k128_w8:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm3
     vbroadcasti32x4 16(%rdi), %zmm13
     vbroadcasti32x4 32(%rdi), %zmm12
@@ -426,6 +429,7 @@ aes_gen_vaes512_ecb_dec_k128_w8:
     .type aes_gen_vaes512_ecb_dec_k128_w4, @function
     .p2align 5
 aes_gen_vaes512_ecb_dec_k128_w4:
+    endbr64
     vmovdqu 0(%rdi), %xmm5
     vmovdqu 16(%rdi), %xmm15
     vmovdqu 32(%rdi), %xmm14
@@ -544,6 +548,7 @@ aes_gen_vaes512_ecb_dec_k128_w4:
     .type aes_gen_vaes512_ecb_dec_k128_w1, @function
     .p2align 5
 aes_gen_vaes512_ecb_dec_k128_w1:
+    endbr64
     vmovdqu 0(%rdi), %xmm2
     vmovdqu 16(%rdi), %xmm12
     vmovdqu 32(%rdi), %xmm11
@@ -629,6 +634,7 @@ aes_gen_vaes512_ecb_dec_k128_w1:
     .type aes_gen_vaes512_ecb_dec_k192_w32, @function
     .p2align 5
 aes_gen_vaes512_ecb_dec_k192_w32:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm9
     vbroadcasti32x4 16(%rdi), %zmm21
     vbroadcasti32x4 32(%rdi), %zmm20
@@ -828,6 +834,7 @@ aes_gen_vaes512_ecb_dec_k192_w32:
     .type aes_gen_vaes512_ecb_dec_k192_w16, @function
     .p2align 5
 aes_gen_vaes512_ecb_dec_k192_w16:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm5
     vbroadcasti32x4 16(%rdi), %zmm17
     vbroadcasti32x4 32(%rdi), %zmm16
@@ -961,6 +968,7 @@ aes_gen_vaes512_ecb_dec_k192_w16:
     .type aes_gen_vaes512_ecb_dec_k192_w8, @function
     .p2align 5
 aes_gen_vaes512_ecb_dec_k192_w8:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm3
     vbroadcasti32x4 16(%rdi), %zmm15
     vbroadcasti32x4 32(%rdi), %zmm14
@@ -1064,6 +1072,7 @@ aes_gen_vaes512_ecb_dec_k192_w8:
     .type aes_gen_vaes512_ecb_dec_k192_w4, @function
     .p2align 5
 aes_gen_vaes512_ecb_dec_k192_w4:
+    endbr64
     vmovdqu 0(%rdi), %xmm5
     vmovdqu64 16(%rdi), %xmm17
     vmovdqu64 32(%rdi), %xmm16
@@ -1196,6 +1205,7 @@ aes_gen_vaes512_ecb_dec_k192_w4:
     .type aes_gen_vaes512_ecb_dec_k192_w1, @function
     .p2align 5
 aes_gen_vaes512_ecb_dec_k192_w1:
+    endbr64
     vmovdqu 0(%rdi), %xmm2
     vmovdqu 16(%rdi), %xmm14
     vmovdqu 32(%rdi), %xmm13
@@ -1289,6 +1299,7 @@ aes_gen_vaes512_ecb_dec_k192_w1:
     .type aes_gen_vaes512_ecb_dec_k256_w32, @function
     .p2align 5
 aes_gen_vaes512_ecb_dec_k256_w32:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm9
     vbroadcasti32x4 16(%rdi), %zmm23
     vbroadcasti32x4 32(%rdi), %zmm22
@@ -1510,6 +1521,7 @@ aes_gen_vaes512_ecb_dec_k256_w32:
     .type aes_gen_vaes512_ecb_dec_k256_w16, @function
     .p2align 5
 aes_gen_vaes512_ecb_dec_k256_w16:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm5
     vbroadcasti32x4 16(%rdi), %zmm19
     vbroadcasti32x4 32(%rdi), %zmm18
@@ -1657,6 +1669,7 @@ aes_gen_vaes512_ecb_dec_k256_w16:
     .type aes_gen_vaes512_ecb_dec_k256_w8, @function
     .p2align 5
 aes_gen_vaes512_ecb_dec_k256_w8:
+    endbr64
     vbroadcasti32x4 0(%rdi), %zmm3
     vbroadcasti32x4 16(%rdi), %zmm17
     vbroadcasti32x4 32(%rdi), %zmm16
@@ -1770,6 +1783,7 @@ aes_gen_vaes512_ecb_dec_k256_w8:
     .type aes_gen_vaes512_ecb_dec_k256_w4, @function
     .p2align 5
 aes_gen_vaes512_ecb_dec_k256_w4:
+    endbr64
     vmovdqu 0(%rdi), %xmm5
     vmovdqu64 16(%rdi), %xmm19
     vmovdqu64 32(%rdi), %xmm18
@@ -1916,6 +1930,7 @@ aes_gen_vaes512_ecb_dec_k256_w4:
     .type aes_gen_vaes512_ecb_dec_k256_w1, @function
     .p2align 5
 aes_gen_vaes512_ecb_dec_k256_w1:
+    endbr64
     vmovdqu 0(%rdi), %xmm2
     vmovdqu64 16(%rdi), %xmm16
     vmovdqu 32(%rdi), %xmm15
@@ -1980,3 +1995,14 @@ aes_gen_vaes512_ecb_dec_k256_w1:
     .size aes_gen_vaes512_ecb_dec_k256_w1, .-aes_gen_vaes512_ecb_dec_k256_w1
 
     .section .note.GNU-stack, "", @progbits
+
+# CET: every entry starts with endbr64 (the kernels are called through
+# function pointers) and nothing touches the return address, so the object
+# says it is IBT and SHSTK compatible (a linker marks a program so only if
+# all of its objects are).
+    .section .note.gnu.property, "a"
+    .p2align 3
+    .long 4, 16, 5                 # name size, descriptor size, NT_GNU_PROPERTY_TYPE_0
+    .asciz "GNU"
+    .long 0xc0000002, 4, 3         # GNU_PROPERTY_X86_FEATURE_1_AND: IBT | SHSTK
+    .p2align 3

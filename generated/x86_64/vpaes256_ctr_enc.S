@@ -141,6 +141,7 @@
     .type aes_gen_vpaes256_ctr_enc_k128_w4, @function
     .p2align 5
 aes_gen_vpaes256_ctr_enc_k128_w4:
+    endbr64
     vmovdqu .Lvpaes256_mask(%rip), %ymm4
     vmovdqu .Lvpaes256_inv(%rip), %ymm5
     vmovdqu .Lvpaes256_ainv(%rip), %ymm6
@@ -820,6 +821,7 @@ aes_gen_vpaes256_ctr_enc_k128_w4:
     .type aes_gen_vpaes256_ctr_enc_k128_w2, @function
     .p2align 5
 aes_gen_vpaes256_ctr_enc_k128_w2:
+    endbr64
     vmovdqu .Lvpaes256_mask(%rip), %ymm3
     vmovdqu .Lvpaes256_inv(%rip), %ymm4
     vmovdqu .Lvpaes256_ainv(%rip), %ymm5
@@ -1221,6 +1223,7 @@ aes_gen_vpaes256_ctr_enc_k128_w2:
     .type aes_gen_vpaes256_ctr_enc_k128_w1, @function
     .p2align 5
 aes_gen_vpaes256_ctr_enc_k128_w1:
+    endbr64
     vmovdqu .Lvpaes256_mask(%rip), %xmm3
     vmovdqu .Lvpaes256_inv(%rip), %xmm4
     vmovdqu .Lvpaes256_ainv(%rip), %xmm5
@@ -1606,6 +1609,7 @@ aes_gen_vpaes256_ctr_enc_k128_w1:
     .type aes_gen_vpaes256_ctr_enc_k192_w4, @function
     .p2align 5
 aes_gen_vpaes256_ctr_enc_k192_w4:
+    endbr64
     vmovdqu .Lvpaes256_mask(%rip), %ymm4
     vmovdqu .Lvpaes256_inv(%rip), %ymm5
     vmovdqu .Lvpaes256_ainv(%rip), %ymm6
@@ -2399,6 +2403,7 @@ aes_gen_vpaes256_ctr_enc_k192_w4:
     .type aes_gen_vpaes256_ctr_enc_k192_w2, @function
     .p2align 5
 aes_gen_vpaes256_ctr_enc_k192_w2:
+    endbr64
     vmovdqu .Lvpaes256_mask(%rip), %ymm3
     vmovdqu .Lvpaes256_inv(%rip), %ymm4
     vmovdqu .Lvpaes256_ainv(%rip), %ymm5
@@ -2862,6 +2867,7 @@ aes_gen_vpaes256_ctr_enc_k192_w2:
     .type aes_gen_vpaes256_ctr_enc_k192_w1, @function
     .p2align 5
 aes_gen_vpaes256_ctr_enc_k192_w1:
+    endbr64
     vmovdqu .Lvpaes256_mask(%rip), %xmm3
     vmovdqu .Lvpaes256_inv(%rip), %xmm4
     vmovdqu .Lvpaes256_ainv(%rip), %xmm5
@@ -3309,6 +3315,7 @@ aes_gen_vpaes256_ctr_enc_k192_w1:
     .type aes_gen_vpaes256_ctr_enc_k256_w4, @function
     .p2align 5
 aes_gen_vpaes256_ctr_enc_k256_w4:
+    endbr64
     vmovdqu .Lvpaes256_mask(%rip), %ymm4
     vmovdqu .Lvpaes256_inv(%rip), %ymm5
     vmovdqu .Lvpaes256_ainv(%rip), %ymm6
@@ -4216,6 +4223,7 @@ aes_gen_vpaes256_ctr_enc_k256_w4:
     .type aes_gen_vpaes256_ctr_enc_k256_w2, @function
     .p2align 5
 aes_gen_vpaes256_ctr_enc_k256_w2:
+    endbr64
     vmovdqu .Lvpaes256_mask(%rip), %ymm3
     vmovdqu .Lvpaes256_inv(%rip), %ymm4
     vmovdqu .Lvpaes256_ainv(%rip), %ymm5
@@ -4741,6 +4749,7 @@ aes_gen_vpaes256_ctr_enc_k256_w2:
     .type aes_gen_vpaes256_ctr_enc_k256_w1, @function
     .p2align 5
 aes_gen_vpaes256_ctr_enc_k256_w1:
+    endbr64
     vmovdqu .Lvpaes256_mask(%rip), %xmm3
     vmovdqu .Lvpaes256_inv(%rip), %xmm4
     vmovdqu .Lvpaes256_ainv(%rip), %xmm5
@@ -5229,3 +5238,14 @@ aes_gen_vpaes256_ctr_enc_k256_w1:
     .size aes_gen_vpaes256_ctr_enc_k256_w1, .-aes_gen_vpaes256_ctr_enc_k256_w1
 
     .section .note.GNU-stack, "", @progbits
+
+# CET: every entry starts with endbr64 (the kernels are called through
+# function pointers) and nothing touches the return address, so the object
+# says it is IBT and SHSTK compatible (a linker marks a program so only if
+# all of its objects are).
+    .section .note.gnu.property, "a"
+    .p2align 3
+    .long 4, 16, 5                 # name size, descriptor size, NT_GNU_PROPERTY_TYPE_0
+    .asciz "GNU"
+    .long 0xc0000002, 4, 3         # GNU_PROPERTY_X86_FEATURE_1_AND: IBT | SHSTK
+    .p2align 3

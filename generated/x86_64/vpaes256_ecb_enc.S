@@ -112,6 +112,7 @@
     .type aes_gen_vpaes256_ecb_enc_k128_w4, @function
     .p2align 5
 aes_gen_vpaes256_ecb_enc_k128_w4:
+    endbr64
     vmovdqu .Lvpaes256_mask(%rip), %ymm3
     vmovdqu .Lvpaes256_inv(%rip), %ymm4
     vmovdqu .Lvpaes256_ainv(%rip), %ymm5
@@ -736,6 +737,7 @@ aes_gen_vpaes256_ecb_enc_k128_w4:
     .type aes_gen_vpaes256_ecb_enc_k128_w2, @function
     .p2align 5
 aes_gen_vpaes256_ecb_enc_k128_w2:
+    endbr64
     vmovdqu .Lvpaes256_mask(%rip), %ymm2
     vmovdqu .Lvpaes256_inv(%rip), %ymm3
     vmovdqu .Lvpaes256_ainv(%rip), %ymm4
@@ -1094,6 +1096,7 @@ aes_gen_vpaes256_ecb_enc_k128_w2:
     .type aes_gen_vpaes256_ecb_enc_k128_w1, @function
     .p2align 5
 aes_gen_vpaes256_ecb_enc_k128_w1:
+    endbr64
     vmovdqu .Lvpaes256_mask(%rip), %xmm2
     vmovdqu .Lvpaes256_inv(%rip), %xmm3
     vmovdqu .Lvpaes256_ainv(%rip), %xmm4
@@ -1453,6 +1456,7 @@ aes_gen_vpaes256_ecb_enc_k128_w1:
     .type aes_gen_vpaes256_ecb_enc_k192_w4, @function
     .p2align 5
 aes_gen_vpaes256_ecb_enc_k192_w4:
+    endbr64
     vmovdqu .Lvpaes256_mask(%rip), %ymm3
     vmovdqu .Lvpaes256_inv(%rip), %ymm4
     vmovdqu .Lvpaes256_ainv(%rip), %ymm5
@@ -2191,6 +2195,7 @@ aes_gen_vpaes256_ecb_enc_k192_w4:
     .type aes_gen_vpaes256_ecb_enc_k192_w2, @function
     .p2align 5
 aes_gen_vpaes256_ecb_enc_k192_w2:
+    endbr64
     vmovdqu .Lvpaes256_mask(%rip), %ymm2
     vmovdqu .Lvpaes256_inv(%rip), %ymm3
     vmovdqu .Lvpaes256_ainv(%rip), %ymm4
@@ -2611,6 +2616,7 @@ aes_gen_vpaes256_ecb_enc_k192_w2:
     .type aes_gen_vpaes256_ecb_enc_k192_w1, @function
     .p2align 5
 aes_gen_vpaes256_ecb_enc_k192_w1:
+    endbr64
     vmovdqu .Lvpaes256_mask(%rip), %xmm2
     vmovdqu .Lvpaes256_inv(%rip), %xmm3
     vmovdqu .Lvpaes256_ainv(%rip), %xmm4
@@ -3032,6 +3038,7 @@ aes_gen_vpaes256_ecb_enc_k192_w1:
     .type aes_gen_vpaes256_ecb_enc_k256_w4, @function
     .p2align 5
 aes_gen_vpaes256_ecb_enc_k256_w4:
+    endbr64
     vmovdqu .Lvpaes256_mask(%rip), %ymm3
     vmovdqu .Lvpaes256_inv(%rip), %ymm4
     vmovdqu .Lvpaes256_ainv(%rip), %ymm5
@@ -3884,6 +3891,7 @@ aes_gen_vpaes256_ecb_enc_k256_w4:
     .type aes_gen_vpaes256_ecb_enc_k256_w2, @function
     .p2align 5
 aes_gen_vpaes256_ecb_enc_k256_w2:
+    endbr64
     vmovdqu .Lvpaes256_mask(%rip), %ymm2
     vmovdqu .Lvpaes256_inv(%rip), %ymm3
     vmovdqu .Lvpaes256_ainv(%rip), %ymm4
@@ -4366,6 +4374,7 @@ aes_gen_vpaes256_ecb_enc_k256_w2:
     .type aes_gen_vpaes256_ecb_enc_k256_w1, @function
     .p2align 5
 aes_gen_vpaes256_ecb_enc_k256_w1:
+    endbr64
     vmovdqu .Lvpaes256_mask(%rip), %xmm2
     vmovdqu .Lvpaes256_inv(%rip), %xmm3
     vmovdqu .Lvpaes256_ainv(%rip), %xmm4
@@ -4830,3 +4839,14 @@ aes_gen_vpaes256_ecb_enc_k256_w1:
     .size aes_gen_vpaes256_ecb_enc_k256_w1, .-aes_gen_vpaes256_ecb_enc_k256_w1
 
     .section .note.GNU-stack, "", @progbits
+
+# CET: every entry starts with endbr64 (the kernels are called through
+# function pointers) and nothing touches the return address, so the object
+# says it is IBT and SHSTK compatible (a linker marks a program so only if
+# all of its objects are).
+    .section .note.gnu.property, "a"
+    .p2align 3
+    .long 4, 16, 5                 # name size, descriptor size, NT_GNU_PROPERTY_TYPE_0
+    .asciz "GNU"
+    .long 0xc0000002, 4, 3         # GNU_PROPERTY_X86_FEATURE_1_AND: IBT | SHSTK
+    .p2align 3

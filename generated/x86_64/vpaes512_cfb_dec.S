@@ -157,6 +157,7 @@
     .type aes_gen_vpaes512_cfb_dec_k128_w16, @function
     .p2align 5
 aes_gen_vpaes512_cfb_dec_k128_w16:
+    endbr64
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm6
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm7
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm8
@@ -1324,6 +1325,7 @@ aes_gen_vpaes512_cfb_dec_k128_w16:
     .type aes_gen_vpaes512_cfb_dec_k128_w8, @function
     .p2align 5
 aes_gen_vpaes512_cfb_dec_k128_w8:
+    endbr64
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm4
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm5
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm6
@@ -1956,6 +1958,7 @@ aes_gen_vpaes512_cfb_dec_k128_w8:
     .type aes_gen_vpaes512_cfb_dec_k128_w4, @function
     .p2align 5
 aes_gen_vpaes512_cfb_dec_k128_w4:
+    endbr64
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm3
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm4
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm5
@@ -2321,6 +2324,7 @@ aes_gen_vpaes512_cfb_dec_k128_w4:
     .type aes_gen_vpaes512_cfb_dec_k128_w1, @function
     .p2align 5
 aes_gen_vpaes512_cfb_dec_k128_w1:
+    endbr64
     vmovdqu .Lvpaes512_mask(%rip), %xmm3
     vmovdqu .Lvpaes512_inv(%rip), %xmm4
     vmovdqu .Lvpaes512_ainv(%rip), %xmm5
@@ -2688,6 +2692,7 @@ aes_gen_vpaes512_cfb_dec_k128_w1:
     .type aes_gen_vpaes512_cfb_dec_k192_w16, @function
     .p2align 5
 aes_gen_vpaes512_cfb_dec_k192_w16:
+    endbr64
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm6
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm7
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm8
@@ -4073,6 +4078,7 @@ aes_gen_vpaes512_cfb_dec_k192_w16:
     .type aes_gen_vpaes512_cfb_dec_k192_w8, @function
     .p2align 5
 aes_gen_vpaes512_cfb_dec_k192_w8:
+    endbr64
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm4
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm5
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm6
@@ -4819,6 +4825,7 @@ aes_gen_vpaes512_cfb_dec_k192_w8:
     .type aes_gen_vpaes512_cfb_dec_k192_w4, @function
     .p2align 5
 aes_gen_vpaes512_cfb_dec_k192_w4:
+    endbr64
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm3
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm4
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm5
@@ -5246,6 +5253,7 @@ aes_gen_vpaes512_cfb_dec_k192_w4:
     .type aes_gen_vpaes512_cfb_dec_k192_w1, @function
     .p2align 5
 aes_gen_vpaes512_cfb_dec_k192_w1:
+    endbr64
     vmovdqu .Lvpaes512_mask(%rip), %xmm3
     vmovdqu .Lvpaes512_inv(%rip), %xmm4
     vmovdqu .Lvpaes512_ainv(%rip), %xmm5
@@ -5675,6 +5683,7 @@ aes_gen_vpaes512_cfb_dec_k192_w1:
     .type aes_gen_vpaes512_cfb_dec_k256_w16, @function
     .p2align 5
 aes_gen_vpaes512_cfb_dec_k256_w16:
+    endbr64
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm6
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm7
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm8
@@ -7278,6 +7287,7 @@ aes_gen_vpaes512_cfb_dec_k256_w16:
     .type aes_gen_vpaes512_cfb_dec_k256_w8, @function
     .p2align 5
 aes_gen_vpaes512_cfb_dec_k256_w8:
+    endbr64
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm4
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm5
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm6
@@ -8138,6 +8148,7 @@ aes_gen_vpaes512_cfb_dec_k256_w8:
     .type aes_gen_vpaes512_cfb_dec_k256_w4, @function
     .p2align 5
 aes_gen_vpaes512_cfb_dec_k256_w4:
+    endbr64
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm3
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm4
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm5
@@ -8627,6 +8638,7 @@ aes_gen_vpaes512_cfb_dec_k256_w4:
     .type aes_gen_vpaes512_cfb_dec_k256_w1, @function
     .p2align 5
 aes_gen_vpaes512_cfb_dec_k256_w1:
+    endbr64
     vmovdqu .Lvpaes512_mask(%rip), %xmm3
     vmovdqu .Lvpaes512_inv(%rip), %xmm4
     vmovdqu .Lvpaes512_ainv(%rip), %xmm5
@@ -9096,3 +9108,14 @@ aes_gen_vpaes512_cfb_dec_k256_w1:
     .size aes_gen_vpaes512_cfb_dec_k256_w1, .-aes_gen_vpaes512_cfb_dec_k256_w1
 
     .section .note.GNU-stack, "", @progbits
+
+# CET: every entry starts with endbr64 (the kernels are called through
+# function pointers) and nothing touches the return address, so the object
+# says it is IBT and SHSTK compatible (a linker marks a program so only if
+# all of its objects are).
+    .section .note.gnu.property, "a"
+    .p2align 3
+    .long 4, 16, 5                 # name size, descriptor size, NT_GNU_PROPERTY_TYPE_0
+    .asciz "GNU"
+    .long 0xc0000002, 4, 3         # GNU_PROPERTY_X86_FEATURE_1_AND: IBT | SHSTK
+    .p2align 3

@@ -221,6 +221,7 @@
     .type aes_gen_vpaes512_ctr_enc_k128_w16, @function
     .p2align 5
 aes_gen_vpaes512_ctr_enc_k128_w16:
+    endbr64
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm6
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm7
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm8
@@ -1497,6 +1498,7 @@ aes_gen_vpaes512_ctr_enc_k128_w16:
     .type aes_gen_vpaes512_ctr_enc_k128_w8, @function
     .p2align 5
 aes_gen_vpaes512_ctr_enc_k128_w8:
+    endbr64
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm4
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm5
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm6
@@ -2196,6 +2198,7 @@ aes_gen_vpaes512_ctr_enc_k128_w8:
     .type aes_gen_vpaes512_ctr_enc_k128_w4, @function
     .p2align 5
 aes_gen_vpaes512_ctr_enc_k128_w4:
+    endbr64
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm3
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm4
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm5
@@ -2607,6 +2610,7 @@ aes_gen_vpaes512_ctr_enc_k128_w4:
     .type aes_gen_vpaes512_ctr_enc_k128_w1, @function
     .p2align 5
 aes_gen_vpaes512_ctr_enc_k128_w1:
+    endbr64
     vmovdqu .Lvpaes512_mask(%rip), %xmm3
     vmovdqu .Lvpaes512_inv(%rip), %xmm4
     vmovdqu .Lvpaes512_ainv(%rip), %xmm5
@@ -2994,6 +2998,7 @@ aes_gen_vpaes512_ctr_enc_k128_w1:
     .type aes_gen_vpaes512_ctr_enc_k192_w16, @function
     .p2align 5
 aes_gen_vpaes512_ctr_enc_k192_w16:
+    endbr64
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm6
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm7
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm8
@@ -4488,6 +4493,7 @@ aes_gen_vpaes512_ctr_enc_k192_w16:
     .type aes_gen_vpaes512_ctr_enc_k192_w8, @function
     .p2align 5
 aes_gen_vpaes512_ctr_enc_k192_w8:
+    endbr64
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm4
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm5
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm6
@@ -5301,6 +5307,7 @@ aes_gen_vpaes512_ctr_enc_k192_w8:
     .type aes_gen_vpaes512_ctr_enc_k192_w4, @function
     .p2align 5
 aes_gen_vpaes512_ctr_enc_k192_w4:
+    endbr64
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm3
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm4
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm5
@@ -5774,6 +5781,7 @@ aes_gen_vpaes512_ctr_enc_k192_w4:
     .type aes_gen_vpaes512_ctr_enc_k192_w1, @function
     .p2align 5
 aes_gen_vpaes512_ctr_enc_k192_w1:
+    endbr64
     vmovdqu .Lvpaes512_mask(%rip), %xmm3
     vmovdqu .Lvpaes512_inv(%rip), %xmm4
     vmovdqu .Lvpaes512_ainv(%rip), %xmm5
@@ -6223,6 +6231,7 @@ aes_gen_vpaes512_ctr_enc_k192_w1:
     .type aes_gen_vpaes512_ctr_enc_k256_w16, @function
     .p2align 5
 aes_gen_vpaes512_ctr_enc_k256_w16:
+    endbr64
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm6
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm7
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm8
@@ -7935,6 +7944,7 @@ aes_gen_vpaes512_ctr_enc_k256_w16:
     .type aes_gen_vpaes512_ctr_enc_k256_w8, @function
     .p2align 5
 aes_gen_vpaes512_ctr_enc_k256_w8:
+    endbr64
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm4
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm5
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm6
@@ -8862,6 +8872,7 @@ aes_gen_vpaes512_ctr_enc_k256_w8:
     .type aes_gen_vpaes512_ctr_enc_k256_w4, @function
     .p2align 5
 aes_gen_vpaes512_ctr_enc_k256_w4:
+    endbr64
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm3
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm4
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm5
@@ -9397,6 +9408,7 @@ aes_gen_vpaes512_ctr_enc_k256_w4:
     .type aes_gen_vpaes512_ctr_enc_k256_w1, @function
     .p2align 5
 aes_gen_vpaes512_ctr_enc_k256_w1:
+    endbr64
     vmovdqu .Lvpaes512_mask(%rip), %xmm3
     vmovdqu .Lvpaes512_inv(%rip), %xmm4
     vmovdqu .Lvpaes512_ainv(%rip), %xmm5
@@ -9885,3 +9897,14 @@ aes_gen_vpaes512_ctr_enc_k256_w1:
     .size aes_gen_vpaes512_ctr_enc_k256_w1, .-aes_gen_vpaes512_ctr_enc_k256_w1
 
     .section .note.GNU-stack, "", @progbits
+
+# CET: every entry starts with endbr64 (the kernels are called through
+# function pointers) and nothing touches the return address, so the object
+# says it is IBT and SHSTK compatible (a linker marks a program so only if
+# all of its objects are).
+    .section .note.gnu.property, "a"
+    .p2align 3
+    .long 4, 16, 5                 # name size, descriptor size, NT_GNU_PROPERTY_TYPE_0
+    .asciz "GNU"
+    .long 0xc0000002, 4, 3         # GNU_PROPERTY_X86_FEATURE_1_AND: IBT | SHSTK
+    .p2align 3

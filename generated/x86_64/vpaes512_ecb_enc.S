@@ -156,6 +156,7 @@
     .type aes_gen_vpaes512_ecb_enc_k128_w16, @function
     .p2align 5
 aes_gen_vpaes512_ecb_enc_k128_w16:
+    endbr64
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm5
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm6
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm7
@@ -1313,6 +1314,7 @@ aes_gen_vpaes512_ecb_enc_k128_w16:
     .type aes_gen_vpaes512_ecb_enc_k128_w8, @function
     .p2align 5
 aes_gen_vpaes512_ecb_enc_k128_w8:
+    endbr64
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm3
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm4
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm5
@@ -1937,6 +1939,7 @@ aes_gen_vpaes512_ecb_enc_k128_w8:
     .type aes_gen_vpaes512_ecb_enc_k128_w4, @function
     .p2align 5
 aes_gen_vpaes512_ecb_enc_k128_w4:
+    endbr64
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm2
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm3
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm4
@@ -2295,6 +2298,7 @@ aes_gen_vpaes512_ecb_enc_k128_w4:
     .type aes_gen_vpaes512_ecb_enc_k128_w1, @function
     .p2align 5
 aes_gen_vpaes512_ecb_enc_k128_w1:
+    endbr64
     vmovdqu .Lvpaes512_mask(%rip), %xmm2
     vmovdqu .Lvpaes512_inv(%rip), %xmm3
     vmovdqu .Lvpaes512_ainv(%rip), %xmm4
@@ -2656,6 +2660,7 @@ aes_gen_vpaes512_ecb_enc_k128_w1:
     .type aes_gen_vpaes512_ecb_enc_k192_w16, @function
     .p2align 5
 aes_gen_vpaes512_ecb_enc_k192_w16:
+    endbr64
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm5
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm6
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm7
@@ -4031,6 +4036,7 @@ aes_gen_vpaes512_ecb_enc_k192_w16:
     .type aes_gen_vpaes512_ecb_enc_k192_w8, @function
     .p2align 5
 aes_gen_vpaes512_ecb_enc_k192_w8:
+    endbr64
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm3
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm4
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm5
@@ -4769,6 +4775,7 @@ aes_gen_vpaes512_ecb_enc_k192_w8:
     .type aes_gen_vpaes512_ecb_enc_k192_w4, @function
     .p2align 5
 aes_gen_vpaes512_ecb_enc_k192_w4:
+    endbr64
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm2
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm3
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm4
@@ -5189,6 +5196,7 @@ aes_gen_vpaes512_ecb_enc_k192_w4:
     .type aes_gen_vpaes512_ecb_enc_k192_w1, @function
     .p2align 5
 aes_gen_vpaes512_ecb_enc_k192_w1:
+    endbr64
     vmovdqu .Lvpaes512_mask(%rip), %xmm2
     vmovdqu .Lvpaes512_inv(%rip), %xmm3
     vmovdqu .Lvpaes512_ainv(%rip), %xmm4
@@ -5612,6 +5620,7 @@ aes_gen_vpaes512_ecb_enc_k192_w1:
     .type aes_gen_vpaes512_ecb_enc_k256_w16, @function
     .p2align 5
 aes_gen_vpaes512_ecb_enc_k256_w16:
+    endbr64
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm5
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm6
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm7
@@ -7205,6 +7214,7 @@ aes_gen_vpaes512_ecb_enc_k256_w16:
     .type aes_gen_vpaes512_ecb_enc_k256_w8, @function
     .p2align 5
 aes_gen_vpaes512_ecb_enc_k256_w8:
+    endbr64
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm3
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm4
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm5
@@ -8057,6 +8067,7 @@ aes_gen_vpaes512_ecb_enc_k256_w8:
     .type aes_gen_vpaes512_ecb_enc_k256_w4, @function
     .p2align 5
 aes_gen_vpaes512_ecb_enc_k256_w4:
+    endbr64
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm2
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm3
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm4
@@ -8539,6 +8550,7 @@ aes_gen_vpaes512_ecb_enc_k256_w4:
     .type aes_gen_vpaes512_ecb_enc_k256_w1, @function
     .p2align 5
 aes_gen_vpaes512_ecb_enc_k256_w1:
+    endbr64
     vmovdqu .Lvpaes512_mask(%rip), %xmm2
     vmovdqu .Lvpaes512_inv(%rip), %xmm3
     vmovdqu .Lvpaes512_ainv(%rip), %xmm4
@@ -9003,3 +9015,14 @@ aes_gen_vpaes512_ecb_enc_k256_w1:
     .size aes_gen_vpaes512_ecb_enc_k256_w1, .-aes_gen_vpaes512_ecb_enc_k256_w1
 
     .section .note.GNU-stack, "", @progbits
+
+# CET: every entry starts with endbr64 (the kernels are called through
+# function pointers) and nothing touches the return address, so the object
+# says it is IBT and SHSTK compatible (a linker marks a program so only if
+# all of its objects are).
+    .section .note.gnu.property, "a"
+    .p2align 3
+    .long 4, 16, 5                 # name size, descriptor size, NT_GNU_PROPERTY_TYPE_0
+    .asciz "GNU"
+    .long 0xc0000002, 4, 3         # GNU_PROPERTY_X86_FEATURE_1_AND: IBT | SHSTK
+    .p2align 3

@@ -88,6 +88,7 @@
     .type aes_gen_vpaes_cbc_dec_k128_w2, @function
     .p2align 5
 aes_gen_vpaes_cbc_dec_k128_w2:
+    endbr64
     movdqu (%rsi), %xmm2
     cmp $2, %r8
     jb .Laes_gen_vpaes_cbc_dec_k128_w2_done
@@ -1050,6 +1051,7 @@ aes_gen_vpaes_cbc_dec_k128_w2:
     .type aes_gen_vpaes_cbc_dec_k128_w1, @function
     .p2align 5
 aes_gen_vpaes_cbc_dec_k128_w1:
+    endbr64
     movdqu (%rsi), %xmm1
     cmp $1, %r8
     jb .Laes_gen_vpaes_cbc_dec_k128_w1_done
@@ -1554,6 +1556,7 @@ aes_gen_vpaes_cbc_dec_k128_w1:
     .type aes_gen_vpaes_cbc_dec_k192_w2, @function
     .p2align 5
 aes_gen_vpaes_cbc_dec_k192_w2:
+    endbr64
     movdqu (%rsi), %xmm2
     cmp $2, %r8
     jb .Laes_gen_vpaes_cbc_dec_k192_w2_done
@@ -2702,6 +2705,7 @@ aes_gen_vpaes_cbc_dec_k192_w2:
     .type aes_gen_vpaes_cbc_dec_k192_w1, @function
     .p2align 5
 aes_gen_vpaes_cbc_dec_k192_w1:
+    endbr64
     movdqu (%rsi), %xmm1
     cmp $1, %r8
     jb .Laes_gen_vpaes_cbc_dec_k192_w1_done
@@ -3300,6 +3304,7 @@ aes_gen_vpaes_cbc_dec_k192_w1:
     .type aes_gen_vpaes_cbc_dec_k256_w2, @function
     .p2align 5
 aes_gen_vpaes_cbc_dec_k256_w2:
+    endbr64
     movdqu (%rsi), %xmm2
     cmp $2, %r8
     jb .Laes_gen_vpaes_cbc_dec_k256_w2_done
@@ -4634,6 +4639,7 @@ aes_gen_vpaes_cbc_dec_k256_w2:
     .type aes_gen_vpaes_cbc_dec_k256_w1, @function
     .p2align 5
 aes_gen_vpaes_cbc_dec_k256_w1:
+    endbr64
     movdqu (%rsi), %xmm1
     cmp $1, %r8
     jb .Laes_gen_vpaes_cbc_dec_k256_w1_done
@@ -5310,3 +5316,14 @@ aes_gen_vpaes_cbc_dec_k256_w1:
     .size aes_gen_vpaes_cbc_dec_k256_w1, .-aes_gen_vpaes_cbc_dec_k256_w1
 
     .section .note.GNU-stack, "", @progbits
+
+# CET: every entry starts with endbr64 (the kernels are called through
+# function pointers) and nothing touches the return address, so the object
+# says it is IBT and SHSTK compatible (a linker marks a program so only if
+# all of its objects are).
+    .section .note.gnu.property, "a"
+    .p2align 3
+    .long 4, 16, 5                 # name size, descriptor size, NT_GNU_PROPERTY_TYPE_0
+    .asciz "GNU"
+    .long 0xc0000002, 4, 3         # GNU_PROPERTY_X86_FEATURE_1_AND: IBT | SHSTK
+    .p2align 3

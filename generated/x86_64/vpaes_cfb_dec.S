@@ -88,6 +88,7 @@
     .type aes_gen_vpaes_cfb_dec_k128_w2, @function
     .p2align 5
 aes_gen_vpaes_cfb_dec_k128_w2:
+    endbr64
     movdqu (%rsi), %xmm2
     cmp $2, %r8
     jb .Laes_gen_vpaes_cfb_dec_k128_w2_done
@@ -906,6 +907,7 @@ aes_gen_vpaes_cfb_dec_k128_w2:
     .type aes_gen_vpaes_cfb_dec_k128_w1, @function
     .p2align 5
 aes_gen_vpaes_cfb_dec_k128_w1:
+    endbr64
     movdqu (%rsi), %xmm1
     cmp $1, %r8
     jb .Laes_gen_vpaes_cfb_dec_k128_w1_done
@@ -1338,6 +1340,7 @@ aes_gen_vpaes_cfb_dec_k128_w1:
     .type aes_gen_vpaes_cfb_dec_k192_w2, @function
     .p2align 5
 aes_gen_vpaes_cfb_dec_k192_w2:
+    endbr64
     movdqu (%rsi), %xmm2
     cmp $2, %r8
     jb .Laes_gen_vpaes_cfb_dec_k192_w2_done
@@ -2310,6 +2313,7 @@ aes_gen_vpaes_cfb_dec_k192_w2:
     .type aes_gen_vpaes_cfb_dec_k192_w1, @function
     .p2align 5
 aes_gen_vpaes_cfb_dec_k192_w1:
+    endbr64
     movdqu (%rsi), %xmm1
     cmp $1, %r8
     jb .Laes_gen_vpaes_cfb_dec_k192_w1_done
@@ -2820,6 +2824,7 @@ aes_gen_vpaes_cfb_dec_k192_w1:
     .type aes_gen_vpaes_cfb_dec_k256_w2, @function
     .p2align 5
 aes_gen_vpaes_cfb_dec_k256_w2:
+    endbr64
     movdqu (%rsi), %xmm2
     cmp $2, %r8
     jb .Laes_gen_vpaes_cfb_dec_k256_w2_done
@@ -3946,6 +3951,7 @@ aes_gen_vpaes_cfb_dec_k256_w2:
     .type aes_gen_vpaes_cfb_dec_k256_w1, @function
     .p2align 5
 aes_gen_vpaes_cfb_dec_k256_w1:
+    endbr64
     movdqu (%rsi), %xmm1
     cmp $1, %r8
     jb .Laes_gen_vpaes_cfb_dec_k256_w1_done
@@ -4518,3 +4524,14 @@ aes_gen_vpaes_cfb_dec_k256_w1:
     .size aes_gen_vpaes_cfb_dec_k256_w1, .-aes_gen_vpaes_cfb_dec_k256_w1
 
     .section .note.GNU-stack, "", @progbits
+
+# CET: every entry starts with endbr64 (the kernels are called through
+# function pointers) and nothing touches the return address, so the object
+# says it is IBT and SHSTK compatible (a linker marks a program so only if
+# all of its objects are).
+    .section .note.gnu.property, "a"
+    .p2align 3
+    .long 4, 16, 5                 # name size, descriptor size, NT_GNU_PROPERTY_TYPE_0
+    .asciz "GNU"
+    .long 0xc0000002, 4, 3         # GNU_PROPERTY_X86_FEATURE_1_AND: IBT | SHSTK
+    .p2align 3

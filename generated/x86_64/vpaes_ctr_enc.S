@@ -106,6 +106,7 @@
     .type aes_gen_vpaes_ctr_enc_k128_w2, @function
     .p2align 5
 aes_gen_vpaes_ctr_enc_k128_w2:
+    endbr64
     movdqu (%rsi), %xmm2
     mov (%rsi), %r10
     mov 8(%rsi), %r9
@@ -967,6 +968,7 @@ aes_gen_vpaes_ctr_enc_k128_w2:
     .type aes_gen_vpaes_ctr_enc_k128_w1, @function
     .p2align 5
 aes_gen_vpaes_ctr_enc_k128_w1:
+    endbr64
     movdqu (%rsi), %xmm1
     mov (%rsi), %r10
     mov 8(%rsi), %r9
@@ -1422,6 +1424,7 @@ aes_gen_vpaes_ctr_enc_k128_w1:
     .type aes_gen_vpaes_ctr_enc_k192_w2, @function
     .p2align 5
 aes_gen_vpaes_ctr_enc_k192_w2:
+    endbr64
     movdqu (%rsi), %xmm2
     mov (%rsi), %r10
     mov 8(%rsi), %r9
@@ -2437,6 +2440,7 @@ aes_gen_vpaes_ctr_enc_k192_w2:
     .type aes_gen_vpaes_ctr_enc_k192_w1, @function
     .p2align 5
 aes_gen_vpaes_ctr_enc_k192_w1:
+    endbr64
     movdqu (%rsi), %xmm1
     mov (%rsi), %r10
     mov 8(%rsi), %r9
@@ -2970,6 +2974,7 @@ aes_gen_vpaes_ctr_enc_k192_w1:
     .type aes_gen_vpaes_ctr_enc_k256_w2, @function
     .p2align 5
 aes_gen_vpaes_ctr_enc_k256_w2:
+    endbr64
     movdqu (%rsi), %xmm2
     mov (%rsi), %r10
     mov 8(%rsi), %r9
@@ -4139,6 +4144,7 @@ aes_gen_vpaes_ctr_enc_k256_w2:
     .type aes_gen_vpaes_ctr_enc_k256_w1, @function
     .p2align 5
 aes_gen_vpaes_ctr_enc_k256_w1:
+    endbr64
     movdqu (%rsi), %xmm1
     mov (%rsi), %r10
     mov 8(%rsi), %r9
@@ -4733,3 +4739,14 @@ aes_gen_vpaes_ctr_enc_k256_w1:
     .size aes_gen_vpaes_ctr_enc_k256_w1, .-aes_gen_vpaes_ctr_enc_k256_w1
 
     .section .note.GNU-stack, "", @progbits
+
+# CET: every entry starts with endbr64 (the kernels are called through
+# function pointers) and nothing touches the return address, so the object
+# says it is IBT and SHSTK compatible (a linker marks a program so only if
+# all of its objects are).
+    .section .note.gnu.property, "a"
+    .p2align 3
+    .long 4, 16, 5                 # name size, descriptor size, NT_GNU_PROPERTY_TYPE_0
+    .asciz "GNU"
+    .long 0xc0000002, 4, 3         # GNU_PROPERTY_X86_FEATURE_1_AND: IBT | SHSTK
+    .p2align 3

@@ -87,6 +87,7 @@
     .type aes_gen_vpaes_ecb_dec_k128_w2, @function
     .p2align 5
 aes_gen_vpaes_ecb_dec_k128_w2:
+    endbr64
     cmp $2, %r8
     jb .Laes_gen_vpaes_ecb_dec_k128_w2_done
     .p2align 4
@@ -1041,6 +1042,7 @@ aes_gen_vpaes_ecb_dec_k128_w2:
     .type aes_gen_vpaes_ecb_dec_k128_w1, @function
     .p2align 5
 aes_gen_vpaes_ecb_dec_k128_w1:
+    endbr64
     cmp $1, %r8
     jb .Laes_gen_vpaes_ecb_dec_k128_w1_done
     .p2align 4
@@ -1539,6 +1541,7 @@ aes_gen_vpaes_ecb_dec_k128_w1:
     .type aes_gen_vpaes_ecb_dec_k192_w2, @function
     .p2align 5
 aes_gen_vpaes_ecb_dec_k192_w2:
+    endbr64
     cmp $2, %r8
     jb .Laes_gen_vpaes_ecb_dec_k192_w2_done
     .p2align 4
@@ -2679,6 +2682,7 @@ aes_gen_vpaes_ecb_dec_k192_w2:
     .type aes_gen_vpaes_ecb_dec_k192_w1, @function
     .p2align 5
 aes_gen_vpaes_ecb_dec_k192_w1:
+    endbr64
     cmp $1, %r8
     jb .Laes_gen_vpaes_ecb_dec_k192_w1_done
     .p2align 4
@@ -3271,6 +3275,7 @@ aes_gen_vpaes_ecb_dec_k192_w1:
     .type aes_gen_vpaes_ecb_dec_k256_w2, @function
     .p2align 5
 aes_gen_vpaes_ecb_dec_k256_w2:
+    endbr64
     cmp $2, %r8
     jb .Laes_gen_vpaes_ecb_dec_k256_w2_done
     .p2align 4
@@ -4597,6 +4602,7 @@ aes_gen_vpaes_ecb_dec_k256_w2:
     .type aes_gen_vpaes_ecb_dec_k256_w1, @function
     .p2align 5
 aes_gen_vpaes_ecb_dec_k256_w1:
+    endbr64
     cmp $1, %r8
     jb .Laes_gen_vpaes_ecb_dec_k256_w1_done
     .p2align 4
@@ -5268,3 +5274,14 @@ aes_gen_vpaes_ecb_dec_k256_w1:
     .size aes_gen_vpaes_ecb_dec_k256_w1, .-aes_gen_vpaes_ecb_dec_k256_w1
 
     .section .note.GNU-stack, "", @progbits
+
+# CET: every entry starts with endbr64 (the kernels are called through
+# function pointers) and nothing touches the return address, so the object
+# says it is IBT and SHSTK compatible (a linker marks a program so only if
+# all of its objects are).
+    .section .note.gnu.property, "a"
+    .p2align 3
+    .long 4, 16, 5                 # name size, descriptor size, NT_GNU_PROPERTY_TYPE_0
+    .asciz "GNU"
+    .long 0xc0000002, 4, 3         # GNU_PROPERTY_X86_FEATURE_1_AND: IBT | SHSTK
+    .p2align 3
