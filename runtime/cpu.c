@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* CPU feature detection: CPUID for what the core has, XGETBV for what the OS
  * saves on context switch (AVX needs YMM state, AVX-512 also opmask and ZMM). */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,15 +77,21 @@ static uint32_t masked(uint32_t f)
     return f;
 }
 
+/* The features with bit 31 set once known.  Racing first calls compute the
+ * same value and publish it with one atomic store, so no thread can see a
+ * "known" word without its features (C11 atomics: no data race, on any
+ * memory model). */
+#define KNOWN (1u << 31)
+
 uint32_t aes_gen_cpu_features(void)
 {
-    /* Racing first calls compute the same value; no lock needed. */
-    static volatile uint32_t cached, done;
-    if (!done) {
-        cached = masked(detect());
-        done = 1;
+    static _Atomic uint32_t cached;
+    uint32_t f = atomic_load_explicit(&cached, memory_order_acquire);
+    if (!(f & KNOWN)) {
+        f = masked(detect()) | KNOWN;
+        atomic_store_explicit(&cached, f, memory_order_release);
     }
-    return cached;
+    return f & ~KNOWN;
 }
 
 const char *aes_gen_cpu_feature_names(uint32_t mask, char *buf, size_t size)
