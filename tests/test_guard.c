@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Guard pages: every backend, mode and key size at lengths 1 to 300 (whole
+ * blocks where the mode needs them), with the source and destination ending
+ * exactly at an inaccessible page and, again, starting right after one, in
+ * place and not; the key structure and the iv end at an inaccessible page
+ * too.  A read or write past either end faults; the bytes of the
+ * destination's page outside dst must keep their pattern; the output must
+ * match the reference.
+ */
+#include <check.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "common.h"
+
+enum { MAX_LEN = 300, AREA = 8192 };
+
+/* AREA accessible bytes between two PROT_NONE pages. */
+struct guarded {
+    uint8_t *lo; /* first accessible byte */
+};
+
+static struct guarded guarded_area(void)
+{
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    ck_assert_uint_le(AREA % page, 0);
+    uint8_t *m = mmap(NULL, AREA + 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                      -1, 0);
+    ck_assert_ptr_ne(m, MAP_FAILED);
+    ck_assert_int_eq(mprotect(m, page, PROT_NONE), 0);
+    ck_assert_int_eq(mprotect(m + page + AREA, page, PROT_NONE), 0);
+    return (struct guarded){m + page};
+}
+
+/* len bytes ending at the upper guard page, or starting at the lower one. */
+static uint8_t *place(struct guarded g, size_t len, int at_end)
+{
+    return at_end ? g.lo + AREA - len : g.lo;
+}
+
+START_TEST(guard_pages)
+{
+    const struct mode_case *mc = &mode_cases[_i];
+    struct guarded src_area = guarded_area(), dst_area = guarded_area(),
+                   key_area = guarded_area(), iv_area = guarded_area();
+    /* The key structure and the iv end where their page ends. */
+    aes_gen_key *k = (aes_gen_key *)(key_area.lo + AREA - sizeof(aes_gen_key));
+    uint8_t *iv = iv_area.lo + AREA - 16;
+    size_t lens[3], ids[64];
+    const size_t nk = built_key_lens(lens);
+    uint64_t rng = test_seed();
+    long calls = 0;
+    for (size_t ki = 0; ki < nk; ki++) {
+        uint8_t key[32], iv0[16], src[MAX_LEN], want[MAX_LEN], iv_want[16];
+        rng_fill(&rng, key, sizeof key);
+        rng_fill(&rng, iv0, sizeof iv0);
+        const size_t nb = usable_backends(ids, 64, (unsigned)(8 * lens[ki]));
+        for (size_t len = 1; len <= MAX_LEN; len++) {
+            if (mc->whole_blocks && len % 16)
+                continue;
+            rng_fill(&rng, src, len);
+            memcpy(iv_want, iv0, 16);
+            ref_run(mc, key, lens[ki], iv_want, want, src, len);
+            for (size_t b = 0; b < nb; b++) {
+                const char *name = aes_gen_backend_table[ids[b]].name;
+                if (aes_gen_setkey_backend(k, key, lens[ki], name) != AES_GEN_OK)
+                    ck_abort_msg("%s: setkey failed", name);
+                for (int placement = 0; placement < 4; placement++) {
+                    const int at_end = placement & 1, in_place = placement >> 1;
+                    uint8_t *d = place(dst_area, len, at_end);
+                    memset(dst_area.lo, 0xa5, AREA);
+                    const uint8_t *s = d;
+                    if (in_place)
+                        memcpy(d, src, len);
+                    else
+                        s = memcpy(place(src_area, len, !at_end), src, len);
+                    memcpy(iv, iv0, 16);
+                    if (mode_call(mc, k, iv, d, s, len) != AES_GEN_OK)
+                        ck_abort_msg("%s %s: call failed", name, mc->name);
+                    calls++;
+                    if (memcmp(d, want, len) || (mc->ref != REF_ECB && memcmp(iv, iv_want, 16)))
+                        ck_abort_msg("%s %s AES-%zu len %zu placement %d: wrong output", name,
+                                     mc->name, 8 * lens[ki], len, placement);
+                    for (size_t i = 0; i < AREA; i++)
+                        if ((dst_area.lo + i < d || dst_area.lo + i >= d + len) &&
+                            dst_area.lo[i] != 0xa5)
+                            ck_abort_msg("%s %s len %zu placement %d: wrote byte %td outside dst",
+                                         name, mc->name, len, placement,
+                                         (ptrdiff_t)(dst_area.lo + i - d));
+                }
+                aes_gen_wipe(k);
+            }
+        }
+    }
+    ck_assert_int_gt(calls, 0);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("guard");
+    TCase *tc = tcase_create("pages");
+    tcase_set_timeout(tc, 600);
+    tcase_add_loop_test(tc, guard_pages, 0, AES_GEN_MODE_COUNT);
+    suite_add_tcase(s, tc);
+    return run_suite(s);
+}
