@@ -33,6 +33,9 @@ uint64_t rng_next(uint64_t *state);
 void rng_fill(uint64_t *state, void *buf, size_t n);
 /* Seed from AES_GEN_TEST_SEED, else the fixed default; printed once. */
 uint64_t test_seed(void);
+/* Seed from AES_GEN_TEST_SEED, else a new random one per process (the same
+ * for every call): the caller prints it so that a failure reproduces. */
+uint64_t test_seed_random(void);
 
 /* "2b7e15..." -> bytes; returns the count. */
 size_t hex_to_bytes(const char *hex, uint8_t *out, size_t cap);

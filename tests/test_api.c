@@ -13,7 +13,7 @@
 #include <cpuid.h>
 #endif
 
-static size_t backends[16], nbackends;
+static size_t backends[AES_GEN_BACKEND_COUNT], nbackends;
 static const size_t key_lens[3] = {16, 24, 32};
 /* The shortest key length this build generated: what tests that need one key use. */
 static size_t klen;
@@ -414,7 +414,7 @@ END_TEST
 
 int main(void)
 {
-    nbackends = usable_backends(backends, 16, 0);
+    nbackends = usable_backends(backends, AES_GEN_BACKEND_COUNT, 0);
     size_t built[3];
     if (built_key_lens(built) == 0)
         return 1;

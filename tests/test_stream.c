@@ -25,7 +25,7 @@ static const EVP_CIPHER *evp_for(enum ref_mode mode, size_t key_len)
 
 #define LEN 100
 
-static size_t backends[16], nbackends;
+static size_t backends[AES_GEN_BACKEND_COUNT], nbackends;
 
 /* One message through a stream in chunks cut at cuts[0..ncuts) (ascending). */
 static void stream_in_chunks(const aes_gen_key *k, const struct mode_case *mc, const uint8_t iv[16],
@@ -148,7 +148,7 @@ END_TEST
 
 int main(void)
 {
-    nbackends = usable_backends(backends, 16, 0);
+    nbackends = usable_backends(backends, AES_GEN_BACKEND_COUNT, 0);
     Suite *su = suite_create("stream");
     TCase *tc = tcase_create("stream");
     tcase_set_timeout(tc, 120);

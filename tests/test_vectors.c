@@ -75,7 +75,7 @@ static const char *const fips_cipher[3] = {
     "8ea2b7ca516745bfeafc49904b496089",
 };
 
-static size_t backends[16], nbackends;
+static size_t backends[AES_GEN_BACKEND_COUNT], nbackends;
 
 /* Set key k for backend b, or return 0 (with a printed reason) if it lacks the size. */
 static int setkey_or_skip(aes_gen_key *k, size_t b, const uint8_t *key, size_t len)
@@ -150,7 +150,7 @@ END_TEST
 
 int main(void)
 {
-    nbackends = usable_backends(backends, 16, 0);
+    nbackends = usable_backends(backends, AES_GEN_BACKEND_COUNT, 0);
     for (size_t i = 0; i < AES_GEN_BACKEND_COUNT; i++)
         if (!aes_gen_backend_usable(i, 0))
             printf("SKIP backend %s: not built or this CPU lacks its features\n",
