@@ -7,6 +7,8 @@
 #            [KEYS=128,192,256]
 #   make gen-check       regenerate to a temp dir and diff against generated/
 #   make test            the whole suite through ctest
+#   make test SANITIZE=address,undefined   (or thread) the suite on a sanitized build, in
+#                        build-san-<names>/
 #   make bench [ARGS="--compare --bound"]
 #   make plot [BYTES=n]  width sweep as build/sweep.svg and .png, a panel per mode
 #   make tune / untune   fastest widths measured here into the next build, or not
@@ -25,6 +27,17 @@ PLOT_PACKAGES  := gnuplot-nox
 
 GEN_ARGS := $(if $(WIDTHS),--widths $(WIDTHS)) $(if $(BACKENDS),--backends $(BACKENDS)) \
             $(if $(KEYS),--keys $(KEYS))
+
+# SANITIZE=address,undefined or thread: every C file of the library, the tests
+# and the bench built with those sanitizers (errors abort), in their own tree.
+comma := ,
+CMAKE_ARGS :=
+ifneq ($(SANITIZE),)
+BUILD := build-san-$(subst $(comma),-,$(SANITIZE))
+SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer -g1
+CMAKE_ARGS += "-DCMAKE_C_FLAGS=$(SAN_FLAGS)" "-DCMAKE_CXX_FLAGS=$(SAN_FLAGS)" \
+              -DAES_GEN_SANITIZE=$(SANITIZE)
+endif
 
 .PHONY: all deps deps-test deps-plot configure build gen gen-check test bench plot tune untune \
         install clean
@@ -58,7 +71,7 @@ deps-plot: deps
 	$(call install_missing,$(PLOT_PACKAGES),to plot)
 
 configure: deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
 
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)

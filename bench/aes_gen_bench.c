@@ -29,6 +29,9 @@ static const char *const usage_text =
     "  --bound         measure AES instruction latency/throughput and print each\n"
     "                  row's hardware bound and our time as a multiple of it\n"
     "  --sweep         every registered width of each mode, as a table\n"
+    "  --setkey        key setup (both schedules) per key size for every usable\n"
+    "                  backend, beside OpenSSL's AES_set_encrypt_key +\n"
+    "                  AES_set_decrypt_key\n"
     "  --tune-out FILE with --sweep: write the fastest width per (backend, mode,\n"
     "                  direction, key size) for the next build (make tune)\n"
     "  --csv, --json   machine-readable output instead of the table\n";
@@ -41,7 +44,7 @@ struct options {
     int modes[AES_GEN_MODE_COUNT];
     size_t bytes;
     int samples;
-    int compare, peer_no_hw, peer_no_aesni, bound, sweep, csv, json, keys_given;
+    int compare, peer_no_hw, peer_no_aesni, setkey, bound, sweep, csv, json, keys_given;
     const char *tune_out;
 };
 
@@ -73,6 +76,7 @@ static void parse(int argc, char **argv, struct options *o)
         else if (!strcmp(a, "--peer-no-aesni")) o->peer_no_aesni = 1;
         else if (!strcmp(a, "--bound")) o->bound = 1;
         else if (!strcmp(a, "--sweep")) o->sweep = 1;
+        else if (!strcmp(a, "--setkey")) o->setkey = 1;
         else if (!strcmp(a, "--csv")) o->csv = 1;
         else if (!strcmp(a, "--json")) o->json = 1;
         else if (!v) die("option needs a value or is unknown (see --help)", a);
@@ -407,6 +411,52 @@ static int setkey(aes_gen_key *k, const char *backend, unsigned bits)
     return err;
 }
 
+struct setkey_job {
+    size_t backend, key_len;
+    aes_gen_key k;
+};
+
+static void run_setkey(void *ctx, uint8_t *buf, size_t len)
+{
+    struct setkey_job *s = ctx;
+    (void)len;
+    aes_gen_setkey_backend(&s->k, buf, s->key_len, aes_gen_backend_table[s->backend].name);
+}
+
+/* ns per key setup, every usable backend and OpenSSL timed together per key size. */
+static int run_setkey_table(const struct options *o, uint8_t *buf)
+{
+    static struct setkey_job ctx[AES_GEN_BACKEND_COUNT];
+    struct bench_job jobs[AES_GEN_BACKEND_COUNT + 1];
+    printf("aes-gen-bench --setkey: ns per key setup (encryption and decryption schedules), "
+           "median of %d\n", o->samples);
+    for (int ki = 0; ki < o->nkeys; ki++) {
+        const unsigned bits = o->keys[ki];
+        int n = 0;
+        size_t ids[AES_GEN_BACKEND_COUNT];
+        for (size_t b = 0; b < AES_GEN_BACKEND_COUNT; b++)
+            if (aes_gen_backend_usable((enum aes_gen_backend_id)b, bits)) {
+                ctx[n] = (struct setkey_job){.backend = b, .key_len = bits / 8};
+                jobs[n] = (struct bench_job){.fn = run_setkey, .ctx = &ctx[n]};
+                ids[n++] = b;
+            }
+        const int have_peer = peer_open_setkey(bits, &jobs[n]) == 0;
+        bench_jobs(jobs, n + have_peer, buf, 1, o->samples);
+        const double peer = have_peer ? jobs[n].ns_per_byte : 0;
+        printf("\nAES-%u setkey %-14s %9s%s\n", bits, "backend", "ns",
+               have_peer ? "   OpenSSL ns  ours/OpenSSL" : "");
+        for (int j = 0; j < n; j++) {
+            printf("             %-14s %9.1f", aes_gen_backend_table[ids[j]].name, jobs[j].ns_per_byte);
+            if (have_peer)
+                printf("   %10.1f  %12.2f", peer, jobs[j].ns_per_byte / peer);
+            printf("\n");
+        }
+        for (int j = 0; j < n; j++)
+            aes_gen_wipe(&ctx[j].k);
+    }
+    return 0;
+}
+
 static int run_table(const struct options *o, const struct bench_clock *c,
                      const struct bench_bounds *b, uint8_t *buf)
 {
@@ -683,7 +733,8 @@ int main(int argc, char **argv)
     memset(&bounds, 0, sizeof bounds);
     if (o.bound)
         bench_measure_bounds(&bounds, clock.core_ghz);
-    const int rc = o.sweep ? run_sweep(&o, &clock, buf) : run_table(&o, &clock, &bounds, buf);
+    const int rc = o.setkey ? run_setkey_table(&o, buf)
+                   : o.sweep ? run_sweep(&o, &clock, buf) : run_table(&o, &clock, &bounds, buf);
     struct bench_clock after;
     bench_measure_clock(&after);
     bench_check_clock(&clock, &after);

@@ -62,6 +62,9 @@ extern const char *const peer_names[PEER_COUNT];
 int peer_built(int peer);
 /* libgcrypt: turn off its hardware AES paths; before any other peer call. */
 void peer_gcrypt_disable_hw(int keep_ssse3);
+/* OpenSSL's AES_set_encrypt_key + AES_set_decrypt_key on the buffer's first
+ * bytes: 0, or -1 without OpenSSL. */
+int peer_open_setkey(unsigned key_bits, struct bench_job *job);
 /* Sets up job for (mode, key size): 0, or -1 where the peer lacks the mode. */
 int peer_open(int peer, enum aes_gen_mode_dir md, unsigned key_bits, struct bench_job *job);
 void peer_close(int peer, struct bench_job *job);

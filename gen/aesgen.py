@@ -161,7 +161,8 @@ def generate(request):
     files["tables.c"] = render("tables.c.j2", sbox=aes_math.SBOX, inv_sbox=aes_math.INV_SBOX,
                                rcon=aes_math.RCON, te=aes_math.TE, td=aes_math.TD,
                                te_last=aes_math.TE_LAST, td_last=aes_math.TD_LAST,
-                               vpaes=aes_math.VPAES)
+                               vpaes=aes_math.VPAES,
+                               pi_inverse=lambda pi: [pi.index(q) for q in range(16)])
     backends = [{"b": b, "cpu": cpu_expr(b.isa), "built": name in names,
                  "alias": aliases.get(name, "")}
                 for name, b in variants.BACKENDS.items()]

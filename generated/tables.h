@@ -19,18 +19,19 @@ extern const uint32_t aes_gen_td[4][256];
 /* [0..3] as aes_gen_te / aes_gen_td, [4 + k]: the (inverse) S-box byte in row k. */
 extern const uint32_t aes_gen_ttable_enc[8][256];
 extern const uint32_t aes_gen_ttable_dec[8][256];
-/* The vpaes key format (gen/aes_math.py, VPAES): the images of bits 0..7 of
- * an AES byte under P (to the encryption state's tower bytes) and Pd (the
- * decryption state's, before its constant), that constant, and where each
- * key byte is stored after r ShiftRows (r mod 4), [0] encryption, [1]
- * decryption. */
-extern const uint8_t aes_gen_vpaes_p[8];
-extern const uint8_t aes_gen_vpaes_pd[8];
+/* The vpaes key format (gen/aes_math.py, VPAES): the decryption state's
+ * constant (the tower image of the inverse affine map's 0x63). */
 extern const uint8_t aes_gen_vpaes_c_dec;
-extern const uint8_t aes_gen_vpaes_pi[2][4][16];
 /* The S-box by nibble lookups (the key schedule's constant-time SubWord):
  * AES byte -> tower byte (low, high nibble), 1/x, a/x, and 1/x -> S(x) ^ 0x63
  * from io and from jo. */
 extern const uint8_t aes_gen_vpaes_sbox_tables[6][16];
+/* The vpaes key format's maps (SSSE3, a round key at once): AES bytes to the
+ * encryption state's tower bytes (P) and to the decryption state's (Pd), by
+ * nibble (low, high); where each key byte is stored after r ShiftRows (r mod
+ * 4), [0] encryption, [1] decryption, as pshufb indices: stored byte q takes
+ * key byte pi_inv[q]. */
+extern const uint8_t aes_gen_vpaes_key_tables[4][16];
+extern const uint8_t aes_gen_vpaes_pi_inv[2][4][16];
 
 #endif

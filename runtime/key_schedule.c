@@ -9,35 +9,31 @@
 #include "internal.h"
 #include "tables.h"
 
-static uint8_t xtime(uint8_t x)
-{
-    return (uint8_t)(x << 1 ^ ((x >> 7) * 0x1b));
-}
-
-static uint8_t gf_mul(uint8_t a, uint8_t b)
-{
-    uint8_t p = 0;
-    for (; b; b >>= 1, a = xtime(a))
-        if (b & 1)
-            p ^= a;
-    return p;
-}
-
-static void inv_mix_column(uint8_t *col)
-{
-    uint8_t a0 = col[0], a1 = col[1], a2 = col[2], a3 = col[3];
-    col[0] = gf_mul(a0, 14) ^ gf_mul(a1, 11) ^ gf_mul(a2, 13) ^ gf_mul(a3, 9);
-    col[1] = gf_mul(a0, 9) ^ gf_mul(a1, 14) ^ gf_mul(a2, 11) ^ gf_mul(a3, 13);
-    col[2] = gf_mul(a0, 13) ^ gf_mul(a1, 9) ^ gf_mul(a2, 14) ^ gf_mul(a3, 11);
-    col[3] = gf_mul(a0, 11) ^ gf_mul(a1, 13) ^ gf_mul(a2, 9) ^ gf_mul(a3, 14);
-}
-
-/* SubWord without a secret-dependent index or branch (the key bytes must
- * not pick table entries: cache timing).  With SSSE3, the vector-permutation
- * S-box: pshufb of 4-bit indices into 16-byte registers (aes_math.VPAES);
- * otherwise every S-box entry is read and the one wanted kept by a mask. */
+/* Nothing here indexes memory or branches on key bytes (cache and branch
+ * timing): SubWord and InvMixColumns by AES-NI where the CPU has it, else
+ * SubWord by the vector-permutation S-box (SSSE3: pshufb of 4-bit indices
+ * into 16-byte registers, aes_math.VPAES) or by reading the whole S-box and
+ * keeping the entry by a mask, and InvMixColumns four bytes at a time with
+ * shifts and masks. */
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
+
+/* aeskeygenassist's dword 0 is SubWord of dword 1. */
+__attribute__((target("aes,sse4.1"))) static void sub_word_aesni(uint8_t w[4])
+{
+    uint32_t v;
+    memcpy(&v, w, 4);
+    v = (uint32_t)_mm_cvtsi128_si32(_mm_aeskeygenassist_si128(_mm_set_epi32(0, 0, (int)v, 0), 0));
+    memcpy(w, &v, 4);
+}
+
+__attribute__((target("aes"))) static void inv_mix_columns_aesni(uint8_t *rk, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(rk + 16 * i));
+        _mm_storeu_si128((__m128i *)(rk + 16 * i), _mm_aesimc_si128(x));
+    }
+}
 
 __attribute__((target("ssse3"))) static void sub_word_ssse3(uint8_t w[4])
 {
@@ -64,7 +60,12 @@ __attribute__((target("ssse3"))) static void sub_word_ssse3(uint8_t w[4])
 static void sub_word(uint8_t w[4])
 {
 #if defined(__x86_64__) || defined(__i386__)
-    if (aes_gen_cpu_features() & AES_GEN_CPU_SSSE3) {
+    const uint32_t cpu = aes_gen_cpu_features();
+    if (cpu & AES_GEN_CPU_AESNI) {
+        sub_word_aesni(w);
+        return;
+    }
+    if (cpu & AES_GEN_CPU_SSSE3) {
         sub_word_ssse3(w);
         return;
     }
@@ -77,33 +78,72 @@ static void sub_word(uint8_t w[4])
     }
 }
 
+/* Each byte of w times x in GF(2^8). */
+static uint32_t xtime4(uint32_t w)
+{
+    return ((w & 0x7f7f7f7fu) << 1) ^ (((w >> 7) & 0x01010101u) * 0x1b);
+}
+
+static uint32_t rot8(uint32_t w, int bytes)
+{
+    return w >> (8 * bytes) | w << (32 - 8 * bytes);
+}
+
+/* InvMixColumns of n round keys: per column (bytes a0..a3 of a little-endian
+ * word), a0 ^= 4(a0 ^ a2) and so on, then MixColumns (FIPS-197's inverse
+ * matrix is the forward one times 4x^2 + 5). */
+static void inv_mix_columns(uint8_t *rk, size_t n)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    if (aes_gen_cpu_features() & AES_GEN_CPU_AESNI) {
+        inv_mix_columns_aesni(rk, n);
+        return;
+    }
+#endif
+    for (size_t c = 0; c < 4 * n; c++) {
+        uint32_t w;
+        memcpy(&w, rk + 4 * c, 4);
+        w ^= xtime4(xtime4(w ^ rot8(w, 2)));
+        const uint32_t r1 = rot8(w, 1);
+        w = xtime4(w ^ r1) ^ r1 ^ rot8(w, 2) ^ rot8(w, 3);
+        memcpy(rk + 4 * c, &w, 4);
+    }
+}
+
+static uint32_t sub_word32(uint32_t v)
+{
+    uint8_t w[4];
+    memcpy(w, &v, 4);
+    sub_word(w);
+    memcpy(&v, w, 4);
+    return v;
+}
+
 static void expand_fips(const uint8_t *key, size_t key_len, uint8_t *ks)
 {
     uint8_t *enc = ks, *dec = ks + 240;
     const size_t nk = key_len / 4, rounds = nk + 6, words = 4 * (rounds + 1);
-    uint8_t t[4];
+    uint32_t w[60]; /* little-endian words: byte 0 of a column in bits 0-7 */
 
-    memcpy(enc, key, key_len);
-    for (size_t i = nk; i < words; i++) {
-        memcpy(t, enc + 4 * (i - 1), 4);
-        if (i % nk == 0) {
-            const uint8_t t0 = t[0];
-            t[0] = t[1], t[1] = t[2], t[2] = t[3], t[3] = t0;
-            sub_word(t);
-            t[0] ^= aes_gen_rcon[i / nk - 1];
-        } else if (nk > 6 && i % nk == 4) {
-            sub_word(t);
-        }
-        for (int j = 0; j < 4; j++)
-            enc[4 * i + j] = enc[4 * (i - nk) + j] ^ t[j];
+    memcpy(w, key, key_len);
+    /* j = i % nk and n = i / nk - 1 kept by counting: no division per word. */
+    for (size_t i = nk, j = 0, n = 0; i < words; i++) {
+        uint32_t t = w[i - 1];
+        if (j == 0)
+            t = sub_word32(t >> 8 | t << 24) ^ aes_gen_rcon[n];
+        else if (nk > 6 && j == 4)
+            t = sub_word32(t);
+        w[i] = w[i - nk] ^ t;
+        if (++j == nk)
+            j = 0, n++;
     }
+    memcpy(enc, w, 4 * words);
 
     /* Reversed order; InvMixColumns on every round key but the outer two. */
     for (size_t r = 0; r <= rounds; r++)
         memcpy(dec + 16 * r, enc + 16 * (rounds - r), 16);
-    for (size_t c = 4; c < 4 * rounds; c++)
-        inv_mix_column(dec + 4 * c);
-    aes_gen_secure_zero(t, sizeof t);
+    inv_mix_columns(dec + 16, rounds - 1);
+    aes_gen_secure_zero(w, sizeof w);
 }
 
 /* `openssl`: the same schedules as OpenSSL's AES_KEY holds them (the TILE-Gx
@@ -126,43 +166,47 @@ static void expand_openssl(const uint8_t *key, size_t key_len, uint8_t *ks)
     aes_gen_secure_zero(w, sizeof w);
 }
 
-/* A GF(2)-linear map of a byte given by the images of its bits, without a
- * secret-dependent index or branch. */
-static uint8_t linear_map(const uint8_t cols[8], uint8_t x)
-{
-    uint8_t y = 0;
-    for (int b = 0; b < 8; b++)
-        y ^= cols[b] & (uint8_t)-((x >> b) & 1);
-    return y;
-}
-
 /* `vpaes`: each round key in the representation of the state it is added to
  * (gen/aes_math.py, VPAES.round_keys): rk0 and the middle keys as tower
  * bytes (the S-box constant 0x63 folded into encryption's middle and last
  * keys, decryption's state constant into its tower keys), the last key as
  * AES bytes, every byte at its position after r ShiftRows.  Encryption at
- * 0, decryption at 240. */
+ * 0, decryption at 240.  The maps by pshufb: no key byte indexes memory. */
+#if defined(__x86_64__) || defined(__i386__)
+__attribute__((target("ssse3"))) static void vpaes_keys_ssse3(const uint8_t *fips, uint8_t *ks,
+                                                               size_t rounds)
+{
+    const __m128i *t = (const __m128i *)aes_gen_vpaes_key_tables, m = _mm_set1_epi8(0x0f);
+    const __m128i s63 = _mm_set1_epi8(0x63), cdec = _mm_set1_epi8((char)aes_gen_vpaes_c_dec);
+    for (int dec = 0; dec < 2; dec++)
+        for (size_t r = 0; r <= rounds; r++) {
+            __m128i x = _mm_loadu_si128((const __m128i *)(fips + 240 * dec + 16 * r));
+            if (r == rounds) {
+                x = dec ? x : _mm_xor_si128(x, s63);
+            } else {
+                if (!dec && r)
+                    x = _mm_xor_si128(x, s63);
+                const __m128i *map = t + 2 * dec;
+                x = _mm_xor_si128(_mm_shuffle_epi8(map[0], _mm_and_si128(x, m)),
+                                  _mm_shuffle_epi8(map[1], _mm_and_si128(_mm_srli_epi32(x, 4), m)));
+                if (dec)
+                    x = _mm_xor_si128(x, cdec);
+            }
+            x = _mm_shuffle_epi8(x, _mm_loadu_si128((const __m128i *)aes_gen_vpaes_pi_inv[dec][r % 4]));
+            _mm_storeu_si128((__m128i *)(ks + 240 * dec + 16 * r), x);
+        }
+}
+#endif
+
 static void expand_vpaes(const uint8_t *key, size_t key_len, uint8_t *ks)
 {
     uint8_t fips[480];
-    const size_t rounds = key_len / 4 + 6;
     expand_fips(key, key_len, fips);
-    for (int dec = 0; dec < 2; dec++)
-        for (size_t r = 0; r <= rounds; r++) {
-            const uint8_t *in = fips + 240 * dec + 16 * r;
-            uint8_t *out = ks + 240 * dec + 16 * r;
-            const uint8_t *pi = aes_gen_vpaes_pi[dec][r % 4];
-            for (int p = 0; p < 16; p++) {
-                uint8_t t;
-                if (r == rounds)
-                    t = in[p] ^ (dec ? 0 : 0x63);
-                else if (dec)
-                    t = linear_map(aes_gen_vpaes_pd, in[p]) ^ aes_gen_vpaes_c_dec;
-                else
-                    t = linear_map(aes_gen_vpaes_p, r ? in[p] ^ 0x63 : in[p]);
-                out[pi[p]] = t;
-            }
-        }
+#if defined(__x86_64__) || defined(__i386__)
+    vpaes_keys_ssse3(fips, ks, key_len / 4 + 6); /* every vpaes backend needs SSSE3 */
+#else
+    memset(ks, 0, 480); /* no vpaes backend is built for this architecture */
+#endif
     aes_gen_secure_zero(fips, sizeof fips);
 }
 

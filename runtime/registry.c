@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The kernel registry and the mode and backend tables, all from generated/:
  * nothing here lists a mode, a backend or a kernel by hand. */
+#include <stdatomic.h>
 #include <string.h>
 
 #include "internal.h"
@@ -145,8 +146,8 @@ static int group_runs(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md,
     return 1;
 }
 
-int aes_gen_mode_source(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md,
-                        unsigned key_bits)
+static int find_mode_source(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md,
+                            unsigned key_bits)
 {
     size_t first;
     if (aes_gen_kernel_range(backend, md, key_bits, &first))
@@ -156,6 +157,26 @@ int aes_gen_mode_source(enum aes_gen_backend_id backend, enum aes_gen_mode_dir m
             group_runs((enum aes_gen_backend_id)b, md, key_bits))
             return b;
     return -1;
+}
+
+/* A pure function of its arguments and the CPU's features, asked for every
+ * mode at every key setup: computed once, kept as value + 1 (0: not yet).
+ * Racing first calls store the same value (atomics: no data race). */
+int aes_gen_mode_source(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md,
+                        unsigned key_bits)
+{
+    static _Atomic int16_t known[AES_GEN_BACKEND_COUNT][AES_GEN_MODE_COUNT][3];
+    const unsigned size = key_bits / 64 - 2;
+    if ((unsigned)backend >= AES_GEN_BACKEND_COUNT || (unsigned)md >= AES_GEN_MODE_COUNT ||
+        key_bits % 64 || size > 2)
+        return find_mode_source(backend, md, key_bits);
+    _Atomic int16_t *slot = &known[backend][md][size];
+    int v = atomic_load_explicit(slot, memory_order_relaxed);
+    if (!v) {
+        v = find_mode_source(backend, md, key_bits) + 1;
+        atomic_store_explicit(slot, (int16_t)v, memory_order_relaxed);
+    }
+    return v - 1;
 }
 
 static int complete_for(enum aes_gen_backend_id backend, unsigned key_bits)

@@ -8,6 +8,8 @@ src=$1 build=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# A sanitized build (make test SANITIZE=...): its consumers link the runtime.
+san=${AES_GEN_SANITIZE:+-fsanitize=$AES_GEN_SANITIZE}
 cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
 libdir=$(dirname "$(find "$tmp/prefix" -name libaes_gen.a | head -1)")
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
@@ -21,9 +23,9 @@ bits=${keys%% *}
 sed -n '/<!-- example:begin -->/,/<!-- example:end -->/p' "$src/README.md" |
   sed '1,2d;$d' | sed '$d' >"$tmp/example.c"
 # Against the shared library (the default -laes_gen) and the static archive.
-cc -std=c11 -Wall -Wextra -Werror "$tmp/example.c" -o "$tmp/example" \
+cc $san -std=c11 -Wall -Wextra -Werror "$tmp/example.c" -o "$tmp/example" \
   $(pkg-config --cflags --libs aes_gen)
-cc -std=c11 -Wall -Wextra -Werror "$tmp/example.c" -o "$tmp/example_static" \
+cc $san -std=c11 -Wall -Wextra -Werror "$tmp/example.c" -o "$tmp/example_static" \
   $(pkg-config --cflags aes_gen) $(pkg-config --static --libs-only-L aes_gen) \
   -Wl,-Bstatic $(pkg-config --static --libs-only-l aes_gen) -Wl,-Bdynamic
 # (ldd's output captured first: grep -q closing a pipe early fails under pipefail)
@@ -99,7 +101,7 @@ int main(void)
 }
 C
 for kind in shared static; do
-  cmake -S "$tmp/cm" -B "$tmp/cm/$kind" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
+  cmake -S "$tmp/cm" -B "$tmp/cm/$kind" -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCMAKE_C_FLAGS="$san" \
     -DAES_GEN_STATIC=$([ $kind = static ] && echo ON || echo OFF) >/dev/null
   cmake --build "$tmp/cm/$kind" >/dev/null
   out=$("$tmp/cm/$kind/consumer")
@@ -122,7 +124,7 @@ add_executable(consumer main.c)
 target_link_libraries(consumer PRIVATE aes_gen::aes_gen)
 CMAKE
 cp "$tmp/cm/main.c" "$tmp/sub/"
-cmake -S "$tmp/sub" -B "$tmp/sub/build" -DCMAKE_BUILD_TYPE=Debug >/dev/null
+cmake -S "$tmp/sub" -B "$tmp/sub/build" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS="$san" >/dev/null
 grep -q '^CMAKE_BUILD_TYPE:STRING=Debug$' "$tmp/sub/build/CMakeCache.txt"
 grep -q '^AES_GEN_TESTS:BOOL=OFF$' "$tmp/sub/build/CMakeCache.txt"
 cmake --build "$tmp/sub/build" -j 2 >/dev/null
