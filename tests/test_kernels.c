@@ -65,6 +65,16 @@ static void check_kernel(const struct aes_gen_kernel_info *ki, size_t nblocks, s
     memcpy(iv_want, iv0, 16);
     ref_crypt(&ref, mc->ref, mc->decrypt, mc->counter_bits, iv_want, want, plain + src_off, len);
 
+    /* Round keys at any alignment the caller may give (struct members,
+     * malloc'd copies): here at an odd offset, never 16-byte aligned.  Not
+     * for the TILE-Gx code, whose AES_KEY words are 32-bit aligned. */
+    static uint8_t rk_buf[15 * 16 + 16];
+    if (aes_gen_backend_table[ki->backend].key_format != AES_GEN_KF_openssl) {
+        uint8_t *rk_odd = rk_buf + 1 + 2 * (src_off % 7);
+        memcpy(rk_odd, rk, 16 * (size_t)(ref.rounds + 1));
+        rk = rk_odd;
+    }
+
     memcpy(iv_got, iv0, 16);
     uint8_t *dst = buf + dst_off;
     const uint8_t *src = plain + src_off;

@@ -1,0 +1,118 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
+"""Mutation run: each mutant below is a small deliberate bug that once left
+`make test` green.  For each, a scratch copy of the current tree (git
+worktree of HEAD plus the working tree's changes) gets the mutation, is
+rebuilt (regenerated first when the mutant is in the generator) and runs the
+suite; a mutant is killed when some test fails.  Prints the table of which
+tests killed which mutant; exits 1 if any survives.
+
+    /usr/bin/python3 tests/mutants.py [--tests REGEX] [--only NAME]
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# (name, file, text to replace, replacement, regenerate first)
+MUTANTS = (
+    ("no AES-NI detection", "runtime/cpu.c",
+     "    if (c & bit_AES) f |= AES_GEN_CPU_AESNI;\n", "", False),
+    ("kernels' CPU needs ignored", "runtime/registry.c",
+     "    return aes_gen_backend_table[backend].generated && (cpu & aes_gen_cpu_features()) == cpu;",
+     "    return aes_gen_backend_table[backend].generated || cpu;", False),
+    ("CTR/OFB/CFB tail writes a whole block", "runtime/modes.c",
+     "    for (size_t i = 0; i < len; i++) {\n        const uint8_t in = src[i];",
+     "    for (size_t i = 0; i < 16; i++) {\n        const uint8_t in = i < len ? src[i] : 0;",
+     False),
+    ("kernels leave their registers", "gen/x86/skeletons.py",
+     "            self.vec.zero(self.p, reg)\n", "            pass\n", True),
+    ("round keys loaded with aligned movdqa", "gen/x86/vector.py",
+     "        if self.bytes == 16:\n            self.load(p, src, dst)",
+     "        if self.bytes == 16:\n            self.copy(p, src, dst)", True),
+    ("key setup's temporaries not wiped", "runtime/api.c",
+     "    aes_gen_secure_zero(&tmp, sizeof tmp);\n", "", False),
+    ("T-table backend marked constant-time", "gen/variants.py",
+     '"x86-64 T-table assembly, {kl}-bit key loads, {1 + t} index registers", False,',
+     '"x86-64 T-table assembly, {kl}-bit key loads, {1 + t} index registers", True,', True),
+)
+
+
+def run(cmd, cwd, env=None):
+    return subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True)
+
+
+def scratch_tree():
+    """A worktree of HEAD with the working tree's uncommitted changes."""
+    tmp = tempfile.mkdtemp(prefix="aes-gen-mutants-")
+    tree = os.path.join(tmp, "src")
+    run(["git", "worktree", "add", "--detach", tree, "HEAD"], REPO).check_returncode()
+    diff = run(["git", "diff", "HEAD", "--binary"], REPO).stdout
+    if diff:
+        subprocess.run(["git", "apply", "--whitespace=nowarn"], cwd=tree, input=diff, text=True,
+                       check=True)
+    return tmp, tree
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--tests", default="", help="ctest -R regex (default: the whole suite)")
+    ap.add_argument("--only", help="run the mutants whose name contains this")
+    args = ap.parse_args(argv)
+    tmp, tree = scratch_tree()
+    build = os.path.join(tmp, "build")
+    rows, survivors = [], 0
+    try:
+        run(["cmake", "-S", tree, "-B", build, "-DCMAKE_BUILD_TYPE=Release"],
+            tree).check_returncode()
+        for name, path, old, new, regen in MUTANTS:
+            if args.only and args.only not in name:
+                continue
+            target = os.path.join(tree, path)
+            with open(target, encoding="utf-8") as f:
+                text = f.read()
+            if old not in text:
+                rows.append((name, "STALE: the mutated text is gone; update tests/mutants.py"))
+                survivors += 1
+                continue
+            with open(target, "w", encoding="utf-8") as f:
+                f.write(text.replace(old, new, 1))
+            try:
+                if regen:
+                    run(["/usr/bin/python3", "gen/aesgen.py"], tree).check_returncode()
+                built = run(["cmake", "--build", build, "-j", str(os.cpu_count() or 2)], tree)
+                if built.returncode:
+                    rows.append((name, "killed: the build fails"))
+                    continue
+                cmd = ["ctest", "-j", str(os.cpu_count() or 2)] + (["-R", args.tests] if args.tests else [])
+                out = run(cmd, build).stdout
+                failed = re.findall(r"^\s*\d+ - (\S+) \(", out, re.M)
+                if failed:
+                    rows.append((name, "killed by " + ", ".join(sorted(set(failed)))))
+                else:
+                    rows.append((name, "SURVIVED"))
+                    survivors += 1
+            finally:
+                with open(target, "w", encoding="utf-8") as f:
+                    f.write(text)
+                if regen:
+                    run(["/usr/bin/python3", "gen/aesgen.py"], tree)
+    finally:
+        run(["git", "worktree", "remove", "--force", tree], REPO)
+        shutil.rmtree(tmp, ignore_errors=True)
+    width = max(len(r[0]) for r in rows) if rows else 10
+    print(f"{'mutant':<{width}}  result")
+    for name, result in rows:
+        print(f"{name:<{width}}  {result}")
+    return 1 if survivors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
