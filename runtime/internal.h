@@ -28,6 +28,8 @@ enum {
     AES_GEN_CPU_AVX512BW = 1u << 9,
     AES_GEN_CPU_AVX512VL = 1u << 10,
 };
+/* Zeroes every vector register (wipe.c): the end of key setup. */
+void aes_gen_clear_vector_registers(void);
 uint32_t aes_gen_cpu_features(void);
 /* "aesni avx2 ..." for the features in mask, into buf. */
 const char *aes_gen_cpu_feature_names(uint32_t mask, char *buf, size_t size);

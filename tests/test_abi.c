@@ -151,6 +151,62 @@ START_TEST(kernel_preserves_abi_and_leaves_nothing)
 }
 END_TEST
 
+/* The API: key setup and every mode leave no round key (in the key's format
+ * or the FIPS-197 one) in a vector register or a caller-saved GP register,
+ * for every backend. */
+START_TEST(api_calls_leave_no_key_material)
+{
+    size_t ids[AES_GEN_BACKEND_COUNT], lens[3];
+    const size_t nb = usable_backends(ids, AES_GEN_BACKEND_COUNT, 0), nk = built_key_lens(lens);
+    struct abi_call *c = aligned_alloc(64, sizeof *c);
+    static aes_gen_key k;
+    static uint8_t buf[16 * 40 + 7], iv[16];
+    uint8_t key[32];
+    ck_assert_ptr_nonnull(c);
+    uint64_t rng = test_seed();
+    for (size_t b = 0; b < nb; b++)
+        for (size_t ki = 0; ki < nk; ki++) {
+            const char *name = aes_gen_backend_table[ids[b]].name;
+            const int rounds = (int)lens[ki] / 4 + 6;
+            if (!aes_gen_backend_usable(ids[b], (unsigned)(8 * lens[ki])))
+                continue;
+            rng_fill(&rng, key, sizeof key);
+            ref_key ref;
+            ref_setkey(&ref, key, lens[ki]);
+            for (int call = -1; call < AES_GEN_MODE_COUNT; call++) {
+                memset(c, 0, sizeof *c);
+                c->flags = cpu_flags();
+                if (call < 0) { /* aes_gen_setkey_backend(k, key, key_len, name) */
+                    c->fn = (aes_gen_kernel_fn *)(void (*)(void))aes_gen_setkey_backend;
+                    c->rk = (const uint8_t *)&k, c->iv = key, c->dst = (uint8_t *)(uintptr_t)lens[ki];
+                    c->src = (const uint8_t *)name;
+                } else { /* the mode's function(k, iv, dst, src, len) */
+                    const struct mode_case *mc = &mode_cases[call];
+                    if (!mc->api)
+                        continue;
+                    c->fn = (aes_gen_kernel_fn *)(void (*)(void))mc->api;
+                    c->rk = (const uint8_t *)&k, c->iv = iv, c->dst = buf, c->src = buf;
+                    c->nblocks = mc->whole_blocks ? 16 * 40 : sizeof buf;
+                }
+                aes_gen_abi_call(c);
+                char where[96];
+                const char *what = call < 0 ? "setkey" : mode_cases[call].name;
+                for (int schedule = 0; schedule < 3; schedule++) {
+                    const uint8_t *rk = schedule == 2 ? &ref.rk[0][0] : aes_gen_round_keys(&k, schedule);
+                    ck_assert_msg(!key_in_registers(c, rk, rounds, where, sizeof where),
+                                  "%s %s AES-%zu returns with key material: %s", name, what,
+                                  8 * lens[ki], where);
+                    const char *gp = key_word_in_gp(c, rk, rounds);
+                    ck_assert_msg(gp == NULL, "%s %s returns with a round-key word in %s", name,
+                                  what, gp);
+                }
+            }
+            aes_gen_wipe(&k);
+        }
+    free(c);
+}
+END_TEST
+
 /* The checks themselves: kernels that leak on purpose are caught. */
 START_TEST(leaks_are_caught)
 {
@@ -187,6 +243,7 @@ int main(void)
     TCase *tc = tcase_create("sysv");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, leaks_are_caught);
+    tcase_add_test(tc, api_calls_leave_no_key_material);
     tcase_add_loop_test(tc, kernel_preserves_abi_and_leaves_nothing, 0,
                         (int)aes_gen_registry_count);
     suite_add_tcase(s, tc);

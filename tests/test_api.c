@@ -306,7 +306,7 @@ static int cpu_reports(const char *name, int leaf, int reg, unsigned bit)
 {
     unsigned r[4] = {0};
 #if defined(__x86_64__)
-    if ((unsigned)leaf > __get_cpuid_max(0, NULL))
+    if ((unsigned)leaf > (unsigned)__get_cpuid_max(0, NULL))
         return 0;
     __cpuid_count(leaf, 0, r[0], r[1], r[2], r[3]);
 #else
@@ -402,7 +402,9 @@ static __attribute__((noinline)) void setkey_in_own_frame(aes_gen_key *k, const 
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
+#ifndef __clang__
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 static __attribute__((noinline)) size_t stack_holds(const uint8_t needle[16])
 {
     volatile uint8_t area[32768]; /* uninitialised on purpose: the leftovers */

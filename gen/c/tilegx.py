@@ -114,7 +114,7 @@ def block_function(bits, decrypt, width):
         body += _last_round(rounds, decrypt, i)
     for i in blocks:
         body.append(f"aes_gen_tilegx_put(out{i}, __insn_revbytes(olo{i}), __insn_revbytes(ohi{i}));")
-    return {"name": name, "args": args, "body": body}
+    return {"name": name, "args": args, "body": body, "width": width}
 
 
 # --- files --------------------------------------------------------------------
@@ -148,6 +148,8 @@ def emit(variants, render, backend):
     return {
         "tilegx/aes_tilegx_core.h": render("tilegx_core.h.j2", **core),
         "tilegx/tilegx_kernels.c": render("tilegx_kernels.c.j2", kernels=kernels, params=KERNEL_PARAMS),
-        "tilegx/aes_core_tilegx.c": render("aes_core_tilegx.c.j2", **core),
+        # The drop-in: one block at a time (AES_encrypt, AES_decrypt).
+        "tilegx/aes_core_tilegx.c": render("aes_core_tilegx.c.j2", **dict(
+            core, funcs=[f for f in core["funcs"] if f["width"] == 1])),
         **tilegx_asm.files(render),
     }

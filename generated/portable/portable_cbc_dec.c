@@ -256,6 +256,7 @@ void aes_gen_portable_cbc_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE32(iv + 4, v1);
     STORE32(iv + 8, v2);
     STORE32(iv + 12, v3);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /*
@@ -404,6 +405,7 @@ void aes_gen_portable_cbc_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE32(iv + 4, v1);
     STORE32(iv + 8, v2);
     STORE32(iv + 12, v3);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /*
@@ -500,6 +502,7 @@ void aes_gen_portable_cbc_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE32(iv + 4, v1);
     STORE32(iv + 8, v2);
     STORE32(iv + 12, v3);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /*
@@ -790,6 +793,7 @@ void aes_gen_portable_cbc_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE32(iv + 4, v1);
     STORE32(iv + 8, v2);
     STORE32(iv + 12, v3);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /*
@@ -956,6 +960,7 @@ void aes_gen_portable_cbc_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE32(iv + 4, v1);
     STORE32(iv + 8, v2);
     STORE32(iv + 12, v3);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /*
@@ -1062,6 +1067,7 @@ void aes_gen_portable_cbc_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE32(iv + 4, v1);
     STORE32(iv + 8, v2);
     STORE32(iv + 12, v3);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /*
@@ -1386,6 +1392,7 @@ void aes_gen_portable_cbc_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE32(iv + 4, v1);
     STORE32(iv + 8, v2);
     STORE32(iv + 12, v3);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /*
@@ -1570,6 +1577,7 @@ void aes_gen_portable_cbc_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE32(iv + 4, v1);
     STORE32(iv + 8, v2);
     STORE32(iv + 12, v3);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /*
@@ -1686,4 +1694,5 @@ void aes_gen_portable_cbc_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE32(iv + 4, v1);
     STORE32(iv + 8, v2);
     STORE32(iv + 12, v3);
+    AES_GEN_CLEAR_SCRATCH();
 }

@@ -91,6 +91,7 @@ void aes_gen_portable_cbc_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE32(iv + 4, v1);
     STORE32(iv + 8, v2);
     STORE32(iv + 12, v3);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /*
@@ -192,6 +193,7 @@ void aes_gen_portable_cbc_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE32(iv + 4, v1);
     STORE32(iv + 8, v2);
     STORE32(iv + 12, v3);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /*
@@ -303,4 +305,5 @@ void aes_gen_portable_cbc_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE32(iv + 4, v1);
     STORE32(iv + 8, v2);
     STORE32(iv + 12, v3);
+    AES_GEN_CLEAR_SCRATCH();
 }

@@ -234,6 +234,7 @@ void aes_gen_portable_ctr_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
     }
     STORE64_BE(iv, hi);
     STORE64_BE(iv + 8, lo);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /*
@@ -367,6 +368,7 @@ void aes_gen_portable_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
     }
     STORE64_BE(iv, hi);
     STORE64_BE(iv + 8, lo);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /*
@@ -451,6 +453,7 @@ void aes_gen_portable_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
     }
     STORE64_BE(iv, hi);
     STORE64_BE(iv + 8, lo);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /*
@@ -719,6 +722,7 @@ void aes_gen_portable_ctr_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
     }
     STORE64_BE(iv, hi);
     STORE64_BE(iv + 8, lo);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /*
@@ -870,6 +874,7 @@ void aes_gen_portable_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
     }
     STORE64_BE(iv, hi);
     STORE64_BE(iv + 8, lo);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /*
@@ -964,6 +969,7 @@ void aes_gen_portable_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
     }
     STORE64_BE(iv, hi);
     STORE64_BE(iv + 8, lo);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /*
@@ -1266,6 +1272,7 @@ void aes_gen_portable_ctr_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
     }
     STORE64_BE(iv, hi);
     STORE64_BE(iv + 8, lo);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /*
@@ -1435,6 +1442,7 @@ void aes_gen_portable_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
     }
     STORE64_BE(iv, hi);
     STORE64_BE(iv + 8, lo);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /*
@@ -1539,4 +1547,5 @@ void aes_gen_portable_ctr_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
     }
     STORE64_BE(iv, hi);
     STORE64_BE(iv + 8, lo);
+    AES_GEN_CLEAR_SCRATCH();
 }

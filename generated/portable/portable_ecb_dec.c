@@ -226,6 +226,7 @@ void aes_gen_portable_ecb_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
         STORE32(dst + 56, o3_2);
         STORE32(dst + 60, o3_3);
     }
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /*
@@ -353,6 +354,7 @@ void aes_gen_portable_ecb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
         STORE32(dst + 24, o1_2);
         STORE32(dst + 28, o1_3);
     }
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /*
@@ -432,6 +434,7 @@ void aes_gen_portable_ecb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
         STORE32(dst + 8, o0_2);
         STORE32(dst + 12, o0_3);
     }
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /*
@@ -692,6 +695,7 @@ void aes_gen_portable_ecb_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
         STORE32(dst + 56, o3_2);
         STORE32(dst + 60, o3_3);
     }
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /*
@@ -837,6 +841,7 @@ void aes_gen_portable_ecb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
         STORE32(dst + 24, o1_2);
         STORE32(dst + 28, o1_3);
     }
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /*
@@ -926,6 +931,7 @@ void aes_gen_portable_ecb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
         STORE32(dst + 8, o0_2);
         STORE32(dst + 12, o0_3);
     }
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /*
@@ -1220,6 +1226,7 @@ void aes_gen_portable_ecb_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
         STORE32(dst + 56, o3_2);
         STORE32(dst + 60, o3_3);
     }
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /*
@@ -1383,6 +1390,7 @@ void aes_gen_portable_ecb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
         STORE32(dst + 24, o1_2);
         STORE32(dst + 28, o1_3);
     }
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /*
@@ -1482,4 +1490,5 @@ void aes_gen_portable_ecb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
         STORE32(dst + 8, o0_2);
         STORE32(dst + 12, o0_3);
     }
+    AES_GEN_CLEAR_SCRATCH();
 }

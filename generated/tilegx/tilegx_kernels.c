@@ -12,6 +12,20 @@
 #include "kernels.h"
 #include "tilegx/aes_tilegx_core.h"
 
+/* A kernel's last statement: no round-key word stays in a caller-saved
+ * general-purpose register after it returns (which registers the compiler
+ * used is its business, so all of them are zeroed; x86-64, GCC and Clang). */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define AES_GEN_CLEAR_SCRATCH() \
+    __asm__ __volatile__("xorl %%eax, %%eax\n\txorl %%ecx, %%ecx\n\txorl %%edx, %%edx\n\t" \
+                         "xorl %%esi, %%esi\n\txorl %%edi, %%edi\n\txorl %%r8d, %%r8d\n\t" \
+                         "xorl %%r9d, %%r9d\n\txorl %%r10d, %%r10d\n\txorl %%r11d, %%r11d" \
+                         ::: "rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11", \
+                         "memory", "cc")
+#else
+#define AES_GEN_CLEAR_SCRATCH() ((void)0)
+#endif
+
 /* The counter's low `bits` bits plus one, big-endian. */
 static inline void aes_gen_tilegx_ctr_inc(uint8_t ctr[16], unsigned bits)
 {
@@ -26,6 +40,7 @@ void aes_gen_tilegx_emu_ecb_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     (void)iv;
     for (; nblocks >= 2; nblocks -= 2, src += 32, dst += 32)
         aes_gen_tilegx_encrypt2_k128(rk32, src, src + 16, dst, dst + 16);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* ECB encryption, AES-128, 1 block per iteration; iv: unused. */
@@ -35,6 +50,7 @@ void aes_gen_tilegx_emu_ecb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     (void)iv;
     for (; nblocks >= 1; nblocks -= 1, src += 16, dst += 16)
         aes_gen_tilegx_encrypt1_k128(rk32, src, dst);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* ECB encryption, AES-192, 2 blocks per iteration; iv: unused. */
@@ -44,6 +60,7 @@ void aes_gen_tilegx_emu_ecb_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     (void)iv;
     for (; nblocks >= 2; nblocks -= 2, src += 32, dst += 32)
         aes_gen_tilegx_encrypt2_k192(rk32, src, src + 16, dst, dst + 16);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* ECB encryption, AES-192, 1 block per iteration; iv: unused. */
@@ -53,6 +70,7 @@ void aes_gen_tilegx_emu_ecb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     (void)iv;
     for (; nblocks >= 1; nblocks -= 1, src += 16, dst += 16)
         aes_gen_tilegx_encrypt1_k192(rk32, src, dst);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* ECB encryption, AES-256, 2 blocks per iteration; iv: unused. */
@@ -62,6 +80,7 @@ void aes_gen_tilegx_emu_ecb_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     (void)iv;
     for (; nblocks >= 2; nblocks -= 2, src += 32, dst += 32)
         aes_gen_tilegx_encrypt2_k256(rk32, src, src + 16, dst, dst + 16);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* ECB encryption, AES-256, 1 block per iteration; iv: unused. */
@@ -71,6 +90,7 @@ void aes_gen_tilegx_emu_ecb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     (void)iv;
     for (; nblocks >= 1; nblocks -= 1, src += 16, dst += 16)
         aes_gen_tilegx_encrypt1_k256(rk32, src, dst);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* ECB decryption, AES-128, 2 blocks per iteration; iv: unused. */
@@ -80,6 +100,7 @@ void aes_gen_tilegx_emu_ecb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     (void)iv;
     for (; nblocks >= 2; nblocks -= 2, src += 32, dst += 32)
         aes_gen_tilegx_decrypt2_k128(rk32, src, src + 16, dst, dst + 16);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* ECB decryption, AES-128, 1 block per iteration; iv: unused. */
@@ -89,6 +110,7 @@ void aes_gen_tilegx_emu_ecb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     (void)iv;
     for (; nblocks >= 1; nblocks -= 1, src += 16, dst += 16)
         aes_gen_tilegx_decrypt1_k128(rk32, src, dst);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* ECB decryption, AES-192, 2 blocks per iteration; iv: unused. */
@@ -98,6 +120,7 @@ void aes_gen_tilegx_emu_ecb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     (void)iv;
     for (; nblocks >= 2; nblocks -= 2, src += 32, dst += 32)
         aes_gen_tilegx_decrypt2_k192(rk32, src, src + 16, dst, dst + 16);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* ECB decryption, AES-192, 1 block per iteration; iv: unused. */
@@ -107,6 +130,7 @@ void aes_gen_tilegx_emu_ecb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     (void)iv;
     for (; nblocks >= 1; nblocks -= 1, src += 16, dst += 16)
         aes_gen_tilegx_decrypt1_k192(rk32, src, dst);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* ECB decryption, AES-256, 2 blocks per iteration; iv: unused. */
@@ -116,6 +140,7 @@ void aes_gen_tilegx_emu_ecb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     (void)iv;
     for (; nblocks >= 2; nblocks -= 2, src += 32, dst += 32)
         aes_gen_tilegx_decrypt2_k256(rk32, src, src + 16, dst, dst + 16);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* ECB decryption, AES-256, 1 block per iteration; iv: unused. */
@@ -125,6 +150,7 @@ void aes_gen_tilegx_emu_ecb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     (void)iv;
     for (; nblocks >= 1; nblocks -= 1, src += 16, dst += 16)
         aes_gen_tilegx_decrypt1_k256(rk32, src, dst);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* CBC encryption, AES-128, 1 block per iteration; iv: the chaining value, updated for the next call. */
@@ -139,6 +165,7 @@ void aes_gen_tilegx_emu_cbc_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
         memcpy(dst, iv, 16);
     }
     memset(x, 0, sizeof x);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* CBC encryption, AES-192, 1 block per iteration; iv: the chaining value, updated for the next call. */
@@ -153,6 +180,7 @@ void aes_gen_tilegx_emu_cbc_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
         memcpy(dst, iv, 16);
     }
     memset(x, 0, sizeof x);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* CBC encryption, AES-256, 1 block per iteration; iv: the chaining value, updated for the next call. */
@@ -167,6 +195,7 @@ void aes_gen_tilegx_emu_cbc_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
         memcpy(dst, iv, 16);
     }
     memset(x, 0, sizeof x);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* CBC decryption, AES-128, 2 blocks per iteration; iv: the chaining value, updated for the next call. */
@@ -184,6 +213,7 @@ void aes_gen_tilegx_emu_cbc_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
         memcpy(iv, c + 16, 16);
     }
     memset(c, 0, sizeof c);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* CBC decryption, AES-128, 1 block per iteration; iv: the chaining value, updated for the next call. */
@@ -200,6 +230,7 @@ void aes_gen_tilegx_emu_cbc_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
         memcpy(iv, c + 0, 16);
     }
     memset(c, 0, sizeof c);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* CBC decryption, AES-192, 2 blocks per iteration; iv: the chaining value, updated for the next call. */
@@ -217,6 +248,7 @@ void aes_gen_tilegx_emu_cbc_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
         memcpy(iv, c + 16, 16);
     }
     memset(c, 0, sizeof c);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* CBC decryption, AES-192, 1 block per iteration; iv: the chaining value, updated for the next call. */
@@ -233,6 +265,7 @@ void aes_gen_tilegx_emu_cbc_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
         memcpy(iv, c + 0, 16);
     }
     memset(c, 0, sizeof c);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* CBC decryption, AES-256, 2 blocks per iteration; iv: the chaining value, updated for the next call. */
@@ -250,6 +283,7 @@ void aes_gen_tilegx_emu_cbc_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
         memcpy(iv, c + 16, 16);
     }
     memset(c, 0, sizeof c);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* CBC decryption, AES-256, 1 block per iteration; iv: the chaining value, updated for the next call. */
@@ -266,6 +300,7 @@ void aes_gen_tilegx_emu_cbc_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
         memcpy(iv, c + 0, 16);
     }
     memset(c, 0, sizeof c);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* CFB-128 encryption, AES-128, 1 block per iteration; iv: the chaining value, updated for the next call. */
@@ -279,6 +314,7 @@ void aes_gen_tilegx_emu_cfb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
             dst[i] = iv[i] = src[i] ^ ks[i];
     }
     memset(ks, 0, sizeof ks);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* CFB-128 encryption, AES-192, 1 block per iteration; iv: the chaining value, updated for the next call. */
@@ -292,6 +328,7 @@ void aes_gen_tilegx_emu_cfb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
             dst[i] = iv[i] = src[i] ^ ks[i];
     }
     memset(ks, 0, sizeof ks);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* CFB-128 encryption, AES-256, 1 block per iteration; iv: the chaining value, updated for the next call. */
@@ -305,6 +342,7 @@ void aes_gen_tilegx_emu_cfb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
             dst[i] = iv[i] = src[i] ^ ks[i];
     }
     memset(ks, 0, sizeof ks);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* CFB-128 decryption, AES-128, 2 blocks per iteration; iv: the chaining value, updated for the next call. */
@@ -321,6 +359,7 @@ void aes_gen_tilegx_emu_cfb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     }
     memset(c, 0, sizeof c);
     memset(ks, 0, sizeof ks);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* CFB-128 decryption, AES-128, 1 block per iteration; iv: the chaining value, updated for the next call. */
@@ -337,6 +376,7 @@ void aes_gen_tilegx_emu_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     }
     memset(c, 0, sizeof c);
     memset(ks, 0, sizeof ks);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* CFB-128 decryption, AES-192, 2 blocks per iteration; iv: the chaining value, updated for the next call. */
@@ -353,6 +393,7 @@ void aes_gen_tilegx_emu_cfb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     }
     memset(c, 0, sizeof c);
     memset(ks, 0, sizeof ks);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* CFB-128 decryption, AES-192, 1 block per iteration; iv: the chaining value, updated for the next call. */
@@ -369,6 +410,7 @@ void aes_gen_tilegx_emu_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     }
     memset(c, 0, sizeof c);
     memset(ks, 0, sizeof ks);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* CFB-128 decryption, AES-256, 2 blocks per iteration; iv: the chaining value, updated for the next call. */
@@ -385,6 +427,7 @@ void aes_gen_tilegx_emu_cfb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     }
     memset(c, 0, sizeof c);
     memset(ks, 0, sizeof ks);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* CFB-128 decryption, AES-256, 1 block per iteration; iv: the chaining value, updated for the next call. */
@@ -401,6 +444,7 @@ void aes_gen_tilegx_emu_cfb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     }
     memset(c, 0, sizeof c);
     memset(ks, 0, sizeof ks);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* OFB encryption and decryption, AES-128, 1 block per iteration; iv: the chaining value, updated for the next call. */
@@ -412,6 +456,7 @@ void aes_gen_tilegx_emu_ofb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
         for (int i = 0; i < 16; i++)
             dst[i] = src[i] ^ iv[i];
     }
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* OFB encryption and decryption, AES-192, 1 block per iteration; iv: the chaining value, updated for the next call. */
@@ -423,6 +468,7 @@ void aes_gen_tilegx_emu_ofb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
         for (int i = 0; i < 16; i++)
             dst[i] = src[i] ^ iv[i];
     }
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* OFB encryption and decryption, AES-256, 1 block per iteration; iv: the chaining value, updated for the next call. */
@@ -434,6 +480,7 @@ void aes_gen_tilegx_emu_ofb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
         for (int i = 0; i < 16; i++)
             dst[i] = src[i] ^ iv[i];
     }
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* CTR encryption and decryption, AES-128, 2 blocks per iteration; iv: the 128-bit big-endian counter, advanced by nblocks. */
@@ -452,6 +499,7 @@ void aes_gen_tilegx_emu_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     }
     memset(ctr, 0, sizeof ctr);
     memset(ks, 0, sizeof ks);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* CTR encryption and decryption, AES-128, 1 block per iteration; iv: the 128-bit big-endian counter, advanced by nblocks. */
@@ -468,6 +516,7 @@ void aes_gen_tilegx_emu_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     }
     memset(ctr, 0, sizeof ctr);
     memset(ks, 0, sizeof ks);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* CTR encryption and decryption, AES-192, 2 blocks per iteration; iv: the 128-bit big-endian counter, advanced by nblocks. */
@@ -486,6 +535,7 @@ void aes_gen_tilegx_emu_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     }
     memset(ctr, 0, sizeof ctr);
     memset(ks, 0, sizeof ks);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* CTR encryption and decryption, AES-192, 1 block per iteration; iv: the 128-bit big-endian counter, advanced by nblocks. */
@@ -502,6 +552,7 @@ void aes_gen_tilegx_emu_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     }
     memset(ctr, 0, sizeof ctr);
     memset(ks, 0, sizeof ks);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* CTR encryption and decryption, AES-256, 2 blocks per iteration; iv: the 128-bit big-endian counter, advanced by nblocks. */
@@ -520,6 +571,7 @@ void aes_gen_tilegx_emu_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     }
     memset(ctr, 0, sizeof ctr);
     memset(ks, 0, sizeof ks);
+    AES_GEN_CLEAR_SCRATCH();
 }
 
 /* CTR encryption and decryption, AES-256, 1 block per iteration; iv: the 128-bit big-endian counter, advanced by nblocks. */
@@ -536,4 +588,5 @@ void aes_gen_tilegx_emu_ctr_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     }
     memset(ctr, 0, sizeof ctr);
     memset(ks, 0, sizeof ks);
+    AES_GEN_CLEAR_SCRATCH();
 }
