@@ -9,6 +9,7 @@
 #   make test            the whole suite through ctest
 #   make test SANITIZE=address,undefined   (or thread) the suite on a sanitized build, in
 #                        build-san-<names>/
+#   make fuzz [SECONDS=60] libFuzzer (clang, ASan) over the API, seeded from tests/fuzz/seeds
 #   make bench [ARGS="--compare --bound"]
 #   make plot [BYTES=n]  width sweep as build/sweep.svg and .png, a panel per mode
 #   make tune / untune   fastest widths measured here into the next build, or not
@@ -24,6 +25,7 @@ BUILD_PACKAGES := cmake make gcc binutils pkg-config python3 python3-jinja2 pyth
                   libssl-dev libgcrypt20-dev nettle-dev
 TEST_PACKAGES  := check g++ valgrind
 PLOT_PACKAGES  := gnuplot-nox
+FUZZ_PACKAGES  := clang
 
 GEN_ARGS := $(if $(WIDTHS),--widths $(WIDTHS)) $(if $(BACKENDS),--backends $(BACKENDS)) \
             $(if $(KEYS),--keys $(KEYS))
@@ -39,7 +41,7 @@ CMAKE_ARGS += "-DCMAKE_C_FLAGS=$(SAN_FLAGS)" "-DCMAKE_CXX_FLAGS=$(SAN_FLAGS)" \
               -DAES_GEN_SANITIZE=$(SANITIZE)
 endif
 
-.PHONY: all deps deps-test deps-plot configure build gen gen-check test bench plot tune untune \
+.PHONY: all deps deps-test deps-plot deps-fuzz fuzz configure build gen gen-check test bench plot tune untune \
         install clean
 
 all: build
@@ -70,6 +72,9 @@ deps-test: deps
 deps-plot: deps
 	$(call install_missing,$(PLOT_PACKAGES),to plot)
 
+deps-fuzz: deps-test
+	$(call install_missing,$(FUZZ_PACKAGES),to fuzz)
+
 configure: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
 
@@ -87,6 +92,18 @@ test: deps-test build
 	cmake -S . -B $(BUILD) >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The fuzzer's own build (clang, coverage and ASan); new inputs it finds go to
+# build-fuzz/corpus, the committed seeds stay as they are.
+FUZZ_BUILD := build-fuzz
+FUZZ_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -g1
+fuzz: deps-fuzz
+	CC=clang cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Release -DAES_GEN_FUZZER=ON \
+	  -DAES_GEN_SANITIZE=fuzzer "-DCMAKE_C_FLAGS=$(FUZZ_FLAGS)" >/dev/null
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_api
+	mkdir -p $(FUZZ_BUILD)/corpus
+	$(FUZZ_BUILD)/tests/fuzz_api -max_total_time=$(or $(SECONDS),60) -print_final_stats=1 \
+	  $(FUZZ_BUILD)/corpus tests/fuzz/seeds
 
 bench: build
 	$(BUILD)/aes-gen-bench $(ARGS)
