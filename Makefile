@@ -10,6 +10,8 @@
 #   make test SANITIZE=address,undefined   (or thread) the suite on a sanitized build, in
 #                        build-san-<names>/
 #   make fuzz [SECONDS=60] libFuzzer (clang, ASan) over the API, seeded from tests/fuzz/seeds
+#   make release-check   gen-check, -Werror gcc and clang builds with the install test, the
+#                        ASan+UBSan suite, half a minute of fuzzing
 #   make bench [ARGS="--compare --bound"]
 #   make plot [BYTES=n]  width sweep as build/sweep.svg and .png, a panel per mode
 #   make tune / untune   fastest widths measured here into the next build, or not
@@ -41,7 +43,7 @@ CMAKE_ARGS += "-DCMAKE_C_FLAGS=$(SAN_FLAGS)" "-DCMAKE_CXX_FLAGS=$(SAN_FLAGS)" \
               -DAES_GEN_SANITIZE=$(SANITIZE)
 endif
 
-.PHONY: all deps deps-test deps-plot deps-fuzz fuzz configure build gen gen-check test bench plot tune untune \
+.PHONY: all deps deps-test deps-plot deps-fuzz fuzz release-check configure build gen gen-check test bench plot tune untune \
         install clean
 
 all: build
@@ -104,6 +106,19 @@ fuzz: deps-fuzz
 	mkdir -p $(FUZZ_BUILD)/corpus
 	$(FUZZ_BUILD)/tests/fuzz_api -max_total_time=$(or $(SECONDS),60) -print_final_stats=1 \
 	  $(FUZZ_BUILD)/corpus tests/fuzz/seeds
+
+# Before a release: everything a user builds, with both compilers.
+release-check: deps-fuzz
+	$(PYTHON) gen/aesgen.py --check
+	for cc in gcc clang; do \
+	  cmake -S . -B build-release-$$cc -DCMAKE_BUILD_TYPE=Release -DAES_GEN_WERROR=ON \
+	    -DCMAKE_C_COMPILER=$$cc >/dev/null && \
+	  cmake --build build-release-$$cc -j $(JOBS) && \
+	  (cd build-release-$$cc && ctest --output-on-failure -R '^install$$') || exit 1; \
+	done
+	$(MAKE) test SANITIZE=address,undefined
+	$(MAKE) fuzz SECONDS=30
+	@echo "release-check: passed"
 
 bench: build
 	$(BUILD)/aes-gen-bench $(ARGS)
