@@ -35,6 +35,29 @@ __attribute__((target("aes"))) static void inv_mix_columns_aesni(uint8_t *rk, si
     }
 }
 
+/* AES-128's whole expansion (FIPS-197 5.2 four words at a time): word i of
+ * round key r+1 is the xor of words 0..i of round key r and of
+ * SubWord(RotWord(word 3)) ^ Rcon, which aeskeygenassist gives in dword 3. */
+__attribute__((target("aes,sse2"))) static __m128i next_key128(__m128i k, __m128i assist)
+{
+    k = _mm_xor_si128(k, _mm_slli_si128(k, 4));
+    k = _mm_xor_si128(k, _mm_slli_si128(k, 8));
+    return _mm_xor_si128(k, _mm_shuffle_epi32(assist, 0xff));
+}
+
+__attribute__((target("aes,sse2"))) static void expand128_aesni(const uint8_t *key, uint8_t *enc)
+{
+    __m128i k = _mm_loadu_si128((const __m128i *)key);
+    _mm_storeu_si128((__m128i *)enc, k);
+#define AES_GEN_STEP(r, rcon) \
+    k = next_key128(k, _mm_aeskeygenassist_si128(k, rcon)); \
+    _mm_storeu_si128((__m128i *)(enc + 16 * (r)), k)
+    AES_GEN_STEP(1, 0x01); AES_GEN_STEP(2, 0x02); AES_GEN_STEP(3, 0x04); AES_GEN_STEP(4, 0x08);
+    AES_GEN_STEP(5, 0x10); AES_GEN_STEP(6, 0x20); AES_GEN_STEP(7, 0x40); AES_GEN_STEP(8, 0x80);
+    AES_GEN_STEP(9, 0x1b); AES_GEN_STEP(10, 0x36);
+#undef AES_GEN_STEP
+}
+
 __attribute__((target("ssse3"))) static void sub_word_ssse3(uint8_t w[4])
 {
     const __m128i *t = (const __m128i *)aes_gen_vpaes_sbox_tables;
@@ -119,12 +142,17 @@ static uint32_t sub_word32(uint32_t v)
     return v;
 }
 
-static void expand_fips(const uint8_t *key, size_t key_len, uint8_t *ks)
+/* FIPS-197 5.2: the encryption schedule. */
+static void expand_encryption(const uint8_t *key, size_t key_len, uint8_t *enc)
 {
-    uint8_t *enc = ks, *dec = ks + 240;
-    const size_t nk = key_len / 4, rounds = nk + 6, words = 4 * (rounds + 1);
+    const size_t nk = key_len / 4, words = 4 * (nk + 7);
     uint32_t w[60]; /* little-endian words: byte 0 of a column in bits 0-7 */
-
+#if defined(__x86_64__) || defined(__i386__)
+    if (key_len == 16 && (aes_gen_cpu_features() & AES_GEN_CPU_AESNI)) {
+        expand128_aesni(key, enc);
+        return;
+    }
+#endif
     memcpy(w, key, key_len);
     /* j = i % nk and n = i / nk - 1 kept by counting: no division per word. */
     for (size_t i = nk, j = 0, n = 0; i < words; i++) {
@@ -138,12 +166,18 @@ static void expand_fips(const uint8_t *key, size_t key_len, uint8_t *ks)
             j = 0, n++;
     }
     memcpy(enc, w, 4 * words);
+    aes_gen_secure_zero(w, sizeof w);
+}
 
-    /* Reversed order; InvMixColumns on every round key but the outer two. */
+static void expand_fips(const uint8_t *key, size_t key_len, uint8_t *ks)
+{
+    uint8_t *enc = ks, *dec = ks + 240;
+    const size_t rounds = key_len / 4 + 6;
+    expand_encryption(key, key_len, enc);
+    /* FIPS-197 5.3.5: reversed order, InvMixColumns on all but the outer two. */
     for (size_t r = 0; r <= rounds; r++)
         memcpy(dec + 16 * r, enc + 16 * (rounds - r), 16);
     inv_mix_columns(dec + 16, rounds - 1);
-    aes_gen_secure_zero(w, sizeof w);
 }
 
 /* `openssl`: the same schedules as OpenSSL's AES_KEY holds them (the TILE-Gx
