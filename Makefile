@@ -114,7 +114,7 @@ release-check: deps-fuzz
 	  cmake -S . -B build-release-$$cc -DCMAKE_BUILD_TYPE=Release -DAES_GEN_WERROR=ON \
 	    -DCMAKE_C_COMPILER=$$cc >/dev/null && \
 	  cmake --build build-release-$$cc -j $(JOBS) && \
-	  (cd build-release-$$cc && ctest --output-on-failure -R '^install$$') || exit 1; \
+	  (cd build-release-$$cc && ctest --output-on-failure -R '^(install|abi)$$') || exit 1; \
 	done
 	$(MAKE) test SANITIZE=address,undefined
 	$(MAKE) fuzz SECONDS=30
