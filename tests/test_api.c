@@ -419,6 +419,15 @@ static __attribute__((noinline)) size_t stack_holds(const uint8_t needle[16])
 }
 #pragma GCC diagnostic pop
 
+/* Zeroes the stack below the caller: what the test's own helpers (the
+ * reference's key expansion) left there must not count. */
+static __attribute__((noinline)) void stack_scrub(void)
+{
+    volatile uint8_t area[32768];
+    for (size_t i = 0; i < sizeof area; i++)
+        area[i] = 0;
+}
+
 START_TEST(setkey_leaves_no_round_keys_on_the_stack)
 {
     static const char *const names[] = {"portable", "vpaes", "aesni"};
@@ -432,12 +441,18 @@ START_TEST(setkey_leaves_no_round_keys_on_the_stack)
         if (!aes_gen_key_size_built(128) ||
             !aes_gen_backend_usable((size_t)aes_gen_backend_index(names[n]), 128))
             continue;
+        /* Once first: the dynamic linker's lazy binding saves the vector
+         * registers on the stack at each first call through the PLT (memcpy,
+         * memset), which is not the library's to wipe (link with -z now to
+         * avoid it). */
+        setkey_in_own_frame(&k, key, names[n]);
+        stack_scrub();
         setkey_in_own_frame(&k, key, names[n]);
         /* Round key 5 as the FIPS-197 schedule has it, and in the key's format. */
         uint8_t theirs[16];
         memcpy(theirs, aes_gen_round_keys(&k, 0) + 5 * 16, 16);
-        ck_assert_uint_eq(stack_holds(ref.rk[5]), 0);
-        ck_assert_uint_eq(stack_holds(theirs), 0);
+        ck_assert_msg(stack_holds(ref.rk[5]) == 0, "%s: the FIPS round key 5 is on the stack", names[n]);
+        ck_assert_msg(stack_holds(theirs) == 0, "%s: its round key 5 is on the stack", names[n]);
         aes_gen_wipe(&k);
     }
 }
