@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The public API: argument checks, error codes, key setup.  Every check
  * happens before anything is written, so a failing call changes nothing. */
+#include <stdatomic.h>
 #include <string.h>
 
 #include "internal.h"
@@ -25,6 +26,26 @@ static int mode_backend(enum aes_gen_backend_id backend, enum aes_gen_mode_dir m
     return aes_gen_mode_source(backend, md, bits);
 }
 
+/* The registry range (first << 16 | count) a key of `backend` runs md from.
+ * A pure function of its arguments and the CPU, asked for every mode at every
+ * key setup: computed once, kept with bit 31 set (0: not yet); racing first
+ * calls store the same value. */
+static uint32_t kernels_for(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md,
+                            unsigned bits, int tuned)
+{
+    static _Atomic uint32_t known[AES_GEN_BACKEND_COUNT][3][2][AES_GEN_MODE_COUNT];
+    _Atomic uint32_t *slot = &known[backend][bits / 64 - 2][tuned != 0][md];
+    uint32_t v = atomic_load_explicit(slot, memory_order_relaxed);
+    if (!v) {
+        const int source = mode_backend(backend, md, bits, tuned);
+        size_t first, n = aes_gen_kernel_range_tuned((enum aes_gen_backend_id)source, md, bits,
+                                                     &first);
+        v = 1u << 31 | (uint32_t)first << 16 | (uint32_t)n;
+        atomic_store_explicit(slot, v, memory_order_relaxed);
+    }
+    return v;
+}
+
 /* EKEYLEN for a length that is not an AES key size, EKEYSIZE for one not built. */
 static int check_key_size(unsigned bits)
 {
@@ -41,11 +62,9 @@ static int setkey_with(aes_gen_key *k, const void *key, size_t key_len,
 
     memset(&tmp, 0, sizeof tmp);
     for (int md = 0; md < AES_GEN_MODE_COUNT; md++) {
-        const int source = mode_backend(backend, (enum aes_gen_mode_dir)md, bits, tuned);
-        size_t first, n = aes_gen_kernel_range_tuned((enum aes_gen_backend_id)source,
-                                                     (enum aes_gen_mode_dir)md, bits, &first);
-        tmp.private_kernels[md][0] = (uint16_t)first;
-        tmp.private_kernels[md][1] = (uint16_t)n;
+        const uint32_t range = kernels_for(backend, (enum aes_gen_mode_dir)md, bits, tuned);
+        tmp.private_kernels[md][0] = (uint16_t)(range >> 16 & 0x7fff);
+        tmp.private_kernels[md][1] = (uint16_t)range;
     }
     const struct aes_gen_key_format_info *format =
         &aes_gen_key_formats[aes_gen_backend_table[backend].key_format];

@@ -187,14 +187,31 @@ static int complete_for(enum aes_gen_backend_id backend, unsigned key_bits)
     return 1;
 }
 
-int aes_gen_backend_usable(enum aes_gen_backend_id backend, unsigned key_bits)
+static int usable(enum aes_gen_backend_id backend, unsigned key_bits)
 {
-    if ((unsigned)backend >= AES_GEN_BACKEND_COUNT || !backend_runs(backend))
+    if (!backend_runs(backend))
         return 0;
     if (key_bits)
         return complete_for(backend, key_bits);
     return complete_for(backend, 128) || complete_for(backend, 192) ||
            complete_for(backend, 256);
+}
+
+/* Computed once per (backend, key size) like aes_gen_mode_source. */
+int aes_gen_backend_usable(enum aes_gen_backend_id backend, unsigned key_bits)
+{
+    static _Atomic int8_t known[AES_GEN_BACKEND_COUNT][4];
+    if ((unsigned)backend >= AES_GEN_BACKEND_COUNT)
+        return 0;
+    if (key_bits != 0 && key_bits != 128 && key_bits != 192 && key_bits != 256)
+        return usable(backend, key_bits);
+    _Atomic int8_t *slot = &known[backend][key_bits ? key_bits / 64 - 1 : 0];
+    int v = atomic_load_explicit(slot, memory_order_relaxed);
+    if (!v) {
+        v = usable(backend, key_bits) + 1;
+        atomic_store_explicit(slot, (int8_t)v, memory_order_relaxed);
+    }
+    return v - 1;
 }
 
 int aes_gen_key_size_built(unsigned key_bits)

@@ -155,7 +155,8 @@ class License(unittest.TestCase):
         missing = []
         for top in ("gen", "runtime", "tests", "bench", "cmake", ".ci", "docs"):
             for dirpath, dirs, names in os.walk(os.path.join(root, top)):
-                dirs[:] = [d for d in dirs if d != "__pycache__"]
+                # tests/fuzz/seeds: fuzzer inputs, binary data.
+                dirs[:] = [d for d in dirs if d not in ("__pycache__", "seeds")]
                 for name in names:
                     path = os.path.join(dirpath, name)
                     with open(path, encoding="utf-8") as f:
