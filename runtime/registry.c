@@ -167,8 +167,9 @@ int aes_gen_mode_source(enum aes_gen_backend_id backend, enum aes_gen_mode_dir m
 {
     static _Atomic int16_t known[AES_GEN_BACKEND_COUNT][AES_GEN_MODE_COUNT][3];
     const unsigned size = key_bits / 64 - 2;
-    if ((unsigned)backend >= AES_GEN_BACKEND_COUNT || (unsigned)md >= AES_GEN_MODE_COUNT ||
-        key_bits % 64 || size > 2)
+    if ((unsigned)backend >= AES_GEN_BACKEND_COUNT || (unsigned)md >= AES_GEN_MODE_COUNT)
+        return -1;
+    if (key_bits % 64 || size > 2)
         return find_mode_source(backend, md, key_bits);
     _Atomic int16_t *slot = &known[backend][md][size];
     int v = atomic_load_explicit(slot, memory_order_relaxed);
