@@ -11,20 +11,7 @@
 #include "common.h"
 
 #ifdef HAVE_OPENSSL
-#include <openssl/evp.h>
-
-static const EVP_CIPHER *evp_cipher(enum ref_mode mode, size_t key_len)
-{
-    const int i = key_len == 16 ? 0 : key_len == 24 ? 1 : 2;
-    switch (mode) {
-    case REF_ECB: return (const EVP_CIPHER *[]){EVP_aes_128_ecb(), EVP_aes_192_ecb(), EVP_aes_256_ecb()}[i];
-    case REF_CBC: return (const EVP_CIPHER *[]){EVP_aes_128_cbc(), EVP_aes_192_cbc(), EVP_aes_256_cbc()}[i];
-    case REF_CFB: return (const EVP_CIPHER *[]){EVP_aes_128_cfb128(), EVP_aes_192_cfb128(), EVP_aes_256_cfb128()}[i];
-    case REF_OFB: return (const EVP_CIPHER *[]){EVP_aes_128_ofb(), EVP_aes_192_ofb(), EVP_aes_256_ofb()}[i];
-    case REF_CTR: return (const EVP_CIPHER *[]){EVP_aes_128_ctr(), EVP_aes_192_ctr(), EVP_aes_256_ctr()}[i];
-    }
-    return NULL;
-}
+#include "evp_cipher.h"
 
 /* One-shot EVP over the whole message: the second, external reference. */
 static void openssl_crypt(const struct mode_case *mc, const uint8_t *key, size_t key_len,

@@ -10,11 +10,10 @@
  */
 #include <check.h>
 #include <string.h>
-#ifdef HAVE_OPENSSL
-#include <openssl/evp.h>
-#endif
-
 #include "common.h"
+#ifdef HAVE_OPENSSL
+#include "evp_cipher.h"
+#endif
 
 enum { OUTER = 100, INNER = 1000 };
 /* Calls that failed (counted, not asserted: Check reports every passing
@@ -57,20 +56,9 @@ static void ref_block(struct impl *m, uint8_t out[16], const uint8_t in[16])
 }
 
 #ifdef HAVE_OPENSSL
-static const EVP_CIPHER *cipher(enum ref_mode mode, size_t key_len)
-{
-    const int i = (int)(key_len / 8 - 2);
-    switch (mode) {
-    case REF_ECB: return (const EVP_CIPHER *[]){EVP_aes_128_ecb(), EVP_aes_192_ecb(), EVP_aes_256_ecb()}[i];
-    case REF_CBC: return (const EVP_CIPHER *[]){EVP_aes_128_cbc(), EVP_aes_192_cbc(), EVP_aes_256_cbc()}[i];
-    case REF_CFB: return (const EVP_CIPHER *[]){EVP_aes_128_cfb128(), EVP_aes_192_cfb128(), EVP_aes_256_cfb128()}[i];
-    default: return (const EVP_CIPHER *[]){EVP_aes_128_ofb(), EVP_aes_192_ofb(), EVP_aes_256_ofb()}[i];
-    }
-}
-
 static void evp_setkey(struct impl *m, const uint8_t *key, size_t len, const uint8_t iv[16])
 {
-    bad_calls += EVP_CipherInit_ex(m->evp, cipher(m->mc->ref, len), NULL, key, iv,
+    bad_calls += EVP_CipherInit_ex(m->evp, evp_cipher(m->mc->ref, len), NULL, key, iv,
                                    !m->mc->decrypt) != 1;
     EVP_CIPHER_CTX_set_padding(m->evp, 0);
 }

@@ -12,11 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef HAVE_OPENSSL
-#include <openssl/evp.h>
-#endif
-
 #include "common.h"
+#ifdef HAVE_OPENSSL
+#include "evp_cipher.h"
+#endif
 
 #define CHECK(cond, ...) \
     do { \
@@ -33,17 +32,11 @@ enum { MAX_DATA = 4096 };
 static void evp_run(const struct mode_case *mc, const uint8_t *key, size_t key_len,
                     const uint8_t iv[16], uint8_t *dst, const uint8_t *src, size_t len)
 {
-    static const EVP_CIPHER *(*const table[5][3])(void) = {
-        {EVP_aes_128_ecb, EVP_aes_192_ecb, EVP_aes_256_ecb},
-        {EVP_aes_128_cbc, EVP_aes_192_cbc, EVP_aes_256_cbc},
-        {EVP_aes_128_cfb128, EVP_aes_192_cfb128, EVP_aes_256_cfb128},
-        {EVP_aes_128_ofb, EVP_aes_192_ofb, EVP_aes_256_ofb},
-        {EVP_aes_128_ctr, EVP_aes_192_ctr, EVP_aes_256_ctr}};
     if (mc->ref == REF_CTR && mc->counter_bits != 128)
         return; /* EVP's CTR counts in all 128 bits */
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
     int out = 0, fin = 0;
-    CHECK(ctx && EVP_CipherInit_ex(ctx, table[mc->ref][key_len / 8 - 2](), NULL, key,
+    CHECK(ctx && EVP_CipherInit_ex(ctx, evp_cipher(mc->ref, key_len), NULL, key,
                                    mc->ref == REF_ECB ? NULL : iv, !mc->decrypt) == 1, "EVP init");
     EVP_CIPHER_CTX_set_padding(ctx, 0);
     CHECK(EVP_CipherUpdate(ctx, dst, &out, src, (int)len) == 1 &&
