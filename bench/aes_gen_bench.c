@@ -175,9 +175,9 @@ static void run_ours(void *p, uint8_t *buf, size_t len)
     uint8_t *iv = aes_gen_mode_uses_iv(o->md) ? o->iv : NULL;
     const size_t n = len / 16, bulk = n - n % o->wide->width;
     if (bulk)
-        o->wide->fn(rk, iv, buf, buf, bulk);
+        o->wide->fn.block(rk, iv, buf, buf, bulk);
     if (n > bulk)
-        o->one->fn(rk, iv, buf + 16 * bulk, buf + 16 * bulk, n - bulk);
+        o->one->fn.block(rk, iv, buf + 16 * bulk, buf + 16 * bulk, n - bulk);
 }
 
 static const struct aes_gen_kernel_info *find_kernel(const char *backend,

@@ -13,7 +13,6 @@ The request (backends, widths, keys) is recorded in generated/manifest.json, so
 
 import argparse
 import difflib
-import importlib
 import json
 import os
 import re
@@ -22,6 +21,8 @@ import sys
 import jinja2
 
 import aes_math
+import request as req
+import targets
 import variants
 
 GEN_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -37,7 +38,7 @@ def request_args(request):
     args = ["gen/aesgen.py", "--backends", ",".join(request["backends"]),
             "--keys", ",".join(map(str, request["keys"]))]
     if request["widths"] is not None:
-        args += ["--widths", variants.format_widths(request["widths"])]
+        args += ["--widths", req.format_widths(request["widths"])]
     if request.get("aliases", {}).get("ttable"):
         opts = dict(variants.BACKENDS[request["aliases"]["ttable"]].params)
         args += ["--ttable-key-loads", str(opts["key_loads"]), "--ttable-temps",
@@ -64,24 +65,6 @@ def header_version():
                  for part in ("MAJOR", "MINOR", "PATCH"))
 
 
-def emitter(name):
-    """The module that emits backend `name` (declared in variants.BACKENDS)."""
-    return importlib.import_module(variants.BACKENDS[name].emitter)
-
-
-def check_bodies(backends):
-    """Every (backend, mode) pair has a body, before anything is written."""
-    for name in (b for b in backends if variants.BACKENDS[b].emitter):
-        module = emitter(name)
-        for mode in (m for m in variants.MODES
-                     if m.parallel or variants.BACKENDS[name].serial_modes):
-            if mode.body_name not in module.BODIES:
-                raise variants.VariantError(
-                    f"mode {mode.tag}: backend {name} has no body '{mode.body_name}' "
-                    f"(add it to BODIES in gen/{module.__name__.replace('.', '/')}.py, "
-                    f"which has: {', '.join(sorted(module.BODIES))})")
-
-
 def cpu_expr(isa):
     return " | ".join(f"AES_GEN_CPU_{name.upper()}" for name in isa) or "0"
 
@@ -94,8 +77,8 @@ def kernel_records(matrix):
             "symbol": v.symbol, "backend": v.backend, "backend_symbol": backend.symbol,
             "mode": v.mode.name, "dir": v.mode.direction, "mode_tag": v.mode.tag,
             "key_bits": v.key_bits, "rounds": v.rounds, "width": v.width,
-            "isa": list(backend.isa), "file": emitter(v.backend).file_for(v),
-            "arch": backend.arch})
+            "isa": list(backend.isa), "file": targets.emitter_of(v.backend).file_for(v),
+            "arch": backend.arch, "shape": v.mode.shape})
     return records
 
 
@@ -130,15 +113,11 @@ def summary_rows(records):
 
 def generate(request):
     """All output files for `request` as {relative path: text}."""
-    names = variants.expand(request["backends"])
-    aliases = {n: request.get("aliases", {}).get(n) or variants.BACKENDS[n].alias_of
-               for n in names if variants.BACKENDS[n].alias_of}
-    for alias, target in aliases.items():
-        if target not in names:
-            raise variants.VariantError(f"BACKENDS: {alias} names {target}, which is not "
-                                        "generated")
-    matrix = variants.build_matrix(names, request["widths"], request["keys"])
-    check_bodies(names)
+    matrix = req.build_matrix(request, targets.width_problem)
+    names = req.emitted(req.expand(request["backends"]))
+    for name in names:
+        targets.emitter_of(name).check_bodies(variants.BACKENDS[name])
+    aliases = req.aliases(request)
     render = make_renderer()
     records = kernel_records(matrix)
     files = {}
@@ -146,8 +125,8 @@ def generate(request):
     sources = {"": ["tables.c"]}
     options = []
     directories = {}
-    for name in (b for b in variants.BACKENDS if b in names and variants.BACKENDS[b].emitter):
-        backend, module = variants.BACKENDS[name], emitter(name)
+    for name in names:
+        backend, module = variants.BACKENDS[name], targets.emitter_of(name)
         mine = [v for v in matrix if v.backend == name]
         files.update(module.emit(mine, render, backend))
         # The library compiles the kernels' files (not, say, tilegx's drop-in).
@@ -155,7 +134,7 @@ def generate(request):
         sources.setdefault(backend.arch, []).extend(kernel_files)
         if backend.compile_options:
             options.append({"files": kernel_files, "options": ";".join(backend.compile_options)})
-        directory, what = module.DIRECTORY
+        directory, what = module.directory
         directories.setdefault(directory, [what, []])[1].append(name)
     files["tables.h"] = render("tables.h.j2", rcon=aes_math.RCON)
     files["tables.c"] = render("tables.c.j2", sbox=aes_math.SBOX, inv_sbox=aes_math.INV_SBOX,
@@ -163,18 +142,27 @@ def generate(request):
                                te_last=aes_math.TE_LAST, td_last=aes_math.TD_LAST,
                                vpaes=aes_math.VPAES,
                                pi_inverse=lambda pi: [pi.index(q) for q in range(16)])
-    backends = [{"b": b, "cpu": cpu_expr(b.isa), "built": name in names,
+    built = req.expand(request["backends"])
+    backends = [{"b": b, "cpu": cpu_expr(b.isa), "built": name in built,
                  "alias": aliases.get(name, "")}
                 for name, b in variants.BACKENDS.items()]
     isa_text = {name: " + ".join(variants.BACKENDS[name].isa) or
                 ("x86-64" if variants.BACKENDS[name].arch else "C99 only") for name in names}
+    shapes = [s for s in variants.SHAPES.values() if any(m.shape == s.name for m in variants.MODES)]
     files["kernels.h"] = render("kernels.h.j2", kernels=records, isa_text=isa_text,
-                                arches=variants.ARCHES, params=variants.KERNEL_PARAMS)
+                                arches=variants.ARCHES, shapes=shapes,
+                                formats=variants.KEY_FORMATS,
+                                key_format={n: variants.BACKENDS[n].key_format for n in names},
+                                shape_type={s.name: s.typedef for s in shapes})
     files["kernels.inc"] = render("kernels.inc.j2", kernels=records,
                                   cpu={r["symbol"]: cpu_expr(r["isa"]) for r in records})
     files["groups.inc"] = render("groups.inc.j2", groups=group_records(records, aliases))
-    files["modes.inc"] = render("modes.inc.j2", modes=variants.MODES)
-    files["backends.inc"] = render("backends.inc.j2", backends=backends)
+    params = {p.name: p.decl for s in shapes for p in s.params}
+    files["modes.inc"] = render("modes.inc.j2", modes=variants.MODES, shapes=shapes,
+                                params=params)
+    files["backends.inc"] = render("backends.inc.j2", backends=backends,
+                                   features=variants.CPU_FEATURES,
+                                   formats=variants.KEY_FORMATS)
     files["sources.cmake"] = render("sources.cmake.j2", sources=sources, arches=variants.ARCHES,
                                     options=options)
     files["aes_gen.map"] = render(
@@ -247,45 +235,55 @@ def recorded_request(out_dir):
 def parse_request(args, base):
     request = dict(base)
     if args.backends is not None:
-        request["backends"] = variants.parse_list(args.backends, "BACKENDS")
+        request["backends"] = req.parse_list(args.backends, "BACKENDS")
     if args.keys is not None:
-        request["keys"] = variants.parse_list(args.keys, "KEYS", int)
+        request["keys"] = req.parse_list(args.keys, "KEYS", int)
     if args.widths is not None:
-        request["widths"] = variants.parse_widths(args.widths)
+        request["widths"] = req.parse_widths(args.widths)
     if args.ttable_key_loads is not None or args.ttable_temps is not None:
-        request["aliases"] = {"ttable": variants.ttable_alias(args.ttable_key_loads,
-                                                              args.ttable_temps)}
-    variants.validate(request["backends"], request["widths"], request["keys"])
+        request["aliases"] = {"ttable": req.ttable_alias(args.ttable_key_loads,
+                                                         args.ttable_temps)}
+    req.validate(request, targets.width_problem)
     return request
+
+
+def quiet_broken_pipe(write):
+    """Run write(); a closed pipe (| head) ends it quietly.  Returns write()'s
+    value, or 0 after a closed pipe."""
+    try:
+        status = write()
+        sys.stdout.flush()
+        return status
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 def list_outputs(files, substring):
     """--list [SUBSTR]: the output files and the kernels, under headings; exit
-    status 1 when nothing matches.  A closed pipe (| head) ends it quietly."""
+    status 1 when nothing matches."""
     kernels = [k["symbol"] for k in json.loads(files["manifest.json"])["kernels"]]
     sections = [("files under generated/", sorted(p for p in files if substring in p)),
                 ("kernels", [k for k in kernels if substring in k])]
-    try:
+
+    def write():
         for title, names in sections:
             if names:
                 print(f"# {len(names)} {title}" + (f" matching '{substring}'" if substring else ""))
                 for name in names:
                     print(name)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
     if not any(names for _, names in sections):
         print(f"aesgen: nothing generated matches '{substring}'", file=sys.stderr)
         return 1
-    return 0
+    return quiet_broken_pipe(write) or 0
 
 
 def main(argv):
     parser = argparse.ArgumentParser(prog="aesgen.py", description=__doc__.split("\n")[0])
-    parser.add_argument("--out", default=DEFAULT_OUT, help="output directory (generated/)")
-    parser.add_argument("--widths", help="parallel-mode widths: 1,2,4,8 for every backend, "
-                        "or per backend, aesni:1,2,4,8+portable:1,2 (default: each backend's own)")
+    parser.add_argument("--out", help="output directory (default: generated/)")
+    parser.add_argument("--widths", help="parallel-mode widths: 1,2,4,8 for every backend "
+                        "(each takes those it can hold), or per backend, "
+                        "aesni:1,2,4,8+portable:1,2 (default: each backend's own)")
     parser.add_argument("--backends", help="backends to emit, e.g. portable")
     parser.add_argument("--keys", help="key sizes in bits, e.g. 128,192,256")
     parser.add_argument("--ttable-key-loads", type=int, choices=(32, 64),
@@ -297,20 +295,17 @@ def main(argv):
                         "exit 1 on any difference")
     parser.add_argument("--list", nargs="?", const="", metavar="SUBSTR",
                         help="list the output files and kernels, optionally filtered")
-    parser.add_argument("--report", choices=("tilegx",),
+    parser.add_argument("--report", choices=sorted(targets.REPORTS),
                         help="tilegx: the TILE-Gx schedule's operations, bundles and cycles "
                         "per block against an aes_core.c-style baseline")
     args = parser.parse_args(argv)
-    if args.report == "tilegx":
-        from c import tilegx_asm
-        print(tilegx_asm.report())
-        return 0
+    if args.report:
+        return quiet_broken_pipe(lambda: print(targets.REPORTS[args.report].report())) or 0
+    out = args.out or DEFAULT_OUT
 
-    default = {"backends": list(variants.DEFAULT_BACKENDS), "keys": list(variants.KEY_BITS),
-               "widths": None}
     try:
-        base = (recorded_request(args.out) or default) if (args.check or args.list is not None) \
-            else default
+        base = (recorded_request(out) or req.default()) if (args.check or args.list is not None) \
+            else req.default()
         request = parse_request(args, base)
         files = generate(request)
     except variants.VariantError as e:
@@ -320,7 +315,7 @@ def main(argv):
     if args.list is not None:
         return list_outputs(files, args.list)
     if args.check:
-        lines = diff_trees(files, existing_files(args.out) if os.path.isdir(args.out) else {})
+        lines = diff_trees(files, existing_files(out) if os.path.isdir(out) else {})
         if lines:
             sys.stdout.writelines(lines)
             print(f"aesgen: generated/ differs from `{request_args(request)}`; "
@@ -329,17 +324,14 @@ def main(argv):
             return 1
         print(f"aesgen: generated/ matches `{request_args(request)}` ({len(files)} files)")
         return 0
-    for name, skipped in variants.left_out(variants.expand(request["backends"]),
-                                           request["widths"]).items():
-        b = variants.BACKENDS[name]
-        limit = (f"widths not a multiple of {b.width_multiple} run on xmm, up to {b.narrow_max_width}"
-                 if all(w <= b.max_width for w in skipped) else f"its limit is {b.max_width}")
-        print(f"aesgen: note: {name} leaves out width{'s' if len(skipped) > 1 else ''} "
-              f"{', '.join(map(str, skipped))} ({limit})")
-    write_tree(files, args.out)
+    for name, skipped in req.left_out(req.expand(request["backends"]), request["widths"],
+                                      targets.width_problem).items():
+        for width, why in skipped:
+            print(f"aesgen: note: {name} leaves out width {width}: {why}")
+    write_tree(files, out)
     print(f"aesgen: wrote {len(files)} files, "
           f"{len(json.loads(files['manifest.json'])['kernels'])} kernels, to "
-          f"{os.path.relpath(args.out, os.getcwd())}/")
+          f"{args.out or 'generated'}/")
     return 0
 
 

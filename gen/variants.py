@@ -1,18 +1,81 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The variant matrix: backend x mode x direction x key bits x width.
+"""The variant matrix, declared once: kernel shapes, modes, backends, key
+sizes, CPU features and key formats.
 
-Modes and backends are declared here once, as data, and this module imports
-no emitter: the generator (gen/aesgen.py) loads each backend's emitter by the
-module name declared here, and writes generated/modes.inc and
-generated/backends.inc from these declarations for the runtime, the tests and
-the bench.  Behaviour follows a mode's properties, never its name.  A request
-is validated as a whole before anything is written.
+Everything here is data; this module imports no emitter.  The generator
+(gen/aesgen.py) writes generated/modes.inc, backends.inc and kernels.h from
+these declarations for the runtime, the tests and the bench, and finds each
+backend's emitter by the name it declares in gen/targets.py.  Behaviour
+follows a mode's properties, never its name.  What a backend can hold (its
+width limits) is not declared here: its emitter's planner answers that
+(gen/request.py asks it).
 """
 
 from dataclasses import dataclass
 
 KEY_BITS = (128, 192, 256)
 ROUNDS = {128: 10, 192: 12, 256: 14}
+
+# The CPU features a backend may need: runtime/cpu.c detects each
+# (AES_GEN_CPU_<NAME>, from generated/backends.inc); bit i is feature i.
+CPU_FEATURES = ("sse2", "ssse3", "aesni", "pclmul", "avx", "avx2", "vaes", "vpclmulqdq",
+                "avx512f", "avx512bw", "avx512vl")
+
+# Expanded-key layouts (runtime/key_schedule.c implements each as
+# AES_GEN_KF_<name>): what a kernel's rk points to.
+KEY_FORMATS = {
+    "fips": "the FIPS-197 round keys, (rounds + 1) x 16 bytes; the equivalent-inverse "
+            "schedule (FIPS-197 5.3.5) for the kernels that decrypt",
+    "openssl": "OpenSSL's AES_KEY rd_key words (each four key bytes as a big-endian "
+               "32-bit number), 4-byte aligned",
+    "vpaes": "each round key in the vector-permutation representation of the state it is "
+             "added to (gen/aes_math.py VPAES.round_keys), 16 bytes a round",
+}
+
+
+@dataclass(frozen=True)
+class Param:
+    """One argument of a kernel shape: its name (the role a body refers to),
+    its C declaration and what the kernel does with it."""
+    name: str
+    decl: str
+    note: str
+
+
+@dataclass(frozen=True)
+class Shape:
+    """The arguments a family of kernels takes.  kernels.h declares one
+    function type per shape, the registry keeps each kernel under its
+    shape's member, and the x86 kernels take the parameters in the SysV
+    argument registers in this order (at most six: none on the stack)."""
+    name: str
+    typedef: str       # the C function type in kernels.h
+    params: tuple      # Param, in C order
+
+    def __post_init__(self):
+        assert len(self.params) <= 6, "SysV passes six integer arguments in registers"
+
+    @property
+    def c_params(self):
+        return ", ".join(p.decl for p in self.params)
+
+    @property
+    def names(self):
+        return tuple(p.name for p in self.params)
+
+
+SHAPES = {s.name: s for s in (
+    Shape("block", "aes_gen_kernel_fn", (
+        Param("rk", "const uint8_t *rk", "the round keys of the mode's schedule, in the "
+              "backend's key format (below)"),
+        Param("iv", "uint8_t *iv", "16 bytes: the chaining value or the counter, updated so "
+              "that the next call continues the stream; unused by ECB (may be NULL)"),
+        Param("dst", "uint8_t *dst", "nblocks x 16 bytes, any alignment; dst == src is "
+              "allowed, other overlaps are not"),
+        Param("src", "const uint8_t *src", "nblocks x 16 bytes, any alignment"),
+        Param("nblocks", "size_t nblocks", "a multiple of the kernel's width (the _w<width> "
+              "suffix)"))),
+)}
 
 
 @dataclass(frozen=True)
@@ -32,6 +95,7 @@ class Mode:
     body: str = ""     # the emitters' body for it; default name_direction
     api: str = ""      # the public function, if the mode has one
     family: str = ""   # the SP 800-38A mode it is a variant of; default its name
+    shape: str = "block"  # the arguments its kernels take (SHAPES)
 
     @property
     def sp800_38a(self):
@@ -45,15 +109,19 @@ class Mode:
     def body_name(self):
         return self.body or self.tag
 
+    @property
+    def kernel_shape(self):
+        return SHAPES[self.shape]
+
 
 _CHAIN = "the chaining value, updated for the next call."
 
 # Order is the registry order.  CTR and OFB are their own inverses: only "enc".
 MODES = (
-    Mode("ecb", "enc", "ECB enc", "ECB encryption", True, "enc", "none", "unused.", True,
-         body="ecb", api="aes_gen_ecb_encrypt"),
-    Mode("ecb", "dec", "ECB dec", "ECB decryption", True, "dec", "none", "unused.", True,
-         body="ecb", api="aes_gen_ecb_decrypt"),
+    Mode("ecb", "enc", "ECB enc", "ECB encryption", True, "enc", "none",
+         "unused (may be NULL).", True, body="ecb", api="aes_gen_ecb_encrypt"),
+    Mode("ecb", "dec", "ECB dec", "ECB decryption", True, "dec", "none",
+         "unused (may be NULL).", True, body="ecb", api="aes_gen_ecb_decrypt"),
     Mode("cbc", "enc", "CBC enc", "CBC encryption", False, "enc", "chain", _CHAIN, True,
          api="aes_gen_cbc_encrypt"),
     Mode("cbc", "dec", "CBC dec", "CBC decryption", True, "dec", "chain", _CHAIN, True,
@@ -87,14 +155,10 @@ class Backend:
     what: str             # one line for the docs
     constant_time: bool   # no secret-dependent addresses or branches
     rank: int             # preference within its constant-time class: lower first
-    isa: tuple = ()       # CPU features every kernel needs (AES_GEN_CPU_* in runtime/internal.h)
-    emitter: str = ""     # module under gen/ that emits it; "" = planned, known to the API only
-    key_format: str = "fips"  # expanded-key layout its kernels take (runtime/key_schedule.c)
-    default_widths: tuple = (1,)
-    width_multiple: int = 1   # blocks per vector register: other widths run on xmm
-    max_width: int = 1
-    narrow_max_width: int = 0  # the limit for widths that run on xmm (0: max_width)
-    width_limit_reason: str = ""
+    isa: tuple = ()       # CPU features every kernel needs (CPU_FEATURES)
+    emitter: str = ""     # its emitter in gen/targets.py EMITTERS ("" for an alias)
+    key_format: str = "fips"  # expanded-key layout its kernels take (KEY_FORMATS)
+    default_widths: tuple = (1,)  # parallel-mode widths without a request (measured)
     arch: str = ""        # key of ARCHES for hosts that can build it; "" = every host
     aes_bytes: int = 0    # vector bytes per AES instruction (16, 32, 64); 0: no AES instructions
     serial_modes: bool = True  # emits the serial modes; if not, a key takes them from the
@@ -117,100 +181,44 @@ ARCHES = {
 
 _BACKENDS = (
     Backend("vaes512", "vaes512", "zmm, 4 blocks per register; parallel modes", True, 0,
-            ("avx512f", "avx512vl", "avx512bw", "vaes"), "x86.vaes",
-            default_widths=(1, 4, 8, 16, 32), width_multiple=4, max_width=120,
-            width_limit_reason="32 zmm registers hold the blocks, 4 per register, a chaining "
-                               "value and a temporary; round keys take what is left",
-            arch="x86_64", aes_bytes=64, serial_modes=False),
+            ("avx512f", "avx512vl", "avx512bw", "vaes"), "vaes",
+            default_widths=(1, 4, 8, 16, 32), arch="x86_64", aes_bytes=64, serial_modes=False),
     Backend("vaes256", "vaes256", "ymm, 2 blocks per register; parallel modes", True, 1,
-            ("avx", "avx2", "vaes"), "x86.vaes", default_widths=(1, 2, 4, 8, 16),
-            width_multiple=2, max_width=28,
-            width_limit_reason="16 ymm registers hold the blocks, 2 per register, a chaining "
-                               "value and a temporary; round keys take what is left",
-            arch="x86_64", aes_bytes=32, serial_modes=False),
+            ("avx", "avx2", "vaes"), "vaes", default_widths=(1, 2, 4, 8, 16), arch="x86_64",
+            aes_bytes=32, serial_modes=False),
     Backend("aesni", "aesni", "xmm blocks, .byte-encoded aesenc/aesdec", True, 2,
-            ("sse2", "ssse3", "aesni"), "x86.aesni", default_widths=(1, 2, 4, 8),
-            max_width=14,
-            width_limit_reason="16 xmm registers hold the blocks, a chaining value and a "
-                               "temporary; round keys take what is left",
-            arch="x86_64", aes_bytes=16),
-    # Vector-permutation AES: 4 temporaries per block register beside the
-    # blocks, the mode's registers and (VEX/EVEX) four table registers.
+            ("sse2", "ssse3", "aesni"), "aesni", default_widths=(1, 2, 4, 8), arch="x86_64",
+            aes_bytes=16),
     Backend("vpaes512", "vpaes512", "vector-permutation AES on zmm, 4 blocks per register; "
-            "parallel modes", True, 3, ("avx512f", "avx512vl", "avx512bw"), "x86.vpaes",
-            key_format="vpaes", default_widths=(1, 4, 8, 16), width_multiple=4, max_width=20,
-            narrow_max_width=5,
-            width_limit_reason="32 zmm registers hold the blocks, 4 per register, four "
-                               "temporaries per block register, the mode's two and four tables; "
-                               "widths not a multiple of 4 run on xmm, up to 5",
-            arch="x86_64", serial_modes=False),
+            "parallel modes", True, 3, ("avx512f", "avx512vl", "avx512bw"), "vpaes",
+            key_format="vpaes", default_widths=(1, 4, 8, 16), arch="x86_64", serial_modes=False),
     Backend("vpaes256", "vpaes256", "vector-permutation AES on ymm, 2 blocks per register; "
-            "parallel modes", True, 4, ("avx", "avx2"), "x86.vpaes", key_format="vpaes",
-            default_widths=(1, 2, 4), width_multiple=2, max_width=4, narrow_max_width=2,
-            width_limit_reason="16 ymm registers hold the blocks, 2 per register, four "
-                               "temporaries per block register, the mode's two and four tables; "
-                               "odd widths run on xmm, up to 2",
-            arch="x86_64", serial_modes=False),
+            "parallel modes", True, 4, ("avx", "avx2"), "vpaes", key_format="vpaes",
+            default_widths=(1, 2, 4), arch="x86_64", serial_modes=False),
     Backend("vpaes", "vpaes", "vector-permutation AES on xmm (SSSE3)", True, 5,
-            ("sse2", "ssse3"), "x86.vpaes", key_format="vpaes", default_widths=(1, 2),
-            max_width=2,
-            width_limit_reason="16 xmm registers hold the blocks, four temporaries per block "
-                               "and the mode's two",
+            ("sse2", "ssse3"), "vpaes", key_format="vpaes", default_widths=(1, 2),
             arch="x86_64"),
     Backend("ttable", "ttable", "x86-64 T-table assembly: the measured best of the four "
             "ttable-k* variants", False, 0, alias_of=TTABLE_DEFAULT),
-    # Two blocks, the round output, the index registers, the table base and rk
-    # take 15 general-purpose registers with one index register: with three
-    # there is room for one block only.
     *(Backend(f"ttable-k{kl}t{t}", f"ttable_k{kl}t{t}",
               f"x86-64 T-table assembly, {kl}-bit key loads, {1 + t} index registers", False,
-              1, (), "x86.ttable", default_widths=(1, 2) if t == 0 else (1,),
-              max_width=2 if t == 0 else 1,
-              width_limit_reason="15 general-purpose registers hold the columns of each block "
-                                 "and of the round output, the index registers, the table base "
-                                 "and the round-key pointer",
-              arch="x86_64", params=(("key_loads", kl), ("temps", t)), family="ttable")
+              1, (), "ttable", default_widths=(1, 2) if t == 0 else (1,), arch="x86_64",
+              params=(("key_loads", kl), ("temps", t)), family="ttable")
       for kl in (32, 64) for t in (0, 2)),
-    Backend("portable", "portable", "fully unrolled T-table C", False, 1, (), "c.portable",
-            default_widths=(1, 2, 4), max_width=16,
-            width_limit_reason="wider portable C kernels only spill their state to the stack"),
+    Backend("portable", "portable", "fully unrolled T-table C", False, 1, (), "portable",
+            default_widths=(1, 2, 4)),
     Backend("tilegx-emu", "tilegx_emu", "TILE-Gx C (tblidx, ld4u) on an emulation of its "
-            "intrinsics", False, 2, (), "c.tilegx", key_format="openssl",
-            default_widths=(1, 2), max_width=2,
-            width_limit_reason="the TILE-Gx code interleaves one or two blocks",
+            "intrinsics", False, 2, (), "tilegx", key_format="openssl",
+            default_widths=(1, 2),
             compile_options=("-include", "${PROJECT_SOURCE_DIR}/runtime/tilegx/tilegx_emu.h",
                              "-DAES_GEN_TILEGX_TRAP")),
 )
 # Preference order: constant-time backends first, each class by rank.  The
 # runtime's backend ids follow this order.
 BACKENDS = {b.name: b for b in sorted(_BACKENDS, key=lambda b: (not b.constant_time, b.rank))}
-GENERATED = tuple(name for name, b in BACKENDS.items() if b.emitter or b.alias_of)
 DEFAULT_BACKENDS = ("vaes512", "vaes256", "aesni", "vpaes512", "vpaes256", "vpaes", "ttable",
                     "portable", "tilegx-emu")
-
-
-def expand(backends):
-    """The request's backends with the members of any alias it names."""
-    out = list(backends)
-    for name in backends:
-        out += [m for m, b in BACKENDS.items() if b.family == name and m not in out]
-    return out
-
-
-def ttable_alias(key_loads=None, temps=None):
-    """The combination `ttable` names: TTABLE_DEFAULT unless a switch is given."""
-    opts = dict(BACKENDS[TTABLE_DEFAULT].params)
-    if key_loads is not None:
-        opts["key_loads"] = key_loads
-    if temps is not None:
-        opts["temps"] = temps
-    if opts["key_loads"] not in (32, 64) or opts["temps"] not in (0, 2):
-        raise VariantError(f"--ttable-key-loads takes 32 or 64, --ttable-temps 0 or 2 "
-                           f"(given {opts['key_loads']}, {opts['temps']})")
-    return f"ttable-k{opts['key_loads']}t{opts['temps']}"
 REQUIRED_BACKEND = "portable"  # the runtime's fallback on every CPU
-# Every kernel's C parameters (aes_gen_kernel_fn in kernels.h).
-KERNEL_PARAMS = "const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks"
 
 
 @dataclass(frozen=True)
@@ -233,61 +241,12 @@ class Variant:
         return f"aes_gen_{self.backend_symbol}_{self.mode.tag}_k{self.key_bits}_w{self.width}"
 
 
-def by_file(variants, file_for):
-    """{path: [variant, ...]} in the variants' order: the kernels each file holds."""
-    files = {}
-    for v in variants:
-        files.setdefault(file_for(v), []).append(v)
-    return files
-
-
 class VariantError(ValueError):
-    """A request the generator cannot honour; the message names the offending value."""
+    """A request or declaration the generator cannot honour; the message names
+    the offending value."""
 
 
-def parse_list(text, what, convert=str):
-    """'1,2,4' -> [1, 2, 4]; a clear error names `what` and the bad item."""
-    items = [item.strip() for item in text.split(",")]
-    if not text.strip() or any(not item for item in items):
-        raise VariantError(f"{what}: empty item in '{text}'")
-    out = []
-    for item in items:
-        try:
-            out.append(convert(item))
-        except ValueError:
-            kind = "an integer" if convert is int else "a name"
-            raise VariantError(f"{what}: '{item}' is not {kind} (in '{text}')") from None
-    return out
-
-
-def parse_widths(text):
-    """WIDTHS: '1,2,4' for every backend, or per backend
-    'aesni:1,2,4,8+portable:1,2' (a backend not named keeps its defaults).
-    Returns {"*": [...]} or {backend: [...], ...}."""
-    if ":" not in text:
-        return {"*": parse_list(text, "WIDTHS", int)}
-    out = {}
-    for part in text.split("+"):
-        name, sep, widths = part.partition(":")
-        name = name.strip()
-        if not sep or not name:
-            raise VariantError(f"WIDTHS: '{part}' is not BACKEND:W,W,... "
-                               "(per-backend lists are joined with '+')")
-        if name in out:
-            raise VariantError(f"WIDTHS: {name} is given widths twice")
-        out[name] = parse_list(widths, f"WIDTHS for {name}", int)
-    return out
-
-
-def format_widths(widths):
-    if widths is None:
-        return None
-    if set(widths) == {"*"}:
-        return ",".join(map(str, widths["*"]))
-    return "+".join(f"{name}:{','.join(map(str, ws))}" for name, ws in sorted(widths.items()))
-
-
-def _check_unique(values, what):
+def check_unique(values, what):
     seen = set()
     for value in values:
         if value in seen:
@@ -295,62 +254,17 @@ def _check_unique(values, what):
         seen.add(value)
 
 
-def holds(b, width):
-    """Whether backend b can have a width-`width` kernel."""
-    narrow = width % b.width_multiple and b.narrow_max_width
-    return width <= (b.narrow_max_width if narrow else b.max_width)
-
-
-def widths_for(backend, widths):
-    """The widths of one backend's parallel modes for a request.  A list for
-    every backend ("*") gives each the widths up to its own limit."""
-    if widths is None:
-        return list(BACKENDS[backend].default_widths)
-    if backend in widths:
-        return list(widths[backend])
-    if "*" in widths:
-        return [w for w in widths["*"] if holds(BACKENDS[backend], w)]
-    return list(BACKENDS[backend].default_widths)
-
-
-def left_out(backends, widths):
-    """{backend: widths of a list for every backend that it cannot hold}."""
-    if widths is None or "*" not in widths:
-        return {}
-    out = {}
-    for name in backends:
-        b = BACKENDS[name]
-        if b.emitter and name not in widths:
-            skipped = [w for w in widths["*"] if not holds(b, w)]
-            if skipped:
-                out[name] = skipped
-    return out
-
-
-def _validate_widths(name, widths, source):
-    backend = BACKENDS[name]
-    for width in widths:
-        if width < 1:
-            raise VariantError(f"{source}: {width} is not a width (a width is a positive "
-                               "number of blocks)")
-    if 1 not in widths:
-        raise VariantError(f"{source}: {name} needs width 1 (the serial modes and the last "
-                           "blocks of every message use it)")
-    for width in widths:
-        if not holds(backend, width):
-            limit = backend.max_width if width > backend.max_width else backend.narrow_max_width
-            raise VariantError(f"{source}: {width} exceeds the {name} backend's limit of "
-                               f"{limit} ({backend.width_limit_reason})")
-    _check_unique(widths, source)
-
-
-def validate_modes(modes):
-    """The declarations themselves: unique tags, known families, consistent properties."""
-    _check_unique([m.tag for m in modes], "MODES")
+def validate_declarations(modes=MODES, backends=BACKENDS):
+    """The declarations themselves: unique tags, known families, shapes, CPU
+    features and key formats, consistent properties."""
+    check_unique([m.tag for m in modes], "MODES")
     for m in modes:
         if m.sp800_38a not in FAMILIES:
             raise VariantError(f"mode {m.tag}: family '{m.sp800_38a}' is not one of "
                                f"{', '.join(FAMILIES)} (set family= for a variant)")
+        if m.shape not in SHAPES:
+            raise VariantError(f"mode {m.tag}: shape '{m.shape}' is not declared "
+                               f"(SHAPES has {', '.join(SHAPES)})")
         if (m.iv == "counter") != (m.counter_bits > 0) or m.counter_bits % 8 or \
                 m.counter_bits > 128:
             raise VariantError(f"mode {m.tag}: a counter mode needs counter_bits, a multiple "
@@ -358,72 +272,21 @@ def validate_modes(modes):
         if m.whole_blocks != (m.tail == "none"):
             raise VariantError(f"mode {m.tag}: a mode that takes any length says what its "
                                "partial last block does (tail=)")
-
-
-def validate(backends, widths, keys):
-    """Raise VariantError unless the request can be generated as a whole."""
-    validate_modes(MODES)
-    for name in backends:
-        if name not in BACKENDS:
-            raise VariantError(f"BACKENDS: unknown backend '{name}' "
-                               f"(the generator emits: {', '.join(GENERATED)})")
-        if not BACKENDS[name].emitter and not BACKENDS[name].alias_of:
-            raise VariantError(f"BACKENDS: '{name}' is planned but has no emitter yet "
-                               f"(the generator emits: {', '.join(GENERATED)})")
-    if REQUIRED_BACKEND not in backends:
-        raise VariantError(f"BACKENDS: must include '{REQUIRED_BACKEND}', the runtime's "
-                           "fallback on CPUs without the other backends' features")
-    for key_bits in keys:
-        if key_bits not in KEY_BITS:
-            raise VariantError(f"KEYS: {key_bits} is not an AES key size "
-                               f"(one of {', '.join(map(str, KEY_BITS))})")
-    _check_unique(backends, "BACKENDS")
-    _check_unique(keys, "KEYS")
-    for name in backends:
-        b = BACKENDS[name]
-        if not b.serial_modes and not any(BACKENDS[o].serial_modes and
-                                          BACKENDS[o].key_format == b.key_format
-                                          for o in backends):
-            raise VariantError(f"BACKENDS: {name} takes its serial modes from a backend with "
-                               f"key format {b.key_format}; none is requested")
-    if widths is None:
-        return
-    for name in widths:
-        if name != "*" and name not in backends:
-            raise VariantError(f"WIDTHS: widths for '{name}', which is not among the "
-                               f"backends generated ({', '.join(backends)})")
-    for name in (n for n in backends if BACKENDS[n].emitter):
-        if name in widths:
-            _validate_widths(name, widths[name], f"WIDTHS for {name}")
-    if "*" in widths:
-        emitted = [n for n in backends if BACKENDS[n].emitter]
-        for width in widths["*"]:
-            if width < 1:
-                raise VariantError(f"WIDTHS: {width} is not a width (a width is a positive "
-                                   "number of blocks)")
-        if 1 not in widths["*"]:
-            raise VariantError("WIDTHS: must include 1 (the serial modes and the last blocks "
-                               "of every message use it)")
-        _check_unique(widths["*"], "WIDTHS")
-        for width in widths["*"]:
-            if emitted and all(not holds(BACKENDS[n], width) for n in emitted):
-                widest = max(emitted, key=lambda n: BACKENDS[n].max_width)
-                raise VariantError(f"WIDTHS: {width} exceeds every backend's limit; the widest "
-                                   f"is {widest}'s {BACKENDS[widest].max_width} "
-                                   f"({BACKENDS[widest].width_limit_reason})")
-
-
-def build_matrix(backends, widths, keys):
-    """All variants for the request, in registry order: backends in preference
-    order, then MODES order, then key size.  Within one (backend, mode, key
-    size) the widths run widest first: the runtime's mode drivers rely on that
-    order (tests check it).  `widths` None means each backend's defaults."""
-    validate(backends, widths, keys)
-    variants = []
-    for name in (b for b in BACKENDS if b in backends and BACKENDS[b].emitter):
-        for mode in (m for m in MODES if m.parallel or BACKENDS[name].serial_modes):
-            for key_bits in sorted(keys):
-                mode_widths = widths_for(name, widths) if mode.parallel else [1]
-                for width in sorted(mode_widths, reverse=True):
-                    variants.append(Variant(name, mode, key_bits, width))
-    return variants
+    for b in backends.values():
+        unknown = [f for f in b.isa if f not in CPU_FEATURES]
+        if unknown:
+            raise VariantError(f"backend {b.name}: CPU feature {unknown[0]} is not one of "
+                               f"{', '.join(CPU_FEATURES)} (add it to CPU_FEATURES and to "
+                               "runtime/cpu.c's detection)")
+        if b.key_format not in KEY_FORMATS:
+            raise VariantError(f"backend {b.name}: key format {b.key_format} is not one of "
+                               f"{', '.join(KEY_FORMATS)}")
+        if bool(b.emitter) == bool(b.alias_of):
+            raise VariantError(f"backend {b.name}: names an emitter or another backend "
+                               "(alias_of), not both")
+        if b.alias_of and b.alias_of not in backends:
+            raise VariantError(f"backend {b.name}: alias of unknown backend {b.alias_of}")
+        if b.arch and b.arch not in ARCHES:
+            raise VariantError(f"backend {b.name}: architecture {b.arch} is not in ARCHES")
+        if 1 not in b.default_widths:
+            raise VariantError(f"backend {b.name}: default widths need 1")

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The public API: argument checks, error codes, key setup.  Every check
  * happens before anything is written, so a failing call changes nothing. */
-#include <stdatomic.h>
 #include <string.h>
 
 #include "internal.h"
@@ -9,41 +8,6 @@
 static unsigned key_bits_of(size_t key_len)
 {
     return key_len == 16 || key_len == 24 || key_len == 32 ? (unsigned)key_len * 8 : 0;
-}
-
-/* The backend whose kernels run md: the key's backend or its source for the
- * mode; with `tuned`, the backend a `make tune` table chose, if it runs the
- * mode here with the same key format. */
-static int mode_backend(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md, unsigned bits,
-                        int tuned)
-{
-    const int pick = tuned ? aes_gen_tuned_backend(md, bits) : -1;
-    if (pick >= 0 && aes_gen_backend_table[pick].key_format ==
-                         aes_gen_backend_table[backend].key_format &&
-        aes_gen_mode_source((enum aes_gen_backend_id)pick, md, bits) == pick)
-        return pick;
-    /* Usable, so every mode has a source: the backend or one sharing its key format. */
-    return aes_gen_mode_source(backend, md, bits);
-}
-
-/* The registry range (first << 16 | count) a key of `backend` runs md from.
- * A pure function of its arguments and the CPU, asked for every mode at every
- * key setup: computed once, kept with bit 31 set (0: not yet); racing first
- * calls store the same value. */
-static uint32_t kernels_for(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md,
-                            unsigned bits, int tuned)
-{
-    static _Atomic uint32_t known[AES_GEN_BACKEND_COUNT][3][2][AES_GEN_MODE_COUNT];
-    _Atomic uint32_t *slot = &known[backend][bits / 64 - 2][tuned != 0][md];
-    uint32_t v = atomic_load_explicit(slot, memory_order_relaxed);
-    if (!v) {
-        const int source = mode_backend(backend, md, bits, tuned);
-        size_t first, n = aes_gen_kernel_range_tuned((enum aes_gen_backend_id)source, md, bits,
-                                                     &first);
-        v = 1u << 31 | (uint32_t)first << 16 | (uint32_t)n;
-        atomic_store_explicit(slot, v, memory_order_relaxed);
-    }
-    return v;
 }
 
 /* EKEYLEN for a length that is not an AES key size, EKEYSIZE for one not built. */
@@ -54,17 +18,16 @@ static int check_key_size(unsigned bits)
     return aes_gen_key_size_built(bits) ? AES_GEN_OK : AES_GEN_EKEYSIZE;
 }
 
+/* plan: what each mode runs, from aes_gen_plans(). */
 static int setkey_with(aes_gen_key *k, const void *key, size_t key_len,
-                       enum aes_gen_backend_id backend, int tuned)
+                       enum aes_gen_backend_id backend, const struct aes_gen_mode_plan *plan)
 {
     aes_gen_key tmp;
-    const unsigned bits = key_bits_of(key_len);
 
     memset(&tmp, 0, sizeof tmp);
     for (int md = 0; md < AES_GEN_MODE_COUNT; md++) {
-        const uint32_t range = kernels_for(backend, (enum aes_gen_mode_dir)md, bits, tuned);
-        tmp.private_kernels[md][0] = (uint16_t)(range >> 16 & 0x7fff);
-        tmp.private_kernels[md][1] = (uint16_t)range;
+        tmp.private_kernels[md][0] = plan[md].first;
+        tmp.private_kernels[md][1] = plan[md].count;
     }
     const struct aes_gen_key_format_info *format =
         &aes_gen_key_formats[aes_gen_backend_table[backend].key_format];
@@ -91,7 +54,8 @@ int aes_gen_setkey_backend(aes_gen_key *k, const void *key, size_t key_len, cons
     const int index = aes_gen_backend_index(backend);
     if (index < 0 || !aes_gen_backend_usable((enum aes_gen_backend_id)index, bits))
         return AES_GEN_EBACKEND;
-    return setkey_with(k, key, key_len, (enum aes_gen_backend_id)index, 0);
+    return setkey_with(k, key, key_len, (enum aes_gen_backend_id)index,
+                       aes_gen_plans()->mode[index][aes_gen_key_index(bits)]);
 }
 
 /* The backend table is in preference order: the first usable one wins; a
@@ -104,10 +68,11 @@ int aes_gen_setkey(aes_gen_key *k, const void *key, size_t key_len)
     const int err = check_key_size(bits);
     if (err)
         return err;
-    for (int b = 0; b < AES_GEN_BACKEND_COUNT; b++)
-        if (aes_gen_backend_usable((enum aes_gen_backend_id)b, bits))
-            return setkey_with(k, key, key_len, (enum aes_gen_backend_id)b, 1);
-    return AES_GEN_EBACKEND;
+    const struct aes_gen_plans *plans = aes_gen_plans();
+    const int ks = aes_gen_key_index(bits), b = plans->chosen[ks];
+    if (b < 0)
+        return AES_GEN_EBACKEND;
+    return setkey_with(k, key, key_len, (enum aes_gen_backend_id)b, plans->chosen_mode[ks]);
 }
 
 size_t aes_gen_backends(const char **names, size_t cap)

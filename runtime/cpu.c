@@ -57,10 +57,13 @@ static uint32_t detect(void)
 #endif
 
 static const char *const feature_names[] = {
-    "sse2", "ssse3", "aesni", "pclmul", "avx", "avx2", "vaes", "vpclmulqdq",
-    "avx512f", "avx512bw", "avx512vl",
+#define AES_GEN_CPU_FEATURE(NAME, name) #name,
+#include "backends.inc"
 };
 #define FEATURE_COUNT (sizeof feature_names / sizeof feature_names[0])
+/* detect() above sets each feature of gen/variants.py CPU_FEATURES. */
+_Static_assert(AES_GEN_CPU_FEATURE_COUNT == 11,
+               "a CPU feature added to gen/variants.py needs its detection in cpu.c");
 
 /* AES_GEN_CPU_MASK="aesni,vaes": features to treat as absent (tests and
  * benchmarks of the fallbacks, like OPENSSL_ia32cap); it can only remove. */

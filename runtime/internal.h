@@ -14,19 +14,17 @@
 #include "aes_gen.h"
 #include "kernels.h"
 
-/* CPU features (cpu.c); the generated cpu_features columns OR these. */
+/* CPU features (cpu.c detects them), in the order of gen/variants.py
+ * CPU_FEATURES: AES_GEN_CPU_<NAME> is bit AES_GEN_CPU_BIT_<NAME>; the
+ * generated cpu columns OR these. */
+enum aes_gen_cpu_bit {
+#define AES_GEN_CPU_FEATURE(NAME, name) AES_GEN_CPU_BIT_##NAME,
+#include "backends.inc"
+    AES_GEN_CPU_FEATURE_COUNT
+};
 enum {
-    AES_GEN_CPU_SSE2 = 1u << 0,
-    AES_GEN_CPU_SSSE3 = 1u << 1,
-    AES_GEN_CPU_AESNI = 1u << 2,
-    AES_GEN_CPU_PCLMUL = 1u << 3,
-    AES_GEN_CPU_AVX = 1u << 4,
-    AES_GEN_CPU_AVX2 = 1u << 5,
-    AES_GEN_CPU_VAES = 1u << 6,
-    AES_GEN_CPU_VPCLMULQDQ = 1u << 7,
-    AES_GEN_CPU_AVX512F = 1u << 8,
-    AES_GEN_CPU_AVX512BW = 1u << 9,
-    AES_GEN_CPU_AVX512VL = 1u << 10,
+#define AES_GEN_CPU_FEATURE(NAME, name) AES_GEN_CPU_##NAME = 1u << AES_GEN_CPU_BIT_##NAME,
+#include "backends.inc"
 };
 /* Zeroes every vector register (wipe.c): the end of key setup. */
 void aes_gen_clear_vector_registers(void);
@@ -40,6 +38,29 @@ enum aes_gen_mode_dir {
 #include "modes.inc"
     AES_GEN_MODE_COUNT
 };
+
+/* Kernel shapes (gen/variants.py SHAPES): the function types of kernels.h. */
+enum aes_gen_shape {
+#define AES_GEN_SHAPE(shape, type, args) AES_GEN_SHAPE_##shape,
+#include "modes.inc"
+    AES_GEN_SHAPE_COUNT
+};
+/* A kernel's function, under the member of its shape. */
+union aes_gen_kernel_fns {
+#define AES_GEN_SHAPE(shape, type, args) type *shape;
+#include "modes.inc"
+};
+/* Every parameter of every shape, by name: a kernel of any shape is called
+ * with these (aes_gen_call_kernel); those its shape lacks are ignored. */
+struct aes_gen_kernel_args {
+#define AES_GEN_PARAM(name, declaration) declaration;
+#include "modes.inc"
+};
+
+/* AES-128, -192, -256 as 0, 1, 2 (-1 for any other bit count): the one index
+ * of every per-key-size table; a constant expression for a constant. */
+#define AES_GEN_KEY_SIZES 3
+#define AES_GEN_KEY_INDEX(bits) ((bits) == 128 ? 0 : (bits) == 192 ? 1 : (bits) == 256 ? 2 : -1)
 
 /* The SP 800-38A mode a mode belongs to (what peers and the reference implement). */
 enum aes_gen_family { AES_GEN_FAMILY_ECB, AES_GEN_FAMILY_CBC, AES_GEN_FAMILY_CFB,
@@ -56,6 +77,7 @@ struct aes_gen_mode_info {
     enum aes_gen_family family;
     unsigned decrypt : 1, parallel : 1, dec_schedule : 1, whole_blocks : 1;
     unsigned iv, tail, counter_bits;
+    enum aes_gen_shape shape;
 };
 extern const struct aes_gen_mode_info aes_gen_modes[AES_GEN_MODE_COUNT];
 
@@ -76,11 +98,11 @@ static inline int aes_gen_mode_uses_iv(enum aes_gen_mode_dir md)
     return aes_gen_modes[md].iv != AES_GEN_IV_NONE;
 }
 
-/* Expanded-key layouts (key_schedule.c); a backend names the one its kernels take. */
+/* Expanded-key layouts (gen/variants.py KEY_FORMATS; key_schedule.c expands
+ * each); a backend names the one its kernels take. */
 enum aes_gen_key_format {
-    AES_GEN_KF_fips,
-    AES_GEN_KF_openssl,
-    AES_GEN_KF_vpaes,
+#define AES_GEN_KEY_FORMAT(name) AES_GEN_KF_##name,
+#include "backends.inc"
     AES_GEN_KEY_FORMAT_COUNT
 };
 struct aes_gen_key_format_info {
@@ -94,7 +116,6 @@ extern const struct aes_gen_key_format_info aes_gen_key_formats[AES_GEN_KEY_FORM
 enum aes_gen_backend_id {
 #define AES_GEN_BACKEND(symbol, ...) AES_GEN_BACKEND_##symbol,
 #include "backends.inc"
-#undef AES_GEN_BACKEND
     AES_GEN_BACKEND_COUNT
 };
 struct aes_gen_backend_info {
@@ -114,40 +135,71 @@ struct aes_gen_kernel_info {
     const char *symbol;
     enum aes_gen_backend_id backend;
     enum aes_gen_mode_dir mode_dir;
+    enum aes_gen_shape shape;
     unsigned key_bits;
     unsigned width;
     unsigned width_mask;   /* width - 1 for a power of two, else 0 (the drivers divide) */
     uint32_t cpu;          /* features the kernel needs */
-    aes_gen_kernel_fn *fn; /* NULL where this host does not build the kernel's arch */
+    unsigned built;        /* 0 where this host does not build the kernel's arch */
+    union aes_gen_kernel_fns fn; /* fn.<shape>; NULL where not built */
 };
 /* Every generated kernel, in kernels.inc order (widest first within a group). */
 extern const struct aes_gen_kernel_info aes_gen_registry[];
 extern const size_t aes_gen_registry_count;
 
-/* 0, 1, 2 for 128, 192, 256; -1 otherwise. */
-int aes_gen_key_index(unsigned key_bits);
-/* 1 if this CPU runs the backend and the build has all its modes for key_bits
- * (key_bits 0: for any key size). */
-int aes_gen_backend_usable(enum aes_gen_backend_id backend, unsigned key_bits);
-/* The backend whose kernels a key of `backend` runs md with: its own, or, for a
- * mode it has no kernels for, the first usable backend with the same key
- * format that has them (vaes512 takes its serial modes from aesni).  -1 if
- * none runs here. */
-int aes_gen_mode_source(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md,
-                        unsigned key_bits);
-/* 1 if some backend was generated for key_bits. */
-int aes_gen_key_size_built(unsigned key_bits);
+/* Calls a built kernel with the arguments its shape takes from *a. */
+static inline void aes_gen_call_kernel(const struct aes_gen_kernel_info *ki,
+                                       const struct aes_gen_kernel_args *a)
+{
+#define AES_GEN_ARG(name) a->name
+    switch (ki->shape) {
+#define AES_GEN_SHAPE(shape, type, args) \
+    case AES_GEN_SHAPE_##shape: \
+        ki->fn.shape args; \
+        break;
+#include "modes.inc"
+    default:
+        break;
+    }
+#undef AES_GEN_ARG
+}
+
+static inline int aes_gen_key_index(unsigned key_bits)
+{
+    return AES_GEN_KEY_INDEX(key_bits);
+}
 /* Registry range of one (backend, mode_dir, key_bits), from groups.inc:
  * returns the count and sets *first (0 if there is none). */
 size_t aes_gen_kernel_range(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md,
                             unsigned key_bits, size_t *first);
-/* The same range, starting at the width a `make tune` table chose, if any. */
-size_t aes_gen_kernel_range_tuned(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md,
-                                  unsigned key_bits, size_t *first);
-/* The backend a `make tune` table measured fastest for md and key_bits, or -1. */
-int aes_gen_tuned_backend(enum aes_gen_mode_dir md, unsigned key_bits);
-/* 1 if this library was built with a tuning table. */
+/* 1 if some backend was generated for key_bits. */
+int aes_gen_key_size_built(unsigned key_bits);
+/* 1 if this library was built with a `make tune` table. */
 int aes_gen_tuning_active(void);
+
+/* What keys run, per backend, key size and mode: computed once from the
+ * registry, the CPU's features and the tuning table (registry.c). */
+struct aes_gen_mode_plan {
+    int16_t source;         /* the backend whose kernels run the mode; -1: none here */
+    uint16_t first, count;  /* their registry range, from the tuned width if any */
+};
+struct aes_gen_plans {
+    /* A key of this backend (aes_gen_setkey_backend): its own kernels, or for
+     * a mode it has none of (vaes512's serial modes), the first usable
+     * backend with its key format. */
+    struct aes_gen_mode_plan mode[AES_GEN_BACKEND_COUNT][AES_GEN_KEY_SIZES][AES_GEN_MODE_COUNT];
+    /* The key's backend runs here and every mode has a source; [.][KEY_SIZES]:
+     * for some key size. */
+    uint8_t usable[AES_GEN_BACKEND_COUNT][AES_GEN_KEY_SIZES + 1];
+    /* aes_gen_setkey: the first usable backend (-1: none), and per mode what it
+     * runs, a `make tune` table's backend where it shares the key format. */
+    int16_t chosen[AES_GEN_KEY_SIZES];
+    struct aes_gen_mode_plan chosen_mode[AES_GEN_KEY_SIZES][AES_GEN_MODE_COUNT];
+};
+const struct aes_gen_plans *aes_gen_plans(void);
+/* 1 if this CPU runs the backend and the build has all its modes for key_bits
+ * (key_bits 0: for any key size). */
+int aes_gen_backend_usable(enum aes_gen_backend_id backend, unsigned key_bits);
 
 #define AES_GEN_KEY_MAGIC 0x41455347u /* "AESG": private_magic while a key is set */
 

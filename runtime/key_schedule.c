@@ -244,6 +244,8 @@ static void expand_vpaes(const uint8_t *key, size_t key_len, uint8_t *ks)
     aes_gen_secure_zero(fips, sizeof fips);
 }
 
+_Static_assert(AES_GEN_KEY_FORMAT_COUNT == 3,
+               "a key format added to gen/variants.py needs its expansion here");
 const struct aes_gen_key_format_info aes_gen_key_formats[AES_GEN_KEY_FORMAT_COUNT] = {
     [AES_GEN_KF_fips] = {expand_fips, 0, 240},
     [AES_GEN_KF_openssl] = {expand_openssl, 0, 256},

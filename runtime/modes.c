@@ -12,9 +12,10 @@
 
 const struct aes_gen_mode_info aes_gen_modes[AES_GEN_MODE_COUNT] = {
 #define AES_GEN_MODE(md, label, family, decrypt, parallel, dec_schedule, iv, whole_blocks, tail, \
-                     counter_bits) \
+                     counter_bits, shape) \
     [AES_GEN_MD_##md] = {#md, label, AES_GEN_FAMILY_##family, decrypt, parallel, dec_schedule, \
-                         whole_blocks, AES_GEN_IV_##iv, AES_GEN_TAIL_##tail, counter_bits},
+                         whole_blocks, AES_GEN_IV_##iv, AES_GEN_TAIL_##tail, counter_bits, \
+                         AES_GEN_SHAPE_##shape},
 #include "modes.inc"
 };
 
@@ -32,7 +33,7 @@ static __attribute__((noinline)) void run_rest(const struct aes_gen_kernel_info 
         if (nblocks < ki->width)
             continue;
         const size_t take = whole_groups(ki, nblocks);
-        ki->fn(rk, iv, dst, src, take);
+        ki->fn.block(rk, iv, dst, src, take);
         dst += 16 * take;
         src += 16 * take;
         nblocks -= take;
@@ -52,7 +53,7 @@ static inline void run_blocks(const aes_gen_key *k, enum aes_gen_mode_dir md, ui
     while (ki->width > nblocks) /* the group ends at width 1 */
         ki++;
     if (whole_groups(ki, nblocks) == nblocks)
-        ki->fn(rk, iv, dst, src, nblocks);
+        ki->fn.block(rk, iv, dst, src, nblocks);
     else
         run_rest(ki, rk, iv, dst, src, nblocks);
 }

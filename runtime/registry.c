@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The kernel registry and the mode and backend tables, all from generated/:
- * nothing here lists a mode, a backend or a kernel by hand. */
-#include <stdatomic.h>
+/* The kernel registry, the backend table and the plans keys run by, all
+ * from generated/: nothing here lists a mode, a backend or a kernel by hand. */
+#include <pthread.h>
 #include <string.h>
 
 #include "internal.h"
@@ -16,13 +16,13 @@ const struct aes_gen_backend_info aes_gen_backend_table[AES_GEN_BACKEND_COUNT] =
     [AES_GEN_BACKEND_##symbol] = {name, #symbol, constant_time, generated, serial, \
                                   AES_GEN_KF_##key_format, aes_bytes, cpu, cpu_names},
 #include "backends.inc"
-#undef AES_GEN_BACKEND
 };
 
 const struct aes_gen_kernel_info aes_gen_registry[] = {
-#define AES_GEN_KERNEL(symbol, backend, md, key_bits, width, cpu, arch) \
-    {#symbol, AES_GEN_BACKEND_##backend, AES_GEN_MD_##md, key_bits, width, \
-     ((width) & ((width) - 1)) == 0 ? (width) - 1 : 0, cpu, AES_GEN_BUILT_##arch(symbol)},
+#define AES_GEN_KERNEL(symbol, backend, md, shape, key_bits, width, cpu, arch) \
+    {#symbol, AES_GEN_BACKEND_##backend, AES_GEN_MD_##md, AES_GEN_SHAPE_##shape, key_bits, \
+     width, ((width) & ((width) - 1)) == 0 ? (width) - 1 : 0, cpu, AES_GEN_BUILT_##arch(1), \
+     {.shape = AES_GEN_BUILT_##arch(symbol)}},
 #include "kernels.inc"
 #undef AES_GEN_KERNEL
 };
@@ -31,17 +31,12 @@ const size_t aes_gen_registry_count = sizeof aes_gen_registry / sizeof aes_gen_r
 struct group {
     uint16_t first, count;
 };
-static const struct group groups[AES_GEN_BACKEND_COUNT][AES_GEN_MODE_COUNT][3] = {
+static const struct group groups[AES_GEN_BACKEND_COUNT][AES_GEN_MODE_COUNT][AES_GEN_KEY_SIZES] = {
 #define AES_GEN_GROUP(backend, md, key_bits, first, count) \
-    [AES_GEN_BACKEND_##backend][AES_GEN_MD_##md][(key_bits - 128) / 64] = {first, count},
+    [AES_GEN_BACKEND_##backend][AES_GEN_MD_##md][AES_GEN_KEY_INDEX(key_bits)] = {first, count},
 #include "groups.inc"
 #undef AES_GEN_GROUP
 };
-
-int aes_gen_key_index(unsigned key_bits)
-{
-    return key_bits == 128 ? 0 : key_bits == 192 ? 1 : key_bits == 256 ? 2 : -1;
-}
 
 int aes_gen_backend_index(const char *name)
 {
@@ -61,6 +56,15 @@ size_t aes_gen_kernel_range(enum aes_gen_backend_id backend, enum aes_gen_mode_d
         return 0;
     *first = groups[backend][md][ki].first;
     return groups[backend][md][ki].count;
+}
+
+int aes_gen_key_size_built(unsigned key_bits)
+{
+    size_t first;
+    for (int b = 0; b < AES_GEN_BACKEND_COUNT; b++)
+        if (aes_gen_kernel_range((enum aes_gen_backend_id)b, 0, key_bits, &first))
+            return 1;
+    return 0;
 }
 
 /* `make tune` writes AES_GEN_TUNE(backend, mode_dir, key_bits, width) lines,
@@ -98,7 +102,12 @@ static const struct {
     {-1, 0, -1},
 };
 
-int aes_gen_tuned_backend(enum aes_gen_mode_dir md, unsigned key_bits)
+int aes_gen_tuning_active(void)
+{
+    return tuning[0].backend >= 0;
+}
+
+static int tuned_backend(enum aes_gen_mode_dir md, unsigned key_bits)
 {
     for (size_t t = 0; tuned_backends[t].md >= 0; t++)
         if (tuned_backends[t].md == (int)md && tuned_backends[t].key_bits == key_bits)
@@ -106,20 +115,16 @@ int aes_gen_tuned_backend(enum aes_gen_mode_dir md, unsigned key_bits)
     return -1;
 }
 
-int aes_gen_tuning_active(void)
-{
-    return tuning[0].backend >= 0;
-}
-
-size_t aes_gen_kernel_range_tuned(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md,
-                                  unsigned key_bits, size_t *first)
+/* The group's range, from the width a tuning table chose (wider kernels
+ * skipped, the narrower tail kept). */
+static size_t tuned_range(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md,
+                          unsigned key_bits, size_t *first)
 {
     size_t n = aes_gen_kernel_range(backend, md, key_bits, first);
     for (size_t t = 0; tuning[t].backend >= 0; t++) {
         if (tuning[t].backend != (int)backend || tuning[t].md != (int)md ||
             tuning[t].key_bits != key_bits)
             continue;
-        /* Start at the tuned width: skip wider kernels, keep the narrower tail. */
         while (n > 1 && aes_gen_registry[*first].width > tuning[t].width)
             (*first)++, n--;
     }
@@ -141,13 +146,15 @@ static int group_runs(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md,
     if (n == 0 || aes_gen_registry[first + n - 1].width != 1 || !backend_runs(backend))
         return 0;
     for (size_t i = first; i < first + n; i++)
-        if (!aes_gen_registry[i].fn || (aes_gen_registry[i].cpu & have) != aes_gen_registry[i].cpu)
+        if (!aes_gen_registry[i].built ||
+            (aes_gen_registry[i].cpu & have) != aes_gen_registry[i].cpu)
             return 0;
     return 1;
 }
 
-static int find_mode_source(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md,
-                            unsigned key_bits)
+/* The backend whose kernels a key of `backend` runs md with, or -1. */
+static int mode_source(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md,
+                       unsigned key_bits)
 {
     size_t first;
     if (aes_gen_kernel_range(backend, md, key_bits, &first))
@@ -159,67 +166,63 @@ static int find_mode_source(enum aes_gen_backend_id backend, enum aes_gen_mode_d
     return -1;
 }
 
-/* A pure function of its arguments and the CPU's features, asked for every
- * mode at every key setup: computed once, kept as value + 1 (0: not yet).
- * Racing first calls store the same value (atomics: no data race). */
-int aes_gen_mode_source(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md,
-                        unsigned key_bits)
+static struct aes_gen_mode_plan plan_of(int source, enum aes_gen_mode_dir md, unsigned bits)
 {
-    static _Atomic int16_t known[AES_GEN_BACKEND_COUNT][AES_GEN_MODE_COUNT][3];
-    const unsigned size = key_bits / 64 - 2;
-    if ((unsigned)backend >= AES_GEN_BACKEND_COUNT || (unsigned)md >= AES_GEN_MODE_COUNT)
-        return -1;
-    if (key_bits % 64 || size > 2)
-        return find_mode_source(backend, md, key_bits);
-    _Atomic int16_t *slot = &known[backend][md][size];
-    int v = atomic_load_explicit(slot, memory_order_relaxed);
-    if (!v) {
-        v = find_mode_source(backend, md, key_bits) + 1;
-        atomic_store_explicit(slot, (int16_t)v, memory_order_relaxed);
+    struct aes_gen_mode_plan p = {(int16_t)source, 0, 0};
+    size_t first = 0, n = source < 0 ? 0 : tuned_range((enum aes_gen_backend_id)source, md,
+                                                       bits, &first);
+    p.first = (uint16_t)first;
+    p.count = (uint16_t)n;
+    return p;
+}
+
+static struct aes_gen_plans plans;
+static pthread_once_t plans_once = PTHREAD_ONCE_INIT;
+
+static void fill_plans(void)
+{
+    static const unsigned bits_of[AES_GEN_KEY_SIZES] = {128, 192, 256};
+    for (int ks = 0; ks < AES_GEN_KEY_SIZES; ks++) {
+        const unsigned bits = bits_of[ks];
+        plans.chosen[ks] = -1;
+        for (int b = 0; b < AES_GEN_BACKEND_COUNT; b++) {
+            int complete = backend_runs((enum aes_gen_backend_id)b);
+            for (int md = 0; md < AES_GEN_MODE_COUNT; md++) {
+                const int src = mode_source((enum aes_gen_backend_id)b,
+                                            (enum aes_gen_mode_dir)md, bits);
+                plans.mode[b][ks][md] = plan_of(src, (enum aes_gen_mode_dir)md, bits);
+                complete &= src >= 0;
+            }
+            plans.usable[b][ks] = (uint8_t)complete;
+            plans.usable[b][AES_GEN_KEY_SIZES] |= (uint8_t)complete;
+            if (complete && plans.chosen[ks] < 0)
+                plans.chosen[ks] = (int16_t)b;
+        }
+        const int b = plans.chosen[ks];
+        for (int md = 0; b >= 0 && md < AES_GEN_MODE_COUNT; md++) {
+            /* A tuning table's backend for the mode, where it shares the key
+             * format and runs the mode with its own kernels here. */
+            const int pick = tuned_backend((enum aes_gen_mode_dir)md, bits);
+            const int tuned = pick >= 0 &&
+                              aes_gen_backend_table[pick].key_format ==
+                                  aes_gen_backend_table[b].key_format &&
+                              plans.mode[pick][ks][md].source == pick;
+            plans.chosen_mode[ks][md] = tuned ? plans.mode[pick][ks][md] : plans.mode[b][ks][md];
+        }
     }
-    return v - 1;
 }
 
-static int complete_for(enum aes_gen_backend_id backend, unsigned key_bits)
+/* Filled once (the CPU's features and the build decide it all). */
+const struct aes_gen_plans *aes_gen_plans(void)
 {
-    for (int md = 0; md < AES_GEN_MODE_COUNT; md++)
-        if (aes_gen_mode_source(backend, (enum aes_gen_mode_dir)md, key_bits) < 0)
-            return 0;
-    return 1;
+    pthread_once(&plans_once, fill_plans);
+    return &plans;
 }
 
-static int usable(enum aes_gen_backend_id backend, unsigned key_bits)
-{
-    if (!backend_runs(backend))
-        return 0;
-    if (key_bits)
-        return complete_for(backend, key_bits);
-    return complete_for(backend, 128) || complete_for(backend, 192) ||
-           complete_for(backend, 256);
-}
-
-/* Computed once per (backend, key size) like aes_gen_mode_source. */
 int aes_gen_backend_usable(enum aes_gen_backend_id backend, unsigned key_bits)
 {
-    static _Atomic int8_t known[AES_GEN_BACKEND_COUNT][4];
-    if ((unsigned)backend >= AES_GEN_BACKEND_COUNT)
+    const int ks = key_bits ? aes_gen_key_index(key_bits) : AES_GEN_KEY_SIZES;
+    if ((unsigned)backend >= AES_GEN_BACKEND_COUNT || ks < 0)
         return 0;
-    if (key_bits != 0 && key_bits != 128 && key_bits != 192 && key_bits != 256)
-        return usable(backend, key_bits);
-    _Atomic int8_t *slot = &known[backend][key_bits ? key_bits / 64 - 1 : 0];
-    int v = atomic_load_explicit(slot, memory_order_relaxed);
-    if (!v) {
-        v = usable(backend, key_bits) + 1;
-        atomic_store_explicit(slot, (int8_t)v, memory_order_relaxed);
-    }
-    return v - 1;
-}
-
-int aes_gen_key_size_built(unsigned key_bits)
-{
-    size_t first;
-    for (int b = 0; b < AES_GEN_BACKEND_COUNT; b++)
-        if (aes_gen_kernel_range((enum aes_gen_backend_id)b, 0, key_bits, &first))
-            return 1;
-    return 0;
+    return aes_gen_plans()->usable[backend][ks];
 }

@@ -29,7 +29,7 @@ static api_fn *const public_api[AES_GEN_MODE_COUNT] = {
 
 const struct mode_case mode_cases[AES_GEN_MODE_COUNT] = {
 #define AES_GEN_MODE(md, label, family, decrypt, parallel, dec_schedule, iv, whole_blocks, tail, \
-                     counter_bits) \
+                     counter_bits, shape) \
     [AES_GEN_MD_##md] = {AES_GEN_MD_##md, #md, REF_##family, decrypt, whole_blocks, \
                          counter_bits, NULL},
 #include "modes.inc"
@@ -134,7 +134,7 @@ unsigned backend_max_width(size_t backend)
 
 int kernel_runs_here(const struct aes_gen_kernel_info *ki)
 {
-    if (!ki->fn) {
+    if (!ki->built) {
         printf("SKIP %s: not built on this host's architecture\n", ki->symbol);
         return 0;
     }

@@ -119,7 +119,7 @@ START_TEST(kernel_preserves_abi_and_leaves_nothing)
     memcpy(iv_b, iv_a, 16);
     for (int round = 0; round < 4; round++) {
         memset(c, 0, sizeof *c);
-        c->fn = ki->fn, c->rk = rk, c->iv = iv_a, c->dst = dst_a, c->src = src;
+        c->fn = ki->fn.block, c->rk = rk, c->iv = iv_a, c->dst = dst_a, c->src = src;
         c->nblocks = nblocks;
         c->flags = cpu_flags();
         /* Rounds 2 and 3 of an AVX kernel start with dirty upper halves. */
@@ -143,7 +143,7 @@ START_TEST(kernel_preserves_abi_and_leaves_nothing)
                       "%s returns with key material: %s", ki->symbol, where);
         const char *gp = key_word_in_gp(c, rk, rounds);
         ck_assert_msg(gp == NULL, "%s returns with a round-key word in %s", ki->symbol, gp);
-        ki->fn(rk, iv_b, dst_b, src, nblocks);
+        ki->fn.block(rk, iv_b, dst_b, src, nblocks);
         ck_assert_mem_eq(dst_a, dst_b, len);
         ck_assert_mem_eq(iv_a, iv_b, 16);
     }

@@ -1,63 +1,98 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Guard pages: every backend, mode and key size at lengths 1 to 300 (whole
- * blocks where the mode needs them), with the source and destination ending
- * exactly at an inaccessible page and, again, starting right after one, in
- * place and not; the key structure and the iv end at an inaccessible page
- * too.  A read or write past either end faults; the bytes of the
+ * Guard pages: every backend, mode and key size at lengths 1 to 300 and,
+ * beyond, around one, two and three groups of every backend's widest kernel
+ * (whole blocks where the mode needs them), with the source and destination
+ * ending exactly at an inaccessible page and, again, starting right after
+ * one, in place and not; the key structure and the iv end at an inaccessible
+ * page too.  A read or write past either end faults; the bytes of the
  * destination's page outside dst must keep their pattern; the output must
  * match the reference.
  */
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "common.h"
 
-enum { MAX_LEN = 300, AREA = 8192 };
+enum { SHORT_LEN = 300 };
 
-/* AREA accessible bytes between two PROT_NONE pages. */
+/* The lengths to try: every one up to SHORT_LEN, then a few around each
+ * multiple (1, 2, 3) of each backend's widest group; returns the count. */
+static size_t lengths(size_t *out, size_t cap)
+{
+    size_t n = 0;
+    for (size_t len = 1; len <= SHORT_LEN; len++)
+        out[n++] = len;
+    static const int around[] = {-17, -1, 0, 1, 15, 16, 17, 31};
+    for (size_t b = 0; b < AES_GEN_BACKEND_COUNT; b++) {
+        const size_t group = 16 * (size_t)backend_max_width(b);
+        for (size_t m = 1; m <= 3; m++)
+            for (size_t a = 0; a < sizeof around / sizeof around[0]; a++) {
+                const ptrdiff_t len = (ptrdiff_t)(m * group) + around[a];
+                int seen = len <= SHORT_LEN;
+                for (size_t i = SHORT_LEN; i < n && !seen; i++)
+                    seen = out[i] == (size_t)len;
+                if (!seen) {
+                    ck_assert_uint_lt(n, cap);
+                    out[n++] = (size_t)len;
+                }
+            }
+    }
+    return n;
+}
+
+/* area accessible bytes between two PROT_NONE pages. */
 struct guarded {
     uint8_t *lo; /* first accessible byte */
+    size_t area;
 };
 
-static struct guarded guarded_area(void)
+static struct guarded guarded_area(size_t max_len)
 {
-    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    ck_assert_uint_le(AREA % page, 0);
-    uint8_t *m = mmap(NULL, AREA + 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE), area = (max_len + page) / page * page;
+    uint8_t *m = mmap(NULL, area + 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
                       -1, 0);
     ck_assert_ptr_ne(m, MAP_FAILED);
     ck_assert_int_eq(mprotect(m, page, PROT_NONE), 0);
-    ck_assert_int_eq(mprotect(m + page + AREA, page, PROT_NONE), 0);
-    return (struct guarded){m + page};
+    ck_assert_int_eq(mprotect(m + page + area, page, PROT_NONE), 0);
+    return (struct guarded){m + page, area};
 }
 
 /* len bytes ending at the upper guard page, or starting at the lower one. */
 static uint8_t *place(struct guarded g, size_t len, int at_end)
 {
-    return at_end ? g.lo + AREA - len : g.lo;
+    return at_end ? g.lo + g.area - len : g.lo;
 }
 
 START_TEST(guard_pages)
 {
     const struct mode_case *mc = &mode_cases[_i];
-    struct guarded src_area = guarded_area(), dst_area = guarded_area(),
-                   key_area = guarded_area(), iv_area = guarded_area();
+    static size_t lens_to_try[SHORT_LEN + 24 * AES_GEN_BACKEND_COUNT];
+    const size_t nlen = lengths(lens_to_try, sizeof lens_to_try / sizeof lens_to_try[0]);
+    size_t max_len = 0;
+    for (size_t i = 0; i < nlen; i++)
+        max_len = lens_to_try[i] > max_len ? lens_to_try[i] : max_len;
+    struct guarded src_area = guarded_area(max_len), dst_area = guarded_area(max_len),
+                   key_area = guarded_area(sizeof(aes_gen_key)), iv_area = guarded_area(16);
     /* The key structure and the iv end where their page ends. */
-    aes_gen_key *k = (aes_gen_key *)(key_area.lo + AREA - sizeof(aes_gen_key));
-    uint8_t *iv = iv_area.lo + AREA - 16;
-    size_t lens[3], ids[64];
+    aes_gen_key *k = (aes_gen_key *)(key_area.lo + key_area.area - sizeof(aes_gen_key));
+    uint8_t *iv = iv_area.lo + iv_area.area - 16;
+    uint8_t *src = malloc(max_len), *want = malloc(max_len);
+    size_t lens[3], ids[AES_GEN_BACKEND_COUNT];
     const size_t nk = built_key_lens(lens);
     uint64_t rng = test_seed();
     long calls = 0;
+    ck_assert(src && want);
     for (size_t ki = 0; ki < nk; ki++) {
-        uint8_t key[32], iv0[16], src[MAX_LEN], want[MAX_LEN], iv_want[16];
+        uint8_t key[32], iv0[16], iv_want[16];
         rng_fill(&rng, key, sizeof key);
         rng_fill(&rng, iv0, sizeof iv0);
-        const size_t nb = usable_backends(ids, 64, (unsigned)(8 * lens[ki]));
-        for (size_t len = 1; len <= MAX_LEN; len++) {
+        const size_t nb = usable_backends(ids, AES_GEN_BACKEND_COUNT, (unsigned)(8 * lens[ki]));
+        for (size_t li = 0; li < nlen; li++) {
+            const size_t len = lens_to_try[li];
             if (mc->whole_blocks && len % 16)
                 continue;
             rng_fill(&rng, src, len);
@@ -70,7 +105,7 @@ START_TEST(guard_pages)
                 for (int placement = 0; placement < 4; placement++) {
                     const int at_end = placement & 1, in_place = placement >> 1;
                     uint8_t *d = place(dst_area, len, at_end);
-                    memset(dst_area.lo, 0xa5, AREA);
+                    memset(dst_area.lo, 0xa5, dst_area.area);
                     const uint8_t *s = d;
                     if (in_place)
                         memcpy(d, src, len);
@@ -83,7 +118,7 @@ START_TEST(guard_pages)
                     if (memcmp(d, want, len) || (mc->ref != REF_ECB && memcmp(iv, iv_want, 16)))
                         ck_abort_msg("%s %s AES-%zu len %zu placement %d: wrong output", name,
                                      mc->name, 8 * lens[ki], len, placement);
-                    for (size_t i = 0; i < AREA; i++)
+                    for (size_t i = 0; i < dst_area.area; i++)
                         if ((dst_area.lo + i < d || dst_area.lo + i >= d + len) &&
                             dst_area.lo[i] != 0xa5)
                             ck_abort_msg("%s %s len %zu placement %d: wrote byte %td outside dst",
@@ -95,6 +130,7 @@ START_TEST(guard_pages)
         }
     }
     ck_assert_int_gt(calls, 0);
+    free(src), free(want);
 }
 END_TEST
 

@@ -1,25 +1,48 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The x86 kernels run on an emulator (tests/x86emu.py) against a reference,
-so that kernels this CPU cannot run (vaes512 without AVX-512) are still
-executed by the suite.  aesni and vaes256 kernels, which the C suites also
-run on the hardware, are emulated too: they check the emulator itself."""
+"""The x86 kernels run on an emulator (gen/tests/x86emu.py) against a
+reference, so that kernels this CPU cannot run (vaes512 without AVX-512) are
+still executed by the suite.  aesni and vaes256 kernels, which the C suites
+also run on the hardware, are emulated too: they check the emulator itself.
+Each backend runs at the widths below and at those of the committed
+generation (generated/manifest.json), so a `make gen WIDTHS=...` is emulated
+too; AES_GEN_EMU_WIDE=1 adds the widest each backend can hold."""
 
-import importlib
+import json
 import os
 import random
 import unittest
 
 import aes_math
+import targets
 import variants
 from tests import x86emu
-from x86 import skeletons
 
-# Every parallel-mode width of the defaults plus non-default ones
-# (AES_GEN_EMU_WIDE=1 adds the widest each backend allows).
+# Every parallel-mode width of the defaults plus non-default ones.
 WIDTHS = {"vaes512": (1, 4, 8, 12, 16, 32), "vaes256": (1, 2, 4, 6, 8, 16), "aesni": (1, 2, 3, 8),
           "vpaes512": (1, 3, 4, 5, 8, 20), "vpaes256": (1, 2, 4), "vpaes": (1, 2)}
-if os.environ.get("AES_GEN_EMU_WIDE"):
-    WIDTHS = {name: ws + (variants.BACKENDS[name].max_width,) for name, ws in WIDTHS.items()}
+MANIFEST = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "generated", "manifest.json")
+
+
+def widest(name):
+    """The widest width the backend's planner holds."""
+    width = 1
+    while not targets.width_problem(name, width + 1):
+        width += 1
+    return width
+
+
+def widths_of(name):
+    """WIDTHS[name], the committed generation's and, with AES_GEN_EMU_WIDE, the widest."""
+    out = set(WIDTHS[name])
+    try:
+        with open(MANIFEST, encoding="utf-8") as f:
+            out |= {k["width"] for k in json.load(f)["kernels"] if k["backend"] == name}
+    except OSError:
+        pass
+    if os.environ.get("AES_GEN_EMU_WIDE"):
+        out.add(widest(name))
+    return sorted(out)
 
 
 def xor(a, b):
@@ -85,17 +108,14 @@ class Emulated(unittest.TestCase):
 
     def check_backend(self, name):
         backend = variants.BACKENDS[name]
-        module = importlib.import_module(backend.emitter)
+        emitter = targets.emitter_of(name)
         rng = random.Random(0x5EED2026)
         count = 0
-        for mode in variants.MODES:
-            if not mode.parallel and not backend.serial_modes:
-                continue
+        for mode in emitter.modes(backend):
             for bits in variants.KEY_BITS:
-                for width in (WIDTHS[name] if mode.parallel else (1,)):
+                for width in (widths_of(name) if mode.parallel else (1,)):
                     v = variants.Variant(name, mode, bits, width)
-                    ctx = skeletons.kernel(v, module.vector(v), module.BODIES, backend.isa,
-                                           getattr(module, "KERNEL", skeletons.Kernel))
+                    ctx = emitter.kernel(v, backend)
                     key = bytes(rng.randrange(256) for _ in range(bits // 8))
                     n = 2 * width if mode.parallel else 3
                     src = bytes(rng.randrange(256) for _ in range(16 * n))

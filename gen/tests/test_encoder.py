@@ -11,9 +11,9 @@ import subprocess
 import tempfile
 import unittest
 
-from asm import Insn, Mem, Reg, encode, gp, k
-from asm.forms import FORMS, NO_OPERANDS
-from asm.operands import Imm
+from x86.asm import Insn, Mem, Reg, encode, gp, k
+from x86.asm.forms import FORMS, NO_OPERANDS
+from x86.asm.operands import Imm
 
 MEMS = ([Mem(gp(b), d) for b in ("rax", "rcx", "rsp", "rbp", "rsi", "rdi", "r12", "r13", "r15")
          for d in (0, 8, -16, 64, 96, 4096, -8192, 127 * 64, 128 * 64)]

@@ -1,22 +1,31 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Request validation and the variant matrix."""
+"""The declarations, request validation and the variant matrix; every width
+of every backend either generates or is refused with its planner's reason."""
 
 import ast
 import dataclasses
 import os
 import unittest
 
+import aesgen
+import request
+import targets
 import variants
-from variants import VariantError, build_matrix, parse_widths, validate
+from request import build_matrix, parse_widths
+from variants import VariantError
 
 GEN = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT = ["aesni", "portable"]
 
 
+def req(backends=DEFAULT, widths=None, keys=(128, 192, 256)):
+    return {"backends": list(backends), "widths": widths, "keys": list(keys)}
+
+
 class Validation(unittest.TestCase):
     def error(self, backends=DEFAULT, widths=None, keys=(128, 192, 256)):
         with self.assertRaises(VariantError) as cm:
-            validate(backends, widths, list(keys))
+            request.validate(req(backends, widths, keys), targets.width_problem)
         return str(cm.exception)
 
     def test_zero_is_not_a_width(self):
@@ -25,29 +34,61 @@ class Validation(unittest.TestCase):
         self.assertNotIn("include 1", msg)
 
     def test_width_one_is_required(self):
-        self.assertIn("must include 1", self.error(widths=parse_widths("2,4")))
-        self.assertIn("needs width 1", self.error(widths=parse_widths("aesni:2,4")))
+        self.assertIn("must include width 1", self.error(widths=parse_widths("2,4")))
+        self.assertIn("aesni needs width 1", self.error(widths=parse_widths("aesni:2,4")))
 
-    def test_limit_names_backend_and_rule(self):
+    def test_limit_names_backend_and_the_planners_rule(self):
         msg = self.error(widths=parse_widths("aesni:1,15"))
-        self.assertIn("aesni", msg)
-        self.assertIn("limit of 14", msg)
-        self.assertIn("xmm registers", msg)
-        # A list for every backend: each takes what it can hold; a width none
-        # can hold is an error naming the widest.
-        self.assertIn("exceeds every backend's limit", self.error(widths=parse_widths("1,17")))
-        matrix = build_matrix(DEFAULT, parse_widths("1,3,15"), [128])
-        self.assertEqual(sorted({v.width for v in matrix if v.backend == "aesni"}), [1, 3])
-        self.assertEqual(variants.left_out(DEFAULT, parse_widths("1,3,15")), {"aesni": [15]})
+        self.assertIn("aesni cannot hold width 15", msg)
+        self.assertIn("needs 15 xmm registers", msg)
+        self.assertIn("more than the 16 there are", msg)
+        # zmm: a width that is not a multiple of 4 runs on xmm, 32 of them.
+        msg = self.error(["vaes512", "aesni", "portable"], widths=parse_widths("vaes512:1,34"))
+        self.assertIn("vaes512 cannot hold width 34", msg)
+        self.assertIn("runs on xmm, and width 34 needs 34 xmm registers", msg)
+        self.assertIn("than the 32 there are", msg)
+
+    def test_a_list_for_every_backend_gives_each_what_it_holds(self):
+        """--widths 1,27: each backend takes what it can hold, the rest is noted."""
+        names = request.expand(list(variants.DEFAULT_BACKENDS))
+        r = req(names, parse_widths("1,27"), [128])
+        matrix = build_matrix(r, targets.width_problem)
+        by = {}
+        for v in matrix:
+            by.setdefault(v.backend, set()).add(v.width)
+        self.assertEqual(by["vaes512"], {1, 27})    # on xmm, EVEX: 32 registers
+        self.assertEqual(by["vaes256"], {1})        # 27 odd: xmm, 16 registers
+        self.assertEqual(by["aesni"], {1})
+        skipped = request.left_out(names, r["widths"], targets.width_problem)
+        self.assertEqual([w for w, _ in skipped["vaes256"]], [27])
+        self.assertIn("xmm registers", skipped["vaes256"][0][1])
+        self.assertIn("portable C limit", skipped["portable"][0][1])
+        self.assertIn("TILE-Gx block functions", skipped["tilegx-emu"][0][1])
+        self.assertNotIn("vaes512", skipped)
+        # A width no backend can hold is an error naming a planner's rule.
+        self.assertIn("no backend can hold width 200", self.error(widths=parse_widths("1,200")))
+        self.assertIn("xmm registers", self.error(widths=parse_widths("1,200")))
+
+    def test_the_command_line_notes_what_it_leaves_out(self):
+        import contextlib
+        import io
+        import tempfile
+        with tempfile.TemporaryDirectory() as out, contextlib.redirect_stdout(io.StringIO()) as o:
+            self.assertEqual(aesgen.main(["--out", out, "--widths", "1,27", "--keys", "128"]), 0)
+        self.assertIn("aesgen: note: vaes256 leaves out width 27: a width that is not a "
+                      "multiple of the 2 blocks of a ymm register runs on xmm", o.getvalue())
+        with contextlib.redirect_stderr(io.StringIO()) as e:
+            self.assertEqual(aesgen.main(["--out", "/nonexistent", "--widths", "vaes512:1,34"]), 2)
+        self.assertIn("vaes512 cannot hold width 34", e.getvalue())
 
     def test_per_backend_widths(self):
         widths = parse_widths("aesni:1,2,4,8+portable:1,2")
-        validate(DEFAULT, widths, [128])
-        matrix = build_matrix(DEFAULT, widths, [128])
+        matrix = build_matrix(req(widths=widths, keys=[128]), targets.width_problem)
         self.assertEqual(sorted({v.width for v in matrix if v.backend == "portable"}), [1, 2])
         self.assertEqual(sorted({v.width for v in matrix if v.backend == "aesni"}), [1, 2, 4, 8])
         # A backend not named keeps its defaults.
-        matrix = build_matrix(DEFAULT, parse_widths("portable:1,3"), [128])
+        matrix = build_matrix(req(widths=parse_widths("portable:1,3"), keys=[128]),
+                              targets.width_problem)
         self.assertEqual(sorted({v.width for v in matrix if v.backend == "aesni"}),
                          list(variants.BACKENDS["aesni"].default_widths))
 
@@ -72,8 +113,8 @@ class Validation(unittest.TestCase):
 
     def test_standards_example_generates(self):
         """make gen KEYS=192 WIDTHS=1,3 over the default backends."""
-        names = variants.expand(list(variants.DEFAULT_BACKENDS))
-        matrix = build_matrix(names, parse_widths("1,3"), [192])
+        names = request.expand(list(variants.DEFAULT_BACKENDS))
+        matrix = build_matrix(req(names, parse_widths("1,3"), [192]), targets.width_problem)
         by_backend = {}
         for v in matrix:
             by_backend.setdefault(v.backend, set()).add(v.width)
@@ -81,9 +122,41 @@ class Validation(unittest.TestCase):
         self.assertEqual(by_backend["ttable-k64t0"], {1})  # its limit is 2
 
 
+class EveryWidth(unittest.TestCase):
+    """Every width 1..N of every backend either generates or is refused with
+    the planner's reason; refused widths are refused by validation too."""
+    N = 130  # past any register file: 32 zmm registers hold 128 blocks
+
+    def test_sweep(self):
+        render = aesgen.make_renderer()
+        for name, backend in variants.BACKENDS.items():
+            if not backend.emitter:
+                continue
+            emitter = targets.emitter_of(name)
+            held = []
+            for width in range(1, self.N + 1):
+                why = targets.width_problem(name, width)
+                if why:
+                    self.assertIsInstance(why, str, name)
+                    self.assertGreater(len(why), 20, f"{name} width {width}: '{why}'")
+                    continue
+                held.append(width)
+                vs = [variants.Variant(name, m, 256, width)
+                      for m in emitter.modes(backend) if m.parallel]
+                files = emitter.emit(vs, render, backend)
+                self.assertTrue(files, f"{name} width {width}")
+            self.assertIn(1, held, name)
+            self.assertTrue(set(backend.default_widths) <= set(held), name)
+            refused = next((w for w in range(1, self.N + 1) if w not in held), None)
+            self.assertIsNotNone(refused, f"{name}: every width up to {self.N} accepted")
+            with self.assertRaises(VariantError):
+                request.validate(req(["portable", "aesni", "vpaes", name],
+                                     {name: [1, refused]}, [128]), targets.width_problem)
+
+
 class Matrix(unittest.TestCase):
     def test_registry_order(self):
-        matrix = build_matrix(DEFAULT, None, [128, 256])
+        matrix = build_matrix(req(keys=(128, 256)), targets.width_problem)
         # Backends in preference order, a group's widths widest first, serial modes width 1.
         self.assertEqual([v.backend for v in matrix][0], "aesni")
         groups = {}
@@ -101,27 +174,40 @@ class Matrix(unittest.TestCase):
         self.assertEqual(variants.BACKENDS["tilegx-emu"].symbol, "tilegx_emu")
 
     def test_modes_are_consistent(self):
-        variants.validate_modes(variants.MODES)
+        variants.validate_declarations()
         for m in variants.MODES:
             self.assertIn(m.schedule, ("enc", "dec"))
         ctr = variants.MODE_BY_TAG["ctr_enc"]
         bad = [dataclasses.replace(ctr, name="ctrtest"),             # no family
                dataclasses.replace(ctr, name="x", family="ctr", counter_bits=0),
-               dataclasses.replace(ctr, name="y", family="ctr", tail="none")]
+               dataclasses.replace(ctr, name="y", family="ctr", tail="none"),
+               dataclasses.replace(ctr, name="z", family="ctr", shape="nope")]
         for mode in bad:
             with self.assertRaises(VariantError):
-                variants.validate_modes(variants.MODES + (mode,))
-        variants.validate_modes(variants.MODES + (dataclasses.replace(
+                variants.validate_declarations(variants.MODES + (mode,))
+        variants.validate_declarations(variants.MODES + (dataclasses.replace(
             ctr, name="ctrtest", family="ctr", counter_bits=64),))
 
+    def test_backend_declarations(self):
+        aesni = variants.BACKENDS["aesni"]
+        for bad, what in ((dataclasses.replace(aesni, isa=("sse2", "avx9")), "avx9"),
+                          (dataclasses.replace(aesni, key_format="nope"), "key format nope"),
+                          (dataclasses.replace(aesni, alias_of="portable"), "not both")):
+            with self.assertRaisesRegex(VariantError, what):
+                variants.validate_declarations(backends=dict(variants.BACKENDS, aesni=bad))
+        for name, b in variants.BACKENDS.items():
+            if b.emitter:
+                targets.emitter_of(name)  # every declared emitter is registered
+
     def test_variants_imports_no_emitter(self):
-        with open(os.path.join(GEN, "variants.py")) as f:
-            tree = ast.parse(f.read())
-        imported = {alias.name.split(".")[0] for node in ast.walk(tree)
-                    if isinstance(node, (ast.Import, ast.ImportFrom))
-                    for alias in (node.names if isinstance(node, ast.Import) else
-                                  [ast.alias(node.module or "")])}
-        self.assertLessEqual(imported, {"dataclasses"}, imported)
+        for module in ("variants.py", "request.py"):
+            with open(os.path.join(GEN, module)) as f:
+                tree = ast.parse(f.read())
+            imported = {alias.name.split(".")[0] for node in ast.walk(tree)
+                        if isinstance(node, (ast.Import, ast.ImportFrom))
+                        for alias in (node.names if isinstance(node, ast.Import) else
+                                      [ast.alias(node.module or "")])}
+            self.assertLessEqual(imported, {"dataclasses", "variants"}, (module, imported))
 
 
 if __name__ == "__main__":

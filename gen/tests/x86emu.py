@@ -11,7 +11,7 @@ writes follow the encodings: legacy SSE keeps the bits above 128, VEX and
 EVEX clear everything above the destination's width.
 """
 
-from asm import GP_NAMES, Imm, Mem, Reg
+from x86.asm import GP_NAMES, Imm, Mem, Reg
 
 MASK64 = (1 << 64) - 1
 

@@ -1,2 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""x86-64 backends: one module each, on the shared skeletons of skeletons.py."""
+"""The x86-64 target: the machine model (asm/), the vector-length strategy
+(vector.py), the register planner (plan.py), the mode bodies written once
+(skeletons.py) and one module per backend (aesni, vaes, vpaes, ttable), each
+exporting its EMITTER (gen/emitter.py)."""

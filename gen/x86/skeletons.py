@@ -1,14 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 """Mode skeletons shared by the x86 backends, written once against a Vector
-strategy (16/32/64-byte vectors; SSE, VEX or EVEX).
+strategy (16/32/64-byte vectors; SSE, VEX or EVEX), and the emitter of the
+backends built on them.
 
-Kernels are GNU as (AT&T) functions with the SysV ABI and the shared kernel
-prototype (generated/kernels.h):
-
-    rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks
-
-They use only caller-saved registers (rax, rcx, rdx, rsi, rdi, r8-r11, all
-vector registers), touch no stack, and clear every vector register they used
+Kernels are GNU as (AT&T) functions with the SysV ABI, their arguments in
+the argument registers in the order of their shape (gen/variants.py SHAPES;
+the block modes: rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks).  They use
+only caller-saved registers (rax, rcx, rdx, rsi, rdi, r8-r11, all vector
+registers), touch no stack, and clear every vector register they used
 before returning so no round key outlives the call.
 
 A body is a function (kernel, variant) registered with the registers it needs
@@ -18,13 +17,15 @@ them.  The pieces every body is built from: the group loop, the chained IV
 CTR counter.
 """
 
-from asm import Const, Program, gp, mem, rip
-from variants import KERNEL_PARAMS, by_file
+from emitter import Emitter, by_file, contract_notes
+from variants import SHAPES, Variant
 
+from .asm import Const, Program, gp, mem, rip
 from .plan import PlanError, plan
-from .vector import SYSV
+from .vector import sysv, sysv_note
 
-RK, IV, DST, SRC, N = (SYSV[r] for r in ("rk", "iv", "dst", "src", "nblocks"))
+BLOCK_ARGS = sysv(SHAPES["block"])
+RK, IV, DST, SRC, N = (BLOCK_ARGS[r] for r in SHAPES["block"].names)
 TMP_ROLE = "temporary: data loads"
 # Every x86 backend: one assembly file per backend and (mode, direction).
 DIRECTORY = ("x86_64", "x86-64 assembly (GNU as), one file per backend and mode")
@@ -55,11 +56,10 @@ class Kernel:
         assert not serial or (plan_.keys[0] is not None and plan_.keys[v.rounds] is not None)
         return plan_
 
-    def key_note(self):
+    def rk_detail(self):
+        """What the kernel's comment adds about its round keys."""
         spilled = self.plan.spilled()
-        return (f"rk: {'equivalent-inverse decryption' if self.v.mode.schedule == 'dec' else 'encryption'}"
-                f" round keys, {self.v.rounds + 1} x 16 bytes, any alignment"
-                + (f"; {len(spilled)} reloaded per group" if spilled else "") + ".")
+        return ", any alignment" + (f"; {len(spilled)} reloaded per group" if spilled else "")
 
     def register_map(self, body_fn):
         return register_map(self, body_fn)
@@ -113,20 +113,31 @@ class Kernel:
 
 # --- shared pieces -----------------------------------------------------------
 
-def group_loop(k, width, body):
-    """while (nblocks >= width) { body; src += 16W; dst += 16W; nblocks -= W; }"""
-    p = k.p
+def group_loop(p, width, body, n=N, src=SRC, dst=DST, suffix="", countdown=False):
+    """while (nblocks >= width) { body(); src += 16W; dst += 16W; nblocks -= W; }
+
+    n, src and dst may be registers or stack slots (suffix "q" sizes the
+    instructions for those).  countdown (width 1): test once, then let the
+    subtraction's flags close the loop."""
     done, loop = p.label("done"), p.label("loop")
-    p("cmp", width, N)
-    p("jb", done)
+    if countdown:
+        assert width == 1
+        p("test", n, n)
+        p("jz", done)
+    else:
+        p("cmp" + suffix, width, n)
+        p("jb", done)
     p.directive(".p2align 4")
     p.place(loop)
     body()
-    p("add", 16 * width, SRC)
-    p("add", 16 * width, DST)
-    p("sub", width, N)
-    p("cmp", width, N)
-    p("jae", loop)
+    p("add" + suffix, 16 * width, src)
+    p("add" + suffix, 16 * width, dst)
+    p("sub" + suffix, width, n)
+    if countdown:
+        p("jnz", loop)
+    else:
+        p("cmp" + suffix, width, n)
+        p("jae", loop)
     p.place(done)
 
 
@@ -136,7 +147,7 @@ def chained(k, width, body):
     leaves its last ciphertext vector there, and the top lane goes back to iv."""
     chain = k.plan.named["chain"]
     k.vec.broadcast(k.p, mem(IV), chain)
-    group_loop(k, width, body)
+    group_loop(k.p, width, body)
     k.vec.extract_top(k.p, chain, mem(IV))
 
 
@@ -162,7 +173,7 @@ def whitened_chain(k, body):
     k.vec.xor(k.p, k0, kn)
     k.vec.load(k.p, mem(IV), x)
     k.vec.xor(k.p, k0, x)
-    group_loop(k, 1, body)
+    group_loop(k.p, 1, body)
     k.vec.xor(k.p, k0, x)
     k.vec.store(k.p, x, mem(IV))
 
@@ -281,7 +292,7 @@ def ecb(k, v):
         k.whiten(k.plan.blocks)
         k.rounds(k.plan.blocks, decrypt)
         _store_blocks(k)
-    group_loop(k, v.width, group)
+    group_loop(k.p, v.width, group)
 
 
 # Serial modes: the chain from one block to the next is only the AES rounds.
@@ -418,22 +429,22 @@ def ctr(k, v):
     p("mov", mem(IV, 8), lo)
     p("bswap", hi)
     p("bswap", lo)
-    group_loop(k, v.width, group)
+    group_loop(k.p, v.width, group)
     # One 16-byte store of the big-endian counter (exact on every path): the
     # next call's 16-byte load of iv is then forwarded from it.
     k.vec.store(p, k.plan.named["ctr"].as_kind("xmm"), mem(IV))
 
 
-# --- a kernel, a file ----------------------------------------------------------
+# --- a kernel, a file, the emitter ---------------------------------------------
 
-def _block_role(plan_, j):
+def block_role(plan_, j):
     lanes = plan_.vec.lanes
     return f"block {j}" if lanes == 1 else f"blocks {j * lanes}-{j * lanes + lanes - 1}"
 
 
 def register_map(k, body_fn):
     plan_ = k.plan
-    lines = [f"{reg.att()} {_block_role(plan_, j)}" for j, reg in enumerate(plan_.blocks)]
+    lines = [f"{reg.att()} {block_role(plan_, j)}" for j, reg in enumerate(plan_.blocks)]
     spilled = " ".join(f"rk{r}" for r in plan_.spilled())
     for role, text in body_fn.roles:
         reg = plan_.named[role]
@@ -444,43 +455,7 @@ def register_map(k, body_fn):
         reg = plan_.keys[r]
         if reg is not None:
             lines.append(f"{reg.att()} {plan_.notes.get(reg, f'rk{r}')}")
-    return lines + ["rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)"] + k.gp_notes
-
-
-def kernel(v, kvec, bodies, isa, kernel_class=Kernel):
-    """Template context for one kernel at vector strategy kvec."""
-    body_fn = bodies[v.mode.body_name]
-    k = kernel_class(v, kvec, kernel_class.plan_for(v, kvec, [role for role, _ in body_fn.roles]))
-    k.load_keys()
-    body_fn(k, v)
-    k.clear()
-    k.p("ret")
-    notes = [
-        f"{v.mode.description}, AES-{v.key_bits} ({v.rounds} rounds, fully unrolled), "
-        f"{v.width} block{'s' if v.width > 1 else ''} per iteration.",
-        k.key_note(),
-        f"iv: {v.mode.iv_note}",
-        f"nblocks: a multiple of {v.width}." if v.width > 1 else "nblocks: any count.",
-        "Requires: " + ", ".join(s.upper() for s in isa) + ".",
-    ]
-    return {"symbol": v.symbol, "params": KERNEL_PARAMS, "notes": notes,
-            "regmap": k.register_map(body_fn), "body": k.p.lines(),
-            "consts": list(k.p.consts.values()), "program": k.p}
-
-
-def max_width(vec, plan_width=None):
-    """The widest group the planner allows for every parallel body at vec;
-    plan_width(width, roles) raises PlanError where a backend's own plan does."""
-    plan_width = plan_width or (lambda width, roles: plan(vec, width, 14, roles))
-    widest = 0
-    for width in range(vec.lanes, 8 * vec.regs, vec.lanes):
-        try:
-            for fn in (BODIES[b] for b in ("ecb", "cbc_dec", "cfb_dec", "ctr")):
-                plan_width(width, [role for role, _ in fn.roles])
-        except PlanError:
-            break
-        widest = width
-    return widest
+    return lines + [sysv_note(k.v.mode.kernel_shape)] + k.gp_notes
 
 
 def merge_consts(kernels):
@@ -507,11 +482,61 @@ def vector_for(vec, v, narrow_up_to=0):
     return vec
 
 
-def emit(variants, render, vec_for, bodies, isa, file_for=file_for, kernel_class=Kernel):
-    """{path: text}: one assembly file per (mode, direction) with every key size
-    and width of the backend; vec_for(v) is the vector strategy of kernel v."""
-    files = {}
-    for path, group in by_file(variants, file_for).items():
-        kernels = [kernel(v, vec_for(v), bodies, isa, kernel_class) for v in group]
-        files[path] = render("x86_kernels.S.j2", kernels=kernels, rodata=merge_consts(kernels))
-    return files
+class SkeletonEmitter(Emitter):
+    """The x86 backends on these skeletons: a Vector per backend name, the
+    bodies, and the Kernel class that writes the rounds.  Widths up to
+    narrow_up_to run on xmm (see vector_for)."""
+    directory = ("x86_64", "x86-64 assembly (GNU as), one file per backend and mode")
+    source = "gen/x86/skeletons.py"
+
+    def __init__(self, vectors, bodies=BODIES, narrow_up_to=0, kernel_class=Kernel):
+        self.vectors, self.bodies = vectors, bodies
+        self.narrow_up_to, self.kernel_class = narrow_up_to, kernel_class
+
+    def vector(self, v):
+        return vector_for(self.vectors[v.backend], v, self.narrow_up_to)
+
+    def file_for(self, v):
+        return f"x86_64/{v.backend_symbol}_{v.mode.tag}.S"
+
+    def kernel(self, v, backend):
+        """Template context for kernel v (its program, notes and register map)."""
+        body_fn = self.body(backend, v.mode)
+        vec = self.vector(v)
+        cls = self.kernel_class
+        k = cls(v, vec, cls.plan_for(v, vec, [role for role, _ in body_fn.roles]))
+        k.load_keys()
+        body_fn(k, v)
+        k.clear()
+        k.p("ret")
+        requires = ", ".join(s.upper() for s in backend.isa)
+        return {"symbol": v.symbol, "params": v.mode.kernel_shape.c_params,
+                "notes": contract_notes(v, backend, requires, k.rk_detail()),
+                "regmap": k.register_map(body_fn), "body": k.p.lines(),
+                "consts": list(k.p.consts.values()), "program": k.p}
+
+    def emit(self, variants, render, backend):
+        """{path: text}: one assembly file per (mode, direction) with every key
+        size and width of the backend."""
+        files = {}
+        for path, group in by_file(variants, self.file_for).items():
+            kernels = [self.kernel(v, backend) for v in group]
+            files[path] = render("x86_kernels.S.j2", kernels=kernels,
+                                 rodata=merge_consts(kernels))
+        return files
+
+    def width_problem(self, backend, width):
+        """The planner's answer for every parallel mode at width (the round
+        keys spill as needed, so the widest key size decides nothing)."""
+        for mode in (m for m in self.modes(backend) if m.parallel):
+            v = Variant(backend.name, mode, 256, width)
+            vec, full = self.vector(v), self.vectors[backend.name]
+            roles = [role for role, _ in self.body(backend, mode).roles]
+            try:
+                self.kernel_class.plan_for(v, vec, roles)
+            except PlanError as e:
+                if vec != full and width % full.lanes:
+                    return (f"a width that is not a multiple of the {full.lanes} blocks of a "
+                            f"{full.kind} register runs on {vec.kind}, and {e}")
+                return str(e)
+        return ""

@@ -26,14 +26,14 @@ NOT constant-time: the table addresses depend on the key and the data.
 
 from dataclasses import dataclass
 
-from asm import Mem, Program, Reg, gp, mem
+from emitter import Emitter, by_file, contract_notes
+from variants import SHAPES, Variant, VariantError
 
-from variants import KERNEL_PARAMS, VariantError, by_file
+from .asm import Mem, Program, Reg, gp, mem
+from .skeletons import SkeletonEmitter, group_loop
+from .vector import sysv
 
-from . import skeletons
-from .vector import SYSV
-
-DIRECTORY, file_for = skeletons.DIRECTORY, skeletons.file_for
+ARGS = sysv(SHAPES["block"])
 CALLEE_SAVED = ("rbx", "rbp", "r12", "r13", "r14", "r15")
 RSP = gp("rsp")
 
@@ -76,9 +76,10 @@ class Kernel:
                                 "rdi", "rbp") if gp(n) not in self.idx]
         need = 4 * width + 2
         if need > len(free):
-            raise TtableError(f"{v.symbol}: {4 * width} home registers, a table base and the "
-                              f"round-key pointer need {need}, {len(free)} are left beside "
-                              f"eax-edx and {len(self.idx)} index registers")
+            raise TtableError(f"width {width} needs {4 * width} general-purpose registers for "
+                              f"the blocks' columns and 2 for the table base and the round-key "
+                              f"pointer, and {len(free)} are left beside eax-edx and "
+                              f"{len(self.idx)} index register{'s' if len(self.idx) > 1 else ''}")
         self.homes = [[free.pop(0) for _ in range(4)] for _ in range(width)]
         self.base = free.pop(0)
         self.slots = {}
@@ -122,9 +123,9 @@ class Kernel:
         sub_at = len(p.items)
         # Arguments to their homes through the stack, so that no move overwrites
         # an argument not yet moved; those without a register stay there.
-        for name, reg in SYSV.items():
+        for name, reg in ARGS.items():
             p("mov", reg, self.slot("arg_" + name))
-        for name in SYSV:
+        for name in ARGS:
             if self.home[name] is not None:
                 p("mov", self.slot("arg_" + name), self.home[name])
         table = "aes_gen_ttable_dec" if self.decrypt else "aes_gen_ttable_enc"
@@ -226,21 +227,8 @@ class _Raw:
 # --- mode bodies ---------------------------------------------------------------
 
 def _loop(k, width, body):
-    """while (nblocks >= width) { body(rk, src, dst, iv); advance }"""
-    p = k.p
-    done, loop = p.label("done"), p.label("loop")
-    n = k.arg("nblocks")
-    p("cmpq", width, n)
-    p("jb", done)
-    p.directive(".p2align 4")
-    p.place(loop)
-    body()
-    for name in ("src", "dst"):
-        p("addq", 16 * width, k.arg(name))
-    p("subq", width, n)
-    p("cmpq", width, n)
-    p("jae", loop)
-    p.place(done)
+    """The group loop on the arguments' homes (registers or stack slots)."""
+    group_loop(k.p, width, body, k.arg("nblocks"), k.arg("src"), k.arg("dst"), suffix="q")
 
 
 def ecb(k, v):
@@ -393,51 +381,55 @@ BODIES = {"ecb": ecb, "cbc_enc": cbc_enc, "cbc_dec": cbc_dec, "cfb_enc": cfb_enc
           "cfb_dec": cfb_dec, "ofb": ofb, "ctr": ctr}
 
 
-# --- files ---------------------------------------------------------------------
+# --- the emitter -----------------------------------------------------------------
 
-def kernel(v, opts):
-    width = v.width if v.mode.parallel else 1
-    k = Kernel(v, opts, width)
-    k.prologue(lambda: BODIES[v.mode.body_name](k, v))
-    regmap = [f"{' '.join(r.d.att() for r in s)}: block {b} columns, the round's output"
-              for b, s in enumerate(k.homes)]
-    regmap.append(f"{' '.join(r.d.att() for r in k.work)}: the round's input columns "
-                  "(bytes through %al/%ah), scratch outside the rounds")
-    regmap.append(f"{' '.join(r.att() for r in k.idx)}: byte indices")
-    regmap.append(f"{k.base.att()}: table base "
-                  f"({'aes_gen_ttable_dec' if k.decrypt else 'aes_gen_ttable_enc'})")
-    for name in ("rk", "iv", "dst", "src", "nblocks"):
-        home = k.home[name]
-        regmap.append(f"{name}: {home.att() if home is not None else 'stack'}")
-    if k.saved:
-        regmap.append("saved and restored: " + " ".join(r.att() for r in k.saved))
-    notes = [
-        f"{v.mode.description}, AES-{v.key_bits} ({v.rounds} rounds, fully unrolled), "
-        f"{width} block{'s' if width > 1 else ''} per iteration; T-tables, NOT constant-time.",
-        f"rk: {'equivalent-inverse decryption' if k.decrypt else 'encryption'} round keys, "
-        f"{v.rounds + 1} x 16 bytes, any alignment; {opts.key_loads}-bit key loads, "
-        f"{1 + opts.temps} index register{'s' if opts.temps else ''}.",
-        f"iv: {v.mode.iv_note}",
-        f"nblocks: a multiple of {width}." if width > 1 else "nblocks: any count.",
-        "Requires: x86-64.",
-    ]
-    return {"symbol": v.symbol, "params": KERNEL_PARAMS, "notes": notes, "regmap": regmap,
-            "body": k.p.lines(), "consts": [], "program": k.p}
+class TtableEmitter(Emitter):
+    directory = SkeletonEmitter.directory
+    source = "gen/x86/ttable.py"
+    bodies = BODIES
+    file_for = SkeletonEmitter.file_for
+
+    def kernel(self, v, backend):
+        opts = options_of(backend)
+        width = v.width if v.mode.parallel else 1
+        k = Kernel(v, opts, width)
+        body = self.body(backend, v.mode)
+        k.prologue(lambda: body(k, v))
+        regmap = [f"{' '.join(r.d.att() for r in s)}: block {b} columns, the round's output"
+                  for b, s in enumerate(k.homes)]
+        regmap.append(f"{' '.join(r.d.att() for r in k.work)}: the round's input columns "
+                      "(bytes through %al/%ah), scratch outside the rounds")
+        regmap.append(f"{' '.join(r.att() for r in k.idx)}: byte indices")
+        regmap.append(f"{k.base.att()}: table base "
+                      f"({'aes_gen_ttable_dec' if k.decrypt else 'aes_gen_ttable_enc'})")
+        for name in ARGS:
+            home = k.home[name]
+            regmap.append(f"{name}: {home.att() if home is not None else 'stack'}")
+        if k.saved:
+            regmap.append("saved and restored: " + " ".join(r.att() for r in k.saved))
+        detail = (f", any alignment; {opts.key_loads}-bit key loads, {1 + opts.temps} index "
+                  f"register{'s' if opts.temps else ''}")
+        return {"symbol": v.symbol, "params": v.mode.kernel_shape.c_params,
+                "notes": contract_notes(v, backend, "x86-64", detail), "regmap": regmap,
+                "body": k.p.lines(), "consts": [], "program": k.p}
+
+    def emit(self, variants, render, backend):
+        files = {}
+        for path, group in by_file(variants, self.file_for).items():
+            kernels = [self.kernel(v, backend) for v in group]
+            files[path] = render("x86_kernels.S.j2", kernels=kernels, rodata=[],
+                                 hidden=["aes_gen_ttable_dec" if group[0].mode.schedule == "dec"
+                                         else "aes_gen_ttable_enc"])
+        return files
+
+    def width_problem(self, backend, width):
+        """Whether the general-purpose registers hold the parallel modes' blocks."""
+        for mode in (m for m in self.modes(backend) if m.parallel):
+            try:
+                Kernel(Variant(backend.name, mode, 256, width), options_of(backend), width)
+            except TtableError as e:
+                return str(e)
+        return ""
 
 
-def emit(variants, render, backend):
-    opts = options_of(backend)
-    files = {}
-    for path, group in by_file(variants, file_for).items():
-        kernels = [kernel(v, opts) for v in group]
-        files[path] = render("x86_kernels.S.j2", kernels=kernels, rodata=[],
-                             hidden=["aes_gen_ttable_dec" if group[0].mode.schedule == "dec"
-                                     else "aes_gen_ttable_enc"])
-    return files
-
-
-def max_width(backend):
-    """The widest group the general-purpose registers hold (checked against variants.py):
-    beside eax-edx and the index registers, 4 homes per block, the table base and rk."""
-    free = 10 - max(0, options_of(backend).temps)
-    return (free - 2) // 4
+EMITTER = TtableEmitter()

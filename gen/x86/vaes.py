@@ -10,26 +10,12 @@ broadcast into every lane once per call; vaes512 keeps all fifteen in
 registers at any width it allows.
 """
 
-from . import skeletons
+from .skeletons import SkeletonEmitter
 from .vector import Vector
 
-VECTORS = {"vaes256": Vector(32, 16, "vex"), "vaes512": Vector(64, 32, "evex")}
 # Widths up to this run on xmm: a group this short is bound by AES latency, and
 # xmm saves the broadcasts (measured at W=4 on vaes256: 15.8 ns xmm, 16.2 ns ymm).
 NARROW_UP_TO = 4
-BODIES = skeletons.BODIES
-DIRECTORY, file_for = skeletons.DIRECTORY, skeletons.file_for
 
-
-def vector(v):
-    """The vector strategy of kernel v."""
-    return skeletons.vector_for(VECTORS[v.backend], v, NARROW_UP_TO)
-
-
-def emit(variants, render, backend):
-    return skeletons.emit(variants, render, vector, BODIES, backend.isa)
-
-
-def max_width(backend):
-    """The planner's limit for the parallel modes (checked against variants.py)."""
-    return skeletons.max_width(VECTORS[backend.name])
+EMITTER = SkeletonEmitter({"vaes256": Vector(32, 16, "vex"), "vaes512": Vector(64, 32, "evex")},
+                          narrow_up_to=NARROW_UP_TO)

@@ -12,7 +12,7 @@ loads through a temporary).  A block's 16 bytes are one lane of a vector:
 
 from dataclasses import dataclass
 
-from asm import Reg, gp
+from .asm import Reg, gp
 
 KINDS = {16: "xmm", 32: "ymm", 64: "zmm"}
 
@@ -221,5 +221,15 @@ class Vector:
             p("vzeroupper")
 
 
-SYSV = {"rk": gp("rdi"), "iv": gp("rsi"), "dst": gp("rdx"), "src": gp("rcx"),
-        "nblocks": gp("r8")}
+# The SysV integer argument registers, in order.
+ARG_REGS = tuple(gp(name) for name in ("rdi", "rsi", "rdx", "rcx", "r8", "r9"))
+
+
+def sysv(shape):
+    """{parameter name: the register it arrives in} for a kernel shape."""
+    return dict(zip(shape.names, ARG_REGS))
+
+
+def sysv_note(shape):
+    """The register map's line for the arguments."""
+    return ", ".join(f"{reg.name} {name}" for name, reg in sysv(shape).items()) + " (SysV)"

@@ -24,19 +24,18 @@ once per round into one register for all blocks.  The round keys (the vpaes
 key format, runtime/key_schedule.c) are 16 bytes per round, broadcast per use.
 """
 
-from asm import Const, mem, rip
 import aes_math
 
 from . import skeletons
+from .asm import Const, mem, rip
 from .plan import Plan, PlanError, block_registers
-from .skeletons import IV, N, SRC, DST, TMP_ROLE, body
-from .vector import Vector
+from .skeletons import DST, IV, SRC, TMP_ROLE, SkeletonEmitter, block_role, group_loop
+from .vector import Vector, sysv_note
 
 VECTORS = {"vpaes": Vector(16, 16, "sse"), "vpaes256": Vector(32, 16, "vex"),
            "vpaes512": Vector(64, 32, "evex")}
 TEMPS = ("h", "x", "y", "z")
 VP = aes_math.VPAES
-DIRECTORY, file_for = skeletons.DIRECTORY, skeletons.file_for
 
 
 def _quads(data, lanes):
@@ -51,13 +50,11 @@ class VpaesKernel(skeletons.Kernel):
     def plan_for(cls, v, vec, roles):
         return _plan(vec, 0 if not v.mode.parallel else v.width, v.rounds, roles)
 
-    def key_note(self):
-        return (f"rk: the vpaes {'decryption' if self.v.mode.schedule == 'dec' else 'encryption'}"
-                f" schedule (runtime/key_schedule.c), {self.v.rounds + 1} x 16 bytes, any "
-                "alignment.")
+    def rk_detail(self):
+        return ", any alignment"
 
     def register_map(self, body_fn):
-        lines = [f"{reg.att()} {skeletons._block_role(self.plan, j)}"
+        lines = [f"{reg.att()} {block_role(self.plan, j)}"
                  for j, reg in enumerate(self.plan.blocks)]
         for role, text in body_fn.roles:
             lines.append(f"{self.plan.named[role].att()} {text}")
@@ -69,7 +66,7 @@ class VpaesKernel(skeletons.Kernel):
         temps = [r for name, r in self.plan.named.items() if name[0] == "t" and "_" in name]
         lines.append(", ".join(r.att() for r in temps) + ": per block register, nibbles and "
                      "lookups (h, x, y, z)")
-        return lines + ["rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)"] + self.gp_notes
+        return lines + [sysv_note(self.v.mode.kernel_shape)] + self.gp_notes
 
     # --- constants -------------------------------------------------------------
     def const(self, name, data, why):
@@ -222,9 +219,6 @@ class VpaesKernel(skeletons.Kernel):
             self.vec.shuffle(self.p, s, perm, s)
 
 
-KERNEL = VpaesKernel
-
-
 def _plan(vec, width, rounds, roles):
     """Blocks, the body's registers, the resident tables (VEX/EVEX) and four
     temporaries per block register."""
@@ -258,21 +252,11 @@ def _serial(name):
 
 
 def _serial_loop(k, block):
-    p = k.p
-    done, loop = p.label("done"), p.label("loop")
+    """One block at a time with the chain in a register from iv to iv."""
     x = k.plan.named["chain"]
-    k.vec.load(p, mem(IV), x)
-    p("test", N, N)
-    p("jz", done)
-    p.directive(".p2align 4")
-    p.place(loop)
-    block(x)
-    p("add", 16, SRC)
-    p("add", 16, DST)
-    p("sub", 1, N)
-    p("jnz", loop)
-    p.place(done)
-    k.vec.store(p, x, mem(IV))
+    k.vec.load(k.p, mem(IV), x)
+    group_loop(k.p, 1, lambda: block(x), countdown=True)
+    k.vec.store(k.p, x, mem(IV))
 
 
 @_serial("cbc_enc")
@@ -313,17 +297,4 @@ def ofb(k, v):
 # wider registers.
 NARROW_UP_TO = 1
 
-
-def vector(v):
-    """The vector strategy of kernel v."""
-    return skeletons.vector_for(VECTORS[v.backend], v, NARROW_UP_TO)
-
-
-def emit(variants, render, backend):
-    return skeletons.emit(variants, render, vector, BODIES, backend.isa, kernel_class=KERNEL)
-
-
-def max_width(backend):
-    """The planner's limit for the parallel modes (checked against variants.py)."""
-    vec = VECTORS[backend.name]
-    return skeletons.max_width(vec, lambda width, roles: _plan(vec, width, 14, roles))
+EMITTER = SkeletonEmitter(VECTORS, BODIES, NARROW_UP_TO, VpaesKernel)

@@ -4,11 +4,11 @@
 
 /*
  * void aes_gen_portable_cbc_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
- * CBC encryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
- * rk: the encryption round keys, 11 x 16 bytes.
+ * CBC encryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (fips format), 11 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: any count.
- * Needs: C99.
+ * Requires: C99.
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, v<c> chaining value.
  */
@@ -96,11 +96,11 @@ void aes_gen_portable_cbc_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
 
 /*
  * void aes_gen_portable_cbc_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
- * CBC encryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
- * rk: the encryption round keys, 13 x 16 bytes.
+ * CBC encryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (fips format), 13 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: any count.
- * Needs: C99.
+ * Requires: C99.
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, v<c> chaining value.
  */
@@ -198,11 +198,11 @@ void aes_gen_portable_cbc_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
 
 /*
  * void aes_gen_portable_cbc_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
- * CBC encryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
- * rk: the encryption round keys, 15 x 16 bytes.
+ * CBC encryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (fips format), 15 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: any count.
- * Needs: C99.
+ * Requires: C99.
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, v<c> chaining value.
  */

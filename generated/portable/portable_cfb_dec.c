@@ -4,11 +4,11 @@
 
 /*
  * void aes_gen_portable_cfb_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
- * CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
- * rk: the encryption round keys, 11 x 16 bytes.
+ * CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (fips format), 11 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: a multiple of 4.
- * Needs: C99.
+ * Requires: C99.
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, c<b>_<c> ciphertext kept for chaining, v<c> chaining value.
  */
@@ -261,11 +261,11 @@ void aes_gen_portable_cfb_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
 
 /*
  * void aes_gen_portable_cfb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
- * CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
- * rk: the encryption round keys, 11 x 16 bytes.
+ * CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (fips format), 11 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: a multiple of 2.
- * Needs: C99.
+ * Requires: C99.
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, c<b>_<c> ciphertext kept for chaining, v<c> chaining value.
  */
@@ -410,11 +410,11 @@ void aes_gen_portable_cfb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
 
 /*
  * void aes_gen_portable_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
- * CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
- * rk: the encryption round keys, 11 x 16 bytes.
+ * CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (fips format), 11 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: any count.
- * Needs: C99.
+ * Requires: C99.
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, c<b>_<c> ciphertext kept for chaining, v<c> chaining value.
  */
@@ -507,11 +507,11 @@ void aes_gen_portable_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
 
 /*
  * void aes_gen_portable_cfb_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
- * CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
- * rk: the encryption round keys, 13 x 16 bytes.
+ * CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (fips format), 13 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: a multiple of 4.
- * Needs: C99.
+ * Requires: C99.
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, c<b>_<c> ciphertext kept for chaining, v<c> chaining value.
  */
@@ -798,11 +798,11 @@ void aes_gen_portable_cfb_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
 
 /*
  * void aes_gen_portable_cfb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
- * CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
- * rk: the encryption round keys, 13 x 16 bytes.
+ * CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (fips format), 13 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: a multiple of 2.
- * Needs: C99.
+ * Requires: C99.
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, c<b>_<c> ciphertext kept for chaining, v<c> chaining value.
  */
@@ -965,11 +965,11 @@ void aes_gen_portable_cfb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
 
 /*
  * void aes_gen_portable_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
- * CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
- * rk: the encryption round keys, 13 x 16 bytes.
+ * CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (fips format), 13 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: any count.
- * Needs: C99.
+ * Requires: C99.
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, c<b>_<c> ciphertext kept for chaining, v<c> chaining value.
  */
@@ -1072,11 +1072,11 @@ void aes_gen_portable_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
 
 /*
  * void aes_gen_portable_cfb_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
- * CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
- * rk: the encryption round keys, 15 x 16 bytes.
+ * CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (fips format), 15 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: a multiple of 4.
- * Needs: C99.
+ * Requires: C99.
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, c<b>_<c> ciphertext kept for chaining, v<c> chaining value.
  */
@@ -1397,11 +1397,11 @@ void aes_gen_portable_cfb_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
 
 /*
  * void aes_gen_portable_cfb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
- * CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
- * rk: the encryption round keys, 15 x 16 bytes.
+ * CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (fips format), 15 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: a multiple of 2.
- * Needs: C99.
+ * Requires: C99.
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, c<b>_<c> ciphertext kept for chaining, v<c> chaining value.
  */
@@ -1582,11 +1582,11 @@ void aes_gen_portable_cfb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
 
 /*
  * void aes_gen_portable_cfb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
- * CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
- * rk: the encryption round keys, 15 x 16 bytes.
+ * CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (fips format), 15 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: any count.
- * Needs: C99.
+ * Requires: C99.
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, c<b>_<c> ciphertext kept for chaining, v<c> chaining value.
  */

@@ -4,11 +4,11 @@
 
 /*
  * void aes_gen_portable_ctr_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
- * CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
- * rk: the encryption round keys, 11 x 16 bytes.
+ * CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (fips format), 11 x 16 bytes.
  * iv: the 128-bit big-endian counter, advanced by nblocks.
  * nblocks: a multiple of 4.
- * Needs: C99.
+ * Requires: C99.
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, hi:lo counter.
  */
@@ -239,11 +239,11 @@ void aes_gen_portable_ctr_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
 
 /*
  * void aes_gen_portable_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
- * CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
- * rk: the encryption round keys, 11 x 16 bytes.
+ * CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (fips format), 11 x 16 bytes.
  * iv: the 128-bit big-endian counter, advanced by nblocks.
  * nblocks: a multiple of 2.
- * Needs: C99.
+ * Requires: C99.
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, hi:lo counter.
  */
@@ -373,11 +373,11 @@ void aes_gen_portable_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
 
 /*
  * void aes_gen_portable_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
- * CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
- * rk: the encryption round keys, 11 x 16 bytes.
+ * CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (fips format), 11 x 16 bytes.
  * iv: the 128-bit big-endian counter, advanced by nblocks.
  * nblocks: any count.
- * Needs: C99.
+ * Requires: C99.
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, hi:lo counter.
  */
@@ -458,11 +458,11 @@ void aes_gen_portable_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
 
 /*
  * void aes_gen_portable_ctr_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
- * CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
- * rk: the encryption round keys, 13 x 16 bytes.
+ * CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (fips format), 13 x 16 bytes.
  * iv: the 128-bit big-endian counter, advanced by nblocks.
  * nblocks: a multiple of 4.
- * Needs: C99.
+ * Requires: C99.
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, hi:lo counter.
  */
@@ -727,11 +727,11 @@ void aes_gen_portable_ctr_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
 
 /*
  * void aes_gen_portable_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
- * CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
- * rk: the encryption round keys, 13 x 16 bytes.
+ * CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (fips format), 13 x 16 bytes.
  * iv: the 128-bit big-endian counter, advanced by nblocks.
  * nblocks: a multiple of 2.
- * Needs: C99.
+ * Requires: C99.
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, hi:lo counter.
  */
@@ -879,11 +879,11 @@ void aes_gen_portable_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
 
 /*
  * void aes_gen_portable_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
- * CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
- * rk: the encryption round keys, 13 x 16 bytes.
+ * CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (fips format), 13 x 16 bytes.
  * iv: the 128-bit big-endian counter, advanced by nblocks.
  * nblocks: any count.
- * Needs: C99.
+ * Requires: C99.
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, hi:lo counter.
  */
@@ -974,11 +974,11 @@ void aes_gen_portable_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
 
 /*
  * void aes_gen_portable_ctr_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
- * CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
- * rk: the encryption round keys, 15 x 16 bytes.
+ * CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (fips format), 15 x 16 bytes.
  * iv: the 128-bit big-endian counter, advanced by nblocks.
  * nblocks: a multiple of 4.
- * Needs: C99.
+ * Requires: C99.
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, hi:lo counter.
  */
@@ -1277,11 +1277,11 @@ void aes_gen_portable_ctr_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
 
 /*
  * void aes_gen_portable_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
- * CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
- * rk: the encryption round keys, 15 x 16 bytes.
+ * CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (fips format), 15 x 16 bytes.
  * iv: the 128-bit big-endian counter, advanced by nblocks.
  * nblocks: a multiple of 2.
- * Needs: C99.
+ * Requires: C99.
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, hi:lo counter.
  */
@@ -1447,11 +1447,11 @@ void aes_gen_portable_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
 
 /*
  * void aes_gen_portable_ctr_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
- * CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
- * rk: the encryption round keys, 15 x 16 bytes.
+ * CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (fips format), 15 x 16 bytes.
  * iv: the 128-bit big-endian counter, advanced by nblocks.
  * nblocks: any count.
- * Needs: C99.
+ * Requires: C99.
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, hi:lo counter.
  */

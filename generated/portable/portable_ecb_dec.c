@@ -4,11 +4,11 @@
 
 /*
  * void aes_gen_portable_ecb_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
- * ECB decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
- * rk: the equivalent-inverse decryption round keys, 11 x 16 bytes.
+ * ECB decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: decryption round keys (fips format), 11 x 16 bytes.
  * iv: unused (may be NULL).
  * nblocks: a multiple of 4.
- * Needs: C99.
+ * Requires: C99.
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output.
  */
@@ -231,11 +231,11 @@ void aes_gen_portable_ecb_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
 
 /*
  * void aes_gen_portable_ecb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
- * ECB decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
- * rk: the equivalent-inverse decryption round keys, 11 x 16 bytes.
+ * ECB decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: decryption round keys (fips format), 11 x 16 bytes.
  * iv: unused (may be NULL).
  * nblocks: a multiple of 2.
- * Needs: C99.
+ * Requires: C99.
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output.
  */
@@ -359,11 +359,11 @@ void aes_gen_portable_ecb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
 
 /*
  * void aes_gen_portable_ecb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
- * ECB decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
- * rk: the equivalent-inverse decryption round keys, 11 x 16 bytes.
+ * ECB decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: decryption round keys (fips format), 11 x 16 bytes.
  * iv: unused (may be NULL).
  * nblocks: any count.
- * Needs: C99.
+ * Requires: C99.
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output.
  */
@@ -439,11 +439,11 @@ void aes_gen_portable_ecb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
 
 /*
  * void aes_gen_portable_ecb_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
- * ECB decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
- * rk: the equivalent-inverse decryption round keys, 13 x 16 bytes.
+ * ECB decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: decryption round keys (fips format), 13 x 16 bytes.
  * iv: unused (may be NULL).
  * nblocks: a multiple of 4.
- * Needs: C99.
+ * Requires: C99.
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output.
  */
@@ -700,11 +700,11 @@ void aes_gen_portable_ecb_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
 
 /*
  * void aes_gen_portable_ecb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
- * ECB decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
- * rk: the equivalent-inverse decryption round keys, 13 x 16 bytes.
+ * ECB decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: decryption round keys (fips format), 13 x 16 bytes.
  * iv: unused (may be NULL).
  * nblocks: a multiple of 2.
- * Needs: C99.
+ * Requires: C99.
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output.
  */
@@ -846,11 +846,11 @@ void aes_gen_portable_ecb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
 
 /*
  * void aes_gen_portable_ecb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
- * ECB decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
- * rk: the equivalent-inverse decryption round keys, 13 x 16 bytes.
+ * ECB decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: decryption round keys (fips format), 13 x 16 bytes.
  * iv: unused (may be NULL).
  * nblocks: any count.
- * Needs: C99.
+ * Requires: C99.
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output.
  */
@@ -936,11 +936,11 @@ void aes_gen_portable_ecb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
 
 /*
  * void aes_gen_portable_ecb_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
- * ECB decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
- * rk: the equivalent-inverse decryption round keys, 15 x 16 bytes.
+ * ECB decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: decryption round keys (fips format), 15 x 16 bytes.
  * iv: unused (may be NULL).
  * nblocks: a multiple of 4.
- * Needs: C99.
+ * Requires: C99.
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output.
  */
@@ -1231,11 +1231,11 @@ void aes_gen_portable_ecb_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
 
 /*
  * void aes_gen_portable_ecb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
- * ECB decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
- * rk: the equivalent-inverse decryption round keys, 15 x 16 bytes.
+ * ECB decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: decryption round keys (fips format), 15 x 16 bytes.
  * iv: unused (may be NULL).
  * nblocks: a multiple of 2.
- * Needs: C99.
+ * Requires: C99.
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output.
  */
@@ -1395,11 +1395,11 @@ void aes_gen_portable_ecb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
 
 /*
  * void aes_gen_portable_ecb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
- * ECB decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
- * rk: the equivalent-inverse decryption round keys, 15 x 16 bytes.
+ * ECB decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: decryption round keys (fips format), 15 x 16 bytes.
  * iv: unused (may be NULL).
  * nblocks: any count.
- * Needs: C99.
+ * Requires: C99.
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output.
  */

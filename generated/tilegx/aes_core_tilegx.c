@@ -4,7 +4,7 @@
  * A drop-in for OpenSSL's crypto/aes/aes_core.c on TILE-Gx: AES_set_encrypt_key,
  * AES_set_decrypt_key, AES_encrypt and AES_decrypt with OpenSSL's AES_KEY and
  * return codes (-1 for a NULL argument, -2 for bits other than 128, 192, 256).
- * The rounds use the TILE-Gx builtins (see gen/c/tilegx.py): tblidxbK on
+ * The rounds use the TILE-Gx builtins (see gen/tilegx/c.py): tblidxbK on
  * 1 KiB-aligned tables, ld4u, unaligned input through ldna/dblalign/revbytes.
  * Define GX_STORE_ALIGNED when every output buffer is 8-byte aligned: the
  * output then goes out through st_add, two doublewords.

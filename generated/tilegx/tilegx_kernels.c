@@ -33,7 +33,14 @@ static inline void aes_gen_tilegx_ctr_inc(uint8_t ctr[16], unsigned bits)
         ;
 }
 
-/* ECB encryption, AES-128, 2 blocks per iteration; iv: unused. */
+/*
+ * void aes_gen_tilegx_emu_ecb_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * ECB encryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (openssl format), 11 x 16 bytes.
+ * iv: unused (may be NULL).
+ * nblocks: a multiple of 2.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_ecb_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -43,7 +50,14 @@ void aes_gen_tilegx_emu_ecb_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* ECB encryption, AES-128, 1 block per iteration; iv: unused. */
+/*
+ * void aes_gen_tilegx_emu_ecb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * ECB encryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (openssl format), 11 x 16 bytes.
+ * iv: unused (may be NULL).
+ * nblocks: any count.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_ecb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -53,7 +67,14 @@ void aes_gen_tilegx_emu_ecb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* ECB encryption, AES-192, 2 blocks per iteration; iv: unused. */
+/*
+ * void aes_gen_tilegx_emu_ecb_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * ECB encryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (openssl format), 13 x 16 bytes.
+ * iv: unused (may be NULL).
+ * nblocks: a multiple of 2.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_ecb_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -63,7 +84,14 @@ void aes_gen_tilegx_emu_ecb_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* ECB encryption, AES-192, 1 block per iteration; iv: unused. */
+/*
+ * void aes_gen_tilegx_emu_ecb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * ECB encryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (openssl format), 13 x 16 bytes.
+ * iv: unused (may be NULL).
+ * nblocks: any count.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_ecb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -73,7 +101,14 @@ void aes_gen_tilegx_emu_ecb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* ECB encryption, AES-256, 2 blocks per iteration; iv: unused. */
+/*
+ * void aes_gen_tilegx_emu_ecb_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * ECB encryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (openssl format), 15 x 16 bytes.
+ * iv: unused (may be NULL).
+ * nblocks: a multiple of 2.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_ecb_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -83,7 +118,14 @@ void aes_gen_tilegx_emu_ecb_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* ECB encryption, AES-256, 1 block per iteration; iv: unused. */
+/*
+ * void aes_gen_tilegx_emu_ecb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * ECB encryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (openssl format), 15 x 16 bytes.
+ * iv: unused (may be NULL).
+ * nblocks: any count.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_ecb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -93,7 +135,14 @@ void aes_gen_tilegx_emu_ecb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* ECB decryption, AES-128, 2 blocks per iteration; iv: unused. */
+/*
+ * void aes_gen_tilegx_emu_ecb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * ECB decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: decryption round keys (openssl format), 11 x 16 bytes.
+ * iv: unused (may be NULL).
+ * nblocks: a multiple of 2.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_ecb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -103,7 +152,14 @@ void aes_gen_tilegx_emu_ecb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* ECB decryption, AES-128, 1 block per iteration; iv: unused. */
+/*
+ * void aes_gen_tilegx_emu_ecb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * ECB decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: decryption round keys (openssl format), 11 x 16 bytes.
+ * iv: unused (may be NULL).
+ * nblocks: any count.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_ecb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -113,7 +169,14 @@ void aes_gen_tilegx_emu_ecb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* ECB decryption, AES-192, 2 blocks per iteration; iv: unused. */
+/*
+ * void aes_gen_tilegx_emu_ecb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * ECB decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: decryption round keys (openssl format), 13 x 16 bytes.
+ * iv: unused (may be NULL).
+ * nblocks: a multiple of 2.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_ecb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -123,7 +186,14 @@ void aes_gen_tilegx_emu_ecb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* ECB decryption, AES-192, 1 block per iteration; iv: unused. */
+/*
+ * void aes_gen_tilegx_emu_ecb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * ECB decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: decryption round keys (openssl format), 13 x 16 bytes.
+ * iv: unused (may be NULL).
+ * nblocks: any count.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_ecb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -133,7 +203,14 @@ void aes_gen_tilegx_emu_ecb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* ECB decryption, AES-256, 2 blocks per iteration; iv: unused. */
+/*
+ * void aes_gen_tilegx_emu_ecb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * ECB decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: decryption round keys (openssl format), 15 x 16 bytes.
+ * iv: unused (may be NULL).
+ * nblocks: a multiple of 2.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_ecb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -143,7 +220,14 @@ void aes_gen_tilegx_emu_ecb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* ECB decryption, AES-256, 1 block per iteration; iv: unused. */
+/*
+ * void aes_gen_tilegx_emu_ecb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * ECB decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: decryption round keys (openssl format), 15 x 16 bytes.
+ * iv: unused (may be NULL).
+ * nblocks: any count.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_ecb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -153,7 +237,14 @@ void aes_gen_tilegx_emu_ecb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* CBC encryption, AES-128, 1 block per iteration; iv: the chaining value, updated for the next call. */
+/*
+ * void aes_gen_tilegx_emu_cbc_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * CBC encryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (openssl format), 11 x 16 bytes.
+ * iv: the chaining value, updated for the next call.
+ * nblocks: any count.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_cbc_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -168,7 +259,14 @@ void aes_gen_tilegx_emu_cbc_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* CBC encryption, AES-192, 1 block per iteration; iv: the chaining value, updated for the next call. */
+/*
+ * void aes_gen_tilegx_emu_cbc_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * CBC encryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (openssl format), 13 x 16 bytes.
+ * iv: the chaining value, updated for the next call.
+ * nblocks: any count.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_cbc_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -183,7 +281,14 @@ void aes_gen_tilegx_emu_cbc_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* CBC encryption, AES-256, 1 block per iteration; iv: the chaining value, updated for the next call. */
+/*
+ * void aes_gen_tilegx_emu_cbc_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * CBC encryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (openssl format), 15 x 16 bytes.
+ * iv: the chaining value, updated for the next call.
+ * nblocks: any count.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_cbc_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -198,7 +303,14 @@ void aes_gen_tilegx_emu_cbc_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* CBC decryption, AES-128, 2 blocks per iteration; iv: the chaining value, updated for the next call. */
+/*
+ * void aes_gen_tilegx_emu_cbc_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * CBC decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: decryption round keys (openssl format), 11 x 16 bytes.
+ * iv: the chaining value, updated for the next call.
+ * nblocks: a multiple of 2.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_cbc_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -216,7 +328,14 @@ void aes_gen_tilegx_emu_cbc_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* CBC decryption, AES-128, 1 block per iteration; iv: the chaining value, updated for the next call. */
+/*
+ * void aes_gen_tilegx_emu_cbc_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * CBC decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: decryption round keys (openssl format), 11 x 16 bytes.
+ * iv: the chaining value, updated for the next call.
+ * nblocks: any count.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_cbc_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -233,7 +352,14 @@ void aes_gen_tilegx_emu_cbc_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* CBC decryption, AES-192, 2 blocks per iteration; iv: the chaining value, updated for the next call. */
+/*
+ * void aes_gen_tilegx_emu_cbc_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * CBC decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: decryption round keys (openssl format), 13 x 16 bytes.
+ * iv: the chaining value, updated for the next call.
+ * nblocks: a multiple of 2.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_cbc_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -251,7 +377,14 @@ void aes_gen_tilegx_emu_cbc_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* CBC decryption, AES-192, 1 block per iteration; iv: the chaining value, updated for the next call. */
+/*
+ * void aes_gen_tilegx_emu_cbc_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * CBC decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: decryption round keys (openssl format), 13 x 16 bytes.
+ * iv: the chaining value, updated for the next call.
+ * nblocks: any count.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_cbc_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -268,7 +401,14 @@ void aes_gen_tilegx_emu_cbc_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* CBC decryption, AES-256, 2 blocks per iteration; iv: the chaining value, updated for the next call. */
+/*
+ * void aes_gen_tilegx_emu_cbc_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * CBC decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: decryption round keys (openssl format), 15 x 16 bytes.
+ * iv: the chaining value, updated for the next call.
+ * nblocks: a multiple of 2.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_cbc_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -286,7 +426,14 @@ void aes_gen_tilegx_emu_cbc_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* CBC decryption, AES-256, 1 block per iteration; iv: the chaining value, updated for the next call. */
+/*
+ * void aes_gen_tilegx_emu_cbc_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * CBC decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: decryption round keys (openssl format), 15 x 16 bytes.
+ * iv: the chaining value, updated for the next call.
+ * nblocks: any count.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_cbc_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -303,7 +450,14 @@ void aes_gen_tilegx_emu_cbc_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* CFB-128 encryption, AES-128, 1 block per iteration; iv: the chaining value, updated for the next call. */
+/*
+ * void aes_gen_tilegx_emu_cfb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * CFB-128 encryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (openssl format), 11 x 16 bytes.
+ * iv: the chaining value, updated for the next call.
+ * nblocks: any count.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_cfb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -317,7 +471,14 @@ void aes_gen_tilegx_emu_cfb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* CFB-128 encryption, AES-192, 1 block per iteration; iv: the chaining value, updated for the next call. */
+/*
+ * void aes_gen_tilegx_emu_cfb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * CFB-128 encryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (openssl format), 13 x 16 bytes.
+ * iv: the chaining value, updated for the next call.
+ * nblocks: any count.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_cfb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -331,7 +492,14 @@ void aes_gen_tilegx_emu_cfb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* CFB-128 encryption, AES-256, 1 block per iteration; iv: the chaining value, updated for the next call. */
+/*
+ * void aes_gen_tilegx_emu_cfb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * CFB-128 encryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (openssl format), 15 x 16 bytes.
+ * iv: the chaining value, updated for the next call.
+ * nblocks: any count.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_cfb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -345,7 +513,14 @@ void aes_gen_tilegx_emu_cfb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* CFB-128 decryption, AES-128, 2 blocks per iteration; iv: the chaining value, updated for the next call. */
+/*
+ * void aes_gen_tilegx_emu_cfb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (openssl format), 11 x 16 bytes.
+ * iv: the chaining value, updated for the next call.
+ * nblocks: a multiple of 2.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_cfb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -362,7 +537,14 @@ void aes_gen_tilegx_emu_cfb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* CFB-128 decryption, AES-128, 1 block per iteration; iv: the chaining value, updated for the next call. */
+/*
+ * void aes_gen_tilegx_emu_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (openssl format), 11 x 16 bytes.
+ * iv: the chaining value, updated for the next call.
+ * nblocks: any count.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -379,7 +561,14 @@ void aes_gen_tilegx_emu_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* CFB-128 decryption, AES-192, 2 blocks per iteration; iv: the chaining value, updated for the next call. */
+/*
+ * void aes_gen_tilegx_emu_cfb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (openssl format), 13 x 16 bytes.
+ * iv: the chaining value, updated for the next call.
+ * nblocks: a multiple of 2.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_cfb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -396,7 +585,14 @@ void aes_gen_tilegx_emu_cfb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* CFB-128 decryption, AES-192, 1 block per iteration; iv: the chaining value, updated for the next call. */
+/*
+ * void aes_gen_tilegx_emu_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (openssl format), 13 x 16 bytes.
+ * iv: the chaining value, updated for the next call.
+ * nblocks: any count.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -413,7 +609,14 @@ void aes_gen_tilegx_emu_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* CFB-128 decryption, AES-256, 2 blocks per iteration; iv: the chaining value, updated for the next call. */
+/*
+ * void aes_gen_tilegx_emu_cfb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (openssl format), 15 x 16 bytes.
+ * iv: the chaining value, updated for the next call.
+ * nblocks: a multiple of 2.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_cfb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -430,7 +633,14 @@ void aes_gen_tilegx_emu_cfb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* CFB-128 decryption, AES-256, 1 block per iteration; iv: the chaining value, updated for the next call. */
+/*
+ * void aes_gen_tilegx_emu_cfb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (openssl format), 15 x 16 bytes.
+ * iv: the chaining value, updated for the next call.
+ * nblocks: any count.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_cfb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -447,7 +657,14 @@ void aes_gen_tilegx_emu_cfb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* OFB encryption and decryption, AES-128, 1 block per iteration; iv: the chaining value, updated for the next call. */
+/*
+ * void aes_gen_tilegx_emu_ofb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * OFB encryption and decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (openssl format), 11 x 16 bytes.
+ * iv: the chaining value, updated for the next call.
+ * nblocks: any count.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_ofb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -459,7 +676,14 @@ void aes_gen_tilegx_emu_ofb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* OFB encryption and decryption, AES-192, 1 block per iteration; iv: the chaining value, updated for the next call. */
+/*
+ * void aes_gen_tilegx_emu_ofb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * OFB encryption and decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (openssl format), 13 x 16 bytes.
+ * iv: the chaining value, updated for the next call.
+ * nblocks: any count.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_ofb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -471,7 +695,14 @@ void aes_gen_tilegx_emu_ofb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* OFB encryption and decryption, AES-256, 1 block per iteration; iv: the chaining value, updated for the next call. */
+/*
+ * void aes_gen_tilegx_emu_ofb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * OFB encryption and decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (openssl format), 15 x 16 bytes.
+ * iv: the chaining value, updated for the next call.
+ * nblocks: any count.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_ofb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -483,7 +714,14 @@ void aes_gen_tilegx_emu_ofb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* CTR encryption and decryption, AES-128, 2 blocks per iteration; iv: the 128-bit big-endian counter, advanced by nblocks. */
+/*
+ * void aes_gen_tilegx_emu_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (openssl format), 11 x 16 bytes.
+ * iv: the 128-bit big-endian counter, advanced by nblocks.
+ * nblocks: a multiple of 2.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -502,7 +740,14 @@ void aes_gen_tilegx_emu_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* CTR encryption and decryption, AES-128, 1 block per iteration; iv: the 128-bit big-endian counter, advanced by nblocks. */
+/*
+ * void aes_gen_tilegx_emu_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (openssl format), 11 x 16 bytes.
+ * iv: the 128-bit big-endian counter, advanced by nblocks.
+ * nblocks: any count.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -519,7 +764,14 @@ void aes_gen_tilegx_emu_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* CTR encryption and decryption, AES-192, 2 blocks per iteration; iv: the 128-bit big-endian counter, advanced by nblocks. */
+/*
+ * void aes_gen_tilegx_emu_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (openssl format), 13 x 16 bytes.
+ * iv: the 128-bit big-endian counter, advanced by nblocks.
+ * nblocks: a multiple of 2.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -538,7 +790,14 @@ void aes_gen_tilegx_emu_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* CTR encryption and decryption, AES-192, 1 block per iteration; iv: the 128-bit big-endian counter, advanced by nblocks. */
+/*
+ * void aes_gen_tilegx_emu_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (openssl format), 13 x 16 bytes.
+ * iv: the 128-bit big-endian counter, advanced by nblocks.
+ * nblocks: any count.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -555,7 +814,14 @@ void aes_gen_tilegx_emu_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* CTR encryption and decryption, AES-256, 2 blocks per iteration; iv: the 128-bit big-endian counter, advanced by nblocks. */
+/*
+ * void aes_gen_tilegx_emu_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (openssl format), 15 x 16 bytes.
+ * iv: the 128-bit big-endian counter, advanced by nblocks.
+ * nblocks: a multiple of 2.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
@@ -574,7 +840,14 @@ void aes_gen_tilegx_emu_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     AES_GEN_CLEAR_SCRATCH();
 }
 
-/* CTR encryption and decryption, AES-256, 1 block per iteration; iv: the 128-bit big-endian counter, advanced by nblocks. */
+/*
+ * void aes_gen_tilegx_emu_ctr_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+ * rk: encryption round keys (openssl format), 15 x 16 bytes.
+ * iv: the 128-bit big-endian counter, advanced by nblocks.
+ * nblocks: any count.
+ * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
+ */
 void aes_gen_tilegx_emu_ctr_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;

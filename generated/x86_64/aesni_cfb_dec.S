@@ -7,7 +7,7 @@
 
 # void aes_gen_aesni_cfb_dec_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment; 5 reloaded per group.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
 # Requires: SSE2, SSSE3, AESNI.
@@ -198,7 +198,7 @@ aes_gen_aesni_cfb_dec_k128_w8:
 
 # void aes_gen_aesni_cfb_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment; 1 reloaded per group.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
 # Requires: SSE2, SSSE3, AESNI.
@@ -329,7 +329,7 @@ aes_gen_aesni_cfb_dec_k128_w4:
 
 # void aes_gen_aesni_cfb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 2.
 # Requires: SSE2, SSSE3, AESNI.
@@ -428,7 +428,7 @@ aes_gen_aesni_cfb_dec_k128_w2:
 
 # void aes_gen_aesni_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: SSE2, SSSE3, AESNI.
@@ -510,7 +510,7 @@ aes_gen_aesni_cfb_dec_k128_w1:
 
 # void aes_gen_aesni_cfb_dec_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment; 7 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 7 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
 # Requires: SSE2, SSSE3, AESNI.
@@ -719,7 +719,7 @@ aes_gen_aesni_cfb_dec_k192_w8:
 
 # void aes_gen_aesni_cfb_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment; 3 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
 # Requires: SSE2, SSSE3, AESNI.
@@ -860,7 +860,7 @@ aes_gen_aesni_cfb_dec_k192_w4:
 
 # void aes_gen_aesni_cfb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment; 1 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 2.
 # Requires: SSE2, SSSE3, AESNI.
@@ -967,7 +967,7 @@ aes_gen_aesni_cfb_dec_k192_w2:
 
 # void aes_gen_aesni_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: SSE2, SSSE3, AESNI.
@@ -1057,7 +1057,7 @@ aes_gen_aesni_cfb_dec_k192_w1:
 
 # void aes_gen_aesni_cfb_dec_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment; 9 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 9 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
 # Requires: SSE2, SSSE3, AESNI.
@@ -1284,7 +1284,7 @@ aes_gen_aesni_cfb_dec_k256_w8:
 
 # void aes_gen_aesni_cfb_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment; 5 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
 # Requires: SSE2, SSSE3, AESNI.
@@ -1435,7 +1435,7 @@ aes_gen_aesni_cfb_dec_k256_w4:
 
 # void aes_gen_aesni_cfb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment; 3 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 2.
 # Requires: SSE2, SSSE3, AESNI.
@@ -1548,7 +1548,7 @@ aes_gen_aesni_cfb_dec_k256_w2:
 
 # void aes_gen_aesni_cfb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment; 2 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 2 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: SSE2, SSSE3, AESNI.

@@ -7,8 +7,8 @@
 
 # void aes_gen_aesni_ecb_dec_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 11 x 16 bytes, any alignment; 4 reloaded per group.
-# iv: unused.
+# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 4 reloaded per group.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 8.
 # Requires: SSE2, SSSE3, AESNI.
 # Register map:
@@ -180,8 +180,8 @@ aes_gen_aesni_ecb_dec_k128_w8:
 
 # void aes_gen_aesni_ecb_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 11 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 4.
 # Requires: SSE2, SSSE3, AESNI.
 # Register map:
@@ -301,8 +301,8 @@ aes_gen_aesni_ecb_dec_k128_w4:
 
 # void aes_gen_aesni_ecb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 11 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 2.
 # Requires: SSE2, SSSE3, AESNI.
 # Register map:
@@ -392,8 +392,8 @@ aes_gen_aesni_ecb_dec_k128_w2:
 
 # void aes_gen_aesni_ecb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: equivalent-inverse decryption round keys, 11 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: any count.
 # Requires: SSE2, SSSE3, AESNI.
 # Register map:
@@ -468,8 +468,8 @@ aes_gen_aesni_ecb_dec_k128_w1:
 
 # void aes_gen_aesni_ecb_dec_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 13 x 16 bytes, any alignment; 6 reloaded per group.
-# iv: unused.
+# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 6 reloaded per group.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 8.
 # Requires: SSE2, SSSE3, AESNI.
 # Register map:
@@ -659,8 +659,8 @@ aes_gen_aesni_ecb_dec_k192_w8:
 
 # void aes_gen_aesni_ecb_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 13 x 16 bytes, any alignment; 2 reloaded per group.
-# iv: unused.
+# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 2 reloaded per group.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 4.
 # Requires: SSE2, SSSE3, AESNI.
 # Register map:
@@ -790,8 +790,8 @@ aes_gen_aesni_ecb_dec_k192_w4:
 
 # void aes_gen_aesni_ecb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 13 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 2.
 # Requires: SSE2, SSSE3, AESNI.
 # Register map:
@@ -891,8 +891,8 @@ aes_gen_aesni_ecb_dec_k192_w2:
 
 # void aes_gen_aesni_ecb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: equivalent-inverse decryption round keys, 13 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: any count.
 # Requires: SSE2, SSSE3, AESNI.
 # Register map:
@@ -975,8 +975,8 @@ aes_gen_aesni_ecb_dec_k192_w1:
 
 # void aes_gen_aesni_ecb_dec_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 15 x 16 bytes, any alignment; 8 reloaded per group.
-# iv: unused.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 8 reloaded per group.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 8.
 # Requires: SSE2, SSSE3, AESNI.
 # Register map:
@@ -1184,8 +1184,8 @@ aes_gen_aesni_ecb_dec_k256_w8:
 
 # void aes_gen_aesni_ecb_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 15 x 16 bytes, any alignment; 4 reloaded per group.
-# iv: unused.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 4 reloaded per group.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 4.
 # Requires: SSE2, SSSE3, AESNI.
 # Register map:
@@ -1325,8 +1325,8 @@ aes_gen_aesni_ecb_dec_k256_w4:
 
 # void aes_gen_aesni_ecb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 15 x 16 bytes, any alignment; 2 reloaded per group.
-# iv: unused.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 2 reloaded per group.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 2.
 # Requires: SSE2, SSSE3, AESNI.
 # Register map:
@@ -1432,8 +1432,8 @@ aes_gen_aesni_ecb_dec_k256_w2:
 
 # void aes_gen_aesni_ecb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: equivalent-inverse decryption round keys, 15 x 16 bytes, any alignment; 1 reloaded per group.
-# iv: unused.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 1 reloaded per group.
+# iv: unused (may be NULL).
 # nblocks: any count.
 # Requires: SSE2, SSSE3, AESNI.
 # Register map:

@@ -7,7 +7,7 @@
 
 # void aes_gen_aesni_ofb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # OFB encryption and decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: SSE2, SSSE3, AESNI.
@@ -89,7 +89,7 @@ aes_gen_aesni_ofb_enc_k128_w1:
 
 # void aes_gen_aesni_ofb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # OFB encryption and decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: SSE2, SSSE3, AESNI.
@@ -179,7 +179,7 @@ aes_gen_aesni_ofb_enc_k192_w1:
 
 # void aes_gen_aesni_ofb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # OFB encryption and decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment; 1 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: SSE2, SSSE3, AESNI.

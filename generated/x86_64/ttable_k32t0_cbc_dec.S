@@ -7,8 +7,8 @@
     .hidden aes_gen_ttable_dec
 
 # void aes_gen_ttable_k32t0_cbc_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
-# CBC decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration; T-tables, NOT constant-time.
-# rk: equivalent-inverse decryption round keys, 11 x 16 bytes, any alignment; 32-bit key loads, 1 index register.
+# CBC decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 32-bit key loads, 1 index register.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 2.
 # Requires: x86-64.
@@ -1014,8 +1014,8 @@ aes_gen_ttable_k32t0_cbc_dec_k128_w2:
     .size aes_gen_ttable_k32t0_cbc_dec_k128_w2, .-aes_gen_ttable_k32t0_cbc_dec_k128_w2
 
 # void aes_gen_ttable_k32t0_cbc_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
-# CBC decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration; T-tables, NOT constant-time.
-# rk: equivalent-inverse decryption round keys, 11 x 16 bytes, any alignment; 32-bit key loads, 1 index register.
+# CBC decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 32-bit key loads, 1 index register.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: x86-64.
@@ -1558,8 +1558,8 @@ aes_gen_ttable_k32t0_cbc_dec_k128_w1:
     .size aes_gen_ttable_k32t0_cbc_dec_k128_w1, .-aes_gen_ttable_k32t0_cbc_dec_k128_w1
 
 # void aes_gen_ttable_k32t0_cbc_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
-# CBC decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration; T-tables, NOT constant-time.
-# rk: equivalent-inverse decryption round keys, 13 x 16 bytes, any alignment; 32-bit key loads, 1 index register.
+# CBC decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 32-bit key loads, 1 index register.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 2.
 # Requires: x86-64.
@@ -2741,8 +2741,8 @@ aes_gen_ttable_k32t0_cbc_dec_k192_w2:
     .size aes_gen_ttable_k32t0_cbc_dec_k192_w2, .-aes_gen_ttable_k32t0_cbc_dec_k192_w2
 
 # void aes_gen_ttable_k32t0_cbc_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
-# CBC decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration; T-tables, NOT constant-time.
-# rk: equivalent-inverse decryption round keys, 13 x 16 bytes, any alignment; 32-bit key loads, 1 index register.
+# CBC decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 32-bit key loads, 1 index register.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: x86-64.
@@ -3373,8 +3373,8 @@ aes_gen_ttable_k32t0_cbc_dec_k192_w1:
     .size aes_gen_ttable_k32t0_cbc_dec_k192_w1, .-aes_gen_ttable_k32t0_cbc_dec_k192_w1
 
 # void aes_gen_ttable_k32t0_cbc_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
-# CBC decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration; T-tables, NOT constant-time.
-# rk: equivalent-inverse decryption round keys, 15 x 16 bytes, any alignment; 32-bit key loads, 1 index register.
+# CBC decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 32-bit key loads, 1 index register.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 2.
 # Requires: x86-64.
@@ -4732,8 +4732,8 @@ aes_gen_ttable_k32t0_cbc_dec_k256_w2:
     .size aes_gen_ttable_k32t0_cbc_dec_k256_w2, .-aes_gen_ttable_k32t0_cbc_dec_k256_w2
 
 # void aes_gen_ttable_k32t0_cbc_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
-# CBC decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration; T-tables, NOT constant-time.
-# rk: equivalent-inverse decryption round keys, 15 x 16 bytes, any alignment; 32-bit key loads, 1 index register.
+# CBC decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 32-bit key loads, 1 index register.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: x86-64.

@@ -7,8 +7,8 @@
     .hidden aes_gen_ttable_enc
 
 # void aes_gen_ttable_k64t0_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
-# CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration; T-tables, NOT constant-time.
-# rk: encryption round keys, 11 x 16 bytes, any alignment; 64-bit key loads, 1 index register.
+# CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 64-bit key loads, 1 index register.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 2.
 # Requires: x86-64.
@@ -1062,8 +1062,8 @@ aes_gen_ttable_k64t0_ctr_enc_k128_w2:
     .size aes_gen_ttable_k64t0_ctr_enc_k128_w2, .-aes_gen_ttable_k64t0_ctr_enc_k128_w2
 
 # void aes_gen_ttable_k64t0_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
-# CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration; T-tables, NOT constant-time.
-# rk: encryption round keys, 11 x 16 bytes, any alignment; 64-bit key loads, 1 index register.
+# CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 64-bit key loads, 1 index register.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: any count.
 # Requires: x86-64.
@@ -1626,8 +1626,8 @@ aes_gen_ttable_k64t0_ctr_enc_k128_w1:
     .size aes_gen_ttable_k64t0_ctr_enc_k128_w1, .-aes_gen_ttable_k64t0_ctr_enc_k128_w1
 
 # void aes_gen_ttable_k64t0_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
-# CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration; T-tables, NOT constant-time.
-# rk: encryption round keys, 13 x 16 bytes, any alignment; 64-bit key loads, 1 index register.
+# CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 64-bit key loads, 1 index register.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 2.
 # Requires: x86-64.
@@ -2865,8 +2865,8 @@ aes_gen_ttable_k64t0_ctr_enc_k192_w2:
     .size aes_gen_ttable_k64t0_ctr_enc_k192_w2, .-aes_gen_ttable_k64t0_ctr_enc_k192_w2
 
 # void aes_gen_ttable_k64t0_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
-# CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration; T-tables, NOT constant-time.
-# rk: encryption round keys, 13 x 16 bytes, any alignment; 64-bit key loads, 1 index register.
+# CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 64-bit key loads, 1 index register.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: any count.
 # Requires: x86-64.
@@ -3521,8 +3521,8 @@ aes_gen_ttable_k64t0_ctr_enc_k192_w1:
     .size aes_gen_ttable_k64t0_ctr_enc_k192_w1, .-aes_gen_ttable_k64t0_ctr_enc_k192_w1
 
 # void aes_gen_ttable_k64t0_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
-# CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration; T-tables, NOT constant-time.
-# rk: encryption round keys, 15 x 16 bytes, any alignment; 64-bit key loads, 1 index register.
+# CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 64-bit key loads, 1 index register.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 2.
 # Requires: x86-64.
@@ -4944,8 +4944,8 @@ aes_gen_ttable_k64t0_ctr_enc_k256_w2:
     .size aes_gen_ttable_k64t0_ctr_enc_k256_w2, .-aes_gen_ttable_k64t0_ctr_enc_k256_w2
 
 # void aes_gen_ttable_k64t0_ctr_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
-# CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration; T-tables, NOT constant-time.
-# rk: encryption round keys, 15 x 16 bytes, any alignment; 64-bit key loads, 1 index register.
+# CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 64-bit key loads, 1 index register.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: any count.
 # Requires: x86-64.

@@ -7,9 +7,9 @@
     .hidden aes_gen_ttable_dec
 
 # void aes_gen_ttable_k64t0_ecb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
-# ECB decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration; T-tables, NOT constant-time.
-# rk: equivalent-inverse decryption round keys, 11 x 16 bytes, any alignment; 64-bit key loads, 1 index register.
-# iv: unused.
+# ECB decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 64-bit key loads, 1 index register.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 2.
 # Requires: x86-64.
 # Register map:
@@ -1032,9 +1032,9 @@ aes_gen_ttable_k64t0_ecb_dec_k128_w2:
     .size aes_gen_ttable_k64t0_ecb_dec_k128_w2, .-aes_gen_ttable_k64t0_ecb_dec_k128_w2
 
 # void aes_gen_ttable_k64t0_ecb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
-# ECB decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration; T-tables, NOT constant-time.
-# rk: equivalent-inverse decryption round keys, 11 x 16 bytes, any alignment; 64-bit key loads, 1 index register.
-# iv: unused.
+# ECB decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 64-bit key loads, 1 index register.
+# iv: unused (may be NULL).
 # nblocks: any count.
 # Requires: x86-64.
 # Register map:
@@ -1582,9 +1582,9 @@ aes_gen_ttable_k64t0_ecb_dec_k128_w1:
     .size aes_gen_ttable_k64t0_ecb_dec_k128_w1, .-aes_gen_ttable_k64t0_ecb_dec_k128_w1
 
 # void aes_gen_ttable_k64t0_ecb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
-# ECB decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration; T-tables, NOT constant-time.
-# rk: equivalent-inverse decryption round keys, 13 x 16 bytes, any alignment; 64-bit key loads, 1 index register.
-# iv: unused.
+# ECB decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 64-bit key loads, 1 index register.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 2.
 # Requires: x86-64.
 # Register map:
@@ -2791,9 +2791,9 @@ aes_gen_ttable_k64t0_ecb_dec_k192_w2:
     .size aes_gen_ttable_k64t0_ecb_dec_k192_w2, .-aes_gen_ttable_k64t0_ecb_dec_k192_w2
 
 # void aes_gen_ttable_k64t0_ecb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
-# ECB decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration; T-tables, NOT constant-time.
-# rk: equivalent-inverse decryption round keys, 13 x 16 bytes, any alignment; 64-bit key loads, 1 index register.
-# iv: unused.
+# ECB decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 64-bit key loads, 1 index register.
+# iv: unused (may be NULL).
 # nblocks: any count.
 # Requires: x86-64.
 # Register map:
@@ -3433,9 +3433,9 @@ aes_gen_ttable_k64t0_ecb_dec_k192_w1:
     .size aes_gen_ttable_k64t0_ecb_dec_k192_w1, .-aes_gen_ttable_k64t0_ecb_dec_k192_w1
 
 # void aes_gen_ttable_k64t0_ecb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
-# ECB decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration; T-tables, NOT constant-time.
-# rk: equivalent-inverse decryption round keys, 15 x 16 bytes, any alignment; 64-bit key loads, 1 index register.
-# iv: unused.
+# ECB decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 64-bit key loads, 1 index register.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 2.
 # Requires: x86-64.
 # Register map:
@@ -4826,9 +4826,9 @@ aes_gen_ttable_k64t0_ecb_dec_k256_w2:
     .size aes_gen_ttable_k64t0_ecb_dec_k256_w2, .-aes_gen_ttable_k64t0_ecb_dec_k256_w2
 
 # void aes_gen_ttable_k64t0_ecb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
-# ECB decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration; T-tables, NOT constant-time.
-# rk: equivalent-inverse decryption round keys, 15 x 16 bytes, any alignment; 64-bit key loads, 1 index register.
-# iv: unused.
+# ECB decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 64-bit key loads, 1 index register.
+# iv: unused (may be NULL).
 # nblocks: any count.
 # Requires: x86-64.
 # Register map:

@@ -7,8 +7,8 @@
     .hidden aes_gen_ttable_enc
 
 # void aes_gen_ttable_k64t2_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
-# CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration; T-tables, NOT constant-time.
-# rk: encryption round keys, 11 x 16 bytes, any alignment; 64-bit key loads, 3 index registers.
+# CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 64-bit key loads, 3 index registers.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: x86-64.
@@ -570,8 +570,8 @@ aes_gen_ttable_k64t2_cfb_dec_k128_w1:
     .size aes_gen_ttable_k64t2_cfb_dec_k128_w1, .-aes_gen_ttable_k64t2_cfb_dec_k128_w1
 
 # void aes_gen_ttable_k64t2_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
-# CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration; T-tables, NOT constant-time.
-# rk: encryption round keys, 13 x 16 bytes, any alignment; 64-bit key loads, 3 index registers.
+# CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 64-bit key loads, 3 index registers.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: x86-64.
@@ -1225,8 +1225,8 @@ aes_gen_ttable_k64t2_cfb_dec_k192_w1:
     .size aes_gen_ttable_k64t2_cfb_dec_k192_w1, .-aes_gen_ttable_k64t2_cfb_dec_k192_w1
 
 # void aes_gen_ttable_k64t2_cfb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
-# CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration; T-tables, NOT constant-time.
-# rk: encryption round keys, 15 x 16 bytes, any alignment; 64-bit key loads, 3 index registers.
+# CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 64-bit key loads, 3 index registers.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: x86-64.

@@ -7,7 +7,7 @@
 
 # void aes_gen_vaes256_cbc_dec_k128_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 16 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 11 x 16 bytes, any alignment; 5 reloaded per group.
+# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 16.
 # Requires: AVX, AVX2, VAES.
@@ -193,7 +193,7 @@ aes_gen_vaes256_cbc_dec_k128_w16:
 
 # void aes_gen_vaes256_cbc_dec_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 11 x 16 bytes, any alignment; 1 reloaded per group.
+# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
 # Requires: AVX, AVX2, VAES.
@@ -323,7 +323,7 @@ aes_gen_vaes256_cbc_dec_k128_w8:
 
 # void aes_gen_vaes256_cbc_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 11 x 16 bytes, any alignment; 1 reloaded per group.
+# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
 # Requires: AVX, AVX2, VAES.
@@ -452,7 +452,7 @@ aes_gen_vaes256_cbc_dec_k128_w4:
 
 # void aes_gen_vaes256_cbc_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 11 x 16 bytes, any alignment.
+# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 2.
 # Requires: AVX, AVX2, VAES.
@@ -551,7 +551,7 @@ aes_gen_vaes256_cbc_dec_k128_w2:
 
 # void aes_gen_vaes256_cbc_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: equivalent-inverse decryption round keys, 11 x 16 bytes, any alignment.
+# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: AVX, AVX2, VAES.
@@ -634,7 +634,7 @@ aes_gen_vaes256_cbc_dec_k128_w1:
 
 # void aes_gen_vaes256_cbc_dec_k192_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 16 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 13 x 16 bytes, any alignment; 7 reloaded per group.
+# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 7 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 16.
 # Requires: AVX, AVX2, VAES.
@@ -838,7 +838,7 @@ aes_gen_vaes256_cbc_dec_k192_w16:
 
 # void aes_gen_vaes256_cbc_dec_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 13 x 16 bytes, any alignment; 3 reloaded per group.
+# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
 # Requires: AVX, AVX2, VAES.
@@ -978,7 +978,7 @@ aes_gen_vaes256_cbc_dec_k192_w8:
 
 # void aes_gen_vaes256_cbc_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 13 x 16 bytes, any alignment; 3 reloaded per group.
+# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
 # Requires: AVX, AVX2, VAES.
@@ -1117,7 +1117,7 @@ aes_gen_vaes256_cbc_dec_k192_w4:
 
 # void aes_gen_vaes256_cbc_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 13 x 16 bytes, any alignment; 1 reloaded per group.
+# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 2.
 # Requires: AVX, AVX2, VAES.
@@ -1224,7 +1224,7 @@ aes_gen_vaes256_cbc_dec_k192_w2:
 
 # void aes_gen_vaes256_cbc_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: equivalent-inverse decryption round keys, 13 x 16 bytes, any alignment.
+# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: AVX, AVX2, VAES.
@@ -1315,7 +1315,7 @@ aes_gen_vaes256_cbc_dec_k192_w1:
 
 # void aes_gen_vaes256_cbc_dec_k256_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 16 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 15 x 16 bytes, any alignment; 9 reloaded per group.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 9 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 16.
 # Requires: AVX, AVX2, VAES.
@@ -1537,7 +1537,7 @@ aes_gen_vaes256_cbc_dec_k256_w16:
 
 # void aes_gen_vaes256_cbc_dec_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 15 x 16 bytes, any alignment; 5 reloaded per group.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
 # Requires: AVX, AVX2, VAES.
@@ -1687,7 +1687,7 @@ aes_gen_vaes256_cbc_dec_k256_w8:
 
 # void aes_gen_vaes256_cbc_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 15 x 16 bytes, any alignment; 5 reloaded per group.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
 # Requires: AVX, AVX2, VAES.
@@ -1836,7 +1836,7 @@ aes_gen_vaes256_cbc_dec_k256_w4:
 
 # void aes_gen_vaes256_cbc_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 15 x 16 bytes, any alignment; 3 reloaded per group.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 2.
 # Requires: AVX, AVX2, VAES.
@@ -1949,7 +1949,7 @@ aes_gen_vaes256_cbc_dec_k256_w2:
 
 # void aes_gen_vaes256_cbc_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: equivalent-inverse decryption round keys, 15 x 16 bytes, any alignment; 2 reloaded per group.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 2 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: AVX, AVX2, VAES.

@@ -7,7 +7,7 @@
 
 # void aes_gen_vaes256_cfb_dec_k128_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 16 blocks per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment; 5 reloaded per group.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 16.
 # Requires: AVX, AVX2, VAES.
@@ -192,7 +192,7 @@ aes_gen_vaes256_cfb_dec_k128_w16:
 
 # void aes_gen_vaes256_cfb_dec_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment; 1 reloaded per group.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
 # Requires: AVX, AVX2, VAES.
@@ -321,7 +321,7 @@ aes_gen_vaes256_cfb_dec_k128_w8:
 
 # void aes_gen_vaes256_cfb_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment; 1 reloaded per group.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
 # Requires: AVX, AVX2, VAES.
@@ -450,7 +450,7 @@ aes_gen_vaes256_cfb_dec_k128_w4:
 
 # void aes_gen_vaes256_cfb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 2.
 # Requires: AVX, AVX2, VAES.
@@ -549,7 +549,7 @@ aes_gen_vaes256_cfb_dec_k128_w2:
 
 # void aes_gen_vaes256_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: AVX, AVX2, VAES.
@@ -632,7 +632,7 @@ aes_gen_vaes256_cfb_dec_k128_w1:
 
 # void aes_gen_vaes256_cfb_dec_k192_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 16 blocks per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment; 7 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 7 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 16.
 # Requires: AVX, AVX2, VAES.
@@ -835,7 +835,7 @@ aes_gen_vaes256_cfb_dec_k192_w16:
 
 # void aes_gen_vaes256_cfb_dec_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment; 3 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
 # Requires: AVX, AVX2, VAES.
@@ -974,7 +974,7 @@ aes_gen_vaes256_cfb_dec_k192_w8:
 
 # void aes_gen_vaes256_cfb_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment; 3 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
 # Requires: AVX, AVX2, VAES.
@@ -1113,7 +1113,7 @@ aes_gen_vaes256_cfb_dec_k192_w4:
 
 # void aes_gen_vaes256_cfb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment; 1 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 2.
 # Requires: AVX, AVX2, VAES.
@@ -1220,7 +1220,7 @@ aes_gen_vaes256_cfb_dec_k192_w2:
 
 # void aes_gen_vaes256_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: AVX, AVX2, VAES.
@@ -1311,7 +1311,7 @@ aes_gen_vaes256_cfb_dec_k192_w1:
 
 # void aes_gen_vaes256_cfb_dec_k256_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 16 blocks per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment; 9 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 9 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 16.
 # Requires: AVX, AVX2, VAES.
@@ -1532,7 +1532,7 @@ aes_gen_vaes256_cfb_dec_k256_w16:
 
 # void aes_gen_vaes256_cfb_dec_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment; 5 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
 # Requires: AVX, AVX2, VAES.
@@ -1681,7 +1681,7 @@ aes_gen_vaes256_cfb_dec_k256_w8:
 
 # void aes_gen_vaes256_cfb_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment; 5 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
 # Requires: AVX, AVX2, VAES.
@@ -1830,7 +1830,7 @@ aes_gen_vaes256_cfb_dec_k256_w4:
 
 # void aes_gen_vaes256_cfb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment; 3 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 2.
 # Requires: AVX, AVX2, VAES.
@@ -1943,7 +1943,7 @@ aes_gen_vaes256_cfb_dec_k256_w2:
 
 # void aes_gen_vaes256_cfb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment; 2 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 2 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: AVX, AVX2, VAES.

@@ -67,7 +67,7 @@
 
 # void aes_gen_vaes256_ctr_enc_k128_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 16 blocks per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment; 5 reloaded per group.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 16.
 # Requires: AVX, AVX2, VAES.
@@ -366,7 +366,7 @@ aes_gen_vaes256_ctr_enc_k128_w16:
 
 # void aes_gen_vaes256_ctr_enc_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment; 1 reloaded per group.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 8.
 # Requires: AVX, AVX2, VAES.
@@ -565,7 +565,7 @@ aes_gen_vaes256_ctr_enc_k128_w8:
 
 # void aes_gen_vaes256_ctr_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment; 1 reloaded per group.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 4.
 # Requires: AVX, AVX2, VAES.
@@ -742,7 +742,7 @@ aes_gen_vaes256_ctr_enc_k128_w4:
 
 # void aes_gen_vaes256_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 2.
 # Requires: AVX, AVX2, VAES.
@@ -877,7 +877,7 @@ aes_gen_vaes256_ctr_enc_k128_w2:
 
 # void aes_gen_vaes256_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: any count.
 # Requires: AVX, AVX2, VAES.
@@ -980,7 +980,7 @@ aes_gen_vaes256_ctr_enc_k128_w1:
 
 # void aes_gen_vaes256_ctr_enc_k192_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 16 blocks per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment; 7 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 7 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 16.
 # Requires: AVX, AVX2, VAES.
@@ -1297,7 +1297,7 @@ aes_gen_vaes256_ctr_enc_k192_w16:
 
 # void aes_gen_vaes256_ctr_enc_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment; 3 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 8.
 # Requires: AVX, AVX2, VAES.
@@ -1506,7 +1506,7 @@ aes_gen_vaes256_ctr_enc_k192_w8:
 
 # void aes_gen_vaes256_ctr_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment; 3 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 4.
 # Requires: AVX, AVX2, VAES.
@@ -1693,7 +1693,7 @@ aes_gen_vaes256_ctr_enc_k192_w4:
 
 # void aes_gen_vaes256_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment; 1 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 2.
 # Requires: AVX, AVX2, VAES.
@@ -1836,7 +1836,7 @@ aes_gen_vaes256_ctr_enc_k192_w2:
 
 # void aes_gen_vaes256_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: any count.
 # Requires: AVX, AVX2, VAES.
@@ -1947,7 +1947,7 @@ aes_gen_vaes256_ctr_enc_k192_w1:
 
 # void aes_gen_vaes256_ctr_enc_k256_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 16 blocks per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment; 9 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 9 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 16.
 # Requires: AVX, AVX2, VAES.
@@ -2282,7 +2282,7 @@ aes_gen_vaes256_ctr_enc_k256_w16:
 
 # void aes_gen_vaes256_ctr_enc_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment; 5 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 8.
 # Requires: AVX, AVX2, VAES.
@@ -2501,7 +2501,7 @@ aes_gen_vaes256_ctr_enc_k256_w8:
 
 # void aes_gen_vaes256_ctr_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment; 5 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 4.
 # Requires: AVX, AVX2, VAES.
@@ -2698,7 +2698,7 @@ aes_gen_vaes256_ctr_enc_k256_w4:
 
 # void aes_gen_vaes256_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment; 3 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 2.
 # Requires: AVX, AVX2, VAES.
@@ -2847,7 +2847,7 @@ aes_gen_vaes256_ctr_enc_k256_w2:
 
 # void aes_gen_vaes256_ctr_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment; 2 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 2 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: any count.
 # Requires: AVX, AVX2, VAES.

@@ -7,8 +7,8 @@
 
 # void aes_gen_vaes256_ecb_enc_k128_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 16 blocks per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment; 4 reloaded per group.
-# iv: unused.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 4 reloaded per group.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 16.
 # Requires: AVX, AVX2, VAES.
 # Register map:
@@ -181,8 +181,8 @@ aes_gen_vaes256_ecb_enc_k128_w16:
 
 # void aes_gen_vaes256_ecb_enc_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 8.
 # Requires: AVX, AVX2, VAES.
 # Register map:
@@ -303,8 +303,8 @@ aes_gen_vaes256_ecb_enc_k128_w8:
 
 # void aes_gen_vaes256_ecb_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 4.
 # Requires: AVX, AVX2, VAES.
 # Register map:
@@ -425,8 +425,8 @@ aes_gen_vaes256_ecb_enc_k128_w4:
 
 # void aes_gen_vaes256_ecb_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 2.
 # Requires: AVX, AVX2, VAES.
 # Register map:
@@ -517,8 +517,8 @@ aes_gen_vaes256_ecb_enc_k128_w2:
 
 # void aes_gen_vaes256_ecb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: any count.
 # Requires: AVX, AVX2, VAES.
 # Register map:
@@ -594,8 +594,8 @@ aes_gen_vaes256_ecb_enc_k128_w1:
 
 # void aes_gen_vaes256_ecb_enc_k192_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 16 blocks per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment; 6 reloaded per group.
-# iv: unused.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 6 reloaded per group.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 16.
 # Requires: AVX, AVX2, VAES.
 # Register map:
@@ -786,8 +786,8 @@ aes_gen_vaes256_ecb_enc_k192_w16:
 
 # void aes_gen_vaes256_ecb_enc_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment; 2 reloaded per group.
-# iv: unused.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 2 reloaded per group.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 8.
 # Requires: AVX, AVX2, VAES.
 # Register map:
@@ -918,8 +918,8 @@ aes_gen_vaes256_ecb_enc_k192_w8:
 
 # void aes_gen_vaes256_ecb_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment; 2 reloaded per group.
-# iv: unused.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 2 reloaded per group.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 4.
 # Requires: AVX, AVX2, VAES.
 # Register map:
@@ -1050,8 +1050,8 @@ aes_gen_vaes256_ecb_enc_k192_w4:
 
 # void aes_gen_vaes256_ecb_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 2.
 # Requires: AVX, AVX2, VAES.
 # Register map:
@@ -1152,8 +1152,8 @@ aes_gen_vaes256_ecb_enc_k192_w2:
 
 # void aes_gen_vaes256_ecb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: any count.
 # Requires: AVX, AVX2, VAES.
 # Register map:
@@ -1237,8 +1237,8 @@ aes_gen_vaes256_ecb_enc_k192_w1:
 
 # void aes_gen_vaes256_ecb_enc_k256_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 16 blocks per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment; 8 reloaded per group.
-# iv: unused.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 8 reloaded per group.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 16.
 # Requires: AVX, AVX2, VAES.
 # Register map:
@@ -1447,8 +1447,8 @@ aes_gen_vaes256_ecb_enc_k256_w16:
 
 # void aes_gen_vaes256_ecb_enc_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment; 4 reloaded per group.
-# iv: unused.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 4 reloaded per group.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 8.
 # Requires: AVX, AVX2, VAES.
 # Register map:
@@ -1589,8 +1589,8 @@ aes_gen_vaes256_ecb_enc_k256_w8:
 
 # void aes_gen_vaes256_ecb_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment; 4 reloaded per group.
-# iv: unused.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 4 reloaded per group.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 4.
 # Requires: AVX, AVX2, VAES.
 # Register map:
@@ -1731,8 +1731,8 @@ aes_gen_vaes256_ecb_enc_k256_w4:
 
 # void aes_gen_vaes256_ecb_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment; 2 reloaded per group.
-# iv: unused.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 2 reloaded per group.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 2.
 # Requires: AVX, AVX2, VAES.
 # Register map:
@@ -1839,8 +1839,8 @@ aes_gen_vaes256_ecb_enc_k256_w2:
 
 # void aes_gen_vaes256_ecb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment; 1 reloaded per group.
-# iv: unused.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 1 reloaded per group.
+# iv: unused (may be NULL).
 # nblocks: any count.
 # Requires: AVX, AVX2, VAES.
 # Register map:

@@ -7,7 +7,7 @@
 
 # void aes_gen_vaes512_cbc_dec_k128_w32(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 32 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 11 x 16 bytes, any alignment.
+# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 32.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -204,7 +204,7 @@ aes_gen_vaes512_cbc_dec_k128_w32:
 
 # void aes_gen_vaes512_cbc_dec_k128_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 16 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 11 x 16 bytes, any alignment.
+# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 16.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -337,7 +337,7 @@ aes_gen_vaes512_cbc_dec_k128_w16:
 
 # void aes_gen_vaes512_cbc_dec_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 11 x 16 bytes, any alignment.
+# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -438,7 +438,7 @@ aes_gen_vaes512_cbc_dec_k128_w8:
 
 # void aes_gen_vaes512_cbc_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 11 x 16 bytes, any alignment.
+# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -569,7 +569,7 @@ aes_gen_vaes512_cbc_dec_k128_w4:
 
 # void aes_gen_vaes512_cbc_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: equivalent-inverse decryption round keys, 11 x 16 bytes, any alignment.
+# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -652,7 +652,7 @@ aes_gen_vaes512_cbc_dec_k128_w1:
 
 # void aes_gen_vaes512_cbc_dec_k192_w32(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 32 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 13 x 16 bytes, any alignment.
+# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 32.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -871,7 +871,7 @@ aes_gen_vaes512_cbc_dec_k192_w32:
 
 # void aes_gen_vaes512_cbc_dec_k192_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 16 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 13 x 16 bytes, any alignment.
+# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 16.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -1018,7 +1018,7 @@ aes_gen_vaes512_cbc_dec_k192_w16:
 
 # void aes_gen_vaes512_cbc_dec_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 13 x 16 bytes, any alignment.
+# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -1129,7 +1129,7 @@ aes_gen_vaes512_cbc_dec_k192_w8:
 
 # void aes_gen_vaes512_cbc_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 13 x 16 bytes, any alignment.
+# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -1274,7 +1274,7 @@ aes_gen_vaes512_cbc_dec_k192_w4:
 
 # void aes_gen_vaes512_cbc_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: equivalent-inverse decryption round keys, 13 x 16 bytes, any alignment.
+# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -1365,7 +1365,7 @@ aes_gen_vaes512_cbc_dec_k192_w1:
 
 # void aes_gen_vaes512_cbc_dec_k256_w32(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 32 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 15 x 16 bytes, any alignment.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 32.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -1606,7 +1606,7 @@ aes_gen_vaes512_cbc_dec_k256_w32:
 
 # void aes_gen_vaes512_cbc_dec_k256_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 16 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 15 x 16 bytes, any alignment.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 16.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -1767,7 +1767,7 @@ aes_gen_vaes512_cbc_dec_k256_w16:
 
 # void aes_gen_vaes512_cbc_dec_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 15 x 16 bytes, any alignment.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -1888,7 +1888,7 @@ aes_gen_vaes512_cbc_dec_k256_w8:
 
 # void aes_gen_vaes512_cbc_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: equivalent-inverse decryption round keys, 15 x 16 bytes, any alignment.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -2047,7 +2047,7 @@ aes_gen_vaes512_cbc_dec_k256_w4:
 
 # void aes_gen_vaes512_cbc_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: equivalent-inverse decryption round keys, 15 x 16 bytes, any alignment.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.

@@ -7,7 +7,7 @@
 
 # void aes_gen_vaes512_cfb_dec_k128_w32(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 32 blocks per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 32.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -203,7 +203,7 @@ aes_gen_vaes512_cfb_dec_k128_w32:
 
 # void aes_gen_vaes512_cfb_dec_k128_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 16 blocks per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 16.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -335,7 +335,7 @@ aes_gen_vaes512_cfb_dec_k128_w16:
 
 # void aes_gen_vaes512_cfb_dec_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -435,7 +435,7 @@ aes_gen_vaes512_cfb_dec_k128_w8:
 
 # void aes_gen_vaes512_cfb_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -566,7 +566,7 @@ aes_gen_vaes512_cfb_dec_k128_w4:
 
 # void aes_gen_vaes512_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -649,7 +649,7 @@ aes_gen_vaes512_cfb_dec_k128_w1:
 
 # void aes_gen_vaes512_cfb_dec_k192_w32(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 32 blocks per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 32.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -867,7 +867,7 @@ aes_gen_vaes512_cfb_dec_k192_w32:
 
 # void aes_gen_vaes512_cfb_dec_k192_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 16 blocks per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 16.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -1013,7 +1013,7 @@ aes_gen_vaes512_cfb_dec_k192_w16:
 
 # void aes_gen_vaes512_cfb_dec_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -1123,7 +1123,7 @@ aes_gen_vaes512_cfb_dec_k192_w8:
 
 # void aes_gen_vaes512_cfb_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -1268,7 +1268,7 @@ aes_gen_vaes512_cfb_dec_k192_w4:
 
 # void aes_gen_vaes512_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -1359,7 +1359,7 @@ aes_gen_vaes512_cfb_dec_k192_w1:
 
 # void aes_gen_vaes512_cfb_dec_k256_w32(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 32 blocks per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 32.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -1599,7 +1599,7 @@ aes_gen_vaes512_cfb_dec_k256_w32:
 
 # void aes_gen_vaes512_cfb_dec_k256_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 16 blocks per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 16.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -1759,7 +1759,7 @@ aes_gen_vaes512_cfb_dec_k256_w16:
 
 # void aes_gen_vaes512_cfb_dec_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -1879,7 +1879,7 @@ aes_gen_vaes512_cfb_dec_k256_w8:
 
 # void aes_gen_vaes512_cfb_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -2038,7 +2038,7 @@ aes_gen_vaes512_cfb_dec_k256_w4:
 
 # void aes_gen_vaes512_cfb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.

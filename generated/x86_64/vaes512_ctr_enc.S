@@ -108,7 +108,7 @@
 
 # void aes_gen_vaes512_ctr_enc_k128_w32(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 32 blocks per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 32.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -497,7 +497,7 @@ aes_gen_vaes512_ctr_enc_k128_w32:
 
 # void aes_gen_vaes512_ctr_enc_k128_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 16 blocks per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 16.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -738,7 +738,7 @@ aes_gen_vaes512_ctr_enc_k128_w16:
 
 # void aes_gen_vaes512_ctr_enc_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 8.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -905,7 +905,7 @@ aes_gen_vaes512_ctr_enc_k128_w8:
 
 # void aes_gen_vaes512_ctr_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 4.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -1084,7 +1084,7 @@ aes_gen_vaes512_ctr_enc_k128_w4:
 
 # void aes_gen_vaes512_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: any count.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -1187,7 +1187,7 @@ aes_gen_vaes512_ctr_enc_k128_w1:
 
 # void aes_gen_vaes512_ctr_enc_k192_w32(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 32 blocks per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 32.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -1598,7 +1598,7 @@ aes_gen_vaes512_ctr_enc_k192_w32:
 
 # void aes_gen_vaes512_ctr_enc_k192_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 16 blocks per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 16.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -1853,7 +1853,7 @@ aes_gen_vaes512_ctr_enc_k192_w16:
 
 # void aes_gen_vaes512_ctr_enc_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 8.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -2030,7 +2030,7 @@ aes_gen_vaes512_ctr_enc_k192_w8:
 
 # void aes_gen_vaes512_ctr_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 4.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -2223,7 +2223,7 @@ aes_gen_vaes512_ctr_enc_k192_w4:
 
 # void aes_gen_vaes512_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: any count.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -2334,7 +2334,7 @@ aes_gen_vaes512_ctr_enc_k192_w1:
 
 # void aes_gen_vaes512_ctr_enc_k256_w32(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 32 blocks per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 32.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -2767,7 +2767,7 @@ aes_gen_vaes512_ctr_enc_k256_w32:
 
 # void aes_gen_vaes512_ctr_enc_k256_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 16 blocks per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 16.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -3036,7 +3036,7 @@ aes_gen_vaes512_ctr_enc_k256_w16:
 
 # void aes_gen_vaes512_ctr_enc_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 8.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -3223,7 +3223,7 @@ aes_gen_vaes512_ctr_enc_k256_w8:
 
 # void aes_gen_vaes512_ctr_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 4.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
@@ -3430,7 +3430,7 @@ aes_gen_vaes512_ctr_enc_k256_w4:
 
 # void aes_gen_vaes512_ctr_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: any count.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.

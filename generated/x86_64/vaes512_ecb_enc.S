@@ -7,8 +7,8 @@
 
 # void aes_gen_vaes512_ecb_enc_k128_w32(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 32 blocks per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 32.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
 # Register map:
@@ -189,8 +189,8 @@ aes_gen_vaes512_ecb_enc_k128_w32:
 
 # void aes_gen_vaes512_ecb_enc_k128_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 16 blocks per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 16.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
 # Register map:
@@ -311,8 +311,8 @@ aes_gen_vaes512_ecb_enc_k128_w16:
 
 # void aes_gen_vaes512_ecb_enc_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 8.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
 # Register map:
@@ -403,8 +403,8 @@ aes_gen_vaes512_ecb_enc_k128_w8:
 
 # void aes_gen_vaes512_ecb_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 4.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
 # Register map:
@@ -525,8 +525,8 @@ aes_gen_vaes512_ecb_enc_k128_w4:
 
 # void aes_gen_vaes512_ecb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys, 11 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: any count.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
 # Register map:
@@ -602,8 +602,8 @@ aes_gen_vaes512_ecb_enc_k128_w1:
 
 # void aes_gen_vaes512_ecb_enc_k192_w32(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 32 blocks per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 32.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
 # Register map:
@@ -806,8 +806,8 @@ aes_gen_vaes512_ecb_enc_k192_w32:
 
 # void aes_gen_vaes512_ecb_enc_k192_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 16 blocks per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 16.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
 # Register map:
@@ -942,8 +942,8 @@ aes_gen_vaes512_ecb_enc_k192_w16:
 
 # void aes_gen_vaes512_ecb_enc_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 8.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
 # Register map:
@@ -1044,8 +1044,8 @@ aes_gen_vaes512_ecb_enc_k192_w8:
 
 # void aes_gen_vaes512_ecb_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 4.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
 # Register map:
@@ -1180,8 +1180,8 @@ aes_gen_vaes512_ecb_enc_k192_w4:
 
 # void aes_gen_vaes512_ecb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys, 13 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: any count.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
 # Register map:
@@ -1265,8 +1265,8 @@ aes_gen_vaes512_ecb_enc_k192_w1:
 
 # void aes_gen_vaes512_ecb_enc_k256_w32(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 32 blocks per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 32.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
 # Register map:
@@ -1491,8 +1491,8 @@ aes_gen_vaes512_ecb_enc_k256_w32:
 
 # void aes_gen_vaes512_ecb_enc_k256_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 16 blocks per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 16.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
 # Register map:
@@ -1641,8 +1641,8 @@ aes_gen_vaes512_ecb_enc_k256_w16:
 
 # void aes_gen_vaes512_ecb_enc_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 8.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
 # Register map:
@@ -1753,8 +1753,8 @@ aes_gen_vaes512_ecb_enc_k256_w8:
 
 # void aes_gen_vaes512_ecb_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 4.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
 # Register map:
@@ -1903,8 +1903,8 @@ aes_gen_vaes512_ecb_enc_k256_w4:
 
 # void aes_gen_vaes512_ecb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys, 15 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: any count.
 # Requires: AVX512F, AVX512VL, AVX512BW, VAES.
 # Register map:

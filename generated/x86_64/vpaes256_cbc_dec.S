@@ -94,7 +94,7 @@
 
 # void aes_gen_vpaes256_cbc_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
+# rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
 # Requires: AVX, AVX2.
@@ -872,7 +872,7 @@ aes_gen_vpaes256_cbc_dec_k128_w4:
 
 # void aes_gen_vpaes256_cbc_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
+# rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 2.
 # Requires: AVX, AVX2.
@@ -1328,7 +1328,7 @@ aes_gen_vpaes256_cbc_dec_k128_w2:
 
 # void aes_gen_vpaes256_cbc_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
+# rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: AVX, AVX2.
@@ -1783,7 +1783,7 @@ aes_gen_vpaes256_cbc_dec_k128_w1:
 
 # void aes_gen_vpaes256_cbc_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
+# rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
 # Requires: AVX, AVX2.
@@ -2707,7 +2707,7 @@ aes_gen_vpaes256_cbc_dec_k192_w4:
 
 # void aes_gen_vpaes256_cbc_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
+# rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 2.
 # Requires: AVX, AVX2.
@@ -3245,7 +3245,7 @@ aes_gen_vpaes256_cbc_dec_k192_w2:
 
 # void aes_gen_vpaes256_cbc_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
+# rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: AVX, AVX2.
@@ -3782,7 +3782,7 @@ aes_gen_vpaes256_cbc_dec_k192_w1:
 
 # void aes_gen_vpaes256_cbc_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
+# rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
 # Requires: AVX, AVX2.
@@ -4852,7 +4852,7 @@ aes_gen_vpaes256_cbc_dec_k256_w4:
 
 # void aes_gen_vpaes256_cbc_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
+# rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 2.
 # Requires: AVX, AVX2.
@@ -5472,7 +5472,7 @@ aes_gen_vpaes256_cbc_dec_k256_w2:
 
 # void aes_gen_vpaes256_cbc_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
+# rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: AVX, AVX2.

@@ -121,7 +121,7 @@
 
 # void aes_gen_vpaes256_ctr_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
+# rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 4.
 # Requires: AVX, AVX2.
@@ -802,7 +802,7 @@ aes_gen_vpaes256_ctr_enc_k128_w4:
 
 # void aes_gen_vpaes256_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
+# rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 2.
 # Requires: AVX, AVX2.
@@ -1204,7 +1204,7 @@ aes_gen_vpaes256_ctr_enc_k128_w2:
 
 # void aes_gen_vpaes256_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
+# rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: any count.
 # Requires: AVX, AVX2.
@@ -1589,7 +1589,7 @@ aes_gen_vpaes256_ctr_enc_k128_w1:
 
 # void aes_gen_vpaes256_ctr_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
+# rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 4.
 # Requires: AVX, AVX2.
@@ -2384,7 +2384,7 @@ aes_gen_vpaes256_ctr_enc_k192_w4:
 
 # void aes_gen_vpaes256_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
+# rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 2.
 # Requires: AVX, AVX2.
@@ -2848,7 +2848,7 @@ aes_gen_vpaes256_ctr_enc_k192_w2:
 
 # void aes_gen_vpaes256_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
+# rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: any count.
 # Requires: AVX, AVX2.
@@ -3295,7 +3295,7 @@ aes_gen_vpaes256_ctr_enc_k192_w1:
 
 # void aes_gen_vpaes256_ctr_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
+# rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 4.
 # Requires: AVX, AVX2.
@@ -4204,7 +4204,7 @@ aes_gen_vpaes256_ctr_enc_k256_w4:
 
 # void aes_gen_vpaes256_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
+# rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 2.
 # Requires: AVX, AVX2.
@@ -4730,7 +4730,7 @@ aes_gen_vpaes256_ctr_enc_k256_w2:
 
 # void aes_gen_vpaes256_ctr_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
+# rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: any count.
 # Requires: AVX, AVX2.

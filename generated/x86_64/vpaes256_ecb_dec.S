@@ -94,8 +94,8 @@
 
 # void aes_gen_vpaes256_ecb_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 4.
 # Requires: AVX, AVX2.
 # Register map:
@@ -864,8 +864,8 @@ aes_gen_vpaes256_ecb_dec_k128_w4:
 
 # void aes_gen_vpaes256_ecb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 2.
 # Requires: AVX, AVX2.
 # Register map:
@@ -1313,8 +1313,8 @@ aes_gen_vpaes256_ecb_dec_k128_w2:
 
 # void aes_gen_vpaes256_ecb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: any count.
 # Requires: AVX, AVX2.
 # Register map:
@@ -1762,8 +1762,8 @@ aes_gen_vpaes256_ecb_dec_k128_w1:
 
 # void aes_gen_vpaes256_ecb_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 4.
 # Requires: AVX, AVX2.
 # Register map:
@@ -2678,8 +2678,8 @@ aes_gen_vpaes256_ecb_dec_k192_w4:
 
 # void aes_gen_vpaes256_ecb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 2.
 # Requires: AVX, AVX2.
 # Register map:
@@ -3209,8 +3209,8 @@ aes_gen_vpaes256_ecb_dec_k192_w2:
 
 # void aes_gen_vpaes256_ecb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: any count.
 # Requires: AVX, AVX2.
 # Register map:
@@ -3740,8 +3740,8 @@ aes_gen_vpaes256_ecb_dec_k192_w1:
 
 # void aes_gen_vpaes256_ecb_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 4.
 # Requires: AVX, AVX2.
 # Register map:
@@ -4802,8 +4802,8 @@ aes_gen_vpaes256_ecb_dec_k256_w4:
 
 # void aes_gen_vpaes256_ecb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 2.
 # Requires: AVX, AVX2.
 # Register map:
@@ -5415,8 +5415,8 @@ aes_gen_vpaes256_ecb_dec_k256_w2:
 
 # void aes_gen_vpaes256_ecb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: any count.
 # Requires: AVX, AVX2.
 # Register map:

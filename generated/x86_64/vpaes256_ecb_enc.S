@@ -94,8 +94,8 @@
 
 # void aes_gen_vpaes256_ecb_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 4.
 # Requires: AVX, AVX2.
 # Register map:
@@ -720,8 +720,8 @@ aes_gen_vpaes256_ecb_enc_k128_w4:
 
 # void aes_gen_vpaes256_ecb_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 2.
 # Requires: AVX, AVX2.
 # Register map:
@@ -1079,8 +1079,8 @@ aes_gen_vpaes256_ecb_enc_k128_w2:
 
 # void aes_gen_vpaes256_ecb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: any count.
 # Requires: AVX, AVX2.
 # Register map:
@@ -1438,8 +1438,8 @@ aes_gen_vpaes256_ecb_enc_k128_w1:
 
 # void aes_gen_vpaes256_ecb_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 4.
 # Requires: AVX, AVX2.
 # Register map:
@@ -2178,8 +2178,8 @@ aes_gen_vpaes256_ecb_enc_k192_w4:
 
 # void aes_gen_vpaes256_ecb_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 2.
 # Requires: AVX, AVX2.
 # Register map:
@@ -2599,8 +2599,8 @@ aes_gen_vpaes256_ecb_enc_k192_w2:
 
 # void aes_gen_vpaes256_ecb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: any count.
 # Requires: AVX, AVX2.
 # Register map:
@@ -3020,8 +3020,8 @@ aes_gen_vpaes256_ecb_enc_k192_w1:
 
 # void aes_gen_vpaes256_ecb_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 4.
 # Requires: AVX, AVX2.
 # Register map:
@@ -3874,8 +3874,8 @@ aes_gen_vpaes256_ecb_enc_k256_w4:
 
 # void aes_gen_vpaes256_ecb_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 2.
 # Requires: AVX, AVX2.
 # Register map:
@@ -4357,8 +4357,8 @@ aes_gen_vpaes256_ecb_enc_k256_w2:
 
 # void aes_gen_vpaes256_ecb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: any count.
 # Requires: AVX, AVX2.
 # Register map:

@@ -136,7 +136,7 @@
 
 # void aes_gen_vpaes512_cbc_dec_k128_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 16 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
+# rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 16.
 # Requires: AVX512F, AVX512VL, AVX512BW.
@@ -1559,7 +1559,7 @@ aes_gen_vpaes512_cbc_dec_k128_w16:
 
 # void aes_gen_vpaes512_cbc_dec_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
+# rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
 # Requires: AVX512F, AVX512VL, AVX512BW.
@@ -2338,7 +2338,7 @@ aes_gen_vpaes512_cbc_dec_k128_w8:
 
 # void aes_gen_vpaes512_cbc_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
+# rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
 # Requires: AVX512F, AVX512VL, AVX512BW.
@@ -2795,7 +2795,7 @@ aes_gen_vpaes512_cbc_dec_k128_w4:
 
 # void aes_gen_vpaes512_cbc_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
+# rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: AVX512F, AVX512VL, AVX512BW.
@@ -3250,7 +3250,7 @@ aes_gen_vpaes512_cbc_dec_k128_w1:
 
 # void aes_gen_vpaes512_cbc_dec_k192_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 16 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
+# rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 16.
 # Requires: AVX512F, AVX512VL, AVX512BW.
@@ -4947,7 +4947,7 @@ aes_gen_vpaes512_cbc_dec_k192_w16:
 
 # void aes_gen_vpaes512_cbc_dec_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
+# rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
 # Requires: AVX512F, AVX512VL, AVX512BW.
@@ -5872,7 +5872,7 @@ aes_gen_vpaes512_cbc_dec_k192_w8:
 
 # void aes_gen_vpaes512_cbc_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
+# rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
 # Requires: AVX512F, AVX512VL, AVX512BW.
@@ -6411,7 +6411,7 @@ aes_gen_vpaes512_cbc_dec_k192_w4:
 
 # void aes_gen_vpaes512_cbc_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
+# rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: AVX512F, AVX512VL, AVX512BW.
@@ -6948,7 +6948,7 @@ aes_gen_vpaes512_cbc_dec_k192_w1:
 
 # void aes_gen_vpaes512_cbc_dec_k256_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 16 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
+# rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 16.
 # Requires: AVX512F, AVX512VL, AVX512BW.
@@ -8919,7 +8919,7 @@ aes_gen_vpaes512_cbc_dec_k256_w16:
 
 # void aes_gen_vpaes512_cbc_dec_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
+# rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
 # Requires: AVX512F, AVX512VL, AVX512BW.
@@ -9990,7 +9990,7 @@ aes_gen_vpaes512_cbc_dec_k256_w8:
 
 # void aes_gen_vpaes512_cbc_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
+# rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
 # Requires: AVX512F, AVX512VL, AVX512BW.
@@ -10611,7 +10611,7 @@ aes_gen_vpaes512_cbc_dec_k256_w4:
 
 # void aes_gen_vpaes512_cbc_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
+# rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: AVX512F, AVX512VL, AVX512BW.

@@ -136,7 +136,7 @@
 
 # void aes_gen_vpaes512_cfb_dec_k128_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 16 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
+# rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 16.
 # Requires: AVX512F, AVX512VL, AVX512BW.
@@ -1306,7 +1306,7 @@ aes_gen_vpaes512_cfb_dec_k128_w16:
 
 # void aes_gen_vpaes512_cfb_dec_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
+# rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
 # Requires: AVX512F, AVX512VL, AVX512BW.
@@ -1940,7 +1940,7 @@ aes_gen_vpaes512_cfb_dec_k128_w8:
 
 # void aes_gen_vpaes512_cfb_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
+# rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
 # Requires: AVX512F, AVX512VL, AVX512BW.
@@ -2306,7 +2306,7 @@ aes_gen_vpaes512_cfb_dec_k128_w4:
 
 # void aes_gen_vpaes512_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
+# rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: AVX512F, AVX512VL, AVX512BW.
@@ -2671,7 +2671,7 @@ aes_gen_vpaes512_cfb_dec_k128_w1:
 
 # void aes_gen_vpaes512_cfb_dec_k192_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 16 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
+# rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 16.
 # Requires: AVX512F, AVX512VL, AVX512BW.
@@ -4059,7 +4059,7 @@ aes_gen_vpaes512_cfb_dec_k192_w16:
 
 # void aes_gen_vpaes512_cfb_dec_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
+# rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
 # Requires: AVX512F, AVX512VL, AVX512BW.
@@ -4807,7 +4807,7 @@ aes_gen_vpaes512_cfb_dec_k192_w8:
 
 # void aes_gen_vpaes512_cfb_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
+# rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
 # Requires: AVX512F, AVX512VL, AVX512BW.
@@ -5235,7 +5235,7 @@ aes_gen_vpaes512_cfb_dec_k192_w4:
 
 # void aes_gen_vpaes512_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
+# rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: AVX512F, AVX512VL, AVX512BW.
@@ -5662,7 +5662,7 @@ aes_gen_vpaes512_cfb_dec_k192_w1:
 
 # void aes_gen_vpaes512_cfb_dec_k256_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 16 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
+# rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 16.
 # Requires: AVX512F, AVX512VL, AVX512BW.
@@ -7268,7 +7268,7 @@ aes_gen_vpaes512_cfb_dec_k256_w16:
 
 # void aes_gen_vpaes512_cfb_dec_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
+# rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
 # Requires: AVX512F, AVX512VL, AVX512BW.
@@ -8130,7 +8130,7 @@ aes_gen_vpaes512_cfb_dec_k256_w8:
 
 # void aes_gen_vpaes512_cfb_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
+# rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
 # Requires: AVX512F, AVX512VL, AVX512BW.
@@ -8620,7 +8620,7 @@ aes_gen_vpaes512_cfb_dec_k256_w4:
 
 # void aes_gen_vpaes512_cfb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
+# rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: AVX512F, AVX512VL, AVX512BW.

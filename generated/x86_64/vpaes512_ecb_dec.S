@@ -136,8 +136,8 @@
 
 # void aes_gen_vpaes512_ecb_dec_k128_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-128 (10 rounds, fully unrolled), 16 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 16.
 # Requires: AVX512F, AVX512VL, AVX512BW.
 # Register map:
@@ -1548,8 +1548,8 @@ aes_gen_vpaes512_ecb_dec_k128_w16:
 
 # void aes_gen_vpaes512_ecb_dec_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 8.
 # Requires: AVX512F, AVX512VL, AVX512BW.
 # Register map:
@@ -2318,8 +2318,8 @@ aes_gen_vpaes512_ecb_dec_k128_w8:
 
 # void aes_gen_vpaes512_ecb_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 4.
 # Requires: AVX512F, AVX512VL, AVX512BW.
 # Register map:
@@ -2767,8 +2767,8 @@ aes_gen_vpaes512_ecb_dec_k128_w4:
 
 # void aes_gen_vpaes512_ecb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: any count.
 # Requires: AVX512F, AVX512VL, AVX512BW.
 # Register map:
@@ -3216,8 +3216,8 @@ aes_gen_vpaes512_ecb_dec_k128_w1:
 
 # void aes_gen_vpaes512_ecb_dec_k192_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-192 (12 rounds, fully unrolled), 16 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 16.
 # Requires: AVX512F, AVX512VL, AVX512BW.
 # Register map:
@@ -4902,8 +4902,8 @@ aes_gen_vpaes512_ecb_dec_k192_w16:
 
 # void aes_gen_vpaes512_ecb_dec_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 8.
 # Requires: AVX512F, AVX512VL, AVX512BW.
 # Register map:
@@ -5818,8 +5818,8 @@ aes_gen_vpaes512_ecb_dec_k192_w8:
 
 # void aes_gen_vpaes512_ecb_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 4.
 # Requires: AVX512F, AVX512VL, AVX512BW.
 # Register map:
@@ -6349,8 +6349,8 @@ aes_gen_vpaes512_ecb_dec_k192_w4:
 
 # void aes_gen_vpaes512_ecb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: any count.
 # Requires: AVX512F, AVX512VL, AVX512BW.
 # Register map:
@@ -6880,8 +6880,8 @@ aes_gen_vpaes512_ecb_dec_k192_w1:
 
 # void aes_gen_vpaes512_ecb_dec_k256_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-256 (14 rounds, fully unrolled), 16 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 16.
 # Requires: AVX512F, AVX512VL, AVX512BW.
 # Register map:
@@ -8840,8 +8840,8 @@ aes_gen_vpaes512_ecb_dec_k256_w16:
 
 # void aes_gen_vpaes512_ecb_dec_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 8.
 # Requires: AVX512F, AVX512VL, AVX512BW.
 # Register map:
@@ -9902,8 +9902,8 @@ aes_gen_vpaes512_ecb_dec_k256_w8:
 
 # void aes_gen_vpaes512_ecb_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 4.
 # Requires: AVX512F, AVX512VL, AVX512BW.
 # Register map:
@@ -10515,8 +10515,8 @@ aes_gen_vpaes512_ecb_dec_k256_w4:
 
 # void aes_gen_vpaes512_ecb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: any count.
 # Requires: AVX512F, AVX512VL, AVX512BW.
 # Register map:

@@ -136,8 +136,8 @@
 
 # void aes_gen_vpaes512_ecb_enc_k128_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 16 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 16.
 # Requires: AVX512F, AVX512VL, AVX512BW.
 # Register map:
@@ -1296,8 +1296,8 @@ aes_gen_vpaes512_ecb_enc_k128_w16:
 
 # void aes_gen_vpaes512_ecb_enc_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 8.
 # Requires: AVX512F, AVX512VL, AVX512BW.
 # Register map:
@@ -1922,8 +1922,8 @@ aes_gen_vpaes512_ecb_enc_k128_w8:
 
 # void aes_gen_vpaes512_ecb_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 4.
 # Requires: AVX512F, AVX512VL, AVX512BW.
 # Register map:
@@ -2281,8 +2281,8 @@ aes_gen_vpaes512_ecb_enc_k128_w4:
 
 # void aes_gen_vpaes512_ecb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: any count.
 # Requires: AVX512F, AVX512VL, AVX512BW.
 # Register map:
@@ -2640,8 +2640,8 @@ aes_gen_vpaes512_ecb_enc_k128_w1:
 
 # void aes_gen_vpaes512_ecb_enc_k192_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 16 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 16.
 # Requires: AVX512F, AVX512VL, AVX512BW.
 # Register map:
@@ -4018,8 +4018,8 @@ aes_gen_vpaes512_ecb_enc_k192_w16:
 
 # void aes_gen_vpaes512_ecb_enc_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 8.
 # Requires: AVX512F, AVX512VL, AVX512BW.
 # Register map:
@@ -4758,8 +4758,8 @@ aes_gen_vpaes512_ecb_enc_k192_w8:
 
 # void aes_gen_vpaes512_ecb_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 4.
 # Requires: AVX512F, AVX512VL, AVX512BW.
 # Register map:
@@ -5179,8 +5179,8 @@ aes_gen_vpaes512_ecb_enc_k192_w4:
 
 # void aes_gen_vpaes512_ecb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: any count.
 # Requires: AVX512F, AVX512VL, AVX512BW.
 # Register map:
@@ -5600,8 +5600,8 @@ aes_gen_vpaes512_ecb_enc_k192_w1:
 
 # void aes_gen_vpaes512_ecb_enc_k256_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 16 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 16.
 # Requires: AVX512F, AVX512VL, AVX512BW.
 # Register map:
@@ -7196,8 +7196,8 @@ aes_gen_vpaes512_ecb_enc_k256_w16:
 
 # void aes_gen_vpaes512_ecb_enc_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 8.
 # Requires: AVX512F, AVX512VL, AVX512BW.
 # Register map:
@@ -8050,8 +8050,8 @@ aes_gen_vpaes512_ecb_enc_k256_w8:
 
 # void aes_gen_vpaes512_ecb_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 4.
 # Requires: AVX512F, AVX512VL, AVX512BW.
 # Register map:
@@ -8533,8 +8533,8 @@ aes_gen_vpaes512_ecb_enc_k256_w4:
 
 # void aes_gen_vpaes512_ecb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
-# iv: unused.
+# rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: any count.
 # Requires: AVX512F, AVX512VL, AVX512BW.
 # Register map:

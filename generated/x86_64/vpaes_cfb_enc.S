@@ -73,7 +73,7 @@
 
 # void aes_gen_vpaes_cfb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 encryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
+# rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: SSE2, SSSE3.
@@ -501,7 +501,7 @@ aes_gen_vpaes_cfb_enc_k128_w1:
 
 # void aes_gen_vpaes_cfb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 encryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
+# rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: SSE2, SSSE3.
@@ -1007,7 +1007,7 @@ aes_gen_vpaes_cfb_enc_k192_w1:
 
 # void aes_gen_vpaes_cfb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 encryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
+# rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: SSE2, SSSE3.

@@ -90,7 +90,7 @@
 
 # void aes_gen_vpaes_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
+# rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 2.
 # Requires: SSE2, SSSE3.
@@ -953,7 +953,7 @@ aes_gen_vpaes_ctr_enc_k128_w2:
 
 # void aes_gen_vpaes_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
+# rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: any count.
 # Requires: SSE2, SSSE3.
@@ -1408,7 +1408,7 @@ aes_gen_vpaes_ctr_enc_k128_w1:
 
 # void aes_gen_vpaes_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
+# rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 2.
 # Requires: SSE2, SSSE3.
@@ -2425,7 +2425,7 @@ aes_gen_vpaes_ctr_enc_k192_w2:
 
 # void aes_gen_vpaes_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
+# rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: any count.
 # Requires: SSE2, SSSE3.
@@ -2958,7 +2958,7 @@ aes_gen_vpaes_ctr_enc_k192_w1:
 
 # void aes_gen_vpaes_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
+# rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 2.
 # Requires: SSE2, SSSE3.
@@ -4129,7 +4129,7 @@ aes_gen_vpaes_ctr_enc_k256_w2:
 
 # void aes_gen_vpaes_ctr_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes encryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
+# rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: any count.
 # Requires: SSE2, SSSE3.

@@ -73,8 +73,8 @@
 
 # void aes_gen_vpaes_ecb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 2.
 # Requires: SSE2, SSSE3.
 # Register map:
@@ -1029,8 +1029,8 @@ aes_gen_vpaes_ecb_dec_k128_w2:
 
 # void aes_gen_vpaes_ecb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 11 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: any count.
 # Requires: SSE2, SSSE3.
 # Register map:
@@ -1527,8 +1527,8 @@ aes_gen_vpaes_ecb_dec_k128_w1:
 
 # void aes_gen_vpaes_ecb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 2.
 # Requires: SSE2, SSSE3.
 # Register map:
@@ -2669,8 +2669,8 @@ aes_gen_vpaes_ecb_dec_k192_w2:
 
 # void aes_gen_vpaes_ecb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 13 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: any count.
 # Requires: SSE2, SSSE3.
 # Register map:
@@ -3261,8 +3261,8 @@ aes_gen_vpaes_ecb_dec_k192_w1:
 
 # void aes_gen_vpaes_ecb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: a multiple of 2.
 # Requires: SSE2, SSSE3.
 # Register map:
@@ -4589,8 +4589,8 @@ aes_gen_vpaes_ecb_dec_k256_w2:
 
 # void aes_gen_vpaes_ecb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: the vpaes decryption schedule (runtime/key_schedule.c), 15 x 16 bytes, any alignment.
-# iv: unused.
+# rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
+# iv: unused (may be NULL).
 # nblocks: any count.
 # Requires: SSE2, SSSE3.
 # Register map:

@@ -10,7 +10,8 @@ so dst == src works for every mode.
 
 import re
 
-from variants import KERNEL_PARAMS, by_file
+import cgen
+from emitter import Emitter, by_file, contract_notes
 
 
 def _rk(rnd, col):
@@ -45,12 +46,6 @@ def _rounds(schedule, rounds, width):
     return lines
 
 
-def _for_each(width, fmt, blocks=None):
-    """fmt formatted for every block b and column c."""
-    return [fmt.format(b=b, c=c, o=16 * b + 4 * c)
-            for b in (range(width) if blocks is None else blocks) for c in range(4)]
-
-
 def _whiten_src(width):
     return [f"x{b}_{c} = LOAD32({_blk('src', b, c)}) ^ {_rk(0, c)};"
             for b in range(width) for c in range(4)]
@@ -71,11 +66,8 @@ def _store_iv():
 
 
 def _loop(width, body, rounds, schedule, before=(), after=()):
-    group = 16 * width
-    return (list(before)
-            + [f"for (; nblocks >= {width}; nblocks -= {width}, src += {group}, dst += {group}) {{"]
-            + ["    " + line for line in body[0] + _rounds(schedule, rounds, width) + body[1]]
-            + ["}"] + list(after))
+    return (list(before) + cgen.group_loop(width, body[0] + _rounds(schedule, rounds, width) +
+                                           body[1]) + list(after))
 
 
 def ecb(v):
@@ -143,7 +135,10 @@ def ctr_enc(v):
 # Body names of gen/variants.py MODES -> the function that writes the body.
 BODIES = {"ecb": ecb, "cbc_enc": cbc_enc, "cbc_dec": cbc_dec, "cfb_enc": cfb_enc,
           "cfb_dec": cfb_dec, "ofb": ofb_enc, "ctr": ctr_enc}
-DIRECTORY = ("portable", "portable C kernels (`portable.h` holds their helpers)")
+# Wider groups only spill their state to the stack: the compiler holds the
+# columns of a few blocks in registers (W=2 and 4 measured best on x86-64).
+MAX_WIDTH = 16
+
 
 def _declarations(body):
     """Declare exactly the locals the body uses, grouped by kind."""
@@ -159,42 +154,41 @@ def _declarations(body):
     return decls
 
 
-def kernel(v):
-    """Template context for one kernel."""
-    body = BODIES[v.mode.body_name](v)
-    uses_iv = v.mode.iv != "none"
-    schedule = "equivalent-inverse decryption" if v.mode.schedule == "dec" else "encryption"
-    notes = [
-        f"{v.mode.description}, AES-{v.key_bits} ({v.rounds} rounds, fully unrolled), "
-        f"{v.width} block{'s' if v.width > 1 else ''} per iteration.",
-        f"rk: the {schedule} round keys, {v.rounds + 1} x 16 bytes.",
-        "iv: unused (may be NULL)." if not uses_iv else f"iv: {v.mode.iv_note}",
-        f"nblocks: a multiple of {v.width}." if v.width > 1 else "nblocks: any count.",
-        "Needs: C99.",
-        "Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),",
-        "o<b>_<c> cipher output" + (", c<b>_<c> ciphertext kept for chaining" if
-                                    "c0_0" in "\n".join(body) else "")
-        + (", v<c> chaining value" if "v0" in "\n".join(body) else "")
-        + (", hi:lo counter." if "hi" in "\n".join(body) else "."),
-    ]
-    return {
-        "symbol": v.symbol,
-        "params": KERNEL_PARAMS,
-        "notes": notes,
-        "decls": _declarations(body),
-        "unused_iv": not uses_iv,
-        "body": body,
-    }
+class PortableEmitter(Emitter):
+    directory = ("portable", "portable C kernels (`portable.h` holds their helpers)")
+    source = "gen/portable.py"
+    bodies = BODIES
+
+    def file_for(self, v):
+        return f"portable/portable_{v.mode.tag}.c"
+
+    def kernel(self, v, backend):
+        """Template context for one kernel."""
+        body = self.body(backend, v.mode)(v)
+        text = "\n".join(body)
+        notes = contract_notes(v, backend, "C99") + [
+            "Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),",
+            "o<b>_<c> cipher output" + (", c<b>_<c> ciphertext kept for chaining" if
+                                        "c0_0" in text else "")
+            + (", v<c> chaining value" if "v0" in text else "")
+            + (", hi:lo counter." if "hi" in text else "."),
+        ]
+        return {"symbol": v.symbol, "params": v.mode.kernel_shape.c_params, "notes": notes,
+                "decls": _declarations(body), "unused_iv": v.mode.iv == "none", "body": body}
+
+    def emit(self, variants, render, backend):
+        """{path: text}: portable.h and one C file per (mode, direction)."""
+        files = {"portable/portable.h": render("portable.h.j2")}
+        for path, group in by_file(variants, self.file_for).items():
+            files[path] = render("portable_kernels.c.j2",
+                                 kernels=[self.kernel(v, backend) for v in group])
+        return files
+
+    def width_problem(self, backend, width):
+        return "" if width <= MAX_WIDTH else (
+            f"width {width} is over the portable C limit of {MAX_WIDTH}: a compiler holds "
+            "the columns of a few blocks in registers, and wider groups only spill them to "
+            "the stack")
 
 
-def emit(variants, render, backend):
-    """Return {path: text} for the portable backend: one C file per (mode, direction)."""
-    files = {"portable/portable.h": render("portable.h.j2")}
-    for path, group in by_file(variants, file_for).items():
-        files[path] = render("portable_kernels.c.j2", kernels=[kernel(v) for v in group])
-    return files
-
-
-def file_for(v):
-    """The generated source that holds kernel v."""
-    return f"portable/portable_{v.mode.tag}.c"
+EMITTER = PortableEmitter()

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """TILE-Gx assembly of the tilegx backend's block functions, scheduled into
-bundles (gen/c/tilegx_sched.py), and the aes_core.c-style baseline the report
+bundles (gen/tilegx/sched.py), and the aes_core.c-style baseline the report
 compares them with.
 
-The programs are the C of gen/c/tilegx.py instruction by instruction:
+The programs are the C of gen/tilegx/c.py instruction by instruction:
 tblidxbK + ld4u per table lookup (1 KiB-aligned tables), ldna/dblalign/
 revbytes input, the v2int_l + mm + v2packh last round (Td4 with v1int_l/
 v2int_l/v4int_l for decryption).  Two things only assembly can do: the round
@@ -21,9 +21,10 @@ Calling convention of the generated functions (TILE-Gx ABI, a leaf):
   *_aligned: every out 8-byte aligned (GX_STORE_ALIGNED); else any alignment.
 """
 
-from . import tilegx_sched as ts
+from variants import KEY_BITS, ROUNDS
 
-KEY_BITS = (128, 192, 256)
+from . import sched as ts
+
 # (function, width, aligned output) per key size and direction.
 SHAPES = ((1, True), (1, False), (2, True))
 
@@ -89,7 +90,7 @@ def _double_keys(p, state, pairs):
 def program(bits, decrypt, width, aligned, per=2, pairs=True):
     """Our block function: `width` blocks through every round.  pairs=False:
     the round keys a word per load, as the C (for the report's comparison)."""
-    rounds = bits // 32 + 6
+    rounds = ROUNDS[bits]
     name = (f"aes_gen_tilegx_asm_{'decrypt' if decrypt else 'encrypt'}{width}_k{bits}"
             f"{'_aligned' if aligned else ''}{'' if pairs else '_wordkeys'}")
     p = ts.Program(name, ["rk", "tables", "td4"] + [f"in{i}" for i in range(width)] +
@@ -162,7 +163,7 @@ def baseline(bits, decrypt):
     a byte index by shrui (the top byte) or bfextu, its address by shl2add,
     ld4u; the key
     words by ld4u_add; the same xor tree as ours."""
-    rounds = bits // 32 + 6
+    rounds = ROUNDS[bits]
     name = f"aes_core_c_{'decrypt' if decrypt else 'encrypt'}_k{bits}"
     p = ts.Program(name, ["rk", "tables", "td4", "in", "out"])
     rk, src, dst = p.args[0], p.args[3], p.args[4]
@@ -287,8 +288,8 @@ def file_body(pairs):
 
 ABOUT = {
     "aes_tilegx.S": [
-        "TILE-Gx assembly of the tilegx block functions (gen/c/tilegx_asm.py),",
-        "scheduled into bundles by gen/c/tilegx_sched.py; the C beside it",
+        "TILE-Gx assembly of the tilegx block functions (gen/tilegx/bundles.py),",
+        "scheduled into bundles by gen/tilegx/sched.py; the C beside it",
         "(aes_tilegx_core.h) is the same algorithm.  Verified on the host by",
         "tests/test_tilegx_bundles.c, which interprets these bundles.",
         "",
@@ -315,51 +316,3 @@ def files(render):
     ours, base = functions()
     return {f"tilegx/{name}": render("tilegx_asm.S.j2", about=ABOUT[name], body=file_body(pairs))
             for name, pairs in (("aes_tilegx.S", ours), ("aes_core_c_baseline.S", base))}
-
-
-# --- report -----------------------------------------------------------------------
-
-def _counts(bundles, blocks):
-    """Per block: operations by kind, the last round's, bundles."""
-    ops = [op for b in bundles for op in b]
-    kinds = {k: sum(op.kind == k for op in ops) / blocks for k in ("load", "tblidx", "alu", "store")}
-    last = [op for op in ops if op.phase == "last"]
-    return {"ops": len(ops) / blocks, **kinds, "last": len(last) / blocks,
-            "last_alu": sum(op.kind == "alu" for op in last) / blocks,
-            "bundles": len(bundles), "cycles": len(bundles) / blocks}
-
-
-def report():
-    """`gen/aesgen.py --report tilegx`: the schedule's figures per key size and
-    direction, ours against the aes_core.c-style baseline."""
-    ours, base = functions()
-    n = len(KEY_BITS) * 2
-    base, wordkeys = base[:n], base[n:]
-    shape_names = {(1, True): "ours, aligned out", (1, False): "ours, any out",
-                   (2, True): "ours x2, aligned"}
-    head = (f"{'AES':>7} {'code':<19}{'ops':>6}{'loads':>7}{'tblidx':>7}{'alu':>6}{'stores':>7}"
-            f" | {'last':>5}{'l.alu':>6} | {'bundles':>7}{'cyc/blk':>8}{'vs base':>8}")
-    lines = ["TILE-Gx block code as scheduled (gen/c/tilegx_sched.py): operations per block",
-             "by kind (alu: everything but loads, stores and tblidxb), the last round alone",
-             "(all of it, and its alu part), bundles per call and estimated cycles per block",
-             "(one bundle a cycle, every load an L1 hit: the schedule has no stall).",
-             "ours, word keys: aligned output, one ld4u_add per round-key word as in the C",
-             "(the others load them two at a time).",
-             "", head, "-" * len(head)]
-    i = 0
-    for bits in KEY_BITS:
-        for dec in (False, True):
-            b = _counts(base[i // len(SHAPES)][1], 1) if i % len(SHAPES) == 0 else None
-            label = f"{bits} {'dec' if dec else 'enc'}"
-            rows = [("aes_core.c-style", b),
-                    ("ours, word keys", _counts(wordkeys[i // len(SHAPES)][1], 1))]
-            for w, a in SHAPES:
-                rows.append((shape_names[(w, a)], _counts(ours[i][1], w)))
-                i += 1
-            for name, c in rows:
-                lines.append(f"{label:>7} {name:<19}{c['ops']:6.0f}{c['load']:7.0f}{c['tblidx']:7.0f}"
-                             f"{c['alu']:6.0f}{c['store']:7.0f} | {c['last']:5.0f}{c['last_alu']:6.0f}"
-                             f" | {c['bundles']:7d}{c['cycles']:8.1f}"
-                             f"{100 * (c['cycles'] / b['cycles'] - 1):+7.0f}%")
-                label = ""
-    return "\n".join(lines)

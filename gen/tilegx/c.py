@@ -1,35 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
-"""tilegx: TILE-Gx AES in C with GCC's __insn_* builtins (Corneliusen's
-"OpenSSL aes_core.c Replacement for Tilera TILE-Gx"), and its host emulation.
-
-The state is OpenSSL's: four big-endian 32-bit words.  The tables are
-OpenSSL's Te0-3 and Td0-3 (and Td4, the inverse S-box as words), each aligned
-to 1 KiB, so `tblidxbK(table, word)` is the address of the entry for byte K of
-the word in one operation, and `ld4u` loads it.  Input of any alignment comes
-through two or three `ldna` doubleword loads, `dblalign` and `revbytes`;
-output through byte stores, or `st` when GX_STORE_ALIGNED promises 8-byte
-aligned output (the article's aligned store path).
-
-What this module writes:
-  tilegx/aes_tilegx_core.h  the tables and one- and two-block encryption and
-                            decryption per key size (static inline)
-  tilegx/tilegx_kernels.c   the runtime's tilegx-emu kernels (every mode) on it
-  tilegx/aes_core_tilegx.c  a drop-in for OpenSSL's aes_core.c with the same
-                            code inlined: AES_set_encrypt_key, AES_set_decrypt_key,
-                            AES_encrypt, AES_decrypt on OpenSSL's AES_KEY
-  tilegx/aes_tilegx.S       the block functions as scheduled TILE-Gx bundles
-                            (gen/c/tilegx_asm.py), and aes_core_c_baseline.S,
-                            the aes_core.c-style code the report compares
-On a host the runtime's kernels are compiled with -include tilegx_emu.h.
-Not constant-time (table lookups indexed by key and data).
-"""
+"""The TILE-Gx C: block functions on the __insn_* builtins (one or two blocks
+per call, per key size and direction) and the mode bodies of the runtime's
+tilegx-emu kernels, which call them.  The state is OpenSSL's: four
+big-endian 32-bit words; rk is OpenSSL's AES_KEY rd_key (the `openssl` key
+format)."""
 
 import aes_math
-from . import tilegx_asm
-from variants import KERNEL_PARAMS
+import cgen
+from variants import ROUNDS
 
-DIRECTORY = ("tilegx", "TILE-Gx C (__insn_* builtins; emulated on other hosts), the "
-             "aes_core.c drop-in")
+# The block functions interleave this many blocks: a kernel's width is one of them.
+BLOCK_WIDTHS = (1, 2)
 
 
 # --- block code --------------------------------------------------------------
@@ -101,7 +82,7 @@ def _last_round(rounds, decrypt, i):
 
 def block_function(bits, decrypt, width):
     """C of one static inline function: width blocks through all rounds."""
-    rounds = bits // 32 + 6
+    rounds = ROUNDS[bits]
     name = f"aes_gen_tilegx_{'decrypt' if decrypt else 'encrypt'}{width}_k{bits}"
     blocks = [str(i) for i in range(width)]
     args = ", ".join([f"const uint8_t *in{i}" for i in blocks] + [f"uint8_t *out{i}" for i in blocks])
@@ -117,39 +98,94 @@ def block_function(bits, decrypt, width):
     return {"name": name, "args": args, "body": body, "width": width}
 
 
-# --- files --------------------------------------------------------------------
-
-def _words(table):
-    return [", ".join(f"0x{v:08x}" for v in table[i:i + 6]) + "," for i in range(0, 256, 6)]
-
-
 def core_context():
-    funcs = [block_function(bits, dec, w) for bits in (128, 192, 256) for dec in (False, True)
-             for w in (1, 2)]
+    funcs = [block_function(bits, dec, w) for bits in ROUNDS for dec in (False, True)
+             for w in BLOCK_WIDTHS]
     tables = {"te": [_words(t) for t in aes_math.TE_BE], "td": [_words(t) for t in aes_math.TD_BE],
               "td4": _words(aes_math.INV_SBOX), "te4": _words(aes_math.SBOX),
               "rcon": ", ".join(f"0x{r << 24:08x}" for r in aes_math.RCON)}
     return {"funcs": funcs, "tables": tables}
 
 
-def file_for(v):
-    return "tilegx/tilegx_kernels.c"
+def _words(table):
+    return [", ".join(f"0x{v:08x}" for v in table[i:i + 6]) + "," for i in range(0, 256, 6)]
 
 
-BODIES = {name: name for name in ("ecb", "cbc_enc", "cbc_dec", "cfb_enc", "cfb_dec", "ofb", "ctr")}
+# --- mode bodies: C lines of a kernel's body, on the block functions ---------
+
+def _call(v, decrypt, ins, outs):
+    """One call of the block function for len(ins) blocks."""
+    fn = f"aes_gen_tilegx_{'decrypt' if decrypt else 'encrypt'}{len(ins)}_k{v.key_bits}"
+    return f"{fn}(rk32, {', '.join(list(ins) + list(outs))});"
 
 
-def emit(variants, render, backend):
-    core = core_context()
-    kernels = [{"symbol": v.symbol, "body": v.mode.body_name, "bits": v.key_bits,
-                "width": v.width, "dec": v.mode.schedule == "dec",
-                "counter_bits": v.mode.counter_bits, "description": v.mode.description,
-                "iv_note": v.mode.iv_note} for v in variants]
-    return {
-        "tilegx/aes_tilegx_core.h": render("tilegx_core.h.j2", **core),
-        "tilegx/tilegx_kernels.c": render("tilegx_kernels.c.j2", kernels=kernels, params=KERNEL_PARAMS),
-        # The drop-in: one block at a time (AES_encrypt, AES_decrypt).
-        "tilegx/aes_core_tilegx.c": render("aes_core_tilegx.c.j2", **dict(
-            core, funcs=[f for f in core["funcs"] if f["width"] == 1])),
-        **tilegx_asm.files(render),
-    }
+def _blocks(base, width):
+    """base, base + 16, ...: the blocks of a group in a buffer."""
+    return [base] + [f"{base} + {16 * b}" for b in range(1, width)]
+
+
+def ecb(v):
+    w = v.width
+    return ["(void)iv;"] + cgen.group_loop(w, [
+        _call(v, v.mode.schedule == "dec", _blocks("src", w), _blocks("dst", w))])
+
+
+def cbc_enc(v):
+    return ["uint8_t x[16];"] + cgen.group_loop(1, [
+        "for (int i = 0; i < 16; i++)",
+        "    x[i] = src[i] ^ iv[i];",
+        _call(v, False, ["x"], ["iv"]),
+        "memcpy(dst, iv, 16);"], countdown=True) + ["memset(x, 0, sizeof x);"]
+
+
+def cbc_dec(v):
+    w = v.width
+    xors = ["    dst[i] ^= iv[i];"] + [f"    dst[{16 * b} + i] ^= c[{16 * (b - 1)} + i];"
+                                       for b in range(1, w)]
+    return [f"uint8_t c[{16 * w}];"] + cgen.group_loop(w, [
+        f"memcpy(c, src, {16 * w}); /* dst may be src */",
+        _call(v, True, _blocks("c", w), _blocks("dst", w)),
+        "for (int i = 0; i < 16; i++) {", *xors, "}",
+        f"memcpy(iv, c + {16 * (w - 1)}, 16);"]) + ["memset(c, 0, sizeof c);"]
+
+
+def cfb_enc(v):
+    return ["uint8_t ks[16];"] + cgen.group_loop(1, [
+        _call(v, False, ["iv"], ["ks"]),
+        "for (int i = 0; i < 16; i++)",
+        "    dst[i] = iv[i] = src[i] ^ ks[i];"], countdown=True) + ["memset(ks, 0, sizeof ks);"]
+
+
+def cfb_dec(v):
+    w = v.width
+    return [f"uint8_t c[{16 * w}], ks[{16 * w}];"] + cgen.group_loop(w, [
+        f"memcpy(c, src, {16 * w}); /* dst may be src */",
+        _call(v, False, ["iv"] + _blocks("c", w)[:w - 1], _blocks("ks", w)),
+        f"for (int i = 0; i < {16 * w}; i++)",
+        "    dst[i] = c[i] ^ ks[i];",
+        f"memcpy(iv, c + {16 * (w - 1)}, 16);"]) + ["memset(c, 0, sizeof c);",
+                                                    "memset(ks, 0, sizeof ks);"]
+
+
+def ofb(v):
+    return cgen.group_loop(1, [
+        _call(v, False, ["iv"], ["iv"]),
+        "for (int i = 0; i < 16; i++)",
+        "    dst[i] = src[i] ^ iv[i];"], countdown=True)
+
+
+def ctr(v):
+    """Counter blocks by aes_gen_tilegx_ctr_inc (tilegx_kernels.c)."""
+    w = v.width
+    counters = [line for b in range(w) for line in (
+        f"memcpy(ctr + {16 * b}, iv, 16);",
+        f"aes_gen_tilegx_ctr_inc(iv, {v.mode.counter_bits});")]
+    return [f"uint8_t ctr[{16 * w}], ks[{16 * w}];"] + cgen.group_loop(w, counters + [
+        _call(v, False, _blocks("ctr", w), _blocks("ks", w)),
+        f"for (int i = 0; i < {16 * w}; i++)",
+        "    dst[i] = src[i] ^ ks[i];"]) + ["memset(ctr, 0, sizeof ctr);",
+                                           "memset(ks, 0, sizeof ks);"]
+
+
+BODIES = {"ecb": ecb, "cbc_enc": cbc_enc, "cbc_dec": cbc_dec, "cfb_enc": cfb_enc,
+          "cfb_dec": cfb_dec, "ofb": ofb, "ctr": ctr}

@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The emitter contract: what the generator asks of each backend's emitter.
+
+An emitter (one per module, listed in gen/targets.py) writes the kernels of
+the backends that name it in gen/variants.py.  It provides:
+
+  bodies          {body name: function}: a mode's kernel body (Mode.body_name);
+                  body() turns a missing one into a generator error
+  directory       (folder under generated/, what it holds), for generated/README.md
+  file_for(v)     the generated file that holds kernel v
+  emit(vs, render, backend)   {path: text} for the backend's variants
+  width_problem(backend, w)   "" if the backend's planner can hold width w for
+                  every parallel mode, else the planner's reason: the one source
+                  of width limits
+  report()        optional: the text of `aesgen.py --report <target>`
+
+contract_notes() writes the comment every kernel carries (its mode, key
+size, round keys, iv, nblocks and CPU needs), the same for every target.
+"""
+
+from variants import MODES, VariantError
+
+
+class Emitter:
+    directory = ("", "")
+    bodies = {}
+    source = ""   # where the bodies live, for the error that names a missing one
+
+    def modes(self, backend):
+        """The modes the backend has kernels for: all, or the parallel ones."""
+        return [m for m in MODES if m.parallel or backend.serial_modes]
+
+    def body(self, backend, mode):
+        """The function that writes mode's body; a missing one is an error."""
+        fn = self.bodies.get(mode.body_name)
+        if fn is None:
+            raise VariantError(f"mode {mode.tag}: backend {backend.name} has no body "
+                               f"'{mode.body_name}' (add it to the bodies of {self.source}, "
+                               f"which has: {', '.join(sorted(self.bodies))})")
+        return fn
+
+    def check_bodies(self, backend):
+        for mode in self.modes(backend):
+            self.body(backend, mode)
+
+    def file_for(self, v):
+        raise NotImplementedError
+
+    def emit(self, variants, render, backend):
+        raise NotImplementedError
+
+    def width_problem(self, backend, width):
+        raise NotImplementedError
+
+    def report(self):
+        return None
+
+
+def by_file(variants, file_for):
+    """{path: [variant, ...]} in the variants' order: the kernels each file holds."""
+    files = {}
+    for v in variants:
+        files.setdefault(file_for(v), []).append(v)
+    return files
+
+
+def contract_notes(v, backend, requires, rk_detail=""):
+    """The comment lines of kernel v: what it computes, the round keys it takes
+    (rk_detail: what this backend adds, e.g. how many keys it reloads), iv,
+    nblocks and what it needs to run."""
+    blocks = f"{v.width} block{'s' if v.width > 1 else ''} per iteration"
+    tables = "" if backend.constant_time else \
+        " NOT constant-time: table lookups indexed by key and data."
+    schedule = "decryption" if v.mode.schedule == "dec" else "encryption"
+    return [
+        f"{v.mode.description}, AES-{v.key_bits} ({v.rounds} rounds, fully unrolled), "
+        f"{blocks}.{tables}",
+        f"rk: {schedule} round keys ({backend.key_format} format), {v.rounds + 1} x 16 bytes"
+        f"{rk_detail}.",
+        f"iv: {v.mode.iv_note}",
+        f"nblocks: a multiple of {v.width}." if v.width > 1 else "nblocks: any count.",
+        f"Requires: {requires}.",
+    ]
