@@ -21,13 +21,15 @@ PYTHON   ?= /usr/bin/python3
 BUILD    ?= build
 PREFIX   ?= /usr/local
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
-# Debian packages: what building needs (the generator, the library, the bench
-# and the peers it compares with), what the tests add, what plotting adds.
-BUILD_PACKAGES := cmake make gcc binutils pkg-config python3 python3-jinja2 python3-peachpy \
+# Debian packages, each list complete for its verbs: the generator alone
+# (make gen), building (the library, the bench and the peers it compares
+# with), testing, plotting, fuzzing.
+GEN_PACKAGES   := python3 python3-jinja2
+BUILD_PACKAGES := $(GEN_PACKAGES) cmake make gcc libc6-dev binutils pkg-config \
                   libssl-dev libgcrypt20-dev nettle-dev
-TEST_PACKAGES  := check g++ valgrind
-PLOT_PACKAGES  := gnuplot-nox
-FUZZ_PACKAGES  := clang
+TEST_PACKAGES  := $(BUILD_PACKAGES) check g++ valgrind python3-peachpy
+PLOT_PACKAGES  := $(BUILD_PACKAGES) gnuplot-nox
+FUZZ_PACKAGES  := $(TEST_PACKAGES) clang libclang-rt-14-dev
 
 GEN_ARGS := $(if $(WIDTHS),--widths $(WIDTHS)) $(if $(BACKENDS),--backends $(BACKENDS)) \
             $(if $(KEYS),--keys $(KEYS))
@@ -43,13 +45,14 @@ CMAKE_ARGS += "-DCMAKE_C_FLAGS=$(SAN_FLAGS)" "-DCMAKE_CXX_FLAGS=$(SAN_FLAGS)" \
               -DAES_GEN_SANITIZE=$(SANITIZE)
 endif
 
-.PHONY: all deps deps-test deps-plot deps-fuzz fuzz release-check configure build gen gen-check test bench plot tune untune \
+.PHONY: all deps deps-gen deps-test deps-plot deps-fuzz fuzz release-check configure build gen gen-check test bench plot tune untune \
         install clean
 
 all: build
 	$(BUILD)/aes-gen-bench --compare --samples 7
 
-# As root, installs what is missing (saying what); otherwise prints the exact command.
+# As root, installs what is missing (saying what, no Recommends); otherwise
+# prints the one command that installs it.
 define install_missing
 	@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
@@ -57,24 +60,28 @@ define install_missing
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing ($(2)):$$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	      apt-get install -y -qq --no-install-recommends $$missing; \
 	  else \
 	    echo "missing Debian packages ($(2)); run:"; \
-	    echo "  sudo apt-get install$$missing"; exit 1; \
+	    echo "  sudo apt-get install --no-install-recommends$$missing"; exit 1; \
 	  fi; \
 	fi
 endef
 
+deps-gen:
+	$(call install_missing,$(GEN_PACKAGES),to generate)
+
 deps:
 	$(call install_missing,$(BUILD_PACKAGES),to build)
 
-deps-test: deps
+deps-test:
 	$(call install_missing,$(TEST_PACKAGES),to test)
 
-deps-plot: deps
+deps-plot:
 	$(call install_missing,$(PLOT_PACKAGES),to plot)
 
-deps-fuzz: deps-test
+deps-fuzz:
 	$(call install_missing,$(FUZZ_PACKAGES),to fuzz)
 
 configure: deps
@@ -83,10 +90,10 @@ configure: deps
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
-gen: deps
+gen: deps-gen
 	$(PYTHON) gen/aesgen.py $(GEN_ARGS)
 
-gen-check: deps
+gen-check: deps-gen
 	$(PYTHON) gen/aesgen.py --check
 
 # The tests need Check; configure again once it is there.

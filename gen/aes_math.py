@@ -240,7 +240,6 @@ class _Vpaes:
         tower_cols = [e[1 << b] for b in range(4)] + [gf_mul(e[1 << b], self.theta)
                                                       for b in range(4)]
         self.P = _matrix_inverse(tower_cols)    # AES byte -> tower byte
-        self.from_tower = tower_cols
         inv_n = lambda n: e.index(gf_inverse(e[n]))
         self.INV = [0x80] + [inv_n(n) for n in range(1, 16)]
         self.AINV = [0x80] + [e.index(gf_mul(self.a, gf_inverse(e[n]))) for n in range(1, 16)]

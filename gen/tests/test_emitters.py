@@ -87,6 +87,23 @@ class Output(unittest.TestCase):
                 "aes_gen.map"), path)
         self.assertIn("portable/portable_ecb_enc.c", changed)
 
+    def test_every_encoder_form_is_emitted(self):
+        """The encoder knows the instructions the bodies emit, and only those
+        (the defaults, and odd widths on xmm with EVEX registers 16-31)."""
+        from x86.asm import FORMS, program
+        seen, call = set(), program.Program.__call__
+
+        def record(p, mnemonic, *ops, **kw):
+            seen.add(mnemonic)
+            return call(p, mnemonic, *ops, **kw)
+        program.Program.__call__ = record
+        try:
+            aesgen.generate(DEFAULT)
+            aesgen.generate(dict(DEFAULT, widths=request.parse_widths("vaes512:1,17")))
+        finally:
+            program.Program.__call__ = call
+        self.assertEqual(sorted({f.mnemonic for f in FORMS} - seen), [])
+
     def test_assembly_labels_are_defined(self):
         for path, text in self.files.items():
             if path.endswith(".S"):

@@ -302,9 +302,9 @@ class Emulator:
             a, b = m.read(ops[0], width), m.vec[ops[1].num] & ((1 << (8 * width)) - 1)
         base = name[1:] if name.startswith("v") else name
         n = width // 16
-        if base in ("pxor", "pxord", "pxorq"):
+        if base in ("pxor", "pxord"):
             r = a ^ b
-        elif base in ("pand", "pandd", "pandq"):
+        elif base in ("pand", "pandq"):
             r = a & b
         elif base in ("pandn", "pandnq"):   # ~(second source, or dst) & first
             r = ~b & a & ((1 << (8 * width)) - 1)

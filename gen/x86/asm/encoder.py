@@ -5,7 +5,7 @@ Debian's PeachPy has no VAES ymm/zmm forms and no EVEX at all, so every AES
 instruction the kernels write as .byte comes from here.  The rules are those
 of the Intel SDM, volume 2, chapter 2 (ModRM/SIB, REX, VEX, EVEX and the
 EVEX compressed disp8*N); where an instruction has two encodings GNU as picks
-from, the encoder picks the same one, so tests/test_encoder.py can compare
+from, the encoder picks the same one, so gen/tests/test_encoder.py can compare
 bytes with `as` for every form, register and addressing mode.
 """
 

@@ -1,10 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """Operands of the x86-64 model: registers, memory references, immediates, labels.
 
-A register is a value object: its kind (gp, xmm, ymm, zmm, k), its number and,
-optionally, the role it plays in a kernel ("block 0", "rk3").  Roles are named
-once where a kernel plans its registers; the register map in each kernel's
-header comment is printed from them.
+A register is a value object: its kind (gp, gp32, gp8, gp8h, xmm, ymm, zmm,
+k) and its number.  What a register holds in a kernel is the planner's
+business (gen/x86/plan.py); each kernel's register map is printed from it.
 """
 
 from dataclasses import dataclass, replace
@@ -23,7 +22,6 @@ KINDS = ("gp", "gp32", "gp8", "gp8h", "k") + tuple(VECTOR_BYTES)
 class Reg:
     kind: str
     num: int
-    role: str = ""
 
     def __post_init__(self):
         limit = {"gp": 16, "gp32": 16, "gp8": 16, "gp8h": 4, "k": 8}.get(self.kind, 32)
@@ -54,12 +52,6 @@ class Reg:
         return replace(self, kind="gp32")
 
     @property
-    def q(self):
-        """The 64-bit view of a GP register (%r9d -> %r9)."""
-        assert self.kind in ("gp", "gp32", "gp8")
-        return replace(self, kind="gp")
-
-    @property
     def is_vector(self):
         return self.kind in VECTOR_BYTES
 
@@ -70,19 +62,10 @@ class Reg:
     def att(self):
         return f"%{self.name}"
 
-    def named(self, role):
-        """The same register with a role, for the register map."""
-        return replace(self, role=role)
-
     def as_kind(self, kind):
         """The same register number viewed at another vector length."""
         return replace(self, kind=kind)
 
-    def __eq__(self, other):  # roles are annotations, not identity
-        return isinstance(other, Reg) and (self.kind, self.num) == (other.kind, other.num)
-
-    def __hash__(self):
-        return hash((self.kind, self.num))
 
 
 def gp(name):
@@ -162,9 +145,6 @@ class Mem:
         if self.index is not None:
             inner += f",{self.index.att()},{self.scale}"
         return f"{disp}({inner})"
-
-    def offset(self, delta):
-        return replace(self, disp=self.disp + delta)
 
 
 def mem(base, disp=0, index=None, scale=1, show_zero=False):
