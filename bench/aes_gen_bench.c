@@ -244,7 +244,7 @@ static int ours_job(struct ours *run, const aes_gen_key *k, unsigned bits,
 static int bound_job(const char *backend, enum aes_gen_mode_dir md, unsigned bits, size_t bytes,
                      struct bench_aes_run *run, struct bench_job *job)
 {
-    const double rounds = bits / 32 + 6, blocks = (double)bytes / 16;
+    const double rounds = aes_gen_rounds(bits / 8), blocks = (double)bytes / 16;
     const int b = aes_gen_backend_index(backend);
     const unsigned aes_bytes = b < 0 ? 0 : aes_gen_backend_table[b].aes_bytes;
     const int vlen = aes_bytes == 16 ? BENCH_XMM : aes_bytes == 32 ? BENCH_YMM

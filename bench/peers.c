@@ -283,7 +283,7 @@ int peer_open_setkey(unsigned key_bits, struct bench_job *job)
 {
 #ifdef HAVE_OPENSSL
     static struct openssl_setkey ctx[3];
-    struct openssl_setkey *s = &ctx[key_bits / 64 - 2];
+    struct openssl_setkey *s = &ctx[aes_gen_key_index(key_bits)];
     s->bits = key_bits;
     job->fn = run_openssl_setkey;
     job->ctx = s;

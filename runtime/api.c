@@ -35,7 +35,7 @@ static int setkey_with(aes_gen_key *k, const void *key, size_t key_len,
     tmp.private_rk_offset[0] = (uint16_t)format->enc_offset;
     tmp.private_rk_offset[1] = (uint16_t)format->dec_offset;
     tmp.private_backend = (uint16_t)backend;
-    tmp.private_rounds = (uint16_t)(key_len / 4 + 6);
+    tmp.private_rounds = (uint16_t)aes_gen_rounds(key_len);
     tmp.private_magic = AES_GEN_KEY_MAGIC;
     memcpy(k, &tmp, sizeof tmp);
     aes_gen_secure_zero(&tmp, sizeof tmp);

@@ -168,6 +168,11 @@ static inline int aes_gen_key_index(unsigned key_bits)
 {
     return AES_GEN_KEY_INDEX(key_bits);
 }
+/* AES's rounds for a key of key_len bytes (16, 24, 32: 10, 12, 14). */
+static inline unsigned aes_gen_rounds(size_t key_len)
+{
+    return (unsigned)(key_len / 4 + 6);
+}
 /* Registry range of one (backend, mode_dir, key_bits), from groups.inc:
  * returns the count and sets *first (0 if there is none). */
 size_t aes_gen_kernel_range(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md,

@@ -172,7 +172,7 @@ static void expand_encryption(const uint8_t *key, size_t key_len, uint8_t *enc)
 static void expand_fips(const uint8_t *key, size_t key_len, uint8_t *ks)
 {
     uint8_t *enc = ks, *dec = ks + 240;
-    const size_t rounds = key_len / 4 + 6;
+    const size_t rounds = aes_gen_rounds(key_len);
     expand_encryption(key, key_len, enc);
     /* FIPS-197 5.3.5: reversed order, InvMixColumns on all but the outer two. */
     for (size_t r = 0; r <= rounds; r++)
@@ -193,7 +193,7 @@ static void expand_openssl(const uint8_t *key, size_t key_len, uint8_t *ks)
             const uint8_t *b = fips + 240 * half + 4 * i;
             w[i] = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
         }
-        w[60] = (uint32_t)(key_len / 4 + 6);
+        w[60] = aes_gen_rounds(key_len);
         memcpy(ks + 256 * half, w, sizeof w);
     }
     aes_gen_secure_zero(fips, sizeof fips);
@@ -237,7 +237,7 @@ static void expand_vpaes(const uint8_t *key, size_t key_len, uint8_t *ks)
     uint8_t fips[480];
     expand_fips(key, key_len, fips);
 #if defined(__x86_64__) || defined(__i386__)
-    vpaes_keys_ssse3(fips, ks, key_len / 4 + 6); /* every vpaes backend needs SSSE3 */
+    vpaes_keys_ssse3(fips, ks, aes_gen_rounds(key_len)); /* every vpaes backend needs SSSE3 */
 #else
     memset(ks, 0, 480); /* no vpaes backend is built for this architecture */
 #endif

@@ -104,7 +104,7 @@ START_TEST(kernel_preserves_abi_and_leaves_nothing)
 {
     const struct aes_gen_kernel_info *ki = &aes_gen_registry[_i];
     uint64_t rng = test_seed() ^ (uint64_t)_i << 16;
-    const int rounds = (int)ki->key_bits / 32 + 6;
+    const int rounds = (int)aes_gen_rounds(ki->key_bits / 8);
     uint8_t rk[15 * 16], iv_a[16], iv_b[16];
 
     if (!kernel_runs_here(ki))
@@ -167,7 +167,7 @@ START_TEST(api_calls_leave_no_key_material)
     for (size_t b = 0; b < nb; b++)
         for (size_t ki = 0; ki < nk; ki++) {
             const char *name = aes_gen_backend_table[ids[b]].name;
-            const int rounds = (int)lens[ki] / 4 + 6;
+            const int rounds = (int)aes_gen_rounds(lens[ki]);
             if (!aes_gen_backend_usable(ids[b], (unsigned)(8 * lens[ki])))
                 continue;
             rng_fill(&rng, key, sizeof key);
