@@ -122,12 +122,13 @@ class Emulated(unittest.TestCase):
                     ivs = list(counters(width, rng)) if mode.iv == "counter" else \
                         [bytes(rng.randrange(256) for _ in range(16))]
                     for iv in ivs:
-                        got, got_iv = x86emu.run_kernel(
-                            ctx, round_keys(mode, key, backend.key_format), iv, src, n)
+                        out = x86emu.run_kernel(ctx, mode.kernel_shape, {
+                            "rk": round_keys(mode, key, backend.key_format), "iv": iv,
+                            "dst": bytes(len(src)), "src": src, "nblocks": n})
                         want, want_iv = reference(mode, key, iv, src)
-                        self.assertEqual(got.hex(), want.hex(), f"{v.symbol} iv {iv.hex()}")
+                        self.assertEqual(out["dst"].hex(), want.hex(), f"{v.symbol} iv {iv.hex()}")
                         if mode.iv != "none":
-                            self.assertEqual(got_iv.hex(), want_iv.hex(), f"{v.symbol} iv out")
+                            self.assertEqual(out["iv"].hex(), want_iv.hex(), f"{v.symbol} iv out")
                     count += 1
         return count
 

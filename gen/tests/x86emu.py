@@ -342,23 +342,36 @@ class Emulator:
             m.write(ops[1], r, size)
 
 
-def run_kernel(context, rk, iv, src, nblocks):
-    """Emulate one kernel (a skeletons.kernel() context) on byte strings;
-    returns (dst, iv after).  dst is a separate buffer, with guard bytes
-    either side that must stay untouched."""
+def run_kernel(context, shape, args):
+    """Emulate one kernel (an emitter's kernel() context) whose arguments are
+    `shape`'s (gen/variants.py SHAPES): args maps each parameter to bytes (a
+    buffer: its contents before the call) or an int (a count).  dst is given
+    by its contents too and has guard bytes either side that must stay
+    untouched.  Returns {name: bytes after the call} for every buffer."""
     m = Machine()
     for const in context["consts"]:
         data = b"".join(int(v, 0).to_bytes(8, "little")
                         for line in const.lines for v in line.split(None, 1)[1].split(","))
         m.consts[const.name] = m.map(data)
     guard = b"\xa5" * 64
-    rk_at, iv_at = m.map(rk), m.map(iv)
-    src_at = m.map(src)
-    dst_at = m.map(guard + bytes(len(src)) + guard) + 64
-    for reg, value in (("rdi", rk_at), ("rsi", iv_at), ("rdx", dst_at), ("rcx", src_at),
-                       ("r8", nblocks)):
-        m.gp[GP_NAMES.index(reg)] = value
+    where = {}
+    for name, reg in zip(shape.names, ARG_REGS):
+        value = args[name]
+        if isinstance(value, int):
+            m.gp[GP_NAMES.index(reg)] = value
+            continue
+        where[name] = m.map(guard + value + guard) + 64 if name == "dst" else m.map(value)
+        m.gp[GP_NAMES.index(reg)] = where[name]
     Emulator(m).run(context["program"].items)
-    out = m.memory[dst_at - 64]
-    assert out[:64] == guard and out[-64:] == guard, "write outside dst"
-    return bytes(out[64:-64]), bytes(m.memory[iv_at])
+    out = {}
+    for name, at in where.items():
+        mem_ = m.memory[at - 64] if name == "dst" else m.memory[at]
+        if name == "dst":
+            assert mem_[:64] == guard and mem_[-64:] == guard, "write outside dst"
+            mem_ = mem_[64:-64]
+        out[name] = bytes(mem_)
+    return out
+
+
+# The SysV integer argument registers, in order.
+ARG_REGS = ("rdi", "rsi", "rdx", "rcx", "r8", "r9")

@@ -18,14 +18,12 @@ CTR counter.
 """
 
 from emitter import Emitter, by_file, contract_notes
-from variants import SHAPES, Variant
+from variants import Variant
 
 from .asm import Const, Program, gp, mem, rip
 from .plan import PlanError, plan
 from .vector import sysv, sysv_note
 
-BLOCK_ARGS = sysv(SHAPES["block"])
-RK, IV, DST, SRC, N = (BLOCK_ARGS[r] for r in SHAPES["block"].names)
 TMP_ROLE = "temporary: data loads"
 # Every x86 backend: one assembly file per backend and (mode, direction).
 DIRECTORY = ("x86_64", "x86-64 assembly (GNU as), one file per backend and mode")
@@ -46,6 +44,7 @@ class Kernel:
         self.vec = vec
         self.plan = plan_
         self.p = Program(variant.symbol)
+        self.args = sysv(variant.mode.kernel_shape)
         self.gp_notes = []
 
     @classmethod
@@ -68,24 +67,33 @@ class Kernel:
     def tmp(self):
         return self.plan.named["tmp"]
 
+    def arg(self, name):
+        """The register an argument of the kernel's shape arrives in."""
+        return self.args[name]
+
     def src(self, block):
-        return mem(SRC, 16 * block, show_zero=True)
+        return mem(self.arg("src"), 16 * block, show_zero=True)
 
     def dst(self, block):
-        return mem(DST, 16 * block, show_zero=True)
+        return mem(self.arg("dst"), 16 * block, show_zero=True)
+
+    def loop(self, width, body, countdown=False):
+        """The group loop on the kernel's src, dst and nblocks."""
+        group_loop(self.p, width, body, self.arg("nblocks"), self.arg("src"), self.arg("dst"),
+                   countdown=countdown)
 
     def key(self, r):
         """The register holding round key r, loading it into tmp if spilled."""
         reg = self.plan.keys[r]
         if reg is None:
-            self.vec.broadcast(self.p, mem(RK, 16 * r, show_zero=True), self.tmp)
+            self.vec.broadcast(self.p, mem(self.arg("rk"), 16 * r, show_zero=True), self.tmp)
             return self.tmp
         return reg
 
     def load_keys(self):
         for r, reg in sorted(self.plan.keys.items()):
             if reg is not None:
-                self.vec.broadcast(self.p, mem(RK, 16 * r, show_zero=True), reg)
+                self.vec.broadcast(self.p, mem(self.arg("rk"), 16 * r, show_zero=True), reg)
 
     def whiten(self, regs):
         k = self.key(0)
@@ -113,8 +121,8 @@ class Kernel:
 
 # --- shared pieces -----------------------------------------------------------
 
-def group_loop(p, width, body, n=N, src=SRC, dst=DST, suffix="", countdown=False):
-    """while (nblocks >= width) { body(); src += 16W; dst += 16W; nblocks -= W; }
+def group_loop(p, width, body, n, src, dst, suffix="", countdown=False):
+    """while (n >= width) { body(); src += 16W; dst += 16W; n -= W; }
 
     n, src and dst may be registers or stack slots (suffix "q" sizes the
     instructions for those).  countdown (width 1): test once, then let the
@@ -146,9 +154,9 @@ def chained(k, width, body):
     its register, where the top lane is the block before the group; the group
     leaves its last ciphertext vector there, and the top lane goes back to iv."""
     chain = k.plan.named["chain"]
-    k.vec.broadcast(k.p, mem(IV), chain)
-    group_loop(k.p, width, body)
-    k.vec.extract_top(k.p, chain, mem(IV))
+    k.vec.broadcast(k.p, mem(k.arg("iv")), chain)
+    k.loop(width, body)
+    k.vec.extract_top(k.p, chain, mem(k.arg("iv")))
 
 
 def previous_blocks(k, reg_index, dst):
@@ -171,11 +179,11 @@ def whitened_chain(k, body):
     x, k0, kn = k.plan.named["chain"], k.plan.keys[0], k.plan.keys[k.plan.rounds]
     k.plan.notes[kn] = f"rk{k.plan.rounds} ^ rk0"
     k.vec.xor(k.p, k0, kn)
-    k.vec.load(k.p, mem(IV), x)
+    k.vec.load(k.p, mem(k.arg("iv")), x)
     k.vec.xor(k.p, k0, x)
-    group_loop(k.p, 1, body)
+    k.loop(1, body)
     k.vec.xor(k.p, k0, x)
-    k.vec.store(k.p, x, mem(IV))
+    k.vec.store(k.p, x, mem(k.arg("iv")))
 
 
 def ctr_constants(k, width):
@@ -292,7 +300,7 @@ def ecb(k, v):
         k.whiten(k.plan.blocks)
         k.rounds(k.plan.blocks, decrypt)
         _store_blocks(k)
-    group_loop(k.p, v.width, group)
+    k.loop(v.width, group)
 
 
 # Serial modes: the chain from one block to the next is only the AES rounds.
@@ -309,33 +317,34 @@ def cbc_enc(k, v):
     p, vec = k.p, k.vec
     x, tmp, t2 = k.plan.named["chain"], k.tmp, k.plan.named["extra"]
     k0, kn = k.plan.keys[0], k.plan.keys[k.plan.rounds]
+    n, src, dst = k.arg("nblocks"), k.arg("src"), k.arg("dst")
     done, loop, last = p.label("done"), p.label("loop"), p.label("last")
-    vec.load(p, mem(IV), x)
-    p("test", N, N)
+    vec.load(p, mem(k.arg("iv")), x)
+    p("test", n, n)
     p("jz", done)
-    vec.load(p, mem(SRC), tmp)
+    vec.load(p, mem(src), tmp)
     vec.xor(p, k0, tmp)
     vec.xor(p, tmp, x)
-    p("sub", 1, N)
+    p("sub", 1, n)
     p("jz", last)
     p.directive(".p2align 4")
     p.place(loop)
     k.middle_rounds([x], False)
-    vec.load(p, mem(SRC, 16), tmp)
+    vec.load(p, mem(src, 16), tmp)
     vec.xor(p, k0, tmp)
     vec.xor3(p, kn, tmp, t2)
     vec.aes(p, "aesenclast", t2, x)
     vec.xor3(p, tmp, x, t2)
-    vec.store(p, t2, mem(DST))
-    p("add", 16, SRC)
-    p("add", 16, DST)
-    p("sub", 1, N)
+    vec.store(p, t2, mem(dst))
+    p("add", 16, src)
+    p("add", 16, dst)
+    p("sub", 1, n)
     p("jnz", loop)
     p.place(last)
     k.rounds([x], False)
-    vec.store(p, x, mem(DST))
+    vec.store(p, x, mem(dst))
     p.place(done)
-    vec.store(p, x, mem(IV))
+    vec.store(p, x, mem(k.arg("iv")))
 
 
 @body("cbc_dec", ("chain", "chaining value (IV, last ciphertext)"), ("tmp", TMP_ROLE))
@@ -368,11 +377,11 @@ def cfb_enc(k, v):
 
     def block():
         k.middle_rounds([x], False)
-        k.vec.load(k.p, mem(SRC), tmp)
+        k.vec.load(k.p, mem(k.arg("src")), tmp)
         k.vec.xor(k.p, kf, tmp)
         k.vec.aes(k.p, "aesenclast", tmp, x)
         k.vec.xor3(k.p, k0, x, tmp)
-        k.vec.store(k.p, tmp, mem(DST))
+        k.vec.store(k.p, tmp, mem(k.arg("dst")))
     whitened_chain(k, block)
 
 
@@ -404,10 +413,10 @@ def ofb(k, v):
     def block():
         k.middle_rounds([x], False)
         k.vec.aes(k.p, "aesenclast", kf, x)
-        k.vec.load(k.p, mem(SRC), tmp)
+        k.vec.load(k.p, mem(k.arg("src")), tmp)
         k.vec.xor(k.p, k0, tmp)
         k.vec.xor(k.p, x, tmp)
-        k.vec.store(k.p, tmp, mem(DST))
+        k.vec.store(k.p, tmp, mem(k.arg("dst")))
     whitened_chain(k, block)
 
 
@@ -424,15 +433,15 @@ def ctr(k, v):
         for j, reg in enumerate(k.plan.blocks):
             k.vec.xor_mem(p, k.src(j * k.vec.lanes), reg, k.tmp)
         _store_blocks(k)
-    k.vec.broadcast(p, mem(IV), k.plan.named["ctr"])
-    p("mov", mem(IV), hi)
-    p("mov", mem(IV, 8), lo)
+    k.vec.broadcast(p, mem(k.arg("iv")), k.plan.named["ctr"])
+    p("mov", mem(k.arg("iv")), hi)
+    p("mov", mem(k.arg("iv"), 8), lo)
     p("bswap", hi)
     p("bswap", lo)
-    group_loop(k.p, v.width, group)
+    k.loop(v.width, group)
     # One 16-byte store of the big-endian counter (exact on every path): the
     # next call's 16-byte load of iv is then forwarded from it.
-    k.vec.store(p, k.plan.named["ctr"].as_kind("xmm"), mem(IV))
+    k.vec.store(p, k.plan.named["ctr"].as_kind("xmm"), mem(k.arg("iv")))
 
 
 # --- a kernel, a file, the emitter ---------------------------------------------

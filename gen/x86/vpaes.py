@@ -29,7 +29,7 @@ import aes_math
 from . import skeletons
 from .asm import Const, mem, rip
 from .plan import Plan, PlanError, block_registers
-from .skeletons import DST, IV, SRC, TMP_ROLE, SkeletonEmitter, block_role, group_loop
+from .skeletons import TMP_ROLE, SkeletonEmitter, block_role
 from .vector import Vector, sysv_note
 
 VECTORS = {"vpaes": Vector(16, 16, "sse"), "vpaes256": Vector(32, 16, "vex"),
@@ -254,19 +254,19 @@ def _serial(name):
 def _serial_loop(k, block):
     """One block at a time with the chain in a register from iv to iv."""
     x = k.plan.named["chain"]
-    k.vec.load(k.p, mem(IV), x)
-    group_loop(k.p, 1, lambda: block(x), countdown=True)
-    k.vec.store(k.p, x, mem(IV))
+    k.vec.load(k.p, mem(k.arg("iv")), x)
+    k.loop(1, lambda: block(x), countdown=True)
+    k.vec.store(k.p, x, mem(k.arg("iv")))
 
 
 @_serial("cbc_enc")
 def cbc_enc(k, v):
     """c_i = E(p_i ^ c_{i-1})."""
     def block(x):
-        k.vec.xor_mem(k.p, mem(SRC), x, k.tmp)
+        k.vec.xor_mem(k.p, mem(k.arg("src")), x, k.tmp)
         k.whiten([x])
         k.rounds([x], False)
-        k.vec.store(k.p, x, mem(DST))
+        k.vec.store(k.p, x, mem(k.arg("dst")))
     _serial_loop(k, block)
 
 
@@ -276,8 +276,8 @@ def cfb_enc(k, v):
     def block(x):
         k.whiten([x])
         k.rounds([x], False)
-        k.vec.xor_mem(k.p, mem(SRC), x, k.tmp)
-        k.vec.store(k.p, x, mem(DST))
+        k.vec.xor_mem(k.p, mem(k.arg("src")), x, k.tmp)
+        k.vec.store(k.p, x, mem(k.arg("dst")))
     _serial_loop(k, block)
 
 
@@ -287,9 +287,9 @@ def ofb(k, v):
     def block(x):
         k.whiten([x])
         k.rounds([x], False)
-        k.vec.load(k.p, mem(SRC), k.tmp)
+        k.vec.load(k.p, mem(k.arg("src")), k.tmp)
         k.vec.xor(k.p, x, k.tmp)
-        k.vec.store(k.p, k.tmp, mem(DST))
+        k.vec.store(k.p, k.tmp, mem(k.arg("dst")))
     _serial_loop(k, block)
 
 
