@@ -25,6 +25,8 @@ from .plan import PlanError, plan
 from .vector import sysv, sysv_note
 
 TMP_ROLE = "temporary: data loads"
+# Caller-saved general-purpose registers a body may use beside the arguments.
+SCRATCH_GP = ("r9", "r10", "r11", "rax", "r8", "rcx", "rdx", "rsi", "rdi")
 # Every x86 backend: one assembly file per backend and (mode, direction).
 DIRECTORY = ("x86_64", "x86-64 assembly (GNU as), one file per backend and mode")
 
@@ -70,6 +72,12 @@ class Kernel:
     def arg(self, name):
         """The register an argument of the kernel's shape arrives in."""
         return self.args[name]
+
+    def scratch(self, count):
+        """count caller-saved general-purpose registers that hold no argument."""
+        free = [gp(n) for n in SCRATCH_GP if gp(n) not in self.args.values()]
+        assert len(free) >= count, "not enough scratch registers beside the arguments"
+        return free[:count]
 
     def src(self, block):
         return mem(self.arg("src"), 16 * block, show_zero=True)
@@ -216,17 +224,18 @@ def ctr_counters(k, width):
     """Counter blocks for one group into the block registers.
 
     The counter is kept twice: big-endian in every lane of `ctr`, as the
-    blocks need it, and byte-swapped in r10:r9 (high:low) for arithmetic.
+    blocks need it, and byte-swapped in hi:lo (two scratch registers) for
+    arithmetic.
     Byte 15 of a big-endian block is the top byte of its high qword, so while
     that byte plus W stays below 256 the group's counters, and the next
     group's base, are the base plus b << 56 in the high qword: one vector add
     per register (all but one group in 256 / W).  Otherwise, while the low
     qword plus W - 1 does not wrap, block b is the byte-swapped counter plus b
     in the low qword, then byte-swapped (pshufb); once per 2^64 blocks each
-    block is built from r10:r9 with add/adc.  Both slower paths rebuild `ctr`
-    from r10:r9."""
+    block is built from hi:lo with add/adc.  Both slower paths rebuild `ctr`
+    from hi:lo."""
     p, vec, blocks, tmp, ctr = k.p, k.vec, k.plan.blocks, k.tmp, k.plan.named["ctr"]
-    lo, hi, probe = gp("r9"), gp("r10"), gp("r11")
+    lo, hi, probe = k.scratch(3)
     assert width < 256
     bswap, inc_be, inc_le, step = ctr_constants(k, width)
     swapped, carry, swap, counters = (p.label(n) for n in ("swapped", "carry", "swap",
@@ -420,11 +429,13 @@ def ofb(k, v):
     whitened_chain(k, block)
 
 
-@body("ctr", ("ctr", "counter block, big-endian, in every lane"), ("tmp", TMP_ROLE))
-def ctr(k, v):
-    """E(counter + b) ^ src for the blocks of a group; see ctr_counters."""
-    p, lo, hi = k.p, gp("r9"), gp("r10")
-    k.gp_notes.append("r10:r9 the same counter, byte-swapped (high:low); r11 carry test")
+def ctr_stream(k, v, counter, after_group=None):
+    """E(counter + b) ^ src for the blocks of each group (see ctr_counters),
+    the counter read from and written back to argument `counter`;
+    after_group() runs once a group's output is stored."""
+    p, (lo, hi, probe) = k.p, k.scratch(3)
+    k.gp_notes.append(f"{hi.name}:{lo.name} the same counter, byte-swapped (high:low); "
+                      f"{probe.name} carry test")
 
     def group():
         ctr_counters(k, v.width)
@@ -433,15 +444,23 @@ def ctr(k, v):
         for j, reg in enumerate(k.plan.blocks):
             k.vec.xor_mem(p, k.src(j * k.vec.lanes), reg, k.tmp)
         _store_blocks(k)
-    k.vec.broadcast(p, mem(k.arg("iv")), k.plan.named["ctr"])
-    p("mov", mem(k.arg("iv")), hi)
-    p("mov", mem(k.arg("iv"), 8), lo)
+        if after_group:
+            after_group()
+    k.vec.broadcast(p, mem(k.arg(counter)), k.plan.named["ctr"])
+    p("mov", mem(k.arg(counter)), hi)
+    p("mov", mem(k.arg(counter), 8), lo)
     p("bswap", hi)
     p("bswap", lo)
     k.loop(v.width, group)
     # One 16-byte store of the big-endian counter (exact on every path): the
-    # next call's 16-byte load of iv is then forwarded from it.
-    k.vec.store(p, k.plan.named["ctr"].as_kind("xmm"), mem(k.arg("iv")))
+    # next call's 16-byte load of the counter is forwarded from it.
+    k.vec.store(p, k.plan.named["ctr"].as_kind("xmm"), mem(k.arg(counter)))
+
+
+@body("ctr", ("ctr", "counter block, big-endian, in every lane"), ("tmp", TMP_ROLE))
+def ctr(k, v):
+    """CTR: the counter is iv."""
+    ctr_stream(k, v, "iv")
 
 
 # --- a kernel, a file, the emitter ---------------------------------------------
