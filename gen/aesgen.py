@@ -113,7 +113,7 @@ def summary_rows(records):
 
 def generate(request):
     """All output files for `request` as {relative path: text}."""
-    matrix = req.build_matrix(request, targets.width_problem)
+    matrix = req.build_matrix(request, targets)
     names = req.emitted(req.expand(request["backends"]))
     for name in names:
         targets.emitter_of(name).check_bodies(variants.BACKENDS[name])
@@ -243,7 +243,7 @@ def parse_request(args, base):
     if args.ttable_key_loads is not None or args.ttable_temps is not None:
         request["aliases"] = {"ttable": req.ttable_alias(args.ttable_key_loads,
                                                          args.ttable_temps)}
-    req.validate(request, targets.width_problem)
+    req.validate(request, targets)
     return request
 
 
@@ -324,10 +324,10 @@ def main(argv):
             return 1
         print(f"aesgen: generated/ matches `{request_args(request)}` ({len(files)} files)")
         return 0
-    for name, skipped in req.left_out(req.expand(request["backends"]), request["widths"],
-                                      targets.width_problem).items():
-        for width, why in skipped:
-            print(f"aesgen: note: {name} leaves out width {width}: {why}")
+    for name, modes, width, why in req.left_out(targets, req.expand(request["backends"]),
+                                                request["widths"]):
+        which = f"{name} ({', '.join(modes)})" if modes else name
+        print(f"aesgen: note: {which} leaves out width {width}: {why}")
     write_tree(files, out)
     print(f"aesgen: wrote {len(files)} files, "
           f"{len(json.loads(files['manifest.json'])['kernels'])} kernels, to "

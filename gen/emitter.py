@@ -9,9 +9,9 @@ the backends that name it in gen/variants.py.  It provides:
   directory       (folder under generated/, what it holds), for generated/README.md
   file_for(v)     the generated file that holds kernel v
   emit(vs, render, backend)   {path: text} for the backend's variants
-  width_problem(backend, w)   "" if the backend's planner can hold width w for
-                  every parallel mode, else the planner's reason: the one source
-                  of width limits
+  width_problem(backend, w, mode)   "" if the backend's planner can hold a
+                  group of w blocks in the kernel of (parallel) mode, else the
+                  planner's reason: the one source of width limits
   report()        optional: the text of `aesgen.py --report <target>`
 
 contract_notes() writes the comment every kernel carries (its mode, key
@@ -49,7 +49,7 @@ class Emitter:
     def emit(self, variants, render, backend):
         raise NotImplementedError
 
-    def width_problem(self, backend, width):
+    def width_problem(self, backend, width, mode):
         raise NotImplementedError
 
     def report(self):

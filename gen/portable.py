@@ -184,7 +184,7 @@ class PortableEmitter(Emitter):
                                  kernels=[self.kernel(v, backend) for v in group])
         return files
 
-    def width_problem(self, backend, width):
+    def width_problem(self, backend, width, mode):
         return "" if width <= MAX_WIDTH else (
             f"width {width} is over the portable C limit of {MAX_WIDTH}: a compiler holds "
             "the columns of a few blocks in registers, and wider groups only spill them to "

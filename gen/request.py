@@ -5,13 +5,15 @@ whole before anything is written, and expanded into the variant matrix.
 A request is a dict, as generated/manifest.json records it:
     {"backends": [...], "keys": [...], "widths": None | {"*": [...]} | {name: [...]},
      "aliases": {alias: backend}}   (aliases optional)
-Whether a backend can hold a width is its emitter's planner's answer,
-passed in as width_problem(backend name, width) -> "" or the reason; this
-module imports no emitter.
+The widths are the parallel modes'; each (backend, mode) takes those of its
+list that its emitter's planner can hold.  The planner is passed in (this
+module imports no emitter): planner.modes(name), the modes a backend has
+kernels for, and planner.width_problem(name, mode, width), "" or the reason
+the kernel cannot hold the width (gen/targets.py is one).
 """
 
 import variants
-from variants import BACKENDS, KEY_BITS, MODES, REQUIRED_BACKEND, VariantError, check_unique
+from variants import BACKENDS, KEY_BITS, REQUIRED_BACKEND, VariantError, check_unique
 
 
 def default():
@@ -94,30 +96,49 @@ def emitted(backends):
     return [n for n in BACKENDS if n in backends and BACKENDS[n].emitter]
 
 
-def widths_for(backend, widths, width_problem):
-    """The widths of one backend's parallel modes.  A list for every backend
-    ("*") gives each the widths it can hold."""
-    if widths is None:
+def parallel_modes(planner, name):
+    return [m for m in planner.modes(name) if m.parallel]
+
+
+def requested_widths(backend, widths):
+    """The widths a request asks of a backend's parallel modes: its own list,
+    the list for every backend, or its defaults."""
+    if widths is None or ("*" not in widths and backend not in widths):
         return list(BACKENDS[backend].default_widths)
-    if backend in widths:
-        return list(widths[backend])
-    if "*" in widths:
-        return [w for w in widths["*"] if not width_problem(backend, w)]
-    return list(BACKENDS[backend].default_widths)
+    return list(widths.get(backend, widths.get("*")))
 
 
-def left_out(backends, widths, width_problem):
-    """{backend: [(width, reason)]}: the widths of a list for every backend
-    that a backend cannot hold, with its planner's reason."""
-    if widths is None or "*" not in widths:
-        return {}
-    out = {}
+def mode_widths(planner, backend, mode, widths):
+    """The widths of one (backend, mode): width 1 for a serial mode, else the
+    requested ones its kernel can hold."""
+    if not mode.parallel:
+        return [1]
+    return [w for w in requested_widths(backend, widths)
+            if not planner.width_problem(backend, mode, w)]
+
+
+def backend_problem(planner, name, width):
+    """"" if some parallel mode of the backend holds width, else the first one's reason."""
+    reasons = [planner.width_problem(name, m, width) for m in parallel_modes(planner, name)]
+    return "" if not all(reasons) else reasons[0] if reasons else "it has no parallel modes"
+
+
+def left_out(planner, backends, widths):
+    """[(backend, modes or None for all, width, reason)]: the widths of a
+    request's lists that a backend, or some of its modes, cannot hold."""
+    if widths is None:
+        return []
+    out = []
     for name in emitted(backends):
-        if name not in widths:
-            skipped = [(w, width_problem(name, w)) for w in widths["*"]]
-            skipped = [(w, why) for w, why in skipped if why]
+        if name not in widths and "*" not in widths:
+            continue
+        modes = parallel_modes(planner, name)
+        for width in requested_widths(name, widths):
+            why = {m.tag: planner.width_problem(name, m, width) for m in modes}
+            skipped = [tag for tag, reason in why.items() if reason]
             if skipped:
-                out[name] = skipped
+                out.append((name, None if len(skipped) == len(modes) else skipped, width,
+                            why[skipped[0]]))
     return out
 
 
@@ -133,7 +154,7 @@ def _check_width_list(widths, source, name=None):
     check_unique(widths, source)
 
 
-def validate(request, width_problem):
+def validate(request, planner):
     """Raise VariantError unless the request can be generated as a whole."""
     variants.validate_declarations()
     backends, widths, keys = request["backends"], request["widths"], request["keys"]
@@ -161,6 +182,17 @@ def validate(request, width_problem):
                                           for o in names):
             raise VariantError(f"BACKENDS: {name} takes its serial modes from a backend with "
                                f"key format {b.key_format}; none is requested")
+    for name in emitted(names):
+        # Width 1 finishes every message: every kernel must hold it, and a
+        # backend's declared defaults must be held by some mode.
+        for mode in parallel_modes(planner, name):
+            why = planner.width_problem(name, mode, 1)
+            if why:
+                raise VariantError(f"backend {name}: mode {mode.tag} cannot hold width 1: {why}")
+        for width in BACKENDS[name].default_widths:
+            why = backend_problem(planner, name, width)
+            if why:
+                raise VariantError(f"backend {name}: default width {width}: {why}")
     if widths is None:
         return
     for name in widths:
@@ -175,32 +207,30 @@ def validate(request, width_problem):
             source = f"WIDTHS for {name}"
             _check_width_list(widths[name], source, name)
             for width in widths[name]:
-                why = width_problem(name, width)
+                why = backend_problem(planner, name, width)
                 if why:
                     raise VariantError(f"{source}: {name} cannot hold width {width}: {why}")
     if "*" in widths:
         _check_width_list(widths["*"], "WIDTHS")
         candidates = [n for n in emitted(names) if n not in widths]
         for width in widths["*"]:
-            reasons = [(n, width_problem(n, width)) for n in candidates]
+            reasons = [(n, backend_problem(planner, n, width)) for n in candidates]
             if candidates and all(why for _, why in reasons):
                 name, why = reasons[0]
                 raise VariantError(f"WIDTHS: no backend can hold width {width} ({name}: {why})")
 
 
-def build_matrix(request, width_problem):
+def build_matrix(request, planner):
     """All variants for the request, in registry order: backends in preference
     order, then MODES order, then key size.  Within one (backend, mode, key
     size) the widths run widest first: the runtime's mode drivers rely on that
     order (tests check it)."""
-    validate(request, width_problem)
+    validate(request, planner)
     out = []
     for name in emitted(expand(request["backends"])):
-        backend = BACKENDS[name]
-        for mode in (m for m in MODES if m.parallel or backend.serial_modes):
+        for mode in planner.modes(name):
             for key_bits in sorted(request["keys"]):
-                mode_widths = widths_for(name, request["widths"], width_problem) \
-                    if mode.parallel else [1]
-                for width in sorted(mode_widths, reverse=True):
+                for width in sorted(mode_widths(planner, name, mode, request["widths"]),
+                                    reverse=True):
                     out.append(variants.Variant(name, mode, key_bits, width))
     return out

@@ -29,7 +29,14 @@ def emitter_of(name):
     return EMITTERS[b.emitter]
 
 
-def width_problem(name, width):
-    """"" if backend `name` can hold `width` blocks per group, else its planner's
-    reason."""
-    return emitter_of(name).width_problem(BACKENDS[name], width)
+# The planner gen/request.py asks: modes() and width_problem() by backend name.
+
+def modes(name):
+    """The modes backend `name` has kernels for."""
+    return emitter_of(name).modes(BACKENDS[name])
+
+
+def width_problem(name, mode, width):
+    """"" if backend `name` can hold `width` blocks per group in its kernel of
+    mode, else its planner's reason."""
+    return emitter_of(name).width_problem(BACKENDS[name], width, mode)

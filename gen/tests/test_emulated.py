@@ -24,25 +24,27 @@ MANIFEST = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "generated", "manifest.json")
 
 
-def widest(name):
-    """The widest width the backend's planner holds."""
+def widest(name, mode):
+    """The widest width the backend's planner holds for the mode."""
     width = 1
-    while not targets.width_problem(name, width + 1):
+    while not targets.width_problem(name, mode, width + 1):
         width += 1
     return width
 
 
-def widths_of(name):
-    """WIDTHS[name], the committed generation's and, with AES_GEN_EMU_WIDE, the widest."""
+def widths_of(name, mode):
+    """WIDTHS[name], the committed generation's and, with AES_GEN_EMU_WIDE, the
+    widest: those the mode's kernel holds."""
     out = set(WIDTHS[name])
     try:
         with open(MANIFEST, encoding="utf-8") as f:
-            out |= {k["width"] for k in json.load(f)["kernels"] if k["backend"] == name}
+            out |= {k["width"] for k in json.load(f)["kernels"]
+                    if k["backend"] == name and k["mode_tag"] == mode.tag}
     except OSError:
         pass
     if os.environ.get("AES_GEN_EMU_WIDE"):
-        out.add(widest(name))
-    return sorted(out)
+        out.add(widest(name, mode))
+    return sorted(w for w in out if not targets.width_problem(name, mode, w))
 
 
 def xor(a, b):
@@ -113,7 +115,7 @@ class Emulated(unittest.TestCase):
         count = 0
         for mode in emitter.modes(backend):
             for bits in variants.KEY_BITS:
-                for width in (widths_of(name) if mode.parallel else (1,)):
+                for width in (widths_of(name, mode) if mode.parallel else (1,)):
                     v = variants.Variant(name, mode, bits, width)
                     ctx = emitter.kernel(v, backend)
                     key = bytes(rng.randrange(256) for _ in range(bits // 8))

@@ -5,6 +5,7 @@ width limits it gives each backend (the only source of them)."""
 import unittest
 
 import targets
+import variants
 from x86.plan import PlanError, plan
 from x86.vector import Vector
 
@@ -37,19 +38,23 @@ class Planner(unittest.TestCase):
         self.assertEqual(widest.spilled(), list(range(15)))  # every key through tmp
 
     def test_backend_limits_come_from_the_planners(self):
-        """The widest width each backend holds, as its planner computes it
-        (blocks + the mode's registers within the register file)."""
-        def widest(name, upto=130):
-            return max(w for w in range(1, upto) if not targets.width_problem(name, w))
-        self.assertEqual(widest("aesni"), 14)     # 14 blocks, chain, tmp: 16 xmm
-        self.assertEqual(widest("vaes256"), 28)   # 14 ymm x 2
-        self.assertEqual(widest("vaes512"), 120)  # 30 zmm x 4
-        self.assertEqual(widest("vpaes"), 2)
-        self.assertEqual(widest("ttable-k64t0"), 2)
-        self.assertEqual(widest("ttable-k64t2"), 1)
+        """The widest width each (backend, mode) holds, as its planner computes
+        it (blocks + the mode's registers within the register file)."""
+        def widest(name, tag, upto=130):
+            return max(w for w in range(1, upto)
+                       if not targets.width_problem(name, variants.MODE_BY_TAG[tag], w))
+        self.assertEqual(widest("aesni", "cbc_dec"), 14)   # 14 blocks, chain, tmp: 16 xmm
+        self.assertEqual(widest("aesni", "ecb_enc"), 15)   # 15 blocks, tmp
+        self.assertEqual(widest("vaes256", "ctr_enc"), 28)  # 14 ymm x 2
+        self.assertEqual(widest("vaes512", "ctr_enc"), 120)  # 30 zmm x 4
+        self.assertEqual(widest("vaes512", "ecb_dec"), 124)
+        self.assertEqual(widest("vpaes", "ctr_enc"), 2)
+        self.assertEqual(widest("ttable-k64t0", "ecb_enc"), 2)
+        self.assertEqual(widest("ttable-k64t2", "ecb_enc"), 1)
         # Widths that are not a multiple of the lanes run on xmm: vpaes512 up to 5.
+        ctr = variants.MODE_BY_TAG["ctr_enc"]
         self.assertEqual(max(w for w in range(1, 20) if w % 4 and
-                             not targets.width_problem("vpaes512", w)), 5)
+                             not targets.width_problem("vpaes512", ctr, w)), 5)
 
 
 if __name__ == "__main__":

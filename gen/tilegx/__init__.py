@@ -62,7 +62,7 @@ class TilegxEmitter(Emitter):
             **bundles.files(render),
         }
 
-    def width_problem(self, backend, width):
+    def width_problem(self, backend, width, mode):
         return "" if width in c.BLOCK_WIDTHS else (
             f"width {width}: the TILE-Gx block functions interleave "
             f"{' or '.join(map(str, c.BLOCK_WIDTHS))} blocks")

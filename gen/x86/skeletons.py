@@ -553,18 +553,17 @@ class SkeletonEmitter(Emitter):
                                  rodata=merge_consts(kernels))
         return files
 
-    def width_problem(self, backend, width):
-        """The planner's answer for every parallel mode at width (the round
-        keys spill as needed, so the widest key size decides nothing)."""
-        for mode in (m for m in self.modes(backend) if m.parallel):
-            v = Variant(backend.name, mode, 256, width)
-            vec, full = self.vector(v), self.vectors[backend.name]
-            roles = [role for role, _ in self.body(backend, mode).roles]
-            try:
-                self.kernel_class.plan_for(v, vec, roles)
-            except PlanError as e:
-                if vec != full and width % full.lanes:
-                    return (f"a width that is not a multiple of the {full.lanes} blocks of a "
-                            f"{full.kind} register runs on {vec.kind}, and {e}")
-                return str(e)
+    def width_problem(self, backend, width, mode):
+        """The planner's answer for the mode's kernel at width (the round keys
+        spill as needed, so the widest key size decides nothing)."""
+        v = Variant(backend.name, mode, 256, width)
+        vec, full = self.vector(v), self.vectors[backend.name]
+        roles = [role for role, _ in self.body(backend, mode).roles]
+        try:
+            self.kernel_class.plan_for(v, vec, roles)
+        except PlanError as e:
+            if vec != full and width % full.lanes:
+                return (f"a width that is not a multiple of the {full.lanes} blocks of a "
+                        f"{full.kind} register runs on {vec.kind}, and {e}")
+            return str(e)
         return ""

@@ -422,13 +422,12 @@ class TtableEmitter(Emitter):
                                          else "aes_gen_ttable_enc"])
         return files
 
-    def width_problem(self, backend, width):
-        """Whether the general-purpose registers hold the parallel modes' blocks."""
-        for mode in (m for m in self.modes(backend) if m.parallel):
-            try:
-                Kernel(Variant(backend.name, mode, 256, width), options_of(backend), width)
-            except TtableError as e:
-                return str(e)
+    def width_problem(self, backend, width, mode):
+        """Whether the general-purpose registers hold the blocks."""
+        try:
+            Kernel(Variant(backend.name, mode, 256, width), options_of(backend), width)
+        except TtableError as e:
+            return str(e)
         return ""
 
 
