@@ -6,6 +6,9 @@ the backends that name it in gen/variants.py.  It provides:
 
   bodies          {body name: function}: a mode's kernel body (Mode.body_name);
                   body() turns a missing one into a generator error
+  without         {body name: why}: the bodies the emitter declares it does not
+                  write (a key of its backends takes those modes from another
+                  backend with its key format, as vaes takes the serial ones)
   directory       (folder under generated/, what it holds), for generated/README.md
   file_for(v)     the generated file that holds kernel v
   emit(vs, render, backend)   {path: text} for the backend's variants
@@ -24,11 +27,14 @@ from variants import MODES, VariantError
 class Emitter:
     directory = ("", "")
     bodies = {}
+    without = {}  # {body name: why this emitter has none}: declared, not forgotten
     source = ""   # where the bodies live, for the error that names a missing one
 
     def modes(self, backend):
-        """The modes the backend has kernels for: all, or the parallel ones."""
-        return [m for m in MODES if m.parallel or backend.serial_modes]
+        """The modes the backend has kernels for: all (or the parallel ones)
+        but those the emitter declares it is without."""
+        return [m for m in MODES if (m.parallel or backend.serial_modes) and
+                m.body_name not in self.without]
 
     def body(self, backend, mode):
         """The function that writes mode's body; a missing one is an error."""

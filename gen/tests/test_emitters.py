@@ -62,6 +62,22 @@ class Bodies(unittest.TestCase):
             emitter.MODES = saved
 
 
+    def test_a_declared_absence_is_not_a_missing_body(self):
+        """An emitter may say it has no body for a mode, with a reason: the
+        mode is then not generated for its backends, and nothing errs."""
+        from portable import PortableEmitter
+        e = PortableEmitter()
+        e.without = {"ctr": "for the test"}
+        backend = variants.BACKENDS["portable"]
+        self.assertNotIn("ctr_enc", [m.tag for m in e.modes(backend)])
+        e.check_bodies(backend)
+        e.bodies = {k: v for k, v in e.bodies.items() if k != "ctr"}
+        e.check_bodies(backend)
+        e.without = {}
+        with self.assertRaisesRegex(variants.VariantError, "no body 'ctr'"):
+            e.check_bodies(backend)
+
+
 class Output(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
