@@ -257,14 +257,18 @@ static int bound_job(const char *backend, enum aes_gen_mode_dir md, unsigned bit
 }
 
 static void print_header(const struct options *o, const struct bench_clock *c,
-                         const struct bench_bounds *b, const char *backend)
+                         const struct bench_bounds *b, const aes_gen_key *k)
 {
     if (o->csv || o->json)
         return;
     printf("aes-gen-bench: backend %s%s, %zu-byte buffers, median of %d timings after warm-up\n",
-           backend, o->backend ? " (asked for)"
+           aes_gen_key_backend(k), o->backend ? " (asked for)"
                                : " (the default: the first in preference order that runs here, "
                                  "constant-time first)", o->bytes, o->samples);
+    printf("constant time: %s (AES_GEN_REQUIRE_CONSTANT_TIME %s)\n",
+           aes_gen_key_constant_time(k) == 1 ? "yes, every mode runs on constant-time kernels"
+                                             : "NO, table lookups indexed by key and data",
+           aes_gen_constant_time_required() ? "on" : "off");
     printf("clock: core %.2f GHz (estimated: dependent-add loop), TSC %.2f GHz; "
            "cycles/B = ns/B x core GHz\n", c->core_ghz, c->tsc_ghz);
     printf("widths: %s\n", aes_gen_tuning_active()
@@ -354,11 +358,14 @@ static void print_rows(const struct options *o, const struct bench_clock *c,
                 r->bound_ns < 0 ? printf(",,") : printf(",%.3f,%.3f", bound_cpb, vs_bound);
             printf("\n");
         } else if (o->json) {
-            printf("%s\n    {\"backend\": \"%s\", \"key_bits\": %u, \"mode\": \"%s\", "
-                   "\"width\": %u, \"ns_per_byte\": %.4f, \"ns_per_byte_min\": %.4f, "
-                   "\"ns_per_byte_max\": %.4f, \"mib_per_s\": %.1f, \"cycles_per_byte\": %.3f",
-                   i ? "," : "", r->backend, r->key_bits, aes_gen_modes[r->md].name, r->width,
-                   r->ns, r->ns_min, r->ns_max, mib, cpb);
+            printf("%s\n    {\"backend\": \"%s\", \"constant_time\": %s, \"key_bits\": %u, "
+                   "\"mode\": \"%s\", \"width\": %u, \"ns_per_byte\": %.4f, "
+                   "\"ns_per_byte_min\": %.4f, \"ns_per_byte_max\": %.4f, \"mib_per_s\": %.1f, "
+                   "\"cycles_per_byte\": %.3f", i ? "," : "", r->backend,
+                   aes_gen_backend_table[aes_gen_backend_index(r->backend)].constant_time
+                       ? "true" : "false",
+                   r->key_bits, aes_gen_modes[r->md].name, r->width, r->ns, r->ns_min,
+                   r->ns_max, mib, cpb);
             if (o->compare) {
                 printf(", \"peers_ns_per_byte\": {");
                 for (int p = 0; p < PEER_COUNT; p++)
@@ -463,13 +470,11 @@ static int run_table(const struct options *o, const struct bench_clock *c,
     struct row rows[3 * AES_GEN_MODE_COUNT];
     int n = 0;
     aes_gen_key k;
-    const char *backend;
     for (int ki = 0; ki < o->nkeys; ki++) {
         if (setkey(&k, o->backend, o->keys[ki]))
             return 1;
-        backend = aes_gen_key_backend(&k);
         if (ki == 0)
-            print_header(o, c, b, backend);
+            print_header(o, c, b, &k);
         for (int m = 0; m < AES_GEN_MODE_COUNT; m++) {
             if (!o->modes[m])
                 continue;

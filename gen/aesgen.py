@@ -164,7 +164,9 @@ def generate(request):
                                    features=variants.CPU_FEATURES,
                                    formats=variants.KEY_FORMATS)
     files["sources.cmake"] = render("sources.cmake.j2", sources=sources, arches=variants.ARCHES,
-                                    options=options)
+                                    options=options,
+                                    constant_time=any(variants.BACKENDS[n].constant_time
+                                                      for n in names))
     files["aes_gen.map"] = render(
         "aes_gen.map.j2", major=header_version()[0], kernels=records,
         api=list(variants.PUBLIC_FUNCTIONS) + [m.api for m in variants.MODES if m.api])
@@ -328,6 +330,12 @@ def main(argv):
                                                 request["widths"]):
         which = f"{name} ({', '.join(modes)})" if modes else name
         print(f"aesgen: note: {which} leaves out width {width}: {why}")
+    if not any(variants.BACKENDS[n].constant_time for n in req.emitted(req.expand(
+            request["backends"]))):
+        print("aesgen: warning: no constant-time backend is requested: aes_gen_setkey will "
+              "pick a table backend, whose memory accesses depend on the key and the data; "
+              "CMake defaults AES_GEN_REQUIRE_CONSTANT_TIME to OFF for this generation",
+              file=sys.stderr)
     write_tree(files, out)
     print(f"aesgen: wrote {len(files)} files, "
           f"{len(json.loads(files['manifest.json'])['kernels'])} kernels, to "

@@ -21,7 +21,7 @@ contract_notes() writes the comment every kernel carries (its mode, key
 size, round keys, iv, nblocks and CPU needs), the same for every target.
 """
 
-from variants import MODES, VariantError
+from variants import CPU_FEATURES, MODES, VariantError
 
 
 class Emitter:
@@ -60,6 +60,17 @@ class Emitter:
 
     def report(self):
         return None
+
+
+def requires(v, backend, needs):
+    """The Requires line of kernel v from the features its instructions need,
+    which its backend must declare: a kernel never needs more than the
+    runtime checks before running it."""
+    extra = set(needs) - set(backend.isa)
+    if extra:
+        raise VariantError(f"{v.symbol}: its instructions need {', '.join(sorted(extra))}, "
+                           f"which backend {backend.name} does not declare (gen/variants.py)")
+    return ", ".join(f.upper() for f in CPU_FEATURES if f in needs) or "x86-64"
 
 
 def by_file(variants, file_for):

@@ -140,7 +140,8 @@ MODE_BY_TAG = {m.tag: m for m in MODES}
 # The public functions of aes_gen.h besides the modes' (MODES[].api): the shared
 # library exports these, the modes' and the kernels, nothing else.
 PUBLIC_FUNCTIONS = ("aes_gen_version", "aes_gen_setkey", "aes_gen_setkey_backend",
-                    "aes_gen_key_backend", "aes_gen_backends", "aes_gen_round_keys",
+                    "aes_gen_key_backend", "aes_gen_key_constant_time",
+                    "aes_gen_constant_time_required", "aes_gen_backends", "aes_gen_round_keys",
                     "aes_gen_wipe", "aes_gen_strerror", "aes_gen_backend_describe",
                     "aes_gen_mode_name", "aes_gen_key_mode_use", "aes_gen_stream_init",
                     "aes_gen_stream_update", "aes_gen_stream_final")
@@ -155,7 +156,8 @@ class Backend:
     what: str             # one line for the docs
     constant_time: bool   # no secret-dependent addresses or branches
     rank: int             # preference within its constant-time class: lower first
-    isa: tuple = ()       # CPU features every kernel needs (CPU_FEATURES)
+    isa: tuple = ()       # CPU features its kernels need (CPU_FEATURES): the generator
+                          # refuses a kernel whose instructions need another
     emitter: str = ""     # its emitter in gen/targets.py EMITTERS ("" for an alias)
     key_format: str = "fips"  # expanded-key layout its kernels take (KEY_FORMATS)
     default_widths: tuple = (1,)  # parallel-mode widths without a request (measured)
@@ -181,16 +183,16 @@ ARCHES = {
 
 _BACKENDS = (
     Backend("vaes512", "vaes512", "zmm, 4 blocks per register; parallel modes", True, 0,
-            ("avx512f", "avx512vl", "avx512bw", "vaes"), "vaes",
+            ("aesni", "avx", "vaes", "avx512f", "avx512bw", "avx512vl"), "vaes",
             default_widths=(1, 4, 8, 16, 32), arch="x86_64", aes_bytes=64, serial_modes=False),
     Backend("vaes256", "vaes256", "ymm, 2 blocks per register; parallel modes", True, 1,
-            ("avx", "avx2", "vaes"), "vaes", default_widths=(1, 2, 4, 8, 16), arch="x86_64",
+            ("aesni", "avx", "avx2", "vaes"), "vaes", default_widths=(1, 2, 4, 8, 16), arch="x86_64",
             aes_bytes=32, serial_modes=False),
     Backend("aesni", "aesni", "xmm blocks, .byte-encoded aesenc/aesdec", True, 2,
             ("sse2", "ssse3", "aesni"), "aesni", default_widths=(1, 2, 4, 8), arch="x86_64",
             aes_bytes=16),
     Backend("vpaes512", "vpaes512", "vector-permutation AES on zmm, 4 blocks per register; "
-            "parallel modes", True, 3, ("avx512f", "avx512vl", "avx512bw"), "vpaes",
+            "parallel modes", True, 3, ("avx", "avx512f", "avx512bw", "avx512vl"), "vpaes",
             key_format="vpaes", default_widths=(1, 4, 8, 16), arch="x86_64", serial_modes=False),
     Backend("vpaes256", "vpaes256", "vector-permutation AES on ymm, 2 blocks per register; "
             "parallel modes", True, 4, ("avx", "avx2"), "vpaes", key_format="vpaes",

@@ -355,7 +355,7 @@ aes_gen_kernel_fn aes_gen_ttable_k64t2_ctr_enc_k128_w1;
 aes_gen_kernel_fn aes_gen_ttable_k64t2_ctr_enc_k192_w1;
 aes_gen_kernel_fn aes_gen_ttable_k64t2_ctr_enc_k256_w1;
 
-/* vaes256: needs avx + avx2 + vaes; rk in the fips format */
+/* vaes256: needs aesni + avx + avx2 + vaes; rk in the fips format */
 aes_gen_kernel_fn aes_gen_vaes256_ecb_enc_k128_w16;
 aes_gen_kernel_fn aes_gen_vaes256_ecb_enc_k128_w8;
 aes_gen_kernel_fn aes_gen_vaes256_ecb_enc_k128_w4;
@@ -432,7 +432,7 @@ aes_gen_kernel_fn aes_gen_vaes256_ctr_enc_k256_w4;
 aes_gen_kernel_fn aes_gen_vaes256_ctr_enc_k256_w2;
 aes_gen_kernel_fn aes_gen_vaes256_ctr_enc_k256_w1;
 
-/* vaes512: needs avx512f + avx512vl + avx512bw + vaes; rk in the fips format */
+/* vaes512: needs aesni + avx + vaes + avx512f + avx512bw + avx512vl; rk in the fips format */
 aes_gen_kernel_fn aes_gen_vaes512_ecb_enc_k128_w32;
 aes_gen_kernel_fn aes_gen_vaes512_ecb_enc_k128_w16;
 aes_gen_kernel_fn aes_gen_vaes512_ecb_enc_k128_w8;
@@ -597,7 +597,7 @@ aes_gen_kernel_fn aes_gen_vpaes256_ctr_enc_k256_w4;
 aes_gen_kernel_fn aes_gen_vpaes256_ctr_enc_k256_w2;
 aes_gen_kernel_fn aes_gen_vpaes256_ctr_enc_k256_w1;
 
-/* vpaes512: needs avx512f + avx512vl + avx512bw; rk in the vpaes format */
+/* vpaes512: needs avx + avx512f + avx512bw + avx512vl; rk in the vpaes format */
 aes_gen_kernel_fn aes_gen_vpaes512_ecb_enc_k128_w16;
 aes_gen_kernel_fn aes_gen_vpaes512_ecb_enc_k128_w8;
 aes_gen_kernel_fn aes_gen_vpaes512_ecb_enc_k128_w4;

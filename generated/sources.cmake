@@ -85,6 +85,9 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/ttable_k64t2_ofb_enc.S
   )
 endif()
+# Whether this generation has a constant-time backend (the default of
+# AES_GEN_REQUIRE_CONSTANT_TIME on x86-64 follows it).
+set(AES_GEN_GENERATED_CONSTANT_TIME ON)
 set_source_files_properties(
     ${CMAKE_CURRENT_LIST_DIR}/tilegx/tilegx_kernels.c
   PROPERTIES COMPILE_OPTIONS "-include;${PROJECT_SOURCE_DIR}/runtime/tilegx/tilegx_emu.h;-DAES_GEN_TILEGX_TRAP")

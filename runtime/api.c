@@ -58,8 +58,18 @@ int aes_gen_setkey_backend(aes_gen_key *k, const void *key, size_t key_len, cons
                        aes_gen_plans()->mode[index][aes_gen_key_index(bits)]);
 }
 
-/* The backend table is in preference order: the first usable one wins; a
- * `make tune` table may give single modes to another with its key format. */
+/* How many backends run keys of key-size index ks here. */
+static int usable_count(int ks)
+{
+    int n = 0;
+    for (int b = 0; b < AES_GEN_BACKEND_COUNT; b++)
+        n += aes_gen_plans()->usable[b][ks];
+    return n;
+}
+
+/* The backend table is in preference order: the first usable one (the first
+ * constant-time one, with the policy) wins; a `make tune` table may give
+ * single modes to another with its key format and constant-time class. */
 int aes_gen_setkey(aes_gen_key *k, const void *key, size_t key_len)
 {
     if (!k || !key)
@@ -71,7 +81,8 @@ int aes_gen_setkey(aes_gen_key *k, const void *key, size_t key_len)
     const struct aes_gen_plans *plans = aes_gen_plans();
     const int ks = aes_gen_key_index(bits), b = plans->chosen[ks];
     if (b < 0)
-        return AES_GEN_EBACKEND;
+        return plans->require_ct && usable_count(ks) ? AES_GEN_ENOTCT
+                                                                       : AES_GEN_EBACKEND;
     return setkey_with(k, key, key_len, (enum aes_gen_backend_id)b, plans->chosen_mode[ks]);
 }
 
@@ -91,6 +102,22 @@ size_t aes_gen_backends(const char **names, size_t cap)
 const char *aes_gen_key_backend(const aes_gen_key *k)
 {
     return aes_gen_key_is_set(k) ? aes_gen_backend_table[k->private_backend].name : NULL;
+}
+
+/* The backend whose kernels run mode md of key k. */
+static const struct aes_gen_backend_info *mode_backend(const aes_gen_key *k, int md)
+{
+    return &aes_gen_backend_table[aes_gen_registry[k->private_kernels[md][0]].backend];
+}
+
+int aes_gen_key_constant_time(const aes_gen_key *k)
+{
+    if (!aes_gen_key_is_set(k))
+        return -1;
+    for (int md = 0; md < AES_GEN_MODE_COUNT; md++)
+        if (k->private_kernels[md][1] && !mode_backend(k, md)->constant_time)
+            return 0;
+    return 1;
 }
 
 const uint8_t *aes_gen_round_keys(const aes_gen_key *k, int decrypt)
@@ -126,7 +153,8 @@ int aes_gen_key_mode_use(const aes_gen_key *k, const char *mode, aes_gen_mode_us
             continue;
         const struct aes_gen_kernel_info *ki = &aes_gen_registry[k->private_kernels[md][0]];
         const size_t n = k->private_kernels[md][1];
-        out->backend = aes_gen_backend_table[ki->backend].name;
+        out->backend = mode_backend(k, md)->name;
+        out->constant_time = mode_backend(k, md)->constant_time;
         out->nwidths = 0;
         for (size_t i = 0; i < n && out->nwidths < sizeof out->widths / sizeof out->widths[0]; i++)
             out->widths[out->nwidths++] = ki[i].width;
@@ -149,6 +177,8 @@ const char *aes_gen_strerror(int err)
     case AES_GEN_ELEN: return "length must be a multiple of the 16-byte block size";
     case AES_GEN_EBACKEND: return "backend unknown, not built, or not supported by this CPU";
     case AES_GEN_EARG: return "NULL argument, or key not set";
+    case AES_GEN_ENOTCT: return "no constant-time backend runs on this CPU, and the policy "
+                                "requires one (AES_GEN_REQUIRE_CONSTANT_TIME)";
     default: return "unknown aes_gen error code";
     }
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* CPU feature detection: CPUID for what the core has, XGETBV for what the OS
  * saves on context switch (AVX needs YMM state, AVX-512 also opmask and ZMM). */
-#include <stdatomic.h>
+#define _GNU_SOURCE /* secure_getenv */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,36 +66,53 @@ static const char *const feature_names[] = {
 _Static_assert(AES_GEN_CPU_FEATURE_COUNT == 11,
                "a CPU feature added to gen/variants.py needs its detection in cpu.c");
 
+const char *aes_gen_secure_getenv(const char *name)
+{
+#if defined(__GLIBC__)
+    return secure_getenv(name);
+#else
+    return getenv(name);
+#endif
+}
+
 /* AES_GEN_CPU_MASK="aesni,vaes": features to treat as absent (tests and
- * benchmarks of the fallbacks, like OPENSSL_ia32cap); it can only remove. */
+ * benchmarks of the fallbacks, like OPENSSL_ia32cap); it can only remove.
+ * Read once (the features are cached), through secure_getenv: a set-uid
+ * program is not downgraded by its caller.  An unknown name is reported on
+ * stderr, once, and otherwise ignored. */
 static uint32_t masked(uint32_t f)
 {
-    const char *env = getenv("AES_GEN_CPU_MASK");
+    const char *env = aes_gen_secure_getenv("AES_GEN_CPU_MASK");
     while (env && *env) {
         const size_t len = strcspn(env, ", ");
+        int known = 0;
         for (size_t i = 0; i < FEATURE_COUNT; i++)
-            if (len && strlen(feature_names[i]) == len && !strncmp(env, feature_names[i], len))
+            if (len && strlen(feature_names[i]) == len && !strncmp(env, feature_names[i], len)) {
                 f &= ~(1u << i);
+                known = 1;
+            }
+        if (len && !known)
+            fprintf(stderr, "aes-gen: AES_GEN_CPU_MASK: unknown CPU feature '%.*s', ignored "
+                    "(the names are aes_gen_backend_describe's cpu_needs)\n", (int)len, env);
         env += len + (env[len] != '\0');
     }
     return f;
 }
 
-/* The features with bit 31 set once known.  Racing first calls compute the
- * same value and publish it with one atomic store, so no thread can see a
- * "known" word without its features (C11 atomics: no data race, on any
- * memory model). */
-#define KNOWN (1u << 31)
+/* Detected once, by the first caller of any thread (pthread_once orders the
+ * write before every later read). */
+static uint32_t features;
+static pthread_once_t features_once = PTHREAD_ONCE_INIT;
+
+static void detect_once(void)
+{
+    features = masked(detect());
+}
 
 uint32_t aes_gen_cpu_features(void)
 {
-    static _Atomic uint32_t cached;
-    uint32_t f = atomic_load_explicit(&cached, memory_order_acquire);
-    if (!(f & KNOWN)) {
-        f = masked(detect()) | KNOWN;
-        atomic_store_explicit(&cached, f, memory_order_release);
-    }
-    return f & ~KNOWN;
+    pthread_once(&features_once, detect_once);
+    return features;
 }
 
 const char *aes_gen_cpu_feature_names(uint32_t mask, char *buf, size_t size)

@@ -200,8 +200,17 @@ struct aes_gen_plans {
      * runs, a `make tune` table's backend where it shares the key format. */
     int16_t chosen[AES_GEN_KEY_SIZES];
     struct aes_gen_mode_plan chosen_mode[AES_GEN_KEY_SIZES][AES_GEN_MODE_COUNT];
+    /* The default must be constant-time (AES_GEN_REQUIRE_CONSTANT_TIME). */
+    int require_ct;
 };
+/* The plans for this CPU and policy, computed once. */
 const struct aes_gen_plans *aes_gen_plans(void);
+/* The plans a CPU with the features `have` would get (the tests try every
+ * subset of the features). */
+void aes_gen_compute_plans(struct aes_gen_plans *plans, uint32_t have, int require_ct);
+/* getenv, but NULL where the process runs with privileges it was given
+ * (set-uid/set-gid: the caller's environment is not to be trusted). */
+const char *aes_gen_secure_getenv(const char *name);
 /* 1 if this CPU runs the backend and the build has all its modes for key_bits
  * (key_bits 0: for any key size). */
 int aes_gen_backend_usable(enum aes_gen_backend_id backend, unsigned key_bits);

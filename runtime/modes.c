@@ -93,6 +93,9 @@ static void run_tail(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t iv[
     else
         memcpy(iv, ks, 16);
     aes_gen_secure_zero(ks, sizeof ks);
+    /* The kernels clear what they use; this C (and the C library's memcpy)
+     * may have held the keystream in vector registers. */
+    aes_gen_clear_vector_registers();
 }
 
 /* One mode call: the checks (before anything is written), whole blocks
@@ -165,10 +168,18 @@ int aes_gen_stream_init(aes_gen_stream *s, const aes_gen_key *k, const char *mod
     return AES_GEN_EARG;
 }
 
+/* A stream whose every field indexes what it should: a corrupted context is
+ * refused, not followed. */
+static int stream_valid(const aes_gen_stream *s)
+{
+    return s && s->private_magic == STREAM_MAGIC && s->private_mode < AES_GEN_MODE_COUNT &&
+           !aes_gen_modes[s->private_mode].whole_blocks && s->private_num < 16 &&
+           aes_gen_key_is_set(s->private_key);
+}
+
 int aes_gen_stream_update(aes_gen_stream *s, void *dst, const void *src, size_t len)
 {
-    if (!s || s->private_magic != STREAM_MAGIC || !aes_gen_key_is_set(s->private_key) ||
-        (len && (!dst || !src)))
+    if (!stream_valid(s) || (len && (!dst || !src)))
         return AES_GEN_EARG;
     const enum aes_gen_mode_dir md = (enum aes_gen_mode_dir)s->private_mode;
     const unsigned tail = aes_gen_modes[md].tail;
@@ -216,7 +227,7 @@ int aes_gen_stream_update(aes_gen_stream *s, void *dst, const void *src, size_t 
 int aes_gen_stream_final(aes_gen_stream *s, uint8_t iv[16])
 {
     if (!s || s->private_magic != STREAM_MAGIC)
-        return AES_GEN_EARG;
+        return AES_GEN_EARG; /* final reads only iv, and erases the stream */
     if (iv)
         memcpy(iv, s->private_iv, 16);
     aes_gen_secure_zero(s, sizeof *s);

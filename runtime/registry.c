@@ -131,19 +131,20 @@ static size_t tuned_range(enum aes_gen_backend_id backend, enum aes_gen_mode_dir
     return n;
 }
 
-static int backend_runs(enum aes_gen_backend_id backend)
+static int backend_runs(enum aes_gen_backend_id backend, uint32_t have)
 {
     const uint32_t cpu = aes_gen_backend_table[backend].cpu;
-    return aes_gen_backend_table[backend].generated && (cpu & aes_gen_cpu_features()) == cpu;
+    return aes_gen_backend_table[backend].generated && (cpu & have) == cpu;
 }
 
 /* The group exists, ends at width 1 (the drivers finish every message there),
- * and every kernel in it is built for this host and runs on this CPU. */
-static int group_runs(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md, unsigned key_bits)
+ * and every kernel in it is built for this host and runs on a CPU with the
+ * features `have`. */
+static int group_runs(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md, unsigned key_bits,
+                      uint32_t have)
 {
-    const uint32_t have = aes_gen_cpu_features();
     size_t first, n = aes_gen_kernel_range(backend, md, key_bits, &first);
-    if (n == 0 || aes_gen_registry[first + n - 1].width != 1 || !backend_runs(backend))
+    if (n == 0 || aes_gen_registry[first + n - 1].width != 1 || !backend_runs(backend, have))
         return 0;
     for (size_t i = first; i < first + n; i++)
         if (!aes_gen_registry[i].built ||
@@ -152,17 +153,24 @@ static int group_runs(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md,
     return 1;
 }
 
-/* The backend whose kernels a key of `backend` runs md with, or -1. */
+/* The backend whose kernels a key of `backend` runs md with, or -1: its
+ * own, or for a mode it has none of, the first that runs it with the same
+ * key format, and constant-time if the key's backend is: a constant-time key
+ * never runs a table kernel. */
 static int mode_source(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md,
-                       unsigned key_bits)
+                       unsigned key_bits, uint32_t have)
 {
+    const struct aes_gen_backend_info *own = &aes_gen_backend_table[backend];
     size_t first;
     if (aes_gen_kernel_range(backend, md, key_bits, &first))
-        return group_runs(backend, md, key_bits) ? (int)backend : -1;
-    for (int b = 0; b < AES_GEN_BACKEND_COUNT; b++)
-        if (aes_gen_backend_table[b].key_format == aes_gen_backend_table[backend].key_format &&
-            group_runs((enum aes_gen_backend_id)b, md, key_bits))
+        return group_runs(backend, md, key_bits, have) ? (int)backend : -1;
+    for (int b = 0; b < AES_GEN_BACKEND_COUNT; b++) {
+        const struct aes_gen_backend_info *other = &aes_gen_backend_table[b];
+        if (other->key_format == own->key_format &&
+            (other->constant_time || !own->constant_time) &&
+            group_runs((enum aes_gen_backend_id)b, md, key_bits, have))
             return b;
+    }
     return -1;
 }
 
@@ -176,43 +184,70 @@ static struct aes_gen_mode_plan plan_of(int source, enum aes_gen_mode_dir md, un
     return p;
 }
 
+void aes_gen_compute_plans(struct aes_gen_plans *plans, uint32_t have, int require_ct)
+{
+    static const unsigned bits_of[AES_GEN_KEY_SIZES] = {128, 192, 256};
+    memset(plans, 0, sizeof *plans);
+    plans->require_ct = require_ct;
+    for (int ks = 0; ks < AES_GEN_KEY_SIZES; ks++) {
+        const unsigned bits = bits_of[ks];
+        plans->chosen[ks] = -1;
+        for (int b = 0; b < AES_GEN_BACKEND_COUNT; b++) {
+            int complete = backend_runs((enum aes_gen_backend_id)b, have);
+            for (int md = 0; md < AES_GEN_MODE_COUNT; md++) {
+                const int src = mode_source((enum aes_gen_backend_id)b,
+                                            (enum aes_gen_mode_dir)md, bits, have);
+                plans->mode[b][ks][md] = plan_of(src, (enum aes_gen_mode_dir)md, bits);
+                complete &= src >= 0;
+            }
+            plans->usable[b][ks] = (uint8_t)complete;
+            plans->usable[b][AES_GEN_KEY_SIZES] |= (uint8_t)complete;
+            /* The default: the first usable backend, constant-time ones first
+             * (the table's order); with the policy, a constant-time one only. */
+            if (complete && plans->chosen[ks] < 0 &&
+                (aes_gen_backend_table[b].constant_time || !require_ct))
+                plans->chosen[ks] = (int16_t)b;
+        }
+        const int b = plans->chosen[ks];
+        for (int md = 0; b >= 0 && md < AES_GEN_MODE_COUNT; md++) {
+            /* A tuning table's backend for the mode, where it shares the key
+             * format and the constant-time class and runs the mode with its
+             * own kernels here. */
+            const int pick = tuned_backend((enum aes_gen_mode_dir)md, bits);
+            const int tuned = pick >= 0 &&
+                              aes_gen_backend_table[pick].key_format ==
+                                  aes_gen_backend_table[b].key_format &&
+                              aes_gen_backend_table[pick].constant_time ==
+                                  aes_gen_backend_table[b].constant_time &&
+                              plans->mode[pick][ks][md].source == pick;
+            plans->chosen_mode[ks][md] = tuned ? plans->mode[pick][ks][md]
+                                               : plans->mode[b][ks][md];
+        }
+    }
+}
+
+/* The policy: the build's AES_GEN_REQUIRE_CONSTANT_TIME, or the environment
+ * variable of that name set to 1 (which can only turn it on; secure_getenv:
+ * not for a set-uid program's caller to change). */
+static int require_constant_time(void)
+{
+#if AES_GEN_REQUIRE_CONSTANT_TIME
+    return 1;
+#else
+    const char *env = aes_gen_secure_getenv("AES_GEN_REQUIRE_CONSTANT_TIME");
+    return env && strcmp(env, "1") == 0;
+#endif
+}
+
 static struct aes_gen_plans plans;
 static pthread_once_t plans_once = PTHREAD_ONCE_INIT;
 
 static void fill_plans(void)
 {
-    static const unsigned bits_of[AES_GEN_KEY_SIZES] = {128, 192, 256};
-    for (int ks = 0; ks < AES_GEN_KEY_SIZES; ks++) {
-        const unsigned bits = bits_of[ks];
-        plans.chosen[ks] = -1;
-        for (int b = 0; b < AES_GEN_BACKEND_COUNT; b++) {
-            int complete = backend_runs((enum aes_gen_backend_id)b);
-            for (int md = 0; md < AES_GEN_MODE_COUNT; md++) {
-                const int src = mode_source((enum aes_gen_backend_id)b,
-                                            (enum aes_gen_mode_dir)md, bits);
-                plans.mode[b][ks][md] = plan_of(src, (enum aes_gen_mode_dir)md, bits);
-                complete &= src >= 0;
-            }
-            plans.usable[b][ks] = (uint8_t)complete;
-            plans.usable[b][AES_GEN_KEY_SIZES] |= (uint8_t)complete;
-            if (complete && plans.chosen[ks] < 0)
-                plans.chosen[ks] = (int16_t)b;
-        }
-        const int b = plans.chosen[ks];
-        for (int md = 0; b >= 0 && md < AES_GEN_MODE_COUNT; md++) {
-            /* A tuning table's backend for the mode, where it shares the key
-             * format and runs the mode with its own kernels here. */
-            const int pick = tuned_backend((enum aes_gen_mode_dir)md, bits);
-            const int tuned = pick >= 0 &&
-                              aes_gen_backend_table[pick].key_format ==
-                                  aes_gen_backend_table[b].key_format &&
-                              plans.mode[pick][ks][md].source == pick;
-            plans.chosen_mode[ks][md] = tuned ? plans.mode[pick][ks][md] : plans.mode[b][ks][md];
-        }
-    }
+    aes_gen_compute_plans(&plans, aes_gen_cpu_features(), require_constant_time());
 }
 
-/* Filled once (the CPU's features and the build decide it all). */
+/* Filled once (the CPU's features, the policy and the build decide it all). */
 const struct aes_gen_plans *aes_gen_plans(void)
 {
     pthread_once(&plans_once, fill_plans);
@@ -225,4 +260,9 @@ int aes_gen_backend_usable(enum aes_gen_backend_id backend, unsigned key_bits)
     if ((unsigned)backend >= AES_GEN_BACKEND_COUNT || ks < 0)
         return 0;
     return aes_gen_plans()->usable[backend][ks];
+}
+
+int aes_gen_constant_time_required(void)
+{
+    return aes_gen_plans()->require_ct;
 }

@@ -31,9 +31,14 @@ const struct mode_case mode_cases[AES_GEN_MODE_COUNT] = {
 #define AES_GEN_MODE(md, label, family, decrypt, parallel, dec_schedule, iv, whole_blocks, tail, \
                      counter_bits, shape) \
     [AES_GEN_MD_##md] = {AES_GEN_MD_##md, #md, REF_##family, decrypt, whole_blocks, \
-                         counter_bits, NULL},
+                         counter_bits},
 #include "modes.inc"
 };
+
+api_fn *mode_api(const struct mode_case *mc)
+{
+    return public_api[mc->md];
+}
 
 int mode_call(const struct mode_case *mc, const aes_gen_key *k, uint8_t *iv, void *dst,
               const void *src, size_t len)

@@ -21,9 +21,11 @@ struct mode_case {
     int decrypt;
     int whole_blocks; /* ECB/CBC: len must be a multiple of 16 */
     unsigned counter_bits; /* CTR: the counting bits of the block */
-    api_fn *api;      /* the public function, or NULL for a mode without one */
 };
 extern const struct mode_case mode_cases[AES_GEN_MODE_COUNT];
+/* The mode's public function behind the uniform signature (NULL for a mode
+ * without one). */
+api_fn *mode_api(const struct mode_case *mc);
 /* The mode through its public function, or aes_gen_crypt if it has none. */
 int mode_call(const struct mode_case *mc, const aes_gen_key *k, uint8_t *iv, void *dst,
               const void *src, size_t len);

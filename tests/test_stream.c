@@ -142,6 +142,22 @@ START_TEST(stream_errors)
     ck_assert_int_eq(aes_gen_stream_update(&s, buf, buf, 0), AES_GEN_OK);
     ck_assert_int_eq(aes_gen_stream_final(&s, NULL), AES_GEN_OK);
     ck_assert_int_eq(aes_gen_stream_update(&s, buf, buf, 1), AES_GEN_EARG); /* final erased it */
+
+    /* A context whose magic is intact but whose fields are corrupted is refused,
+     * and the bytes are left alone. */
+    static const uint32_t bad_modes[] = {AES_GEN_MODE_COUNT, 0x7fffffff, 0xffffffff,
+                                         AES_GEN_MD_ecb_enc, AES_GEN_MD_cbc_dec};
+    for (size_t i = 0; i < sizeof bad_modes / sizeof bad_modes[0] + 2; i++) {
+        ck_assert_int_eq(aes_gen_stream_init(&s, &k, "ctr_enc", iv), AES_GEN_OK);
+        if (i < sizeof bad_modes / sizeof bad_modes[0])
+            s.private_mode = bad_modes[i];
+        else
+            s.private_num = i == sizeof bad_modes / sizeof bad_modes[0] ? 16 : 0x80000000u;
+        memset(buf, 0x33, sizeof buf);
+        ck_assert_int_eq(aes_gen_stream_update(&s, buf, buf, 5), AES_GEN_EARG);
+        for (size_t j = 0; j < sizeof buf; j++)
+            ck_assert_uint_eq(buf[j], 0x33);
+    }
     aes_gen_wipe(&k);
 }
 END_TEST

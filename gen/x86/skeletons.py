@@ -17,7 +17,7 @@ them.  The pieces every body is built from: the group loop, the chained IV
 CTR counter.
 """
 
-from emitter import Emitter, by_file, contract_notes
+from emitter import Emitter, by_file, contract_notes, requires
 from variants import Variant
 
 from .asm import Const, Program, gp, mem, rip
@@ -537,9 +537,9 @@ class SkeletonEmitter(Emitter):
         body_fn(k, v)
         k.clear()
         k.p("ret")
-        requires = ", ".join(s.upper() for s in backend.isa)
         return {"symbol": v.symbol, "params": v.mode.kernel_shape.c_params,
-                "notes": contract_notes(v, backend, requires, k.rk_detail()),
+                "notes": contract_notes(v, backend, requires(v, backend, k.p.needs()),
+                                        k.rk_detail()),
                 "regmap": k.register_map(body_fn), "body": k.p.lines(),
                 "consts": list(k.p.consts.values()), "program": k.p}
 

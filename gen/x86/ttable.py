@@ -26,7 +26,7 @@ NOT constant-time: the table addresses depend on the key and the data.
 
 from dataclasses import dataclass
 
-from emitter import Emitter, by_file, contract_notes
+from emitter import Emitter, by_file, contract_notes, requires
 from variants import SHAPES, Variant, VariantError
 
 from .asm import Mem, Program, Reg, gp, mem
@@ -410,7 +410,8 @@ class TtableEmitter(Emitter):
         detail = (f", any alignment; {opts.key_loads}-bit key loads, {1 + opts.temps} index "
                   f"register{'s' if opts.temps else ''}")
         return {"symbol": v.symbol, "params": v.mode.kernel_shape.c_params,
-                "notes": contract_notes(v, backend, "x86-64", detail), "regmap": regmap,
+                "notes": contract_notes(v, backend, requires(v, backend, k.p.needs()), detail),
+                "regmap": regmap,
                 "body": k.p.lines(), "consts": [], "program": k.p}
 
     def emit(self, variants, render, backend):

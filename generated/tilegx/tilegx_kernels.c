@@ -12,16 +12,44 @@
 #include "kernels.h"
 #include "tilegx/aes_tilegx_core.h"
 
-/* A kernel's last statement: no round-key word stays in a caller-saved
- * general-purpose register after it returns (which registers the compiler
- * used is its business, so all of them are zeroed; x86-64, GCC and Clang). */
+/* A kernel's last statement: no round-key word or data block stays in a
+ * caller-saved register after it returns.  Which registers the compiler used
+ * is its business, so all of them are zeroed: the general-purpose ones and
+ * every vector register the compiler may use for this target (x86-64, GCC
+ * and Clang). */
 #if defined(__x86_64__) && defined(__GNUC__)
+#define AES_GEN_CLEAR_GP \
+    "xorl %%eax, %%eax\n\txorl %%ecx, %%ecx\n\txorl %%edx, %%edx\n\t" \
+    "xorl %%esi, %%esi\n\txorl %%edi, %%edi\n\txorl %%r8d, %%r8d\n\t" \
+    "xorl %%r9d, %%r9d\n\txorl %%r10d, %%r10d\n\txorl %%r11d, %%r11d\n\t"
+#if defined(__AVX512F__)
+#define AES_GEN_CLEAR_VECTORS \
+    "vzeroall\n\t" \
+    "vpxord %%zmm16, %%zmm16, %%zmm16\n\tvpxord %%zmm17, %%zmm17, %%zmm17\n\t" \
+    "vpxord %%zmm18, %%zmm18, %%zmm18\n\tvpxord %%zmm19, %%zmm19, %%zmm19\n\t" \
+    "vpxord %%zmm20, %%zmm20, %%zmm20\n\tvpxord %%zmm21, %%zmm21, %%zmm21\n\t" \
+    "vpxord %%zmm22, %%zmm22, %%zmm22\n\tvpxord %%zmm23, %%zmm23, %%zmm23\n\t" \
+    "vpxord %%zmm24, %%zmm24, %%zmm24\n\tvpxord %%zmm25, %%zmm25, %%zmm25\n\t" \
+    "vpxord %%zmm26, %%zmm26, %%zmm26\n\tvpxord %%zmm27, %%zmm27, %%zmm27\n\t" \
+    "vpxord %%zmm28, %%zmm28, %%zmm28\n\tvpxord %%zmm29, %%zmm29, %%zmm29\n\t" \
+    "vpxord %%zmm30, %%zmm30, %%zmm30\n\tvpxord %%zmm31, %%zmm31, %%zmm31"
+#elif defined(__AVX__)
+#define AES_GEN_CLEAR_VECTORS "vzeroall"
+#else
+#define AES_GEN_CLEAR_VECTORS \
+    "pxor %%xmm0, %%xmm0\n\tpxor %%xmm1, %%xmm1\n\tpxor %%xmm2, %%xmm2\n\t" \
+    "pxor %%xmm3, %%xmm3\n\tpxor %%xmm4, %%xmm4\n\tpxor %%xmm5, %%xmm5\n\t" \
+    "pxor %%xmm6, %%xmm6\n\tpxor %%xmm7, %%xmm7\n\tpxor %%xmm8, %%xmm8\n\t" \
+    "pxor %%xmm9, %%xmm9\n\tpxor %%xmm10, %%xmm10\n\tpxor %%xmm11, %%xmm11\n\t" \
+    "pxor %%xmm12, %%xmm12\n\tpxor %%xmm13, %%xmm13\n\tpxor %%xmm14, %%xmm14\n\t" \
+    "pxor %%xmm15, %%xmm15"
+#endif
 #define AES_GEN_CLEAR_SCRATCH() \
-    __asm__ __volatile__("xorl %%eax, %%eax\n\txorl %%ecx, %%ecx\n\txorl %%edx, %%edx\n\t" \
-                         "xorl %%esi, %%esi\n\txorl %%edi, %%edi\n\txorl %%r8d, %%r8d\n\t" \
-                         "xorl %%r9d, %%r9d\n\txorl %%r10d, %%r10d\n\txorl %%r11d, %%r11d" \
+    __asm__ __volatile__(AES_GEN_CLEAR_GP AES_GEN_CLEAR_VECTORS \
                          ::: "rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11", \
-                         "memory", "cc")
+                         "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", \
+                         "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", \
+                         "xmm15", "memory", "cc")
 #else
 #define AES_GEN_CLEAR_SCRATCH() ((void)0)
 #endif

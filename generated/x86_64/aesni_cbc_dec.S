@@ -10,7 +10,7 @@
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
-# Requires: SSE2, SSSE3, AESNI.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -201,7 +201,7 @@ aes_gen_aesni_cbc_dec_k128_w8:
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
-# Requires: SSE2, SSSE3, AESNI.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -332,7 +332,7 @@ aes_gen_aesni_cbc_dec_k128_w4:
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 2.
-# Requires: SSE2, SSSE3, AESNI.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -431,7 +431,7 @@ aes_gen_aesni_cbc_dec_k128_w2:
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
-# Requires: SSE2, SSSE3, AESNI.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 chaining value (IV, last ciphertext)
@@ -513,7 +513,7 @@ aes_gen_aesni_cbc_dec_k128_w1:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 7 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
-# Requires: SSE2, SSSE3, AESNI.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -722,7 +722,7 @@ aes_gen_aesni_cbc_dec_k192_w8:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
-# Requires: SSE2, SSSE3, AESNI.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -863,7 +863,7 @@ aes_gen_aesni_cbc_dec_k192_w4:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 2.
-# Requires: SSE2, SSSE3, AESNI.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -970,7 +970,7 @@ aes_gen_aesni_cbc_dec_k192_w2:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
-# Requires: SSE2, SSSE3, AESNI.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 chaining value (IV, last ciphertext)
@@ -1060,7 +1060,7 @@ aes_gen_aesni_cbc_dec_k192_w1:
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 9 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
-# Requires: SSE2, SSSE3, AESNI.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -1287,7 +1287,7 @@ aes_gen_aesni_cbc_dec_k256_w8:
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
-# Requires: SSE2, SSSE3, AESNI.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -1438,7 +1438,7 @@ aes_gen_aesni_cbc_dec_k256_w4:
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 2.
-# Requires: SSE2, SSSE3, AESNI.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -1551,7 +1551,7 @@ aes_gen_aesni_cbc_dec_k256_w2:
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 2 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
-# Requires: SSE2, SSSE3, AESNI.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 chaining value (IV, last ciphertext)

@@ -10,7 +10,7 @@
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
-# Requires: SSE2, SSSE3, AESNI.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 chaining value / current block
 #   %xmm1 temporary: data loads
@@ -93,7 +93,7 @@ aes_gen_aesni_cfb_enc_k128_w1:
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
-# Requires: SSE2, SSSE3, AESNI.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 chaining value / current block
 #   %xmm1 temporary: data loads
@@ -184,7 +184,7 @@ aes_gen_aesni_cfb_enc_k192_w1:
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
-# Requires: SSE2, SSSE3, AESNI.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 chaining value / current block
 #   %xmm1 temporary: data loads, spilled round keys rk1

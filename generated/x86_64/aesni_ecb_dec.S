@@ -10,7 +10,7 @@
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 4 reloaded per group.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 8.
-# Requires: SSE2, SSSE3, AESNI.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -183,7 +183,7 @@ aes_gen_aesni_ecb_dec_k128_w8:
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 4.
-# Requires: SSE2, SSSE3, AESNI.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -304,7 +304,7 @@ aes_gen_aesni_ecb_dec_k128_w4:
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 2.
-# Requires: SSE2, SSSE3, AESNI.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -395,7 +395,7 @@ aes_gen_aesni_ecb_dec_k128_w2:
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: any count.
-# Requires: SSE2, SSSE3, AESNI.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 temporary: data loads
@@ -471,7 +471,7 @@ aes_gen_aesni_ecb_dec_k128_w1:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 6 reloaded per group.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 8.
-# Requires: SSE2, SSSE3, AESNI.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -662,7 +662,7 @@ aes_gen_aesni_ecb_dec_k192_w8:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 2 reloaded per group.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 4.
-# Requires: SSE2, SSSE3, AESNI.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -793,7 +793,7 @@ aes_gen_aesni_ecb_dec_k192_w4:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 2.
-# Requires: SSE2, SSSE3, AESNI.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -894,7 +894,7 @@ aes_gen_aesni_ecb_dec_k192_w2:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: any count.
-# Requires: SSE2, SSSE3, AESNI.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 temporary: data loads
@@ -978,7 +978,7 @@ aes_gen_aesni_ecb_dec_k192_w1:
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 8 reloaded per group.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 8.
-# Requires: SSE2, SSSE3, AESNI.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -1187,7 +1187,7 @@ aes_gen_aesni_ecb_dec_k256_w8:
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 4 reloaded per group.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 4.
-# Requires: SSE2, SSSE3, AESNI.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -1328,7 +1328,7 @@ aes_gen_aesni_ecb_dec_k256_w4:
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 2 reloaded per group.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 2.
-# Requires: SSE2, SSSE3, AESNI.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -1435,7 +1435,7 @@ aes_gen_aesni_ecb_dec_k256_w2:
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: unused (may be NULL).
 # nblocks: any count.
-# Requires: SSE2, SSSE3, AESNI.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 temporary: data loads, spilled round keys rk1

@@ -326,7 +326,7 @@ aes_gen_vaes256_cbc_dec_k128_w8:
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -455,7 +455,7 @@ aes_gen_vaes256_cbc_dec_k128_w4:
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 2.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -554,7 +554,7 @@ aes_gen_vaes256_cbc_dec_k128_w2:
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 chaining value (IV, last ciphertext)
@@ -981,7 +981,7 @@ aes_gen_vaes256_cbc_dec_k192_w8:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -1120,7 +1120,7 @@ aes_gen_vaes256_cbc_dec_k192_w4:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 2.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -1227,7 +1227,7 @@ aes_gen_vaes256_cbc_dec_k192_w2:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 chaining value (IV, last ciphertext)
@@ -1690,7 +1690,7 @@ aes_gen_vaes256_cbc_dec_k256_w8:
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -1839,7 +1839,7 @@ aes_gen_vaes256_cbc_dec_k256_w4:
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 2.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -1952,7 +1952,7 @@ aes_gen_vaes256_cbc_dec_k256_w2:
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 2 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 chaining value (IV, last ciphertext)

@@ -324,7 +324,7 @@ aes_gen_vaes256_cfb_dec_k128_w8:
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -453,7 +453,7 @@ aes_gen_vaes256_cfb_dec_k128_w4:
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 2.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -552,7 +552,7 @@ aes_gen_vaes256_cfb_dec_k128_w2:
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 chaining value (IV, last ciphertext)
@@ -977,7 +977,7 @@ aes_gen_vaes256_cfb_dec_k192_w8:
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -1116,7 +1116,7 @@ aes_gen_vaes256_cfb_dec_k192_w4:
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 2.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -1223,7 +1223,7 @@ aes_gen_vaes256_cfb_dec_k192_w2:
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 chaining value (IV, last ciphertext)
@@ -1684,7 +1684,7 @@ aes_gen_vaes256_cfb_dec_k256_w8:
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -1833,7 +1833,7 @@ aes_gen_vaes256_cfb_dec_k256_w4:
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 2.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -1946,7 +1946,7 @@ aes_gen_vaes256_cfb_dec_k256_w2:
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 2 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 chaining value (IV, last ciphertext)

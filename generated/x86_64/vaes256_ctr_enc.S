@@ -568,7 +568,7 @@ aes_gen_vaes256_ctr_enc_k128_w8:
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 4.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -745,7 +745,7 @@ aes_gen_vaes256_ctr_enc_k128_w4:
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 2.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -880,7 +880,7 @@ aes_gen_vaes256_ctr_enc_k128_w2:
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: any count.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 counter block, big-endian, in every lane
@@ -1509,7 +1509,7 @@ aes_gen_vaes256_ctr_enc_k192_w8:
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 4.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -1696,7 +1696,7 @@ aes_gen_vaes256_ctr_enc_k192_w4:
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 2.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -1839,7 +1839,7 @@ aes_gen_vaes256_ctr_enc_k192_w2:
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: any count.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 counter block, big-endian, in every lane
@@ -2504,7 +2504,7 @@ aes_gen_vaes256_ctr_enc_k256_w8:
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 4.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -2701,7 +2701,7 @@ aes_gen_vaes256_ctr_enc_k256_w4:
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 2.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -2850,7 +2850,7 @@ aes_gen_vaes256_ctr_enc_k256_w2:
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 2 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: any count.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 counter block, big-endian, in every lane

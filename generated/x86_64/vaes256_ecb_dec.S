@@ -306,7 +306,7 @@ aes_gen_vaes256_ecb_dec_k128_w8:
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 4.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -428,7 +428,7 @@ aes_gen_vaes256_ecb_dec_k128_w4:
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 2.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -520,7 +520,7 @@ aes_gen_vaes256_ecb_dec_k128_w2:
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: any count.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 temporary: data loads
@@ -921,7 +921,7 @@ aes_gen_vaes256_ecb_dec_k192_w8:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 2 reloaded per group.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 4.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -1053,7 +1053,7 @@ aes_gen_vaes256_ecb_dec_k192_w4:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 2.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -1155,7 +1155,7 @@ aes_gen_vaes256_ecb_dec_k192_w2:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: any count.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 temporary: data loads
@@ -1592,7 +1592,7 @@ aes_gen_vaes256_ecb_dec_k256_w8:
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 4 reloaded per group.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 4.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -1734,7 +1734,7 @@ aes_gen_vaes256_ecb_dec_k256_w4:
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 2 reloaded per group.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 2.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -1842,7 +1842,7 @@ aes_gen_vaes256_ecb_dec_k256_w2:
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: unused (may be NULL).
 # nblocks: any count.
-# Requires: AVX, AVX2, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 temporary: data loads, spilled round keys rk1

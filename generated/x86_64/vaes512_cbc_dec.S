@@ -10,7 +10,7 @@
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 32.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -207,7 +207,7 @@ aes_gen_vaes512_cbc_dec_k128_w32:
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 16.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -340,7 +340,7 @@ aes_gen_vaes512_cbc_dec_k128_w16:
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -441,7 +441,7 @@ aes_gen_vaes512_cbc_dec_k128_w8:
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -572,7 +572,7 @@ aes_gen_vaes512_cbc_dec_k128_w4:
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 chaining value (IV, last ciphertext)
@@ -655,7 +655,7 @@ aes_gen_vaes512_cbc_dec_k128_w1:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 32.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -874,7 +874,7 @@ aes_gen_vaes512_cbc_dec_k192_w32:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 16.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -1021,7 +1021,7 @@ aes_gen_vaes512_cbc_dec_k192_w16:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -1132,7 +1132,7 @@ aes_gen_vaes512_cbc_dec_k192_w8:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -1277,7 +1277,7 @@ aes_gen_vaes512_cbc_dec_k192_w4:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 chaining value (IV, last ciphertext)
@@ -1368,7 +1368,7 @@ aes_gen_vaes512_cbc_dec_k192_w1:
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 32.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -1609,7 +1609,7 @@ aes_gen_vaes512_cbc_dec_k256_w32:
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 16.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -1770,7 +1770,7 @@ aes_gen_vaes512_cbc_dec_k256_w16:
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -1891,7 +1891,7 @@ aes_gen_vaes512_cbc_dec_k256_w8:
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -2050,7 +2050,7 @@ aes_gen_vaes512_cbc_dec_k256_w4:
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 chaining value (IV, last ciphertext)

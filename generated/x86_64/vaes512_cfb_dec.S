@@ -10,7 +10,7 @@
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 32.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -206,7 +206,7 @@ aes_gen_vaes512_cfb_dec_k128_w32:
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 16.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -338,7 +338,7 @@ aes_gen_vaes512_cfb_dec_k128_w16:
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -438,7 +438,7 @@ aes_gen_vaes512_cfb_dec_k128_w8:
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -569,7 +569,7 @@ aes_gen_vaes512_cfb_dec_k128_w4:
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 chaining value (IV, last ciphertext)
@@ -652,7 +652,7 @@ aes_gen_vaes512_cfb_dec_k128_w1:
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 32.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -870,7 +870,7 @@ aes_gen_vaes512_cfb_dec_k192_w32:
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 16.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -1016,7 +1016,7 @@ aes_gen_vaes512_cfb_dec_k192_w16:
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -1126,7 +1126,7 @@ aes_gen_vaes512_cfb_dec_k192_w8:
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -1271,7 +1271,7 @@ aes_gen_vaes512_cfb_dec_k192_w4:
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 chaining value (IV, last ciphertext)
@@ -1362,7 +1362,7 @@ aes_gen_vaes512_cfb_dec_k192_w1:
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 32.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -1602,7 +1602,7 @@ aes_gen_vaes512_cfb_dec_k256_w32:
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 16.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -1762,7 +1762,7 @@ aes_gen_vaes512_cfb_dec_k256_w16:
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -1882,7 +1882,7 @@ aes_gen_vaes512_cfb_dec_k256_w8:
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -2041,7 +2041,7 @@ aes_gen_vaes512_cfb_dec_k256_w4:
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 chaining value (IV, last ciphertext)

@@ -111,7 +111,7 @@
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 32.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -500,7 +500,7 @@ aes_gen_vaes512_ctr_enc_k128_w32:
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 16.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -741,7 +741,7 @@ aes_gen_vaes512_ctr_enc_k128_w16:
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 8.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F, AVX512BW.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -908,7 +908,7 @@ aes_gen_vaes512_ctr_enc_k128_w8:
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 4.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -1087,7 +1087,7 @@ aes_gen_vaes512_ctr_enc_k128_w4:
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: any count.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 counter block, big-endian, in every lane
@@ -1190,7 +1190,7 @@ aes_gen_vaes512_ctr_enc_k128_w1:
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 32.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -1601,7 +1601,7 @@ aes_gen_vaes512_ctr_enc_k192_w32:
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 16.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -1856,7 +1856,7 @@ aes_gen_vaes512_ctr_enc_k192_w16:
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 8.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -2033,7 +2033,7 @@ aes_gen_vaes512_ctr_enc_k192_w8:
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 4.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -2226,7 +2226,7 @@ aes_gen_vaes512_ctr_enc_k192_w4:
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: any count.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 counter block, big-endian, in every lane
@@ -2337,7 +2337,7 @@ aes_gen_vaes512_ctr_enc_k192_w1:
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 32.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -2770,7 +2770,7 @@ aes_gen_vaes512_ctr_enc_k256_w32:
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 16.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -3039,7 +3039,7 @@ aes_gen_vaes512_ctr_enc_k256_w16:
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 8.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -3226,7 +3226,7 @@ aes_gen_vaes512_ctr_enc_k256_w8:
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 4.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -3433,7 +3433,7 @@ aes_gen_vaes512_ctr_enc_k256_w4:
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: any count.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 counter block, big-endian, in every lane

@@ -10,7 +10,7 @@
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 32.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -192,7 +192,7 @@ aes_gen_vaes512_ecb_enc_k128_w32:
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 16.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -314,7 +314,7 @@ aes_gen_vaes512_ecb_enc_k128_w16:
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 8.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -406,7 +406,7 @@ aes_gen_vaes512_ecb_enc_k128_w8:
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 4.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -528,7 +528,7 @@ aes_gen_vaes512_ecb_enc_k128_w4:
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: any count.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 temporary: data loads
@@ -605,7 +605,7 @@ aes_gen_vaes512_ecb_enc_k128_w1:
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 32.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -809,7 +809,7 @@ aes_gen_vaes512_ecb_enc_k192_w32:
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 16.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -945,7 +945,7 @@ aes_gen_vaes512_ecb_enc_k192_w16:
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 8.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -1047,7 +1047,7 @@ aes_gen_vaes512_ecb_enc_k192_w8:
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 4.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -1183,7 +1183,7 @@ aes_gen_vaes512_ecb_enc_k192_w4:
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: any count.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 temporary: data loads
@@ -1268,7 +1268,7 @@ aes_gen_vaes512_ecb_enc_k192_w1:
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 32.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -1494,7 +1494,7 @@ aes_gen_vaes512_ecb_enc_k256_w32:
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 16.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -1644,7 +1644,7 @@ aes_gen_vaes512_ecb_enc_k256_w16:
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 8.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -1756,7 +1756,7 @@ aes_gen_vaes512_ecb_enc_k256_w8:
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 4.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -1906,7 +1906,7 @@ aes_gen_vaes512_ecb_enc_k256_w4:
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: any count.
-# Requires: AVX512F, AVX512VL, AVX512BW, VAES.
+# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 temporary: data loads

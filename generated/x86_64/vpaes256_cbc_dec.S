@@ -1331,7 +1331,7 @@ aes_gen_vpaes256_cbc_dec_k128_w2:
 # rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
-# Requires: AVX, AVX2.
+# Requires: AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 chaining value (IV, last ciphertext)
@@ -3248,7 +3248,7 @@ aes_gen_vpaes256_cbc_dec_k192_w2:
 # rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
-# Requires: AVX, AVX2.
+# Requires: AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 chaining value (IV, last ciphertext)
@@ -5475,7 +5475,7 @@ aes_gen_vpaes256_cbc_dec_k256_w2:
 # rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
-# Requires: AVX, AVX2.
+# Requires: AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 chaining value (IV, last ciphertext)

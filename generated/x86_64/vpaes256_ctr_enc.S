@@ -1207,7 +1207,7 @@ aes_gen_vpaes256_ctr_enc_k128_w2:
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: any count.
-# Requires: AVX, AVX2.
+# Requires: AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 counter block, big-endian, in every lane
@@ -2851,7 +2851,7 @@ aes_gen_vpaes256_ctr_enc_k192_w2:
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: any count.
-# Requires: AVX, AVX2.
+# Requires: AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 counter block, big-endian, in every lane
@@ -4733,7 +4733,7 @@ aes_gen_vpaes256_ctr_enc_k256_w2:
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: any count.
-# Requires: AVX, AVX2.
+# Requires: AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 counter block, big-endian, in every lane

@@ -1316,7 +1316,7 @@ aes_gen_vpaes256_ecb_dec_k128_w2:
 # rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: any count.
-# Requires: AVX, AVX2.
+# Requires: AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 temporary: data loads
@@ -3212,7 +3212,7 @@ aes_gen_vpaes256_ecb_dec_k192_w2:
 # rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: any count.
-# Requires: AVX, AVX2.
+# Requires: AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 temporary: data loads
@@ -5418,7 +5418,7 @@ aes_gen_vpaes256_ecb_dec_k256_w2:
 # rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: any count.
-# Requires: AVX, AVX2.
+# Requires: AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 temporary: data loads

@@ -1082,7 +1082,7 @@ aes_gen_vpaes256_ecb_enc_k128_w2:
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: any count.
-# Requires: AVX, AVX2.
+# Requires: AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 temporary: data loads
@@ -2602,7 +2602,7 @@ aes_gen_vpaes256_ecb_enc_k192_w2:
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: any count.
-# Requires: AVX, AVX2.
+# Requires: AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 temporary: data loads
@@ -4360,7 +4360,7 @@ aes_gen_vpaes256_ecb_enc_k256_w2:
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: any count.
-# Requires: AVX, AVX2.
+# Requires: AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 temporary: data loads

@@ -139,7 +139,7 @@
 # rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 16.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -1562,7 +1562,7 @@ aes_gen_vpaes512_cbc_dec_k128_w16:
 # rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -2341,7 +2341,7 @@ aes_gen_vpaes512_cbc_dec_k128_w8:
 # rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 chaining value (IV, last ciphertext)
@@ -2798,7 +2798,7 @@ aes_gen_vpaes512_cbc_dec_k128_w4:
 # rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 chaining value (IV, last ciphertext)
@@ -3253,7 +3253,7 @@ aes_gen_vpaes512_cbc_dec_k128_w1:
 # rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 16.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -4950,7 +4950,7 @@ aes_gen_vpaes512_cbc_dec_k192_w16:
 # rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -5875,7 +5875,7 @@ aes_gen_vpaes512_cbc_dec_k192_w8:
 # rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 chaining value (IV, last ciphertext)
@@ -6414,7 +6414,7 @@ aes_gen_vpaes512_cbc_dec_k192_w4:
 # rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 chaining value (IV, last ciphertext)
@@ -6951,7 +6951,7 @@ aes_gen_vpaes512_cbc_dec_k192_w1:
 # rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 16.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -8922,7 +8922,7 @@ aes_gen_vpaes512_cbc_dec_k256_w16:
 # rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -9993,7 +9993,7 @@ aes_gen_vpaes512_cbc_dec_k256_w8:
 # rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 chaining value (IV, last ciphertext)
@@ -10614,7 +10614,7 @@ aes_gen_vpaes512_cbc_dec_k256_w4:
 # rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 chaining value (IV, last ciphertext)

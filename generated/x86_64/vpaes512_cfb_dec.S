@@ -139,7 +139,7 @@
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 16.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -1309,7 +1309,7 @@ aes_gen_vpaes512_cfb_dec_k128_w16:
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -1943,7 +1943,7 @@ aes_gen_vpaes512_cfb_dec_k128_w8:
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 chaining value (IV, last ciphertext)
@@ -2309,7 +2309,7 @@ aes_gen_vpaes512_cfb_dec_k128_w4:
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 chaining value (IV, last ciphertext)
@@ -2674,7 +2674,7 @@ aes_gen_vpaes512_cfb_dec_k128_w1:
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 16.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -4062,7 +4062,7 @@ aes_gen_vpaes512_cfb_dec_k192_w16:
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -4810,7 +4810,7 @@ aes_gen_vpaes512_cfb_dec_k192_w8:
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 chaining value (IV, last ciphertext)
@@ -5238,7 +5238,7 @@ aes_gen_vpaes512_cfb_dec_k192_w4:
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 chaining value (IV, last ciphertext)
@@ -5665,7 +5665,7 @@ aes_gen_vpaes512_cfb_dec_k192_w1:
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 16.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -7271,7 +7271,7 @@ aes_gen_vpaes512_cfb_dec_k256_w16:
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 8.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -8133,7 +8133,7 @@ aes_gen_vpaes512_cfb_dec_k256_w8:
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 chaining value (IV, last ciphertext)
@@ -8623,7 +8623,7 @@ aes_gen_vpaes512_cfb_dec_k256_w4:
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 chaining value (IV, last ciphertext)

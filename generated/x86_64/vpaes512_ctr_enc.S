@@ -202,7 +202,7 @@
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 16.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -1481,7 +1481,7 @@ aes_gen_vpaes512_ctr_enc_k128_w16:
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 8.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -2182,7 +2182,7 @@ aes_gen_vpaes512_ctr_enc_k128_w8:
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 4.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 counter block, big-endian, in every lane
@@ -2594,7 +2594,7 @@ aes_gen_vpaes512_ctr_enc_k128_w4:
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: any count.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 counter block, big-endian, in every lane
@@ -2979,7 +2979,7 @@ aes_gen_vpaes512_ctr_enc_k128_w1:
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 16.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -4476,7 +4476,7 @@ aes_gen_vpaes512_ctr_enc_k192_w16:
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 8.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -5291,7 +5291,7 @@ aes_gen_vpaes512_ctr_enc_k192_w8:
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 4.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 counter block, big-endian, in every lane
@@ -5765,7 +5765,7 @@ aes_gen_vpaes512_ctr_enc_k192_w4:
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: any count.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 counter block, big-endian, in every lane
@@ -6212,7 +6212,7 @@ aes_gen_vpaes512_ctr_enc_k192_w1:
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 16.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -7927,7 +7927,7 @@ aes_gen_vpaes512_ctr_enc_k256_w16:
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 8.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -8856,7 +8856,7 @@ aes_gen_vpaes512_ctr_enc_k256_w8:
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 4.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 counter block, big-endian, in every lane
@@ -9392,7 +9392,7 @@ aes_gen_vpaes512_ctr_enc_k256_w4:
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: any count.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 counter block, big-endian, in every lane

@@ -139,7 +139,7 @@
 # rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 16.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -1551,7 +1551,7 @@ aes_gen_vpaes512_ecb_dec_k128_w16:
 # rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 8.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -2321,7 +2321,7 @@ aes_gen_vpaes512_ecb_dec_k128_w8:
 # rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 4.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 temporary: data loads
@@ -2770,7 +2770,7 @@ aes_gen_vpaes512_ecb_dec_k128_w4:
 # rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: any count.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 temporary: data loads
@@ -3219,7 +3219,7 @@ aes_gen_vpaes512_ecb_dec_k128_w1:
 # rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 16.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -4905,7 +4905,7 @@ aes_gen_vpaes512_ecb_dec_k192_w16:
 # rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 8.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -5821,7 +5821,7 @@ aes_gen_vpaes512_ecb_dec_k192_w8:
 # rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 4.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 temporary: data loads
@@ -6352,7 +6352,7 @@ aes_gen_vpaes512_ecb_dec_k192_w4:
 # rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: any count.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 temporary: data loads
@@ -6883,7 +6883,7 @@ aes_gen_vpaes512_ecb_dec_k192_w1:
 # rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 16.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -8843,7 +8843,7 @@ aes_gen_vpaes512_ecb_dec_k256_w16:
 # rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 8.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -9905,7 +9905,7 @@ aes_gen_vpaes512_ecb_dec_k256_w8:
 # rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 4.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 temporary: data loads
@@ -10518,7 +10518,7 @@ aes_gen_vpaes512_ecb_dec_k256_w4:
 # rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: any count.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 temporary: data loads

@@ -139,7 +139,7 @@
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 16.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -1299,7 +1299,7 @@ aes_gen_vpaes512_ecb_enc_k128_w16:
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 8.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -1925,7 +1925,7 @@ aes_gen_vpaes512_ecb_enc_k128_w8:
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 4.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 temporary: data loads
@@ -2284,7 +2284,7 @@ aes_gen_vpaes512_ecb_enc_k128_w4:
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: any count.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 temporary: data loads
@@ -2643,7 +2643,7 @@ aes_gen_vpaes512_ecb_enc_k128_w1:
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 16.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -4021,7 +4021,7 @@ aes_gen_vpaes512_ecb_enc_k192_w16:
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 8.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -4761,7 +4761,7 @@ aes_gen_vpaes512_ecb_enc_k192_w8:
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 4.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 temporary: data loads
@@ -5182,7 +5182,7 @@ aes_gen_vpaes512_ecb_enc_k192_w4:
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: any count.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 temporary: data loads
@@ -5603,7 +5603,7 @@ aes_gen_vpaes512_ecb_enc_k192_w1:
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 16.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -7199,7 +7199,7 @@ aes_gen_vpaes512_ecb_enc_k256_w16:
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 8.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -8053,7 +8053,7 @@ aes_gen_vpaes512_ecb_enc_k256_w8:
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 4.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX, AVX512F, AVX512BW.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 temporary: data loads
@@ -8536,7 +8536,7 @@ aes_gen_vpaes512_ecb_enc_k256_w4:
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: any count.
-# Requires: AVX512F, AVX512VL, AVX512BW.
+# Requires: AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 temporary: data loads

@@ -48,7 +48,9 @@ enum {
     AES_GEN_ELEN = -2,     /* ECB/CBC length not a multiple of 16 */
     AES_GEN_EBACKEND = -3, /* backend unknown, not built, or not runnable here */
     AES_GEN_EARG = -4,     /* NULL pointer, or a key that was never set or is wiped */
-    AES_GEN_EKEYSIZE = -5  /* an AES key size this build has no kernels for (make gen KEYS=) */
+    AES_GEN_EKEYSIZE = -5, /* an AES key size this build has no kernels for (make gen KEYS=) */
+    AES_GEN_ENOTCT = -6    /* aes_gen_setkey: no constant-time backend runs here, and the
+                              policy requires one (aes_gen_constant_time_required) */
 };
 
 #define AES_GEN_BLOCK_SIZE 16
@@ -64,8 +66,10 @@ typedef struct aes_gen_key {
     uint32_t private_magic; /* nonzero while the key is set */
 } aes_gen_key;
 
-/* key_len 16, 24 or 32 bytes.  Picks the fastest constant-time backend, or the
- * fastest there is when none is constant-time on this CPU. */
+/* key_len 16, 24 or 32 bytes.  Picks the fastest constant-time backend; where
+ * none runs, the fastest there is, unless the policy requires constant time
+ * (then AES_GEN_ENOTCT).  A constant-time key runs every mode on
+ * constant-time kernels. */
 int aes_gen_setkey(aes_gen_key *k, const void *key, size_t key_len);
 /* As aes_gen_setkey with a named backend: portable, aesni, vaes256, vaes512,
  * ttable, vpaes, vpaes256, vpaes512, tilegx-emu. */
@@ -73,6 +77,13 @@ int aes_gen_setkey_backend(aes_gen_key *k, const void *key, size_t key_len,
                            const char *backend);
 /* The backend a key uses; NULL for NULL or an unset key. */
 const char *aes_gen_key_backend(const aes_gen_key *k);
+/* 1 if every mode of the key runs on constant-time kernels, 0 if some mode
+ * runs on a table backend (a key set up for one by name), -1 for an unset key. */
+int aes_gen_key_constant_time(const aes_gen_key *k);
+/* 1 if aes_gen_setkey picks constant-time backends only: the build's
+ * AES_GEN_REQUIRE_CONSTANT_TIME (default on x86-64), or the environment
+ * variable of that name set to 1 (which can only turn it on). */
+int aes_gen_constant_time_required(void);
 /* Usable backends, best first (the order aes_gen_setkey prefers).  Writes up to
  * cap names (names may be NULL when cap is 0) and returns how many there are. */
 size_t aes_gen_backends(const char **names, size_t cap);
@@ -102,6 +113,7 @@ const char *aes_gen_mode_name(size_t index);
  * then narrower ones). */
 typedef struct aes_gen_mode_use {
     const char *backend;
+    int constant_time;  /* that backend's kernels are constant-time */
     size_t nwidths;
     unsigned widths[16];
 } aes_gen_mode_use;

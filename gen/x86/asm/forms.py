@@ -49,6 +49,27 @@ class Form:
         and to moves between GP and vector registers."""
         return self.enc == "evex" and "aes" not in self.mnemonic and "m:g" not in self.slots
 
+    def needs(self, size):
+        """The CPUID features this form needs at vector size `size` (Intel SDM,
+        each instruction's "CPUID Feature Flag" column): legacy AES-NI needs
+        AES, VEX.128 AES needs AES and AVX, VEX.256 and EVEX AES need VAES; VEX
+        integer ops on ymm need AVX2 (moves only AVX); EVEX needs AVX512F,
+        AVX512VL below zmm and AVX512BW for byte shuffles."""
+        aes = "aes" in self.mnemonic
+        if self.enc == "sse":
+            return {"aesni"} if aes else {"ssse3"} if self.mnemonic == "pshufb" else {"sse2"}
+        if self.enc == "vex":
+            if aes:
+                return {"avx", "aesni"} if size == "xmm" else {"avx", "vaes"}
+            moves = {"vmovdqa", "vmovdqu", "vmovq", "vpinsrq"}
+            return {"avx"} if size == "xmm" or self.mnemonic in moves else {"avx2"}
+        out = {"avx512f"} | ({"avx512vl"} if size != "zmm" else set())
+        if aes:
+            out.add("vaes")
+        if self.mnemonic == "vpshufb":
+            out.add("avx512bw")
+        return out
+
 
 FORMS = []
 
@@ -111,8 +132,9 @@ _add("evex", "vextracti32x4", "66", "0F3A", 0x39, "m:x|mem r:V i", YZ, n=16)
 _add("evex", "vmovq", "66", "0F", 0x6E, "r:V m:g", X, w=1, n=8)
 _add("evex", "vpinsrq", "66", "0F3A", 0x22, "r:V v:V m:g i", X, w=1, n=8)
 
-# Legacy forms with no operands.
+# Legacy forms with no operands, and what they need.
 NO_OPERANDS = {"vzeroupper": bytes([0xC5, 0xF8, 0x77]), "ret": bytes([0xC3])}
+NO_OPERAND_NEEDS = {"vzeroupper": {"avx"}, "ret": set()}
 
 # AES-family instructions are always written as .byte (the assembler need not
 # know them); every other instruction is written as its mnemonic.

@@ -11,7 +11,7 @@ file emits exactly the constants its kernels use.
 from dataclasses import dataclass
 
 from . import encoder
-from .forms import BYTE_ENCODED
+from .forms import BY_MNEMONIC, BYTE_ENCODED, NO_OPERAND_NEEDS
 from .operands import Imm, Label, Reg
 
 
@@ -36,6 +36,18 @@ class Insn:
 
     def encode(self):
         return encoder.encode(self.mnemonic, list(self.operands), self.mask, self.zero)
+
+    def needs(self):
+        """The CPU features this instruction needs (none for the base x86-64
+        integer instructions, which the encoder's table does not hold)."""
+        if self.mnemonic in NO_OPERAND_NEEDS:
+            return NO_OPERAND_NEEDS[self.mnemonic]
+        vector = any(isinstance(op, Reg) and (op.is_vector or op.kind == "k")
+                     for op in self.operands)
+        if self.mnemonic not in BY_MNEMONIC or not vector:
+            return set()  # movq $0, mem: the integer instruction of that name
+        form, size = encoder.select(self.mnemonic, list(reversed(self.operands)), self.mask)
+        return form.needs(size)
 
     def line(self):
         if self.mnemonic in BYTE_ENCODED:
@@ -80,6 +92,10 @@ class Program:
         if known != const:
             raise ValueError(f"constant {const.name} defined twice, differently")
         return Label(const.name)
+
+    def needs(self):
+        """The CPU features the program's instructions need."""
+        return set().union(*(item.needs() for item in self.items if isinstance(item, Insn)))
 
     def lines(self):
         return [item if isinstance(item, str) else item.line() for item in self.items]

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Constant time as a guarantee.  For every subset of this CPU's features
+ * (what AES_GEN_CPU_MASK or a virtual machine can take away), with the
+ * policy on and off: a key whose backend is constant-time takes every mode
+ * from constant-time kernels, the default is constant-time wherever a
+ * constant-time backend runs, and with the policy it is never anything else.
+ * Then the same through the API in this process (ctest runs it under
+ * several masks).
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+static int ct(int backend)
+{
+    return backend >= 0 && aes_gen_backend_table[backend].constant_time;
+}
+
+static void check_plans(const struct aes_gen_plans *p, uint32_t have)
+{
+    for (int ks = 0; ks < AES_GEN_KEY_SIZES; ks++) {
+        int any_ct = 0;
+        for (int b = 0; b < AES_GEN_BACKEND_COUNT; b++) {
+            if (!p->usable[b][ks])
+                continue;
+            any_ct |= ct(b);
+            for (int md = 0; md < AES_GEN_MODE_COUNT; md++) {
+                const int src = p->mode[b][ks][md].source;
+                ck_assert_msg(src >= 0, "features 0x%x: usable %s has no source for %s", have,
+                              aes_gen_backend_table[b].name, aes_gen_modes[md].name);
+                ck_assert_msg(!ct(b) || ct(src),
+                              "features 0x%x: a %s key (constant-time) runs %s on %s", have,
+                              aes_gen_backend_table[b].name, aes_gen_modes[md].name,
+                              aes_gen_backend_table[src].name);
+            }
+        }
+        const int chosen = p->chosen[ks];
+        if (any_ct)
+            ck_assert_msg(ct(chosen), "features 0x%x: default %s while a constant-time "
+                          "backend runs", have, chosen < 0 ? "none" : aes_gen_backend_table[chosen].name);
+        else if (p->require_ct)
+            ck_assert_msg(chosen < 0, "features 0x%x: the policy, and default %s", have,
+                          aes_gen_backend_table[chosen].name);
+        for (int md = 0; chosen >= 0 && md < AES_GEN_MODE_COUNT; md++)
+            ck_assert(!ct(chosen) || ct(p->chosen_mode[ks][md].source));
+    }
+}
+
+START_TEST(every_feature_subset)
+{
+    static struct aes_gen_plans p;
+    const uint32_t have = aes_gen_cpu_features();
+    long subsets = 0;
+    for (uint32_t s = have;; s = (s - 1) & have) {
+        for (int require = 0; require < 2; require++) {
+            aes_gen_compute_plans(&p, s, require);
+            check_plans(&p, s);
+        }
+        subsets++;
+        if (!s)
+            break;
+    }
+    printf("every_feature_subset: %ld subsets of this CPU's features, policy on and off\n",
+           subsets);
+}
+END_TEST
+
+/* The default key in this process, under its AES_GEN_CPU_MASK and policy. */
+START_TEST(default_obeys_the_policy)
+{
+    uint8_t key[32] = {7};
+    size_t lens[3];
+    const size_t nk = built_key_lens(lens);
+    for (size_t i = 0; i < nk; i++) {
+        const unsigned bits = (unsigned)lens[i] * 8;
+        int any_ct = 0;
+        for (int b = 0; b < AES_GEN_BACKEND_COUNT; b++)
+            any_ct |= aes_gen_backend_usable((enum aes_gen_backend_id)b, bits) && ct(b);
+        aes_gen_key k;
+        memset(&k, 0x5a, sizeof k);
+        const int err = aes_gen_setkey(&k, key, lens[i]);
+        if (!any_ct && aes_gen_constant_time_required()) {
+            ck_assert_int_eq(err, AES_GEN_ENOTCT);
+            for (size_t j = 0; j < sizeof k; j++)
+                ck_assert_uint_eq(((const uint8_t *)&k)[j], 0x5a); /* nothing written */
+            continue;
+        }
+        ck_assert_int_eq(err, AES_GEN_OK);
+        ck_assert_int_eq(aes_gen_key_constant_time(&k), any_ct);
+        for (size_t m = 0; aes_gen_mode_name(m); m++) {
+            aes_gen_mode_use use;
+            ck_assert_int_eq(aes_gen_key_mode_use(&k, aes_gen_mode_name(m), &use), AES_GEN_OK);
+            ck_assert_int_eq(use.constant_time, ct(aes_gen_backend_index(use.backend)));
+            if (any_ct)
+                ck_assert_msg(use.constant_time, "%s: AES-%u %s runs on %s", aes_gen_key_backend(&k),
+                              bits, aes_gen_mode_name(m), use.backend);
+        }
+        /* A table backend by name stays possible, and says what it is. */
+        if (aes_gen_setkey_backend(&k, key, lens[i], "ttable") == AES_GEN_OK)
+            ck_assert_int_eq(aes_gen_key_constant_time(&k), 0);
+        aes_gen_wipe(&k);
+        ck_assert_int_eq(aes_gen_key_constant_time(&k), -1);
+    }
+    printf("default_obeys_the_policy: policy %s, AES_GEN_CPU_MASK=%s\n",
+           aes_gen_constant_time_required() ? "on" : "off",
+           getenv("AES_GEN_CPU_MASK") ? getenv("AES_GEN_CPU_MASK") : "");
+}
+END_TEST
+
+int main(void)
+{
+    /* Detect the features (and report an unknown mask name) once, before
+     * Check forks a process per test. */
+    char names[256];
+    printf("features: %s\n", aes_gen_cpu_feature_names(aes_gen_cpu_features(), names,
+                                                       sizeof names));
+    Suite *s = suite_create("policy");
+    TCase *tc = tcase_create("policy");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, every_feature_subset);
+    tcase_add_test(tc, default_obeys_the_policy);
+    suite_add_tcase(s, tc);
+    return run_suite(s);
+}
