@@ -61,7 +61,7 @@ static void parse(int argc, char **argv, struct options *o)
     o->samples = 15;
     o->keys[0] = 128, o->keys[1] = 192, o->keys[2] = 256, o->nkeys = 3;
     for (int m = 0; m < AES_GEN_MODE_COUNT; m++)
-        o->modes[m] = 1;
+        o->modes[m] = aes_gen_mode_is_block((enum aes_gen_mode_dir)m);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {

@@ -374,6 +374,187 @@ def vpaes_decrypt_block(key, block):
     return VPAES.crypt_block(VPAES.round_keys(rks, True), list(block), True)
 
 
+# --- GF(2^128) and GCM (NIST SP 800-38D) ------------------------------------
+#
+# A block is a polynomial over GF(2) modulo P = x^128 + x^7 + x^2 + x + 1 whose
+# coefficient of x^0 is the first bit of the block (the top bit of byte 0).
+# Read as a big-endian integer b, a block has the coefficient of x^i in bit
+# 127 - i: this is what a kernel holds after byte-reversing a block into a
+# register (read little-endian), so the model works on these integers, which
+# we call "reflected".
+#
+# Carry-less multiplication of reflected a and b gives, in 256 bits, the
+# product's coefficient of x^(254 - j) in bit j (one position short of a
+# 256-bit reflection).  Reading the 256 bits as x^(255 - j) therefore means
+# x * A * B.  Their low 128 bits (degrees 255..128) fold into the high ones
+# with x^128 = x^7 + x^2 + x + 1 = x (x^6 + x + 1) + 1, a 64-bit half at a
+# time: the x (x^6 + x + 1) part is one carry-less product by the reflected
+# 64-bit constant of x^6 + x + 1, 0xc2 << 56 (its factor x is the product's
+# own one-position shift), and the 1 moves the half up by 64 bits (a swap of
+# halves).  Two folds leave x * A * B mod P in the high 128 bits.  The hash
+# key is stored as H * x^-1 (x^-1 = x^127 + x^6 + x + 1), so a product with it
+# is A * H: what descriptions of this method call "H shifted left by one",
+# the reflected integer's shift.  All of it is checked below against the
+# bit-serial multiplication of SP 800-38D (algorithm 1).
+
+GCM_R = 0xE1 << 120          # x^7 + x^2 + x + 1 as a reflected integer, for algorithm 1
+GCM_FOLD = 0xC2 << 56        # x^6 + x + 1, reflected in 64 bits: the folding constant
+GCM_X_INV = 1 << 127 | 1 << 126 | 1 << 121 | 1  # x^-1 = 1 + x + x^6 + x^127, reflected
+_M64 = (1 << 64) - 1
+
+
+def gf128_mul(x, y):
+    """x * y of two reflected blocks (SP 800-38D, algorithm 1)."""
+    z, v = 0, y
+    for i in range(127, -1, -1):
+        if x >> i & 1:
+            z ^= v
+        v = (v >> 1) ^ (GCM_R if v & 1 else 0)
+    return z
+
+
+def clmul(a, b):
+    """The carry-less product of two integers (pclmulqdq on 64-bit halves)."""
+    r = 0
+    while b:
+        if b & 1:
+            r ^= a
+        a <<= 1
+        b >>= 1
+    return r
+
+
+def ghash_key(h):
+    """The stored form of a hash-key power: H * x^-1 (see above)."""
+    return gf128_mul(h, GCM_X_INV)
+
+
+def ghash_fold(lo, mi, hi):
+    """The reduction the kernels do: the 256-bit sum lo + mi << 64 + hi << 128
+    of carry-less products (each 128 bits) folded to 128 bits, a half at a time."""
+    q = [lo & _M64, (lo >> 64) ^ (mi & _M64), (mi >> 64) ^ (hi & _M64), hi >> 64]
+    t = clmul(q[0], GCM_FOLD)
+    q[1] ^= t & _M64
+    q[2] ^= (t >> 64) ^ q[0]
+    t = clmul(q[1], GCM_FOLD)
+    q[2] ^= t & _M64
+    q[3] ^= (t >> 64) ^ q[1]
+    return q[3] << 64 | q[2]
+
+
+def ghash_products(a, k, karatsuba=False):
+    """(lo, mi, hi) of reflected a times a stored key power k: four 64-bit
+    products, or three with Karatsuba (mi from the halves' sums)."""
+    al, ah, kl, kh = a & _M64, a >> 64, k & _M64, k >> 64
+    lo, hi = clmul(al, kl), clmul(ah, kh)
+    mi = clmul(al ^ ah, kl ^ kh) ^ lo ^ hi if karatsuba else clmul(al, kh) ^ clmul(ah, kl)
+    return lo, mi, hi
+
+
+def ghash_blocks(key_powers, y, blocks, karatsuba=False):
+    """Y after the blocks (reflected ints), as a kernel computes it for a
+    group: (Y ^ X_1) * H^n + X_2 * H^(n-1) + ... + X_n * H, the products summed
+    before one reduction.  key_powers[i] is the stored H^(i+1)."""
+    n = len(blocks)
+    lo = mi = hi = 0
+    for i, x in enumerate(blocks):
+        l, m, h = ghash_products(x ^ (y if i == 0 else 0), key_powers[n - 1 - i], karatsuba)
+        lo, mi, hi = lo ^ l, mi ^ m, hi ^ h
+    return ghash_fold(lo, mi, hi)
+
+
+def ghash(h, data):
+    """GHASH_H of data (a multiple of 16 bytes), SP 800-38D 6.4, bit-serial."""
+    y = 0
+    for i in range(0, len(data), 16):
+        y = gf128_mul(y ^ int.from_bytes(data[i:i + 16], "big"), h)
+    return y
+
+
+def _pad16(data):
+    return data + bytes(-len(data) % 16)
+
+
+def gcm_j0(h, iv):
+    """The pre-counter block (SP 800-38D 7.1 step 2)."""
+    if len(iv) == 12:
+        return iv + b"\x00\x00\x00\x01"
+    lengths = (8 * len(iv)).to_bytes(16, "big")
+    return ghash(h, _pad16(iv) + lengths).to_bytes(16, "big")
+
+
+def gcm_inc32(block):
+    return block[:12] + ((int.from_bytes(block[12:], "big") + 1) % (1 << 32)).to_bytes(4, "big")
+
+
+def gcm_crypt(key, iv, aad, data, decrypt=False):
+    """(output, tag) of GCM-AE (or, decrypt, the plaintext and the tag it should
+    have): SP 800-38D 7.1 / 7.2 on the T-table cipher."""
+    enc = lambda b: ttable_encrypt_block(key, b)
+    h = int.from_bytes(enc(bytes(16)), "big")
+    j0 = gcm_j0(h, iv)
+    out, ctr = bytearray(), gcm_inc32(j0)
+    for i in range(0, len(data), 16):
+        ks = enc(ctr)
+        out += bytes(a ^ b for a, b in zip(data[i:i + 16], ks))
+        ctr = gcm_inc32(ctr)
+    cipher = bytes(data) if decrypt else bytes(out)
+    lengths = (8 * len(aad)).to_bytes(8, "big") + (8 * len(cipher)).to_bytes(8, "big")
+    s = ghash(h, _pad16(aad) + _pad16(cipher) + lengths)
+    tag = bytes(a ^ b for a, b in zip(enc(j0), s.to_bytes(16, "big")))
+    return bytes(out), tag
+
+
+def _gcm_self_check():
+    import random
+    rng = random.Random(0x6C3)
+    assert gf128_mul(GCM_X_INV, 1 << 126) == 1 << 127, "x^-1 * x = 1"
+    # The kernels' multiplication (products, folds, the stored key) is the
+    # field's, schoolbook and Karatsuba, single and aggregated.
+    for _ in range(64):
+        a, h, y = (rng.getrandbits(128) for _ in range(3))
+        for kara in (False, True):
+            assert ghash_fold(*ghash_products(a, ghash_key(h), kara)) == gf128_mul(a, h)
+        xs = [rng.getrandbits(128) for _ in range(4)]
+        powers = [h]
+        for _ in range(3):
+            powers.append(gf128_mul(powers[-1], h))
+        want = y
+        for x in xs:
+            want = gf128_mul(want ^ x, h)
+        for kara in (False, True):
+            assert ghash_blocks([ghash_key(p) for p in powers], y, xs, kara) == want
+    # SP 800-38D's test cases (the GCM specification's 1-4, 6 and 16).
+    k1, k2 = bytes(16), bytes.fromhex("feffe9928665731c6d6a8f9467308308")
+    iv = bytes.fromhex("cafebabefacedbaddecaf888")
+    p = bytes.fromhex("d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a72"
+                      "1c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b391aafd255")
+    aad = bytes.fromhex("feedfacedeadbeeffeedfacedeadbeefabaddad2")
+    iv6 = bytes.fromhex("9313225df88406e555909c5aff5269aa6a7a9538534f7da1e4c303d2a318a728"
+                        "c3c0c95156809539fcf0e2429a6b525416aedbf5a0de6a57a637b39b")
+    cases = [
+        (k1, bytes(12), b"", b"", "", "58e2fccefa7e3061367f1d57a4e7455a"),
+        (k1, bytes(12), b"", bytes(16), "0388dace60b6a392f328c2b971b2fe78",
+         "ab6e47d42cec13bdf53a67b21257bddf"),
+        (k2, iv, b"", p, "42831ec2217774244b7221b784d0d49ce3aa212f2c02a4e035c17e2329aca12e"
+         "21d514b25466931c7d8f6a5aac84aa051ba30b396a0aac973d58e091473f5985",
+         "4d5c2af327cd64a62cf35abd2ba6fab4"),
+        (k2, iv, aad, p[:60], "42831ec2217774244b7221b784d0d49ce3aa212f2c02a4e035c17e2329aca1"
+         "2e21d514b25466931c7d8f6a5aac84aa051ba30b396a0aac973d58e091",
+         "5bc94fbc3221a5db94fae95ae7121a47"),
+        (k2, iv6, aad, p[:60], "8ce24998625615b603a033aca13fb894be9112a5c3a211a8ba262a3cca7e2c"
+         "a701e4a9a4fba43c90ccdcb281d48c7c6fd62875d2aca417034c34aee5",
+         "619cc5aefffe0bfa462af43c1699d050"),
+        (k2 + k2, iv, aad, p[:60], "522dc1f099567d07f47f37a32a84427d643a8cdcbfe5c0c97598a2bd25"
+         "55d1aa8cb08e48590dbb3da7b08b1056828838c5f61e6393ba7a0abcc9f662",
+         "76fc6ece0f4e1768cddf8853bb2d551b"),
+    ]
+    for key, v, a, plain, cipher, tag in cases:
+        c, t = gcm_crypt(key, v, a, plain)
+        assert (c.hex(), t.hex()) == (cipher, tag), f"SP 800-38D case, key {key.hex()}"
+        assert gcm_crypt(key, v, a, c, decrypt=True) == (plain, t)
+
+
 def self_check():
     """Raise AssertionError unless the derived constants agree with FIPS-197."""
     assert gf_mul(0x57, 0x83) == 0xC1, "FIPS-197 4.2 example"
@@ -404,3 +585,4 @@ def self_check():
 
 
 self_check()
+_gcm_self_check()

@@ -159,7 +159,7 @@ def generate(request):
     files["groups.inc"] = render("groups.inc.j2", groups=group_records(records, aliases))
     params = {p.name: p.decl for s in shapes for p in s.params}
     files["modes.inc"] = render("modes.inc.j2", modes=variants.MODES, shapes=shapes,
-                                params=params)
+                                params=params, families=variants.FAMILIES)
     files["backends.inc"] = render("backends.inc.j2", backends=backends,
                                    features=variants.CPU_FEATURES,
                                    formats=variants.KEY_FORMATS)

@@ -73,6 +73,12 @@ def requires(v, backend, needs):
     return ", ".join(f.upper() for f in CPU_FEATURES if f in needs) or "x86-64"
 
 
+# The absence most emitters declare: GCM then runs on the key's CTR kernels and
+# the runtime's GHASH (carry-less multiplication, or its constant-time
+# integer form; runtime/gcm.c).
+GCM_ABSENT = "no stitched GCM kernels: the key's CTR kernels and the runtime's GHASH"
+
+
 def by_file(variants, file_for):
     """{path: [variant, ...]} in the variants' order: the kernels each file holds."""
     files = {}

@@ -75,6 +75,18 @@ SHAPES = {s.name: s for s in (
         Param("src", "const uint8_t *src", "nblocks x 16 bytes, any alignment"),
         Param("nblocks", "size_t nblocks", "a multiple of the kernel's width (the _w<width> "
               "suffix)"))),
+    Shape("gcm", "aes_gen_gcm_kernel_fn", (
+        Param("rk", "const uint8_t *rk", "the encryption round keys, in the backend's key format"),
+        Param("htable", "const uint8_t *htable", "the hash-key powers of aes_gen_gcm_key: "
+              "H^k * x^-1 reflected (16 bytes, low half first) at 16 * (64 - k), k = 1..64, "
+              "then each one's two halves XORed, in both halves"),
+        Param("state", "uint8_t *state", "32 bytes: the running hash (reflected, low half "
+              "first), then the counter block; both updated.  The caller keeps the counter's "
+              "low 32 bits from wrapping within a call"),
+        Param("dst", "uint8_t *dst", "nblocks x 16 bytes, any alignment; dst == src is allowed"),
+        Param("src", "const uint8_t *src", "nblocks x 16 bytes, any alignment; the ciphertext "
+              "is hashed (dst when encrypting, src when decrypting)"),
+        Param("nblocks", "size_t nblocks", "a multiple of the kernel's width"))),
 )}
 
 
@@ -135,6 +147,14 @@ MODES = (
     Mode("ctr", "enc", "CTR", "CTR encryption and decryption", True, "enc", "counter",
          "the 128-bit big-endian counter, advanced by nblocks.", False, tail="counter",
          counter_bits=128, body="ctr", api="aes_gen_ctr_crypt"),
+    # GCM (SP 800-38D): CTR with the 32-bit counter, stitched with GHASH of the
+    # ciphertext; the API (aes_gen_gcm_*) is in runtime/gcm.c.
+    Mode("gcm", "enc", "GCM enc", "GCM encryption: CTR (32-bit counter) and GHASH of the "
+         "output", True, "enc", "counter", "unused (the counter is in state).", True,
+         counter_bits=32, body="gcm_enc", shape="gcm"),
+    Mode("gcm", "dec", "GCM dec", "GCM decryption: GHASH of the input and CTR (32-bit "
+         "counter)", True, "enc", "counter", "unused (the counter is in state).", True,
+         counter_bits=32, body="gcm_dec", shape="gcm"),
 )
 MODE_BY_TAG = {m.tag: m for m in MODES}
 # The public functions of aes_gen.h besides the modes' (MODES[].api): the shared
@@ -144,9 +164,12 @@ PUBLIC_FUNCTIONS = ("aes_gen_version", "aes_gen_setkey", "aes_gen_setkey_backend
                     "aes_gen_constant_time_required", "aes_gen_backends", "aes_gen_round_keys",
                     "aes_gen_wipe", "aes_gen_strerror", "aes_gen_backend_describe",
                     "aes_gen_mode_name", "aes_gen_key_mode_use", "aes_gen_stream_init",
-                    "aes_gen_stream_update", "aes_gen_stream_final")
+                    "aes_gen_stream_update", "aes_gen_stream_final", "aes_gen_gcm_setkey",
+                    "aes_gen_gcm_setkey_backend", "aes_gen_gcm_encrypt", "aes_gen_gcm_decrypt",
+                    "aes_gen_gcm_wipe", "aes_gen_gcm_init", "aes_gen_gcm_aad", "aes_gen_gcm_update",
+                    "aes_gen_gcm_final", "aes_gen_gcm_verify")
 # The SP 800-38A modes the runtime's tail handling, the reference and the peers know.
-FAMILIES = ("ecb", "cbc", "cfb", "ofb", "ctr")
+FAMILIES = ("ecb", "cbc", "cfb", "ofb", "ctr", "gcm")
 
 
 @dataclass(frozen=True)

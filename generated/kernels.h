@@ -14,6 +14,19 @@
  *   src      nblocks x 16 bytes, any alignment
  *   nblocks  a multiple of the kernel's width (the _w<width> suffix)
  *
+ * aes_gen_gcm_kernel_fn (gcm modes):
+ *   rk       the encryption round keys, in the backend's key format
+ *   htable   the hash-key powers of aes_gen_gcm_key: H^k * x^-1 reflected (16
+ *            bytes, low half first) at 16 * (64 - k), k = 1..64, then each
+ *            one's two halves XORed, in both halves
+ *   state    32 bytes: the running hash (reflected, low half first), then the
+ *            counter block; both updated.  The caller keeps the counter's low
+ *            32 bits from wrapping within a call
+ *   dst      nblocks x 16 bytes, any alignment; dst == src is allowed
+ *   src      nblocks x 16 bytes, any alignment; the ciphertext is hashed (dst
+ *            when encrypting, src when decrypting)
+ *   nblocks  a multiple of the kernel's width
+ *
  * Round-key formats (aes_gen_round_keys in aes_gen.h returns a key's):
  *   fips     the FIPS-197 round keys, (rounds + 1) x 16 bytes; the
  *            equivalent-inverse schedule (FIPS-197 5.3.5) for the kernels that
@@ -42,6 +55,7 @@ extern "C" {
 #endif
 
 typedef void aes_gen_kernel_fn(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+typedef void aes_gen_gcm_kernel_fn(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
 
 #define AES_GEN_KERNEL_COUNT 582
 

@@ -62,9 +62,11 @@ struct aes_gen_kernel_args {
 #define AES_GEN_KEY_SIZES 3
 #define AES_GEN_KEY_INDEX(bits) ((bits) == 128 ? 0 : (bits) == 192 ? 1 : (bits) == 256 ? 2 : -1)
 
-/* The SP 800-38A mode a mode belongs to (what peers and the reference implement). */
-enum aes_gen_family { AES_GEN_FAMILY_ECB, AES_GEN_FAMILY_CBC, AES_GEN_FAMILY_CFB,
-                      AES_GEN_FAMILY_OFB, AES_GEN_FAMILY_CTR };
+/* The standard mode a mode belongs to (what peers and the reference implement). */
+enum aes_gen_family {
+#define AES_GEN_FAMILY(F) AES_GEN_FAMILY_##F,
+#include "modes.inc"
+};
 
 /* What a mode's kernels do with iv, and with a partial last block. */
 enum { AES_GEN_IV_NONE, AES_GEN_IV_CHAIN, AES_GEN_IV_COUNTER };
@@ -91,6 +93,14 @@ static inline int aes_gen_uses_dec_schedule(enum aes_gen_mode_dir md)
 static inline int aes_gen_mode_is_serial(enum aes_gen_mode_dir md)
 {
     return !aes_gen_modes[md].parallel;
+}
+
+/* The block modes' shape (rk, iv, dst, src, nblocks): what the drivers,
+ * streams and public block-mode functions run; the AEAD and other shapes
+ * have APIs of their own. */
+static inline int aes_gen_mode_is_block(enum aes_gen_mode_dir md)
+{
+    return aes_gen_modes[md].shape == AES_GEN_SHAPE_block;
 }
 
 static inline int aes_gen_mode_uses_iv(enum aes_gen_mode_dir md)
@@ -233,6 +243,11 @@ static inline const uint8_t *aes_gen_schedule(const aes_gen_key *k, enum aes_gen
  * (iv is ignored by modes without one). */
 int aes_gen_crypt(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv, void *dst,
                   const void *src, size_t len);
+
+/* gcm.c: a stream from a given pre-counter block J0 (for the tests of the
+ * counter's wrap, which no 12-byte IV reaches). */
+int aes_gen_gcm_init_j0(aes_gen_gcm_stream *s, const aes_gen_gcm_key *gk, int direction,
+                        const uint8_t j0[16]);
 
 /* wipe.c: zeroing that the compiler may not drop. */
 void aes_gen_secure_zero(void *p, size_t n);

@@ -125,7 +125,7 @@ static inline int crypt(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t 
 int aes_gen_crypt(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv, void *dst,
                   const void *src, size_t len)
 {
-    if ((unsigned)md >= AES_GEN_MODE_COUNT)
+    if ((unsigned)md >= AES_GEN_MODE_COUNT || !aes_gen_mode_is_block(md))
         return AES_GEN_EARG;
     return crypt(k, md, iv, dst, src, len);
 }
@@ -156,7 +156,8 @@ int aes_gen_stream_init(aes_gen_stream *s, const aes_gen_key *k, const char *mod
     if (!s || !aes_gen_key_is_set(k) || !mode || !iv)
         return AES_GEN_EARG;
     for (int md = 0; md < AES_GEN_MODE_COUNT; md++) {
-        if (strcmp(aes_gen_modes[md].name, mode) != 0 || aes_gen_modes[md].whole_blocks)
+        if (strcmp(aes_gen_modes[md].name, mode) != 0 || aes_gen_modes[md].whole_blocks ||
+            !aes_gen_mode_is_block((enum aes_gen_mode_dir)md))
             continue;
         memset(s, 0, sizeof *s);
         s->private_key = k;
@@ -173,7 +174,8 @@ int aes_gen_stream_init(aes_gen_stream *s, const aes_gen_key *k, const char *mod
 static int stream_valid(const aes_gen_stream *s)
 {
     return s && s->private_magic == STREAM_MAGIC && s->private_mode < AES_GEN_MODE_COUNT &&
-           !aes_gen_modes[s->private_mode].whole_blocks && s->private_num < 16 &&
+           !aes_gen_modes[s->private_mode].whole_blocks &&
+           aes_gen_mode_is_block((enum aes_gen_mode_dir)s->private_mode) && s->private_num < 16 &&
            aes_gen_key_is_set(s->private_key);
 }
 

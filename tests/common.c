@@ -31,7 +31,7 @@ const struct mode_case mode_cases[AES_GEN_MODE_COUNT] = {
 #define AES_GEN_MODE(md, label, family, decrypt, parallel, dec_schedule, iv, whole_blocks, tail, \
                      counter_bits, shape) \
     [AES_GEN_MD_##md] = {AES_GEN_MD_##md, #md, REF_##family, decrypt, whole_blocks, \
-                         counter_bits},
+                         counter_bits, AES_GEN_SHAPE_##shape == AES_GEN_SHAPE_block},
 #include "modes.inc"
 };
 

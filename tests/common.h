@@ -21,6 +21,7 @@ struct mode_case {
     int decrypt;
     int whole_blocks; /* ECB/CBC: len must be a multiple of 16 */
     unsigned counter_bits; /* CTR: the counting bits of the block */
+    int block;        /* the block modes' shape: what the API's mode calls run */
 };
 extern const struct mode_case mode_cases[AES_GEN_MODE_COUNT];
 /* The mode's public function behind the uniform signature (NULL for a mode

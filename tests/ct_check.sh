@@ -20,7 +20,7 @@ for entry in $(printf '%s\n' "$list" | tr ' ' ':'); do
     marked=$([ "$ct" = 1 ] && echo yes || echo no)
     if printf '%s\n' "$out" | grep -q "does not run here"; then
         # valgrind's virtual CPU lacks the backend's features (VAES, AVX-512).
-        verdict="not run: valgrind's CPU lacks its features"
+        verdict="not run: valgrind's CPU lacks its features (the native trace covers it)"
     elif [ "$rc" -ne 0 ] || [ -z "$errors" ]; then
         verdict="FAILED to run (exit $rc)"
         status=1

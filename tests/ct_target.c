@@ -52,6 +52,8 @@ int main(int argc, char **argv)
         VALGRIND_MAKE_MEM_UNDEFINED(data, sizeof data);
         for (int m = 0; m < AES_GEN_MODE_COUNT; m++) {
             const size_t len = mode_cases[m].whole_blocks ? 16 * 64 : 16 * 64 + 7;
+            if (!mode_cases[m].block)
+                continue;
             memset(iv, 0, sizeof iv);
             if (mode_call(&mode_cases[m], &k, iv, out, data, len) != AES_GEN_OK) {
                 fprintf(stderr, "ct_target: %s %s failed\n", argv[1], mode_cases[m].name);

@@ -17,6 +17,7 @@ static inline const EVP_CIPHER *evp_cipher(enum ref_mode mode, size_t key_len)
     case REF_CFB: return (const EVP_CIPHER *[]){EVP_aes_128_cfb128(), EVP_aes_192_cfb128(), EVP_aes_256_cfb128()}[i];
     case REF_OFB: return (const EVP_CIPHER *[]){EVP_aes_128_ofb(), EVP_aes_192_ofb(), EVP_aes_256_ofb()}[i];
     case REF_CTR: return (const EVP_CIPHER *[]){EVP_aes_128_ctr(), EVP_aes_192_ctr(), EVP_aes_256_ctr()}[i];
+    case REF_GCM: return (const EVP_CIPHER *[]){EVP_aes_128_gcm(), EVP_aes_192_gcm(), EVP_aes_256_gcm()}[i];
     }
     return NULL;
 }

@@ -62,6 +62,9 @@ START_TEST(api_all_lengths)
     const size_t key_len = key_lens[_i % 3];
     uint64_t rng = test_seed() ^ (uint64_t)_i;
     uint8_t key[32];
+
+    if (!mc->block)
+        return; /* GCM: tests/test_gcm.c */
     static const size_t tails[] = {0, 1, 15};
     static const size_t offsets[][3] = {{0, 0, 0}, {0, 0, 1}, {1, 3, 0}, {5, 5, 1}};
 
@@ -87,6 +90,9 @@ START_TEST(api_chunked_equals_one_call)
     uint64_t rng = test_seed() ^ (uint64_t)_i << 8;
     uint8_t key[32], iv_one[16], iv_chunks[16], src[1024 + 7], one[1024 + 7], chunks[1024 + 7];
     aes_gen_key k;
+
+    if (!mc->block)
+        return;
 
     rng_fill(&rng, key, sizeof key);
     rng_fill(&rng, src, sizeof src);
@@ -209,6 +215,8 @@ START_TEST(mode_errors_change_nothing)
     for (int m = 0; m < AES_GEN_MODE_COUNT; m++) {
         const struct mode_case *mc = &mode_cases[m];
         const int needs_iv = mc->ref != REF_ECB;
+        if (!mc->block)
+            continue;
         memset(iv, 0x11, 16);
         memset(dst, 0x22, sizeof dst);
         ck_assert_int_eq(mode_call(mc, NULL, iv, dst, src, 16), AES_GEN_EARG);
@@ -234,8 +242,9 @@ END_TEST
 START_TEST(strerror_names_every_code)
 {
     static const int codes[] = {AES_GEN_OK, AES_GEN_EKEYLEN, AES_GEN_ELEN, AES_GEN_EBACKEND,
-                                AES_GEN_EARG};
-    for (size_t i = 0; i < 5; i++) {
+                                AES_GEN_EARG, AES_GEN_EKEYSIZE, AES_GEN_ENOTCT, AES_GEN_EAUTH,
+                                AES_GEN_ESTATE};
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
         ck_assert_ptr_nonnull(aes_gen_strerror(codes[i]));
         for (size_t j = 0; j < i; j++)
             ck_assert_str_ne(aes_gen_strerror(codes[i]), aes_gen_strerror(codes[j]));
@@ -373,6 +382,8 @@ START_TEST(introspection)
     for (; aes_gen_mode_name(m); m++) {
         ck_assert_int_eq(aes_gen_key_mode_use(&k, aes_gen_mode_name(m), &use), AES_GEN_OK);
         ck_assert_ptr_nonnull(use.backend);
+        if (!aes_gen_mode_is_block((enum aes_gen_mode_dir)m) && use.nwidths == 0)
+            continue; /* GCM on the CTR kernels and the runtime's GHASH */
         ck_assert_uint_ge(use.nwidths, 1);
         ck_assert_uint_eq(use.widths[use.nwidths - 1], 1);
         for (size_t w = 1; w < use.nwidths; w++)

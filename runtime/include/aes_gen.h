@@ -49,8 +49,11 @@ enum {
     AES_GEN_EBACKEND = -3, /* backend unknown, not built, or not runnable here */
     AES_GEN_EARG = -4,     /* NULL pointer, or a key that was never set or is wiped */
     AES_GEN_EKEYSIZE = -5, /* an AES key size this build has no kernels for (make gen KEYS=) */
-    AES_GEN_ENOTCT = -6    /* aes_gen_setkey: no constant-time backend runs here, and the
+    AES_GEN_ENOTCT = -6,   /* aes_gen_setkey: no constant-time backend runs here, and the
                               policy requires one (aes_gen_constant_time_required) */
+    AES_GEN_EAUTH = -7,    /* GCM: the tag does not match; no plaintext is released */
+    AES_GEN_ESTATE = -8    /* a stream call out of order (GCM: AAD after data, or a stream
+                              already finished) */
 };
 
 #define AES_GEN_BLOCK_SIZE 16
@@ -176,6 +179,59 @@ int aes_gen_stream_update(aes_gen_stream *s, void *dst, const void *src, size_t 
  * the one-shot function's iv after the same bytes, when they end on a block
  * boundary); iv may be NULL.  Erases the stream. */
 int aes_gen_stream_final(aes_gen_stream *s, uint8_t iv[16]);
+
+/*
+ * AES-GCM (NIST SP 800-38D): authenticated encryption.  A GCM key is an AES
+ * key and its hash-key powers; setup and wiping as for aes_gen_key.  IVs
+ * of any length from 1 byte (12 bytes is the fast, recommended one; never
+ * reuse an IV under a key), AAD of any length, messages up to 2^36 - 32
+ * bytes, tags of 4 to 16 bytes (16 unless a protocol says otherwise).
+ * Decryption compares the tag in constant time and on a mismatch returns
+ * AES_GEN_EAUTH with dst zeroed.  dst == src works; any alignment works.
+ */
+#define AES_GEN_GCM_POWERS 64 /* hash-key powers a key holds: the widest GCM kernel */
+typedef struct aes_gen_gcm_key {
+    aes_gen_key private_aes;
+    AES_GEN_ALIGN64 uint8_t private_htable[2][AES_GEN_GCM_POWERS][16]; /* see kernels.h */
+    uint32_t private_npowers;
+    uint32_t private_ghash;   /* how the runtime multiplies: carry-less, or integer */
+    uint32_t private_magic;
+} aes_gen_gcm_key;
+
+int aes_gen_gcm_setkey(aes_gen_gcm_key *gk, const void *key, size_t key_len);
+int aes_gen_gcm_setkey_backend(aes_gen_gcm_key *gk, const void *key, size_t key_len,
+                               const char *backend);
+int aes_gen_gcm_encrypt(const aes_gen_gcm_key *gk, const uint8_t *iv, size_t iv_len,
+                        const void *aad, size_t aad_len, void *dst, const void *src, size_t len,
+                        uint8_t *tag, size_t tag_len);
+int aes_gen_gcm_decrypt(const aes_gen_gcm_key *gk, const uint8_t *iv, size_t iv_len,
+                        const void *aad, size_t aad_len, void *dst, const void *src, size_t len,
+                        const uint8_t *tag, size_t tag_len);
+void aes_gen_gcm_wipe(aes_gen_gcm_key *gk);
+
+/* GCM in pieces: init, any number of aad calls, any number of update calls
+ * (any split, in place allowed), then final (encryption: writes the tag) or
+ * verify (decryption: AES_GEN_EAUTH on a mismatch).  Decryption's update
+ * releases plaintext before verify: use it only once verify succeeds.
+ * final and verify erase the stream; the key must stay set meanwhile. */
+enum { AES_GEN_GCM_ENCRYPT = 0, AES_GEN_GCM_DECRYPT = 1 };
+typedef struct aes_gen_gcm_stream {
+    const aes_gen_gcm_key *private_key;
+    uint8_t private_state[32];  /* the running hash and the counter, as the kernels take them */
+    uint8_t private_ek0[16];    /* E(J0), for the tag */
+    uint8_t private_partial[16];/* a started block: its keystream, or the AAD's bytes */
+    uint64_t private_aad_len, private_len;
+    uint32_t private_num;       /* bytes of the started block */
+    uint32_t private_phase;     /* 1 AAD, 2 data */
+    uint32_t private_decrypt;
+    uint32_t private_magic;
+} aes_gen_gcm_stream;
+int aes_gen_gcm_init(aes_gen_gcm_stream *s, const aes_gen_gcm_key *gk, int direction,
+                     const uint8_t *iv, size_t iv_len);
+int aes_gen_gcm_aad(aes_gen_gcm_stream *s, const void *aad, size_t aad_len);
+int aes_gen_gcm_update(aes_gen_gcm_stream *s, void *dst, const void *src, size_t len);
+int aes_gen_gcm_final(aes_gen_gcm_stream *s, uint8_t *tag, size_t tag_len);
+int aes_gen_gcm_verify(aes_gen_gcm_stream *s, const uint8_t *tag, size_t tag_len);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

@@ -54,6 +54,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 4 + 32 + 16)
         return 0;
     const struct mode_case *mc = &mode_cases[data[1] % AES_GEN_MODE_COUNT];
+    if (!mc->block)
+        return 0;
     static const size_t key_lens[8] = {16, 24, 32, 16, 24, 32, 0, 17};
     const size_t key_len = key_lens[data[2] & 7];
     const unsigned flags = data[3];

@@ -236,6 +236,7 @@ void ref_crypt(const ref_key *k, enum ref_mode mode, int decrypt, unsigned count
             memcpy(iv, ks, 16);
             break;
         case REF_CTR:
+        case REF_GCM: /* GCM's GCTR: CTR on the low 32 bits (counter_bits) */
             ref_encrypt_block(k, iv, ks);
             for (int i = 0; i < 16; i++)
                 out[i] = in[i] ^ ks[i];

@@ -17,7 +17,7 @@ typedef struct {
     int rounds;
 } ref_key;
 
-enum ref_mode { REF_ECB, REF_CBC, REF_CFB, REF_OFB, REF_CTR };
+enum ref_mode { REF_ECB, REF_CBC, REF_CFB, REF_OFB, REF_CTR, REF_GCM };
 
 uint8_t ref_sbox(uint8_t x);
 uint8_t ref_inv_sbox(uint8_t x);
@@ -35,5 +35,17 @@ void ref_equivalent_inverse_keys(const ref_key *k, uint8_t out[15 * 16]);
  */
 void ref_crypt(const ref_key *k, enum ref_mode mode, int decrypt, unsigned counter_bits,
                uint8_t iv[16], uint8_t *dst, const uint8_t *src, size_t len);
+
+/*
+ * GCM (SP 800-38D), written from the standard: GHASH by its algorithm 1 (a
+ * bit at a time), J0, GCTR, the tag.  Blocks are byte strings throughout.
+ */
+void ref_gf128_mul(const uint8_t x[16], const uint8_t y[16], uint8_t out[16]);
+/* y = GHASH_H continued over len bytes (zero-padded to whole blocks). */
+void ref_ghash(const uint8_t h[16], uint8_t y[16], const uint8_t *p, size_t len);
+void ref_gcm_j0(const ref_key *k, const uint8_t *iv, size_t iv_len, uint8_t j0[16]);
+/* GCM-AE (decrypt: GCM-AD's output and the tag it expects) of len bytes. */
+void ref_gcm(const ref_key *k, int decrypt, const uint8_t *iv, size_t iv_len, const uint8_t *aad,
+             size_t aad_len, uint8_t *dst, const uint8_t *src, size_t len, uint8_t tag[16]);
 
 #endif

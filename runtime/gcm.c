@@ -1,0 +1,557 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * AES-GCM (NIST SP 800-38D).  The bulk of a message goes through the key's
+ * stitched GCM kernels (CTR with the 32-bit counter and GHASH in one pass)
+ * where its backend has them, else through its CTR kernels and the GHASH
+ * here; the AAD, the IV of a length other than 12, a partial block, the
+ * lengths block and the tag are done here.
+ *
+ * Field elements are "reflected" (gen/aes_math.py has the derivation and
+ * the model this follows): a block read as a big-endian 128-bit integer,
+ * kept as two 64-bit halves.  A product a * H multiplies a by the stored key
+ * H * x^-1 carry-lessly and folds the 256 bits to 128 in two steps with the
+ * constant 0xc2 << 56.  The 64-bit carry-less products come from PCLMULQDQ
+ * where the CPU has it, else from integer multiplication of operands whose
+ * set bits are 4 apart (32 bits at a time, so no sum reaches the next bit of
+ * its class): no table and no branch on the data either way, so GHASH is
+ * constant-time on every CPU (as far as integer multiplication is, which it
+ * is on x86-64).
+ */
+#include <string.h>
+
+#include "internal.h"
+
+#define GCM_KEY_MAGIC 0x47434d4bu    /* "GCMK" */
+#define GCM_STREAM_MAGIC 0x47434d53u /* "GCMS" */
+#define GCM_MAX_LEN (((uint64_t)1 << 36) - 32) /* 2^39 - 256 bits */
+#define GCM_FOLD (0xc2ull << 56)
+enum { GHASH_INTEGER = 0, GHASH_CLMUL = 1 };
+enum { PHASE_AAD = 1, PHASE_DATA = 2 };
+
+typedef struct {
+    uint64_t lo, hi;
+} gf;
+
+static uint64_t load_be64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v = v << 8 | p[i];
+    return v;
+}
+
+static void store_be64(uint8_t *p, uint64_t v)
+{
+    for (int i = 7; i >= 0; i--, v >>= 8)
+        p[i] = (uint8_t)v;
+}
+
+static uint64_t load_le64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v; /* the library is built for little-endian hosts (x86-64, TILE-Gx) */
+}
+
+static void store_le64(uint8_t *p, uint64_t v)
+{
+    memcpy(p, &v, 8);
+}
+
+/* A block of the message or the AAD, and the state's form (the kernels':
+ * the reflected integer little-endian, low half first). */
+static gf from_block(const uint8_t b[16])
+{
+    return (gf){load_be64(b + 8), load_be64(b)};
+}
+
+static void to_block(uint8_t b[16], gf x)
+{
+    store_be64(b, x.hi);
+    store_be64(b + 8, x.lo);
+}
+
+static gf from_state(const uint8_t s[16])
+{
+    return (gf){load_le64(s), load_le64(s + 8)};
+}
+
+static void to_state(uint8_t s[16], gf x)
+{
+    store_le64(s, x.lo);
+    store_le64(s + 8, x.hi);
+}
+
+/* --- 64 x 64 -> 128-bit carry-less products ------------------------------------ */
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+__attribute__((target("pclmul,sse2"))) static void clmul_hw(uint64_t a, uint64_t b, uint64_t *lo,
+                                                            uint64_t *hi)
+{
+    const __m128i p = _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)a),
+                                           _mm_cvtsi64_si128((long long)b), 0x00);
+    *lo = (uint64_t)_mm_cvtsi128_si64(p);
+    *hi = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(p, p));
+}
+#endif
+
+/* 32 x 32 -> 64 bits, carry-less, by integer products of the four classes of
+ * bits (position mod 4): a class has 8 bits, so a position's count is at
+ * most 8 and its carries stay below the next bit of its class. */
+static uint64_t bmul32(uint32_t x, uint32_t y)
+{
+    const uint64_t m0 = 0x1111111111111111ull, m1 = m0 << 1, m2 = m0 << 2, m3 = m0 << 3;
+    const uint64_t x0 = x & m0, x1 = x & m1, x2 = x & m2, x3 = x & m3;
+    const uint64_t y0 = y & m0, y1 = y & m1, y2 = y & m2, y3 = y & m3;
+    const uint64_t z0 = (x0 * y0) ^ (x1 * y3) ^ (x2 * y2) ^ (x3 * y1);
+    const uint64_t z1 = (x0 * y1) ^ (x1 * y0) ^ (x2 * y3) ^ (x3 * y2);
+    const uint64_t z2 = (x0 * y2) ^ (x1 * y1) ^ (x2 * y0) ^ (x3 * y3);
+    const uint64_t z3 = (x0 * y3) ^ (x1 * y2) ^ (x2 * y1) ^ (x3 * y0);
+    return (z0 & m0) | (z1 & m1) | (z2 & m2) | (z3 & m3);
+}
+
+/* 64 x 64 by three 32 x 32 (Karatsuba). */
+static void clmul_int(uint64_t a, uint64_t b, uint64_t *lo, uint64_t *hi)
+{
+    const uint32_t a0 = (uint32_t)a, a1 = (uint32_t)(a >> 32);
+    const uint32_t b0 = (uint32_t)b, b1 = (uint32_t)(b >> 32);
+    const uint64_t l = bmul32(a0, b0), h = bmul32(a1, b1);
+    const uint64_t m = bmul32(a0 ^ a1, b0 ^ b1) ^ l ^ h;
+    *lo = l ^ m << 32;
+    *hi = h ^ m >> 32;
+}
+
+static void clmul64(int how, uint64_t a, uint64_t b, uint64_t *lo, uint64_t *hi)
+{
+#if defined(__x86_64__)
+    if (how == GHASH_CLMUL) {
+        clmul_hw(a, b, lo, hi);
+        return;
+    }
+#endif
+    clmul_int(a, b, lo, hi);
+}
+
+/* a * K for a stored key power k = K * x^-1: the products, then the two folds. */
+static gf gf_mul(int how, gf a, gf k)
+{
+    uint64_t q[4], t0, t1, m0, m1, n0, n1;
+    clmul64(how, a.lo, k.lo, &q[0], &q[1]);
+    clmul64(how, a.hi, k.hi, &q[2], &q[3]);
+    clmul64(how, a.lo, k.hi, &m0, &m1);
+    clmul64(how, a.hi, k.lo, &n0, &n1);
+    q[1] ^= m0 ^ n0;
+    q[2] ^= m1 ^ n1;
+    clmul64(how, q[0], GCM_FOLD, &t0, &t1);
+    q[1] ^= t0;
+    q[2] ^= t1 ^ q[0];
+    clmul64(how, q[1], GCM_FOLD, &t0, &t1);
+    q[2] ^= t0;
+    q[3] ^= t1 ^ q[1];
+    return (gf){q[2], q[3]};
+}
+
+/* The stored form of a reflected H: H * x^-1, the integer shifted left by one
+ * with x^-1 = 0xc2..01 added for the bit shifted out (by a mask, no branch). */
+static gf stored_key(gf h)
+{
+    const uint64_t carry = 0 - (h.hi >> 63);
+    return (gf){h.lo << 1 ^ (carry & 1), (h.hi << 1 | h.lo >> 63) ^ (carry & (0xc2ull << 56))};
+}
+
+static gf key_power(const aes_gen_gcm_key *gk, unsigned k)
+{
+    return from_state(gk->private_htable[0][AES_GEN_GCM_POWERS - k]);
+}
+
+/* y = GHASH over n whole blocks of p, continued. */
+static gf ghash_blocks(const aes_gen_gcm_key *gk, gf y, const uint8_t *p, size_t n)
+{
+    const gf h = key_power(gk, 1);
+    for (; n; n--, p += 16) {
+        const gf x = from_block(p);
+        y = gf_mul((int)gk->private_ghash, (gf){y.lo ^ x.lo, y.hi ^ x.hi}, h);
+    }
+    return y;
+}
+
+/* --- keys -------------------------------------------------------------------------- */
+
+static int gcm_key_is_set(const aes_gen_gcm_key *gk)
+{
+    return gk && gk->private_magic == GCM_KEY_MAGIC && aes_gen_key_is_set(&gk->private_aes);
+}
+
+/* The powers the key's GCM kernels read (their widest width), at least H. */
+static unsigned powers_needed(const aes_gen_key *k)
+{
+    unsigned n = 1;
+    for (int md = 0; md < AES_GEN_MODE_COUNT; md++)
+        if (aes_gen_modes[md].family == AES_GEN_FAMILY_GCM && k->private_kernels[md][1]) {
+            const unsigned w = aes_gen_registry[k->private_kernels[md][0]].width;
+            n = w > n ? w : n;
+        }
+    return n;
+}
+
+static int gcm_setkey_with(aes_gen_gcm_key *gk, int err)
+{
+    uint8_t zero[16] = {0}, hblock[16];
+    if (err)
+        return err;
+    aes_gen_ecb_encrypt(&gk->private_aes, hblock, zero, 16);
+    gk->private_ghash = aes_gen_cpu_features() & AES_GEN_CPU_PCLMUL ? GHASH_CLMUL : GHASH_INTEGER;
+    gk->private_npowers = powers_needed(&gk->private_aes);
+    memset(gk->private_htable, 0, sizeof gk->private_htable);
+    const gf h1 = stored_key(from_block(hblock));
+    gf p = h1;
+    for (unsigned k = 1; k <= gk->private_npowers; k++) {
+        uint8_t *at = gk->private_htable[0][AES_GEN_GCM_POWERS - k];
+        uint8_t *sum = gk->private_htable[1][AES_GEN_GCM_POWERS - k];
+        to_state(at, p);
+        store_le64(sum, p.lo ^ p.hi);
+        store_le64(sum + 8, p.lo ^ p.hi);
+        /* H^(k+1) x^-1 = (H^k x^-1) * H: the stored power times H */
+        p = gf_mul((int)gk->private_ghash, p, h1);
+    }
+    gk->private_magic = GCM_KEY_MAGIC;
+    aes_gen_secure_zero(hblock, sizeof hblock);
+    aes_gen_secure_zero(&p, sizeof p);
+    aes_gen_clear_vector_registers();
+    return AES_GEN_OK;
+}
+
+int aes_gen_gcm_setkey(aes_gen_gcm_key *gk, const void *key, size_t key_len)
+{
+    if (!gk)
+        return AES_GEN_EARG;
+    return gcm_setkey_with(gk, aes_gen_setkey(&gk->private_aes, key, key_len));
+}
+
+int aes_gen_gcm_setkey_backend(aes_gen_gcm_key *gk, const void *key, size_t key_len,
+                               const char *backend)
+{
+    if (!gk)
+        return AES_GEN_EARG;
+    return gcm_setkey_with(gk, aes_gen_setkey_backend(&gk->private_aes, key, key_len, backend));
+}
+
+void aes_gen_gcm_wipe(aes_gen_gcm_key *gk)
+{
+    if (gk)
+        aes_gen_secure_zero(gk, sizeof *gk);
+}
+
+/* --- the bulk: whole blocks ------------------------------------------------------- */
+
+/* Blocks from counter block ctr until its low 32 bits wrap to 0. */
+static uint64_t until_wrap(const uint8_t ctr[16])
+{
+    const uint32_t c = (uint32_t)(load_be64(ctr + 8) & 0xffffffffu);
+    return ((uint64_t)1 << 32) - c;
+}
+
+/* The counter's low 32 bits plus n, mod 2^32; the other 96 bits stay. */
+static void ctr_add(uint8_t ctr[16], uint64_t n)
+{
+    const uint64_t v = load_be64(ctr + 8);
+    store_be64(ctr + 8, (v & ~0xffffffffull) | ((v + n) & 0xffffffffull));
+}
+
+/* n whole blocks, none of which crosses a wrap of the counter's low 32 bits:
+ * the key's GCM kernels, widest first; or its CTR kernels (the counter then
+ * advances as the 32-bit one does) and GHASH of the ciphertext. */
+static void bulk_segment(const aes_gen_gcm_key *gk, uint8_t state[32], int decrypt, uint8_t *dst,
+                         const uint8_t *src, size_t n)
+{
+    const aes_gen_key *k = &gk->private_aes;
+    const enum aes_gen_mode_dir md = decrypt ? AES_GEN_MD_gcm_dec : AES_GEN_MD_gcm_enc;
+    if (k->private_kernels[md][1]) {
+        const struct aes_gen_kernel_info *ki = &aes_gen_registry[k->private_kernels[md][0]];
+        const uint8_t *rk = aes_gen_schedule(k, md), *ht = gk->private_htable[0][0];
+        for (; n; ki++) {
+            if (n < ki->width)
+                continue; /* the group ends at width 1 */
+            const size_t take = n - n % ki->width;
+            ki->fn.gcm(rk, ht, state, dst, src, take);
+            dst += 16 * take, src += 16 * take, n -= take;
+        }
+        return;
+    }
+    gf y = from_state(state);
+    if (decrypt)
+        y = ghash_blocks(gk, y, src, n);
+    aes_gen_crypt(k, AES_GEN_MD_ctr_enc, state + 16, dst, src, 16 * n);
+    if (!decrypt)
+        y = ghash_blocks(gk, y, dst, n);
+    to_state(state, y);
+}
+
+static void bulk(const aes_gen_gcm_key *gk, uint8_t state[32], int decrypt, uint8_t *dst,
+                 const uint8_t *src, size_t n)
+{
+    while (n) {
+        const uint64_t room = until_wrap(state + 16);
+        const size_t take = room < n ? (size_t)room : n;
+        uint8_t prefix[12];
+        memcpy(prefix, state + 16, 12);
+        bulk_segment(gk, state, decrypt, dst, src, take);
+        /* A CTR kernel's carry out of the low 32 bits (at a wrap) does not count. */
+        memcpy(state + 16, prefix, 12);
+        dst += 16 * take, src += 16 * take, n -= take;
+    }
+}
+
+/* --- streams ------------------------------------------------------------------------- */
+
+static int stream_valid(const aes_gen_gcm_stream *s)
+{
+    return s && s->private_magic == GCM_STREAM_MAGIC && gcm_key_is_set(s->private_key) &&
+           s->private_num < 16 && (s->private_phase == PHASE_AAD || s->private_phase == PHASE_DATA) &&
+           s->private_decrypt <= 1;
+}
+
+static void hash_into_state(aes_gen_gcm_stream *s, const uint8_t *p, size_t n)
+{
+    to_state(s->private_state, ghash_blocks(s->private_key, from_state(s->private_state), p, n));
+}
+
+int aes_gen_gcm_init_j0(aes_gen_gcm_stream *s, const aes_gen_gcm_key *gk, int direction,
+                        const uint8_t j0[16])
+{
+    if (!s || !gcm_key_is_set(gk) || !j0 || (direction != AES_GEN_GCM_ENCRYPT &&
+                                           direction != AES_GEN_GCM_DECRYPT))
+        return AES_GEN_EARG;
+    memset(s, 0, sizeof *s);
+    s->private_key = gk;
+    aes_gen_ecb_encrypt(&gk->private_aes, s->private_ek0, j0, 16);
+    memcpy(s->private_state + 16, j0, 16);
+    ctr_add(s->private_state + 16, 1);
+    s->private_decrypt = direction == AES_GEN_GCM_DECRYPT;
+    s->private_phase = PHASE_AAD;
+    s->private_magic = GCM_STREAM_MAGIC;
+    return AES_GEN_OK;
+}
+
+int aes_gen_gcm_init(aes_gen_gcm_stream *s, const aes_gen_gcm_key *gk, int direction,
+                     const uint8_t *iv, size_t iv_len)
+{
+    if (!s || !gcm_key_is_set(gk) || !iv || (direction != AES_GEN_GCM_ENCRYPT &&
+                                           direction != AES_GEN_GCM_DECRYPT))
+        return AES_GEN_EARG;
+    if (!iv_len || iv_len > ((uint64_t)1 << 61) - 1)
+        return AES_GEN_ELEN;
+    uint8_t j0[16];
+    if (iv_len == 12) {
+        memcpy(j0, iv, 12);
+        j0[12] = j0[13] = j0[14] = 0, j0[15] = 1;
+    } else { /* J0 = GHASH(IV || 0-pad || 0^64 || [len(IV)]_64) */
+        uint8_t last[16] = {0};
+        const size_t whole = iv_len & ~(size_t)15;
+        gf y = ghash_blocks(gk, (gf){0, 0}, iv, whole / 16);
+        if (iv_len > whole) {
+            memcpy(last, iv + whole, iv_len - whole);
+            y = ghash_blocks(gk, y, last, 1);
+        }
+        memset(last, 0, 16);
+        store_be64(last + 8, (uint64_t)iv_len * 8);
+        to_block(j0, ghash_blocks(gk, y, last, 1));
+    }
+    const int err = aes_gen_gcm_init_j0(s, gk, direction, j0);
+    aes_gen_secure_zero(j0, sizeof j0);
+    return err;
+}
+
+int aes_gen_gcm_aad(aes_gen_gcm_stream *s, const void *aad, size_t aad_len)
+{
+    if (!stream_valid(s) || (aad_len && !aad))
+        return AES_GEN_EARG;
+    if (s->private_phase != PHASE_AAD)
+        return AES_GEN_ESTATE;
+    if (aad_len > ((uint64_t)1 << 61) - 1 - s->private_aad_len)
+        return AES_GEN_ELEN;
+    const uint8_t *p = aad;
+    s->private_aad_len += aad_len;
+    while (aad_len && s->private_num) { /* the rest of a started block */
+        s->private_partial[s->private_num++] = *p++, aad_len--;
+        if (s->private_num == 16) {
+            hash_into_state(s, s->private_partial, 1);
+            s->private_num = 0;
+        }
+    }
+    const size_t whole = aad_len & ~(size_t)15;
+    if (whole)
+        hash_into_state(s, p, whole / 16);
+    memcpy(s->private_partial + s->private_num, p + whole, aad_len - whole);
+    s->private_num += (uint32_t)(aad_len - whole);
+    return AES_GEN_OK;
+}
+
+/* AAD over: its started block, zero-padded, into the hash. */
+static void end_aad(aes_gen_gcm_stream *s)
+{
+    if (s->private_phase != PHASE_AAD)
+        return;
+    if (s->private_num) {
+        memset(s->private_partial + s->private_num, 0, 16 - s->private_num);
+        hash_into_state(s, s->private_partial, 1);
+        s->private_num = 0;
+    }
+    s->private_phase = PHASE_DATA;
+}
+
+/* The bytes of a started data block: partial holds the keystream, and
+ * becomes the ciphertext as it is used (what the hash takes). */
+static void partial_bytes(aes_gen_gcm_stream *s, uint8_t **out, const uint8_t **in, size_t *len)
+{
+    for (; *len && s->private_num; (*len)--) {
+        const uint8_t b = *(*in)++, o = b ^ s->private_partial[s->private_num];
+        *(*out)++ = o;
+        s->private_partial[s->private_num++] = s->private_decrypt ? b : o;
+        if (s->private_num == 16) {
+            hash_into_state(s, s->private_partial, 1);
+            s->private_num = 0;
+        }
+    }
+}
+
+int aes_gen_gcm_update(aes_gen_gcm_stream *s, void *dst, const void *src, size_t len)
+{
+    if (!stream_valid(s) || (len && (!dst || !src)))
+        return AES_GEN_EARG;
+    if (len > GCM_MAX_LEN - s->private_len)
+        return AES_GEN_ELEN;
+    end_aad(s);
+    uint8_t *out = dst;
+    const uint8_t *in = src;
+    s->private_len += len;
+    partial_bytes(s, &out, &in, &len);
+    const size_t whole = len & ~(size_t)15;
+    if (whole) {
+        bulk(s->private_key, s->private_state, (int)s->private_decrypt, out, in, whole / 16);
+        out += whole, in += whole, len -= whole;
+    }
+    if (len) { /* a new partial block: its keystream, then its bytes */
+        aes_gen_ecb_encrypt(&s->private_key->private_aes, s->private_partial,
+                            s->private_state + 16, 16);
+        ctr_add(s->private_state + 16, 1);
+        for (size_t i = 0; i < len; i++) {
+            const uint8_t b = in[i], o = b ^ s->private_partial[i];
+            out[i] = o;
+            s->private_partial[i] = s->private_decrypt ? b : o;
+        }
+        s->private_num = (uint32_t)len;
+    }
+    aes_gen_clear_vector_registers();
+    return AES_GEN_OK;
+}
+
+/* The tag of the stream so far: the last partial block and the lengths into
+ * the hash, then E(J0) ^ hash. */
+static void compute_tag(aes_gen_gcm_stream *s, uint8_t tag[16])
+{
+    uint8_t lengths[16];
+    end_aad(s);
+    if (s->private_num) {
+        memset(s->private_partial + s->private_num, 0, 16 - s->private_num);
+        hash_into_state(s, s->private_partial, 1);
+    }
+    store_be64(lengths, s->private_aad_len * 8);
+    store_be64(lengths + 8, s->private_len * 8);
+    hash_into_state(s, lengths, 1);
+    to_block(tag, from_state(s->private_state));
+    for (int i = 0; i < 16; i++)
+        tag[i] ^= s->private_ek0[i];
+}
+
+static int tag_len_ok(size_t tag_len)
+{
+    return tag_len >= 4 && tag_len <= 16;
+}
+
+int aes_gen_gcm_final(aes_gen_gcm_stream *s, uint8_t *tag, size_t tag_len)
+{
+    uint8_t full[16];
+    if (!stream_valid(s) || !tag)
+        return AES_GEN_EARG;
+    if (!tag_len_ok(tag_len))
+        return AES_GEN_ELEN;
+    compute_tag(s, full);
+    memcpy(tag, full, tag_len);
+    aes_gen_secure_zero(full, sizeof full);
+    aes_gen_secure_zero(s, sizeof *s);
+    aes_gen_clear_vector_registers();
+    return AES_GEN_OK;
+}
+
+int aes_gen_gcm_verify(aes_gen_gcm_stream *s, const uint8_t *tag, size_t tag_len)
+{
+    uint8_t full[16], diff = 0;
+    if (!stream_valid(s) || !tag)
+        return AES_GEN_EARG;
+    if (!tag_len_ok(tag_len))
+        return AES_GEN_ELEN;
+    compute_tag(s, full);
+    for (size_t i = 0; i < tag_len; i++) /* constant time: every byte, one OR */
+        diff |= full[i] ^ tag[i];
+    aes_gen_secure_zero(full, sizeof full);
+    aes_gen_secure_zero(s, sizeof *s);
+    aes_gen_clear_vector_registers();
+    return diff ? AES_GEN_EAUTH : AES_GEN_OK;
+}
+
+/* --- one shot ----------------------------------------------------------------------- */
+
+/* The checks of both directions, before anything is written. */
+static int one_shot_checks(const aes_gen_gcm_key *gk, const uint8_t *iv, size_t iv_len,
+                           const void *aad, size_t aad_len, void *dst, const void *src, size_t len,
+                           const void *tag, size_t tag_len)
+{
+    if (!gcm_key_is_set(gk) || !iv || !tag || (aad_len && !aad) || (len && (!dst || !src)))
+        return AES_GEN_EARG;
+    if (!iv_len || !tag_len_ok(tag_len) || len > GCM_MAX_LEN ||
+        aad_len > ((uint64_t)1 << 61) - 1)
+        return AES_GEN_ELEN;
+    return AES_GEN_OK;
+}
+
+int aes_gen_gcm_encrypt(const aes_gen_gcm_key *gk, const uint8_t *iv, size_t iv_len,
+                        const void *aad, size_t aad_len, void *dst, const void *src, size_t len,
+                        uint8_t *tag, size_t tag_len)
+{
+    aes_gen_gcm_stream s;
+    int err = one_shot_checks(gk, iv, iv_len, aad, aad_len, dst, src, len, tag, tag_len);
+    if (!err)
+        err = aes_gen_gcm_init(&s, gk, AES_GEN_GCM_ENCRYPT, iv, iv_len);
+    if (!err)
+        err = aes_gen_gcm_aad(&s, aad, aad_len);
+    if (!err)
+        err = aes_gen_gcm_update(&s, dst, src, len);
+    if (!err)
+        err = aes_gen_gcm_final(&s, tag, tag_len);
+    aes_gen_secure_zero(&s, sizeof s);
+    return err;
+}
+
+int aes_gen_gcm_decrypt(const aes_gen_gcm_key *gk, const uint8_t *iv, size_t iv_len,
+                        const void *aad, size_t aad_len, void *dst, const void *src, size_t len,
+                        const uint8_t *tag, size_t tag_len)
+{
+    aes_gen_gcm_stream s;
+    int err = one_shot_checks(gk, iv, iv_len, aad, aad_len, dst, src, len, tag, tag_len);
+    if (!err)
+        err = aes_gen_gcm_init(&s, gk, AES_GEN_GCM_DECRYPT, iv, iv_len);
+    if (!err)
+        err = aes_gen_gcm_aad(&s, aad, aad_len);
+    if (!err)
+        err = aes_gen_gcm_update(&s, dst, src, len);
+    if (!err) {
+        err = aes_gen_gcm_verify(&s, tag, tag_len);
+        if (err == AES_GEN_EAUTH)
+            aes_gen_secure_zero(dst, len); /* no unauthenticated plaintext */
+    }
+    aes_gen_secure_zero(&s, sizeof s);
+    return err;
+}
