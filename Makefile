@@ -27,7 +27,8 @@ JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 GEN_PACKAGES   := python3 python3-jinja2
 BUILD_PACKAGES := $(GEN_PACKAGES) cmake make gcc libc6-dev binutils pkg-config \
                   libssl-dev libgcrypt20-dev nettle-dev
-TEST_PACKAGES  := $(BUILD_PACKAGES) check g++ valgrind python3-peachpy
+TEST_PACKAGES  := $(BUILD_PACKAGES) check g++ valgrind python3-peachpy \
+                  python3-cryptography-vectors
 PLOT_PACKAGES  := $(BUILD_PACKAGES) gnuplot-nox
 FUZZ_PACKAGES  := $(TEST_PACKAGES) clang libclang-rt-14-dev
 

@@ -77,7 +77,7 @@ def kernel_records(matrix):
             "symbol": v.symbol, "backend": v.backend, "backend_symbol": backend.symbol,
             "mode": v.mode.name, "dir": v.mode.direction, "mode_tag": v.mode.tag,
             "key_bits": v.key_bits, "rounds": v.rounds, "width": v.width,
-            "isa": list(backend.isa), "file": targets.emitter_of(v.backend).file_for(v),
+            "isa": list(v.isa), "file": targets.emitter_of(v.backend).file_for(v),
             "arch": backend.arch, "shape": v.mode.shape})
     return records
 

@@ -66,10 +66,11 @@ def requires(v, backend, needs):
     """The Requires line of kernel v from the features its instructions need,
     which its backend must declare: a kernel never needs more than the
     runtime checks before running it."""
-    extra = set(needs) - set(backend.isa)
+    extra = set(needs) - set(backend.isa_for(v.mode))
     if extra:
         raise VariantError(f"{v.symbol}: its instructions need {', '.join(sorted(extra))}, "
-                           f"which backend {backend.name} does not declare (gen/variants.py)")
+                           f"which backend {backend.name} does not declare for it "
+                           "(gen/variants.py: isa, mode_isa)")
     return ", ".join(f.upper() for f in CPU_FEATURES if f in needs) or "x86-64"
 
 

@@ -192,6 +192,13 @@ class Backend:
     alias_of: str = ""    # a name for another backend's kernels (the generator's choice)
     family: str = ""      # an alias whose request brings this backend in
     compile_options: tuple = ()  # for its generated sources (CMake list items)
+    mode_isa: tuple = ()  # (family, features) pairs: what that family's kernels need
+                          # beyond isa (GCM's carry-less multiplier)
+
+    def isa_for(self, mode):
+        """What this backend's kernels of mode may need: isa and the family's extra."""
+        extra = dict(self.mode_isa).get(mode.sp800_38a, ())
+        return tuple(f for f in CPU_FEATURES if f in self.isa or f in extra)
 
 
 # The T-table combination `ttable` names (--ttable-key-loads, --ttable-temps
@@ -207,13 +214,14 @@ ARCHES = {
 _BACKENDS = (
     Backend("vaes512", "vaes512", "zmm, 4 blocks per register; parallel modes", True, 0,
             ("aesni", "avx", "vaes", "avx512f", "avx512bw", "avx512vl"), "vaes",
-            default_widths=(1, 4, 8, 16, 32), arch="x86_64", aes_bytes=64, serial_modes=False),
+            default_widths=(1, 4, 8, 16, 32), arch="x86_64", aes_bytes=64, serial_modes=False,
+            mode_isa=(("gcm", ("pclmul", "vpclmulqdq")),)),
     Backend("vaes256", "vaes256", "ymm, 2 blocks per register; parallel modes", True, 1,
             ("aesni", "avx", "avx2", "vaes"), "vaes", default_widths=(1, 2, 4, 8, 16), arch="x86_64",
-            aes_bytes=32, serial_modes=False),
+            aes_bytes=32, serial_modes=False, mode_isa=(("gcm", ("pclmul", "vpclmulqdq")),)),
     Backend("aesni", "aesni", "xmm blocks, .byte-encoded aesenc/aesdec", True, 2,
             ("sse2", "ssse3", "aesni"), "aesni", default_widths=(1, 2, 4, 8), arch="x86_64",
-            aes_bytes=16),
+            aes_bytes=16, mode_isa=(("gcm", ("pclmul",)),)),
     Backend("vpaes512", "vpaes512", "vector-permutation AES on zmm, 4 blocks per register; "
             "parallel modes", True, 3, ("avx", "avx512f", "avx512bw", "avx512vl"), "vpaes",
             key_format="vpaes", default_widths=(1, 4, 8, 16), arch="x86_64", serial_modes=False),
@@ -262,6 +270,11 @@ class Variant:
         return BACKENDS[self.backend].symbol
 
     @property
+    def isa(self):
+        """What the kernel may need: its backend's features and its family's extra ones."""
+        return BACKENDS[self.backend].isa_for(self.mode)
+
+    @property
     def symbol(self):
         return f"aes_gen_{self.backend_symbol}_{self.mode.tag}_k{self.key_bits}_w{self.width}"
 
@@ -298,11 +311,15 @@ def validate_declarations(modes=MODES, backends=BACKENDS):
             raise VariantError(f"mode {m.tag}: a mode that takes any length says what its "
                                "partial last block does (tail=)")
     for b in backends.values():
-        unknown = [f for f in b.isa if f not in CPU_FEATURES]
+        unknown = [f for f in b.isa + sum((fs for _, fs in b.mode_isa), ()) if f not in CPU_FEATURES]
         if unknown:
             raise VariantError(f"backend {b.name}: CPU feature {unknown[0]} is not one of "
                                f"{', '.join(CPU_FEATURES)} (add it to CPU_FEATURES and to "
                                "runtime/cpu.c's detection)")
+        families = [fam for fam, _ in b.mode_isa if fam not in FAMILIES]
+        if families:
+            raise VariantError(f"backend {b.name}: mode_isa names family '{families[0]}', not one "
+                               f"of {', '.join(FAMILIES)}")
         if b.key_format not in KEY_FORMATS:
             raise VariantError(f"backend {b.name}: key format {b.key_format} is not one of "
                                f"{', '.join(KEY_FORMATS)}")

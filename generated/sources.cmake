@@ -20,11 +20,15 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes512_ctr_enc.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes512_ecb_dec.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes512_ecb_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes512_gcm_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes512_gcm_enc.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes256_cbc_dec.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes256_cfb_dec.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes256_ctr_enc.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes256_ecb_dec.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes256_ecb_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes256_gcm_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes256_gcm_enc.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_cbc_dec.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_cbc_enc.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_cfb_dec.S
@@ -32,6 +36,8 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_ctr_enc.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_ecb_dec.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_ecb_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_gcm_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_gcm_enc.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_ofb_enc.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/vpaes512_cbc_dec.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/vpaes512_cfb_dec.S

@@ -39,7 +39,7 @@ static int setkey_with(aes_gen_key *k, const void *key, size_t key_len,
     tmp.private_magic = AES_GEN_KEY_MAGIC;
     memcpy(k, &tmp, sizeof tmp);
     aes_gen_secure_zero(&tmp, sizeof tmp);
-    aes_gen_clear_vector_registers();
+    aes_gen_clear_registers();
     return AES_GEN_OK;
 }
 

@@ -219,7 +219,7 @@ static int gcm_setkey_with(aes_gen_gcm_key *gk, int err)
     gk->private_magic = GCM_KEY_MAGIC;
     aes_gen_secure_zero(hblock, sizeof hblock);
     aes_gen_secure_zero(&p, sizeof p);
-    aes_gen_clear_vector_registers();
+    aes_gen_clear_registers();
     return AES_GEN_OK;
 }
 
@@ -444,7 +444,7 @@ int aes_gen_gcm_update(aes_gen_gcm_stream *s, void *dst, const void *src, size_t
         }
         s->private_num = (uint32_t)len;
     }
-    aes_gen_clear_vector_registers();
+    aes_gen_clear_registers();
     return AES_GEN_OK;
 }
 
@@ -482,7 +482,7 @@ int aes_gen_gcm_final(aes_gen_gcm_stream *s, uint8_t *tag, size_t tag_len)
     memcpy(tag, full, tag_len);
     aes_gen_secure_zero(full, sizeof full);
     aes_gen_secure_zero(s, sizeof *s);
-    aes_gen_clear_vector_registers();
+    aes_gen_clear_registers();
     return AES_GEN_OK;
 }
 
@@ -498,7 +498,7 @@ int aes_gen_gcm_verify(aes_gen_gcm_stream *s, const uint8_t *tag, size_t tag_len
         diff |= full[i] ^ tag[i];
     aes_gen_secure_zero(full, sizeof full);
     aes_gen_secure_zero(s, sizeof *s);
-    aes_gen_clear_vector_registers();
+    aes_gen_clear_registers();
     return diff ? AES_GEN_EAUTH : AES_GEN_OK;
 }
 

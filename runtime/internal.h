@@ -26,8 +26,9 @@ enum {
 #define AES_GEN_CPU_FEATURE(NAME, name) AES_GEN_CPU_##NAME = 1u << AES_GEN_CPU_BIT_##NAME,
 #include "backends.inc"
 };
-/* Zeroes every vector register (wipe.c): the end of key setup. */
-void aes_gen_clear_vector_registers(void);
+/* Zeroes every vector register and the caller-saved general-purpose ones
+ * (wipe.c): the end of calls that handled key material in C. */
+void aes_gen_clear_registers(void);
 uint32_t aes_gen_cpu_features(void);
 /* "aesni avx2 ..." for the features in mask, into buf. */
 const char *aes_gen_cpu_feature_names(uint32_t mask, char *buf, size_t size);

@@ -95,7 +95,7 @@ static void run_tail(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t iv[
     aes_gen_secure_zero(ks, sizeof ks);
     /* The kernels clear what they use; this C (and the C library's memcpy)
      * may have held the keystream in vector registers. */
-    aes_gen_clear_vector_registers();
+    aes_gen_clear_registers();
 }
 
 /* One mode call: the checks (before anything is written), whole blocks

@@ -25,8 +25,11 @@ void aes_gen_wipe(aes_gen_key *k)
 }
 
 /* Key setup runs SIMD code (the key schedule's intrinsics, and the C
- * library's memcpy and memset, which use ymm or zmm registers): clear every
- * vector register so that no round key outlives the call there. */
+ * library's memcpy and memset, which use ymm or zmm registers), and C code
+ * that holds key words in general-purpose registers: clear every vector
+ * register and the caller-saved general-purpose ones (the callee-saved ones
+ * get the caller's values back on return) so that no round key or hash-key
+ * power outlives the call there. */
 #if defined(__x86_64__)
 __attribute__((target("avx512f"))) static void clear_zmm(void)
 {
@@ -58,7 +61,7 @@ static void clear_xmm(void)
 }
 #endif
 
-void aes_gen_clear_vector_registers(void)
+void aes_gen_clear_registers(void)
 {
 #if defined(__x86_64__)
     const uint32_t f = aes_gen_cpu_features();
@@ -68,5 +71,10 @@ void aes_gen_clear_vector_registers(void)
         clear_ymm();
     else
         clear_xmm();
+    __asm__ __volatile__("xor %%eax, %%eax\n\txor %%ecx, %%ecx\n\txor %%edx, %%edx\n\t"
+                         "xor %%esi, %%esi\n\txor %%edi, %%edi\n\txor %%r8d, %%r8d\n\t"
+                         "xor %%r9d, %%r9d\n\txor %%r10d, %%r10d\n\txor %%r11d, %%r11d"
+                         ::: "rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11",
+                         "cc", "memory");
 #endif
 }

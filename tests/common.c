@@ -161,6 +161,112 @@ void ref_run(const struct mode_case *mc, const uint8_t *key, size_t key_len, uin
     ref_crypt(&rk, mc->ref, mc->decrypt, mc->counter_bits, iv, dst, src, len);
 }
 
+#define GCM_FAIL(...) \
+    do { \
+        snprintf(why, size, __VA_ARGS__); \
+        goto out; \
+    } while (0)
+
+const char *gcm_check(const struct gcm_case *c, char *why, size_t size)
+{
+    const char *failed = why;
+    const size_t pad = 32, area_len = c->len + 2 * pad + 16;
+    uint8_t *area = malloc(area_len), *want = malloc(c->len + 1), *copy = malloc(c->len + 1);
+    uint8_t want_tag[16], tag[16], tag2[16];
+    static aes_gen_gcm_key gk;
+    aes_gen_gcm_stream st;
+    if (!area || !want || !copy)
+        GCM_FAIL("out of memory");
+    memset(&gk, 0x5c, sizeof gk);
+    int r = aes_gen_gcm_setkey_backend(&gk, c->key, c->key_len, c->backend);
+    if (c->key_len != 16 && c->key_len != 24 && c->key_len != 32) {
+        if (r != AES_GEN_EKEYLEN)
+            GCM_FAIL("gcm setkey: key length %zu gave %d", c->key_len, r);
+        for (size_t i = 0; i < sizeof gk; i++)
+            if (((uint8_t *)&gk)[i] != 0x5c)
+                GCM_FAIL("a failed gcm setkey changed the key");
+        failed = NULL;
+        goto out;
+    }
+    if (r == AES_GEN_EKEYSIZE || r == AES_GEN_EBACKEND) { /* not in this build */
+        failed = NULL;
+        goto out;
+    }
+    if (r != AES_GEN_OK)
+        GCM_FAIL("%s gcm setkey: %d", c->backend, r);
+    uint8_t *dst = area + pad + c->dst_off;
+    memset(area, 0xee, area_len);
+    const uint8_t *in = c->src;
+    if (c->in_place)
+        in = memcpy(dst, c->src, c->len);
+    memset(tag, 0xee, sizeof tag);
+    r = aes_gen_gcm_encrypt(&gk, c->iv, c->iv_len, c->aad, c->aad_len, dst, in, c->len, tag,
+                            c->tag_len);
+    if (c->iv_len == 0 || c->tag_len < 4 || c->tag_len > 16) {
+        if (r != AES_GEN_ELEN)
+            GCM_FAIL("%s gcm: iv length %zu, tag length %zu gave %d", c->backend, c->iv_len,
+                     c->tag_len, r);
+        for (size_t i = 0; i < area_len; i++)
+            if (area[i] != 0xee && !(c->in_place && area + i >= dst && area + i < dst + c->len))
+                GCM_FAIL("a refused gcm call wrote dst");
+        for (size_t i = 0; i < 16; i++)
+            if (tag[i] != 0xee)
+                GCM_FAIL("a refused gcm call wrote the tag");
+        failed = NULL;
+        goto out;
+    }
+    if (r != AES_GEN_OK)
+        GCM_FAIL("%s gcm encrypt: %d", c->backend, r);
+    ref_key rk;
+    ref_setkey(&rk, c->key, c->key_len);
+    ref_gcm(&rk, 0, c->iv, c->iv_len, c->aad, c->aad_len, want, c->src, c->len, want_tag);
+    if (memcmp(dst, want, c->len) || memcmp(tag, want_tag, c->tag_len))
+        GCM_FAIL("%s gcm AES-%zu len %zu iv %zu aad %zu: %s differs from the reference",
+                 c->backend, 8 * c->key_len, c->len, c->iv_len, c->aad_len,
+                 memcmp(dst, want, c->len) ? "the ciphertext" : "the tag");
+    for (size_t i = 0; i < area_len; i++)
+        if ((area + i < dst || area + i >= dst + c->len) && area[i] != 0xee)
+            GCM_FAIL("%s gcm: wrote byte %td outside dst", c->backend, area + i - dst);
+    /* The stream in pieces, both ways. */
+    const size_t aad_cut = c->aad_cut > c->aad_len ? c->aad_len : c->aad_cut;
+    const size_t cut = c->data_cut > c->len ? c->len : c->data_cut;
+    for (int dir = 0; dir < 2; dir++) {
+        const uint8_t *from = dir ? want : c->src, *expect = dir ? c->src : want;
+        if (aes_gen_gcm_init(&st, &gk, dir, c->iv, c->iv_len) != AES_GEN_OK ||
+            aes_gen_gcm_aad(&st, c->aad, aad_cut) != AES_GEN_OK ||
+            aes_gen_gcm_aad(&st, c->aad + aad_cut, c->aad_len - aad_cut) != AES_GEN_OK ||
+            aes_gen_gcm_update(&st, copy, from, cut) != AES_GEN_OK ||
+            aes_gen_gcm_update(&st, copy + cut, from + cut, c->len - cut) != AES_GEN_OK)
+            GCM_FAIL("%s gcm stream calls failed", c->backend);
+        if (memcmp(copy, expect, c->len))
+            GCM_FAIL("%s gcm stream (%s, cut %zu/%zu) differs", c->backend,
+                     dir ? "decrypt" : "encrypt", aad_cut, cut);
+        if (dir ? aes_gen_gcm_verify(&st, want_tag, c->tag_len) != AES_GEN_OK
+                : aes_gen_gcm_final(&st, tag2, c->tag_len) != AES_GEN_OK ||
+                      memcmp(tag2, want_tag, c->tag_len))
+            GCM_FAIL("%s gcm stream: the tag differs", c->backend);
+    }
+    /* Decryption, then a forged tag: EAUTH and dst zeroed. */
+    memcpy(copy, want, c->len);
+    if (aes_gen_gcm_decrypt(&gk, c->iv, c->iv_len, c->aad, c->aad_len, dst, copy, c->len,
+                            want_tag, c->tag_len) != AES_GEN_OK || memcmp(dst, c->src, c->len))
+        GCM_FAIL("%s gcm decrypt: the plaintext differs", c->backend);
+    memcpy(tag2, want_tag, 16);
+    tag2[c->forge % c->tag_len] ^= (uint8_t)(1u << (c->forge / 16 % 8));
+    r = aes_gen_gcm_decrypt(&gk, c->iv, c->iv_len, c->aad, c->aad_len, dst, copy, c->len, tag2,
+                            c->tag_len);
+    if (r != AES_GEN_EAUTH)
+        GCM_FAIL("%s gcm decrypt: a forged tag gave %d", c->backend, r);
+    for (size_t i = 0; i < c->len; i++)
+        if (dst[i])
+            GCM_FAIL("%s gcm decrypt: a forged tag left plaintext in dst", c->backend);
+    failed = NULL;
+out:
+    aes_gen_gcm_wipe(&gk);
+    free(area), free(want), free(copy);
+    return failed;
+}
+
 int run_suite(Suite *s)
 {
     SRunner *sr = srunner_create(s);

@@ -59,6 +59,20 @@ int kernel_runs_here(const struct aes_gen_kernel_info *ki);
 void ref_run(const struct mode_case *mc, const uint8_t *key, size_t key_len, uint8_t iv[16],
              uint8_t *dst, const uint8_t *src, size_t len);
 
+/* One GCM differential case for the fuzzers: the one-shot calls against
+ * tests/ref (output, tag, bytes around dst), the stream API split at
+ * aad_cut and data_cut, decryption, and a tag forged at byte forge (EAUTH,
+ * dst zeroed).  Bad key, IV or tag lengths must give their error and change
+ * nothing.  Returns NULL, or what went wrong (in why). */
+struct gcm_case {
+    const char *backend;
+    const uint8_t *key, *iv, *aad, *src;
+    size_t key_len, iv_len, aad_len, len, tag_len;
+    size_t dst_off, aad_cut, data_cut, forge;
+    int in_place;
+};
+const char *gcm_check(const struct gcm_case *c, char *why, size_t size);
+
 /* Run a suite, print Check's summary; the process exit status. */
 int run_suite(Suite *s);
 

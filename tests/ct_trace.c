@@ -15,8 +15,12 @@
  * processes share the work; each runs on one core, tracer and child
  * together (a step then costs no wakeup of another core).
  *
- * Checked: every registered kernel (two groups of its width), and through
- * the API key setup and every mode of every backend, every key size.  A
+ * Checked: every registered kernel (two groups of its width; GCM's with a
+ * secret hash key and running hash), and through the API key setup and every
+ * mode of every backend, every key size, and GCM: encryption, decryption, and
+ * decryption of a forged tag (its failure must not depend on where the tag
+ * differs).  --gcm traces only the GCM calls (with AES_GEN_CPU_MASK, the
+ * GHASH without a carry-less multiplier).  A
  * backend marked constant-time must give identical traces throughout; one
  * that is not must give different ones for every kernel and mode call (or
  * the check is blind); key setup, constant-time for every key format, must
@@ -55,7 +59,7 @@ __attribute__((noinline, noclone)) void ct_end(void)
 
 /* What the child tells the parent before each traced call. */
 struct header {
-    int kind;            /* 0 a kernel, 1 key setup, 2 a mode call */
+    int kind;            /* 0 a kernel, 1 key setup, 2 a mode call, 3 a GCM call */
     int backend;         /* the kernel's, or the key's */
     int index;           /* kernel registry index, or mode */
     int key_bits;
@@ -82,16 +86,13 @@ static void traced(const struct header *h, void (*call)(void *), void *arg)
 
 struct kernel_call {
     const struct aes_gen_kernel_info *ki;
-    const uint8_t *rk;
-    uint8_t *iv, *dst;
-    const uint8_t *src;
-    size_t nblocks;
+    struct aes_gen_kernel_args args;
 };
 
 static void call_kernel(void *p)
 {
     const struct kernel_call *c = p;
-    c->ki->fn.block(c->rk, c->iv, c->dst, c->src, c->nblocks);
+    aes_gen_call_kernel(c->ki, &c->args);
 }
 
 struct api_call {
@@ -118,7 +119,29 @@ static void call_mode(void *p)
         _exit(5);
 }
 
-static int part, parts = 1;
+/* The GCM calls: 0 encrypt, 1 decrypt, 2 decrypt a forged tag. */
+enum { GCM_CALLS = 3 };
+static const char *gcm_call_names[GCM_CALLS] = {"gcm encrypt", "gcm decrypt", "gcm forged"};
+
+struct gcm_call {
+    aes_gen_gcm_key *gk;
+    int which;
+    uint8_t *iv, *aad, *buf, *tag;
+    size_t len;
+};
+
+static void call_gcm(void *p)
+{
+    const struct gcm_call *c = p;
+    const int want = c->which == 2 ? AES_GEN_EAUTH : AES_GEN_OK;
+    const int r = c->which == 0
+        ? aes_gen_gcm_encrypt(c->gk, c->iv, 12, c->aad, 20, c->buf, c->buf, c->len, c->tag, 16)
+        : aes_gen_gcm_decrypt(c->gk, c->iv, 12, c->aad, 20, c->buf, c->buf, c->len, c->tag, 16);
+    if (r != want)
+        _exit(7);
+}
+
+static int part, parts = 1, gcm_only;
 
 static int wanted(const int *backends, int n, int b)
 {
@@ -131,17 +154,19 @@ static int wanted(const int *backends, int n, int b)
 static void child(const int *backends, int nb)
 {
     static uint8_t key[32], iv[16], iv0[16], src[16 * 256], dst[16 * 256], buf[16 * 5 + 7];
+    static uint8_t state[32], aad[20], tag[16];
     static aes_gen_key k;
+    static aes_gen_gcm_key gk;
     uint64_t rng = test_seed();
     /* Kernels. */
-    for (size_t i = 0; i < aes_gen_registry_count; i++) {
+    for (size_t i = 0; i < aes_gen_registry_count && !gcm_only; i++) {
         const struct aes_gen_kernel_info *ki = &aes_gen_registry[i];
         if ((int)(i % (size_t)parts) != part || !wanted(backends, nb, ki->backend) || !ki->built ||
-            ki->shape != AES_GEN_SHAPE_block ||
             (ki->cpu & aes_gen_cpu_features()) != ki->cpu || ki->width > 256)
             continue;
         const struct mode_case *mc = &mode_cases[ki->mode_dir];
-        rng_fill(&rng, iv0, 16); /* CTR's counter: public, the same for every run */
+        const int gcm = ki->shape == AES_GEN_SHAPE_gcm;
+        rng_fill(&rng, iv0, 16); /* the counter: public, the same for every run */
         for (int run = 0; run < RUNS; run++) {
             rng_fill(&rng, key, sizeof key);
             rng_fill(&rng, src, sizeof src);
@@ -149,12 +174,18 @@ static void child(const int *backends, int nb)
                 memcpy(iv, iv0, 16);
             else
                 rng_fill(&rng, iv, 16);
-            if (aes_gen_setkey_backend(&k, key, ki->key_bits / 8,
-                                       aes_gen_backend_table[ki->backend].name) != AES_GEN_OK)
+            const char *name = aes_gen_backend_table[ki->backend].name;
+            if ((gcm ? aes_gen_gcm_setkey_backend(&gk, key, ki->key_bits / 8, name)
+                     : aes_gen_setkey_backend(&k, key, ki->key_bits / 8, name)) != AES_GEN_OK)
                 _exit(6);
+            /* GCM's state: a secret running hash, then the counter. */
+            rng_fill(&rng, state, 16);
+            memcpy(state + 16, iv0, 16);
             /* One group, and the loop's way back with two for width 1. */
-            struct kernel_call c = {ki, aes_gen_schedule(&k, ki->mode_dir), iv, dst, src,
-                                    ki->width == 1 ? 2 : ki->width};
+            struct kernel_call c = {
+                ki, {.rk = aes_gen_schedule(gcm ? &gk.private_aes : &k, ki->mode_dir), .iv = iv,
+                     .htable = gk.private_htable[0][0], .state = state, .dst = dst, .src = src,
+                     .nblocks = ki->width == 1 ? 2 : ki->width}};
             const struct header h = {0, ki->backend, (int)i, (int)ki->key_bits, run};
             traced(&h, call_kernel, &c);
         }
@@ -168,11 +199,11 @@ static void child(const int *backends, int nb)
             const int b = backends[bi];
             if (!aes_gen_backend_usable((enum aes_gen_backend_id)b, (unsigned)lens[kl] * 8))
                 continue;
-            const int modes = kl == nk - 1 ? AES_GEN_MODE_COUNT : 0;
+            const int modes = kl == nk - 1 && !gcm_only ? AES_GEN_MODE_COUNT : 0;
             struct api_call c = {&k, key, lens[kl], aes_gen_backend_table[b].name, NULL, iv,
                                  buf, 0};
             rng_fill(&rng, iv0, 16);
-            for (int md = -1; md < modes; md++) {
+            for (int md = gcm_only ? 0 : -1; md < modes; md++) {
                 if (md >= 0 && !mode_api(&mode_cases[md]))
                     continue;
                 for (int run = 0; run < RUNS; run++) {
@@ -194,6 +225,30 @@ static void child(const int *backends, int nb)
                 }
             }
             aes_gen_wipe(&k);
+            /* GCM: 5 blocks and a partial one (the kernels, the tail, the
+             * hash of AAD and lengths), a secret key, data, AAD and tag. */
+            for (int which = 0; which < (kl == nk - 1 ? GCM_CALLS : 0); which++)
+                for (int run = 0; run < RUNS; run++) {
+                    const struct header h = {3, b, which, (int)lens[kl] * 8, run};
+                    struct gcm_call g = {&gk, which, iv, aad, buf, tag, sizeof buf};
+                    rng_fill(&rng, key, sizeof key);
+                    rng_fill(&rng, iv, 12);
+                    rng_fill(&rng, aad, sizeof aad);
+                    rng_fill(&rng, buf, sizeof buf);
+                    if (aes_gen_gcm_setkey_backend(&gk, key, lens[kl], c.backend) != AES_GEN_OK)
+                        _exit(6);
+                    if (which > 0) { /* a ciphertext and its tag, then maybe one bit of it off */
+                        g.which = 0;
+                        call_gcm(&g);
+                        g.which = which;
+                        if (which == 2) {
+                            const uint64_t r = rng_next(&rng);
+                            tag[r % 16] ^= (uint8_t)(1u << (r / 16 % 8));
+                        }
+                    }
+                    traced(&h, call_gcm, &g);
+                }
+            aes_gen_gcm_wipe(&gk);
         }
     _exit(0);
 }
@@ -313,19 +368,22 @@ struct tally {
     char first[320]; /* the first difference, as text */
 };
 
-static const char *kind_names[3] = {"kernels", "key setup", "mode calls"};
+enum { KINDS = 4 };
+static const char *kind_names[KINDS] = {"kernels", "key setup", "mode calls", "GCM calls"};
 
 int main(int argc, char **argv)
 {
     int backends[AES_GEN_BACKEND_COUNT], nb = 0, first_arg = 1;
-    if (argc > 2 && strcmp(argv[1], "--part") == 0) {
-        if (sscanf(argv[2], "%d/%d", &part, &parts) != 2 || parts < 1 || part < 0 ||
+    if (argc > first_arg + 1 && strcmp(argv[first_arg], "--part") == 0) {
+        if (sscanf(argv[first_arg + 1], "%d/%d", &part, &parts) != 2 || parts < 1 || part < 0 ||
             part >= parts) {
             fprintf(stderr, "ct_trace: --part I/N with 0 <= I < N\n");
             return 2;
         }
-        first_arg = 3;
+        first_arg += 2;
     }
+    if (argc > first_arg && strcmp(argv[first_arg], "--gcm") == 0)
+        gcm_only = 1, first_arg++;
     /* Tracer and child on one core: a step then wakes no other core. */
     cpu_set_t allowed, one;
     if (sched_getaffinity(0, sizeof allowed, &allowed) == 0) {
@@ -375,7 +433,7 @@ int main(int argc, char **argv)
         }
         return 2;
     }
-    static struct tally tally[AES_GEN_BACKEND_COUNT][3];
+    static struct tally tally[AES_GEN_BACKEND_COUNT][KINDS];
     struct header h, ref_h = {-1, -1, -1, -1, -1};
     long total_steps = 0, reference_len = 0;
     int failed = 0, call_differs = 0;
@@ -423,7 +481,8 @@ int main(int argc, char **argv)
                 snprintf(what, sizeof what, "%s", aes_gen_registry[h.index].symbol);
             else
                 snprintf(what, sizeof what, "AES-%d %s", h.key_bits,
-                         h.kind == 1 ? "setkey" : aes_gen_modes[h.index].name);
+                         h.kind == 1 ? "setkey" : h.kind == 3 ? gcm_call_names[h.index]
+                                                              : aes_gen_modes[h.index].name);
             snprintf(t->first, sizeof t->first, "%s: step %ld of %ld, at %s %s", what, differs,
                      reference_len, where(s->rip, b, sizeof b),
                      differs < n && differs < reference_len &&
@@ -436,17 +495,20 @@ int main(int argc, char **argv)
     }
     printf("ct_trace: %ld steps single-stepped (runs 2-%d of each call against run 1)\n",
            total_steps, RUNS);
-    printf("%-13s %-3s | %-26s | %-26s | %-26s | steps\n", "backend", "ct",
-           "kernels: same/differ", "key setup: same/differ", "mode calls: same/differ");
+    printf("%-13s %-3s | %-20s | %-20s | %-20s | %-20s | steps\n", "backend", "ct",
+           "kernels same/differ", "setkey same/differ", "modes same/differ", "GCM same/differ");
     for (int i = 0; i < nb; i++) {
         const int b = backends[i];
         const int ct = aes_gen_backend_table[b].constant_time;
         const struct tally *t = tally[b];
-        printf("%-13s %-3s | %12ld/%-13ld | %12ld/%-13ld | %12ld/%-13ld | %ld\n",
-               aes_gen_backend_table[b].name, ct ? "yes" : "no", t[0].same, t[0].differ,
-               t[1].same, t[1].differ, t[2].same, t[2].differ,
-               t[0].steps + t[1].steps + t[2].steps);
-        for (int kind = 0; kind < 3; kind++) {
+        printf("%-13s %-3s", aes_gen_backend_table[b].name, ct ? "yes" : "no");
+        long steps = 0;
+        for (int kind = 0; kind < KINDS; kind++) {
+            printf(" | %9ld/%-10ld", t[kind].same, t[kind].differ);
+            steps += t[kind].steps;
+        }
+        printf(" | %ld\n", steps);
+        for (int kind = 0; kind < KINDS; kind++) {
             const int want_same = ct || kind == 1;
             const long bad = want_same ? t[kind].differ : t[kind].same;
             if (bad) {

@@ -10,8 +10,9 @@
  * were before or the kernel used them); that no vector register (zmm0-31)
  * or opmask holds a round key, the whitened last key rkN ^ rk0, or a block
  * of the plaintext, the output or the keystream (their XOR), and no
- * caller-saved general-purpose register a 32-bit word of any of them; and
- * that the output equals a plain call's. */
+ * caller-saved general-purpose register a 32-bit word of any of them (GCM:
+ * nor a hash-key power or the running hash); and that the output equals a
+ * plain call's. */
 #include <check.h>
 #include <cpuid.h>
 #include <stdio.h>
@@ -184,6 +185,13 @@ static const char *xinuse_unexplained(const struct abi_call *c, int uses_k, int 
     return NULL;
 }
 
+/* A GCM key's hash-key table: every power in both of its forms. */
+static void add_htable(struct secrets *s, const uint8_t *htable)
+{
+    for (int i = 0; i < 2 * AES_GEN_GCM_POWERS; i++)
+        add(s, htable + 16 * i, "a hash-key power");
+}
+
 static const struct secrets *kernel_secrets(struct secrets *s, const uint8_t *rk, int rounds,
                                             const uint8_t *src, const uint8_t *dst, size_t len)
 {
@@ -219,39 +227,55 @@ START_TEST(kernel_preserves_abi_and_leaves_nothing)
     const struct aes_gen_kernel_info *ki = &aes_gen_registry[_i];
     uint64_t rng = test_seed() ^ (uint64_t)_i << 16;
     const int rounds = (int)aes_gen_rounds(ki->key_bits / 8);
-    uint8_t rk[15 * 16], iv_a[16], iv_b[16];
+    /* iv: the block shape's chaining value or counter; GCM's state (the
+     * running hash, then the counter) and hash-key table. */
+    uint8_t rk[15 * 16], iv_a[32], iv_b[32];
+    static _Alignas(64) uint8_t htable[2 * AES_GEN_GCM_POWERS * 16];
     static struct secrets s;
 
     if (!kernel_runs_here(ki))
         return;
-    if (ki->shape != AES_GEN_SHAPE_block) {
-        printf("SKIP %s: no ABI call for this kernel shape yet\n", ki->symbol);
-        return;
-    }
+    const int gcm = ki->shape == AES_GEN_SHAPE_gcm;
+    ck_assert_msg(gcm || ki->shape == AES_GEN_SHAPE_block, "%s: a kernel shape this test "
+                  "does not know", ki->symbol);
     const size_t nblocks = 3 * ki->width, len = 16 * nblocks;
     uint8_t *src = malloc(len), *dst_a = malloc(len), *dst_b = malloc(len);
     struct abi_call *c = aligned_alloc(64, sizeof *c);
     ck_assert(src && dst_a && dst_b && c);
     rng_fill(&rng, rk, sizeof rk);
+    rng_fill(&rng, htable, sizeof htable);
     rng_fill(&rng, src, len);
-    rng_fill(&rng, iv_a, 16);
-    memcpy(iv_b, iv_a, 16);
+    rng_fill(&rng, iv_a, sizeof iv_a);
+    memcpy(iv_b, iv_a, sizeof iv_b);
     const int avx = (ki->cpu & (AES_GEN_CPU_AVX | AES_GEN_CPU_AVX2 | AES_GEN_CPU_AVX512F)) != 0;
     for (int round = 0; round < 4; round++) {
+        uint8_t hash_before[16];
+        memcpy(hash_before, iv_a, 16);
         memset(c, 0, sizeof *c);
-        c->fn = (void (*)(void))ki->fn.block;
-        c->args[0] = (uintptr_t)rk, c->args[1] = (uintptr_t)iv_a, c->args[2] = (uintptr_t)dst_a;
-        c->args[3] = (uintptr_t)src, c->args[4] = nblocks;
+        c->fn = gcm ? (void (*)(void))ki->fn.gcm : (void (*)(void))ki->fn.block;
+        const uint64_t block_args[6] = {(uintptr_t)rk, (uintptr_t)iv_a, (uintptr_t)dst_a,
+                                        (uintptr_t)src, nblocks, 0};
+        const uint64_t gcm_args[6] = {(uintptr_t)rk, (uintptr_t)htable, (uintptr_t)iv_a,
+                                      (uintptr_t)dst_a, (uintptr_t)src, nblocks};
+        memcpy(c->args, gcm ? gcm_args : block_args, sizeof c->args);
         /* No kernel uses the opmasks; only the AVX-512 ones reach zmm16-31. */
         call_checked(c, ki->symbol, NULL, round >= 2, avx, 0,
                      (ki->cpu & AES_GEN_CPU_AVX512F) != 0, &rng);
         char where[128];
-        const char *bad = leak(c, kernel_secrets(&s, rk, rounds, src, dst_a, len), where,
-                               sizeof where);
+        kernel_secrets(&s, rk, rounds, src, dst_a, len);
+        if (gcm) {
+            add_htable(&s, htable);
+            add(&s, hash_before, "the running hash");
+            add(&s, iv_a, "the running hash");
+        }
+        const char *bad = leak(c, &s, where, sizeof where);
         ck_assert_msg(bad == NULL, "%s returns with a secret: %s", ki->symbol, bad);
-        ki->fn.block(rk, iv_b, dst_b, src, nblocks);
+        const struct aes_gen_kernel_args args = {.rk = rk, .iv = iv_b, .htable = htable,
+                                                 .state = iv_b, .dst = dst_b, .src = src,
+                                                 .nblocks = nblocks};
+        aes_gen_call_kernel(ki, &args);
         ck_assert_mem_eq(dst_a, dst_b, len);
-        ck_assert_mem_eq(iv_a, iv_b, 16);
+        ck_assert_mem_eq(iv_a, iv_b, sizeof iv_a);
     }
     free(src), free(dst_a), free(dst_b), free(c);
 }
@@ -321,6 +345,95 @@ START_TEST(api_calls_leave_no_key_material)
 }
 END_TEST
 
+/* GCM's one-shot calls take 10 arguments: called through this, whose own
+ * frame holds only the pointers it passes on. */
+struct gcm_args {
+    const aes_gen_gcm_key *gk;
+    const uint8_t *iv;
+    uint8_t *aad, *buf, *tag;
+    size_t len;
+};
+
+static int gcm_encrypt_call(const struct gcm_args *a)
+{
+    return aes_gen_gcm_encrypt(a->gk, a->iv, 12, a->aad, 20, a->buf, a->buf, a->len, a->tag, 16);
+}
+
+static int gcm_decrypt_call(const struct gcm_args *a)
+{
+    return aes_gen_gcm_decrypt(a->gk, a->iv, 12, a->aad, 20, a->buf, a->buf, a->len, a->tag, 16);
+}
+
+/* GCM through the API: key setup, encryption and decryption (with a right
+ * and a forged tag) leave no round key, hash-key power, or block of the
+ * message, its output or its keystream. */
+START_TEST(gcm_calls_leave_no_key_material)
+{
+    size_t ids[AES_GEN_BACKEND_COUNT], lens[3];
+    const size_t nb = usable_backends(ids, AES_GEN_BACKEND_COUNT, 0), nk = built_key_lens(lens);
+    struct abi_call *c = aligned_alloc(64, sizeof *c);
+    static aes_gen_gcm_key gk;
+    static uint8_t buf[16 * 40 + 7], plain[sizeof buf], cipher[sizeof buf], iv[12], aad[20],
+        tag[16];
+    static struct secrets s;
+    uint8_t key[32];
+    ck_assert_ptr_nonnull(c);
+    uint64_t rng = test_seed();
+    for (size_t b = 0; b < nb; b++)
+        for (size_t ki = 0; ki < nk; ki++) {
+            const char *name = aes_gen_backend_table[ids[b]].name;
+            const int rounds = (int)aes_gen_rounds(lens[ki]);
+            if (!aes_gen_backend_usable(ids[b], (unsigned)(8 * lens[ki])))
+                continue;
+            rng_fill(&rng, key, sizeof key);
+            rng_fill(&rng, iv, sizeof iv);
+            rng_fill(&rng, aad, sizeof aad);
+            rng_fill(&rng, plain, sizeof plain);
+            ref_key ref;
+            ref_setkey(&ref, key, lens[ki]);
+            const struct gcm_args a = {&gk, iv, aad, buf, tag, sizeof buf};
+            static const char *const calls[4] = {"gcm setkey", "gcm encrypt", "gcm decrypt",
+                                                 "gcm forged"};
+            for (int call = 0; call < 4; call++) {
+                char who[96];
+                memset(c, 0, sizeof *c);
+                if (call == 0) {
+                    c->fn = (void (*)(void))aes_gen_gcm_setkey_backend;
+                    c->args[0] = (uintptr_t)&gk, c->args[1] = (uintptr_t)key;
+                    c->args[2] = lens[ki], c->args[3] = (uintptr_t)name;
+                } else {
+                    memcpy(buf, call == 1 ? plain : cipher, sizeof buf);
+                    if (call == 3)
+                        tag[rng_next(&rng) % 16] ^= 1;
+                    c->fn = call == 1 ? (void (*)(void))gcm_encrypt_call
+                                      : (void (*)(void))gcm_decrypt_call;
+                    c->args[0] = (uintptr_t)&a;
+                }
+                snprintf(who, sizeof who, "%s %s AES-%zu", name, calls[call], 8 * lens[ki]);
+                call_checked(c, who, NULL, 0, 1, 1, 1, &rng);
+                const int want = call == 3 ? AES_GEN_EAUTH : AES_GEN_OK;
+                ck_assert_msg((int)c->scratch[0] == want, "%s returns %d", who,
+                              (int)c->scratch[0]);
+                if (call == 1)
+                    memcpy(cipher, buf, sizeof buf);
+                s.n = s.stored = 0;
+                for (int schedule = 0; schedule < 3; schedule++)
+                    add_keys(&s, schedule == 2 ? &ref.rk[0][0]
+                                               : aes_gen_round_keys(&gk.private_aes, schedule),
+                             rounds);
+                add_htable(&s, gk.private_htable[0][0]);
+                if (call > 0)
+                    add_data(&s, plain, cipher, sizeof buf);
+                char where[128];
+                const char *bad = leak(c, &s, where, sizeof where);
+                ck_assert_msg(bad == NULL, "%s returns with a secret: %s", who, bad);
+            }
+            aes_gen_gcm_wipe(&gk);
+        }
+    free(c);
+}
+END_TEST
+
 /* The checks themselves: kernels that leak on purpose are caught. */
 START_TEST(leaks_are_caught)
 {
@@ -380,6 +493,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, leaks_are_caught);
     tcase_add_test(tc, api_calls_leave_no_key_material);
+    tcase_add_test(tc, gcm_calls_leave_no_key_material);
     tcase_add_loop_test(tc, kernel_preserves_abi_and_leaves_nothing, 0,
                         (int)aes_gen_registry_count);
     suite_add_tcase(s, tc);

@@ -7,9 +7,11 @@
  * one, in place and not; the key structure and the iv end at an inaccessible
  * page too.  A read or write past either end faults; the bytes of the
  * destination's page outside dst must keep their pattern; the output must
- * match the reference.
+ * match the reference.  GCM the same way, its IV, AAD, tag and key
+ * structure at guard pages too, decrypting what it encrypted.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -71,7 +73,7 @@ START_TEST(guard_pages)
 {
     const struct mode_case *mc = &mode_cases[_i];
     if (!mc->block)
-        return; /* GCM: tests/test_gcm.c */
+        return; /* GCM: gcm_guard_pages */
     static size_t lens_to_try[SHORT_LEN + 24 * AES_GEN_BACKEND_COUNT];
     const size_t nlen = lengths(lens_to_try, sizeof lens_to_try / sizeof lens_to_try[0]);
     size_t max_len = 0;
@@ -136,12 +138,91 @@ START_TEST(guard_pages)
 }
 END_TEST
 
+/* Every byte of the area outside [d, d + len) still 0xa5. */
+static void untouched_outside(struct guarded a, const uint8_t *d, size_t len, const char *who,
+                              size_t placement)
+{
+    for (size_t i = 0; i < a.area; i++)
+        if ((a.lo + i < d || a.lo + i >= d + len) && a.lo[i] != 0xa5)
+            ck_abort_msg("%s len %zu placement %zu: wrote byte %td outside dst", who, len,
+                         placement, (ptrdiff_t)(a.lo + i - d));
+}
+
+/* _i: the key size. */
+START_TEST(gcm_guard_pages)
+{
+    size_t lens[3], ids[AES_GEN_BACKEND_COUNT];
+    if ((size_t)_i >= built_key_lens(lens))
+        return;
+    const size_t key_len = lens[_i];
+    static size_t lens_to_try[SHORT_LEN + 24 * AES_GEN_BACKEND_COUNT];
+    const size_t nlen = lengths(lens_to_try, sizeof lens_to_try / sizeof lens_to_try[0]);
+    size_t max_len = 0;
+    for (size_t i = 0; i < nlen; i++)
+        max_len = lens_to_try[i] > max_len ? lens_to_try[i] : max_len;
+    struct guarded src_area = guarded_area(max_len), dst_area = guarded_area(max_len),
+                   key_area = guarded_area(sizeof(aes_gen_gcm_key)), iv_area = guarded_area(12),
+                   aad_area = guarded_area(13), tag_area = guarded_area(16);
+    aes_gen_gcm_key *gk = (aes_gen_gcm_key *)(key_area.lo + key_area.area - sizeof *gk);
+    uint8_t *iv = iv_area.lo + iv_area.area - 12, *aad = aad_area.lo + aad_area.area - 13;
+    uint8_t *tag = tag_area.lo + tag_area.area - 16;
+    uint8_t *src = malloc(max_len), *want = malloc(max_len), want_tag[16], key[32];
+    ck_assert(src && want);
+    uint64_t rng = test_seed() ^ (uint64_t)_i << 24;
+    long calls = 0;
+    const size_t nb = usable_backends(ids, AES_GEN_BACKEND_COUNT, (unsigned)(8 * key_len));
+    for (size_t li = 0; li < nlen; li++) {
+        const size_t len = lens_to_try[li];
+        rng_fill(&rng, key, sizeof key);
+        rng_fill(&rng, iv, 12);
+        rng_fill(&rng, aad, 13);
+        rng_fill(&rng, src, len);
+        ref_key rk;
+        ref_setkey(&rk, key, key_len);
+        ref_gcm(&rk, 0, iv, 12, aad, 13, want, src, len, want_tag);
+        for (size_t b = 0; b < nb; b++) {
+            const char *name = aes_gen_backend_table[ids[b]].name;
+            char who[64];
+            snprintf(who, sizeof who, "%s gcm AES-%zu", name, 8 * key_len);
+            ck_assert_int_eq(aes_gen_gcm_setkey_backend(gk, key, key_len, name), AES_GEN_OK);
+            for (size_t placement = 0; placement < 4; placement++) {
+                const int at_end = placement & 1, in_place = placement >> 1;
+                uint8_t *d = place(dst_area, len, at_end);
+                memset(dst_area.lo, 0xa5, dst_area.area);
+                const uint8_t *s = in_place ? memcpy(d, src, len)
+                                            : memcpy(place(src_area, len, !at_end), src, len);
+                ck_assert_int_eq(aes_gen_gcm_encrypt(gk, iv, 12, aad, 13, d, s, len, tag, 16),
+                                 AES_GEN_OK);
+                calls++;
+                if (memcmp(d, want, len) || memcmp(tag, want_tag, 16))
+                    ck_abort_msg("%s len %zu placement %zu: wrong output", who, len, placement);
+                untouched_outside(dst_area, d, len, who, placement);
+                /* Back: the ciphertext moved to the other area unless in place. */
+                const uint8_t *c = in_place ? d : memcpy(place(src_area, len, !at_end), d, len);
+                if (!in_place)
+                    memset(dst_area.lo, 0xa5, dst_area.area);
+                ck_assert_int_eq(aes_gen_gcm_decrypt(gk, iv, 12, aad, 13, d, c, len, tag, 16),
+                                 AES_GEN_OK);
+                if (memcmp(d, src, len))
+                    ck_abort_msg("%s len %zu placement %zu: decryption differs", who, len,
+                                 placement);
+                untouched_outside(dst_area, d, len, who, placement);
+            }
+            aes_gen_gcm_wipe(gk);
+        }
+    }
+    ck_assert_int_gt(calls, 0);
+    free(src), free(want);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("guard");
     TCase *tc = tcase_create("pages");
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, guard_pages, 0, AES_GEN_MODE_COUNT);
+    tcase_add_loop_test(tc, gcm_guard_pages, 0, 3);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -78,6 +78,28 @@ static void check_kernel(const struct aes_gen_kernel_info *ki, size_t nblocks, s
         rk = rk_odd;
     }
 
+    /* GCM: the hash-key table of a GCM key, the state (a random running hash,
+     * then the counter) and the hash the reference continues over the
+     * ciphertext. */
+    static aes_gen_gcm_key gk;
+    uint8_t state[32], state_want[32], y[16], h[16];
+    const uint8_t *htable = NULL;
+    if (ki->shape == AES_GEN_SHAPE_gcm) {
+        ck_assert_int_eq(aes_gen_gcm_setkey_backend(&gk, key, key_len,
+                                                    aes_gen_backend_table[ki->backend].name),
+                         AES_GEN_OK);
+        htable = gk.private_htable[0][0];
+        rng_fill(rng, state, 16);
+        memcpy(state + 16, iv0, 16);
+        for (int i = 0; i < 16; i++) /* the state's hash: the block reflected, little-endian */
+            y[i] = state[15 - i];
+        ref_encrypt_block(&ref, (const uint8_t[16]){0}, h);
+        ref_ghash(h, y, mc->decrypt ? plain + src_off : want, len);
+        for (int i = 0; i < 16; i++)
+            state_want[i] = y[15 - i];
+        memcpy(state_want + 16, iv_want, 16);
+    }
+
     memcpy(iv_got, iv0, 16);
     memset(area, 0xa5, len + 16 + 2 * GUARD);
     uint8_t *dst = area + GUARD + dst_off;
@@ -87,6 +109,7 @@ static void check_kernel(const struct aes_gen_kernel_info *ki, size_t nblocks, s
         src = dst;
     }
     const struct aes_gen_kernel_args args = {.rk = rk, .iv = mc->ref == REF_ECB ? NULL : iv_got,
+                                             .htable = htable, .state = state,
                                              .dst = dst, .src = src, .nblocks = nblocks};
     aes_gen_call_kernel(ki, &args);
     if (memcmp(dst, want, len) != 0)
@@ -94,7 +117,11 @@ static void check_kernel(const struct aes_gen_kernel_info *ki, size_t nblocks, s
     ck_assert_msg(memcmp(dst, want, len) == 0,
                   "%s: output differs from the reference (nblocks %zu, src+%zu, dst+%zu, %s)",
                   ki->symbol, nblocks, src_off, dst_off, in_place ? "in place" : "out of place");
-    if (mc->ref != REF_ECB)
+    if (ki->shape == AES_GEN_SHAPE_gcm)
+        ck_assert_msg(memcmp(state, state_want, 32) == 0, "%s: %s after %zu blocks differs",
+                      ki->symbol, memcmp(state, state_want, 16) ? "the hash" : "the counter",
+                      nblocks);
+    else if (mc->ref != REF_ECB)
         ck_assert_msg(memcmp(iv_got, iv_want, 16) == 0, "%s: iv after %zu blocks differs",
                       ki->symbol, nblocks);
     for (size_t i = 0; i < len + 16 + 2 * GUARD; i++)
@@ -112,7 +139,8 @@ START_TEST(kernel_matches_reference)
 
     if (!kernel_runs_here(ki))
         return;
-    const size_t nctr = mode_cases[ki->mode_dir].ref == REF_CTR ? ctr_case_count(ki->width) : 1;
+    const enum ref_mode ref = mode_cases[ki->mode_dir].ref;
+    const size_t nctr = ref == REF_CTR || ref == REF_GCM ? ctr_case_count(ki->width) : 1;
     for (size_t mult = 1; mult <= 3; mult++)
         for (size_t o = 0; o < 4; o++)
             for (int in_place = 0; in_place < 2; in_place++)

@@ -197,6 +197,16 @@ def _pshufb(value, pattern, nbytes):
     return int.from_bytes(out, "little")
 
 
+def _clmul(a, b):
+    r = 0
+    while b:
+        if b & 1:
+            r ^= a
+        a <<= 1
+        b >>= 1
+    return r
+
+
 def _size(op):
     return op.bytes if isinstance(op, Reg) else None
 
@@ -287,6 +297,31 @@ class Emulator:
             n = dst.bytes // 8
             qs = _qwords(low, n) + _qwords(high, n)
             return m.write(dst, _from_qwords(qs[imm:imm + n]), dst.bytes)
+        if name in ("pshufd", "vpshufd"):
+            imm, src = ops[0].value, m.read(ops[1], dst.bytes)
+            words = [(src >> (32 * i)) & 0xFFFFFFFF for i in range(dst.bytes // 4)]
+            out = [words[4 * (i // 4) + (imm >> (2 * (i % 4)) & 3)] for i in range(len(words))]
+            return m.write(dst, sum(w << (32 * i) for i, w in enumerate(out)), dst.bytes, legacy)
+        if name in ("pclmulqdq", "vpclmulqdq"):
+            imm = ops[0].value
+            if legacy:  # pclmulqdq imm, src2, dst(= src1)
+                src2, src1 = m.read(ops[1], 16), m.vec[dst.num] & ((1 << 128) - 1)
+            else:
+                src2, src1 = m.read(ops[1], dst.bytes), m.vec[ops[2].num]
+            n = dst.bytes // 16
+            a, b = _lanes(src1, n), _lanes(src2, n)
+            out = [_clmul(_qwords(x, 2)[imm & 1], _qwords(y, 2)[imm >> 4 & 1])
+                   for x, y in zip(a, b)]
+            return m.write(dst, _join(out), dst.bytes, legacy)
+        if name == "vpternlogq":
+            imm, c, b, a = ops[0].value, m.read(ops[1], dst.bytes), m.vec[ops[2].num], \
+                m.vec[dst.num]
+            bits = 8 * dst.bytes
+            r = 0
+            for i in range(bits):
+                idx = (a >> i & 1) << 2 | (b >> i & 1) << 1 | (c >> i & 1)
+                r |= (imm >> idx & 1) << i
+            return m.write(dst, r, dst.bytes)
         if name in ("psrld", "vpsrld"):
             n, src = ops[0].value, (dst if legacy else ops[1])
             v = m.vec[src.num] & ((1 << (8 * width)) - 1)
@@ -308,6 +343,10 @@ class Emulator:
             r = a & b
         elif base in ("pandn", "pandnq"):   # ~(second source, or dst) & first
             r = ~b & a & ((1 << (8 * width)) - 1)
+        elif base == "paddd":
+            words = lambda v: [(v >> (32 * i)) & 0xFFFFFFFF for i in range(width // 4)]
+            r = sum(((x + y) & 0xFFFFFFFF) << (32 * i)
+                    for i, (x, y) in enumerate(zip(words(b), words(a))))
         elif base == "paddq":
             r = _from_qwords([x + y for x, y in zip(_qwords(b, 2 * n), _qwords(a, 2 * n))])
         elif base == "pshufb":

@@ -6,7 +6,8 @@ instruction is reg-reg (spilled round keys are reloaded into the temporary),
 so no memory operand needs the 16-byte alignment legacy SSE would require.
 """
 
-from .skeletons import SkeletonEmitter
+from . import gcm, skeletons
 from .vector import Vector
 
-EMITTER = SkeletonEmitter({"aesni": Vector(16, 16, "sse")})
+EMITTER = skeletons.SkeletonEmitter({"aesni": Vector(16, 16, "sse")},
+                                    bodies={**skeletons.BODIES, **gcm.BODIES}, without={})

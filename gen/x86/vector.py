@@ -81,6 +81,21 @@ class Vector:
         else:
             p("vextracti32x4", self.lanes - 1, src, dst)
 
+    def fold_lanes(self, p, reg, tmp):
+        """The xmm view of reg = the XOR of reg's lanes (tmp: scratch).  By
+        halves: an xmm write clears the lanes above it, so the top half is
+        folded down at full width first (zmm: lanes 2, 3 onto 0, 1)."""
+        if self.lanes == 4:
+            p("vshufi64x2", 0x4E, reg, reg, tmp)
+            self.xor(p, tmp, reg)
+        if self.lanes >= 2:
+            x, t = reg.as_kind("xmm"), tmp.as_kind("xmm")
+            if self.bytes == 32 and not self._evex(reg, tmp):
+                p("vextracti128", 1, reg, t)
+            else:
+                p("vextracti32x4", 1, reg, t)
+            self.narrow().xor(p, t, x)
+
     # --- arithmetic --------------------------------------------------------
     def xor(self, p, src, dst):
         """dst ^= src (src a register)."""
@@ -150,6 +165,39 @@ class Vector:
             p("pandn", src, dst)
         else:
             p("vpandnq" if self._evex(mask, src, dst) else "vpandn", src, mask, dst)
+
+    def add32_mem(self, p, src, base, dst):
+        """dst = base + memory at src, as 32-bit lanes (src aligned for SSE)."""
+        if self.enc == "sse":
+            if dst != base:
+                self.copy(p, base, dst)
+            p("paddd", src, dst)
+        else:
+            p("vpaddd", src, base, dst)
+
+    def clmul(self, p, imm, src2, src1, dst):
+        """dst = the carry-less product, per 16-byte lane, of src1's qword
+        imm & 1 and src2's qword imm >> 4 & 1 (src2 a register, or memory but
+        for SSE; SSE: dst may be src1 or not src2)."""
+        if self.enc == "sse":
+            assert isinstance(src2, Reg) and dst != src2
+            if dst != src1:
+                self.copy(p, src1, dst)
+            p("pclmulqdq", imm, src2, dst)
+        else:
+            p("vpclmulqdq", imm, src2, src1, dst)
+
+    def swap_halves(self, p, src, dst):
+        """Each 16-byte lane's two qwords exchanged."""
+        p("pshufd" if self.enc == "sse" else "vpshufd", 0x4E, src, dst)
+
+    def xor_into(self, p, a, b, dst):
+        """dst ^= a ^ b (one ternary logic operation where EVEX has it)."""
+        if self.enc == "evex" and self._evex(a, b, dst):
+            p("vpternlogq", 0x96, a, b, dst)
+        else:
+            self.xor(p, a, dst)
+            self.xor(p, b, dst)
 
     def shr32(self, p, n, dst):
         """Each 32-bit lane of dst shifted right by n bits, in place."""

@@ -6,7 +6,9 @@
  *   - a good call matches the reference (tests/ref) and OpenSSL's EVP;
  *   - a bad one (wrong key length, ragged ECB/CBC length, NULL pointers)
  *     returns its error code and changes nothing it was given;
- *   - the stream API fed the data in pieces matches one call.
+ *   - the stream API fed the data in pieces matches one call;
+ *   - GCM (tests/common.c gcm_check): IV, AAD and tag lengths from the
+ *     input, valid or not, the stream split anywhere, a forged tag refused.
  * Any mismatch aborts, which libFuzzer reports with the input.
  */
 #include <stdio.h>
@@ -54,8 +56,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 4 + 32 + 16)
         return 0;
     const struct mode_case *mc = &mode_cases[data[1] % AES_GEN_MODE_COUNT];
-    if (!mc->block)
-        return 0;
     static const size_t key_lens[8] = {16, 24, 32, 16, 24, 32, 0, 17};
     const size_t key_len = key_lens[data[2] & 7];
     const unsigned flags = data[3];
@@ -64,6 +64,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const size_t off = flags >> 4 & 7; /* unaligned buffers */
     memcpy(src + off, data + 52, len);
     const char *backend = aes_gen_backend_table[ids[data[0] % nb]].name;
+    if (!mc->block) { /* GCM: the IV and AAD are the data's first bytes */
+        const size_t iv_len = data[36] % 4 ? 12 : data[37] % 65; /* 0: refused */
+        const size_t aad_len = data[38] % 97, tag_len = data[39] % 4 ? 16 : data[39] / 4 % 18;
+        if (len < iv_len + aad_len)
+            return 0;
+        const struct gcm_case c = {backend, key, data + 52, data + 52 + iv_len,
+                                   data + 52 + iv_len + aad_len, key_len, iv_len, aad_len,
+                                   len - iv_len - aad_len, tag_len, off, data[40], data[41] * 17u,
+                                   data[42], flags & 2};
+        char why[256];
+        CHECK(gcm_check(&c, why, sizeof why) == NULL, "%s", why);
+        return 0;
+    }
 
     aes_gen_key k;
     memset(&k, 0x5c, sizeof k);

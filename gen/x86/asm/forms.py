@@ -47,7 +47,8 @@ class Form:
     def maskable(self):
         """EVEX opmasks apply, except to the AES instructions (VAES has none)
         and to moves between GP and vector registers."""
-        return self.enc == "evex" and "aes" not in self.mnemonic and "m:g" not in self.slots
+        return self.enc == "evex" and "aes" not in self.mnemonic and \
+            "clmul" not in self.mnemonic and "m:g" not in self.slots
 
     def needs(self, size):
         """The CPUID features this form needs at vector size `size` (Intel SDM,
@@ -55,17 +56,22 @@ class Form:
         AES, VEX.128 AES needs AES and AVX, VEX.256 and EVEX AES need VAES; VEX
         integer ops on ymm need AVX2 (moves only AVX); EVEX needs AVX512F,
         AVX512VL below zmm and AVX512BW for byte shuffles."""
-        aes = "aes" in self.mnemonic
+        aes, clmul = "aes" in self.mnemonic, "clmul" in self.mnemonic
         if self.enc == "sse":
-            return {"aesni"} if aes else {"ssse3"} if self.mnemonic == "pshufb" else {"sse2"}
+            return {"aesni"} if aes else {"pclmul"} if clmul else \
+                {"ssse3"} if self.mnemonic == "pshufb" else {"sse2"}
         if self.enc == "vex":
             if aes:
                 return {"avx", "aesni"} if size == "xmm" else {"avx", "vaes"}
+            if clmul:
+                return {"avx", "pclmul"} if size == "xmm" else {"avx", "vpclmulqdq"}
             moves = {"vmovdqa", "vmovdqu", "vmovq", "vpinsrq"}
             return {"avx"} if size == "xmm" or self.mnemonic in moves else {"avx2"}
         out = {"avx512f"} | ({"avx512vl"} if size != "zmm" else set())
         if aes:
             out.add("vaes")
+        if clmul:
+            out.add("vpclmulqdq")
         if self.mnemonic == "vpshufb":
             out.add("avx512bw")
         return out
@@ -87,8 +93,11 @@ RM = "r:V m:V|mem"
 for name, mp, op in (("aesenc", "0F38", 0xDC), ("aesenclast", "0F38", 0xDD),
                      ("aesdec", "0F38", 0xDE), ("aesdeclast", "0F38", 0xDF),
                      ("pshufb", "0F38", 0x00), ("pxor", "0F", 0xEF), ("pand", "0F", 0xDB),
-                     ("pandn", "0F", 0xDF), ("paddq", "0F", 0xD4), ("punpcklqdq", "0F", 0x6C)):
+                     ("pandn", "0F", 0xDF), ("paddq", "0F", 0xD4), ("paddd", "0F", 0xFE),
+                     ("punpcklqdq", "0F", 0x6C)):
     _add("sse", name, "66", mp, op, RM)
+_add("sse", "pclmulqdq", "66", "0F3A", 0x44, RM + " i")
+_add("sse", "pshufd", "66", "0F", 0x70, RM + " i")
 _add("sse", "psrld", "66", "0F", 0x72, "m:V i", ext=2)
 for name, pp in (("movdqa", "66"), ("movdqu", "F3")):
     _add("sse", name, pp, "0F", 0x6F, RM)
@@ -100,8 +109,11 @@ _add("sse", "movq", "66", "0F", 0x7E, "m:g r:V", w=1)
 for name, op in (("vaesenc", 0xDC), ("vaesenclast", 0xDD), ("vaesdec", 0xDE),
                  ("vaesdeclast", 0xDF), ("vpshufb", 0x00)):
     _add("vex", name, "66", "0F38", op, RVM, XY)
-for name, op in (("vpxor", 0xEF), ("vpand", 0xDB), ("vpandn", 0xDF), ("vpaddq", 0xD4)):
+for name, op in (("vpxor", 0xEF), ("vpand", 0xDB), ("vpandn", 0xDF), ("vpaddq", 0xD4),
+                 ("vpaddd", 0xFE)):
     _add("vex", name, "66", "0F", op, RVM, XY)
+_add("vex", "vpclmulqdq", "66", "0F3A", 0x44, RVM + " i", XY)
+_add("vex", "vpshufd", "66", "0F", 0x70, RM + " i", XY)
 _add("vex", "vpsrld", "66", "0F", 0x72, "v:V m:V i", XY, ext=2)
 for name, pp in (("vmovdqa", "66"), ("vmovdqu", "F3")):
     _add("vex", name, pp, "0F", 0x6F, RM, XY)
@@ -118,8 +130,11 @@ for name, op in (("vaesenc", 0xDC), ("vaesenclast", 0xDD), ("vaesdec", 0xDE),
                  ("vaesdeclast", 0xDF), ("vpshufb", 0x00)):
     _add("evex", name, "66", "0F38", op, RVM, XYZ)
 for name, op, w in (("vpxord", 0xEF, 0), ("vpandq", 0xDB, 1), ("vpandnq", 0xDF, 1),
-                    ("vpaddq", 0xD4, 1)):
+                    ("vpaddq", 0xD4, 1), ("vpaddd", 0xFE, 0)):
     _add("evex", name, "66", "0F", op, RVM, XYZ, w=w)
+_add("evex", "vpclmulqdq", "66", "0F3A", 0x44, RVM + " i", XYZ)
+_add("evex", "vpshufd", "66", "0F", 0x70, RM + " i", XYZ)
+_add("evex", "vpternlogq", "66", "0F3A", 0x25, RVM + " i", XYZ, w=1)
 _add("evex", "valignq", "66", "0F3A", 0x03, RVM + " i", XYZ, w=1)
 _add("evex", "vshufi64x2", "66", "0F3A", 0x43, RVM + " i", YZ, w=1)
 _add("evex", "vpsrld", "66", "0F", 0x72, "v:V m:V|mem i", XYZ, ext=2)
