@@ -23,10 +23,11 @@ PREFIX   ?= /usr/local
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 # Debian packages, each list complete for its verbs: the generator alone
 # (make gen), building (the library, the bench and the peers it compares
-# with), testing, plotting, fuzzing.
+# with; Intel ipsec-mb is x86-64 only), testing, plotting, fuzzing.
 GEN_PACKAGES   := python3 python3-jinja2
 BUILD_PACKAGES := $(GEN_PACKAGES) cmake make gcc libc6-dev binutils pkg-config \
-                  libssl-dev libgcrypt20-dev nettle-dev
+                  libssl-dev libgcrypt20-dev nettle-dev \
+                  $(if $(filter x86_64,$(shell uname -m)),libipsec-mb-dev)
 TEST_PACKAGES  := $(BUILD_PACKAGES) check g++ valgrind python3-peachpy \
                   python3-cryptography-vectors
 PLOT_PACKAGES  := $(BUILD_PACKAGES) gnuplot-nox

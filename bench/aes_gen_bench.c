@@ -32,6 +32,10 @@ static const char *const usage_text =
     "  --setkey        key setup (both schedules) per key size for every usable\n"
     "                  backend, beside OpenSSL's AES_set_encrypt_key +\n"
     "                  AES_set_decrypt_key\n"
+    "  --gcm           AES-GCM per message size (--sizes), encryption and decryption,\n"
+    "                  with --compare beside OpenSSL, libgcrypt, nettle and Intel\n"
+    "                  ipsec-mb, with --bound beside the carry-less-multiply bound\n"
+    "  --sizes LIST    --gcm message sizes (default 16,64,256,1024,8192,65536)\n"
     "  --tune-out FILE with --sweep: write the fastest width per (backend, mode,\n"
     "                  direction, key size) for the next build (make tune)\n"
     "  --csv, --json   machine-readable output instead of the table\n";
@@ -44,8 +48,10 @@ struct options {
     int modes[AES_GEN_MODE_COUNT];
     size_t bytes;
     int samples;
-    int compare, peer_no_hw, peer_no_aesni, setkey, bound, sweep, csv, json, keys_given;
+    int compare, peer_no_hw, peer_no_aesni, setkey, bound, sweep, csv, json, keys_given, gcm;
     const char *tune_out;
+    size_t sizes[16];
+    int nsizes;
 };
 
 static void die(const char *msg, const char *arg)
@@ -59,6 +65,9 @@ static void parse(int argc, char **argv, struct options *o)
     memset(o, 0, sizeof *o);
     o->bytes = 8192;
     o->samples = 15;
+    static const size_t gcm_sizes[] = {16, 64, 256, 1024, 8192, 65536};
+    for (o->nsizes = 0; o->nsizes < 6; o->nsizes++)
+        o->sizes[o->nsizes] = gcm_sizes[o->nsizes];
     o->keys[0] = 128, o->keys[1] = 192, o->keys[2] = 256, o->nkeys = 3;
     for (int m = 0; m < AES_GEN_MODE_COUNT; m++)
         o->modes[m] = aes_gen_mode_is_block((enum aes_gen_mode_dir)m);
@@ -77,6 +86,7 @@ static void parse(int argc, char **argv, struct options *o)
         else if (!strcmp(a, "--bound")) o->bound = 1;
         else if (!strcmp(a, "--sweep")) o->sweep = 1;
         else if (!strcmp(a, "--setkey")) o->setkey = 1;
+        else if (!strcmp(a, "--gcm")) o->gcm = 1;
         else if (!strcmp(a, "--csv")) o->csv = 1;
         else if (!strcmp(a, "--json")) o->json = 1;
         else if (!v) die("option needs a value or is unknown (see --help)", a);
@@ -85,6 +95,15 @@ static void parse(int argc, char **argv, struct options *o)
         else if (!strcmp(a, "--width")) o->width = (unsigned)strtoul(v, NULL, 10);
         else if (!strcmp(a, "--bytes")) o->bytes = strtoul(v, NULL, 0);
         else if (!strcmp(a, "--samples")) o->samples = atoi(v);
+        else if (!strcmp(a, "--sizes")) {
+            o->nsizes = 0;
+            for (char *p = (char *)v; *p && o->nsizes < 16; p += *p == ',') {
+                const size_t n = strtoul(p, &p, 0);
+                if (n == 0 || n > (1u << 24) || (*p && *p != ','))
+                    die("--sizes takes message sizes from 1 to 16 MiB, e.g. 16,1024", v);
+                o->sizes[o->nsizes++] = n;
+            }
+        }
         else if (!strcmp(a, "--keys")) {
             o->keys_given = 1;
             o->nkeys = 0;
@@ -722,6 +741,130 @@ static int run_sweep(const struct options *o, const struct bench_clock *c, uint8
     return 0;
 }
 
+/* --gcm: every (key size, direction, message size), ours and the peers timed
+ * together, and the bound: the kernel's AES instructions and its products
+ * per vector of blocks. */
+static int gcm_mode(int decrypt)
+{
+    for (int m = 0; m < AES_GEN_MODE_COUNT; m++)
+        if (aes_gen_modes[m].family == AES_GEN_FAMILY_GCM && aes_gen_modes[m].decrypt == decrypt)
+            return m;
+    return -1;
+}
+
+static int run_gcm_table(const struct options *o, const struct bench_clock *c, uint8_t *buf)
+{
+    static struct bench_gcm_set set;
+    const double tsc = c->tsc_ghz > 0 ? c->tsc_ghz : c->core_ghz;
+    int header = 0;
+    if (o->csv) {
+        printf("backend,key_bits,direction,bytes,width,ticks_per_byte,ticks_per_byte_min,"
+               "ticks_per_byte_max");
+        for (int p = 0; o->compare && p < GCM_PEER_COUNT; p++)
+            printf(",%s_ticks_per_byte", gcm_peer_names[p]);
+        printf("%s%s\n", o->compare ? ",ours_over_ipsecmb,ours_over_best_other" : "",
+               o->bound ? ",bound_ticks_per_byte,ours_over_bound" : "");
+    }
+    for (int ki = 0; ki < o->nkeys; ki++) {
+        const unsigned bits = o->keys[ki];
+        for (int dec = 0; dec < 2; dec++)
+            for (int si = 0; si < o->nsizes; si++) {
+                const size_t len = o->sizes[si];
+                if (bench_gcm_jobs(bits, dec, len, o->backend, o->compare, &set))
+                    return 1;
+                const aes_gen_key *k = &bench_gcm_key(&set)->private_aes;
+                const int md = gcm_mode(dec);
+                const int stitched = md >= 0 && k->private_kernels[md][1] > 0;
+                const struct aes_gen_kernel_info *ki0 =
+                    stitched ? &aes_gen_registry[k->private_kernels[md][0]] : NULL;
+                const unsigned aes_bytes =
+                    ki0 ? aes_gen_backend_table[ki0->backend].aes_bytes : 0;
+                const int vlen = aes_bytes == 16 ? BENCH_XMM : aes_bytes == 32 ? BENCH_YMM
+                                 : aes_bytes == 64 ? BENCH_ZMM : -1;
+                struct bench_aes_run run;
+                int bjob = -1;
+                if (o->bound && vlen >= 0 &&
+                    !bench_gcm_bound_job(vlen, aes_gen_rounds(bits / 8), GCM_PRODUCTS,
+                                         (double)len / aes_bytes, &run, &set.jobs[set.n]))
+                    bjob = set.n;
+                bench_jobs(set.jobs, set.n + (bjob >= 0), buf, len, o->samples);
+                const struct bench_job *ours = &set.jobs[0];
+                double peer[GCM_PEER_COUNT], best_other = -1;
+                for (int p = 0; p < GCM_PEER_COUNT; p++) {
+                    peer[p] = set.peer_job[p] < 0 ? -1 : set.jobs[set.peer_job[p]].ns_per_byte;
+                    if (p != GCM_PEER_IPSECMB && peer[p] > 0 &&
+                        (best_other < 0 || peer[p] < best_other))
+                        best_other = peer[p];
+                }
+                const double bound = bjob < 0 ? -1 : set.jobs[bjob].ns_per_byte * run.scale;
+                const char *backend = aes_gen_key_backend(k);
+                char width[8] = "-";
+                if (ki0)
+                    snprintf(width, sizeof width, "%u", ki0->width);
+                if (o->csv) {
+                    printf("%s,%u,%s,%zu,%u,%.4f,%.4f,%.4f", backend, bits, dec ? "dec" : "enc",
+                           len, ki0 ? ki0->width : 0, ours->ns_per_byte * tsc,
+                           ours->min_ns * tsc, ours->max_ns * tsc);
+                    for (int p = 0; o->compare && p < GCM_PEER_COUNT; p++)
+                        peer[p] < 0 ? printf(",") : printf(",%.4f", peer[p] * tsc);
+                    if (o->compare) {
+                        const double ip = peer[GCM_PEER_IPSECMB];
+                        ip < 0 ? printf(",") : printf(",%.3f", ours->ns_per_byte / ip);
+                        best_other < 0 ? printf(",")
+                                       : printf(",%.3f", ours->ns_per_byte / best_other);
+                    }
+                    if (o->bound)
+                        bound < 0 ? printf(",,")
+                                  : printf(",%.4f,%.3f", bound * tsc, ours->ns_per_byte / bound);
+                    printf("\n");
+                } else {
+                    if (!header++) {
+                        printf("aes-gen-bench --gcm: one message per call (96-bit IV, new for "
+                               "every encryption; no AAD; 16-byte tag;\ndecryption verifies the "
+                               "tag), median of %d timings; TSC ticks per byte (time x the TSC "
+                               "rate, %.2f GHz)\n", o->samples, tsc);
+                        if (o->compare)
+                            printf("ipsec-mb: its %s code (init_mb_mgr_auto)\n",
+                                   bench_ipsecmb_arch());
+                        if (o->bound)
+                            printf("bound: per vector of blocks the rounds' AES instructions and "
+                                   "the kernels' %d carry-less products (Karatsuba), "
+                                   "independent, timed beside the row\n", GCM_PRODUCTS);
+                    }
+                    if (dec == 0 && si == 0) {
+                        printf("\nAES-%-4u dir backend   W   bytes  ticks/B spread", bits);
+                        if (o->compare)
+                            printf(" | %8s %8s %8s %8s | /ipsec-mb /best-other", "openssl",
+                                   "gcrypt", "nettle", "ipsec-mb");
+                        if (o->bound)
+                            printf(" | bound t/B /bound");
+                        printf("\n");
+                    }
+                    printf("  GCM %s %-8s %3s %7zu %8.3f %5.1f%%", dec ? "dec" : "enc", backend,
+                           width, len, ours->ns_per_byte * tsc,
+                           100 * (ours->max_ns - ours->min_ns) / ours->ns_per_byte);
+                    if (o->compare) {
+                        for (int p = 0; p < GCM_PEER_COUNT; p++)
+                            peer[p] < 0 ? printf(" %8s", "n/a") : printf(" %8.3f", peer[p] * tsc);
+                        const double ip = peer[GCM_PEER_IPSECMB];
+                        ip < 0 ? printf(" | %9s", "n/a")
+                               : printf(" | %9.2f", ours->ns_per_byte / ip);
+                        best_other < 0 ? printf(" %11s", "n/a")
+                                       : printf(" %11.2f", ours->ns_per_byte / best_other);
+                    }
+                    if (o->bound)
+                        bound < 0 ? printf(" | %9s %6s", "-", "-")
+                                  : printf(" | %9.3f %6.2f", bound * tsc,
+                                           ours->ns_per_byte / bound);
+                    printf("\n");
+                    fflush(stdout);
+                }
+                bench_gcm_close(&set);
+            }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct options o;
@@ -731,14 +874,18 @@ int main(int argc, char **argv)
     parse(argc, argv, &o);
     if (o.peer_no_hw || o.peer_no_aesni)
         peer_gcrypt_disable_hw(!o.peer_no_hw);
-    uint8_t *buf = calloc(1, o.bytes);
+    size_t buf_len = o.bytes;
+    for (int i = 0; o.gcm && i < o.nsizes; i++)
+        buf_len = o.sizes[i] > buf_len ? o.sizes[i] : buf_len;
+    uint8_t *buf = calloc(1, buf_len);
     if (!buf)
         return 1;
     bench_measure_clock(&clock);
     memset(&bounds, 0, sizeof bounds);
     if (o.bound)
         bench_measure_bounds(&bounds, clock.core_ghz);
-    const int rc = o.setkey ? run_setkey_table(&o, buf)
+    const int rc = o.gcm ? run_gcm_table(&o, &clock, buf)
+                   : o.setkey ? run_setkey_table(&o, buf)
                    : o.sweep ? run_sweep(&o, &clock, buf) : run_table(&o, &clock, &bounds, buf);
     struct bench_clock after;
     bench_measure_clock(&after);

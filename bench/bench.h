@@ -69,4 +69,38 @@ int peer_open_setkey(unsigned key_bits, struct bench_job *job);
 int peer_open(int peer, enum aes_gen_mode_dir md, unsigned key_bits, struct bench_job *job);
 void peer_close(int peer, struct bench_job *job);
 
+/* --gcm (bench/gcm.c): one message per call, ours and the peers found. */
+enum { GCM_PEER_OPENSSL, GCM_PEER_GCRYPT, GCM_PEER_NETTLE, GCM_PEER_IPSECMB, GCM_PEER_COUNT };
+extern const char *const gcm_peer_names[GCM_PEER_COUNT];
+/* What every job of one (key size, direction, size) shares: the message
+ * decryption takes, its IV and tag (encryption makes its own, new IVs). */
+struct bench_gcm_message {
+    uint8_t iv[12], tag[16];
+    uint8_t *cipher;
+    size_t len;
+    int decrypt;
+};
+struct bench_gcm_set {
+    struct bench_gcm_message message;
+    struct bench_job jobs[2 + GCM_PEER_COUNT]; /* ours, the peers, a slot for the bound */
+    int n, peer_job[GCM_PEER_COUNT];           /* peer_job: its index in jobs, or -1 */
+};
+/* Sets up ours (backend NULL: the default) and, with compare, the peers; each
+ * encrypts one message first and must agree with our tag.  The set must stay
+ * where it is until bench_gcm_close.  0, or -1 with a message. */
+int bench_gcm_jobs(unsigned bits, int decrypt, size_t len, const char *backend, int compare,
+                   struct bench_gcm_set *set);
+void bench_gcm_close(struct bench_gcm_set *set);
+const aes_gen_gcm_key *bench_gcm_key(const struct bench_gcm_set *set); /* ours */
+/* The code path init_mb_mgr_auto chose ("avx512", ...), once a job is set up. */
+const char *bench_ipsecmb_arch(void);
+void bench_gcrypt_init(void);
+
+/* The carry-less-multiply bound of a GCM row: per vector of blocks, `rounds`
+ * AES instructions and `products` (3 or 4) carry-less multiplications, all
+ * independent, for `vectors` vectors; -1 where the CPU lacks them. */
+enum { GCM_PRODUCTS = 3 }; /* the kernels' per block: Karatsuba */
+int bench_gcm_bound_job(int vlen, unsigned rounds, unsigned products, double vectors,
+                        struct bench_aes_run *run, struct bench_job *job);
+
 #endif

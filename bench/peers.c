@@ -91,7 +91,7 @@ static int openssl_open(enum aes_gen_mode_dir md, unsigned bits, struct bench_jo
 #ifdef HAVE_GCRYPT
 static int gcrypt_ready;
 
-static void gcrypt_init(void)
+void bench_gcrypt_init(void)
 {
     if (!gcrypt_ready) {
         gcry_check_version(NULL);
@@ -127,7 +127,7 @@ static int gcrypt_open(enum aes_gen_mode_dir md, unsigned bits, struct bench_job
     if (!standard_mode(md))
         return -1;
     struct gcrypt_run *r = calloc(1, sizeof *r);
-    gcrypt_init();
+    bench_gcrypt_init();
     if (!r || gcry_cipher_open(&r->h, algo, modes[aes_gen_modes[md].family], 0)) {
         free(r);
         return -1;

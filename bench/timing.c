@@ -129,6 +129,47 @@ AES_LOOP(xmm_spread, SPREAD(XMM_ONE), "")
 AES_LOOP(ymm_spread, SPREAD(YMM_ONE), VZU)
 AES_LOOP(zmm_spread, SPREAD(ZMM_ONE), VZU)
 
+/* GCM's mix: per vector of blocks, the rounds' AES instructions and 3
+ * (Karatsuba) or 4 (schoolbook) carry-less products (independent: the
+ * products write registers nothing reads; the SSE ones restart from a
+ * copy).  12 vectors an iteration, the products spread over the rounds:
+ * runs of a, b, c (and d) rounds, each followed by 12 products. */
+#define GCM_CLOBBERS XMM_CLOBBERS, "xmm12", "xmm13", "xmm14"
+#define XMM_CLMUL(n) "movdqa %%xmm15, %%xmm1" n "\n\tpclmulqdq $0x00, %%xmm14, %%xmm1" n "\n\t"
+#define YMM_CLMUL(n) "vpclmulqdq $0x00, %%ymm15, %%ymm14, %%ymm1" n "\n\t"
+#define ZMM_CLMUL(n) "vpclmulqdq $0x00, %%zmm15, %%zmm14, %%zmm1" n "\n\t"
+#define CLMUL12(one) ".rept 6\n\t" one("2") one("3") ".endr\n\t"
+#define RUN(aes, n) ".rept " #n "\n\t" EACH12(aes) ".endr\n\t"
+#define GCM_LOOP(name, aes, clmul, a, b, c, d, tail)                                     \
+    static void name(long iters)                                                         \
+    {                                                                                    \
+        __asm__ volatile("1:\n\t" RUN(aes, a) CLMUL12(clmul) RUN(aes, b) CLMUL12(clmul) \
+                         RUN(aes, c) CLMUL12(clmul) RUN(aes, d) CLMUL12(clmul)           \
+                         "dec %0\n\tjnz 1b" tail : "+r"(iters) : : "cc", GCM_CLOBBERS);   \
+    }
+#define GCM3_LOOP(name, aes, clmul, a, b, c, tail)                                       \
+    static void name(long iters)                                                         \
+    {                                                                                    \
+        __asm__ volatile("1:\n\t" RUN(aes, a) CLMUL12(clmul) RUN(aes, b) CLMUL12(clmul) \
+                         RUN(aes, c) CLMUL12(clmul)                                      \
+                         "dec %0\n\tjnz 1b" tail : "+r"(iters) : : "cc", GCM_CLOBBERS);   \
+    }
+#define GCM_LOOPS(v, aes, clmul, tail)                            \
+    GCM_LOOP(v##_gcm10, aes, clmul, 3, 2, 3, 2, tail)             \
+    GCM_LOOP(v##_gcm12, aes, clmul, 3, 3, 3, 3, tail)             \
+    GCM_LOOP(v##_gcm14, aes, clmul, 4, 3, 4, 3, tail)             \
+    GCM3_LOOP(v##_gcm3_10, aes, clmul, 4, 3, 3, tail)             \
+    GCM3_LOOP(v##_gcm3_12, aes, clmul, 4, 4, 4, tail)             \
+    GCM3_LOOP(v##_gcm3_14, aes, clmul, 5, 5, 4, tail)
+GCM_LOOPS(xmm, XMM_ONE, XMM_CLMUL, "")
+GCM_LOOPS(ymm, YMM_ONE, YMM_CLMUL, VZU)
+GCM_LOOPS(zmm, ZMM_ONE, ZMM_CLMUL, VZU)
+/* [vector length][products - 3][rounds] */
+static void (*const gcm_loops[BENCH_VLENS][2][3])(long) = {
+    {{xmm_gcm3_10, xmm_gcm3_12, xmm_gcm3_14}, {xmm_gcm10, xmm_gcm12, xmm_gcm14}},
+    {{ymm_gcm3_10, ymm_gcm3_12, ymm_gcm3_14}, {ymm_gcm10, ymm_gcm12, ymm_gcm14}},
+    {{zmm_gcm3_10, zmm_gcm3_12, zmm_gcm3_14}, {zmm_gcm10, zmm_gcm12, zmm_gcm14}}};
+
 static void (*const chain_loops[BENCH_VLENS])(long) = {xmm_chain, ymm_chain, zmm_chain};
 static void (*const spread_loops[BENCH_VLENS])(long) = {xmm_spread, ymm_spread, zmm_spread};
 
@@ -182,6 +223,26 @@ int bench_aes_job(int vlen, int serial, double insns, struct bench_aes_run *run,
     return 0;
 #else
     (void)vlen, (void)serial, (void)insns, (void)run, (void)job;
+    return -1;
+#endif
+}
+
+int bench_gcm_bound_job(int vlen, unsigned rounds, unsigned products, double vectors,
+                        struct bench_aes_run *run, struct bench_job *job)
+{
+#if defined(__x86_64__)
+    const uint32_t clmul = vlen == BENCH_XMM ? AES_GEN_CPU_PCLMUL : AES_GEN_CPU_VPCLMULQDQ;
+    if (!vlen_runs_here(vlen) || (aes_gen_cpu_features() & clmul) != clmul ||
+        (products != 3 && products != 4) || (rounds != 10 && rounds != 12 && rounds != 14))
+        return -1;
+    run->loop = gcm_loops[vlen][products - 3][(rounds - 10) / 2];
+    run->iters = (long)(vectors / 12) + 1;
+    run->scale = vectors / ((double)run->iters * 12);
+    job->fn = run_aes_loop;
+    job->ctx = run;
+    return 0;
+#else
+    (void)vlen, (void)rounds, (void)products, (void)vectors, (void)run, (void)job;
     return -1;
 #endif
 }

@@ -90,8 +90,8 @@ def by_file(variants, file_for):
 
 def contract_notes(v, backend, requires, rk_detail=""):
     """The comment lines of kernel v: what it computes, the round keys it takes
-    (rk_detail: what this backend adds, e.g. how many keys it reloads), iv,
-    nblocks and what it needs to run."""
+    (rk_detail: what this backend adds, e.g. how many keys it reloads), iv and
+    nblocks (GCM: state and len) and what it needs to run."""
     blocks = f"{v.width} block{'s' if v.width > 1 else ''} per iteration"
     tables = "" if backend.constant_time else \
         " NOT constant-time: table lookups indexed by key and data."
@@ -101,7 +101,15 @@ def contract_notes(v, backend, requires, rk_detail=""):
         f"{blocks}.{tables}",
         f"rk: {schedule} round keys ({backend.key_format} format), {v.rounds + 1} x 16 bytes"
         f"{rk_detail}.",
+    ] + (_gcm_notes(v) if v.mode.kernel_shape.name == "gcm" else [
         f"iv: {v.mode.iv_note}",
         f"nblocks: a multiple of {v.width}." if v.width > 1 else "nblocks: any count.",
-        f"Requires: {requires}.",
-    ]
+    ]) + [f"Requires: {requires}."]
+
+
+def _gcm_notes(v):
+    return [f"state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths "
+            "block -> the tag); htable: the key's powers (kernels.h).",
+            f"len: any number of bytes: groups of {v.width} blocks, then what is left a "
+            "vector at a time (the last one partial).",
+            ]

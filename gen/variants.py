@@ -79,14 +79,18 @@ SHAPES = {s.name: s for s in (
         Param("rk", "const uint8_t *rk", "the encryption round keys, in the backend's key format"),
         Param("htable", "const uint8_t *htable", "the hash-key powers of aes_gen_gcm_key: "
               "H^k * x^-1 reflected (16 bytes, low half first) at 16 * (64 - k), k = 1..64, "
-              "then each one's two halves XORed, in both halves"),
-        Param("state", "uint8_t *state", "32 bytes: the running hash (reflected, low half "
-              "first), then the counter block; both updated.  The caller keeps the counter's "
-              "low 32 bits from wrapping within a call"),
-        Param("dst", "uint8_t *dst", "nblocks x 16 bytes, any alignment; dst == src is allowed"),
-        Param("src", "const uint8_t *src", "nblocks x 16 bytes, any alignment; the ciphertext "
-              "is hashed (dst when encrypting, src when decrypting)"),
-        Param("nblocks", "size_t nblocks", "a multiple of the kernel's width"))),
+              "then each one's two halves XORed, in both halves; 48 readable bytes after "
+              "(the last vector's lanes past the data load them)"),
+        Param("state", "uint8_t *state", "32 bytes, 64 with AES_GEN_GCM_LAST: the running "
+              "hash (reflected, low half first) and the counter block (its low 32 bits count "
+              "modulo 2^32, as GCM's inc32), both updated; then J0 and the lengths block, "
+              "whose place the tag E(J0) ^ GHASH takes"),
+        Param("dst", "uint8_t *dst", "len bytes, any alignment; dst == src is allowed"),
+        Param("src", "const uint8_t *src", "len bytes, any alignment; the ciphertext is "
+              "hashed (dst when encrypting, src when decrypting), a partial last block "
+              "zero-padded"),
+        Param("len", "uint64_t len", "the bytes, any number; with AES_GEN_GCM_LAST (bit 63) "
+              "the message ends here: the lengths block is hashed and the tag written"))),
 )}
 
 

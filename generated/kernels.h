@@ -18,14 +18,17 @@
  *   rk       the encryption round keys, in the backend's key format
  *   htable   the hash-key powers of aes_gen_gcm_key: H^k * x^-1 reflected (16
  *            bytes, low half first) at 16 * (64 - k), k = 1..64, then each
- *            one's two halves XORed, in both halves
- *   state    32 bytes: the running hash (reflected, low half first), then the
- *            counter block; both updated.  The caller keeps the counter's low
- *            32 bits from wrapping within a call
- *   dst      nblocks x 16 bytes, any alignment; dst == src is allowed
- *   src      nblocks x 16 bytes, any alignment; the ciphertext is hashed (dst
- *            when encrypting, src when decrypting)
- *   nblocks  a multiple of the kernel's width
+ *            one's two halves XORed, in both halves; 48 readable bytes after
+ *            (the last vector's lanes past the data load them)
+ *   state    32 bytes, 64 with AES_GEN_GCM_LAST: the running hash (reflected,
+ *            low half first) and the counter block (its low 32 bits count
+ *            modulo 2^32, as GCM's inc32), both updated; then J0 and the
+ *            lengths block, whose place the tag E(J0) ^ GHASH takes
+ *   dst      len bytes, any alignment; dst == src is allowed
+ *   src      len bytes, any alignment; the ciphertext is hashed (dst when
+ *            encrypting, src when decrypting), a partial last block zero-padded
+ *   len      the bytes, any number; with AES_GEN_GCM_LAST (bit 63) the message
+ *            ends here: the lengths block is hashed and the tag written
  *
  * Round-key formats (aes_gen_round_keys in aes_gen.h returns a key's):
  *   fips     the FIPS-197 round keys, (rounds + 1) x 16 bytes; the
@@ -55,7 +58,9 @@ extern "C" {
 #endif
 
 typedef void aes_gen_kernel_fn(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
-typedef void aes_gen_gcm_kernel_fn(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+typedef void aes_gen_gcm_kernel_fn(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+/* A GCM kernel's len with this bit: the message ends with these bytes. */
+#define AES_GEN_GCM_LAST ((uint64_t)1 << 63)
 
 #define AES_GEN_KERNEL_COUNT 654
 

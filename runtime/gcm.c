@@ -32,20 +32,6 @@ typedef struct {
     uint64_t lo, hi;
 } gf;
 
-static uint64_t load_be64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v = v << 8 | p[i];
-    return v;
-}
-
-static void store_be64(uint8_t *p, uint64_t v)
-{
-    for (int i = 7; i >= 0; i--, v >>= 8)
-        p[i] = (uint8_t)v;
-}
-
 static uint64_t load_le64(const uint8_t *p)
 {
     uint64_t v;
@@ -56,6 +42,28 @@ static uint64_t load_le64(const uint8_t *p)
 static void store_le64(uint8_t *p, uint64_t v)
 {
     memcpy(p, &v, 8);
+}
+
+/* The 8 bytes of v in the other order. */
+static uint64_t rev64(uint64_t v)
+{
+#if defined(__GNUC__)
+    return __builtin_bswap64(v);
+#else
+    v = (v & 0x00ff00ff00ff00ffull) << 8 | (v >> 8 & 0x00ff00ff00ff00ffull);
+    v = (v & 0x0000ffff0000ffffull) << 16 | (v >> 16 & 0x0000ffff0000ffffull);
+    return v << 32 | v >> 32;
+#endif
+}
+
+static uint64_t load_be64(const uint8_t *p)
+{
+    return rev64(load_le64(p));
+}
+
+static void store_be64(uint8_t *p, uint64_t v)
+{
+    store_le64(p, rev64(v));
 }
 
 /* A block of the message or the AAD, and the state's form (the kernels':
@@ -184,13 +192,14 @@ static int gcm_key_is_set(const aes_gen_gcm_key *gk)
     return gk && gk->private_magic == GCM_KEY_MAGIC && aes_gen_key_is_set(&gk->private_aes);
 }
 
-/* The powers the key's GCM kernels read (their widest width), at least H. */
+/* The powers the key's GCM kernels read (their widest width, and one for the
+ * lengths block after a tail of that many blocks), at least H. */
 static unsigned powers_needed(const aes_gen_key *k)
 {
     unsigned n = 1;
     for (int md = 0; md < AES_GEN_MODE_COUNT; md++)
         if (aes_gen_modes[md].family == AES_GEN_FAMILY_GCM && k->private_kernels[md][1]) {
-            const unsigned w = aes_gen_registry[k->private_kernels[md][0]].width;
+            const unsigned w = aes_gen_registry[k->private_kernels[md][0]].width + 1;
             n = w > n ? w : n;
         }
     return n;
@@ -260,26 +269,21 @@ static void ctr_add(uint8_t ctr[16], uint64_t n)
     store_be64(ctr + 8, (v & ~0xffffffffull) | ((v + n) & 0xffffffffull));
 }
 
-/* n whole blocks, none of which crosses a wrap of the counter's low 32 bits:
- * the key's GCM kernels, widest first; or its CTR kernels (the counter then
- * advances as the 32-bit one does) and GHASH of the ciphertext. */
+/* The key's widest GCM kernel for a direction (any length), or NULL. */
+static aes_gen_gcm_kernel_fn *gcm_kernel(const aes_gen_gcm_key *gk, int decrypt)
+{
+    const aes_gen_key *k = &gk->private_aes;
+    const enum aes_gen_mode_dir md = decrypt ? AES_GEN_MD_gcm_dec : AES_GEN_MD_gcm_enc;
+    return k->private_kernels[md][1] ? aes_gen_registry[k->private_kernels[md][0]].fn.gcm : NULL;
+}
+
+/* n whole blocks, none of which crosses a wrap of the counter's low 32 bits,
+ * through the key's CTR kernels (the counter then advances as the 32-bit one
+ * does) and GHASH of the ciphertext. */
 static void bulk_segment(const aes_gen_gcm_key *gk, uint8_t state[32], int decrypt, uint8_t *dst,
                          const uint8_t *src, size_t n)
 {
     const aes_gen_key *k = &gk->private_aes;
-    const enum aes_gen_mode_dir md = decrypt ? AES_GEN_MD_gcm_dec : AES_GEN_MD_gcm_enc;
-    if (k->private_kernels[md][1]) {
-        const struct aes_gen_kernel_info *ki = &aes_gen_registry[k->private_kernels[md][0]];
-        const uint8_t *rk = aes_gen_schedule(k, md), *ht = gk->private_htable[0][0];
-        for (; n; ki++) {
-            if (n < ki->width)
-                continue; /* the group ends at width 1 */
-            const size_t take = n - n % ki->width;
-            ki->fn.gcm(rk, ht, state, dst, src, take);
-            dst += 16 * take, src += 16 * take, n -= take;
-        }
-        return;
-    }
     gf y = from_state(state);
     if (decrypt)
         y = ghash_blocks(gk, y, src, n);
@@ -292,6 +296,13 @@ static void bulk_segment(const aes_gen_gcm_key *gk, uint8_t state[32], int decry
 static void bulk(const aes_gen_gcm_key *gk, uint8_t state[32], int decrypt, uint8_t *dst,
                  const uint8_t *src, size_t n)
 {
+    aes_gen_gcm_kernel_fn *fn = gcm_kernel(gk, decrypt);
+    if (fn) { /* its counter counts modulo 2^32 itself */
+        const enum aes_gen_mode_dir md = decrypt ? AES_GEN_MD_gcm_dec : AES_GEN_MD_gcm_enc;
+        fn(aes_gen_schedule(&gk->private_aes, md), gk->private_htable[0][0], state, dst, src,
+           16 * (uint64_t)n);
+        return;
+    }
     while (n) {
         const uint64_t room = until_wrap(state + 16);
         const size_t take = room < n ? (size_t)room : n;
@@ -335,6 +346,33 @@ int aes_gen_gcm_init_j0(aes_gen_gcm_stream *s, const aes_gen_gcm_key *gk, int di
     return AES_GEN_OK;
 }
 
+/* y = GHASH over len bytes of p, continued, the last block zero-padded. */
+static gf ghash_bytes(const aes_gen_gcm_key *gk, gf y, const uint8_t *p, size_t len)
+{
+    const size_t whole = len & ~(size_t)15;
+    y = ghash_blocks(gk, y, p, whole / 16);
+    if (len > whole) {
+        uint8_t last[16] = {0};
+        memcpy(last, p + whole, len - whole);
+        y = ghash_blocks(gk, y, last, 1);
+    }
+    return y;
+}
+
+/* J0: IV || 0^31 || 1 for a 96-bit IV, else GHASH(IV || 0-pad || 0^64 || [len(IV)]_64). */
+static void compute_j0(const aes_gen_gcm_key *gk, const uint8_t *iv, size_t iv_len,
+                       uint8_t j0[16])
+{
+    if (iv_len == 12) {
+        memcpy(j0, iv, 12);
+        j0[12] = j0[13] = j0[14] = 0, j0[15] = 1;
+        return;
+    }
+    uint8_t lengths[16] = {0};
+    store_be64(lengths + 8, (uint64_t)iv_len * 8);
+    to_block(j0, ghash_blocks(gk, ghash_bytes(gk, (gf){0, 0}, iv, iv_len), lengths, 1));
+}
+
 int aes_gen_gcm_init(aes_gen_gcm_stream *s, const aes_gen_gcm_key *gk, int direction,
                      const uint8_t *iv, size_t iv_len)
 {
@@ -344,21 +382,7 @@ int aes_gen_gcm_init(aes_gen_gcm_stream *s, const aes_gen_gcm_key *gk, int direc
     if (!iv_len || iv_len > ((uint64_t)1 << 61) - 1)
         return AES_GEN_ELEN;
     uint8_t j0[16];
-    if (iv_len == 12) {
-        memcpy(j0, iv, 12);
-        j0[12] = j0[13] = j0[14] = 0, j0[15] = 1;
-    } else { /* J0 = GHASH(IV || 0-pad || 0^64 || [len(IV)]_64) */
-        uint8_t last[16] = {0};
-        const size_t whole = iv_len & ~(size_t)15;
-        gf y = ghash_blocks(gk, (gf){0, 0}, iv, whole / 16);
-        if (iv_len > whole) {
-            memcpy(last, iv + whole, iv_len - whole);
-            y = ghash_blocks(gk, y, last, 1);
-        }
-        memset(last, 0, 16);
-        store_be64(last + 8, (uint64_t)iv_len * 8);
-        to_block(j0, ghash_blocks(gk, y, last, 1));
-    }
+    compute_j0(gk, iv, iv_len, j0);
     const int err = aes_gen_gcm_init_j0(s, gk, direction, j0);
     aes_gen_secure_zero(j0, sizeof j0);
     return err;
@@ -517,12 +541,69 @@ static int one_shot_checks(const aes_gen_gcm_key *gk, const uint8_t *iv, size_t 
     return AES_GEN_OK;
 }
 
+/* 16 bytes as two little-endian words lo, hi, with one store where the host
+ * has SSE2: the kernel's 16-byte loads of the state are then forwarded from
+ * a store of their size (several smaller ones would stall them). */
+static void put16(uint8_t *p, uint64_t lo, uint64_t hi)
+{
+#if defined(__x86_64__)
+    _mm_storeu_si128((__m128i *)(void *)p, _mm_set_epi64x((long long)hi, (long long)lo));
+#else
+    store_le64(p, lo);
+    store_le64(p + 8, hi);
+#endif
+}
+
+/* A whole message through one call of the key's GCM kernel: J0, the AAD's
+ * hash and the lengths block here, the rest (and E(J0), the tag) in the
+ * kernel.  tag gets all 16 bytes. */
+static void one_call(const aes_gen_gcm_key *gk, aes_gen_gcm_kernel_fn *fn, int decrypt,
+                     const uint8_t *iv, size_t iv_len, const uint8_t *aad, size_t aad_len,
+                     uint8_t *dst, const uint8_t *src, size_t len, uint8_t tag[16])
+{
+    /* the hash (reflected), the counter, J0, the lengths block -> the tag */
+    AES_GEN_ALIGN64 uint8_t st[64];
+    uint8_t j0[16];
+    uint64_t lo, hi, ctr_hi;
+    if (iv_len == 12) { /* J0 = IV || 00 00 00 01, the counter block IV || 00 00 00 02 */
+        uint32_t last4;
+        memcpy(&last4, iv + 8, 4);
+        lo = load_le64(iv);
+        hi = last4 | (uint64_t)1 << 56;
+        ctr_hi = hi + ((uint64_t)1 << 56);
+    } else {
+        compute_j0(gk, iv, iv_len, j0);
+        lo = load_le64(j0), hi = load_le64(j0 + 8);
+        ctr_add(j0, 1);
+        ctr_hi = load_le64(j0 + 8);
+    }
+    const gf y = aad_len ? ghash_bytes(gk, (gf){0, 0}, aad, aad_len) : (gf){0, 0};
+    put16(st, y.lo, y.hi);
+    put16(st + 16, lo, ctr_hi);
+    put16(st + 32, lo, hi);
+    put16(st + 48, rev64((uint64_t)aad_len * 8), rev64((uint64_t)len * 8)); /* big-endian */
+    const enum aes_gen_mode_dir md = decrypt ? AES_GEN_MD_gcm_dec : AES_GEN_MD_gcm_enc;
+    fn(aes_gen_schedule(&gk->private_aes, md), gk->private_htable[0][0], st, dst, src,
+       len | AES_GEN_GCM_LAST);
+    memcpy(tag, st + 48, 16);
+    aes_gen_secure_zero(st, sizeof st);
+    if (aad_len || iv_len != 12)
+        aes_gen_clear_registers(); /* the C GHASH's key powers */
+}
+
 int aes_gen_gcm_encrypt(const aes_gen_gcm_key *gk, const uint8_t *iv, size_t iv_len,
                         const void *aad, size_t aad_len, void *dst, const void *src, size_t len,
                         uint8_t *tag, size_t tag_len)
 {
     aes_gen_gcm_stream s;
     int err = one_shot_checks(gk, iv, iv_len, aad, aad_len, dst, src, len, tag, tag_len);
+    aes_gen_gcm_kernel_fn *fn = err ? NULL : gcm_kernel(gk, 0);
+    if (fn) {
+        uint8_t full[16];
+        one_call(gk, fn, 0, iv, iv_len, aad, aad_len, dst, src, len, full);
+        memcpy(tag, full, tag_len);
+        return AES_GEN_OK;
+    }
     if (!err)
         err = aes_gen_gcm_init(&s, gk, AES_GEN_GCM_ENCRYPT, iv, iv_len);
     if (!err)
@@ -541,6 +622,19 @@ int aes_gen_gcm_decrypt(const aes_gen_gcm_key *gk, const uint8_t *iv, size_t iv_
 {
     aes_gen_gcm_stream s;
     int err = one_shot_checks(gk, iv, iv_len, aad, aad_len, dst, src, len, tag, tag_len);
+    aes_gen_gcm_kernel_fn *fn = err ? NULL : gcm_kernel(gk, 1);
+    if (fn) {
+        uint8_t full[16], diff = 0;
+        one_call(gk, fn, 1, iv, iv_len, aad, aad_len, dst, src, len, full);
+        for (size_t i = 0; i < tag_len; i++) /* constant time: every byte, one OR */
+            diff |= full[i] ^ tag[i];
+        aes_gen_secure_zero(full, sizeof full); /* the right tag for this ciphertext */
+        if (diff) {
+            aes_gen_secure_zero(dst, len); /* no unauthenticated plaintext */
+            return AES_GEN_EAUTH;
+        }
+        return AES_GEN_OK;
+    }
     if (!err)
         err = aes_gen_gcm_init(&s, gk, AES_GEN_GCM_DECRYPT, iv, iv_len);
     if (!err)

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "aes_gen.h"
 #include "kernels.h"
@@ -250,7 +251,19 @@ int aes_gen_crypt(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv, v
 int aes_gen_gcm_init_j0(aes_gen_gcm_stream *s, const aes_gen_gcm_key *gk, int direction,
                         const uint8_t j0[16]);
 
-/* wipe.c: zeroing that the compiler may not drop. */
-void aes_gen_secure_zero(void *p, size_t n);
+/* Zeroing that the compiler may not drop (inline: a constant size becomes a
+ * few stores).  memset, then a barrier that claims to read the memory: the
+ * stores cannot be dropped as dead, and memset keeps its speed. */
+static inline void aes_gen_secure_zero(void *p, size_t n)
+{
+#if defined(__GNUC__)
+    memset(p, 0, n);
+    __asm__ __volatile__("" : : "r"(p) : "memory");
+#else
+    volatile uint8_t *v = p;
+    while (n--)
+        *v++ = 0;
+#endif
+}
 
 #endif

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Every registered kernel, called directly, against the reference: nblocks W,
  * 2W and 3W, out of place and in place, aligned and not, with CTR counters
- * that carry across bytes and wrap, and guard bytes around dst.  New widths
- * and backends are covered by regenerating: the loop runs over the registry,
- * and the buffers are sized by each kernel's width. */
+ * that carry across bytes and wrap, and guard bytes around dst; the GCM
+ * kernels also at byte counts that end in their tail (partial blocks, none),
+ * with and without AES_GEN_GCM_LAST.  New widths and backends are covered by
+ * regenerating: the loop runs over the registry, and the buffers are sized by
+ * each kernel's width. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,11 +38,13 @@ static void ctr_start(size_t c, unsigned width, uint8_t iv[16], uint64_t *rng)
     }
 }
 
-static void check_kernel(const struct aes_gen_kernel_info *ki, size_t nblocks, size_t src_off,
-                         size_t dst_off, int in_place, const uint8_t iv0[16], uint64_t *rng)
+/* len bytes (a multiple of 16 but for GCM kernels); last: AES_GEN_GCM_LAST. */
+static void check_kernel(const struct aes_gen_kernel_info *ki, size_t len, int last,
+                         size_t src_off, size_t dst_off, int in_place, const uint8_t iv0[16],
+                         uint64_t *rng)
 {
     const struct mode_case *mc = &mode_cases[ki->mode_dir];
-    const size_t key_len = ki->key_bits / 8, len = 16 * nblocks;
+    const size_t key_len = ki->key_bits / 8, nblocks = len / 16;
     uint8_t key[32], rk_fips[15 * 16], iv_want[16], iv_got[16];
     uint8_t *plain = malloc(len + 32), *want = malloc(len), *area = malloc(len + 16 + 2 * GUARD);
     ref_key ref;
@@ -78,23 +82,30 @@ static void check_kernel(const struct aes_gen_kernel_info *ki, size_t nblocks, s
         rk = rk_odd;
     }
 
-    /* GCM: the hash-key table of a GCM key, the state (a random running hash,
-     * then the counter) and the hash the reference continues over the
-     * ciphertext. */
+    /* GCM: the hash-key table of a GCM key; the state (a random running hash,
+     * the counter, a random J0 and lengths block); the hash the reference
+     * continues over the ciphertext (and the lengths block: the tag). */
     static aes_gen_gcm_key gk;
-    uint8_t state[32], state_want[32], y[16], h[16];
+    uint8_t state[64], state_want[64], y[16], h[16];
     const uint8_t *htable = NULL;
     if (ki->shape == AES_GEN_SHAPE_gcm) {
         ck_assert_int_eq(aes_gen_gcm_setkey_backend(&gk, key, key_len,
                                                     aes_gen_backend_table[ki->backend].name),
                          AES_GEN_OK);
         htable = gk.private_htable[0][0];
-        rng_fill(rng, state, 16);
+        rng_fill(rng, state, sizeof state);
         memcpy(state + 16, iv0, 16);
+        memcpy(state_want, state, sizeof state);
         for (int i = 0; i < 16; i++) /* the state's hash: the block reflected, little-endian */
             y[i] = state[15 - i];
         ref_encrypt_block(&ref, (const uint8_t[16]){0}, h);
         ref_ghash(h, y, mc->decrypt ? plain + src_off : want, len);
+        if (last) {
+            ref_ghash(h, y, state + 48, 16);
+            ref_encrypt_block(&ref, state + 32, state_want + 48);
+            for (int i = 0; i < 16; i++)
+                state_want[48 + i] ^= y[i];
+        }
         for (int i = 0; i < 16; i++)
             state_want[i] = y[15 - i];
         memcpy(state_want + 16, iv_want, 16);
@@ -110,24 +121,27 @@ static void check_kernel(const struct aes_gen_kernel_info *ki, size_t nblocks, s
     }
     const struct aes_gen_kernel_args args = {.rk = rk, .iv = mc->ref == REF_ECB ? NULL : iv_got,
                                              .htable = htable, .state = state,
-                                             .dst = dst, .src = src, .nblocks = nblocks};
+                                             .dst = dst, .src = src, .nblocks = nblocks,
+                                             .len = len | (last ? AES_GEN_GCM_LAST : 0)};
     aes_gen_call_kernel(ki, &args);
     if (memcmp(dst, want, len) != 0)
         hexdump_diff(ki->symbol, want, dst, len);
     ck_assert_msg(memcmp(dst, want, len) == 0,
-                  "%s: output differs from the reference (nblocks %zu, src+%zu, dst+%zu, %s)",
-                  ki->symbol, nblocks, src_off, dst_off, in_place ? "in place" : "out of place");
+                  "%s: output differs from the reference (%zu bytes%s, src+%zu, dst+%zu, %s)",
+                  ki->symbol, len, last ? ", last" : "", src_off, dst_off,
+                  in_place ? "in place" : "out of place");
     if (ki->shape == AES_GEN_SHAPE_gcm)
-        ck_assert_msg(memcmp(state, state_want, 32) == 0, "%s: %s after %zu blocks differs",
-                      ki->symbol, memcmp(state, state_want, 16) ? "the hash" : "the counter",
-                      nblocks);
+        ck_assert_msg(memcmp(state, state_want, 64) == 0, "%s: %s after %zu bytes%s differs",
+                      ki->symbol, memcmp(state, state_want, 16) ? "the hash"
+                      : memcmp(state + 16, state_want + 16, 16) ? "the counter" : "the tag",
+                      len, last ? " (last)" : "");
     else if (mc->ref != REF_ECB)
         ck_assert_msg(memcmp(iv_got, iv_want, 16) == 0, "%s: iv after %zu blocks differs",
                       ki->symbol, nblocks);
     for (size_t i = 0; i < len + 16 + 2 * GUARD; i++)
         if (area + i < dst || area + i >= dst + len)
-            ck_assert_msg(area[i] == 0xa5, "%s writes outside dst (byte %td from dst, nblocks %zu)",
-                          ki->symbol, (ptrdiff_t)(area + i - dst), nblocks);
+            ck_assert_msg(area[i] == 0xa5, "%s writes outside dst (byte %td from dst, %zu bytes)",
+                          ki->symbol, (ptrdiff_t)(area + i - dst), len);
     free(plain), free(want), free(area);
 }
 
@@ -147,9 +161,24 @@ START_TEST(kernel_matches_reference)
                 for (size_t c = 0; c < nctr; c++) {
                     uint8_t iv[16];
                     ctr_start(c, ki->width, iv, &rng);
-                    check_kernel(ki, mult * ki->width, offsets[o][0], offsets[o][1], in_place,
-                                 iv, &rng);
+                    check_kernel(ki, 16 * mult * ki->width, 0, offsets[o][0], offsets[o][1],
+                                 in_place, iv, &rng);
                 }
+    if (ki->shape != AES_GEN_SHAPE_gcm)
+        return;
+    /* Byte counts that end in the tail: nothing, partial blocks, a vector's
+     * worth and less, up to a group; with and without the lengths block. */
+    const size_t group = 16 * (size_t)ki->width;
+    const size_t extra[] = {0, 1, 15, 16, 17, 31, 33, 63, 64, 65, 100, group - 1, group + 1,
+                            group + 16, 2 * group - 17, 2 * group - 1};
+    for (size_t e = 0; e < sizeof extra / sizeof extra[0]; e++)
+        for (int last = 0; last < 2; last++)
+            for (size_t o = 0; o < 4; o++) {
+                uint8_t iv[16];
+                ctr_start(rng_next(&rng) % nctr, ki->width, iv, &rng);
+                check_kernel(ki, extra[e], last, offsets[o][0], offsets[o][1], (int)(o & 1), iv,
+                             &rng);
+            }
 }
 END_TEST
 

@@ -6,7 +6,8 @@ x86: every kernel's Program is interpreted abstractly.  A register or stack
 slot holds "pub" (public: counts, public values), "sec" (derived from the
 key, the data or a chaining value) or a pointer to one of the kernel's
 arguments ("ptr:rk", ...).  A load through a pointer to rk, src, dst or iv
-gives a secret (CTR's counter in iv is public: it may steer a branch), one
+gives a secret (a counter is public and may steer a branch: CTR's iv,
+GCM's state bytes 16-31), one
 from the stack what was stored there, one from a rip-relative constant a
 public value.  Every operation's result joins its sources; xor of a register
 with itself is public.  Jumps merge states at their labels, iterated to a
@@ -78,11 +79,14 @@ class Analysis:
     """Runs over one Program; `violations` lists (instruction, why)."""
 
     def __init__(self, program, args, counter_args=()):
-        self.program, self.counter_args = program, set(counter_args)
+        """counter_args: the arguments that point to a public counter, each a
+        name or (name, first byte, end byte)."""
+        self.program = program
+        self.counter_args = {c if isinstance(c, tuple) else (c, 0, 1 << 62) for c in counter_args}
         self.violations = []
         self.entry = State({("gp", 4): "ptr:stack"})
         for name, reg in args.items():
-            self.entry.regs[_key(reg)] = PUB if name == "nblocks" else f"ptr:{name}"
+            self.entry.regs[_key(reg)] = PUB if name in ("nblocks", "len") else f"ptr:{name}"
 
     def run(self):
         items = self.program.items
@@ -132,7 +136,7 @@ class Analysis:
             return state.slots.get(m.disp, PUB)
         if obj == "const":
             return PUB
-        if obj in self.counter_args:
+        if any(obj == name and lo <= m.disp < hi for name, lo, hi in self.counter_args):
             return PUB
         return SEC  # rk, src, dst, iv, a table: key- or data-derived
 
@@ -166,7 +170,7 @@ class Analysis:
                 v = join(v, state.regs.get(_key(src.index), PUB))
             state.regs[_key(dst)] = v
             return
-        if m in ("mov", "movq", "movzbl", "movdqu", "movdqa", "vmovdqu", "vmovdqa", "vmovdqu64",
+        if m in ("mov", "movq", "movzbl", "movzbq", "kmovq", "vmovdqu8", "movdqu", "movdqa", "vmovdqu", "vmovdqa", "vmovdqu64",
                  "vmovdqa64", "vmovq", "vbroadcasti128", "vbroadcasti32x4"):
             self.write(state, ops[-1], self.value(state, ops[0], insn), insn)
             return

@@ -95,13 +95,14 @@ def gcm_table(key, powers=64):
         half = (stored ^ stored >> 64) & ((1 << 64) - 1)
         table[16 * powers + at:16 * powers + at + 16] = (half | half << 64).to_bytes(16, "little")
         p = aes_math.gf128_mul(p, h)
-    return bytes(table), h
+    return bytes(table) + bytes(48), h  # aes_gen_gcm_key's padding after the table
 
 
-def gcm_reference(mode, key, h, state, src):
+def gcm_reference(mode, key, h, state, src, last):
     """(dst, state after): GCTR from the state's counter (inc32), and the
-    hash continued over the ciphertext."""
-    y, ctr = int.from_bytes(state[:16], "little"), state[16:]
+    hash continued over the ciphertext (a partial block zero-padded); last:
+    then the lengths block at state + 48, and the tag E(J0) ^ hash there."""
+    y, ctr = int.from_bytes(state[:16], "little"), state[16:32]
     out = bytearray()
     for i in range(0, len(src), 16):
         ks = aes_math.ttable_encrypt_block(key, ctr)
@@ -109,8 +110,21 @@ def gcm_reference(mode, key, h, state, src):
         ctr = aes_math.gcm_inc32(ctr)
     cipher = src if mode.direction == "dec" else bytes(out)
     for i in range(0, len(cipher), 16):
-        y = aes_math.gf128_mul(y ^ int.from_bytes(cipher[i:i + 16], "big"), h)
-    return bytes(out), y.to_bytes(16, "little") + ctr
+        y = aes_math.gf128_mul(y ^ int.from_bytes(cipher[i:i + 16].ljust(16, b"\0"), "big"), h)
+    tail = state[32:]
+    if last:
+        y = aes_math.gf128_mul(y ^ int.from_bytes(state[48:64], "big"), h)
+        ek0 = aes_math.ttable_encrypt_block(key, state[32:48])
+        tail = state[32:48] + xor(y.to_bytes(16, "big"), ek0)
+    return bytes(out), y.to_bytes(16, "little") + ctr + tail
+
+
+def gcm_lengths(width):
+    """Byte counts (and AES_GEN_GCM_LAST) that reach every part of a GCM
+    kernel: groups, the tail's vectors, one block, a partial block, nothing."""
+    group = 16 * width
+    return ((2 * group, False), (2 * group + 16 * 3 + 5, True), (group - 1, True),
+            (group + 16, False), (7, True), (0, True))
 
 
 def round_keys(mode, key, key_format="fips"):
@@ -156,15 +170,23 @@ class Emulated(unittest.TestCase):
                         [bytes(rng.randrange(256) for _ in range(16))]
                     if mode.kernel_shape.name == "gcm":
                         table, h = gcm_table(key)
-                        for iv in ivs:
-                            state = bytes(rng.randrange(256) for _ in range(16)) + iv
+                        cases = [(iv, 2 * width * 16, False) for iv in ivs] + \
+                            [(ivs[0], n_, last) for n_, last in gcm_lengths(width)]
+                        for iv, nbytes, last in cases:
+                            data = bytes(rng.randrange(256) for _ in range(nbytes))
+                            state = bytes(rng.randrange(256) for _ in range(16)) + iv + \
+                                bytes(rng.randrange(256) for _ in range(32))
                             out = x86emu.run_kernel(ctx, mode.kernel_shape, {
                                 "rk": round_keys(mode, key), "htable": table, "state": state,
-                                "dst": bytes(len(src)), "src": src, "nblocks": n})
-                            want, want_state = gcm_reference(mode, key, h, state, src)
-                            self.assertEqual(out["dst"].hex(), want.hex(), f"{v.symbol} dst")
+                                "dst": bytes(nbytes), "src": data,
+                                "len": nbytes | (1 << 63 if last else 0)})
+                            want, want_state = gcm_reference(mode, key, h, state, data, last)
+                            what = f"{v.symbol} len {nbytes}{' last' if last else ''}"
+                            self.assertEqual(out["dst"].hex(), want.hex(), f"{what}: dst")
+                            self.assertEqual(out["state"][:32].hex(), want_state[:32].hex(),
+                                             f"{what}: hash, counter")
                             self.assertEqual(out["state"].hex(), want_state.hex(),
-                                             f"{v.symbol} state")
+                                             f"{what}: the tag")
                         count += 1
                         continue
                     for iv in ivs:

@@ -98,6 +98,7 @@ class Machine:
     def __init__(self):
         self.gp = [0] * 16
         self.vec = [0] * 32
+        self.k = [0] * 8
         self.cf = self.zf = False
         self.memory = {}   # base address -> bytearray
         self.consts = {}   # label -> address
@@ -138,10 +139,10 @@ class Machine:
             return op.value & ((1 << (8 * size)) - 1)
         if isinstance(op, Mem):
             return self.load(self.address(op), size)
-        if op.kind == "gp":
-            return self.gp[op.num] & ((1 << (8 * size)) - 1)
-        if op.kind == "gp8":
-            return self.gp[op.num] & 0xFF
+        if op.kind in GP_BYTES:
+            return self.gp[op.num] & ((1 << (8 * min(size, GP_BYTES[op.kind]))) - 1)
+        if op.kind == "k":
+            return self.k[op.num]
         return self.vec[op.num] & ((1 << (8 * size)) - 1)
 
     def write_vec(self, reg, value, legacy):
@@ -156,8 +157,17 @@ class Machine:
             self.store(self.address(op), size, value)
         elif op.kind == "gp":
             self.gp[op.num] = value & MASK64
+        elif op.kind == "gp32":  # a 32-bit write clears the upper half
+            self.gp[op.num] = value & 0xFFFFFFFF
+        elif op.kind == "gp8":
+            self.gp[op.num] = (self.gp[op.num] & ~0xFF) | (value & 0xFF)
+        elif op.kind == "k":
+            self.k[op.num] = value & MASK64
         else:
             self.write_vec(op, value, legacy)
+
+
+GP_BYTES = {"gp": 8, "gp32": 4, "gp8": 1}
 
 
 def _lanes(value, n):
@@ -243,11 +253,15 @@ class Emulator:
 
     def execute(self, insn):
         m, ops, name = self.m, insn.operands, insn.mnemonic
+        if name == "vmovdqu8":
+            return self.masked_move(insn)
         if insn.mask is not None:
-            raise EmulationError(f"{insn.att()}: opmasks are not modelled")
+            raise EmulationError(f"{insn.att()}: opmasks are modelled for vmovdqu8 only")
         legacy = not name.startswith("v")
-        if name in ("mov", "add", "sub", "adc", "cmp", "test", "bswap"):
+        if name in INTEGER:
             return self.integer(name, ops)
+        if name == "kmovq":
+            return m.write(ops[1], m.read(ops[0], 8), 8)
         if name == "vzeroupper":
             for i in range(16):
                 m.vec[i] &= (1 << 128) - 1
@@ -357,28 +371,76 @@ class Emulator:
             raise EmulationError(f"{insn.att()}: not modelled")
         m.write(dst, r, width, legacy)
 
+    def masked_move(self, insn):
+        """vmovdqu8 with an opmask (byte i moves if bit i is set; {z} zeros
+        the others, else they keep dst's): masked-off bytes are not accessed."""
+        m, (src, dst) = self.m, insn.operands
+        nbytes = (dst if isinstance(dst, Reg) else src).bytes
+        mask = m.k[insn.mask.num] if insn.mask is not None else MASK64
+        if isinstance(src, Mem):
+            base = m.address(src)
+            value = sum(m.load(base + i, 1) << (8 * i) for i in range(nbytes) if mask >> i & 1)
+        else:
+            value = m.vec[src.num]
+        if isinstance(dst, Mem):
+            base = m.address(dst)
+            for i in range(nbytes):
+                if mask >> i & 1:
+                    m.store(base + i, 1, value >> (8 * i))
+            return
+        keep = 0 if insn.zero else m.vec[dst.num]
+        out = 0
+        for i in range(nbytes):
+            byte = (value if mask >> i & 1 else keep) >> (8 * i) & 0xFF
+            out |= byte << (8 * i)
+        m.write_vec(dst, out, legacy=False)
+
     def integer(self, name, ops):
         m = self.m
         if name == "bswap":
             r = ops[0]
-            m.gp[r.num] = int.from_bytes(m.gp[r.num].to_bytes(8, "little"), "big")
+            size = GP_BYTES[r.kind]
+            m.write(r, int.from_bytes(m.read(r, size).to_bytes(size, "little"), "big"), size)
             return
-        size = 1 if isinstance(ops[-1], Reg) and ops[-1].kind == "gp8" else 8
-        src, dst = m.read(ops[0], size), m.read(ops[1], size)
+        if name == "lea":
+            return m.write(ops[1], m.address(ops[0]), 8)
+        if name == "neg":
+            m.gp[ops[0].num] = -m.gp[ops[0].num] & MASK64
+            return
+        dst_op = ops[-1]
+        size = GP_BYTES.get(dst_op.kind, 8) if isinstance(dst_op, Reg) else \
+            GP_BYTES.get(ops[0].kind, 8) if isinstance(ops[0], Reg) else 8
+        if name == "movzbq":
+            return m.write(dst_op, m.read(ops[0], 1), 8)
+        src, dst = m.read(ops[0], size), m.read(dst_op, size)
         full = (1 << (8 * size)) - 1
         if name == "mov":
-            return m.write(ops[1], src, size)
+            return m.write(dst_op, src, size)
         if name in ("add", "adc"):
             r = dst + src + (1 if name == "adc" and m.cf else 0)
             m.cf, r = r > full, r & full
         elif name in ("sub", "cmp"):
             m.cf, r = src > dst, (dst - src) & full
+        elif name in ("shr", "shl"):
+            r = (dst >> src if name == "shr" else dst << src) & full
+        elif name in ("bts", "btr"):
+            bit = src % (8 * size)
+            m.cf = bool(dst >> bit & 1)
+            r = dst | 1 << bit if name == "bts" else dst & ~(1 << bit)
+            return m.write(dst_op, r, size)
+        elif name == "xor":
+            r = dst ^ src
+            m.cf = False
         else:  # test
             r = dst & src
             m.cf = False
         m.zf = r == 0
         if name not in ("cmp", "test"):
-            m.write(ops[1], r, size)
+            m.write(dst_op, r, size)
+
+
+INTEGER = ("mov", "add", "sub", "adc", "cmp", "test", "bswap", "lea", "neg", "shr", "shl",
+           "bts", "btr", "xor", "movzbq")
 
 
 def run_kernel(context, shape, args):
@@ -389,11 +451,12 @@ def run_kernel(context, shape, args):
     untouched.  Returns {name: bytes after the call} for every buffer."""
     m = Machine()
     for const in context["consts"]:
-        data = b"".join(int(v, 0).to_bytes(8, "little")
+        data = b"".join((int(v, 0) & MASK64).to_bytes(8, "little")
                         for line in const.lines for v in line.split(None, 1)[1].split(","))
         m.consts[const.name] = m.map(data)
     guard = b"\xa5" * 64
     where = {}
+    m.gp[GP_NAMES.index("rsp")] = m.map(bytes(4096)) + 2048  # the red zone below it
     for name, reg in zip(shape.names, ARG_REGS):
         value = args[name]
         if isinstance(value, int):

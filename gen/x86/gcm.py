@@ -4,16 +4,31 @@ stitched with GHASH (the algebra is gen/aes_math.py's: reflected blocks, the
 key powers stored as H^k * x^-1, four carry-less products per block summed
 over a group, two folds by 0xc2 << 56).
 
-A group of W blocks is R = W / L block registers of L lanes.  Its GHASH is
+A kernel takes any number of bytes.  Groups of W blocks come first.  A group
+is R = W / L block registers of L lanes; its GHASH is
 (Y ^ X_0) * H^W + X_1 * H^(W-1) + ... + X_(W-1) * H: block register r takes
 the powers from the table at 16 * (64 - W + L r), L consecutive powers in
 its lanes (the table holds them from H^64 down to H^1).  The products of
 every register are summed per lane, the sums folded per lane (the fold is
 linear), and the lanes XORed into Y.
 
-The counter is kept byte-reversed (a 16-byte pshufb of the block), where
-its 32 low bits are the first dword: vpaddd then counts exactly as inc32
-does, modulo 2^32, and lane j holds the counter of block j of the group.
+The rest, fewer than W blocks and maybe a partial one (t blocks), goes a
+vector at a time: with AVX-512 one loop whose last vector is masked to the
+bytes left; otherwise vectors, one block, then a partial block through the
+red zone.  Its m = t (+ 1 for the lengths block) blocks are hashed against
+H^m .. H^1 with one reduction: Y * H^m, X_i * H^(m + 1 - i), L * H.  With
+AES_GEN_GCM_LAST (bit 63 of len) the kernel also hashes the lengths block
+(state + 48) and writes the tag E(J0) ^ GHASH there, E(J0) computed at the
+start of the tail so that its rounds overlap the rest.
+
+In the groups the counter blocks are kept big-endian, lane j the counter of
+block j, and its low 32 bits in a GP register.  While the low byte (byte 15)
+of every counter of the group stays below 256, a group's blocks are the base
+plus (b << 56) in the high qword: one vpaddd a register.  Otherwise the base
+is byte-reversed (a 16-byte pshufb), where the counter's low 32 bits are
+the first dword: vpaddd then counts exactly as inc32 does, modulo 2^32; and
+each block reversed back.  The tail works on the byte-reversed form, and
+advances the counter in state by its block count before it runs.
 
 Encryption hashes the ciphertext it writes: the AES of group i + 1 runs
 stitched with the GHASH of group i (read back from dst), a group of AES
@@ -23,34 +38,52 @@ instruction streams in proportion (stitch()), every load of the hashed data
 before the AES stores (dst may be src).
 """
 
-from .asm import Const, mem, rip
-from .skeletons import TMP_ROLE
+from .asm import Const, Reg, gp, mem, rip
+from .skeletons import TMP_ROLE, group_loop
 
 POWERS = 64  # AES_GEN_GCM_POWERS: the powers an aes_gen_gcm_key holds
+MASK = Reg("k", 1)
+RED_ZONE = mem("rsp", -16)  # the partial block without opmasks (SysV leaves it alone)
 
-ROLES = (("ctr", "counter blocks, byte-reversed: lane j counts block j of the group"),
-         ("tmp", TMP_ROLE), ("bswap", "the byte-reversal pattern"),
-         ("y", "the running hash, reflected"), ("lo", "GHASH: low products"),
-         ("mi", "GHASH: middle products"), ("hi", "GHASH: high products"),
-         ("d", "GHASH: a block register of data"), ("t", "GHASH: a key power, a product"),
-         ("x", "GHASH: a product"))
+ROLES = (("ctr", "counter blocks, big-endian (the tail's byte-reversed): lane j counts "
+                 "block j of the group"),
+         ("tmp", TMP_ROLE), ("lo", "GHASH: low products"),
+         ("mi", "GHASH: middle products"),
+         ("hi", "GHASH: high products; between groups the running hash, reflected"),
+         ("d", "GHASH: a block register of data"), ("e", "GHASH: the next one"),
+         ("t", "GHASH: a key power, a product"), ("x", "GHASH: a product"))
+# The running hash lives in hi's xmm between groups: the sums are folded into
+# it, and the next group XORs it into its first block before any product.
+Y = "hi"
 
 
-def _consts(k, width):
+class Consts:
     """The byte reversal, the per-register counter increments (entry r adds
-    L r to every lane's counter; entry R, the group's step), the lanes'
-    offsets and the folding constant."""
-    prefix, L = k.v.backend_symbol, k.vec.lanes
-    R = width // L
-    bswap = Const(f".L{prefix}_gcm_bswap", "reverses each 16-byte lane",
-                  (".quad 0x08090a0b0c0d0e0f, 0x0001020304050607",) * L)
-    inc = Const(f".L{prefix}_gcm_inc{L}", "entry r: L r added to each lane's counter (dword 0)",
-                tuple(f".quad {L * r}, 0" for r in range(R + 1) for _ in range(L)))
-    lanes = Const(f".L{prefix}_gcm_lanes{L}", "lane j: j added to the counter",
-                  tuple(f".quad {j}, 0" for j in range(L)))
-    fold = Const(".Lgcm_fold", "x^6 + x + 1 reflected (0xc2 << 56), in the high qword",
-                 (".quad 1, 0xc200000000000000",))
-    return tuple(k.p.const(c) for c in (bswap, inc, lanes, fold))
+    L r to every lane's counter; entry R, the group's step), the same for
+    big-endian blocks (to byte 15), the lanes' offsets, one in every lane,
+    the folding constant and the partial-block mask."""
+
+    def __init__(self, k, width):
+        prefix, L = k.v.backend_symbol, k.vec.lanes
+        R = max(width // L, 1)
+        tables = (
+            Const(f".L{prefix}_gcm_bswap", "reverses each 16-byte lane",
+                  (".quad 0x08090a0b0c0d0e0f, 0x0001020304050607",) * L),
+            Const(f".L{prefix}_gcm_inc{L}", "entry r: L r added to each lane's counter "
+                  "(dword 0)", tuple(f".quad {L * r}, 0" for r in range(R + 1) for _ in range(L))),
+            Const(f".L{prefix}_gcm_inc_be{L}", "entry r: L r added to byte 15 of each lane",
+                  tuple(f".quad 0, 0x{L * r << 56:016x}" for r in range(R + 1)
+                        for _ in range(L))),
+            Const(f".L{prefix}_gcm_lanes{L}", "lane j: j added to the counter",
+                  tuple(f".quad {j}, 0" for j in range(L))),
+            Const(f".L{prefix}_gcm_one{L}", "1 added to each lane's counter",
+                  (".quad 1, 0",) * L),
+            Const(".Lgcm_fold", "x^6 + x + 1 reflected (0xc2 << 56), in the high qword",
+                  (".quad 1, 0xc200000000000000",)),
+            Const(".Lgcm_partial", "16 bytes of ones, 16 of zeros: at 16 - n, n bytes kept",
+                  (".quad -1, -1", ".quad 0, 0")))
+        self.bswap, self.inc, self.inc_be, self.lanes, self.one, self.fold, self.partial = (
+            k.p.const(c).name for c in tables)
 
 
 class Capture:
@@ -81,17 +114,128 @@ def stitch(k, aes, ghash, stores):
     k.p.items += out + ghash[g:] + stores
 
 
-def _aes_group(k, width, inc, bswap, src_off=0):
-    """(the AES of one group but its stores, the stores): counters from ctr,
-    the rounds, the XOR with src."""
+def _at(k, w, role):
+    """A named register at the length of strategy w."""
+    return k.plan.named[role].as_kind(w.kind)
+
+
+def _encrypt(k, w, reg):
+    """reg = AES of reg, at the length of strategy w (the keys are broadcast)."""
+    p, rounds = k.p, k.plan.rounds
+    w.xor(p, k.key(0).as_kind(w.kind), reg)
+    for r in range(1, rounds):
+        w.aes(p, "aesenc", k.key(r).as_kind(w.kind), reg)
+    w.aes(p, "aesenclast", k.key(rounds).as_kind(w.kind), reg)
+
+
+def _halves(power):
+    """The table entry of a power's two halves XORed (the second row)."""
+    return mem(power.base, power.disp + 16 * POWERS, power.index, power.scale)
+
+
+def _mul_acc(k, w, regs, powers, first):
+    """Karatsuba products of each data register (one, or two but for SSE)
+    with its power, at w's length: lo (+)= d.lo * P.lo, hi (+)= d.hi * P.hi,
+    mi (+)= (d.lo ^ d.hi) * (P.lo ^ P.hi); the middle term mi ^ lo ^ hi is
+    taken at the reduction.  The sums are at the kernel's length (a shorter
+    write clears the lanes above it); with two registers each sum takes both
+    products in one three-way XOR.  powers are memory (SSE: loaded through t);
+    the registers are consumed."""
+    p, vec = k.p, k.vec
+    lo, mi, hi, t, x = (_at(k, w, r) for r in ("lo", "mi", "hi", "t", "x"))
+    wide = lambda r: r.as_kind(vec.kind)
+    if w.enc == "sse":  # one register; e is free for the halves
+        (d,), (power,) = regs, powers
+        e = _at(k, w, "e")
+        w.load(p, power, t)
+        for imm, acc in ((0x00, lo), (0x11, hi)):
+            w.clmul(p, imm, t, d, acc if first else x)
+            if not first:
+                w.xor(p, x, acc)
+        w.swap_halves(p, d, e)
+        w.xor(p, e, d)
+        w.load(p, _halves(power), t)
+        w.clmul(p, 0x00, t, d, mi if first else d)
+        if not first:
+            w.xor(p, d, mi)
+        return
+    temps = (x, t)
+    for imm, acc in ((0x00, lo), (0x11, hi)):
+        if first:
+            w.clmul(p, imm, powers[0], regs[0], acc)
+            outs = []
+        else:
+            outs = [temps[0]]
+            w.clmul(p, imm, powers[0], regs[0], temps[0])
+        for j in range(1, len(regs)):
+            w.clmul(p, imm, powers[j], regs[j], temps[len(outs)])
+            outs.append(temps[len(outs)])
+        _add(k, w, outs, acc)
+    for reg, tmp in zip(regs, temps):
+        w.swap_halves(p, reg, tmp)
+        w.xor(p, tmp, reg)
+    for j, (reg, power) in enumerate(zip(regs, powers)):
+        w.clmul(p, 0x00, _halves(power), reg, mi if first and j == 0 else reg)
+    _add(k, w, regs[1:] if first else regs, mi)
+
+
+def _add(k, w, terms, acc):
+    """acc ^= the terms (registers of w's length), at the kernel's length."""
+    vec, wide = k.vec, lambda r: r.as_kind(k.vec.kind)
+    if len(terms) == 2:
+        vec.xor_into(k.p, wide(terms[0]), wide(terms[1]), wide(acc))
+    elif terms:
+        vec.xor(k.p, wide(terms[0]), wide(acc))
+
+
+def _reduce(k, c):
+    """y = the accumulated products folded: per lane MI ^= swap(LO) ^ LO.lo * c,
+    HI ^= swap(MI) ^ MI.lo * c; then the lanes XORed."""
+    vec, p, n = k.vec, k.p, k.plan.named
+    lo, mi, hi, t, x = (n[r] for r in ("lo", "mi", "hi", "t", "x"))
+    vec.xor_into(p, lo, hi, mi)  # Karatsuba's middle term
+    f = rip(c.fold)
+    if vec.enc == "sse" or vec.lanes > 1:
+        vec.broadcast(p, f, t)
+        f = t
+    for low, high in ((lo, mi), (mi, hi)):
+        vec.clmul(p, 0x10, f, low, x)
+        vec.swap_halves(p, low, low)
+        vec.xor_into(p, low, x, high)
+    vec.fold_lanes(p, hi, x)  # ends with an xmm write: hi's upper lanes clear
+
+
+def _counters(k, c, count):
+    """The group's counter blocks into the block registers and ctr to the
+    next group's: big-endian additions while byte 15 does not carry (count,
+    the GP copy of the low 32 bits, tells), else through the byte-reversed
+    form."""
     vec, p, blocks, L = k.vec, k.p, k.plan.blocks, k.vec.lanes
-    ctr = k.plan.named["ctr"]
+    ctr, bswap, R = k.plan.named["ctr"], rip(c.bswap), len(blocks)
+    slow, done = p.label(f"carry{len(p.items)}"), p.label(f"counted{len(p.items)}")
+    p("cmp", 256 - R * L - L, count.as_byte())
+    p("ja", slow)
+    for r, reg in enumerate(blocks):
+        vec.add32_mem(p, rip(c.inc_be, 16 * L * r), ctr, reg)
+    vec.add32_mem(p, rip(c.inc_be, 16 * L * R), ctr, ctr)
+    p("jmp", done)
+    p.place(slow)
+    vec.shuffle(p, ctr, bswap, ctr)
+    for r, reg in enumerate(blocks):
+        vec.add32_mem(p, rip(c.inc, 16 * L * r), ctr, reg)
+        vec.shuffle(p, reg, bswap, reg)
+    vec.add32_mem(p, rip(c.inc, 16 * L * R), ctr, ctr)
+    vec.shuffle(p, ctr, bswap, ctr)
+    p.place(done)
+    p("add", R * L, count.d)
+
+
+def _aes_group(k, c, src_off=0):
+    """(the AES of one group but its stores, the stores): counters (see
+    _counters, run first), the rounds, the XOR with src."""
+    vec, p, blocks, L = k.vec, k.p, k.plan.blocks, k.vec.lanes
+    _counters(k, c, k.scratch(2)[1])
     with Capture(k) as body:
-        for r, reg in enumerate(blocks):
-            vec.add32_mem(p, rip(inc.name, 16 * L * r), ctr, reg)
-        for reg in blocks:
-            vec.shuffle(p, reg, k.plan.named["bswap"], reg)
-        vec.add32_mem(p, rip(inc.name, 16 * L * len(blocks)), ctr, ctr)
         k.whiten(blocks)
         k.rounds(blocks, False)
         for r, reg in enumerate(blocks):
@@ -102,109 +246,317 @@ def _aes_group(k, width, inc, bswap, src_off=0):
     return body.items, stores.items
 
 
-def _ghash_group(k, width, base, disp, fold, bswap):
-    """The GHASH of one group of data at base + disp: products, folds, y."""
+def _ghash_group(k, width, base, disp, c):
+    """The GHASH of one group of data at base + disp: products (two block
+    registers at a time but with SSE, whose powers go through t), folds, Y."""
     vec, p, n, L = k.vec, k.p, k.plan.named, k.vec.lanes
-    y, lo, mi, hi, d, t, x = (n[r] for r in ("y", "lo", "mi", "hi", "d", "t", "x"))
-    table = k.arg("htable")
+    table, R = k.arg("htable"), width // L
+    power = lambda r: mem(table, 16 * (POWERS - width + L * r), show_zero=True)
+    step = 1 if vec.enc == "sse" else 2
     with Capture(k) as g:
-        for r in range(width // L):
-            vec.load(p, mem(base, disp + 16 * L * r, show_zero=True), d)
-            vec.shuffle(p, d, n["bswap"], d)
+        for r in range(0, R, step):
+            regs = [n["d"], n["e"]][:min(step, R - r)]
+            for j, reg in enumerate(regs):
+                vec.load(p, mem(base, disp + 16 * L * (r + j), show_zero=True), reg)
+                vec.shuffle(p, reg, rip(c.bswap), reg)
             if r == 0:
-                vec.xor(p, y.as_kind(vec.kind), d)
-            power = mem(table, 16 * (POWERS - width + L * r), show_zero=True)
-            if vec.enc == "sse":  # legacy SSE takes no unaligned memory operand
-                vec.load(p, power, t)
-                power = t
-            first = r == 0
-            for imm, acc in ((0x00, lo), (0x11, hi), (0x01, mi)):
-                if first:
-                    vec.clmul(p, imm, power, d, acc)
-                else:
-                    vec.clmul(p, imm, power, d, x)
-                    vec.xor(p, x, acc)
-            vec.clmul(p, 0x10, power, d, d)
-            vec.xor(p, d, mi)
-        # The folds, per lane: MI ^= swap(LO) ^ LO.lo * c; HI ^= swap(MI) ^ MI.lo * c.
-        f = rip(fold.name)
-        if vec.enc == "sse" or vec.lanes > 1:
-            vec.broadcast(p, f, t)
-            f = t
-        for low, high in ((lo, mi), (mi, hi)):
-            vec.clmul(p, 0x10, f, low, x)
-            vec.swap_halves(p, low, low)
-            vec.xor_into(p, low, x, high)
-        vec.fold_lanes(p, hi, x)
-        vec.narrow().copy(p, hi.as_kind("xmm"), y.as_kind("xmm"))
+                vec.xor(p, n[Y].as_kind(vec.kind), regs[0])
+            _mul_acc(k, vec, regs, [power(r + j) for j in range(len(regs))], first=r == 0)
+        _reduce(k, c)
     return g.items
 
 
-def _prologue(k, bswap, lanes):
-    """y and the counters from state; the counter byte-reversed, lane j + j."""
+# --- the tail --------------------------------------------------------------------
+
+class Tail:
+    """The bytes after the groups (fewer than W blocks), with the registers
+    it adds: len's bytes left (n), the AES_GEN_GCM_LAST flag, the pointer to
+    the next key power, and a scratch register."""
+
+    def __init__(self, k, c, decrypt):
+        self.k, self.c, self.decrypt = k, c, decrypt
+        self.n = k.arg("len")
+        self.last, self.power, self.scratch = k.scratch(3)
+        k.gp_notes.append(f"{self.last.name} 1 with AES_GEN_GCM_LAST; {self.power.name} the "
+                          "counter's low 32 bits in the groups, the tail's next key power; "
+                          f"{self.scratch.name} tail counts, masks"
+                          + (f"; {MASK.name} the tail's byte mask" if k.vec.enc == "evex"
+                             else "; the red zone a partial block"))
+
+    def split_len(self):
+        """len: the bytes in n, AES_GEN_GCM_LAST as 0 or 1 in last."""
+        p = self.k.p
+        p("mov", self.n, self.last)
+        p("shr", 63, self.last)
+        p("btr", 63, self.n)
+
+    def vector(self, w, how):
+        """One vector of strategy w: counters from ctr's lanes, AES, XOR with
+        src to dst (how: "full", "masked" or "bounce": through the red zone,
+        n < 16 bytes), the ciphertext's products into the sums; ctr then
+        counts on by w's lanes."""
+        k, c, p = self.k, self.c, self.k.p
+        vec, src, dst = k.vec, k.arg("src"), k.arg("dst")
+        blk, d = k.plan.blocks[0].as_kind(w.kind), _at(k, w, "d")
+        bswap = rip(c.bswap)
+        w.copy(p, _at(k, w, "ctr"), blk)
+        step = rip(c.inc, 16 * vec.lanes) if w.lanes == vec.lanes else rip(c.one)
+        vec.add32_mem(p, step, k.plan.named["ctr"], k.plan.named["ctr"])
+        w.shuffle(p, blk, bswap, blk)
+        _encrypt(k, w, blk)
+        if how == "masked":
+            w.load_masked(p, mem(src), d, MASK)
+        elif how == "bounce":
+            self.bounce(src, None)
+            w.load(p, RED_ZONE, d)
+        else:
+            w.load(p, mem(src), d)
+        w.xor(p, d, blk)
+        if how == "masked":
+            w.store_masked(p, blk, mem(dst), MASK)
+        elif how == "bounce":
+            w.store(p, blk, RED_ZONE)
+            self.bounce(None, dst)
+        else:
+            w.store(p, blk, mem(dst))
+        if not self.decrypt:  # the ciphertext: what was written, zero past n
+            if how == "masked":
+                w.keep_masked(p, blk, MASK)
+            elif how == "bounce":
+                p("lea", rip(c.partial, 16), self.scratch)
+                p("sub", self.n, self.scratch)
+                t = _at(k, w, "t")
+                w.load(p, mem(self.scratch), t)
+                w.and_(p, t, blk)
+            w.copy(p, blk, d)
+        w.shuffle(p, d, bswap, d)
+        _mul_acc(k, w, [d], [mem(self.power)], first=False)
+        if how == "bounce":
+            w.zero(p, blk)
+            w.store(p, blk, RED_ZONE)
+
+    def bounce(self, src, dst):
+        """n bytes, a byte at a time: from src into the red zone (zeroed
+        first), or from it to dst.  The byte goes through htable's register
+        (no longer needed: the powers are in self.power)."""
+        k, p = self.k, self.k.p
+        i, byte = self.scratch, k.arg("htable")
+        loop = p.label("bounce_in" if src else "bounce_out")
+        if src:
+            x = k.vec.narrow()
+            x.zero(p, _at(k, x, "t"))
+            x.store(p, _at(k, x, "t"), RED_ZONE)
+        p("xor", i, i)
+        p.place(loop)
+        if src:
+            p("movzbq", mem(src, 0, i), byte)
+            p("mov", byte.as_byte(), mem("rsp", -16, i))
+        else:
+            p("movzbq", mem("rsp", -16, i), byte)
+            p("mov", byte.as_byte(), mem(dst, 0, i))
+        p("add", 1, i)
+        p("cmp", self.n, i)
+        p("jb", loop)
+        p("xor", byte, byte)
+
+    def advance(self, w):
+        p, step = self.k.p, w.bytes
+        for reg in (self.k.arg("src"), self.k.arg("dst"), self.power):
+            p("add", step, reg)
+        p("sub", step, self.n)
+
+    def emit(self):
+        """The counter, the powers, Y * H^m (and L * H, E(J0)), the vectors,
+        the reduction (and the tag)."""
+        k, c, p = self.k, self.c, self.k.p
+        vec, x = k.vec, k.vec.narrow()
+        n, last, power, t = self.n, self.last, self.power, self.scratch
+        state, table = k.arg("state"), k.arg("htable")
+        go, done, no_last, reduce_, tag_done = (p.label(s) for s in (
+            "tail", "tail_done", "no_last", "reduce", "tag_done"))
+        ctr = k.plan.named["ctr"]
+        vec.shuffle(p, ctr, rip(c.bswap), ctr)  # byte-reversed from here
+        _store_counter(k, c)
+        p("test", n, n)
+        p("jnz", go)
+        p("test", last, last)
+        p("jz", done)
+        p.place(go)
+        # t = the tail's blocks; state's counter (big-endian low dword) += t.
+        p("lea", mem(n, 15), t)
+        p("shr", 4, t)
+        word = power.d
+        p("mov", mem(state, 28), word)
+        p("bswap", word)
+        p("add", t.d, word)
+        p("bswap", word)
+        p("mov", word, mem(state, 28))
+        # m = t + last blocks to hash: power = H^m.
+        p("add", last, t)
+        p("shl", 4, t)
+        p("neg", t)
+        p("lea", mem(table, 16 * POWERS, t), power)
+        d, y, bswap = _at(k, x, "d"), _at(k, x, Y), rip(c.bswap)
+        x.copy(p, y, d)
+        _mul_acc(k, x, [d], [mem(power)], first=True)
+        p("test", last, last)
+        p("jz", no_last)
+        x.load(p, mem(state, 48), d)
+        x.shuffle(p, d, bswap, d)
+        _mul_acc(k, x, [d], [mem(table, 16 * (POWERS - 1))], first=False)
+        blk = k.plan.blocks[0].as_kind("xmm")
+        x.load(p, mem(state, 32), blk)
+        _encrypt(k, x, blk)
+        x.store(p, blk, mem(state, 48))
+        p.place(no_last)
+        if vec.enc == "evex":
+            self.masked_loop(reduce_)
+        else:
+            self.pieces(reduce_)
+        p.place(reduce_)
+        _reduce(k, c)
+        p("test", last, last)
+        p("jz", tag_done)
+        x.load(p, mem(state, 48), d)
+        t_ = _at(k, x, "t")
+        x.shuffle(p, y, bswap, t_)
+        x.xor(p, t_, d)
+        x.store(p, d, mem(state, 48))
+        p.place(tag_done)
+        p.place(done)
+
+    def masked_loop(self, end):
+        """AVX-512: every vector through the byte mask, all ones but for the last."""
+        k, p, n, t = self.k, self.k.p, self.n, self.scratch
+        w = k.vec
+        loop, full = p.label("tail_loop"), p.label("tail_full")
+        p("test", n, n)
+        p("jz", end)
+        p.directive(".p2align 4")
+        p.place(loop)
+        p("mov", -1, t)
+        p("cmp", w.bytes, n)
+        p("jae", full)
+        p("xor", t, t)
+        p("bts", n, t)
+        p("sub", 1, t)
+        p.place(full)
+        p("kmovq", t, MASK)
+        self.vector(w, "masked")
+        self.advance(w)
+        p("ja", loop)
+
+    def pieces(self, end):
+        """Without opmasks: whole vectors, one block (ymm), a partial block."""
+        k, p, n = self.k, self.k.p, self.n
+        w, x = k.vec, k.vec.narrow()
+        loop, one, partial = p.label("tail_loop"), p.label("tail_one"), p.label("tail_partial")
+        p.place(loop)
+        p("cmp", w.bytes, n)
+        p("jb", one if w.lanes > 1 else partial)
+        self.vector(w, "full")
+        self.advance(w)
+        p("jmp", loop)
+        if w.lanes > 1:
+            p.place(one)
+            p("cmp", 16, n)
+            p("jb", partial)
+            self.vector(x, "full")
+            self.advance(x)
+        p.place(partial)
+        p("test", n, n)
+        p("jz", end)
+        self.vector(x, "bounce")
+
+
+# --- the bodies ------------------------------------------------------------------
+
+def _prologue(k, c):
+    """y and the counters from state (big-endian, lane j + j), and the low 32
+    bits of the counter in a GP register."""
     vec, p, n = k.vec, k.p, k.plan.named
-    state = k.arg("state")
-    vec.load(p, rip(bswap.name), n["bswap"])
-    vec.narrow().load(p, mem(state), n["y"].as_kind("xmm"))
+    state, count = k.arg("state"), k.scratch(2)[1]
+    vec.narrow().load(p, mem(state), n[Y].as_kind("xmm"))
     vec.broadcast(p, mem(state, 16), n["ctr"])
-    vec.shuffle(p, n["ctr"], n["bswap"], n["ctr"])
     if vec.lanes > 1:
-        vec.add32_mem(p, rip(lanes.name), n["ctr"], n["ctr"])
+        vec.shuffle(p, n["ctr"], rip(c.bswap), n["ctr"])
+        vec.add32_mem(p, rip(c.lanes), n["ctr"], n["ctr"])
+        vec.shuffle(p, n["ctr"], rip(c.bswap), n["ctr"])
+    p("mov", mem(state, 28), count.d)
+    p("bswap", count.d)
 
 
-def _epilogue(k):
-    """y and lane 0's counter (byte-reversed back) to state."""
-    vec, p, n = k.vec, k.p, k.plan.named
-    state = k.arg("state")
-    x = vec.narrow()
-    x.store(p, n["y"].as_kind("xmm"), mem(state))
-    c = n["ctr"].as_kind("xmm")
-    x.shuffle(p, c, n["bswap"].as_kind("xmm"), c)
-    x.store(p, c, mem(state, 16))
+def _store_counter(k, c):
+    """Lane 0's counter, byte-reversed back, to state."""
+    n, x = k.plan.named, k.vec.narrow()
+    ctr, tmp = n["ctr"].as_kind("xmm"), n["t"].as_kind("xmm")
+    x.shuffle(k.p, ctr, rip(c.bswap), tmp)
+    x.store(k.p, tmp, mem(k.arg("state"), 16))
+
+
+def _store_hash(k):
+    k.vec.narrow().store(k.p, k.plan.named[Y].as_kind("xmm"), mem(k.arg("state")))
 
 
 def gcm_enc(k, v):
     """The AES of group i + 1 stitched with the GHASH of group i's output."""
     p, w = k.p, v.width
-    bswap, inc, lanes, fold = _consts(k, w)
-    n, src, dst = k.arg("nblocks"), k.arg("src"), k.arg("dst")
-    done, loop, last = p.label("done"), p.label("loop"), p.label("last")
-    _prologue(k, bswap, lanes)
-    p("cmp", w, n)
+    c = Consts(k, w)
+    tail = Tail(k, c, decrypt=False)
+    n, src, dst = k.arg("len"), k.arg("src"), k.arg("dst")
+    done, loop, last = p.label("groups_done"), p.label("loop"), p.label("last")
+    tail.split_len()
+    _prologue(k, c)
+    p("cmp", 16 * w, n)
     p("jb", done)
-    body_, stores = _aes_group(k, w, inc, bswap)
+    body_, stores = _aes_group(k, c)
     p.items += body_ + stores
     p("add", 16 * w, src)
     p("add", 16 * w, dst)
-    p("sub", w, n)
+    p("sub", 16 * w, n)
     p.directive(".p2align 4")
     p.place(loop)
-    p("cmp", w, n)
+    p("cmp", 16 * w, n)
     p("jb", last)
-    body_, stores = _aes_group(k, w, inc, bswap)
-    stitch(k, body_, _ghash_group(k, w, dst, -16 * w, fold, bswap), stores)
+    body_, stores = _aes_group(k, c)
+    stitch(k, body_, _ghash_group(k, w, dst, -16 * w, c), stores)
     p("add", 16 * w, src)
     p("add", 16 * w, dst)
-    p("sub", w, n)
+    p("sub", 16 * w, n)
     p("jmp", loop)
     p.place(last)
-    p.items += _ghash_group(k, w, dst, -16 * w, fold, bswap)
+    p.items += _ghash_group(k, w, dst, -16 * w, c)
     p.place(done)
-    _epilogue(k)
+    tail.emit()
+    _store_hash(k)
 
 
 def gcm_dec(k, v):
     """Each group's AES stitched with the GHASH of its input."""
     w = v.width
-    bswap, inc, lanes, fold = _consts(k, w)
-    _prologue(k, bswap, lanes)
+    c = Consts(k, w)
+    tail = Tail(k, c, decrypt=True)
+    tail.split_len()
+    _prologue(k, c)
 
     def group():
-        body_, stores = _aes_group(k, w, inc, bswap)
-        stitch(k, body_, _ghash_group(k, w, k.arg("src"), 0, fold, bswap), stores)
-    k.loop(w, group)
-    _epilogue(k)
+        body_, stores = _aes_group(k, c)
+        stitch(k, body_, _ghash_group(k, w, k.arg("src"), 0, c), stores)
+    group_loop(k.p, w, group, k.arg("len"), k.arg("src"), k.arg("dst"), unit=16)
+    tail.emit()
+    _store_hash(k)
+
+
+def width_problem(width):
+    """A group of W blocks and, in the tail, W blocks and the lengths block
+    take W + 1 of the key's powers."""
+    if width + 1 > POWERS:
+        return (f"width {width} needs {width + 1} hash-key powers (a group, or the tail's "
+                f"blocks and the lengths block), more than the {POWERS} a key holds "
+                "(AES_GEN_GCM_POWERS)")
+    return ""
 
 
 gcm_enc.roles = gcm_dec.roles = ROLES
+gcm_enc.width_problem = gcm_dec.width_problem = width_problem
 BODIES = {"gcm_enc": gcm_enc, "gcm_dec": gcm_dec}

@@ -129,30 +129,30 @@ class Kernel:
 
 # --- shared pieces -----------------------------------------------------------
 
-def group_loop(p, width, body, n, src, dst, suffix="", countdown=False):
+def group_loop(p, width, body, n, src, dst, suffix="", countdown=False, unit=1):
     """while (n >= width) { body(); src += 16W; dst += 16W; n -= W; }
 
-    n, src and dst may be registers or stack slots (suffix "q" sizes the
-    instructions for those).  countdown (width 1): test once, then let the
-    subtraction's flags close the loop."""
+    n counts blocks (unit 16: bytes).  n, src and dst may be registers or
+    stack slots (suffix "q" sizes the instructions for those).  countdown
+    (width 1): test once, then let the subtraction's flags close the loop."""
     done, loop = p.label("done"), p.label("loop")
     if countdown:
-        assert width == 1
+        assert width == 1 and unit == 1
         p("test", n, n)
         p("jz", done)
     else:
-        p("cmp" + suffix, width, n)
+        p("cmp" + suffix, unit * width, n)
         p("jb", done)
     p.directive(".p2align 4")
     p.place(loop)
     body()
     p("add" + suffix, 16 * width, src)
     p("add" + suffix, 16 * width, dst)
-    p("sub" + suffix, width, n)
+    p("sub" + suffix, unit * width, n)
     if countdown:
         p("jnz", loop)
     else:
-        p("cmp" + suffix, width, n)
+        p("cmp" + suffix, unit * width, n)
         p("jae", loop)
     p.place(done)
 
@@ -560,7 +560,11 @@ class SkeletonEmitter(Emitter):
         spill as needed, so the widest key size decides nothing)."""
         v = Variant(backend.name, mode, 256, width)
         vec, full = self.vector(v), self.vectors[backend.name]
-        roles = [role for role, _ in self.body(backend, mode).roles]
+        body_fn = self.body(backend, mode)
+        roles = [role for role, _ in body_fn.roles]
+        # A body's own limit (GCM: the key powers there are).
+        if getattr(body_fn, "width_problem", None) and body_fn.width_problem(width):
+            return body_fn.width_problem(width)
         try:
             self.kernel_class.plan_for(v, vec, roles)
         except PlanError as e:

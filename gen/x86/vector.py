@@ -59,6 +59,22 @@ class Vector:
         p("movdqu" if self.enc == "sse" else "vmovdqu64" if self._evex(src) else "vmovdqu",
           src, dst)
 
+    def load_masked(self, p, src, dst, mask):
+        """dst = the bytes of memory src that mask selects, zeros elsewhere
+        (EVEX: a masked-off byte is not read, so it may lie past a buffer)."""
+        assert self.enc == "evex"
+        p("vmovdqu8", src, dst, mask=mask, zero=True)
+
+    def store_masked(self, p, src, dst, mask):
+        """The bytes of src that mask selects to memory dst; the others stay."""
+        assert self.enc == "evex"
+        p("vmovdqu8", src, dst, mask=mask)
+
+    def keep_masked(self, p, reg, mask):
+        """reg's bytes that mask deselects = 0."""
+        assert self.enc == "evex"
+        p("vmovdqu8", reg, reg, mask=mask, zero=True)
+
     def copy(self, p, src, dst):
         p("movdqa" if self.enc == "sse" else "vmovdqa64" if self._evex(src, dst) else "vmovdqa",
           src, dst)

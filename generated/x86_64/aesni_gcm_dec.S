@@ -15,207 +15,441 @@
     .quad 2, 0
     .quad 3, 0
     .quad 4, 0
+# entry r: L r added to byte 15 of each lane
+.Laesni_gcm_inc_be1:
+    .quad 0, 0x0000000000000000
+    .quad 0, 0x0100000000000000
+    .quad 0, 0x0200000000000000
+    .quad 0, 0x0300000000000000
+    .quad 0, 0x0400000000000000
 # lane j: j added to the counter
 .Laesni_gcm_lanes1:
     .quad 0, 0
+# 1 added to each lane's counter
+.Laesni_gcm_one1:
+    .quad 1, 0
 # x^6 + x + 1 reflected (0xc2 << 56), in the high qword
 .Lgcm_fold:
     .quad 1, 0xc200000000000000
+# 16 bytes of ones, 16 of zeros: at 16 - n, n bytes kept
+.Lgcm_partial:
+    .quad -1, -1
+    .quad 0, 0
 
     .text
 
-# void aes_gen_aesni_gcm_dec_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_aesni_gcm_dec_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 9 reloaded per group.
-# iv: unused (the counter is in state).
-# nblocks: a multiple of 4.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 8 reloaded per group.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
 # Requires: SSE2, SSSE3, AESNI, PCLMUL.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
 #   %xmm2 block 2
 #   %xmm3 block 3
-#   %xmm4 counter blocks, byte-reversed: lane j counts block j of the group
-#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9
-#   %xmm6 the byte-reversal pattern
-#   %xmm7 the running hash, reflected
-#   %xmm8 GHASH: low products
-#   %xmm9 GHASH: middle products
-#   %xmm10 GHASH: high products
-#   %xmm11 GHASH: a block register of data
-#   %xmm12 GHASH: a key power, a product
-#   %xmm13 GHASH: a product
-#   %xmm14 rk0
-#   %xmm15 rk10
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
+#   %xmm6 GHASH: low products
+#   %xmm7 GHASH: middle products
+#   %xmm8 GHASH: high products; between groups the running hash, reflected
+#   %xmm9 GHASH: a block register of data
+#   %xmm10 GHASH: the next one
+#   %xmm11 GHASH: a key power, a product
+#   %xmm12 GHASH: a product
+#   %xmm13 rk0
+#   %xmm15 rk9
+#   %xmm14 rk10
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_aesni_gcm_dec_k128_w4
     .type aes_gen_aesni_gcm_dec_k128_w4, @function
     .p2align 5
 aes_gen_aesni_gcm_dec_k128_w4:
     endbr64
-    movdqu 0(%rdi), %xmm14
-    movdqu 160(%rdi), %xmm15
-    movdqu .Laesni_gcm_bswap(%rip), %xmm6
-    movdqu (%rdx), %xmm7
+    movdqu 0(%rdi), %xmm13
+    movdqu 144(%rdi), %xmm15
+    movdqu 160(%rdi), %xmm14
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    movdqu (%rdx), %xmm8
     movdqu 16(%rdx), %xmm4
-    pshufb %xmm6, %xmm4
-    cmp $4, %r9
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
     jb .Laes_gen_aesni_gcm_dec_k128_w4_done
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k128_w4_loop:
+    cmp $251, %r11b
+    ja .Laes_gen_aesni_gcm_dec_k128_w4_carry14
+    movdqa %xmm4, %xmm0
+    paddd .Laesni_gcm_inc_be1(%rip), %xmm0
+    movdqa %xmm4, %xmm1
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
+    movdqa %xmm4, %xmm2
+    paddd .Laesni_gcm_inc_be1+32(%rip), %xmm2
+    movdqa %xmm4, %xmm3
+    paddd .Laesni_gcm_inc_be1+48(%rip), %xmm3
+    paddd .Laesni_gcm_inc_be1+64(%rip), %xmm4
+    jmp .Laes_gen_aesni_gcm_dec_k128_w4_counted14
+.Laes_gen_aesni_gcm_dec_k128_w4_carry14:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm4
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
-    movdqu 0(%r8), %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
     movdqa %xmm4, %xmm1
-    pshufb %xmm6, %xmm11
     paddd .Laesni_gcm_inc1+16(%rip), %xmm1
-    pxor %xmm7, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
     movdqa %xmm4, %xmm2
-    movdqu 960(%rsi), %xmm12
     paddd .Laesni_gcm_inc1+32(%rip), %xmm2
-    movdqa %xmm11, %xmm8
+    pshufb .Laesni_gcm_bswap(%rip), %xmm2
     movdqa %xmm4, %xmm3
-    pclmulqdq $0, %xmm12, %xmm8
     paddd .Laesni_gcm_inc1+48(%rip), %xmm3
-    movdqa %xmm11, %xmm10
-    pshufb %xmm6, %xmm0
-    pclmulqdq $17, %xmm12, %xmm10
-    pshufb %xmm6, %xmm1
-    pshufb %xmm6, %xmm2
-    movdqa %xmm11, %xmm9
-    pshufb %xmm6, %xmm3
-    pclmulqdq $1, %xmm12, %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm3
     paddd .Laesni_gcm_inc1+64(%rip), %xmm4
-    pclmulqdq $16, %xmm12, %xmm11
-    pxor %xmm14, %xmm0
-    pxor %xmm11, %xmm9
-    pxor %xmm14, %xmm1
-    movdqu 16(%r8), %xmm11
-    pxor %xmm14, %xmm2
-    pshufb %xmm6, %xmm11
-    pxor %xmm14, %xmm3
-    movdqu 976(%rsi), %xmm12
-    movdqu 16(%rdi), %xmm5
-    movdqa %xmm11, %xmm13
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    pclmulqdq $0, %xmm12, %xmm13
-    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
-    pxor %xmm13, %xmm8
-    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
-    movdqa %xmm11, %xmm13
-    movdqu 32(%rdi), %xmm5
-    pclmulqdq $17, %xmm12, %xmm13
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    pxor %xmm13, %xmm10
-    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    movdqa %xmm11, %xmm13
-    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
-    pclmulqdq $1, %xmm12, %xmm13
-    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
-    pxor %xmm13, %xmm9
-    movdqu 48(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    pclmulqdq $16, %xmm12, %xmm11
-    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    pxor %xmm11, %xmm9
-    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
-    movdqu 32(%r8), %xmm11
-    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
-    pshufb %xmm6, %xmm11
-    movdqu 64(%rdi), %xmm5
-    movdqu 992(%rsi), %xmm12
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqa %xmm11, %xmm13
-    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    pclmulqdq $0, %xmm12, %xmm13
-    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
-    pxor %xmm13, %xmm8
-    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
-    movdqa %xmm11, %xmm13
-    movdqu 80(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    pclmulqdq $17, %xmm12, %xmm13
-    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    pxor %xmm13, %xmm10
-    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
-    movdqa %xmm11, %xmm13
-    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
-    pclmulqdq $1, %xmm12, %xmm13
-    movdqu 96(%rdi), %xmm5
-    pxor %xmm13, %xmm9
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    pclmulqdq $16, %xmm12, %xmm11
-    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    pxor %xmm11, %xmm9
-    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
-    movdqu 48(%r8), %xmm11
-    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
-    movdqu 112(%rdi), %xmm5
-    pshufb %xmm6, %xmm11
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 1008(%rsi), %xmm12
-    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    movdqa %xmm11, %xmm13
-    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
-    pclmulqdq $0, %xmm12, %xmm13
-    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
-    pxor %xmm13, %xmm8
-    movdqu 128(%rdi), %xmm5
-    movdqa %xmm11, %xmm13
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    pclmulqdq $17, %xmm12, %xmm13
-    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    pxor %xmm13, %xmm10
-    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
-    movdqa %xmm11, %xmm13
-    movdqu 144(%rdi), %xmm5
-    pclmulqdq $1, %xmm12, %xmm13
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    pxor %xmm13, %xmm9
-    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    pclmulqdq $16, %xmm12, %xmm11
-    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
-    pxor %xmm11, %xmm9
-    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
-    movdqu .Lgcm_fold(%rip), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc7    # aesenclast %xmm15, %xmm0
-    movdqa %xmm8, %xmm13
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcf    # aesenclast %xmm15, %xmm1
-    pclmulqdq $16, %xmm12, %xmm13
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd7    # aesenclast %xmm15, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xdf    # aesenclast %xmm15, %xmm3
-    pshufd $78, %xmm8, %xmm8
-    movdqu 0(%r8), %xmm5
+    pshufb .Laesni_gcm_bswap(%rip), %xmm4
+.Laes_gen_aesni_gcm_dec_k128_w4_counted14:
+    add $4, %r11d
+    pxor %xmm13, %xmm0
+    movdqu 0(%r8), %xmm9
+    pxor %xmm13, %xmm1
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    pxor %xmm13, %xmm2
     pxor %xmm8, %xmm9
+    pxor %xmm13, %xmm3
+    movdqu 960(%rsi), %xmm11
+    movdqu 16(%rdi), %xmm5
+    movdqa %xmm9, %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    pclmulqdq $0, %xmm11, %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqa %xmm9, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    pclmulqdq $17, %xmm11, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    pxor %xmm10, %xmm9
+    movdqu 32(%rdi), %xmm5
+    movdqu 1984(%rsi), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqa %xmm9, %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    pclmulqdq $0, %xmm11, %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    movdqu 16(%r8), %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu 48(%rdi), %xmm5
+    movdqu 976(%rsi), %xmm11
+    movdqa %xmm9, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    pclmulqdq $0, %xmm11, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    pxor %xmm12, %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    movdqa %xmm9, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    pclmulqdq $17, %xmm11, %xmm12
+    movdqu 64(%rdi), %xmm5
+    pxor %xmm12, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    pshufd $78, %xmm9, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    pxor %xmm10, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    movdqu 2000(%rsi), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    pxor %xmm9, %xmm7
+    movdqu 80(%rdi), %xmm5
+    movdqu 32(%r8), %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 992(%rsi), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    movdqa %xmm9, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    pclmulqdq $0, %xmm11, %xmm12
+    movdqu 96(%rdi), %xmm5
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    pclmulqdq $17, %xmm11, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    pxor %xmm12, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    pshufd $78, %xmm9, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    pxor %xmm10, %xmm9
+    movdqu 112(%rdi), %xmm5
+    movdqu 2016(%rsi), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    pclmulqdq $0, %xmm11, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    pxor %xmm9, %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    movdqu 48(%r8), %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 1008(%rsi), %xmm11
+    movdqu 128(%rdi), %xmm5
+    movdqa %xmm9, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    pclmulqdq $0, %xmm11, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    pxor %xmm12, %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    movdqa %xmm9, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    pclmulqdq $17, %xmm11, %xmm12
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
+    pxor %xmm10, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd7    # aesenc %xmm15, %xmm2
+    movdqu 2032(%rsi), %xmm11
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdf    # aesenc %xmm15, %xmm3
+    pclmulqdq $0, %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    pxor %xmm9, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xce    # aesenclast %xmm14, %xmm1
+    pxor %xmm6, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd6    # aesenclast %xmm14, %xmm2
+    pxor %xmm8, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xde    # aesenclast %xmm14, %xmm3
+    movdqu .Lgcm_fold(%rip), %xmm11
+    movdqu 0(%r8), %xmm5
+    movdqa %xmm6, %xmm12
+    pclmulqdq $16, %xmm11, %xmm12
     pxor %xmm5, %xmm0
-    pxor %xmm13, %xmm9
+    pshufd $78, %xmm6, %xmm6
     movdqu 16(%r8), %xmm5
-    movdqa %xmm9, %xmm13
+    pxor %xmm6, %xmm7
     pxor %xmm5, %xmm1
-    pclmulqdq $16, %xmm12, %xmm13
+    pxor %xmm12, %xmm7
     movdqu 32(%r8), %xmm5
-    pshufd $78, %xmm9, %xmm9
+    movdqa %xmm7, %xmm12
     pxor %xmm5, %xmm2
-    pxor %xmm9, %xmm10
+    pclmulqdq $16, %xmm11, %xmm12
     movdqu 48(%r8), %xmm5
-    pxor %xmm13, %xmm10
+    pshufd $78, %xmm7, %xmm7
     pxor %xmm5, %xmm3
-    movdqa %xmm10, %xmm7
+    pxor %xmm7, %xmm8
+    pxor %xmm12, %xmm8
     movdqu %xmm0, 0(%rcx)
     movdqu %xmm1, 16(%rcx)
     movdqu %xmm2, 32(%rcx)
     movdqu %xmm3, 48(%rcx)
     add $64, %r8
     add $64, %rcx
-    sub $4, %r9
-    cmp $4, %r9
+    sub $64, %r9
+    cmp $64, %r9
     jae .Laes_gen_aesni_gcm_dec_k128_w4_loop
 .Laes_gen_aesni_gcm_dec_k128_w4_done:
-    movdqu %xmm7, (%rdx)
-    pshufb %xmm6, %xmm4
-    movdqu %xmm4, 16(%rdx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm4
+    movdqa %xmm4, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu %xmm11, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k128_w4_tail
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w4_tail_done
+.Laes_gen_aesni_gcm_dec_k128_w4_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    movdqa %xmm8, %xmm9
+    movdqu (%r11), %xmm11
+    movdqa %xmm9, %xmm6
+    pclmulqdq $0, %xmm11, %xmm6
+    movdqa %xmm9, %xmm8
+    pclmulqdq $17, %xmm11, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1024(%r11), %xmm11
+    movdqa %xmm9, %xmm7
+    pclmulqdq $0, %xmm11, %xmm7
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w4_no_last
+    movdqu 48(%rdx), %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu 1008(%rsi), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 2032(%rsi), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    movdqu 32(%rdx), %xmm0
+    pxor %xmm13, %xmm0
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    movdqu %xmm0, 48(%rdx)
+.Laes_gen_aesni_gcm_dec_k128_w4_no_last:
+.Laes_gen_aesni_gcm_dec_k128_w4_tail_loop:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_gcm_dec_k128_w4_tail_partial
+    movdqa %xmm4, %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm4
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    pxor %xmm13, %xmm0
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    movdqu (%r8), %xmm9
+    pxor %xmm9, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1024(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+    jmp .Laes_gen_aesni_gcm_dec_k128_w4_tail_loop
+.Laes_gen_aesni_gcm_dec_k128_w4_tail_partial:
+    test %r9, %r9
+    jz .Laes_gen_aesni_gcm_dec_k128_w4_reduce
+    movdqa %xmm4, %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm4
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    pxor %xmm13, %xmm0
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k128_w4_bounce_in:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k128_w4_bounce_in
+    xor %rsi, %rsi
+    movdqu -16(%rsp), %xmm9
+    pxor %xmm9, %xmm0
+    movdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k128_w4_bounce_out:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k128_w4_bounce_out
+    xor %rsi, %rsi
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1024(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    pxor %xmm0, %xmm0
+    movdqu %xmm0, -16(%rsp)
+.Laes_gen_aesni_gcm_dec_k128_w4_reduce:
+    pxor %xmm6, %xmm7
+    pxor %xmm8, %xmm7
+    movdqu .Lgcm_fold(%rip), %xmm11
+    movdqa %xmm6, %xmm12
+    pclmulqdq $16, %xmm11, %xmm12
+    pshufd $78, %xmm6, %xmm6
+    pxor %xmm6, %xmm7
+    pxor %xmm12, %xmm7
+    movdqa %xmm7, %xmm12
+    pclmulqdq $16, %xmm11, %xmm12
+    pshufd $78, %xmm7, %xmm7
+    pxor %xmm7, %xmm8
+    pxor %xmm12, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w4_tag_done
+    movdqu 48(%rdx), %xmm9
+    movdqa %xmm8, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    pxor %xmm11, %xmm9
+    movdqu %xmm9, 48(%rdx)
+.Laes_gen_aesni_gcm_dec_k128_w4_tag_done:
+.Laes_gen_aesni_gcm_dec_k128_w4_tail_done:
+    movdqu %xmm8, (%rdx)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -235,136 +469,346 @@ aes_gen_aesni_gcm_dec_k128_w4:
     ret
     .size aes_gen_aesni_gcm_dec_k128_w4, .-aes_gen_aesni_gcm_dec_k128_w4
 
-# void aes_gen_aesni_gcm_dec_k128_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_aesni_gcm_dec_k128_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 7 reloaded per group.
-# iv: unused (the counter is in state).
-# nblocks: a multiple of 2.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 6 reloaded per group.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 2 blocks, then what is left a vector at a time (the last one partial).
 # Requires: SSE2, SSSE3, AESNI, PCLMUL.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 counter blocks, byte-reversed: lane j counts block j of the group
-#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7
-#   %xmm4 the byte-reversal pattern
-#   %xmm5 the running hash, reflected
-#   %xmm6 GHASH: low products
-#   %xmm7 GHASH: middle products
-#   %xmm8 GHASH: high products
-#   %xmm9 GHASH: a block register of data
-#   %xmm10 GHASH: a key power, a product
-#   %xmm11 GHASH: a product
-#   %xmm12 rk0
-#   %xmm15 rk8
-#   %xmm14 rk9
-#   %xmm13 rk10
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %xmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6
+#   %xmm4 GHASH: low products
+#   %xmm5 GHASH: middle products
+#   %xmm6 GHASH: high products; between groups the running hash, reflected
+#   %xmm7 GHASH: a block register of data
+#   %xmm8 GHASH: the next one
+#   %xmm9 GHASH: a key power, a product
+#   %xmm10 GHASH: a product
+#   %xmm11 rk0
+#   %xmm15 rk7
+#   %xmm14 rk8
+#   %xmm13 rk9
+#   %xmm12 rk10
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_aesni_gcm_dec_k128_w2
     .type aes_gen_aesni_gcm_dec_k128_w2, @function
     .p2align 5
 aes_gen_aesni_gcm_dec_k128_w2:
     endbr64
-    movdqu 0(%rdi), %xmm12
-    movdqu 128(%rdi), %xmm15
-    movdqu 144(%rdi), %xmm14
-    movdqu 160(%rdi), %xmm13
-    movdqu .Laesni_gcm_bswap(%rip), %xmm4
-    movdqu (%rdx), %xmm5
+    movdqu 0(%rdi), %xmm11
+    movdqu 112(%rdi), %xmm15
+    movdqu 128(%rdi), %xmm14
+    movdqu 144(%rdi), %xmm13
+    movdqu 160(%rdi), %xmm12
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    movdqu (%rdx), %xmm6
     movdqu 16(%rdx), %xmm2
-    pshufb %xmm4, %xmm2
-    cmp $2, %r9
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $32, %r9
     jb .Laes_gen_aesni_gcm_dec_k128_w2_done
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k128_w2_loop:
+    cmp $253, %r11b
+    ja .Laes_gen_aesni_gcm_dec_k128_w2_carry16
+    movdqa %xmm2, %xmm0
+    paddd .Laesni_gcm_inc_be1(%rip), %xmm0
+    movdqa %xmm2, %xmm1
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
+    paddd .Laesni_gcm_inc_be1+32(%rip), %xmm2
+    jmp .Laes_gen_aesni_gcm_dec_k128_w2_counted16
+.Laes_gen_aesni_gcm_dec_k128_w2_carry16:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm2
     movdqa %xmm2, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
-    movdqu 0(%r8), %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
     movdqa %xmm2, %xmm1
-    pshufb %xmm4, %xmm9
     paddd .Laesni_gcm_inc1+16(%rip), %xmm1
-    pxor %xmm5, %xmm9
-    pshufb %xmm4, %xmm0
-    movdqu 992(%rsi), %xmm10
-    pshufb %xmm4, %xmm1
-    movdqa %xmm9, %xmm6
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
     paddd .Laesni_gcm_inc1+32(%rip), %xmm2
-    pclmulqdq $0, %xmm10, %xmm6
-    pxor %xmm12, %xmm0
-    movdqa %xmm9, %xmm8
-    pxor %xmm12, %xmm1
-    pclmulqdq $17, %xmm10, %xmm8
+    pshufb .Laesni_gcm_bswap(%rip), %xmm2
+.Laes_gen_aesni_gcm_dec_k128_w2_counted16:
+    add $2, %r11d
+    pxor %xmm11, %xmm0
+    movdqu 0(%r8), %xmm7
+    pxor %xmm11, %xmm1
+    pshufb .Laesni_gcm_bswap(%rip), %xmm7
     movdqu 16(%rdi), %xmm3
-    movdqa %xmm9, %xmm7
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    pclmulqdq $1, %xmm10, %xmm7
-    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
-    pclmulqdq $16, %xmm10, %xmm9
-    movdqu 32(%rdi), %xmm3
-    pxor %xmm9, %xmm7
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 16(%r8), %xmm9
-    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
-    pshufb %xmm4, %xmm9
-    movdqu 48(%rdi), %xmm3
-    movdqu 1008(%rsi), %xmm10
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqa %xmm9, %xmm11
-    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
-    pclmulqdq $0, %xmm10, %xmm11
-    movdqu 64(%rdi), %xmm3
-    pxor %xmm11, %xmm6
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqa %xmm9, %xmm11
-    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
-    movdqu 80(%rdi), %xmm3
-    pclmulqdq $17, %xmm10, %xmm11
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    pxor %xmm11, %xmm8
-    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
-    movdqa %xmm9, %xmm11
-    movdqu 96(%rdi), %xmm3
-    pclmulqdq $1, %xmm10, %xmm11
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    pxor %xmm11, %xmm7
-    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
-    pclmulqdq $16, %xmm10, %xmm9
-    movdqu 112(%rdi), %xmm3
-    pxor %xmm9, %xmm7
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu .Lgcm_fold(%rip), %xmm10
-    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
-    movdqa %xmm6, %xmm11
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    pclmulqdq $16, %xmm10, %xmm11
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
-    pshufd $78, %xmm6, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
     pxor %xmm6, %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 992(%rsi), %xmm9
+    movdqa %xmm7, %xmm4
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    pclmulqdq $0, %xmm9, %xmm4
+    movdqu 32(%rdi), %xmm3
+    movdqa %xmm7, %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    pclmulqdq $17, %xmm9, %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    pshufd $78, %xmm7, %xmm8
+    pxor %xmm8, %xmm7
+    movdqu 48(%rdi), %xmm3
+    movdqu 2016(%rsi), %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqa %xmm7, %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    pclmulqdq $0, %xmm9, %xmm5
+    movdqu 64(%rdi), %xmm3
+    movdqu 16(%r8), %xmm7
+    pshufb .Laesni_gcm_bswap(%rip), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 1008(%rsi), %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqa %xmm7, %xmm10
+    movdqu 80(%rdi), %xmm3
+    pclmulqdq $0, %xmm9, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    pxor %xmm10, %xmm4
+    movdqa %xmm7, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    pclmulqdq $17, %xmm9, %xmm10
+    movdqu 96(%rdi), %xmm3
+    pxor %xmm10, %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    pshufd $78, %xmm7, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    pxor %xmm8, %xmm7
+    movdqu 2032(%rsi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    pclmulqdq $0, %xmm9, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
+    pxor %xmm7, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    pxor %xmm4, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xce    # aesenc %xmm14, %xmm1
-    pxor %xmm11, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc5    # aesenclast %xmm13, %xmm0
-    movdqa %xmm7, %xmm11
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcd    # aesenclast %xmm13, %xmm1
-    pclmulqdq $16, %xmm10, %xmm11
+    pxor %xmm6, %xmm5
+    movdqu .Lgcm_fold(%rip), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    movdqa %xmm4, %xmm10
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    pclmulqdq $16, %xmm9, %xmm10
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
+    pshufd $78, %xmm4, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcc    # aesenclast %xmm12, %xmm1
+    pxor %xmm4, %xmm5
+    pxor %xmm10, %xmm5
     movdqu 0(%r8), %xmm3
-    pshufd $78, %xmm7, %xmm7
+    movdqa %xmm5, %xmm10
     pxor %xmm3, %xmm0
-    pxor %xmm7, %xmm8
+    pclmulqdq $16, %xmm9, %xmm10
     movdqu 16(%r8), %xmm3
-    pxor %xmm11, %xmm8
+    pshufd $78, %xmm5, %xmm5
     pxor %xmm3, %xmm1
-    movdqa %xmm8, %xmm5
+    pxor %xmm5, %xmm6
+    pxor %xmm10, %xmm6
     movdqu %xmm0, 0(%rcx)
     movdqu %xmm1, 16(%rcx)
     add $32, %r8
     add $32, %rcx
-    sub $2, %r9
-    cmp $2, %r9
+    sub $32, %r9
+    cmp $32, %r9
     jae .Laes_gen_aesni_gcm_dec_k128_w2_loop
 .Laes_gen_aesni_gcm_dec_k128_w2_done:
-    movdqu %xmm5, (%rdx)
-    pshufb %xmm4, %xmm2
-    movdqu %xmm2, 16(%rdx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm2
+    movdqa %xmm2, %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu %xmm9, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k128_w2_tail
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w2_tail_done
+.Laes_gen_aesni_gcm_dec_k128_w2_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    movdqa %xmm6, %xmm7
+    movdqu (%r11), %xmm9
+    movdqa %xmm7, %xmm4
+    pclmulqdq $0, %xmm9, %xmm4
+    movdqa %xmm7, %xmm6
+    pclmulqdq $17, %xmm9, %xmm6
+    pshufd $78, %xmm7, %xmm8
+    pxor %xmm8, %xmm7
+    movdqu 1024(%r11), %xmm9
+    movdqa %xmm7, %xmm5
+    pclmulqdq $0, %xmm9, %xmm5
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w2_no_last
+    movdqu 48(%rdx), %xmm7
+    pshufb .Laesni_gcm_bswap(%rip), %xmm7
+    movdqu 1008(%rsi), %xmm9
+    movdqa %xmm7, %xmm10
+    pclmulqdq $0, %xmm9, %xmm10
+    pxor %xmm10, %xmm4
+    movdqa %xmm7, %xmm10
+    pclmulqdq $17, %xmm9, %xmm10
+    pxor %xmm10, %xmm6
+    pshufd $78, %xmm7, %xmm8
+    pxor %xmm8, %xmm7
+    movdqu 2032(%rsi), %xmm9
+    pclmulqdq $0, %xmm9, %xmm7
+    pxor %xmm7, %xmm5
+    movdqu 32(%rdx), %xmm0
+    pxor %xmm11, %xmm0
+    movdqu 16(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 32(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 48(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 64(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 80(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 96(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
+    movdqu %xmm0, 48(%rdx)
+.Laes_gen_aesni_gcm_dec_k128_w2_no_last:
+.Laes_gen_aesni_gcm_dec_k128_w2_tail_loop:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_gcm_dec_k128_w2_tail_partial
+    movdqa %xmm2, %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm2
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    pxor %xmm11, %xmm0
+    movdqu 16(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 32(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 48(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 64(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 80(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 96(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
+    movdqu (%r8), %xmm7
+    pxor %xmm7, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm7
+    movdqu (%r11), %xmm9
+    movdqa %xmm7, %xmm10
+    pclmulqdq $0, %xmm9, %xmm10
+    pxor %xmm10, %xmm4
+    movdqa %xmm7, %xmm10
+    pclmulqdq $17, %xmm9, %xmm10
+    pxor %xmm10, %xmm6
+    pshufd $78, %xmm7, %xmm8
+    pxor %xmm8, %xmm7
+    movdqu 1024(%r11), %xmm9
+    pclmulqdq $0, %xmm9, %xmm7
+    pxor %xmm7, %xmm5
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+    jmp .Laes_gen_aesni_gcm_dec_k128_w2_tail_loop
+.Laes_gen_aesni_gcm_dec_k128_w2_tail_partial:
+    test %r9, %r9
+    jz .Laes_gen_aesni_gcm_dec_k128_w2_reduce
+    movdqa %xmm2, %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm2
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    pxor %xmm11, %xmm0
+    movdqu 16(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 32(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 48(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 64(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 80(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 96(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
+    pxor %xmm9, %xmm9
+    movdqu %xmm9, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k128_w2_bounce_in:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k128_w2_bounce_in
+    xor %rsi, %rsi
+    movdqu -16(%rsp), %xmm7
+    pxor %xmm7, %xmm0
+    movdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k128_w2_bounce_out:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k128_w2_bounce_out
+    xor %rsi, %rsi
+    pshufb .Laesni_gcm_bswap(%rip), %xmm7
+    movdqu (%r11), %xmm9
+    movdqa %xmm7, %xmm10
+    pclmulqdq $0, %xmm9, %xmm10
+    pxor %xmm10, %xmm4
+    movdqa %xmm7, %xmm10
+    pclmulqdq $17, %xmm9, %xmm10
+    pxor %xmm10, %xmm6
+    pshufd $78, %xmm7, %xmm8
+    pxor %xmm8, %xmm7
+    movdqu 1024(%r11), %xmm9
+    pclmulqdq $0, %xmm9, %xmm7
+    pxor %xmm7, %xmm5
+    pxor %xmm0, %xmm0
+    movdqu %xmm0, -16(%rsp)
+.Laes_gen_aesni_gcm_dec_k128_w2_reduce:
+    pxor %xmm4, %xmm5
+    pxor %xmm6, %xmm5
+    movdqu .Lgcm_fold(%rip), %xmm9
+    movdqa %xmm4, %xmm10
+    pclmulqdq $16, %xmm9, %xmm10
+    pshufd $78, %xmm4, %xmm4
+    pxor %xmm4, %xmm5
+    pxor %xmm10, %xmm5
+    movdqa %xmm5, %xmm10
+    pclmulqdq $16, %xmm9, %xmm10
+    pshufd $78, %xmm5, %xmm5
+    pxor %xmm5, %xmm6
+    pxor %xmm10, %xmm6
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w2_tag_done
+    movdqu 48(%rdx), %xmm7
+    movdqa %xmm6, %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    pxor %xmm9, %xmm7
+    movdqu %xmm7, 48(%rdx)
+.Laes_gen_aesni_gcm_dec_k128_w2_tag_done:
+.Laes_gen_aesni_gcm_dec_k128_w2_tail_done:
+    movdqu %xmm6, (%rdx)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -384,105 +828,310 @@ aes_gen_aesni_gcm_dec_k128_w2:
     ret
     .size aes_gen_aesni_gcm_dec_k128_w2, .-aes_gen_aesni_gcm_dec_k128_w2
 
-# void aes_gen_aesni_gcm_dec_k128_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_aesni_gcm_dec_k128_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 6 reloaded per group.
-# iv: unused (the counter is in state).
-# nblocks: any count.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 5 reloaded per group.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
 # Requires: SSE2, SSSE3, AESNI, PCLMUL.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 counter blocks, byte-reversed: lane j counts block j of the group
-#   %xmm2 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6
-#   %xmm3 the byte-reversal pattern
-#   %xmm4 the running hash, reflected
-#   %xmm5 GHASH: low products
-#   %xmm6 GHASH: middle products
-#   %xmm7 GHASH: high products
-#   %xmm8 GHASH: a block register of data
-#   %xmm9 GHASH: a key power, a product
-#   %xmm10 GHASH: a product
-#   %xmm11 rk0
-#   %xmm15 rk7
-#   %xmm14 rk8
-#   %xmm13 rk9
-#   %xmm12 rk10
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %xmm1 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %xmm2 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
+#   %xmm3 GHASH: low products
+#   %xmm4 GHASH: middle products
+#   %xmm5 GHASH: high products; between groups the running hash, reflected
+#   %xmm6 GHASH: a block register of data
+#   %xmm7 GHASH: the next one
+#   %xmm8 GHASH: a key power, a product
+#   %xmm9 GHASH: a product
+#   %xmm10 rk0
+#   %xmm15 rk6
+#   %xmm14 rk7
+#   %xmm13 rk8
+#   %xmm12 rk9
+#   %xmm11 rk10
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_aesni_gcm_dec_k128_w1
     .type aes_gen_aesni_gcm_dec_k128_w1, @function
     .p2align 5
 aes_gen_aesni_gcm_dec_k128_w1:
     endbr64
-    movdqu 0(%rdi), %xmm11
-    movdqu 112(%rdi), %xmm15
-    movdqu 128(%rdi), %xmm14
-    movdqu 144(%rdi), %xmm13
-    movdqu 160(%rdi), %xmm12
-    movdqu .Laesni_gcm_bswap(%rip), %xmm3
-    movdqu (%rdx), %xmm4
+    movdqu 0(%rdi), %xmm10
+    movdqu 96(%rdi), %xmm15
+    movdqu 112(%rdi), %xmm14
+    movdqu 128(%rdi), %xmm13
+    movdqu 144(%rdi), %xmm12
+    movdqu 160(%rdi), %xmm11
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    movdqu (%rdx), %xmm5
     movdqu 16(%rdx), %xmm1
-    pshufb %xmm3, %xmm1
-    cmp $1, %r9
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $16, %r9
     jb .Laes_gen_aesni_gcm_dec_k128_w1_done
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k128_w1_loop:
+    cmp $254, %r11b
+    ja .Laes_gen_aesni_gcm_dec_k128_w1_carry17
     movdqa %xmm1, %xmm0
-    movdqu 0(%r8), %xmm8
+    paddd .Laesni_gcm_inc_be1(%rip), %xmm0
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
+    jmp .Laes_gen_aesni_gcm_dec_k128_w1_counted17
+.Laes_gen_aesni_gcm_dec_k128_w1_carry17:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
+    movdqa %xmm1, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
-    pshufb %xmm3, %xmm8
-    pshufb %xmm3, %xmm0
-    pxor %xmm4, %xmm8
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
     paddd .Laesni_gcm_inc1+16(%rip), %xmm1
-    movdqu 1008(%rsi), %xmm9
-    pxor %xmm11, %xmm0
-    movdqa %xmm8, %xmm5
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
+.Laes_gen_aesni_gcm_dec_k128_w1_counted17:
+    add $1, %r11d
+    pxor %xmm10, %xmm0
+    movdqu 0(%r8), %xmm6
     movdqu 16(%rdi), %xmm2
-    pclmulqdq $0, %xmm9, %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqa %xmm8, %xmm7
-    movdqu 32(%rdi), %xmm2
-    pclmulqdq $17, %xmm9, %xmm7
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqa %xmm8, %xmm6
-    movdqu 48(%rdi), %xmm2
-    pclmulqdq $1, %xmm9, %xmm6
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    pclmulqdq $16, %xmm9, %xmm8
-    movdqu 64(%rdi), %xmm2
-    pxor %xmm8, %xmm6
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu .Lgcm_fold(%rip), %xmm9
-    movdqu 80(%rdi), %xmm2
-    movdqa %xmm5, %xmm10
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    pclmulqdq $16, %xmm9, %xmm10
-    movdqu 96(%rdi), %xmm2
-    pshufd $78, %xmm5, %xmm5
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
     .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
     pxor %xmm5, %xmm6
+    movdqu 1008(%rsi), %xmm8
+    movdqu 32(%rdi), %xmm2
+    movdqa %xmm6, %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    pclmulqdq $0, %xmm8, %xmm3
+    movdqa %xmm6, %xmm5
+    movdqu 48(%rdi), %xmm2
+    pclmulqdq $17, %xmm8, %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    pshufd $78, %xmm6, %xmm7
+    pxor %xmm7, %xmm6
+    movdqu 64(%rdi), %xmm2
+    movdqu 2032(%rsi), %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqa %xmm6, %xmm4
+    pclmulqdq $0, %xmm8, %xmm4
+    movdqu 80(%rdi), %xmm2
+    pxor %xmm3, %xmm4
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    pxor %xmm5, %xmm4
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    pxor %xmm10, %xmm6
+    movdqu .Lgcm_fold(%rip), %xmm8
+    movdqa %xmm3, %xmm9
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
-    movdqa %xmm6, %xmm10
+    pclmulqdq $16, %xmm8, %xmm9
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
-    pclmulqdq $16, %xmm9, %xmm10
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
-    pshufd $78, %xmm6, %xmm6
+    pshufd $78, %xmm3, %xmm3
+    pxor %xmm3, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
+    pxor %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
+    movdqa %xmm4, %xmm9
+    pclmulqdq $16, %xmm8, %xmm9
     movdqu 0(%r8), %xmm2
-    pxor %xmm6, %xmm7
+    pshufd $78, %xmm4, %xmm4
     pxor %xmm2, %xmm0
-    pxor %xmm10, %xmm7
-    movdqa %xmm7, %xmm4
+    pxor %xmm4, %xmm5
+    pxor %xmm9, %xmm5
     movdqu %xmm0, 0(%rcx)
     add $16, %r8
     add $16, %rcx
-    sub $1, %r9
-    cmp $1, %r9
+    sub $16, %r9
+    cmp $16, %r9
     jae .Laes_gen_aesni_gcm_dec_k128_w1_loop
 .Laes_gen_aesni_gcm_dec_k128_w1_done:
-    movdqu %xmm4, (%rdx)
-    pshufb %xmm3, %xmm1
-    movdqu %xmm1, 16(%rdx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
+    movdqa %xmm1, %xmm8
+    pshufb .Laesni_gcm_bswap(%rip), %xmm8
+    movdqu %xmm8, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k128_w1_tail
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w1_tail_done
+.Laes_gen_aesni_gcm_dec_k128_w1_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    movdqa %xmm5, %xmm6
+    movdqu (%r11), %xmm8
+    movdqa %xmm6, %xmm3
+    pclmulqdq $0, %xmm8, %xmm3
+    movdqa %xmm6, %xmm5
+    pclmulqdq $17, %xmm8, %xmm5
+    pshufd $78, %xmm6, %xmm7
+    pxor %xmm7, %xmm6
+    movdqu 1024(%r11), %xmm8
+    movdqa %xmm6, %xmm4
+    pclmulqdq $0, %xmm8, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w1_no_last
+    movdqu 48(%rdx), %xmm6
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    movdqu 1008(%rsi), %xmm8
+    movdqa %xmm6, %xmm9
+    pclmulqdq $0, %xmm8, %xmm9
+    pxor %xmm9, %xmm3
+    movdqa %xmm6, %xmm9
+    pclmulqdq $17, %xmm8, %xmm9
+    pxor %xmm9, %xmm5
+    pshufd $78, %xmm6, %xmm7
+    pxor %xmm7, %xmm6
+    movdqu 2032(%rsi), %xmm8
+    pclmulqdq $0, %xmm8, %xmm6
+    pxor %xmm6, %xmm4
+    movdqu 32(%rdx), %xmm0
+    pxor %xmm10, %xmm0
+    movdqu 16(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 32(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 48(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 64(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 80(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
+    movdqu %xmm0, 48(%rdx)
+.Laes_gen_aesni_gcm_dec_k128_w1_no_last:
+.Laes_gen_aesni_gcm_dec_k128_w1_tail_loop:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_gcm_dec_k128_w1_tail_partial
+    movdqa %xmm1, %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm1
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    pxor %xmm10, %xmm0
+    movdqu 16(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 32(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 48(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 64(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 80(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
+    movdqu (%r8), %xmm6
+    pxor %xmm6, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    movdqu (%r11), %xmm8
+    movdqa %xmm6, %xmm9
+    pclmulqdq $0, %xmm8, %xmm9
+    pxor %xmm9, %xmm3
+    movdqa %xmm6, %xmm9
+    pclmulqdq $17, %xmm8, %xmm9
+    pxor %xmm9, %xmm5
+    pshufd $78, %xmm6, %xmm7
+    pxor %xmm7, %xmm6
+    movdqu 1024(%r11), %xmm8
+    pclmulqdq $0, %xmm8, %xmm6
+    pxor %xmm6, %xmm4
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+    jmp .Laes_gen_aesni_gcm_dec_k128_w1_tail_loop
+.Laes_gen_aesni_gcm_dec_k128_w1_tail_partial:
+    test %r9, %r9
+    jz .Laes_gen_aesni_gcm_dec_k128_w1_reduce
+    movdqa %xmm1, %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm1
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    pxor %xmm10, %xmm0
+    movdqu 16(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 32(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 48(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 64(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 80(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
+    pxor %xmm8, %xmm8
+    movdqu %xmm8, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k128_w1_bounce_in:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k128_w1_bounce_in
+    xor %rsi, %rsi
+    movdqu -16(%rsp), %xmm6
+    pxor %xmm6, %xmm0
+    movdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k128_w1_bounce_out:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k128_w1_bounce_out
+    xor %rsi, %rsi
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    movdqu (%r11), %xmm8
+    movdqa %xmm6, %xmm9
+    pclmulqdq $0, %xmm8, %xmm9
+    pxor %xmm9, %xmm3
+    movdqa %xmm6, %xmm9
+    pclmulqdq $17, %xmm8, %xmm9
+    pxor %xmm9, %xmm5
+    pshufd $78, %xmm6, %xmm7
+    pxor %xmm7, %xmm6
+    movdqu 1024(%r11), %xmm8
+    pclmulqdq $0, %xmm8, %xmm6
+    pxor %xmm6, %xmm4
+    pxor %xmm0, %xmm0
+    movdqu %xmm0, -16(%rsp)
+.Laes_gen_aesni_gcm_dec_k128_w1_reduce:
+    pxor %xmm3, %xmm4
+    pxor %xmm5, %xmm4
+    movdqu .Lgcm_fold(%rip), %xmm8
+    movdqa %xmm3, %xmm9
+    pclmulqdq $16, %xmm8, %xmm9
+    pshufd $78, %xmm3, %xmm3
+    pxor %xmm3, %xmm4
+    pxor %xmm9, %xmm4
+    movdqa %xmm4, %xmm9
+    pclmulqdq $16, %xmm8, %xmm9
+    pshufd $78, %xmm4, %xmm4
+    pxor %xmm4, %xmm5
+    pxor %xmm9, %xmm5
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w1_tag_done
+    movdqu 48(%rdx), %xmm6
+    movdqa %xmm5, %xmm8
+    pshufb .Laesni_gcm_bswap(%rip), %xmm8
+    pxor %xmm8, %xmm6
+    movdqu %xmm6, 48(%rdx)
+.Laes_gen_aesni_gcm_dec_k128_w1_tag_done:
+.Laes_gen_aesni_gcm_dec_k128_w1_tail_done:
+    movdqu %xmm5, (%rdx)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -502,208 +1151,440 @@ aes_gen_aesni_gcm_dec_k128_w1:
     ret
     .size aes_gen_aesni_gcm_dec_k128_w1, .-aes_gen_aesni_gcm_dec_k128_w1
 
-# void aes_gen_aesni_gcm_dec_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_aesni_gcm_dec_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 11 reloaded per group.
-# iv: unused (the counter is in state).
-# nblocks: a multiple of 4.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 10 reloaded per group.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
 # Requires: SSE2, SSSE3, AESNI, PCLMUL.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
 #   %xmm2 block 2
 #   %xmm3 block 3
-#   %xmm4 counter blocks, byte-reversed: lane j counts block j of the group
-#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11
-#   %xmm6 the byte-reversal pattern
-#   %xmm7 the running hash, reflected
-#   %xmm8 GHASH: low products
-#   %xmm9 GHASH: middle products
-#   %xmm10 GHASH: high products
-#   %xmm11 GHASH: a block register of data
-#   %xmm12 GHASH: a key power, a product
-#   %xmm13 GHASH: a product
-#   %xmm14 rk0
-#   %xmm15 rk12
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
+#   %xmm6 GHASH: low products
+#   %xmm7 GHASH: middle products
+#   %xmm8 GHASH: high products; between groups the running hash, reflected
+#   %xmm9 GHASH: a block register of data
+#   %xmm10 GHASH: the next one
+#   %xmm11 GHASH: a key power, a product
+#   %xmm12 GHASH: a product
+#   %xmm13 rk0
+#   %xmm15 rk11
+#   %xmm14 rk12
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_aesni_gcm_dec_k192_w4
     .type aes_gen_aesni_gcm_dec_k192_w4, @function
     .p2align 5
 aes_gen_aesni_gcm_dec_k192_w4:
     endbr64
-    movdqu 0(%rdi), %xmm14
-    movdqu 192(%rdi), %xmm15
-    movdqu .Laesni_gcm_bswap(%rip), %xmm6
-    movdqu (%rdx), %xmm7
+    movdqu 0(%rdi), %xmm13
+    movdqu 176(%rdi), %xmm15
+    movdqu 192(%rdi), %xmm14
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    movdqu (%rdx), %xmm8
     movdqu 16(%rdx), %xmm4
-    pshufb %xmm6, %xmm4
-    cmp $4, %r9
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
     jb .Laes_gen_aesni_gcm_dec_k192_w4_done
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k192_w4_loop:
+    cmp $251, %r11b
+    ja .Laes_gen_aesni_gcm_dec_k192_w4_carry14
+    movdqa %xmm4, %xmm0
+    paddd .Laesni_gcm_inc_be1(%rip), %xmm0
+    movdqa %xmm4, %xmm1
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
+    movdqa %xmm4, %xmm2
+    paddd .Laesni_gcm_inc_be1+32(%rip), %xmm2
+    movdqa %xmm4, %xmm3
+    paddd .Laesni_gcm_inc_be1+48(%rip), %xmm3
+    paddd .Laesni_gcm_inc_be1+64(%rip), %xmm4
+    jmp .Laes_gen_aesni_gcm_dec_k192_w4_counted14
+.Laes_gen_aesni_gcm_dec_k192_w4_carry14:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm4
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
-    movdqu 0(%r8), %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
     movdqa %xmm4, %xmm1
-    pshufb %xmm6, %xmm11
     paddd .Laesni_gcm_inc1+16(%rip), %xmm1
-    pxor %xmm7, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
     movdqa %xmm4, %xmm2
     paddd .Laesni_gcm_inc1+32(%rip), %xmm2
-    movdqu 960(%rsi), %xmm12
+    pshufb .Laesni_gcm_bswap(%rip), %xmm2
     movdqa %xmm4, %xmm3
-    movdqa %xmm11, %xmm8
     paddd .Laesni_gcm_inc1+48(%rip), %xmm3
-    pclmulqdq $0, %xmm12, %xmm8
-    pshufb %xmm6, %xmm0
-    movdqa %xmm11, %xmm10
-    pshufb %xmm6, %xmm1
-    pshufb %xmm6, %xmm2
-    pclmulqdq $17, %xmm12, %xmm10
-    pshufb %xmm6, %xmm3
-    movdqa %xmm11, %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm3
     paddd .Laesni_gcm_inc1+64(%rip), %xmm4
-    pclmulqdq $1, %xmm12, %xmm9
-    pxor %xmm14, %xmm0
-    pclmulqdq $16, %xmm12, %xmm11
-    pxor %xmm14, %xmm1
-    pxor %xmm14, %xmm2
-    pxor %xmm11, %xmm9
-    pxor %xmm14, %xmm3
-    movdqu 16(%r8), %xmm11
-    movdqu 16(%rdi), %xmm5
-    pshufb %xmm6, %xmm11
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    movdqu 976(%rsi), %xmm12
-    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
-    movdqa %xmm11, %xmm13
-    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
-    pclmulqdq $0, %xmm12, %xmm13
-    movdqu 32(%rdi), %xmm5
-    pxor %xmm13, %xmm8
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    movdqa %xmm11, %xmm13
-    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
-    pclmulqdq $17, %xmm12, %xmm13
-    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
-    pxor %xmm13, %xmm10
-    movdqu 48(%rdi), %xmm5
-    movdqa %xmm11, %xmm13
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    pclmulqdq $1, %xmm12, %xmm13
-    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
-    pxor %xmm13, %xmm9
-    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
-    pclmulqdq $16, %xmm12, %xmm11
-    movdqu 64(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    pxor %xmm11, %xmm9
-    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    movdqu 32(%r8), %xmm11
-    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
-    pshufb %xmm6, %xmm11
-    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
-    movdqu 992(%rsi), %xmm12
-    movdqu 80(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqa %xmm11, %xmm13
-    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    pclmulqdq $0, %xmm12, %xmm13
-    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
-    pxor %xmm13, %xmm8
-    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
-    movdqa %xmm11, %xmm13
-    movdqu 96(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    pclmulqdq $17, %xmm12, %xmm13
-    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    pxor %xmm13, %xmm10
-    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
-    movdqa %xmm11, %xmm13
-    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
-    movdqu 112(%rdi), %xmm5
-    pclmulqdq $1, %xmm12, %xmm13
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    pxor %xmm13, %xmm9
-    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    pclmulqdq $16, %xmm12, %xmm11
-    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
-    pxor %xmm11, %xmm9
-    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
-    movdqu 128(%rdi), %xmm5
-    movdqu 48(%r8), %xmm11
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    pshufb %xmm6, %xmm11
-    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    movdqu 1008(%rsi), %xmm12
-    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
-    movdqa %xmm11, %xmm13
-    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
-    movdqu 144(%rdi), %xmm5
-    pclmulqdq $0, %xmm12, %xmm13
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    pxor %xmm13, %xmm8
-    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    movdqa %xmm11, %xmm13
-    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
-    pclmulqdq $17, %xmm12, %xmm13
-    movdqu 160(%rdi), %xmm5
-    pxor %xmm13, %xmm10
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqa %xmm11, %xmm13
-    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    pclmulqdq $1, %xmm12, %xmm13
-    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
-    pxor %xmm13, %xmm9
-    movdqu 176(%rdi), %xmm5
-    pclmulqdq $16, %xmm12, %xmm11
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    pxor %xmm11, %xmm9
-    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    movdqu .Lgcm_fold(%rip), %xmm12
-    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
-    movdqa %xmm8, %xmm13
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc7    # aesenclast %xmm15, %xmm0
-    pclmulqdq $16, %xmm12, %xmm13
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcf    # aesenclast %xmm15, %xmm1
-    pshufd $78, %xmm8, %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd7    # aesenclast %xmm15, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xdf    # aesenclast %xmm15, %xmm3
+    pshufb .Laesni_gcm_bswap(%rip), %xmm4
+.Laes_gen_aesni_gcm_dec_k192_w4_counted14:
+    add $4, %r11d
+    pxor %xmm13, %xmm0
+    pxor %xmm13, %xmm1
+    movdqu 0(%r8), %xmm9
+    pxor %xmm13, %xmm2
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    pxor %xmm13, %xmm3
     pxor %xmm8, %xmm9
+    movdqu 16(%rdi), %xmm5
+    movdqu 960(%rsi), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqa %xmm9, %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    pclmulqdq $0, %xmm11, %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    movdqa %xmm9, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    pclmulqdq $17, %xmm11, %xmm8
+    movdqu 32(%rdi), %xmm5
+    pshufd $78, %xmm9, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    pxor %xmm10, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 1984(%rsi), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    movdqa %xmm9, %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    pclmulqdq $0, %xmm11, %xmm7
+    movdqu 48(%rdi), %xmm5
+    movdqu 16(%r8), %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 976(%rsi), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    movdqa %xmm9, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    pclmulqdq $0, %xmm11, %xmm12
+    movdqu 64(%rdi), %xmm5
+    pxor %xmm12, %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqa %xmm9, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    pclmulqdq $17, %xmm11, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    pxor %xmm12, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    pshufd $78, %xmm9, %xmm10
+    movdqu 80(%rdi), %xmm5
+    pxor %xmm10, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 2000(%rsi), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    pclmulqdq $0, %xmm11, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    pxor %xmm9, %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 32(%r8), %xmm9
+    movdqu 96(%rdi), %xmm5
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 992(%rsi), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqa %xmm9, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    pclmulqdq $0, %xmm11, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    pxor %xmm12, %xmm6
+    movdqu 112(%rdi), %xmm5
+    movdqa %xmm9, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    pclmulqdq $17, %xmm11, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    pxor %xmm12, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    pshufd $78, %xmm9, %xmm10
+    movdqu 128(%rdi), %xmm5
+    pxor %xmm10, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 2016(%rsi), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    pclmulqdq $0, %xmm11, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    pxor %xmm9, %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 48(%r8), %xmm9
+    movdqu 144(%rdi), %xmm5
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 1008(%rsi), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqa %xmm9, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    pclmulqdq $0, %xmm11, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    pxor %xmm12, %xmm6
+    movdqu 160(%rdi), %xmm5
+    movdqa %xmm9, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    pclmulqdq $17, %xmm11, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    pxor %xmm12, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    pshufd $78, %xmm9, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    pxor %xmm10, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    movdqu 2032(%rsi), %xmm11
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
+    pclmulqdq $0, %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd7    # aesenc %xmm15, %xmm2
+    pxor %xmm9, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdf    # aesenc %xmm15, %xmm3
+    pxor %xmm6, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    pxor %xmm8, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xce    # aesenclast %xmm14, %xmm1
+    movdqu .Lgcm_fold(%rip), %xmm11
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd6    # aesenclast %xmm14, %xmm2
+    movdqa %xmm6, %xmm12
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xde    # aesenclast %xmm14, %xmm3
+    pclmulqdq $16, %xmm11, %xmm12
     movdqu 0(%r8), %xmm5
-    pxor %xmm13, %xmm9
+    pshufd $78, %xmm6, %xmm6
     pxor %xmm5, %xmm0
-    movdqa %xmm9, %xmm13
+    pxor %xmm6, %xmm7
     movdqu 16(%r8), %xmm5
-    pclmulqdq $16, %xmm12, %xmm13
+    pxor %xmm12, %xmm7
     pxor %xmm5, %xmm1
+    movdqa %xmm7, %xmm12
     movdqu 32(%r8), %xmm5
-    pshufd $78, %xmm9, %xmm9
+    pclmulqdq $16, %xmm11, %xmm12
     pxor %xmm5, %xmm2
-    pxor %xmm9, %xmm10
+    pshufd $78, %xmm7, %xmm7
     movdqu 48(%r8), %xmm5
-    pxor %xmm13, %xmm10
+    pxor %xmm7, %xmm8
     pxor %xmm5, %xmm3
-    movdqa %xmm10, %xmm7
+    pxor %xmm12, %xmm8
     movdqu %xmm0, 0(%rcx)
     movdqu %xmm1, 16(%rcx)
     movdqu %xmm2, 32(%rcx)
     movdqu %xmm3, 48(%rcx)
     add $64, %r8
     add $64, %rcx
-    sub $4, %r9
-    cmp $4, %r9
+    sub $64, %r9
+    cmp $64, %r9
     jae .Laes_gen_aesni_gcm_dec_k192_w4_loop
 .Laes_gen_aesni_gcm_dec_k192_w4_done:
-    movdqu %xmm7, (%rdx)
-    pshufb %xmm6, %xmm4
-    movdqu %xmm4, 16(%rdx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm4
+    movdqa %xmm4, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu %xmm11, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k192_w4_tail
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w4_tail_done
+.Laes_gen_aesni_gcm_dec_k192_w4_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    movdqa %xmm8, %xmm9
+    movdqu (%r11), %xmm11
+    movdqa %xmm9, %xmm6
+    pclmulqdq $0, %xmm11, %xmm6
+    movdqa %xmm9, %xmm8
+    pclmulqdq $17, %xmm11, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1024(%r11), %xmm11
+    movdqa %xmm9, %xmm7
+    pclmulqdq $0, %xmm11, %xmm7
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w4_no_last
+    movdqu 48(%rdx), %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu 1008(%rsi), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 2032(%rsi), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    movdqu 32(%rdx), %xmm0
+    pxor %xmm13, %xmm0
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 144(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 160(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    movdqu %xmm0, 48(%rdx)
+.Laes_gen_aesni_gcm_dec_k192_w4_no_last:
+.Laes_gen_aesni_gcm_dec_k192_w4_tail_loop:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_gcm_dec_k192_w4_tail_partial
+    movdqa %xmm4, %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm4
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    pxor %xmm13, %xmm0
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 144(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 160(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    movdqu (%r8), %xmm9
+    pxor %xmm9, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1024(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+    jmp .Laes_gen_aesni_gcm_dec_k192_w4_tail_loop
+.Laes_gen_aesni_gcm_dec_k192_w4_tail_partial:
+    test %r9, %r9
+    jz .Laes_gen_aesni_gcm_dec_k192_w4_reduce
+    movdqa %xmm4, %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm4
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    pxor %xmm13, %xmm0
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 144(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 160(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k192_w4_bounce_in:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k192_w4_bounce_in
+    xor %rsi, %rsi
+    movdqu -16(%rsp), %xmm9
+    pxor %xmm9, %xmm0
+    movdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k192_w4_bounce_out:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k192_w4_bounce_out
+    xor %rsi, %rsi
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1024(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    pxor %xmm0, %xmm0
+    movdqu %xmm0, -16(%rsp)
+.Laes_gen_aesni_gcm_dec_k192_w4_reduce:
+    pxor %xmm6, %xmm7
+    pxor %xmm8, %xmm7
+    movdqu .Lgcm_fold(%rip), %xmm11
+    movdqa %xmm6, %xmm12
+    pclmulqdq $16, %xmm11, %xmm12
+    pshufd $78, %xmm6, %xmm6
+    pxor %xmm6, %xmm7
+    pxor %xmm12, %xmm7
+    movdqa %xmm7, %xmm12
+    pclmulqdq $16, %xmm11, %xmm12
+    pshufd $78, %xmm7, %xmm7
+    pxor %xmm7, %xmm8
+    pxor %xmm12, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w4_tag_done
+    movdqu 48(%rdx), %xmm9
+    movdqa %xmm8, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    pxor %xmm11, %xmm9
+    movdqu %xmm9, 48(%rdx)
+.Laes_gen_aesni_gcm_dec_k192_w4_tag_done:
+.Laes_gen_aesni_gcm_dec_k192_w4_tail_done:
+    movdqu %xmm8, (%rdx)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -723,142 +1604,364 @@ aes_gen_aesni_gcm_dec_k192_w4:
     ret
     .size aes_gen_aesni_gcm_dec_k192_w4, .-aes_gen_aesni_gcm_dec_k192_w4
 
-# void aes_gen_aesni_gcm_dec_k192_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_aesni_gcm_dec_k192_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 9 reloaded per group.
-# iv: unused (the counter is in state).
-# nblocks: a multiple of 2.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 8 reloaded per group.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 2 blocks, then what is left a vector at a time (the last one partial).
 # Requires: SSE2, SSSE3, AESNI, PCLMUL.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 counter blocks, byte-reversed: lane j counts block j of the group
-#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9
-#   %xmm4 the byte-reversal pattern
-#   %xmm5 the running hash, reflected
-#   %xmm6 GHASH: low products
-#   %xmm7 GHASH: middle products
-#   %xmm8 GHASH: high products
-#   %xmm9 GHASH: a block register of data
-#   %xmm10 GHASH: a key power, a product
-#   %xmm11 GHASH: a product
-#   %xmm12 rk0
-#   %xmm15 rk10
-#   %xmm14 rk11
-#   %xmm13 rk12
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %xmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
+#   %xmm4 GHASH: low products
+#   %xmm5 GHASH: middle products
+#   %xmm6 GHASH: high products; between groups the running hash, reflected
+#   %xmm7 GHASH: a block register of data
+#   %xmm8 GHASH: the next one
+#   %xmm9 GHASH: a key power, a product
+#   %xmm10 GHASH: a product
+#   %xmm11 rk0
+#   %xmm15 rk9
+#   %xmm14 rk10
+#   %xmm13 rk11
+#   %xmm12 rk12
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_aesni_gcm_dec_k192_w2
     .type aes_gen_aesni_gcm_dec_k192_w2, @function
     .p2align 5
 aes_gen_aesni_gcm_dec_k192_w2:
     endbr64
-    movdqu 0(%rdi), %xmm12
-    movdqu 160(%rdi), %xmm15
-    movdqu 176(%rdi), %xmm14
-    movdqu 192(%rdi), %xmm13
-    movdqu .Laesni_gcm_bswap(%rip), %xmm4
-    movdqu (%rdx), %xmm5
+    movdqu 0(%rdi), %xmm11
+    movdqu 144(%rdi), %xmm15
+    movdqu 160(%rdi), %xmm14
+    movdqu 176(%rdi), %xmm13
+    movdqu 192(%rdi), %xmm12
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    movdqu (%rdx), %xmm6
     movdqu 16(%rdx), %xmm2
-    pshufb %xmm4, %xmm2
-    cmp $2, %r9
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $32, %r9
     jb .Laes_gen_aesni_gcm_dec_k192_w2_done
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k192_w2_loop:
+    cmp $253, %r11b
+    ja .Laes_gen_aesni_gcm_dec_k192_w2_carry16
+    movdqa %xmm2, %xmm0
+    paddd .Laesni_gcm_inc_be1(%rip), %xmm0
+    movdqa %xmm2, %xmm1
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
+    paddd .Laesni_gcm_inc_be1+32(%rip), %xmm2
+    jmp .Laes_gen_aesni_gcm_dec_k192_w2_counted16
+.Laes_gen_aesni_gcm_dec_k192_w2_carry16:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm2
     movdqa %xmm2, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
-    movdqu 0(%r8), %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
     movdqa %xmm2, %xmm1
-    pshufb %xmm4, %xmm9
     paddd .Laesni_gcm_inc1+16(%rip), %xmm1
-    pxor %xmm5, %xmm9
-    pshufb %xmm4, %xmm0
-    movdqu 992(%rsi), %xmm10
-    pshufb %xmm4, %xmm1
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
     paddd .Laesni_gcm_inc1+32(%rip), %xmm2
-    movdqa %xmm9, %xmm6
-    pxor %xmm12, %xmm0
-    pclmulqdq $0, %xmm10, %xmm6
-    pxor %xmm12, %xmm1
-    movdqa %xmm9, %xmm8
+    pshufb .Laesni_gcm_bswap(%rip), %xmm2
+.Laes_gen_aesni_gcm_dec_k192_w2_counted16:
+    add $2, %r11d
+    pxor %xmm11, %xmm0
+    movdqu 0(%r8), %xmm7
+    pxor %xmm11, %xmm1
+    pshufb .Laesni_gcm_bswap(%rip), %xmm7
     movdqu 16(%rdi), %xmm3
-    pclmulqdq $17, %xmm10, %xmm8
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqa %xmm9, %xmm7
-    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
-    movdqu 32(%rdi), %xmm3
-    pclmulqdq $1, %xmm10, %xmm7
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    pclmulqdq $16, %xmm10, %xmm9
-    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
-    pxor %xmm9, %xmm7
-    movdqu 48(%rdi), %xmm3
-    movdqu 16(%r8), %xmm9
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    pshufb %xmm4, %xmm9
-    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
-    movdqu 64(%rdi), %xmm3
-    movdqu 1008(%rsi), %xmm10
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqa %xmm9, %xmm11
-    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
-    pclmulqdq $0, %xmm10, %xmm11
-    movdqu 80(%rdi), %xmm3
-    pxor %xmm11, %xmm6
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqa %xmm9, %xmm11
-    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
-    movdqu 96(%rdi), %xmm3
-    pclmulqdq $17, %xmm10, %xmm11
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    pxor %xmm11, %xmm8
-    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
-    movdqa %xmm9, %xmm11
-    movdqu 112(%rdi), %xmm3
-    pclmulqdq $1, %xmm10, %xmm11
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
-    pxor %xmm11, %xmm7
-    movdqu 128(%rdi), %xmm3
-    pclmulqdq $16, %xmm10, %xmm9
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    pxor %xmm9, %xmm7
-    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
-    movdqu .Lgcm_fold(%rip), %xmm10
-    movdqu 144(%rdi), %xmm3
-    movdqa %xmm6, %xmm11
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
-    pclmulqdq $16, %xmm10, %xmm11
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    pshufd $78, %xmm6, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
     pxor %xmm6, %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 992(%rsi), %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqa %xmm7, %xmm4
+    movdqu 32(%rdi), %xmm3
+    pclmulqdq $0, %xmm9, %xmm4
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqa %xmm7, %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    pclmulqdq $17, %xmm9, %xmm6
+    movdqu 48(%rdi), %xmm3
+    pshufd $78, %xmm7, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    pxor %xmm8, %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 2016(%rsi), %xmm9
+    movdqu 64(%rdi), %xmm3
+    movdqa %xmm7, %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    pclmulqdq $0, %xmm9, %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 16(%r8), %xmm7
+    movdqu 80(%rdi), %xmm3
+    pshufb .Laesni_gcm_bswap(%rip), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 1008(%rsi), %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqa %xmm7, %xmm10
+    movdqu 96(%rdi), %xmm3
+    pclmulqdq $0, %xmm9, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    pxor %xmm10, %xmm4
+    movdqa %xmm7, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    pclmulqdq $17, %xmm9, %xmm10
+    movdqu 112(%rdi), %xmm3
+    pxor %xmm10, %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    pshufd $78, %xmm7, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    pxor %xmm8, %xmm7
+    movdqu 128(%rdi), %xmm3
+    movdqu 2032(%rsi), %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    pclmulqdq $0, %xmm9, %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    pxor %xmm7, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    pxor %xmm4, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
+    pxor %xmm6, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
-    pxor %xmm11, %xmm7
+    movdqu .Lgcm_fold(%rip), %xmm9
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xce    # aesenc %xmm14, %xmm1
-    movdqa %xmm7, %xmm11
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc5    # aesenclast %xmm13, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcd    # aesenclast %xmm13, %xmm1
-    pclmulqdq $16, %xmm10, %xmm11
+    movdqa %xmm4, %xmm10
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    pclmulqdq $16, %xmm9, %xmm10
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    pshufd $78, %xmm4, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
+    pxor %xmm4, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcc    # aesenclast %xmm12, %xmm1
+    pxor %xmm10, %xmm5
     movdqu 0(%r8), %xmm3
-    pshufd $78, %xmm7, %xmm7
+    movdqa %xmm5, %xmm10
     pxor %xmm3, %xmm0
-    pxor %xmm7, %xmm8
+    pclmulqdq $16, %xmm9, %xmm10
     movdqu 16(%r8), %xmm3
-    pxor %xmm11, %xmm8
+    pshufd $78, %xmm5, %xmm5
     pxor %xmm3, %xmm1
-    movdqa %xmm8, %xmm5
+    pxor %xmm5, %xmm6
+    pxor %xmm10, %xmm6
     movdqu %xmm0, 0(%rcx)
     movdqu %xmm1, 16(%rcx)
     add $32, %r8
     add $32, %rcx
-    sub $2, %r9
-    cmp $2, %r9
+    sub $32, %r9
+    cmp $32, %r9
     jae .Laes_gen_aesni_gcm_dec_k192_w2_loop
 .Laes_gen_aesni_gcm_dec_k192_w2_done:
-    movdqu %xmm5, (%rdx)
-    pshufb %xmm4, %xmm2
-    movdqu %xmm2, 16(%rdx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm2
+    movdqa %xmm2, %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu %xmm9, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k192_w2_tail
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w2_tail_done
+.Laes_gen_aesni_gcm_dec_k192_w2_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    movdqa %xmm6, %xmm7
+    movdqu (%r11), %xmm9
+    movdqa %xmm7, %xmm4
+    pclmulqdq $0, %xmm9, %xmm4
+    movdqa %xmm7, %xmm6
+    pclmulqdq $17, %xmm9, %xmm6
+    pshufd $78, %xmm7, %xmm8
+    pxor %xmm8, %xmm7
+    movdqu 1024(%r11), %xmm9
+    movdqa %xmm7, %xmm5
+    pclmulqdq $0, %xmm9, %xmm5
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w2_no_last
+    movdqu 48(%rdx), %xmm7
+    pshufb .Laesni_gcm_bswap(%rip), %xmm7
+    movdqu 1008(%rsi), %xmm9
+    movdqa %xmm7, %xmm10
+    pclmulqdq $0, %xmm9, %xmm10
+    pxor %xmm10, %xmm4
+    movdqa %xmm7, %xmm10
+    pclmulqdq $17, %xmm9, %xmm10
+    pxor %xmm10, %xmm6
+    pshufd $78, %xmm7, %xmm8
+    pxor %xmm8, %xmm7
+    movdqu 2032(%rsi), %xmm9
+    pclmulqdq $0, %xmm9, %xmm7
+    pxor %xmm7, %xmm5
+    movdqu 32(%rdx), %xmm0
+    pxor %xmm11, %xmm0
+    movdqu 16(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 32(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 48(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 64(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 80(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 96(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 112(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 128(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
+    movdqu %xmm0, 48(%rdx)
+.Laes_gen_aesni_gcm_dec_k192_w2_no_last:
+.Laes_gen_aesni_gcm_dec_k192_w2_tail_loop:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_gcm_dec_k192_w2_tail_partial
+    movdqa %xmm2, %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm2
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    pxor %xmm11, %xmm0
+    movdqu 16(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 32(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 48(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 64(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 80(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 96(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 112(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 128(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
+    movdqu (%r8), %xmm7
+    pxor %xmm7, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm7
+    movdqu (%r11), %xmm9
+    movdqa %xmm7, %xmm10
+    pclmulqdq $0, %xmm9, %xmm10
+    pxor %xmm10, %xmm4
+    movdqa %xmm7, %xmm10
+    pclmulqdq $17, %xmm9, %xmm10
+    pxor %xmm10, %xmm6
+    pshufd $78, %xmm7, %xmm8
+    pxor %xmm8, %xmm7
+    movdqu 1024(%r11), %xmm9
+    pclmulqdq $0, %xmm9, %xmm7
+    pxor %xmm7, %xmm5
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+    jmp .Laes_gen_aesni_gcm_dec_k192_w2_tail_loop
+.Laes_gen_aesni_gcm_dec_k192_w2_tail_partial:
+    test %r9, %r9
+    jz .Laes_gen_aesni_gcm_dec_k192_w2_reduce
+    movdqa %xmm2, %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm2
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    pxor %xmm11, %xmm0
+    movdqu 16(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 32(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 48(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 64(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 80(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 96(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 112(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 128(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
+    pxor %xmm9, %xmm9
+    movdqu %xmm9, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k192_w2_bounce_in:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k192_w2_bounce_in
+    xor %rsi, %rsi
+    movdqu -16(%rsp), %xmm7
+    pxor %xmm7, %xmm0
+    movdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k192_w2_bounce_out:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k192_w2_bounce_out
+    xor %rsi, %rsi
+    pshufb .Laesni_gcm_bswap(%rip), %xmm7
+    movdqu (%r11), %xmm9
+    movdqa %xmm7, %xmm10
+    pclmulqdq $0, %xmm9, %xmm10
+    pxor %xmm10, %xmm4
+    movdqa %xmm7, %xmm10
+    pclmulqdq $17, %xmm9, %xmm10
+    pxor %xmm10, %xmm6
+    pshufd $78, %xmm7, %xmm8
+    pxor %xmm8, %xmm7
+    movdqu 1024(%r11), %xmm9
+    pclmulqdq $0, %xmm9, %xmm7
+    pxor %xmm7, %xmm5
+    pxor %xmm0, %xmm0
+    movdqu %xmm0, -16(%rsp)
+.Laes_gen_aesni_gcm_dec_k192_w2_reduce:
+    pxor %xmm4, %xmm5
+    pxor %xmm6, %xmm5
+    movdqu .Lgcm_fold(%rip), %xmm9
+    movdqa %xmm4, %xmm10
+    pclmulqdq $16, %xmm9, %xmm10
+    pshufd $78, %xmm4, %xmm4
+    pxor %xmm4, %xmm5
+    pxor %xmm10, %xmm5
+    movdqa %xmm5, %xmm10
+    pclmulqdq $16, %xmm9, %xmm10
+    pshufd $78, %xmm5, %xmm5
+    pxor %xmm5, %xmm6
+    pxor %xmm10, %xmm6
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w2_tag_done
+    movdqu 48(%rdx), %xmm7
+    movdqa %xmm6, %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    pxor %xmm9, %xmm7
+    movdqu %xmm7, 48(%rdx)
+.Laes_gen_aesni_gcm_dec_k192_w2_tag_done:
+.Laes_gen_aesni_gcm_dec_k192_w2_tail_done:
+    movdqu %xmm6, (%rdx)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -878,109 +1981,326 @@ aes_gen_aesni_gcm_dec_k192_w2:
     ret
     .size aes_gen_aesni_gcm_dec_k192_w2, .-aes_gen_aesni_gcm_dec_k192_w2
 
-# void aes_gen_aesni_gcm_dec_k192_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_aesni_gcm_dec_k192_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 8 reloaded per group.
-# iv: unused (the counter is in state).
-# nblocks: any count.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 7 reloaded per group.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
 # Requires: SSE2, SSSE3, AESNI, PCLMUL.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 counter blocks, byte-reversed: lane j counts block j of the group
-#   %xmm2 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
-#   %xmm3 the byte-reversal pattern
-#   %xmm4 the running hash, reflected
-#   %xmm5 GHASH: low products
-#   %xmm6 GHASH: middle products
-#   %xmm7 GHASH: high products
-#   %xmm8 GHASH: a block register of data
-#   %xmm9 GHASH: a key power, a product
-#   %xmm10 GHASH: a product
-#   %xmm11 rk0
-#   %xmm15 rk9
-#   %xmm14 rk10
-#   %xmm13 rk11
-#   %xmm12 rk12
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %xmm1 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %xmm2 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7
+#   %xmm3 GHASH: low products
+#   %xmm4 GHASH: middle products
+#   %xmm5 GHASH: high products; between groups the running hash, reflected
+#   %xmm6 GHASH: a block register of data
+#   %xmm7 GHASH: the next one
+#   %xmm8 GHASH: a key power, a product
+#   %xmm9 GHASH: a product
+#   %xmm10 rk0
+#   %xmm15 rk8
+#   %xmm14 rk9
+#   %xmm13 rk10
+#   %xmm12 rk11
+#   %xmm11 rk12
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_aesni_gcm_dec_k192_w1
     .type aes_gen_aesni_gcm_dec_k192_w1, @function
     .p2align 5
 aes_gen_aesni_gcm_dec_k192_w1:
     endbr64
-    movdqu 0(%rdi), %xmm11
-    movdqu 144(%rdi), %xmm15
-    movdqu 160(%rdi), %xmm14
-    movdqu 176(%rdi), %xmm13
-    movdqu 192(%rdi), %xmm12
-    movdqu .Laesni_gcm_bswap(%rip), %xmm3
-    movdqu (%rdx), %xmm4
+    movdqu 0(%rdi), %xmm10
+    movdqu 128(%rdi), %xmm15
+    movdqu 144(%rdi), %xmm14
+    movdqu 160(%rdi), %xmm13
+    movdqu 176(%rdi), %xmm12
+    movdqu 192(%rdi), %xmm11
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    movdqu (%rdx), %xmm5
     movdqu 16(%rdx), %xmm1
-    pshufb %xmm3, %xmm1
-    cmp $1, %r9
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $16, %r9
     jb .Laes_gen_aesni_gcm_dec_k192_w1_done
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k192_w1_loop:
+    cmp $254, %r11b
+    ja .Laes_gen_aesni_gcm_dec_k192_w1_carry17
+    movdqa %xmm1, %xmm0
+    paddd .Laesni_gcm_inc_be1(%rip), %xmm0
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
+    jmp .Laes_gen_aesni_gcm_dec_k192_w1_counted17
+.Laes_gen_aesni_gcm_dec_k192_w1_carry17:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
     movdqa %xmm1, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
-    movdqu 0(%r8), %xmm8
-    pshufb %xmm3, %xmm0
-    pshufb %xmm3, %xmm8
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
     paddd .Laesni_gcm_inc1+16(%rip), %xmm1
-    pxor %xmm4, %xmm8
-    pxor %xmm11, %xmm0
-    movdqu 1008(%rsi), %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
+.Laes_gen_aesni_gcm_dec_k192_w1_counted17:
+    add $1, %r11d
+    pxor %xmm10, %xmm0
+    movdqu 0(%r8), %xmm6
     movdqu 16(%rdi), %xmm2
-    movdqa %xmm8, %xmm5
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
     .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    pclmulqdq $0, %xmm9, %xmm5
-    movdqu 32(%rdi), %xmm2
-    movdqa %xmm8, %xmm7
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    pclmulqdq $17, %xmm9, %xmm7
-    movdqu 48(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqa %xmm8, %xmm6
-    movdqu 64(%rdi), %xmm2
-    pclmulqdq $1, %xmm9, %xmm6
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    pclmulqdq $16, %xmm9, %xmm8
-    movdqu 80(%rdi), %xmm2
-    pxor %xmm8, %xmm6
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu .Lgcm_fold(%rip), %xmm9
-    movdqu 96(%rdi), %xmm2
-    movdqa %xmm5, %xmm10
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    pclmulqdq $16, %xmm9, %xmm10
-    movdqu 112(%rdi), %xmm2
-    pshufd $78, %xmm5, %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 128(%rdi), %xmm2
     pxor %xmm5, %xmm6
+    movdqu 32(%rdi), %xmm2
+    movdqu 1008(%rsi), %xmm8
     .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    pxor %xmm10, %xmm6
+    movdqa %xmm6, %xmm3
+    movdqu 48(%rdi), %xmm2
+    pclmulqdq $0, %xmm8, %xmm3
+    movdqa %xmm6, %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    pclmulqdq $17, %xmm8, %xmm5
+    movdqu 64(%rdi), %xmm2
+    pshufd $78, %xmm6, %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    pxor %xmm7, %xmm6
+    movdqu 80(%rdi), %xmm2
+    movdqu 2032(%rsi), %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqa %xmm6, %xmm4
+    pclmulqdq $0, %xmm8, %xmm4
+    movdqu 96(%rdi), %xmm2
+    pxor %xmm3, %xmm4
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    pxor %xmm5, %xmm4
+    movdqu 112(%rdi), %xmm2
+    movdqu .Lgcm_fold(%rip), %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqa %xmm3, %xmm9
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    movdqa %xmm6, %xmm10
+    pclmulqdq $16, %xmm8, %xmm9
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
-    pclmulqdq $16, %xmm9, %xmm10
+    pshufd $78, %xmm3, %xmm3
+    pxor %xmm3, %xmm4
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
-    pshufd $78, %xmm6, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
-    pxor %xmm6, %xmm7
+    pxor %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
+    movdqa %xmm4, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
+    pclmulqdq $16, %xmm8, %xmm9
     movdqu 0(%r8), %xmm2
-    pxor %xmm10, %xmm7
+    pshufd $78, %xmm4, %xmm4
     pxor %xmm2, %xmm0
-    movdqa %xmm7, %xmm4
+    pxor %xmm4, %xmm5
+    pxor %xmm9, %xmm5
     movdqu %xmm0, 0(%rcx)
     add $16, %r8
     add $16, %rcx
-    sub $1, %r9
-    cmp $1, %r9
+    sub $16, %r9
+    cmp $16, %r9
     jae .Laes_gen_aesni_gcm_dec_k192_w1_loop
 .Laes_gen_aesni_gcm_dec_k192_w1_done:
-    movdqu %xmm4, (%rdx)
-    pshufb %xmm3, %xmm1
-    movdqu %xmm1, 16(%rdx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
+    movdqa %xmm1, %xmm8
+    pshufb .Laesni_gcm_bswap(%rip), %xmm8
+    movdqu %xmm8, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k192_w1_tail
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w1_tail_done
+.Laes_gen_aesni_gcm_dec_k192_w1_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    movdqa %xmm5, %xmm6
+    movdqu (%r11), %xmm8
+    movdqa %xmm6, %xmm3
+    pclmulqdq $0, %xmm8, %xmm3
+    movdqa %xmm6, %xmm5
+    pclmulqdq $17, %xmm8, %xmm5
+    pshufd $78, %xmm6, %xmm7
+    pxor %xmm7, %xmm6
+    movdqu 1024(%r11), %xmm8
+    movdqa %xmm6, %xmm4
+    pclmulqdq $0, %xmm8, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w1_no_last
+    movdqu 48(%rdx), %xmm6
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    movdqu 1008(%rsi), %xmm8
+    movdqa %xmm6, %xmm9
+    pclmulqdq $0, %xmm8, %xmm9
+    pxor %xmm9, %xmm3
+    movdqa %xmm6, %xmm9
+    pclmulqdq $17, %xmm8, %xmm9
+    pxor %xmm9, %xmm5
+    pshufd $78, %xmm6, %xmm7
+    pxor %xmm7, %xmm6
+    movdqu 2032(%rsi), %xmm8
+    pclmulqdq $0, %xmm8, %xmm6
+    pxor %xmm6, %xmm4
+    movdqu 32(%rdx), %xmm0
+    pxor %xmm10, %xmm0
+    movdqu 16(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 32(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 48(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 64(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 80(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 96(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 112(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
+    movdqu %xmm0, 48(%rdx)
+.Laes_gen_aesni_gcm_dec_k192_w1_no_last:
+.Laes_gen_aesni_gcm_dec_k192_w1_tail_loop:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_gcm_dec_k192_w1_tail_partial
+    movdqa %xmm1, %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm1
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    pxor %xmm10, %xmm0
+    movdqu 16(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 32(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 48(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 64(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 80(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 96(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 112(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
+    movdqu (%r8), %xmm6
+    pxor %xmm6, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    movdqu (%r11), %xmm8
+    movdqa %xmm6, %xmm9
+    pclmulqdq $0, %xmm8, %xmm9
+    pxor %xmm9, %xmm3
+    movdqa %xmm6, %xmm9
+    pclmulqdq $17, %xmm8, %xmm9
+    pxor %xmm9, %xmm5
+    pshufd $78, %xmm6, %xmm7
+    pxor %xmm7, %xmm6
+    movdqu 1024(%r11), %xmm8
+    pclmulqdq $0, %xmm8, %xmm6
+    pxor %xmm6, %xmm4
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+    jmp .Laes_gen_aesni_gcm_dec_k192_w1_tail_loop
+.Laes_gen_aesni_gcm_dec_k192_w1_tail_partial:
+    test %r9, %r9
+    jz .Laes_gen_aesni_gcm_dec_k192_w1_reduce
+    movdqa %xmm1, %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm1
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    pxor %xmm10, %xmm0
+    movdqu 16(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 32(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 48(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 64(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 80(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 96(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 112(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
+    pxor %xmm8, %xmm8
+    movdqu %xmm8, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k192_w1_bounce_in:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k192_w1_bounce_in
+    xor %rsi, %rsi
+    movdqu -16(%rsp), %xmm6
+    pxor %xmm6, %xmm0
+    movdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k192_w1_bounce_out:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k192_w1_bounce_out
+    xor %rsi, %rsi
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    movdqu (%r11), %xmm8
+    movdqa %xmm6, %xmm9
+    pclmulqdq $0, %xmm8, %xmm9
+    pxor %xmm9, %xmm3
+    movdqa %xmm6, %xmm9
+    pclmulqdq $17, %xmm8, %xmm9
+    pxor %xmm9, %xmm5
+    pshufd $78, %xmm6, %xmm7
+    pxor %xmm7, %xmm6
+    movdqu 1024(%r11), %xmm8
+    pclmulqdq $0, %xmm8, %xmm6
+    pxor %xmm6, %xmm4
+    pxor %xmm0, %xmm0
+    movdqu %xmm0, -16(%rsp)
+.Laes_gen_aesni_gcm_dec_k192_w1_reduce:
+    pxor %xmm3, %xmm4
+    pxor %xmm5, %xmm4
+    movdqu .Lgcm_fold(%rip), %xmm8
+    movdqa %xmm3, %xmm9
+    pclmulqdq $16, %xmm8, %xmm9
+    pshufd $78, %xmm3, %xmm3
+    pxor %xmm3, %xmm4
+    pxor %xmm9, %xmm4
+    movdqa %xmm4, %xmm9
+    pclmulqdq $16, %xmm8, %xmm9
+    pshufd $78, %xmm4, %xmm4
+    pxor %xmm4, %xmm5
+    pxor %xmm9, %xmm5
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w1_tag_done
+    movdqu 48(%rdx), %xmm6
+    movdqa %xmm5, %xmm8
+    pshufb .Laesni_gcm_bswap(%rip), %xmm8
+    pxor %xmm8, %xmm6
+    movdqu %xmm6, 48(%rdx)
+.Laes_gen_aesni_gcm_dec_k192_w1_tag_done:
+.Laes_gen_aesni_gcm_dec_k192_w1_tail_done:
+    movdqu %xmm5, (%rdx)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1000,218 +2320,462 @@ aes_gen_aesni_gcm_dec_k192_w1:
     ret
     .size aes_gen_aesni_gcm_dec_k192_w1, .-aes_gen_aesni_gcm_dec_k192_w1
 
-# void aes_gen_aesni_gcm_dec_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_aesni_gcm_dec_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 13 reloaded per group.
-# iv: unused (the counter is in state).
-# nblocks: a multiple of 4.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 12 reloaded per group.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
 # Requires: SSE2, SSSE3, AESNI, PCLMUL.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
 #   %xmm2 block 2
 #   %xmm3 block 3
-#   %xmm4 counter blocks, byte-reversed: lane j counts block j of the group
-#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12 rk13
-#   %xmm6 the byte-reversal pattern
-#   %xmm7 the running hash, reflected
-#   %xmm8 GHASH: low products
-#   %xmm9 GHASH: middle products
-#   %xmm10 GHASH: high products
-#   %xmm11 GHASH: a block register of data
-#   %xmm12 GHASH: a key power, a product
-#   %xmm13 GHASH: a product
-#   %xmm14 rk0
-#   %xmm15 rk14
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12
+#   %xmm6 GHASH: low products
+#   %xmm7 GHASH: middle products
+#   %xmm8 GHASH: high products; between groups the running hash, reflected
+#   %xmm9 GHASH: a block register of data
+#   %xmm10 GHASH: the next one
+#   %xmm11 GHASH: a key power, a product
+#   %xmm12 GHASH: a product
+#   %xmm13 rk0
+#   %xmm15 rk13
+#   %xmm14 rk14
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_aesni_gcm_dec_k256_w4
     .type aes_gen_aesni_gcm_dec_k256_w4, @function
     .p2align 5
 aes_gen_aesni_gcm_dec_k256_w4:
     endbr64
-    movdqu 0(%rdi), %xmm14
-    movdqu 224(%rdi), %xmm15
-    movdqu .Laesni_gcm_bswap(%rip), %xmm6
-    movdqu (%rdx), %xmm7
+    movdqu 0(%rdi), %xmm13
+    movdqu 208(%rdi), %xmm15
+    movdqu 224(%rdi), %xmm14
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    movdqu (%rdx), %xmm8
     movdqu 16(%rdx), %xmm4
-    pshufb %xmm6, %xmm4
-    cmp $4, %r9
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
     jb .Laes_gen_aesni_gcm_dec_k256_w4_done
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k256_w4_loop:
+    cmp $251, %r11b
+    ja .Laes_gen_aesni_gcm_dec_k256_w4_carry14
+    movdqa %xmm4, %xmm0
+    paddd .Laesni_gcm_inc_be1(%rip), %xmm0
+    movdqa %xmm4, %xmm1
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
+    movdqa %xmm4, %xmm2
+    paddd .Laesni_gcm_inc_be1+32(%rip), %xmm2
+    movdqa %xmm4, %xmm3
+    paddd .Laesni_gcm_inc_be1+48(%rip), %xmm3
+    paddd .Laesni_gcm_inc_be1+64(%rip), %xmm4
+    jmp .Laes_gen_aesni_gcm_dec_k256_w4_counted14
+.Laes_gen_aesni_gcm_dec_k256_w4_carry14:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm4
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
-    movdqu 0(%r8), %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
     movdqa %xmm4, %xmm1
-    pshufb %xmm6, %xmm11
     paddd .Laesni_gcm_inc1+16(%rip), %xmm1
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
     movdqa %xmm4, %xmm2
-    pxor %xmm7, %xmm11
     paddd .Laesni_gcm_inc1+32(%rip), %xmm2
-    movdqu 960(%rsi), %xmm12
+    pshufb .Laesni_gcm_bswap(%rip), %xmm2
     movdqa %xmm4, %xmm3
     paddd .Laesni_gcm_inc1+48(%rip), %xmm3
-    movdqa %xmm11, %xmm8
-    pshufb %xmm6, %xmm0
-    pclmulqdq $0, %xmm12, %xmm8
-    pshufb %xmm6, %xmm1
-    movdqa %xmm11, %xmm10
-    pshufb %xmm6, %xmm2
-    pshufb %xmm6, %xmm3
-    pclmulqdq $17, %xmm12, %xmm10
+    pshufb .Laesni_gcm_bswap(%rip), %xmm3
     paddd .Laesni_gcm_inc1+64(%rip), %xmm4
-    movdqa %xmm11, %xmm9
-    pxor %xmm14, %xmm0
-    pxor %xmm14, %xmm1
-    pclmulqdq $1, %xmm12, %xmm9
-    pxor %xmm14, %xmm2
-    pclmulqdq $16, %xmm12, %xmm11
-    pxor %xmm14, %xmm3
+    pshufb .Laesni_gcm_bswap(%rip), %xmm4
+.Laes_gen_aesni_gcm_dec_k256_w4_counted14:
+    add $4, %r11d
+    pxor %xmm13, %xmm0
+    pxor %xmm13, %xmm1
+    movdqu 0(%r8), %xmm9
+    pxor %xmm13, %xmm2
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    pxor %xmm13, %xmm3
+    pxor %xmm8, %xmm9
     movdqu 16(%rdi), %xmm5
-    pxor %xmm11, %xmm9
+    movdqu 960(%rsi), %xmm11
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 16(%r8), %xmm11
+    movdqa %xmm9, %xmm6
     .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    pshufb %xmm6, %xmm11
     .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    pclmulqdq $0, %xmm11, %xmm6
     .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
-    movdqu 976(%rsi), %xmm12
+    movdqa %xmm9, %xmm8
     movdqu 32(%rdi), %xmm5
-    movdqa %xmm11, %xmm13
+    pclmulqdq $17, %xmm11, %xmm8
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    pshufd $78, %xmm9, %xmm10
     .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    pclmulqdq $0, %xmm12, %xmm13
+    pxor %xmm10, %xmm9
     .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
-    pxor %xmm13, %xmm8
+    movdqu 1984(%rsi), %xmm11
     .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
     movdqu 48(%rdi), %xmm5
-    movdqa %xmm11, %xmm13
+    movdqa %xmm9, %xmm7
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    pclmulqdq $17, %xmm12, %xmm13
+    pclmulqdq $0, %xmm11, %xmm7
     .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    pxor %xmm13, %xmm10
+    movdqu 16(%r8), %xmm9
     .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
     .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
-    movdqa %xmm11, %xmm13
+    movdqu 976(%rsi), %xmm11
     movdqu 64(%rdi), %xmm5
-    pclmulqdq $1, %xmm12, %xmm13
+    movdqa %xmm9, %xmm12
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    pxor %xmm13, %xmm9
+    pclmulqdq $0, %xmm11, %xmm12
     .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
-    pclmulqdq $16, %xmm12, %xmm11
+    pxor %xmm12, %xmm6
     .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqa %xmm9, %xmm12
     movdqu 80(%rdi), %xmm5
-    pxor %xmm11, %xmm9
+    pclmulqdq $17, %xmm11, %xmm12
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 32(%r8), %xmm11
+    pxor %xmm12, %xmm8
     .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    pshufb %xmm6, %xmm11
     .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    pshufd $78, %xmm9, %xmm10
     .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
-    movdqu 992(%rsi), %xmm12
+    pxor %xmm10, %xmm9
     movdqu 96(%rdi), %xmm5
-    movdqa %xmm11, %xmm13
+    movdqu 2000(%rsi), %xmm11
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    pclmulqdq $0, %xmm11, %xmm9
     .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    pclmulqdq $0, %xmm12, %xmm13
+    pxor %xmm9, %xmm7
     .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
-    pxor %xmm13, %xmm8
+    movdqu 32(%r8), %xmm9
     .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
-    movdqa %xmm11, %xmm13
     movdqu 112(%rdi), %xmm5
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    pclmulqdq $17, %xmm12, %xmm13
+    movdqu 992(%rsi), %xmm11
     .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    pxor %xmm13, %xmm10
+    movdqa %xmm9, %xmm12
     .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    pclmulqdq $0, %xmm11, %xmm12
     .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
-    movdqa %xmm11, %xmm13
+    pxor %xmm12, %xmm6
     movdqu 128(%rdi), %xmm5
-    pclmulqdq $1, %xmm12, %xmm13
+    movdqa %xmm9, %xmm12
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    pxor %xmm13, %xmm9
+    pclmulqdq $17, %xmm11, %xmm12
     .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
-    pclmulqdq $16, %xmm12, %xmm11
+    pxor %xmm12, %xmm8
     .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
-    pxor %xmm11, %xmm9
+    pshufd $78, %xmm9, %xmm10
     movdqu 144(%rdi), %xmm5
+    pxor %xmm10, %xmm9
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 48(%r8), %xmm11
+    movdqu 2016(%rsi), %xmm11
     .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    pshufb %xmm6, %xmm11
     .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    pclmulqdq $0, %xmm11, %xmm9
     .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
-    movdqu 1008(%rsi), %xmm12
+    pxor %xmm9, %xmm7
     movdqu 160(%rdi), %xmm5
-    movdqa %xmm11, %xmm13
+    movdqu 48(%r8), %xmm9
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
     .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    pclmulqdq $0, %xmm12, %xmm13
+    movdqu 1008(%rsi), %xmm11
     .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
-    pxor %xmm13, %xmm8
+    movdqa %xmm9, %xmm12
     .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
-    movdqa %xmm11, %xmm13
     movdqu 176(%rdi), %xmm5
+    pclmulqdq $0, %xmm11, %xmm12
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    pclmulqdq $17, %xmm12, %xmm13
+    pxor %xmm12, %xmm6
     .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    pxor %xmm13, %xmm10
+    movdqa %xmm9, %xmm12
     .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
+    pclmulqdq $17, %xmm11, %xmm12
     .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
-    movdqa %xmm11, %xmm13
+    pxor %xmm12, %xmm8
     movdqu 192(%rdi), %xmm5
-    pclmulqdq $1, %xmm12, %xmm13
+    pshufd $78, %xmm9, %xmm10
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    pxor %xmm13, %xmm9
+    pxor %xmm10, %xmm9
     .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
-    pclmulqdq $16, %xmm12, %xmm11
+    movdqu 2032(%rsi), %xmm11
     .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
-    pxor %xmm11, %xmm9
-    movdqu 208(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu .Lgcm_fold(%rip), %xmm12
-    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
-    movdqa %xmm8, %xmm13
-    .byte 0x66,0x0f,0x38,0xdc,0xd5         # aesenc %xmm5, %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
-    pclmulqdq $16, %xmm12, %xmm13
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc7    # aesenclast %xmm15, %xmm0
-    pshufd $78, %xmm8, %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcf    # aesenclast %xmm15, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd7    # aesenclast %xmm15, %xmm2
-    pxor %xmm8, %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xdf    # aesenclast %xmm15, %xmm3
-    pxor %xmm13, %xmm9
+    pclmulqdq $0, %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    pxor %xmm9, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
+    pxor %xmm6, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd7    # aesenc %xmm15, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdf    # aesenc %xmm15, %xmm3
+    pxor %xmm8, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    movdqu .Lgcm_fold(%rip), %xmm11
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xce    # aesenclast %xmm14, %xmm1
+    movdqa %xmm6, %xmm12
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd6    # aesenclast %xmm14, %xmm2
+    pclmulqdq $16, %xmm11, %xmm12
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xde    # aesenclast %xmm14, %xmm3
+    pshufd $78, %xmm6, %xmm6
     movdqu 0(%r8), %xmm5
-    movdqa %xmm9, %xmm13
+    pxor %xmm6, %xmm7
     pxor %xmm5, %xmm0
     movdqu 16(%r8), %xmm5
-    pclmulqdq $16, %xmm12, %xmm13
+    pxor %xmm12, %xmm7
     pxor %xmm5, %xmm1
-    pshufd $78, %xmm9, %xmm9
+    movdqa %xmm7, %xmm12
     movdqu 32(%r8), %xmm5
+    pclmulqdq $16, %xmm11, %xmm12
     pxor %xmm5, %xmm2
-    pxor %xmm9, %xmm10
+    pshufd $78, %xmm7, %xmm7
     movdqu 48(%r8), %xmm5
-    pxor %xmm13, %xmm10
+    pxor %xmm7, %xmm8
     pxor %xmm5, %xmm3
-    movdqa %xmm10, %xmm7
+    pxor %xmm12, %xmm8
     movdqu %xmm0, 0(%rcx)
     movdqu %xmm1, 16(%rcx)
     movdqu %xmm2, 32(%rcx)
     movdqu %xmm3, 48(%rcx)
     add $64, %r8
     add $64, %rcx
-    sub $4, %r9
-    cmp $4, %r9
+    sub $64, %r9
+    cmp $64, %r9
     jae .Laes_gen_aesni_gcm_dec_k256_w4_loop
 .Laes_gen_aesni_gcm_dec_k256_w4_done:
-    movdqu %xmm7, (%rdx)
-    pshufb %xmm6, %xmm4
-    movdqu %xmm4, 16(%rdx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm4
+    movdqa %xmm4, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu %xmm11, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k256_w4_tail
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w4_tail_done
+.Laes_gen_aesni_gcm_dec_k256_w4_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    movdqa %xmm8, %xmm9
+    movdqu (%r11), %xmm11
+    movdqa %xmm9, %xmm6
+    pclmulqdq $0, %xmm11, %xmm6
+    movdqa %xmm9, %xmm8
+    pclmulqdq $17, %xmm11, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1024(%r11), %xmm11
+    movdqa %xmm9, %xmm7
+    pclmulqdq $0, %xmm11, %xmm7
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w4_no_last
+    movdqu 48(%rdx), %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu 1008(%rsi), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 2032(%rsi), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    movdqu 32(%rdx), %xmm0
+    pxor %xmm13, %xmm0
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 144(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 160(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 176(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 192(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    movdqu %xmm0, 48(%rdx)
+.Laes_gen_aesni_gcm_dec_k256_w4_no_last:
+.Laes_gen_aesni_gcm_dec_k256_w4_tail_loop:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_gcm_dec_k256_w4_tail_partial
+    movdqa %xmm4, %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm4
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    pxor %xmm13, %xmm0
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 144(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 160(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 176(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 192(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    movdqu (%r8), %xmm9
+    pxor %xmm9, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1024(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+    jmp .Laes_gen_aesni_gcm_dec_k256_w4_tail_loop
+.Laes_gen_aesni_gcm_dec_k256_w4_tail_partial:
+    test %r9, %r9
+    jz .Laes_gen_aesni_gcm_dec_k256_w4_reduce
+    movdqa %xmm4, %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm4
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    pxor %xmm13, %xmm0
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 144(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 160(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 176(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 192(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k256_w4_bounce_in:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k256_w4_bounce_in
+    xor %rsi, %rsi
+    movdqu -16(%rsp), %xmm9
+    pxor %xmm9, %xmm0
+    movdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k256_w4_bounce_out:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k256_w4_bounce_out
+    xor %rsi, %rsi
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1024(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    pxor %xmm0, %xmm0
+    movdqu %xmm0, -16(%rsp)
+.Laes_gen_aesni_gcm_dec_k256_w4_reduce:
+    pxor %xmm6, %xmm7
+    pxor %xmm8, %xmm7
+    movdqu .Lgcm_fold(%rip), %xmm11
+    movdqa %xmm6, %xmm12
+    pclmulqdq $16, %xmm11, %xmm12
+    pshufd $78, %xmm6, %xmm6
+    pxor %xmm6, %xmm7
+    pxor %xmm12, %xmm7
+    movdqa %xmm7, %xmm12
+    pclmulqdq $16, %xmm11, %xmm12
+    pshufd $78, %xmm7, %xmm7
+    pxor %xmm7, %xmm8
+    pxor %xmm12, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w4_tag_done
+    movdqu 48(%rdx), %xmm9
+    movdqa %xmm8, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    pxor %xmm11, %xmm9
+    movdqu %xmm9, 48(%rdx)
+.Laes_gen_aesni_gcm_dec_k256_w4_tag_done:
+.Laes_gen_aesni_gcm_dec_k256_w4_tail_done:
+    movdqu %xmm8, (%rdx)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1231,148 +2795,382 @@ aes_gen_aesni_gcm_dec_k256_w4:
     ret
     .size aes_gen_aesni_gcm_dec_k256_w4, .-aes_gen_aesni_gcm_dec_k256_w4
 
-# void aes_gen_aesni_gcm_dec_k256_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_aesni_gcm_dec_k256_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 11 reloaded per group.
-# iv: unused (the counter is in state).
-# nblocks: a multiple of 2.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 10 reloaded per group.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 2 blocks, then what is left a vector at a time (the last one partial).
 # Requires: SSE2, SSSE3, AESNI, PCLMUL.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 counter blocks, byte-reversed: lane j counts block j of the group
-#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11
-#   %xmm4 the byte-reversal pattern
-#   %xmm5 the running hash, reflected
-#   %xmm6 GHASH: low products
-#   %xmm7 GHASH: middle products
-#   %xmm8 GHASH: high products
-#   %xmm9 GHASH: a block register of data
-#   %xmm10 GHASH: a key power, a product
-#   %xmm11 GHASH: a product
-#   %xmm12 rk0
-#   %xmm15 rk12
-#   %xmm14 rk13
-#   %xmm13 rk14
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %xmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
+#   %xmm4 GHASH: low products
+#   %xmm5 GHASH: middle products
+#   %xmm6 GHASH: high products; between groups the running hash, reflected
+#   %xmm7 GHASH: a block register of data
+#   %xmm8 GHASH: the next one
+#   %xmm9 GHASH: a key power, a product
+#   %xmm10 GHASH: a product
+#   %xmm11 rk0
+#   %xmm15 rk11
+#   %xmm14 rk12
+#   %xmm13 rk13
+#   %xmm12 rk14
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_aesni_gcm_dec_k256_w2
     .type aes_gen_aesni_gcm_dec_k256_w2, @function
     .p2align 5
 aes_gen_aesni_gcm_dec_k256_w2:
     endbr64
-    movdqu 0(%rdi), %xmm12
-    movdqu 192(%rdi), %xmm15
-    movdqu 208(%rdi), %xmm14
-    movdqu 224(%rdi), %xmm13
-    movdqu .Laesni_gcm_bswap(%rip), %xmm4
-    movdqu (%rdx), %xmm5
+    movdqu 0(%rdi), %xmm11
+    movdqu 176(%rdi), %xmm15
+    movdqu 192(%rdi), %xmm14
+    movdqu 208(%rdi), %xmm13
+    movdqu 224(%rdi), %xmm12
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    movdqu (%rdx), %xmm6
     movdqu 16(%rdx), %xmm2
-    pshufb %xmm4, %xmm2
-    cmp $2, %r9
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $32, %r9
     jb .Laes_gen_aesni_gcm_dec_k256_w2_done
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k256_w2_loop:
+    cmp $253, %r11b
+    ja .Laes_gen_aesni_gcm_dec_k256_w2_carry16
+    movdqa %xmm2, %xmm0
+    paddd .Laesni_gcm_inc_be1(%rip), %xmm0
+    movdqa %xmm2, %xmm1
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
+    paddd .Laesni_gcm_inc_be1+32(%rip), %xmm2
+    jmp .Laes_gen_aesni_gcm_dec_k256_w2_counted16
+.Laes_gen_aesni_gcm_dec_k256_w2_carry16:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm2
     movdqa %xmm2, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
-    movdqu 0(%r8), %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
     movdqa %xmm2, %xmm1
-    pshufb %xmm4, %xmm9
     paddd .Laesni_gcm_inc1+16(%rip), %xmm1
-    pshufb %xmm4, %xmm0
-    pxor %xmm5, %xmm9
-    pshufb %xmm4, %xmm1
-    movdqu 992(%rsi), %xmm10
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
     paddd .Laesni_gcm_inc1+32(%rip), %xmm2
-    movdqa %xmm9, %xmm6
-    pxor %xmm12, %xmm0
-    pxor %xmm12, %xmm1
-    pclmulqdq $0, %xmm10, %xmm6
+    pshufb .Laesni_gcm_bswap(%rip), %xmm2
+.Laes_gen_aesni_gcm_dec_k256_w2_counted16:
+    add $2, %r11d
+    pxor %xmm11, %xmm0
+    pxor %xmm11, %xmm1
+    movdqu 0(%r8), %xmm7
     movdqu 16(%rdi), %xmm3
-    movdqa %xmm9, %xmm8
+    pshufb .Laesni_gcm_bswap(%rip), %xmm7
     .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    pclmulqdq $17, %xmm10, %xmm8
+    pxor %xmm6, %xmm7
     .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 992(%rsi), %xmm9
     movdqu 32(%rdi), %xmm3
-    movdqa %xmm9, %xmm7
+    movdqa %xmm7, %xmm4
     .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    pclmulqdq $1, %xmm10, %xmm7
+    pclmulqdq $0, %xmm9, %xmm4
     .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqa %xmm7, %xmm6
     movdqu 48(%rdi), %xmm3
-    pclmulqdq $16, %xmm10, %xmm9
+    pclmulqdq $17, %xmm9, %xmm6
     .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    pxor %xmm9, %xmm7
+    pshufd $78, %xmm7, %xmm8
     .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
-    movdqu 16(%r8), %xmm9
+    pxor %xmm8, %xmm7
     movdqu 64(%rdi), %xmm3
     .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    pshufb %xmm4, %xmm9
+    movdqu 2016(%rsi), %xmm9
     .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
-    movdqu 1008(%rsi), %xmm10
+    movdqa %xmm7, %xmm5
     movdqu 80(%rdi), %xmm3
-    movdqa %xmm9, %xmm11
+    pclmulqdq $0, %xmm9, %xmm5
     .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 16(%r8), %xmm7
     .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
-    pclmulqdq $0, %xmm10, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm7
     movdqu 96(%rdi), %xmm3
-    pxor %xmm11, %xmm6
+    movdqu 1008(%rsi), %xmm9
     .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqa %xmm9, %xmm11
+    movdqa %xmm7, %xmm10
     .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    pclmulqdq $0, %xmm9, %xmm10
     movdqu 112(%rdi), %xmm3
-    pclmulqdq $17, %xmm10, %xmm11
+    pxor %xmm10, %xmm4
     .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    pxor %xmm11, %xmm8
+    movdqa %xmm7, %xmm10
     .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
     movdqu 128(%rdi), %xmm3
-    movdqa %xmm9, %xmm11
+    pclmulqdq $17, %xmm9, %xmm10
     .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    pclmulqdq $1, %xmm10, %xmm11
+    pxor %xmm10, %xmm6
     .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
-    pxor %xmm11, %xmm7
+    pshufd $78, %xmm7, %xmm8
     movdqu 144(%rdi), %xmm3
+    pxor %xmm8, %xmm7
     .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    pclmulqdq $16, %xmm10, %xmm9
+    movdqu 2032(%rsi), %xmm9
     .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
-    pxor %xmm9, %xmm7
+    pclmulqdq $0, %xmm9, %xmm7
     movdqu 160(%rdi), %xmm3
-    movdqu .Lgcm_fold(%rip), %xmm10
+    pxor %xmm7, %xmm5
     .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    pxor %xmm4, %xmm5
     .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
-    movdqa %xmm6, %xmm11
-    movdqu 176(%rdi), %xmm3
-    pclmulqdq $16, %xmm10, %xmm11
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
-    pshufd $78, %xmm6, %xmm6
+    pxor %xmm6, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    pxor %xmm6, %xmm7
+    movdqu .Lgcm_fold(%rip), %xmm9
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
-    pxor %xmm11, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    movdqa %xmm4, %xmm10
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xce    # aesenc %xmm14, %xmm1
-    movdqa %xmm7, %xmm11
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc5    # aesenclast %xmm13, %xmm0
-    pclmulqdq $16, %xmm10, %xmm11
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcd    # aesenclast %xmm13, %xmm1
-    pshufd $78, %xmm7, %xmm7
+    pclmulqdq $16, %xmm9, %xmm10
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    pshufd $78, %xmm4, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    pxor %xmm4, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
+    pxor %xmm10, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcc    # aesenclast %xmm12, %xmm1
+    movdqa %xmm5, %xmm10
     movdqu 0(%r8), %xmm3
+    pclmulqdq $16, %xmm9, %xmm10
     pxor %xmm3, %xmm0
-    pxor %xmm7, %xmm8
+    pshufd $78, %xmm5, %xmm5
     movdqu 16(%r8), %xmm3
-    pxor %xmm11, %xmm8
+    pxor %xmm5, %xmm6
     pxor %xmm3, %xmm1
-    movdqa %xmm8, %xmm5
+    pxor %xmm10, %xmm6
     movdqu %xmm0, 0(%rcx)
     movdqu %xmm1, 16(%rcx)
     add $32, %r8
     add $32, %rcx
-    sub $2, %r9
-    cmp $2, %r9
+    sub $32, %r9
+    cmp $32, %r9
     jae .Laes_gen_aesni_gcm_dec_k256_w2_loop
 .Laes_gen_aesni_gcm_dec_k256_w2_done:
-    movdqu %xmm5, (%rdx)
-    pshufb %xmm4, %xmm2
-    movdqu %xmm2, 16(%rdx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm2
+    movdqa %xmm2, %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu %xmm9, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k256_w2_tail
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w2_tail_done
+.Laes_gen_aesni_gcm_dec_k256_w2_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    movdqa %xmm6, %xmm7
+    movdqu (%r11), %xmm9
+    movdqa %xmm7, %xmm4
+    pclmulqdq $0, %xmm9, %xmm4
+    movdqa %xmm7, %xmm6
+    pclmulqdq $17, %xmm9, %xmm6
+    pshufd $78, %xmm7, %xmm8
+    pxor %xmm8, %xmm7
+    movdqu 1024(%r11), %xmm9
+    movdqa %xmm7, %xmm5
+    pclmulqdq $0, %xmm9, %xmm5
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w2_no_last
+    movdqu 48(%rdx), %xmm7
+    pshufb .Laesni_gcm_bswap(%rip), %xmm7
+    movdqu 1008(%rsi), %xmm9
+    movdqa %xmm7, %xmm10
+    pclmulqdq $0, %xmm9, %xmm10
+    pxor %xmm10, %xmm4
+    movdqa %xmm7, %xmm10
+    pclmulqdq $17, %xmm9, %xmm10
+    pxor %xmm10, %xmm6
+    pshufd $78, %xmm7, %xmm8
+    pxor %xmm8, %xmm7
+    movdqu 2032(%rsi), %xmm9
+    pclmulqdq $0, %xmm9, %xmm7
+    pxor %xmm7, %xmm5
+    movdqu 32(%rdx), %xmm0
+    pxor %xmm11, %xmm0
+    movdqu 16(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 32(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 48(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 64(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 80(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 96(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 112(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 128(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 144(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 160(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
+    movdqu %xmm0, 48(%rdx)
+.Laes_gen_aesni_gcm_dec_k256_w2_no_last:
+.Laes_gen_aesni_gcm_dec_k256_w2_tail_loop:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_gcm_dec_k256_w2_tail_partial
+    movdqa %xmm2, %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm2
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    pxor %xmm11, %xmm0
+    movdqu 16(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 32(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 48(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 64(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 80(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 96(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 112(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 128(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 144(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 160(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
+    movdqu (%r8), %xmm7
+    pxor %xmm7, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm7
+    movdqu (%r11), %xmm9
+    movdqa %xmm7, %xmm10
+    pclmulqdq $0, %xmm9, %xmm10
+    pxor %xmm10, %xmm4
+    movdqa %xmm7, %xmm10
+    pclmulqdq $17, %xmm9, %xmm10
+    pxor %xmm10, %xmm6
+    pshufd $78, %xmm7, %xmm8
+    pxor %xmm8, %xmm7
+    movdqu 1024(%r11), %xmm9
+    pclmulqdq $0, %xmm9, %xmm7
+    pxor %xmm7, %xmm5
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+    jmp .Laes_gen_aesni_gcm_dec_k256_w2_tail_loop
+.Laes_gen_aesni_gcm_dec_k256_w2_tail_partial:
+    test %r9, %r9
+    jz .Laes_gen_aesni_gcm_dec_k256_w2_reduce
+    movdqa %xmm2, %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm2
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    pxor %xmm11, %xmm0
+    movdqu 16(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 32(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 48(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 64(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 80(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 96(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 112(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 128(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 144(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 160(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
+    pxor %xmm9, %xmm9
+    movdqu %xmm9, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k256_w2_bounce_in:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k256_w2_bounce_in
+    xor %rsi, %rsi
+    movdqu -16(%rsp), %xmm7
+    pxor %xmm7, %xmm0
+    movdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k256_w2_bounce_out:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k256_w2_bounce_out
+    xor %rsi, %rsi
+    pshufb .Laesni_gcm_bswap(%rip), %xmm7
+    movdqu (%r11), %xmm9
+    movdqa %xmm7, %xmm10
+    pclmulqdq $0, %xmm9, %xmm10
+    pxor %xmm10, %xmm4
+    movdqa %xmm7, %xmm10
+    pclmulqdq $17, %xmm9, %xmm10
+    pxor %xmm10, %xmm6
+    pshufd $78, %xmm7, %xmm8
+    pxor %xmm8, %xmm7
+    movdqu 1024(%r11), %xmm9
+    pclmulqdq $0, %xmm9, %xmm7
+    pxor %xmm7, %xmm5
+    pxor %xmm0, %xmm0
+    movdqu %xmm0, -16(%rsp)
+.Laes_gen_aesni_gcm_dec_k256_w2_reduce:
+    pxor %xmm4, %xmm5
+    pxor %xmm6, %xmm5
+    movdqu .Lgcm_fold(%rip), %xmm9
+    movdqa %xmm4, %xmm10
+    pclmulqdq $16, %xmm9, %xmm10
+    pshufd $78, %xmm4, %xmm4
+    pxor %xmm4, %xmm5
+    pxor %xmm10, %xmm5
+    movdqa %xmm5, %xmm10
+    pclmulqdq $16, %xmm9, %xmm10
+    pshufd $78, %xmm5, %xmm5
+    pxor %xmm5, %xmm6
+    pxor %xmm10, %xmm6
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w2_tag_done
+    movdqu 48(%rdx), %xmm7
+    movdqa %xmm6, %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    pxor %xmm9, %xmm7
+    movdqu %xmm7, 48(%rdx)
+.Laes_gen_aesni_gcm_dec_k256_w2_tag_done:
+.Laes_gen_aesni_gcm_dec_k256_w2_tail_done:
+    movdqu %xmm6, (%rdx)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1392,113 +3190,342 @@ aes_gen_aesni_gcm_dec_k256_w2:
     ret
     .size aes_gen_aesni_gcm_dec_k256_w2, .-aes_gen_aesni_gcm_dec_k256_w2
 
-# void aes_gen_aesni_gcm_dec_k256_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_aesni_gcm_dec_k256_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 10 reloaded per group.
-# iv: unused (the counter is in state).
-# nblocks: any count.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 9 reloaded per group.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
 # Requires: SSE2, SSSE3, AESNI, PCLMUL.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 counter blocks, byte-reversed: lane j counts block j of the group
-#   %xmm2 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
-#   %xmm3 the byte-reversal pattern
-#   %xmm4 the running hash, reflected
-#   %xmm5 GHASH: low products
-#   %xmm6 GHASH: middle products
-#   %xmm7 GHASH: high products
-#   %xmm8 GHASH: a block register of data
-#   %xmm9 GHASH: a key power, a product
-#   %xmm10 GHASH: a product
-#   %xmm11 rk0
-#   %xmm15 rk11
-#   %xmm14 rk12
-#   %xmm13 rk13
-#   %xmm12 rk14
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %xmm1 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %xmm2 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9
+#   %xmm3 GHASH: low products
+#   %xmm4 GHASH: middle products
+#   %xmm5 GHASH: high products; between groups the running hash, reflected
+#   %xmm6 GHASH: a block register of data
+#   %xmm7 GHASH: the next one
+#   %xmm8 GHASH: a key power, a product
+#   %xmm9 GHASH: a product
+#   %xmm10 rk0
+#   %xmm15 rk10
+#   %xmm14 rk11
+#   %xmm13 rk12
+#   %xmm12 rk13
+#   %xmm11 rk14
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_aesni_gcm_dec_k256_w1
     .type aes_gen_aesni_gcm_dec_k256_w1, @function
     .p2align 5
 aes_gen_aesni_gcm_dec_k256_w1:
     endbr64
-    movdqu 0(%rdi), %xmm11
-    movdqu 176(%rdi), %xmm15
-    movdqu 192(%rdi), %xmm14
-    movdqu 208(%rdi), %xmm13
-    movdqu 224(%rdi), %xmm12
-    movdqu .Laesni_gcm_bswap(%rip), %xmm3
-    movdqu (%rdx), %xmm4
+    movdqu 0(%rdi), %xmm10
+    movdqu 160(%rdi), %xmm15
+    movdqu 176(%rdi), %xmm14
+    movdqu 192(%rdi), %xmm13
+    movdqu 208(%rdi), %xmm12
+    movdqu 224(%rdi), %xmm11
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    movdqu (%rdx), %xmm5
     movdqu 16(%rdx), %xmm1
-    pshufb %xmm3, %xmm1
-    cmp $1, %r9
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $16, %r9
     jb .Laes_gen_aesni_gcm_dec_k256_w1_done
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k256_w1_loop:
+    cmp $254, %r11b
+    ja .Laes_gen_aesni_gcm_dec_k256_w1_carry17
+    movdqa %xmm1, %xmm0
+    paddd .Laesni_gcm_inc_be1(%rip), %xmm0
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
+    jmp .Laes_gen_aesni_gcm_dec_k256_w1_counted17
+.Laes_gen_aesni_gcm_dec_k256_w1_carry17:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
     movdqa %xmm1, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
-    movdqu 0(%r8), %xmm8
-    pshufb %xmm3, %xmm0
-    pshufb %xmm3, %xmm8
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
     paddd .Laesni_gcm_inc1+16(%rip), %xmm1
-    pxor %xmm4, %xmm8
-    pxor %xmm11, %xmm0
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
+.Laes_gen_aesni_gcm_dec_k256_w1_counted17:
+    add $1, %r11d
+    pxor %xmm10, %xmm0
+    movdqu 0(%r8), %xmm6
     movdqu 16(%rdi), %xmm2
-    movdqu 1008(%rsi), %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
     .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqa %xmm8, %xmm5
-    movdqu 32(%rdi), %xmm2
-    pclmulqdq $0, %xmm9, %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 48(%rdi), %xmm2
-    movdqa %xmm8, %xmm7
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    pclmulqdq $17, %xmm9, %xmm7
-    movdqu 64(%rdi), %xmm2
-    movdqa %xmm8, %xmm6
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    pclmulqdq $1, %xmm9, %xmm6
-    movdqu 80(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    pclmulqdq $16, %xmm9, %xmm8
-    movdqu 96(%rdi), %xmm2
-    pxor %xmm8, %xmm6
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu .Lgcm_fold(%rip), %xmm9
-    movdqu 112(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqa %xmm5, %xmm10
-    movdqu 128(%rdi), %xmm2
-    pclmulqdq $16, %xmm9, %xmm10
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    pshufd $78, %xmm5, %xmm5
-    movdqu 144(%rdi), %xmm2
     pxor %xmm5, %xmm6
+    movdqu 32(%rdi), %xmm2
+    movdqu 1008(%rsi), %xmm8
     .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 160(%rdi), %xmm2
-    pxor %xmm10, %xmm6
+    movdqa %xmm6, %xmm3
+    movdqu 48(%rdi), %xmm2
+    pclmulqdq $0, %xmm8, %xmm3
     .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqa %xmm6, %xmm10
+    movdqa %xmm6, %xmm5
+    movdqu 64(%rdi), %xmm2
+    pclmulqdq $17, %xmm8, %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    pshufd $78, %xmm6, %xmm7
+    movdqu 80(%rdi), %xmm2
+    pxor %xmm7, %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 2032(%rsi), %xmm8
+    movdqu 96(%rdi), %xmm2
+    movdqa %xmm6, %xmm4
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    pclmulqdq $0, %xmm8, %xmm4
+    movdqu 112(%rdi), %xmm2
+    pxor %xmm3, %xmm4
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    pxor %xmm5, %xmm4
+    movdqu 128(%rdi), %xmm2
+    movdqu .Lgcm_fold(%rip), %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqa %xmm3, %xmm9
+    movdqu 144(%rdi), %xmm2
+    pclmulqdq $16, %xmm8, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    pshufd $78, %xmm3, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    pclmulqdq $16, %xmm9, %xmm10
+    pxor %xmm3, %xmm4
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    pxor %xmm9, %xmm4
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
-    pshufd $78, %xmm6, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
-    pxor %xmm6, %xmm7
+    movdqa %xmm4, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
+    pclmulqdq $16, %xmm8, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
+    pshufd $78, %xmm4, %xmm4
     movdqu 0(%r8), %xmm2
-    pxor %xmm10, %xmm7
+    pxor %xmm4, %xmm5
     pxor %xmm2, %xmm0
-    movdqa %xmm7, %xmm4
+    pxor %xmm9, %xmm5
     movdqu %xmm0, 0(%rcx)
     add $16, %r8
     add $16, %rcx
-    sub $1, %r9
-    cmp $1, %r9
+    sub $16, %r9
+    cmp $16, %r9
     jae .Laes_gen_aesni_gcm_dec_k256_w1_loop
 .Laes_gen_aesni_gcm_dec_k256_w1_done:
-    movdqu %xmm4, (%rdx)
-    pshufb %xmm3, %xmm1
-    movdqu %xmm1, 16(%rdx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
+    movdqa %xmm1, %xmm8
+    pshufb .Laesni_gcm_bswap(%rip), %xmm8
+    movdqu %xmm8, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k256_w1_tail
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w1_tail_done
+.Laes_gen_aesni_gcm_dec_k256_w1_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    movdqa %xmm5, %xmm6
+    movdqu (%r11), %xmm8
+    movdqa %xmm6, %xmm3
+    pclmulqdq $0, %xmm8, %xmm3
+    movdqa %xmm6, %xmm5
+    pclmulqdq $17, %xmm8, %xmm5
+    pshufd $78, %xmm6, %xmm7
+    pxor %xmm7, %xmm6
+    movdqu 1024(%r11), %xmm8
+    movdqa %xmm6, %xmm4
+    pclmulqdq $0, %xmm8, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w1_no_last
+    movdqu 48(%rdx), %xmm6
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    movdqu 1008(%rsi), %xmm8
+    movdqa %xmm6, %xmm9
+    pclmulqdq $0, %xmm8, %xmm9
+    pxor %xmm9, %xmm3
+    movdqa %xmm6, %xmm9
+    pclmulqdq $17, %xmm8, %xmm9
+    pxor %xmm9, %xmm5
+    pshufd $78, %xmm6, %xmm7
+    pxor %xmm7, %xmm6
+    movdqu 2032(%rsi), %xmm8
+    pclmulqdq $0, %xmm8, %xmm6
+    pxor %xmm6, %xmm4
+    movdqu 32(%rdx), %xmm0
+    pxor %xmm10, %xmm0
+    movdqu 16(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 32(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 48(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 64(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 80(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 96(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 112(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 128(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 144(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
+    movdqu %xmm0, 48(%rdx)
+.Laes_gen_aesni_gcm_dec_k256_w1_no_last:
+.Laes_gen_aesni_gcm_dec_k256_w1_tail_loop:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_gcm_dec_k256_w1_tail_partial
+    movdqa %xmm1, %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm1
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    pxor %xmm10, %xmm0
+    movdqu 16(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 32(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 48(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 64(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 80(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 96(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 112(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 128(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 144(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
+    movdqu (%r8), %xmm6
+    pxor %xmm6, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    movdqu (%r11), %xmm8
+    movdqa %xmm6, %xmm9
+    pclmulqdq $0, %xmm8, %xmm9
+    pxor %xmm9, %xmm3
+    movdqa %xmm6, %xmm9
+    pclmulqdq $17, %xmm8, %xmm9
+    pxor %xmm9, %xmm5
+    pshufd $78, %xmm6, %xmm7
+    pxor %xmm7, %xmm6
+    movdqu 1024(%r11), %xmm8
+    pclmulqdq $0, %xmm8, %xmm6
+    pxor %xmm6, %xmm4
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+    jmp .Laes_gen_aesni_gcm_dec_k256_w1_tail_loop
+.Laes_gen_aesni_gcm_dec_k256_w1_tail_partial:
+    test %r9, %r9
+    jz .Laes_gen_aesni_gcm_dec_k256_w1_reduce
+    movdqa %xmm1, %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm1
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    pxor %xmm10, %xmm0
+    movdqu 16(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 32(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 48(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 64(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 80(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 96(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 112(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 128(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 144(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
+    pxor %xmm8, %xmm8
+    movdqu %xmm8, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k256_w1_bounce_in:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k256_w1_bounce_in
+    xor %rsi, %rsi
+    movdqu -16(%rsp), %xmm6
+    pxor %xmm6, %xmm0
+    movdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k256_w1_bounce_out:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k256_w1_bounce_out
+    xor %rsi, %rsi
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    movdqu (%r11), %xmm8
+    movdqa %xmm6, %xmm9
+    pclmulqdq $0, %xmm8, %xmm9
+    pxor %xmm9, %xmm3
+    movdqa %xmm6, %xmm9
+    pclmulqdq $17, %xmm8, %xmm9
+    pxor %xmm9, %xmm5
+    pshufd $78, %xmm6, %xmm7
+    pxor %xmm7, %xmm6
+    movdqu 1024(%r11), %xmm8
+    pclmulqdq $0, %xmm8, %xmm6
+    pxor %xmm6, %xmm4
+    pxor %xmm0, %xmm0
+    movdqu %xmm0, -16(%rsp)
+.Laes_gen_aesni_gcm_dec_k256_w1_reduce:
+    pxor %xmm3, %xmm4
+    pxor %xmm5, %xmm4
+    movdqu .Lgcm_fold(%rip), %xmm8
+    movdqa %xmm3, %xmm9
+    pclmulqdq $16, %xmm8, %xmm9
+    pshufd $78, %xmm3, %xmm3
+    pxor %xmm3, %xmm4
+    pxor %xmm9, %xmm4
+    movdqa %xmm4, %xmm9
+    pclmulqdq $16, %xmm8, %xmm9
+    pshufd $78, %xmm4, %xmm4
+    pxor %xmm4, %xmm5
+    pxor %xmm9, %xmm5
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w1_tag_done
+    movdqu 48(%rdx), %xmm6
+    movdqa %xmm5, %xmm8
+    pshufb .Laesni_gcm_bswap(%rip), %xmm8
+    pxor %xmm8, %xmm6
+    movdqu %xmm6, 48(%rdx)
+.Laes_gen_aesni_gcm_dec_k256_w1_tag_done:
+.Laes_gen_aesni_gcm_dec_k256_w1_tail_done:
+    movdqu %xmm5, (%rdx)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2

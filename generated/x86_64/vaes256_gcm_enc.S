@@ -8,6 +8,10 @@
 # x^6 + x + 1 reflected (0xc2 << 56), in the high qword
 .Lgcm_fold:
     .quad 1, 0xc200000000000000
+# 16 bytes of ones, 16 of zeros: at 16 - n, n bytes kept
+.Lgcm_partial:
+    .quad -1, -1
+    .quad 0, 0
 # reverses each 16-byte lane
 .Lvaes256_gcm_bswap:
     .quad 0x08090a0b0c0d0e0f, 0x0001020304050607
@@ -31,6 +35,25 @@
     .quad 6, 0
     .quad 8, 0
     .quad 8, 0
+# entry r: L r added to byte 15 of each lane
+.Lvaes256_gcm_inc_be1:
+    .quad 0, 0x0000000000000000
+    .quad 0, 0x0100000000000000
+    .quad 0, 0x0200000000000000
+    .quad 0, 0x0300000000000000
+    .quad 0, 0x0400000000000000
+# entry r: L r added to byte 15 of each lane
+.Lvaes256_gcm_inc_be2:
+    .quad 0, 0x0000000000000000
+    .quad 0, 0x0000000000000000
+    .quad 0, 0x0200000000000000
+    .quad 0, 0x0200000000000000
+    .quad 0, 0x0400000000000000
+    .quad 0, 0x0400000000000000
+    .quad 0, 0x0600000000000000
+    .quad 0, 0x0600000000000000
+    .quad 0, 0x0800000000000000
+    .quad 0, 0x0800000000000000
 # lane j: j added to the counter
 .Lvaes256_gcm_lanes1:
     .quad 0, 0
@@ -38,60 +61,87 @@
 .Lvaes256_gcm_lanes2:
     .quad 0, 0
     .quad 1, 0
+# 1 added to each lane's counter
+.Lvaes256_gcm_one1:
+    .quad 1, 0
+# 1 added to each lane's counter
+.Lvaes256_gcm_one2:
+    .quad 1, 0
+    .quad 1, 0
 
     .text
 
-# void aes_gen_vaes256_gcm_enc_k128_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_vaes256_gcm_enc_k128_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 9 reloaded per group.
-# iv: unused (the counter is in state).
-# nblocks: a multiple of 8.
-# Requires: AVX, AVX2, VAES, VPCLMULQDQ.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 8 reloaded per group.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 8 blocks, then what is left a vector at a time (the last one partial).
+# Requires: AESNI, PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
 #   %ymm0 blocks 0-1
 #   %ymm1 blocks 2-3
 #   %ymm2 blocks 4-5
 #   %ymm3 blocks 6-7
-#   %ymm4 counter blocks, byte-reversed: lane j counts block j of the group
-#   %ymm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9
-#   %ymm6 the byte-reversal pattern
-#   %ymm7 the running hash, reflected
-#   %ymm8 GHASH: low products
-#   %ymm9 GHASH: middle products
-#   %ymm10 GHASH: high products
-#   %ymm11 GHASH: a block register of data
-#   %ymm12 GHASH: a key power, a product
-#   %ymm13 GHASH: a product
-#   %ymm14 rk0
-#   %ymm15 rk10
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %ymm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %ymm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
+#   %ymm6 GHASH: low products
+#   %ymm7 GHASH: middle products
+#   %ymm8 GHASH: high products; between groups the running hash, reflected
+#   %ymm9 GHASH: a block register of data
+#   %ymm10 GHASH: the next one
+#   %ymm11 GHASH: a key power, a product
+#   %ymm12 GHASH: a product
+#   %ymm13 rk0
+#   %ymm15 rk9
+#   %ymm14 rk10
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k128_w8
     .type aes_gen_vaes256_gcm_enc_k128_w8, @function
     .p2align 5
 aes_gen_vaes256_gcm_enc_k128_w8:
     endbr64
-    vbroadcasti128 0(%rdi), %ymm14
-    vbroadcasti128 160(%rdi), %ymm15
-    vmovdqu .Lvaes256_gcm_bswap(%rip), %ymm6
-    vmovdqu (%rdx), %xmm7
+    vbroadcasti128 0(%rdi), %ymm13
+    vbroadcasti128 144(%rdi), %ymm15
+    vbroadcasti128 160(%rdi), %ymm14
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    vmovdqu (%rdx), %xmm8
     vbroadcasti128 16(%rdx), %ymm4
-    vpshufb %ymm6, %ymm4, %ymm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     vpaddd .Lvaes256_gcm_lanes2(%rip), %ymm4, %ymm4
-    cmp $8, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k128_w8_done
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $128, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k128_w8_groups_done
+    cmp $246, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k128_w8_carry15
+    vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm4, %ymm0
+    vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm4, %ymm1
+    vpaddd .Lvaes256_gcm_inc_be2+64(%rip), %ymm4, %ymm2
+    vpaddd .Lvaes256_gcm_inc_be2+96(%rip), %ymm4, %ymm3
+    vpaddd .Lvaes256_gcm_inc_be2+128(%rip), %ymm4, %ymm4
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w8_counted15
+.Laes_gen_vaes256_gcm_enc_k128_w8_carry15:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     vpaddd .Lvaes256_gcm_inc2(%rip), %ymm4, %ymm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
     vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm4, %ymm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
     vpaddd .Lvaes256_gcm_inc2+64(%rip), %ymm4, %ymm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm2, %ymm2
     vpaddd .Lvaes256_gcm_inc2+96(%rip), %ymm4, %ymm3
-    vpshufb %ymm6, %ymm0, %ymm0
-    vpshufb %ymm6, %ymm1, %ymm1
-    vpshufb %ymm6, %ymm2, %ymm2
-    vpshufb %ymm6, %ymm3, %ymm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm3, %ymm3
     vpaddd .Lvaes256_gcm_inc2+128(%rip), %ymm4, %ymm4
-    vpxor %ymm14, %ymm0, %ymm0
-    vpxor %ymm14, %ymm1, %ymm1
-    vpxor %ymm14, %ymm2, %ymm2
-    vpxor %ymm14, %ymm3, %ymm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
+.Laes_gen_vaes256_gcm_enc_k128_w8_counted15:
+    add $8, %r11d
+    vpxor %ymm13, %ymm0, %ymm0
+    vpxor %ymm13, %ymm1, %ymm1
+    vpxor %ymm13, %ymm2, %ymm2
+    vpxor %ymm13, %ymm3, %ymm3
     vbroadcasti128 16(%rdi), %ymm5
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
@@ -132,15 +182,14 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
     .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    vbroadcasti128 144(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x7d,0xdd,0xc7         # vaesenclast %ymm15, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdd,0xcf         # vaesenclast %ymm15, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdd,0xd7         # vaesenclast %ymm15, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdd,0xdf         # vaesenclast %ymm15, %ymm3, %ymm3
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd7         # vaesenc %ymm15, %ymm2, %ymm2
+    .byte 0xc4,0xc2,0x65,0xdc,0xdf         # vaesenc %ymm15, %ymm3, %ymm3
+    .byte 0xc4,0xc2,0x7d,0xdd,0xc6         # vaesenclast %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdd,0xce         # vaesenclast %ymm14, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x6d,0xdd,0xd6         # vaesenclast %ymm14, %ymm2, %ymm2
+    .byte 0xc4,0xc2,0x65,0xdd,0xde         # vaesenclast %ymm14, %ymm3, %ymm3
     vpxor 0(%r8), %ymm0, %ymm0
     vpxor 32(%r8), %ymm1, %ymm1
     vpxor 64(%r8), %ymm2, %ymm2
@@ -151,190 +200,430 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     vmovdqu %ymm3, 96(%rcx)
     add $128, %r8
     add $128, %rcx
-    sub $8, %r9
+    sub $128, %r9
     .p2align 4
 .Laes_gen_vaes256_gcm_enc_k128_w8_loop:
-    cmp $8, %r9
+    cmp $128, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w8_last
+    cmp $246, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k128_w8_carry104
+    vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm4, %ymm0
+    vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm4, %ymm1
+    vpaddd .Lvaes256_gcm_inc_be2+64(%rip), %ymm4, %ymm2
+    vpaddd .Lvaes256_gcm_inc_be2+96(%rip), %ymm4, %ymm3
+    vpaddd .Lvaes256_gcm_inc_be2+128(%rip), %ymm4, %ymm4
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w8_counted104
+.Laes_gen_vaes256_gcm_enc_k128_w8_carry104:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     vpaddd .Lvaes256_gcm_inc2(%rip), %ymm4, %ymm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
     vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm4, %ymm1
-    vmovdqu -128(%rcx), %ymm11
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
     vpaddd .Lvaes256_gcm_inc2+64(%rip), %ymm4, %ymm2
-    vpshufb %ymm6, %ymm11, %ymm11
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm2, %ymm2
     vpaddd .Lvaes256_gcm_inc2+96(%rip), %ymm4, %ymm3
-    vpxor %ymm7, %ymm11, %ymm11
-    vpshufb %ymm6, %ymm0, %ymm0
-    vpshufb %ymm6, %ymm1, %ymm1
-    vpclmulqdq $0, 896(%rsi), %ymm11, %ymm8
-    vpshufb %ymm6, %ymm2, %ymm2
-    vpclmulqdq $17, 896(%rsi), %ymm11, %ymm10
-    vpshufb %ymm6, %ymm3, %ymm3
-    vpclmulqdq $1, 896(%rsi), %ymm11, %ymm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm3, %ymm3
     vpaddd .Lvaes256_gcm_inc2+128(%rip), %ymm4, %ymm4
-    vpxor %ymm14, %ymm0, %ymm0
-    vpclmulqdq $16, 896(%rsi), %ymm11, %ymm11
-    vpxor %ymm14, %ymm1, %ymm1
-    vpxor %ymm11, %ymm9, %ymm9
-    vpxor %ymm14, %ymm2, %ymm2
-    vmovdqu -96(%rcx), %ymm11
-    vpxor %ymm14, %ymm3, %ymm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
+.Laes_gen_vaes256_gcm_enc_k128_w8_counted104:
+    add $8, %r11d
+    vpxor %ymm13, %ymm0, %ymm0
+    vpxor %ymm13, %ymm1, %ymm1
+    vmovdqu -128(%rcx), %ymm9
+    vpxor %ymm13, %ymm2, %ymm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vpxor %ymm13, %ymm3, %ymm3
+    vmovdqu -96(%rcx), %ymm10
     vbroadcasti128 16(%rdi), %ymm5
-    vpshufb %ymm6, %ymm11, %ymm11
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm10, %ymm10
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    vpclmulqdq $0, 928(%rsi), %ymm11, %ymm13
-    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vpxor %ymm13, %ymm8, %ymm8
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    vpclmulqdq $17, 928(%rsi), %ymm11, %ymm13
-    vbroadcasti128 32(%rdi), %ymm5
-    vpxor %ymm13, %ymm10, %ymm10
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    vpclmulqdq $1, 928(%rsi), %ymm11, %ymm13
-    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
-    vpxor %ymm13, %ymm9, %ymm9
-    .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    vpclmulqdq $16, 928(%rsi), %ymm11, %ymm11
-    vbroadcasti128 48(%rdi), %ymm5
-    vpxor %ymm11, %ymm9, %ymm9
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vmovdqu -64(%rcx), %ymm11
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
-    vpshufb %ymm6, %ymm11, %ymm11
-    .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    vpclmulqdq $0, 960(%rsi), %ymm11, %ymm13
-    vbroadcasti128 64(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    vpxor %ymm13, %ymm8, %ymm8
-    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vpclmulqdq $17, 960(%rsi), %ymm11, %ymm13
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
-    vpxor %ymm13, %ymm10, %ymm10
-    .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    vpclmulqdq $1, 960(%rsi), %ymm11, %ymm13
-    vbroadcasti128 80(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    vpxor %ymm13, %ymm9, %ymm9
-    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vpclmulqdq $16, 960(%rsi), %ymm11, %ymm11
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
-    vpxor %ymm11, %ymm9, %ymm9
-    .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    vbroadcasti128 96(%rdi), %ymm5
-    vmovdqu -32(%rcx), %ymm11
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    vpshufb %ymm6, %ymm11, %ymm11
-    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vpclmulqdq $0, 992(%rsi), %ymm11, %ymm13
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    vpxor %ymm13, %ymm8, %ymm8
-    vbroadcasti128 112(%rdi), %ymm5
-    vpclmulqdq $17, 992(%rsi), %ymm11, %ymm13
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    vpxor %ymm13, %ymm10, %ymm10
-    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
-    vpclmulqdq $1, 992(%rsi), %ymm11, %ymm13
-    .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    vpxor %ymm13, %ymm9, %ymm9
-    vbroadcasti128 128(%rdi), %ymm5
-    vpclmulqdq $16, 992(%rsi), %ymm11, %ymm11
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vpxor %ymm11, %ymm9, %ymm9
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
-    vbroadcasti128 .Lgcm_fold(%rip), %ymm12
-    .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    vpclmulqdq $16, %ymm12, %ymm8, %ymm13
-    vbroadcasti128 144(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    vpshufd $78, %ymm8, %ymm8
-    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
     vpxor %ymm8, %ymm9, %ymm9
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vpclmulqdq $0, 896(%rsi), %ymm9, %ymm6
     .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
-    vpxor %ymm13, %ymm9, %ymm9
+    vpclmulqdq $0, 928(%rsi), %ymm10, %ymm12
     .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x7d,0xdd,0xc7         # vaesenclast %ymm15, %ymm0, %ymm0
-    vpclmulqdq $16, %ymm12, %ymm9, %ymm13
-    .byte 0xc4,0xc2,0x75,0xdd,0xcf         # vaesenclast %ymm15, %ymm1, %ymm1
-    vpshufd $78, %ymm9, %ymm9
-    .byte 0xc4,0xc2,0x6d,0xdd,0xd7         # vaesenclast %ymm15, %ymm2, %ymm2
-    vpxor %ymm9, %ymm10, %ymm10
-    .byte 0xc4,0xc2,0x65,0xdd,0xdf         # vaesenclast %ymm15, %ymm3, %ymm3
+    vpxor %ymm12, %ymm6, %ymm6
+    vbroadcasti128 32(%rdi), %ymm5
+    vpclmulqdq $17, 896(%rsi), %ymm9, %ymm8
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vpclmulqdq $17, 928(%rsi), %ymm10, %ymm12
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
+    vpxor %ymm12, %ymm8, %ymm8
+    .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
+    vpshufd $78, %ymm9, %ymm12
+    vbroadcasti128 48(%rdi), %ymm5
+    vpxor %ymm12, %ymm9, %ymm9
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vpshufd $78, %ymm10, %ymm11
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vpxor %ymm11, %ymm10, %ymm10
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
+    vpclmulqdq $0, 1920(%rsi), %ymm9, %ymm7
+    .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
+    vpclmulqdq $0, 1952(%rsi), %ymm10, %ymm10
+    vbroadcasti128 64(%rdi), %ymm5
+    vpxor %ymm10, %ymm7, %ymm7
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vmovdqu -64(%rcx), %ymm9
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
+    .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
+    vmovdqu -32(%rcx), %ymm10
+    vbroadcasti128 80(%rdi), %ymm5
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm10, %ymm10
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vpclmulqdq $0, 960(%rsi), %ymm9, %ymm12
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vpclmulqdq $0, 992(%rsi), %ymm10, %ymm11
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
+    vpxor %ymm12, %ymm6, %ymm6
+    .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
+    vpxor %ymm11, %ymm6, %ymm6
+    vbroadcasti128 96(%rdi), %ymm5
+    vpclmulqdq $17, 960(%rsi), %ymm9, %ymm12
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vpclmulqdq $17, 992(%rsi), %ymm10, %ymm11
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vpxor %ymm12, %ymm8, %ymm8
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
+    vpxor %ymm11, %ymm8, %ymm8
+    .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
+    vbroadcasti128 112(%rdi), %ymm5
+    vpshufd $78, %ymm9, %ymm12
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vpxor %ymm12, %ymm9, %ymm9
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vpshufd $78, %ymm10, %ymm11
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
+    vpxor %ymm11, %ymm10, %ymm10
+    .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
+    vpclmulqdq $0, 1984(%rsi), %ymm9, %ymm9
+    vbroadcasti128 128(%rdi), %ymm5
+    vpclmulqdq $0, 2016(%rsi), %ymm10, %ymm10
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vpxor %ymm9, %ymm7, %ymm7
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vpxor %ymm10, %ymm7, %ymm7
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
+    vpxor %ymm6, %ymm7, %ymm7
+    .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
+    vpxor %ymm8, %ymm7, %ymm7
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
+    vbroadcasti128 .Lgcm_fold(%rip), %ymm11
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd7         # vaesenc %ymm15, %ymm2, %ymm2
+    vpclmulqdq $16, %ymm11, %ymm6, %ymm12
+    .byte 0xc4,0xc2,0x65,0xdc,0xdf         # vaesenc %ymm15, %ymm3, %ymm3
+    vpshufd $78, %ymm6, %ymm6
+    .byte 0xc4,0xc2,0x7d,0xdd,0xc6         # vaesenclast %ymm14, %ymm0, %ymm0
+    vpxor %ymm6, %ymm7, %ymm7
+    .byte 0xc4,0xc2,0x75,0xdd,0xce         # vaesenclast %ymm14, %ymm1, %ymm1
+    vpxor %ymm12, %ymm7, %ymm7
+    .byte 0xc4,0xc2,0x6d,0xdd,0xd6         # vaesenclast %ymm14, %ymm2, %ymm2
+    vpclmulqdq $16, %ymm11, %ymm7, %ymm12
+    .byte 0xc4,0xc2,0x65,0xdd,0xde         # vaesenclast %ymm14, %ymm3, %ymm3
+    vpshufd $78, %ymm7, %ymm7
     vpxor 0(%r8), %ymm0, %ymm0
-    vpxor %ymm13, %ymm10, %ymm10
+    vpxor %ymm7, %ymm8, %ymm8
     vpxor 32(%r8), %ymm1, %ymm1
-    vextracti128 $1, %ymm10, %xmm13
+    vpxor %ymm12, %ymm8, %ymm8
     vpxor 64(%r8), %ymm2, %ymm2
-    vpxor %xmm13, %xmm10, %xmm10
+    vextracti128 $1, %ymm8, %xmm12
     vpxor 96(%r8), %ymm3, %ymm3
-    vmovdqa %xmm10, %xmm7
+    vpxor %xmm12, %xmm8, %xmm8
     vmovdqu %ymm0, 0(%rcx)
     vmovdqu %ymm1, 32(%rcx)
     vmovdqu %ymm2, 64(%rcx)
     vmovdqu %ymm3, 96(%rcx)
     add $128, %r8
     add $128, %rcx
-    sub $8, %r9
+    sub $128, %r9
     jmp .Laes_gen_vaes256_gcm_enc_k128_w8_loop
 .Laes_gen_vaes256_gcm_enc_k128_w8_last:
-    vmovdqu -128(%rcx), %ymm11
-    vpshufb %ymm6, %ymm11, %ymm11
-    vpxor %ymm7, %ymm11, %ymm11
-    vpclmulqdq $0, 896(%rsi), %ymm11, %ymm8
-    vpclmulqdq $17, 896(%rsi), %ymm11, %ymm10
-    vpclmulqdq $1, 896(%rsi), %ymm11, %ymm9
-    vpclmulqdq $16, 896(%rsi), %ymm11, %ymm11
-    vpxor %ymm11, %ymm9, %ymm9
-    vmovdqu -96(%rcx), %ymm11
-    vpshufb %ymm6, %ymm11, %ymm11
-    vpclmulqdq $0, 928(%rsi), %ymm11, %ymm13
-    vpxor %ymm13, %ymm8, %ymm8
-    vpclmulqdq $17, 928(%rsi), %ymm11, %ymm13
-    vpxor %ymm13, %ymm10, %ymm10
-    vpclmulqdq $1, 928(%rsi), %ymm11, %ymm13
-    vpxor %ymm13, %ymm9, %ymm9
-    vpclmulqdq $16, 928(%rsi), %ymm11, %ymm11
-    vpxor %ymm11, %ymm9, %ymm9
-    vmovdqu -64(%rcx), %ymm11
-    vpshufb %ymm6, %ymm11, %ymm11
-    vpclmulqdq $0, 960(%rsi), %ymm11, %ymm13
-    vpxor %ymm13, %ymm8, %ymm8
-    vpclmulqdq $17, 960(%rsi), %ymm11, %ymm13
-    vpxor %ymm13, %ymm10, %ymm10
-    vpclmulqdq $1, 960(%rsi), %ymm11, %ymm13
-    vpxor %ymm13, %ymm9, %ymm9
-    vpclmulqdq $16, 960(%rsi), %ymm11, %ymm11
-    vpxor %ymm11, %ymm9, %ymm9
-    vmovdqu -32(%rcx), %ymm11
-    vpshufb %ymm6, %ymm11, %ymm11
-    vpclmulqdq $0, 992(%rsi), %ymm11, %ymm13
-    vpxor %ymm13, %ymm8, %ymm8
-    vpclmulqdq $17, 992(%rsi), %ymm11, %ymm13
-    vpxor %ymm13, %ymm10, %ymm10
-    vpclmulqdq $1, 992(%rsi), %ymm11, %ymm13
-    vpxor %ymm13, %ymm9, %ymm9
-    vpclmulqdq $16, 992(%rsi), %ymm11, %ymm11
-    vpxor %ymm11, %ymm9, %ymm9
-    vbroadcasti128 .Lgcm_fold(%rip), %ymm12
-    vpclmulqdq $16, %ymm12, %ymm8, %ymm13
-    vpshufd $78, %ymm8, %ymm8
+    vmovdqu -128(%rcx), %ymm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vmovdqu -96(%rcx), %ymm10
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm10, %ymm10
     vpxor %ymm8, %ymm9, %ymm9
-    vpxor %ymm13, %ymm9, %ymm9
-    vpclmulqdq $16, %ymm12, %ymm9, %ymm13
-    vpshufd $78, %ymm9, %ymm9
-    vpxor %ymm9, %ymm10, %ymm10
-    vpxor %ymm13, %ymm10, %ymm10
-    vextracti128 $1, %ymm10, %xmm13
-    vpxor %xmm13, %xmm10, %xmm10
-    vmovdqa %xmm10, %xmm7
-.Laes_gen_vaes256_gcm_enc_k128_w8_done:
-    vmovdqu %xmm7, (%rdx)
-    vpshufb %xmm6, %xmm4, %xmm4
-    vmovdqu %xmm4, 16(%rdx)
+    vpclmulqdq $0, 896(%rsi), %ymm9, %ymm6
+    vpclmulqdq $0, 928(%rsi), %ymm10, %ymm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, 896(%rsi), %ymm9, %ymm8
+    vpclmulqdq $17, 928(%rsi), %ymm10, %ymm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %ymm9, %ymm12
+    vpxor %ymm12, %ymm9, %ymm9
+    vpshufd $78, %ymm10, %ymm11
+    vpxor %ymm11, %ymm10, %ymm10
+    vpclmulqdq $0, 1920(%rsi), %ymm9, %ymm7
+    vpclmulqdq $0, 1952(%rsi), %ymm10, %ymm10
+    vpxor %ymm10, %ymm7, %ymm7
+    vmovdqu -64(%rcx), %ymm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vmovdqu -32(%rcx), %ymm10
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm10, %ymm10
+    vpclmulqdq $0, 960(%rsi), %ymm9, %ymm12
+    vpclmulqdq $0, 992(%rsi), %ymm10, %ymm11
+    vpxor %ymm12, %ymm6, %ymm6
+    vpxor %ymm11, %ymm6, %ymm6
+    vpclmulqdq $17, 960(%rsi), %ymm9, %ymm12
+    vpclmulqdq $17, 992(%rsi), %ymm10, %ymm11
+    vpxor %ymm12, %ymm8, %ymm8
+    vpxor %ymm11, %ymm8, %ymm8
+    vpshufd $78, %ymm9, %ymm12
+    vpxor %ymm12, %ymm9, %ymm9
+    vpshufd $78, %ymm10, %ymm11
+    vpxor %ymm11, %ymm10, %ymm10
+    vpclmulqdq $0, 1984(%rsi), %ymm9, %ymm9
+    vpclmulqdq $0, 2016(%rsi), %ymm10, %ymm10
+    vpxor %ymm9, %ymm7, %ymm7
+    vpxor %ymm10, %ymm7, %ymm7
+    vpxor %ymm6, %ymm7, %ymm7
+    vpxor %ymm8, %ymm7, %ymm7
+    vbroadcasti128 .Lgcm_fold(%rip), %ymm11
+    vpclmulqdq $16, %ymm11, %ymm6, %ymm12
+    vpshufd $78, %ymm6, %ymm6
+    vpxor %ymm6, %ymm7, %ymm7
+    vpxor %ymm12, %ymm7, %ymm7
+    vpclmulqdq $16, %ymm11, %ymm7, %ymm12
+    vpshufd $78, %ymm7, %ymm7
+    vpxor %ymm7, %ymm8, %ymm8
+    vpxor %ymm12, %ymm8, %ymm8
+    vextracti128 $1, %ymm8, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+.Laes_gen_vaes256_gcm_enc_k128_w8_groups_done:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm11
+    vmovdqu %xmm11, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k128_w8_tail
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k128_w8_tail_done
+.Laes_gen_vaes256_gcm_enc_k128_w8_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqa %xmm8, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k128_w8_no_last
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
+    vpxor %ymm9, %ymm7, %ymm7
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 48(%rdx)
+.Laes_gen_vaes256_gcm_enc_k128_w8_no_last:
+.Laes_gen_vaes256_gcm_enc_k128_w8_tail_loop:
+    cmp $32, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k128_w8_tail_one
+    vmovdqa %ymm4, %ymm0
+    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm4, %ymm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
+    vpxor %ymm13, %ymm0, %ymm0
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdd,0xc6         # vaesenclast %ymm14, %ymm0, %ymm0
+    vmovdqu (%r8), %ymm9
+    vpxor %ymm9, %ymm0, %ymm0
+    vmovdqu %ymm0, (%rcx)
+    vmovdqa %ymm0, %ymm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %ymm9, %ymm12
+    vpxor %ymm12, %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpxor %ymm9, %ymm7, %ymm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w8_tail_loop
+.Laes_gen_vaes256_gcm_enc_k128_w8_tail_one:
+    cmp $16, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k128_w8_tail_partial
+    vmovdqa %xmm4, %xmm0
+    vpaddd .Lvaes256_gcm_one2(%rip), %ymm4, %ymm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %ymm9, %ymm7, %ymm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_vaes256_gcm_enc_k128_w8_tail_partial:
+    test %r9, %r9
+    jz .Laes_gen_vaes256_gcm_enc_k128_w8_reduce
+    vmovdqa %xmm4, %xmm0
+    vpaddd .Lvaes256_gcm_one2(%rip), %ymm4, %ymm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k128_w8_bounce_in:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k128_w8_bounce_in
+    xor %rsi, %rsi
+    vmovdqu -16(%rsp), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k128_w8_bounce_out:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k128_w8_bounce_out
+    xor %rsi, %rsi
+    lea .Lgcm_partial+16(%rip), %rax
+    sub %r9, %rax
+    vmovdqu (%rax), %xmm11
+    vpand %xmm11, %xmm0, %xmm0
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %ymm9, %ymm7, %ymm7
+    vpxor %xmm0, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+.Laes_gen_vaes256_gcm_enc_k128_w8_reduce:
+    vpxor %ymm6, %ymm7, %ymm7
+    vpxor %ymm8, %ymm7, %ymm7
+    vbroadcasti128 .Lgcm_fold(%rip), %ymm11
+    vpclmulqdq $16, %ymm11, %ymm6, %ymm12
+    vpshufd $78, %ymm6, %ymm6
+    vpxor %ymm6, %ymm7, %ymm7
+    vpxor %ymm12, %ymm7, %ymm7
+    vpclmulqdq $16, %ymm11, %ymm7, %ymm12
+    vpshufd $78, %ymm7, %ymm7
+    vpxor %ymm7, %ymm8, %ymm8
+    vpxor %ymm12, %ymm8, %ymm8
+    vextracti128 $1, %ymm8, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k128_w8_tag_done
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+.Laes_gen_vaes256_gcm_enc_k128_w8_tag_done:
+.Laes_gen_vaes256_gcm_enc_k128_w8_tail_done:
+    vmovdqu %xmm8, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -355,56 +644,74 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     ret
     .size aes_gen_vaes256_gcm_enc_k128_w8, .-aes_gen_vaes256_gcm_enc_k128_w8
 
-# void aes_gen_vaes256_gcm_enc_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_vaes256_gcm_enc_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 9 reloaded per group.
-# iv: unused (the counter is in state).
-# nblocks: a multiple of 4.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 8 reloaded per group.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
 #   %xmm2 block 2
 #   %xmm3 block 3
-#   %xmm4 counter blocks, byte-reversed: lane j counts block j of the group
-#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9
-#   %xmm6 the byte-reversal pattern
-#   %xmm7 the running hash, reflected
-#   %xmm8 GHASH: low products
-#   %xmm9 GHASH: middle products
-#   %xmm10 GHASH: high products
-#   %xmm11 GHASH: a block register of data
-#   %xmm12 GHASH: a key power, a product
-#   %xmm13 GHASH: a product
-#   %xmm14 rk0
-#   %xmm15 rk10
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
+#   %xmm6 GHASH: low products
+#   %xmm7 GHASH: middle products
+#   %xmm8 GHASH: high products; between groups the running hash, reflected
+#   %xmm9 GHASH: a block register of data
+#   %xmm10 GHASH: the next one
+#   %xmm11 GHASH: a key power, a product
+#   %xmm12 GHASH: a product
+#   %xmm13 rk0
+#   %xmm15 rk9
+#   %xmm14 rk10
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k128_w4
     .type aes_gen_vaes256_gcm_enc_k128_w4, @function
     .p2align 5
 aes_gen_vaes256_gcm_enc_k128_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm14
-    vmovdqu 160(%rdi), %xmm15
-    vmovdqu .Lvaes256_gcm_bswap(%rip), %xmm6
-    vmovdqu (%rdx), %xmm7
+    vmovdqu 0(%rdi), %xmm13
+    vmovdqu 144(%rdi), %xmm15
+    vmovdqu 160(%rdi), %xmm14
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    vmovdqu (%rdx), %xmm8
     vmovdqu 16(%rdx), %xmm4
-    vpshufb %xmm6, %xmm4, %xmm4
-    cmp $4, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k128_w4_done
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k128_w4_groups_done
+    cmp $251, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k128_w4_carry12
+    vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm4, %xmm1
+    vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm4, %xmm2
+    vpaddd .Lvaes256_gcm_inc_be1+48(%rip), %xmm4, %xmm3
+    vpaddd .Lvaes256_gcm_inc_be1+64(%rip), %xmm4, %xmm4
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_counted12
+.Laes_gen_vaes256_gcm_enc_k128_w4_carry12:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm4, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm4, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
     vpaddd .Lvaes256_gcm_inc1+48(%rip), %xmm4, %xmm3
-    vpshufb %xmm6, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm1, %xmm1
-    vpshufb %xmm6, %xmm2, %xmm2
-    vpshufb %xmm6, %xmm3, %xmm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes256_gcm_inc1+64(%rip), %xmm4, %xmm4
-    vpxor %xmm14, %xmm0, %xmm0
-    vpxor %xmm14, %xmm1, %xmm1
-    vpxor %xmm14, %xmm2, %xmm2
-    vpxor %xmm14, %xmm3, %xmm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+.Laes_gen_vaes256_gcm_enc_k128_w4_counted12:
+    add $4, %r11d
+    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm13, %xmm1, %xmm1
+    vpxor %xmm13, %xmm2, %xmm2
+    vpxor %xmm13, %xmm3, %xmm3
     vmovdqu 16(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
@@ -445,15 +752,14 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 144(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdd,0xcf         # vaesenclast %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdd,0xd7         # vaesenclast %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdd,0xdf         # vaesenclast %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdd,0xd6         # vaesenclast %xmm14, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
     vpxor 0(%r8), %xmm0, %xmm0
     vpxor 16(%r8), %xmm1, %xmm1
     vpxor 32(%r8), %xmm2, %xmm2
@@ -464,184 +770,379 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     vmovdqu %xmm3, 48(%rcx)
     add $64, %r8
     add $64, %rcx
-    sub $4, %r9
+    sub $64, %r9
     .p2align 4
 .Laes_gen_vaes256_gcm_enc_k128_w4_loop:
-    cmp $4, %r9
+    cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w4_last
+    cmp $251, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k128_w4_carry101
+    vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm4, %xmm1
+    vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm4, %xmm2
+    vpaddd .Lvaes256_gcm_inc_be1+48(%rip), %xmm4, %xmm3
+    vpaddd .Lvaes256_gcm_inc_be1+64(%rip), %xmm4, %xmm4
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_counted101
+.Laes_gen_vaes256_gcm_enc_k128_w4_carry101:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm4, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm1
-    vmovdqu -64(%rcx), %xmm11
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm4, %xmm2
-    vpshufb %xmm6, %xmm11, %xmm11
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
     vpaddd .Lvaes256_gcm_inc1+48(%rip), %xmm4, %xmm3
-    vpshufb %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm11, %xmm11
-    vpshufb %xmm6, %xmm1, %xmm1
-    vpclmulqdq $0, 960(%rsi), %xmm11, %xmm8
-    vpshufb %xmm6, %xmm2, %xmm2
-    vpshufb %xmm6, %xmm3, %xmm3
-    vpclmulqdq $17, 960(%rsi), %xmm11, %xmm10
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes256_gcm_inc1+64(%rip), %xmm4, %xmm4
-    vpclmulqdq $1, 960(%rsi), %xmm11, %xmm9
-    vpxor %xmm14, %xmm0, %xmm0
-    vpclmulqdq $16, 960(%rsi), %xmm11, %xmm11
-    vpxor %xmm14, %xmm1, %xmm1
-    vpxor %xmm14, %xmm2, %xmm2
-    vpxor %xmm11, %xmm9, %xmm9
-    vpxor %xmm14, %xmm3, %xmm3
-    vmovdqu -48(%rcx), %xmm11
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+.Laes_gen_vaes256_gcm_enc_k128_w4_counted101:
+    add $4, %r11d
+    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm13, %xmm1, %xmm1
+    vmovdqu -64(%rcx), %xmm9
+    vpxor %xmm13, %xmm2, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpxor %xmm13, %xmm3, %xmm3
+    vmovdqu -48(%rcx), %xmm10
     vmovdqu 16(%rdi), %xmm5
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm11, %xmm11
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpclmulqdq $0, 976(%rsi), %xmm11, %xmm13
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpxor %xmm13, %xmm8, %xmm8
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 32(%rdi), %xmm5
-    vpclmulqdq $17, 976(%rsi), %xmm11, %xmm13
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm13, %xmm10, %xmm10
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpclmulqdq $1, 976(%rsi), %xmm11, %xmm13
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpxor %xmm13, %xmm9, %xmm9
-    vmovdqu 48(%rdi), %xmm5
-    vpclmulqdq $16, 976(%rsi), %xmm11, %xmm11
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpxor %xmm11, %xmm9, %xmm9
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vmovdqu -32(%rcx), %xmm11
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 64(%rdi), %xmm5
-    vpshufb %xmm6, %xmm11, %xmm11
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpclmulqdq $0, 992(%rsi), %xmm11, %xmm13
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpxor %xmm13, %xmm8, %xmm8
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpclmulqdq $17, 992(%rsi), %xmm11, %xmm13
-    vmovdqu 80(%rdi), %xmm5
-    vpxor %xmm13, %xmm10, %xmm10
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpclmulqdq $1, 992(%rsi), %xmm11, %xmm13
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpxor %xmm13, %xmm9, %xmm9
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpclmulqdq $16, 992(%rsi), %xmm11, %xmm11
-    vmovdqu 96(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm11, %xmm9, %xmm9
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vmovdqu -16(%rcx), %xmm11
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpshufb %xmm6, %xmm11, %xmm11
-    vmovdqu 112(%rdi), %xmm5
-    vpclmulqdq $0, 1008(%rsi), %xmm11, %xmm13
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm13, %xmm8, %xmm8
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpclmulqdq $17, 1008(%rsi), %xmm11, %xmm13
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpxor %xmm13, %xmm10, %xmm10
-    vmovdqu 128(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpclmulqdq $1, 1008(%rsi), %xmm11, %xmm13
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpxor %xmm13, %xmm9, %xmm9
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpclmulqdq $16, 1008(%rsi), %xmm11, %xmm11
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 144(%rdi), %xmm5
-    vpxor %xmm11, %xmm9, %xmm9
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm8, %xmm13
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpshufd $78, %xmm8, %xmm8
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
     vpxor %xmm8, %xmm9, %xmm9
-    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
-    vpxor %xmm13, %xmm9, %xmm9
-    .byte 0xc4,0xc2,0x71,0xdd,0xcf         # vaesenclast %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdd,0xd7         # vaesenclast %xmm15, %xmm2, %xmm2
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm9, %xmm13
-    .byte 0xc4,0xc2,0x61,0xdd,0xdf         # vaesenclast %xmm15, %xmm3, %xmm3
-    vpshufd $78, %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpclmulqdq $0, 976(%rsi), %xmm10, %xmm12
+    vmovdqu 32(%rdi), %xmm5
+    vpxor %xmm12, %xmm6, %xmm6
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpclmulqdq $17, 976(%rsi), %xmm10, %xmm12
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpxor %xmm12, %xmm8, %xmm8
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpshufd $78, %xmm9, %xmm12
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpxor %xmm12, %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpshufd $78, %xmm10, %xmm11
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpxor %xmm11, %xmm10, %xmm10
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
+    vmovdqu 64(%rdi), %xmm5
+    vpclmulqdq $0, 2000(%rsi), %xmm10, %xmm10
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpxor %xmm10, %xmm7, %xmm7
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vmovdqu -32(%rcx), %xmm9
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu 80(%rdi), %xmm5
+    vmovdqu -16(%rcx), %xmm10
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm12
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpclmulqdq $0, 1008(%rsi), %xmm10, %xmm11
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 96(%rdi), %xmm5
+    vpxor %xmm12, %xmm6, %xmm6
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpxor %xmm11, %xmm6, %xmm6
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm12
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpclmulqdq $17, 1008(%rsi), %xmm10, %xmm11
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpxor %xmm12, %xmm8, %xmm8
+    vmovdqu 112(%rdi), %xmm5
+    vpxor %xmm11, %xmm8, %xmm8
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpshufd $78, %xmm9, %xmm12
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpxor %xmm12, %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpshufd $78, %xmm10, %xmm11
+    vmovdqu 128(%rdi), %xmm5
+    vpxor %xmm11, %xmm10, %xmm10
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpclmulqdq $0, 2032(%rsi), %xmm10, %xmm10
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpxor %xmm9, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    vpxor %xmm10, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
+    vpxor %xmm8, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vpshufd $78, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdd,0xd6         # vaesenclast %xmm14, %xmm2, %xmm2
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+    vpxor %xmm12, %xmm7, %xmm7
     vpxor 0(%r8), %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
     vpxor 16(%r8), %xmm1, %xmm1
-    vpxor %xmm9, %xmm10, %xmm10
+    vpshufd $78, %xmm7, %xmm7
     vpxor 32(%r8), %xmm2, %xmm2
-    vpxor %xmm13, %xmm10, %xmm10
+    vpxor %xmm7, %xmm8, %xmm8
     vpxor 48(%r8), %xmm3, %xmm3
-    vmovdqa %xmm10, %xmm7
+    vpxor %xmm12, %xmm8, %xmm8
     vmovdqu %xmm0, 0(%rcx)
     vmovdqu %xmm1, 16(%rcx)
     vmovdqu %xmm2, 32(%rcx)
     vmovdqu %xmm3, 48(%rcx)
     add $64, %r8
     add $64, %rcx
-    sub $4, %r9
+    sub $64, %r9
     jmp .Laes_gen_vaes256_gcm_enc_k128_w4_loop
 .Laes_gen_vaes256_gcm_enc_k128_w4_last:
-    vmovdqu -64(%rcx), %xmm11
-    vpshufb %xmm6, %xmm11, %xmm11
-    vpxor %xmm7, %xmm11, %xmm11
-    vpclmulqdq $0, 960(%rsi), %xmm11, %xmm8
-    vpclmulqdq $17, 960(%rsi), %xmm11, %xmm10
-    vpclmulqdq $1, 960(%rsi), %xmm11, %xmm9
-    vpclmulqdq $16, 960(%rsi), %xmm11, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu -48(%rcx), %xmm11
-    vpshufb %xmm6, %xmm11, %xmm11
-    vpclmulqdq $0, 976(%rsi), %xmm11, %xmm13
-    vpxor %xmm13, %xmm8, %xmm8
-    vpclmulqdq $17, 976(%rsi), %xmm11, %xmm13
-    vpxor %xmm13, %xmm10, %xmm10
-    vpclmulqdq $1, 976(%rsi), %xmm11, %xmm13
-    vpxor %xmm13, %xmm9, %xmm9
-    vpclmulqdq $16, 976(%rsi), %xmm11, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu -32(%rcx), %xmm11
-    vpshufb %xmm6, %xmm11, %xmm11
-    vpclmulqdq $0, 992(%rsi), %xmm11, %xmm13
-    vpxor %xmm13, %xmm8, %xmm8
-    vpclmulqdq $17, 992(%rsi), %xmm11, %xmm13
-    vpxor %xmm13, %xmm10, %xmm10
-    vpclmulqdq $1, 992(%rsi), %xmm11, %xmm13
-    vpxor %xmm13, %xmm9, %xmm9
-    vpclmulqdq $16, 992(%rsi), %xmm11, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu -16(%rcx), %xmm11
-    vpshufb %xmm6, %xmm11, %xmm11
-    vpclmulqdq $0, 1008(%rsi), %xmm11, %xmm13
-    vpxor %xmm13, %xmm8, %xmm8
-    vpclmulqdq $17, 1008(%rsi), %xmm11, %xmm13
-    vpxor %xmm13, %xmm10, %xmm10
-    vpclmulqdq $1, 1008(%rsi), %xmm11, %xmm13
-    vpxor %xmm13, %xmm9, %xmm9
-    vpclmulqdq $16, 1008(%rsi), %xmm11, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm8, %xmm13
-    vpshufd $78, %xmm8, %xmm8
+    vmovdqu -64(%rcx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu -48(%rcx), %xmm10
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
     vpxor %xmm8, %xmm9, %xmm9
-    vpxor %xmm13, %xmm9, %xmm9
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm9, %xmm13
-    vpshufd $78, %xmm9, %xmm9
-    vpxor %xmm9, %xmm10, %xmm10
-    vpxor %xmm13, %xmm10, %xmm10
-    vmovdqa %xmm10, %xmm7
-.Laes_gen_vaes256_gcm_enc_k128_w4_done:
-    vmovdqu %xmm7, (%rdx)
-    vpshufb %xmm6, %xmm4, %xmm4
-    vmovdqu %xmm4, 16(%rdx)
+    vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
+    vpclmulqdq $0, 976(%rsi), %xmm10, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
+    vpclmulqdq $17, 976(%rsi), %xmm10, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpshufd $78, %xmm10, %xmm11
+    vpxor %xmm11, %xmm10, %xmm10
+    vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
+    vpclmulqdq $0, 2000(%rsi), %xmm10, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu -32(%rcx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu -16(%rcx), %xmm10
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
+    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm12
+    vpclmulqdq $0, 1008(%rsi), %xmm10, %xmm11
+    vpxor %xmm12, %xmm6, %xmm6
+    vpxor %xmm11, %xmm6, %xmm6
+    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm12
+    vpclmulqdq $17, 1008(%rsi), %xmm10, %xmm11
+    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm11, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpshufd $78, %xmm10, %xmm11
+    vpxor %xmm11, %xmm10, %xmm10
+    vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm10, %xmm10
+    vpxor %xmm9, %xmm7, %xmm7
+    vpxor %xmm10, %xmm7, %xmm7
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm8, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpshufd $78, %xmm6, %xmm6
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm12, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpshufd $78, %xmm7, %xmm7
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor %xmm12, %xmm8, %xmm8
+.Laes_gen_vaes256_gcm_enc_k128_w4_groups_done:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm11
+    vmovdqu %xmm11, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k128_w4_tail
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k128_w4_tail_done
+.Laes_gen_vaes256_gcm_enc_k128_w4_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqa %xmm8, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k128_w4_no_last
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 48(%rdx)
+.Laes_gen_vaes256_gcm_enc_k128_w4_no_last:
+.Laes_gen_vaes256_gcm_enc_k128_w4_tail_loop:
+    cmp $16, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k128_w4_tail_partial
+    vmovdqa %xmm4, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_tail_loop
+.Laes_gen_vaes256_gcm_enc_k128_w4_tail_partial:
+    test %r9, %r9
+    jz .Laes_gen_vaes256_gcm_enc_k128_w4_reduce
+    vmovdqa %xmm4, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k128_w4_bounce_in:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k128_w4_bounce_in
+    xor %rsi, %rsi
+    vmovdqu -16(%rsp), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k128_w4_bounce_out:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k128_w4_bounce_out
+    xor %rsi, %rsi
+    lea .Lgcm_partial+16(%rip), %rax
+    sub %r9, %rax
+    vmovdqu (%rax), %xmm11
+    vpand %xmm11, %xmm0, %xmm0
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vpxor %xmm0, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+.Laes_gen_vaes256_gcm_enc_k128_w4_reduce:
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm8, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpshufd $78, %xmm6, %xmm6
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm12, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpshufd $78, %xmm7, %xmm7
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor %xmm12, %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k128_w4_tag_done
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+.Laes_gen_vaes256_gcm_enc_k128_w4_tag_done:
+.Laes_gen_vaes256_gcm_enc_k128_w4_tail_done:
+    vmovdqu %xmm8, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -662,52 +1163,68 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     ret
     .size aes_gen_vaes256_gcm_enc_k128_w4, .-aes_gen_vaes256_gcm_enc_k128_w4
 
-# void aes_gen_vaes256_gcm_enc_k128_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_vaes256_gcm_enc_k128_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 7 reloaded per group.
-# iv: unused (the counter is in state).
-# nblocks: a multiple of 2.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 6 reloaded per group.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 2 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 counter blocks, byte-reversed: lane j counts block j of the group
-#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7
-#   %xmm4 the byte-reversal pattern
-#   %xmm5 the running hash, reflected
-#   %xmm6 GHASH: low products
-#   %xmm7 GHASH: middle products
-#   %xmm8 GHASH: high products
-#   %xmm9 GHASH: a block register of data
-#   %xmm10 GHASH: a key power, a product
-#   %xmm11 GHASH: a product
-#   %xmm12 rk0
-#   %xmm15 rk8
-#   %xmm14 rk9
-#   %xmm13 rk10
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %xmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6
+#   %xmm4 GHASH: low products
+#   %xmm5 GHASH: middle products
+#   %xmm6 GHASH: high products; between groups the running hash, reflected
+#   %xmm7 GHASH: a block register of data
+#   %xmm8 GHASH: the next one
+#   %xmm9 GHASH: a key power, a product
+#   %xmm10 GHASH: a product
+#   %xmm11 rk0
+#   %xmm15 rk7
+#   %xmm14 rk8
+#   %xmm13 rk9
+#   %xmm12 rk10
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k128_w2
     .type aes_gen_vaes256_gcm_enc_k128_w2, @function
     .p2align 5
 aes_gen_vaes256_gcm_enc_k128_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm12
-    vmovdqu 128(%rdi), %xmm15
-    vmovdqu 144(%rdi), %xmm14
-    vmovdqu 160(%rdi), %xmm13
-    vmovdqu .Lvaes256_gcm_bswap(%rip), %xmm4
-    vmovdqu (%rdx), %xmm5
+    vmovdqu 0(%rdi), %xmm11
+    vmovdqu 112(%rdi), %xmm15
+    vmovdqu 128(%rdi), %xmm14
+    vmovdqu 144(%rdi), %xmm13
+    vmovdqu 160(%rdi), %xmm12
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    vmovdqu (%rdx), %xmm6
     vmovdqu 16(%rdx), %xmm2
-    vpshufb %xmm4, %xmm2, %xmm2
-    cmp $2, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k128_w2_done
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $32, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k128_w2_groups_done
+    cmp $253, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k128_w2_carry14
+    vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm1
+    vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm2, %xmm2
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w2_counted14
+.Laes_gen_vaes256_gcm_enc_k128_w2_carry14:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm2, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm1
-    vpshufb %xmm4, %xmm0, %xmm0
-    vpshufb %xmm4, %xmm1, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm2, %xmm2
-    vpxor %xmm12, %xmm0, %xmm0
-    vpxor %xmm12, %xmm1, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+.Laes_gen_vaes256_gcm_enc_k128_w2_counted14:
+    add $2, %r11d
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
     vmovdqu 16(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
@@ -726,127 +1243,313 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     vmovdqu 96(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vmovdqu 112(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdd,0xc5         # vaesenclast %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdd,0xcd         # vaesenclast %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
     vpxor 0(%r8), %xmm0, %xmm0
     vpxor 16(%r8), %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rcx)
     vmovdqu %xmm1, 16(%rcx)
     add $32, %r8
     add $32, %rcx
-    sub $2, %r9
+    sub $32, %r9
     .p2align 4
 .Laes_gen_vaes256_gcm_enc_k128_w2_loop:
-    cmp $2, %r9
+    cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w2_last
+    cmp $253, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k128_w2_carry69
+    vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm1
+    vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm2, %xmm2
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w2_counted69
+.Laes_gen_vaes256_gcm_enc_k128_w2_carry69:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm2, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm1
-    vmovdqu -32(%rcx), %xmm9
-    vpshufb %xmm4, %xmm0, %xmm0
-    vpshufb %xmm4, %xmm9, %xmm9
-    vpshufb %xmm4, %xmm1, %xmm1
-    vpxor %xmm5, %xmm9, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm2, %xmm2
-    vpxor %xmm12, %xmm0, %xmm0
-    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm6
-    vpxor %xmm12, %xmm1, %xmm1
-    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm8
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+.Laes_gen_vaes256_gcm_enc_k128_w2_counted69:
+    add $2, %r11d
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
+    vmovdqu -32(%rcx), %xmm7
     vmovdqu 16(%rdi), %xmm3
-    vpclmulqdq $1, 992(%rsi), %xmm9, %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu -16(%rcx), %xmm8
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpclmulqdq $16, 992(%rsi), %xmm9, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm8
     vmovdqu 32(%rdi), %xmm3
-    vpxor %xmm9, %xmm7, %xmm7
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu -16(%rcx), %xmm9
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vmovdqu 48(%rdi), %xmm3
-    vpshufb %xmm4, %xmm9, %xmm9
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm11
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm11, %xmm6, %xmm6
-    vmovdqu 64(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm11
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm11, %xmm8, %xmm8
-    vmovdqu 80(%rdi), %xmm3
-    vpclmulqdq $1, 1008(%rsi), %xmm9, %xmm11
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm11, %xmm7, %xmm7
-    vmovdqu 96(%rdi), %xmm3
-    vpclmulqdq $16, 1008(%rsi), %xmm9, %xmm9
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vpxor %xmm9, %xmm7, %xmm7
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vmovdqu 112(%rdi), %xmm3
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm11
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vpshufd $78, %xmm6, %xmm6
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
     vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpclmulqdq $0, 992(%rsi), %xmm7, %xmm4
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm10
+    vmovdqu 48(%rdi), %xmm3
+    vpxor %xmm10, %xmm4, %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpclmulqdq $17, 992(%rsi), %xmm7, %xmm6
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm10
+    vmovdqu 64(%rdi), %xmm3
+    vpxor %xmm10, %xmm6, %xmm6
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpshufd $78, %xmm7, %xmm10
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 80(%rdi), %xmm3
+    vpshufd $78, %xmm8, %xmm9
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm9, %xmm8, %xmm8
+    vmovdqu 96(%rdi), %xmm3
+    vpclmulqdq $0, 2016(%rsi), %xmm7, %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpclmulqdq $0, 2032(%rsi), %xmm8, %xmm8
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm8, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    vpxor %xmm4, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    vpxor %xmm11, %xmm7, %xmm7
+    vpxor %xmm6, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm11
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
     .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    vpshufd $78, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x79,0xdd,0xc5         # vaesenclast %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdd,0xcd         # vaesenclast %xmm13, %xmm1, %xmm1
-    vpxor %xmm7, %xmm8, %xmm8
+    vpshufd $78, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    vpxor %xmm4, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    vpxor %xmm10, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    vpshufd $78, %xmm5, %xmm5
     vpxor 0(%r8), %xmm0, %xmm0
-    vpxor %xmm11, %xmm8, %xmm8
+    vpxor %xmm5, %xmm6, %xmm6
     vpxor 16(%r8), %xmm1, %xmm1
-    vmovdqa %xmm8, %xmm5
+    vpxor %xmm10, %xmm6, %xmm6
     vmovdqu %xmm0, 0(%rcx)
     vmovdqu %xmm1, 16(%rcx)
     add $32, %r8
     add $32, %rcx
-    sub $2, %r9
+    sub $32, %r9
     jmp .Laes_gen_vaes256_gcm_enc_k128_w2_loop
 .Laes_gen_vaes256_gcm_enc_k128_w2_last:
-    vmovdqu -32(%rcx), %xmm9
-    vpshufb %xmm4, %xmm9, %xmm9
-    vpxor %xmm5, %xmm9, %xmm9
-    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm8
-    vpclmulqdq $1, 992(%rsi), %xmm9, %xmm7
-    vpclmulqdq $16, 992(%rsi), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
-    vmovdqu -16(%rcx), %xmm9
-    vpshufb %xmm4, %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm11
-    vpxor %xmm11, %xmm6, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm11
-    vpxor %xmm11, %xmm8, %xmm8
-    vpclmulqdq $1, 1008(%rsi), %xmm9, %xmm11
-    vpxor %xmm11, %xmm7, %xmm7
-    vpclmulqdq $16, 1008(%rsi), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm11
-    vpshufd $78, %xmm6, %xmm6
+    vmovdqu -32(%rcx), %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu -16(%rcx), %xmm8
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm8
     vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm11, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm11
-    vpshufd $78, %xmm7, %xmm7
-    vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm11, %xmm8, %xmm8
-    vmovdqa %xmm8, %xmm5
-.Laes_gen_vaes256_gcm_enc_k128_w2_done:
-    vmovdqu %xmm5, (%rdx)
-    vpshufb %xmm4, %xmm2, %xmm2
-    vmovdqu %xmm2, 16(%rdx)
+    vpclmulqdq $0, 992(%rsi), %xmm7, %xmm4
+    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm10
+    vpxor %xmm10, %xmm4, %xmm4
+    vpclmulqdq $17, 992(%rsi), %xmm7, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpshufd $78, %xmm8, %xmm9
+    vpxor %xmm9, %xmm8, %xmm8
+    vpclmulqdq $0, 2016(%rsi), %xmm7, %xmm5
+    vpclmulqdq $0, 2032(%rsi), %xmm8, %xmm8
+    vpxor %xmm8, %xmm5, %xmm5
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm6, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
+    vpshufd $78, %xmm4, %xmm4
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm10, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
+    vpshufd $78, %xmm5, %xmm5
+    vpxor %xmm5, %xmm6, %xmm6
+    vpxor %xmm10, %xmm6, %xmm6
+.Laes_gen_vaes256_gcm_enc_k128_w2_groups_done:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm9
+    vmovdqu %xmm9, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k128_w2_tail
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k128_w2_tail_done
+.Laes_gen_vaes256_gcm_enc_k128_w2_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqa %xmm6, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k128_w2_no_last
+    vmovdqu 48(%rdx), %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm10
+    vpxor %xmm10, %xmm4, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu %xmm0, 48(%rdx)
+.Laes_gen_vaes256_gcm_enc_k128_w2_no_last:
+.Laes_gen_vaes256_gcm_enc_k128_w2_tail_loop:
+    cmp $16, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k128_w2_tail_partial
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm7
+    vpxor %xmm7, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm10
+    vpxor %xmm10, %xmm4, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w2_tail_loop
+.Laes_gen_vaes256_gcm_enc_k128_w2_tail_partial:
+    test %r9, %r9
+    jz .Laes_gen_vaes256_gcm_enc_k128_w2_reduce
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k128_w2_bounce_in:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k128_w2_bounce_in
+    xor %rsi, %rsi
+    vmovdqu -16(%rsp), %xmm7
+    vpxor %xmm7, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k128_w2_bounce_out:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k128_w2_bounce_out
+    xor %rsi, %rsi
+    lea .Lgcm_partial+16(%rip), %rax
+    sub %r9, %rax
+    vmovdqu (%rax), %xmm9
+    vpand %xmm9, %xmm0, %xmm0
+    vmovdqa %xmm0, %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm10
+    vpxor %xmm10, %xmm4, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
+    vpxor %xmm0, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+.Laes_gen_vaes256_gcm_enc_k128_w2_reduce:
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm6, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
+    vpshufd $78, %xmm4, %xmm4
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm10, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
+    vpshufd $78, %xmm5, %xmm5
+    vpxor %xmm5, %xmm6, %xmm6
+    vpxor %xmm10, %xmm6, %xmm6
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k128_w2_tag_done
+    vmovdqu 48(%rdx), %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu %xmm7, 48(%rdx)
+.Laes_gen_vaes256_gcm_enc_k128_w2_tag_done:
+.Laes_gen_vaes256_gcm_enc_k128_w2_tail_done:
+    vmovdqu %xmm6, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -867,50 +1570,65 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     ret
     .size aes_gen_vaes256_gcm_enc_k128_w2, .-aes_gen_vaes256_gcm_enc_k128_w2
 
-# void aes_gen_vaes256_gcm_enc_k128_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_vaes256_gcm_enc_k128_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 6 reloaded per group.
-# iv: unused (the counter is in state).
-# nblocks: any count.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 5 reloaded per group.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 counter blocks, byte-reversed: lane j counts block j of the group
-#   %xmm2 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6
-#   %xmm3 the byte-reversal pattern
-#   %xmm4 the running hash, reflected
-#   %xmm5 GHASH: low products
-#   %xmm6 GHASH: middle products
-#   %xmm7 GHASH: high products
-#   %xmm8 GHASH: a block register of data
-#   %xmm9 GHASH: a key power, a product
-#   %xmm10 GHASH: a product
-#   %xmm11 rk0
-#   %xmm15 rk7
-#   %xmm14 rk8
-#   %xmm13 rk9
-#   %xmm12 rk10
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %xmm1 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %xmm2 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
+#   %xmm3 GHASH: low products
+#   %xmm4 GHASH: middle products
+#   %xmm5 GHASH: high products; between groups the running hash, reflected
+#   %xmm6 GHASH: a block register of data
+#   %xmm7 GHASH: the next one
+#   %xmm8 GHASH: a key power, a product
+#   %xmm9 GHASH: a product
+#   %xmm10 rk0
+#   %xmm15 rk6
+#   %xmm14 rk7
+#   %xmm13 rk8
+#   %xmm12 rk9
+#   %xmm11 rk10
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k128_w1
     .type aes_gen_vaes256_gcm_enc_k128_w1, @function
     .p2align 5
 aes_gen_vaes256_gcm_enc_k128_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm11
-    vmovdqu 112(%rdi), %xmm15
-    vmovdqu 128(%rdi), %xmm14
-    vmovdqu 144(%rdi), %xmm13
-    vmovdqu 160(%rdi), %xmm12
-    vmovdqu .Lvaes256_gcm_bswap(%rip), %xmm3
-    vmovdqu (%rdx), %xmm4
+    vmovdqu 0(%rdi), %xmm10
+    vmovdqu 96(%rdi), %xmm15
+    vmovdqu 112(%rdi), %xmm14
+    vmovdqu 128(%rdi), %xmm13
+    vmovdqu 144(%rdi), %xmm12
+    vmovdqu 160(%rdi), %xmm11
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    vmovdqu (%rdx), %xmm5
     vmovdqu 16(%rdx), %xmm1
-    vpshufb %xmm3, %xmm1, %xmm1
-    cmp $1, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k128_w1_done
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $16, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k128_w1_groups_done
+    cmp $254, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k128_w1_carry15
+    vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm1, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm1, %xmm1
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w1_counted15
+.Laes_gen_vaes256_gcm_enc_k128_w1_carry15:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm1, %xmm0
-    vpshufb %xmm3, %xmm0, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
-    vpxor %xmm11, %xmm0, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+.Laes_gen_vaes256_gcm_enc_k128_w1_counted15:
+    add $1, %r11d
+    vpxor %xmm10, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm2
@@ -921,86 +1639,268 @@ aes_gen_vaes256_gcm_enc_k128_w1:
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 80(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
     vpxor 0(%r8), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rcx)
     add $16, %r8
     add $16, %rcx
-    sub $1, %r9
+    sub $16, %r9
     .p2align 4
 .Laes_gen_vaes256_gcm_enc_k128_w1_loop:
-    cmp $1, %r9
+    cmp $16, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w1_last
+    cmp $254, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k128_w1_carry53
+    vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm1, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm1, %xmm1
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w1_counted53
+.Laes_gen_vaes256_gcm_enc_k128_w1_carry53:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm1, %xmm0
-    vpshufb %xmm3, %xmm0, %xmm0
-    vmovdqu -16(%rcx), %xmm8
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
-    vpshufb %xmm3, %xmm8, %xmm8
-    vpxor %xmm11, %xmm0, %xmm0
-    vpxor %xmm4, %xmm8, %xmm8
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+.Laes_gen_vaes256_gcm_enc_k128_w1_counted53:
+    add $1, %r11d
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu -16(%rcx), %xmm6
     vmovdqu 16(%rdi), %xmm2
-    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 32(%rdi), %xmm2
-    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm7
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpclmulqdq $1, 1008(%rsi), %xmm8, %xmm6
-    vmovdqu 48(%rdi), %xmm2
-    vpclmulqdq $16, 1008(%rsi), %xmm8, %xmm8
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpxor %xmm8, %xmm6, %xmm6
-    vmovdqu 64(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
-    vmovdqu 80(%rdi), %xmm2
-    vpshufd $78, %xmm5, %xmm5
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vpxor %xmm5, %xmm6, %xmm6
-    vmovdqu 96(%rdi), %xmm2
-    vpxor %xmm10, %xmm6, %xmm6
+    vmovdqu 32(%rdi), %xmm2
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
+    vmovdqu 48(%rdi), %xmm2
+    vpshufd $78, %xmm6, %xmm9
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 64(%rdi), %xmm2
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vpxor %xmm3, %xmm4, %xmm4
+    vmovdqu 80(%rdi), %xmm2
+    vpxor %xmm5, %xmm4, %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm10
+    vpshufd $78, %xmm3, %xmm3
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    vpshufd $78, %xmm6, %xmm6
+    vpxor %xmm3, %xmm4, %xmm4
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    vpxor %xmm6, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vpxor %xmm10, %xmm7, %xmm7
+    vpxor %xmm9, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vpshufd $78, %xmm4, %xmm4
     vpxor 0(%r8), %xmm0, %xmm0
-    vmovdqa %xmm7, %xmm4
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm9, %xmm5, %xmm5
     vmovdqu %xmm0, 0(%rcx)
     add $16, %r8
     add $16, %rcx
-    sub $1, %r9
+    sub $16, %r9
     jmp .Laes_gen_vaes256_gcm_enc_k128_w1_loop
 .Laes_gen_vaes256_gcm_enc_k128_w1_last:
-    vmovdqu -16(%rcx), %xmm8
-    vpshufb %xmm3, %xmm8, %xmm8
-    vpxor %xmm4, %xmm8, %xmm8
-    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm5
-    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm7
-    vpclmulqdq $1, 1008(%rsi), %xmm8, %xmm6
-    vpclmulqdq $16, 1008(%rsi), %xmm8, %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
-    vpshufd $78, %xmm5, %xmm5
+    vmovdqu -16(%rcx), %xmm6
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
     vpxor %xmm5, %xmm6, %xmm6
-    vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm10
-    vpshufd $78, %xmm6, %xmm6
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm10, %xmm7, %xmm7
-    vmovdqa %xmm7, %xmm4
-.Laes_gen_vaes256_gcm_enc_k128_w1_done:
-    vmovdqu %xmm4, (%rdx)
-    vpshufb %xmm3, %xmm1, %xmm1
-    vmovdqu %xmm1, 16(%rdx)
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
+    vpshufd $78, %xmm6, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
+    vpxor %xmm3, %xmm4, %xmm4
+    vpxor %xmm5, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
+    vpshufd $78, %xmm3, %xmm3
+    vpxor %xmm3, %xmm4, %xmm4
+    vpxor %xmm9, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
+    vpshufd $78, %xmm4, %xmm4
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm9, %xmm5, %xmm5
+.Laes_gen_vaes256_gcm_enc_k128_w1_groups_done:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm8
+    vmovdqu %xmm8, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k128_w1_tail
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k128_w1_tail_done
+.Laes_gen_vaes256_gcm_enc_k128_w1_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqa %xmm5, %xmm6
+    vpclmulqdq $0, (%r11), %xmm6, %xmm3
+    vpclmulqdq $17, (%r11), %xmm6, %xmm5
+    vpshufd $78, %xmm6, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k128_w1_no_last
+    vmovdqu 48(%rdx), %xmm6
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm9
+    vpxor %xmm9, %xmm3, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm9
+    vpxor %xmm9, %xmm5, %xmm5
+    vpshufd $78, %xmm6, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
+    vpxor %xmm6, %xmm4, %xmm4
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vmovdqu %xmm0, 48(%rdx)
+.Laes_gen_vaes256_gcm_enc_k128_w1_no_last:
+.Laes_gen_vaes256_gcm_enc_k128_w1_tail_loop:
+    cmp $16, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k128_w1_tail_partial
+    vmovdqa %xmm1, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm6
+    vpxor %xmm6, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm6
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
+    vpclmulqdq $0, (%r11), %xmm6, %xmm9
+    vpxor %xmm9, %xmm3, %xmm3
+    vpclmulqdq $17, (%r11), %xmm6, %xmm9
+    vpxor %xmm9, %xmm5, %xmm5
+    vpshufd $78, %xmm6, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
+    vpxor %xmm6, %xmm4, %xmm4
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w1_tail_loop
+.Laes_gen_vaes256_gcm_enc_k128_w1_tail_partial:
+    test %r9, %r9
+    jz .Laes_gen_vaes256_gcm_enc_k128_w1_reduce
+    vmovdqa %xmm1, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k128_w1_bounce_in:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k128_w1_bounce_in
+    xor %rsi, %rsi
+    vmovdqu -16(%rsp), %xmm6
+    vpxor %xmm6, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k128_w1_bounce_out:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k128_w1_bounce_out
+    xor %rsi, %rsi
+    lea .Lgcm_partial+16(%rip), %rax
+    sub %r9, %rax
+    vmovdqu (%rax), %xmm8
+    vpand %xmm8, %xmm0, %xmm0
+    vmovdqa %xmm0, %xmm6
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
+    vpclmulqdq $0, (%r11), %xmm6, %xmm9
+    vpxor %xmm9, %xmm3, %xmm3
+    vpclmulqdq $17, (%r11), %xmm6, %xmm9
+    vpxor %xmm9, %xmm5, %xmm5
+    vpshufd $78, %xmm6, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
+    vpxor %xmm6, %xmm4, %xmm4
+    vpxor %xmm0, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+.Laes_gen_vaes256_gcm_enc_k128_w1_reduce:
+    vpxor %xmm3, %xmm4, %xmm4
+    vpxor %xmm5, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
+    vpshufd $78, %xmm3, %xmm3
+    vpxor %xmm3, %xmm4, %xmm4
+    vpxor %xmm9, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
+    vpshufd $78, %xmm4, %xmm4
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm9, %xmm5, %xmm5
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k128_w1_tag_done
+    vmovdqu 48(%rdx), %xmm6
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm5, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vmovdqu %xmm6, 48(%rdx)
+.Laes_gen_vaes256_gcm_enc_k128_w1_tag_done:
+.Laes_gen_vaes256_gcm_enc_k128_w1_tail_done:
+    vmovdqu %xmm5, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1021,57 +1921,77 @@ aes_gen_vaes256_gcm_enc_k128_w1:
     ret
     .size aes_gen_vaes256_gcm_enc_k128_w1, .-aes_gen_vaes256_gcm_enc_k128_w1
 
-# void aes_gen_vaes256_gcm_enc_k192_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_vaes256_gcm_enc_k192_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 11 reloaded per group.
-# iv: unused (the counter is in state).
-# nblocks: a multiple of 8.
-# Requires: AVX, AVX2, VAES, VPCLMULQDQ.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 10 reloaded per group.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 8 blocks, then what is left a vector at a time (the last one partial).
+# Requires: AESNI, PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
 #   %ymm0 blocks 0-1
 #   %ymm1 blocks 2-3
 #   %ymm2 blocks 4-5
 #   %ymm3 blocks 6-7
-#   %ymm4 counter blocks, byte-reversed: lane j counts block j of the group
-#   %ymm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11
-#   %ymm6 the byte-reversal pattern
-#   %ymm7 the running hash, reflected
-#   %ymm8 GHASH: low products
-#   %ymm9 GHASH: middle products
-#   %ymm10 GHASH: high products
-#   %ymm11 GHASH: a block register of data
-#   %ymm12 GHASH: a key power, a product
-#   %ymm13 GHASH: a product
-#   %ymm14 rk0
-#   %ymm15 rk12
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %ymm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %ymm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
+#   %ymm6 GHASH: low products
+#   %ymm7 GHASH: middle products
+#   %ymm8 GHASH: high products; between groups the running hash, reflected
+#   %ymm9 GHASH: a block register of data
+#   %ymm10 GHASH: the next one
+#   %ymm11 GHASH: a key power, a product
+#   %ymm12 GHASH: a product
+#   %ymm13 rk0
+#   %ymm15 rk11
+#   %ymm14 rk12
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k192_w8
     .type aes_gen_vaes256_gcm_enc_k192_w8, @function
     .p2align 5
 aes_gen_vaes256_gcm_enc_k192_w8:
     endbr64
-    vbroadcasti128 0(%rdi), %ymm14
-    vbroadcasti128 192(%rdi), %ymm15
-    vmovdqu .Lvaes256_gcm_bswap(%rip), %ymm6
-    vmovdqu (%rdx), %xmm7
+    vbroadcasti128 0(%rdi), %ymm13
+    vbroadcasti128 176(%rdi), %ymm15
+    vbroadcasti128 192(%rdi), %ymm14
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    vmovdqu (%rdx), %xmm8
     vbroadcasti128 16(%rdx), %ymm4
-    vpshufb %ymm6, %ymm4, %ymm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     vpaddd .Lvaes256_gcm_lanes2(%rip), %ymm4, %ymm4
-    cmp $8, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k192_w8_done
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $128, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k192_w8_groups_done
+    cmp $246, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k192_w8_carry15
+    vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm4, %ymm0
+    vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm4, %ymm1
+    vpaddd .Lvaes256_gcm_inc_be2+64(%rip), %ymm4, %ymm2
+    vpaddd .Lvaes256_gcm_inc_be2+96(%rip), %ymm4, %ymm3
+    vpaddd .Lvaes256_gcm_inc_be2+128(%rip), %ymm4, %ymm4
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w8_counted15
+.Laes_gen_vaes256_gcm_enc_k192_w8_carry15:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     vpaddd .Lvaes256_gcm_inc2(%rip), %ymm4, %ymm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
     vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm4, %ymm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
     vpaddd .Lvaes256_gcm_inc2+64(%rip), %ymm4, %ymm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm2, %ymm2
     vpaddd .Lvaes256_gcm_inc2+96(%rip), %ymm4, %ymm3
-    vpshufb %ymm6, %ymm0, %ymm0
-    vpshufb %ymm6, %ymm1, %ymm1
-    vpshufb %ymm6, %ymm2, %ymm2
-    vpshufb %ymm6, %ymm3, %ymm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm3, %ymm3
     vpaddd .Lvaes256_gcm_inc2+128(%rip), %ymm4, %ymm4
-    vpxor %ymm14, %ymm0, %ymm0
-    vpxor %ymm14, %ymm1, %ymm1
-    vpxor %ymm14, %ymm2, %ymm2
-    vpxor %ymm14, %ymm3, %ymm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
+.Laes_gen_vaes256_gcm_enc_k192_w8_counted15:
+    add $8, %r11d
+    vpxor %ymm13, %ymm0, %ymm0
+    vpxor %ymm13, %ymm1, %ymm1
+    vpxor %ymm13, %ymm2, %ymm2
+    vpxor %ymm13, %ymm3, %ymm3
     vbroadcasti128 16(%rdi), %ymm5
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
@@ -1122,15 +2042,14 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
     .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    vbroadcasti128 176(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x7d,0xdd,0xc7         # vaesenclast %ymm15, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdd,0xcf         # vaesenclast %ymm15, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdd,0xd7         # vaesenclast %ymm15, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdd,0xdf         # vaesenclast %ymm15, %ymm3, %ymm3
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd7         # vaesenc %ymm15, %ymm2, %ymm2
+    .byte 0xc4,0xc2,0x65,0xdc,0xdf         # vaesenc %ymm15, %ymm3, %ymm3
+    .byte 0xc4,0xc2,0x7d,0xdd,0xc6         # vaesenclast %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdd,0xce         # vaesenclast %ymm14, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x6d,0xdd,0xd6         # vaesenclast %ymm14, %ymm2, %ymm2
+    .byte 0xc4,0xc2,0x65,0xdd,0xde         # vaesenclast %ymm14, %ymm3, %ymm3
     vpxor 0(%r8), %ymm0, %ymm0
     vpxor 32(%r8), %ymm1, %ymm1
     vpxor 64(%r8), %ymm2, %ymm2
@@ -1141,200 +2060,456 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     vmovdqu %ymm3, 96(%rcx)
     add $128, %r8
     add $128, %rcx
-    sub $8, %r9
+    sub $128, %r9
     .p2align 4
 .Laes_gen_vaes256_gcm_enc_k192_w8_loop:
-    cmp $8, %r9
+    cmp $128, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w8_last
+    cmp $246, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k192_w8_carry114
+    vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm4, %ymm0
+    vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm4, %ymm1
+    vpaddd .Lvaes256_gcm_inc_be2+64(%rip), %ymm4, %ymm2
+    vpaddd .Lvaes256_gcm_inc_be2+96(%rip), %ymm4, %ymm3
+    vpaddd .Lvaes256_gcm_inc_be2+128(%rip), %ymm4, %ymm4
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w8_counted114
+.Laes_gen_vaes256_gcm_enc_k192_w8_carry114:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     vpaddd .Lvaes256_gcm_inc2(%rip), %ymm4, %ymm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
     vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm4, %ymm1
-    vmovdqu -128(%rcx), %ymm11
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
     vpaddd .Lvaes256_gcm_inc2+64(%rip), %ymm4, %ymm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm2, %ymm2
     vpaddd .Lvaes256_gcm_inc2+96(%rip), %ymm4, %ymm3
-    vpshufb %ymm6, %ymm11, %ymm11
-    vpshufb %ymm6, %ymm0, %ymm0
-    vpxor %ymm7, %ymm11, %ymm11
-    vpshufb %ymm6, %ymm1, %ymm1
-    vpshufb %ymm6, %ymm2, %ymm2
-    vpclmulqdq $0, 896(%rsi), %ymm11, %ymm8
-    vpshufb %ymm6, %ymm3, %ymm3
-    vpclmulqdq $17, 896(%rsi), %ymm11, %ymm10
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm3, %ymm3
     vpaddd .Lvaes256_gcm_inc2+128(%rip), %ymm4, %ymm4
-    vpxor %ymm14, %ymm0, %ymm0
-    vpclmulqdq $1, 896(%rsi), %ymm11, %ymm9
-    vpxor %ymm14, %ymm1, %ymm1
-    vpclmulqdq $16, 896(%rsi), %ymm11, %ymm11
-    vpxor %ymm14, %ymm2, %ymm2
-    vpxor %ymm14, %ymm3, %ymm3
-    vpxor %ymm11, %ymm9, %ymm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
+.Laes_gen_vaes256_gcm_enc_k192_w8_counted114:
+    add $8, %r11d
+    vpxor %ymm13, %ymm0, %ymm0
+    vpxor %ymm13, %ymm1, %ymm1
+    vmovdqu -128(%rcx), %ymm9
+    vpxor %ymm13, %ymm2, %ymm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vpxor %ymm13, %ymm3, %ymm3
+    vmovdqu -96(%rcx), %ymm10
     vbroadcasti128 16(%rdi), %ymm5
-    vmovdqu -96(%rcx), %ymm11
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm10, %ymm10
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vpshufb %ymm6, %ymm11, %ymm11
+    vpxor %ymm8, %ymm9, %ymm9
     .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
-    vpclmulqdq $0, 928(%rsi), %ymm11, %ymm13
+    vpclmulqdq $0, 896(%rsi), %ymm9, %ymm6
     .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
     vbroadcasti128 32(%rdi), %ymm5
-    vpxor %ymm13, %ymm8, %ymm8
+    vpclmulqdq $0, 928(%rsi), %ymm10, %ymm12
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    vpclmulqdq $17, 928(%rsi), %ymm11, %ymm13
+    vpxor %ymm12, %ymm6, %ymm6
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vpclmulqdq $17, 896(%rsi), %ymm9, %ymm8
     .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
-    vpxor %ymm13, %ymm10, %ymm10
+    vpclmulqdq $17, 928(%rsi), %ymm10, %ymm12
     .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    vpclmulqdq $1, 928(%rsi), %ymm11, %ymm13
     vbroadcasti128 48(%rdi), %ymm5
+    vpxor %ymm12, %ymm8, %ymm8
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    vpxor %ymm13, %ymm9, %ymm9
+    vpshufd $78, %ymm9, %ymm12
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vpclmulqdq $16, 928(%rsi), %ymm11, %ymm11
+    vpxor %ymm12, %ymm9, %ymm9
     .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
     .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    vpxor %ymm11, %ymm9, %ymm9
+    vpshufd $78, %ymm10, %ymm11
     vbroadcasti128 64(%rdi), %ymm5
-    vmovdqu -64(%rcx), %ymm11
+    vpxor %ymm11, %ymm10, %ymm10
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vpclmulqdq $0, 1920(%rsi), %ymm9, %ymm7
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vpshufb %ymm6, %ymm11, %ymm11
+    vpclmulqdq $0, 1952(%rsi), %ymm10, %ymm10
     .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
-    vpclmulqdq $0, 960(%rsi), %ymm11, %ymm13
     .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
+    vpxor %ymm10, %ymm7, %ymm7
     vbroadcasti128 80(%rdi), %ymm5
-    vpxor %ymm13, %ymm8, %ymm8
+    vmovdqu -64(%rcx), %ymm9
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    vpclmulqdq $17, 960(%rsi), %ymm11, %ymm13
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
-    vpxor %ymm13, %ymm10, %ymm10
+    vmovdqu -32(%rcx), %ymm10
     .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    vpclmulqdq $1, 960(%rsi), %ymm11, %ymm13
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm10, %ymm10
     vbroadcasti128 96(%rdi), %ymm5
+    vpclmulqdq $0, 960(%rsi), %ymm9, %ymm12
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    vpxor %ymm13, %ymm9, %ymm9
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vpclmulqdq $0, 992(%rsi), %ymm10, %ymm11
     .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
-    vpclmulqdq $16, 960(%rsi), %ymm11, %ymm11
+    vpxor %ymm12, %ymm6, %ymm6
     .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    vpxor %ymm11, %ymm9, %ymm9
+    vpxor %ymm11, %ymm6, %ymm6
     vbroadcasti128 112(%rdi), %ymm5
+    vpclmulqdq $17, 960(%rsi), %ymm9, %ymm12
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    vmovdqu -32(%rcx), %ymm11
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vpshufb %ymm6, %ymm11, %ymm11
+    vpclmulqdq $17, 992(%rsi), %ymm10, %ymm11
     .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
+    vpxor %ymm12, %ymm8, %ymm8
     .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    vpclmulqdq $0, 992(%rsi), %ymm11, %ymm13
+    vpxor %ymm11, %ymm8, %ymm8
     vbroadcasti128 128(%rdi), %ymm5
-    vpxor %ymm13, %ymm8, %ymm8
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vpshufd $78, %ymm9, %ymm12
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vpclmulqdq $17, 992(%rsi), %ymm11, %ymm13
+    vpxor %ymm12, %ymm9, %ymm9
     .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
-    vpxor %ymm13, %ymm10, %ymm10
+    vpshufd $78, %ymm10, %ymm11
     .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
+    vpxor %ymm11, %ymm10, %ymm10
     vbroadcasti128 144(%rdi), %ymm5
-    vpclmulqdq $1, 992(%rsi), %ymm11, %ymm13
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    vpxor %ymm13, %ymm9, %ymm9
+    vpclmulqdq $0, 1984(%rsi), %ymm9, %ymm9
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vpclmulqdq $0, 2016(%rsi), %ymm10, %ymm10
     .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
-    vpclmulqdq $16, 992(%rsi), %ymm11, %ymm11
+    vpxor %ymm9, %ymm7, %ymm7
     .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    vpxor %ymm11, %ymm9, %ymm9
     vbroadcasti128 160(%rdi), %ymm5
+    vpxor %ymm10, %ymm7, %ymm7
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    vbroadcasti128 .Lgcm_fold(%rip), %ymm12
+    vpxor %ymm6, %ymm7, %ymm7
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vpclmulqdq $16, %ymm12, %ymm8, %ymm13
+    vpxor %ymm8, %ymm7, %ymm7
     .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
     .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    vpshufd $78, %ymm8, %ymm8
-    vbroadcasti128 176(%rdi), %ymm5
-    vpxor %ymm8, %ymm9, %ymm9
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vpxor %ymm13, %ymm9, %ymm9
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
-    vpclmulqdq $16, %ymm12, %ymm9, %ymm13
-    .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x7d,0xdd,0xc7         # vaesenclast %ymm15, %ymm0, %ymm0
-    vpshufd $78, %ymm9, %ymm9
-    .byte 0xc4,0xc2,0x75,0xdd,0xcf         # vaesenclast %ymm15, %ymm1, %ymm1
-    vpxor %ymm9, %ymm10, %ymm10
-    .byte 0xc4,0xc2,0x6d,0xdd,0xd7         # vaesenclast %ymm15, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdd,0xdf         # vaesenclast %ymm15, %ymm3, %ymm3
-    vpxor %ymm13, %ymm10, %ymm10
+    vbroadcasti128 .Lgcm_fold(%rip), %ymm11
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    vpclmulqdq $16, %ymm11, %ymm6, %ymm12
+    .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
+    vpshufd $78, %ymm6, %ymm6
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd7         # vaesenc %ymm15, %ymm2, %ymm2
+    vpxor %ymm6, %ymm7, %ymm7
+    .byte 0xc4,0xc2,0x65,0xdc,0xdf         # vaesenc %ymm15, %ymm3, %ymm3
+    .byte 0xc4,0xc2,0x7d,0xdd,0xc6         # vaesenclast %ymm14, %ymm0, %ymm0
+    vpxor %ymm12, %ymm7, %ymm7
+    .byte 0xc4,0xc2,0x75,0xdd,0xce         # vaesenclast %ymm14, %ymm1, %ymm1
+    vpclmulqdq $16, %ymm11, %ymm7, %ymm12
+    .byte 0xc4,0xc2,0x6d,0xdd,0xd6         # vaesenclast %ymm14, %ymm2, %ymm2
+    vpshufd $78, %ymm7, %ymm7
+    .byte 0xc4,0xc2,0x65,0xdd,0xde         # vaesenclast %ymm14, %ymm3, %ymm3
     vpxor 0(%r8), %ymm0, %ymm0
-    vextracti128 $1, %ymm10, %xmm13
+    vpxor %ymm7, %ymm8, %ymm8
     vpxor 32(%r8), %ymm1, %ymm1
+    vpxor %ymm12, %ymm8, %ymm8
     vpxor 64(%r8), %ymm2, %ymm2
-    vpxor %xmm13, %xmm10, %xmm10
+    vextracti128 $1, %ymm8, %xmm12
     vpxor 96(%r8), %ymm3, %ymm3
-    vmovdqa %xmm10, %xmm7
+    vpxor %xmm12, %xmm8, %xmm8
     vmovdqu %ymm0, 0(%rcx)
     vmovdqu %ymm1, 32(%rcx)
     vmovdqu %ymm2, 64(%rcx)
     vmovdqu %ymm3, 96(%rcx)
     add $128, %r8
     add $128, %rcx
-    sub $8, %r9
+    sub $128, %r9
     jmp .Laes_gen_vaes256_gcm_enc_k192_w8_loop
 .Laes_gen_vaes256_gcm_enc_k192_w8_last:
-    vmovdqu -128(%rcx), %ymm11
-    vpshufb %ymm6, %ymm11, %ymm11
-    vpxor %ymm7, %ymm11, %ymm11
-    vpclmulqdq $0, 896(%rsi), %ymm11, %ymm8
-    vpclmulqdq $17, 896(%rsi), %ymm11, %ymm10
-    vpclmulqdq $1, 896(%rsi), %ymm11, %ymm9
-    vpclmulqdq $16, 896(%rsi), %ymm11, %ymm11
-    vpxor %ymm11, %ymm9, %ymm9
-    vmovdqu -96(%rcx), %ymm11
-    vpshufb %ymm6, %ymm11, %ymm11
-    vpclmulqdq $0, 928(%rsi), %ymm11, %ymm13
-    vpxor %ymm13, %ymm8, %ymm8
-    vpclmulqdq $17, 928(%rsi), %ymm11, %ymm13
-    vpxor %ymm13, %ymm10, %ymm10
-    vpclmulqdq $1, 928(%rsi), %ymm11, %ymm13
-    vpxor %ymm13, %ymm9, %ymm9
-    vpclmulqdq $16, 928(%rsi), %ymm11, %ymm11
-    vpxor %ymm11, %ymm9, %ymm9
-    vmovdqu -64(%rcx), %ymm11
-    vpshufb %ymm6, %ymm11, %ymm11
-    vpclmulqdq $0, 960(%rsi), %ymm11, %ymm13
-    vpxor %ymm13, %ymm8, %ymm8
-    vpclmulqdq $17, 960(%rsi), %ymm11, %ymm13
-    vpxor %ymm13, %ymm10, %ymm10
-    vpclmulqdq $1, 960(%rsi), %ymm11, %ymm13
-    vpxor %ymm13, %ymm9, %ymm9
-    vpclmulqdq $16, 960(%rsi), %ymm11, %ymm11
-    vpxor %ymm11, %ymm9, %ymm9
-    vmovdqu -32(%rcx), %ymm11
-    vpshufb %ymm6, %ymm11, %ymm11
-    vpclmulqdq $0, 992(%rsi), %ymm11, %ymm13
-    vpxor %ymm13, %ymm8, %ymm8
-    vpclmulqdq $17, 992(%rsi), %ymm11, %ymm13
-    vpxor %ymm13, %ymm10, %ymm10
-    vpclmulqdq $1, 992(%rsi), %ymm11, %ymm13
-    vpxor %ymm13, %ymm9, %ymm9
-    vpclmulqdq $16, 992(%rsi), %ymm11, %ymm11
-    vpxor %ymm11, %ymm9, %ymm9
-    vbroadcasti128 .Lgcm_fold(%rip), %ymm12
-    vpclmulqdq $16, %ymm12, %ymm8, %ymm13
-    vpshufd $78, %ymm8, %ymm8
+    vmovdqu -128(%rcx), %ymm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vmovdqu -96(%rcx), %ymm10
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm10, %ymm10
     vpxor %ymm8, %ymm9, %ymm9
-    vpxor %ymm13, %ymm9, %ymm9
-    vpclmulqdq $16, %ymm12, %ymm9, %ymm13
-    vpshufd $78, %ymm9, %ymm9
-    vpxor %ymm9, %ymm10, %ymm10
-    vpxor %ymm13, %ymm10, %ymm10
-    vextracti128 $1, %ymm10, %xmm13
-    vpxor %xmm13, %xmm10, %xmm10
-    vmovdqa %xmm10, %xmm7
-.Laes_gen_vaes256_gcm_enc_k192_w8_done:
-    vmovdqu %xmm7, (%rdx)
-    vpshufb %xmm6, %xmm4, %xmm4
-    vmovdqu %xmm4, 16(%rdx)
+    vpclmulqdq $0, 896(%rsi), %ymm9, %ymm6
+    vpclmulqdq $0, 928(%rsi), %ymm10, %ymm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, 896(%rsi), %ymm9, %ymm8
+    vpclmulqdq $17, 928(%rsi), %ymm10, %ymm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %ymm9, %ymm12
+    vpxor %ymm12, %ymm9, %ymm9
+    vpshufd $78, %ymm10, %ymm11
+    vpxor %ymm11, %ymm10, %ymm10
+    vpclmulqdq $0, 1920(%rsi), %ymm9, %ymm7
+    vpclmulqdq $0, 1952(%rsi), %ymm10, %ymm10
+    vpxor %ymm10, %ymm7, %ymm7
+    vmovdqu -64(%rcx), %ymm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vmovdqu -32(%rcx), %ymm10
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm10, %ymm10
+    vpclmulqdq $0, 960(%rsi), %ymm9, %ymm12
+    vpclmulqdq $0, 992(%rsi), %ymm10, %ymm11
+    vpxor %ymm12, %ymm6, %ymm6
+    vpxor %ymm11, %ymm6, %ymm6
+    vpclmulqdq $17, 960(%rsi), %ymm9, %ymm12
+    vpclmulqdq $17, 992(%rsi), %ymm10, %ymm11
+    vpxor %ymm12, %ymm8, %ymm8
+    vpxor %ymm11, %ymm8, %ymm8
+    vpshufd $78, %ymm9, %ymm12
+    vpxor %ymm12, %ymm9, %ymm9
+    vpshufd $78, %ymm10, %ymm11
+    vpxor %ymm11, %ymm10, %ymm10
+    vpclmulqdq $0, 1984(%rsi), %ymm9, %ymm9
+    vpclmulqdq $0, 2016(%rsi), %ymm10, %ymm10
+    vpxor %ymm9, %ymm7, %ymm7
+    vpxor %ymm10, %ymm7, %ymm7
+    vpxor %ymm6, %ymm7, %ymm7
+    vpxor %ymm8, %ymm7, %ymm7
+    vbroadcasti128 .Lgcm_fold(%rip), %ymm11
+    vpclmulqdq $16, %ymm11, %ymm6, %ymm12
+    vpshufd $78, %ymm6, %ymm6
+    vpxor %ymm6, %ymm7, %ymm7
+    vpxor %ymm12, %ymm7, %ymm7
+    vpclmulqdq $16, %ymm11, %ymm7, %ymm12
+    vpshufd $78, %ymm7, %ymm7
+    vpxor %ymm7, %ymm8, %ymm8
+    vpxor %ymm12, %ymm8, %ymm8
+    vextracti128 $1, %ymm8, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+.Laes_gen_vaes256_gcm_enc_k192_w8_groups_done:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm11
+    vmovdqu %xmm11, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k192_w8_tail
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k192_w8_tail_done
+.Laes_gen_vaes256_gcm_enc_k192_w8_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqa %xmm8, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k192_w8_no_last
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
+    vpxor %ymm9, %ymm7, %ymm7
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 144(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 160(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 48(%rdx)
+.Laes_gen_vaes256_gcm_enc_k192_w8_no_last:
+.Laes_gen_vaes256_gcm_enc_k192_w8_tail_loop:
+    cmp $32, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k192_w8_tail_one
+    vmovdqa %ymm4, %ymm0
+    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm4, %ymm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
+    vpxor %ymm13, %ymm0, %ymm0
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 144(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 160(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdd,0xc6         # vaesenclast %ymm14, %ymm0, %ymm0
+    vmovdqu (%r8), %ymm9
+    vpxor %ymm9, %ymm0, %ymm0
+    vmovdqu %ymm0, (%rcx)
+    vmovdqa %ymm0, %ymm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %ymm9, %ymm12
+    vpxor %ymm12, %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpxor %ymm9, %ymm7, %ymm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w8_tail_loop
+.Laes_gen_vaes256_gcm_enc_k192_w8_tail_one:
+    cmp $16, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k192_w8_tail_partial
+    vmovdqa %xmm4, %xmm0
+    vpaddd .Lvaes256_gcm_one2(%rip), %ymm4, %ymm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 144(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 160(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %ymm9, %ymm7, %ymm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_vaes256_gcm_enc_k192_w8_tail_partial:
+    test %r9, %r9
+    jz .Laes_gen_vaes256_gcm_enc_k192_w8_reduce
+    vmovdqa %xmm4, %xmm0
+    vpaddd .Lvaes256_gcm_one2(%rip), %ymm4, %ymm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 144(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 160(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k192_w8_bounce_in:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k192_w8_bounce_in
+    xor %rsi, %rsi
+    vmovdqu -16(%rsp), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k192_w8_bounce_out:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k192_w8_bounce_out
+    xor %rsi, %rsi
+    lea .Lgcm_partial+16(%rip), %rax
+    sub %r9, %rax
+    vmovdqu (%rax), %xmm11
+    vpand %xmm11, %xmm0, %xmm0
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %ymm9, %ymm7, %ymm7
+    vpxor %xmm0, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+.Laes_gen_vaes256_gcm_enc_k192_w8_reduce:
+    vpxor %ymm6, %ymm7, %ymm7
+    vpxor %ymm8, %ymm7, %ymm7
+    vbroadcasti128 .Lgcm_fold(%rip), %ymm11
+    vpclmulqdq $16, %ymm11, %ymm6, %ymm12
+    vpshufd $78, %ymm6, %ymm6
+    vpxor %ymm6, %ymm7, %ymm7
+    vpxor %ymm12, %ymm7, %ymm7
+    vpclmulqdq $16, %ymm11, %ymm7, %ymm12
+    vpshufd $78, %ymm7, %ymm7
+    vpxor %ymm7, %ymm8, %ymm8
+    vpxor %ymm12, %ymm8, %ymm8
+    vextracti128 $1, %ymm8, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k192_w8_tag_done
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+.Laes_gen_vaes256_gcm_enc_k192_w8_tag_done:
+.Laes_gen_vaes256_gcm_enc_k192_w8_tail_done:
+    vmovdqu %xmm8, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1355,56 +2530,74 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     ret
     .size aes_gen_vaes256_gcm_enc_k192_w8, .-aes_gen_vaes256_gcm_enc_k192_w8
 
-# void aes_gen_vaes256_gcm_enc_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_vaes256_gcm_enc_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 11 reloaded per group.
-# iv: unused (the counter is in state).
-# nblocks: a multiple of 4.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 10 reloaded per group.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
 #   %xmm2 block 2
 #   %xmm3 block 3
-#   %xmm4 counter blocks, byte-reversed: lane j counts block j of the group
-#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11
-#   %xmm6 the byte-reversal pattern
-#   %xmm7 the running hash, reflected
-#   %xmm8 GHASH: low products
-#   %xmm9 GHASH: middle products
-#   %xmm10 GHASH: high products
-#   %xmm11 GHASH: a block register of data
-#   %xmm12 GHASH: a key power, a product
-#   %xmm13 GHASH: a product
-#   %xmm14 rk0
-#   %xmm15 rk12
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
+#   %xmm6 GHASH: low products
+#   %xmm7 GHASH: middle products
+#   %xmm8 GHASH: high products; between groups the running hash, reflected
+#   %xmm9 GHASH: a block register of data
+#   %xmm10 GHASH: the next one
+#   %xmm11 GHASH: a key power, a product
+#   %xmm12 GHASH: a product
+#   %xmm13 rk0
+#   %xmm15 rk11
+#   %xmm14 rk12
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k192_w4
     .type aes_gen_vaes256_gcm_enc_k192_w4, @function
     .p2align 5
 aes_gen_vaes256_gcm_enc_k192_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm14
-    vmovdqu 192(%rdi), %xmm15
-    vmovdqu .Lvaes256_gcm_bswap(%rip), %xmm6
-    vmovdqu (%rdx), %xmm7
+    vmovdqu 0(%rdi), %xmm13
+    vmovdqu 176(%rdi), %xmm15
+    vmovdqu 192(%rdi), %xmm14
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    vmovdqu (%rdx), %xmm8
     vmovdqu 16(%rdx), %xmm4
-    vpshufb %xmm6, %xmm4, %xmm4
-    cmp $4, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k192_w4_done
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k192_w4_groups_done
+    cmp $251, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k192_w4_carry12
+    vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm4, %xmm1
+    vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm4, %xmm2
+    vpaddd .Lvaes256_gcm_inc_be1+48(%rip), %xmm4, %xmm3
+    vpaddd .Lvaes256_gcm_inc_be1+64(%rip), %xmm4, %xmm4
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_counted12
+.Laes_gen_vaes256_gcm_enc_k192_w4_carry12:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm4, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm4, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
     vpaddd .Lvaes256_gcm_inc1+48(%rip), %xmm4, %xmm3
-    vpshufb %xmm6, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm1, %xmm1
-    vpshufb %xmm6, %xmm2, %xmm2
-    vpshufb %xmm6, %xmm3, %xmm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes256_gcm_inc1+64(%rip), %xmm4, %xmm4
-    vpxor %xmm14, %xmm0, %xmm0
-    vpxor %xmm14, %xmm1, %xmm1
-    vpxor %xmm14, %xmm2, %xmm2
-    vpxor %xmm14, %xmm3, %xmm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+.Laes_gen_vaes256_gcm_enc_k192_w4_counted12:
+    add $4, %r11d
+    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm13, %xmm1, %xmm1
+    vpxor %xmm13, %xmm2, %xmm2
+    vpxor %xmm13, %xmm3, %xmm3
     vmovdqu 16(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
@@ -1455,15 +2648,14 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 176(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdd,0xcf         # vaesenclast %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdd,0xd7         # vaesenclast %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdd,0xdf         # vaesenclast %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdd,0xd6         # vaesenclast %xmm14, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
     vpxor 0(%r8), %xmm0, %xmm0
     vpxor 16(%r8), %xmm1, %xmm1
     vpxor 32(%r8), %xmm2, %xmm2
@@ -1474,194 +2666,401 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     vmovdqu %xmm3, 48(%rcx)
     add $64, %r8
     add $64, %rcx
-    sub $4, %r9
+    sub $64, %r9
     .p2align 4
 .Laes_gen_vaes256_gcm_enc_k192_w4_loop:
-    cmp $4, %r9
+    cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w4_last
+    cmp $251, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k192_w4_carry111
+    vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm4, %xmm1
+    vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm4, %xmm2
+    vpaddd .Lvaes256_gcm_inc_be1+48(%rip), %xmm4, %xmm3
+    vpaddd .Lvaes256_gcm_inc_be1+64(%rip), %xmm4, %xmm4
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_counted111
+.Laes_gen_vaes256_gcm_enc_k192_w4_carry111:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm4, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm1
-    vmovdqu -64(%rcx), %xmm11
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm4, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
     vpaddd .Lvaes256_gcm_inc1+48(%rip), %xmm4, %xmm3
-    vpshufb %xmm6, %xmm11, %xmm11
-    vpshufb %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm11, %xmm11
-    vpshufb %xmm6, %xmm1, %xmm1
-    vpshufb %xmm6, %xmm2, %xmm2
-    vpclmulqdq $0, 960(%rsi), %xmm11, %xmm8
-    vpshufb %xmm6, %xmm3, %xmm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes256_gcm_inc1+64(%rip), %xmm4, %xmm4
-    vpclmulqdq $17, 960(%rsi), %xmm11, %xmm10
-    vpxor %xmm14, %xmm0, %xmm0
-    vpclmulqdq $1, 960(%rsi), %xmm11, %xmm9
-    vpxor %xmm14, %xmm1, %xmm1
-    vpxor %xmm14, %xmm2, %xmm2
-    vpclmulqdq $16, 960(%rsi), %xmm11, %xmm11
-    vpxor %xmm14, %xmm3, %xmm3
-    vpxor %xmm11, %xmm9, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+.Laes_gen_vaes256_gcm_enc_k192_w4_counted111:
+    add $4, %r11d
+    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm13, %xmm1, %xmm1
+    vmovdqu -64(%rcx), %xmm9
+    vpxor %xmm13, %xmm2, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpxor %xmm13, %xmm3, %xmm3
     vmovdqu 16(%rdi), %xmm5
+    vmovdqu -48(%rcx), %xmm10
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu -48(%rcx), %xmm11
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpxor %xmm8, %xmm9, %xmm9
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpshufb %xmm6, %xmm11, %xmm11
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpclmulqdq $0, 976(%rsi), %xmm11, %xmm13
+    vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
     vmovdqu 32(%rdi), %xmm5
+    vpclmulqdq $0, 976(%rsi), %xmm10, %xmm12
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm13, %xmm8, %xmm8
+    vpxor %xmm12, %xmm6, %xmm6
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpclmulqdq $17, 976(%rsi), %xmm11, %xmm13
+    vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpxor %xmm13, %xmm10, %xmm10
+    vpclmulqdq $17, 976(%rsi), %xmm10, %xmm12
     vmovdqu 48(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpclmulqdq $1, 976(%rsi), %xmm11, %xmm13
+    vpxor %xmm12, %xmm8, %xmm8
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpxor %xmm13, %xmm9, %xmm9
+    vpshufd $78, %xmm9, %xmm12
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpxor %xmm12, %xmm9, %xmm9
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpclmulqdq $16, 976(%rsi), %xmm11, %xmm11
     vmovdqu 64(%rdi), %xmm5
+    vpshufd $78, %xmm10, %xmm11
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm10, %xmm10
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vmovdqu -32(%rcx), %xmm11
+    vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpshufb %xmm6, %xmm11, %xmm11
+    vpclmulqdq $0, 2000(%rsi), %xmm10, %xmm10
     vmovdqu 80(%rdi), %xmm5
-    vpclmulqdq $0, 992(%rsi), %xmm11, %xmm13
+    vpxor %xmm10, %xmm7, %xmm7
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpxor %xmm13, %xmm8, %xmm8
+    vmovdqu -32(%rcx), %xmm9
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpclmulqdq $17, 992(%rsi), %xmm11, %xmm13
+    vmovdqu -16(%rcx), %xmm10
     vmovdqu 96(%rdi), %xmm5
-    vpxor %xmm13, %xmm10, %xmm10
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpclmulqdq $1, 992(%rsi), %xmm11, %xmm13
+    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm12
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpclmulqdq $0, 1008(%rsi), %xmm10, %xmm11
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpxor %xmm13, %xmm9, %xmm9
     vmovdqu 112(%rdi), %xmm5
-    vpclmulqdq $16, 992(%rsi), %xmm11, %xmm11
+    vpxor %xmm12, %xmm6, %xmm6
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpxor %xmm11, %xmm6, %xmm6
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpxor %xmm11, %xmm9, %xmm9
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vmovdqu -16(%rcx), %xmm11
+    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm12
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm10, %xmm11
     vmovdqu 128(%rdi), %xmm5
-    vpshufb %xmm6, %xmm11, %xmm11
+    vpxor %xmm12, %xmm8, %xmm8
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpclmulqdq $0, 1008(%rsi), %xmm11, %xmm13
+    vpxor %xmm11, %xmm8, %xmm8
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpxor %xmm13, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpxor %xmm12, %xmm9, %xmm9
     vmovdqu 144(%rdi), %xmm5
-    vpclmulqdq $17, 1008(%rsi), %xmm11, %xmm13
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm13, %xmm10, %xmm10
+    vpshufd $78, %xmm10, %xmm11
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpxor %xmm11, %xmm10, %xmm10
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpclmulqdq $1, 1008(%rsi), %xmm11, %xmm13
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
     vmovdqu 160(%rdi), %xmm5
-    vpxor %xmm13, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm10, %xmm10
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpclmulqdq $16, 1008(%rsi), %xmm11, %xmm11
+    vpxor %xmm9, %xmm7, %xmm7
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm10, %xmm7, %xmm7
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 176(%rdi), %xmm5
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm8, %xmm13
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpshufd $78, %xmm8, %xmm8
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpxor %xmm8, %xmm9, %xmm9
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpxor %xmm13, %xmm9, %xmm9
-    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdd,0xcf         # vaesenclast %xmm15, %xmm1, %xmm1
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm9, %xmm13
-    .byte 0xc4,0xc2,0x69,0xdd,0xd7         # vaesenclast %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdd,0xdf         # vaesenclast %xmm15, %xmm3, %xmm3
-    vpshufd $78, %xmm9, %xmm9
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    vpshufd $78, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x69,0xdd,0xd6         # vaesenclast %xmm14, %xmm2, %xmm2
+    vpxor %xmm12, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
     vpxor 0(%r8), %xmm0, %xmm0
-    vpxor %xmm9, %xmm10, %xmm10
     vpxor 16(%r8), %xmm1, %xmm1
+    vpshufd $78, %xmm7, %xmm7
     vpxor 32(%r8), %xmm2, %xmm2
-    vpxor %xmm13, %xmm10, %xmm10
+    vpxor %xmm7, %xmm8, %xmm8
     vpxor 48(%r8), %xmm3, %xmm3
-    vmovdqa %xmm10, %xmm7
+    vpxor %xmm12, %xmm8, %xmm8
     vmovdqu %xmm0, 0(%rcx)
     vmovdqu %xmm1, 16(%rcx)
     vmovdqu %xmm2, 32(%rcx)
     vmovdqu %xmm3, 48(%rcx)
     add $64, %r8
     add $64, %rcx
-    sub $4, %r9
+    sub $64, %r9
     jmp .Laes_gen_vaes256_gcm_enc_k192_w4_loop
 .Laes_gen_vaes256_gcm_enc_k192_w4_last:
-    vmovdqu -64(%rcx), %xmm11
-    vpshufb %xmm6, %xmm11, %xmm11
-    vpxor %xmm7, %xmm11, %xmm11
-    vpclmulqdq $0, 960(%rsi), %xmm11, %xmm8
-    vpclmulqdq $17, 960(%rsi), %xmm11, %xmm10
-    vpclmulqdq $1, 960(%rsi), %xmm11, %xmm9
-    vpclmulqdq $16, 960(%rsi), %xmm11, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu -48(%rcx), %xmm11
-    vpshufb %xmm6, %xmm11, %xmm11
-    vpclmulqdq $0, 976(%rsi), %xmm11, %xmm13
-    vpxor %xmm13, %xmm8, %xmm8
-    vpclmulqdq $17, 976(%rsi), %xmm11, %xmm13
-    vpxor %xmm13, %xmm10, %xmm10
-    vpclmulqdq $1, 976(%rsi), %xmm11, %xmm13
-    vpxor %xmm13, %xmm9, %xmm9
-    vpclmulqdq $16, 976(%rsi), %xmm11, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu -32(%rcx), %xmm11
-    vpshufb %xmm6, %xmm11, %xmm11
-    vpclmulqdq $0, 992(%rsi), %xmm11, %xmm13
-    vpxor %xmm13, %xmm8, %xmm8
-    vpclmulqdq $17, 992(%rsi), %xmm11, %xmm13
-    vpxor %xmm13, %xmm10, %xmm10
-    vpclmulqdq $1, 992(%rsi), %xmm11, %xmm13
-    vpxor %xmm13, %xmm9, %xmm9
-    vpclmulqdq $16, 992(%rsi), %xmm11, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu -16(%rcx), %xmm11
-    vpshufb %xmm6, %xmm11, %xmm11
-    vpclmulqdq $0, 1008(%rsi), %xmm11, %xmm13
-    vpxor %xmm13, %xmm8, %xmm8
-    vpclmulqdq $17, 1008(%rsi), %xmm11, %xmm13
-    vpxor %xmm13, %xmm10, %xmm10
-    vpclmulqdq $1, 1008(%rsi), %xmm11, %xmm13
-    vpxor %xmm13, %xmm9, %xmm9
-    vpclmulqdq $16, 1008(%rsi), %xmm11, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm8, %xmm13
-    vpshufd $78, %xmm8, %xmm8
+    vmovdqu -64(%rcx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu -48(%rcx), %xmm10
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
     vpxor %xmm8, %xmm9, %xmm9
-    vpxor %xmm13, %xmm9, %xmm9
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm9, %xmm13
-    vpshufd $78, %xmm9, %xmm9
-    vpxor %xmm9, %xmm10, %xmm10
-    vpxor %xmm13, %xmm10, %xmm10
-    vmovdqa %xmm10, %xmm7
-.Laes_gen_vaes256_gcm_enc_k192_w4_done:
-    vmovdqu %xmm7, (%rdx)
-    vpshufb %xmm6, %xmm4, %xmm4
-    vmovdqu %xmm4, 16(%rdx)
+    vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
+    vpclmulqdq $0, 976(%rsi), %xmm10, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
+    vpclmulqdq $17, 976(%rsi), %xmm10, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpshufd $78, %xmm10, %xmm11
+    vpxor %xmm11, %xmm10, %xmm10
+    vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
+    vpclmulqdq $0, 2000(%rsi), %xmm10, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu -32(%rcx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu -16(%rcx), %xmm10
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
+    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm12
+    vpclmulqdq $0, 1008(%rsi), %xmm10, %xmm11
+    vpxor %xmm12, %xmm6, %xmm6
+    vpxor %xmm11, %xmm6, %xmm6
+    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm12
+    vpclmulqdq $17, 1008(%rsi), %xmm10, %xmm11
+    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm11, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpshufd $78, %xmm10, %xmm11
+    vpxor %xmm11, %xmm10, %xmm10
+    vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm10, %xmm10
+    vpxor %xmm9, %xmm7, %xmm7
+    vpxor %xmm10, %xmm7, %xmm7
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm8, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpshufd $78, %xmm6, %xmm6
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm12, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpshufd $78, %xmm7, %xmm7
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor %xmm12, %xmm8, %xmm8
+.Laes_gen_vaes256_gcm_enc_k192_w4_groups_done:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm11
+    vmovdqu %xmm11, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k192_w4_tail
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k192_w4_tail_done
+.Laes_gen_vaes256_gcm_enc_k192_w4_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqa %xmm8, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k192_w4_no_last
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 48(%rdx)
+.Laes_gen_vaes256_gcm_enc_k192_w4_no_last:
+.Laes_gen_vaes256_gcm_enc_k192_w4_tail_loop:
+    cmp $16, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k192_w4_tail_partial
+    vmovdqa %xmm4, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_tail_loop
+.Laes_gen_vaes256_gcm_enc_k192_w4_tail_partial:
+    test %r9, %r9
+    jz .Laes_gen_vaes256_gcm_enc_k192_w4_reduce
+    vmovdqa %xmm4, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k192_w4_bounce_in:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k192_w4_bounce_in
+    xor %rsi, %rsi
+    vmovdqu -16(%rsp), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k192_w4_bounce_out:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k192_w4_bounce_out
+    xor %rsi, %rsi
+    lea .Lgcm_partial+16(%rip), %rax
+    sub %r9, %rax
+    vmovdqu (%rax), %xmm11
+    vpand %xmm11, %xmm0, %xmm0
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vpxor %xmm0, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+.Laes_gen_vaes256_gcm_enc_k192_w4_reduce:
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm8, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpshufd $78, %xmm6, %xmm6
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm12, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpshufd $78, %xmm7, %xmm7
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor %xmm12, %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k192_w4_tag_done
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+.Laes_gen_vaes256_gcm_enc_k192_w4_tag_done:
+.Laes_gen_vaes256_gcm_enc_k192_w4_tail_done:
+    vmovdqu %xmm8, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1682,52 +3081,68 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     ret
     .size aes_gen_vaes256_gcm_enc_k192_w4, .-aes_gen_vaes256_gcm_enc_k192_w4
 
-# void aes_gen_vaes256_gcm_enc_k192_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_vaes256_gcm_enc_k192_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 9 reloaded per group.
-# iv: unused (the counter is in state).
-# nblocks: a multiple of 2.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 8 reloaded per group.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 2 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 counter blocks, byte-reversed: lane j counts block j of the group
-#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9
-#   %xmm4 the byte-reversal pattern
-#   %xmm5 the running hash, reflected
-#   %xmm6 GHASH: low products
-#   %xmm7 GHASH: middle products
-#   %xmm8 GHASH: high products
-#   %xmm9 GHASH: a block register of data
-#   %xmm10 GHASH: a key power, a product
-#   %xmm11 GHASH: a product
-#   %xmm12 rk0
-#   %xmm15 rk10
-#   %xmm14 rk11
-#   %xmm13 rk12
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %xmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
+#   %xmm4 GHASH: low products
+#   %xmm5 GHASH: middle products
+#   %xmm6 GHASH: high products; between groups the running hash, reflected
+#   %xmm7 GHASH: a block register of data
+#   %xmm8 GHASH: the next one
+#   %xmm9 GHASH: a key power, a product
+#   %xmm10 GHASH: a product
+#   %xmm11 rk0
+#   %xmm15 rk9
+#   %xmm14 rk10
+#   %xmm13 rk11
+#   %xmm12 rk12
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k192_w2
     .type aes_gen_vaes256_gcm_enc_k192_w2, @function
     .p2align 5
 aes_gen_vaes256_gcm_enc_k192_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm12
-    vmovdqu 160(%rdi), %xmm15
-    vmovdqu 176(%rdi), %xmm14
-    vmovdqu 192(%rdi), %xmm13
-    vmovdqu .Lvaes256_gcm_bswap(%rip), %xmm4
-    vmovdqu (%rdx), %xmm5
+    vmovdqu 0(%rdi), %xmm11
+    vmovdqu 144(%rdi), %xmm15
+    vmovdqu 160(%rdi), %xmm14
+    vmovdqu 176(%rdi), %xmm13
+    vmovdqu 192(%rdi), %xmm12
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    vmovdqu (%rdx), %xmm6
     vmovdqu 16(%rdx), %xmm2
-    vpshufb %xmm4, %xmm2, %xmm2
-    cmp $2, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k192_w2_done
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $32, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k192_w2_groups_done
+    cmp $253, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k192_w2_carry14
+    vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm1
+    vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm2, %xmm2
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w2_counted14
+.Laes_gen_vaes256_gcm_enc_k192_w2_carry14:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm2, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm1
-    vpshufb %xmm4, %xmm0, %xmm0
-    vpshufb %xmm4, %xmm1, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm2, %xmm2
-    vpxor %xmm12, %xmm0, %xmm0
-    vpxor %xmm12, %xmm1, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+.Laes_gen_vaes256_gcm_enc_k192_w2_counted14:
+    add $2, %r11d
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
     vmovdqu 16(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
@@ -1752,133 +3167,331 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     vmovdqu 128(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vmovdqu 144(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdd,0xc5         # vaesenclast %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdd,0xcd         # vaesenclast %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
     vpxor 0(%r8), %xmm0, %xmm0
     vpxor 16(%r8), %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rcx)
     vmovdqu %xmm1, 16(%rcx)
     add $32, %r8
     add $32, %rcx
-    sub $2, %r9
+    sub $32, %r9
     .p2align 4
 .Laes_gen_vaes256_gcm_enc_k192_w2_loop:
-    cmp $2, %r9
+    cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w2_last
+    cmp $253, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k192_w2_carry75
+    vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm1
+    vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm2, %xmm2
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w2_counted75
+.Laes_gen_vaes256_gcm_enc_k192_w2_carry75:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm2, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm1
-    vmovdqu -32(%rcx), %xmm9
-    vpshufb %xmm4, %xmm0, %xmm0
-    vpshufb %xmm4, %xmm1, %xmm1
-    vpshufb %xmm4, %xmm9, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm2, %xmm2
-    vpxor %xmm5, %xmm9, %xmm9
-    vpxor %xmm12, %xmm0, %xmm0
-    vpxor %xmm12, %xmm1, %xmm1
-    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm6
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+.Laes_gen_vaes256_gcm_enc_k192_w2_counted75:
+    add $2, %r11d
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
+    vmovdqu -32(%rcx), %xmm7
     vmovdqu 16(%rdi), %xmm3
-    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm8
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu -16(%rcx), %xmm8
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpclmulqdq $1, 992(%rsi), %xmm9, %xmm7
     vmovdqu 32(%rdi), %xmm3
-    vpclmulqdq $16, 992(%rsi), %xmm9, %xmm9
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm9, %xmm7, %xmm7
-    vmovdqu 48(%rdi), %xmm3
-    vmovdqu -16(%rcx), %xmm9
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpshufb %xmm4, %xmm9, %xmm9
-    vmovdqu 64(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm11
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm11, %xmm6, %xmm6
-    vmovdqu 80(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm11
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm11, %xmm8, %xmm8
-    vmovdqu 96(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vpclmulqdq $1, 1008(%rsi), %xmm9, %xmm11
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm11, %xmm7, %xmm7
-    vmovdqu 112(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vpclmulqdq $16, 1008(%rsi), %xmm9, %xmm9
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm9, %xmm7, %xmm7
-    vmovdqu 128(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm11
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vmovdqu 144(%rdi), %xmm3
-    vpshufd $78, %xmm6, %xmm6
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm8
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vpxor %xmm6, %xmm7, %xmm7
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpclmulqdq $0, 992(%rsi), %xmm7, %xmm4
+    vmovdqu 48(%rdi), %xmm3
+    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm10
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm10, %xmm4, %xmm4
+    vmovdqu 64(%rdi), %xmm3
+    vpclmulqdq $17, 992(%rsi), %xmm7, %xmm6
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm10
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm3
+    vpxor %xmm10, %xmm6, %xmm6
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpshufd $78, %xmm7, %xmm10
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 96(%rdi), %xmm3
+    vpshufd $78, %xmm8, %xmm9
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm9, %xmm8, %xmm8
+    vmovdqu 112(%rdi), %xmm3
+    vpclmulqdq $0, 2016(%rsi), %xmm7, %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpclmulqdq $0, 2032(%rsi), %xmm8, %xmm8
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 128(%rdi), %xmm3
+    vpxor %xmm8, %xmm5, %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpxor %xmm4, %xmm5, %xmm5
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm6, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpxor %xmm11, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm11
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    vpshufd $78, %xmm4, %xmm4
     .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    vpshufd $78, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x79,0xdd,0xc5         # vaesenclast %xmm13, %xmm0, %xmm0
-    vpxor %xmm7, %xmm8, %xmm8
-    .byte 0xc4,0xc2,0x71,0xdd,0xcd         # vaesenclast %xmm13, %xmm1, %xmm1
+    vpxor %xmm4, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    vpxor %xmm10, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    vpshufd $78, %xmm5, %xmm5
     vpxor 0(%r8), %xmm0, %xmm0
-    vpxor %xmm11, %xmm8, %xmm8
+    vpxor %xmm5, %xmm6, %xmm6
     vpxor 16(%r8), %xmm1, %xmm1
-    vmovdqa %xmm8, %xmm5
+    vpxor %xmm10, %xmm6, %xmm6
     vmovdqu %xmm0, 0(%rcx)
     vmovdqu %xmm1, 16(%rcx)
     add $32, %r8
     add $32, %rcx
-    sub $2, %r9
+    sub $32, %r9
     jmp .Laes_gen_vaes256_gcm_enc_k192_w2_loop
 .Laes_gen_vaes256_gcm_enc_k192_w2_last:
-    vmovdqu -32(%rcx), %xmm9
-    vpshufb %xmm4, %xmm9, %xmm9
-    vpxor %xmm5, %xmm9, %xmm9
-    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm8
-    vpclmulqdq $1, 992(%rsi), %xmm9, %xmm7
-    vpclmulqdq $16, 992(%rsi), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
-    vmovdqu -16(%rcx), %xmm9
-    vpshufb %xmm4, %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm11
-    vpxor %xmm11, %xmm6, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm11
-    vpxor %xmm11, %xmm8, %xmm8
-    vpclmulqdq $1, 1008(%rsi), %xmm9, %xmm11
-    vpxor %xmm11, %xmm7, %xmm7
-    vpclmulqdq $16, 1008(%rsi), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm11
-    vpshufd $78, %xmm6, %xmm6
+    vmovdqu -32(%rcx), %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu -16(%rcx), %xmm8
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm8
     vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm11, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm11
-    vpshufd $78, %xmm7, %xmm7
-    vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm11, %xmm8, %xmm8
-    vmovdqa %xmm8, %xmm5
-.Laes_gen_vaes256_gcm_enc_k192_w2_done:
-    vmovdqu %xmm5, (%rdx)
-    vpshufb %xmm4, %xmm2, %xmm2
-    vmovdqu %xmm2, 16(%rdx)
+    vpclmulqdq $0, 992(%rsi), %xmm7, %xmm4
+    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm10
+    vpxor %xmm10, %xmm4, %xmm4
+    vpclmulqdq $17, 992(%rsi), %xmm7, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpshufd $78, %xmm8, %xmm9
+    vpxor %xmm9, %xmm8, %xmm8
+    vpclmulqdq $0, 2016(%rsi), %xmm7, %xmm5
+    vpclmulqdq $0, 2032(%rsi), %xmm8, %xmm8
+    vpxor %xmm8, %xmm5, %xmm5
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm6, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
+    vpshufd $78, %xmm4, %xmm4
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm10, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
+    vpshufd $78, %xmm5, %xmm5
+    vpxor %xmm5, %xmm6, %xmm6
+    vpxor %xmm10, %xmm6, %xmm6
+.Laes_gen_vaes256_gcm_enc_k192_w2_groups_done:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm9
+    vmovdqu %xmm9, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k192_w2_tail
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k192_w2_tail_done
+.Laes_gen_vaes256_gcm_enc_k192_w2_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqa %xmm6, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k192_w2_no_last
+    vmovdqu 48(%rdx), %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm10
+    vpxor %xmm10, %xmm4, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu %xmm0, 48(%rdx)
+.Laes_gen_vaes256_gcm_enc_k192_w2_no_last:
+.Laes_gen_vaes256_gcm_enc_k192_w2_tail_loop:
+    cmp $16, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k192_w2_tail_partial
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm7
+    vpxor %xmm7, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm10
+    vpxor %xmm10, %xmm4, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w2_tail_loop
+.Laes_gen_vaes256_gcm_enc_k192_w2_tail_partial:
+    test %r9, %r9
+    jz .Laes_gen_vaes256_gcm_enc_k192_w2_reduce
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k192_w2_bounce_in:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k192_w2_bounce_in
+    xor %rsi, %rsi
+    vmovdqu -16(%rsp), %xmm7
+    vpxor %xmm7, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k192_w2_bounce_out:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k192_w2_bounce_out
+    xor %rsi, %rsi
+    lea .Lgcm_partial+16(%rip), %rax
+    sub %r9, %rax
+    vmovdqu (%rax), %xmm9
+    vpand %xmm9, %xmm0, %xmm0
+    vmovdqa %xmm0, %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm10
+    vpxor %xmm10, %xmm4, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
+    vpxor %xmm0, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+.Laes_gen_vaes256_gcm_enc_k192_w2_reduce:
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm6, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
+    vpshufd $78, %xmm4, %xmm4
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm10, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
+    vpshufd $78, %xmm5, %xmm5
+    vpxor %xmm5, %xmm6, %xmm6
+    vpxor %xmm10, %xmm6, %xmm6
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k192_w2_tag_done
+    vmovdqu 48(%rdx), %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu %xmm7, 48(%rdx)
+.Laes_gen_vaes256_gcm_enc_k192_w2_tag_done:
+.Laes_gen_vaes256_gcm_enc_k192_w2_tail_done:
+    vmovdqu %xmm6, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1899,50 +3512,65 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     ret
     .size aes_gen_vaes256_gcm_enc_k192_w2, .-aes_gen_vaes256_gcm_enc_k192_w2
 
-# void aes_gen_vaes256_gcm_enc_k192_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_vaes256_gcm_enc_k192_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 8 reloaded per group.
-# iv: unused (the counter is in state).
-# nblocks: any count.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 7 reloaded per group.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 counter blocks, byte-reversed: lane j counts block j of the group
-#   %xmm2 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
-#   %xmm3 the byte-reversal pattern
-#   %xmm4 the running hash, reflected
-#   %xmm5 GHASH: low products
-#   %xmm6 GHASH: middle products
-#   %xmm7 GHASH: high products
-#   %xmm8 GHASH: a block register of data
-#   %xmm9 GHASH: a key power, a product
-#   %xmm10 GHASH: a product
-#   %xmm11 rk0
-#   %xmm15 rk9
-#   %xmm14 rk10
-#   %xmm13 rk11
-#   %xmm12 rk12
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %xmm1 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %xmm2 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7
+#   %xmm3 GHASH: low products
+#   %xmm4 GHASH: middle products
+#   %xmm5 GHASH: high products; between groups the running hash, reflected
+#   %xmm6 GHASH: a block register of data
+#   %xmm7 GHASH: the next one
+#   %xmm8 GHASH: a key power, a product
+#   %xmm9 GHASH: a product
+#   %xmm10 rk0
+#   %xmm15 rk8
+#   %xmm14 rk9
+#   %xmm13 rk10
+#   %xmm12 rk11
+#   %xmm11 rk12
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k192_w1
     .type aes_gen_vaes256_gcm_enc_k192_w1, @function
     .p2align 5
 aes_gen_vaes256_gcm_enc_k192_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm11
-    vmovdqu 144(%rdi), %xmm15
-    vmovdqu 160(%rdi), %xmm14
-    vmovdqu 176(%rdi), %xmm13
-    vmovdqu 192(%rdi), %xmm12
-    vmovdqu .Lvaes256_gcm_bswap(%rip), %xmm3
-    vmovdqu (%rdx), %xmm4
+    vmovdqu 0(%rdi), %xmm10
+    vmovdqu 128(%rdi), %xmm15
+    vmovdqu 144(%rdi), %xmm14
+    vmovdqu 160(%rdi), %xmm13
+    vmovdqu 176(%rdi), %xmm12
+    vmovdqu 192(%rdi), %xmm11
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    vmovdqu (%rdx), %xmm5
     vmovdqu 16(%rdx), %xmm1
-    vpshufb %xmm3, %xmm1, %xmm1
-    cmp $1, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k192_w1_done
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $16, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k192_w1_groups_done
+    cmp $254, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k192_w1_carry15
+    vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm1, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm1, %xmm1
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w1_counted15
+.Laes_gen_vaes256_gcm_enc_k192_w1_carry15:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm1, %xmm0
-    vpshufb %xmm3, %xmm0, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
-    vpxor %xmm11, %xmm0, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+.Laes_gen_vaes256_gcm_enc_k192_w1_counted15:
+    add $1, %r11d
+    vpxor %xmm10, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm2
@@ -1957,90 +3585,284 @@ aes_gen_vaes256_gcm_enc_k192_w1:
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 112(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
     vpxor 0(%r8), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rcx)
     add $16, %r8
     add $16, %rcx
-    sub $1, %r9
+    sub $16, %r9
     .p2align 4
 .Laes_gen_vaes256_gcm_enc_k192_w1_loop:
-    cmp $1, %r9
+    cmp $16, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w1_last
+    cmp $254, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k192_w1_carry57
+    vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm1, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm1, %xmm1
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w1_counted57
+.Laes_gen_vaes256_gcm_enc_k192_w1_carry57:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm1, %xmm0
-    vpshufb %xmm3, %xmm0, %xmm0
-    vmovdqu -16(%rcx), %xmm8
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
-    vpshufb %xmm3, %xmm8, %xmm8
-    vpxor %xmm11, %xmm0, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+.Laes_gen_vaes256_gcm_enc_k192_w1_counted57:
+    add $1, %r11d
+    vpxor %xmm10, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
-    vpxor %xmm4, %xmm8, %xmm8
+    vmovdqu -16(%rcx), %xmm6
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm5
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
     vmovdqu 32(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm7
-    vmovdqu 48(%rdi), %xmm2
-    vpclmulqdq $1, 1008(%rsi), %xmm8, %xmm6
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm2
-    vpclmulqdq $16, 1008(%rsi), %xmm8, %xmm8
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpxor %xmm8, %xmm6, %xmm6
-    vmovdqu 80(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
-    vmovdqu 96(%rdi), %xmm2
-    vpshufd $78, %xmm5, %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm2
     vpxor %xmm5, %xmm6, %xmm6
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpxor %xmm10, %xmm6, %xmm6
-    vmovdqu 128(%rdi), %xmm2
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
+    vmovdqu 48(%rdi), %xmm2
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm10
+    vpshufd $78, %xmm6, %xmm9
+    vmovdqu 64(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vpxor %xmm9, %xmm6, %xmm6
+    vmovdqu 80(%rdi), %xmm2
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vpxor %xmm3, %xmm4, %xmm4
+    vmovdqu 96(%rdi), %xmm2
+    vpxor %xmm5, %xmm4, %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
+    vmovdqu 112(%rdi), %xmm2
+    vpshufd $78, %xmm3, %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpshufd $78, %xmm6, %xmm6
+    vpxor %xmm3, %xmm4, %xmm4
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    vpxor %xmm9, %xmm4, %xmm4
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    vpxor %xmm6, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    vpshufd $78, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vpxor %xmm4, %xmm5, %xmm5
     vpxor 0(%r8), %xmm0, %xmm0
-    vmovdqa %xmm7, %xmm4
+    vpxor %xmm9, %xmm5, %xmm5
     vmovdqu %xmm0, 0(%rcx)
     add $16, %r8
     add $16, %rcx
-    sub $1, %r9
+    sub $16, %r9
     jmp .Laes_gen_vaes256_gcm_enc_k192_w1_loop
 .Laes_gen_vaes256_gcm_enc_k192_w1_last:
-    vmovdqu -16(%rcx), %xmm8
-    vpshufb %xmm3, %xmm8, %xmm8
-    vpxor %xmm4, %xmm8, %xmm8
-    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm5
-    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm7
-    vpclmulqdq $1, 1008(%rsi), %xmm8, %xmm6
-    vpclmulqdq $16, 1008(%rsi), %xmm8, %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
-    vpshufd $78, %xmm5, %xmm5
+    vmovdqu -16(%rcx), %xmm6
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
     vpxor %xmm5, %xmm6, %xmm6
-    vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm10
-    vpshufd $78, %xmm6, %xmm6
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm10, %xmm7, %xmm7
-    vmovdqa %xmm7, %xmm4
-.Laes_gen_vaes256_gcm_enc_k192_w1_done:
-    vmovdqu %xmm4, (%rdx)
-    vpshufb %xmm3, %xmm1, %xmm1
-    vmovdqu %xmm1, 16(%rdx)
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
+    vpshufd $78, %xmm6, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
+    vpxor %xmm3, %xmm4, %xmm4
+    vpxor %xmm5, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
+    vpshufd $78, %xmm3, %xmm3
+    vpxor %xmm3, %xmm4, %xmm4
+    vpxor %xmm9, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
+    vpshufd $78, %xmm4, %xmm4
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm9, %xmm5, %xmm5
+.Laes_gen_vaes256_gcm_enc_k192_w1_groups_done:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm8
+    vmovdqu %xmm8, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k192_w1_tail
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k192_w1_tail_done
+.Laes_gen_vaes256_gcm_enc_k192_w1_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqa %xmm5, %xmm6
+    vpclmulqdq $0, (%r11), %xmm6, %xmm3
+    vpclmulqdq $17, (%r11), %xmm6, %xmm5
+    vpshufd $78, %xmm6, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k192_w1_no_last
+    vmovdqu 48(%rdx), %xmm6
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm9
+    vpxor %xmm9, %xmm3, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm9
+    vpxor %xmm9, %xmm5, %xmm5
+    vpshufd $78, %xmm6, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
+    vpxor %xmm6, %xmm4, %xmm4
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vmovdqu %xmm0, 48(%rdx)
+.Laes_gen_vaes256_gcm_enc_k192_w1_no_last:
+.Laes_gen_vaes256_gcm_enc_k192_w1_tail_loop:
+    cmp $16, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k192_w1_tail_partial
+    vmovdqa %xmm1, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm6
+    vpxor %xmm6, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm6
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
+    vpclmulqdq $0, (%r11), %xmm6, %xmm9
+    vpxor %xmm9, %xmm3, %xmm3
+    vpclmulqdq $17, (%r11), %xmm6, %xmm9
+    vpxor %xmm9, %xmm5, %xmm5
+    vpshufd $78, %xmm6, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
+    vpxor %xmm6, %xmm4, %xmm4
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w1_tail_loop
+.Laes_gen_vaes256_gcm_enc_k192_w1_tail_partial:
+    test %r9, %r9
+    jz .Laes_gen_vaes256_gcm_enc_k192_w1_reduce
+    vmovdqa %xmm1, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k192_w1_bounce_in:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k192_w1_bounce_in
+    xor %rsi, %rsi
+    vmovdqu -16(%rsp), %xmm6
+    vpxor %xmm6, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k192_w1_bounce_out:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k192_w1_bounce_out
+    xor %rsi, %rsi
+    lea .Lgcm_partial+16(%rip), %rax
+    sub %r9, %rax
+    vmovdqu (%rax), %xmm8
+    vpand %xmm8, %xmm0, %xmm0
+    vmovdqa %xmm0, %xmm6
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
+    vpclmulqdq $0, (%r11), %xmm6, %xmm9
+    vpxor %xmm9, %xmm3, %xmm3
+    vpclmulqdq $17, (%r11), %xmm6, %xmm9
+    vpxor %xmm9, %xmm5, %xmm5
+    vpshufd $78, %xmm6, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
+    vpxor %xmm6, %xmm4, %xmm4
+    vpxor %xmm0, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+.Laes_gen_vaes256_gcm_enc_k192_w1_reduce:
+    vpxor %xmm3, %xmm4, %xmm4
+    vpxor %xmm5, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
+    vpshufd $78, %xmm3, %xmm3
+    vpxor %xmm3, %xmm4, %xmm4
+    vpxor %xmm9, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
+    vpshufd $78, %xmm4, %xmm4
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm9, %xmm5, %xmm5
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k192_w1_tag_done
+    vmovdqu 48(%rdx), %xmm6
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm5, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vmovdqu %xmm6, 48(%rdx)
+.Laes_gen_vaes256_gcm_enc_k192_w1_tag_done:
+.Laes_gen_vaes256_gcm_enc_k192_w1_tail_done:
+    vmovdqu %xmm5, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2061,57 +3883,77 @@ aes_gen_vaes256_gcm_enc_k192_w1:
     ret
     .size aes_gen_vaes256_gcm_enc_k192_w1, .-aes_gen_vaes256_gcm_enc_k192_w1
 
-# void aes_gen_vaes256_gcm_enc_k256_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_vaes256_gcm_enc_k256_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 13 reloaded per group.
-# iv: unused (the counter is in state).
-# nblocks: a multiple of 8.
-# Requires: AVX, AVX2, VAES, VPCLMULQDQ.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 12 reloaded per group.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 8 blocks, then what is left a vector at a time (the last one partial).
+# Requires: AESNI, PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
 #   %ymm0 blocks 0-1
 #   %ymm1 blocks 2-3
 #   %ymm2 blocks 4-5
 #   %ymm3 blocks 6-7
-#   %ymm4 counter blocks, byte-reversed: lane j counts block j of the group
-#   %ymm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12 rk13
-#   %ymm6 the byte-reversal pattern
-#   %ymm7 the running hash, reflected
-#   %ymm8 GHASH: low products
-#   %ymm9 GHASH: middle products
-#   %ymm10 GHASH: high products
-#   %ymm11 GHASH: a block register of data
-#   %ymm12 GHASH: a key power, a product
-#   %ymm13 GHASH: a product
-#   %ymm14 rk0
-#   %ymm15 rk14
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %ymm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %ymm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12
+#   %ymm6 GHASH: low products
+#   %ymm7 GHASH: middle products
+#   %ymm8 GHASH: high products; between groups the running hash, reflected
+#   %ymm9 GHASH: a block register of data
+#   %ymm10 GHASH: the next one
+#   %ymm11 GHASH: a key power, a product
+#   %ymm12 GHASH: a product
+#   %ymm13 rk0
+#   %ymm15 rk13
+#   %ymm14 rk14
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k256_w8
     .type aes_gen_vaes256_gcm_enc_k256_w8, @function
     .p2align 5
 aes_gen_vaes256_gcm_enc_k256_w8:
     endbr64
-    vbroadcasti128 0(%rdi), %ymm14
-    vbroadcasti128 224(%rdi), %ymm15
-    vmovdqu .Lvaes256_gcm_bswap(%rip), %ymm6
-    vmovdqu (%rdx), %xmm7
+    vbroadcasti128 0(%rdi), %ymm13
+    vbroadcasti128 208(%rdi), %ymm15
+    vbroadcasti128 224(%rdi), %ymm14
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    vmovdqu (%rdx), %xmm8
     vbroadcasti128 16(%rdx), %ymm4
-    vpshufb %ymm6, %ymm4, %ymm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     vpaddd .Lvaes256_gcm_lanes2(%rip), %ymm4, %ymm4
-    cmp $8, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k256_w8_done
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $128, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k256_w8_groups_done
+    cmp $246, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k256_w8_carry15
+    vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm4, %ymm0
+    vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm4, %ymm1
+    vpaddd .Lvaes256_gcm_inc_be2+64(%rip), %ymm4, %ymm2
+    vpaddd .Lvaes256_gcm_inc_be2+96(%rip), %ymm4, %ymm3
+    vpaddd .Lvaes256_gcm_inc_be2+128(%rip), %ymm4, %ymm4
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w8_counted15
+.Laes_gen_vaes256_gcm_enc_k256_w8_carry15:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     vpaddd .Lvaes256_gcm_inc2(%rip), %ymm4, %ymm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
     vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm4, %ymm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
     vpaddd .Lvaes256_gcm_inc2+64(%rip), %ymm4, %ymm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm2, %ymm2
     vpaddd .Lvaes256_gcm_inc2+96(%rip), %ymm4, %ymm3
-    vpshufb %ymm6, %ymm0, %ymm0
-    vpshufb %ymm6, %ymm1, %ymm1
-    vpshufb %ymm6, %ymm2, %ymm2
-    vpshufb %ymm6, %ymm3, %ymm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm3, %ymm3
     vpaddd .Lvaes256_gcm_inc2+128(%rip), %ymm4, %ymm4
-    vpxor %ymm14, %ymm0, %ymm0
-    vpxor %ymm14, %ymm1, %ymm1
-    vpxor %ymm14, %ymm2, %ymm2
-    vpxor %ymm14, %ymm3, %ymm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
+.Laes_gen_vaes256_gcm_enc_k256_w8_counted15:
+    add $8, %r11d
+    vpxor %ymm13, %ymm0, %ymm0
+    vpxor %ymm13, %ymm1, %ymm1
+    vpxor %ymm13, %ymm2, %ymm2
+    vpxor %ymm13, %ymm3, %ymm3
     vbroadcasti128 16(%rdi), %ymm5
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
@@ -2172,15 +4014,14 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
     .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    vbroadcasti128 208(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x7d,0xdd,0xc7         # vaesenclast %ymm15, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdd,0xcf         # vaesenclast %ymm15, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdd,0xd7         # vaesenclast %ymm15, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdd,0xdf         # vaesenclast %ymm15, %ymm3, %ymm3
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd7         # vaesenc %ymm15, %ymm2, %ymm2
+    .byte 0xc4,0xc2,0x65,0xdc,0xdf         # vaesenc %ymm15, %ymm3, %ymm3
+    .byte 0xc4,0xc2,0x7d,0xdd,0xc6         # vaesenclast %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdd,0xce         # vaesenclast %ymm14, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x6d,0xdd,0xd6         # vaesenclast %ymm14, %ymm2, %ymm2
+    .byte 0xc4,0xc2,0x65,0xdd,0xde         # vaesenclast %ymm14, %ymm3, %ymm3
     vpxor 0(%r8), %ymm0, %ymm0
     vpxor 32(%r8), %ymm1, %ymm1
     vpxor 64(%r8), %ymm2, %ymm2
@@ -2191,210 +4032,482 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     vmovdqu %ymm3, 96(%rcx)
     add $128, %r8
     add $128, %rcx
-    sub $8, %r9
+    sub $128, %r9
     .p2align 4
 .Laes_gen_vaes256_gcm_enc_k256_w8_loop:
-    cmp $8, %r9
+    cmp $128, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w8_last
+    cmp $246, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k256_w8_carry124
+    vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm4, %ymm0
+    vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm4, %ymm1
+    vpaddd .Lvaes256_gcm_inc_be2+64(%rip), %ymm4, %ymm2
+    vpaddd .Lvaes256_gcm_inc_be2+96(%rip), %ymm4, %ymm3
+    vpaddd .Lvaes256_gcm_inc_be2+128(%rip), %ymm4, %ymm4
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w8_counted124
+.Laes_gen_vaes256_gcm_enc_k256_w8_carry124:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     vpaddd .Lvaes256_gcm_inc2(%rip), %ymm4, %ymm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
     vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm4, %ymm1
-    vmovdqu -128(%rcx), %ymm11
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
     vpaddd .Lvaes256_gcm_inc2+64(%rip), %ymm4, %ymm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm2, %ymm2
     vpaddd .Lvaes256_gcm_inc2+96(%rip), %ymm4, %ymm3
-    vpshufb %ymm6, %ymm11, %ymm11
-    vpshufb %ymm6, %ymm0, %ymm0
-    vpshufb %ymm6, %ymm1, %ymm1
-    vpxor %ymm7, %ymm11, %ymm11
-    vpshufb %ymm6, %ymm2, %ymm2
-    vpclmulqdq $0, 896(%rsi), %ymm11, %ymm8
-    vpshufb %ymm6, %ymm3, %ymm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm3, %ymm3
     vpaddd .Lvaes256_gcm_inc2+128(%rip), %ymm4, %ymm4
-    vpclmulqdq $17, 896(%rsi), %ymm11, %ymm10
-    vpxor %ymm14, %ymm0, %ymm0
-    vpxor %ymm14, %ymm1, %ymm1
-    vpclmulqdq $1, 896(%rsi), %ymm11, %ymm9
-    vpxor %ymm14, %ymm2, %ymm2
-    vpxor %ymm14, %ymm3, %ymm3
-    vpclmulqdq $16, 896(%rsi), %ymm11, %ymm11
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
+.Laes_gen_vaes256_gcm_enc_k256_w8_counted124:
+    add $8, %r11d
+    vpxor %ymm13, %ymm0, %ymm0
+    vpxor %ymm13, %ymm1, %ymm1
+    vmovdqu -128(%rcx), %ymm9
+    vpxor %ymm13, %ymm2, %ymm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vpxor %ymm13, %ymm3, %ymm3
     vbroadcasti128 16(%rdi), %ymm5
-    vpxor %ymm11, %ymm9, %ymm9
+    vmovdqu -96(%rcx), %ymm10
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm10, %ymm10
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vmovdqu -96(%rcx), %ymm11
     .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
+    vpxor %ymm8, %ymm9, %ymm9
     .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    vpshufb %ymm6, %ymm11, %ymm11
+    vpclmulqdq $0, 896(%rsi), %ymm9, %ymm6
     vbroadcasti128 32(%rdi), %ymm5
-    vpclmulqdq $0, 928(%rsi), %ymm11, %ymm13
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vpclmulqdq $0, 928(%rsi), %ymm10, %ymm12
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vpxor %ymm13, %ymm8, %ymm8
+    vpxor %ymm12, %ymm6, %ymm6
     .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
     .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    vpclmulqdq $17, 928(%rsi), %ymm11, %ymm13
+    vpclmulqdq $17, 896(%rsi), %ymm9, %ymm8
     vbroadcasti128 48(%rdi), %ymm5
+    vpclmulqdq $17, 928(%rsi), %ymm10, %ymm12
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    vpxor %ymm13, %ymm10, %ymm10
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vpclmulqdq $1, 928(%rsi), %ymm11, %ymm13
+    vpxor %ymm12, %ymm8, %ymm8
     .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
+    vpshufd $78, %ymm9, %ymm12
     .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    vpxor %ymm13, %ymm9, %ymm9
     vbroadcasti128 64(%rdi), %ymm5
+    vpxor %ymm12, %ymm9, %ymm9
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    vpclmulqdq $16, 928(%rsi), %ymm11, %ymm11
+    vpshufd $78, %ymm10, %ymm11
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vpxor %ymm11, %ymm9, %ymm9
     .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
+    vpxor %ymm11, %ymm10, %ymm10
     .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    vmovdqu -64(%rcx), %ymm11
+    vpclmulqdq $0, 1920(%rsi), %ymm9, %ymm7
     vbroadcasti128 80(%rdi), %ymm5
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    vpshufb %ymm6, %ymm11, %ymm11
+    vpclmulqdq $0, 1952(%rsi), %ymm10, %ymm10
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vpxor %ymm10, %ymm7, %ymm7
     .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
-    vpclmulqdq $0, 960(%rsi), %ymm11, %ymm13
     .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    vpxor %ymm13, %ymm8, %ymm8
+    vmovdqu -64(%rcx), %ymm9
     vbroadcasti128 96(%rdi), %ymm5
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    vpclmulqdq $17, 960(%rsi), %ymm11, %ymm13
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vmovdqu -32(%rcx), %ymm10
     .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
-    vpxor %ymm13, %ymm10, %ymm10
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm10, %ymm10
     .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    vpclmulqdq $1, 960(%rsi), %ymm11, %ymm13
     vbroadcasti128 112(%rdi), %ymm5
+    vpclmulqdq $0, 960(%rsi), %ymm9, %ymm12
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    vpxor %ymm13, %ymm9, %ymm9
+    vpclmulqdq $0, 992(%rsi), %ymm10, %ymm11
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
-    vpclmulqdq $16, 960(%rsi), %ymm11, %ymm11
+    vpxor %ymm12, %ymm6, %ymm6
     .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
+    vpxor %ymm11, %ymm6, %ymm6
     vbroadcasti128 128(%rdi), %ymm5
-    vpxor %ymm11, %ymm9, %ymm9
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    vmovdqu -32(%rcx), %ymm11
+    vpclmulqdq $17, 960(%rsi), %ymm9, %ymm12
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vpclmulqdq $17, 992(%rsi), %ymm10, %ymm11
     .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
-    vpshufb %ymm6, %ymm11, %ymm11
     .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
+    vpxor %ymm12, %ymm8, %ymm8
     vbroadcasti128 144(%rdi), %ymm5
-    vpclmulqdq $0, 992(%rsi), %ymm11, %ymm13
+    vpxor %ymm11, %ymm8, %ymm8
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vpxor %ymm13, %ymm8, %ymm8
+    vpshufd $78, %ymm9, %ymm12
     .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
-    vpclmulqdq $17, 992(%rsi), %ymm11, %ymm13
+    vpxor %ymm12, %ymm9, %ymm9
     .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
     vbroadcasti128 160(%rdi), %ymm5
-    vpxor %ymm13, %ymm10, %ymm10
+    vpshufd $78, %ymm10, %ymm11
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vpxor %ymm11, %ymm10, %ymm10
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vpclmulqdq $1, 992(%rsi), %ymm11, %ymm13
     .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
-    vpxor %ymm13, %ymm9, %ymm9
+    vpclmulqdq $0, 1984(%rsi), %ymm9, %ymm9
     .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
+    vpclmulqdq $0, 2016(%rsi), %ymm10, %ymm10
     vbroadcasti128 176(%rdi), %ymm5
-    vpclmulqdq $16, 992(%rsi), %ymm11, %ymm11
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vpxor %ymm9, %ymm7, %ymm7
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vpxor %ymm11, %ymm9, %ymm9
+    vpxor %ymm10, %ymm7, %ymm7
     .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
     .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    vbroadcasti128 .Lgcm_fold(%rip), %ymm12
+    vpxor %ymm6, %ymm7, %ymm7
     vbroadcasti128 192(%rdi), %ymm5
-    vpclmulqdq $16, %ymm12, %ymm8, %ymm13
+    vpxor %ymm8, %ymm7, %ymm7
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vpshufd $78, %ymm8, %ymm8
+    vbroadcasti128 .Lgcm_fold(%rip), %ymm11
     .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
+    vpclmulqdq $16, %ymm11, %ymm6, %ymm12
     .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    vpxor %ymm8, %ymm9, %ymm9
-    vbroadcasti128 208(%rdi), %ymm5
-    vpxor %ymm13, %ymm9, %ymm9
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vpclmulqdq $16, %ymm12, %ymm9, %ymm13
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd5         # vaesenc %ymm5, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdc,0xdd         # vaesenc %ymm5, %ymm3, %ymm3
-    vpshufd $78, %ymm9, %ymm9
-    .byte 0xc4,0xc2,0x7d,0xdd,0xc7         # vaesenclast %ymm15, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdd,0xcf         # vaesenclast %ymm15, %ymm1, %ymm1
-    vpxor %ymm9, %ymm10, %ymm10
-    .byte 0xc4,0xc2,0x6d,0xdd,0xd7         # vaesenclast %ymm15, %ymm2, %ymm2
-    vpxor %ymm13, %ymm10, %ymm10
-    .byte 0xc4,0xc2,0x65,0xdd,0xdf         # vaesenclast %ymm15, %ymm3, %ymm3
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    vpshufd $78, %ymm6, %ymm6
+    .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
+    vpxor %ymm6, %ymm7, %ymm7
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd7         # vaesenc %ymm15, %ymm2, %ymm2
+    .byte 0xc4,0xc2,0x65,0xdc,0xdf         # vaesenc %ymm15, %ymm3, %ymm3
+    vpxor %ymm12, %ymm7, %ymm7
+    .byte 0xc4,0xc2,0x7d,0xdd,0xc6         # vaesenclast %ymm14, %ymm0, %ymm0
+    vpclmulqdq $16, %ymm11, %ymm7, %ymm12
+    .byte 0xc4,0xc2,0x75,0xdd,0xce         # vaesenclast %ymm14, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x6d,0xdd,0xd6         # vaesenclast %ymm14, %ymm2, %ymm2
+    vpshufd $78, %ymm7, %ymm7
+    .byte 0xc4,0xc2,0x65,0xdd,0xde         # vaesenclast %ymm14, %ymm3, %ymm3
+    vpxor %ymm7, %ymm8, %ymm8
     vpxor 0(%r8), %ymm0, %ymm0
-    vextracti128 $1, %ymm10, %xmm13
     vpxor 32(%r8), %ymm1, %ymm1
+    vpxor %ymm12, %ymm8, %ymm8
     vpxor 64(%r8), %ymm2, %ymm2
-    vpxor %xmm13, %xmm10, %xmm10
+    vextracti128 $1, %ymm8, %xmm12
     vpxor 96(%r8), %ymm3, %ymm3
-    vmovdqa %xmm10, %xmm7
+    vpxor %xmm12, %xmm8, %xmm8
     vmovdqu %ymm0, 0(%rcx)
     vmovdqu %ymm1, 32(%rcx)
     vmovdqu %ymm2, 64(%rcx)
     vmovdqu %ymm3, 96(%rcx)
     add $128, %r8
     add $128, %rcx
-    sub $8, %r9
+    sub $128, %r9
     jmp .Laes_gen_vaes256_gcm_enc_k256_w8_loop
 .Laes_gen_vaes256_gcm_enc_k256_w8_last:
-    vmovdqu -128(%rcx), %ymm11
-    vpshufb %ymm6, %ymm11, %ymm11
-    vpxor %ymm7, %ymm11, %ymm11
-    vpclmulqdq $0, 896(%rsi), %ymm11, %ymm8
-    vpclmulqdq $17, 896(%rsi), %ymm11, %ymm10
-    vpclmulqdq $1, 896(%rsi), %ymm11, %ymm9
-    vpclmulqdq $16, 896(%rsi), %ymm11, %ymm11
-    vpxor %ymm11, %ymm9, %ymm9
-    vmovdqu -96(%rcx), %ymm11
-    vpshufb %ymm6, %ymm11, %ymm11
-    vpclmulqdq $0, 928(%rsi), %ymm11, %ymm13
-    vpxor %ymm13, %ymm8, %ymm8
-    vpclmulqdq $17, 928(%rsi), %ymm11, %ymm13
-    vpxor %ymm13, %ymm10, %ymm10
-    vpclmulqdq $1, 928(%rsi), %ymm11, %ymm13
-    vpxor %ymm13, %ymm9, %ymm9
-    vpclmulqdq $16, 928(%rsi), %ymm11, %ymm11
-    vpxor %ymm11, %ymm9, %ymm9
-    vmovdqu -64(%rcx), %ymm11
-    vpshufb %ymm6, %ymm11, %ymm11
-    vpclmulqdq $0, 960(%rsi), %ymm11, %ymm13
-    vpxor %ymm13, %ymm8, %ymm8
-    vpclmulqdq $17, 960(%rsi), %ymm11, %ymm13
-    vpxor %ymm13, %ymm10, %ymm10
-    vpclmulqdq $1, 960(%rsi), %ymm11, %ymm13
-    vpxor %ymm13, %ymm9, %ymm9
-    vpclmulqdq $16, 960(%rsi), %ymm11, %ymm11
-    vpxor %ymm11, %ymm9, %ymm9
-    vmovdqu -32(%rcx), %ymm11
-    vpshufb %ymm6, %ymm11, %ymm11
-    vpclmulqdq $0, 992(%rsi), %ymm11, %ymm13
-    vpxor %ymm13, %ymm8, %ymm8
-    vpclmulqdq $17, 992(%rsi), %ymm11, %ymm13
-    vpxor %ymm13, %ymm10, %ymm10
-    vpclmulqdq $1, 992(%rsi), %ymm11, %ymm13
-    vpxor %ymm13, %ymm9, %ymm9
-    vpclmulqdq $16, 992(%rsi), %ymm11, %ymm11
-    vpxor %ymm11, %ymm9, %ymm9
-    vbroadcasti128 .Lgcm_fold(%rip), %ymm12
-    vpclmulqdq $16, %ymm12, %ymm8, %ymm13
-    vpshufd $78, %ymm8, %ymm8
+    vmovdqu -128(%rcx), %ymm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vmovdqu -96(%rcx), %ymm10
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm10, %ymm10
     vpxor %ymm8, %ymm9, %ymm9
-    vpxor %ymm13, %ymm9, %ymm9
-    vpclmulqdq $16, %ymm12, %ymm9, %ymm13
-    vpshufd $78, %ymm9, %ymm9
-    vpxor %ymm9, %ymm10, %ymm10
-    vpxor %ymm13, %ymm10, %ymm10
-    vextracti128 $1, %ymm10, %xmm13
-    vpxor %xmm13, %xmm10, %xmm10
-    vmovdqa %xmm10, %xmm7
-.Laes_gen_vaes256_gcm_enc_k256_w8_done:
-    vmovdqu %xmm7, (%rdx)
-    vpshufb %xmm6, %xmm4, %xmm4
-    vmovdqu %xmm4, 16(%rdx)
+    vpclmulqdq $0, 896(%rsi), %ymm9, %ymm6
+    vpclmulqdq $0, 928(%rsi), %ymm10, %ymm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, 896(%rsi), %ymm9, %ymm8
+    vpclmulqdq $17, 928(%rsi), %ymm10, %ymm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %ymm9, %ymm12
+    vpxor %ymm12, %ymm9, %ymm9
+    vpshufd $78, %ymm10, %ymm11
+    vpxor %ymm11, %ymm10, %ymm10
+    vpclmulqdq $0, 1920(%rsi), %ymm9, %ymm7
+    vpclmulqdq $0, 1952(%rsi), %ymm10, %ymm10
+    vpxor %ymm10, %ymm7, %ymm7
+    vmovdqu -64(%rcx), %ymm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vmovdqu -32(%rcx), %ymm10
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm10, %ymm10
+    vpclmulqdq $0, 960(%rsi), %ymm9, %ymm12
+    vpclmulqdq $0, 992(%rsi), %ymm10, %ymm11
+    vpxor %ymm12, %ymm6, %ymm6
+    vpxor %ymm11, %ymm6, %ymm6
+    vpclmulqdq $17, 960(%rsi), %ymm9, %ymm12
+    vpclmulqdq $17, 992(%rsi), %ymm10, %ymm11
+    vpxor %ymm12, %ymm8, %ymm8
+    vpxor %ymm11, %ymm8, %ymm8
+    vpshufd $78, %ymm9, %ymm12
+    vpxor %ymm12, %ymm9, %ymm9
+    vpshufd $78, %ymm10, %ymm11
+    vpxor %ymm11, %ymm10, %ymm10
+    vpclmulqdq $0, 1984(%rsi), %ymm9, %ymm9
+    vpclmulqdq $0, 2016(%rsi), %ymm10, %ymm10
+    vpxor %ymm9, %ymm7, %ymm7
+    vpxor %ymm10, %ymm7, %ymm7
+    vpxor %ymm6, %ymm7, %ymm7
+    vpxor %ymm8, %ymm7, %ymm7
+    vbroadcasti128 .Lgcm_fold(%rip), %ymm11
+    vpclmulqdq $16, %ymm11, %ymm6, %ymm12
+    vpshufd $78, %ymm6, %ymm6
+    vpxor %ymm6, %ymm7, %ymm7
+    vpxor %ymm12, %ymm7, %ymm7
+    vpclmulqdq $16, %ymm11, %ymm7, %ymm12
+    vpshufd $78, %ymm7, %ymm7
+    vpxor %ymm7, %ymm8, %ymm8
+    vpxor %ymm12, %ymm8, %ymm8
+    vextracti128 $1, %ymm8, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+.Laes_gen_vaes256_gcm_enc_k256_w8_groups_done:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm11
+    vmovdqu %xmm11, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k256_w8_tail
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k256_w8_tail_done
+.Laes_gen_vaes256_gcm_enc_k256_w8_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqa %xmm8, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k256_w8_no_last
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
+    vpxor %ymm9, %ymm7, %ymm7
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 144(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 160(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 176(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 192(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 48(%rdx)
+.Laes_gen_vaes256_gcm_enc_k256_w8_no_last:
+.Laes_gen_vaes256_gcm_enc_k256_w8_tail_loop:
+    cmp $32, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k256_w8_tail_one
+    vmovdqa %ymm4, %ymm0
+    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm4, %ymm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
+    vpxor %ymm13, %ymm0, %ymm0
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 144(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 160(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 176(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 192(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdd,0xc6         # vaesenclast %ymm14, %ymm0, %ymm0
+    vmovdqu (%r8), %ymm9
+    vpxor %ymm9, %ymm0, %ymm0
+    vmovdqu %ymm0, (%rcx)
+    vmovdqa %ymm0, %ymm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %ymm9, %ymm12
+    vpxor %ymm12, %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpxor %ymm9, %ymm7, %ymm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w8_tail_loop
+.Laes_gen_vaes256_gcm_enc_k256_w8_tail_one:
+    cmp $16, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k256_w8_tail_partial
+    vmovdqa %xmm4, %xmm0
+    vpaddd .Lvaes256_gcm_one2(%rip), %ymm4, %ymm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 144(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 160(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 176(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 192(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %ymm9, %ymm7, %ymm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_vaes256_gcm_enc_k256_w8_tail_partial:
+    test %r9, %r9
+    jz .Laes_gen_vaes256_gcm_enc_k256_w8_reduce
+    vmovdqa %xmm4, %xmm0
+    vpaddd .Lvaes256_gcm_one2(%rip), %ymm4, %ymm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 144(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 160(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 176(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 192(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k256_w8_bounce_in:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k256_w8_bounce_in
+    xor %rsi, %rsi
+    vmovdqu -16(%rsp), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k256_w8_bounce_out:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k256_w8_bounce_out
+    xor %rsi, %rsi
+    lea .Lgcm_partial+16(%rip), %rax
+    sub %r9, %rax
+    vmovdqu (%rax), %xmm11
+    vpand %xmm11, %xmm0, %xmm0
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %ymm9, %ymm7, %ymm7
+    vpxor %xmm0, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+.Laes_gen_vaes256_gcm_enc_k256_w8_reduce:
+    vpxor %ymm6, %ymm7, %ymm7
+    vpxor %ymm8, %ymm7, %ymm7
+    vbroadcasti128 .Lgcm_fold(%rip), %ymm11
+    vpclmulqdq $16, %ymm11, %ymm6, %ymm12
+    vpshufd $78, %ymm6, %ymm6
+    vpxor %ymm6, %ymm7, %ymm7
+    vpxor %ymm12, %ymm7, %ymm7
+    vpclmulqdq $16, %ymm11, %ymm7, %ymm12
+    vpshufd $78, %ymm7, %ymm7
+    vpxor %ymm7, %ymm8, %ymm8
+    vpxor %ymm12, %ymm8, %ymm8
+    vextracti128 $1, %ymm8, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k256_w8_tag_done
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+.Laes_gen_vaes256_gcm_enc_k256_w8_tag_done:
+.Laes_gen_vaes256_gcm_enc_k256_w8_tail_done:
+    vmovdqu %xmm8, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2415,56 +4528,74 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     ret
     .size aes_gen_vaes256_gcm_enc_k256_w8, .-aes_gen_vaes256_gcm_enc_k256_w8
 
-# void aes_gen_vaes256_gcm_enc_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_vaes256_gcm_enc_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 13 reloaded per group.
-# iv: unused (the counter is in state).
-# nblocks: a multiple of 4.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 12 reloaded per group.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
 #   %xmm2 block 2
 #   %xmm3 block 3
-#   %xmm4 counter blocks, byte-reversed: lane j counts block j of the group
-#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12 rk13
-#   %xmm6 the byte-reversal pattern
-#   %xmm7 the running hash, reflected
-#   %xmm8 GHASH: low products
-#   %xmm9 GHASH: middle products
-#   %xmm10 GHASH: high products
-#   %xmm11 GHASH: a block register of data
-#   %xmm12 GHASH: a key power, a product
-#   %xmm13 GHASH: a product
-#   %xmm14 rk0
-#   %xmm15 rk14
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12
+#   %xmm6 GHASH: low products
+#   %xmm7 GHASH: middle products
+#   %xmm8 GHASH: high products; between groups the running hash, reflected
+#   %xmm9 GHASH: a block register of data
+#   %xmm10 GHASH: the next one
+#   %xmm11 GHASH: a key power, a product
+#   %xmm12 GHASH: a product
+#   %xmm13 rk0
+#   %xmm15 rk13
+#   %xmm14 rk14
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k256_w4
     .type aes_gen_vaes256_gcm_enc_k256_w4, @function
     .p2align 5
 aes_gen_vaes256_gcm_enc_k256_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm14
-    vmovdqu 224(%rdi), %xmm15
-    vmovdqu .Lvaes256_gcm_bswap(%rip), %xmm6
-    vmovdqu (%rdx), %xmm7
+    vmovdqu 0(%rdi), %xmm13
+    vmovdqu 208(%rdi), %xmm15
+    vmovdqu 224(%rdi), %xmm14
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    vmovdqu (%rdx), %xmm8
     vmovdqu 16(%rdx), %xmm4
-    vpshufb %xmm6, %xmm4, %xmm4
-    cmp $4, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k256_w4_done
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k256_w4_groups_done
+    cmp $251, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k256_w4_carry12
+    vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm4, %xmm1
+    vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm4, %xmm2
+    vpaddd .Lvaes256_gcm_inc_be1+48(%rip), %xmm4, %xmm3
+    vpaddd .Lvaes256_gcm_inc_be1+64(%rip), %xmm4, %xmm4
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_counted12
+.Laes_gen_vaes256_gcm_enc_k256_w4_carry12:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm4, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm4, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
     vpaddd .Lvaes256_gcm_inc1+48(%rip), %xmm4, %xmm3
-    vpshufb %xmm6, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm1, %xmm1
-    vpshufb %xmm6, %xmm2, %xmm2
-    vpshufb %xmm6, %xmm3, %xmm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes256_gcm_inc1+64(%rip), %xmm4, %xmm4
-    vpxor %xmm14, %xmm0, %xmm0
-    vpxor %xmm14, %xmm1, %xmm1
-    vpxor %xmm14, %xmm2, %xmm2
-    vpxor %xmm14, %xmm3, %xmm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+.Laes_gen_vaes256_gcm_enc_k256_w4_counted12:
+    add $4, %r11d
+    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm13, %xmm1, %xmm1
+    vpxor %xmm13, %xmm2, %xmm2
+    vpxor %xmm13, %xmm3, %xmm3
     vmovdqu 16(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
@@ -2525,15 +4656,14 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 208(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdd,0xcf         # vaesenclast %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdd,0xd7         # vaesenclast %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdd,0xdf         # vaesenclast %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdd,0xd6         # vaesenclast %xmm14, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
     vpxor 0(%r8), %xmm0, %xmm0
     vpxor 16(%r8), %xmm1, %xmm1
     vpxor 32(%r8), %xmm2, %xmm2
@@ -2544,204 +4674,423 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     vmovdqu %xmm3, 48(%rcx)
     add $64, %r8
     add $64, %rcx
-    sub $4, %r9
+    sub $64, %r9
     .p2align 4
 .Laes_gen_vaes256_gcm_enc_k256_w4_loop:
-    cmp $4, %r9
+    cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w4_last
+    cmp $251, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k256_w4_carry121
+    vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm4, %xmm1
+    vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm4, %xmm2
+    vpaddd .Lvaes256_gcm_inc_be1+48(%rip), %xmm4, %xmm3
+    vpaddd .Lvaes256_gcm_inc_be1+64(%rip), %xmm4, %xmm4
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_counted121
+.Laes_gen_vaes256_gcm_enc_k256_w4_carry121:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm4, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm1
-    vmovdqu -64(%rcx), %xmm11
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm4, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
     vpaddd .Lvaes256_gcm_inc1+48(%rip), %xmm4, %xmm3
-    vpshufb %xmm6, %xmm11, %xmm11
-    vpshufb %xmm6, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm1, %xmm1
-    vpxor %xmm7, %xmm11, %xmm11
-    vpshufb %xmm6, %xmm2, %xmm2
-    vpshufb %xmm6, %xmm3, %xmm3
-    vpclmulqdq $0, 960(%rsi), %xmm11, %xmm8
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes256_gcm_inc1+64(%rip), %xmm4, %xmm4
-    vpxor %xmm14, %xmm0, %xmm0
-    vpclmulqdq $17, 960(%rsi), %xmm11, %xmm10
-    vpxor %xmm14, %xmm1, %xmm1
-    vpclmulqdq $1, 960(%rsi), %xmm11, %xmm9
-    vpxor %xmm14, %xmm2, %xmm2
-    vpxor %xmm14, %xmm3, %xmm3
-    vpclmulqdq $16, 960(%rsi), %xmm11, %xmm11
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+.Laes_gen_vaes256_gcm_enc_k256_w4_counted121:
+    add $4, %r11d
+    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm13, %xmm1, %xmm1
+    vmovdqu -64(%rcx), %xmm9
+    vpxor %xmm13, %xmm2, %xmm2
+    vpxor %xmm13, %xmm3, %xmm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
     vmovdqu 16(%rdi), %xmm5
+    vmovdqu -48(%rcx), %xmm10
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm11, %xmm9, %xmm9
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vmovdqu -48(%rcx), %xmm11
+    vpxor %xmm8, %xmm9, %xmm9
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
     vmovdqu 32(%rdi), %xmm5
-    vpshufb %xmm6, %xmm11, %xmm11
+    vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpclmulqdq $0, 976(%rsi), %xmm11, %xmm13
+    vpclmulqdq $0, 976(%rsi), %xmm10, %xmm12
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpxor %xmm13, %xmm8, %xmm8
+    vpxor %xmm12, %xmm6, %xmm6
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
     vmovdqu 48(%rdi), %xmm5
-    vpclmulqdq $17, 976(%rsi), %xmm11, %xmm13
+    vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpclmulqdq $17, 976(%rsi), %xmm10, %xmm12
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpxor %xmm13, %xmm10, %xmm10
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpxor %xmm12, %xmm8, %xmm8
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpclmulqdq $1, 976(%rsi), %xmm11, %xmm13
+    vpshufd $78, %xmm9, %xmm12
     vmovdqu 64(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm13, %xmm9, %xmm9
+    vpxor %xmm12, %xmm9, %xmm9
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpclmulqdq $16, 976(%rsi), %xmm11, %xmm11
+    vpshufd $78, %xmm10, %xmm11
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm10, %xmm10
     vmovdqu 80(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu -32(%rcx), %xmm11
+    vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpclmulqdq $0, 2000(%rsi), %xmm10, %xmm10
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpshufb %xmm6, %xmm11, %xmm11
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpxor %xmm10, %xmm7, %xmm7
     vmovdqu 96(%rdi), %xmm5
-    vpclmulqdq $0, 992(%rsi), %xmm11, %xmm13
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu -32(%rcx), %xmm9
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpxor %xmm13, %xmm8, %xmm8
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpclmulqdq $17, 992(%rsi), %xmm11, %xmm13
+    vmovdqu -16(%rcx), %xmm10
     vmovdqu 112(%rdi), %xmm5
-    vpxor %xmm13, %xmm10, %xmm10
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpclmulqdq $1, 992(%rsi), %xmm11, %xmm13
+    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm12
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpclmulqdq $0, 1008(%rsi), %xmm10, %xmm11
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpxor %xmm13, %xmm9, %xmm9
     vmovdqu 128(%rdi), %xmm5
+    vpxor %xmm12, %xmm6, %xmm6
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpclmulqdq $16, 992(%rsi), %xmm11, %xmm11
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpxor %xmm11, %xmm6, %xmm6
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpxor %xmm11, %xmm9, %xmm9
+    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm12
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
     vmovdqu 144(%rdi), %xmm5
-    vmovdqu -16(%rcx), %xmm11
+    vpclmulqdq $17, 1008(%rsi), %xmm10, %xmm11
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm11, %xmm11
+    vpxor %xmm12, %xmm8, %xmm8
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpclmulqdq $0, 1008(%rsi), %xmm11, %xmm13
+    vpxor %xmm11, %xmm8, %xmm8
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
     vmovdqu 160(%rdi), %xmm5
-    vpxor %xmm13, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpxor %xmm12, %xmm9, %xmm9
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpclmulqdq $17, 1008(%rsi), %xmm11, %xmm13
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpshufd $78, %xmm10, %xmm11
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpxor %xmm13, %xmm10, %xmm10
+    vpxor %xmm11, %xmm10, %xmm10
     vmovdqu 176(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpclmulqdq $1, 1008(%rsi), %xmm11, %xmm13
+    vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpxor %xmm13, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm10, %xmm10
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpclmulqdq $16, 1008(%rsi), %xmm11, %xmm11
+    vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 192(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm10, %xmm7, %xmm7
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpxor %xmm6, %xmm7, %xmm7
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm8, %xmm13
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 208(%rdi), %xmm5
-    vpshufd $78, %xmm8, %xmm8
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpxor %xmm8, %xmm9, %xmm9
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpxor %xmm13, %xmm9, %xmm9
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm9, %xmm13
-    .byte 0xc4,0xc2,0x71,0xdd,0xcf         # vaesenclast %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdd,0xd7         # vaesenclast %xmm15, %xmm2, %xmm2
-    vpshufd $78, %xmm9, %xmm9
-    .byte 0xc4,0xc2,0x61,0xdd,0xdf         # vaesenclast %xmm15, %xmm3, %xmm3
+    vpxor %xmm8, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
+    vpshufd $78, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
+    vpxor %xmm12, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x69,0xdd,0xd6         # vaesenclast %xmm14, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
     vpxor 0(%r8), %xmm0, %xmm0
-    vpxor %xmm9, %xmm10, %xmm10
+    vpshufd $78, %xmm7, %xmm7
     vpxor 16(%r8), %xmm1, %xmm1
     vpxor 32(%r8), %xmm2, %xmm2
-    vpxor %xmm13, %xmm10, %xmm10
+    vpxor %xmm7, %xmm8, %xmm8
     vpxor 48(%r8), %xmm3, %xmm3
-    vmovdqa %xmm10, %xmm7
+    vpxor %xmm12, %xmm8, %xmm8
     vmovdqu %xmm0, 0(%rcx)
     vmovdqu %xmm1, 16(%rcx)
     vmovdqu %xmm2, 32(%rcx)
     vmovdqu %xmm3, 48(%rcx)
     add $64, %r8
     add $64, %rcx
-    sub $4, %r9
+    sub $64, %r9
     jmp .Laes_gen_vaes256_gcm_enc_k256_w4_loop
 .Laes_gen_vaes256_gcm_enc_k256_w4_last:
-    vmovdqu -64(%rcx), %xmm11
-    vpshufb %xmm6, %xmm11, %xmm11
-    vpxor %xmm7, %xmm11, %xmm11
-    vpclmulqdq $0, 960(%rsi), %xmm11, %xmm8
-    vpclmulqdq $17, 960(%rsi), %xmm11, %xmm10
-    vpclmulqdq $1, 960(%rsi), %xmm11, %xmm9
-    vpclmulqdq $16, 960(%rsi), %xmm11, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu -48(%rcx), %xmm11
-    vpshufb %xmm6, %xmm11, %xmm11
-    vpclmulqdq $0, 976(%rsi), %xmm11, %xmm13
-    vpxor %xmm13, %xmm8, %xmm8
-    vpclmulqdq $17, 976(%rsi), %xmm11, %xmm13
-    vpxor %xmm13, %xmm10, %xmm10
-    vpclmulqdq $1, 976(%rsi), %xmm11, %xmm13
-    vpxor %xmm13, %xmm9, %xmm9
-    vpclmulqdq $16, 976(%rsi), %xmm11, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu -32(%rcx), %xmm11
-    vpshufb %xmm6, %xmm11, %xmm11
-    vpclmulqdq $0, 992(%rsi), %xmm11, %xmm13
-    vpxor %xmm13, %xmm8, %xmm8
-    vpclmulqdq $17, 992(%rsi), %xmm11, %xmm13
-    vpxor %xmm13, %xmm10, %xmm10
-    vpclmulqdq $1, 992(%rsi), %xmm11, %xmm13
-    vpxor %xmm13, %xmm9, %xmm9
-    vpclmulqdq $16, 992(%rsi), %xmm11, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu -16(%rcx), %xmm11
-    vpshufb %xmm6, %xmm11, %xmm11
-    vpclmulqdq $0, 1008(%rsi), %xmm11, %xmm13
-    vpxor %xmm13, %xmm8, %xmm8
-    vpclmulqdq $17, 1008(%rsi), %xmm11, %xmm13
-    vpxor %xmm13, %xmm10, %xmm10
-    vpclmulqdq $1, 1008(%rsi), %xmm11, %xmm13
-    vpxor %xmm13, %xmm9, %xmm9
-    vpclmulqdq $16, 1008(%rsi), %xmm11, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm8, %xmm13
-    vpshufd $78, %xmm8, %xmm8
+    vmovdqu -64(%rcx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu -48(%rcx), %xmm10
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
     vpxor %xmm8, %xmm9, %xmm9
-    vpxor %xmm13, %xmm9, %xmm9
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm9, %xmm13
-    vpshufd $78, %xmm9, %xmm9
-    vpxor %xmm9, %xmm10, %xmm10
-    vpxor %xmm13, %xmm10, %xmm10
-    vmovdqa %xmm10, %xmm7
-.Laes_gen_vaes256_gcm_enc_k256_w4_done:
-    vmovdqu %xmm7, (%rdx)
-    vpshufb %xmm6, %xmm4, %xmm4
-    vmovdqu %xmm4, 16(%rdx)
+    vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
+    vpclmulqdq $0, 976(%rsi), %xmm10, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
+    vpclmulqdq $17, 976(%rsi), %xmm10, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpshufd $78, %xmm10, %xmm11
+    vpxor %xmm11, %xmm10, %xmm10
+    vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
+    vpclmulqdq $0, 2000(%rsi), %xmm10, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu -32(%rcx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu -16(%rcx), %xmm10
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
+    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm12
+    vpclmulqdq $0, 1008(%rsi), %xmm10, %xmm11
+    vpxor %xmm12, %xmm6, %xmm6
+    vpxor %xmm11, %xmm6, %xmm6
+    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm12
+    vpclmulqdq $17, 1008(%rsi), %xmm10, %xmm11
+    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm11, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpshufd $78, %xmm10, %xmm11
+    vpxor %xmm11, %xmm10, %xmm10
+    vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm10, %xmm10
+    vpxor %xmm9, %xmm7, %xmm7
+    vpxor %xmm10, %xmm7, %xmm7
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm8, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpshufd $78, %xmm6, %xmm6
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm12, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpshufd $78, %xmm7, %xmm7
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor %xmm12, %xmm8, %xmm8
+.Laes_gen_vaes256_gcm_enc_k256_w4_groups_done:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm11
+    vmovdqu %xmm11, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k256_w4_tail
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k256_w4_tail_done
+.Laes_gen_vaes256_gcm_enc_k256_w4_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqa %xmm8, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k256_w4_no_last
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 176(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 192(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 48(%rdx)
+.Laes_gen_vaes256_gcm_enc_k256_w4_no_last:
+.Laes_gen_vaes256_gcm_enc_k256_w4_tail_loop:
+    cmp $16, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k256_w4_tail_partial
+    vmovdqa %xmm4, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 176(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 192(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_tail_loop
+.Laes_gen_vaes256_gcm_enc_k256_w4_tail_partial:
+    test %r9, %r9
+    jz .Laes_gen_vaes256_gcm_enc_k256_w4_reduce
+    vmovdqa %xmm4, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 176(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 192(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k256_w4_bounce_in:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k256_w4_bounce_in
+    xor %rsi, %rsi
+    vmovdqu -16(%rsp), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k256_w4_bounce_out:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k256_w4_bounce_out
+    xor %rsi, %rsi
+    lea .Lgcm_partial+16(%rip), %rax
+    sub %r9, %rax
+    vmovdqu (%rax), %xmm11
+    vpand %xmm11, %xmm0, %xmm0
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vpxor %xmm0, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+.Laes_gen_vaes256_gcm_enc_k256_w4_reduce:
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm8, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpshufd $78, %xmm6, %xmm6
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm12, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpshufd $78, %xmm7, %xmm7
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor %xmm12, %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k256_w4_tag_done
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+.Laes_gen_vaes256_gcm_enc_k256_w4_tag_done:
+.Laes_gen_vaes256_gcm_enc_k256_w4_tail_done:
+    vmovdqu %xmm8, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2762,52 +5111,68 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     ret
     .size aes_gen_vaes256_gcm_enc_k256_w4, .-aes_gen_vaes256_gcm_enc_k256_w4
 
-# void aes_gen_vaes256_gcm_enc_k256_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_vaes256_gcm_enc_k256_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 11 reloaded per group.
-# iv: unused (the counter is in state).
-# nblocks: a multiple of 2.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 10 reloaded per group.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 2 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 counter blocks, byte-reversed: lane j counts block j of the group
-#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11
-#   %xmm4 the byte-reversal pattern
-#   %xmm5 the running hash, reflected
-#   %xmm6 GHASH: low products
-#   %xmm7 GHASH: middle products
-#   %xmm8 GHASH: high products
-#   %xmm9 GHASH: a block register of data
-#   %xmm10 GHASH: a key power, a product
-#   %xmm11 GHASH: a product
-#   %xmm12 rk0
-#   %xmm15 rk12
-#   %xmm14 rk13
-#   %xmm13 rk14
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %xmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
+#   %xmm4 GHASH: low products
+#   %xmm5 GHASH: middle products
+#   %xmm6 GHASH: high products; between groups the running hash, reflected
+#   %xmm7 GHASH: a block register of data
+#   %xmm8 GHASH: the next one
+#   %xmm9 GHASH: a key power, a product
+#   %xmm10 GHASH: a product
+#   %xmm11 rk0
+#   %xmm15 rk11
+#   %xmm14 rk12
+#   %xmm13 rk13
+#   %xmm12 rk14
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k256_w2
     .type aes_gen_vaes256_gcm_enc_k256_w2, @function
     .p2align 5
 aes_gen_vaes256_gcm_enc_k256_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm12
-    vmovdqu 192(%rdi), %xmm15
-    vmovdqu 208(%rdi), %xmm14
-    vmovdqu 224(%rdi), %xmm13
-    vmovdqu .Lvaes256_gcm_bswap(%rip), %xmm4
-    vmovdqu (%rdx), %xmm5
+    vmovdqu 0(%rdi), %xmm11
+    vmovdqu 176(%rdi), %xmm15
+    vmovdqu 192(%rdi), %xmm14
+    vmovdqu 208(%rdi), %xmm13
+    vmovdqu 224(%rdi), %xmm12
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    vmovdqu (%rdx), %xmm6
     vmovdqu 16(%rdx), %xmm2
-    vpshufb %xmm4, %xmm2, %xmm2
-    cmp $2, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k256_w2_done
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $32, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k256_w2_groups_done
+    cmp $253, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k256_w2_carry14
+    vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm1
+    vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm2, %xmm2
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w2_counted14
+.Laes_gen_vaes256_gcm_enc_k256_w2_carry14:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm2, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm1
-    vpshufb %xmm4, %xmm0, %xmm0
-    vpshufb %xmm4, %xmm1, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm2, %xmm2
-    vpxor %xmm12, %xmm0, %xmm0
-    vpxor %xmm12, %xmm1, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+.Laes_gen_vaes256_gcm_enc_k256_w2_counted14:
+    add $2, %r11d
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
     vmovdqu 16(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
@@ -2838,139 +5203,349 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     vmovdqu 160(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vmovdqu 176(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdd,0xc5         # vaesenclast %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdd,0xcd         # vaesenclast %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
     vpxor 0(%r8), %xmm0, %xmm0
     vpxor 16(%r8), %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rcx)
     vmovdqu %xmm1, 16(%rcx)
     add $32, %r8
     add $32, %rcx
-    sub $2, %r9
+    sub $32, %r9
     .p2align 4
 .Laes_gen_vaes256_gcm_enc_k256_w2_loop:
-    cmp $2, %r9
+    cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w2_last
+    cmp $253, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k256_w2_carry81
+    vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm1
+    vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm2, %xmm2
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w2_counted81
+.Laes_gen_vaes256_gcm_enc_k256_w2_carry81:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm2, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm1
-    vmovdqu -32(%rcx), %xmm9
-    vpshufb %xmm4, %xmm0, %xmm0
-    vpshufb %xmm4, %xmm1, %xmm1
-    vpshufb %xmm4, %xmm9, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm2, %xmm2
-    vpxor %xmm12, %xmm0, %xmm0
-    vpxor %xmm5, %xmm9, %xmm9
-    vpxor %xmm12, %xmm1, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+.Laes_gen_vaes256_gcm_enc_k256_w2_counted81:
+    add $2, %r11d
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
+    vmovdqu -32(%rcx), %xmm7
     vmovdqu 16(%rdi), %xmm3
-    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm6
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm8
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu -16(%rcx), %xmm8
     vmovdqu 32(%rdi), %xmm3
-    vpclmulqdq $1, 992(%rsi), %xmm9, %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm8
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpclmulqdq $16, 992(%rsi), %xmm9, %xmm9
-    vmovdqu 48(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vpxor %xmm9, %xmm7, %xmm7
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vmovdqu -16(%rcx), %xmm9
-    vmovdqu 64(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vpshufb %xmm4, %xmm9, %xmm9
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vmovdqu 80(%rdi), %xmm3
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm11
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm11, %xmm6, %xmm6
-    vmovdqu 96(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm11
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm11, %xmm8, %xmm8
-    vmovdqu 112(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vpclmulqdq $1, 1008(%rsi), %xmm9, %xmm11
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vmovdqu 128(%rdi), %xmm3
-    vpxor %xmm11, %xmm7, %xmm7
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpclmulqdq $16, 1008(%rsi), %xmm9, %xmm9
-    vmovdqu 144(%rdi), %xmm3
-    vpxor %xmm9, %xmm7, %xmm7
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm11
-    vmovdqu 160(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vpshufd $78, %xmm6, %xmm6
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vmovdqu 176(%rdi), %xmm3
     vpxor %xmm6, %xmm7, %xmm7
+    vmovdqu 48(%rdi), %xmm3
+    vpclmulqdq $0, 992(%rsi), %xmm7, %xmm4
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm11, %xmm7, %xmm7
+    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm10
+    vmovdqu 64(%rdi), %xmm3
+    vpxor %xmm10, %xmm4, %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpclmulqdq $17, 992(%rsi), %xmm7, %xmm6
+    vmovdqu 80(%rdi), %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm10
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm10, %xmm6, %xmm6
+    vmovdqu 96(%rdi), %xmm3
+    vpshufd $78, %xmm7, %xmm10
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 112(%rdi), %xmm3
+    vpshufd $78, %xmm8, %xmm9
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm9, %xmm8, %xmm8
+    vmovdqu 128(%rdi), %xmm3
+    vpclmulqdq $0, 2016(%rsi), %xmm7, %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpclmulqdq $0, 2032(%rsi), %xmm8, %xmm8
+    vmovdqu 144(%rdi), %xmm3
+    vpxor %xmm8, %xmm5, %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm4, %xmm5, %xmm5
+    vmovdqu 160(%rdi), %xmm3
+    vpxor %xmm6, %xmm5, %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm11
+    vpshufd $78, %xmm4, %xmm4
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    vpshufd $78, %xmm7, %xmm7
+    vpxor %xmm4, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdd,0xc5         # vaesenclast %xmm13, %xmm0, %xmm0
-    vpxor %xmm7, %xmm8, %xmm8
-    .byte 0xc4,0xc2,0x71,0xdd,0xcd         # vaesenclast %xmm13, %xmm1, %xmm1
+    vpxor %xmm10, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpshufd $78, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
     vpxor 0(%r8), %xmm0, %xmm0
-    vpxor %xmm11, %xmm8, %xmm8
+    vpxor %xmm5, %xmm6, %xmm6
     vpxor 16(%r8), %xmm1, %xmm1
-    vmovdqa %xmm8, %xmm5
+    vpxor %xmm10, %xmm6, %xmm6
     vmovdqu %xmm0, 0(%rcx)
     vmovdqu %xmm1, 16(%rcx)
     add $32, %r8
     add $32, %rcx
-    sub $2, %r9
+    sub $32, %r9
     jmp .Laes_gen_vaes256_gcm_enc_k256_w2_loop
 .Laes_gen_vaes256_gcm_enc_k256_w2_last:
-    vmovdqu -32(%rcx), %xmm9
-    vpshufb %xmm4, %xmm9, %xmm9
-    vpxor %xmm5, %xmm9, %xmm9
-    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm8
-    vpclmulqdq $1, 992(%rsi), %xmm9, %xmm7
-    vpclmulqdq $16, 992(%rsi), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
-    vmovdqu -16(%rcx), %xmm9
-    vpshufb %xmm4, %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm11
-    vpxor %xmm11, %xmm6, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm11
-    vpxor %xmm11, %xmm8, %xmm8
-    vpclmulqdq $1, 1008(%rsi), %xmm9, %xmm11
-    vpxor %xmm11, %xmm7, %xmm7
-    vpclmulqdq $16, 1008(%rsi), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm11
-    vpshufd $78, %xmm6, %xmm6
+    vmovdqu -32(%rcx), %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu -16(%rcx), %xmm8
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm8
     vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm11, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm11
-    vpshufd $78, %xmm7, %xmm7
-    vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm11, %xmm8, %xmm8
-    vmovdqa %xmm8, %xmm5
-.Laes_gen_vaes256_gcm_enc_k256_w2_done:
-    vmovdqu %xmm5, (%rdx)
-    vpshufb %xmm4, %xmm2, %xmm2
-    vmovdqu %xmm2, 16(%rdx)
+    vpclmulqdq $0, 992(%rsi), %xmm7, %xmm4
+    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm10
+    vpxor %xmm10, %xmm4, %xmm4
+    vpclmulqdq $17, 992(%rsi), %xmm7, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpshufd $78, %xmm8, %xmm9
+    vpxor %xmm9, %xmm8, %xmm8
+    vpclmulqdq $0, 2016(%rsi), %xmm7, %xmm5
+    vpclmulqdq $0, 2032(%rsi), %xmm8, %xmm8
+    vpxor %xmm8, %xmm5, %xmm5
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm6, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
+    vpshufd $78, %xmm4, %xmm4
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm10, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
+    vpshufd $78, %xmm5, %xmm5
+    vpxor %xmm5, %xmm6, %xmm6
+    vpxor %xmm10, %xmm6, %xmm6
+.Laes_gen_vaes256_gcm_enc_k256_w2_groups_done:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm9
+    vmovdqu %xmm9, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k256_w2_tail
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k256_w2_tail_done
+.Laes_gen_vaes256_gcm_enc_k256_w2_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqa %xmm6, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k256_w2_no_last
+    vmovdqu 48(%rdx), %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm10
+    vpxor %xmm10, %xmm4, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu %xmm0, 48(%rdx)
+.Laes_gen_vaes256_gcm_enc_k256_w2_no_last:
+.Laes_gen_vaes256_gcm_enc_k256_w2_tail_loop:
+    cmp $16, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k256_w2_tail_partial
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm7
+    vpxor %xmm7, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm10
+    vpxor %xmm10, %xmm4, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w2_tail_loop
+.Laes_gen_vaes256_gcm_enc_k256_w2_tail_partial:
+    test %r9, %r9
+    jz .Laes_gen_vaes256_gcm_enc_k256_w2_reduce
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k256_w2_bounce_in:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k256_w2_bounce_in
+    xor %rsi, %rsi
+    vmovdqu -16(%rsp), %xmm7
+    vpxor %xmm7, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k256_w2_bounce_out:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k256_w2_bounce_out
+    xor %rsi, %rsi
+    lea .Lgcm_partial+16(%rip), %rax
+    sub %r9, %rax
+    vmovdqu (%rax), %xmm9
+    vpand %xmm9, %xmm0, %xmm0
+    vmovdqa %xmm0, %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm10
+    vpxor %xmm10, %xmm4, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
+    vpxor %xmm0, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+.Laes_gen_vaes256_gcm_enc_k256_w2_reduce:
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm6, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
+    vpshufd $78, %xmm4, %xmm4
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm10, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
+    vpshufd $78, %xmm5, %xmm5
+    vpxor %xmm5, %xmm6, %xmm6
+    vpxor %xmm10, %xmm6, %xmm6
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k256_w2_tag_done
+    vmovdqu 48(%rdx), %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu %xmm7, 48(%rdx)
+.Laes_gen_vaes256_gcm_enc_k256_w2_tag_done:
+.Laes_gen_vaes256_gcm_enc_k256_w2_tail_done:
+    vmovdqu %xmm6, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2991,50 +5566,65 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     ret
     .size aes_gen_vaes256_gcm_enc_k256_w2, .-aes_gen_vaes256_gcm_enc_k256_w2
 
-# void aes_gen_vaes256_gcm_enc_k256_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_vaes256_gcm_enc_k256_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 10 reloaded per group.
-# iv: unused (the counter is in state).
-# nblocks: any count.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 9 reloaded per group.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 counter blocks, byte-reversed: lane j counts block j of the group
-#   %xmm2 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
-#   %xmm3 the byte-reversal pattern
-#   %xmm4 the running hash, reflected
-#   %xmm5 GHASH: low products
-#   %xmm6 GHASH: middle products
-#   %xmm7 GHASH: high products
-#   %xmm8 GHASH: a block register of data
-#   %xmm9 GHASH: a key power, a product
-#   %xmm10 GHASH: a product
-#   %xmm11 rk0
-#   %xmm15 rk11
-#   %xmm14 rk12
-#   %xmm13 rk13
-#   %xmm12 rk14
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %xmm1 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %xmm2 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9
+#   %xmm3 GHASH: low products
+#   %xmm4 GHASH: middle products
+#   %xmm5 GHASH: high products; between groups the running hash, reflected
+#   %xmm6 GHASH: a block register of data
+#   %xmm7 GHASH: the next one
+#   %xmm8 GHASH: a key power, a product
+#   %xmm9 GHASH: a product
+#   %xmm10 rk0
+#   %xmm15 rk10
+#   %xmm14 rk11
+#   %xmm13 rk12
+#   %xmm12 rk13
+#   %xmm11 rk14
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k256_w1
     .type aes_gen_vaes256_gcm_enc_k256_w1, @function
     .p2align 5
 aes_gen_vaes256_gcm_enc_k256_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm11
-    vmovdqu 176(%rdi), %xmm15
-    vmovdqu 192(%rdi), %xmm14
-    vmovdqu 208(%rdi), %xmm13
-    vmovdqu 224(%rdi), %xmm12
-    vmovdqu .Lvaes256_gcm_bswap(%rip), %xmm3
-    vmovdqu (%rdx), %xmm4
+    vmovdqu 0(%rdi), %xmm10
+    vmovdqu 160(%rdi), %xmm15
+    vmovdqu 176(%rdi), %xmm14
+    vmovdqu 192(%rdi), %xmm13
+    vmovdqu 208(%rdi), %xmm12
+    vmovdqu 224(%rdi), %xmm11
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    vmovdqu (%rdx), %xmm5
     vmovdqu 16(%rdx), %xmm1
-    vpshufb %xmm3, %xmm1, %xmm1
-    cmp $1, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k256_w1_done
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $16, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k256_w1_groups_done
+    cmp $254, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k256_w1_carry15
+    vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm1, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm1, %xmm1
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w1_counted15
+.Laes_gen_vaes256_gcm_enc_k256_w1_carry15:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm1, %xmm0
-    vpshufb %xmm3, %xmm0, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
-    vpxor %xmm11, %xmm0, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+.Laes_gen_vaes256_gcm_enc_k256_w1_counted15:
+    add $1, %r11d
+    vpxor %xmm10, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm2
@@ -3053,94 +5643,300 @@ aes_gen_vaes256_gcm_enc_k256_w1:
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 144(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
     vpxor 0(%r8), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rcx)
     add $16, %r8
     add $16, %rcx
-    sub $1, %r9
+    sub $16, %r9
     .p2align 4
 .Laes_gen_vaes256_gcm_enc_k256_w1_loop:
-    cmp $1, %r9
+    cmp $16, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w1_last
+    cmp $254, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k256_w1_carry61
+    vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm1, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm1, %xmm1
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w1_counted61
+.Laes_gen_vaes256_gcm_enc_k256_w1_carry61:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm1, %xmm0
-    vpshufb %xmm3, %xmm0, %xmm0
-    vmovdqu -16(%rcx), %xmm8
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
-    vpxor %xmm11, %xmm0, %xmm0
-    vpshufb %xmm3, %xmm8, %xmm8
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+.Laes_gen_vaes256_gcm_enc_k256_w1_counted61:
+    add $1, %r11d
+    vpxor %xmm10, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
+    vmovdqu -16(%rcx), %xmm6
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpxor %xmm4, %xmm8, %xmm8
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
     vmovdqu 32(%rdi), %xmm2
-    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm2
-    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm7
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm2
-    vpclmulqdq $1, 1008(%rsi), %xmm8, %xmm6
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpclmulqdq $16, 1008(%rsi), %xmm8, %xmm8
-    vmovdqu 80(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpxor %xmm8, %xmm6, %xmm6
-    vmovdqu 96(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
-    vmovdqu 112(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpshufd $78, %xmm5, %xmm5
-    vmovdqu 128(%rdi), %xmm2
     vpxor %xmm5, %xmm6, %xmm6
+    vmovdqu 48(%rdi), %xmm2
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
+    vmovdqu 64(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vpshufd $78, %xmm6, %xmm9
+    vmovdqu 80(%rdi), %xmm2
+    vpxor %xmm9, %xmm6, %xmm6
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm2
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vpxor %xmm3, %xmm4, %xmm4
+    vmovdqu 112(%rdi), %xmm2
+    vpxor %xmm5, %xmm4, %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm2
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vpshufd $78, %xmm3, %xmm3
     vmovdqu 144(%rdi), %xmm2
-    vpxor %xmm10, %xmm6, %xmm6
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm2
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm10
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpshufd $78, %xmm6, %xmm6
+    vpxor %xmm3, %xmm4, %xmm4
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    vpxor %xmm9, %xmm4, %xmm4
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    vpxor %xmm6, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vpxor %xmm10, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    vpshufd $78, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vpxor %xmm4, %xmm5, %xmm5
     vpxor 0(%r8), %xmm0, %xmm0
-    vmovdqa %xmm7, %xmm4
+    vpxor %xmm9, %xmm5, %xmm5
     vmovdqu %xmm0, 0(%rcx)
     add $16, %r8
     add $16, %rcx
-    sub $1, %r9
+    sub $16, %r9
     jmp .Laes_gen_vaes256_gcm_enc_k256_w1_loop
 .Laes_gen_vaes256_gcm_enc_k256_w1_last:
-    vmovdqu -16(%rcx), %xmm8
-    vpshufb %xmm3, %xmm8, %xmm8
-    vpxor %xmm4, %xmm8, %xmm8
-    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm5
-    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm7
-    vpclmulqdq $1, 1008(%rsi), %xmm8, %xmm6
-    vpclmulqdq $16, 1008(%rsi), %xmm8, %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
-    vpshufd $78, %xmm5, %xmm5
+    vmovdqu -16(%rcx), %xmm6
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
     vpxor %xmm5, %xmm6, %xmm6
-    vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm10
-    vpshufd $78, %xmm6, %xmm6
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm10, %xmm7, %xmm7
-    vmovdqa %xmm7, %xmm4
-.Laes_gen_vaes256_gcm_enc_k256_w1_done:
-    vmovdqu %xmm4, (%rdx)
-    vpshufb %xmm3, %xmm1, %xmm1
-    vmovdqu %xmm1, 16(%rdx)
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
+    vpshufd $78, %xmm6, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
+    vpxor %xmm3, %xmm4, %xmm4
+    vpxor %xmm5, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
+    vpshufd $78, %xmm3, %xmm3
+    vpxor %xmm3, %xmm4, %xmm4
+    vpxor %xmm9, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
+    vpshufd $78, %xmm4, %xmm4
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm9, %xmm5, %xmm5
+.Laes_gen_vaes256_gcm_enc_k256_w1_groups_done:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm8
+    vmovdqu %xmm8, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k256_w1_tail
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k256_w1_tail_done
+.Laes_gen_vaes256_gcm_enc_k256_w1_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqa %xmm5, %xmm6
+    vpclmulqdq $0, (%r11), %xmm6, %xmm3
+    vpclmulqdq $17, (%r11), %xmm6, %xmm5
+    vpshufd $78, %xmm6, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k256_w1_no_last
+    vmovdqu 48(%rdx), %xmm6
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm9
+    vpxor %xmm9, %xmm3, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm9
+    vpxor %xmm9, %xmm5, %xmm5
+    vpshufd $78, %xmm6, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
+    vpxor %xmm6, %xmm4, %xmm4
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vmovdqu %xmm0, 48(%rdx)
+.Laes_gen_vaes256_gcm_enc_k256_w1_no_last:
+.Laes_gen_vaes256_gcm_enc_k256_w1_tail_loop:
+    cmp $16, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k256_w1_tail_partial
+    vmovdqa %xmm1, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm6
+    vpxor %xmm6, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm6
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
+    vpclmulqdq $0, (%r11), %xmm6, %xmm9
+    vpxor %xmm9, %xmm3, %xmm3
+    vpclmulqdq $17, (%r11), %xmm6, %xmm9
+    vpxor %xmm9, %xmm5, %xmm5
+    vpshufd $78, %xmm6, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
+    vpxor %xmm6, %xmm4, %xmm4
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w1_tail_loop
+.Laes_gen_vaes256_gcm_enc_k256_w1_tail_partial:
+    test %r9, %r9
+    jz .Laes_gen_vaes256_gcm_enc_k256_w1_reduce
+    vmovdqa %xmm1, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k256_w1_bounce_in:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k256_w1_bounce_in
+    xor %rsi, %rsi
+    vmovdqu -16(%rsp), %xmm6
+    vpxor %xmm6, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k256_w1_bounce_out:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k256_w1_bounce_out
+    xor %rsi, %rsi
+    lea .Lgcm_partial+16(%rip), %rax
+    sub %r9, %rax
+    vmovdqu (%rax), %xmm8
+    vpand %xmm8, %xmm0, %xmm0
+    vmovdqa %xmm0, %xmm6
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
+    vpclmulqdq $0, (%r11), %xmm6, %xmm9
+    vpxor %xmm9, %xmm3, %xmm3
+    vpclmulqdq $17, (%r11), %xmm6, %xmm9
+    vpxor %xmm9, %xmm5, %xmm5
+    vpshufd $78, %xmm6, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
+    vpxor %xmm6, %xmm4, %xmm4
+    vpxor %xmm0, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+.Laes_gen_vaes256_gcm_enc_k256_w1_reduce:
+    vpxor %xmm3, %xmm4, %xmm4
+    vpxor %xmm5, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
+    vpshufd $78, %xmm3, %xmm3
+    vpxor %xmm3, %xmm4, %xmm4
+    vpxor %xmm9, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
+    vpshufd $78, %xmm4, %xmm4
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm9, %xmm5, %xmm5
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k256_w1_tag_done
+    vmovdqu 48(%rdx), %xmm6
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm5, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vmovdqu %xmm6, 48(%rdx)
+.Laes_gen_vaes256_gcm_enc_k256_w1_tag_done:
+.Laes_gen_vaes256_gcm_enc_k256_w1_tail_done:
+    vmovdqu %xmm5, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2

@@ -8,6 +8,10 @@
 # x^6 + x + 1 reflected (0xc2 << 56), in the high qword
 .Lgcm_fold:
     .quad 1, 0xc200000000000000
+# 16 bytes of ones, 16 of zeros: at 16 - n, n bytes kept
+.Lgcm_partial:
+    .quad -1, -1
+    .quad 0, 0
 # reverses each 16-byte lane
 .Lvaes512_gcm_bswap:
     .quad 0x08090a0b0c0d0e0f, 0x0001020304050607
@@ -59,6 +63,51 @@
     .quad 32, 0
     .quad 32, 0
     .quad 32, 0
+# entry r: L r added to byte 15 of each lane
+.Lvaes512_gcm_inc_be1:
+    .quad 0, 0x0000000000000000
+    .quad 0, 0x0100000000000000
+    .quad 0, 0x0200000000000000
+    .quad 0, 0x0300000000000000
+    .quad 0, 0x0400000000000000
+# entry r: L r added to byte 15 of each lane
+.Lvaes512_gcm_inc_be4:
+    .quad 0, 0x0000000000000000
+    .quad 0, 0x0000000000000000
+    .quad 0, 0x0000000000000000
+    .quad 0, 0x0000000000000000
+    .quad 0, 0x0400000000000000
+    .quad 0, 0x0400000000000000
+    .quad 0, 0x0400000000000000
+    .quad 0, 0x0400000000000000
+    .quad 0, 0x0800000000000000
+    .quad 0, 0x0800000000000000
+    .quad 0, 0x0800000000000000
+    .quad 0, 0x0800000000000000
+    .quad 0, 0x0c00000000000000
+    .quad 0, 0x0c00000000000000
+    .quad 0, 0x0c00000000000000
+    .quad 0, 0x0c00000000000000
+    .quad 0, 0x1000000000000000
+    .quad 0, 0x1000000000000000
+    .quad 0, 0x1000000000000000
+    .quad 0, 0x1000000000000000
+    .quad 0, 0x1400000000000000
+    .quad 0, 0x1400000000000000
+    .quad 0, 0x1400000000000000
+    .quad 0, 0x1400000000000000
+    .quad 0, 0x1800000000000000
+    .quad 0, 0x1800000000000000
+    .quad 0, 0x1800000000000000
+    .quad 0, 0x1800000000000000
+    .quad 0, 0x1c00000000000000
+    .quad 0, 0x1c00000000000000
+    .quad 0, 0x1c00000000000000
+    .quad 0, 0x1c00000000000000
+    .quad 0, 0x2000000000000000
+    .quad 0, 0x2000000000000000
+    .quad 0, 0x2000000000000000
+    .quad 0, 0x2000000000000000
 # lane j: j added to the counter
 .Lvaes512_gcm_lanes1:
     .quad 0, 0
@@ -68,15 +117,24 @@
     .quad 1, 0
     .quad 2, 0
     .quad 3, 0
+# 1 added to each lane's counter
+.Lvaes512_gcm_one1:
+    .quad 1, 0
+# 1 added to each lane's counter
+.Lvaes512_gcm_one4:
+    .quad 1, 0
+    .quad 1, 0
+    .quad 1, 0
+    .quad 1, 0
 
     .text
 
-# void aes_gen_vaes512_gcm_dec_k128_w32(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_vaes512_gcm_dec_k128_w32(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 32 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
-# iv: unused (the counter is in state).
-# nblocks: a multiple of 32.
-# Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 32 blocks, then what is left a vector at a time (the last one partial).
+# Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -86,256 +144,269 @@
 #   %zmm5 blocks 20-23
 #   %zmm6 blocks 24-27
 #   %zmm7 blocks 28-31
-#   %zmm8 counter blocks, byte-reversed: lane j counts block j of the group
+#   %zmm8 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %zmm9 temporary: data loads
-#   %zmm10 the byte-reversal pattern
-#   %zmm11 the running hash, reflected
-#   %zmm12 GHASH: low products
-#   %zmm13 GHASH: middle products
-#   %zmm14 GHASH: high products
-#   %zmm15 GHASH: a block register of data
-#   %zmm16 GHASH: a key power, a product
-#   %zmm17 GHASH: a product
-#   %zmm18 rk0
-#   %zmm28 rk1
-#   %zmm27 rk2
-#   %zmm26 rk3
-#   %zmm25 rk4
-#   %zmm24 rk5
-#   %zmm23 rk6
-#   %zmm22 rk7
-#   %zmm21 rk8
-#   %zmm20 rk9
-#   %zmm19 rk10
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %zmm10 GHASH: low products
+#   %zmm11 GHASH: middle products
+#   %zmm12 GHASH: high products; between groups the running hash, reflected
+#   %zmm13 GHASH: a block register of data
+#   %zmm14 GHASH: the next one
+#   %zmm15 GHASH: a key power, a product
+#   %zmm16 GHASH: a product
+#   %zmm17 rk0
+#   %zmm27 rk1
+#   %zmm26 rk2
+#   %zmm25 rk3
+#   %zmm24 rk4
+#   %zmm23 rk5
+#   %zmm22 rk6
+#   %zmm21 rk7
+#   %zmm20 rk8
+#   %zmm19 rk9
+#   %zmm18 rk10
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k128_w32
     .type aes_gen_vaes512_gcm_dec_k128_w32, @function
     .p2align 5
 aes_gen_vaes512_gcm_dec_k128_w32:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm18
-    vbroadcasti32x4 16(%rdi), %zmm28
-    vbroadcasti32x4 32(%rdi), %zmm27
-    vbroadcasti32x4 48(%rdi), %zmm26
-    vbroadcasti32x4 64(%rdi), %zmm25
-    vbroadcasti32x4 80(%rdi), %zmm24
-    vbroadcasti32x4 96(%rdi), %zmm23
-    vbroadcasti32x4 112(%rdi), %zmm22
-    vbroadcasti32x4 128(%rdi), %zmm21
-    vbroadcasti32x4 144(%rdi), %zmm20
-    vbroadcasti32x4 160(%rdi), %zmm19
-    vmovdqu64 .Lvaes512_gcm_bswap(%rip), %zmm10
-    vmovdqu (%rdx), %xmm11
+    vbroadcasti32x4 0(%rdi), %zmm17
+    vbroadcasti32x4 16(%rdi), %zmm27
+    vbroadcasti32x4 32(%rdi), %zmm26
+    vbroadcasti32x4 48(%rdi), %zmm25
+    vbroadcasti32x4 64(%rdi), %zmm24
+    vbroadcasti32x4 80(%rdi), %zmm23
+    vbroadcasti32x4 96(%rdi), %zmm22
+    vbroadcasti32x4 112(%rdi), %zmm21
+    vbroadcasti32x4 128(%rdi), %zmm20
+    vbroadcasti32x4 144(%rdi), %zmm19
+    vbroadcasti32x4 160(%rdi), %zmm18
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    vmovdqu (%rdx), %xmm12
     vbroadcasti32x4 16(%rdx), %zmm8
-    vpshufb %zmm10, %zmm8, %zmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm8, %zmm8
-    cmp $32, %r9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $512, %r9
     jb .Laes_gen_vaes512_gcm_dec_k128_w32_done
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k128_w32_loop:
+    cmp $220, %r11b
+    ja .Laes_gen_vaes512_gcm_dec_k128_w32_carry25
+    vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm8, %zmm0
+    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm8, %zmm1
+    vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm8, %zmm2
+    vpaddd .Lvaes512_gcm_inc_be4+192(%rip), %zmm8, %zmm3
+    vpaddd .Lvaes512_gcm_inc_be4+256(%rip), %zmm8, %zmm4
+    vpaddd .Lvaes512_gcm_inc_be4+320(%rip), %zmm8, %zmm5
+    vpaddd .Lvaes512_gcm_inc_be4+384(%rip), %zmm8, %zmm6
+    vpaddd .Lvaes512_gcm_inc_be4+448(%rip), %zmm8, %zmm7
+    vpaddd .Lvaes512_gcm_inc_be4+512(%rip), %zmm8, %zmm8
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w32_counted25
+.Laes_gen_vaes512_gcm_dec_k128_w32_carry25:
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm8, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm1
-    vmovdqu64 0(%r8), %zmm15
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
     vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm8, %zmm2
-    vpshufb %zmm10, %zmm15, %zmm15
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
     vpaddd .Lvaes512_gcm_inc4+192(%rip), %zmm8, %zmm3
-    vpxord %zmm11, %zmm15, %zmm15
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
     vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm8, %zmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     vpaddd .Lvaes512_gcm_inc4+320(%rip), %zmm8, %zmm5
-    vpclmulqdq $0, 512(%rsi), %zmm15, %zmm12
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm5, %zmm5
     vpaddd .Lvaes512_gcm_inc4+384(%rip), %zmm8, %zmm6
-    vpclmulqdq $17, 512(%rsi), %zmm15, %zmm14
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm6, %zmm6
     vpaddd .Lvaes512_gcm_inc4+448(%rip), %zmm8, %zmm7
-    vpclmulqdq $1, 512(%rsi), %zmm15, %zmm13
-    vpshufb %zmm10, %zmm0, %zmm0
-    vpclmulqdq $16, 512(%rsi), %zmm15, %zmm15
-    vpshufb %zmm10, %zmm1, %zmm1
-    vpshufb %zmm10, %zmm2, %zmm2
-    vpxord %zmm15, %zmm13, %zmm13
-    vpshufb %zmm10, %zmm3, %zmm3
-    vmovdqu64 64(%r8), %zmm15
-    vpshufb %zmm10, %zmm4, %zmm4
-    vpshufb %zmm10, %zmm15, %zmm15
-    vpshufb %zmm10, %zmm5, %zmm5
-    vpclmulqdq $0, 576(%rsi), %zmm15, %zmm17
-    vpshufb %zmm10, %zmm6, %zmm6
-    vpshufb %zmm10, %zmm7, %zmm7
-    vpxord %zmm17, %zmm12, %zmm12
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
     vpaddd .Lvaes512_gcm_inc4+512(%rip), %zmm8, %zmm8
-    vpclmulqdq $17, 576(%rsi), %zmm15, %zmm17
-    vpxord %zmm18, %zmm0, %zmm0
-    vpxord %zmm17, %zmm14, %zmm14
-    vpxord %zmm18, %zmm1, %zmm1
-    vpclmulqdq $1, 576(%rsi), %zmm15, %zmm17
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm18, %zmm3, %zmm3
-    vpxord %zmm17, %zmm13, %zmm13
-    vpxord %zmm18, %zmm4, %zmm4
-    vpclmulqdq $16, 576(%rsi), %zmm15, %zmm15
-    vpxord %zmm18, %zmm5, %zmm5
-    vpxord %zmm15, %zmm13, %zmm13
-    vpxord %zmm18, %zmm6, %zmm6
-    vmovdqu64 128(%r8), %zmm15
-    vpxord %zmm18, %zmm7, %zmm7
-    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
-    vpshufb %zmm10, %zmm15, %zmm15
-    .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
-    vpclmulqdq $0, 640(%rsi), %zmm15, %zmm17
-    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm28, %zmm2, %zmm2
-    vpxord %zmm17, %zmm12, %zmm12
-    .byte 0x62,0x92,0x65,0x48,0xdc,0xdc    # vaesenc %zmm28, %zmm3, %zmm3
-    vpclmulqdq $17, 640(%rsi), %zmm15, %zmm17
-    .byte 0x62,0x92,0x5d,0x48,0xdc,0xe4    # vaesenc %zmm28, %zmm4, %zmm4
-    .byte 0x62,0x92,0x55,0x48,0xdc,0xec    # vaesenc %zmm28, %zmm5, %zmm5
-    vpxord %zmm17, %zmm14, %zmm14
-    .byte 0x62,0x92,0x4d,0x48,0xdc,0xf4    # vaesenc %zmm28, %zmm6, %zmm6
-    vpclmulqdq $1, 640(%rsi), %zmm15, %zmm17
-    .byte 0x62,0x92,0x45,0x48,0xdc,0xfc    # vaesenc %zmm28, %zmm7, %zmm7
-    vpxord %zmm17, %zmm13, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+.Laes_gen_vaes512_gcm_dec_k128_w32_counted25:
+    add $32, %r11d
+    vpxord %zmm17, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vmovdqu64 0(%r8), %zmm13
+    vpxord %zmm17, %zmm2, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpxord %zmm17, %zmm3, %zmm3
+    vmovdqu64 64(%r8), %zmm14
+    vpxord %zmm17, %zmm4, %zmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm14, %zmm14
+    vpxord %zmm17, %zmm5, %zmm5
+    vpxord %zmm12, %zmm13, %zmm13
+    vpxord %zmm17, %zmm6, %zmm6
+    vpxord %zmm17, %zmm7, %zmm7
+    vpclmulqdq $0, 512(%rsi), %zmm13, %zmm10
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
-    vpclmulqdq $16, 640(%rsi), %zmm15, %zmm15
+    vpclmulqdq $0, 576(%rsi), %zmm14, %zmm16
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
+    vpxord %zmm16, %zmm10, %zmm10
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm27, %zmm2, %zmm2
-    vpxord %zmm15, %zmm13, %zmm13
+    vpclmulqdq $17, 512(%rsi), %zmm13, %zmm12
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdb    # vaesenc %zmm27, %zmm3, %zmm3
-    vmovdqu64 192(%r8), %zmm15
+    vpclmulqdq $17, 576(%rsi), %zmm14, %zmm16
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe3    # vaesenc %zmm27, %zmm4, %zmm4
-    vpshufb %zmm10, %zmm15, %zmm15
     .byte 0x62,0x92,0x55,0x48,0xdc,0xeb    # vaesenc %zmm27, %zmm5, %zmm5
-    vpclmulqdq $0, 704(%rsi), %zmm15, %zmm17
+    vpxord %zmm16, %zmm12, %zmm12
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf3    # vaesenc %zmm27, %zmm6, %zmm6
+    vpshufd $78, %zmm13, %zmm16
     .byte 0x62,0x92,0x45,0x48,0xdc,0xfb    # vaesenc %zmm27, %zmm7, %zmm7
-    vpxord %zmm17, %zmm12, %zmm12
+    vpxord %zmm16, %zmm13, %zmm13
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
-    vpclmulqdq $17, 704(%rsi), %zmm15, %zmm17
+    vpshufd $78, %zmm14, %zmm15
     .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
-    vpxord %zmm17, %zmm14, %zmm14
+    vpxord %zmm15, %zmm14, %zmm14
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm26, %zmm2, %zmm2
-    vpclmulqdq $1, 704(%rsi), %zmm15, %zmm17
+    vpclmulqdq $0, 1536(%rsi), %zmm13, %zmm11
     .byte 0x62,0x92,0x65,0x48,0xdc,0xda    # vaesenc %zmm26, %zmm3, %zmm3
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe2    # vaesenc %zmm26, %zmm4, %zmm4
-    vpxord %zmm17, %zmm13, %zmm13
+    vpclmulqdq $0, 1600(%rsi), %zmm14, %zmm14
     .byte 0x62,0x92,0x55,0x48,0xdc,0xea    # vaesenc %zmm26, %zmm5, %zmm5
-    vpclmulqdq $16, 704(%rsi), %zmm15, %zmm15
+    vpxord %zmm14, %zmm11, %zmm11
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf2    # vaesenc %zmm26, %zmm6, %zmm6
-    vpxord %zmm15, %zmm13, %zmm13
+    vmovdqu64 128(%r8), %zmm13
     .byte 0x62,0x92,0x45,0x48,0xdc,0xfa    # vaesenc %zmm26, %zmm7, %zmm7
-    vmovdqu64 256(%r8), %zmm15
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    vmovdqu64 192(%r8), %zmm14
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
-    vpshufb %zmm10, %zmm15, %zmm15
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm25, %zmm2, %zmm2
-    vpclmulqdq $0, 768(%rsi), %zmm15, %zmm17
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm14, %zmm14
     .byte 0x62,0x92,0x65,0x48,0xdc,0xd9    # vaesenc %zmm25, %zmm3, %zmm3
-    vpxord %zmm17, %zmm12, %zmm12
+    vpclmulqdq $0, 640(%rsi), %zmm13, %zmm16
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe1    # vaesenc %zmm25, %zmm4, %zmm4
-    vpclmulqdq $17, 768(%rsi), %zmm15, %zmm17
+    vpclmulqdq $0, 704(%rsi), %zmm14, %zmm15
     .byte 0x62,0x92,0x55,0x48,0xdc,0xe9    # vaesenc %zmm25, %zmm5, %zmm5
+    vpternlogq $150, %zmm16, %zmm15, %zmm10
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf1    # vaesenc %zmm25, %zmm6, %zmm6
-    vpxord %zmm17, %zmm14, %zmm14
+    vpclmulqdq $17, 640(%rsi), %zmm13, %zmm16
     .byte 0x62,0x92,0x45,0x48,0xdc,0xf9    # vaesenc %zmm25, %zmm7, %zmm7
-    vpclmulqdq $1, 768(%rsi), %zmm15, %zmm17
+    vpclmulqdq $17, 704(%rsi), %zmm14, %zmm15
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
-    vpxord %zmm17, %zmm13, %zmm13
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
+    vpternlogq $150, %zmm16, %zmm15, %zmm12
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm24, %zmm2, %zmm2
-    vpclmulqdq $16, 768(%rsi), %zmm15, %zmm15
+    vpshufd $78, %zmm13, %zmm16
     .byte 0x62,0x92,0x65,0x48,0xdc,0xd8    # vaesenc %zmm24, %zmm3, %zmm3
-    vpxord %zmm15, %zmm13, %zmm13
+    vpxord %zmm16, %zmm13, %zmm13
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe0    # vaesenc %zmm24, %zmm4, %zmm4
-    vmovdqu64 320(%r8), %zmm15
+    vpshufd $78, %zmm14, %zmm15
     .byte 0x62,0x92,0x55,0x48,0xdc,0xe8    # vaesenc %zmm24, %zmm5, %zmm5
-    vpshufb %zmm10, %zmm15, %zmm15
+    vpxord %zmm15, %zmm14, %zmm14
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf0    # vaesenc %zmm24, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xdc,0xf8    # vaesenc %zmm24, %zmm7, %zmm7
-    vpclmulqdq $0, 832(%rsi), %zmm15, %zmm17
+    vpclmulqdq $0, 1664(%rsi), %zmm13, %zmm13
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
-    vpxord %zmm17, %zmm12, %zmm12
+    vpclmulqdq $0, 1728(%rsi), %zmm14, %zmm14
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
-    vpclmulqdq $17, 832(%rsi), %zmm15, %zmm17
+    vpternlogq $150, %zmm13, %zmm14, %zmm11
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm23, %zmm2, %zmm2
-    vpxord %zmm17, %zmm14, %zmm14
+    vmovdqu64 256(%r8), %zmm13
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm23, %zmm3, %zmm3
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
     .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe7    # vaesenc %zmm23, %zmm4, %zmm4
-    vpclmulqdq $1, 832(%rsi), %zmm15, %zmm17
     .byte 0x62,0xb2,0x55,0x48,0xdc,0xef    # vaesenc %zmm23, %zmm5, %zmm5
-    vpxord %zmm17, %zmm13, %zmm13
+    vmovdqu64 320(%r8), %zmm14
     .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf7    # vaesenc %zmm23, %zmm6, %zmm6
-    vpclmulqdq $16, 832(%rsi), %zmm15, %zmm15
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm14, %zmm14
     .byte 0x62,0xb2,0x45,0x48,0xdc,0xff    # vaesenc %zmm23, %zmm7, %zmm7
-    vpxord %zmm15, %zmm13, %zmm13
+    vpclmulqdq $0, 768(%rsi), %zmm13, %zmm16
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    vpclmulqdq $0, 832(%rsi), %zmm14, %zmm15
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
-    vmovdqu64 384(%r8), %zmm15
+    vpternlogq $150, %zmm16, %zmm15, %zmm10
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm22, %zmm2, %zmm2
-    vpshufb %zmm10, %zmm15, %zmm15
+    vpclmulqdq $17, 768(%rsi), %zmm13, %zmm16
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xde    # vaesenc %zmm22, %zmm3, %zmm3
-    vpclmulqdq $0, 896(%rsi), %zmm15, %zmm17
     .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe6    # vaesenc %zmm22, %zmm4, %zmm4
-    vpxord %zmm17, %zmm12, %zmm12
+    vpclmulqdq $17, 832(%rsi), %zmm14, %zmm15
     .byte 0x62,0xb2,0x55,0x48,0xdc,0xee    # vaesenc %zmm22, %zmm5, %zmm5
+    vpternlogq $150, %zmm16, %zmm15, %zmm12
     .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf6    # vaesenc %zmm22, %zmm6, %zmm6
-    vpclmulqdq $17, 896(%rsi), %zmm15, %zmm17
+    vpshufd $78, %zmm13, %zmm16
     .byte 0x62,0xb2,0x45,0x48,0xdc,0xfe    # vaesenc %zmm22, %zmm7, %zmm7
-    vpxord %zmm17, %zmm14, %zmm14
+    vpxord %zmm16, %zmm13, %zmm13
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
-    vpclmulqdq $1, 896(%rsi), %zmm15, %zmm17
+    vpshufd $78, %zmm14, %zmm15
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
-    vpxord %zmm17, %zmm13, %zmm13
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm21, %zmm2, %zmm2
+    vpxord %zmm15, %zmm14, %zmm14
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm21, %zmm3, %zmm3
-    vpclmulqdq $16, 896(%rsi), %zmm15, %zmm15
+    vpclmulqdq $0, 1792(%rsi), %zmm13, %zmm13
     .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe5    # vaesenc %zmm21, %zmm4, %zmm4
-    vpxord %zmm15, %zmm13, %zmm13
+    vpclmulqdq $0, 1856(%rsi), %zmm14, %zmm14
     .byte 0x62,0xb2,0x55,0x48,0xdc,0xed    # vaesenc %zmm21, %zmm5, %zmm5
-    vmovdqu64 448(%r8), %zmm15
+    vpternlogq $150, %zmm13, %zmm14, %zmm11
     .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf5    # vaesenc %zmm21, %zmm6, %zmm6
-    vpshufb %zmm10, %zmm15, %zmm15
+    vmovdqu64 384(%r8), %zmm13
     .byte 0x62,0xb2,0x45,0x48,0xdc,0xfd    # vaesenc %zmm21, %zmm7, %zmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
-    vpclmulqdq $0, 960(%rsi), %zmm15, %zmm17
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
-    vpxord %zmm17, %zmm12, %zmm12
+    vmovdqu64 448(%r8), %zmm14
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
-    vpclmulqdq $17, 960(%rsi), %zmm15, %zmm17
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm14, %zmm14
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
-    vpxord %zmm17, %zmm14, %zmm14
+    vpclmulqdq $0, 896(%rsi), %zmm13, %zmm16
     .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe4    # vaesenc %zmm20, %zmm4, %zmm4
+    vpclmulqdq $0, 960(%rsi), %zmm14, %zmm15
     .byte 0x62,0xb2,0x55,0x48,0xdc,0xec    # vaesenc %zmm20, %zmm5, %zmm5
-    vpclmulqdq $1, 960(%rsi), %zmm15, %zmm17
+    vpternlogq $150, %zmm16, %zmm15, %zmm10
     .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf4    # vaesenc %zmm20, %zmm6, %zmm6
-    vpxord %zmm17, %zmm13, %zmm13
     .byte 0x62,0xb2,0x45,0x48,0xdc,0xfc    # vaesenc %zmm20, %zmm7, %zmm7
-    vpclmulqdq $16, 960(%rsi), %zmm15, %zmm15
-    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm19, %zmm0, %zmm0
-    vpxord %zmm15, %zmm13, %zmm13
-    .byte 0x62,0xb2,0x75,0x48,0xdd,0xcb    # vaesenclast %zmm19, %zmm1, %zmm1
-    .byte 0x62,0xb2,0x6d,0x48,0xdd,0xd3    # vaesenclast %zmm19, %zmm2, %zmm2
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm16
-    .byte 0x62,0xb2,0x65,0x48,0xdd,0xdb    # vaesenclast %zmm19, %zmm3, %zmm3
-    vpclmulqdq $16, %zmm16, %zmm12, %zmm17
-    .byte 0x62,0xb2,0x5d,0x48,0xdd,0xe3    # vaesenclast %zmm19, %zmm4, %zmm4
-    vpshufd $78, %zmm12, %zmm12
-    .byte 0x62,0xb2,0x55,0x48,0xdd,0xeb    # vaesenclast %zmm19, %zmm5, %zmm5
-    vpternlogq $150, %zmm12, %zmm17, %zmm13
-    .byte 0x62,0xb2,0x4d,0x48,0xdd,0xf3    # vaesenclast %zmm19, %zmm6, %zmm6
-    .byte 0x62,0xb2,0x45,0x48,0xdd,0xfb    # vaesenclast %zmm19, %zmm7, %zmm7
-    vpclmulqdq $16, %zmm16, %zmm13, %zmm17
+    vpclmulqdq $17, 896(%rsi), %zmm13, %zmm16
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    vpclmulqdq $17, 960(%rsi), %zmm14, %zmm15
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    vpternlogq $150, %zmm16, %zmm15, %zmm12
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
+    vpshufd $78, %zmm13, %zmm16
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
+    vpxord %zmm16, %zmm13, %zmm13
+    .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe3    # vaesenc %zmm19, %zmm4, %zmm4
+    .byte 0x62,0xb2,0x55,0x48,0xdc,0xeb    # vaesenc %zmm19, %zmm5, %zmm5
+    vpshufd $78, %zmm14, %zmm15
+    .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf3    # vaesenc %zmm19, %zmm6, %zmm6
+    vpxord %zmm15, %zmm14, %zmm14
+    .byte 0x62,0xb2,0x45,0x48,0xdc,0xfb    # vaesenc %zmm19, %zmm7, %zmm7
+    vpclmulqdq $0, 1920(%rsi), %zmm13, %zmm13
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    vpclmulqdq $0, 1984(%rsi), %zmm14, %zmm14
+    .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
+    vpternlogq $150, %zmm13, %zmm14, %zmm11
+    .byte 0x62,0xb2,0x6d,0x48,0xdd,0xd2    # vaesenclast %zmm18, %zmm2, %zmm2
+    vpternlogq $150, %zmm10, %zmm12, %zmm11
+    .byte 0x62,0xb2,0x65,0x48,0xdd,0xda    # vaesenclast %zmm18, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x5d,0x48,0xdd,0xe2    # vaesenclast %zmm18, %zmm4, %zmm4
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm15
+    .byte 0x62,0xb2,0x55,0x48,0xdd,0xea    # vaesenclast %zmm18, %zmm5, %zmm5
+    vpclmulqdq $16, %zmm15, %zmm10, %zmm16
+    .byte 0x62,0xb2,0x4d,0x48,0xdd,0xf2    # vaesenclast %zmm18, %zmm6, %zmm6
+    vpshufd $78, %zmm10, %zmm10
+    .byte 0x62,0xb2,0x45,0x48,0xdd,0xfa    # vaesenclast %zmm18, %zmm7, %zmm7
+    vpternlogq $150, %zmm10, %zmm16, %zmm11
     vpxord 0(%r8), %zmm0, %zmm0
-    vpshufd $78, %zmm13, %zmm13
+    vpclmulqdq $16, %zmm15, %zmm11, %zmm16
     vpxord 64(%r8), %zmm1, %zmm1
-    vpternlogq $150, %zmm13, %zmm17, %zmm14
     vpxord 128(%r8), %zmm2, %zmm2
-    vshufi64x2 $78, %zmm14, %zmm14, %zmm17
+    vpshufd $78, %zmm11, %zmm11
     vpxord 192(%r8), %zmm3, %zmm3
+    vpternlogq $150, %zmm11, %zmm16, %zmm12
     vpxord 256(%r8), %zmm4, %zmm4
-    vpxord %zmm17, %zmm14, %zmm14
+    vshufi64x2 $78, %zmm12, %zmm12, %zmm16
     vpxord 320(%r8), %zmm5, %zmm5
-    vextracti32x4 $1, %zmm14, %xmm17
+    vpxord %zmm16, %zmm12, %zmm12
     vpxord 384(%r8), %zmm6, %zmm6
-    vpxord %xmm17, %xmm14, %xmm14
+    vextracti32x4 $1, %zmm12, %xmm16
     vpxord 448(%r8), %zmm7, %zmm7
-    vmovdqa %xmm14, %xmm11
+    vpxord %xmm16, %xmm12, %xmm12
     vmovdqu64 %zmm0, 0(%rcx)
     vmovdqu64 %zmm1, 64(%rcx)
     vmovdqu64 %zmm2, 128(%rcx)
@@ -346,13 +417,126 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     vmovdqu64 %zmm7, 448(%rcx)
     add $512, %r8
     add $512, %rcx
-    sub $32, %r9
-    cmp $32, %r9
+    sub $512, %r9
+    cmp $512, %r9
     jae .Laes_gen_vaes512_gcm_dec_k128_w32_loop
 .Laes_gen_vaes512_gcm_dec_k128_w32_done:
-    vmovdqu %xmm11, (%rdx)
-    vpshufb %xmm10, %xmm8, %xmm8
-    vmovdqu %xmm8, 16(%rdx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm15
+    vmovdqu %xmm15, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_dec_k128_w32_tail
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k128_w32_tail_done
+.Laes_gen_vaes512_gcm_dec_k128_w32_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqa %xmm12, %xmm13
+    vpclmulqdq $0, (%r11), %xmm13, %xmm10
+    vpclmulqdq $17, (%r11), %xmm13, %xmm12
+    vpshufd $78, %xmm13, %xmm16
+    vpxord %xmm16, %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm11
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k128_w32_no_last
+    vmovdqu 48(%rdx), %xmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm13, %xmm13
+    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %xmm13, %xmm16
+    vpxord %xmm16, %xmm13, %xmm13
+    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu 32(%rdx), %xmm0
+    vpxord %xmm17, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdd,0xc2    # vaesenclast %xmm18, %xmm0, %xmm0
+    vmovdqu %xmm0, 48(%rdx)
+.Laes_gen_vaes512_gcm_dec_k128_w32_no_last:
+    test %r9, %r9
+    jz .Laes_gen_vaes512_gcm_dec_k128_w32_reduce
+    .p2align 4
+.Laes_gen_vaes512_gcm_dec_k128_w32_tail_loop:
+    mov $-1, %rax
+    cmp $64, %r9
+    jae .Laes_gen_vaes512_gcm_dec_k128_w32_tail_full
+    xor %rax, %rax
+    bts %r9, %rax
+    sub $1, %rax
+.Laes_gen_vaes512_gcm_dec_k128_w32_tail_full:
+    kmovq %rax, %k1
+    vmovdqa64 %zmm8, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpxord %zmm17, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    vmovdqu8 (%r8), %zmm13{%k1}{z}
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu8 %zmm0, (%rcx){%k1}
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+    ja .Laes_gen_vaes512_gcm_dec_k128_w32_tail_loop
+.Laes_gen_vaes512_gcm_dec_k128_w32_reduce:
+    vpternlogq $150, %zmm10, %zmm12, %zmm11
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm15
+    vpclmulqdq $16, %zmm15, %zmm10, %zmm16
+    vpshufd $78, %zmm10, %zmm10
+    vpternlogq $150, %zmm10, %zmm16, %zmm11
+    vpclmulqdq $16, %zmm15, %zmm11, %zmm16
+    vpshufd $78, %zmm11, %zmm11
+    vpternlogq $150, %zmm11, %zmm16, %zmm12
+    vshufi64x2 $78, %zmm12, %zmm12, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vextracti32x4 $1, %zmm12, %xmm16
+    vpxord %xmm16, %xmm12, %xmm12
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k128_w32_tag_done
+    vmovdqu 48(%rdx), %xmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm12, %xmm15
+    vpxor %xmm15, %xmm13, %xmm13
+    vmovdqu %xmm13, 48(%rdx)
+.Laes_gen_vaes512_gcm_dec_k128_w32_tag_done:
+.Laes_gen_vaes512_gcm_dec_k128_w32_tail_done:
+    vmovdqu %xmm12, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -381,189 +565,316 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     vpxord %xmm25, %xmm25, %xmm25
     vpxord %xmm26, %xmm26, %xmm26
     vpxord %xmm27, %xmm27, %xmm27
-    vpxord %xmm28, %xmm28, %xmm28
     vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k128_w32, .-aes_gen_vaes512_gcm_dec_k128_w32
 
-# void aes_gen_vaes512_gcm_dec_k128_w16(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_vaes512_gcm_dec_k128_w16(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 16 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
-# iv: unused (the counter is in state).
-# nblocks: a multiple of 16.
-# Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 16 blocks, then what is left a vector at a time (the last one partial).
+# Requires: AESNI, PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
 #   %zmm2 blocks 8-11
 #   %zmm3 blocks 12-15
-#   %zmm4 counter blocks, byte-reversed: lane j counts block j of the group
+#   %zmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %zmm5 temporary: data loads
-#   %zmm6 the byte-reversal pattern
-#   %zmm7 the running hash, reflected
-#   %zmm8 GHASH: low products
-#   %zmm9 GHASH: middle products
-#   %zmm10 GHASH: high products
-#   %zmm11 GHASH: a block register of data
-#   %zmm12 GHASH: a key power, a product
-#   %zmm13 GHASH: a product
-#   %zmm14 rk0
-#   %zmm24 rk1
-#   %zmm23 rk2
-#   %zmm22 rk3
-#   %zmm21 rk4
-#   %zmm20 rk5
-#   %zmm19 rk6
-#   %zmm18 rk7
-#   %zmm17 rk8
-#   %zmm16 rk9
-#   %zmm15 rk10
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %zmm6 GHASH: low products
+#   %zmm7 GHASH: middle products
+#   %zmm8 GHASH: high products; between groups the running hash, reflected
+#   %zmm9 GHASH: a block register of data
+#   %zmm10 GHASH: the next one
+#   %zmm11 GHASH: a key power, a product
+#   %zmm12 GHASH: a product
+#   %zmm13 rk0
+#   %zmm23 rk1
+#   %zmm22 rk2
+#   %zmm21 rk3
+#   %zmm20 rk4
+#   %zmm19 rk5
+#   %zmm18 rk6
+#   %zmm17 rk7
+#   %zmm16 rk8
+#   %zmm15 rk9
+#   %zmm14 rk10
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k128_w16
     .type aes_gen_vaes512_gcm_dec_k128_w16, @function
     .p2align 5
 aes_gen_vaes512_gcm_dec_k128_w16:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm14
-    vbroadcasti32x4 16(%rdi), %zmm24
-    vbroadcasti32x4 32(%rdi), %zmm23
-    vbroadcasti32x4 48(%rdi), %zmm22
-    vbroadcasti32x4 64(%rdi), %zmm21
-    vbroadcasti32x4 80(%rdi), %zmm20
-    vbroadcasti32x4 96(%rdi), %zmm19
-    vbroadcasti32x4 112(%rdi), %zmm18
-    vbroadcasti32x4 128(%rdi), %zmm17
-    vbroadcasti32x4 144(%rdi), %zmm16
-    vbroadcasti32x4 160(%rdi), %zmm15
-    vmovdqu64 .Lvaes512_gcm_bswap(%rip), %zmm6
-    vmovdqu (%rdx), %xmm7
+    vbroadcasti32x4 0(%rdi), %zmm13
+    vbroadcasti32x4 16(%rdi), %zmm23
+    vbroadcasti32x4 32(%rdi), %zmm22
+    vbroadcasti32x4 48(%rdi), %zmm21
+    vbroadcasti32x4 64(%rdi), %zmm20
+    vbroadcasti32x4 80(%rdi), %zmm19
+    vbroadcasti32x4 96(%rdi), %zmm18
+    vbroadcasti32x4 112(%rdi), %zmm17
+    vbroadcasti32x4 128(%rdi), %zmm16
+    vbroadcasti32x4 144(%rdi), %zmm15
+    vbroadcasti32x4 160(%rdi), %zmm14
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    vmovdqu (%rdx), %xmm8
     vbroadcasti32x4 16(%rdx), %zmm4
-    vpshufb %zmm6, %zmm4, %zmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm4, %zmm4
-    cmp $16, %r9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_dec_k128_w16_done
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k128_w16_loop:
+    cmp $236, %r11b
+    ja .Laes_gen_vaes512_gcm_dec_k128_w16_carry25
+    vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm4, %zmm0
+    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm4, %zmm1
+    vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm4, %zmm2
+    vpaddd .Lvaes512_gcm_inc_be4+192(%rip), %zmm4, %zmm3
+    vpaddd .Lvaes512_gcm_inc_be4+256(%rip), %zmm4, %zmm4
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w16_counted25
+.Laes_gen_vaes512_gcm_dec_k128_w16_carry25:
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm4, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm1
-    vmovdqu64 0(%r8), %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
     vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm4, %zmm2
-    vpshufb %zmm6, %zmm11, %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
     vpaddd .Lvaes512_gcm_inc4+192(%rip), %zmm4, %zmm3
-    vpxord %zmm7, %zmm11, %zmm11
-    vpshufb %zmm6, %zmm0, %zmm0
-    vpclmulqdq $0, 768(%rsi), %zmm11, %zmm8
-    vpshufb %zmm6, %zmm1, %zmm1
-    vpclmulqdq $17, 768(%rsi), %zmm11, %zmm10
-    vpshufb %zmm6, %zmm2, %zmm2
-    vpclmulqdq $1, 768(%rsi), %zmm11, %zmm9
-    vpshufb %zmm6, %zmm3, %zmm3
-    vpclmulqdq $16, 768(%rsi), %zmm11, %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
     vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm4, %zmm4
-    vpxord %zmm14, %zmm0, %zmm0
-    vpxord %zmm11, %zmm9, %zmm9
-    vpxord %zmm14, %zmm1, %zmm1
-    vmovdqu64 64(%r8), %zmm11
-    vpxord %zmm14, %zmm2, %zmm2
-    vpshufb %zmm6, %zmm11, %zmm11
-    vpxord %zmm14, %zmm3, %zmm3
-    vpclmulqdq $0, 832(%rsi), %zmm11, %zmm13
-    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
-    vpxord %zmm13, %zmm8, %zmm8
-    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
-    vpclmulqdq $17, 832(%rsi), %zmm11, %zmm13
-    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm24, %zmm2, %zmm2
-    vpxord %zmm13, %zmm10, %zmm10
-    .byte 0x62,0x92,0x65,0x48,0xdc,0xd8    # vaesenc %zmm24, %zmm3, %zmm3
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
+.Laes_gen_vaes512_gcm_dec_k128_w16_counted25:
+    add $16, %r11d
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm13, %zmm1, %zmm1
+    vmovdqu64 0(%r8), %zmm9
+    vpxord %zmm13, %zmm2, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vpxord %zmm13, %zmm3, %zmm3
+    vmovdqu64 64(%r8), %zmm10
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
-    vpclmulqdq $1, 832(%rsi), %zmm11, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm10, %zmm10
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
-    vpxord %zmm13, %zmm9, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm23, %zmm2, %zmm2
-    vpclmulqdq $16, 832(%rsi), %zmm11, %zmm11
+    vpclmulqdq $0, 768(%rsi), %zmm9, %zmm6
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm23, %zmm3, %zmm3
-    vpxord %zmm11, %zmm9, %zmm9
+    vpclmulqdq $0, 832(%rsi), %zmm10, %zmm12
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
-    vmovdqu64 128(%r8), %zmm11
+    vpxord %zmm12, %zmm6, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
-    vpshufb %zmm6, %zmm11, %zmm11
+    vpclmulqdq $17, 768(%rsi), %zmm9, %zmm8
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm22, %zmm2, %zmm2
-    vpclmulqdq $0, 896(%rsi), %zmm11, %zmm13
+    vpclmulqdq $17, 832(%rsi), %zmm10, %zmm12
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xde    # vaesenc %zmm22, %zmm3, %zmm3
+    vpxord %zmm12, %zmm8, %zmm8
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
-    vpxord %zmm13, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
-    vpclmulqdq $17, 896(%rsi), %zmm11, %zmm13
+    vpxord %zmm12, %zmm9, %zmm9
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm21, %zmm2, %zmm2
-    vpxord %zmm13, %zmm10, %zmm10
+    vpshufd $78, %zmm10, %zmm11
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm21, %zmm3, %zmm3
-    vpclmulqdq $1, 896(%rsi), %zmm11, %zmm13
+    vpxord %zmm11, %zmm10, %zmm10
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
-    vpxord %zmm13, %zmm9, %zmm9
+    vpclmulqdq $0, 1792(%rsi), %zmm9, %zmm7
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
-    vpclmulqdq $16, 896(%rsi), %zmm11, %zmm11
+    vpclmulqdq $0, 1856(%rsi), %zmm10, %zmm10
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
-    vpxord %zmm11, %zmm9, %zmm9
+    vpxord %zmm10, %zmm7, %zmm7
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
+    vmovdqu64 128(%r8), %zmm9
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    vmovdqu64 192(%r8), %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
-    vpshufb %zmm6, %zmm11, %zmm11
+    vmovdqu64 192(%r8), %zmm10
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
-    vpclmulqdq $0, 960(%rsi), %zmm11, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm10, %zmm10
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
-    vpxord %zmm13, %zmm8, %zmm8
+    vpclmulqdq $0, 896(%rsi), %zmm9, %zmm12
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
-    vpclmulqdq $17, 960(%rsi), %zmm11, %zmm13
+    vpclmulqdq $0, 960(%rsi), %zmm10, %zmm11
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
-    vpxord %zmm13, %zmm10, %zmm10
+    vpternlogq $150, %zmm12, %zmm11, %zmm6
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm18, %zmm2, %zmm2
-    vpclmulqdq $1, 960(%rsi), %zmm11, %zmm13
+    vpclmulqdq $17, 896(%rsi), %zmm9, %zmm12
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xda    # vaesenc %zmm18, %zmm3, %zmm3
+    vpclmulqdq $17, 960(%rsi), %zmm10, %zmm11
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
-    vpxord %zmm13, %zmm9, %zmm9
+    vpternlogq $150, %zmm12, %zmm11, %zmm8
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
-    vpclmulqdq $16, 960(%rsi), %zmm11, %zmm11
+    vpshufd $78, %zmm9, %zmm12
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm17, %zmm2, %zmm2
-    vpxord %zmm11, %zmm9, %zmm9
+    vpxord %zmm12, %zmm9, %zmm9
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xd9    # vaesenc %zmm17, %zmm3, %zmm3
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm12
+    vpshufd $78, %zmm10, %zmm11
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    vpclmulqdq $16, %zmm12, %zmm8, %zmm13
+    vpxord %zmm11, %zmm10, %zmm10
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
-    vpshufd $78, %zmm8, %zmm8
+    vpclmulqdq $0, 1920(%rsi), %zmm9, %zmm9
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm16, %zmm2, %zmm2
-    vpternlogq $150, %zmm8, %zmm13, %zmm9
+    vpclmulqdq $0, 1984(%rsi), %zmm10, %zmm10
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xd8    # vaesenc %zmm16, %zmm3, %zmm3
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc7    # vaesenclast %zmm15, %zmm0, %zmm0
-    vpclmulqdq $16, %zmm12, %zmm9, %zmm13
-    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcf    # vaesenclast %zmm15, %zmm1, %zmm1
-    vpshufd $78, %zmm9, %zmm9
-    .byte 0x62,0xd2,0x6d,0x48,0xdd,0xd7    # vaesenclast %zmm15, %zmm2, %zmm2
-    vpternlogq $150, %zmm9, %zmm13, %zmm10
-    .byte 0x62,0xd2,0x65,0x48,0xdd,0xdf    # vaesenclast %zmm15, %zmm3, %zmm3
-    vshufi64x2 $78, %zmm10, %zmm10, %zmm13
+    vpternlogq $150, %zmm9, %zmm10, %zmm7
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    vpternlogq $150, %zmm6, %zmm8, %zmm7
+    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm11
+    .byte 0x62,0xd2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm15, %zmm2, %zmm2
+    vpclmulqdq $16, %zmm11, %zmm6, %zmm12
+    .byte 0x62,0xd2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm15, %zmm3, %zmm3
+    vpshufd $78, %zmm6, %zmm6
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
+    vpternlogq $150, %zmm6, %zmm12, %zmm7
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xce    # vaesenclast %zmm14, %zmm1, %zmm1
+    vpclmulqdq $16, %zmm11, %zmm7, %zmm12
+    .byte 0x62,0xd2,0x6d,0x48,0xdd,0xd6    # vaesenclast %zmm14, %zmm2, %zmm2
+    vpshufd $78, %zmm7, %zmm7
+    .byte 0x62,0xd2,0x65,0x48,0xdd,0xde    # vaesenclast %zmm14, %zmm3, %zmm3
+    vpternlogq $150, %zmm7, %zmm12, %zmm8
     vpxord 0(%r8), %zmm0, %zmm0
-    vpxord %zmm13, %zmm10, %zmm10
+    vshufi64x2 $78, %zmm8, %zmm8, %zmm12
     vpxord 64(%r8), %zmm1, %zmm1
-    vextracti32x4 $1, %zmm10, %xmm13
+    vpxord %zmm12, %zmm8, %zmm8
     vpxord 128(%r8), %zmm2, %zmm2
-    vpxor %xmm13, %xmm10, %xmm10
+    vextracti32x4 $1, %zmm8, %xmm12
     vpxord 192(%r8), %zmm3, %zmm3
-    vmovdqa %xmm10, %xmm7
+    vpxor %xmm12, %xmm8, %xmm8
     vmovdqu64 %zmm0, 0(%rcx)
     vmovdqu64 %zmm1, 64(%rcx)
     vmovdqu64 %zmm2, 128(%rcx)
     vmovdqu64 %zmm3, 192(%rcx)
     add $256, %r8
     add $256, %rcx
-    sub $16, %r9
-    cmp $16, %r9
+    sub $256, %r9
+    cmp $256, %r9
     jae .Laes_gen_vaes512_gcm_dec_k128_w16_loop
 .Laes_gen_vaes512_gcm_dec_k128_w16_done:
-    vmovdqu %xmm7, (%rdx)
-    vpshufb %xmm6, %xmm4, %xmm4
-    vmovdqu %xmm4, 16(%rdx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm11
+    vmovdqu %xmm11, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_dec_k128_w16_tail
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k128_w16_tail_done
+.Laes_gen_vaes512_gcm_dec_k128_w16_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqa %xmm8, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k128_w16_no_last
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 48(%rdx)
+.Laes_gen_vaes512_gcm_dec_k128_w16_no_last:
+    test %r9, %r9
+    jz .Laes_gen_vaes512_gcm_dec_k128_w16_reduce
+    .p2align 4
+.Laes_gen_vaes512_gcm_dec_k128_w16_tail_loop:
+    mov $-1, %rax
+    cmp $64, %r9
+    jae .Laes_gen_vaes512_gcm_dec_k128_w16_tail_full
+    xor %rax, %rax
+    bts %r9, %rax
+    sub $1, %rax
+.Laes_gen_vaes512_gcm_dec_k128_w16_tail_full:
+    kmovq %rax, %k1
+    vmovdqa64 %zmm4, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpxord %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
+    vmovdqu8 (%r8), %zmm9{%k1}{z}
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu8 %zmm0, (%rcx){%k1}
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+    ja .Laes_gen_vaes512_gcm_dec_k128_w16_tail_loop
+.Laes_gen_vaes512_gcm_dec_k128_w16_reduce:
+    vpternlogq $150, %zmm6, %zmm8, %zmm7
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm11
+    vpclmulqdq $16, %zmm11, %zmm6, %zmm12
+    vpshufd $78, %zmm6, %zmm6
+    vpternlogq $150, %zmm6, %zmm12, %zmm7
+    vpclmulqdq $16, %zmm11, %zmm7, %zmm12
+    vpshufd $78, %zmm7, %zmm7
+    vpternlogq $150, %zmm7, %zmm12, %zmm8
+    vshufi64x2 $78, %zmm8, %zmm8, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vextracti32x4 $1, %zmm8, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k128_w16_tag_done
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+.Laes_gen_vaes512_gcm_dec_k128_w16_tag_done:
+.Laes_gen_vaes512_gcm_dec_k128_w16_tail_done:
+    vmovdqu %xmm8, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -588,137 +899,265 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     vpxord %xmm21, %xmm21, %xmm21
     vpxord %xmm22, %xmm22, %xmm22
     vpxord %xmm23, %xmm23, %xmm23
-    vpxord %xmm24, %xmm24, %xmm24
     vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k128_w16, .-aes_gen_vaes512_gcm_dec_k128_w16
 
-# void aes_gen_vaes512_gcm_dec_k128_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_vaes512_gcm_dec_k128_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
-# iv: unused (the counter is in state).
-# nblocks: a multiple of 8.
-# Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 8 blocks, then what is left a vector at a time (the last one partial).
+# Requires: AESNI, PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
-#   %zmm2 counter blocks, byte-reversed: lane j counts block j of the group
+#   %zmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %zmm3 temporary: data loads
-#   %zmm4 the byte-reversal pattern
-#   %zmm5 the running hash, reflected
-#   %zmm6 GHASH: low products
-#   %zmm7 GHASH: middle products
-#   %zmm8 GHASH: high products
-#   %zmm9 GHASH: a block register of data
-#   %zmm10 GHASH: a key power, a product
-#   %zmm11 GHASH: a product
-#   %zmm12 rk0
-#   %zmm22 rk1
-#   %zmm21 rk2
-#   %zmm20 rk3
-#   %zmm19 rk4
-#   %zmm18 rk5
-#   %zmm17 rk6
-#   %zmm16 rk7
-#   %zmm15 rk8
-#   %zmm14 rk9
-#   %zmm13 rk10
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %zmm4 GHASH: low products
+#   %zmm5 GHASH: middle products
+#   %zmm6 GHASH: high products; between groups the running hash, reflected
+#   %zmm7 GHASH: a block register of data
+#   %zmm8 GHASH: the next one
+#   %zmm9 GHASH: a key power, a product
+#   %zmm10 GHASH: a product
+#   %zmm11 rk0
+#   %zmm21 rk1
+#   %zmm20 rk2
+#   %zmm19 rk3
+#   %zmm18 rk4
+#   %zmm17 rk5
+#   %zmm16 rk6
+#   %zmm15 rk7
+#   %zmm14 rk8
+#   %zmm13 rk9
+#   %zmm12 rk10
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k128_w8
     .type aes_gen_vaes512_gcm_dec_k128_w8, @function
     .p2align 5
 aes_gen_vaes512_gcm_dec_k128_w8:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm12
-    vbroadcasti32x4 16(%rdi), %zmm22
-    vbroadcasti32x4 32(%rdi), %zmm21
-    vbroadcasti32x4 48(%rdi), %zmm20
-    vbroadcasti32x4 64(%rdi), %zmm19
-    vbroadcasti32x4 80(%rdi), %zmm18
-    vbroadcasti32x4 96(%rdi), %zmm17
-    vbroadcasti32x4 112(%rdi), %zmm16
-    vbroadcasti32x4 128(%rdi), %zmm15
-    vbroadcasti32x4 144(%rdi), %zmm14
-    vbroadcasti32x4 160(%rdi), %zmm13
-    vmovdqu64 .Lvaes512_gcm_bswap(%rip), %zmm4
-    vmovdqu (%rdx), %xmm5
+    vbroadcasti32x4 0(%rdi), %zmm11
+    vbroadcasti32x4 16(%rdi), %zmm21
+    vbroadcasti32x4 32(%rdi), %zmm20
+    vbroadcasti32x4 48(%rdi), %zmm19
+    vbroadcasti32x4 64(%rdi), %zmm18
+    vbroadcasti32x4 80(%rdi), %zmm17
+    vbroadcasti32x4 96(%rdi), %zmm16
+    vbroadcasti32x4 112(%rdi), %zmm15
+    vbroadcasti32x4 128(%rdi), %zmm14
+    vbroadcasti32x4 144(%rdi), %zmm13
+    vbroadcasti32x4 160(%rdi), %zmm12
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    vmovdqu (%rdx), %xmm6
     vbroadcasti32x4 16(%rdx), %zmm2
-    vpshufb %zmm4, %zmm2, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
     vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm2, %zmm2
-    cmp $8, %r9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $128, %r9
     jb .Laes_gen_vaes512_gcm_dec_k128_w8_done
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k128_w8_loop:
+    cmp $244, %r11b
+    ja .Laes_gen_vaes512_gcm_dec_k128_w8_carry25
+    vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm2, %zmm0
+    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm1
+    vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm2, %zmm2
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w8_counted25
+.Laes_gen_vaes512_gcm_dec_k128_w8_carry25:
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm2, %zmm0
-    vmovdqu64 0(%r8), %zmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm1
-    vpshufb %zmm4, %zmm9, %zmm9
-    vpshufb %zmm4, %zmm0, %zmm0
-    vpxord %zmm5, %zmm9, %zmm9
-    vpshufb %zmm4, %zmm1, %zmm1
-    vpclmulqdq $0, 896(%rsi), %zmm9, %zmm6
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
     vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm2, %zmm2
-    vpclmulqdq $17, 896(%rsi), %zmm9, %zmm8
-    vpxord %zmm12, %zmm0, %zmm0
-    vpclmulqdq $1, 896(%rsi), %zmm9, %zmm7
-    vpxord %zmm12, %zmm1, %zmm1
-    vpclmulqdq $16, 896(%rsi), %zmm9, %zmm9
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
-    vpxord %zmm9, %zmm7, %zmm7
-    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
-    vmovdqu64 64(%r8), %zmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
+.Laes_gen_vaes512_gcm_dec_k128_w8_counted25:
+    add $8, %r11d
+    vpxord %zmm11, %zmm0, %zmm0
+    vmovdqu64 0(%r8), %zmm7
+    vpxord %zmm11, %zmm1, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
-    vpshufb %zmm4, %zmm9, %zmm9
+    vmovdqu64 64(%r8), %zmm8
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
-    vpclmulqdq $0, 960(%rsi), %zmm9, %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vpxord %zmm6, %zmm7, %zmm7
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
-    vpxord %zmm11, %zmm6, %zmm6
+    vpclmulqdq $0, 896(%rsi), %zmm7, %zmm4
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
-    vpclmulqdq $17, 960(%rsi), %zmm9, %zmm11
+    vpclmulqdq $0, 960(%rsi), %zmm8, %zmm10
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    vpxord %zmm11, %zmm8, %zmm8
+    vpxord %zmm10, %zmm4, %zmm4
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
-    vpclmulqdq $1, 960(%rsi), %zmm9, %zmm11
+    vpclmulqdq $17, 896(%rsi), %zmm7, %zmm6
+    vpclmulqdq $17, 960(%rsi), %zmm8, %zmm10
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
-    vpxord %zmm11, %zmm7, %zmm7
+    vpxord %zmm10, %zmm6, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
-    vpclmulqdq $16, 960(%rsi), %zmm9, %zmm9
+    vpshufd $78, %zmm7, %zmm10
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
-    vpxord %zmm9, %zmm7, %zmm7
+    vpxord %zmm10, %zmm7, %zmm7
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm10
+    vpshufd $78, %zmm8, %zmm9
+    vpxord %zmm9, %zmm8, %zmm8
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    vpclmulqdq $16, %zmm10, %zmm6, %zmm11
+    vpclmulqdq $0, 1920(%rsi), %zmm7, %zmm5
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
-    vpshufd $78, %zmm6, %zmm6
+    vpclmulqdq $0, 1984(%rsi), %zmm8, %zmm8
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    vpternlogq $150, %zmm6, %zmm11, %zmm7
+    vpxord %zmm8, %zmm5, %zmm5
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
-    vpclmulqdq $16, %zmm10, %zmm7, %zmm11
+    vpternlogq $150, %zmm4, %zmm6, %zmm5
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm9
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
-    vpshufd $78, %zmm7, %zmm7
+    vpclmulqdq $16, %zmm9, %zmm4, %zmm10
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xce    # vaesenc %zmm14, %zmm1, %zmm1
-    vpternlogq $150, %zmm7, %zmm11, %zmm8
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc5    # vaesenclast %zmm13, %zmm0, %zmm0
-    vshufi64x2 $78, %zmm8, %zmm8, %zmm11
-    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcd    # vaesenclast %zmm13, %zmm1, %zmm1
-    vpxord %zmm11, %zmm8, %zmm8
+    vpshufd $78, %zmm4, %zmm4
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
+    vpternlogq $150, %zmm4, %zmm10, %zmm5
+    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm13, %zmm1, %zmm1
+    vpclmulqdq $16, %zmm9, %zmm5, %zmm10
+    vpshufd $78, %zmm5, %zmm5
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm12, %zmm0, %zmm0
+    vpternlogq $150, %zmm5, %zmm10, %zmm6
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcc    # vaesenclast %zmm12, %zmm1, %zmm1
+    vshufi64x2 $78, %zmm6, %zmm6, %zmm10
     vpxord 0(%r8), %zmm0, %zmm0
-    vextracti32x4 $1, %zmm8, %xmm11
+    vpxord %zmm10, %zmm6, %zmm6
     vpxord 64(%r8), %zmm1, %zmm1
-    vpxor %xmm11, %xmm8, %xmm8
-    vmovdqa %xmm8, %xmm5
+    vextracti32x4 $1, %zmm6, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
     vmovdqu64 %zmm0, 0(%rcx)
     vmovdqu64 %zmm1, 64(%rcx)
     add $128, %r8
     add $128, %rcx
-    sub $8, %r9
-    cmp $8, %r9
+    sub $128, %r9
+    cmp $128, %r9
     jae .Laes_gen_vaes512_gcm_dec_k128_w8_loop
 .Laes_gen_vaes512_gcm_dec_k128_w8_done:
-    vmovdqu %xmm5, (%rdx)
-    vpshufb %xmm4, %xmm2, %xmm2
-    vmovdqu %xmm2, 16(%rdx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm2, %xmm9
+    vmovdqu %xmm9, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_dec_k128_w8_tail
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k128_w8_tail_done
+.Laes_gen_vaes512_gcm_dec_k128_w8_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqa %xmm6, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k128_w8_no_last
+    vmovdqu 48(%rdx), %xmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm7, %xmm7
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm10
+    vpxord %zmm10, %zmm4, %zmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm10
+    vpxord %zmm10, %zmm6, %zmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
+    vpxord %zmm7, %zmm5, %zmm5
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu %xmm0, 48(%rdx)
+.Laes_gen_vaes512_gcm_dec_k128_w8_no_last:
+    test %r9, %r9
+    jz .Laes_gen_vaes512_gcm_dec_k128_w8_reduce
+    .p2align 4
+.Laes_gen_vaes512_gcm_dec_k128_w8_tail_loop:
+    mov $-1, %rax
+    cmp $64, %r9
+    jae .Laes_gen_vaes512_gcm_dec_k128_w8_tail_full
+    xor %rax, %rax
+    bts %r9, %rax
+    sub $1, %rax
+.Laes_gen_vaes512_gcm_dec_k128_w8_tail_full:
+    kmovq %rax, %k1
+    vmovdqa64 %zmm2, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm12, %zmm0, %zmm0
+    vmovdqu8 (%r8), %zmm7{%k1}{z}
+    vpxord %zmm7, %zmm0, %zmm0
+    vmovdqu8 %zmm0, (%rcx){%k1}
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
+    vpclmulqdq $0, (%r11), %zmm7, %zmm10
+    vpxord %zmm10, %zmm4, %zmm4
+    vpclmulqdq $17, (%r11), %zmm7, %zmm10
+    vpxord %zmm10, %zmm6, %zmm6
+    vpshufd $78, %zmm7, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vpclmulqdq $0, 1024(%r11), %zmm7, %zmm7
+    vpxord %zmm7, %zmm5, %zmm5
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+    ja .Laes_gen_vaes512_gcm_dec_k128_w8_tail_loop
+.Laes_gen_vaes512_gcm_dec_k128_w8_reduce:
+    vpternlogq $150, %zmm4, %zmm6, %zmm5
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm9
+    vpclmulqdq $16, %zmm9, %zmm4, %zmm10
+    vpshufd $78, %zmm4, %zmm4
+    vpternlogq $150, %zmm4, %zmm10, %zmm5
+    vpclmulqdq $16, %zmm9, %zmm5, %zmm10
+    vpshufd $78, %zmm5, %zmm5
+    vpternlogq $150, %zmm5, %zmm10, %zmm6
+    vshufi64x2 $78, %zmm6, %zmm6, %zmm10
+    vpxord %zmm10, %zmm6, %zmm6
+    vextracti32x4 $1, %zmm6, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k128_w8_tag_done
+    vmovdqu 48(%rdx), %xmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu %xmm7, 48(%rdx)
+.Laes_gen_vaes512_gcm_dec_k128_w8_tag_done:
+.Laes_gen_vaes512_gcm_dec_k128_w8_tail_done:
+    vmovdqu %xmm6, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -741,185 +1180,312 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     vpxord %xmm19, %xmm19, %xmm19
     vpxord %xmm20, %xmm20, %xmm20
     vpxord %xmm21, %xmm21, %xmm21
-    vpxord %xmm22, %xmm22, %xmm22
     vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k128_w8, .-aes_gen_vaes512_gcm_dec_k128_w8
 
-# void aes_gen_vaes512_gcm_dec_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_vaes512_gcm_dec_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
-# iv: unused (the counter is in state).
-# nblocks: a multiple of 4.
-# Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512VL.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
+# Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
 #   %xmm2 block 2
 #   %xmm3 block 3
-#   %xmm4 counter blocks, byte-reversed: lane j counts block j of the group
+#   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm5 temporary: data loads
-#   %xmm6 the byte-reversal pattern
-#   %xmm7 the running hash, reflected
-#   %xmm8 GHASH: low products
-#   %xmm9 GHASH: middle products
-#   %xmm10 GHASH: high products
-#   %xmm11 GHASH: a block register of data
-#   %xmm12 GHASH: a key power, a product
-#   %xmm13 GHASH: a product
-#   %xmm14 rk0
-#   %xmm24 rk1
-#   %xmm23 rk2
-#   %xmm22 rk3
-#   %xmm21 rk4
-#   %xmm20 rk5
-#   %xmm19 rk6
-#   %xmm18 rk7
-#   %xmm17 rk8
-#   %xmm16 rk9
-#   %xmm15 rk10
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %xmm6 GHASH: low products
+#   %xmm7 GHASH: middle products
+#   %xmm8 GHASH: high products; between groups the running hash, reflected
+#   %xmm9 GHASH: a block register of data
+#   %xmm10 GHASH: the next one
+#   %xmm11 GHASH: a key power, a product
+#   %xmm12 GHASH: a product
+#   %xmm13 rk0
+#   %xmm23 rk1
+#   %xmm22 rk2
+#   %xmm21 rk3
+#   %xmm20 rk4
+#   %xmm19 rk5
+#   %xmm18 rk6
+#   %xmm17 rk7
+#   %xmm16 rk8
+#   %xmm15 rk9
+#   %xmm14 rk10
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k128_w4
     .type aes_gen_vaes512_gcm_dec_k128_w4, @function
     .p2align 5
 aes_gen_vaes512_gcm_dec_k128_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm14
-    vmovdqu64 16(%rdi), %xmm24
-    vmovdqu64 32(%rdi), %xmm23
-    vmovdqu64 48(%rdi), %xmm22
-    vmovdqu64 64(%rdi), %xmm21
-    vmovdqu64 80(%rdi), %xmm20
-    vmovdqu64 96(%rdi), %xmm19
-    vmovdqu64 112(%rdi), %xmm18
-    vmovdqu64 128(%rdi), %xmm17
-    vmovdqu64 144(%rdi), %xmm16
-    vmovdqu 160(%rdi), %xmm15
-    vmovdqu .Lvaes512_gcm_bswap(%rip), %xmm6
-    vmovdqu (%rdx), %xmm7
+    vmovdqu 0(%rdi), %xmm13
+    vmovdqu64 16(%rdi), %xmm23
+    vmovdqu64 32(%rdi), %xmm22
+    vmovdqu64 48(%rdi), %xmm21
+    vmovdqu64 64(%rdi), %xmm20
+    vmovdqu64 80(%rdi), %xmm19
+    vmovdqu64 96(%rdi), %xmm18
+    vmovdqu64 112(%rdi), %xmm17
+    vmovdqu64 128(%rdi), %xmm16
+    vmovdqu 144(%rdi), %xmm15
+    vmovdqu 160(%rdi), %xmm14
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    vmovdqu (%rdx), %xmm8
     vmovdqu 16(%rdx), %xmm4
-    vpshufb %xmm6, %xmm4, %xmm4
-    cmp $4, %r9
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
     jb .Laes_gen_vaes512_gcm_dec_k128_w4_done
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k128_w4_loop:
+    cmp $251, %r11b
+    ja .Laes_gen_vaes512_gcm_dec_k128_w4_carry22
+    vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm4, %xmm0
+    vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm4, %xmm1
+    vpaddd .Lvaes512_gcm_inc_be1+32(%rip), %xmm4, %xmm2
+    vpaddd .Lvaes512_gcm_inc_be1+48(%rip), %xmm4, %xmm3
+    vpaddd .Lvaes512_gcm_inc_be1+64(%rip), %xmm4, %xmm4
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w4_counted22
+.Laes_gen_vaes512_gcm_dec_k128_w4_carry22:
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm4, %xmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm1
-    vmovdqu 0(%r8), %xmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes512_gcm_inc1+32(%rip), %xmm4, %xmm2
-    vpshufb %xmm6, %xmm11, %xmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm2, %xmm2
     vpaddd .Lvaes512_gcm_inc1+48(%rip), %xmm4, %xmm3
-    vpxor %xmm7, %xmm11, %xmm11
-    vpshufb %xmm6, %xmm0, %xmm0
-    vpclmulqdq $0, 960(%rsi), %xmm11, %xmm8
-    vpshufb %xmm6, %xmm1, %xmm1
-    vpshufb %xmm6, %xmm2, %xmm2
-    vpclmulqdq $17, 960(%rsi), %xmm11, %xmm10
-    vpshufb %xmm6, %xmm3, %xmm3
-    vpclmulqdq $1, 960(%rsi), %xmm11, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes512_gcm_inc1+64(%rip), %xmm4, %xmm4
-    vpclmulqdq $16, 960(%rsi), %xmm11, %xmm11
-    vpxor %xmm14, %xmm0, %xmm0
-    vpxor %xmm11, %xmm9, %xmm9
-    vpxor %xmm14, %xmm1, %xmm1
-    vmovdqu 16(%r8), %xmm11
-    vpxor %xmm14, %xmm2, %xmm2
-    vpxor %xmm14, %xmm3, %xmm3
-    vpshufb %xmm6, %xmm11, %xmm11
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
-    vpclmulqdq $0, 976(%rsi), %xmm11, %xmm13
-    .byte 0x62,0x92,0x75,0x08,0xdc,0xc8    # vaesenc %xmm24, %xmm1, %xmm1
-    vpxor %xmm13, %xmm8, %xmm8
-    .byte 0x62,0x92,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm24, %xmm2, %xmm2
-    vpclmulqdq $17, 976(%rsi), %xmm11, %xmm13
-    .byte 0x62,0x92,0x65,0x08,0xdc,0xd8    # vaesenc %xmm24, %xmm3, %xmm3
-    vpxor %xmm13, %xmm10, %xmm10
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
+.Laes_gen_vaes512_gcm_dec_k128_w4_counted22:
+    add $4, %r11d
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu 0(%r8), %xmm9
+    vpxor %xmm13, %xmm1, %xmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpxor %xmm13, %xmm2, %xmm2
+    vmovdqu 16(%r8), %xmm10
+    vpxor %xmm13, %xmm3, %xmm3
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm10, %xmm10
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcf    # vaesenc %xmm23, %xmm1, %xmm1
-    vpclmulqdq $1, 976(%rsi), %xmm11, %xmm13
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd7    # vaesenc %xmm23, %xmm2, %xmm2
-    vpxor %xmm13, %xmm9, %xmm9
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdf    # vaesenc %xmm23, %xmm3, %xmm3
-    vpclmulqdq $16, 976(%rsi), %xmm11, %xmm11
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    vpxor %xmm11, %xmm9, %xmm9
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xce    # vaesenc %xmm22, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd6    # vaesenc %xmm22, %xmm2, %xmm2
-    vmovdqu 32(%r8), %xmm11
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xde    # vaesenc %xmm22, %xmm3, %xmm3
-    vpshufb %xmm6, %xmm11, %xmm11
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    vpclmulqdq $0, 992(%rsi), %xmm11, %xmm13
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
-    vpxor %xmm13, %xmm8, %xmm8
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd5    # vaesenc %xmm21, %xmm2, %xmm2
-    vpclmulqdq $17, 992(%rsi), %xmm11, %xmm13
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdd    # vaesenc %xmm21, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    vpxor %xmm13, %xmm10, %xmm10
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
-    vpclmulqdq $1, 992(%rsi), %xmm11, %xmm13
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd4    # vaesenc %xmm20, %xmm2, %xmm2
-    vpxor %xmm13, %xmm9, %xmm9
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdc    # vaesenc %xmm20, %xmm3, %xmm3
-    vpclmulqdq $16, 992(%rsi), %xmm11, %xmm11
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    vpxor %xmm11, %xmm9, %xmm9
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd3    # vaesenc %xmm19, %xmm2, %xmm2
-    vmovdqu 48(%r8), %xmm11
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdb    # vaesenc %xmm19, %xmm3, %xmm3
-    vpshufb %xmm6, %xmm11, %xmm11
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    vpclmulqdq $0, 1008(%rsi), %xmm11, %xmm13
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
-    vpxor %xmm13, %xmm8, %xmm8
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd2    # vaesenc %xmm18, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm11, %xmm13
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    vpxor %xmm13, %xmm10, %xmm10
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
-    vpclmulqdq $1, 1008(%rsi), %xmm11, %xmm13
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd1    # vaesenc %xmm17, %xmm2, %xmm2
-    vpxor %xmm13, %xmm9, %xmm9
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
-    vpclmulqdq $16, 1008(%rsi), %xmm11, %xmm11
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
-    vpxor %xmm11, %xmm9, %xmm9
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm16, %xmm2, %xmm2
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm8, %xmm13
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
-    vpshufd $78, %xmm8, %xmm8
-    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
     vpxor %xmm8, %xmm9, %xmm9
-    .byte 0xc4,0xc2,0x71,0xdd,0xcf         # vaesenclast %xmm15, %xmm1, %xmm1
-    vpxor %xmm13, %xmm9, %xmm9
-    .byte 0xc4,0xc2,0x69,0xdd,0xd7         # vaesenclast %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdd,0xdf         # vaesenclast %xmm15, %xmm3, %xmm3
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm9, %xmm13
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcf    # vaesenc %xmm23, %xmm1, %xmm1
+    vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd7    # vaesenc %xmm23, %xmm2, %xmm2
+    vpclmulqdq $0, 976(%rsi), %xmm10, %xmm12
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdf    # vaesenc %xmm23, %xmm3, %xmm3
+    vpxor %xmm12, %xmm6, %xmm6
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xce    # vaesenc %xmm22, %xmm1, %xmm1
+    vpclmulqdq $17, 976(%rsi), %xmm10, %xmm12
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd6    # vaesenc %xmm22, %xmm2, %xmm2
+    vpxor %xmm12, %xmm8, %xmm8
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xde    # vaesenc %xmm22, %xmm3, %xmm3
+    vpshufd $78, %xmm9, %xmm12
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    vpxor %xmm12, %xmm9, %xmm9
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
+    vpshufd $78, %xmm10, %xmm11
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd5    # vaesenc %xmm21, %xmm2, %xmm2
+    vpxor %xmm11, %xmm10, %xmm10
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdd    # vaesenc %xmm21, %xmm3, %xmm3
+    vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    vpclmulqdq $0, 2000(%rsi), %xmm10, %xmm10
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
+    vpxor %xmm10, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd4    # vaesenc %xmm20, %xmm2, %xmm2
+    vmovdqu 32(%r8), %xmm9
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdc    # vaesenc %xmm20, %xmm3, %xmm3
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    vmovdqu 48(%r8), %xmm10
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm10, %xmm10
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd3    # vaesenc %xmm19, %xmm2, %xmm2
+    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm12
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdb    # vaesenc %xmm19, %xmm3, %xmm3
+    vpclmulqdq $0, 1008(%rsi), %xmm10, %xmm11
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    vpxor %xmm12, %xmm6, %xmm6
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
+    vpxor %xmm11, %xmm6, %xmm6
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd2    # vaesenc %xmm18, %xmm2, %xmm2
+    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm12
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm10, %xmm11
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    vpxor %xmm12, %xmm8, %xmm8
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
+    vpxor %xmm11, %xmm8, %xmm8
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd1    # vaesenc %xmm17, %xmm2, %xmm2
+    vpshufd $78, %xmm9, %xmm12
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
+    vpxor %xmm12, %xmm9, %xmm9
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    vpshufd $78, %xmm10, %xmm11
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
+    vpxor %xmm11, %xmm10, %xmm10
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm16, %xmm2, %xmm2
+    vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
+    vpclmulqdq $0, 2032(%rsi), %xmm10, %xmm10
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    vpxor %xmm9, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    vpxor %xmm10, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    vpxor %xmm8, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
+    vpshufd $78, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x69,0xdd,0xd6         # vaesenclast %xmm14, %xmm2, %xmm2
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+    vpxor %xmm12, %xmm7, %xmm7
     vpxor 0(%r8), %xmm0, %xmm0
-    vpshufd $78, %xmm9, %xmm9
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
     vpxor 16(%r8), %xmm1, %xmm1
-    vpxor %xmm9, %xmm10, %xmm10
+    vpshufd $78, %xmm7, %xmm7
     vpxor 32(%r8), %xmm2, %xmm2
-    vpxor %xmm13, %xmm10, %xmm10
+    vpxor %xmm7, %xmm8, %xmm8
     vpxor 48(%r8), %xmm3, %xmm3
-    vmovdqa %xmm10, %xmm7
+    vpxor %xmm12, %xmm8, %xmm8
     vmovdqu %xmm0, 0(%rcx)
     vmovdqu %xmm1, 16(%rcx)
     vmovdqu %xmm2, 32(%rcx)
     vmovdqu %xmm3, 48(%rcx)
     add $64, %r8
     add $64, %rcx
-    sub $4, %r9
-    cmp $4, %r9
+    sub $64, %r9
+    cmp $64, %r9
     jae .Laes_gen_vaes512_gcm_dec_k128_w4_loop
 .Laes_gen_vaes512_gcm_dec_k128_w4_done:
-    vmovdqu %xmm7, (%rdx)
-    vpshufb %xmm6, %xmm4, %xmm4
-    vmovdqu %xmm4, 16(%rdx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm11
+    vmovdqu %xmm11, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_dec_k128_w4_tail
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k128_w4_tail_done
+.Laes_gen_vaes512_gcm_dec_k128_w4_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqa %xmm8, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k128_w4_no_last
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 48(%rdx)
+.Laes_gen_vaes512_gcm_dec_k128_w4_no_last:
+    test %r9, %r9
+    jz .Laes_gen_vaes512_gcm_dec_k128_w4_reduce
+    .p2align 4
+.Laes_gen_vaes512_gcm_dec_k128_w4_tail_loop:
+    mov $-1, %rax
+    cmp $16, %r9
+    jae .Laes_gen_vaes512_gcm_dec_k128_w4_tail_full
+    xor %rax, %rax
+    bts %r9, %rax
+    sub $1, %rax
+.Laes_gen_vaes512_gcm_dec_k128_w4_tail_full:
+    kmovq %rax, %k1
+    vmovdqa %xmm4, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu8 (%r8), %xmm9{%k1}{z}
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu8 %xmm0, (%rcx){%k1}
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+    ja .Laes_gen_vaes512_gcm_dec_k128_w4_tail_loop
+.Laes_gen_vaes512_gcm_dec_k128_w4_reduce:
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm8, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpshufd $78, %xmm6, %xmm6
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm12, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpshufd $78, %xmm7, %xmm7
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor %xmm12, %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k128_w4_tag_done
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+.Laes_gen_vaes512_gcm_dec_k128_w4_tag_done:
+.Laes_gen_vaes512_gcm_dec_k128_w4_tail_done:
+    vmovdqu %xmm8, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -944,107 +1510,231 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     vpxord %xmm21, %xmm21, %xmm21
     vpxord %xmm22, %xmm22, %xmm22
     vpxord %xmm23, %xmm23, %xmm23
-    vpxord %xmm24, %xmm24, %xmm24
     vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k128_w4, .-aes_gen_vaes512_gcm_dec_k128_w4
 
-# void aes_gen_vaes512_gcm_dec_k128_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_vaes512_gcm_dec_k128_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
-# iv: unused (the counter is in state).
-# nblocks: any count.
-# Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512VL.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
+# Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 counter blocks, byte-reversed: lane j counts block j of the group
+#   %xmm1 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm2 temporary: data loads
-#   %xmm3 the byte-reversal pattern
-#   %xmm4 the running hash, reflected
-#   %xmm5 GHASH: low products
-#   %xmm6 GHASH: middle products
-#   %xmm7 GHASH: high products
-#   %xmm8 GHASH: a block register of data
-#   %xmm9 GHASH: a key power, a product
-#   %xmm10 GHASH: a product
-#   %xmm11 rk0
-#   %xmm21 rk1
-#   %xmm20 rk2
-#   %xmm19 rk3
-#   %xmm18 rk4
-#   %xmm17 rk5
-#   %xmm16 rk6
-#   %xmm15 rk7
-#   %xmm14 rk8
-#   %xmm13 rk9
-#   %xmm12 rk10
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %xmm3 GHASH: low products
+#   %xmm4 GHASH: middle products
+#   %xmm5 GHASH: high products; between groups the running hash, reflected
+#   %xmm6 GHASH: a block register of data
+#   %xmm7 GHASH: the next one
+#   %xmm8 GHASH: a key power, a product
+#   %xmm9 GHASH: a product
+#   %xmm10 rk0
+#   %xmm20 rk1
+#   %xmm19 rk2
+#   %xmm18 rk3
+#   %xmm17 rk4
+#   %xmm16 rk5
+#   %xmm15 rk6
+#   %xmm14 rk7
+#   %xmm13 rk8
+#   %xmm12 rk9
+#   %xmm11 rk10
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k128_w1
     .type aes_gen_vaes512_gcm_dec_k128_w1, @function
     .p2align 5
 aes_gen_vaes512_gcm_dec_k128_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm11
-    vmovdqu64 16(%rdi), %xmm21
-    vmovdqu64 32(%rdi), %xmm20
-    vmovdqu64 48(%rdi), %xmm19
-    vmovdqu64 64(%rdi), %xmm18
-    vmovdqu64 80(%rdi), %xmm17
-    vmovdqu64 96(%rdi), %xmm16
-    vmovdqu 112(%rdi), %xmm15
-    vmovdqu 128(%rdi), %xmm14
-    vmovdqu 144(%rdi), %xmm13
-    vmovdqu 160(%rdi), %xmm12
-    vmovdqu .Lvaes512_gcm_bswap(%rip), %xmm3
-    vmovdqu (%rdx), %xmm4
+    vmovdqu 0(%rdi), %xmm10
+    vmovdqu64 16(%rdi), %xmm20
+    vmovdqu64 32(%rdi), %xmm19
+    vmovdqu64 48(%rdi), %xmm18
+    vmovdqu64 64(%rdi), %xmm17
+    vmovdqu64 80(%rdi), %xmm16
+    vmovdqu 96(%rdi), %xmm15
+    vmovdqu 112(%rdi), %xmm14
+    vmovdqu 128(%rdi), %xmm13
+    vmovdqu 144(%rdi), %xmm12
+    vmovdqu 160(%rdi), %xmm11
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    vmovdqu (%rdx), %xmm5
     vmovdqu 16(%rdx), %xmm1
-    vpshufb %xmm3, %xmm1, %xmm1
-    cmp $1, %r9
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $16, %r9
     jb .Laes_gen_vaes512_gcm_dec_k128_w1_done
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k128_w1_loop:
+    cmp $254, %r11b
+    ja .Laes_gen_vaes512_gcm_dec_k128_w1_carry22
+    vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm1, %xmm0
+    vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm1, %xmm1
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w1_counted22
+.Laes_gen_vaes512_gcm_dec_k128_w1_carry22:
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm1, %xmm0
-    vmovdqu 0(%r8), %xmm8
-    vpshufb %xmm3, %xmm0, %xmm0
-    vpshufb %xmm3, %xmm8, %xmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
-    vpxor %xmm4, %xmm8, %xmm8
-    vpxor %xmm11, %xmm0, %xmm0
-    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm5
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
+.Laes_gen_vaes512_gcm_dec_k128_w1_counted22:
+    add $1, %r11d
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu 0(%r8), %xmm6
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    vpclmulqdq $1, 1008(%rsi), %xmm8, %xmm6
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    vpclmulqdq $16, 1008(%rsi), %xmm8, %xmm8
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    vpxor %xmm8, %xmm6, %xmm6
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    vpshufd $78, %xmm5, %xmm5
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
     vpxor %xmm5, %xmm6, %xmm6
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
+    vpshufd $78, %xmm6, %xmm9
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    vpxor %xmm9, %xmm6, %xmm6
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
+    vpxor %xmm3, %xmm4, %xmm4
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpxor %xmm10, %xmm6, %xmm6
+    vpxor %xmm5, %xmm4, %xmm4
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm10
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
+    vpshufd $78, %xmm3, %xmm3
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    vpshufd $78, %xmm6, %xmm6
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm3, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    vpxor %xmm9, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vpshufd $78, %xmm4, %xmm4
     vpxor 0(%r8), %xmm0, %xmm0
-    vpxor %xmm10, %xmm7, %xmm7
-    vmovdqa %xmm7, %xmm4
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm9, %xmm5, %xmm5
     vmovdqu %xmm0, 0(%rcx)
     add $16, %r8
     add $16, %rcx
-    sub $1, %r9
-    cmp $1, %r9
+    sub $16, %r9
+    cmp $16, %r9
     jae .Laes_gen_vaes512_gcm_dec_k128_w1_loop
 .Laes_gen_vaes512_gcm_dec_k128_w1_done:
-    vmovdqu %xmm4, (%rdx)
-    vpshufb %xmm3, %xmm1, %xmm1
-    vmovdqu %xmm1, 16(%rdx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm8
+    vmovdqu %xmm8, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_dec_k128_w1_tail
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k128_w1_tail_done
+.Laes_gen_vaes512_gcm_dec_k128_w1_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqa %xmm5, %xmm6
+    vpclmulqdq $0, (%r11), %xmm6, %xmm3
+    vpclmulqdq $17, (%r11), %xmm6, %xmm5
+    vpshufd $78, %xmm6, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k128_w1_no_last
+    vmovdqu 48(%rdx), %xmm6
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm9
+    vpxor %xmm9, %xmm3, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm9
+    vpxor %xmm9, %xmm5, %xmm5
+    vpshufd $78, %xmm6, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
+    vpxor %xmm6, %xmm4, %xmm4
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm10, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vmovdqu %xmm0, 48(%rdx)
+.Laes_gen_vaes512_gcm_dec_k128_w1_no_last:
+    test %r9, %r9
+    jz .Laes_gen_vaes512_gcm_dec_k128_w1_reduce
+    .p2align 4
+.Laes_gen_vaes512_gcm_dec_k128_w1_tail_loop:
+    mov $-1, %rax
+    cmp $16, %r9
+    jae .Laes_gen_vaes512_gcm_dec_k128_w1_tail_full
+    xor %rax, %rax
+    bts %r9, %rax
+    sub $1, %rax
+.Laes_gen_vaes512_gcm_dec_k128_w1_tail_full:
+    kmovq %rax, %k1
+    vmovdqa %xmm1, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm10, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vmovdqu8 (%r8), %xmm6{%k1}{z}
+    vpxor %xmm6, %xmm0, %xmm0
+    vmovdqu8 %xmm0, (%rcx){%k1}
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
+    vpclmulqdq $0, (%r11), %xmm6, %xmm9
+    vpxor %xmm9, %xmm3, %xmm3
+    vpclmulqdq $17, (%r11), %xmm6, %xmm9
+    vpxor %xmm9, %xmm5, %xmm5
+    vpshufd $78, %xmm6, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
+    vpxor %xmm6, %xmm4, %xmm4
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+    ja .Laes_gen_vaes512_gcm_dec_k128_w1_tail_loop
+.Laes_gen_vaes512_gcm_dec_k128_w1_reduce:
+    vpxor %xmm3, %xmm4, %xmm4
+    vpxor %xmm5, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
+    vpshufd $78, %xmm3, %xmm3
+    vpxor %xmm3, %xmm4, %xmm4
+    vpxor %xmm9, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
+    vpshufd $78, %xmm4, %xmm4
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm9, %xmm5, %xmm5
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k128_w1_tag_done
+    vmovdqu 48(%rdx), %xmm6
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm5, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vmovdqu %xmm6, 48(%rdx)
+.Laes_gen_vaes512_gcm_dec_k128_w1_tag_done:
+.Laes_gen_vaes512_gcm_dec_k128_w1_tail_done:
+    vmovdqu %xmm5, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1066,17 +1756,16 @@ aes_gen_vaes512_gcm_dec_k128_w1:
     vpxord %xmm18, %xmm18, %xmm18
     vpxord %xmm19, %xmm19, %xmm19
     vpxord %xmm20, %xmm20, %xmm20
-    vpxord %xmm21, %xmm21, %xmm21
     vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k128_w1, .-aes_gen_vaes512_gcm_dec_k128_w1
 
-# void aes_gen_vaes512_gcm_dec_k192_w32(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_vaes512_gcm_dec_k192_w32(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 32 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
-# iv: unused (the counter is in state).
-# nblocks: a multiple of 32.
-# Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 32 blocks, then what is left a vector at a time (the last one partial).
+# Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -1086,276 +1775,289 @@ aes_gen_vaes512_gcm_dec_k128_w1:
 #   %zmm5 blocks 20-23
 #   %zmm6 blocks 24-27
 #   %zmm7 blocks 28-31
-#   %zmm8 counter blocks, byte-reversed: lane j counts block j of the group
+#   %zmm8 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %zmm9 temporary: data loads
-#   %zmm10 the byte-reversal pattern
-#   %zmm11 the running hash, reflected
-#   %zmm12 GHASH: low products
-#   %zmm13 GHASH: middle products
-#   %zmm14 GHASH: high products
-#   %zmm15 GHASH: a block register of data
-#   %zmm16 GHASH: a key power, a product
-#   %zmm17 GHASH: a product
-#   %zmm18 rk0
-#   %zmm30 rk1
-#   %zmm29 rk2
-#   %zmm28 rk3
-#   %zmm27 rk4
-#   %zmm26 rk5
-#   %zmm25 rk6
-#   %zmm24 rk7
-#   %zmm23 rk8
-#   %zmm22 rk9
-#   %zmm21 rk10
-#   %zmm20 rk11
-#   %zmm19 rk12
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %zmm10 GHASH: low products
+#   %zmm11 GHASH: middle products
+#   %zmm12 GHASH: high products; between groups the running hash, reflected
+#   %zmm13 GHASH: a block register of data
+#   %zmm14 GHASH: the next one
+#   %zmm15 GHASH: a key power, a product
+#   %zmm16 GHASH: a product
+#   %zmm17 rk0
+#   %zmm29 rk1
+#   %zmm28 rk2
+#   %zmm27 rk3
+#   %zmm26 rk4
+#   %zmm25 rk5
+#   %zmm24 rk6
+#   %zmm23 rk7
+#   %zmm22 rk8
+#   %zmm21 rk9
+#   %zmm20 rk10
+#   %zmm19 rk11
+#   %zmm18 rk12
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k192_w32
     .type aes_gen_vaes512_gcm_dec_k192_w32, @function
     .p2align 5
 aes_gen_vaes512_gcm_dec_k192_w32:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm18
-    vbroadcasti32x4 16(%rdi), %zmm30
-    vbroadcasti32x4 32(%rdi), %zmm29
-    vbroadcasti32x4 48(%rdi), %zmm28
-    vbroadcasti32x4 64(%rdi), %zmm27
-    vbroadcasti32x4 80(%rdi), %zmm26
-    vbroadcasti32x4 96(%rdi), %zmm25
-    vbroadcasti32x4 112(%rdi), %zmm24
-    vbroadcasti32x4 128(%rdi), %zmm23
-    vbroadcasti32x4 144(%rdi), %zmm22
-    vbroadcasti32x4 160(%rdi), %zmm21
-    vbroadcasti32x4 176(%rdi), %zmm20
-    vbroadcasti32x4 192(%rdi), %zmm19
-    vmovdqu64 .Lvaes512_gcm_bswap(%rip), %zmm10
-    vmovdqu (%rdx), %xmm11
+    vbroadcasti32x4 0(%rdi), %zmm17
+    vbroadcasti32x4 16(%rdi), %zmm29
+    vbroadcasti32x4 32(%rdi), %zmm28
+    vbroadcasti32x4 48(%rdi), %zmm27
+    vbroadcasti32x4 64(%rdi), %zmm26
+    vbroadcasti32x4 80(%rdi), %zmm25
+    vbroadcasti32x4 96(%rdi), %zmm24
+    vbroadcasti32x4 112(%rdi), %zmm23
+    vbroadcasti32x4 128(%rdi), %zmm22
+    vbroadcasti32x4 144(%rdi), %zmm21
+    vbroadcasti32x4 160(%rdi), %zmm20
+    vbroadcasti32x4 176(%rdi), %zmm19
+    vbroadcasti32x4 192(%rdi), %zmm18
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    vmovdqu (%rdx), %xmm12
     vbroadcasti32x4 16(%rdx), %zmm8
-    vpshufb %zmm10, %zmm8, %zmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm8, %zmm8
-    cmp $32, %r9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $512, %r9
     jb .Laes_gen_vaes512_gcm_dec_k192_w32_done
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k192_w32_loop:
+    cmp $220, %r11b
+    ja .Laes_gen_vaes512_gcm_dec_k192_w32_carry27
+    vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm8, %zmm0
+    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm8, %zmm1
+    vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm8, %zmm2
+    vpaddd .Lvaes512_gcm_inc_be4+192(%rip), %zmm8, %zmm3
+    vpaddd .Lvaes512_gcm_inc_be4+256(%rip), %zmm8, %zmm4
+    vpaddd .Lvaes512_gcm_inc_be4+320(%rip), %zmm8, %zmm5
+    vpaddd .Lvaes512_gcm_inc_be4+384(%rip), %zmm8, %zmm6
+    vpaddd .Lvaes512_gcm_inc_be4+448(%rip), %zmm8, %zmm7
+    vpaddd .Lvaes512_gcm_inc_be4+512(%rip), %zmm8, %zmm8
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w32_counted27
+.Laes_gen_vaes512_gcm_dec_k192_w32_carry27:
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm8, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm1
-    vmovdqu64 0(%r8), %zmm15
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
     vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm8, %zmm2
-    vpshufb %zmm10, %zmm15, %zmm15
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
     vpaddd .Lvaes512_gcm_inc4+192(%rip), %zmm8, %zmm3
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
     vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm8, %zmm4
-    vpxord %zmm11, %zmm15, %zmm15
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     vpaddd .Lvaes512_gcm_inc4+320(%rip), %zmm8, %zmm5
-    vpclmulqdq $0, 512(%rsi), %zmm15, %zmm12
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm5, %zmm5
     vpaddd .Lvaes512_gcm_inc4+384(%rip), %zmm8, %zmm6
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm6, %zmm6
     vpaddd .Lvaes512_gcm_inc4+448(%rip), %zmm8, %zmm7
-    vpclmulqdq $17, 512(%rsi), %zmm15, %zmm14
-    vpshufb %zmm10, %zmm0, %zmm0
-    vpclmulqdq $1, 512(%rsi), %zmm15, %zmm13
-    vpshufb %zmm10, %zmm1, %zmm1
-    vpshufb %zmm10, %zmm2, %zmm2
-    vpclmulqdq $16, 512(%rsi), %zmm15, %zmm15
-    vpshufb %zmm10, %zmm3, %zmm3
-    vpxord %zmm15, %zmm13, %zmm13
-    vpshufb %zmm10, %zmm4, %zmm4
-    vmovdqu64 64(%r8), %zmm15
-    vpshufb %zmm10, %zmm5, %zmm5
-    vpshufb %zmm10, %zmm6, %zmm6
-    vpshufb %zmm10, %zmm15, %zmm15
-    vpshufb %zmm10, %zmm7, %zmm7
-    vpclmulqdq $0, 576(%rsi), %zmm15, %zmm17
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
     vpaddd .Lvaes512_gcm_inc4+512(%rip), %zmm8, %zmm8
-    vpxord %zmm18, %zmm0, %zmm0
-    vpxord %zmm17, %zmm12, %zmm12
-    vpxord %zmm18, %zmm1, %zmm1
-    vpclmulqdq $17, 576(%rsi), %zmm15, %zmm17
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm18, %zmm3, %zmm3
-    vpxord %zmm17, %zmm14, %zmm14
-    vpxord %zmm18, %zmm4, %zmm4
-    vpclmulqdq $1, 576(%rsi), %zmm15, %zmm17
-    vpxord %zmm18, %zmm5, %zmm5
-    vpxord %zmm17, %zmm13, %zmm13
-    vpxord %zmm18, %zmm6, %zmm6
-    vpxord %zmm18, %zmm7, %zmm7
-    vpclmulqdq $16, 576(%rsi), %zmm15, %zmm15
-    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm30, %zmm0, %zmm0
-    vpxord %zmm15, %zmm13, %zmm13
-    .byte 0x62,0x92,0x75,0x48,0xdc,0xce    # vaesenc %zmm30, %zmm1, %zmm1
-    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm30, %zmm2, %zmm2
-    vmovdqu64 128(%r8), %zmm15
-    .byte 0x62,0x92,0x65,0x48,0xdc,0xde    # vaesenc %zmm30, %zmm3, %zmm3
-    vpshufb %zmm10, %zmm15, %zmm15
-    .byte 0x62,0x92,0x5d,0x48,0xdc,0xe6    # vaesenc %zmm30, %zmm4, %zmm4
-    .byte 0x62,0x92,0x55,0x48,0xdc,0xee    # vaesenc %zmm30, %zmm5, %zmm5
-    vpclmulqdq $0, 640(%rsi), %zmm15, %zmm17
-    .byte 0x62,0x92,0x4d,0x48,0xdc,0xf6    # vaesenc %zmm30, %zmm6, %zmm6
-    vpxord %zmm17, %zmm12, %zmm12
-    .byte 0x62,0x92,0x45,0x48,0xdc,0xfe    # vaesenc %zmm30, %zmm7, %zmm7
-    vpclmulqdq $17, 640(%rsi), %zmm15, %zmm17
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+.Laes_gen_vaes512_gcm_dec_k192_w32_counted27:
+    add $32, %r11d
+    vpxord %zmm17, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vmovdqu64 0(%r8), %zmm13
+    vpxord %zmm17, %zmm2, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpxord %zmm17, %zmm3, %zmm3
+    vpxord %zmm17, %zmm4, %zmm4
+    vmovdqu64 64(%r8), %zmm14
+    vpxord %zmm17, %zmm5, %zmm5
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm14, %zmm14
+    vpxord %zmm17, %zmm6, %zmm6
+    vpxord %zmm12, %zmm13, %zmm13
+    vpxord %zmm17, %zmm7, %zmm7
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
+    vpclmulqdq $0, 512(%rsi), %zmm13, %zmm10
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcd    # vaesenc %zmm29, %zmm1, %zmm1
-    vpxord %zmm17, %zmm14, %zmm14
+    vpclmulqdq $0, 576(%rsi), %zmm14, %zmm16
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm29, %zmm2, %zmm2
-    vpclmulqdq $1, 640(%rsi), %zmm15, %zmm17
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdd    # vaesenc %zmm29, %zmm3, %zmm3
+    vpxord %zmm16, %zmm10, %zmm10
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe5    # vaesenc %zmm29, %zmm4, %zmm4
-    vpxord %zmm17, %zmm13, %zmm13
+    vpclmulqdq $17, 512(%rsi), %zmm13, %zmm12
     .byte 0x62,0x92,0x55,0x48,0xdc,0xed    # vaesenc %zmm29, %zmm5, %zmm5
-    vpclmulqdq $16, 640(%rsi), %zmm15, %zmm15
+    vpclmulqdq $17, 576(%rsi), %zmm14, %zmm16
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf5    # vaesenc %zmm29, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xdc,0xfd    # vaesenc %zmm29, %zmm7, %zmm7
-    vpxord %zmm15, %zmm13, %zmm13
+    vpxord %zmm16, %zmm12, %zmm12
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
-    vmovdqu64 192(%r8), %zmm15
+    vpshufd $78, %zmm13, %zmm16
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
-    vpshufb %zmm10, %zmm15, %zmm15
+    vpxord %zmm16, %zmm13, %zmm13
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm28, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdc    # vaesenc %zmm28, %zmm3, %zmm3
-    vpclmulqdq $0, 704(%rsi), %zmm15, %zmm17
+    vpshufd $78, %zmm14, %zmm15
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe4    # vaesenc %zmm28, %zmm4, %zmm4
-    vpxord %zmm17, %zmm12, %zmm12
+    vpxord %zmm15, %zmm14, %zmm14
     .byte 0x62,0x92,0x55,0x48,0xdc,0xec    # vaesenc %zmm28, %zmm5, %zmm5
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf4    # vaesenc %zmm28, %zmm6, %zmm6
-    vpclmulqdq $17, 704(%rsi), %zmm15, %zmm17
+    vpclmulqdq $0, 1536(%rsi), %zmm13, %zmm11
     .byte 0x62,0x92,0x45,0x48,0xdc,0xfc    # vaesenc %zmm28, %zmm7, %zmm7
-    vpxord %zmm17, %zmm14, %zmm14
+    vpclmulqdq $0, 1600(%rsi), %zmm14, %zmm14
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    vpxord %zmm14, %zmm11, %zmm11
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
-    vpclmulqdq $1, 704(%rsi), %zmm15, %zmm17
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm27, %zmm2, %zmm2
-    vpxord %zmm17, %zmm13, %zmm13
+    vmovdqu64 128(%r8), %zmm13
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdb    # vaesenc %zmm27, %zmm3, %zmm3
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe3    # vaesenc %zmm27, %zmm4, %zmm4
-    vpclmulqdq $16, 704(%rsi), %zmm15, %zmm15
     .byte 0x62,0x92,0x55,0x48,0xdc,0xeb    # vaesenc %zmm27, %zmm5, %zmm5
-    vpxord %zmm15, %zmm13, %zmm13
+    vmovdqu64 192(%r8), %zmm14
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf3    # vaesenc %zmm27, %zmm6, %zmm6
-    vmovdqu64 256(%r8), %zmm15
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm14, %zmm14
     .byte 0x62,0x92,0x45,0x48,0xdc,0xfb    # vaesenc %zmm27, %zmm7, %zmm7
+    vpclmulqdq $0, 640(%rsi), %zmm13, %zmm16
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
-    vpshufb %zmm10, %zmm15, %zmm15
     .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
-    vpclmulqdq $0, 768(%rsi), %zmm15, %zmm17
+    vpclmulqdq $0, 704(%rsi), %zmm14, %zmm15
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm26, %zmm2, %zmm2
+    vpternlogq $150, %zmm16, %zmm15, %zmm10
     .byte 0x62,0x92,0x65,0x48,0xdc,0xda    # vaesenc %zmm26, %zmm3, %zmm3
-    vpxord %zmm17, %zmm12, %zmm12
+    vpclmulqdq $17, 640(%rsi), %zmm13, %zmm16
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe2    # vaesenc %zmm26, %zmm4, %zmm4
-    vpclmulqdq $17, 768(%rsi), %zmm15, %zmm17
     .byte 0x62,0x92,0x55,0x48,0xdc,0xea    # vaesenc %zmm26, %zmm5, %zmm5
+    vpclmulqdq $17, 704(%rsi), %zmm14, %zmm15
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf2    # vaesenc %zmm26, %zmm6, %zmm6
-    vpxord %zmm17, %zmm14, %zmm14
+    vpternlogq $150, %zmm16, %zmm15, %zmm12
     .byte 0x62,0x92,0x45,0x48,0xdc,0xfa    # vaesenc %zmm26, %zmm7, %zmm7
-    vpclmulqdq $1, 768(%rsi), %zmm15, %zmm17
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
-    vpxord %zmm17, %zmm13, %zmm13
+    vpshufd $78, %zmm13, %zmm16
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
+    vpxord %zmm16, %zmm13, %zmm13
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm25, %zmm2, %zmm2
-    vpclmulqdq $16, 768(%rsi), %zmm15, %zmm15
+    vpshufd $78, %zmm14, %zmm15
     .byte 0x62,0x92,0x65,0x48,0xdc,0xd9    # vaesenc %zmm25, %zmm3, %zmm3
-    vpxord %zmm15, %zmm13, %zmm13
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe1    # vaesenc %zmm25, %zmm4, %zmm4
+    vpxord %zmm15, %zmm14, %zmm14
     .byte 0x62,0x92,0x55,0x48,0xdc,0xe9    # vaesenc %zmm25, %zmm5, %zmm5
-    vmovdqu64 320(%r8), %zmm15
+    vpclmulqdq $0, 1664(%rsi), %zmm13, %zmm13
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf1    # vaesenc %zmm25, %zmm6, %zmm6
-    vpshufb %zmm10, %zmm15, %zmm15
     .byte 0x62,0x92,0x45,0x48,0xdc,0xf9    # vaesenc %zmm25, %zmm7, %zmm7
+    vpclmulqdq $0, 1728(%rsi), %zmm14, %zmm14
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
-    vpclmulqdq $0, 832(%rsi), %zmm15, %zmm17
+    vpternlogq $150, %zmm13, %zmm14, %zmm11
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
-    vpxord %zmm17, %zmm12, %zmm12
+    vmovdqu64 256(%r8), %zmm13
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm24, %zmm2, %zmm2
-    vpclmulqdq $17, 832(%rsi), %zmm15, %zmm17
     .byte 0x62,0x92,0x65,0x48,0xdc,0xd8    # vaesenc %zmm24, %zmm3, %zmm3
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe0    # vaesenc %zmm24, %zmm4, %zmm4
-    vpxord %zmm17, %zmm14, %zmm14
+    vmovdqu64 320(%r8), %zmm14
     .byte 0x62,0x92,0x55,0x48,0xdc,0xe8    # vaesenc %zmm24, %zmm5, %zmm5
-    vpclmulqdq $1, 832(%rsi), %zmm15, %zmm17
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm14, %zmm14
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf0    # vaesenc %zmm24, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xdc,0xf8    # vaesenc %zmm24, %zmm7, %zmm7
-    vpxord %zmm17, %zmm13, %zmm13
+    vpclmulqdq $0, 768(%rsi), %zmm13, %zmm16
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
-    vpclmulqdq $16, 832(%rsi), %zmm15, %zmm15
+    vpclmulqdq $0, 832(%rsi), %zmm14, %zmm15
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm23, %zmm2, %zmm2
-    vpxord %zmm15, %zmm13, %zmm13
+    vpternlogq $150, %zmm16, %zmm15, %zmm10
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm23, %zmm3, %zmm3
-    vmovdqu64 384(%r8), %zmm15
+    vpclmulqdq $17, 768(%rsi), %zmm13, %zmm16
     .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe7    # vaesenc %zmm23, %zmm4, %zmm4
-    vpshufb %zmm10, %zmm15, %zmm15
+    vpclmulqdq $17, 832(%rsi), %zmm14, %zmm15
     .byte 0x62,0xb2,0x55,0x48,0xdc,0xef    # vaesenc %zmm23, %zmm5, %zmm5
     .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf7    # vaesenc %zmm23, %zmm6, %zmm6
-    vpclmulqdq $0, 896(%rsi), %zmm15, %zmm17
+    vpternlogq $150, %zmm16, %zmm15, %zmm12
     .byte 0x62,0xb2,0x45,0x48,0xdc,0xff    # vaesenc %zmm23, %zmm7, %zmm7
-    vpxord %zmm17, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    vpxord %zmm16, %zmm13, %zmm13
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
-    vpclmulqdq $17, 896(%rsi), %zmm15, %zmm17
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm22, %zmm2, %zmm2
-    vpxord %zmm17, %zmm14, %zmm14
+    vpshufd $78, %zmm14, %zmm15
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xde    # vaesenc %zmm22, %zmm3, %zmm3
+    vpxord %zmm15, %zmm14, %zmm14
     .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe6    # vaesenc %zmm22, %zmm4, %zmm4
-    vpclmulqdq $1, 896(%rsi), %zmm15, %zmm17
     .byte 0x62,0xb2,0x55,0x48,0xdc,0xee    # vaesenc %zmm22, %zmm5, %zmm5
-    vpxord %zmm17, %zmm13, %zmm13
+    vpclmulqdq $0, 1792(%rsi), %zmm13, %zmm13
     .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf6    # vaesenc %zmm22, %zmm6, %zmm6
+    vpclmulqdq $0, 1856(%rsi), %zmm14, %zmm14
     .byte 0x62,0xb2,0x45,0x48,0xdc,0xfe    # vaesenc %zmm22, %zmm7, %zmm7
-    vpclmulqdq $16, 896(%rsi), %zmm15, %zmm15
+    vpternlogq $150, %zmm13, %zmm14, %zmm11
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
-    vpxord %zmm15, %zmm13, %zmm13
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
-    vmovdqu64 448(%r8), %zmm15
+    vmovdqu64 384(%r8), %zmm13
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm21, %zmm2, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm21, %zmm3, %zmm3
-    vpshufb %zmm10, %zmm15, %zmm15
     .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe5    # vaesenc %zmm21, %zmm4, %zmm4
-    vpclmulqdq $0, 960(%rsi), %zmm15, %zmm17
+    vmovdqu64 448(%r8), %zmm14
     .byte 0x62,0xb2,0x55,0x48,0xdc,0xed    # vaesenc %zmm21, %zmm5, %zmm5
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm14, %zmm14
     .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf5    # vaesenc %zmm21, %zmm6, %zmm6
-    vpxord %zmm17, %zmm12, %zmm12
+    vpclmulqdq $0, 896(%rsi), %zmm13, %zmm16
     .byte 0x62,0xb2,0x45,0x48,0xdc,0xfd    # vaesenc %zmm21, %zmm7, %zmm7
-    vpclmulqdq $17, 960(%rsi), %zmm15, %zmm17
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    vpclmulqdq $0, 960(%rsi), %zmm14, %zmm15
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
-    vpxord %zmm17, %zmm14, %zmm14
+    vpternlogq $150, %zmm16, %zmm15, %zmm10
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
-    vpclmulqdq $1, 960(%rsi), %zmm15, %zmm17
+    vpclmulqdq $17, 896(%rsi), %zmm13, %zmm16
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
-    vpxord %zmm17, %zmm13, %zmm13
     .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe4    # vaesenc %zmm20, %zmm4, %zmm4
+    vpclmulqdq $17, 960(%rsi), %zmm14, %zmm15
     .byte 0x62,0xb2,0x55,0x48,0xdc,0xec    # vaesenc %zmm20, %zmm5, %zmm5
-    vpclmulqdq $16, 960(%rsi), %zmm15, %zmm15
+    vpternlogq $150, %zmm16, %zmm15, %zmm12
     .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf4    # vaesenc %zmm20, %zmm6, %zmm6
-    vpxord %zmm15, %zmm13, %zmm13
     .byte 0x62,0xb2,0x45,0x48,0xdc,0xfc    # vaesenc %zmm20, %zmm7, %zmm7
-    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm19, %zmm0, %zmm0
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm16
-    .byte 0x62,0xb2,0x75,0x48,0xdd,0xcb    # vaesenclast %zmm19, %zmm1, %zmm1
-    vpclmulqdq $16, %zmm16, %zmm12, %zmm17
-    .byte 0x62,0xb2,0x6d,0x48,0xdd,0xd3    # vaesenclast %zmm19, %zmm2, %zmm2
-    .byte 0x62,0xb2,0x65,0x48,0xdd,0xdb    # vaesenclast %zmm19, %zmm3, %zmm3
-    vpshufd $78, %zmm12, %zmm12
-    .byte 0x62,0xb2,0x5d,0x48,0xdd,0xe3    # vaesenclast %zmm19, %zmm4, %zmm4
-    vpternlogq $150, %zmm12, %zmm17, %zmm13
-    .byte 0x62,0xb2,0x55,0x48,0xdd,0xeb    # vaesenclast %zmm19, %zmm5, %zmm5
-    vpclmulqdq $16, %zmm16, %zmm13, %zmm17
-    .byte 0x62,0xb2,0x4d,0x48,0xdd,0xf3    # vaesenclast %zmm19, %zmm6, %zmm6
-    .byte 0x62,0xb2,0x45,0x48,0xdd,0xfb    # vaesenclast %zmm19, %zmm7, %zmm7
-    vpshufd $78, %zmm13, %zmm13
+    vpshufd $78, %zmm13, %zmm16
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    vpxord %zmm16, %zmm13, %zmm13
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    vpshufd $78, %zmm14, %zmm15
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
+    vpxord %zmm15, %zmm14, %zmm14
+    .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe3    # vaesenc %zmm19, %zmm4, %zmm4
+    vpclmulqdq $0, 1920(%rsi), %zmm13, %zmm13
+    .byte 0x62,0xb2,0x55,0x48,0xdc,0xeb    # vaesenc %zmm19, %zmm5, %zmm5
+    .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf3    # vaesenc %zmm19, %zmm6, %zmm6
+    vpclmulqdq $0, 1984(%rsi), %zmm14, %zmm14
+    .byte 0x62,0xb2,0x45,0x48,0xdc,0xfb    # vaesenc %zmm19, %zmm7, %zmm7
+    vpternlogq $150, %zmm13, %zmm14, %zmm11
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    vpternlogq $150, %zmm10, %zmm12, %zmm11
+    .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdd,0xd2    # vaesenclast %zmm18, %zmm2, %zmm2
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm15
+    .byte 0x62,0xb2,0x65,0x48,0xdd,0xda    # vaesenclast %zmm18, %zmm3, %zmm3
+    vpclmulqdq $16, %zmm15, %zmm10, %zmm16
+    .byte 0x62,0xb2,0x5d,0x48,0xdd,0xe2    # vaesenclast %zmm18, %zmm4, %zmm4
+    vpshufd $78, %zmm10, %zmm10
+    .byte 0x62,0xb2,0x55,0x48,0xdd,0xea    # vaesenclast %zmm18, %zmm5, %zmm5
+    .byte 0x62,0xb2,0x4d,0x48,0xdd,0xf2    # vaesenclast %zmm18, %zmm6, %zmm6
+    vpternlogq $150, %zmm10, %zmm16, %zmm11
+    .byte 0x62,0xb2,0x45,0x48,0xdd,0xfa    # vaesenclast %zmm18, %zmm7, %zmm7
+    vpclmulqdq $16, %zmm15, %zmm11, %zmm16
     vpxord 0(%r8), %zmm0, %zmm0
-    vpternlogq $150, %zmm13, %zmm17, %zmm14
     vpxord 64(%r8), %zmm1, %zmm1
+    vpshufd $78, %zmm11, %zmm11
     vpxord 128(%r8), %zmm2, %zmm2
-    vshufi64x2 $78, %zmm14, %zmm14, %zmm17
+    vpternlogq $150, %zmm11, %zmm16, %zmm12
     vpxord 192(%r8), %zmm3, %zmm3
-    vpxord %zmm17, %zmm14, %zmm14
+    vshufi64x2 $78, %zmm12, %zmm12, %zmm16
     vpxord 256(%r8), %zmm4, %zmm4
     vpxord 320(%r8), %zmm5, %zmm5
-    vextracti32x4 $1, %zmm14, %xmm17
+    vpxord %zmm16, %zmm12, %zmm12
     vpxord 384(%r8), %zmm6, %zmm6
-    vpxord %xmm17, %xmm14, %xmm14
+    vextracti32x4 $1, %zmm12, %xmm16
     vpxord 448(%r8), %zmm7, %zmm7
-    vmovdqa %xmm14, %xmm11
+    vpxord %xmm16, %xmm12, %xmm12
     vmovdqu64 %zmm0, 0(%rcx)
     vmovdqu64 %zmm1, 64(%rcx)
     vmovdqu64 %zmm2, 128(%rcx)
@@ -1366,13 +2068,130 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     vmovdqu64 %zmm7, 448(%rcx)
     add $512, %r8
     add $512, %rcx
-    sub $32, %r9
-    cmp $32, %r9
+    sub $512, %r9
+    cmp $512, %r9
     jae .Laes_gen_vaes512_gcm_dec_k192_w32_loop
 .Laes_gen_vaes512_gcm_dec_k192_w32_done:
-    vmovdqu %xmm11, (%rdx)
-    vpshufb %xmm10, %xmm8, %xmm8
-    vmovdqu %xmm8, 16(%rdx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm15
+    vmovdqu %xmm15, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_dec_k192_w32_tail
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k192_w32_tail_done
+.Laes_gen_vaes512_gcm_dec_k192_w32_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqa %xmm12, %xmm13
+    vpclmulqdq $0, (%r11), %xmm13, %xmm10
+    vpclmulqdq $17, (%r11), %xmm13, %xmm12
+    vpshufd $78, %xmm13, %xmm16
+    vpxord %xmm16, %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm11
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k192_w32_no_last
+    vmovdqu 48(%rdx), %xmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm13, %xmm13
+    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %xmm13, %xmm16
+    vpxord %xmm16, %xmm13, %xmm13
+    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu 32(%rdx), %xmm0
+    vpxord %xmm17, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm29, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm28, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdd,0xc2    # vaesenclast %xmm18, %xmm0, %xmm0
+    vmovdqu %xmm0, 48(%rdx)
+.Laes_gen_vaes512_gcm_dec_k192_w32_no_last:
+    test %r9, %r9
+    jz .Laes_gen_vaes512_gcm_dec_k192_w32_reduce
+    .p2align 4
+.Laes_gen_vaes512_gcm_dec_k192_w32_tail_loop:
+    mov $-1, %rax
+    cmp $64, %r9
+    jae .Laes_gen_vaes512_gcm_dec_k192_w32_tail_full
+    xor %rax, %rax
+    bts %r9, %rax
+    sub $1, %rax
+.Laes_gen_vaes512_gcm_dec_k192_w32_tail_full:
+    kmovq %rax, %k1
+    vmovdqa64 %zmm8, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpxord %zmm17, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    vmovdqu8 (%r8), %zmm13{%k1}{z}
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu8 %zmm0, (%rcx){%k1}
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+    ja .Laes_gen_vaes512_gcm_dec_k192_w32_tail_loop
+.Laes_gen_vaes512_gcm_dec_k192_w32_reduce:
+    vpternlogq $150, %zmm10, %zmm12, %zmm11
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm15
+    vpclmulqdq $16, %zmm15, %zmm10, %zmm16
+    vpshufd $78, %zmm10, %zmm10
+    vpternlogq $150, %zmm10, %zmm16, %zmm11
+    vpclmulqdq $16, %zmm15, %zmm11, %zmm16
+    vpshufd $78, %zmm11, %zmm11
+    vpternlogq $150, %zmm11, %zmm16, %zmm12
+    vshufi64x2 $78, %zmm12, %zmm12, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vextracti32x4 $1, %zmm12, %xmm16
+    vpxord %xmm16, %xmm12, %xmm12
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k192_w32_tag_done
+    vmovdqu 48(%rdx), %xmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm12, %xmm15
+    vpxor %xmm15, %xmm13, %xmm13
+    vmovdqu %xmm13, 48(%rdx)
+.Laes_gen_vaes512_gcm_dec_k192_w32_tag_done:
+.Laes_gen_vaes512_gcm_dec_k192_w32_tail_done:
+    vmovdqu %xmm12, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1403,201 +2222,332 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     vpxord %xmm27, %xmm27, %xmm27
     vpxord %xmm28, %xmm28, %xmm28
     vpxord %xmm29, %xmm29, %xmm29
-    vpxord %xmm30, %xmm30, %xmm30
     vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k192_w32, .-aes_gen_vaes512_gcm_dec_k192_w32
 
-# void aes_gen_vaes512_gcm_dec_k192_w16(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_vaes512_gcm_dec_k192_w16(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 16 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
-# iv: unused (the counter is in state).
-# nblocks: a multiple of 16.
-# Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 16 blocks, then what is left a vector at a time (the last one partial).
+# Requires: AESNI, PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
 #   %zmm2 blocks 8-11
 #   %zmm3 blocks 12-15
-#   %zmm4 counter blocks, byte-reversed: lane j counts block j of the group
+#   %zmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %zmm5 temporary: data loads
-#   %zmm6 the byte-reversal pattern
-#   %zmm7 the running hash, reflected
-#   %zmm8 GHASH: low products
-#   %zmm9 GHASH: middle products
-#   %zmm10 GHASH: high products
-#   %zmm11 GHASH: a block register of data
-#   %zmm12 GHASH: a key power, a product
-#   %zmm13 GHASH: a product
-#   %zmm14 rk0
-#   %zmm26 rk1
-#   %zmm25 rk2
-#   %zmm24 rk3
-#   %zmm23 rk4
-#   %zmm22 rk5
-#   %zmm21 rk6
-#   %zmm20 rk7
-#   %zmm19 rk8
-#   %zmm18 rk9
-#   %zmm17 rk10
-#   %zmm16 rk11
-#   %zmm15 rk12
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %zmm6 GHASH: low products
+#   %zmm7 GHASH: middle products
+#   %zmm8 GHASH: high products; between groups the running hash, reflected
+#   %zmm9 GHASH: a block register of data
+#   %zmm10 GHASH: the next one
+#   %zmm11 GHASH: a key power, a product
+#   %zmm12 GHASH: a product
+#   %zmm13 rk0
+#   %zmm25 rk1
+#   %zmm24 rk2
+#   %zmm23 rk3
+#   %zmm22 rk4
+#   %zmm21 rk5
+#   %zmm20 rk6
+#   %zmm19 rk7
+#   %zmm18 rk8
+#   %zmm17 rk9
+#   %zmm16 rk10
+#   %zmm15 rk11
+#   %zmm14 rk12
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k192_w16
     .type aes_gen_vaes512_gcm_dec_k192_w16, @function
     .p2align 5
 aes_gen_vaes512_gcm_dec_k192_w16:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm14
-    vbroadcasti32x4 16(%rdi), %zmm26
-    vbroadcasti32x4 32(%rdi), %zmm25
-    vbroadcasti32x4 48(%rdi), %zmm24
-    vbroadcasti32x4 64(%rdi), %zmm23
-    vbroadcasti32x4 80(%rdi), %zmm22
-    vbroadcasti32x4 96(%rdi), %zmm21
-    vbroadcasti32x4 112(%rdi), %zmm20
-    vbroadcasti32x4 128(%rdi), %zmm19
-    vbroadcasti32x4 144(%rdi), %zmm18
-    vbroadcasti32x4 160(%rdi), %zmm17
-    vbroadcasti32x4 176(%rdi), %zmm16
-    vbroadcasti32x4 192(%rdi), %zmm15
-    vmovdqu64 .Lvaes512_gcm_bswap(%rip), %zmm6
-    vmovdqu (%rdx), %xmm7
+    vbroadcasti32x4 0(%rdi), %zmm13
+    vbroadcasti32x4 16(%rdi), %zmm25
+    vbroadcasti32x4 32(%rdi), %zmm24
+    vbroadcasti32x4 48(%rdi), %zmm23
+    vbroadcasti32x4 64(%rdi), %zmm22
+    vbroadcasti32x4 80(%rdi), %zmm21
+    vbroadcasti32x4 96(%rdi), %zmm20
+    vbroadcasti32x4 112(%rdi), %zmm19
+    vbroadcasti32x4 128(%rdi), %zmm18
+    vbroadcasti32x4 144(%rdi), %zmm17
+    vbroadcasti32x4 160(%rdi), %zmm16
+    vbroadcasti32x4 176(%rdi), %zmm15
+    vbroadcasti32x4 192(%rdi), %zmm14
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    vmovdqu (%rdx), %xmm8
     vbroadcasti32x4 16(%rdx), %zmm4
-    vpshufb %zmm6, %zmm4, %zmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm4, %zmm4
-    cmp $16, %r9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_dec_k192_w16_done
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k192_w16_loop:
+    cmp $236, %r11b
+    ja .Laes_gen_vaes512_gcm_dec_k192_w16_carry27
+    vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm4, %zmm0
+    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm4, %zmm1
+    vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm4, %zmm2
+    vpaddd .Lvaes512_gcm_inc_be4+192(%rip), %zmm4, %zmm3
+    vpaddd .Lvaes512_gcm_inc_be4+256(%rip), %zmm4, %zmm4
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w16_counted27
+.Laes_gen_vaes512_gcm_dec_k192_w16_carry27:
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm4, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm1
-    vmovdqu64 0(%r8), %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
     vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm4, %zmm2
-    vpshufb %zmm6, %zmm11, %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
     vpaddd .Lvaes512_gcm_inc4+192(%rip), %zmm4, %zmm3
-    vpxord %zmm7, %zmm11, %zmm11
-    vpshufb %zmm6, %zmm0, %zmm0
-    vpshufb %zmm6, %zmm1, %zmm1
-    vpclmulqdq $0, 768(%rsi), %zmm11, %zmm8
-    vpshufb %zmm6, %zmm2, %zmm2
-    vpclmulqdq $17, 768(%rsi), %zmm11, %zmm10
-    vpshufb %zmm6, %zmm3, %zmm3
-    vpclmulqdq $1, 768(%rsi), %zmm11, %zmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
     vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm4, %zmm4
-    vpxord %zmm14, %zmm0, %zmm0
-    vpclmulqdq $16, 768(%rsi), %zmm11, %zmm11
-    vpxord %zmm14, %zmm1, %zmm1
-    vpxord %zmm11, %zmm9, %zmm9
-    vpxord %zmm14, %zmm2, %zmm2
-    vmovdqu64 64(%r8), %zmm11
-    vpxord %zmm14, %zmm3, %zmm3
-    vpshufb %zmm6, %zmm11, %zmm11
-    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
-    .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
-    vpclmulqdq $0, 832(%rsi), %zmm11, %zmm13
-    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm26, %zmm2, %zmm2
-    vpxord %zmm13, %zmm8, %zmm8
-    .byte 0x62,0x92,0x65,0x48,0xdc,0xda    # vaesenc %zmm26, %zmm3, %zmm3
-    vpclmulqdq $17, 832(%rsi), %zmm11, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
+.Laes_gen_vaes512_gcm_dec_k192_w16_counted27:
+    add $16, %r11d
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm13, %zmm1, %zmm1
+    vmovdqu64 0(%r8), %zmm9
+    vpxord %zmm13, %zmm2, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vpxord %zmm13, %zmm3, %zmm3
+    vmovdqu64 64(%r8), %zmm10
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm10, %zmm10
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
-    vpxord %zmm13, %zmm10, %zmm10
+    vpxord %zmm8, %zmm9, %zmm9
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm25, %zmm2, %zmm2
-    vpclmulqdq $1, 832(%rsi), %zmm11, %zmm13
     .byte 0x62,0x92,0x65,0x48,0xdc,0xd9    # vaesenc %zmm25, %zmm3, %zmm3
-    vpxord %zmm13, %zmm9, %zmm9
+    vpclmulqdq $0, 768(%rsi), %zmm9, %zmm6
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    vpclmulqdq $0, 832(%rsi), %zmm10, %zmm12
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
-    vpclmulqdq $16, 832(%rsi), %zmm11, %zmm11
+    vpxord %zmm12, %zmm6, %zmm6
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm24, %zmm2, %zmm2
-    vpxord %zmm11, %zmm9, %zmm9
+    vpclmulqdq $17, 768(%rsi), %zmm9, %zmm8
     .byte 0x62,0x92,0x65,0x48,0xdc,0xd8    # vaesenc %zmm24, %zmm3, %zmm3
-    vmovdqu64 128(%r8), %zmm11
+    vpclmulqdq $17, 832(%rsi), %zmm10, %zmm12
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
-    vpshufb %zmm6, %zmm11, %zmm11
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    vpxord %zmm12, %zmm8, %zmm8
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm23, %zmm2, %zmm2
-    vpclmulqdq $0, 896(%rsi), %zmm11, %zmm13
+    vpshufd $78, %zmm9, %zmm12
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm23, %zmm3, %zmm3
-    vpxord %zmm13, %zmm8, %zmm8
+    vpxord %zmm12, %zmm9, %zmm9
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
-    vpclmulqdq $17, 896(%rsi), %zmm11, %zmm13
+    vpshufd $78, %zmm10, %zmm11
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    vpxord %zmm11, %zmm10, %zmm10
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm22, %zmm2, %zmm2
-    vpxord %zmm13, %zmm10, %zmm10
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xde    # vaesenc %zmm22, %zmm3, %zmm3
-    vpclmulqdq $1, 896(%rsi), %zmm11, %zmm13
+    vpclmulqdq $0, 1792(%rsi), %zmm9, %zmm7
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
-    vpxord %zmm13, %zmm9, %zmm9
+    vpclmulqdq $0, 1856(%rsi), %zmm10, %zmm10
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    vpxord %zmm10, %zmm7, %zmm7
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm21, %zmm2, %zmm2
-    vpclmulqdq $16, 896(%rsi), %zmm11, %zmm11
+    vmovdqu64 128(%r8), %zmm9
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm21, %zmm3, %zmm3
-    vpxord %zmm11, %zmm9, %zmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
-    vmovdqu64 192(%r8), %zmm11
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
-    vpshufb %zmm6, %zmm11, %zmm11
+    vmovdqu64 192(%r8), %zmm10
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm10, %zmm10
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
-    vpclmulqdq $0, 960(%rsi), %zmm11, %zmm13
+    vpclmulqdq $0, 896(%rsi), %zmm9, %zmm12
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    vpxord %zmm13, %zmm8, %zmm8
+    vpclmulqdq $0, 960(%rsi), %zmm10, %zmm11
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
-    vpclmulqdq $17, 960(%rsi), %zmm11, %zmm13
+    vpternlogq $150, %zmm12, %zmm11, %zmm6
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
+    vpclmulqdq $17, 896(%rsi), %zmm9, %zmm12
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
-    vpxord %zmm13, %zmm10, %zmm10
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
-    vpclmulqdq $1, 960(%rsi), %zmm11, %zmm13
+    vpclmulqdq $17, 960(%rsi), %zmm10, %zmm11
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
-    vpxord %zmm13, %zmm9, %zmm9
+    vpternlogq $150, %zmm12, %zmm11, %zmm8
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm18, %zmm2, %zmm2
+    vpshufd $78, %zmm9, %zmm12
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xda    # vaesenc %zmm18, %zmm3, %zmm3
-    vpclmulqdq $16, 960(%rsi), %zmm11, %zmm11
+    vpxord %zmm12, %zmm9, %zmm9
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
-    vpxord %zmm11, %zmm9, %zmm9
+    vpshufd $78, %zmm10, %zmm11
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm12
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm17, %zmm2, %zmm2
-    vpclmulqdq $16, %zmm12, %zmm8, %zmm13
+    vpxord %zmm11, %zmm10, %zmm10
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xd9    # vaesenc %zmm17, %zmm3, %zmm3
+    vpclmulqdq $0, 1920(%rsi), %zmm9, %zmm9
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    vpshufd $78, %zmm8, %zmm8
+    vpclmulqdq $0, 1984(%rsi), %zmm10, %zmm10
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
-    vpternlogq $150, %zmm8, %zmm13, %zmm9
+    vpternlogq $150, %zmm9, %zmm10, %zmm7
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm16, %zmm2, %zmm2
-    vpclmulqdq $16, %zmm12, %zmm9, %zmm13
+    vpternlogq $150, %zmm6, %zmm8, %zmm7
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xd8    # vaesenc %zmm16, %zmm3, %zmm3
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc7    # vaesenclast %zmm15, %zmm0, %zmm0
-    vpshufd $78, %zmm9, %zmm9
-    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcf    # vaesenclast %zmm15, %zmm1, %zmm1
-    vpternlogq $150, %zmm9, %zmm13, %zmm10
-    .byte 0x62,0xd2,0x6d,0x48,0xdd,0xd7    # vaesenclast %zmm15, %zmm2, %zmm2
-    vshufi64x2 $78, %zmm10, %zmm10, %zmm13
-    .byte 0x62,0xd2,0x65,0x48,0xdd,0xdf    # vaesenclast %zmm15, %zmm3, %zmm3
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm11
+    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
+    vpclmulqdq $16, %zmm11, %zmm6, %zmm12
+    .byte 0x62,0xd2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm15, %zmm2, %zmm2
+    vpshufd $78, %zmm6, %zmm6
+    .byte 0x62,0xd2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm15, %zmm3, %zmm3
+    vpternlogq $150, %zmm6, %zmm12, %zmm7
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
+    vpclmulqdq $16, %zmm11, %zmm7, %zmm12
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xce    # vaesenclast %zmm14, %zmm1, %zmm1
+    .byte 0x62,0xd2,0x6d,0x48,0xdd,0xd6    # vaesenclast %zmm14, %zmm2, %zmm2
+    vpshufd $78, %zmm7, %zmm7
+    .byte 0x62,0xd2,0x65,0x48,0xdd,0xde    # vaesenclast %zmm14, %zmm3, %zmm3
+    vpternlogq $150, %zmm7, %zmm12, %zmm8
     vpxord 0(%r8), %zmm0, %zmm0
-    vpxord %zmm13, %zmm10, %zmm10
+    vshufi64x2 $78, %zmm8, %zmm8, %zmm12
     vpxord 64(%r8), %zmm1, %zmm1
-    vextracti32x4 $1, %zmm10, %xmm13
+    vpxord %zmm12, %zmm8, %zmm8
     vpxord 128(%r8), %zmm2, %zmm2
-    vpxor %xmm13, %xmm10, %xmm10
+    vextracti32x4 $1, %zmm8, %xmm12
     vpxord 192(%r8), %zmm3, %zmm3
-    vmovdqa %xmm10, %xmm7
+    vpxor %xmm12, %xmm8, %xmm8
     vmovdqu64 %zmm0, 0(%rcx)
     vmovdqu64 %zmm1, 64(%rcx)
     vmovdqu64 %zmm2, 128(%rcx)
     vmovdqu64 %zmm3, 192(%rcx)
     add $256, %r8
     add $256, %rcx
-    sub $16, %r9
-    cmp $16, %r9
+    sub $256, %r9
+    cmp $256, %r9
     jae .Laes_gen_vaes512_gcm_dec_k192_w16_loop
 .Laes_gen_vaes512_gcm_dec_k192_w16_done:
-    vmovdqu %xmm7, (%rdx)
-    vpshufb %xmm6, %xmm4, %xmm4
-    vmovdqu %xmm4, 16(%rdx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm11
+    vmovdqu %xmm11, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_dec_k192_w16_tail
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k192_w16_tail_done
+.Laes_gen_vaes512_gcm_dec_k192_w16_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqa %xmm8, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k192_w16_no_last
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 48(%rdx)
+.Laes_gen_vaes512_gcm_dec_k192_w16_no_last:
+    test %r9, %r9
+    jz .Laes_gen_vaes512_gcm_dec_k192_w16_reduce
+    .p2align 4
+.Laes_gen_vaes512_gcm_dec_k192_w16_tail_loop:
+    mov $-1, %rax
+    cmp $64, %r9
+    jae .Laes_gen_vaes512_gcm_dec_k192_w16_tail_full
+    xor %rax, %rax
+    bts %r9, %rax
+    sub $1, %rax
+.Laes_gen_vaes512_gcm_dec_k192_w16_tail_full:
+    kmovq %rax, %k1
+    vmovdqa64 %zmm4, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpxord %zmm13, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
+    vmovdqu8 (%r8), %zmm9{%k1}{z}
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu8 %zmm0, (%rcx){%k1}
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+    ja .Laes_gen_vaes512_gcm_dec_k192_w16_tail_loop
+.Laes_gen_vaes512_gcm_dec_k192_w16_reduce:
+    vpternlogq $150, %zmm6, %zmm8, %zmm7
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm11
+    vpclmulqdq $16, %zmm11, %zmm6, %zmm12
+    vpshufd $78, %zmm6, %zmm6
+    vpternlogq $150, %zmm6, %zmm12, %zmm7
+    vpclmulqdq $16, %zmm11, %zmm7, %zmm12
+    vpshufd $78, %zmm7, %zmm7
+    vpternlogq $150, %zmm7, %zmm12, %zmm8
+    vshufi64x2 $78, %zmm8, %zmm8, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vextracti32x4 $1, %zmm8, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k192_w16_tag_done
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+.Laes_gen_vaes512_gcm_dec_k192_w16_tag_done:
+.Laes_gen_vaes512_gcm_dec_k192_w16_tail_done:
+    vmovdqu %xmm8, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1624,145 +2574,277 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     vpxord %xmm23, %xmm23, %xmm23
     vpxord %xmm24, %xmm24, %xmm24
     vpxord %xmm25, %xmm25, %xmm25
-    vpxord %xmm26, %xmm26, %xmm26
     vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k192_w16, .-aes_gen_vaes512_gcm_dec_k192_w16
 
-# void aes_gen_vaes512_gcm_dec_k192_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_vaes512_gcm_dec_k192_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
-# iv: unused (the counter is in state).
-# nblocks: a multiple of 8.
-# Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 8 blocks, then what is left a vector at a time (the last one partial).
+# Requires: AESNI, PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
-#   %zmm2 counter blocks, byte-reversed: lane j counts block j of the group
+#   %zmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %zmm3 temporary: data loads
-#   %zmm4 the byte-reversal pattern
-#   %zmm5 the running hash, reflected
-#   %zmm6 GHASH: low products
-#   %zmm7 GHASH: middle products
-#   %zmm8 GHASH: high products
-#   %zmm9 GHASH: a block register of data
-#   %zmm10 GHASH: a key power, a product
-#   %zmm11 GHASH: a product
-#   %zmm12 rk0
-#   %zmm24 rk1
-#   %zmm23 rk2
-#   %zmm22 rk3
-#   %zmm21 rk4
-#   %zmm20 rk5
-#   %zmm19 rk6
-#   %zmm18 rk7
-#   %zmm17 rk8
-#   %zmm16 rk9
-#   %zmm15 rk10
-#   %zmm14 rk11
-#   %zmm13 rk12
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %zmm4 GHASH: low products
+#   %zmm5 GHASH: middle products
+#   %zmm6 GHASH: high products; between groups the running hash, reflected
+#   %zmm7 GHASH: a block register of data
+#   %zmm8 GHASH: the next one
+#   %zmm9 GHASH: a key power, a product
+#   %zmm10 GHASH: a product
+#   %zmm11 rk0
+#   %zmm23 rk1
+#   %zmm22 rk2
+#   %zmm21 rk3
+#   %zmm20 rk4
+#   %zmm19 rk5
+#   %zmm18 rk6
+#   %zmm17 rk7
+#   %zmm16 rk8
+#   %zmm15 rk9
+#   %zmm14 rk10
+#   %zmm13 rk11
+#   %zmm12 rk12
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k192_w8
     .type aes_gen_vaes512_gcm_dec_k192_w8, @function
     .p2align 5
 aes_gen_vaes512_gcm_dec_k192_w8:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm12
-    vbroadcasti32x4 16(%rdi), %zmm24
-    vbroadcasti32x4 32(%rdi), %zmm23
-    vbroadcasti32x4 48(%rdi), %zmm22
-    vbroadcasti32x4 64(%rdi), %zmm21
-    vbroadcasti32x4 80(%rdi), %zmm20
-    vbroadcasti32x4 96(%rdi), %zmm19
-    vbroadcasti32x4 112(%rdi), %zmm18
-    vbroadcasti32x4 128(%rdi), %zmm17
-    vbroadcasti32x4 144(%rdi), %zmm16
-    vbroadcasti32x4 160(%rdi), %zmm15
-    vbroadcasti32x4 176(%rdi), %zmm14
-    vbroadcasti32x4 192(%rdi), %zmm13
-    vmovdqu64 .Lvaes512_gcm_bswap(%rip), %zmm4
-    vmovdqu (%rdx), %xmm5
+    vbroadcasti32x4 0(%rdi), %zmm11
+    vbroadcasti32x4 16(%rdi), %zmm23
+    vbroadcasti32x4 32(%rdi), %zmm22
+    vbroadcasti32x4 48(%rdi), %zmm21
+    vbroadcasti32x4 64(%rdi), %zmm20
+    vbroadcasti32x4 80(%rdi), %zmm19
+    vbroadcasti32x4 96(%rdi), %zmm18
+    vbroadcasti32x4 112(%rdi), %zmm17
+    vbroadcasti32x4 128(%rdi), %zmm16
+    vbroadcasti32x4 144(%rdi), %zmm15
+    vbroadcasti32x4 160(%rdi), %zmm14
+    vbroadcasti32x4 176(%rdi), %zmm13
+    vbroadcasti32x4 192(%rdi), %zmm12
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    vmovdqu (%rdx), %xmm6
     vbroadcasti32x4 16(%rdx), %zmm2
-    vpshufb %zmm4, %zmm2, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
     vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm2, %zmm2
-    cmp $8, %r9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $128, %r9
     jb .Laes_gen_vaes512_gcm_dec_k192_w8_done
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k192_w8_loop:
+    cmp $244, %r11b
+    ja .Laes_gen_vaes512_gcm_dec_k192_w8_carry27
+    vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm2, %zmm0
+    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm1
+    vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm2, %zmm2
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w8_counted27
+.Laes_gen_vaes512_gcm_dec_k192_w8_carry27:
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm2, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm1
-    vmovdqu64 0(%r8), %zmm9
-    vpshufb %zmm4, %zmm0, %zmm0
-    vpshufb %zmm4, %zmm9, %zmm9
-    vpshufb %zmm4, %zmm1, %zmm1
-    vpxord %zmm5, %zmm9, %zmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
     vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm2, %zmm2
-    vpclmulqdq $0, 896(%rsi), %zmm9, %zmm6
-    vpxord %zmm12, %zmm0, %zmm0
-    vpclmulqdq $17, 896(%rsi), %zmm9, %zmm8
-    vpxord %zmm12, %zmm1, %zmm1
-    vpclmulqdq $1, 896(%rsi), %zmm9, %zmm7
-    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
-    vpclmulqdq $16, 896(%rsi), %zmm9, %zmm9
-    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
-    vpxord %zmm9, %zmm7, %zmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
+.Laes_gen_vaes512_gcm_dec_k192_w8_counted27:
+    add $8, %r11d
+    vpxord %zmm11, %zmm0, %zmm0
+    vmovdqu64 0(%r8), %zmm7
+    vpxord %zmm11, %zmm1, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
-    vmovdqu64 64(%r8), %zmm9
+    vmovdqu64 64(%r8), %zmm8
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
-    vpshufb %zmm4, %zmm9, %zmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    vpxord %zmm6, %zmm7, %zmm7
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
-    vpclmulqdq $0, 960(%rsi), %zmm9, %zmm11
+    vpclmulqdq $0, 896(%rsi), %zmm7, %zmm4
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
-    vpxord %zmm11, %zmm6, %zmm6
+    vpclmulqdq $0, 960(%rsi), %zmm8, %zmm10
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
-    vpclmulqdq $17, 960(%rsi), %zmm9, %zmm11
+    vpxord %zmm10, %zmm4, %zmm4
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
-    vpxord %zmm11, %zmm8, %zmm8
+    vpclmulqdq $17, 896(%rsi), %zmm7, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
-    vpclmulqdq $1, 960(%rsi), %zmm9, %zmm11
+    vpclmulqdq $17, 960(%rsi), %zmm8, %zmm10
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    vpxord %zmm11, %zmm7, %zmm7
+    vpxord %zmm10, %zmm6, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
-    vpclmulqdq $16, 960(%rsi), %zmm9, %zmm9
+    vpshufd $78, %zmm7, %zmm10
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
-    vpxord %zmm9, %zmm7, %zmm7
+    vpxord %zmm10, %zmm7, %zmm7
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm10
+    vpshufd $78, %zmm8, %zmm9
+    vpxord %zmm9, %zmm8, %zmm8
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
-    vpclmulqdq $16, %zmm10, %zmm6, %zmm11
+    vpclmulqdq $0, 1920(%rsi), %zmm7, %zmm5
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
+    vpclmulqdq $0, 1984(%rsi), %zmm8, %zmm8
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    vpshufd $78, %zmm6, %zmm6
+    vpxord %zmm8, %zmm5, %zmm5
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
-    vpternlogq $150, %zmm6, %zmm11, %zmm7
+    vpternlogq $150, %zmm4, %zmm6, %zmm5
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    vpclmulqdq $16, %zmm10, %zmm7, %zmm11
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm9
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
-    vpshufd $78, %zmm7, %zmm7
+    vpclmulqdq $16, %zmm9, %zmm4, %zmm10
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
-    vpternlogq $150, %zmm7, %zmm11, %zmm8
+    vpshufd $78, %zmm4, %zmm4
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xce    # vaesenc %zmm14, %zmm1, %zmm1
-    vshufi64x2 $78, %zmm8, %zmm8, %zmm11
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc5    # vaesenclast %zmm13, %zmm0, %zmm0
-    vpxord %zmm11, %zmm8, %zmm8
-    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcd    # vaesenclast %zmm13, %zmm1, %zmm1
-    vextracti32x4 $1, %zmm8, %xmm11
+    vpternlogq $150, %zmm4, %zmm10, %zmm5
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
+    vpclmulqdq $16, %zmm9, %zmm5, %zmm10
+    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm13, %zmm1, %zmm1
+    vpshufd $78, %zmm5, %zmm5
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm12, %zmm0, %zmm0
+    vpternlogq $150, %zmm5, %zmm10, %zmm6
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcc    # vaesenclast %zmm12, %zmm1, %zmm1
+    vshufi64x2 $78, %zmm6, %zmm6, %zmm10
     vpxord 0(%r8), %zmm0, %zmm0
-    vpxor %xmm11, %xmm8, %xmm8
+    vpxord %zmm10, %zmm6, %zmm6
     vpxord 64(%r8), %zmm1, %zmm1
-    vmovdqa %xmm8, %xmm5
+    vextracti32x4 $1, %zmm6, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
     vmovdqu64 %zmm0, 0(%rcx)
     vmovdqu64 %zmm1, 64(%rcx)
     add $128, %r8
     add $128, %rcx
-    sub $8, %r9
-    cmp $8, %r9
+    sub $128, %r9
+    cmp $128, %r9
     jae .Laes_gen_vaes512_gcm_dec_k192_w8_loop
 .Laes_gen_vaes512_gcm_dec_k192_w8_done:
-    vmovdqu %xmm5, (%rdx)
-    vpshufb %xmm4, %xmm2, %xmm2
-    vmovdqu %xmm2, 16(%rdx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm2, %xmm9
+    vmovdqu %xmm9, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_dec_k192_w8_tail
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k192_w8_tail_done
+.Laes_gen_vaes512_gcm_dec_k192_w8_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqa %xmm6, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k192_w8_no_last
+    vmovdqu 48(%rdx), %xmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm7, %xmm7
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm10
+    vpxord %zmm10, %zmm4, %zmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm10
+    vpxord %zmm10, %zmm6, %zmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
+    vpxord %zmm7, %zmm5, %zmm5
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu %xmm0, 48(%rdx)
+.Laes_gen_vaes512_gcm_dec_k192_w8_no_last:
+    test %r9, %r9
+    jz .Laes_gen_vaes512_gcm_dec_k192_w8_reduce
+    .p2align 4
+.Laes_gen_vaes512_gcm_dec_k192_w8_tail_loop:
+    mov $-1, %rax
+    cmp $64, %r9
+    jae .Laes_gen_vaes512_gcm_dec_k192_w8_tail_full
+    xor %rax, %rax
+    bts %r9, %rax
+    sub $1, %rax
+.Laes_gen_vaes512_gcm_dec_k192_w8_tail_full:
+    kmovq %rax, %k1
+    vmovdqa64 %zmm2, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm12, %zmm0, %zmm0
+    vmovdqu8 (%r8), %zmm7{%k1}{z}
+    vpxord %zmm7, %zmm0, %zmm0
+    vmovdqu8 %zmm0, (%rcx){%k1}
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
+    vpclmulqdq $0, (%r11), %zmm7, %zmm10
+    vpxord %zmm10, %zmm4, %zmm4
+    vpclmulqdq $17, (%r11), %zmm7, %zmm10
+    vpxord %zmm10, %zmm6, %zmm6
+    vpshufd $78, %zmm7, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vpclmulqdq $0, 1024(%r11), %zmm7, %zmm7
+    vpxord %zmm7, %zmm5, %zmm5
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+    ja .Laes_gen_vaes512_gcm_dec_k192_w8_tail_loop
+.Laes_gen_vaes512_gcm_dec_k192_w8_reduce:
+    vpternlogq $150, %zmm4, %zmm6, %zmm5
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm9
+    vpclmulqdq $16, %zmm9, %zmm4, %zmm10
+    vpshufd $78, %zmm4, %zmm4
+    vpternlogq $150, %zmm4, %zmm10, %zmm5
+    vpclmulqdq $16, %zmm9, %zmm5, %zmm10
+    vpshufd $78, %zmm5, %zmm5
+    vpternlogq $150, %zmm5, %zmm10, %zmm6
+    vshufi64x2 $78, %zmm6, %zmm6, %zmm10
+    vpxord %zmm10, %zmm6, %zmm6
+    vextracti32x4 $1, %zmm6, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k192_w8_tag_done
+    vmovdqu 48(%rdx), %xmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu %xmm7, 48(%rdx)
+.Laes_gen_vaes512_gcm_dec_k192_w8_tag_done:
+.Laes_gen_vaes512_gcm_dec_k192_w8_tail_done:
+    vmovdqu %xmm6, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1787,197 +2869,328 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     vpxord %xmm21, %xmm21, %xmm21
     vpxord %xmm22, %xmm22, %xmm22
     vpxord %xmm23, %xmm23, %xmm23
-    vpxord %xmm24, %xmm24, %xmm24
     vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k192_w8, .-aes_gen_vaes512_gcm_dec_k192_w8
 
-# void aes_gen_vaes512_gcm_dec_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_vaes512_gcm_dec_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
-# iv: unused (the counter is in state).
-# nblocks: a multiple of 4.
-# Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512VL.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
+# Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
 #   %xmm2 block 2
 #   %xmm3 block 3
-#   %xmm4 counter blocks, byte-reversed: lane j counts block j of the group
+#   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm5 temporary: data loads
-#   %xmm6 the byte-reversal pattern
-#   %xmm7 the running hash, reflected
-#   %xmm8 GHASH: low products
-#   %xmm9 GHASH: middle products
-#   %xmm10 GHASH: high products
-#   %xmm11 GHASH: a block register of data
-#   %xmm12 GHASH: a key power, a product
-#   %xmm13 GHASH: a product
-#   %xmm14 rk0
-#   %xmm26 rk1
-#   %xmm25 rk2
-#   %xmm24 rk3
-#   %xmm23 rk4
-#   %xmm22 rk5
-#   %xmm21 rk6
-#   %xmm20 rk7
-#   %xmm19 rk8
-#   %xmm18 rk9
-#   %xmm17 rk10
-#   %xmm16 rk11
-#   %xmm15 rk12
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %xmm6 GHASH: low products
+#   %xmm7 GHASH: middle products
+#   %xmm8 GHASH: high products; between groups the running hash, reflected
+#   %xmm9 GHASH: a block register of data
+#   %xmm10 GHASH: the next one
+#   %xmm11 GHASH: a key power, a product
+#   %xmm12 GHASH: a product
+#   %xmm13 rk0
+#   %xmm25 rk1
+#   %xmm24 rk2
+#   %xmm23 rk3
+#   %xmm22 rk4
+#   %xmm21 rk5
+#   %xmm20 rk6
+#   %xmm19 rk7
+#   %xmm18 rk8
+#   %xmm17 rk9
+#   %xmm16 rk10
+#   %xmm15 rk11
+#   %xmm14 rk12
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k192_w4
     .type aes_gen_vaes512_gcm_dec_k192_w4, @function
     .p2align 5
 aes_gen_vaes512_gcm_dec_k192_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm14
-    vmovdqu64 16(%rdi), %xmm26
-    vmovdqu64 32(%rdi), %xmm25
-    vmovdqu64 48(%rdi), %xmm24
-    vmovdqu64 64(%rdi), %xmm23
-    vmovdqu64 80(%rdi), %xmm22
-    vmovdqu64 96(%rdi), %xmm21
-    vmovdqu64 112(%rdi), %xmm20
-    vmovdqu64 128(%rdi), %xmm19
-    vmovdqu64 144(%rdi), %xmm18
-    vmovdqu64 160(%rdi), %xmm17
-    vmovdqu64 176(%rdi), %xmm16
-    vmovdqu 192(%rdi), %xmm15
-    vmovdqu .Lvaes512_gcm_bswap(%rip), %xmm6
-    vmovdqu (%rdx), %xmm7
+    vmovdqu 0(%rdi), %xmm13
+    vmovdqu64 16(%rdi), %xmm25
+    vmovdqu64 32(%rdi), %xmm24
+    vmovdqu64 48(%rdi), %xmm23
+    vmovdqu64 64(%rdi), %xmm22
+    vmovdqu64 80(%rdi), %xmm21
+    vmovdqu64 96(%rdi), %xmm20
+    vmovdqu64 112(%rdi), %xmm19
+    vmovdqu64 128(%rdi), %xmm18
+    vmovdqu64 144(%rdi), %xmm17
+    vmovdqu64 160(%rdi), %xmm16
+    vmovdqu 176(%rdi), %xmm15
+    vmovdqu 192(%rdi), %xmm14
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    vmovdqu (%rdx), %xmm8
     vmovdqu 16(%rdx), %xmm4
-    vpshufb %xmm6, %xmm4, %xmm4
-    cmp $4, %r9
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
     jb .Laes_gen_vaes512_gcm_dec_k192_w4_done
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k192_w4_loop:
+    cmp $251, %r11b
+    ja .Laes_gen_vaes512_gcm_dec_k192_w4_carry24
+    vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm4, %xmm0
+    vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm4, %xmm1
+    vpaddd .Lvaes512_gcm_inc_be1+32(%rip), %xmm4, %xmm2
+    vpaddd .Lvaes512_gcm_inc_be1+48(%rip), %xmm4, %xmm3
+    vpaddd .Lvaes512_gcm_inc_be1+64(%rip), %xmm4, %xmm4
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w4_counted24
+.Laes_gen_vaes512_gcm_dec_k192_w4_carry24:
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm4, %xmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm1
-    vmovdqu 0(%r8), %xmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes512_gcm_inc1+32(%rip), %xmm4, %xmm2
-    vpshufb %xmm6, %xmm11, %xmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm2, %xmm2
     vpaddd .Lvaes512_gcm_inc1+48(%rip), %xmm4, %xmm3
-    vpshufb %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm11, %xmm11
-    vpshufb %xmm6, %xmm1, %xmm1
-    vpclmulqdq $0, 960(%rsi), %xmm11, %xmm8
-    vpshufb %xmm6, %xmm2, %xmm2
-    vpclmulqdq $17, 960(%rsi), %xmm11, %xmm10
-    vpshufb %xmm6, %xmm3, %xmm3
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes512_gcm_inc1+64(%rip), %xmm4, %xmm4
-    vpclmulqdq $1, 960(%rsi), %xmm11, %xmm9
-    vpxor %xmm14, %xmm0, %xmm0
-    vpclmulqdq $16, 960(%rsi), %xmm11, %xmm11
-    vpxor %xmm14, %xmm1, %xmm1
-    vpxor %xmm14, %xmm2, %xmm2
-    vpxor %xmm11, %xmm9, %xmm9
-    vpxor %xmm14, %xmm3, %xmm3
-    vmovdqu 16(%r8), %xmm11
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm11, %xmm11
-    .byte 0x62,0x92,0x75,0x08,0xdc,0xca    # vaesenc %xmm26, %xmm1, %xmm1
-    .byte 0x62,0x92,0x6d,0x08,0xdc,0xd2    # vaesenc %xmm26, %xmm2, %xmm2
-    vpclmulqdq $0, 976(%rsi), %xmm11, %xmm13
-    .byte 0x62,0x92,0x65,0x08,0xdc,0xda    # vaesenc %xmm26, %xmm3, %xmm3
-    vpxor %xmm13, %xmm8, %xmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
+.Laes_gen_vaes512_gcm_dec_k192_w4_counted24:
+    add $4, %r11d
+    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm13, %xmm1, %xmm1
+    vmovdqu 0(%r8), %xmm9
+    vpxor %xmm13, %xmm2, %xmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpxor %xmm13, %xmm3, %xmm3
+    vmovdqu 16(%r8), %xmm10
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
-    vpclmulqdq $17, 976(%rsi), %xmm11, %xmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm10, %xmm10
     .byte 0x62,0x92,0x75,0x08,0xdc,0xc9    # vaesenc %xmm25, %xmm1, %xmm1
-    .byte 0x62,0x92,0x6d,0x08,0xdc,0xd1    # vaesenc %xmm25, %xmm2, %xmm2
-    vpxor %xmm13, %xmm10, %xmm10
-    .byte 0x62,0x92,0x65,0x08,0xdc,0xd9    # vaesenc %xmm25, %xmm3, %xmm3
-    vpclmulqdq $1, 976(%rsi), %xmm11, %xmm13
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
-    .byte 0x62,0x92,0x75,0x08,0xdc,0xc8    # vaesenc %xmm24, %xmm1, %xmm1
-    vpxor %xmm13, %xmm9, %xmm9
-    .byte 0x62,0x92,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm24, %xmm2, %xmm2
-    vpclmulqdq $16, 976(%rsi), %xmm11, %xmm11
-    .byte 0x62,0x92,0x65,0x08,0xdc,0xd8    # vaesenc %xmm24, %xmm3, %xmm3
-    vpxor %xmm11, %xmm9, %xmm9
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcf    # vaesenc %xmm23, %xmm1, %xmm1
-    vmovdqu 32(%r8), %xmm11
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd7    # vaesenc %xmm23, %xmm2, %xmm2
-    vpshufb %xmm6, %xmm11, %xmm11
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdf    # vaesenc %xmm23, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    vpclmulqdq $0, 992(%rsi), %xmm11, %xmm13
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xce    # vaesenc %xmm22, %xmm1, %xmm1
-    vpxor %xmm13, %xmm8, %xmm8
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd6    # vaesenc %xmm22, %xmm2, %xmm2
-    vpclmulqdq $17, 992(%rsi), %xmm11, %xmm13
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xde    # vaesenc %xmm22, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    vpxor %xmm13, %xmm10, %xmm10
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
-    vpclmulqdq $1, 992(%rsi), %xmm11, %xmm13
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd5    # vaesenc %xmm21, %xmm2, %xmm2
-    vpxor %xmm13, %xmm9, %xmm9
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdd    # vaesenc %xmm21, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    vpclmulqdq $16, 992(%rsi), %xmm11, %xmm11
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
-    vpxor %xmm11, %xmm9, %xmm9
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd4    # vaesenc %xmm20, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdc    # vaesenc %xmm20, %xmm3, %xmm3
-    vmovdqu 48(%r8), %xmm11
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    vpshufb %xmm6, %xmm11, %xmm11
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
-    vpclmulqdq $0, 1008(%rsi), %xmm11, %xmm13
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd3    # vaesenc %xmm19, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdb    # vaesenc %xmm19, %xmm3, %xmm3
-    vpxor %xmm13, %xmm8, %xmm8
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    vpclmulqdq $17, 1008(%rsi), %xmm11, %xmm13
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd2    # vaesenc %xmm18, %xmm2, %xmm2
-    vpxor %xmm13, %xmm10, %xmm10
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
-    vpclmulqdq $1, 1008(%rsi), %xmm11, %xmm13
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    vpxor %xmm13, %xmm9, %xmm9
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd1    # vaesenc %xmm17, %xmm2, %xmm2
-    vpclmulqdq $16, 1008(%rsi), %xmm11, %xmm11
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
-    vpxor %xmm11, %xmm9, %xmm9
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm8, %xmm13
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm16, %xmm2, %xmm2
-    vpshufd $78, %xmm8, %xmm8
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
     vpxor %xmm8, %xmm9, %xmm9
-    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdd,0xcf         # vaesenclast %xmm15, %xmm1, %xmm1
-    vpxor %xmm13, %xmm9, %xmm9
-    .byte 0xc4,0xc2,0x69,0xdd,0xd7         # vaesenclast %xmm15, %xmm2, %xmm2
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm9, %xmm13
-    .byte 0xc4,0xc2,0x61,0xdd,0xdf         # vaesenclast %xmm15, %xmm3, %xmm3
-    vpshufd $78, %xmm9, %xmm9
+    .byte 0x62,0x92,0x6d,0x08,0xdc,0xd1    # vaesenc %xmm25, %xmm2, %xmm2
+    vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xd9    # vaesenc %xmm25, %xmm3, %xmm3
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    vpclmulqdq $0, 976(%rsi), %xmm10, %xmm12
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xc8    # vaesenc %xmm24, %xmm1, %xmm1
+    vpxor %xmm12, %xmm6, %xmm6
+    .byte 0x62,0x92,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm24, %xmm2, %xmm2
+    vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xd8    # vaesenc %xmm24, %xmm3, %xmm3
+    vpclmulqdq $17, 976(%rsi), %xmm10, %xmm12
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    vpxor %xmm12, %xmm8, %xmm8
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcf    # vaesenc %xmm23, %xmm1, %xmm1
+    vpshufd $78, %xmm9, %xmm12
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd7    # vaesenc %xmm23, %xmm2, %xmm2
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdf    # vaesenc %xmm23, %xmm3, %xmm3
+    vpxor %xmm12, %xmm9, %xmm9
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    vpshufd $78, %xmm10, %xmm11
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xce    # vaesenc %xmm22, %xmm1, %xmm1
+    vpxor %xmm11, %xmm10, %xmm10
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd6    # vaesenc %xmm22, %xmm2, %xmm2
+    vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xde    # vaesenc %xmm22, %xmm3, %xmm3
+    vpclmulqdq $0, 2000(%rsi), %xmm10, %xmm10
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    vpxor %xmm10, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd5    # vaesenc %xmm21, %xmm2, %xmm2
+    vmovdqu 32(%r8), %xmm9
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdd    # vaesenc %xmm21, %xmm3, %xmm3
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    vmovdqu 48(%r8), %xmm10
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm10, %xmm10
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd4    # vaesenc %xmm20, %xmm2, %xmm2
+    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm12
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdc    # vaesenc %xmm20, %xmm3, %xmm3
+    vpclmulqdq $0, 1008(%rsi), %xmm10, %xmm11
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
+    vpxor %xmm12, %xmm6, %xmm6
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd3    # vaesenc %xmm19, %xmm2, %xmm2
+    vpxor %xmm11, %xmm6, %xmm6
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdb    # vaesenc %xmm19, %xmm3, %xmm3
+    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm12
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    vpclmulqdq $17, 1008(%rsi), %xmm10, %xmm11
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
+    vpxor %xmm12, %xmm8, %xmm8
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd2    # vaesenc %xmm18, %xmm2, %xmm2
+    vpxor %xmm11, %xmm8, %xmm8
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    vpshufd $78, %xmm9, %xmm12
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
+    vpxor %xmm12, %xmm9, %xmm9
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd1    # vaesenc %xmm17, %xmm2, %xmm2
+    vpshufd $78, %xmm10, %xmm11
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
+    vpxor %xmm11, %xmm10, %xmm10
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
+    vpclmulqdq $0, 2032(%rsi), %xmm10, %xmm10
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm16, %xmm2, %xmm2
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
+    vpxor %xmm9, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    vpxor %xmm10, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
+    vpxor %xmm8, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vpshufd $78, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdd,0xd6         # vaesenclast %xmm14, %xmm2, %xmm2
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+    vpxor %xmm12, %xmm7, %xmm7
     vpxor 0(%r8), %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
     vpxor 16(%r8), %xmm1, %xmm1
-    vpxor %xmm9, %xmm10, %xmm10
+    vpshufd $78, %xmm7, %xmm7
     vpxor 32(%r8), %xmm2, %xmm2
-    vpxor %xmm13, %xmm10, %xmm10
+    vpxor %xmm7, %xmm8, %xmm8
     vpxor 48(%r8), %xmm3, %xmm3
-    vmovdqa %xmm10, %xmm7
+    vpxor %xmm12, %xmm8, %xmm8
     vmovdqu %xmm0, 0(%rcx)
     vmovdqu %xmm1, 16(%rcx)
     vmovdqu %xmm2, 32(%rcx)
     vmovdqu %xmm3, 48(%rcx)
     add $64, %r8
     add $64, %rcx
-    sub $4, %r9
-    cmp $4, %r9
+    sub $64, %r9
+    cmp $64, %r9
     jae .Laes_gen_vaes512_gcm_dec_k192_w4_loop
 .Laes_gen_vaes512_gcm_dec_k192_w4_done:
-    vmovdqu %xmm7, (%rdx)
-    vpshufb %xmm6, %xmm4, %xmm4
-    vmovdqu %xmm4, 16(%rdx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm11
+    vmovdqu %xmm11, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_dec_k192_w4_tail
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k192_w4_tail_done
+.Laes_gen_vaes512_gcm_dec_k192_w4_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqa %xmm8, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k192_w4_no_last
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 48(%rdx)
+.Laes_gen_vaes512_gcm_dec_k192_w4_no_last:
+    test %r9, %r9
+    jz .Laes_gen_vaes512_gcm_dec_k192_w4_reduce
+    .p2align 4
+.Laes_gen_vaes512_gcm_dec_k192_w4_tail_loop:
+    mov $-1, %rax
+    cmp $16, %r9
+    jae .Laes_gen_vaes512_gcm_dec_k192_w4_tail_full
+    xor %rax, %rax
+    bts %r9, %rax
+    sub $1, %rax
+.Laes_gen_vaes512_gcm_dec_k192_w4_tail_full:
+    kmovq %rax, %k1
+    vmovdqa %xmm4, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu8 (%r8), %xmm9{%k1}{z}
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu8 %xmm0, (%rcx){%k1}
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+    ja .Laes_gen_vaes512_gcm_dec_k192_w4_tail_loop
+.Laes_gen_vaes512_gcm_dec_k192_w4_reduce:
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm8, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpshufd $78, %xmm6, %xmm6
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm12, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpshufd $78, %xmm7, %xmm7
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor %xmm12, %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k192_w4_tag_done
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+.Laes_gen_vaes512_gcm_dec_k192_w4_tag_done:
+.Laes_gen_vaes512_gcm_dec_k192_w4_tail_done:
+    vmovdqu %xmm8, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2004,113 +3217,241 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     vpxord %xmm23, %xmm23, %xmm23
     vpxord %xmm24, %xmm24, %xmm24
     vpxord %xmm25, %xmm25, %xmm25
-    vpxord %xmm26, %xmm26, %xmm26
     vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k192_w4, .-aes_gen_vaes512_gcm_dec_k192_w4
 
-# void aes_gen_vaes512_gcm_dec_k192_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_vaes512_gcm_dec_k192_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
-# iv: unused (the counter is in state).
-# nblocks: any count.
-# Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512VL.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
+# Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 counter blocks, byte-reversed: lane j counts block j of the group
+#   %xmm1 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm2 temporary: data loads
-#   %xmm3 the byte-reversal pattern
-#   %xmm4 the running hash, reflected
-#   %xmm5 GHASH: low products
-#   %xmm6 GHASH: middle products
-#   %xmm7 GHASH: high products
-#   %xmm8 GHASH: a block register of data
-#   %xmm9 GHASH: a key power, a product
-#   %xmm10 GHASH: a product
-#   %xmm11 rk0
-#   %xmm23 rk1
-#   %xmm22 rk2
-#   %xmm21 rk3
-#   %xmm20 rk4
-#   %xmm19 rk5
-#   %xmm18 rk6
-#   %xmm17 rk7
-#   %xmm16 rk8
-#   %xmm15 rk9
-#   %xmm14 rk10
-#   %xmm13 rk11
-#   %xmm12 rk12
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %xmm3 GHASH: low products
+#   %xmm4 GHASH: middle products
+#   %xmm5 GHASH: high products; between groups the running hash, reflected
+#   %xmm6 GHASH: a block register of data
+#   %xmm7 GHASH: the next one
+#   %xmm8 GHASH: a key power, a product
+#   %xmm9 GHASH: a product
+#   %xmm10 rk0
+#   %xmm22 rk1
+#   %xmm21 rk2
+#   %xmm20 rk3
+#   %xmm19 rk4
+#   %xmm18 rk5
+#   %xmm17 rk6
+#   %xmm16 rk7
+#   %xmm15 rk8
+#   %xmm14 rk9
+#   %xmm13 rk10
+#   %xmm12 rk11
+#   %xmm11 rk12
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k192_w1
     .type aes_gen_vaes512_gcm_dec_k192_w1, @function
     .p2align 5
 aes_gen_vaes512_gcm_dec_k192_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm11
-    vmovdqu64 16(%rdi), %xmm23
-    vmovdqu64 32(%rdi), %xmm22
-    vmovdqu64 48(%rdi), %xmm21
-    vmovdqu64 64(%rdi), %xmm20
-    vmovdqu64 80(%rdi), %xmm19
-    vmovdqu64 96(%rdi), %xmm18
-    vmovdqu64 112(%rdi), %xmm17
-    vmovdqu64 128(%rdi), %xmm16
-    vmovdqu 144(%rdi), %xmm15
-    vmovdqu 160(%rdi), %xmm14
-    vmovdqu 176(%rdi), %xmm13
-    vmovdqu 192(%rdi), %xmm12
-    vmovdqu .Lvaes512_gcm_bswap(%rip), %xmm3
-    vmovdqu (%rdx), %xmm4
+    vmovdqu 0(%rdi), %xmm10
+    vmovdqu64 16(%rdi), %xmm22
+    vmovdqu64 32(%rdi), %xmm21
+    vmovdqu64 48(%rdi), %xmm20
+    vmovdqu64 64(%rdi), %xmm19
+    vmovdqu64 80(%rdi), %xmm18
+    vmovdqu64 96(%rdi), %xmm17
+    vmovdqu64 112(%rdi), %xmm16
+    vmovdqu 128(%rdi), %xmm15
+    vmovdqu 144(%rdi), %xmm14
+    vmovdqu 160(%rdi), %xmm13
+    vmovdqu 176(%rdi), %xmm12
+    vmovdqu 192(%rdi), %xmm11
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    vmovdqu (%rdx), %xmm5
     vmovdqu 16(%rdx), %xmm1
-    vpshufb %xmm3, %xmm1, %xmm1
-    cmp $1, %r9
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $16, %r9
     jb .Laes_gen_vaes512_gcm_dec_k192_w1_done
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k192_w1_loop:
+    cmp $254, %r11b
+    ja .Laes_gen_vaes512_gcm_dec_k192_w1_carry24
+    vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm1, %xmm0
+    vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm1, %xmm1
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w1_counted24
+.Laes_gen_vaes512_gcm_dec_k192_w1_carry24:
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm1, %xmm0
-    vmovdqu 0(%r8), %xmm8
-    vpshufb %xmm3, %xmm0, %xmm0
-    vpshufb %xmm3, %xmm8, %xmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
-    vpxor %xmm4, %xmm8, %xmm8
-    vpxor %xmm11, %xmm0, %xmm0
-    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm5
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
+.Laes_gen_vaes512_gcm_dec_k192_w1_counted24:
+    add $1, %r11d
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu 0(%r8), %xmm6
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    vpclmulqdq $1, 1008(%rsi), %xmm8, %xmm6
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    vpclmulqdq $16, 1008(%rsi), %xmm8, %xmm8
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    vpxor %xmm8, %xmm6, %xmm6
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    vpshufd $78, %xmm5, %xmm5
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
     vpxor %xmm5, %xmm6, %xmm6
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    vpshufd $78, %xmm6, %xmm9
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    vpxor %xmm9, %xmm6, %xmm6
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
+    vpxor %xmm3, %xmm4, %xmm4
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    vpxor %xmm10, %xmm6, %xmm6
+    vpxor %xmm5, %xmm4, %xmm4
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm10
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    vpshufd $78, %xmm6, %xmm6
+    vpshufd $78, %xmm3, %xmm3
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    vpxor %xmm6, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vpxor %xmm10, %xmm7, %xmm7
+    vpxor %xmm3, %xmm4, %xmm4
+    vpxor %xmm9, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vpshufd $78, %xmm4, %xmm4
     vpxor 0(%r8), %xmm0, %xmm0
-    vmovdqa %xmm7, %xmm4
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm9, %xmm5, %xmm5
     vmovdqu %xmm0, 0(%rcx)
     add $16, %r8
     add $16, %rcx
-    sub $1, %r9
-    cmp $1, %r9
+    sub $16, %r9
+    cmp $16, %r9
     jae .Laes_gen_vaes512_gcm_dec_k192_w1_loop
 .Laes_gen_vaes512_gcm_dec_k192_w1_done:
-    vmovdqu %xmm4, (%rdx)
-    vpshufb %xmm3, %xmm1, %xmm1
-    vmovdqu %xmm1, 16(%rdx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm8
+    vmovdqu %xmm8, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_dec_k192_w1_tail
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k192_w1_tail_done
+.Laes_gen_vaes512_gcm_dec_k192_w1_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqa %xmm5, %xmm6
+    vpclmulqdq $0, (%r11), %xmm6, %xmm3
+    vpclmulqdq $17, (%r11), %xmm6, %xmm5
+    vpshufd $78, %xmm6, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k192_w1_no_last
+    vmovdqu 48(%rdx), %xmm6
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm9
+    vpxor %xmm9, %xmm3, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm9
+    vpxor %xmm9, %xmm5, %xmm5
+    vpshufd $78, %xmm6, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
+    vpxor %xmm6, %xmm4, %xmm4
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm10, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vmovdqu %xmm0, 48(%rdx)
+.Laes_gen_vaes512_gcm_dec_k192_w1_no_last:
+    test %r9, %r9
+    jz .Laes_gen_vaes512_gcm_dec_k192_w1_reduce
+    .p2align 4
+.Laes_gen_vaes512_gcm_dec_k192_w1_tail_loop:
+    mov $-1, %rax
+    cmp $16, %r9
+    jae .Laes_gen_vaes512_gcm_dec_k192_w1_tail_full
+    xor %rax, %rax
+    bts %r9, %rax
+    sub $1, %rax
+.Laes_gen_vaes512_gcm_dec_k192_w1_tail_full:
+    kmovq %rax, %k1
+    vmovdqa %xmm1, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm10, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vmovdqu8 (%r8), %xmm6{%k1}{z}
+    vpxor %xmm6, %xmm0, %xmm0
+    vmovdqu8 %xmm0, (%rcx){%k1}
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
+    vpclmulqdq $0, (%r11), %xmm6, %xmm9
+    vpxor %xmm9, %xmm3, %xmm3
+    vpclmulqdq $17, (%r11), %xmm6, %xmm9
+    vpxor %xmm9, %xmm5, %xmm5
+    vpshufd $78, %xmm6, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
+    vpxor %xmm6, %xmm4, %xmm4
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+    ja .Laes_gen_vaes512_gcm_dec_k192_w1_tail_loop
+.Laes_gen_vaes512_gcm_dec_k192_w1_reduce:
+    vpxor %xmm3, %xmm4, %xmm4
+    vpxor %xmm5, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
+    vpshufd $78, %xmm3, %xmm3
+    vpxor %xmm3, %xmm4, %xmm4
+    vpxor %xmm9, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
+    vpshufd $78, %xmm4, %xmm4
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm9, %xmm5, %xmm5
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k192_w1_tag_done
+    vmovdqu 48(%rdx), %xmm6
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm5, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vmovdqu %xmm6, 48(%rdx)
+.Laes_gen_vaes512_gcm_dec_k192_w1_tag_done:
+.Laes_gen_vaes512_gcm_dec_k192_w1_tail_done:
+    vmovdqu %xmm5, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2134,17 +3475,16 @@ aes_gen_vaes512_gcm_dec_k192_w1:
     vpxord %xmm20, %xmm20, %xmm20
     vpxord %xmm21, %xmm21, %xmm21
     vpxord %xmm22, %xmm22, %xmm22
-    vpxord %xmm23, %xmm23, %xmm23
     vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k192_w1, .-aes_gen_vaes512_gcm_dec_k192_w1
 
-# void aes_gen_vaes512_gcm_dec_k256_w32(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_vaes512_gcm_dec_k256_w32(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 32 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 1 reloaded per group.
-# iv: unused (the counter is in state).
-# nblocks: a multiple of 32.
-# Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 32 blocks, then what is left a vector at a time (the last one partial).
+# Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -2154,295 +3494,309 @@ aes_gen_vaes512_gcm_dec_k192_w1:
 #   %zmm5 blocks 20-23
 #   %zmm6 blocks 24-27
 #   %zmm7 blocks 28-31
-#   %zmm8 counter blocks, byte-reversed: lane j counts block j of the group
-#   %zmm9 temporary: data loads, spilled round keys rk1
-#   %zmm10 the byte-reversal pattern
-#   %zmm11 the running hash, reflected
-#   %zmm12 GHASH: low products
-#   %zmm13 GHASH: middle products
-#   %zmm14 GHASH: high products
-#   %zmm15 GHASH: a block register of data
-#   %zmm16 GHASH: a key power, a product
-#   %zmm17 GHASH: a product
-#   %zmm18 rk0
-#   %zmm31 rk2
-#   %zmm30 rk3
-#   %zmm29 rk4
-#   %zmm28 rk5
-#   %zmm27 rk6
-#   %zmm26 rk7
-#   %zmm25 rk8
-#   %zmm24 rk9
-#   %zmm23 rk10
-#   %zmm22 rk11
-#   %zmm21 rk12
-#   %zmm20 rk13
-#   %zmm19 rk14
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %zmm8 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %zmm9 temporary: data loads
+#   %zmm10 GHASH: low products
+#   %zmm11 GHASH: middle products
+#   %zmm12 GHASH: high products; between groups the running hash, reflected
+#   %zmm13 GHASH: a block register of data
+#   %zmm14 GHASH: the next one
+#   %zmm15 GHASH: a key power, a product
+#   %zmm16 GHASH: a product
+#   %zmm17 rk0
+#   %zmm31 rk1
+#   %zmm30 rk2
+#   %zmm29 rk3
+#   %zmm28 rk4
+#   %zmm27 rk5
+#   %zmm26 rk6
+#   %zmm25 rk7
+#   %zmm24 rk8
+#   %zmm23 rk9
+#   %zmm22 rk10
+#   %zmm21 rk11
+#   %zmm20 rk12
+#   %zmm19 rk13
+#   %zmm18 rk14
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k256_w32
     .type aes_gen_vaes512_gcm_dec_k256_w32, @function
     .p2align 5
 aes_gen_vaes512_gcm_dec_k256_w32:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm18
-    vbroadcasti32x4 32(%rdi), %zmm31
-    vbroadcasti32x4 48(%rdi), %zmm30
-    vbroadcasti32x4 64(%rdi), %zmm29
-    vbroadcasti32x4 80(%rdi), %zmm28
-    vbroadcasti32x4 96(%rdi), %zmm27
-    vbroadcasti32x4 112(%rdi), %zmm26
-    vbroadcasti32x4 128(%rdi), %zmm25
-    vbroadcasti32x4 144(%rdi), %zmm24
-    vbroadcasti32x4 160(%rdi), %zmm23
-    vbroadcasti32x4 176(%rdi), %zmm22
-    vbroadcasti32x4 192(%rdi), %zmm21
-    vbroadcasti32x4 208(%rdi), %zmm20
-    vbroadcasti32x4 224(%rdi), %zmm19
-    vmovdqu64 .Lvaes512_gcm_bswap(%rip), %zmm10
-    vmovdqu (%rdx), %xmm11
+    vbroadcasti32x4 0(%rdi), %zmm17
+    vbroadcasti32x4 16(%rdi), %zmm31
+    vbroadcasti32x4 32(%rdi), %zmm30
+    vbroadcasti32x4 48(%rdi), %zmm29
+    vbroadcasti32x4 64(%rdi), %zmm28
+    vbroadcasti32x4 80(%rdi), %zmm27
+    vbroadcasti32x4 96(%rdi), %zmm26
+    vbroadcasti32x4 112(%rdi), %zmm25
+    vbroadcasti32x4 128(%rdi), %zmm24
+    vbroadcasti32x4 144(%rdi), %zmm23
+    vbroadcasti32x4 160(%rdi), %zmm22
+    vbroadcasti32x4 176(%rdi), %zmm21
+    vbroadcasti32x4 192(%rdi), %zmm20
+    vbroadcasti32x4 208(%rdi), %zmm19
+    vbroadcasti32x4 224(%rdi), %zmm18
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    vmovdqu (%rdx), %xmm12
     vbroadcasti32x4 16(%rdx), %zmm8
-    vpshufb %zmm10, %zmm8, %zmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm8, %zmm8
-    cmp $32, %r9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $512, %r9
     jb .Laes_gen_vaes512_gcm_dec_k256_w32_done
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k256_w32_loop:
+    cmp $220, %r11b
+    ja .Laes_gen_vaes512_gcm_dec_k256_w32_carry29
+    vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm8, %zmm0
+    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm8, %zmm1
+    vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm8, %zmm2
+    vpaddd .Lvaes512_gcm_inc_be4+192(%rip), %zmm8, %zmm3
+    vpaddd .Lvaes512_gcm_inc_be4+256(%rip), %zmm8, %zmm4
+    vpaddd .Lvaes512_gcm_inc_be4+320(%rip), %zmm8, %zmm5
+    vpaddd .Lvaes512_gcm_inc_be4+384(%rip), %zmm8, %zmm6
+    vpaddd .Lvaes512_gcm_inc_be4+448(%rip), %zmm8, %zmm7
+    vpaddd .Lvaes512_gcm_inc_be4+512(%rip), %zmm8, %zmm8
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w32_counted29
+.Laes_gen_vaes512_gcm_dec_k256_w32_carry29:
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm8, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm1
-    vmovdqu64 0(%r8), %zmm15
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
     vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm8, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
     vpaddd .Lvaes512_gcm_inc4+192(%rip), %zmm8, %zmm3
-    vpshufb %zmm10, %zmm15, %zmm15
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
     vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm8, %zmm4
-    vpxord %zmm11, %zmm15, %zmm15
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     vpaddd .Lvaes512_gcm_inc4+320(%rip), %zmm8, %zmm5
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm5, %zmm5
     vpaddd .Lvaes512_gcm_inc4+384(%rip), %zmm8, %zmm6
-    vpclmulqdq $0, 512(%rsi), %zmm15, %zmm12
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm6, %zmm6
     vpaddd .Lvaes512_gcm_inc4+448(%rip), %zmm8, %zmm7
-    vpshufb %zmm10, %zmm0, %zmm0
-    vpclmulqdq $17, 512(%rsi), %zmm15, %zmm14
-    vpshufb %zmm10, %zmm1, %zmm1
-    vpclmulqdq $1, 512(%rsi), %zmm15, %zmm13
-    vpshufb %zmm10, %zmm2, %zmm2
-    vpshufb %zmm10, %zmm3, %zmm3
-    vpclmulqdq $16, 512(%rsi), %zmm15, %zmm15
-    vpshufb %zmm10, %zmm4, %zmm4
-    vpxord %zmm15, %zmm13, %zmm13
-    vpshufb %zmm10, %zmm5, %zmm5
-    vpshufb %zmm10, %zmm6, %zmm6
-    vmovdqu64 64(%r8), %zmm15
-    vpshufb %zmm10, %zmm7, %zmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
     vpaddd .Lvaes512_gcm_inc4+512(%rip), %zmm8, %zmm8
-    vpshufb %zmm10, %zmm15, %zmm15
-    vpxord %zmm18, %zmm0, %zmm0
-    vpclmulqdq $0, 576(%rsi), %zmm15, %zmm17
-    vpxord %zmm18, %zmm1, %zmm1
-    vpxord %zmm18, %zmm2, %zmm2
-    vpxord %zmm17, %zmm12, %zmm12
-    vpxord %zmm18, %zmm3, %zmm3
-    vpxord %zmm18, %zmm4, %zmm4
-    vpclmulqdq $17, 576(%rsi), %zmm15, %zmm17
-    vpxord %zmm18, %zmm5, %zmm5
-    vpxord %zmm17, %zmm14, %zmm14
-    vpxord %zmm18, %zmm6, %zmm6
-    vpxord %zmm18, %zmm7, %zmm7
-    vpclmulqdq $1, 576(%rsi), %zmm15, %zmm17
-    vbroadcasti32x4 16(%rdi), %zmm9
-    vpxord %zmm17, %zmm13, %zmm13
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm9, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm9, %zmm1, %zmm1
-    vpclmulqdq $16, 576(%rsi), %zmm15, %zmm15
-    .byte 0x62,0xd2,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm9, %zmm2, %zmm2
-    .byte 0x62,0xd2,0x65,0x48,0xdc,0xd9    # vaesenc %zmm9, %zmm3, %zmm3
-    vpxord %zmm15, %zmm13, %zmm13
-    .byte 0x62,0xd2,0x5d,0x48,0xdc,0xe1    # vaesenc %zmm9, %zmm4, %zmm4
-    vmovdqu64 128(%r8), %zmm15
-    .byte 0x62,0xd2,0x55,0x48,0xdc,0xe9    # vaesenc %zmm9, %zmm5, %zmm5
-    .byte 0x62,0xd2,0x4d,0x48,0xdc,0xf1    # vaesenc %zmm9, %zmm6, %zmm6
-    vpshufb %zmm10, %zmm15, %zmm15
-    .byte 0x62,0xd2,0x45,0x48,0xdc,0xf9    # vaesenc %zmm9, %zmm7, %zmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+.Laes_gen_vaes512_gcm_dec_k256_w32_counted29:
+    add $32, %r11d
+    vpxord %zmm17, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vmovdqu64 0(%r8), %zmm13
+    vpxord %zmm17, %zmm2, %zmm2
+    vpxord %zmm17, %zmm3, %zmm3
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpxord %zmm17, %zmm4, %zmm4
+    vmovdqu64 64(%r8), %zmm14
+    vpxord %zmm17, %zmm5, %zmm5
+    vpxord %zmm17, %zmm6, %zmm6
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm14, %zmm14
+    vpxord %zmm17, %zmm7, %zmm7
+    vpxord %zmm12, %zmm13, %zmm13
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm31, %zmm0, %zmm0
-    vpclmulqdq $0, 640(%rsi), %zmm15, %zmm17
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcf    # vaesenc %zmm31, %zmm1, %zmm1
-    vpxord %zmm17, %zmm12, %zmm12
+    vpclmulqdq $0, 512(%rsi), %zmm13, %zmm10
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm31, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdf    # vaesenc %zmm31, %zmm3, %zmm3
-    vpclmulqdq $17, 640(%rsi), %zmm15, %zmm17
+    vpclmulqdq $0, 576(%rsi), %zmm14, %zmm16
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe7    # vaesenc %zmm31, %zmm4, %zmm4
-    vpxord %zmm17, %zmm14, %zmm14
+    vpxord %zmm16, %zmm10, %zmm10
     .byte 0x62,0x92,0x55,0x48,0xdc,0xef    # vaesenc %zmm31, %zmm5, %zmm5
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf7    # vaesenc %zmm31, %zmm6, %zmm6
-    vpclmulqdq $1, 640(%rsi), %zmm15, %zmm17
+    vpclmulqdq $17, 512(%rsi), %zmm13, %zmm12
     .byte 0x62,0x92,0x45,0x48,0xdc,0xff    # vaesenc %zmm31, %zmm7, %zmm7
+    vpclmulqdq $17, 576(%rsi), %zmm14, %zmm16
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm30, %zmm0, %zmm0
-    vpxord %zmm17, %zmm13, %zmm13
     .byte 0x62,0x92,0x75,0x48,0xdc,0xce    # vaesenc %zmm30, %zmm1, %zmm1
-    vpclmulqdq $16, 640(%rsi), %zmm15, %zmm15
+    vpxord %zmm16, %zmm12, %zmm12
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm30, %zmm2, %zmm2
+    vpshufd $78, %zmm13, %zmm16
     .byte 0x62,0x92,0x65,0x48,0xdc,0xde    # vaesenc %zmm30, %zmm3, %zmm3
-    vpxord %zmm15, %zmm13, %zmm13
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe6    # vaesenc %zmm30, %zmm4, %zmm4
+    vpxord %zmm16, %zmm13, %zmm13
     .byte 0x62,0x92,0x55,0x48,0xdc,0xee    # vaesenc %zmm30, %zmm5, %zmm5
-    vmovdqu64 192(%r8), %zmm15
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf6    # vaesenc %zmm30, %zmm6, %zmm6
-    vpshufb %zmm10, %zmm15, %zmm15
+    vpshufd $78, %zmm14, %zmm15
     .byte 0x62,0x92,0x45,0x48,0xdc,0xfe    # vaesenc %zmm30, %zmm7, %zmm7
+    vpxord %zmm15, %zmm14, %zmm14
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
-    vpclmulqdq $0, 704(%rsi), %zmm15, %zmm17
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcd    # vaesenc %zmm29, %zmm1, %zmm1
-    vpxord %zmm17, %zmm12, %zmm12
+    vpclmulqdq $0, 1536(%rsi), %zmm13, %zmm11
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm29, %zmm2, %zmm2
+    vpclmulqdq $0, 1600(%rsi), %zmm14, %zmm14
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdd    # vaesenc %zmm29, %zmm3, %zmm3
-    vpclmulqdq $17, 704(%rsi), %zmm15, %zmm17
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe5    # vaesenc %zmm29, %zmm4, %zmm4
+    vpxord %zmm14, %zmm11, %zmm11
     .byte 0x62,0x92,0x55,0x48,0xdc,0xed    # vaesenc %zmm29, %zmm5, %zmm5
-    vpxord %zmm17, %zmm14, %zmm14
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf5    # vaesenc %zmm29, %zmm6, %zmm6
-    vpclmulqdq $1, 704(%rsi), %zmm15, %zmm17
+    vmovdqu64 128(%r8), %zmm13
     .byte 0x62,0x92,0x45,0x48,0xdc,0xfd    # vaesenc %zmm29, %zmm7, %zmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
-    vpxord %zmm17, %zmm13, %zmm13
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
+    vmovdqu64 192(%r8), %zmm14
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm28, %zmm2, %zmm2
-    vpclmulqdq $16, 704(%rsi), %zmm15, %zmm15
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm14, %zmm14
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdc    # vaesenc %zmm28, %zmm3, %zmm3
-    vpxord %zmm15, %zmm13, %zmm13
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe4    # vaesenc %zmm28, %zmm4, %zmm4
+    vpclmulqdq $0, 640(%rsi), %zmm13, %zmm16
     .byte 0x62,0x92,0x55,0x48,0xdc,0xec    # vaesenc %zmm28, %zmm5, %zmm5
-    vmovdqu64 256(%r8), %zmm15
+    vpclmulqdq $0, 704(%rsi), %zmm14, %zmm15
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf4    # vaesenc %zmm28, %zmm6, %zmm6
-    vpshufb %zmm10, %zmm15, %zmm15
     .byte 0x62,0x92,0x45,0x48,0xdc,0xfc    # vaesenc %zmm28, %zmm7, %zmm7
+    vpternlogq $150, %zmm16, %zmm15, %zmm10
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
-    vpclmulqdq $0, 768(%rsi), %zmm15, %zmm17
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
+    vpclmulqdq $17, 640(%rsi), %zmm13, %zmm16
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm27, %zmm2, %zmm2
-    vpxord %zmm17, %zmm12, %zmm12
+    vpclmulqdq $17, 704(%rsi), %zmm14, %zmm15
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdb    # vaesenc %zmm27, %zmm3, %zmm3
-    vpclmulqdq $17, 768(%rsi), %zmm15, %zmm17
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe3    # vaesenc %zmm27, %zmm4, %zmm4
+    vpternlogq $150, %zmm16, %zmm15, %zmm12
     .byte 0x62,0x92,0x55,0x48,0xdc,0xeb    # vaesenc %zmm27, %zmm5, %zmm5
-    vpxord %zmm17, %zmm14, %zmm14
+    vpshufd $78, %zmm13, %zmm16
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf3    # vaesenc %zmm27, %zmm6, %zmm6
-    vpclmulqdq $1, 768(%rsi), %zmm15, %zmm17
     .byte 0x62,0x92,0x45,0x48,0xdc,0xfb    # vaesenc %zmm27, %zmm7, %zmm7
+    vpxord %zmm16, %zmm13, %zmm13
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
-    vpxord %zmm17, %zmm13, %zmm13
+    vpshufd $78, %zmm14, %zmm15
     .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm26, %zmm2, %zmm2
-    vpclmulqdq $16, 768(%rsi), %zmm15, %zmm15
+    vpxord %zmm15, %zmm14, %zmm14
     .byte 0x62,0x92,0x65,0x48,0xdc,0xda    # vaesenc %zmm26, %zmm3, %zmm3
-    vpxord %zmm15, %zmm13, %zmm13
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe2    # vaesenc %zmm26, %zmm4, %zmm4
+    vpclmulqdq $0, 1664(%rsi), %zmm13, %zmm13
     .byte 0x62,0x92,0x55,0x48,0xdc,0xea    # vaesenc %zmm26, %zmm5, %zmm5
-    vmovdqu64 320(%r8), %zmm15
+    vpclmulqdq $0, 1728(%rsi), %zmm14, %zmm14
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf2    # vaesenc %zmm26, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xdc,0xfa    # vaesenc %zmm26, %zmm7, %zmm7
-    vpshufb %zmm10, %zmm15, %zmm15
+    vpternlogq $150, %zmm13, %zmm14, %zmm11
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
-    vpclmulqdq $0, 832(%rsi), %zmm15, %zmm17
+    vmovdqu64 256(%r8), %zmm13
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm25, %zmm2, %zmm2
-    vpxord %zmm17, %zmm12, %zmm12
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
     .byte 0x62,0x92,0x65,0x48,0xdc,0xd9    # vaesenc %zmm25, %zmm3, %zmm3
-    vpclmulqdq $17, 832(%rsi), %zmm15, %zmm17
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe1    # vaesenc %zmm25, %zmm4, %zmm4
+    vmovdqu64 320(%r8), %zmm14
     .byte 0x62,0x92,0x55,0x48,0xdc,0xe9    # vaesenc %zmm25, %zmm5, %zmm5
-    vpxord %zmm17, %zmm14, %zmm14
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm14, %zmm14
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf1    # vaesenc %zmm25, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xdc,0xf9    # vaesenc %zmm25, %zmm7, %zmm7
-    vpclmulqdq $1, 832(%rsi), %zmm15, %zmm17
+    vpclmulqdq $0, 768(%rsi), %zmm13, %zmm16
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
-    vpxord %zmm17, %zmm13, %zmm13
+    vpclmulqdq $0, 832(%rsi), %zmm14, %zmm15
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm24, %zmm2, %zmm2
-    vpclmulqdq $16, 832(%rsi), %zmm15, %zmm15
+    vpternlogq $150, %zmm16, %zmm15, %zmm10
     .byte 0x62,0x92,0x65,0x48,0xdc,0xd8    # vaesenc %zmm24, %zmm3, %zmm3
+    vpclmulqdq $17, 768(%rsi), %zmm13, %zmm16
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe0    # vaesenc %zmm24, %zmm4, %zmm4
-    vpxord %zmm15, %zmm13, %zmm13
     .byte 0x62,0x92,0x55,0x48,0xdc,0xe8    # vaesenc %zmm24, %zmm5, %zmm5
-    vmovdqu64 384(%r8), %zmm15
+    vpclmulqdq $17, 832(%rsi), %zmm14, %zmm15
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf0    # vaesenc %zmm24, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xdc,0xf8    # vaesenc %zmm24, %zmm7, %zmm7
-    vpshufb %zmm10, %zmm15, %zmm15
+    vpternlogq $150, %zmm16, %zmm15, %zmm12
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
-    vpclmulqdq $0, 896(%rsi), %zmm15, %zmm17
+    vpshufd $78, %zmm13, %zmm16
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm23, %zmm2, %zmm2
-    vpxord %zmm17, %zmm12, %zmm12
+    vpxord %zmm16, %zmm13, %zmm13
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm23, %zmm3, %zmm3
+    vpshufd $78, %zmm14, %zmm15
     .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe7    # vaesenc %zmm23, %zmm4, %zmm4
-    vpclmulqdq $17, 896(%rsi), %zmm15, %zmm17
     .byte 0x62,0xb2,0x55,0x48,0xdc,0xef    # vaesenc %zmm23, %zmm5, %zmm5
-    vpxord %zmm17, %zmm14, %zmm14
+    vpxord %zmm15, %zmm14, %zmm14
     .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf7    # vaesenc %zmm23, %zmm6, %zmm6
     .byte 0x62,0xb2,0x45,0x48,0xdc,0xff    # vaesenc %zmm23, %zmm7, %zmm7
-    vpclmulqdq $1, 896(%rsi), %zmm15, %zmm17
+    vpclmulqdq $0, 1792(%rsi), %zmm13, %zmm13
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    vpclmulqdq $0, 1856(%rsi), %zmm14, %zmm14
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
-    vpxord %zmm17, %zmm13, %zmm13
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm22, %zmm2, %zmm2
-    vpclmulqdq $16, 896(%rsi), %zmm15, %zmm15
+    vpternlogq $150, %zmm13, %zmm14, %zmm11
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xde    # vaesenc %zmm22, %zmm3, %zmm3
+    vmovdqu64 384(%r8), %zmm13
     .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe6    # vaesenc %zmm22, %zmm4, %zmm4
-    vpxord %zmm15, %zmm13, %zmm13
     .byte 0x62,0xb2,0x55,0x48,0xdc,0xee    # vaesenc %zmm22, %zmm5, %zmm5
-    vmovdqu64 448(%r8), %zmm15
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
     .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf6    # vaesenc %zmm22, %zmm6, %zmm6
+    vmovdqu64 448(%r8), %zmm14
     .byte 0x62,0xb2,0x45,0x48,0xdc,0xfe    # vaesenc %zmm22, %zmm7, %zmm7
-    vpshufb %zmm10, %zmm15, %zmm15
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm14, %zmm14
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
-    vpclmulqdq $0, 960(%rsi), %zmm15, %zmm17
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm21, %zmm2, %zmm2
-    vpxord %zmm17, %zmm12, %zmm12
+    vpclmulqdq $0, 896(%rsi), %zmm13, %zmm16
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm21, %zmm3, %zmm3
+    vpclmulqdq $0, 960(%rsi), %zmm14, %zmm15
     .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe5    # vaesenc %zmm21, %zmm4, %zmm4
-    vpclmulqdq $17, 960(%rsi), %zmm15, %zmm17
     .byte 0x62,0xb2,0x55,0x48,0xdc,0xed    # vaesenc %zmm21, %zmm5, %zmm5
+    vpternlogq $150, %zmm16, %zmm15, %zmm10
     .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf5    # vaesenc %zmm21, %zmm6, %zmm6
-    vpxord %zmm17, %zmm14, %zmm14
+    vpclmulqdq $17, 896(%rsi), %zmm13, %zmm16
     .byte 0x62,0xb2,0x45,0x48,0xdc,0xfd    # vaesenc %zmm21, %zmm7, %zmm7
-    vpclmulqdq $1, 960(%rsi), %zmm15, %zmm17
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    vpclmulqdq $17, 960(%rsi), %zmm14, %zmm15
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
-    vpxord %zmm17, %zmm13, %zmm13
+    vpternlogq $150, %zmm16, %zmm15, %zmm12
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
-    vpclmulqdq $16, 960(%rsi), %zmm15, %zmm15
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
+    vpshufd $78, %zmm13, %zmm16
     .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe4    # vaesenc %zmm20, %zmm4, %zmm4
-    vpxord %zmm15, %zmm13, %zmm13
     .byte 0x62,0xb2,0x55,0x48,0xdc,0xec    # vaesenc %zmm20, %zmm5, %zmm5
+    vpxord %zmm16, %zmm13, %zmm13
     .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf4    # vaesenc %zmm20, %zmm6, %zmm6
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm16
+    vpshufd $78, %zmm14, %zmm15
     .byte 0x62,0xb2,0x45,0x48,0xdc,0xfc    # vaesenc %zmm20, %zmm7, %zmm7
-    vpclmulqdq $16, %zmm16, %zmm12, %zmm17
-    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm19, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x75,0x48,0xdd,0xcb    # vaesenclast %zmm19, %zmm1, %zmm1
-    vpshufd $78, %zmm12, %zmm12
-    .byte 0x62,0xb2,0x6d,0x48,0xdd,0xd3    # vaesenclast %zmm19, %zmm2, %zmm2
-    .byte 0x62,0xb2,0x65,0x48,0xdd,0xdb    # vaesenclast %zmm19, %zmm3, %zmm3
-    vpternlogq $150, %zmm12, %zmm17, %zmm13
-    .byte 0x62,0xb2,0x5d,0x48,0xdd,0xe3    # vaesenclast %zmm19, %zmm4, %zmm4
-    vpclmulqdq $16, %zmm16, %zmm13, %zmm17
-    .byte 0x62,0xb2,0x55,0x48,0xdd,0xeb    # vaesenclast %zmm19, %zmm5, %zmm5
-    .byte 0x62,0xb2,0x4d,0x48,0xdd,0xf3    # vaesenclast %zmm19, %zmm6, %zmm6
-    vpshufd $78, %zmm13, %zmm13
-    .byte 0x62,0xb2,0x45,0x48,0xdd,0xfb    # vaesenclast %zmm19, %zmm7, %zmm7
-    vpternlogq $150, %zmm13, %zmm17, %zmm14
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    vpxord %zmm15, %zmm14, %zmm14
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    vpclmulqdq $0, 1920(%rsi), %zmm13, %zmm13
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
+    vpclmulqdq $0, 1984(%rsi), %zmm14, %zmm14
+    .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe3    # vaesenc %zmm19, %zmm4, %zmm4
+    .byte 0x62,0xb2,0x55,0x48,0xdc,0xeb    # vaesenc %zmm19, %zmm5, %zmm5
+    vpternlogq $150, %zmm13, %zmm14, %zmm11
+    .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf3    # vaesenc %zmm19, %zmm6, %zmm6
+    vpternlogq $150, %zmm10, %zmm12, %zmm11
+    .byte 0x62,0xb2,0x45,0x48,0xdc,0xfb    # vaesenc %zmm19, %zmm7, %zmm7
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm15
+    .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
+    vpclmulqdq $16, %zmm15, %zmm10, %zmm16
+    .byte 0x62,0xb2,0x6d,0x48,0xdd,0xd2    # vaesenclast %zmm18, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdd,0xda    # vaesenclast %zmm18, %zmm3, %zmm3
+    vpshufd $78, %zmm10, %zmm10
+    .byte 0x62,0xb2,0x5d,0x48,0xdd,0xe2    # vaesenclast %zmm18, %zmm4, %zmm4
+    vpternlogq $150, %zmm10, %zmm16, %zmm11
+    .byte 0x62,0xb2,0x55,0x48,0xdd,0xea    # vaesenclast %zmm18, %zmm5, %zmm5
+    .byte 0x62,0xb2,0x4d,0x48,0xdd,0xf2    # vaesenclast %zmm18, %zmm6, %zmm6
+    vpclmulqdq $16, %zmm15, %zmm11, %zmm16
+    .byte 0x62,0xb2,0x45,0x48,0xdd,0xfa    # vaesenclast %zmm18, %zmm7, %zmm7
     vpxord 0(%r8), %zmm0, %zmm0
+    vpshufd $78, %zmm11, %zmm11
     vpxord 64(%r8), %zmm1, %zmm1
-    vshufi64x2 $78, %zmm14, %zmm14, %zmm17
+    vpternlogq $150, %zmm11, %zmm16, %zmm12
     vpxord 128(%r8), %zmm2, %zmm2
     vpxord 192(%r8), %zmm3, %zmm3
-    vpxord %zmm17, %zmm14, %zmm14
+    vshufi64x2 $78, %zmm12, %zmm12, %zmm16
     vpxord 256(%r8), %zmm4, %zmm4
-    vextracti32x4 $1, %zmm14, %xmm17
+    vpxord %zmm16, %zmm12, %zmm12
     vpxord 320(%r8), %zmm5, %zmm5
     vpxord 384(%r8), %zmm6, %zmm6
-    vpxord %xmm17, %xmm14, %xmm14
+    vextracti32x4 $1, %zmm12, %xmm16
     vpxord 448(%r8), %zmm7, %zmm7
-    vmovdqa %xmm14, %xmm11
+    vpxord %xmm16, %xmm12, %xmm12
     vmovdqu64 %zmm0, 0(%rcx)
     vmovdqu64 %zmm1, 64(%rcx)
     vmovdqu64 %zmm2, 128(%rcx)
@@ -2453,13 +3807,134 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     vmovdqu64 %zmm7, 448(%rcx)
     add $512, %r8
     add $512, %rcx
-    sub $32, %r9
-    cmp $32, %r9
+    sub $512, %r9
+    cmp $512, %r9
     jae .Laes_gen_vaes512_gcm_dec_k256_w32_loop
 .Laes_gen_vaes512_gcm_dec_k256_w32_done:
-    vmovdqu %xmm11, (%rdx)
-    vpshufb %xmm10, %xmm8, %xmm8
-    vmovdqu %xmm8, 16(%rdx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm15
+    vmovdqu %xmm15, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_dec_k256_w32_tail
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k256_w32_tail_done
+.Laes_gen_vaes512_gcm_dec_k256_w32_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqa %xmm12, %xmm13
+    vpclmulqdq $0, (%r11), %xmm13, %xmm10
+    vpclmulqdq $17, (%r11), %xmm13, %xmm12
+    vpshufd $78, %xmm13, %xmm16
+    vpxord %xmm16, %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm11
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k256_w32_no_last
+    vmovdqu 48(%rdx), %xmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm13, %xmm13
+    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %xmm13, %xmm16
+    vpxord %xmm16, %xmm13, %xmm13
+    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu 32(%rdx), %xmm0
+    vpxord %xmm17, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm31, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm30, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm29, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm28, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdd,0xc2    # vaesenclast %xmm18, %xmm0, %xmm0
+    vmovdqu %xmm0, 48(%rdx)
+.Laes_gen_vaes512_gcm_dec_k256_w32_no_last:
+    test %r9, %r9
+    jz .Laes_gen_vaes512_gcm_dec_k256_w32_reduce
+    .p2align 4
+.Laes_gen_vaes512_gcm_dec_k256_w32_tail_loop:
+    mov $-1, %rax
+    cmp $64, %r9
+    jae .Laes_gen_vaes512_gcm_dec_k256_w32_tail_full
+    xor %rax, %rax
+    bts %r9, %rax
+    sub $1, %rax
+.Laes_gen_vaes512_gcm_dec_k256_w32_tail_full:
+    kmovq %rax, %k1
+    vmovdqa64 %zmm8, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpxord %zmm17, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm31, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm30, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    vmovdqu8 (%r8), %zmm13{%k1}{z}
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu8 %zmm0, (%rcx){%k1}
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+    ja .Laes_gen_vaes512_gcm_dec_k256_w32_tail_loop
+.Laes_gen_vaes512_gcm_dec_k256_w32_reduce:
+    vpternlogq $150, %zmm10, %zmm12, %zmm11
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm15
+    vpclmulqdq $16, %zmm15, %zmm10, %zmm16
+    vpshufd $78, %zmm10, %zmm10
+    vpternlogq $150, %zmm10, %zmm16, %zmm11
+    vpclmulqdq $16, %zmm15, %zmm11, %zmm16
+    vpshufd $78, %zmm11, %zmm11
+    vpternlogq $150, %zmm11, %zmm16, %zmm12
+    vshufi64x2 $78, %zmm12, %zmm12, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vextracti32x4 $1, %zmm12, %xmm16
+    vpxord %xmm16, %xmm12, %xmm12
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k256_w32_tag_done
+    vmovdqu 48(%rdx), %xmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm12, %xmm15
+    vpxor %xmm15, %xmm13, %xmm13
+    vmovdqu %xmm13, 48(%rdx)
+.Laes_gen_vaes512_gcm_dec_k256_w32_tag_done:
+.Laes_gen_vaes512_gcm_dec_k256_w32_tail_done:
+    vmovdqu %xmm12, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2496,208 +3971,344 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     ret
     .size aes_gen_vaes512_gcm_dec_k256_w32, .-aes_gen_vaes512_gcm_dec_k256_w32
 
-# void aes_gen_vaes512_gcm_dec_k256_w16(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_vaes512_gcm_dec_k256_w16(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 16 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
-# iv: unused (the counter is in state).
-# nblocks: a multiple of 16.
-# Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 16 blocks, then what is left a vector at a time (the last one partial).
+# Requires: AESNI, PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
 #   %zmm2 blocks 8-11
 #   %zmm3 blocks 12-15
-#   %zmm4 counter blocks, byte-reversed: lane j counts block j of the group
+#   %zmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %zmm5 temporary: data loads
-#   %zmm6 the byte-reversal pattern
-#   %zmm7 the running hash, reflected
-#   %zmm8 GHASH: low products
-#   %zmm9 GHASH: middle products
-#   %zmm10 GHASH: high products
-#   %zmm11 GHASH: a block register of data
-#   %zmm12 GHASH: a key power, a product
-#   %zmm13 GHASH: a product
-#   %zmm14 rk0
-#   %zmm28 rk1
-#   %zmm27 rk2
-#   %zmm26 rk3
-#   %zmm25 rk4
-#   %zmm24 rk5
-#   %zmm23 rk6
-#   %zmm22 rk7
-#   %zmm21 rk8
-#   %zmm20 rk9
-#   %zmm19 rk10
-#   %zmm18 rk11
-#   %zmm17 rk12
-#   %zmm16 rk13
-#   %zmm15 rk14
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %zmm6 GHASH: low products
+#   %zmm7 GHASH: middle products
+#   %zmm8 GHASH: high products; between groups the running hash, reflected
+#   %zmm9 GHASH: a block register of data
+#   %zmm10 GHASH: the next one
+#   %zmm11 GHASH: a key power, a product
+#   %zmm12 GHASH: a product
+#   %zmm13 rk0
+#   %zmm27 rk1
+#   %zmm26 rk2
+#   %zmm25 rk3
+#   %zmm24 rk4
+#   %zmm23 rk5
+#   %zmm22 rk6
+#   %zmm21 rk7
+#   %zmm20 rk8
+#   %zmm19 rk9
+#   %zmm18 rk10
+#   %zmm17 rk11
+#   %zmm16 rk12
+#   %zmm15 rk13
+#   %zmm14 rk14
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k256_w16
     .type aes_gen_vaes512_gcm_dec_k256_w16, @function
     .p2align 5
 aes_gen_vaes512_gcm_dec_k256_w16:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm14
-    vbroadcasti32x4 16(%rdi), %zmm28
-    vbroadcasti32x4 32(%rdi), %zmm27
-    vbroadcasti32x4 48(%rdi), %zmm26
-    vbroadcasti32x4 64(%rdi), %zmm25
-    vbroadcasti32x4 80(%rdi), %zmm24
-    vbroadcasti32x4 96(%rdi), %zmm23
-    vbroadcasti32x4 112(%rdi), %zmm22
-    vbroadcasti32x4 128(%rdi), %zmm21
-    vbroadcasti32x4 144(%rdi), %zmm20
-    vbroadcasti32x4 160(%rdi), %zmm19
-    vbroadcasti32x4 176(%rdi), %zmm18
-    vbroadcasti32x4 192(%rdi), %zmm17
-    vbroadcasti32x4 208(%rdi), %zmm16
-    vbroadcasti32x4 224(%rdi), %zmm15
-    vmovdqu64 .Lvaes512_gcm_bswap(%rip), %zmm6
-    vmovdqu (%rdx), %xmm7
+    vbroadcasti32x4 0(%rdi), %zmm13
+    vbroadcasti32x4 16(%rdi), %zmm27
+    vbroadcasti32x4 32(%rdi), %zmm26
+    vbroadcasti32x4 48(%rdi), %zmm25
+    vbroadcasti32x4 64(%rdi), %zmm24
+    vbroadcasti32x4 80(%rdi), %zmm23
+    vbroadcasti32x4 96(%rdi), %zmm22
+    vbroadcasti32x4 112(%rdi), %zmm21
+    vbroadcasti32x4 128(%rdi), %zmm20
+    vbroadcasti32x4 144(%rdi), %zmm19
+    vbroadcasti32x4 160(%rdi), %zmm18
+    vbroadcasti32x4 176(%rdi), %zmm17
+    vbroadcasti32x4 192(%rdi), %zmm16
+    vbroadcasti32x4 208(%rdi), %zmm15
+    vbroadcasti32x4 224(%rdi), %zmm14
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    vmovdqu (%rdx), %xmm8
     vbroadcasti32x4 16(%rdx), %zmm4
-    vpshufb %zmm6, %zmm4, %zmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm4, %zmm4
-    cmp $16, %r9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_dec_k256_w16_done
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k256_w16_loop:
+    cmp $236, %r11b
+    ja .Laes_gen_vaes512_gcm_dec_k256_w16_carry29
+    vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm4, %zmm0
+    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm4, %zmm1
+    vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm4, %zmm2
+    vpaddd .Lvaes512_gcm_inc_be4+192(%rip), %zmm4, %zmm3
+    vpaddd .Lvaes512_gcm_inc_be4+256(%rip), %zmm4, %zmm4
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w16_counted29
+.Laes_gen_vaes512_gcm_dec_k256_w16_carry29:
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm4, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm1
-    vmovdqu64 0(%r8), %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
     vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm4, %zmm2
-    vpshufb %zmm6, %zmm11, %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
     vpaddd .Lvaes512_gcm_inc4+192(%rip), %zmm4, %zmm3
-    vpshufb %zmm6, %zmm0, %zmm0
-    vpxord %zmm7, %zmm11, %zmm11
-    vpshufb %zmm6, %zmm1, %zmm1
-    vpclmulqdq $0, 768(%rsi), %zmm11, %zmm8
-    vpshufb %zmm6, %zmm2, %zmm2
-    vpshufb %zmm6, %zmm3, %zmm3
-    vpclmulqdq $17, 768(%rsi), %zmm11, %zmm10
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
     vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm4, %zmm4
-    vpclmulqdq $1, 768(%rsi), %zmm11, %zmm9
-    vpxord %zmm14, %zmm0, %zmm0
-    vpxord %zmm14, %zmm1, %zmm1
-    vpclmulqdq $16, 768(%rsi), %zmm11, %zmm11
-    vpxord %zmm14, %zmm2, %zmm2
-    vpxord %zmm11, %zmm9, %zmm9
-    vpxord %zmm14, %zmm3, %zmm3
-    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
-    vmovdqu64 64(%r8), %zmm11
-    .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
-    vpshufb %zmm6, %zmm11, %zmm11
-    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm28, %zmm2, %zmm2
-    .byte 0x62,0x92,0x65,0x48,0xdc,0xdc    # vaesenc %zmm28, %zmm3, %zmm3
-    vpclmulqdq $0, 832(%rsi), %zmm11, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
+.Laes_gen_vaes512_gcm_dec_k256_w16_counted29:
+    add $16, %r11d
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm13, %zmm1, %zmm1
+    vmovdqu64 0(%r8), %zmm9
+    vpxord %zmm13, %zmm2, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vpxord %zmm13, %zmm3, %zmm3
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
-    vpxord %zmm13, %zmm8, %zmm8
+    vmovdqu64 64(%r8), %zmm10
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
-    vpclmulqdq $17, 832(%rsi), %zmm11, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm10, %zmm10
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm27, %zmm2, %zmm2
+    vpxord %zmm8, %zmm9, %zmm9
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdb    # vaesenc %zmm27, %zmm3, %zmm3
-    vpxord %zmm13, %zmm10, %zmm10
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
-    vpclmulqdq $1, 832(%rsi), %zmm11, %zmm13
+    vpclmulqdq $0, 768(%rsi), %zmm9, %zmm6
     .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
+    vpclmulqdq $0, 832(%rsi), %zmm10, %zmm12
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm26, %zmm2, %zmm2
-    vpxord %zmm13, %zmm9, %zmm9
+    vpxord %zmm12, %zmm6, %zmm6
     .byte 0x62,0x92,0x65,0x48,0xdc,0xda    # vaesenc %zmm26, %zmm3, %zmm3
-    vpclmulqdq $16, 832(%rsi), %zmm11, %zmm11
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    vpclmulqdq $17, 768(%rsi), %zmm9, %zmm8
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
-    vpxord %zmm11, %zmm9, %zmm9
+    vpclmulqdq $17, 832(%rsi), %zmm10, %zmm12
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm25, %zmm2, %zmm2
-    vmovdqu64 128(%r8), %zmm11
+    vpxord %zmm12, %zmm8, %zmm8
     .byte 0x62,0x92,0x65,0x48,0xdc,0xd9    # vaesenc %zmm25, %zmm3, %zmm3
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
-    vpshufb %zmm6, %zmm11, %zmm11
+    vpshufd $78, %zmm9, %zmm12
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
-    vpclmulqdq $0, 896(%rsi), %zmm11, %zmm13
+    vpxord %zmm12, %zmm9, %zmm9
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm24, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xdc,0xd8    # vaesenc %zmm24, %zmm3, %zmm3
-    vpxord %zmm13, %zmm8, %zmm8
+    vpshufd $78, %zmm10, %zmm11
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
-    vpclmulqdq $17, 896(%rsi), %zmm11, %zmm13
+    vpxord %zmm11, %zmm10, %zmm10
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    vpclmulqdq $0, 1792(%rsi), %zmm9, %zmm7
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm23, %zmm2, %zmm2
-    vpxord %zmm13, %zmm10, %zmm10
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm23, %zmm3, %zmm3
-    vpclmulqdq $1, 896(%rsi), %zmm11, %zmm13
+    vpclmulqdq $0, 1856(%rsi), %zmm10, %zmm10
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
-    vpxord %zmm13, %zmm9, %zmm9
+    vpxord %zmm10, %zmm7, %zmm7
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    vmovdqu64 128(%r8), %zmm9
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm22, %zmm2, %zmm2
-    vpclmulqdq $16, 896(%rsi), %zmm11, %zmm11
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xde    # vaesenc %zmm22, %zmm3, %zmm3
-    vpxord %zmm11, %zmm9, %zmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    vmovdqu64 192(%r8), %zmm10
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
-    vmovdqu64 192(%r8), %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm10, %zmm10
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm21, %zmm2, %zmm2
-    vpshufb %zmm6, %zmm11, %zmm11
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm21, %zmm3, %zmm3
+    vpclmulqdq $0, 896(%rsi), %zmm9, %zmm12
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
-    vpclmulqdq $0, 960(%rsi), %zmm11, %zmm13
+    vpclmulqdq $0, 960(%rsi), %zmm10, %zmm11
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
-    vpxord %zmm13, %zmm8, %zmm8
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
+    vpternlogq $150, %zmm12, %zmm11, %zmm6
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
-    vpclmulqdq $17, 960(%rsi), %zmm11, %zmm13
+    vpclmulqdq $17, 896(%rsi), %zmm9, %zmm12
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    vpxord %zmm13, %zmm10, %zmm10
+    vpclmulqdq $17, 960(%rsi), %zmm10, %zmm11
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
-    vpclmulqdq $1, 960(%rsi), %zmm11, %zmm13
+    vpternlogq $150, %zmm12, %zmm11, %zmm8
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
-    vpxord %zmm13, %zmm9, %zmm9
+    vpshufd $78, %zmm9, %zmm12
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    vpxord %zmm12, %zmm9, %zmm9
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
-    vpclmulqdq $16, 960(%rsi), %zmm11, %zmm11
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm18, %zmm2, %zmm2
-    vpxord %zmm11, %zmm9, %zmm9
+    vpshufd $78, %zmm10, %zmm11
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xda    # vaesenc %zmm18, %zmm3, %zmm3
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm12
+    vpxord %zmm11, %zmm10, %zmm10
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    vpclmulqdq $0, 1920(%rsi), %zmm9, %zmm9
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
-    vpclmulqdq $16, %zmm12, %zmm8, %zmm13
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm17, %zmm2, %zmm2
-    vpshufd $78, %zmm8, %zmm8
+    vpclmulqdq $0, 1984(%rsi), %zmm10, %zmm10
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xd9    # vaesenc %zmm17, %zmm3, %zmm3
+    vpternlogq $150, %zmm9, %zmm10, %zmm7
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    vpternlogq $150, %zmm8, %zmm13, %zmm9
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
-    vpclmulqdq $16, %zmm12, %zmm9, %zmm13
+    vpternlogq $150, %zmm6, %zmm8, %zmm7
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm16, %zmm2, %zmm2
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm11
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xd8    # vaesenc %zmm16, %zmm3, %zmm3
-    vpshufd $78, %zmm9, %zmm9
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc7    # vaesenclast %zmm15, %zmm0, %zmm0
-    vpternlogq $150, %zmm9, %zmm13, %zmm10
-    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcf    # vaesenclast %zmm15, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x6d,0x48,0xdd,0xd7    # vaesenclast %zmm15, %zmm2, %zmm2
-    vshufi64x2 $78, %zmm10, %zmm10, %zmm13
-    .byte 0x62,0xd2,0x65,0x48,0xdd,0xdf    # vaesenclast %zmm15, %zmm3, %zmm3
-    vpxord %zmm13, %zmm10, %zmm10
+    vpclmulqdq $16, %zmm11, %zmm6, %zmm12
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
+    vpshufd $78, %zmm6, %zmm6
+    .byte 0x62,0xd2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm15, %zmm2, %zmm2
+    vpternlogq $150, %zmm6, %zmm12, %zmm7
+    .byte 0x62,0xd2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm15, %zmm3, %zmm3
+    vpclmulqdq $16, %zmm11, %zmm7, %zmm12
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xce    # vaesenclast %zmm14, %zmm1, %zmm1
+    vpshufd $78, %zmm7, %zmm7
+    .byte 0x62,0xd2,0x6d,0x48,0xdd,0xd6    # vaesenclast %zmm14, %zmm2, %zmm2
+    vpternlogq $150, %zmm7, %zmm12, %zmm8
+    .byte 0x62,0xd2,0x65,0x48,0xdd,0xde    # vaesenclast %zmm14, %zmm3, %zmm3
+    vshufi64x2 $78, %zmm8, %zmm8, %zmm12
     vpxord 0(%r8), %zmm0, %zmm0
     vpxord 64(%r8), %zmm1, %zmm1
-    vextracti32x4 $1, %zmm10, %xmm13
+    vpxord %zmm12, %zmm8, %zmm8
     vpxord 128(%r8), %zmm2, %zmm2
-    vpxor %xmm13, %xmm10, %xmm10
+    vextracti32x4 $1, %zmm8, %xmm12
     vpxord 192(%r8), %zmm3, %zmm3
-    vmovdqa %xmm10, %xmm7
+    vpxor %xmm12, %xmm8, %xmm8
     vmovdqu64 %zmm0, 0(%rcx)
     vmovdqu64 %zmm1, 64(%rcx)
     vmovdqu64 %zmm2, 128(%rcx)
     vmovdqu64 %zmm3, 192(%rcx)
     add $256, %r8
     add $256, %rcx
-    sub $16, %r9
-    cmp $16, %r9
+    sub $256, %r9
+    cmp $256, %r9
     jae .Laes_gen_vaes512_gcm_dec_k256_w16_loop
 .Laes_gen_vaes512_gcm_dec_k256_w16_done:
-    vmovdqu %xmm7, (%rdx)
-    vpshufb %xmm6, %xmm4, %xmm4
-    vmovdqu %xmm4, 16(%rdx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm11
+    vmovdqu %xmm11, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_dec_k256_w16_tail
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k256_w16_tail_done
+.Laes_gen_vaes512_gcm_dec_k256_w16_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqa %xmm8, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k256_w16_no_last
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 48(%rdx)
+.Laes_gen_vaes512_gcm_dec_k256_w16_no_last:
+    test %r9, %r9
+    jz .Laes_gen_vaes512_gcm_dec_k256_w16_reduce
+    .p2align 4
+.Laes_gen_vaes512_gcm_dec_k256_w16_tail_loop:
+    mov $-1, %rax
+    cmp $64, %r9
+    jae .Laes_gen_vaes512_gcm_dec_k256_w16_tail_full
+    xor %rax, %rax
+    bts %r9, %rax
+    sub $1, %rax
+.Laes_gen_vaes512_gcm_dec_k256_w16_tail_full:
+    kmovq %rax, %k1
+    vmovdqa64 %zmm4, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpxord %zmm13, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
+    vmovdqu8 (%r8), %zmm9{%k1}{z}
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu8 %zmm0, (%rcx){%k1}
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+    ja .Laes_gen_vaes512_gcm_dec_k256_w16_tail_loop
+.Laes_gen_vaes512_gcm_dec_k256_w16_reduce:
+    vpternlogq $150, %zmm6, %zmm8, %zmm7
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm11
+    vpclmulqdq $16, %zmm11, %zmm6, %zmm12
+    vpshufd $78, %zmm6, %zmm6
+    vpternlogq $150, %zmm6, %zmm12, %zmm7
+    vpclmulqdq $16, %zmm11, %zmm7, %zmm12
+    vpshufd $78, %zmm7, %zmm7
+    vpternlogq $150, %zmm7, %zmm12, %zmm8
+    vshufi64x2 $78, %zmm8, %zmm8, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vextracti32x4 $1, %zmm8, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k256_w16_tag_done
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+.Laes_gen_vaes512_gcm_dec_k256_w16_tag_done:
+.Laes_gen_vaes512_gcm_dec_k256_w16_tail_done:
+    vmovdqu %xmm8, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2726,153 +4337,289 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     vpxord %xmm25, %xmm25, %xmm25
     vpxord %xmm26, %xmm26, %xmm26
     vpxord %xmm27, %xmm27, %xmm27
-    vpxord %xmm28, %xmm28, %xmm28
     vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k256_w16, .-aes_gen_vaes512_gcm_dec_k256_w16
 
-# void aes_gen_vaes512_gcm_dec_k256_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_vaes512_gcm_dec_k256_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
-# iv: unused (the counter is in state).
-# nblocks: a multiple of 8.
-# Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 8 blocks, then what is left a vector at a time (the last one partial).
+# Requires: AESNI, PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
-#   %zmm2 counter blocks, byte-reversed: lane j counts block j of the group
+#   %zmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %zmm3 temporary: data loads
-#   %zmm4 the byte-reversal pattern
-#   %zmm5 the running hash, reflected
-#   %zmm6 GHASH: low products
-#   %zmm7 GHASH: middle products
-#   %zmm8 GHASH: high products
-#   %zmm9 GHASH: a block register of data
-#   %zmm10 GHASH: a key power, a product
-#   %zmm11 GHASH: a product
-#   %zmm12 rk0
-#   %zmm26 rk1
-#   %zmm25 rk2
-#   %zmm24 rk3
-#   %zmm23 rk4
-#   %zmm22 rk5
-#   %zmm21 rk6
-#   %zmm20 rk7
-#   %zmm19 rk8
-#   %zmm18 rk9
-#   %zmm17 rk10
-#   %zmm16 rk11
-#   %zmm15 rk12
-#   %zmm14 rk13
-#   %zmm13 rk14
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %zmm4 GHASH: low products
+#   %zmm5 GHASH: middle products
+#   %zmm6 GHASH: high products; between groups the running hash, reflected
+#   %zmm7 GHASH: a block register of data
+#   %zmm8 GHASH: the next one
+#   %zmm9 GHASH: a key power, a product
+#   %zmm10 GHASH: a product
+#   %zmm11 rk0
+#   %zmm25 rk1
+#   %zmm24 rk2
+#   %zmm23 rk3
+#   %zmm22 rk4
+#   %zmm21 rk5
+#   %zmm20 rk6
+#   %zmm19 rk7
+#   %zmm18 rk8
+#   %zmm17 rk9
+#   %zmm16 rk10
+#   %zmm15 rk11
+#   %zmm14 rk12
+#   %zmm13 rk13
+#   %zmm12 rk14
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k256_w8
     .type aes_gen_vaes512_gcm_dec_k256_w8, @function
     .p2align 5
 aes_gen_vaes512_gcm_dec_k256_w8:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm12
-    vbroadcasti32x4 16(%rdi), %zmm26
-    vbroadcasti32x4 32(%rdi), %zmm25
-    vbroadcasti32x4 48(%rdi), %zmm24
-    vbroadcasti32x4 64(%rdi), %zmm23
-    vbroadcasti32x4 80(%rdi), %zmm22
-    vbroadcasti32x4 96(%rdi), %zmm21
-    vbroadcasti32x4 112(%rdi), %zmm20
-    vbroadcasti32x4 128(%rdi), %zmm19
-    vbroadcasti32x4 144(%rdi), %zmm18
-    vbroadcasti32x4 160(%rdi), %zmm17
-    vbroadcasti32x4 176(%rdi), %zmm16
-    vbroadcasti32x4 192(%rdi), %zmm15
-    vbroadcasti32x4 208(%rdi), %zmm14
-    vbroadcasti32x4 224(%rdi), %zmm13
-    vmovdqu64 .Lvaes512_gcm_bswap(%rip), %zmm4
-    vmovdqu (%rdx), %xmm5
+    vbroadcasti32x4 0(%rdi), %zmm11
+    vbroadcasti32x4 16(%rdi), %zmm25
+    vbroadcasti32x4 32(%rdi), %zmm24
+    vbroadcasti32x4 48(%rdi), %zmm23
+    vbroadcasti32x4 64(%rdi), %zmm22
+    vbroadcasti32x4 80(%rdi), %zmm21
+    vbroadcasti32x4 96(%rdi), %zmm20
+    vbroadcasti32x4 112(%rdi), %zmm19
+    vbroadcasti32x4 128(%rdi), %zmm18
+    vbroadcasti32x4 144(%rdi), %zmm17
+    vbroadcasti32x4 160(%rdi), %zmm16
+    vbroadcasti32x4 176(%rdi), %zmm15
+    vbroadcasti32x4 192(%rdi), %zmm14
+    vbroadcasti32x4 208(%rdi), %zmm13
+    vbroadcasti32x4 224(%rdi), %zmm12
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    vmovdqu (%rdx), %xmm6
     vbroadcasti32x4 16(%rdx), %zmm2
-    vpshufb %zmm4, %zmm2, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
     vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm2, %zmm2
-    cmp $8, %r9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $128, %r9
     jb .Laes_gen_vaes512_gcm_dec_k256_w8_done
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k256_w8_loop:
+    cmp $244, %r11b
+    ja .Laes_gen_vaes512_gcm_dec_k256_w8_carry29
+    vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm2, %zmm0
+    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm1
+    vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm2, %zmm2
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w8_counted29
+.Laes_gen_vaes512_gcm_dec_k256_w8_carry29:
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm2, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm1
-    vmovdqu64 0(%r8), %zmm9
-    vpshufb %zmm4, %zmm0, %zmm0
-    vpshufb %zmm4, %zmm9, %zmm9
-    vpshufb %zmm4, %zmm1, %zmm1
-    vpxord %zmm5, %zmm9, %zmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
     vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm2, %zmm2
-    vpclmulqdq $0, 896(%rsi), %zmm9, %zmm6
-    vpxord %zmm12, %zmm0, %zmm0
-    vpxord %zmm12, %zmm1, %zmm1
-    vpclmulqdq $17, 896(%rsi), %zmm9, %zmm8
-    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
-    vpclmulqdq $1, 896(%rsi), %zmm9, %zmm7
-    .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
-    vpclmulqdq $16, 896(%rsi), %zmm9, %zmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
+.Laes_gen_vaes512_gcm_dec_k256_w8_counted29:
+    add $8, %r11d
+    vpxord %zmm11, %zmm0, %zmm0
+    vpxord %zmm11, %zmm1, %zmm1
+    vmovdqu64 0(%r8), %zmm7
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
-    vpxord %zmm9, %zmm7, %zmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
+    vmovdqu64 64(%r8), %zmm8
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
-    vmovdqu64 64(%r8), %zmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
-    vpshufb %zmm4, %zmm9, %zmm9
+    vpxord %zmm6, %zmm7, %zmm7
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
-    vpclmulqdq $0, 960(%rsi), %zmm9, %zmm11
+    vpclmulqdq $0, 896(%rsi), %zmm7, %zmm4
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
-    vpxord %zmm11, %zmm6, %zmm6
+    vpclmulqdq $0, 960(%rsi), %zmm8, %zmm10
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    vpxord %zmm10, %zmm4, %zmm4
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
-    vpclmulqdq $17, 960(%rsi), %zmm9, %zmm11
+    vpclmulqdq $17, 896(%rsi), %zmm7, %zmm6
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
-    vpxord %zmm11, %zmm8, %zmm8
+    vpclmulqdq $17, 960(%rsi), %zmm8, %zmm10
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
-    vpclmulqdq $1, 960(%rsi), %zmm9, %zmm11
+    vpxord %zmm10, %zmm6, %zmm6
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
-    vpxord %zmm11, %zmm7, %zmm7
+    vpshufd $78, %zmm7, %zmm10
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
-    vpclmulqdq $16, 960(%rsi), %zmm9, %zmm9
+    vpxord %zmm10, %zmm7, %zmm7
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    vpshufd $78, %zmm8, %zmm9
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
-    vpxord %zmm9, %zmm7, %zmm7
+    vpxord %zmm9, %zmm8, %zmm8
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm10
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
-    vpclmulqdq $16, %zmm10, %zmm6, %zmm11
+    vpclmulqdq $0, 1920(%rsi), %zmm7, %zmm5
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
-    vpshufd $78, %zmm6, %zmm6
+    vpclmulqdq $0, 1984(%rsi), %zmm8, %zmm8
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
+    vpxord %zmm8, %zmm5, %zmm5
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    vpternlogq $150, %zmm6, %zmm11, %zmm7
+    vpternlogq $150, %zmm4, %zmm6, %zmm5
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
-    vpclmulqdq $16, %zmm10, %zmm7, %zmm11
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm9
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    vpshufd $78, %zmm7, %zmm7
+    vpclmulqdq $16, %zmm9, %zmm4, %zmm10
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
-    vpternlogq $150, %zmm7, %zmm11, %zmm8
+    vpshufd $78, %zmm4, %zmm4
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
+    vpternlogq $150, %zmm4, %zmm10, %zmm5
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xce    # vaesenc %zmm14, %zmm1, %zmm1
-    vshufi64x2 $78, %zmm8, %zmm8, %zmm11
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc5    # vaesenclast %zmm13, %zmm0, %zmm0
-    vpxord %zmm11, %zmm8, %zmm8
-    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcd    # vaesenclast %zmm13, %zmm1, %zmm1
-    vextracti32x4 $1, %zmm8, %xmm11
+    vpclmulqdq $16, %zmm9, %zmm5, %zmm10
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
+    vpshufd $78, %zmm5, %zmm5
+    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm13, %zmm1, %zmm1
+    vpternlogq $150, %zmm5, %zmm10, %zmm6
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm12, %zmm0, %zmm0
+    vshufi64x2 $78, %zmm6, %zmm6, %zmm10
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcc    # vaesenclast %zmm12, %zmm1, %zmm1
+    vpxord %zmm10, %zmm6, %zmm6
     vpxord 0(%r8), %zmm0, %zmm0
-    vpxor %xmm11, %xmm8, %xmm8
+    vextracti32x4 $1, %zmm6, %xmm10
     vpxord 64(%r8), %zmm1, %zmm1
-    vmovdqa %xmm8, %xmm5
+    vpxor %xmm10, %xmm6, %xmm6
     vmovdqu64 %zmm0, 0(%rcx)
     vmovdqu64 %zmm1, 64(%rcx)
     add $128, %r8
     add $128, %rcx
-    sub $8, %r9
-    cmp $8, %r9
+    sub $128, %r9
+    cmp $128, %r9
     jae .Laes_gen_vaes512_gcm_dec_k256_w8_loop
 .Laes_gen_vaes512_gcm_dec_k256_w8_done:
-    vmovdqu %xmm5, (%rdx)
-    vpshufb %xmm4, %xmm2, %xmm2
-    vmovdqu %xmm2, 16(%rdx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm2, %xmm9
+    vmovdqu %xmm9, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_dec_k256_w8_tail
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k256_w8_tail_done
+.Laes_gen_vaes512_gcm_dec_k256_w8_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqa %xmm6, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k256_w8_no_last
+    vmovdqu 48(%rdx), %xmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm7, %xmm7
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm10
+    vpxord %zmm10, %zmm4, %zmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm10
+    vpxord %zmm10, %zmm6, %zmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
+    vpxord %zmm7, %zmm5, %zmm5
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu %xmm0, 48(%rdx)
+.Laes_gen_vaes512_gcm_dec_k256_w8_no_last:
+    test %r9, %r9
+    jz .Laes_gen_vaes512_gcm_dec_k256_w8_reduce
+    .p2align 4
+.Laes_gen_vaes512_gcm_dec_k256_w8_tail_loop:
+    mov $-1, %rax
+    cmp $64, %r9
+    jae .Laes_gen_vaes512_gcm_dec_k256_w8_tail_full
+    xor %rax, %rax
+    bts %r9, %rax
+    sub $1, %rax
+.Laes_gen_vaes512_gcm_dec_k256_w8_tail_full:
+    kmovq %rax, %k1
+    vmovdqa64 %zmm2, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpxord %zmm11, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm12, %zmm0, %zmm0
+    vmovdqu8 (%r8), %zmm7{%k1}{z}
+    vpxord %zmm7, %zmm0, %zmm0
+    vmovdqu8 %zmm0, (%rcx){%k1}
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
+    vpclmulqdq $0, (%r11), %zmm7, %zmm10
+    vpxord %zmm10, %zmm4, %zmm4
+    vpclmulqdq $17, (%r11), %zmm7, %zmm10
+    vpxord %zmm10, %zmm6, %zmm6
+    vpshufd $78, %zmm7, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vpclmulqdq $0, 1024(%r11), %zmm7, %zmm7
+    vpxord %zmm7, %zmm5, %zmm5
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+    ja .Laes_gen_vaes512_gcm_dec_k256_w8_tail_loop
+.Laes_gen_vaes512_gcm_dec_k256_w8_reduce:
+    vpternlogq $150, %zmm4, %zmm6, %zmm5
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm9
+    vpclmulqdq $16, %zmm9, %zmm4, %zmm10
+    vpshufd $78, %zmm4, %zmm4
+    vpternlogq $150, %zmm4, %zmm10, %zmm5
+    vpclmulqdq $16, %zmm9, %zmm5, %zmm10
+    vpshufd $78, %zmm5, %zmm5
+    vpternlogq $150, %zmm5, %zmm10, %zmm6
+    vshufi64x2 $78, %zmm6, %zmm6, %zmm10
+    vpxord %zmm10, %zmm6, %zmm6
+    vextracti32x4 $1, %zmm6, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k256_w8_tag_done
+    vmovdqu 48(%rdx), %xmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu %xmm7, 48(%rdx)
+.Laes_gen_vaes512_gcm_dec_k256_w8_tag_done:
+.Laes_gen_vaes512_gcm_dec_k256_w8_tail_done:
+    vmovdqu %xmm6, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2899,209 +4646,344 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     vpxord %xmm23, %xmm23, %xmm23
     vpxord %xmm24, %xmm24, %xmm24
     vpxord %xmm25, %xmm25, %xmm25
-    vpxord %xmm26, %xmm26, %xmm26
     vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k256_w8, .-aes_gen_vaes512_gcm_dec_k256_w8
 
-# void aes_gen_vaes512_gcm_dec_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_vaes512_gcm_dec_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
-# iv: unused (the counter is in state).
-# nblocks: a multiple of 4.
-# Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512VL.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
+# Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
 #   %xmm2 block 2
 #   %xmm3 block 3
-#   %xmm4 counter blocks, byte-reversed: lane j counts block j of the group
+#   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm5 temporary: data loads
-#   %xmm6 the byte-reversal pattern
-#   %xmm7 the running hash, reflected
-#   %xmm8 GHASH: low products
-#   %xmm9 GHASH: middle products
-#   %xmm10 GHASH: high products
-#   %xmm11 GHASH: a block register of data
-#   %xmm12 GHASH: a key power, a product
-#   %xmm13 GHASH: a product
-#   %xmm14 rk0
-#   %xmm28 rk1
-#   %xmm27 rk2
-#   %xmm26 rk3
-#   %xmm25 rk4
-#   %xmm24 rk5
-#   %xmm23 rk6
-#   %xmm22 rk7
-#   %xmm21 rk8
-#   %xmm20 rk9
-#   %xmm19 rk10
-#   %xmm18 rk11
-#   %xmm17 rk12
-#   %xmm16 rk13
-#   %xmm15 rk14
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %xmm6 GHASH: low products
+#   %xmm7 GHASH: middle products
+#   %xmm8 GHASH: high products; between groups the running hash, reflected
+#   %xmm9 GHASH: a block register of data
+#   %xmm10 GHASH: the next one
+#   %xmm11 GHASH: a key power, a product
+#   %xmm12 GHASH: a product
+#   %xmm13 rk0
+#   %xmm27 rk1
+#   %xmm26 rk2
+#   %xmm25 rk3
+#   %xmm24 rk4
+#   %xmm23 rk5
+#   %xmm22 rk6
+#   %xmm21 rk7
+#   %xmm20 rk8
+#   %xmm19 rk9
+#   %xmm18 rk10
+#   %xmm17 rk11
+#   %xmm16 rk12
+#   %xmm15 rk13
+#   %xmm14 rk14
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k256_w4
     .type aes_gen_vaes512_gcm_dec_k256_w4, @function
     .p2align 5
 aes_gen_vaes512_gcm_dec_k256_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm14
-    vmovdqu64 16(%rdi), %xmm28
-    vmovdqu64 32(%rdi), %xmm27
-    vmovdqu64 48(%rdi), %xmm26
-    vmovdqu64 64(%rdi), %xmm25
-    vmovdqu64 80(%rdi), %xmm24
-    vmovdqu64 96(%rdi), %xmm23
-    vmovdqu64 112(%rdi), %xmm22
-    vmovdqu64 128(%rdi), %xmm21
-    vmovdqu64 144(%rdi), %xmm20
-    vmovdqu64 160(%rdi), %xmm19
-    vmovdqu64 176(%rdi), %xmm18
-    vmovdqu64 192(%rdi), %xmm17
-    vmovdqu64 208(%rdi), %xmm16
-    vmovdqu 224(%rdi), %xmm15
-    vmovdqu .Lvaes512_gcm_bswap(%rip), %xmm6
-    vmovdqu (%rdx), %xmm7
+    vmovdqu 0(%rdi), %xmm13
+    vmovdqu64 16(%rdi), %xmm27
+    vmovdqu64 32(%rdi), %xmm26
+    vmovdqu64 48(%rdi), %xmm25
+    vmovdqu64 64(%rdi), %xmm24
+    vmovdqu64 80(%rdi), %xmm23
+    vmovdqu64 96(%rdi), %xmm22
+    vmovdqu64 112(%rdi), %xmm21
+    vmovdqu64 128(%rdi), %xmm20
+    vmovdqu64 144(%rdi), %xmm19
+    vmovdqu64 160(%rdi), %xmm18
+    vmovdqu64 176(%rdi), %xmm17
+    vmovdqu64 192(%rdi), %xmm16
+    vmovdqu 208(%rdi), %xmm15
+    vmovdqu 224(%rdi), %xmm14
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    vmovdqu (%rdx), %xmm8
     vmovdqu 16(%rdx), %xmm4
-    vpshufb %xmm6, %xmm4, %xmm4
-    cmp $4, %r9
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
     jb .Laes_gen_vaes512_gcm_dec_k256_w4_done
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k256_w4_loop:
+    cmp $251, %r11b
+    ja .Laes_gen_vaes512_gcm_dec_k256_w4_carry26
+    vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm4, %xmm0
+    vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm4, %xmm1
+    vpaddd .Lvaes512_gcm_inc_be1+32(%rip), %xmm4, %xmm2
+    vpaddd .Lvaes512_gcm_inc_be1+48(%rip), %xmm4, %xmm3
+    vpaddd .Lvaes512_gcm_inc_be1+64(%rip), %xmm4, %xmm4
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w4_counted26
+.Laes_gen_vaes512_gcm_dec_k256_w4_carry26:
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm4, %xmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm1
-    vmovdqu 0(%r8), %xmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes512_gcm_inc1+32(%rip), %xmm4, %xmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm2, %xmm2
     vpaddd .Lvaes512_gcm_inc1+48(%rip), %xmm4, %xmm3
-    vpshufb %xmm6, %xmm11, %xmm11
-    vpshufb %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm11, %xmm11
-    vpshufb %xmm6, %xmm1, %xmm1
-    vpshufb %xmm6, %xmm2, %xmm2
-    vpclmulqdq $0, 960(%rsi), %xmm11, %xmm8
-    vpshufb %xmm6, %xmm3, %xmm3
-    vpclmulqdq $17, 960(%rsi), %xmm11, %xmm10
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes512_gcm_inc1+64(%rip), %xmm4, %xmm4
-    vpxor %xmm14, %xmm0, %xmm0
-    vpclmulqdq $1, 960(%rsi), %xmm11, %xmm9
-    vpxor %xmm14, %xmm1, %xmm1
-    vpclmulqdq $16, 960(%rsi), %xmm11, %xmm11
-    vpxor %xmm14, %xmm2, %xmm2
-    vpxor %xmm14, %xmm3, %xmm3
-    vpxor %xmm11, %xmm9, %xmm9
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm28, %xmm0, %xmm0
-    vmovdqu 16(%r8), %xmm11
-    .byte 0x62,0x92,0x75,0x08,0xdc,0xcc    # vaesenc %xmm28, %xmm1, %xmm1
-    .byte 0x62,0x92,0x6d,0x08,0xdc,0xd4    # vaesenc %xmm28, %xmm2, %xmm2
-    vpshufb %xmm6, %xmm11, %xmm11
-    .byte 0x62,0x92,0x65,0x08,0xdc,0xdc    # vaesenc %xmm28, %xmm3, %xmm3
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
+.Laes_gen_vaes512_gcm_dec_k256_w4_counted26:
+    add $4, %r11d
+    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm13, %xmm1, %xmm1
+    vmovdqu 0(%r8), %xmm9
+    vpxor %xmm13, %xmm2, %xmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpxor %xmm13, %xmm3, %xmm3
+    vmovdqu 16(%r8), %xmm10
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
-    vpclmulqdq $0, 976(%rsi), %xmm11, %xmm13
     .byte 0x62,0x92,0x75,0x08,0xdc,0xcb    # vaesenc %xmm27, %xmm1, %xmm1
-    vpxor %xmm13, %xmm8, %xmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm10, %xmm10
     .byte 0x62,0x92,0x6d,0x08,0xdc,0xd3    # vaesenc %xmm27, %xmm2, %xmm2
+    vpxor %xmm8, %xmm9, %xmm9
     .byte 0x62,0x92,0x65,0x08,0xdc,0xdb    # vaesenc %xmm27, %xmm3, %xmm3
-    vpclmulqdq $17, 976(%rsi), %xmm11, %xmm13
+    vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
-    vpxor %xmm13, %xmm10, %xmm10
     .byte 0x62,0x92,0x75,0x08,0xdc,0xca    # vaesenc %xmm26, %xmm1, %xmm1
+    vpclmulqdq $0, 976(%rsi), %xmm10, %xmm12
     .byte 0x62,0x92,0x6d,0x08,0xdc,0xd2    # vaesenc %xmm26, %xmm2, %xmm2
-    vpclmulqdq $1, 976(%rsi), %xmm11, %xmm13
+    vpxor %xmm12, %xmm6, %xmm6
     .byte 0x62,0x92,0x65,0x08,0xdc,0xda    # vaesenc %xmm26, %xmm3, %xmm3
-    vpxor %xmm13, %xmm9, %xmm9
+    vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
     .byte 0x62,0x92,0x75,0x08,0xdc,0xc9    # vaesenc %xmm25, %xmm1, %xmm1
-    vpclmulqdq $16, 976(%rsi), %xmm11, %xmm11
+    vpclmulqdq $17, 976(%rsi), %xmm10, %xmm12
     .byte 0x62,0x92,0x6d,0x08,0xdc,0xd1    # vaesenc %xmm25, %xmm2, %xmm2
-    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm12, %xmm8, %xmm8
     .byte 0x62,0x92,0x65,0x08,0xdc,0xd9    # vaesenc %xmm25, %xmm3, %xmm3
+    vpshufd $78, %xmm9, %xmm12
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
-    vmovdqu 32(%r8), %xmm11
     .byte 0x62,0x92,0x75,0x08,0xdc,0xc8    # vaesenc %xmm24, %xmm1, %xmm1
+    vpxor %xmm12, %xmm9, %xmm9
     .byte 0x62,0x92,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm24, %xmm2, %xmm2
-    vpshufb %xmm6, %xmm11, %xmm11
+    vpshufd $78, %xmm10, %xmm11
     .byte 0x62,0x92,0x65,0x08,0xdc,0xd8    # vaesenc %xmm24, %xmm3, %xmm3
-    vpclmulqdq $0, 992(%rsi), %xmm11, %xmm13
+    vpxor %xmm11, %xmm10, %xmm10
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xcf    # vaesenc %xmm23, %xmm1, %xmm1
-    vpxor %xmm13, %xmm8, %xmm8
+    vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
     .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd7    # vaesenc %xmm23, %xmm2, %xmm2
-    vpclmulqdq $17, 992(%rsi), %xmm11, %xmm13
+    vpclmulqdq $0, 2000(%rsi), %xmm10, %xmm10
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xdf    # vaesenc %xmm23, %xmm3, %xmm3
+    vpxor %xmm10, %xmm7, %xmm7
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    vpxor %xmm13, %xmm10, %xmm10
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xce    # vaesenc %xmm22, %xmm1, %xmm1
-    vpclmulqdq $1, 992(%rsi), %xmm11, %xmm13
+    vmovdqu 32(%r8), %xmm9
     .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd6    # vaesenc %xmm22, %xmm2, %xmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xde    # vaesenc %xmm22, %xmm3, %xmm3
-    vpxor %xmm13, %xmm9, %xmm9
+    vmovdqu 48(%r8), %xmm10
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    vpclmulqdq $16, 992(%rsi), %xmm11, %xmm11
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm10, %xmm10
     .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd5    # vaesenc %xmm21, %xmm2, %xmm2
-    vpxor %xmm11, %xmm9, %xmm9
+    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm12
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xdd    # vaesenc %xmm21, %xmm3, %xmm3
+    vpclmulqdq $0, 1008(%rsi), %xmm10, %xmm11
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    vmovdqu 48(%r8), %xmm11
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
-    vpshufb %xmm6, %xmm11, %xmm11
+    vpxor %xmm12, %xmm6, %xmm6
     .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd4    # vaesenc %xmm20, %xmm2, %xmm2
+    vpxor %xmm11, %xmm6, %xmm6
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xdc    # vaesenc %xmm20, %xmm3, %xmm3
-    vpclmulqdq $0, 1008(%rsi), %xmm11, %xmm13
+    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm12
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    vpxor %xmm13, %xmm8, %xmm8
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
+    vpclmulqdq $17, 1008(%rsi), %xmm10, %xmm11
     .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd3    # vaesenc %xmm19, %xmm2, %xmm2
-    vpclmulqdq $17, 1008(%rsi), %xmm11, %xmm13
+    vpxor %xmm12, %xmm8, %xmm8
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xdb    # vaesenc %xmm19, %xmm3, %xmm3
-    vpxor %xmm13, %xmm10, %xmm10
+    vpxor %xmm11, %xmm8, %xmm8
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
-    vpclmulqdq $1, 1008(%rsi), %xmm11, %xmm13
+    vpshufd $78, %xmm9, %xmm12
     .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd2    # vaesenc %xmm18, %xmm2, %xmm2
-    vpxor %xmm13, %xmm9, %xmm9
+    vpxor %xmm12, %xmm9, %xmm9
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
+    vpshufd $78, %xmm10, %xmm11
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    vpclmulqdq $16, 1008(%rsi), %xmm11, %xmm11
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
+    vpxor %xmm11, %xmm10, %xmm10
     .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd1    # vaesenc %xmm17, %xmm2, %xmm2
-    vpxor %xmm11, %xmm9, %xmm9
+    vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm8, %xmm13
+    vpclmulqdq $0, 2032(%rsi), %xmm10, %xmm10
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
-    vpshufd $78, %xmm8, %xmm8
+    vpxor %xmm9, %xmm7, %xmm7
     .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm16, %xmm2, %xmm2
-    vpxor %xmm8, %xmm9, %xmm9
+    vpxor %xmm10, %xmm7, %xmm7
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
-    vpxor %xmm13, %xmm9, %xmm9
-    .byte 0xc4,0xc2,0x71,0xdd,0xcf         # vaesenclast %xmm15, %xmm1, %xmm1
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm9, %xmm13
-    .byte 0xc4,0xc2,0x69,0xdd,0xd7         # vaesenclast %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdd,0xdf         # vaesenclast %xmm15, %xmm3, %xmm3
-    vpshufd $78, %xmm9, %xmm9
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    vpxor %xmm8, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    vpshufd $78, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x69,0xdd,0xd6         # vaesenclast %xmm14, %xmm2, %xmm2
+    vpxor %xmm12, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
     vpxor 0(%r8), %xmm0, %xmm0
-    vpxor %xmm9, %xmm10, %xmm10
     vpxor 16(%r8), %xmm1, %xmm1
+    vpshufd $78, %xmm7, %xmm7
     vpxor 32(%r8), %xmm2, %xmm2
-    vpxor %xmm13, %xmm10, %xmm10
+    vpxor %xmm7, %xmm8, %xmm8
     vpxor 48(%r8), %xmm3, %xmm3
-    vmovdqa %xmm10, %xmm7
+    vpxor %xmm12, %xmm8, %xmm8
     vmovdqu %xmm0, 0(%rcx)
     vmovdqu %xmm1, 16(%rcx)
     vmovdqu %xmm2, 32(%rcx)
     vmovdqu %xmm3, 48(%rcx)
     add $64, %r8
     add $64, %rcx
-    sub $4, %r9
-    cmp $4, %r9
+    sub $64, %r9
+    cmp $64, %r9
     jae .Laes_gen_vaes512_gcm_dec_k256_w4_loop
 .Laes_gen_vaes512_gcm_dec_k256_w4_done:
-    vmovdqu %xmm7, (%rdx)
-    vpshufb %xmm6, %xmm4, %xmm4
-    vmovdqu %xmm4, 16(%rdx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm11
+    vmovdqu %xmm11, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_dec_k256_w4_tail
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k256_w4_tail_done
+.Laes_gen_vaes512_gcm_dec_k256_w4_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqa %xmm8, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k256_w4_no_last
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 48(%rdx)
+.Laes_gen_vaes512_gcm_dec_k256_w4_no_last:
+    test %r9, %r9
+    jz .Laes_gen_vaes512_gcm_dec_k256_w4_reduce
+    .p2align 4
+.Laes_gen_vaes512_gcm_dec_k256_w4_tail_loop:
+    mov $-1, %rax
+    cmp $16, %r9
+    jae .Laes_gen_vaes512_gcm_dec_k256_w4_tail_full
+    xor %rax, %rax
+    bts %r9, %rax
+    sub $1, %rax
+.Laes_gen_vaes512_gcm_dec_k256_w4_tail_full:
+    kmovq %rax, %k1
+    vmovdqa %xmm4, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu8 (%r8), %xmm9{%k1}{z}
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu8 %xmm0, (%rcx){%k1}
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+    ja .Laes_gen_vaes512_gcm_dec_k256_w4_tail_loop
+.Laes_gen_vaes512_gcm_dec_k256_w4_reduce:
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm8, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpshufd $78, %xmm6, %xmm6
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm12, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpshufd $78, %xmm7, %xmm7
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor %xmm12, %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k256_w4_tag_done
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+.Laes_gen_vaes512_gcm_dec_k256_w4_tag_done:
+.Laes_gen_vaes512_gcm_dec_k256_w4_tail_done:
+    vmovdqu %xmm8, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3130,119 +5012,251 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     vpxord %xmm25, %xmm25, %xmm25
     vpxord %xmm26, %xmm26, %xmm26
     vpxord %xmm27, %xmm27, %xmm27
-    vpxord %xmm28, %xmm28, %xmm28
     vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k256_w4, .-aes_gen_vaes512_gcm_dec_k256_w4
 
-# void aes_gen_vaes512_gcm_dec_k256_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# void aes_gen_vaes512_gcm_dec_k256_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
-# iv: unused (the counter is in state).
-# nblocks: any count.
-# Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512VL.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
+# Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 counter blocks, byte-reversed: lane j counts block j of the group
+#   %xmm1 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm2 temporary: data loads
-#   %xmm3 the byte-reversal pattern
-#   %xmm4 the running hash, reflected
-#   %xmm5 GHASH: low products
-#   %xmm6 GHASH: middle products
-#   %xmm7 GHASH: high products
-#   %xmm8 GHASH: a block register of data
-#   %xmm9 GHASH: a key power, a product
-#   %xmm10 GHASH: a product
-#   %xmm11 rk0
-#   %xmm25 rk1
-#   %xmm24 rk2
-#   %xmm23 rk3
-#   %xmm22 rk4
-#   %xmm21 rk5
-#   %xmm20 rk6
-#   %xmm19 rk7
-#   %xmm18 rk8
-#   %xmm17 rk9
-#   %xmm16 rk10
-#   %xmm15 rk11
-#   %xmm14 rk12
-#   %xmm13 rk13
-#   %xmm12 rk14
-#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 nblocks (SysV)
+#   %xmm3 GHASH: low products
+#   %xmm4 GHASH: middle products
+#   %xmm5 GHASH: high products; between groups the running hash, reflected
+#   %xmm6 GHASH: a block register of data
+#   %xmm7 GHASH: the next one
+#   %xmm8 GHASH: a key power, a product
+#   %xmm9 GHASH: a product
+#   %xmm10 rk0
+#   %xmm24 rk1
+#   %xmm23 rk2
+#   %xmm22 rk3
+#   %xmm21 rk4
+#   %xmm20 rk5
+#   %xmm19 rk6
+#   %xmm18 rk7
+#   %xmm17 rk8
+#   %xmm16 rk9
+#   %xmm15 rk10
+#   %xmm14 rk11
+#   %xmm13 rk12
+#   %xmm12 rk13
+#   %xmm11 rk14
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k256_w1
     .type aes_gen_vaes512_gcm_dec_k256_w1, @function
     .p2align 5
 aes_gen_vaes512_gcm_dec_k256_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm11
-    vmovdqu64 16(%rdi), %xmm25
-    vmovdqu64 32(%rdi), %xmm24
-    vmovdqu64 48(%rdi), %xmm23
-    vmovdqu64 64(%rdi), %xmm22
-    vmovdqu64 80(%rdi), %xmm21
-    vmovdqu64 96(%rdi), %xmm20
-    vmovdqu64 112(%rdi), %xmm19
-    vmovdqu64 128(%rdi), %xmm18
-    vmovdqu64 144(%rdi), %xmm17
-    vmovdqu64 160(%rdi), %xmm16
-    vmovdqu 176(%rdi), %xmm15
-    vmovdqu 192(%rdi), %xmm14
-    vmovdqu 208(%rdi), %xmm13
-    vmovdqu 224(%rdi), %xmm12
-    vmovdqu .Lvaes512_gcm_bswap(%rip), %xmm3
-    vmovdqu (%rdx), %xmm4
+    vmovdqu 0(%rdi), %xmm10
+    vmovdqu64 16(%rdi), %xmm24
+    vmovdqu64 32(%rdi), %xmm23
+    vmovdqu64 48(%rdi), %xmm22
+    vmovdqu64 64(%rdi), %xmm21
+    vmovdqu64 80(%rdi), %xmm20
+    vmovdqu64 96(%rdi), %xmm19
+    vmovdqu64 112(%rdi), %xmm18
+    vmovdqu64 128(%rdi), %xmm17
+    vmovdqu64 144(%rdi), %xmm16
+    vmovdqu 160(%rdi), %xmm15
+    vmovdqu 176(%rdi), %xmm14
+    vmovdqu 192(%rdi), %xmm13
+    vmovdqu 208(%rdi), %xmm12
+    vmovdqu 224(%rdi), %xmm11
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    vmovdqu (%rdx), %xmm5
     vmovdqu 16(%rdx), %xmm1
-    vpshufb %xmm3, %xmm1, %xmm1
-    cmp $1, %r9
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $16, %r9
     jb .Laes_gen_vaes512_gcm_dec_k256_w1_done
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k256_w1_loop:
+    cmp $254, %r11b
+    ja .Laes_gen_vaes512_gcm_dec_k256_w1_carry26
+    vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm1, %xmm0
+    vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm1, %xmm1
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w1_counted26
+.Laes_gen_vaes512_gcm_dec_k256_w1_carry26:
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm1, %xmm0
-    vpshufb %xmm3, %xmm0, %xmm0
-    vmovdqu 0(%r8), %xmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
-    vpshufb %xmm3, %xmm8, %xmm8
-    vpxor %xmm11, %xmm0, %xmm0
-    vpxor %xmm4, %xmm8, %xmm8
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
-    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm5
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
+.Laes_gen_vaes512_gcm_dec_k256_w1_counted26:
+    add $1, %r11d
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu 0(%r8), %xmm6
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
-    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    vpclmulqdq $1, 1008(%rsi), %xmm8, %xmm6
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    vpclmulqdq $16, 1008(%rsi), %xmm8, %xmm8
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    vpxor %xmm8, %xmm6, %xmm6
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    vpshufd $78, %xmm5, %xmm5
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
     vpxor %xmm5, %xmm6, %xmm6
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    vpshufd $78, %xmm6, %xmm9
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    vpxor %xmm9, %xmm6, %xmm6
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
+    vpxor %xmm3, %xmm4, %xmm4
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    vpxor %xmm5, %xmm4, %xmm4
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm10
+    vpshufd $78, %xmm3, %xmm3
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    vpshufd $78, %xmm6, %xmm6
+    vpxor %xmm3, %xmm4, %xmm4
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    vpxor %xmm6, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vpxor %xmm10, %xmm7, %xmm7
+    vpxor %xmm9, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vpshufd $78, %xmm4, %xmm4
     vpxor 0(%r8), %xmm0, %xmm0
-    vmovdqa %xmm7, %xmm4
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm9, %xmm5, %xmm5
     vmovdqu %xmm0, 0(%rcx)
     add $16, %r8
     add $16, %rcx
-    sub $1, %r9
-    cmp $1, %r9
+    sub $16, %r9
+    cmp $16, %r9
     jae .Laes_gen_vaes512_gcm_dec_k256_w1_loop
 .Laes_gen_vaes512_gcm_dec_k256_w1_done:
-    vmovdqu %xmm4, (%rdx)
-    vpshufb %xmm3, %xmm1, %xmm1
-    vmovdqu %xmm1, 16(%rdx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm8
+    vmovdqu %xmm8, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_dec_k256_w1_tail
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k256_w1_tail_done
+.Laes_gen_vaes512_gcm_dec_k256_w1_tail:
+    lea 15(%r9), %rax
+    shr $4, %rax
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    add %eax, %r11d
+    bswap %r11d
+    mov %r11d, 28(%rdx)
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqa %xmm5, %xmm6
+    vpclmulqdq $0, (%r11), %xmm6, %xmm3
+    vpclmulqdq $17, (%r11), %xmm6, %xmm5
+    vpshufd $78, %xmm6, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k256_w1_no_last
+    vmovdqu 48(%rdx), %xmm6
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm9
+    vpxor %xmm9, %xmm3, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm9
+    vpxor %xmm9, %xmm5, %xmm5
+    vpshufd $78, %xmm6, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
+    vpxor %xmm6, %xmm4, %xmm4
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm10, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vmovdqu %xmm0, 48(%rdx)
+.Laes_gen_vaes512_gcm_dec_k256_w1_no_last:
+    test %r9, %r9
+    jz .Laes_gen_vaes512_gcm_dec_k256_w1_reduce
+    .p2align 4
+.Laes_gen_vaes512_gcm_dec_k256_w1_tail_loop:
+    mov $-1, %rax
+    cmp $16, %r9
+    jae .Laes_gen_vaes512_gcm_dec_k256_w1_tail_full
+    xor %rax, %rax
+    bts %r9, %rax
+    sub $1, %rax
+.Laes_gen_vaes512_gcm_dec_k256_w1_tail_full:
+    kmovq %rax, %k1
+    vmovdqa %xmm1, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm10, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vmovdqu8 (%r8), %xmm6{%k1}{z}
+    vpxor %xmm6, %xmm0, %xmm0
+    vmovdqu8 %xmm0, (%rcx){%k1}
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
+    vpclmulqdq $0, (%r11), %xmm6, %xmm9
+    vpxor %xmm9, %xmm3, %xmm3
+    vpclmulqdq $17, (%r11), %xmm6, %xmm9
+    vpxor %xmm9, %xmm5, %xmm5
+    vpshufd $78, %xmm6, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
+    vpxor %xmm6, %xmm4, %xmm4
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+    ja .Laes_gen_vaes512_gcm_dec_k256_w1_tail_loop
+.Laes_gen_vaes512_gcm_dec_k256_w1_reduce:
+    vpxor %xmm3, %xmm4, %xmm4
+    vpxor %xmm5, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
+    vpshufd $78, %xmm3, %xmm3
+    vpxor %xmm3, %xmm4, %xmm4
+    vpxor %xmm9, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
+    vpshufd $78, %xmm4, %xmm4
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm9, %xmm5, %xmm5
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k256_w1_tag_done
+    vmovdqu 48(%rdx), %xmm6
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm5, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vmovdqu %xmm6, 48(%rdx)
+.Laes_gen_vaes512_gcm_dec_k256_w1_tag_done:
+.Laes_gen_vaes512_gcm_dec_k256_w1_tail_done:
+    vmovdqu %xmm5, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3268,7 +5282,6 @@ aes_gen_vaes512_gcm_dec_k256_w1:
     vpxord %xmm22, %xmm22, %xmm22
     vpxord %xmm23, %xmm23, %xmm23
     vpxord %xmm24, %xmm24, %xmm24
-    vpxord %xmm25, %xmm25, %xmm25
     vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k256_w1, .-aes_gen_vaes512_gcm_dec_k256_w1

@@ -193,6 +193,7 @@ int aes_gen_stream_final(aes_gen_stream *s, uint8_t iv[16]);
 typedef struct aes_gen_gcm_key {
     aes_gen_key private_aes;
     AES_GEN_ALIGN64 uint8_t private_htable[2][AES_GEN_GCM_POWERS][16]; /* see kernels.h */
+    uint8_t private_htable_pad[48]; /* read by a kernel's last vector, its products zero */
     uint32_t private_npowers;
     uint32_t private_ghash;   /* how the runtime multiplies: carry-less, or integer */
     uint32_t private_magic;

@@ -57,6 +57,8 @@ class Form:
         integer ops on ymm need AVX2 (moves only AVX); EVEX needs AVX512F,
         AVX512VL below zmm and AVX512BW for byte shuffles."""
         aes, clmul = "aes" in self.mnemonic, "clmul" in self.mnemonic
+        if self.mnemonic == "kmovq":  # VEX-encoded, but an AVX512BW instruction
+            return {"avx512bw"}
         if self.enc == "sse":
             return {"aesni"} if aes else {"pclmul"} if clmul else \
                 {"ssse3"} if self.mnemonic == "pshufb" else {"sse2"}
@@ -72,7 +74,7 @@ class Form:
             out.add("vaes")
         if clmul:
             out.add("vpclmulqdq")
-        if self.mnemonic == "vpshufb":
+        if self.mnemonic in ("vpshufb", "vmovdqu8"):
             out.add("avx512bw")
         return out
 
@@ -124,6 +126,7 @@ _add("vex", "vextracti128", "66", "0F3A", 0x39, "m:x|mem r:V i", Y)
 _add("vex", "vperm2i128", "66", "0F3A", 0x46, RVM + " i", Y)
 _add("vex", "vmovq", "66", "0F", 0x6E, "r:V m:g", X, w=1)
 _add("vex", "vpinsrq", "66", "0F3A", 0x22, "r:V v:V m:g i", X, w=1)
+_add("vex", "kmovq", "F2", "0F", 0x92, "r:k m:g", X, w=1)
 
 # --- EVEX: 128/256/512-bit, registers 0-31, opmasks -----------------------
 for name, op in (("vaesenc", 0xDC), ("vaesenclast", 0xDD), ("vaesdec", 0xDE),
@@ -138,7 +141,7 @@ _add("evex", "vpternlogq", "66", "0F3A", 0x25, RVM + " i", XYZ, w=1)
 _add("evex", "valignq", "66", "0F3A", 0x03, RVM + " i", XYZ, w=1)
 _add("evex", "vshufi64x2", "66", "0F3A", 0x43, RVM + " i", YZ, w=1)
 _add("evex", "vpsrld", "66", "0F", 0x72, "v:V m:V|mem i", XYZ, ext=2)
-for name, pp, w in (("vmovdqa64", "66", 1), ("vmovdqu64", "F3", 1)):
+for name, pp, w in (("vmovdqa64", "66", 1), ("vmovdqu64", "F3", 1), ("vmovdqu8", "F2", 0)):
     _add("evex", name, pp, "0F", 0x6F, RM, XYZ, w=w)
     _add("evex", name, pp, "0F", 0x7F, "m:V|mem r:V", XYZ, w=w, store=True)
 _add("evex", "vbroadcasti32x4", "66", "0F38", 0x5A, "r:V m:mem", YZ, n=16)
