@@ -108,8 +108,8 @@ def contract_notes(v, backend, requires, rk_detail=""):
 
 
 def _gcm_notes(v):
-    return [f"state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths "
-            "block -> the tag); htable: the key's powers (kernels.h).",
+    return [f"state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the "
+            "lengths block -> the tag); htable: the key's powers (kernels.h).",
             f"len: any number of bytes: groups of {v.width} blocks, then what is left a "
             "vector at a time (the last one partial).",
             ]

@@ -83,8 +83,8 @@ SHAPES = {s.name: s for s in (
               "(the last vector's lanes past the data load them)"),
         Param("state", "uint8_t *state", "32 bytes, 64 with AES_GEN_GCM_LAST: the running "
               "hash (reflected, low half first) and the counter block (its low 32 bits count "
-              "modulo 2^32, as GCM's inc32), both updated; then J0 and the lengths block, "
-              "whose place the tag E(J0) ^ GHASH takes"),
+              "modulo 2^32, as GCM's inc32), both updated; then J0 (zeroed) and the lengths "
+              "block, whose place the tag E(J0) ^ GHASH takes"),
         Param("dst", "uint8_t *dst", "len bytes, any alignment; dst == src is allowed"),
         Param("src", "const uint8_t *src", "len bytes, any alignment; the ciphertext is "
               "hashed (dst when encrypting, src when decrypting), a partial last block "

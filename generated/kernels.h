@@ -22,8 +22,8 @@
  *            (the last vector's lanes past the data load them)
  *   state    32 bytes, 64 with AES_GEN_GCM_LAST: the running hash (reflected,
  *            low half first) and the counter block (its low 32 bits count
- *            modulo 2^32, as GCM's inc32), both updated; then J0 and the
- *            lengths block, whose place the tag E(J0) ^ GHASH takes
+ *            modulo 2^32, as GCM's inc32), both updated; then J0 (zeroed) and
+ *            the lengths block, whose place the tag E(J0) ^ GHASH takes
  *   dst      len bytes, any alignment; dst == src is allowed
  *   src      len bytes, any alignment; the ciphertext is hashed (dst when
  *            encrypting, src when decrypting), a partial last block zero-padded

@@ -510,16 +510,32 @@ int aes_gen_gcm_final(aes_gen_gcm_stream *s, uint8_t *tag, size_t tag_len)
     return AES_GEN_OK;
 }
 
+/* Whether the first tag_len bytes of the tags differ, in constant time: every
+ * byte compared (16 at once where SSE2 is), one OR, no early exit. */
+static int tags_differ(const uint8_t full[16], const uint8_t *tag, size_t tag_len)
+{
+#if defined(__x86_64__)
+    if (tag_len == 16) {
+        const __m128i eq = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)full),
+                                          _mm_loadu_si128((const __m128i *)(const void *)tag));
+        return _mm_movemask_epi8(eq) != 0xffff;
+    }
+#endif
+    uint8_t diff = 0;
+    for (size_t i = 0; i < tag_len; i++)
+        diff |= full[i] ^ tag[i];
+    return diff != 0;
+}
+
 int aes_gen_gcm_verify(aes_gen_gcm_stream *s, const uint8_t *tag, size_t tag_len)
 {
-    uint8_t full[16], diff = 0;
+    uint8_t full[16];
     if (!stream_valid(s) || !tag)
         return AES_GEN_EARG;
     if (!tag_len_ok(tag_len))
         return AES_GEN_ELEN;
     compute_tag(s, full);
-    for (size_t i = 0; i < tag_len; i++) /* constant time: every byte, one OR */
-        diff |= full[i] ^ tag[i];
+    const int diff = tags_differ(full, tag, tag_len);
     aes_gen_secure_zero(full, sizeof full);
     aes_gen_secure_zero(s, sizeof *s);
     aes_gen_clear_registers();
@@ -557,7 +573,8 @@ static void put16(uint8_t *p, uint64_t lo, uint64_t hi)
 /* A whole message through one call of the key's GCM kernel: J0, the AAD's
  * hash and the lengths block here, the rest (and E(J0), the tag) in the
  * kernel.  tag gets all 16 bytes. */
-static void one_call(const aes_gen_gcm_key *gk, aes_gen_gcm_kernel_fn *fn, int decrypt,
+static inline __attribute__((always_inline)) void one_call(const aes_gen_gcm_key *gk,
+                                                           aes_gen_gcm_kernel_fn *fn, int decrypt,
                      const uint8_t *iv, size_t iv_len, const uint8_t *aad, size_t aad_len,
                      uint8_t *dst, const uint8_t *src, size_t len, uint8_t tag[16])
 {
@@ -586,7 +603,8 @@ static void one_call(const aes_gen_gcm_key *gk, aes_gen_gcm_kernel_fn *fn, int d
     fn(aes_gen_schedule(&gk->private_aes, md), gk->private_htable[0][0], st, dst, src,
        len | AES_GEN_GCM_LAST);
     memcpy(tag, st + 48, 16);
-    aes_gen_secure_zero(st, sizeof st);
+    aes_gen_secure_zero(st, 16); /* the hash; the kernel zeroed E(J0) */
+    aes_gen_secure_zero(st + 48, 16);
     if (aad_len || iv_len != 12)
         aes_gen_clear_registers(); /* the C GHASH's key powers */
 }
@@ -624,10 +642,9 @@ int aes_gen_gcm_decrypt(const aes_gen_gcm_key *gk, const uint8_t *iv, size_t iv_
     int err = one_shot_checks(gk, iv, iv_len, aad, aad_len, dst, src, len, tag, tag_len);
     aes_gen_gcm_kernel_fn *fn = err ? NULL : gcm_kernel(gk, 1);
     if (fn) {
-        uint8_t full[16], diff = 0;
+        uint8_t full[16];
         one_call(gk, fn, 1, iv, iv_len, aad, aad_len, dst, src, len, full);
-        for (size_t i = 0; i < tag_len; i++) /* constant time: every byte, one OR */
-            diff |= full[i] ^ tag[i];
+        const int diff = tags_differ(full, tag, tag_len);
         aes_gen_secure_zero(full, sizeof full); /* the right tag for this ciphertext */
         if (diff) {
             aes_gen_secure_zero(dst, len); /* no unauthenticated plaintext */

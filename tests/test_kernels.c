@@ -105,6 +105,7 @@ static void check_kernel(const struct aes_gen_kernel_info *ki, size_t len, int l
             ref_encrypt_block(&ref, state + 32, state_want + 48);
             for (int i = 0; i < 16; i++)
                 state_want[48 + i] ^= y[i];
+            memset(state_want + 32, 0, 16); /* J0 consumed: E(J0) not left there */
         }
         for (int i = 0; i < 16; i++)
             state_want[i] = y[15 - i];

@@ -101,7 +101,8 @@ def gcm_table(key, powers=64):
 def gcm_reference(mode, key, h, state, src, last):
     """(dst, state after): GCTR from the state's counter (inc32), and the
     hash continued over the ciphertext (a partial block zero-padded); last:
-    then the lengths block at state + 48, and the tag E(J0) ^ hash there."""
+    then the lengths block at state + 48, the tag E(J0) ^ hash there, and
+    J0 at state + 32 zeroed."""
     y, ctr = int.from_bytes(state[:16], "little"), state[16:32]
     out = bytearray()
     for i in range(0, len(src), 16):
@@ -115,7 +116,7 @@ def gcm_reference(mode, key, h, state, src, last):
     if last:
         y = aes_math.gf128_mul(y ^ int.from_bytes(state[48:64], "big"), h)
         ek0 = aes_math.ttable_encrypt_block(key, state[32:48])
-        tail = state[32:48] + xor(y.to_bytes(16, "big"), ek0)
+        tail = bytes(16) + xor(y.to_bytes(16, "big"), ek0)
     return bytes(out), y.to_bytes(16, "little") + ctr + tail
 
 

@@ -18,8 +18,8 @@ bytes left; otherwise vectors, one block, then a partial block through the
 red zone.  Its m = t (+ 1 for the lengths block) blocks are hashed against
 H^m .. H^1 with one reduction: Y * H^m, X_i * H^(m + 1 - i), L * H.  With
 AES_GEN_GCM_LAST (bit 63 of len) the kernel also hashes the lengths block
-(state + 48) and writes the tag E(J0) ^ GHASH there, E(J0) computed at the
-start of the tail so that its rounds overlap the rest.
+(state + 48) and writes the tag E(J0) ^ GHASH there, E(J0) computed first
+(its rounds overlap the rest) and kept at state + 32, zeroed at the end.
 
 In the groups the counter blocks are kept big-endian, lane j the counter of
 block j, and its low 32 bits in a GP register.  While the low byte (byte 15)
@@ -284,11 +284,22 @@ class Tail:
                              else "; the red zone a partial block"))
 
     def split_len(self):
-        """len: the bytes in n, AES_GEN_GCM_LAST as 0 or 1 in last."""
-        p = self.k.p
+        """len: the bytes in n, AES_GEN_GCM_LAST as 0 or 1 in last; with it,
+        E(J0) first (a chain of rounds nothing else waits for, so it runs
+        beside the rest) into state + 32, where J0 was."""
+        k, p = self.k, self.k.p
         p("mov", self.n, self.last)
         p("shr", 63, self.last)
         p("btr", 63, self.n)
+        skip = p.label("no_ek0")
+        p("test", self.last, self.last)
+        p("jz", skip)
+        x = k.vec.narrow()
+        blk = k.plan.blocks[0].as_kind("xmm")
+        x.load(p, mem(k.arg("state"), 32), blk)
+        _encrypt(k, x, blk)
+        x.store(p, blk, mem(k.arg("state"), 32))
+        p.place(skip)
 
     def vector(self, w, how):
         """One vector of strategy w: counters from ctr's lanes, AES, XOR with
@@ -404,10 +415,6 @@ class Tail:
         x.load(p, mem(state, 48), d)
         x.shuffle(p, d, bswap, d)
         _mul_acc(k, x, [d], [mem(table, 16 * (POWERS - 1))], first=False)
-        blk = k.plan.blocks[0].as_kind("xmm")
-        x.load(p, mem(state, 32), blk)
-        _encrypt(k, x, blk)
-        x.store(p, blk, mem(state, 48))
         p.place(no_last)
         if vec.enc == "evex":
             self.masked_loop(reduce_)
@@ -417,11 +424,13 @@ class Tail:
         _reduce(k, c)
         p("test", last, last)
         p("jz", tag_done)
-        x.load(p, mem(state, 48), d)
+        x.load(p, mem(state, 32), d)
         t_ = _at(k, x, "t")
         x.shuffle(p, y, bswap, t_)
         x.xor(p, t_, d)
         x.store(p, d, mem(state, 48))
+        x.zero(p, d)
+        x.store(p, d, mem(state, 32))  # E(J0) is the key's: not left behind
         p.place(tag_done)
         p.place(done)
 

@@ -41,7 +41,7 @@
 # void aes_gen_aesni_gcm_dec_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 8 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
 # Requires: SSE2, SSSE3, AESNI, PCLMUL.
 # Register map:
@@ -74,6 +74,30 @@ aes_gen_aesni_gcm_dec_k128_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w4_no_ek0
+    movdqu 32(%rdx), %xmm0
+    pxor %xmm13, %xmm0
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    movdqu %xmm0, 32(%rdx)
+.Laes_gen_aesni_gcm_dec_k128_w4_no_ek0:
     movdqu (%rdx), %xmm8
     movdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
@@ -83,7 +107,7 @@ aes_gen_aesni_gcm_dec_k128_w4:
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k128_w4_loop:
     cmp $251, %r11b
-    ja .Laes_gen_aesni_gcm_dec_k128_w4_carry14
+    ja .Laes_gen_aesni_gcm_dec_k128_w4_carry38
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm4, %xmm1
@@ -93,8 +117,8 @@ aes_gen_aesni_gcm_dec_k128_w4:
     movdqa %xmm4, %xmm3
     paddd .Laesni_gcm_inc_be1+48(%rip), %xmm3
     paddd .Laesni_gcm_inc_be1+64(%rip), %xmm4
-    jmp .Laes_gen_aesni_gcm_dec_k128_w4_counted14
-.Laes_gen_aesni_gcm_dec_k128_w4_carry14:
+    jmp .Laes_gen_aesni_gcm_dec_k128_w4_counted38
+.Laes_gen_aesni_gcm_dec_k128_w4_carry38:
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -110,7 +134,7 @@ aes_gen_aesni_gcm_dec_k128_w4:
     pshufb .Laesni_gcm_bswap(%rip), %xmm3
     paddd .Laesni_gcm_inc1+64(%rip), %xmm4
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
-.Laes_gen_aesni_gcm_dec_k128_w4_counted14:
+.Laes_gen_aesni_gcm_dec_k128_w4_counted38:
     add $4, %r11d
     pxor %xmm13, %xmm0
     movdqu 0(%r8), %xmm9
@@ -297,27 +321,6 @@ aes_gen_aesni_gcm_dec_k128_w4:
     movdqu 2032(%rsi), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
-    movdqu 32(%rdx), %xmm0
-    pxor %xmm13, %xmm0
-    movdqu 16(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 32(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 48(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 64(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 80(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 96(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 112(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 128(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
-    movdqu %xmm0, 48(%rdx)
 .Laes_gen_aesni_gcm_dec_k128_w4_no_last:
 .Laes_gen_aesni_gcm_dec_k128_w4_tail_loop:
     cmp $16, %r9
@@ -442,11 +445,13 @@ aes_gen_aesni_gcm_dec_k128_w4:
     pxor %xmm12, %xmm8
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k128_w4_tag_done
-    movdqu 48(%rdx), %xmm9
+    movdqu 32(%rdx), %xmm9
     movdqa %xmm8, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
     pxor %xmm11, %xmm9
     movdqu %xmm9, 48(%rdx)
+    pxor %xmm9, %xmm9
+    movdqu %xmm9, 32(%rdx)
 .Laes_gen_aesni_gcm_dec_k128_w4_tag_done:
 .Laes_gen_aesni_gcm_dec_k128_w4_tail_done:
     movdqu %xmm8, (%rdx)
@@ -472,7 +477,7 @@ aes_gen_aesni_gcm_dec_k128_w4:
 # void aes_gen_aesni_gcm_dec_k128_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 6 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 2 blocks, then what is left a vector at a time (the last one partial).
 # Requires: SSE2, SSSE3, AESNI, PCLMUL.
 # Register map:
@@ -507,6 +512,28 @@ aes_gen_aesni_gcm_dec_k128_w2:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w2_no_ek0
+    movdqu 32(%rdx), %xmm0
+    pxor %xmm11, %xmm0
+    movdqu 16(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 32(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 48(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 64(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 80(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 96(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
+    movdqu %xmm0, 32(%rdx)
+.Laes_gen_aesni_gcm_dec_k128_w2_no_ek0:
     movdqu (%rdx), %xmm6
     movdqu 16(%rdx), %xmm2
     mov 28(%rdx), %r11d
@@ -516,14 +543,14 @@ aes_gen_aesni_gcm_dec_k128_w2:
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k128_w2_loop:
     cmp $253, %r11b
-    ja .Laes_gen_aesni_gcm_dec_k128_w2_carry16
+    ja .Laes_gen_aesni_gcm_dec_k128_w2_carry38
     movdqa %xmm2, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm2, %xmm1
     paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
     paddd .Laesni_gcm_inc_be1+32(%rip), %xmm2
-    jmp .Laes_gen_aesni_gcm_dec_k128_w2_counted16
-.Laes_gen_aesni_gcm_dec_k128_w2_carry16:
+    jmp .Laes_gen_aesni_gcm_dec_k128_w2_counted38
+.Laes_gen_aesni_gcm_dec_k128_w2_carry38:
     pshufb .Laesni_gcm_bswap(%rip), %xmm2
     movdqa %xmm2, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -533,7 +560,7 @@ aes_gen_aesni_gcm_dec_k128_w2:
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
     paddd .Laesni_gcm_inc1+32(%rip), %xmm2
     pshufb .Laesni_gcm_bswap(%rip), %xmm2
-.Laes_gen_aesni_gcm_dec_k128_w2_counted16:
+.Laes_gen_aesni_gcm_dec_k128_w2_counted38:
     add $2, %r11d
     pxor %xmm11, %xmm0
     movdqu 0(%r8), %xmm7
@@ -662,25 +689,6 @@ aes_gen_aesni_gcm_dec_k128_w2:
     movdqu 2032(%rsi), %xmm9
     pclmulqdq $0, %xmm9, %xmm7
     pxor %xmm7, %xmm5
-    movdqu 32(%rdx), %xmm0
-    pxor %xmm11, %xmm0
-    movdqu 16(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 32(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 48(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 64(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 80(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 96(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
-    movdqu %xmm0, 48(%rdx)
 .Laes_gen_aesni_gcm_dec_k128_w2_no_last:
 .Laes_gen_aesni_gcm_dec_k128_w2_tail_loop:
     cmp $16, %r9
@@ -801,11 +809,13 @@ aes_gen_aesni_gcm_dec_k128_w2:
     pxor %xmm10, %xmm6
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k128_w2_tag_done
-    movdqu 48(%rdx), %xmm7
+    movdqu 32(%rdx), %xmm7
     movdqa %xmm6, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
     pxor %xmm9, %xmm7
     movdqu %xmm7, 48(%rdx)
+    pxor %xmm7, %xmm7
+    movdqu %xmm7, 32(%rdx)
 .Laes_gen_aesni_gcm_dec_k128_w2_tag_done:
 .Laes_gen_aesni_gcm_dec_k128_w2_tail_done:
     movdqu %xmm6, (%rdx)
@@ -831,7 +841,7 @@ aes_gen_aesni_gcm_dec_k128_w2:
 # void aes_gen_aesni_gcm_dec_k128_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 5 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
 # Requires: SSE2, SSSE3, AESNI, PCLMUL.
 # Register map:
@@ -867,6 +877,27 @@ aes_gen_aesni_gcm_dec_k128_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w1_no_ek0
+    movdqu 32(%rdx), %xmm0
+    pxor %xmm10, %xmm0
+    movdqu 16(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 32(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 48(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 64(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 80(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
+    movdqu %xmm0, 32(%rdx)
+.Laes_gen_aesni_gcm_dec_k128_w1_no_ek0:
     movdqu (%rdx), %xmm5
     movdqu 16(%rdx), %xmm1
     mov 28(%rdx), %r11d
@@ -876,19 +907,19 @@ aes_gen_aesni_gcm_dec_k128_w1:
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k128_w1_loop:
     cmp $254, %r11b
-    ja .Laes_gen_aesni_gcm_dec_k128_w1_carry17
+    ja .Laes_gen_aesni_gcm_dec_k128_w1_carry38
     movdqa %xmm1, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
-    jmp .Laes_gen_aesni_gcm_dec_k128_w1_counted17
-.Laes_gen_aesni_gcm_dec_k128_w1_carry17:
+    jmp .Laes_gen_aesni_gcm_dec_k128_w1_counted38
+.Laes_gen_aesni_gcm_dec_k128_w1_carry38:
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
     movdqa %xmm1, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
     pshufb .Laesni_gcm_bswap(%rip), %xmm0
     paddd .Laesni_gcm_inc1+16(%rip), %xmm1
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
-.Laes_gen_aesni_gcm_dec_k128_w1_counted17:
+.Laes_gen_aesni_gcm_dec_k128_w1_counted38:
     add $1, %r11d
     pxor %xmm10, %xmm0
     movdqu 0(%r8), %xmm6
@@ -988,24 +1019,6 @@ aes_gen_aesni_gcm_dec_k128_w1:
     movdqu 2032(%rsi), %xmm8
     pclmulqdq $0, %xmm8, %xmm6
     pxor %xmm6, %xmm4
-    movdqu 32(%rdx), %xmm0
-    pxor %xmm10, %xmm0
-    movdqu 16(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 32(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 48(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 64(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 80(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
-    movdqu %xmm0, 48(%rdx)
 .Laes_gen_aesni_gcm_dec_k128_w1_no_last:
 .Laes_gen_aesni_gcm_dec_k128_w1_tail_loop:
     cmp $16, %r9
@@ -1124,11 +1137,13 @@ aes_gen_aesni_gcm_dec_k128_w1:
     pxor %xmm9, %xmm5
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k128_w1_tag_done
-    movdqu 48(%rdx), %xmm6
+    movdqu 32(%rdx), %xmm6
     movdqa %xmm5, %xmm8
     pshufb .Laesni_gcm_bswap(%rip), %xmm8
     pxor %xmm8, %xmm6
     movdqu %xmm6, 48(%rdx)
+    pxor %xmm6, %xmm6
+    movdqu %xmm6, 32(%rdx)
 .Laes_gen_aesni_gcm_dec_k128_w1_tag_done:
 .Laes_gen_aesni_gcm_dec_k128_w1_tail_done:
     movdqu %xmm5, (%rdx)
@@ -1154,7 +1169,7 @@ aes_gen_aesni_gcm_dec_k128_w1:
 # void aes_gen_aesni_gcm_dec_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 10 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
 # Requires: SSE2, SSSE3, AESNI, PCLMUL.
 # Register map:
@@ -1187,6 +1202,34 @@ aes_gen_aesni_gcm_dec_k192_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w4_no_ek0
+    movdqu 32(%rdx), %xmm0
+    pxor %xmm13, %xmm0
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 144(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 160(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    movdqu %xmm0, 32(%rdx)
+.Laes_gen_aesni_gcm_dec_k192_w4_no_ek0:
     movdqu (%rdx), %xmm8
     movdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
@@ -1196,7 +1239,7 @@ aes_gen_aesni_gcm_dec_k192_w4:
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k192_w4_loop:
     cmp $251, %r11b
-    ja .Laes_gen_aesni_gcm_dec_k192_w4_carry14
+    ja .Laes_gen_aesni_gcm_dec_k192_w4_carry42
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm4, %xmm1
@@ -1206,8 +1249,8 @@ aes_gen_aesni_gcm_dec_k192_w4:
     movdqa %xmm4, %xmm3
     paddd .Laesni_gcm_inc_be1+48(%rip), %xmm3
     paddd .Laesni_gcm_inc_be1+64(%rip), %xmm4
-    jmp .Laes_gen_aesni_gcm_dec_k192_w4_counted14
-.Laes_gen_aesni_gcm_dec_k192_w4_carry14:
+    jmp .Laes_gen_aesni_gcm_dec_k192_w4_counted42
+.Laes_gen_aesni_gcm_dec_k192_w4_carry42:
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -1223,7 +1266,7 @@ aes_gen_aesni_gcm_dec_k192_w4:
     pshufb .Laesni_gcm_bswap(%rip), %xmm3
     paddd .Laesni_gcm_inc1+64(%rip), %xmm4
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
-.Laes_gen_aesni_gcm_dec_k192_w4_counted14:
+.Laes_gen_aesni_gcm_dec_k192_w4_counted42:
     add $4, %r11d
     pxor %xmm13, %xmm0
     pxor %xmm13, %xmm1
@@ -1420,31 +1463,6 @@ aes_gen_aesni_gcm_dec_k192_w4:
     movdqu 2032(%rsi), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
-    movdqu 32(%rdx), %xmm0
-    pxor %xmm13, %xmm0
-    movdqu 16(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 32(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 48(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 64(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 80(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 96(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 112(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 128(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 144(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 160(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
-    movdqu %xmm0, 48(%rdx)
 .Laes_gen_aesni_gcm_dec_k192_w4_no_last:
 .Laes_gen_aesni_gcm_dec_k192_w4_tail_loop:
     cmp $16, %r9
@@ -1577,11 +1595,13 @@ aes_gen_aesni_gcm_dec_k192_w4:
     pxor %xmm12, %xmm8
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k192_w4_tag_done
-    movdqu 48(%rdx), %xmm9
+    movdqu 32(%rdx), %xmm9
     movdqa %xmm8, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
     pxor %xmm11, %xmm9
     movdqu %xmm9, 48(%rdx)
+    pxor %xmm9, %xmm9
+    movdqu %xmm9, 32(%rdx)
 .Laes_gen_aesni_gcm_dec_k192_w4_tag_done:
 .Laes_gen_aesni_gcm_dec_k192_w4_tail_done:
     movdqu %xmm8, (%rdx)
@@ -1607,7 +1627,7 @@ aes_gen_aesni_gcm_dec_k192_w4:
 # void aes_gen_aesni_gcm_dec_k192_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 8 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 2 blocks, then what is left a vector at a time (the last one partial).
 # Requires: SSE2, SSSE3, AESNI, PCLMUL.
 # Register map:
@@ -1642,6 +1662,32 @@ aes_gen_aesni_gcm_dec_k192_w2:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w2_no_ek0
+    movdqu 32(%rdx), %xmm0
+    pxor %xmm11, %xmm0
+    movdqu 16(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 32(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 48(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 64(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 80(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 96(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 112(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 128(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
+    movdqu %xmm0, 32(%rdx)
+.Laes_gen_aesni_gcm_dec_k192_w2_no_ek0:
     movdqu (%rdx), %xmm6
     movdqu 16(%rdx), %xmm2
     mov 28(%rdx), %r11d
@@ -1651,14 +1697,14 @@ aes_gen_aesni_gcm_dec_k192_w2:
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k192_w2_loop:
     cmp $253, %r11b
-    ja .Laes_gen_aesni_gcm_dec_k192_w2_carry16
+    ja .Laes_gen_aesni_gcm_dec_k192_w2_carry42
     movdqa %xmm2, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm2, %xmm1
     paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
     paddd .Laesni_gcm_inc_be1+32(%rip), %xmm2
-    jmp .Laes_gen_aesni_gcm_dec_k192_w2_counted16
-.Laes_gen_aesni_gcm_dec_k192_w2_carry16:
+    jmp .Laes_gen_aesni_gcm_dec_k192_w2_counted42
+.Laes_gen_aesni_gcm_dec_k192_w2_carry42:
     pshufb .Laesni_gcm_bswap(%rip), %xmm2
     movdqa %xmm2, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -1668,7 +1714,7 @@ aes_gen_aesni_gcm_dec_k192_w2:
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
     paddd .Laesni_gcm_inc1+32(%rip), %xmm2
     pshufb .Laesni_gcm_bswap(%rip), %xmm2
-.Laes_gen_aesni_gcm_dec_k192_w2_counted16:
+.Laes_gen_aesni_gcm_dec_k192_w2_counted42:
     add $2, %r11d
     pxor %xmm11, %xmm0
     movdqu 0(%r8), %xmm7
@@ -1803,29 +1849,6 @@ aes_gen_aesni_gcm_dec_k192_w2:
     movdqu 2032(%rsi), %xmm9
     pclmulqdq $0, %xmm9, %xmm7
     pxor %xmm7, %xmm5
-    movdqu 32(%rdx), %xmm0
-    pxor %xmm11, %xmm0
-    movdqu 16(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 32(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 48(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 64(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 80(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 96(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 112(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 128(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
-    movdqu %xmm0, 48(%rdx)
 .Laes_gen_aesni_gcm_dec_k192_w2_no_last:
 .Laes_gen_aesni_gcm_dec_k192_w2_tail_loop:
     cmp $16, %r9
@@ -1954,11 +1977,13 @@ aes_gen_aesni_gcm_dec_k192_w2:
     pxor %xmm10, %xmm6
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k192_w2_tag_done
-    movdqu 48(%rdx), %xmm7
+    movdqu 32(%rdx), %xmm7
     movdqa %xmm6, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
     pxor %xmm9, %xmm7
     movdqu %xmm7, 48(%rdx)
+    pxor %xmm7, %xmm7
+    movdqu %xmm7, 32(%rdx)
 .Laes_gen_aesni_gcm_dec_k192_w2_tag_done:
 .Laes_gen_aesni_gcm_dec_k192_w2_tail_done:
     movdqu %xmm6, (%rdx)
@@ -1984,7 +2009,7 @@ aes_gen_aesni_gcm_dec_k192_w2:
 # void aes_gen_aesni_gcm_dec_k192_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 7 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
 # Requires: SSE2, SSSE3, AESNI, PCLMUL.
 # Register map:
@@ -2020,6 +2045,31 @@ aes_gen_aesni_gcm_dec_k192_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w1_no_ek0
+    movdqu 32(%rdx), %xmm0
+    pxor %xmm10, %xmm0
+    movdqu 16(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 32(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 48(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 64(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 80(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 96(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 112(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
+    movdqu %xmm0, 32(%rdx)
+.Laes_gen_aesni_gcm_dec_k192_w1_no_ek0:
     movdqu (%rdx), %xmm5
     movdqu 16(%rdx), %xmm1
     mov 28(%rdx), %r11d
@@ -2029,19 +2079,19 @@ aes_gen_aesni_gcm_dec_k192_w1:
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k192_w1_loop:
     cmp $254, %r11b
-    ja .Laes_gen_aesni_gcm_dec_k192_w1_carry17
+    ja .Laes_gen_aesni_gcm_dec_k192_w1_carry42
     movdqa %xmm1, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
-    jmp .Laes_gen_aesni_gcm_dec_k192_w1_counted17
-.Laes_gen_aesni_gcm_dec_k192_w1_carry17:
+    jmp .Laes_gen_aesni_gcm_dec_k192_w1_counted42
+.Laes_gen_aesni_gcm_dec_k192_w1_carry42:
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
     movdqa %xmm1, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
     pshufb .Laesni_gcm_bswap(%rip), %xmm0
     paddd .Laesni_gcm_inc1+16(%rip), %xmm1
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
-.Laes_gen_aesni_gcm_dec_k192_w1_counted17:
+.Laes_gen_aesni_gcm_dec_k192_w1_counted42:
     add $1, %r11d
     pxor %xmm10, %xmm0
     movdqu 0(%r8), %xmm6
@@ -2145,28 +2195,6 @@ aes_gen_aesni_gcm_dec_k192_w1:
     movdqu 2032(%rsi), %xmm8
     pclmulqdq $0, %xmm8, %xmm6
     pxor %xmm6, %xmm4
-    movdqu 32(%rdx), %xmm0
-    pxor %xmm10, %xmm0
-    movdqu 16(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 32(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 48(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 64(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 80(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 96(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 112(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
-    movdqu %xmm0, 48(%rdx)
 .Laes_gen_aesni_gcm_dec_k192_w1_no_last:
 .Laes_gen_aesni_gcm_dec_k192_w1_tail_loop:
     cmp $16, %r9
@@ -2293,11 +2321,13 @@ aes_gen_aesni_gcm_dec_k192_w1:
     pxor %xmm9, %xmm5
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k192_w1_tag_done
-    movdqu 48(%rdx), %xmm6
+    movdqu 32(%rdx), %xmm6
     movdqa %xmm5, %xmm8
     pshufb .Laesni_gcm_bswap(%rip), %xmm8
     pxor %xmm8, %xmm6
     movdqu %xmm6, 48(%rdx)
+    pxor %xmm6, %xmm6
+    movdqu %xmm6, 32(%rdx)
 .Laes_gen_aesni_gcm_dec_k192_w1_tag_done:
 .Laes_gen_aesni_gcm_dec_k192_w1_tail_done:
     movdqu %xmm5, (%rdx)
@@ -2323,7 +2353,7 @@ aes_gen_aesni_gcm_dec_k192_w1:
 # void aes_gen_aesni_gcm_dec_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 12 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
 # Requires: SSE2, SSSE3, AESNI, PCLMUL.
 # Register map:
@@ -2356,6 +2386,38 @@ aes_gen_aesni_gcm_dec_k256_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w4_no_ek0
+    movdqu 32(%rdx), %xmm0
+    pxor %xmm13, %xmm0
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 144(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 160(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 176(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 192(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    movdqu %xmm0, 32(%rdx)
+.Laes_gen_aesni_gcm_dec_k256_w4_no_ek0:
     movdqu (%rdx), %xmm8
     movdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
@@ -2365,7 +2427,7 @@ aes_gen_aesni_gcm_dec_k256_w4:
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k256_w4_loop:
     cmp $251, %r11b
-    ja .Laes_gen_aesni_gcm_dec_k256_w4_carry14
+    ja .Laes_gen_aesni_gcm_dec_k256_w4_carry46
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm4, %xmm1
@@ -2375,8 +2437,8 @@ aes_gen_aesni_gcm_dec_k256_w4:
     movdqa %xmm4, %xmm3
     paddd .Laesni_gcm_inc_be1+48(%rip), %xmm3
     paddd .Laesni_gcm_inc_be1+64(%rip), %xmm4
-    jmp .Laes_gen_aesni_gcm_dec_k256_w4_counted14
-.Laes_gen_aesni_gcm_dec_k256_w4_carry14:
+    jmp .Laes_gen_aesni_gcm_dec_k256_w4_counted46
+.Laes_gen_aesni_gcm_dec_k256_w4_carry46:
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -2392,7 +2454,7 @@ aes_gen_aesni_gcm_dec_k256_w4:
     pshufb .Laesni_gcm_bswap(%rip), %xmm3
     paddd .Laesni_gcm_inc1+64(%rip), %xmm4
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
-.Laes_gen_aesni_gcm_dec_k256_w4_counted14:
+.Laes_gen_aesni_gcm_dec_k256_w4_counted46:
     add $4, %r11d
     pxor %xmm13, %xmm0
     pxor %xmm13, %xmm1
@@ -2599,35 +2661,6 @@ aes_gen_aesni_gcm_dec_k256_w4:
     movdqu 2032(%rsi), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
-    movdqu 32(%rdx), %xmm0
-    pxor %xmm13, %xmm0
-    movdqu 16(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 32(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 48(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 64(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 80(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 96(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 112(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 128(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 144(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 160(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 176(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 192(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
-    movdqu %xmm0, 48(%rdx)
 .Laes_gen_aesni_gcm_dec_k256_w4_no_last:
 .Laes_gen_aesni_gcm_dec_k256_w4_tail_loop:
     cmp $16, %r9
@@ -2768,11 +2801,13 @@ aes_gen_aesni_gcm_dec_k256_w4:
     pxor %xmm12, %xmm8
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k256_w4_tag_done
-    movdqu 48(%rdx), %xmm9
+    movdqu 32(%rdx), %xmm9
     movdqa %xmm8, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
     pxor %xmm11, %xmm9
     movdqu %xmm9, 48(%rdx)
+    pxor %xmm9, %xmm9
+    movdqu %xmm9, 32(%rdx)
 .Laes_gen_aesni_gcm_dec_k256_w4_tag_done:
 .Laes_gen_aesni_gcm_dec_k256_w4_tail_done:
     movdqu %xmm8, (%rdx)
@@ -2798,7 +2833,7 @@ aes_gen_aesni_gcm_dec_k256_w4:
 # void aes_gen_aesni_gcm_dec_k256_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 10 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 2 blocks, then what is left a vector at a time (the last one partial).
 # Requires: SSE2, SSSE3, AESNI, PCLMUL.
 # Register map:
@@ -2833,6 +2868,36 @@ aes_gen_aesni_gcm_dec_k256_w2:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w2_no_ek0
+    movdqu 32(%rdx), %xmm0
+    pxor %xmm11, %xmm0
+    movdqu 16(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 32(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 48(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 64(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 80(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 96(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 112(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 128(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 144(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 160(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
+    movdqu %xmm0, 32(%rdx)
+.Laes_gen_aesni_gcm_dec_k256_w2_no_ek0:
     movdqu (%rdx), %xmm6
     movdqu 16(%rdx), %xmm2
     mov 28(%rdx), %r11d
@@ -2842,14 +2907,14 @@ aes_gen_aesni_gcm_dec_k256_w2:
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k256_w2_loop:
     cmp $253, %r11b
-    ja .Laes_gen_aesni_gcm_dec_k256_w2_carry16
+    ja .Laes_gen_aesni_gcm_dec_k256_w2_carry46
     movdqa %xmm2, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm2, %xmm1
     paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
     paddd .Laesni_gcm_inc_be1+32(%rip), %xmm2
-    jmp .Laes_gen_aesni_gcm_dec_k256_w2_counted16
-.Laes_gen_aesni_gcm_dec_k256_w2_carry16:
+    jmp .Laes_gen_aesni_gcm_dec_k256_w2_counted46
+.Laes_gen_aesni_gcm_dec_k256_w2_carry46:
     pshufb .Laesni_gcm_bswap(%rip), %xmm2
     movdqa %xmm2, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -2859,7 +2924,7 @@ aes_gen_aesni_gcm_dec_k256_w2:
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
     paddd .Laesni_gcm_inc1+32(%rip), %xmm2
     pshufb .Laesni_gcm_bswap(%rip), %xmm2
-.Laes_gen_aesni_gcm_dec_k256_w2_counted16:
+.Laes_gen_aesni_gcm_dec_k256_w2_counted46:
     add $2, %r11d
     pxor %xmm11, %xmm0
     pxor %xmm11, %xmm1
@@ -3000,33 +3065,6 @@ aes_gen_aesni_gcm_dec_k256_w2:
     movdqu 2032(%rsi), %xmm9
     pclmulqdq $0, %xmm9, %xmm7
     pxor %xmm7, %xmm5
-    movdqu 32(%rdx), %xmm0
-    pxor %xmm11, %xmm0
-    movdqu 16(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 32(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 48(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 64(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 80(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 96(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 112(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 128(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 144(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 160(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
-    movdqu %xmm0, 48(%rdx)
 .Laes_gen_aesni_gcm_dec_k256_w2_no_last:
 .Laes_gen_aesni_gcm_dec_k256_w2_tail_loop:
     cmp $16, %r9
@@ -3163,11 +3201,13 @@ aes_gen_aesni_gcm_dec_k256_w2:
     pxor %xmm10, %xmm6
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k256_w2_tag_done
-    movdqu 48(%rdx), %xmm7
+    movdqu 32(%rdx), %xmm7
     movdqa %xmm6, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
     pxor %xmm9, %xmm7
     movdqu %xmm7, 48(%rdx)
+    pxor %xmm7, %xmm7
+    movdqu %xmm7, 32(%rdx)
 .Laes_gen_aesni_gcm_dec_k256_w2_tag_done:
 .Laes_gen_aesni_gcm_dec_k256_w2_tail_done:
     movdqu %xmm6, (%rdx)
@@ -3193,7 +3233,7 @@ aes_gen_aesni_gcm_dec_k256_w2:
 # void aes_gen_aesni_gcm_dec_k256_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 9 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
 # Requires: SSE2, SSSE3, AESNI, PCLMUL.
 # Register map:
@@ -3229,6 +3269,35 @@ aes_gen_aesni_gcm_dec_k256_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w1_no_ek0
+    movdqu 32(%rdx), %xmm0
+    pxor %xmm10, %xmm0
+    movdqu 16(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 32(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 48(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 64(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 80(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 96(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 112(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 128(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 144(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
+    movdqu %xmm0, 32(%rdx)
+.Laes_gen_aesni_gcm_dec_k256_w1_no_ek0:
     movdqu (%rdx), %xmm5
     movdqu 16(%rdx), %xmm1
     mov 28(%rdx), %r11d
@@ -3238,19 +3307,19 @@ aes_gen_aesni_gcm_dec_k256_w1:
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k256_w1_loop:
     cmp $254, %r11b
-    ja .Laes_gen_aesni_gcm_dec_k256_w1_carry17
+    ja .Laes_gen_aesni_gcm_dec_k256_w1_carry46
     movdqa %xmm1, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
-    jmp .Laes_gen_aesni_gcm_dec_k256_w1_counted17
-.Laes_gen_aesni_gcm_dec_k256_w1_carry17:
+    jmp .Laes_gen_aesni_gcm_dec_k256_w1_counted46
+.Laes_gen_aesni_gcm_dec_k256_w1_carry46:
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
     movdqa %xmm1, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
     pshufb .Laesni_gcm_bswap(%rip), %xmm0
     paddd .Laesni_gcm_inc1+16(%rip), %xmm1
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
-.Laes_gen_aesni_gcm_dec_k256_w1_counted17:
+.Laes_gen_aesni_gcm_dec_k256_w1_counted46:
     add $1, %r11d
     pxor %xmm10, %xmm0
     movdqu 0(%r8), %xmm6
@@ -3358,32 +3427,6 @@ aes_gen_aesni_gcm_dec_k256_w1:
     movdqu 2032(%rsi), %xmm8
     pclmulqdq $0, %xmm8, %xmm6
     pxor %xmm6, %xmm4
-    movdqu 32(%rdx), %xmm0
-    pxor %xmm10, %xmm0
-    movdqu 16(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 32(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 48(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 64(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 80(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 96(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 112(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 128(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 144(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
-    movdqu %xmm0, 48(%rdx)
 .Laes_gen_aesni_gcm_dec_k256_w1_no_last:
 .Laes_gen_aesni_gcm_dec_k256_w1_tail_loop:
     cmp $16, %r9
@@ -3518,11 +3561,13 @@ aes_gen_aesni_gcm_dec_k256_w1:
     pxor %xmm9, %xmm5
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k256_w1_tag_done
-    movdqu 48(%rdx), %xmm6
+    movdqu 32(%rdx), %xmm6
     movdqa %xmm5, %xmm8
     pshufb .Laesni_gcm_bswap(%rip), %xmm8
     pxor %xmm8, %xmm6
     movdqu %xmm6, 48(%rdx)
+    pxor %xmm6, %xmm6
+    movdqu %xmm6, 32(%rdx)
 .Laes_gen_aesni_gcm_dec_k256_w1_tag_done:
 .Laes_gen_aesni_gcm_dec_k256_w1_tail_done:
     movdqu %xmm5, (%rdx)

@@ -41,7 +41,7 @@
 # void aes_gen_aesni_gcm_enc_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 8 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
 # Requires: SSE2, SSSE3, AESNI, PCLMUL.
 # Register map:
@@ -74,6 +74,30 @@ aes_gen_aesni_gcm_enc_k128_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k128_w4_no_ek0
+    movdqu 32(%rdx), %xmm0
+    pxor %xmm13, %xmm0
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    movdqu %xmm0, 32(%rdx)
+.Laes_gen_aesni_gcm_enc_k128_w4_no_ek0:
     movdqu (%rdx), %xmm8
     movdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
@@ -81,7 +105,7 @@ aes_gen_aesni_gcm_enc_k128_w4:
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_enc_k128_w4_groups_done
     cmp $251, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k128_w4_carry12
+    ja .Laes_gen_aesni_gcm_enc_k128_w4_carry36
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm4, %xmm1
@@ -91,8 +115,8 @@ aes_gen_aesni_gcm_enc_k128_w4:
     movdqa %xmm4, %xmm3
     paddd .Laesni_gcm_inc_be1+48(%rip), %xmm3
     paddd .Laesni_gcm_inc_be1+64(%rip), %xmm4
-    jmp .Laes_gen_aesni_gcm_enc_k128_w4_counted12
-.Laes_gen_aesni_gcm_enc_k128_w4_carry12:
+    jmp .Laes_gen_aesni_gcm_enc_k128_w4_counted36
+.Laes_gen_aesni_gcm_enc_k128_w4_carry36:
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -108,7 +132,7 @@ aes_gen_aesni_gcm_enc_k128_w4:
     pshufb .Laesni_gcm_bswap(%rip), %xmm3
     paddd .Laesni_gcm_inc1+64(%rip), %xmm4
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
-.Laes_gen_aesni_gcm_enc_k128_w4_counted12:
+.Laes_gen_aesni_gcm_enc_k128_w4_counted36:
     add $4, %r11d
     pxor %xmm13, %xmm0
     pxor %xmm13, %xmm1
@@ -182,7 +206,7 @@ aes_gen_aesni_gcm_enc_k128_w4:
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_enc_k128_w4_last
     cmp $251, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k128_w4_carry113
+    ja .Laes_gen_aesni_gcm_enc_k128_w4_carry137
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm4, %xmm1
@@ -192,8 +216,8 @@ aes_gen_aesni_gcm_enc_k128_w4:
     movdqa %xmm4, %xmm3
     paddd .Laesni_gcm_inc_be1+48(%rip), %xmm3
     paddd .Laesni_gcm_inc_be1+64(%rip), %xmm4
-    jmp .Laes_gen_aesni_gcm_enc_k128_w4_counted113
-.Laes_gen_aesni_gcm_enc_k128_w4_carry113:
+    jmp .Laes_gen_aesni_gcm_enc_k128_w4_counted137
+.Laes_gen_aesni_gcm_enc_k128_w4_carry137:
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -209,7 +233,7 @@ aes_gen_aesni_gcm_enc_k128_w4:
     pshufb .Laesni_gcm_bswap(%rip), %xmm3
     paddd .Laesni_gcm_inc1+64(%rip), %xmm4
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
-.Laes_gen_aesni_gcm_enc_k128_w4_counted113:
+.Laes_gen_aesni_gcm_enc_k128_w4_counted137:
     add $4, %r11d
     pxor %xmm13, %xmm0
     movdqu -64(%rcx), %xmm9
@@ -464,27 +488,6 @@ aes_gen_aesni_gcm_enc_k128_w4:
     movdqu 2032(%rsi), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
-    movdqu 32(%rdx), %xmm0
-    pxor %xmm13, %xmm0
-    movdqu 16(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 32(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 48(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 64(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 80(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 96(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 112(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 128(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
-    movdqu %xmm0, 48(%rdx)
 .Laes_gen_aesni_gcm_enc_k128_w4_no_last:
 .Laes_gen_aesni_gcm_enc_k128_w4_tail_loop:
     cmp $16, %r9
@@ -615,11 +618,13 @@ aes_gen_aesni_gcm_enc_k128_w4:
     pxor %xmm12, %xmm8
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k128_w4_tag_done
-    movdqu 48(%rdx), %xmm9
+    movdqu 32(%rdx), %xmm9
     movdqa %xmm8, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
     pxor %xmm11, %xmm9
     movdqu %xmm9, 48(%rdx)
+    pxor %xmm9, %xmm9
+    movdqu %xmm9, 32(%rdx)
 .Laes_gen_aesni_gcm_enc_k128_w4_tag_done:
 .Laes_gen_aesni_gcm_enc_k128_w4_tail_done:
     movdqu %xmm8, (%rdx)
@@ -645,7 +650,7 @@ aes_gen_aesni_gcm_enc_k128_w4:
 # void aes_gen_aesni_gcm_enc_k128_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 6 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 2 blocks, then what is left a vector at a time (the last one partial).
 # Requires: SSE2, SSSE3, AESNI, PCLMUL.
 # Register map:
@@ -680,6 +685,28 @@ aes_gen_aesni_gcm_enc_k128_w2:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k128_w2_no_ek0
+    movdqu 32(%rdx), %xmm0
+    pxor %xmm11, %xmm0
+    movdqu 16(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 32(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 48(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 64(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 80(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 96(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
+    movdqu %xmm0, 32(%rdx)
+.Laes_gen_aesni_gcm_enc_k128_w2_no_ek0:
     movdqu (%rdx), %xmm6
     movdqu 16(%rdx), %xmm2
     mov 28(%rdx), %r11d
@@ -687,14 +714,14 @@ aes_gen_aesni_gcm_enc_k128_w2:
     cmp $32, %r9
     jb .Laes_gen_aesni_gcm_enc_k128_w2_groups_done
     cmp $253, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k128_w2_carry14
+    ja .Laes_gen_aesni_gcm_enc_k128_w2_carry36
     movdqa %xmm2, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm2, %xmm1
     paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
     paddd .Laesni_gcm_inc_be1+32(%rip), %xmm2
-    jmp .Laes_gen_aesni_gcm_enc_k128_w2_counted14
-.Laes_gen_aesni_gcm_enc_k128_w2_carry14:
+    jmp .Laes_gen_aesni_gcm_enc_k128_w2_counted36
+.Laes_gen_aesni_gcm_enc_k128_w2_carry36:
     pshufb .Laesni_gcm_bswap(%rip), %xmm2
     movdqa %xmm2, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -704,7 +731,7 @@ aes_gen_aesni_gcm_enc_k128_w2:
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
     paddd .Laesni_gcm_inc1+32(%rip), %xmm2
     pshufb .Laesni_gcm_bswap(%rip), %xmm2
-.Laes_gen_aesni_gcm_enc_k128_w2_counted14:
+.Laes_gen_aesni_gcm_enc_k128_w2_counted36:
     add $2, %r11d
     pxor %xmm11, %xmm0
     pxor %xmm11, %xmm1
@@ -748,14 +775,14 @@ aes_gen_aesni_gcm_enc_k128_w2:
     cmp $32, %r9
     jb .Laes_gen_aesni_gcm_enc_k128_w2_last
     cmp $253, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k128_w2_carry75
+    ja .Laes_gen_aesni_gcm_enc_k128_w2_carry97
     movdqa %xmm2, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm2, %xmm1
     paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
     paddd .Laesni_gcm_inc_be1+32(%rip), %xmm2
-    jmp .Laes_gen_aesni_gcm_enc_k128_w2_counted75
-.Laes_gen_aesni_gcm_enc_k128_w2_carry75:
+    jmp .Laes_gen_aesni_gcm_enc_k128_w2_counted97
+.Laes_gen_aesni_gcm_enc_k128_w2_carry97:
     pshufb .Laesni_gcm_bswap(%rip), %xmm2
     movdqa %xmm2, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -765,7 +792,7 @@ aes_gen_aesni_gcm_enc_k128_w2:
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
     paddd .Laesni_gcm_inc1+32(%rip), %xmm2
     pshufb .Laesni_gcm_bswap(%rip), %xmm2
-.Laes_gen_aesni_gcm_enc_k128_w2_counted75:
+.Laes_gen_aesni_gcm_enc_k128_w2_counted97:
     add $2, %r11d
     pxor %xmm11, %xmm0
     movdqu -32(%rcx), %xmm7
@@ -934,25 +961,6 @@ aes_gen_aesni_gcm_enc_k128_w2:
     movdqu 2032(%rsi), %xmm9
     pclmulqdq $0, %xmm9, %xmm7
     pxor %xmm7, %xmm5
-    movdqu 32(%rdx), %xmm0
-    pxor %xmm11, %xmm0
-    movdqu 16(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 32(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 48(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 64(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 80(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 96(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
-    movdqu %xmm0, 48(%rdx)
 .Laes_gen_aesni_gcm_enc_k128_w2_no_last:
 .Laes_gen_aesni_gcm_enc_k128_w2_tail_loop:
     cmp $16, %r9
@@ -1079,11 +1087,13 @@ aes_gen_aesni_gcm_enc_k128_w2:
     pxor %xmm10, %xmm6
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k128_w2_tag_done
-    movdqu 48(%rdx), %xmm7
+    movdqu 32(%rdx), %xmm7
     movdqa %xmm6, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
     pxor %xmm9, %xmm7
     movdqu %xmm7, 48(%rdx)
+    pxor %xmm7, %xmm7
+    movdqu %xmm7, 32(%rdx)
 .Laes_gen_aesni_gcm_enc_k128_w2_tag_done:
 .Laes_gen_aesni_gcm_enc_k128_w2_tail_done:
     movdqu %xmm6, (%rdx)
@@ -1109,7 +1119,7 @@ aes_gen_aesni_gcm_enc_k128_w2:
 # void aes_gen_aesni_gcm_enc_k128_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 5 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
 # Requires: SSE2, SSSE3, AESNI, PCLMUL.
 # Register map:
@@ -1145,6 +1155,27 @@ aes_gen_aesni_gcm_enc_k128_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k128_w1_no_ek0
+    movdqu 32(%rdx), %xmm0
+    pxor %xmm10, %xmm0
+    movdqu 16(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 32(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 48(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 64(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 80(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
+    movdqu %xmm0, 32(%rdx)
+.Laes_gen_aesni_gcm_enc_k128_w1_no_ek0:
     movdqu (%rdx), %xmm5
     movdqu 16(%rdx), %xmm1
     mov 28(%rdx), %r11d
@@ -1152,19 +1183,19 @@ aes_gen_aesni_gcm_enc_k128_w1:
     cmp $16, %r9
     jb .Laes_gen_aesni_gcm_enc_k128_w1_groups_done
     cmp $254, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k128_w1_carry15
+    ja .Laes_gen_aesni_gcm_enc_k128_w1_carry36
     movdqa %xmm1, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
-    jmp .Laes_gen_aesni_gcm_enc_k128_w1_counted15
-.Laes_gen_aesni_gcm_enc_k128_w1_carry15:
+    jmp .Laes_gen_aesni_gcm_enc_k128_w1_counted36
+.Laes_gen_aesni_gcm_enc_k128_w1_carry36:
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
     movdqa %xmm1, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
     pshufb .Laesni_gcm_bswap(%rip), %xmm0
     paddd .Laesni_gcm_inc1+16(%rip), %xmm1
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
-.Laes_gen_aesni_gcm_enc_k128_w1_counted15:
+.Laes_gen_aesni_gcm_enc_k128_w1_counted36:
     add $1, %r11d
     pxor %xmm10, %xmm0
     movdqu 16(%rdi), %xmm2
@@ -1193,19 +1224,19 @@ aes_gen_aesni_gcm_enc_k128_w1:
     cmp $16, %r9
     jb .Laes_gen_aesni_gcm_enc_k128_w1_last
     cmp $254, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k128_w1_carry56
+    ja .Laes_gen_aesni_gcm_enc_k128_w1_carry77
     movdqa %xmm1, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
-    jmp .Laes_gen_aesni_gcm_enc_k128_w1_counted56
-.Laes_gen_aesni_gcm_enc_k128_w1_carry56:
+    jmp .Laes_gen_aesni_gcm_enc_k128_w1_counted77
+.Laes_gen_aesni_gcm_enc_k128_w1_carry77:
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
     movdqa %xmm1, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
     pshufb .Laesni_gcm_bswap(%rip), %xmm0
     paddd .Laesni_gcm_inc1+16(%rip), %xmm1
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
-.Laes_gen_aesni_gcm_enc_k128_w1_counted56:
+.Laes_gen_aesni_gcm_enc_k128_w1_counted77:
     add $1, %r11d
     pxor %xmm10, %xmm0
     movdqu -16(%rcx), %xmm6
@@ -1331,24 +1362,6 @@ aes_gen_aesni_gcm_enc_k128_w1:
     movdqu 2032(%rsi), %xmm8
     pclmulqdq $0, %xmm8, %xmm6
     pxor %xmm6, %xmm4
-    movdqu 32(%rdx), %xmm0
-    pxor %xmm10, %xmm0
-    movdqu 16(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 32(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 48(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 64(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 80(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
-    movdqu %xmm0, 48(%rdx)
 .Laes_gen_aesni_gcm_enc_k128_w1_no_last:
 .Laes_gen_aesni_gcm_enc_k128_w1_tail_loop:
     cmp $16, %r9
@@ -1473,11 +1486,13 @@ aes_gen_aesni_gcm_enc_k128_w1:
     pxor %xmm9, %xmm5
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k128_w1_tag_done
-    movdqu 48(%rdx), %xmm6
+    movdqu 32(%rdx), %xmm6
     movdqa %xmm5, %xmm8
     pshufb .Laesni_gcm_bswap(%rip), %xmm8
     pxor %xmm8, %xmm6
     movdqu %xmm6, 48(%rdx)
+    pxor %xmm6, %xmm6
+    movdqu %xmm6, 32(%rdx)
 .Laes_gen_aesni_gcm_enc_k128_w1_tag_done:
 .Laes_gen_aesni_gcm_enc_k128_w1_tail_done:
     movdqu %xmm5, (%rdx)
@@ -1503,7 +1518,7 @@ aes_gen_aesni_gcm_enc_k128_w1:
 # void aes_gen_aesni_gcm_enc_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 10 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
 # Requires: SSE2, SSSE3, AESNI, PCLMUL.
 # Register map:
@@ -1536,6 +1551,34 @@ aes_gen_aesni_gcm_enc_k192_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k192_w4_no_ek0
+    movdqu 32(%rdx), %xmm0
+    pxor %xmm13, %xmm0
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 144(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 160(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    movdqu %xmm0, 32(%rdx)
+.Laes_gen_aesni_gcm_enc_k192_w4_no_ek0:
     movdqu (%rdx), %xmm8
     movdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
@@ -1543,7 +1586,7 @@ aes_gen_aesni_gcm_enc_k192_w4:
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_enc_k192_w4_groups_done
     cmp $251, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k192_w4_carry12
+    ja .Laes_gen_aesni_gcm_enc_k192_w4_carry40
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm4, %xmm1
@@ -1553,8 +1596,8 @@ aes_gen_aesni_gcm_enc_k192_w4:
     movdqa %xmm4, %xmm3
     paddd .Laesni_gcm_inc_be1+48(%rip), %xmm3
     paddd .Laesni_gcm_inc_be1+64(%rip), %xmm4
-    jmp .Laes_gen_aesni_gcm_enc_k192_w4_counted12
-.Laes_gen_aesni_gcm_enc_k192_w4_carry12:
+    jmp .Laes_gen_aesni_gcm_enc_k192_w4_counted40
+.Laes_gen_aesni_gcm_enc_k192_w4_carry40:
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -1570,7 +1613,7 @@ aes_gen_aesni_gcm_enc_k192_w4:
     pshufb .Laesni_gcm_bswap(%rip), %xmm3
     paddd .Laesni_gcm_inc1+64(%rip), %xmm4
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
-.Laes_gen_aesni_gcm_enc_k192_w4_counted12:
+.Laes_gen_aesni_gcm_enc_k192_w4_counted40:
     add $4, %r11d
     pxor %xmm13, %xmm0
     pxor %xmm13, %xmm1
@@ -1654,7 +1697,7 @@ aes_gen_aesni_gcm_enc_k192_w4:
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_enc_k192_w4_last
     cmp $251, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k192_w4_carry123
+    ja .Laes_gen_aesni_gcm_enc_k192_w4_carry151
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm4, %xmm1
@@ -1664,8 +1707,8 @@ aes_gen_aesni_gcm_enc_k192_w4:
     movdqa %xmm4, %xmm3
     paddd .Laesni_gcm_inc_be1+48(%rip), %xmm3
     paddd .Laesni_gcm_inc_be1+64(%rip), %xmm4
-    jmp .Laes_gen_aesni_gcm_enc_k192_w4_counted123
-.Laes_gen_aesni_gcm_enc_k192_w4_carry123:
+    jmp .Laes_gen_aesni_gcm_enc_k192_w4_counted151
+.Laes_gen_aesni_gcm_enc_k192_w4_carry151:
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -1681,7 +1724,7 @@ aes_gen_aesni_gcm_enc_k192_w4:
     pshufb .Laesni_gcm_bswap(%rip), %xmm3
     paddd .Laesni_gcm_inc1+64(%rip), %xmm4
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
-.Laes_gen_aesni_gcm_enc_k192_w4_counted123:
+.Laes_gen_aesni_gcm_enc_k192_w4_counted151:
     add $4, %r11d
     pxor %xmm13, %xmm0
     pxor %xmm13, %xmm1
@@ -1946,31 +1989,6 @@ aes_gen_aesni_gcm_enc_k192_w4:
     movdqu 2032(%rsi), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
-    movdqu 32(%rdx), %xmm0
-    pxor %xmm13, %xmm0
-    movdqu 16(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 32(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 48(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 64(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 80(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 96(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 112(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 128(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 144(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 160(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
-    movdqu %xmm0, 48(%rdx)
 .Laes_gen_aesni_gcm_enc_k192_w4_no_last:
 .Laes_gen_aesni_gcm_enc_k192_w4_tail_loop:
     cmp $16, %r9
@@ -2109,11 +2127,13 @@ aes_gen_aesni_gcm_enc_k192_w4:
     pxor %xmm12, %xmm8
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k192_w4_tag_done
-    movdqu 48(%rdx), %xmm9
+    movdqu 32(%rdx), %xmm9
     movdqa %xmm8, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
     pxor %xmm11, %xmm9
     movdqu %xmm9, 48(%rdx)
+    pxor %xmm9, %xmm9
+    movdqu %xmm9, 32(%rdx)
 .Laes_gen_aesni_gcm_enc_k192_w4_tag_done:
 .Laes_gen_aesni_gcm_enc_k192_w4_tail_done:
     movdqu %xmm8, (%rdx)
@@ -2139,7 +2159,7 @@ aes_gen_aesni_gcm_enc_k192_w4:
 # void aes_gen_aesni_gcm_enc_k192_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 8 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 2 blocks, then what is left a vector at a time (the last one partial).
 # Requires: SSE2, SSSE3, AESNI, PCLMUL.
 # Register map:
@@ -2174,6 +2194,32 @@ aes_gen_aesni_gcm_enc_k192_w2:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k192_w2_no_ek0
+    movdqu 32(%rdx), %xmm0
+    pxor %xmm11, %xmm0
+    movdqu 16(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 32(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 48(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 64(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 80(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 96(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 112(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 128(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
+    movdqu %xmm0, 32(%rdx)
+.Laes_gen_aesni_gcm_enc_k192_w2_no_ek0:
     movdqu (%rdx), %xmm6
     movdqu 16(%rdx), %xmm2
     mov 28(%rdx), %r11d
@@ -2181,14 +2227,14 @@ aes_gen_aesni_gcm_enc_k192_w2:
     cmp $32, %r9
     jb .Laes_gen_aesni_gcm_enc_k192_w2_groups_done
     cmp $253, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k192_w2_carry14
+    ja .Laes_gen_aesni_gcm_enc_k192_w2_carry40
     movdqa %xmm2, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm2, %xmm1
     paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
     paddd .Laesni_gcm_inc_be1+32(%rip), %xmm2
-    jmp .Laes_gen_aesni_gcm_enc_k192_w2_counted14
-.Laes_gen_aesni_gcm_enc_k192_w2_carry14:
+    jmp .Laes_gen_aesni_gcm_enc_k192_w2_counted40
+.Laes_gen_aesni_gcm_enc_k192_w2_carry40:
     pshufb .Laesni_gcm_bswap(%rip), %xmm2
     movdqa %xmm2, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -2198,7 +2244,7 @@ aes_gen_aesni_gcm_enc_k192_w2:
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
     paddd .Laesni_gcm_inc1+32(%rip), %xmm2
     pshufb .Laesni_gcm_bswap(%rip), %xmm2
-.Laes_gen_aesni_gcm_enc_k192_w2_counted14:
+.Laes_gen_aesni_gcm_enc_k192_w2_counted40:
     add $2, %r11d
     pxor %xmm11, %xmm0
     pxor %xmm11, %xmm1
@@ -2248,14 +2294,14 @@ aes_gen_aesni_gcm_enc_k192_w2:
     cmp $32, %r9
     jb .Laes_gen_aesni_gcm_enc_k192_w2_last
     cmp $253, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k192_w2_carry81
+    ja .Laes_gen_aesni_gcm_enc_k192_w2_carry107
     movdqa %xmm2, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm2, %xmm1
     paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
     paddd .Laesni_gcm_inc_be1+32(%rip), %xmm2
-    jmp .Laes_gen_aesni_gcm_enc_k192_w2_counted81
-.Laes_gen_aesni_gcm_enc_k192_w2_carry81:
+    jmp .Laes_gen_aesni_gcm_enc_k192_w2_counted107
+.Laes_gen_aesni_gcm_enc_k192_w2_carry107:
     pshufb .Laesni_gcm_bswap(%rip), %xmm2
     movdqa %xmm2, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -2265,7 +2311,7 @@ aes_gen_aesni_gcm_enc_k192_w2:
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
     paddd .Laesni_gcm_inc1+32(%rip), %xmm2
     pshufb .Laesni_gcm_bswap(%rip), %xmm2
-.Laes_gen_aesni_gcm_enc_k192_w2_counted81:
+.Laes_gen_aesni_gcm_enc_k192_w2_counted107:
     add $2, %r11d
     pxor %xmm11, %xmm0
     movdqu -32(%rcx), %xmm7
@@ -2440,29 +2486,6 @@ aes_gen_aesni_gcm_enc_k192_w2:
     movdqu 2032(%rsi), %xmm9
     pclmulqdq $0, %xmm9, %xmm7
     pxor %xmm7, %xmm5
-    movdqu 32(%rdx), %xmm0
-    pxor %xmm11, %xmm0
-    movdqu 16(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 32(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 48(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 64(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 80(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 96(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 112(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 128(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
-    movdqu %xmm0, 48(%rdx)
 .Laes_gen_aesni_gcm_enc_k192_w2_no_last:
 .Laes_gen_aesni_gcm_enc_k192_w2_tail_loop:
     cmp $16, %r9
@@ -2597,11 +2620,13 @@ aes_gen_aesni_gcm_enc_k192_w2:
     pxor %xmm10, %xmm6
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k192_w2_tag_done
-    movdqu 48(%rdx), %xmm7
+    movdqu 32(%rdx), %xmm7
     movdqa %xmm6, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
     pxor %xmm9, %xmm7
     movdqu %xmm7, 48(%rdx)
+    pxor %xmm7, %xmm7
+    movdqu %xmm7, 32(%rdx)
 .Laes_gen_aesni_gcm_enc_k192_w2_tag_done:
 .Laes_gen_aesni_gcm_enc_k192_w2_tail_done:
     movdqu %xmm6, (%rdx)
@@ -2627,7 +2652,7 @@ aes_gen_aesni_gcm_enc_k192_w2:
 # void aes_gen_aesni_gcm_enc_k192_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 7 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
 # Requires: SSE2, SSSE3, AESNI, PCLMUL.
 # Register map:
@@ -2663,6 +2688,31 @@ aes_gen_aesni_gcm_enc_k192_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k192_w1_no_ek0
+    movdqu 32(%rdx), %xmm0
+    pxor %xmm10, %xmm0
+    movdqu 16(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 32(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 48(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 64(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 80(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 96(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 112(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
+    movdqu %xmm0, 32(%rdx)
+.Laes_gen_aesni_gcm_enc_k192_w1_no_ek0:
     movdqu (%rdx), %xmm5
     movdqu 16(%rdx), %xmm1
     mov 28(%rdx), %r11d
@@ -2670,19 +2720,19 @@ aes_gen_aesni_gcm_enc_k192_w1:
     cmp $16, %r9
     jb .Laes_gen_aesni_gcm_enc_k192_w1_groups_done
     cmp $254, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k192_w1_carry15
+    ja .Laes_gen_aesni_gcm_enc_k192_w1_carry40
     movdqa %xmm1, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
-    jmp .Laes_gen_aesni_gcm_enc_k192_w1_counted15
-.Laes_gen_aesni_gcm_enc_k192_w1_carry15:
+    jmp .Laes_gen_aesni_gcm_enc_k192_w1_counted40
+.Laes_gen_aesni_gcm_enc_k192_w1_carry40:
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
     movdqa %xmm1, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
     pshufb .Laesni_gcm_bswap(%rip), %xmm0
     paddd .Laesni_gcm_inc1+16(%rip), %xmm1
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
-.Laes_gen_aesni_gcm_enc_k192_w1_counted15:
+.Laes_gen_aesni_gcm_enc_k192_w1_counted40:
     add $1, %r11d
     pxor %xmm10, %xmm0
     movdqu 16(%rdi), %xmm2
@@ -2715,19 +2765,19 @@ aes_gen_aesni_gcm_enc_k192_w1:
     cmp $16, %r9
     jb .Laes_gen_aesni_gcm_enc_k192_w1_last
     cmp $254, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k192_w1_carry60
+    ja .Laes_gen_aesni_gcm_enc_k192_w1_carry85
     movdqa %xmm1, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
-    jmp .Laes_gen_aesni_gcm_enc_k192_w1_counted60
-.Laes_gen_aesni_gcm_enc_k192_w1_carry60:
+    jmp .Laes_gen_aesni_gcm_enc_k192_w1_counted85
+.Laes_gen_aesni_gcm_enc_k192_w1_carry85:
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
     movdqa %xmm1, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
     pshufb .Laesni_gcm_bswap(%rip), %xmm0
     paddd .Laesni_gcm_inc1+16(%rip), %xmm1
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
-.Laes_gen_aesni_gcm_enc_k192_w1_counted60:
+.Laes_gen_aesni_gcm_enc_k192_w1_counted85:
     add $1, %r11d
     pxor %xmm10, %xmm0
     movdqu -16(%rcx), %xmm6
@@ -2857,28 +2907,6 @@ aes_gen_aesni_gcm_enc_k192_w1:
     movdqu 2032(%rsi), %xmm8
     pclmulqdq $0, %xmm8, %xmm6
     pxor %xmm6, %xmm4
-    movdqu 32(%rdx), %xmm0
-    pxor %xmm10, %xmm0
-    movdqu 16(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 32(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 48(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 64(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 80(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 96(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 112(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
-    movdqu %xmm0, 48(%rdx)
 .Laes_gen_aesni_gcm_enc_k192_w1_no_last:
 .Laes_gen_aesni_gcm_enc_k192_w1_tail_loop:
     cmp $16, %r9
@@ -3011,11 +3039,13 @@ aes_gen_aesni_gcm_enc_k192_w1:
     pxor %xmm9, %xmm5
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k192_w1_tag_done
-    movdqu 48(%rdx), %xmm6
+    movdqu 32(%rdx), %xmm6
     movdqa %xmm5, %xmm8
     pshufb .Laesni_gcm_bswap(%rip), %xmm8
     pxor %xmm8, %xmm6
     movdqu %xmm6, 48(%rdx)
+    pxor %xmm6, %xmm6
+    movdqu %xmm6, 32(%rdx)
 .Laes_gen_aesni_gcm_enc_k192_w1_tag_done:
 .Laes_gen_aesni_gcm_enc_k192_w1_tail_done:
     movdqu %xmm5, (%rdx)
@@ -3041,7 +3071,7 @@ aes_gen_aesni_gcm_enc_k192_w1:
 # void aes_gen_aesni_gcm_enc_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 12 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
 # Requires: SSE2, SSSE3, AESNI, PCLMUL.
 # Register map:
@@ -3074,6 +3104,38 @@ aes_gen_aesni_gcm_enc_k256_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k256_w4_no_ek0
+    movdqu 32(%rdx), %xmm0
+    pxor %xmm13, %xmm0
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 144(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 160(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 176(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 192(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    movdqu %xmm0, 32(%rdx)
+.Laes_gen_aesni_gcm_enc_k256_w4_no_ek0:
     movdqu (%rdx), %xmm8
     movdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
@@ -3081,7 +3143,7 @@ aes_gen_aesni_gcm_enc_k256_w4:
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_enc_k256_w4_groups_done
     cmp $251, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k256_w4_carry12
+    ja .Laes_gen_aesni_gcm_enc_k256_w4_carry44
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm4, %xmm1
@@ -3091,8 +3153,8 @@ aes_gen_aesni_gcm_enc_k256_w4:
     movdqa %xmm4, %xmm3
     paddd .Laesni_gcm_inc_be1+48(%rip), %xmm3
     paddd .Laesni_gcm_inc_be1+64(%rip), %xmm4
-    jmp .Laes_gen_aesni_gcm_enc_k256_w4_counted12
-.Laes_gen_aesni_gcm_enc_k256_w4_carry12:
+    jmp .Laes_gen_aesni_gcm_enc_k256_w4_counted44
+.Laes_gen_aesni_gcm_enc_k256_w4_carry44:
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -3108,7 +3170,7 @@ aes_gen_aesni_gcm_enc_k256_w4:
     pshufb .Laesni_gcm_bswap(%rip), %xmm3
     paddd .Laesni_gcm_inc1+64(%rip), %xmm4
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
-.Laes_gen_aesni_gcm_enc_k256_w4_counted12:
+.Laes_gen_aesni_gcm_enc_k256_w4_counted44:
     add $4, %r11d
     pxor %xmm13, %xmm0
     pxor %xmm13, %xmm1
@@ -3202,7 +3264,7 @@ aes_gen_aesni_gcm_enc_k256_w4:
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_enc_k256_w4_last
     cmp $251, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k256_w4_carry133
+    ja .Laes_gen_aesni_gcm_enc_k256_w4_carry165
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm4, %xmm1
@@ -3212,8 +3274,8 @@ aes_gen_aesni_gcm_enc_k256_w4:
     movdqa %xmm4, %xmm3
     paddd .Laesni_gcm_inc_be1+48(%rip), %xmm3
     paddd .Laesni_gcm_inc_be1+64(%rip), %xmm4
-    jmp .Laes_gen_aesni_gcm_enc_k256_w4_counted133
-.Laes_gen_aesni_gcm_enc_k256_w4_carry133:
+    jmp .Laes_gen_aesni_gcm_enc_k256_w4_counted165
+.Laes_gen_aesni_gcm_enc_k256_w4_carry165:
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -3229,7 +3291,7 @@ aes_gen_aesni_gcm_enc_k256_w4:
     pshufb .Laesni_gcm_bswap(%rip), %xmm3
     paddd .Laesni_gcm_inc1+64(%rip), %xmm4
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
-.Laes_gen_aesni_gcm_enc_k256_w4_counted133:
+.Laes_gen_aesni_gcm_enc_k256_w4_counted165:
     add $4, %r11d
     pxor %xmm13, %xmm0
     pxor %xmm13, %xmm1
@@ -3504,35 +3566,6 @@ aes_gen_aesni_gcm_enc_k256_w4:
     movdqu 2032(%rsi), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
-    movdqu 32(%rdx), %xmm0
-    pxor %xmm13, %xmm0
-    movdqu 16(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 32(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 48(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 64(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 80(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 96(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 112(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 128(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 144(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 160(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 176(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 192(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
-    movdqu %xmm0, 48(%rdx)
 .Laes_gen_aesni_gcm_enc_k256_w4_no_last:
 .Laes_gen_aesni_gcm_enc_k256_w4_tail_loop:
     cmp $16, %r9
@@ -3679,11 +3712,13 @@ aes_gen_aesni_gcm_enc_k256_w4:
     pxor %xmm12, %xmm8
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k256_w4_tag_done
-    movdqu 48(%rdx), %xmm9
+    movdqu 32(%rdx), %xmm9
     movdqa %xmm8, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
     pxor %xmm11, %xmm9
     movdqu %xmm9, 48(%rdx)
+    pxor %xmm9, %xmm9
+    movdqu %xmm9, 32(%rdx)
 .Laes_gen_aesni_gcm_enc_k256_w4_tag_done:
 .Laes_gen_aesni_gcm_enc_k256_w4_tail_done:
     movdqu %xmm8, (%rdx)
@@ -3709,7 +3744,7 @@ aes_gen_aesni_gcm_enc_k256_w4:
 # void aes_gen_aesni_gcm_enc_k256_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 10 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 2 blocks, then what is left a vector at a time (the last one partial).
 # Requires: SSE2, SSSE3, AESNI, PCLMUL.
 # Register map:
@@ -3744,6 +3779,36 @@ aes_gen_aesni_gcm_enc_k256_w2:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k256_w2_no_ek0
+    movdqu 32(%rdx), %xmm0
+    pxor %xmm11, %xmm0
+    movdqu 16(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 32(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 48(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 64(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 80(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 96(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 112(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 128(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 144(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    movdqu 160(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
+    movdqu %xmm0, 32(%rdx)
+.Laes_gen_aesni_gcm_enc_k256_w2_no_ek0:
     movdqu (%rdx), %xmm6
     movdqu 16(%rdx), %xmm2
     mov 28(%rdx), %r11d
@@ -3751,14 +3816,14 @@ aes_gen_aesni_gcm_enc_k256_w2:
     cmp $32, %r9
     jb .Laes_gen_aesni_gcm_enc_k256_w2_groups_done
     cmp $253, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k256_w2_carry14
+    ja .Laes_gen_aesni_gcm_enc_k256_w2_carry44
     movdqa %xmm2, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm2, %xmm1
     paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
     paddd .Laesni_gcm_inc_be1+32(%rip), %xmm2
-    jmp .Laes_gen_aesni_gcm_enc_k256_w2_counted14
-.Laes_gen_aesni_gcm_enc_k256_w2_carry14:
+    jmp .Laes_gen_aesni_gcm_enc_k256_w2_counted44
+.Laes_gen_aesni_gcm_enc_k256_w2_carry44:
     pshufb .Laesni_gcm_bswap(%rip), %xmm2
     movdqa %xmm2, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -3768,7 +3833,7 @@ aes_gen_aesni_gcm_enc_k256_w2:
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
     paddd .Laesni_gcm_inc1+32(%rip), %xmm2
     pshufb .Laesni_gcm_bswap(%rip), %xmm2
-.Laes_gen_aesni_gcm_enc_k256_w2_counted14:
+.Laes_gen_aesni_gcm_enc_k256_w2_counted44:
     add $2, %r11d
     pxor %xmm11, %xmm0
     pxor %xmm11, %xmm1
@@ -3824,14 +3889,14 @@ aes_gen_aesni_gcm_enc_k256_w2:
     cmp $32, %r9
     jb .Laes_gen_aesni_gcm_enc_k256_w2_last
     cmp $253, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k256_w2_carry87
+    ja .Laes_gen_aesni_gcm_enc_k256_w2_carry117
     movdqa %xmm2, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm2, %xmm1
     paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
     paddd .Laesni_gcm_inc_be1+32(%rip), %xmm2
-    jmp .Laes_gen_aesni_gcm_enc_k256_w2_counted87
-.Laes_gen_aesni_gcm_enc_k256_w2_carry87:
+    jmp .Laes_gen_aesni_gcm_enc_k256_w2_counted117
+.Laes_gen_aesni_gcm_enc_k256_w2_carry117:
     pshufb .Laesni_gcm_bswap(%rip), %xmm2
     movdqa %xmm2, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -3841,7 +3906,7 @@ aes_gen_aesni_gcm_enc_k256_w2:
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
     paddd .Laesni_gcm_inc1+32(%rip), %xmm2
     pshufb .Laesni_gcm_bswap(%rip), %xmm2
-.Laes_gen_aesni_gcm_enc_k256_w2_counted87:
+.Laes_gen_aesni_gcm_enc_k256_w2_counted117:
     add $2, %r11d
     pxor %xmm11, %xmm0
     pxor %xmm11, %xmm1
@@ -4022,33 +4087,6 @@ aes_gen_aesni_gcm_enc_k256_w2:
     movdqu 2032(%rsi), %xmm9
     pclmulqdq $0, %xmm9, %xmm7
     pxor %xmm7, %xmm5
-    movdqu 32(%rdx), %xmm0
-    pxor %xmm11, %xmm0
-    movdqu 16(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 32(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 48(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 64(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 80(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 96(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 112(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 128(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 144(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    movdqu 160(%rdi), %xmm3
-    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
-    movdqu %xmm0, 48(%rdx)
 .Laes_gen_aesni_gcm_enc_k256_w2_no_last:
 .Laes_gen_aesni_gcm_enc_k256_w2_tail_loop:
     cmp $16, %r9
@@ -4191,11 +4229,13 @@ aes_gen_aesni_gcm_enc_k256_w2:
     pxor %xmm10, %xmm6
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k256_w2_tag_done
-    movdqu 48(%rdx), %xmm7
+    movdqu 32(%rdx), %xmm7
     movdqa %xmm6, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
     pxor %xmm9, %xmm7
     movdqu %xmm7, 48(%rdx)
+    pxor %xmm7, %xmm7
+    movdqu %xmm7, 32(%rdx)
 .Laes_gen_aesni_gcm_enc_k256_w2_tag_done:
 .Laes_gen_aesni_gcm_enc_k256_w2_tail_done:
     movdqu %xmm6, (%rdx)
@@ -4221,7 +4261,7 @@ aes_gen_aesni_gcm_enc_k256_w2:
 # void aes_gen_aesni_gcm_enc_k256_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 9 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
 # Requires: SSE2, SSSE3, AESNI, PCLMUL.
 # Register map:
@@ -4257,6 +4297,35 @@ aes_gen_aesni_gcm_enc_k256_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k256_w1_no_ek0
+    movdqu 32(%rdx), %xmm0
+    pxor %xmm10, %xmm0
+    movdqu 16(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 32(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 48(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 64(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 80(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 96(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 112(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 128(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    movdqu 144(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
+    movdqu %xmm0, 32(%rdx)
+.Laes_gen_aesni_gcm_enc_k256_w1_no_ek0:
     movdqu (%rdx), %xmm5
     movdqu 16(%rdx), %xmm1
     mov 28(%rdx), %r11d
@@ -4264,19 +4333,19 @@ aes_gen_aesni_gcm_enc_k256_w1:
     cmp $16, %r9
     jb .Laes_gen_aesni_gcm_enc_k256_w1_groups_done
     cmp $254, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k256_w1_carry15
+    ja .Laes_gen_aesni_gcm_enc_k256_w1_carry44
     movdqa %xmm1, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
-    jmp .Laes_gen_aesni_gcm_enc_k256_w1_counted15
-.Laes_gen_aesni_gcm_enc_k256_w1_carry15:
+    jmp .Laes_gen_aesni_gcm_enc_k256_w1_counted44
+.Laes_gen_aesni_gcm_enc_k256_w1_carry44:
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
     movdqa %xmm1, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
     pshufb .Laesni_gcm_bswap(%rip), %xmm0
     paddd .Laesni_gcm_inc1+16(%rip), %xmm1
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
-.Laes_gen_aesni_gcm_enc_k256_w1_counted15:
+.Laes_gen_aesni_gcm_enc_k256_w1_counted44:
     add $1, %r11d
     pxor %xmm10, %xmm0
     movdqu 16(%rdi), %xmm2
@@ -4313,19 +4382,19 @@ aes_gen_aesni_gcm_enc_k256_w1:
     cmp $16, %r9
     jb .Laes_gen_aesni_gcm_enc_k256_w1_last
     cmp $254, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k256_w1_carry64
+    ja .Laes_gen_aesni_gcm_enc_k256_w1_carry93
     movdqa %xmm1, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
-    jmp .Laes_gen_aesni_gcm_enc_k256_w1_counted64
-.Laes_gen_aesni_gcm_enc_k256_w1_carry64:
+    jmp .Laes_gen_aesni_gcm_enc_k256_w1_counted93
+.Laes_gen_aesni_gcm_enc_k256_w1_carry93:
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
     movdqa %xmm1, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
     pshufb .Laesni_gcm_bswap(%rip), %xmm0
     paddd .Laesni_gcm_inc1+16(%rip), %xmm1
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
-.Laes_gen_aesni_gcm_enc_k256_w1_counted64:
+.Laes_gen_aesni_gcm_enc_k256_w1_counted93:
     add $1, %r11d
     pxor %xmm10, %xmm0
     movdqu -16(%rcx), %xmm6
@@ -4459,32 +4528,6 @@ aes_gen_aesni_gcm_enc_k256_w1:
     movdqu 2032(%rsi), %xmm8
     pclmulqdq $0, %xmm8, %xmm6
     pxor %xmm6, %xmm4
-    movdqu 32(%rdx), %xmm0
-    pxor %xmm10, %xmm0
-    movdqu 16(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 32(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 48(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 64(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 80(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 96(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 112(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 128(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 144(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
-    movdqu %xmm0, 48(%rdx)
 .Laes_gen_aesni_gcm_enc_k256_w1_no_last:
 .Laes_gen_aesni_gcm_enc_k256_w1_tail_loop:
     cmp $16, %r9
@@ -4625,11 +4668,13 @@ aes_gen_aesni_gcm_enc_k256_w1:
     pxor %xmm9, %xmm5
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k256_w1_tag_done
-    movdqu 48(%rdx), %xmm6
+    movdqu 32(%rdx), %xmm6
     movdqa %xmm5, %xmm8
     pshufb .Laesni_gcm_bswap(%rip), %xmm8
     pxor %xmm8, %xmm6
     movdqu %xmm6, 48(%rdx)
+    pxor %xmm6, %xmm6
+    movdqu %xmm6, 32(%rdx)
 .Laes_gen_aesni_gcm_enc_k256_w1_tag_done:
 .Laes_gen_aesni_gcm_enc_k256_w1_tail_done:
     movdqu %xmm5, (%rdx)

@@ -74,7 +74,7 @@
 # void aes_gen_vaes256_gcm_dec_k128_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 8 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 8 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
@@ -107,6 +107,30 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_dec_k128_w8_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes256_gcm_dec_k128_w8_no_ek0:
     vmovdqu (%rdx), %xmm8
     vbroadcasti128 16(%rdx), %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
@@ -119,14 +143,14 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     .p2align 4
 .Laes_gen_vaes256_gcm_dec_k128_w8_loop:
     cmp $246, %r11b
-    ja .Laes_gen_vaes256_gcm_dec_k128_w8_carry17
+    ja .Laes_gen_vaes256_gcm_dec_k128_w8_carry41
     vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm4, %ymm0
     vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm4, %ymm1
     vpaddd .Lvaes256_gcm_inc_be2+64(%rip), %ymm4, %ymm2
     vpaddd .Lvaes256_gcm_inc_be2+96(%rip), %ymm4, %ymm3
     vpaddd .Lvaes256_gcm_inc_be2+128(%rip), %ymm4, %ymm4
-    jmp .Laes_gen_vaes256_gcm_dec_k128_w8_counted17
-.Laes_gen_vaes256_gcm_dec_k128_w8_carry17:
+    jmp .Laes_gen_vaes256_gcm_dec_k128_w8_counted41
+.Laes_gen_vaes256_gcm_dec_k128_w8_carry41:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     vpaddd .Lvaes256_gcm_inc2(%rip), %ymm4, %ymm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
@@ -138,7 +162,7 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm3, %ymm3
     vpaddd .Lvaes256_gcm_inc2+128(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-.Laes_gen_vaes256_gcm_dec_k128_w8_counted17:
+.Laes_gen_vaes256_gcm_dec_k128_w8_counted41:
     add $8, %r11d
     vpxor %ymm13, %ymm0, %ymm0
     vpxor %ymm13, %ymm1, %ymm1
@@ -294,27 +318,6 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
-    vbroadcasti128 16(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 32(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 48(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 64(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 80(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 96(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 112(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 128(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes256_gcm_dec_k128_w8_no_last:
 .Laes_gen_vaes256_gcm_dec_k128_w8_tail_loop:
     cmp $32, %r9
@@ -472,10 +475,12 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k128_w8_tag_done
-    vmovdqu 48(%rdx), %xmm9
+    vmovdqu 32(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k128_w8_tag_done:
 .Laes_gen_vaes256_gcm_dec_k128_w8_tail_done:
     vmovdqu %xmm8, (%rdx)
@@ -502,7 +507,7 @@ aes_gen_vaes256_gcm_dec_k128_w8:
 # void aes_gen_vaes256_gcm_dec_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 8 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
@@ -535,6 +540,30 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_dec_k128_w4_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes256_gcm_dec_k128_w4_no_ek0:
     vmovdqu (%rdx), %xmm8
     vmovdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
@@ -544,14 +573,14 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     .p2align 4
 .Laes_gen_vaes256_gcm_dec_k128_w4_loop:
     cmp $251, %r11b
-    ja .Laes_gen_vaes256_gcm_dec_k128_w4_carry14
+    ja .Laes_gen_vaes256_gcm_dec_k128_w4_carry38
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes256_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes256_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes256_gcm_dec_k128_w4_counted14
-.Laes_gen_vaes256_gcm_dec_k128_w4_carry14:
+    jmp .Laes_gen_vaes256_gcm_dec_k128_w4_counted38
+.Laes_gen_vaes256_gcm_dec_k128_w4_carry38:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
@@ -563,7 +592,7 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes256_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes256_gcm_dec_k128_w4_counted14:
+.Laes_gen_vaes256_gcm_dec_k128_w4_counted38:
     add $4, %r11d
     vpxor %xmm13, %xmm0, %xmm0
     vpxor %xmm13, %xmm1, %xmm1
@@ -716,27 +745,6 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
-    vmovdqu 16(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 32(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes256_gcm_dec_k128_w4_no_last:
 .Laes_gen_vaes256_gcm_dec_k128_w4_tail_loop:
     cmp $16, %r9
@@ -850,10 +858,12 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k128_w4_tag_done
-    vmovdqu 48(%rdx), %xmm9
+    vmovdqu 32(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k128_w4_tag_done:
 .Laes_gen_vaes256_gcm_dec_k128_w4_tail_done:
     vmovdqu %xmm8, (%rdx)
@@ -880,7 +890,7 @@ aes_gen_vaes256_gcm_dec_k128_w4:
 # void aes_gen_vaes256_gcm_dec_k128_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 6 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 2 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
@@ -915,6 +925,28 @@ aes_gen_vaes256_gcm_dec_k128_w2:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_dec_k128_w2_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes256_gcm_dec_k128_w2_no_ek0:
     vmovdqu (%rdx), %xmm6
     vmovdqu 16(%rdx), %xmm2
     mov 28(%rdx), %r11d
@@ -924,12 +956,12 @@ aes_gen_vaes256_gcm_dec_k128_w2:
     .p2align 4
 .Laes_gen_vaes256_gcm_dec_k128_w2_loop:
     cmp $253, %r11b
-    ja .Laes_gen_vaes256_gcm_dec_k128_w2_carry16
+    ja .Laes_gen_vaes256_gcm_dec_k128_w2_carry38
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm2, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm1
     vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm2, %xmm2
-    jmp .Laes_gen_vaes256_gcm_dec_k128_w2_counted16
-.Laes_gen_vaes256_gcm_dec_k128_w2_carry16:
+    jmp .Laes_gen_vaes256_gcm_dec_k128_w2_counted38
+.Laes_gen_vaes256_gcm_dec_k128_w2_carry38:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm2, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
@@ -937,7 +969,7 @@ aes_gen_vaes256_gcm_dec_k128_w2:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
-.Laes_gen_vaes256_gcm_dec_k128_w2_counted16:
+.Laes_gen_vaes256_gcm_dec_k128_w2_counted38:
     add $2, %r11d
     vpxor %xmm11, %xmm0, %xmm0
     vpxor %xmm11, %xmm1, %xmm1
@@ -1042,25 +1074,6 @@ aes_gen_vaes256_gcm_dec_k128_w2:
     vpxor %xmm10, %xmm7, %xmm7
     vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
-    vmovdqu 16(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 32(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes256_gcm_dec_k128_w2_no_last:
 .Laes_gen_vaes256_gcm_dec_k128_w2_tail_loop:
     cmp $16, %r9
@@ -1170,10 +1183,12 @@ aes_gen_vaes256_gcm_dec_k128_w2:
     vpxor %xmm10, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k128_w2_tag_done
-    vmovdqu 48(%rdx), %xmm7
+    vmovdqu 32(%rdx), %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k128_w2_tag_done:
 .Laes_gen_vaes256_gcm_dec_k128_w2_tail_done:
     vmovdqu %xmm6, (%rdx)
@@ -1200,7 +1215,7 @@ aes_gen_vaes256_gcm_dec_k128_w2:
 # void aes_gen_vaes256_gcm_dec_k128_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 5 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
@@ -1236,6 +1251,27 @@ aes_gen_vaes256_gcm_dec_k128_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_dec_k128_w1_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes256_gcm_dec_k128_w1_no_ek0:
     vmovdqu (%rdx), %xmm5
     vmovdqu 16(%rdx), %xmm1
     mov 28(%rdx), %r11d
@@ -1245,17 +1281,17 @@ aes_gen_vaes256_gcm_dec_k128_w1:
     .p2align 4
 .Laes_gen_vaes256_gcm_dec_k128_w1_loop:
     cmp $254, %r11b
-    ja .Laes_gen_vaes256_gcm_dec_k128_w1_carry17
+    ja .Laes_gen_vaes256_gcm_dec_k128_w1_carry38
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm1, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm1, %xmm1
-    jmp .Laes_gen_vaes256_gcm_dec_k128_w1_counted17
-.Laes_gen_vaes256_gcm_dec_k128_w1_carry17:
+    jmp .Laes_gen_vaes256_gcm_dec_k128_w1_counted38
+.Laes_gen_vaes256_gcm_dec_k128_w1_carry38:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm1, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
-.Laes_gen_vaes256_gcm_dec_k128_w1_counted17:
+.Laes_gen_vaes256_gcm_dec_k128_w1_counted38:
     add $1, %r11d
     vpxor %xmm10, %xmm0, %xmm0
     vmovdqu 0(%r8), %xmm6
@@ -1336,24 +1372,6 @@ aes_gen_vaes256_gcm_dec_k128_w1:
     vpxor %xmm9, %xmm6, %xmm6
     vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu 16(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 32(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes256_gcm_dec_k128_w1_no_last:
 .Laes_gen_vaes256_gcm_dec_k128_w1_tail_loop:
     cmp $16, %r9
@@ -1461,10 +1479,12 @@ aes_gen_vaes256_gcm_dec_k128_w1:
     vpxor %xmm9, %xmm5, %xmm5
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k128_w1_tag_done
-    vmovdqu 48(%rdx), %xmm6
+    vmovdqu 32(%rdx), %xmm6
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm5, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vmovdqu %xmm6, 48(%rdx)
+    vpxor %xmm6, %xmm6, %xmm6
+    vmovdqu %xmm6, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k128_w1_tag_done:
 .Laes_gen_vaes256_gcm_dec_k128_w1_tail_done:
     vmovdqu %xmm5, (%rdx)
@@ -1491,7 +1511,7 @@ aes_gen_vaes256_gcm_dec_k128_w1:
 # void aes_gen_vaes256_gcm_dec_k192_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 10 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 8 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
@@ -1524,6 +1544,34 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_dec_k192_w8_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 144(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 160(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes256_gcm_dec_k192_w8_no_ek0:
     vmovdqu (%rdx), %xmm8
     vbroadcasti128 16(%rdx), %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
@@ -1536,14 +1584,14 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     .p2align 4
 .Laes_gen_vaes256_gcm_dec_k192_w8_loop:
     cmp $246, %r11b
-    ja .Laes_gen_vaes256_gcm_dec_k192_w8_carry17
+    ja .Laes_gen_vaes256_gcm_dec_k192_w8_carry45
     vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm4, %ymm0
     vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm4, %ymm1
     vpaddd .Lvaes256_gcm_inc_be2+64(%rip), %ymm4, %ymm2
     vpaddd .Lvaes256_gcm_inc_be2+96(%rip), %ymm4, %ymm3
     vpaddd .Lvaes256_gcm_inc_be2+128(%rip), %ymm4, %ymm4
-    jmp .Laes_gen_vaes256_gcm_dec_k192_w8_counted17
-.Laes_gen_vaes256_gcm_dec_k192_w8_carry17:
+    jmp .Laes_gen_vaes256_gcm_dec_k192_w8_counted45
+.Laes_gen_vaes256_gcm_dec_k192_w8_carry45:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     vpaddd .Lvaes256_gcm_inc2(%rip), %ymm4, %ymm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
@@ -1555,7 +1603,7 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm3, %ymm3
     vpaddd .Lvaes256_gcm_inc2+128(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-.Laes_gen_vaes256_gcm_dec_k192_w8_counted17:
+.Laes_gen_vaes256_gcm_dec_k192_w8_counted45:
     add $8, %r11d
     vpxor %ymm13, %ymm0, %ymm0
     vpxor %ymm13, %ymm1, %ymm1
@@ -1721,31 +1769,6 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
-    vbroadcasti128 16(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 32(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 48(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 64(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 80(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 96(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 112(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 128(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 144(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 160(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes256_gcm_dec_k192_w8_no_last:
 .Laes_gen_vaes256_gcm_dec_k192_w8_tail_loop:
     cmp $32, %r9
@@ -1915,10 +1938,12 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k192_w8_tag_done
-    vmovdqu 48(%rdx), %xmm9
+    vmovdqu 32(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k192_w8_tag_done:
 .Laes_gen_vaes256_gcm_dec_k192_w8_tail_done:
     vmovdqu %xmm8, (%rdx)
@@ -1945,7 +1970,7 @@ aes_gen_vaes256_gcm_dec_k192_w8:
 # void aes_gen_vaes256_gcm_dec_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 10 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
@@ -1978,6 +2003,34 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_dec_k192_w4_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes256_gcm_dec_k192_w4_no_ek0:
     vmovdqu (%rdx), %xmm8
     vmovdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
@@ -1987,14 +2040,14 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     .p2align 4
 .Laes_gen_vaes256_gcm_dec_k192_w4_loop:
     cmp $251, %r11b
-    ja .Laes_gen_vaes256_gcm_dec_k192_w4_carry14
+    ja .Laes_gen_vaes256_gcm_dec_k192_w4_carry42
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes256_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes256_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes256_gcm_dec_k192_w4_counted14
-.Laes_gen_vaes256_gcm_dec_k192_w4_carry14:
+    jmp .Laes_gen_vaes256_gcm_dec_k192_w4_counted42
+.Laes_gen_vaes256_gcm_dec_k192_w4_carry42:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
@@ -2006,7 +2059,7 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes256_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes256_gcm_dec_k192_w4_counted14:
+.Laes_gen_vaes256_gcm_dec_k192_w4_counted42:
     add $4, %r11d
     vpxor %xmm13, %xmm0, %xmm0
     vpxor %xmm13, %xmm1, %xmm1
@@ -2169,31 +2222,6 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
-    vmovdqu 16(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 32(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes256_gcm_dec_k192_w4_no_last:
 .Laes_gen_vaes256_gcm_dec_k192_w4_tail_loop:
     cmp $16, %r9
@@ -2315,10 +2343,12 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k192_w4_tag_done
-    vmovdqu 48(%rdx), %xmm9
+    vmovdqu 32(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k192_w4_tag_done:
 .Laes_gen_vaes256_gcm_dec_k192_w4_tail_done:
     vmovdqu %xmm8, (%rdx)
@@ -2345,7 +2375,7 @@ aes_gen_vaes256_gcm_dec_k192_w4:
 # void aes_gen_vaes256_gcm_dec_k192_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 8 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 2 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
@@ -2380,6 +2410,32 @@ aes_gen_vaes256_gcm_dec_k192_w2:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_dec_k192_w2_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes256_gcm_dec_k192_w2_no_ek0:
     vmovdqu (%rdx), %xmm6
     vmovdqu 16(%rdx), %xmm2
     mov 28(%rdx), %r11d
@@ -2389,12 +2445,12 @@ aes_gen_vaes256_gcm_dec_k192_w2:
     .p2align 4
 .Laes_gen_vaes256_gcm_dec_k192_w2_loop:
     cmp $253, %r11b
-    ja .Laes_gen_vaes256_gcm_dec_k192_w2_carry16
+    ja .Laes_gen_vaes256_gcm_dec_k192_w2_carry42
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm2, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm1
     vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm2, %xmm2
-    jmp .Laes_gen_vaes256_gcm_dec_k192_w2_counted16
-.Laes_gen_vaes256_gcm_dec_k192_w2_carry16:
+    jmp .Laes_gen_vaes256_gcm_dec_k192_w2_counted42
+.Laes_gen_vaes256_gcm_dec_k192_w2_carry42:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm2, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
@@ -2402,7 +2458,7 @@ aes_gen_vaes256_gcm_dec_k192_w2:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
-.Laes_gen_vaes256_gcm_dec_k192_w2_counted16:
+.Laes_gen_vaes256_gcm_dec_k192_w2_counted42:
     add $2, %r11d
     vpxor %xmm11, %xmm0, %xmm0
     vpxor %xmm11, %xmm1, %xmm1
@@ -2513,29 +2569,6 @@ aes_gen_vaes256_gcm_dec_k192_w2:
     vpxor %xmm10, %xmm7, %xmm7
     vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
-    vmovdqu 16(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 32(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes256_gcm_dec_k192_w2_no_last:
 .Laes_gen_vaes256_gcm_dec_k192_w2_tail_loop:
     cmp $16, %r9
@@ -2653,10 +2686,12 @@ aes_gen_vaes256_gcm_dec_k192_w2:
     vpxor %xmm10, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k192_w2_tag_done
-    vmovdqu 48(%rdx), %xmm7
+    vmovdqu 32(%rdx), %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k192_w2_tag_done:
 .Laes_gen_vaes256_gcm_dec_k192_w2_tail_done:
     vmovdqu %xmm6, (%rdx)
@@ -2683,7 +2718,7 @@ aes_gen_vaes256_gcm_dec_k192_w2:
 # void aes_gen_vaes256_gcm_dec_k192_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 7 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
@@ -2719,6 +2754,31 @@ aes_gen_vaes256_gcm_dec_k192_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_dec_k192_w1_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes256_gcm_dec_k192_w1_no_ek0:
     vmovdqu (%rdx), %xmm5
     vmovdqu 16(%rdx), %xmm1
     mov 28(%rdx), %r11d
@@ -2728,17 +2788,17 @@ aes_gen_vaes256_gcm_dec_k192_w1:
     .p2align 4
 .Laes_gen_vaes256_gcm_dec_k192_w1_loop:
     cmp $254, %r11b
-    ja .Laes_gen_vaes256_gcm_dec_k192_w1_carry17
+    ja .Laes_gen_vaes256_gcm_dec_k192_w1_carry42
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm1, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm1, %xmm1
-    jmp .Laes_gen_vaes256_gcm_dec_k192_w1_counted17
-.Laes_gen_vaes256_gcm_dec_k192_w1_carry17:
+    jmp .Laes_gen_vaes256_gcm_dec_k192_w1_counted42
+.Laes_gen_vaes256_gcm_dec_k192_w1_carry42:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm1, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
-.Laes_gen_vaes256_gcm_dec_k192_w1_counted17:
+.Laes_gen_vaes256_gcm_dec_k192_w1_counted42:
     add $1, %r11d
     vpxor %xmm10, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
@@ -2823,28 +2883,6 @@ aes_gen_vaes256_gcm_dec_k192_w1:
     vpxor %xmm9, %xmm6, %xmm6
     vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu 16(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 32(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes256_gcm_dec_k192_w1_no_last:
 .Laes_gen_vaes256_gcm_dec_k192_w1_tail_loop:
     cmp $16, %r9
@@ -2960,10 +2998,12 @@ aes_gen_vaes256_gcm_dec_k192_w1:
     vpxor %xmm9, %xmm5, %xmm5
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k192_w1_tag_done
-    vmovdqu 48(%rdx), %xmm6
+    vmovdqu 32(%rdx), %xmm6
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm5, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vmovdqu %xmm6, 48(%rdx)
+    vpxor %xmm6, %xmm6, %xmm6
+    vmovdqu %xmm6, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k192_w1_tag_done:
 .Laes_gen_vaes256_gcm_dec_k192_w1_tail_done:
     vmovdqu %xmm5, (%rdx)
@@ -2990,7 +3030,7 @@ aes_gen_vaes256_gcm_dec_k192_w1:
 # void aes_gen_vaes256_gcm_dec_k256_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 12 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 8 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
@@ -3023,6 +3063,38 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_dec_k256_w8_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 144(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 160(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 176(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 192(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes256_gcm_dec_k256_w8_no_ek0:
     vmovdqu (%rdx), %xmm8
     vbroadcasti128 16(%rdx), %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
@@ -3035,14 +3107,14 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     .p2align 4
 .Laes_gen_vaes256_gcm_dec_k256_w8_loop:
     cmp $246, %r11b
-    ja .Laes_gen_vaes256_gcm_dec_k256_w8_carry17
+    ja .Laes_gen_vaes256_gcm_dec_k256_w8_carry49
     vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm4, %ymm0
     vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm4, %ymm1
     vpaddd .Lvaes256_gcm_inc_be2+64(%rip), %ymm4, %ymm2
     vpaddd .Lvaes256_gcm_inc_be2+96(%rip), %ymm4, %ymm3
     vpaddd .Lvaes256_gcm_inc_be2+128(%rip), %ymm4, %ymm4
-    jmp .Laes_gen_vaes256_gcm_dec_k256_w8_counted17
-.Laes_gen_vaes256_gcm_dec_k256_w8_carry17:
+    jmp .Laes_gen_vaes256_gcm_dec_k256_w8_counted49
+.Laes_gen_vaes256_gcm_dec_k256_w8_carry49:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     vpaddd .Lvaes256_gcm_inc2(%rip), %ymm4, %ymm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
@@ -3054,7 +3126,7 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm3, %ymm3
     vpaddd .Lvaes256_gcm_inc2+128(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-.Laes_gen_vaes256_gcm_dec_k256_w8_counted17:
+.Laes_gen_vaes256_gcm_dec_k256_w8_counted49:
     add $8, %r11d
     vpxor %ymm13, %ymm0, %ymm0
     vpxor %ymm13, %ymm1, %ymm1
@@ -3230,35 +3302,6 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
-    vbroadcasti128 16(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 32(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 48(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 64(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 80(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 96(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 112(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 128(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 144(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 160(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 176(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 192(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes256_gcm_dec_k256_w8_no_last:
 .Laes_gen_vaes256_gcm_dec_k256_w8_tail_loop:
     cmp $32, %r9
@@ -3440,10 +3483,12 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k256_w8_tag_done
-    vmovdqu 48(%rdx), %xmm9
+    vmovdqu 32(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k256_w8_tag_done:
 .Laes_gen_vaes256_gcm_dec_k256_w8_tail_done:
     vmovdqu %xmm8, (%rdx)
@@ -3470,7 +3515,7 @@ aes_gen_vaes256_gcm_dec_k256_w8:
 # void aes_gen_vaes256_gcm_dec_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 12 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
@@ -3503,6 +3548,38 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_dec_k256_w4_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 176(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 192(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes256_gcm_dec_k256_w4_no_ek0:
     vmovdqu (%rdx), %xmm8
     vmovdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
@@ -3512,14 +3589,14 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     .p2align 4
 .Laes_gen_vaes256_gcm_dec_k256_w4_loop:
     cmp $251, %r11b
-    ja .Laes_gen_vaes256_gcm_dec_k256_w4_carry14
+    ja .Laes_gen_vaes256_gcm_dec_k256_w4_carry46
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes256_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes256_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes256_gcm_dec_k256_w4_counted14
-.Laes_gen_vaes256_gcm_dec_k256_w4_carry14:
+    jmp .Laes_gen_vaes256_gcm_dec_k256_w4_counted46
+.Laes_gen_vaes256_gcm_dec_k256_w4_carry46:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
@@ -3531,7 +3608,7 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes256_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes256_gcm_dec_k256_w4_counted14:
+.Laes_gen_vaes256_gcm_dec_k256_w4_counted46:
     add $4, %r11d
     vpxor %xmm13, %xmm0, %xmm0
     vpxor %xmm13, %xmm1, %xmm1
@@ -3704,35 +3781,6 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
-    vmovdqu 16(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 32(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 176(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 192(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes256_gcm_dec_k256_w4_no_last:
 .Laes_gen_vaes256_gcm_dec_k256_w4_tail_loop:
     cmp $16, %r9
@@ -3862,10 +3910,12 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k256_w4_tag_done
-    vmovdqu 48(%rdx), %xmm9
+    vmovdqu 32(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k256_w4_tag_done:
 .Laes_gen_vaes256_gcm_dec_k256_w4_tail_done:
     vmovdqu %xmm8, (%rdx)
@@ -3892,7 +3942,7 @@ aes_gen_vaes256_gcm_dec_k256_w4:
 # void aes_gen_vaes256_gcm_dec_k256_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 10 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 2 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
@@ -3927,6 +3977,36 @@ aes_gen_vaes256_gcm_dec_k256_w2:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_dec_k256_w2_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes256_gcm_dec_k256_w2_no_ek0:
     vmovdqu (%rdx), %xmm6
     vmovdqu 16(%rdx), %xmm2
     mov 28(%rdx), %r11d
@@ -3936,12 +4016,12 @@ aes_gen_vaes256_gcm_dec_k256_w2:
     .p2align 4
 .Laes_gen_vaes256_gcm_dec_k256_w2_loop:
     cmp $253, %r11b
-    ja .Laes_gen_vaes256_gcm_dec_k256_w2_carry16
+    ja .Laes_gen_vaes256_gcm_dec_k256_w2_carry46
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm2, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm1
     vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm2, %xmm2
-    jmp .Laes_gen_vaes256_gcm_dec_k256_w2_counted16
-.Laes_gen_vaes256_gcm_dec_k256_w2_carry16:
+    jmp .Laes_gen_vaes256_gcm_dec_k256_w2_counted46
+.Laes_gen_vaes256_gcm_dec_k256_w2_carry46:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm2, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
@@ -3949,7 +4029,7 @@ aes_gen_vaes256_gcm_dec_k256_w2:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
-.Laes_gen_vaes256_gcm_dec_k256_w2_counted16:
+.Laes_gen_vaes256_gcm_dec_k256_w2_counted46:
     add $2, %r11d
     vpxor %xmm11, %xmm0, %xmm0
     vpxor %xmm11, %xmm1, %xmm1
@@ -4066,33 +4146,6 @@ aes_gen_vaes256_gcm_dec_k256_w2:
     vpxor %xmm10, %xmm7, %xmm7
     vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
-    vmovdqu 16(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 32(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes256_gcm_dec_k256_w2_no_last:
 .Laes_gen_vaes256_gcm_dec_k256_w2_tail_loop:
     cmp $16, %r9
@@ -4218,10 +4271,12 @@ aes_gen_vaes256_gcm_dec_k256_w2:
     vpxor %xmm10, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k256_w2_tag_done
-    vmovdqu 48(%rdx), %xmm7
+    vmovdqu 32(%rdx), %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k256_w2_tag_done:
 .Laes_gen_vaes256_gcm_dec_k256_w2_tail_done:
     vmovdqu %xmm6, (%rdx)
@@ -4248,7 +4303,7 @@ aes_gen_vaes256_gcm_dec_k256_w2:
 # void aes_gen_vaes256_gcm_dec_k256_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 9 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
@@ -4284,6 +4339,35 @@ aes_gen_vaes256_gcm_dec_k256_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_dec_k256_w1_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes256_gcm_dec_k256_w1_no_ek0:
     vmovdqu (%rdx), %xmm5
     vmovdqu 16(%rdx), %xmm1
     mov 28(%rdx), %r11d
@@ -4293,17 +4377,17 @@ aes_gen_vaes256_gcm_dec_k256_w1:
     .p2align 4
 .Laes_gen_vaes256_gcm_dec_k256_w1_loop:
     cmp $254, %r11b
-    ja .Laes_gen_vaes256_gcm_dec_k256_w1_carry17
+    ja .Laes_gen_vaes256_gcm_dec_k256_w1_carry46
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm1, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm1, %xmm1
-    jmp .Laes_gen_vaes256_gcm_dec_k256_w1_counted17
-.Laes_gen_vaes256_gcm_dec_k256_w1_carry17:
+    jmp .Laes_gen_vaes256_gcm_dec_k256_w1_counted46
+.Laes_gen_vaes256_gcm_dec_k256_w1_carry46:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm1, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
-.Laes_gen_vaes256_gcm_dec_k256_w1_counted17:
+.Laes_gen_vaes256_gcm_dec_k256_w1_counted46:
     add $1, %r11d
     vpxor %xmm10, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
@@ -4392,32 +4476,6 @@ aes_gen_vaes256_gcm_dec_k256_w1:
     vpxor %xmm9, %xmm6, %xmm6
     vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu 16(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 32(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes256_gcm_dec_k256_w1_no_last:
 .Laes_gen_vaes256_gcm_dec_k256_w1_tail_loop:
     cmp $16, %r9
@@ -4541,10 +4599,12 @@ aes_gen_vaes256_gcm_dec_k256_w1:
     vpxor %xmm9, %xmm5, %xmm5
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k256_w1_tag_done
-    vmovdqu 48(%rdx), %xmm6
+    vmovdqu 32(%rdx), %xmm6
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm5, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vmovdqu %xmm6, 48(%rdx)
+    vpxor %xmm6, %xmm6, %xmm6
+    vmovdqu %xmm6, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k256_w1_tag_done:
 .Laes_gen_vaes256_gcm_dec_k256_w1_tail_done:
     vmovdqu %xmm5, (%rdx)

@@ -74,7 +74,7 @@
 # void aes_gen_vaes256_gcm_enc_k128_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 8 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 8 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
@@ -107,6 +107,30 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k128_w8_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes256_gcm_enc_k128_w8_no_ek0:
     vmovdqu (%rdx), %xmm8
     vbroadcasti128 16(%rdx), %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
@@ -117,14 +141,14 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     cmp $128, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w8_groups_done
     cmp $246, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k128_w8_carry15
+    ja .Laes_gen_vaes256_gcm_enc_k128_w8_carry39
     vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm4, %ymm0
     vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm4, %ymm1
     vpaddd .Lvaes256_gcm_inc_be2+64(%rip), %ymm4, %ymm2
     vpaddd .Lvaes256_gcm_inc_be2+96(%rip), %ymm4, %ymm3
     vpaddd .Lvaes256_gcm_inc_be2+128(%rip), %ymm4, %ymm4
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w8_counted15
-.Laes_gen_vaes256_gcm_enc_k128_w8_carry15:
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w8_counted39
+.Laes_gen_vaes256_gcm_enc_k128_w8_carry39:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     vpaddd .Lvaes256_gcm_inc2(%rip), %ymm4, %ymm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
@@ -136,7 +160,7 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm3, %ymm3
     vpaddd .Lvaes256_gcm_inc2+128(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-.Laes_gen_vaes256_gcm_enc_k128_w8_counted15:
+.Laes_gen_vaes256_gcm_enc_k128_w8_counted39:
     add $8, %r11d
     vpxor %ymm13, %ymm0, %ymm0
     vpxor %ymm13, %ymm1, %ymm1
@@ -206,14 +230,14 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     cmp $128, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w8_last
     cmp $246, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k128_w8_carry104
+    ja .Laes_gen_vaes256_gcm_enc_k128_w8_carry128
     vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm4, %ymm0
     vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm4, %ymm1
     vpaddd .Lvaes256_gcm_inc_be2+64(%rip), %ymm4, %ymm2
     vpaddd .Lvaes256_gcm_inc_be2+96(%rip), %ymm4, %ymm3
     vpaddd .Lvaes256_gcm_inc_be2+128(%rip), %ymm4, %ymm4
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w8_counted104
-.Laes_gen_vaes256_gcm_enc_k128_w8_carry104:
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w8_counted128
+.Laes_gen_vaes256_gcm_enc_k128_w8_carry128:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     vpaddd .Lvaes256_gcm_inc2(%rip), %ymm4, %ymm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
@@ -225,7 +249,7 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm3, %ymm3
     vpaddd .Lvaes256_gcm_inc2+128(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-.Laes_gen_vaes256_gcm_enc_k128_w8_counted104:
+.Laes_gen_vaes256_gcm_enc_k128_w8_counted128:
     add $8, %r11d
     vpxor %ymm13, %ymm0, %ymm0
     vpxor %ymm13, %ymm1, %ymm1
@@ -432,27 +456,6 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
-    vbroadcasti128 16(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 32(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 48(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 64(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 80(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 96(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 112(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 128(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes256_gcm_enc_k128_w8_no_last:
 .Laes_gen_vaes256_gcm_enc_k128_w8_tail_loop:
     cmp $32, %r9
@@ -617,10 +620,12 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w8_tag_done
-    vmovdqu 48(%rdx), %xmm9
+    vmovdqu 32(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k128_w8_tag_done:
 .Laes_gen_vaes256_gcm_enc_k128_w8_tail_done:
     vmovdqu %xmm8, (%rdx)
@@ -647,7 +652,7 @@ aes_gen_vaes256_gcm_enc_k128_w8:
 # void aes_gen_vaes256_gcm_enc_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 8 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
@@ -680,6 +685,30 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k128_w4_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes256_gcm_enc_k128_w4_no_ek0:
     vmovdqu (%rdx), %xmm8
     vmovdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
@@ -687,14 +716,14 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w4_groups_done
     cmp $251, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k128_w4_carry12
+    ja .Laes_gen_vaes256_gcm_enc_k128_w4_carry36
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes256_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes256_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_counted12
-.Laes_gen_vaes256_gcm_enc_k128_w4_carry12:
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_counted36
+.Laes_gen_vaes256_gcm_enc_k128_w4_carry36:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
@@ -706,7 +735,7 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes256_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes256_gcm_enc_k128_w4_counted12:
+.Laes_gen_vaes256_gcm_enc_k128_w4_counted36:
     add $4, %r11d
     vpxor %xmm13, %xmm0, %xmm0
     vpxor %xmm13, %xmm1, %xmm1
@@ -776,14 +805,14 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w4_last
     cmp $251, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k128_w4_carry101
+    ja .Laes_gen_vaes256_gcm_enc_k128_w4_carry125
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes256_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes256_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_counted101
-.Laes_gen_vaes256_gcm_enc_k128_w4_carry101:
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_counted125
+.Laes_gen_vaes256_gcm_enc_k128_w4_carry125:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
@@ -795,7 +824,7 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes256_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes256_gcm_enc_k128_w4_counted101:
+.Laes_gen_vaes256_gcm_enc_k128_w4_counted125:
     add $4, %r11d
     vpxor %xmm13, %xmm0, %xmm0
     vpxor %xmm13, %xmm1, %xmm1
@@ -996,27 +1025,6 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
-    vmovdqu 16(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 32(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes256_gcm_enc_k128_w4_no_last:
 .Laes_gen_vaes256_gcm_enc_k128_w4_tail_loop:
     cmp $16, %r9
@@ -1136,10 +1144,12 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w4_tag_done
-    vmovdqu 48(%rdx), %xmm9
+    vmovdqu 32(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k128_w4_tag_done:
 .Laes_gen_vaes256_gcm_enc_k128_w4_tail_done:
     vmovdqu %xmm8, (%rdx)
@@ -1166,7 +1176,7 @@ aes_gen_vaes256_gcm_enc_k128_w4:
 # void aes_gen_vaes256_gcm_enc_k128_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 6 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 2 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
@@ -1201,6 +1211,28 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k128_w2_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes256_gcm_enc_k128_w2_no_ek0:
     vmovdqu (%rdx), %xmm6
     vmovdqu 16(%rdx), %xmm2
     mov 28(%rdx), %r11d
@@ -1208,12 +1240,12 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w2_groups_done
     cmp $253, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k128_w2_carry14
+    ja .Laes_gen_vaes256_gcm_enc_k128_w2_carry36
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm2, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm1
     vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm2, %xmm2
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w2_counted14
-.Laes_gen_vaes256_gcm_enc_k128_w2_carry14:
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w2_counted36
+.Laes_gen_vaes256_gcm_enc_k128_w2_carry36:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm2, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
@@ -1221,7 +1253,7 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
-.Laes_gen_vaes256_gcm_enc_k128_w2_counted14:
+.Laes_gen_vaes256_gcm_enc_k128_w2_counted36:
     add $2, %r11d
     vpxor %xmm11, %xmm0, %xmm0
     vpxor %xmm11, %xmm1, %xmm1
@@ -1263,12 +1295,12 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w2_last
     cmp $253, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k128_w2_carry69
+    ja .Laes_gen_vaes256_gcm_enc_k128_w2_carry91
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm2, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm1
     vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm2, %xmm2
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w2_counted69
-.Laes_gen_vaes256_gcm_enc_k128_w2_carry69:
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w2_counted91
+.Laes_gen_vaes256_gcm_enc_k128_w2_carry91:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm2, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
@@ -1276,7 +1308,7 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
-.Laes_gen_vaes256_gcm_enc_k128_w2_counted69:
+.Laes_gen_vaes256_gcm_enc_k128_w2_counted91:
     add $2, %r11d
     vpxor %xmm11, %xmm0, %xmm0
     vpxor %xmm11, %xmm1, %xmm1
@@ -1409,25 +1441,6 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     vpxor %xmm10, %xmm7, %xmm7
     vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
-    vmovdqu 16(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 32(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes256_gcm_enc_k128_w2_no_last:
 .Laes_gen_vaes256_gcm_enc_k128_w2_tail_loop:
     cmp $16, %r9
@@ -1543,10 +1556,12 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     vpxor %xmm10, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w2_tag_done
-    vmovdqu 48(%rdx), %xmm7
+    vmovdqu 32(%rdx), %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k128_w2_tag_done:
 .Laes_gen_vaes256_gcm_enc_k128_w2_tail_done:
     vmovdqu %xmm6, (%rdx)
@@ -1573,7 +1588,7 @@ aes_gen_vaes256_gcm_enc_k128_w2:
 # void aes_gen_vaes256_gcm_enc_k128_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 5 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
@@ -1609,6 +1624,27 @@ aes_gen_vaes256_gcm_enc_k128_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k128_w1_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes256_gcm_enc_k128_w1_no_ek0:
     vmovdqu (%rdx), %xmm5
     vmovdqu 16(%rdx), %xmm1
     mov 28(%rdx), %r11d
@@ -1616,17 +1652,17 @@ aes_gen_vaes256_gcm_enc_k128_w1:
     cmp $16, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w1_groups_done
     cmp $254, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k128_w1_carry15
+    ja .Laes_gen_vaes256_gcm_enc_k128_w1_carry36
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm1, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm1, %xmm1
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w1_counted15
-.Laes_gen_vaes256_gcm_enc_k128_w1_carry15:
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w1_counted36
+.Laes_gen_vaes256_gcm_enc_k128_w1_carry36:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm1, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
-.Laes_gen_vaes256_gcm_enc_k128_w1_counted15:
+.Laes_gen_vaes256_gcm_enc_k128_w1_counted36:
     add $1, %r11d
     vpxor %xmm10, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
@@ -1654,17 +1690,17 @@ aes_gen_vaes256_gcm_enc_k128_w1:
     cmp $16, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w1_last
     cmp $254, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k128_w1_carry53
+    ja .Laes_gen_vaes256_gcm_enc_k128_w1_carry74
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm1, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm1, %xmm1
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w1_counted53
-.Laes_gen_vaes256_gcm_enc_k128_w1_carry53:
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w1_counted74
+.Laes_gen_vaes256_gcm_enc_k128_w1_carry74:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm1, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
-.Laes_gen_vaes256_gcm_enc_k128_w1_counted53:
+.Laes_gen_vaes256_gcm_enc_k128_w1_counted74:
     add $1, %r11d
     vpxor %xmm10, %xmm0, %xmm0
     vmovdqu -16(%rcx), %xmm6
@@ -1763,24 +1799,6 @@ aes_gen_vaes256_gcm_enc_k128_w1:
     vpxor %xmm9, %xmm6, %xmm6
     vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu 16(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 32(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes256_gcm_enc_k128_w1_no_last:
 .Laes_gen_vaes256_gcm_enc_k128_w1_tail_loop:
     cmp $16, %r9
@@ -1894,10 +1912,12 @@ aes_gen_vaes256_gcm_enc_k128_w1:
     vpxor %xmm9, %xmm5, %xmm5
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w1_tag_done
-    vmovdqu 48(%rdx), %xmm6
+    vmovdqu 32(%rdx), %xmm6
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm5, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vmovdqu %xmm6, 48(%rdx)
+    vpxor %xmm6, %xmm6, %xmm6
+    vmovdqu %xmm6, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k128_w1_tag_done:
 .Laes_gen_vaes256_gcm_enc_k128_w1_tail_done:
     vmovdqu %xmm5, (%rdx)
@@ -1924,7 +1944,7 @@ aes_gen_vaes256_gcm_enc_k128_w1:
 # void aes_gen_vaes256_gcm_enc_k192_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 10 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 8 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
@@ -1957,6 +1977,34 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k192_w8_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 144(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 160(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes256_gcm_enc_k192_w8_no_ek0:
     vmovdqu (%rdx), %xmm8
     vbroadcasti128 16(%rdx), %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
@@ -1967,14 +2015,14 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     cmp $128, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w8_groups_done
     cmp $246, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k192_w8_carry15
+    ja .Laes_gen_vaes256_gcm_enc_k192_w8_carry43
     vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm4, %ymm0
     vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm4, %ymm1
     vpaddd .Lvaes256_gcm_inc_be2+64(%rip), %ymm4, %ymm2
     vpaddd .Lvaes256_gcm_inc_be2+96(%rip), %ymm4, %ymm3
     vpaddd .Lvaes256_gcm_inc_be2+128(%rip), %ymm4, %ymm4
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w8_counted15
-.Laes_gen_vaes256_gcm_enc_k192_w8_carry15:
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w8_counted43
+.Laes_gen_vaes256_gcm_enc_k192_w8_carry43:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     vpaddd .Lvaes256_gcm_inc2(%rip), %ymm4, %ymm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
@@ -1986,7 +2034,7 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm3, %ymm3
     vpaddd .Lvaes256_gcm_inc2+128(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-.Laes_gen_vaes256_gcm_enc_k192_w8_counted15:
+.Laes_gen_vaes256_gcm_enc_k192_w8_counted43:
     add $8, %r11d
     vpxor %ymm13, %ymm0, %ymm0
     vpxor %ymm13, %ymm1, %ymm1
@@ -2066,14 +2114,14 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     cmp $128, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w8_last
     cmp $246, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k192_w8_carry114
+    ja .Laes_gen_vaes256_gcm_enc_k192_w8_carry142
     vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm4, %ymm0
     vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm4, %ymm1
     vpaddd .Lvaes256_gcm_inc_be2+64(%rip), %ymm4, %ymm2
     vpaddd .Lvaes256_gcm_inc_be2+96(%rip), %ymm4, %ymm3
     vpaddd .Lvaes256_gcm_inc_be2+128(%rip), %ymm4, %ymm4
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w8_counted114
-.Laes_gen_vaes256_gcm_enc_k192_w8_carry114:
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w8_counted142
+.Laes_gen_vaes256_gcm_enc_k192_w8_carry142:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     vpaddd .Lvaes256_gcm_inc2(%rip), %ymm4, %ymm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
@@ -2085,7 +2133,7 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm3, %ymm3
     vpaddd .Lvaes256_gcm_inc2+128(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-.Laes_gen_vaes256_gcm_enc_k192_w8_counted114:
+.Laes_gen_vaes256_gcm_enc_k192_w8_counted142:
     add $8, %r11d
     vpxor %ymm13, %ymm0, %ymm0
     vpxor %ymm13, %ymm1, %ymm1
@@ -2302,31 +2350,6 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
-    vbroadcasti128 16(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 32(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 48(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 64(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 80(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 96(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 112(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 128(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 144(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 160(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes256_gcm_enc_k192_w8_no_last:
 .Laes_gen_vaes256_gcm_enc_k192_w8_tail_loop:
     cmp $32, %r9
@@ -2503,10 +2526,12 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w8_tag_done
-    vmovdqu 48(%rdx), %xmm9
+    vmovdqu 32(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k192_w8_tag_done:
 .Laes_gen_vaes256_gcm_enc_k192_w8_tail_done:
     vmovdqu %xmm8, (%rdx)
@@ -2533,7 +2558,7 @@ aes_gen_vaes256_gcm_enc_k192_w8:
 # void aes_gen_vaes256_gcm_enc_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 10 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
@@ -2566,6 +2591,34 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k192_w4_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes256_gcm_enc_k192_w4_no_ek0:
     vmovdqu (%rdx), %xmm8
     vmovdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
@@ -2573,14 +2626,14 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w4_groups_done
     cmp $251, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k192_w4_carry12
+    ja .Laes_gen_vaes256_gcm_enc_k192_w4_carry40
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes256_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes256_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_counted12
-.Laes_gen_vaes256_gcm_enc_k192_w4_carry12:
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_counted40
+.Laes_gen_vaes256_gcm_enc_k192_w4_carry40:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
@@ -2592,7 +2645,7 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes256_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes256_gcm_enc_k192_w4_counted12:
+.Laes_gen_vaes256_gcm_enc_k192_w4_counted40:
     add $4, %r11d
     vpxor %xmm13, %xmm0, %xmm0
     vpxor %xmm13, %xmm1, %xmm1
@@ -2672,14 +2725,14 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w4_last
     cmp $251, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k192_w4_carry111
+    ja .Laes_gen_vaes256_gcm_enc_k192_w4_carry139
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes256_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes256_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_counted111
-.Laes_gen_vaes256_gcm_enc_k192_w4_carry111:
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_counted139
+.Laes_gen_vaes256_gcm_enc_k192_w4_carry139:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
@@ -2691,7 +2744,7 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes256_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes256_gcm_enc_k192_w4_counted111:
+.Laes_gen_vaes256_gcm_enc_k192_w4_counted139:
     add $4, %r11d
     vpxor %xmm13, %xmm0, %xmm0
     vpxor %xmm13, %xmm1, %xmm1
@@ -2902,31 +2955,6 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
-    vmovdqu 16(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 32(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes256_gcm_enc_k192_w4_no_last:
 .Laes_gen_vaes256_gcm_enc_k192_w4_tail_loop:
     cmp $16, %r9
@@ -3054,10 +3082,12 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w4_tag_done
-    vmovdqu 48(%rdx), %xmm9
+    vmovdqu 32(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k192_w4_tag_done:
 .Laes_gen_vaes256_gcm_enc_k192_w4_tail_done:
     vmovdqu %xmm8, (%rdx)
@@ -3084,7 +3114,7 @@ aes_gen_vaes256_gcm_enc_k192_w4:
 # void aes_gen_vaes256_gcm_enc_k192_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 8 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 2 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
@@ -3119,6 +3149,32 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k192_w2_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes256_gcm_enc_k192_w2_no_ek0:
     vmovdqu (%rdx), %xmm6
     vmovdqu 16(%rdx), %xmm2
     mov 28(%rdx), %r11d
@@ -3126,12 +3182,12 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w2_groups_done
     cmp $253, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k192_w2_carry14
+    ja .Laes_gen_vaes256_gcm_enc_k192_w2_carry40
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm2, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm1
     vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm2, %xmm2
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w2_counted14
-.Laes_gen_vaes256_gcm_enc_k192_w2_carry14:
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w2_counted40
+.Laes_gen_vaes256_gcm_enc_k192_w2_carry40:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm2, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
@@ -3139,7 +3195,7 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
-.Laes_gen_vaes256_gcm_enc_k192_w2_counted14:
+.Laes_gen_vaes256_gcm_enc_k192_w2_counted40:
     add $2, %r11d
     vpxor %xmm11, %xmm0, %xmm0
     vpxor %xmm11, %xmm1, %xmm1
@@ -3187,12 +3243,12 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w2_last
     cmp $253, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k192_w2_carry75
+    ja .Laes_gen_vaes256_gcm_enc_k192_w2_carry101
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm2, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm1
     vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm2, %xmm2
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w2_counted75
-.Laes_gen_vaes256_gcm_enc_k192_w2_carry75:
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w2_counted101
+.Laes_gen_vaes256_gcm_enc_k192_w2_carry101:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm2, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
@@ -3200,7 +3256,7 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
-.Laes_gen_vaes256_gcm_enc_k192_w2_counted75:
+.Laes_gen_vaes256_gcm_enc_k192_w2_counted101:
     add $2, %r11d
     vpxor %xmm11, %xmm0, %xmm0
     vpxor %xmm11, %xmm1, %xmm1
@@ -3339,29 +3395,6 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     vpxor %xmm10, %xmm7, %xmm7
     vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
-    vmovdqu 16(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 32(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes256_gcm_enc_k192_w2_no_last:
 .Laes_gen_vaes256_gcm_enc_k192_w2_tail_loop:
     cmp $16, %r9
@@ -3485,10 +3518,12 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     vpxor %xmm10, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w2_tag_done
-    vmovdqu 48(%rdx), %xmm7
+    vmovdqu 32(%rdx), %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k192_w2_tag_done:
 .Laes_gen_vaes256_gcm_enc_k192_w2_tail_done:
     vmovdqu %xmm6, (%rdx)
@@ -3515,7 +3550,7 @@ aes_gen_vaes256_gcm_enc_k192_w2:
 # void aes_gen_vaes256_gcm_enc_k192_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 7 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
@@ -3551,6 +3586,31 @@ aes_gen_vaes256_gcm_enc_k192_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k192_w1_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes256_gcm_enc_k192_w1_no_ek0:
     vmovdqu (%rdx), %xmm5
     vmovdqu 16(%rdx), %xmm1
     mov 28(%rdx), %r11d
@@ -3558,17 +3618,17 @@ aes_gen_vaes256_gcm_enc_k192_w1:
     cmp $16, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w1_groups_done
     cmp $254, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k192_w1_carry15
+    ja .Laes_gen_vaes256_gcm_enc_k192_w1_carry40
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm1, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm1, %xmm1
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w1_counted15
-.Laes_gen_vaes256_gcm_enc_k192_w1_carry15:
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w1_counted40
+.Laes_gen_vaes256_gcm_enc_k192_w1_carry40:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm1, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
-.Laes_gen_vaes256_gcm_enc_k192_w1_counted15:
+.Laes_gen_vaes256_gcm_enc_k192_w1_counted40:
     add $1, %r11d
     vpxor %xmm10, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
@@ -3600,17 +3660,17 @@ aes_gen_vaes256_gcm_enc_k192_w1:
     cmp $16, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w1_last
     cmp $254, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k192_w1_carry57
+    ja .Laes_gen_vaes256_gcm_enc_k192_w1_carry82
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm1, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm1, %xmm1
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w1_counted57
-.Laes_gen_vaes256_gcm_enc_k192_w1_carry57:
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w1_counted82
+.Laes_gen_vaes256_gcm_enc_k192_w1_carry82:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm1, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
-.Laes_gen_vaes256_gcm_enc_k192_w1_counted57:
+.Laes_gen_vaes256_gcm_enc_k192_w1_counted82:
     add $1, %r11d
     vpxor %xmm10, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
@@ -3713,28 +3773,6 @@ aes_gen_vaes256_gcm_enc_k192_w1:
     vpxor %xmm9, %xmm6, %xmm6
     vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu 16(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 32(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes256_gcm_enc_k192_w1_no_last:
 .Laes_gen_vaes256_gcm_enc_k192_w1_tail_loop:
     cmp $16, %r9
@@ -3856,10 +3894,12 @@ aes_gen_vaes256_gcm_enc_k192_w1:
     vpxor %xmm9, %xmm5, %xmm5
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w1_tag_done
-    vmovdqu 48(%rdx), %xmm6
+    vmovdqu 32(%rdx), %xmm6
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm5, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vmovdqu %xmm6, 48(%rdx)
+    vpxor %xmm6, %xmm6, %xmm6
+    vmovdqu %xmm6, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k192_w1_tag_done:
 .Laes_gen_vaes256_gcm_enc_k192_w1_tail_done:
     vmovdqu %xmm5, (%rdx)
@@ -3886,7 +3926,7 @@ aes_gen_vaes256_gcm_enc_k192_w1:
 # void aes_gen_vaes256_gcm_enc_k256_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 12 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 8 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
@@ -3919,6 +3959,38 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k256_w8_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 144(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 160(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 176(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 192(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes256_gcm_enc_k256_w8_no_ek0:
     vmovdqu (%rdx), %xmm8
     vbroadcasti128 16(%rdx), %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
@@ -3929,14 +4001,14 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     cmp $128, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w8_groups_done
     cmp $246, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k256_w8_carry15
+    ja .Laes_gen_vaes256_gcm_enc_k256_w8_carry47
     vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm4, %ymm0
     vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm4, %ymm1
     vpaddd .Lvaes256_gcm_inc_be2+64(%rip), %ymm4, %ymm2
     vpaddd .Lvaes256_gcm_inc_be2+96(%rip), %ymm4, %ymm3
     vpaddd .Lvaes256_gcm_inc_be2+128(%rip), %ymm4, %ymm4
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w8_counted15
-.Laes_gen_vaes256_gcm_enc_k256_w8_carry15:
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w8_counted47
+.Laes_gen_vaes256_gcm_enc_k256_w8_carry47:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     vpaddd .Lvaes256_gcm_inc2(%rip), %ymm4, %ymm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
@@ -3948,7 +4020,7 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm3, %ymm3
     vpaddd .Lvaes256_gcm_inc2+128(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-.Laes_gen_vaes256_gcm_enc_k256_w8_counted15:
+.Laes_gen_vaes256_gcm_enc_k256_w8_counted47:
     add $8, %r11d
     vpxor %ymm13, %ymm0, %ymm0
     vpxor %ymm13, %ymm1, %ymm1
@@ -4038,14 +4110,14 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     cmp $128, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w8_last
     cmp $246, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k256_w8_carry124
+    ja .Laes_gen_vaes256_gcm_enc_k256_w8_carry156
     vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm4, %ymm0
     vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm4, %ymm1
     vpaddd .Lvaes256_gcm_inc_be2+64(%rip), %ymm4, %ymm2
     vpaddd .Lvaes256_gcm_inc_be2+96(%rip), %ymm4, %ymm3
     vpaddd .Lvaes256_gcm_inc_be2+128(%rip), %ymm4, %ymm4
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w8_counted124
-.Laes_gen_vaes256_gcm_enc_k256_w8_carry124:
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w8_counted156
+.Laes_gen_vaes256_gcm_enc_k256_w8_carry156:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     vpaddd .Lvaes256_gcm_inc2(%rip), %ymm4, %ymm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
@@ -4057,7 +4129,7 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm3, %ymm3
     vpaddd .Lvaes256_gcm_inc2+128(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-.Laes_gen_vaes256_gcm_enc_k256_w8_counted124:
+.Laes_gen_vaes256_gcm_enc_k256_w8_counted156:
     add $8, %r11d
     vpxor %ymm13, %ymm0, %ymm0
     vpxor %ymm13, %ymm1, %ymm1
@@ -4284,35 +4356,6 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
-    vbroadcasti128 16(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 32(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 48(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 64(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 80(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 96(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 112(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 128(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 144(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 160(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 176(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vbroadcasti128 192(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes256_gcm_enc_k256_w8_no_last:
 .Laes_gen_vaes256_gcm_enc_k256_w8_tail_loop:
     cmp $32, %r9
@@ -4501,10 +4544,12 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w8_tag_done
-    vmovdqu 48(%rdx), %xmm9
+    vmovdqu 32(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k256_w8_tag_done:
 .Laes_gen_vaes256_gcm_enc_k256_w8_tail_done:
     vmovdqu %xmm8, (%rdx)
@@ -4531,7 +4576,7 @@ aes_gen_vaes256_gcm_enc_k256_w8:
 # void aes_gen_vaes256_gcm_enc_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 12 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
@@ -4564,6 +4609,38 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k256_w4_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 176(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 192(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes256_gcm_enc_k256_w4_no_ek0:
     vmovdqu (%rdx), %xmm8
     vmovdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
@@ -4571,14 +4648,14 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w4_groups_done
     cmp $251, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k256_w4_carry12
+    ja .Laes_gen_vaes256_gcm_enc_k256_w4_carry44
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes256_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes256_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_counted12
-.Laes_gen_vaes256_gcm_enc_k256_w4_carry12:
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_counted44
+.Laes_gen_vaes256_gcm_enc_k256_w4_carry44:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
@@ -4590,7 +4667,7 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes256_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes256_gcm_enc_k256_w4_counted12:
+.Laes_gen_vaes256_gcm_enc_k256_w4_counted44:
     add $4, %r11d
     vpxor %xmm13, %xmm0, %xmm0
     vpxor %xmm13, %xmm1, %xmm1
@@ -4680,14 +4757,14 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w4_last
     cmp $251, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k256_w4_carry121
+    ja .Laes_gen_vaes256_gcm_enc_k256_w4_carry153
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes256_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes256_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_counted121
-.Laes_gen_vaes256_gcm_enc_k256_w4_carry121:
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_counted153
+.Laes_gen_vaes256_gcm_enc_k256_w4_carry153:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
@@ -4699,7 +4776,7 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes256_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes256_gcm_enc_k256_w4_counted121:
+.Laes_gen_vaes256_gcm_enc_k256_w4_counted153:
     add $4, %r11d
     vpxor %xmm13, %xmm0, %xmm0
     vpxor %xmm13, %xmm1, %xmm1
@@ -4920,35 +4997,6 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
-    vmovdqu 16(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 32(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 176(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 192(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes256_gcm_enc_k256_w4_no_last:
 .Laes_gen_vaes256_gcm_enc_k256_w4_tail_loop:
     cmp $16, %r9
@@ -5084,10 +5132,12 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w4_tag_done
-    vmovdqu 48(%rdx), %xmm9
+    vmovdqu 32(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k256_w4_tag_done:
 .Laes_gen_vaes256_gcm_enc_k256_w4_tail_done:
     vmovdqu %xmm8, (%rdx)
@@ -5114,7 +5164,7 @@ aes_gen_vaes256_gcm_enc_k256_w4:
 # void aes_gen_vaes256_gcm_enc_k256_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 10 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 2 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
@@ -5149,6 +5199,36 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k256_w2_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes256_gcm_enc_k256_w2_no_ek0:
     vmovdqu (%rdx), %xmm6
     vmovdqu 16(%rdx), %xmm2
     mov 28(%rdx), %r11d
@@ -5156,12 +5236,12 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w2_groups_done
     cmp $253, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k256_w2_carry14
+    ja .Laes_gen_vaes256_gcm_enc_k256_w2_carry44
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm2, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm1
     vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm2, %xmm2
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w2_counted14
-.Laes_gen_vaes256_gcm_enc_k256_w2_carry14:
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w2_counted44
+.Laes_gen_vaes256_gcm_enc_k256_w2_carry44:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm2, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
@@ -5169,7 +5249,7 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
-.Laes_gen_vaes256_gcm_enc_k256_w2_counted14:
+.Laes_gen_vaes256_gcm_enc_k256_w2_counted44:
     add $2, %r11d
     vpxor %xmm11, %xmm0, %xmm0
     vpxor %xmm11, %xmm1, %xmm1
@@ -5223,12 +5303,12 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w2_last
     cmp $253, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k256_w2_carry81
+    ja .Laes_gen_vaes256_gcm_enc_k256_w2_carry111
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm2, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm1
     vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm2, %xmm2
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w2_counted81
-.Laes_gen_vaes256_gcm_enc_k256_w2_carry81:
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w2_counted111
+.Laes_gen_vaes256_gcm_enc_k256_w2_carry111:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm2, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
@@ -5236,7 +5316,7 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
-.Laes_gen_vaes256_gcm_enc_k256_w2_counted81:
+.Laes_gen_vaes256_gcm_enc_k256_w2_counted111:
     add $2, %r11d
     vpxor %xmm11, %xmm0, %xmm0
     vpxor %xmm11, %xmm1, %xmm1
@@ -5381,33 +5461,6 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     vpxor %xmm10, %xmm7, %xmm7
     vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
-    vmovdqu 16(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 32(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes256_gcm_enc_k256_w2_no_last:
 .Laes_gen_vaes256_gcm_enc_k256_w2_tail_loop:
     cmp $16, %r9
@@ -5539,10 +5592,12 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     vpxor %xmm10, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w2_tag_done
-    vmovdqu 48(%rdx), %xmm7
+    vmovdqu 32(%rdx), %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k256_w2_tag_done:
 .Laes_gen_vaes256_gcm_enc_k256_w2_tail_done:
     vmovdqu %xmm6, (%rdx)
@@ -5569,7 +5624,7 @@ aes_gen_vaes256_gcm_enc_k256_w2:
 # void aes_gen_vaes256_gcm_enc_k256_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 9 reloaded per group.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
@@ -5605,6 +5660,35 @@ aes_gen_vaes256_gcm_enc_k256_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k256_w1_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm10, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes256_gcm_enc_k256_w1_no_ek0:
     vmovdqu (%rdx), %xmm5
     vmovdqu 16(%rdx), %xmm1
     mov 28(%rdx), %r11d
@@ -5612,17 +5696,17 @@ aes_gen_vaes256_gcm_enc_k256_w1:
     cmp $16, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w1_groups_done
     cmp $254, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k256_w1_carry15
+    ja .Laes_gen_vaes256_gcm_enc_k256_w1_carry44
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm1, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm1, %xmm1
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w1_counted15
-.Laes_gen_vaes256_gcm_enc_k256_w1_carry15:
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w1_counted44
+.Laes_gen_vaes256_gcm_enc_k256_w1_carry44:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm1, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
-.Laes_gen_vaes256_gcm_enc_k256_w1_counted15:
+.Laes_gen_vaes256_gcm_enc_k256_w1_counted44:
     add $1, %r11d
     vpxor %xmm10, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
@@ -5658,17 +5742,17 @@ aes_gen_vaes256_gcm_enc_k256_w1:
     cmp $16, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w1_last
     cmp $254, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k256_w1_carry61
+    ja .Laes_gen_vaes256_gcm_enc_k256_w1_carry90
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm1, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm1, %xmm1
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w1_counted61
-.Laes_gen_vaes256_gcm_enc_k256_w1_carry61:
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w1_counted90
+.Laes_gen_vaes256_gcm_enc_k256_w1_carry90:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm1, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
-.Laes_gen_vaes256_gcm_enc_k256_w1_counted61:
+.Laes_gen_vaes256_gcm_enc_k256_w1_counted90:
     add $1, %r11d
     vpxor %xmm10, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
@@ -5775,32 +5859,6 @@ aes_gen_vaes256_gcm_enc_k256_w1:
     vpxor %xmm9, %xmm6, %xmm6
     vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu 16(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 32(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes256_gcm_enc_k256_w1_no_last:
 .Laes_gen_vaes256_gcm_enc_k256_w1_tail_loop:
     cmp $16, %r9
@@ -5930,10 +5988,12 @@ aes_gen_vaes256_gcm_enc_k256_w1:
     vpxor %xmm9, %xmm5, %xmm5
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w1_tag_done
-    vmovdqu 48(%rdx), %xmm6
+    vmovdqu 32(%rdx), %xmm6
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm5, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vmovdqu %xmm6, 48(%rdx)
+    vpxor %xmm6, %xmm6, %xmm6
+    vmovdqu %xmm6, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k256_w1_tag_done:
 .Laes_gen_vaes256_gcm_enc_k256_w1_tail_done:
     vmovdqu %xmm5, (%rdx)

@@ -132,7 +132,7 @@
 # void aes_gen_vaes512_gcm_dec_k128_w32(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 32 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 32 blocks, then what is left a vector at a time (the last one partial).
 # Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
@@ -185,6 +185,22 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k128_w32_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxord %xmm17, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdd,0xc2    # vaesenclast %xmm18, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes512_gcm_dec_k128_w32_no_ek0:
     vmovdqu (%rdx), %xmm12
     vbroadcasti32x4 16(%rdx), %zmm8
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
@@ -197,7 +213,7 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k128_w32_loop:
     cmp $220, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k128_w32_carry25
+    ja .Laes_gen_vaes512_gcm_dec_k128_w32_carry41
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm8, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm8, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm8, %zmm2
@@ -207,8 +223,8 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     vpaddd .Lvaes512_gcm_inc_be4+384(%rip), %zmm8, %zmm6
     vpaddd .Lvaes512_gcm_inc_be4+448(%rip), %zmm8, %zmm7
     vpaddd .Lvaes512_gcm_inc_be4+512(%rip), %zmm8, %zmm8
-    jmp .Laes_gen_vaes512_gcm_dec_k128_w32_counted25
-.Laes_gen_vaes512_gcm_dec_k128_w32_carry25:
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w32_counted41
+.Laes_gen_vaes512_gcm_dec_k128_w32_carry41:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm8, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -228,7 +244,7 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
     vpaddd .Lvaes512_gcm_inc4+512(%rip), %zmm8, %zmm8
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-.Laes_gen_vaes512_gcm_dec_k128_w32_counted25:
+.Laes_gen_vaes512_gcm_dec_k128_w32_counted41:
     add $32, %r11d
     vpxord %zmm17, %zmm0, %zmm0
     vpxord %zmm17, %zmm1, %zmm1
@@ -458,19 +474,6 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     vpxord %xmm16, %xmm13, %xmm13
     vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm13
     vpxord %zmm13, %zmm11, %zmm11
-    vmovdqu 32(%rdx), %xmm0
-    vpxord %xmm17, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdd,0xc2    # vaesenclast %xmm18, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w32_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k128_w32_reduce
@@ -530,10 +533,12 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     vpxord %xmm16, %xmm12, %xmm12
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w32_tag_done
-    vmovdqu 48(%rdx), %xmm13
+    vmovdqu 32(%rdx), %xmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm12, %xmm15
     vpxor %xmm15, %xmm13, %xmm13
     vmovdqu %xmm13, 48(%rdx)
+    vpxor %xmm13, %xmm13, %xmm13
+    vmovdqu %xmm13, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w32_tag_done:
 .Laes_gen_vaes512_gcm_dec_k128_w32_tail_done:
     vmovdqu %xmm12, (%rdx)
@@ -572,7 +577,7 @@ aes_gen_vaes512_gcm_dec_k128_w32:
 # void aes_gen_vaes512_gcm_dec_k128_w16(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 16 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 16 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
@@ -621,6 +626,22 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k128_w16_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes512_gcm_dec_k128_w16_no_ek0:
     vmovdqu (%rdx), %xmm8
     vbroadcasti32x4 16(%rdx), %zmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
@@ -633,14 +654,14 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k128_w16_loop:
     cmp $236, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k128_w16_carry25
+    ja .Laes_gen_vaes512_gcm_dec_k128_w16_carry41
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm4, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm4, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm4, %zmm2
     vpaddd .Lvaes512_gcm_inc_be4+192(%rip), %zmm4, %zmm3
     vpaddd .Lvaes512_gcm_inc_be4+256(%rip), %zmm4, %zmm4
-    jmp .Laes_gen_vaes512_gcm_dec_k128_w16_counted25
-.Laes_gen_vaes512_gcm_dec_k128_w16_carry25:
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w16_counted41
+.Laes_gen_vaes512_gcm_dec_k128_w16_carry41:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm4, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -652,7 +673,7 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
     vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm4, %zmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-.Laes_gen_vaes512_gcm_dec_k128_w16_counted25:
+.Laes_gen_vaes512_gcm_dec_k128_w16_counted41:
     add $16, %r11d
     vpxord %zmm13, %zmm0, %zmm0
     vpxord %zmm13, %zmm1, %zmm1
@@ -796,19 +817,6 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxord %zmm9, %zmm7, %zmm7
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w16_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k128_w16_reduce
@@ -868,10 +876,12 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w16_tag_done
-    vmovdqu 48(%rdx), %xmm9
+    vmovdqu 32(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w16_tag_done:
 .Laes_gen_vaes512_gcm_dec_k128_w16_tail_done:
     vmovdqu %xmm8, (%rdx)
@@ -906,7 +916,7 @@ aes_gen_vaes512_gcm_dec_k128_w16:
 # void aes_gen_vaes512_gcm_dec_k128_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 8 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
@@ -953,6 +963,22 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k128_w8_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes512_gcm_dec_k128_w8_no_ek0:
     vmovdqu (%rdx), %xmm6
     vbroadcasti32x4 16(%rdx), %zmm2
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
@@ -965,12 +991,12 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k128_w8_loop:
     cmp $244, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k128_w8_carry25
+    ja .Laes_gen_vaes512_gcm_dec_k128_w8_carry41
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm2, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm2, %zmm2
-    jmp .Laes_gen_vaes512_gcm_dec_k128_w8_counted25
-.Laes_gen_vaes512_gcm_dec_k128_w8_carry25:
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w8_counted41
+.Laes_gen_vaes512_gcm_dec_k128_w8_carry41:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm2, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -978,7 +1004,7 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
     vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm2, %zmm2
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-.Laes_gen_vaes512_gcm_dec_k128_w8_counted25:
+.Laes_gen_vaes512_gcm_dec_k128_w8_counted41:
     add $8, %r11d
     vpxord %zmm11, %zmm0, %zmm0
     vmovdqu64 0(%r8), %zmm7
@@ -1079,19 +1105,6 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     vpxor %xmm10, %xmm7, %xmm7
     vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
     vpxord %zmm7, %zmm5, %zmm5
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w8_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k128_w8_reduce
@@ -1151,10 +1164,12 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     vpxor %xmm10, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w8_tag_done
-    vmovdqu 48(%rdx), %xmm7
+    vmovdqu 32(%rdx), %xmm7
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w8_tag_done:
 .Laes_gen_vaes512_gcm_dec_k128_w8_tail_done:
     vmovdqu %xmm6, (%rdx)
@@ -1187,7 +1202,7 @@ aes_gen_vaes512_gcm_dec_k128_w8:
 # void aes_gen_vaes512_gcm_dec_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512BW, AVX512VL.
 # Register map:
@@ -1236,6 +1251,22 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k128_w4_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes512_gcm_dec_k128_w4_no_ek0:
     vmovdqu (%rdx), %xmm8
     vmovdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
@@ -1245,14 +1276,14 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k128_w4_loop:
     cmp $251, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k128_w4_carry22
+    ja .Laes_gen_vaes512_gcm_dec_k128_w4_carry38
     vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes512_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes512_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes512_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes512_gcm_dec_k128_w4_counted22
-.Laes_gen_vaes512_gcm_dec_k128_w4_carry22:
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w4_counted38
+.Laes_gen_vaes512_gcm_dec_k128_w4_carry38:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
@@ -1264,7 +1295,7 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes512_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes512_gcm_dec_k128_w4_counted22:
+.Laes_gen_vaes512_gcm_dec_k128_w4_counted38:
     add $4, %r11d
     vpxor %xmm13, %xmm0, %xmm0
     vmovdqu 0(%r8), %xmm9
@@ -1409,19 +1440,6 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w4_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k128_w4_reduce
@@ -1479,10 +1497,12 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w4_tag_done
-    vmovdqu 48(%rdx), %xmm9
+    vmovdqu 32(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w4_tag_done:
 .Laes_gen_vaes512_gcm_dec_k128_w4_tail_done:
     vmovdqu %xmm8, (%rdx)
@@ -1517,7 +1537,7 @@ aes_gen_vaes512_gcm_dec_k128_w4:
 # void aes_gen_vaes512_gcm_dec_k128_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512BW, AVX512VL.
 # Register map:
@@ -1563,6 +1583,22 @@ aes_gen_vaes512_gcm_dec_k128_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k128_w1_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm10, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes512_gcm_dec_k128_w1_no_ek0:
     vmovdqu (%rdx), %xmm5
     vmovdqu 16(%rdx), %xmm1
     mov 28(%rdx), %r11d
@@ -1572,17 +1608,17 @@ aes_gen_vaes512_gcm_dec_k128_w1:
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k128_w1_loop:
     cmp $254, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k128_w1_carry22
+    ja .Laes_gen_vaes512_gcm_dec_k128_w1_carry38
     vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm1, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm1, %xmm1
-    jmp .Laes_gen_vaes512_gcm_dec_k128_w1_counted22
-.Laes_gen_vaes512_gcm_dec_k128_w1_carry22:
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w1_counted38
+.Laes_gen_vaes512_gcm_dec_k128_w1_carry38:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm1, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
-.Laes_gen_vaes512_gcm_dec_k128_w1_counted22:
+.Laes_gen_vaes512_gcm_dec_k128_w1_counted38:
     add $1, %r11d
     vpxor %xmm10, %xmm0, %xmm0
     vmovdqu 0(%r8), %xmm6
@@ -1658,19 +1694,6 @@ aes_gen_vaes512_gcm_dec_k128_w1:
     vpxor %xmm9, %xmm6, %xmm6
     vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w1_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k128_w1_reduce
@@ -1728,10 +1751,12 @@ aes_gen_vaes512_gcm_dec_k128_w1:
     vpxor %xmm9, %xmm5, %xmm5
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w1_tag_done
-    vmovdqu 48(%rdx), %xmm6
+    vmovdqu 32(%rdx), %xmm6
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm5, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vmovdqu %xmm6, 48(%rdx)
+    vpxor %xmm6, %xmm6, %xmm6
+    vmovdqu %xmm6, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w1_tag_done:
 .Laes_gen_vaes512_gcm_dec_k128_w1_tail_done:
     vmovdqu %xmm5, (%rdx)
@@ -1763,7 +1788,7 @@ aes_gen_vaes512_gcm_dec_k128_w1:
 # void aes_gen_vaes512_gcm_dec_k192_w32(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 32 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 32 blocks, then what is left a vector at a time (the last one partial).
 # Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
@@ -1820,6 +1845,24 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k192_w32_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxord %xmm17, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm29, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm28, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdd,0xc2    # vaesenclast %xmm18, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes512_gcm_dec_k192_w32_no_ek0:
     vmovdqu (%rdx), %xmm12
     vbroadcasti32x4 16(%rdx), %zmm8
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
@@ -1832,7 +1875,7 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k192_w32_loop:
     cmp $220, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k192_w32_carry27
+    ja .Laes_gen_vaes512_gcm_dec_k192_w32_carry45
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm8, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm8, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm8, %zmm2
@@ -1842,8 +1885,8 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     vpaddd .Lvaes512_gcm_inc_be4+384(%rip), %zmm8, %zmm6
     vpaddd .Lvaes512_gcm_inc_be4+448(%rip), %zmm8, %zmm7
     vpaddd .Lvaes512_gcm_inc_be4+512(%rip), %zmm8, %zmm8
-    jmp .Laes_gen_vaes512_gcm_dec_k192_w32_counted27
-.Laes_gen_vaes512_gcm_dec_k192_w32_carry27:
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w32_counted45
+.Laes_gen_vaes512_gcm_dec_k192_w32_carry45:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm8, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -1863,7 +1906,7 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
     vpaddd .Lvaes512_gcm_inc4+512(%rip), %zmm8, %zmm8
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-.Laes_gen_vaes512_gcm_dec_k192_w32_counted27:
+.Laes_gen_vaes512_gcm_dec_k192_w32_counted45:
     add $32, %r11d
     vpxord %zmm17, %zmm0, %zmm0
     vpxord %zmm17, %zmm1, %zmm1
@@ -2109,21 +2152,6 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     vpxord %xmm16, %xmm13, %xmm13
     vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm13
     vpxord %zmm13, %zmm11, %zmm11
-    vmovdqu 32(%rdx), %xmm0
-    vpxord %xmm17, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm29, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm28, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdd,0xc2    # vaesenclast %xmm18, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w32_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k192_w32_reduce
@@ -2185,10 +2213,12 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     vpxord %xmm16, %xmm12, %xmm12
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w32_tag_done
-    vmovdqu 48(%rdx), %xmm13
+    vmovdqu 32(%rdx), %xmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm12, %xmm15
     vpxor %xmm15, %xmm13, %xmm13
     vmovdqu %xmm13, 48(%rdx)
+    vpxor %xmm13, %xmm13, %xmm13
+    vmovdqu %xmm13, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w32_tag_done:
 .Laes_gen_vaes512_gcm_dec_k192_w32_tail_done:
     vmovdqu %xmm12, (%rdx)
@@ -2229,7 +2259,7 @@ aes_gen_vaes512_gcm_dec_k192_w32:
 # void aes_gen_vaes512_gcm_dec_k192_w16(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 16 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 16 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
@@ -2282,6 +2312,24 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k192_w16_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes512_gcm_dec_k192_w16_no_ek0:
     vmovdqu (%rdx), %xmm8
     vbroadcasti32x4 16(%rdx), %zmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
@@ -2294,14 +2342,14 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k192_w16_loop:
     cmp $236, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k192_w16_carry27
+    ja .Laes_gen_vaes512_gcm_dec_k192_w16_carry45
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm4, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm4, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm4, %zmm2
     vpaddd .Lvaes512_gcm_inc_be4+192(%rip), %zmm4, %zmm3
     vpaddd .Lvaes512_gcm_inc_be4+256(%rip), %zmm4, %zmm4
-    jmp .Laes_gen_vaes512_gcm_dec_k192_w16_counted27
-.Laes_gen_vaes512_gcm_dec_k192_w16_carry27:
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w16_counted45
+.Laes_gen_vaes512_gcm_dec_k192_w16_carry45:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm4, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -2313,7 +2361,7 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
     vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm4, %zmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-.Laes_gen_vaes512_gcm_dec_k192_w16_counted27:
+.Laes_gen_vaes512_gcm_dec_k192_w16_counted45:
     add $16, %r11d
     vpxord %zmm13, %zmm0, %zmm0
     vpxord %zmm13, %zmm1, %zmm1
@@ -2465,21 +2513,6 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxord %zmm9, %zmm7, %zmm7
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w16_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k192_w16_reduce
@@ -2541,10 +2574,12 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w16_tag_done
-    vmovdqu 48(%rdx), %xmm9
+    vmovdqu 32(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w16_tag_done:
 .Laes_gen_vaes512_gcm_dec_k192_w16_tail_done:
     vmovdqu %xmm8, (%rdx)
@@ -2581,7 +2616,7 @@ aes_gen_vaes512_gcm_dec_k192_w16:
 # void aes_gen_vaes512_gcm_dec_k192_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 8 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
@@ -2632,6 +2667,24 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k192_w8_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes512_gcm_dec_k192_w8_no_ek0:
     vmovdqu (%rdx), %xmm6
     vbroadcasti32x4 16(%rdx), %zmm2
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
@@ -2644,12 +2697,12 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k192_w8_loop:
     cmp $244, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k192_w8_carry27
+    ja .Laes_gen_vaes512_gcm_dec_k192_w8_carry45
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm2, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm2, %zmm2
-    jmp .Laes_gen_vaes512_gcm_dec_k192_w8_counted27
-.Laes_gen_vaes512_gcm_dec_k192_w8_carry27:
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w8_counted45
+.Laes_gen_vaes512_gcm_dec_k192_w8_carry45:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm2, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -2657,7 +2710,7 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
     vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm2, %zmm2
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-.Laes_gen_vaes512_gcm_dec_k192_w8_counted27:
+.Laes_gen_vaes512_gcm_dec_k192_w8_counted45:
     add $8, %r11d
     vpxord %zmm11, %zmm0, %zmm0
     vmovdqu64 0(%r8), %zmm7
@@ -2762,21 +2815,6 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     vpxor %xmm10, %xmm7, %xmm7
     vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
     vpxord %zmm7, %zmm5, %zmm5
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w8_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k192_w8_reduce
@@ -2838,10 +2876,12 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     vpxor %xmm10, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w8_tag_done
-    vmovdqu 48(%rdx), %xmm7
+    vmovdqu 32(%rdx), %xmm7
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w8_tag_done:
 .Laes_gen_vaes512_gcm_dec_k192_w8_tail_done:
     vmovdqu %xmm6, (%rdx)
@@ -2876,7 +2916,7 @@ aes_gen_vaes512_gcm_dec_k192_w8:
 # void aes_gen_vaes512_gcm_dec_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512BW, AVX512VL.
 # Register map:
@@ -2929,6 +2969,24 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k192_w4_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes512_gcm_dec_k192_w4_no_ek0:
     vmovdqu (%rdx), %xmm8
     vmovdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
@@ -2938,14 +2996,14 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k192_w4_loop:
     cmp $251, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k192_w4_carry24
+    ja .Laes_gen_vaes512_gcm_dec_k192_w4_carry42
     vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes512_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes512_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes512_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes512_gcm_dec_k192_w4_counted24
-.Laes_gen_vaes512_gcm_dec_k192_w4_carry24:
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w4_counted42
+.Laes_gen_vaes512_gcm_dec_k192_w4_carry42:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
@@ -2957,7 +3015,7 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes512_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes512_gcm_dec_k192_w4_counted24:
+.Laes_gen_vaes512_gcm_dec_k192_w4_counted42:
     add $4, %r11d
     vpxor %xmm13, %xmm0, %xmm0
     vpxor %xmm13, %xmm1, %xmm1
@@ -3110,21 +3168,6 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w4_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k192_w4_reduce
@@ -3184,10 +3227,12 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w4_tag_done
-    vmovdqu 48(%rdx), %xmm9
+    vmovdqu 32(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w4_tag_done:
 .Laes_gen_vaes512_gcm_dec_k192_w4_tail_done:
     vmovdqu %xmm8, (%rdx)
@@ -3224,7 +3269,7 @@ aes_gen_vaes512_gcm_dec_k192_w4:
 # void aes_gen_vaes512_gcm_dec_k192_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512BW, AVX512VL.
 # Register map:
@@ -3274,6 +3319,24 @@ aes_gen_vaes512_gcm_dec_k192_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k192_w1_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm10, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes512_gcm_dec_k192_w1_no_ek0:
     vmovdqu (%rdx), %xmm5
     vmovdqu 16(%rdx), %xmm1
     mov 28(%rdx), %r11d
@@ -3283,17 +3346,17 @@ aes_gen_vaes512_gcm_dec_k192_w1:
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k192_w1_loop:
     cmp $254, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k192_w1_carry24
+    ja .Laes_gen_vaes512_gcm_dec_k192_w1_carry42
     vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm1, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm1, %xmm1
-    jmp .Laes_gen_vaes512_gcm_dec_k192_w1_counted24
-.Laes_gen_vaes512_gcm_dec_k192_w1_carry24:
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w1_counted42
+.Laes_gen_vaes512_gcm_dec_k192_w1_carry42:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm1, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
-.Laes_gen_vaes512_gcm_dec_k192_w1_counted24:
+.Laes_gen_vaes512_gcm_dec_k192_w1_counted42:
     add $1, %r11d
     vpxor %xmm10, %xmm0, %xmm0
     vmovdqu 0(%r8), %xmm6
@@ -3371,21 +3434,6 @@ aes_gen_vaes512_gcm_dec_k192_w1:
     vpxor %xmm9, %xmm6, %xmm6
     vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w1_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k192_w1_reduce
@@ -3445,10 +3493,12 @@ aes_gen_vaes512_gcm_dec_k192_w1:
     vpxor %xmm9, %xmm5, %xmm5
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w1_tag_done
-    vmovdqu 48(%rdx), %xmm6
+    vmovdqu 32(%rdx), %xmm6
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm5, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vmovdqu %xmm6, 48(%rdx)
+    vpxor %xmm6, %xmm6, %xmm6
+    vmovdqu %xmm6, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w1_tag_done:
 .Laes_gen_vaes512_gcm_dec_k192_w1_tail_done:
     vmovdqu %xmm5, (%rdx)
@@ -3482,7 +3532,7 @@ aes_gen_vaes512_gcm_dec_k192_w1:
 # void aes_gen_vaes512_gcm_dec_k256_w32(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 32 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 32 blocks, then what is left a vector at a time (the last one partial).
 # Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
@@ -3543,6 +3593,26 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k256_w32_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxord %xmm17, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm31, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm30, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm29, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm28, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdd,0xc2    # vaesenclast %xmm18, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes512_gcm_dec_k256_w32_no_ek0:
     vmovdqu (%rdx), %xmm12
     vbroadcasti32x4 16(%rdx), %zmm8
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
@@ -3555,7 +3625,7 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k256_w32_loop:
     cmp $220, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k256_w32_carry29
+    ja .Laes_gen_vaes512_gcm_dec_k256_w32_carry49
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm8, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm8, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm8, %zmm2
@@ -3565,8 +3635,8 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     vpaddd .Lvaes512_gcm_inc_be4+384(%rip), %zmm8, %zmm6
     vpaddd .Lvaes512_gcm_inc_be4+448(%rip), %zmm8, %zmm7
     vpaddd .Lvaes512_gcm_inc_be4+512(%rip), %zmm8, %zmm8
-    jmp .Laes_gen_vaes512_gcm_dec_k256_w32_counted29
-.Laes_gen_vaes512_gcm_dec_k256_w32_carry29:
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w32_counted49
+.Laes_gen_vaes512_gcm_dec_k256_w32_carry49:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm8, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -3586,7 +3656,7 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
     vpaddd .Lvaes512_gcm_inc4+512(%rip), %zmm8, %zmm8
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-.Laes_gen_vaes512_gcm_dec_k256_w32_counted29:
+.Laes_gen_vaes512_gcm_dec_k256_w32_counted49:
     add $32, %r11d
     vpxord %zmm17, %zmm0, %zmm0
     vpxord %zmm17, %zmm1, %zmm1
@@ -3848,23 +3918,6 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     vpxord %xmm16, %xmm13, %xmm13
     vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm13
     vpxord %zmm13, %zmm11, %zmm11
-    vmovdqu 32(%rdx), %xmm0
-    vpxord %xmm17, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm31, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm30, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm29, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm28, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdd,0xc2    # vaesenclast %xmm18, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w32_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k256_w32_reduce
@@ -3928,10 +3981,12 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     vpxord %xmm16, %xmm12, %xmm12
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w32_tag_done
-    vmovdqu 48(%rdx), %xmm13
+    vmovdqu 32(%rdx), %xmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm12, %xmm15
     vpxor %xmm15, %xmm13, %xmm13
     vmovdqu %xmm13, 48(%rdx)
+    vpxor %xmm13, %xmm13, %xmm13
+    vmovdqu %xmm13, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w32_tag_done:
 .Laes_gen_vaes512_gcm_dec_k256_w32_tail_done:
     vmovdqu %xmm12, (%rdx)
@@ -3974,7 +4029,7 @@ aes_gen_vaes512_gcm_dec_k256_w32:
 # void aes_gen_vaes512_gcm_dec_k256_w16(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 16 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 16 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
@@ -4031,6 +4086,26 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k256_w16_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes512_gcm_dec_k256_w16_no_ek0:
     vmovdqu (%rdx), %xmm8
     vbroadcasti32x4 16(%rdx), %zmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
@@ -4043,14 +4118,14 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k256_w16_loop:
     cmp $236, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k256_w16_carry29
+    ja .Laes_gen_vaes512_gcm_dec_k256_w16_carry49
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm4, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm4, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm4, %zmm2
     vpaddd .Lvaes512_gcm_inc_be4+192(%rip), %zmm4, %zmm3
     vpaddd .Lvaes512_gcm_inc_be4+256(%rip), %zmm4, %zmm4
-    jmp .Laes_gen_vaes512_gcm_dec_k256_w16_counted29
-.Laes_gen_vaes512_gcm_dec_k256_w16_carry29:
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w16_counted49
+.Laes_gen_vaes512_gcm_dec_k256_w16_carry49:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm4, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -4062,7 +4137,7 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
     vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm4, %zmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-.Laes_gen_vaes512_gcm_dec_k256_w16_counted29:
+.Laes_gen_vaes512_gcm_dec_k256_w16_counted49:
     add $16, %r11d
     vpxord %zmm13, %zmm0, %zmm0
     vpxord %zmm13, %zmm1, %zmm1
@@ -4222,23 +4297,6 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxord %zmm9, %zmm7, %zmm7
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w16_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k256_w16_reduce
@@ -4302,10 +4360,12 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w16_tag_done
-    vmovdqu 48(%rdx), %xmm9
+    vmovdqu 32(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w16_tag_done:
 .Laes_gen_vaes512_gcm_dec_k256_w16_tail_done:
     vmovdqu %xmm8, (%rdx)
@@ -4344,7 +4404,7 @@ aes_gen_vaes512_gcm_dec_k256_w16:
 # void aes_gen_vaes512_gcm_dec_k256_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 8 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
@@ -4399,6 +4459,26 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k256_w8_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes512_gcm_dec_k256_w8_no_ek0:
     vmovdqu (%rdx), %xmm6
     vbroadcasti32x4 16(%rdx), %zmm2
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
@@ -4411,12 +4491,12 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k256_w8_loop:
     cmp $244, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k256_w8_carry29
+    ja .Laes_gen_vaes512_gcm_dec_k256_w8_carry49
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm2, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm2, %zmm2
-    jmp .Laes_gen_vaes512_gcm_dec_k256_w8_counted29
-.Laes_gen_vaes512_gcm_dec_k256_w8_carry29:
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w8_counted49
+.Laes_gen_vaes512_gcm_dec_k256_w8_carry49:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm2, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -4424,7 +4504,7 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
     vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm2, %zmm2
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-.Laes_gen_vaes512_gcm_dec_k256_w8_counted29:
+.Laes_gen_vaes512_gcm_dec_k256_w8_counted49:
     add $8, %r11d
     vpxord %zmm11, %zmm0, %zmm0
     vpxord %zmm11, %zmm1, %zmm1
@@ -4533,23 +4613,6 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     vpxor %xmm10, %xmm7, %xmm7
     vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
     vpxord %zmm7, %zmm5, %zmm5
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w8_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k256_w8_reduce
@@ -4613,10 +4676,12 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     vpxor %xmm10, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w8_tag_done
-    vmovdqu 48(%rdx), %xmm7
+    vmovdqu 32(%rdx), %xmm7
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w8_tag_done:
 .Laes_gen_vaes512_gcm_dec_k256_w8_tail_done:
     vmovdqu %xmm6, (%rdx)
@@ -4653,7 +4718,7 @@ aes_gen_vaes512_gcm_dec_k256_w8:
 # void aes_gen_vaes512_gcm_dec_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512BW, AVX512VL.
 # Register map:
@@ -4710,6 +4775,26 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k256_w4_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes512_gcm_dec_k256_w4_no_ek0:
     vmovdqu (%rdx), %xmm8
     vmovdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
@@ -4719,14 +4804,14 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k256_w4_loop:
     cmp $251, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k256_w4_carry26
+    ja .Laes_gen_vaes512_gcm_dec_k256_w4_carry46
     vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes512_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes512_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes512_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes512_gcm_dec_k256_w4_counted26
-.Laes_gen_vaes512_gcm_dec_k256_w4_carry26:
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w4_counted46
+.Laes_gen_vaes512_gcm_dec_k256_w4_carry46:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
@@ -4738,7 +4823,7 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes512_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes512_gcm_dec_k256_w4_counted26:
+.Laes_gen_vaes512_gcm_dec_k256_w4_counted46:
     add $4, %r11d
     vpxor %xmm13, %xmm0, %xmm0
     vpxor %xmm13, %xmm1, %xmm1
@@ -4899,23 +4984,6 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w4_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k256_w4_reduce
@@ -4977,10 +5045,12 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w4_tag_done
-    vmovdqu 48(%rdx), %xmm9
+    vmovdqu 32(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w4_tag_done:
 .Laes_gen_vaes512_gcm_dec_k256_w4_tail_done:
     vmovdqu %xmm8, (%rdx)
@@ -5019,7 +5089,7 @@ aes_gen_vaes512_gcm_dec_k256_w4:
 # void aes_gen_vaes512_gcm_dec_k256_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512BW, AVX512VL.
 # Register map:
@@ -5073,6 +5143,26 @@ aes_gen_vaes512_gcm_dec_k256_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k256_w1_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm10, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes512_gcm_dec_k256_w1_no_ek0:
     vmovdqu (%rdx), %xmm5
     vmovdqu 16(%rdx), %xmm1
     mov 28(%rdx), %r11d
@@ -5082,17 +5172,17 @@ aes_gen_vaes512_gcm_dec_k256_w1:
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k256_w1_loop:
     cmp $254, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k256_w1_carry26
+    ja .Laes_gen_vaes512_gcm_dec_k256_w1_carry46
     vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm1, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm1, %xmm1
-    jmp .Laes_gen_vaes512_gcm_dec_k256_w1_counted26
-.Laes_gen_vaes512_gcm_dec_k256_w1_carry26:
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w1_counted46
+.Laes_gen_vaes512_gcm_dec_k256_w1_carry46:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm1, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
-.Laes_gen_vaes512_gcm_dec_k256_w1_counted26:
+.Laes_gen_vaes512_gcm_dec_k256_w1_counted46:
     add $1, %r11d
     vpxor %xmm10, %xmm0, %xmm0
     vmovdqu 0(%r8), %xmm6
@@ -5172,23 +5262,6 @@ aes_gen_vaes512_gcm_dec_k256_w1:
     vpxor %xmm9, %xmm6, %xmm6
     vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w1_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k256_w1_reduce
@@ -5250,10 +5323,12 @@ aes_gen_vaes512_gcm_dec_k256_w1:
     vpxor %xmm9, %xmm5, %xmm5
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w1_tag_done
-    vmovdqu 48(%rdx), %xmm6
+    vmovdqu 32(%rdx), %xmm6
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm5, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vmovdqu %xmm6, 48(%rdx)
+    vpxor %xmm6, %xmm6, %xmm6
+    vmovdqu %xmm6, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w1_tag_done:
 .Laes_gen_vaes512_gcm_dec_k256_w1_tail_done:
     vmovdqu %xmm5, (%rdx)

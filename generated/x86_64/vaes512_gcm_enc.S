@@ -132,7 +132,7 @@
 # void aes_gen_vaes512_gcm_enc_k128_w32(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 32 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 32 blocks, then what is left a vector at a time (the last one partial).
 # Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
@@ -185,6 +185,22 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k128_w32_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxord %xmm17, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdd,0xc2    # vaesenclast %xmm18, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes512_gcm_enc_k128_w32_no_ek0:
     vmovdqu (%rdx), %xmm12
     vbroadcasti32x4 16(%rdx), %zmm8
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
@@ -195,7 +211,7 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     cmp $512, %r9
     jb .Laes_gen_vaes512_gcm_enc_k128_w32_groups_done
     cmp $220, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k128_w32_carry23
+    ja .Laes_gen_vaes512_gcm_enc_k128_w32_carry39
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm8, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm8, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm8, %zmm2
@@ -205,8 +221,8 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     vpaddd .Lvaes512_gcm_inc_be4+384(%rip), %zmm8, %zmm6
     vpaddd .Lvaes512_gcm_inc_be4+448(%rip), %zmm8, %zmm7
     vpaddd .Lvaes512_gcm_inc_be4+512(%rip), %zmm8, %zmm8
-    jmp .Laes_gen_vaes512_gcm_enc_k128_w32_counted23
-.Laes_gen_vaes512_gcm_enc_k128_w32_carry23:
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w32_counted39
+.Laes_gen_vaes512_gcm_enc_k128_w32_carry39:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm8, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -226,7 +242,7 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
     vpaddd .Lvaes512_gcm_inc4+512(%rip), %zmm8, %zmm8
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-.Laes_gen_vaes512_gcm_enc_k128_w32_counted23:
+.Laes_gen_vaes512_gcm_enc_k128_w32_counted39:
     add $32, %r11d
     vpxord %zmm17, %zmm0, %zmm0
     vpxord %zmm17, %zmm1, %zmm1
@@ -340,7 +356,7 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     cmp $512, %r9
     jb .Laes_gen_vaes512_gcm_enc_k128_w32_last
     cmp $220, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k128_w32_carry168
+    ja .Laes_gen_vaes512_gcm_enc_k128_w32_carry184
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm8, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm8, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm8, %zmm2
@@ -350,8 +366,8 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     vpaddd .Lvaes512_gcm_inc_be4+384(%rip), %zmm8, %zmm6
     vpaddd .Lvaes512_gcm_inc_be4+448(%rip), %zmm8, %zmm7
     vpaddd .Lvaes512_gcm_inc_be4+512(%rip), %zmm8, %zmm8
-    jmp .Laes_gen_vaes512_gcm_enc_k128_w32_counted168
-.Laes_gen_vaes512_gcm_enc_k128_w32_carry168:
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w32_counted184
+.Laes_gen_vaes512_gcm_enc_k128_w32_carry184:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm8, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -371,7 +387,7 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
     vpaddd .Lvaes512_gcm_inc4+512(%rip), %zmm8, %zmm8
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-.Laes_gen_vaes512_gcm_enc_k128_w32_counted168:
+.Laes_gen_vaes512_gcm_enc_k128_w32_counted184:
     add $32, %r11d
     vpxord %zmm17, %zmm0, %zmm0
     vpxord %zmm17, %zmm1, %zmm1
@@ -682,19 +698,6 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     vpxord %xmm16, %xmm13, %xmm13
     vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm13
     vpxord %zmm13, %zmm11, %zmm11
-    vmovdqu 32(%rdx), %xmm0
-    vpxord %xmm17, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdd,0xc2    # vaesenclast %xmm18, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes512_gcm_enc_k128_w32_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k128_w32_reduce
@@ -756,10 +759,12 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     vpxord %xmm16, %xmm12, %xmm12
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k128_w32_tag_done
-    vmovdqu 48(%rdx), %xmm13
+    vmovdqu 32(%rdx), %xmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm12, %xmm15
     vpxor %xmm15, %xmm13, %xmm13
     vmovdqu %xmm13, 48(%rdx)
+    vpxor %xmm13, %xmm13, %xmm13
+    vmovdqu %xmm13, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k128_w32_tag_done:
 .Laes_gen_vaes512_gcm_enc_k128_w32_tail_done:
     vmovdqu %xmm12, (%rdx)
@@ -798,7 +803,7 @@ aes_gen_vaes512_gcm_enc_k128_w32:
 # void aes_gen_vaes512_gcm_enc_k128_w16(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 16 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 16 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
@@ -847,6 +852,22 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k128_w16_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes512_gcm_enc_k128_w16_no_ek0:
     vmovdqu (%rdx), %xmm8
     vbroadcasti32x4 16(%rdx), %zmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
@@ -857,14 +878,14 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_enc_k128_w16_groups_done
     cmp $236, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k128_w16_carry23
+    ja .Laes_gen_vaes512_gcm_enc_k128_w16_carry39
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm4, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm4, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm4, %zmm2
     vpaddd .Lvaes512_gcm_inc_be4+192(%rip), %zmm4, %zmm3
     vpaddd .Lvaes512_gcm_inc_be4+256(%rip), %zmm4, %zmm4
-    jmp .Laes_gen_vaes512_gcm_enc_k128_w16_counted23
-.Laes_gen_vaes512_gcm_enc_k128_w16_carry23:
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w16_counted39
+.Laes_gen_vaes512_gcm_enc_k128_w16_carry39:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm4, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -876,7 +897,7 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
     vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm4, %zmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-.Laes_gen_vaes512_gcm_enc_k128_w16_counted23:
+.Laes_gen_vaes512_gcm_enc_k128_w16_counted39:
     add $16, %r11d
     vpxord %zmm13, %zmm0, %zmm0
     vpxord %zmm13, %zmm1, %zmm1
@@ -938,14 +959,14 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_enc_k128_w16_last
     cmp $236, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k128_w16_carry104
+    ja .Laes_gen_vaes512_gcm_enc_k128_w16_carry120
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm4, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm4, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm4, %zmm2
     vpaddd .Lvaes512_gcm_inc_be4+192(%rip), %zmm4, %zmm3
     vpaddd .Lvaes512_gcm_inc_be4+256(%rip), %zmm4, %zmm4
-    jmp .Laes_gen_vaes512_gcm_enc_k128_w16_counted104
-.Laes_gen_vaes512_gcm_enc_k128_w16_carry104:
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w16_counted120
+.Laes_gen_vaes512_gcm_enc_k128_w16_carry120:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm4, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -957,7 +978,7 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
     vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm4, %zmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-.Laes_gen_vaes512_gcm_enc_k128_w16_counted104:
+.Laes_gen_vaes512_gcm_enc_k128_w16_counted120:
     add $16, %r11d
     vpxord %zmm13, %zmm0, %zmm0
     vpxord %zmm13, %zmm1, %zmm1
@@ -1148,19 +1169,6 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxord %zmm9, %zmm7, %zmm7
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes512_gcm_enc_k128_w16_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k128_w16_reduce
@@ -1222,10 +1230,12 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k128_w16_tag_done
-    vmovdqu 48(%rdx), %xmm9
+    vmovdqu 32(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k128_w16_tag_done:
 .Laes_gen_vaes512_gcm_enc_k128_w16_tail_done:
     vmovdqu %xmm8, (%rdx)
@@ -1260,7 +1270,7 @@ aes_gen_vaes512_gcm_enc_k128_w16:
 # void aes_gen_vaes512_gcm_enc_k128_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 8 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
@@ -1307,6 +1317,22 @@ aes_gen_vaes512_gcm_enc_k128_w8:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k128_w8_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes512_gcm_enc_k128_w8_no_ek0:
     vmovdqu (%rdx), %xmm6
     vbroadcasti32x4 16(%rdx), %zmm2
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
@@ -1317,12 +1343,12 @@ aes_gen_vaes512_gcm_enc_k128_w8:
     cmp $128, %r9
     jb .Laes_gen_vaes512_gcm_enc_k128_w8_groups_done
     cmp $244, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k128_w8_carry23
+    ja .Laes_gen_vaes512_gcm_enc_k128_w8_carry39
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm2, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm2, %zmm2
-    jmp .Laes_gen_vaes512_gcm_enc_k128_w8_counted23
-.Laes_gen_vaes512_gcm_enc_k128_w8_carry23:
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w8_counted39
+.Laes_gen_vaes512_gcm_enc_k128_w8_carry39:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm2, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -1330,7 +1356,7 @@ aes_gen_vaes512_gcm_enc_k128_w8:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
     vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm2, %zmm2
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-.Laes_gen_vaes512_gcm_enc_k128_w8_counted23:
+.Laes_gen_vaes512_gcm_enc_k128_w8_counted39:
     add $8, %r11d
     vpxord %zmm11, %zmm0, %zmm0
     vpxord %zmm11, %zmm1, %zmm1
@@ -1366,12 +1392,12 @@ aes_gen_vaes512_gcm_enc_k128_w8:
     cmp $128, %r9
     jb .Laes_gen_vaes512_gcm_enc_k128_w8_last
     cmp $244, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k128_w8_carry72
+    ja .Laes_gen_vaes512_gcm_enc_k128_w8_carry88
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm2, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm2, %zmm2
-    jmp .Laes_gen_vaes512_gcm_enc_k128_w8_counted72
-.Laes_gen_vaes512_gcm_enc_k128_w8_carry72:
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w8_counted88
+.Laes_gen_vaes512_gcm_enc_k128_w8_carry88:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm2, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -1379,7 +1405,7 @@ aes_gen_vaes512_gcm_enc_k128_w8:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
     vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm2, %zmm2
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-.Laes_gen_vaes512_gcm_enc_k128_w8_counted72:
+.Laes_gen_vaes512_gcm_enc_k128_w8_counted88:
     add $8, %r11d
     vpxord %zmm11, %zmm0, %zmm0
     vmovdqu64 -128(%rcx), %zmm7
@@ -1510,19 +1536,6 @@ aes_gen_vaes512_gcm_enc_k128_w8:
     vpxor %xmm10, %xmm7, %xmm7
     vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
     vpxord %zmm7, %zmm5, %zmm5
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes512_gcm_enc_k128_w8_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k128_w8_reduce
@@ -1584,10 +1597,12 @@ aes_gen_vaes512_gcm_enc_k128_w8:
     vpxor %xmm10, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k128_w8_tag_done
-    vmovdqu 48(%rdx), %xmm7
+    vmovdqu 32(%rdx), %xmm7
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k128_w8_tag_done:
 .Laes_gen_vaes512_gcm_enc_k128_w8_tail_done:
     vmovdqu %xmm6, (%rdx)
@@ -1620,7 +1635,7 @@ aes_gen_vaes512_gcm_enc_k128_w8:
 # void aes_gen_vaes512_gcm_enc_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512BW, AVX512VL.
 # Register map:
@@ -1669,6 +1684,22 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k128_w4_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes512_gcm_enc_k128_w4_no_ek0:
     vmovdqu (%rdx), %xmm8
     vmovdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
@@ -1676,14 +1707,14 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     cmp $64, %r9
     jb .Laes_gen_vaes512_gcm_enc_k128_w4_groups_done
     cmp $251, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k128_w4_carry20
+    ja .Laes_gen_vaes512_gcm_enc_k128_w4_carry36
     vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes512_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes512_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes512_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes512_gcm_enc_k128_w4_counted20
-.Laes_gen_vaes512_gcm_enc_k128_w4_carry20:
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w4_counted36
+.Laes_gen_vaes512_gcm_enc_k128_w4_carry36:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
@@ -1695,7 +1726,7 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes512_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes512_gcm_enc_k128_w4_counted20:
+.Laes_gen_vaes512_gcm_enc_k128_w4_counted36:
     add $4, %r11d
     vpxor %xmm13, %xmm0, %xmm0
     vpxor %xmm13, %xmm1, %xmm1
@@ -1757,14 +1788,14 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     cmp $64, %r9
     jb .Laes_gen_vaes512_gcm_enc_k128_w4_last
     cmp $251, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k128_w4_carry101
+    ja .Laes_gen_vaes512_gcm_enc_k128_w4_carry117
     vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes512_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes512_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes512_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes512_gcm_enc_k128_w4_counted101
-.Laes_gen_vaes512_gcm_enc_k128_w4_carry101:
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w4_counted117
+.Laes_gen_vaes512_gcm_enc_k128_w4_carry117:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
@@ -1776,7 +1807,7 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes512_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes512_gcm_enc_k128_w4_counted101:
+.Laes_gen_vaes512_gcm_enc_k128_w4_counted117:
     add $4, %r11d
     vpxor %xmm13, %xmm0, %xmm0
     vmovdqu -64(%rcx), %xmm9
@@ -1969,19 +2000,6 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes512_gcm_enc_k128_w4_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k128_w4_reduce
@@ -2041,10 +2059,12 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k128_w4_tag_done
-    vmovdqu 48(%rdx), %xmm9
+    vmovdqu 32(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k128_w4_tag_done:
 .Laes_gen_vaes512_gcm_enc_k128_w4_tail_done:
     vmovdqu %xmm8, (%rdx)
@@ -2079,7 +2099,7 @@ aes_gen_vaes512_gcm_enc_k128_w4:
 # void aes_gen_vaes512_gcm_enc_k128_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512BW, AVX512VL.
 # Register map:
@@ -2125,6 +2145,22 @@ aes_gen_vaes512_gcm_enc_k128_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k128_w1_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm10, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes512_gcm_enc_k128_w1_no_ek0:
     vmovdqu (%rdx), %xmm5
     vmovdqu 16(%rdx), %xmm1
     mov 28(%rdx), %r11d
@@ -2132,17 +2168,17 @@ aes_gen_vaes512_gcm_enc_k128_w1:
     cmp $16, %r9
     jb .Laes_gen_vaes512_gcm_enc_k128_w1_groups_done
     cmp $254, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k128_w1_carry20
+    ja .Laes_gen_vaes512_gcm_enc_k128_w1_carry36
     vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm1, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm1, %xmm1
-    jmp .Laes_gen_vaes512_gcm_enc_k128_w1_counted20
-.Laes_gen_vaes512_gcm_enc_k128_w1_carry20:
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w1_counted36
+.Laes_gen_vaes512_gcm_enc_k128_w1_carry36:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm1, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
-.Laes_gen_vaes512_gcm_enc_k128_w1_counted20:
+.Laes_gen_vaes512_gcm_enc_k128_w1_counted36:
     add $1, %r11d
     vpxor %xmm10, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
@@ -2165,17 +2201,17 @@ aes_gen_vaes512_gcm_enc_k128_w1:
     cmp $16, %r9
     jb .Laes_gen_vaes512_gcm_enc_k128_w1_last
     cmp $254, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k128_w1_carry53
+    ja .Laes_gen_vaes512_gcm_enc_k128_w1_carry69
     vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm1, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm1, %xmm1
-    jmp .Laes_gen_vaes512_gcm_enc_k128_w1_counted53
-.Laes_gen_vaes512_gcm_enc_k128_w1_carry53:
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w1_counted69
+.Laes_gen_vaes512_gcm_enc_k128_w1_carry69:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm1, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
-.Laes_gen_vaes512_gcm_enc_k128_w1_counted53:
+.Laes_gen_vaes512_gcm_enc_k128_w1_counted69:
     add $1, %r11d
     vpxor %xmm10, %xmm0, %xmm0
     vmovdqu -16(%rcx), %xmm6
@@ -2269,19 +2305,6 @@ aes_gen_vaes512_gcm_enc_k128_w1:
     vpxor %xmm9, %xmm6, %xmm6
     vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes512_gcm_enc_k128_w1_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k128_w1_reduce
@@ -2341,10 +2364,12 @@ aes_gen_vaes512_gcm_enc_k128_w1:
     vpxor %xmm9, %xmm5, %xmm5
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k128_w1_tag_done
-    vmovdqu 48(%rdx), %xmm6
+    vmovdqu 32(%rdx), %xmm6
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm5, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vmovdqu %xmm6, 48(%rdx)
+    vpxor %xmm6, %xmm6, %xmm6
+    vmovdqu %xmm6, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k128_w1_tag_done:
 .Laes_gen_vaes512_gcm_enc_k128_w1_tail_done:
     vmovdqu %xmm5, (%rdx)
@@ -2376,7 +2401,7 @@ aes_gen_vaes512_gcm_enc_k128_w1:
 # void aes_gen_vaes512_gcm_enc_k192_w32(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 32 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 32 blocks, then what is left a vector at a time (the last one partial).
 # Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
@@ -2433,6 +2458,24 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k192_w32_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxord %xmm17, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm29, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm28, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdd,0xc2    # vaesenclast %xmm18, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes512_gcm_enc_k192_w32_no_ek0:
     vmovdqu (%rdx), %xmm12
     vbroadcasti32x4 16(%rdx), %zmm8
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
@@ -2443,7 +2486,7 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     cmp $512, %r9
     jb .Laes_gen_vaes512_gcm_enc_k192_w32_groups_done
     cmp $220, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k192_w32_carry25
+    ja .Laes_gen_vaes512_gcm_enc_k192_w32_carry43
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm8, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm8, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm8, %zmm2
@@ -2453,8 +2496,8 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     vpaddd .Lvaes512_gcm_inc_be4+384(%rip), %zmm8, %zmm6
     vpaddd .Lvaes512_gcm_inc_be4+448(%rip), %zmm8, %zmm7
     vpaddd .Lvaes512_gcm_inc_be4+512(%rip), %zmm8, %zmm8
-    jmp .Laes_gen_vaes512_gcm_enc_k192_w32_counted25
-.Laes_gen_vaes512_gcm_enc_k192_w32_carry25:
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w32_counted43
+.Laes_gen_vaes512_gcm_enc_k192_w32_carry43:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm8, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -2474,7 +2517,7 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
     vpaddd .Lvaes512_gcm_inc4+512(%rip), %zmm8, %zmm8
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-.Laes_gen_vaes512_gcm_enc_k192_w32_counted25:
+.Laes_gen_vaes512_gcm_enc_k192_w32_counted43:
     add $32, %r11d
     vpxord %zmm17, %zmm0, %zmm0
     vpxord %zmm17, %zmm1, %zmm1
@@ -2604,7 +2647,7 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     cmp $512, %r9
     jb .Laes_gen_vaes512_gcm_enc_k192_w32_last
     cmp $220, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k192_w32_carry186
+    ja .Laes_gen_vaes512_gcm_enc_k192_w32_carry204
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm8, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm8, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm8, %zmm2
@@ -2614,8 +2657,8 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     vpaddd .Lvaes512_gcm_inc_be4+384(%rip), %zmm8, %zmm6
     vpaddd .Lvaes512_gcm_inc_be4+448(%rip), %zmm8, %zmm7
     vpaddd .Lvaes512_gcm_inc_be4+512(%rip), %zmm8, %zmm8
-    jmp .Laes_gen_vaes512_gcm_enc_k192_w32_counted186
-.Laes_gen_vaes512_gcm_enc_k192_w32_carry186:
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w32_counted204
+.Laes_gen_vaes512_gcm_enc_k192_w32_carry204:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm8, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -2635,7 +2678,7 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
     vpaddd .Lvaes512_gcm_inc4+512(%rip), %zmm8, %zmm8
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-.Laes_gen_vaes512_gcm_enc_k192_w32_counted186:
+.Laes_gen_vaes512_gcm_enc_k192_w32_counted204:
     add $32, %r11d
     vpxord %zmm17, %zmm0, %zmm0
     vpxord %zmm17, %zmm1, %zmm1
@@ -2962,21 +3005,6 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     vpxord %xmm16, %xmm13, %xmm13
     vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm13
     vpxord %zmm13, %zmm11, %zmm11
-    vmovdqu 32(%rdx), %xmm0
-    vpxord %xmm17, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm29, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm28, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdd,0xc2    # vaesenclast %xmm18, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes512_gcm_enc_k192_w32_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k192_w32_reduce
@@ -3040,10 +3068,12 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     vpxord %xmm16, %xmm12, %xmm12
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k192_w32_tag_done
-    vmovdqu 48(%rdx), %xmm13
+    vmovdqu 32(%rdx), %xmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm12, %xmm15
     vpxor %xmm15, %xmm13, %xmm13
     vmovdqu %xmm13, 48(%rdx)
+    vpxor %xmm13, %xmm13, %xmm13
+    vmovdqu %xmm13, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k192_w32_tag_done:
 .Laes_gen_vaes512_gcm_enc_k192_w32_tail_done:
     vmovdqu %xmm12, (%rdx)
@@ -3084,7 +3114,7 @@ aes_gen_vaes512_gcm_enc_k192_w32:
 # void aes_gen_vaes512_gcm_enc_k192_w16(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 16 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 16 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
@@ -3137,6 +3167,24 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k192_w16_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes512_gcm_enc_k192_w16_no_ek0:
     vmovdqu (%rdx), %xmm8
     vbroadcasti32x4 16(%rdx), %zmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
@@ -3147,14 +3195,14 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_enc_k192_w16_groups_done
     cmp $236, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k192_w16_carry25
+    ja .Laes_gen_vaes512_gcm_enc_k192_w16_carry43
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm4, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm4, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm4, %zmm2
     vpaddd .Lvaes512_gcm_inc_be4+192(%rip), %zmm4, %zmm3
     vpaddd .Lvaes512_gcm_inc_be4+256(%rip), %zmm4, %zmm4
-    jmp .Laes_gen_vaes512_gcm_enc_k192_w16_counted25
-.Laes_gen_vaes512_gcm_enc_k192_w16_carry25:
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w16_counted43
+.Laes_gen_vaes512_gcm_enc_k192_w16_carry43:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm4, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -3166,7 +3214,7 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
     vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm4, %zmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-.Laes_gen_vaes512_gcm_enc_k192_w16_counted25:
+.Laes_gen_vaes512_gcm_enc_k192_w16_counted43:
     add $16, %r11d
     vpxord %zmm13, %zmm0, %zmm0
     vpxord %zmm13, %zmm1, %zmm1
@@ -3236,14 +3284,14 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_enc_k192_w16_last
     cmp $236, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k192_w16_carry114
+    ja .Laes_gen_vaes512_gcm_enc_k192_w16_carry132
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm4, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm4, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm4, %zmm2
     vpaddd .Lvaes512_gcm_inc_be4+192(%rip), %zmm4, %zmm3
     vpaddd .Lvaes512_gcm_inc_be4+256(%rip), %zmm4, %zmm4
-    jmp .Laes_gen_vaes512_gcm_enc_k192_w16_counted114
-.Laes_gen_vaes512_gcm_enc_k192_w16_carry114:
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w16_counted132
+.Laes_gen_vaes512_gcm_enc_k192_w16_carry132:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm4, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -3255,7 +3303,7 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
     vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm4, %zmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-.Laes_gen_vaes512_gcm_enc_k192_w16_counted114:
+.Laes_gen_vaes512_gcm_enc_k192_w16_counted132:
     add $16, %r11d
     vpxord %zmm13, %zmm0, %zmm0
     vpxord %zmm13, %zmm1, %zmm1
@@ -3454,21 +3502,6 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxord %zmm9, %zmm7, %zmm7
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes512_gcm_enc_k192_w16_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k192_w16_reduce
@@ -3532,10 +3565,12 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k192_w16_tag_done
-    vmovdqu 48(%rdx), %xmm9
+    vmovdqu 32(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k192_w16_tag_done:
 .Laes_gen_vaes512_gcm_enc_k192_w16_tail_done:
     vmovdqu %xmm8, (%rdx)
@@ -3572,7 +3607,7 @@ aes_gen_vaes512_gcm_enc_k192_w16:
 # void aes_gen_vaes512_gcm_enc_k192_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 8 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
@@ -3623,6 +3658,24 @@ aes_gen_vaes512_gcm_enc_k192_w8:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k192_w8_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes512_gcm_enc_k192_w8_no_ek0:
     vmovdqu (%rdx), %xmm6
     vbroadcasti32x4 16(%rdx), %zmm2
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
@@ -3633,12 +3686,12 @@ aes_gen_vaes512_gcm_enc_k192_w8:
     cmp $128, %r9
     jb .Laes_gen_vaes512_gcm_enc_k192_w8_groups_done
     cmp $244, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k192_w8_carry25
+    ja .Laes_gen_vaes512_gcm_enc_k192_w8_carry43
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm2, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm2, %zmm2
-    jmp .Laes_gen_vaes512_gcm_enc_k192_w8_counted25
-.Laes_gen_vaes512_gcm_enc_k192_w8_carry25:
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w8_counted43
+.Laes_gen_vaes512_gcm_enc_k192_w8_carry43:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm2, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -3646,7 +3699,7 @@ aes_gen_vaes512_gcm_enc_k192_w8:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
     vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm2, %zmm2
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-.Laes_gen_vaes512_gcm_enc_k192_w8_counted25:
+.Laes_gen_vaes512_gcm_enc_k192_w8_counted43:
     add $8, %r11d
     vpxord %zmm11, %zmm0, %zmm0
     vpxord %zmm11, %zmm1, %zmm1
@@ -3686,12 +3739,12 @@ aes_gen_vaes512_gcm_enc_k192_w8:
     cmp $128, %r9
     jb .Laes_gen_vaes512_gcm_enc_k192_w8_last
     cmp $244, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k192_w8_carry78
+    ja .Laes_gen_vaes512_gcm_enc_k192_w8_carry96
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm2, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm2, %zmm2
-    jmp .Laes_gen_vaes512_gcm_enc_k192_w8_counted78
-.Laes_gen_vaes512_gcm_enc_k192_w8_carry78:
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w8_counted96
+.Laes_gen_vaes512_gcm_enc_k192_w8_carry96:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm2, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -3699,7 +3752,7 @@ aes_gen_vaes512_gcm_enc_k192_w8:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
     vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm2, %zmm2
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-.Laes_gen_vaes512_gcm_enc_k192_w8_counted78:
+.Laes_gen_vaes512_gcm_enc_k192_w8_counted96:
     add $8, %r11d
     vpxord %zmm11, %zmm0, %zmm0
     vmovdqu64 -128(%rcx), %zmm7
@@ -3834,21 +3887,6 @@ aes_gen_vaes512_gcm_enc_k192_w8:
     vpxor %xmm10, %xmm7, %xmm7
     vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
     vpxord %zmm7, %zmm5, %zmm5
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes512_gcm_enc_k192_w8_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k192_w8_reduce
@@ -3912,10 +3950,12 @@ aes_gen_vaes512_gcm_enc_k192_w8:
     vpxor %xmm10, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k192_w8_tag_done
-    vmovdqu 48(%rdx), %xmm7
+    vmovdqu 32(%rdx), %xmm7
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k192_w8_tag_done:
 .Laes_gen_vaes512_gcm_enc_k192_w8_tail_done:
     vmovdqu %xmm6, (%rdx)
@@ -3950,7 +3990,7 @@ aes_gen_vaes512_gcm_enc_k192_w8:
 # void aes_gen_vaes512_gcm_enc_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512BW, AVX512VL.
 # Register map:
@@ -4003,6 +4043,24 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k192_w4_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes512_gcm_enc_k192_w4_no_ek0:
     vmovdqu (%rdx), %xmm8
     vmovdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
@@ -4010,14 +4068,14 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     cmp $64, %r9
     jb .Laes_gen_vaes512_gcm_enc_k192_w4_groups_done
     cmp $251, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k192_w4_carry22
+    ja .Laes_gen_vaes512_gcm_enc_k192_w4_carry40
     vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes512_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes512_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes512_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes512_gcm_enc_k192_w4_counted22
-.Laes_gen_vaes512_gcm_enc_k192_w4_carry22:
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w4_counted40
+.Laes_gen_vaes512_gcm_enc_k192_w4_carry40:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
@@ -4029,7 +4087,7 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes512_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes512_gcm_enc_k192_w4_counted22:
+.Laes_gen_vaes512_gcm_enc_k192_w4_counted40:
     add $4, %r11d
     vpxor %xmm13, %xmm0, %xmm0
     vpxor %xmm13, %xmm1, %xmm1
@@ -4099,14 +4157,14 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     cmp $64, %r9
     jb .Laes_gen_vaes512_gcm_enc_k192_w4_last
     cmp $251, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k192_w4_carry111
+    ja .Laes_gen_vaes512_gcm_enc_k192_w4_carry129
     vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes512_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes512_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes512_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes512_gcm_enc_k192_w4_counted111
-.Laes_gen_vaes512_gcm_enc_k192_w4_carry111:
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w4_counted129
+.Laes_gen_vaes512_gcm_enc_k192_w4_carry129:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
@@ -4118,7 +4176,7 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes512_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes512_gcm_enc_k192_w4_counted111:
+.Laes_gen_vaes512_gcm_enc_k192_w4_counted129:
     add $4, %r11d
     vpxor %xmm13, %xmm0, %xmm0
     vpxor %xmm13, %xmm1, %xmm1
@@ -4319,21 +4377,6 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes512_gcm_enc_k192_w4_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k192_w4_reduce
@@ -4395,10 +4438,12 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k192_w4_tag_done
-    vmovdqu 48(%rdx), %xmm9
+    vmovdqu 32(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k192_w4_tag_done:
 .Laes_gen_vaes512_gcm_enc_k192_w4_tail_done:
     vmovdqu %xmm8, (%rdx)
@@ -4435,7 +4480,7 @@ aes_gen_vaes512_gcm_enc_k192_w4:
 # void aes_gen_vaes512_gcm_enc_k192_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512BW, AVX512VL.
 # Register map:
@@ -4485,6 +4530,24 @@ aes_gen_vaes512_gcm_enc_k192_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k192_w1_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm10, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes512_gcm_enc_k192_w1_no_ek0:
     vmovdqu (%rdx), %xmm5
     vmovdqu 16(%rdx), %xmm1
     mov 28(%rdx), %r11d
@@ -4492,17 +4555,17 @@ aes_gen_vaes512_gcm_enc_k192_w1:
     cmp $16, %r9
     jb .Laes_gen_vaes512_gcm_enc_k192_w1_groups_done
     cmp $254, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k192_w1_carry22
+    ja .Laes_gen_vaes512_gcm_enc_k192_w1_carry40
     vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm1, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm1, %xmm1
-    jmp .Laes_gen_vaes512_gcm_enc_k192_w1_counted22
-.Laes_gen_vaes512_gcm_enc_k192_w1_carry22:
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w1_counted40
+.Laes_gen_vaes512_gcm_enc_k192_w1_carry40:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm1, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
-.Laes_gen_vaes512_gcm_enc_k192_w1_counted22:
+.Laes_gen_vaes512_gcm_enc_k192_w1_counted40:
     add $1, %r11d
     vpxor %xmm10, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
@@ -4527,17 +4590,17 @@ aes_gen_vaes512_gcm_enc_k192_w1:
     cmp $16, %r9
     jb .Laes_gen_vaes512_gcm_enc_k192_w1_last
     cmp $254, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k192_w1_carry57
+    ja .Laes_gen_vaes512_gcm_enc_k192_w1_carry75
     vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm1, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm1, %xmm1
-    jmp .Laes_gen_vaes512_gcm_enc_k192_w1_counted57
-.Laes_gen_vaes512_gcm_enc_k192_w1_carry57:
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w1_counted75
+.Laes_gen_vaes512_gcm_enc_k192_w1_carry75:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm1, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
-.Laes_gen_vaes512_gcm_enc_k192_w1_counted57:
+.Laes_gen_vaes512_gcm_enc_k192_w1_counted75:
     add $1, %r11d
     vpxor %xmm10, %xmm0, %xmm0
     vmovdqu -16(%rcx), %xmm6
@@ -4633,21 +4696,6 @@ aes_gen_vaes512_gcm_enc_k192_w1:
     vpxor %xmm9, %xmm6, %xmm6
     vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes512_gcm_enc_k192_w1_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k192_w1_reduce
@@ -4709,10 +4757,12 @@ aes_gen_vaes512_gcm_enc_k192_w1:
     vpxor %xmm9, %xmm5, %xmm5
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k192_w1_tag_done
-    vmovdqu 48(%rdx), %xmm6
+    vmovdqu 32(%rdx), %xmm6
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm5, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vmovdqu %xmm6, 48(%rdx)
+    vpxor %xmm6, %xmm6, %xmm6
+    vmovdqu %xmm6, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k192_w1_tag_done:
 .Laes_gen_vaes512_gcm_enc_k192_w1_tail_done:
     vmovdqu %xmm5, (%rdx)
@@ -4746,7 +4796,7 @@ aes_gen_vaes512_gcm_enc_k192_w1:
 # void aes_gen_vaes512_gcm_enc_k256_w32(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 32 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 32 blocks, then what is left a vector at a time (the last one partial).
 # Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
@@ -4807,6 +4857,26 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k256_w32_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxord %xmm17, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm31, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm30, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm29, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm28, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdd,0xc2    # vaesenclast %xmm18, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes512_gcm_enc_k256_w32_no_ek0:
     vmovdqu (%rdx), %xmm12
     vbroadcasti32x4 16(%rdx), %zmm8
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
@@ -4817,7 +4887,7 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     cmp $512, %r9
     jb .Laes_gen_vaes512_gcm_enc_k256_w32_groups_done
     cmp $220, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k256_w32_carry27
+    ja .Laes_gen_vaes512_gcm_enc_k256_w32_carry47
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm8, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm8, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm8, %zmm2
@@ -4827,8 +4897,8 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     vpaddd .Lvaes512_gcm_inc_be4+384(%rip), %zmm8, %zmm6
     vpaddd .Lvaes512_gcm_inc_be4+448(%rip), %zmm8, %zmm7
     vpaddd .Lvaes512_gcm_inc_be4+512(%rip), %zmm8, %zmm8
-    jmp .Laes_gen_vaes512_gcm_enc_k256_w32_counted27
-.Laes_gen_vaes512_gcm_enc_k256_w32_carry27:
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w32_counted47
+.Laes_gen_vaes512_gcm_enc_k256_w32_carry47:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm8, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -4848,7 +4918,7 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
     vpaddd .Lvaes512_gcm_inc4+512(%rip), %zmm8, %zmm8
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-.Laes_gen_vaes512_gcm_enc_k256_w32_counted27:
+.Laes_gen_vaes512_gcm_enc_k256_w32_counted47:
     add $32, %r11d
     vpxord %zmm17, %zmm0, %zmm0
     vpxord %zmm17, %zmm1, %zmm1
@@ -4994,7 +5064,7 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     cmp $512, %r9
     jb .Laes_gen_vaes512_gcm_enc_k256_w32_last
     cmp $220, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k256_w32_carry204
+    ja .Laes_gen_vaes512_gcm_enc_k256_w32_carry224
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm8, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm8, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm8, %zmm2
@@ -5004,8 +5074,8 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     vpaddd .Lvaes512_gcm_inc_be4+384(%rip), %zmm8, %zmm6
     vpaddd .Lvaes512_gcm_inc_be4+448(%rip), %zmm8, %zmm7
     vpaddd .Lvaes512_gcm_inc_be4+512(%rip), %zmm8, %zmm8
-    jmp .Laes_gen_vaes512_gcm_enc_k256_w32_counted204
-.Laes_gen_vaes512_gcm_enc_k256_w32_carry204:
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w32_counted224
+.Laes_gen_vaes512_gcm_enc_k256_w32_carry224:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm8, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -5025,7 +5095,7 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
     vpaddd .Lvaes512_gcm_inc4+512(%rip), %zmm8, %zmm8
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-.Laes_gen_vaes512_gcm_enc_k256_w32_counted204:
+.Laes_gen_vaes512_gcm_enc_k256_w32_counted224:
     add $32, %r11d
     vpxord %zmm17, %zmm0, %zmm0
     vpxord %zmm17, %zmm1, %zmm1
@@ -5368,23 +5438,6 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     vpxord %xmm16, %xmm13, %xmm13
     vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm13
     vpxord %zmm13, %zmm11, %zmm11
-    vmovdqu 32(%rdx), %xmm0
-    vpxord %xmm17, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm31, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm30, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm29, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm28, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdd,0xc2    # vaesenclast %xmm18, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes512_gcm_enc_k256_w32_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k256_w32_reduce
@@ -5450,10 +5503,12 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     vpxord %xmm16, %xmm12, %xmm12
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k256_w32_tag_done
-    vmovdqu 48(%rdx), %xmm13
+    vmovdqu 32(%rdx), %xmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm12, %xmm15
     vpxor %xmm15, %xmm13, %xmm13
     vmovdqu %xmm13, 48(%rdx)
+    vpxor %xmm13, %xmm13, %xmm13
+    vmovdqu %xmm13, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k256_w32_tag_done:
 .Laes_gen_vaes512_gcm_enc_k256_w32_tail_done:
     vmovdqu %xmm12, (%rdx)
@@ -5496,7 +5551,7 @@ aes_gen_vaes512_gcm_enc_k256_w32:
 # void aes_gen_vaes512_gcm_enc_k256_w16(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 16 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 16 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
@@ -5553,6 +5608,26 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k256_w16_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes512_gcm_enc_k256_w16_no_ek0:
     vmovdqu (%rdx), %xmm8
     vbroadcasti32x4 16(%rdx), %zmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
@@ -5563,14 +5638,14 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_enc_k256_w16_groups_done
     cmp $236, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k256_w16_carry27
+    ja .Laes_gen_vaes512_gcm_enc_k256_w16_carry47
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm4, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm4, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm4, %zmm2
     vpaddd .Lvaes512_gcm_inc_be4+192(%rip), %zmm4, %zmm3
     vpaddd .Lvaes512_gcm_inc_be4+256(%rip), %zmm4, %zmm4
-    jmp .Laes_gen_vaes512_gcm_enc_k256_w16_counted27
-.Laes_gen_vaes512_gcm_enc_k256_w16_carry27:
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w16_counted47
+.Laes_gen_vaes512_gcm_enc_k256_w16_carry47:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm4, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -5582,7 +5657,7 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
     vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm4, %zmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-.Laes_gen_vaes512_gcm_enc_k256_w16_counted27:
+.Laes_gen_vaes512_gcm_enc_k256_w16_counted47:
     add $16, %r11d
     vpxord %zmm13, %zmm0, %zmm0
     vpxord %zmm13, %zmm1, %zmm1
@@ -5660,14 +5735,14 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_enc_k256_w16_last
     cmp $236, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k256_w16_carry124
+    ja .Laes_gen_vaes512_gcm_enc_k256_w16_carry144
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm4, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm4, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm4, %zmm2
     vpaddd .Lvaes512_gcm_inc_be4+192(%rip), %zmm4, %zmm3
     vpaddd .Lvaes512_gcm_inc_be4+256(%rip), %zmm4, %zmm4
-    jmp .Laes_gen_vaes512_gcm_enc_k256_w16_counted124
-.Laes_gen_vaes512_gcm_enc_k256_w16_carry124:
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w16_counted144
+.Laes_gen_vaes512_gcm_enc_k256_w16_carry144:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm4, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -5679,7 +5754,7 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
     vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm4, %zmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-.Laes_gen_vaes512_gcm_enc_k256_w16_counted124:
+.Laes_gen_vaes512_gcm_enc_k256_w16_counted144:
     add $16, %r11d
     vpxord %zmm13, %zmm0, %zmm0
     vpxord %zmm13, %zmm1, %zmm1
@@ -5886,23 +5961,6 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxord %zmm9, %zmm7, %zmm7
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes512_gcm_enc_k256_w16_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k256_w16_reduce
@@ -5968,10 +6026,12 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k256_w16_tag_done
-    vmovdqu 48(%rdx), %xmm9
+    vmovdqu 32(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k256_w16_tag_done:
 .Laes_gen_vaes512_gcm_enc_k256_w16_tail_done:
     vmovdqu %xmm8, (%rdx)
@@ -6010,7 +6070,7 @@ aes_gen_vaes512_gcm_enc_k256_w16:
 # void aes_gen_vaes512_gcm_enc_k256_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 8 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
@@ -6065,6 +6125,26 @@ aes_gen_vaes512_gcm_enc_k256_w8:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k256_w8_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes512_gcm_enc_k256_w8_no_ek0:
     vmovdqu (%rdx), %xmm6
     vbroadcasti32x4 16(%rdx), %zmm2
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
@@ -6075,12 +6155,12 @@ aes_gen_vaes512_gcm_enc_k256_w8:
     cmp $128, %r9
     jb .Laes_gen_vaes512_gcm_enc_k256_w8_groups_done
     cmp $244, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k256_w8_carry27
+    ja .Laes_gen_vaes512_gcm_enc_k256_w8_carry47
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm2, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm2, %zmm2
-    jmp .Laes_gen_vaes512_gcm_enc_k256_w8_counted27
-.Laes_gen_vaes512_gcm_enc_k256_w8_carry27:
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w8_counted47
+.Laes_gen_vaes512_gcm_enc_k256_w8_carry47:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm2, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -6088,7 +6168,7 @@ aes_gen_vaes512_gcm_enc_k256_w8:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
     vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm2, %zmm2
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-.Laes_gen_vaes512_gcm_enc_k256_w8_counted27:
+.Laes_gen_vaes512_gcm_enc_k256_w8_counted47:
     add $8, %r11d
     vpxord %zmm11, %zmm0, %zmm0
     vpxord %zmm11, %zmm1, %zmm1
@@ -6132,12 +6212,12 @@ aes_gen_vaes512_gcm_enc_k256_w8:
     cmp $128, %r9
     jb .Laes_gen_vaes512_gcm_enc_k256_w8_last
     cmp $244, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k256_w8_carry84
+    ja .Laes_gen_vaes512_gcm_enc_k256_w8_carry104
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm2, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm2, %zmm2
-    jmp .Laes_gen_vaes512_gcm_enc_k256_w8_counted84
-.Laes_gen_vaes512_gcm_enc_k256_w8_carry84:
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w8_counted104
+.Laes_gen_vaes512_gcm_enc_k256_w8_carry104:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm2, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -6145,7 +6225,7 @@ aes_gen_vaes512_gcm_enc_k256_w8:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
     vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm2, %zmm2
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-.Laes_gen_vaes512_gcm_enc_k256_w8_counted84:
+.Laes_gen_vaes512_gcm_enc_k256_w8_counted104:
     add $8, %r11d
     vpxord %zmm11, %zmm0, %zmm0
     vpxord %zmm11, %zmm1, %zmm1
@@ -6284,23 +6364,6 @@ aes_gen_vaes512_gcm_enc_k256_w8:
     vpxor %xmm10, %xmm7, %xmm7
     vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
     vpxord %zmm7, %zmm5, %zmm5
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes512_gcm_enc_k256_w8_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k256_w8_reduce
@@ -6366,10 +6429,12 @@ aes_gen_vaes512_gcm_enc_k256_w8:
     vpxor %xmm10, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k256_w8_tag_done
-    vmovdqu 48(%rdx), %xmm7
+    vmovdqu 32(%rdx), %xmm7
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k256_w8_tag_done:
 .Laes_gen_vaes512_gcm_enc_k256_w8_tail_done:
     vmovdqu %xmm6, (%rdx)
@@ -6406,7 +6471,7 @@ aes_gen_vaes512_gcm_enc_k256_w8:
 # void aes_gen_vaes512_gcm_enc_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512BW, AVX512VL.
 # Register map:
@@ -6463,6 +6528,26 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k256_w4_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes512_gcm_enc_k256_w4_no_ek0:
     vmovdqu (%rdx), %xmm8
     vmovdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
@@ -6470,14 +6555,14 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     cmp $64, %r9
     jb .Laes_gen_vaes512_gcm_enc_k256_w4_groups_done
     cmp $251, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k256_w4_carry24
+    ja .Laes_gen_vaes512_gcm_enc_k256_w4_carry44
     vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes512_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes512_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes512_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes512_gcm_enc_k256_w4_counted24
-.Laes_gen_vaes512_gcm_enc_k256_w4_carry24:
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w4_counted44
+.Laes_gen_vaes512_gcm_enc_k256_w4_carry44:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
@@ -6489,7 +6574,7 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes512_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes512_gcm_enc_k256_w4_counted24:
+.Laes_gen_vaes512_gcm_enc_k256_w4_counted44:
     add $4, %r11d
     vpxor %xmm13, %xmm0, %xmm0
     vpxor %xmm13, %xmm1, %xmm1
@@ -6567,14 +6652,14 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     cmp $64, %r9
     jb .Laes_gen_vaes512_gcm_enc_k256_w4_last
     cmp $251, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k256_w4_carry121
+    ja .Laes_gen_vaes512_gcm_enc_k256_w4_carry141
     vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes512_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes512_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes512_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes512_gcm_enc_k256_w4_counted121
-.Laes_gen_vaes512_gcm_enc_k256_w4_carry121:
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w4_counted141
+.Laes_gen_vaes512_gcm_enc_k256_w4_carry141:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
@@ -6586,7 +6671,7 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes512_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes512_gcm_enc_k256_w4_counted121:
+.Laes_gen_vaes512_gcm_enc_k256_w4_counted141:
     add $4, %r11d
     vpxor %xmm13, %xmm0, %xmm0
     vpxor %xmm13, %xmm1, %xmm1
@@ -6795,23 +6880,6 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes512_gcm_enc_k256_w4_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k256_w4_reduce
@@ -6875,10 +6943,12 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k256_w4_tag_done
-    vmovdqu 48(%rdx), %xmm9
+    vmovdqu 32(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k256_w4_tag_done:
 .Laes_gen_vaes512_gcm_enc_k256_w4_tail_done:
     vmovdqu %xmm8, (%rdx)
@@ -6917,7 +6987,7 @@ aes_gen_vaes512_gcm_enc_k256_w4:
 # void aes_gen_vaes512_gcm_enc_k256_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
-# state: the hash and the counter (and with AES_GEN_GCM_LAST J0, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512BW, AVX512VL.
 # Register map:
@@ -6971,6 +7041,26 @@ aes_gen_vaes512_gcm_enc_k256_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k256_w1_no_ek0
+    vmovdqu 32(%rdx), %xmm0
+    vpxor %xmm10, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vmovdqu %xmm0, 32(%rdx)
+.Laes_gen_vaes512_gcm_enc_k256_w1_no_ek0:
     vmovdqu (%rdx), %xmm5
     vmovdqu 16(%rdx), %xmm1
     mov 28(%rdx), %r11d
@@ -6978,17 +7068,17 @@ aes_gen_vaes512_gcm_enc_k256_w1:
     cmp $16, %r9
     jb .Laes_gen_vaes512_gcm_enc_k256_w1_groups_done
     cmp $254, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k256_w1_carry24
+    ja .Laes_gen_vaes512_gcm_enc_k256_w1_carry44
     vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm1, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm1, %xmm1
-    jmp .Laes_gen_vaes512_gcm_enc_k256_w1_counted24
-.Laes_gen_vaes512_gcm_enc_k256_w1_carry24:
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w1_counted44
+.Laes_gen_vaes512_gcm_enc_k256_w1_carry44:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm1, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
-.Laes_gen_vaes512_gcm_enc_k256_w1_counted24:
+.Laes_gen_vaes512_gcm_enc_k256_w1_counted44:
     add $1, %r11d
     vpxor %xmm10, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
@@ -7015,17 +7105,17 @@ aes_gen_vaes512_gcm_enc_k256_w1:
     cmp $16, %r9
     jb .Laes_gen_vaes512_gcm_enc_k256_w1_last
     cmp $254, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k256_w1_carry61
+    ja .Laes_gen_vaes512_gcm_enc_k256_w1_carry81
     vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm1, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm1, %xmm1
-    jmp .Laes_gen_vaes512_gcm_enc_k256_w1_counted61
-.Laes_gen_vaes512_gcm_enc_k256_w1_carry61:
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w1_counted81
+.Laes_gen_vaes512_gcm_enc_k256_w1_carry81:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm1, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
-.Laes_gen_vaes512_gcm_enc_k256_w1_counted61:
+.Laes_gen_vaes512_gcm_enc_k256_w1_counted81:
     add $1, %r11d
     vpxor %xmm10, %xmm0, %xmm0
     vmovdqu -16(%rcx), %xmm6
@@ -7123,23 +7213,6 @@ aes_gen_vaes512_gcm_enc_k256_w1:
     vpxor %xmm9, %xmm6, %xmm6
     vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
-    vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vmovdqu %xmm0, 48(%rdx)
 .Laes_gen_vaes512_gcm_enc_k256_w1_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k256_w1_reduce
@@ -7203,10 +7276,12 @@ aes_gen_vaes512_gcm_enc_k256_w1:
     vpxor %xmm9, %xmm5, %xmm5
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k256_w1_tag_done
-    vmovdqu 48(%rdx), %xmm6
+    vmovdqu 32(%rdx), %xmm6
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm5, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vmovdqu %xmm6, 48(%rdx)
+    vpxor %xmm6, %xmm6, %xmm6
+    vmovdqu %xmm6, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k256_w1_tag_done:
 .Laes_gen_vaes512_gcm_enc_k256_w1_tail_done:
     vmovdqu %xmm5, (%rdx)
