@@ -774,9 +774,8 @@ static int run_gcm_table(const struct options *o, const struct bench_clock *c, u
                     return 1;
                 const aes_gen_key *k = &bench_gcm_key(&set)->private_aes;
                 const int md = gcm_mode(dec);
-                const int stitched = md >= 0 && k->private_kernels[md][1] > 0;
                 const struct aes_gen_kernel_info *ki0 =
-                    stitched ? &aes_gen_registry[k->private_kernels[md][0]] : NULL;
+                    md >= 0 ? aes_gen_gcm_one_shot_kernel(bench_gcm_key(&set), dec, len) : NULL;
                 const unsigned aes_bytes =
                     ki0 ? aes_gen_backend_table[ki0->backend].aes_bytes : 0;
                 const int vlen = aes_bytes == 16 ? BENCH_XMM : aes_bytes == 32 ? BENCH_YMM

@@ -282,7 +282,8 @@ static aes_gen_gcm_kernel_fn *gcm_kernel(const aes_gen_gcm_key *gk, int decrypt)
  * (all of it in the kernel's tail).  Measured on AVX-512 (Zen 4), one-shot
  * calls: 16 bytes on vaes512's width 4 (xmm) take 0.8x the time of width
  * 32's masked zmm tail; from 32 bytes up the zmm tail is faster. */
-static aes_gen_gcm_kernel_fn *gcm_kernel_for(const aes_gen_gcm_key *gk, int decrypt, size_t len)
+const struct aes_gen_kernel_info *aes_gen_gcm_one_shot_kernel(const aes_gen_gcm_key *gk,
+                                                              int decrypt, size_t len)
 {
     const aes_gen_key *k = &gk->private_aes;
     const enum aes_gen_mode_dir md = decrypt ? AES_GEN_MD_gcm_dec : AES_GEN_MD_gcm_enc;
@@ -291,8 +292,14 @@ static aes_gen_gcm_kernel_fn *gcm_kernel_for(const aes_gen_gcm_key *gk, int decr
         return NULL;
     for (size_t i = first + count - 1; i > first && len <= 16; i--) /* widest first */
         if (16 * (size_t)aes_gen_registry[i].width > len)
-            return aes_gen_registry[i].fn.gcm;
-    return aes_gen_registry[first].fn.gcm;
+            return &aes_gen_registry[i];
+    return &aes_gen_registry[first];
+}
+
+static aes_gen_gcm_kernel_fn *gcm_kernel_for(const aes_gen_gcm_key *gk, int decrypt, size_t len)
+{
+    const struct aes_gen_kernel_info *ki = aes_gen_gcm_one_shot_kernel(gk, decrypt, len);
+    return ki ? ki->fn.gcm : NULL;
 }
 
 /* n whole blocks, none of which crosses a wrap of the counter's low 32 bits,

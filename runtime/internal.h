@@ -241,6 +241,11 @@ static inline const uint8_t *aes_gen_schedule(const aes_gen_key *k, enum aes_gen
     return k->private_ks + k->private_rk_offset[aes_gen_uses_dec_schedule(md)];
 }
 
+/* gcm.c: the GCM kernel a one-shot call of len bytes runs (NULL: none, the
+ * key's CTR kernels and the C GHASH instead). */
+const struct aes_gen_kernel_info *aes_gen_gcm_one_shot_kernel(const aes_gen_gcm_key *gk,
+                                                              int decrypt, size_t len);
+
 /* modes.c: one mode call with the public functions' checks and semantics
  * (iv is ignored by modes without one). */
 int aes_gen_crypt(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv, void *dst,
