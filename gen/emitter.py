@@ -78,6 +78,10 @@ def requires(v, backend, needs):
 # the runtime's GHASH (carry-less multiplication, or its constant-time
 # integer form; runtime/gcm.c).
 GCM_ABSENT = "no stitched GCM kernels: the key's CTR kernels and the runtime's GHASH"
+XTS_ABSENT = "no XTS kernels: the runtime's XTS over the key's ECB kernels"
+# The bodies an emitter without GCM and XTS kernels declares absent.
+RUNTIME_AEAD_XTS = {"gcm_enc": GCM_ABSENT, "gcm_dec": GCM_ABSENT, "xts_enc": XTS_ABSENT,
+                    "xts_dec": XTS_ABSENT}
 
 
 def by_file(variants, file_for):

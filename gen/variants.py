@@ -131,6 +131,9 @@ class Mode:
 
 
 _CHAIN = "the chaining value, updated for the next call."
+_TWEAK = ("the tweak of the first block (the tweak key's encryption of the data unit's "
+          "tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next "
+          "block's.")
 
 # Order is the registry order.  CTR and OFB are their own inverses: only "enc".
 MODES = (
@@ -159,6 +162,12 @@ MODES = (
     Mode("gcm", "dec", "GCM dec", "GCM decryption: GHASH of the input and CTR (32-bit "
          "counter)", True, "enc", "counter", "unused (the counter is in state).", True,
          counter_bits=32, body="gcm_dec", shape="gcm"),
+    # XTS (IEEE 1619): whole blocks under consecutive tweaks T * alpha^j; the
+    # API (aes_gen_xts_*, ciphertext stealing, the tweak key) is runtime/xts.c.
+    Mode("xts", "enc", "XTS enc", "XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times "
+         "alpha from block to block", True, "enc", "chain", _TWEAK, True),
+    Mode("xts", "dec", "XTS dec", "XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times "
+         "alpha from block to block", True, "dec", "chain", _TWEAK, True),
 )
 MODE_BY_TAG = {m.tag: m for m in MODES}
 # The public functions of aes_gen.h besides the modes' (MODES[].api): the shared
@@ -171,9 +180,12 @@ PUBLIC_FUNCTIONS = ("aes_gen_version", "aes_gen_setkey", "aes_gen_setkey_backend
                     "aes_gen_stream_update", "aes_gen_stream_final", "aes_gen_gcm_setkey",
                     "aes_gen_gcm_setkey_backend", "aes_gen_gcm_encrypt", "aes_gen_gcm_decrypt",
                     "aes_gen_gcm_wipe", "aes_gen_gcm_init", "aes_gen_gcm_aad", "aes_gen_gcm_update",
-                    "aes_gen_gcm_final", "aes_gen_gcm_verify")
+                    "aes_gen_gcm_final", "aes_gen_gcm_verify", "aes_gen_xts_setkey",
+                    "aes_gen_xts_setkey_backend", "aes_gen_xts_encrypt", "aes_gen_xts_decrypt",
+                    "aes_gen_xts_encrypt_sectors", "aes_gen_xts_decrypt_sectors",
+                    "aes_gen_xts_wipe")
 # The SP 800-38A modes the runtime's tail handling, the reference and the peers know.
-FAMILIES = ("ecb", "cbc", "cfb", "ofb", "ctr", "gcm")
+FAMILIES = ("ecb", "cbc", "cfb", "ofb", "ctr", "gcm", "xts")
 
 
 @dataclass(frozen=True)
@@ -219,13 +231,14 @@ _BACKENDS = (
     Backend("vaes512", "vaes512", "zmm, 4 blocks per register; parallel modes", True, 0,
             ("aesni", "avx", "vaes", "avx512f", "avx512bw", "avx512vl"), "vaes",
             default_widths=(1, 4, 8, 16, 32), arch="x86_64", aes_bytes=64, serial_modes=False,
-            mode_isa=(("gcm", ("pclmul", "vpclmulqdq")),)),
+            mode_isa=(("gcm", ("pclmul", "vpclmulqdq")), ("xts", ("pclmul", "vpclmulqdq")))),
     Backend("vaes256", "vaes256", "ymm, 2 blocks per register; parallel modes", True, 1,
             ("aesni", "avx", "avx2", "vaes"), "vaes", default_widths=(1, 2, 4, 8, 16), arch="x86_64",
-            aes_bytes=32, serial_modes=False, mode_isa=(("gcm", ("pclmul", "vpclmulqdq")),)),
+            aes_bytes=32, serial_modes=False,
+            mode_isa=(("gcm", ("pclmul", "vpclmulqdq")), ("xts", ("pclmul", "vpclmulqdq")))),
     Backend("aesni", "aesni", "xmm blocks, .byte-encoded aesenc/aesdec", True, 2,
             ("sse2", "ssse3", "aesni"), "aesni", default_widths=(1, 2, 4, 8), arch="x86_64",
-            aes_bytes=16, mode_isa=(("gcm", ("pclmul",)),)),
+            aes_bytes=16, mode_isa=(("gcm", ("pclmul",)), ("xts", ("pclmul",)))),
     Backend("vpaes512", "vpaes512", "vector-permutation AES on zmm, 4 blocks per register; "
             "parallel modes", True, 3, ("avx", "avx512f", "avx512bw", "avx512vl"), "vpaes",
             key_format="vpaes", default_widths=(1, 4, 8, 16), arch="x86_64", serial_modes=False),

@@ -22,6 +22,8 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes512_ecb_enc.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes512_gcm_dec.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes512_gcm_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes512_xts_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes512_xts_enc.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes256_cbc_dec.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes256_cfb_dec.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes256_ctr_enc.S
@@ -29,6 +31,8 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes256_ecb_enc.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes256_gcm_dec.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes256_gcm_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes256_xts_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes256_xts_enc.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_cbc_dec.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_cbc_enc.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_cfb_dec.S
@@ -39,6 +43,8 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_gcm_dec.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_gcm_enc.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_ofb_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_xts_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_xts_enc.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/vpaes512_cbc_dec.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/vpaes512_cfb_dec.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/vpaes512_ctr_enc.S

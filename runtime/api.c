@@ -153,9 +153,9 @@ int aes_gen_key_mode_use(const aes_gen_key *k, const char *mode, aes_gen_mode_us
             continue;
         const struct aes_gen_kernel_info *ki = &aes_gen_registry[k->private_kernels[md][0]];
         const size_t n = k->private_kernels[md][1];
-        /* A mode without kernels of its own here (GCM without stitched
-         * kernels) runs on the CTR kernels and the runtime's GHASH. */
-        const int via = n ? md : AES_GEN_MD_ctr_enc;
+        /* A mode without kernels of its own here (GCM, XTS) runs on those of
+         * another (CTR, ECB) and the runtime's GHASH or tweaks. */
+        const int via = n ? md : (int)aes_gen_mode_via((enum aes_gen_mode_dir)md);
         out->backend = mode_backend(k, via)->name;
         out->constant_time = mode_backend(k, via)->constant_time;
         out->nwidths = 0;
@@ -175,11 +175,11 @@ const char *aes_gen_strerror(int err)
 {
     switch (err) {
     case AES_GEN_OK: return "success";
-    case AES_GEN_EKEYLEN: return "key length must be 16, 24 or 32 bytes";
+    case AES_GEN_EKEYLEN: return "key length must be 16, 24 or 32 bytes (XTS: 32, 48 or 64)";
     case AES_GEN_EKEYSIZE: return "this AES key size was not generated in this build (make gen KEYS=...)";
     case AES_GEN_ELEN: return "a length the mode does not take (ECB/CBC: a multiple of 16 bytes; "
                               "GCM: an IV of 1 byte or more, a tag of 4-16 bytes, a message up "
-                              "to 2^36 - 32 bytes)";
+                              "to 2^36 - 32 bytes; XTS: a data unit of 16 bytes or more)";
     case AES_GEN_EBACKEND: return "backend unknown, not built, or not supported by this CPU";
     case AES_GEN_EARG: return "NULL argument, or key not set";
     case AES_GEN_ENOTCT: return "no constant-time backend runs on this CPU, and the policy "
@@ -187,6 +187,7 @@ const char *aes_gen_strerror(int err)
     case AES_GEN_EAUTH: return "authentication failed: the tag does not match (no plaintext "
                                "released)";
     case AES_GEN_ESTATE: return "a stream call out of order (AAD after data, or a finished stream)";
+    case AES_GEN_EKEYEQUAL: return "XTS key halves are equal (IEEE 1619 requires distinct keys)";
     default: return "unknown aes_gen error code";
     }
 }

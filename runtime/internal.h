@@ -105,6 +105,23 @@ static inline int aes_gen_mode_is_block(enum aes_gen_mode_dir md)
     return aes_gen_modes[md].shape == AES_GEN_SHAPE_block;
 }
 
+/* Whether a key may go without kernels for md: GCM then runs on the CTR
+ * kernels and the runtime's GHASH, XTS on the ECB kernels and the runtime's
+ * tweaks; every other mode needs its own. */
+static inline int aes_gen_mode_optional(enum aes_gen_mode_dir md)
+{
+    return aes_gen_modes[md].family == AES_GEN_FAMILY_GCM ||
+           aes_gen_modes[md].family == AES_GEN_FAMILY_XTS;
+}
+
+/* The mode whose kernels run md for a key without md's own. */
+static inline enum aes_gen_mode_dir aes_gen_mode_via(enum aes_gen_mode_dir md)
+{
+    if (aes_gen_modes[md].family == AES_GEN_FAMILY_GCM)
+        return AES_GEN_MD_ctr_enc;
+    return aes_gen_modes[md].decrypt ? AES_GEN_MD_ecb_dec : AES_GEN_MD_ecb_enc;
+}
+
 static inline int aes_gen_mode_uses_iv(enum aes_gen_mode_dir md)
 {
     return aes_gen_modes[md].iv != AES_GEN_IV_NONE;
@@ -245,6 +262,11 @@ static inline const uint8_t *aes_gen_schedule(const aes_gen_key *k, enum aes_gen
  * key's CTR kernels and the C GHASH instead). */
 const struct aes_gen_kernel_info *aes_gen_gcm_one_shot_kernel(const aes_gen_gcm_key *gk,
                                                               int decrypt, size_t len);
+
+/* xts.c: the XTS block modes over the key's ECB kernels, for a key whose
+ * backend has no XTS kernels (tw: the first block's tweak, then the next). */
+void aes_gen_xts_blocks_ecb(const aes_gen_key *k, int decrypt, uint8_t tw[16], uint8_t *dst,
+                            const uint8_t *src, size_t n);
 
 /* modes.c: one mode call with the public functions' checks and semantics
  * (iv is ignored by modes without one). */

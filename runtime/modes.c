@@ -110,7 +110,11 @@ static inline int crypt(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t 
     if (m->whole_blocks) {
         if (len % 16)
             return AES_GEN_ELEN;
-        if (len)
+        if (len && !k->private_kernels[md][1]) { /* no kernels: XTS on ECB's, else none */
+            if (m->family != AES_GEN_FAMILY_XTS)
+                return AES_GEN_EBACKEND;
+            aes_gen_xts_blocks_ecb(k, m->decrypt, iv, dst, src, len / 16);
+        } else if (len)
             run_blocks(k, md, needs_iv ? iv : NULL, dst, src, len / 16);
         return AES_GEN_OK;
     }

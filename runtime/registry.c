@@ -198,8 +198,8 @@ void aes_gen_compute_plans(struct aes_gen_plans *plans, uint32_t have, int requi
                 const int src = mode_source((enum aes_gen_backend_id)b,
                                             (enum aes_gen_mode_dir)md, bits, have);
                 plans->mode[b][ks][md] = plan_of(src, (enum aes_gen_mode_dir)md, bits);
-                /* Usable: every block mode runs (GCM has a path without its kernels). */
-                complete &= src >= 0 || !aes_gen_mode_is_block((enum aes_gen_mode_dir)md);
+                /* Usable: every mode runs (GCM and XTS also without their kernels). */
+                complete &= src >= 0 || aes_gen_mode_optional((enum aes_gen_mode_dir)md);
             }
             plans->usable[b][ks] = (uint8_t)complete;
             plans->usable[b][AES_GEN_KEY_SIZES] |= (uint8_t)complete;

@@ -48,7 +48,8 @@ class Validation(unittest.TestCase):
         self.assertEqual({v.mode.tag for v in matrix if v.width == 15}, {"ecb_enc", "ecb_dec"})
         notes = request.left_out(targets, DEFAULT, r["widths"])
         self.assertEqual([(n, m, w) for n, m, w, _ in notes],
-                         [("aesni", ["cbc_dec", "cfb_dec", "ctr_enc", "gcm_enc", "gcm_dec"], 15)])
+                         [("aesni", ["cbc_dec", "cfb_dec", "ctr_enc", "gcm_enc", "gcm_dec",
+                                     "xts_enc", "xts_dec"], 15)])
         # zmm: a width that is not a multiple of 4 runs on xmm, 32 of them.
         msg = self.error(["vaes512", "aesni", "portable"], widths=parse_widths("vaes512:1,34"))
         self.assertIn("vaes512 cannot hold width 34", msg)

@@ -30,7 +30,7 @@ On a host the runtime's kernels are compiled with -include tilegx_emu.h.
 Not constant-time (table lookups indexed by key and data).
 """
 
-from emitter import GCM_ABSENT, Emitter, contract_notes
+from emitter import RUNTIME_AEAD_XTS, Emitter, contract_notes
 
 from . import bundles, c, report
 
@@ -40,7 +40,7 @@ class TilegxEmitter(Emitter):
                  "aes_core.c drop-in")
     source = "gen/tilegx/c.py"
     bodies = c.BODIES
-    without = {"gcm_enc": GCM_ABSENT, "gcm_dec": GCM_ABSENT}
+    without = RUNTIME_AEAD_XTS
 
     def file_for(self, v):
         return "tilegx/tilegx_kernels.c"

@@ -6,8 +6,8 @@ instruction is reg-reg (spilled round keys are reloaded into the temporary),
 so no memory operand needs the 16-byte alignment legacy SSE would require.
 """
 
-from . import gcm, skeletons
+from . import gcm, skeletons, xts
 from .vector import Vector
 
 EMITTER = skeletons.SkeletonEmitter({"aesni": Vector(16, 16, "sse")},
-                                    bodies={**skeletons.BODIES, **gcm.BODIES}, without={})
+                                    bodies={**skeletons.BODIES, **gcm.BODIES, **xts.BODIES}, without={})

@@ -17,7 +17,7 @@ them.  The pieces every body is built from: the group loop, the chained IV
 CTR counter.
 """
 
-from emitter import GCM_ABSENT, Emitter, by_file, contract_notes, requires
+from emitter import RUNTIME_AEAD_XTS, Emitter, by_file, contract_notes, requires
 from variants import Variant
 
 from .asm import Const, Program, gp, mem, rip
@@ -520,8 +520,7 @@ class SkeletonEmitter(Emitter):
     def __init__(self, vectors, bodies=BODIES, narrow_up_to=0, kernel_class=Kernel, without=None):
         self.vectors, self.bodies = vectors, bodies
         self.narrow_up_to, self.kernel_class = narrow_up_to, kernel_class
-        self.without = without if without is not None else \
-            {"gcm_enc": GCM_ABSENT, "gcm_dec": GCM_ABSENT}
+        self.without = without if without is not None else RUNTIME_AEAD_XTS
 
     def vector(self, v):
         return vector_for(self.vectors[v.backend], v, self.narrow_up_to)

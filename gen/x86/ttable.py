@@ -26,7 +26,7 @@ NOT constant-time: the table addresses depend on the key and the data.
 
 from dataclasses import dataclass
 
-from emitter import GCM_ABSENT, Emitter, by_file, contract_notes, requires
+from emitter import RUNTIME_AEAD_XTS, Emitter, by_file, contract_notes, requires
 from variants import SHAPES, Variant, VariantError
 
 from .asm import Mem, Program, Reg, gp, mem
@@ -387,7 +387,7 @@ class TtableEmitter(Emitter):
     directory = SkeletonEmitter.directory
     source = "gen/x86/ttable.py"
     bodies = BODIES
-    without = {"gcm_enc": GCM_ABSENT, "gcm_dec": GCM_ABSENT}
+    without = RUNTIME_AEAD_XTS
     file_for = SkeletonEmitter.file_for
 
     def kernel(self, v, backend):

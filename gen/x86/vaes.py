@@ -10,7 +10,7 @@ broadcast into every lane once per call; vaes512 keeps all fifteen in
 registers at any width it allows.
 """
 
-from . import gcm, skeletons
+from . import gcm, skeletons, xts
 from .vector import Vector
 
 # Widths up to this run on xmm: a group this short is bound by AES latency, and
@@ -19,4 +19,4 @@ NARROW_UP_TO = 4
 
 EMITTER = skeletons.SkeletonEmitter(
     {"vaes256": Vector(32, 16, "vex"), "vaes512": Vector(64, 32, "evex")},
-    bodies={**skeletons.BODIES, **gcm.BODIES}, narrow_up_to=NARROW_UP_TO, without={})
+    bodies={**skeletons.BODIES, **gcm.BODIES, **xts.BODIES}, narrow_up_to=NARROW_UP_TO, without={})

@@ -195,8 +195,8 @@ class Vector:
         """dst = the carry-less product, per 16-byte lane, of src1's qword
         imm & 1 and src2's qword imm >> 4 & 1 (src2 a register, or memory but
         for SSE; SSE: dst may be src1 or not src2)."""
-        if self.enc == "sse":
-            assert isinstance(src2, Reg) and dst != src2
+        if self.enc == "sse":  # src2 a register or aligned memory (a constant)
+            assert dst != src2
             if dst != src1:
                 self.copy(p, src1, dst)
             p("pclmulqdq", imm, src2, dst)
@@ -221,6 +221,24 @@ class Vector:
             p("psrld", n, dst)
         else:
             p("vpsrld", n, dst, dst)
+
+    def shift_qwords(self, p, op, n, src, dst):
+        """dst = each 64-bit lane of src shifted (op: "sll" or "srl") by n bits."""
+        if self.enc == "sse":
+            if dst != src:
+                self.copy(p, src, dst)
+            p(f"p{op}q", n, dst)
+        else:
+            p(f"vp{op}q", n, src, dst)
+
+    def shift_up_qword(self, p, src, dst):
+        """dst = each 16-byte lane of src with its low qword moved up (low 0)."""
+        if self.enc == "sse":
+            if dst != src:
+                self.copy(p, src, dst)
+            p("pslldq", 8, dst)
+        else:
+            p("vpslldq", 8, src, dst)
 
     def aes(self, p, op, key, dst):
         """One AES round (op: aesenc, aesenclast, aesdec, aesdeclast) on dst."""

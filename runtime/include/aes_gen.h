@@ -52,8 +52,9 @@ enum {
     AES_GEN_ENOTCT = -6,   /* aes_gen_setkey: no constant-time backend runs here, and the
                               policy requires one (aes_gen_constant_time_required) */
     AES_GEN_EAUTH = -7,    /* GCM: the tag does not match; no plaintext is released */
-    AES_GEN_ESTATE = -8    /* a stream call out of order (GCM: AAD after data, or a stream
+    AES_GEN_ESTATE = -8,   /* a stream call out of order (GCM: AAD after data, or a stream
                               already finished) */
+    AES_GEN_EKEYEQUAL = -9 /* XTS: the two key halves are equal (IEEE 1619 forbids it) */
 };
 
 #define AES_GEN_BLOCK_SIZE 16
@@ -233,6 +234,36 @@ int aes_gen_gcm_aad(aes_gen_gcm_stream *s, const void *aad, size_t aad_len);
 int aes_gen_gcm_update(aes_gen_gcm_stream *s, void *dst, const void *src, size_t len);
 int aes_gen_gcm_final(aes_gen_gcm_stream *s, uint8_t *tag, size_t tag_len);
 int aes_gen_gcm_verify(aes_gen_gcm_stream *s, const uint8_t *tag, size_t tag_len);
+
+/*
+ * AES-XTS (IEEE 1619, NIST SP 800-38E) for storage: a key of 32, 48 or 64
+ * bytes is a data key and a tweak key (its second half) of one AES size;
+ * equal halves are refused (AES_GEN_EKEYEQUAL).  A data unit of len >= 16
+ * bytes (shorter: AES_GEN_ELEN) under tweak, the 16-byte value the tweak key
+ * encrypts (OpenSSL's XTS IV; for disks a little-endian sector number); a
+ * partial last block by ciphertext stealing.  dst == src works; any
+ * alignment works.  Constant-time where the key's backend is.
+ */
+typedef struct aes_gen_xts_key {
+    aes_gen_key private_data;  /* K1: both schedules */
+    aes_gen_key private_tweak; /* K2 */
+    uint32_t private_magic;
+} aes_gen_xts_key;
+
+int aes_gen_xts_setkey(aes_gen_xts_key *xk, const void *key, size_t key_len);
+int aes_gen_xts_setkey_backend(aes_gen_xts_key *xk, const void *key, size_t key_len,
+                               const char *backend);
+int aes_gen_xts_encrypt(const aes_gen_xts_key *xk, const uint8_t tweak[16], void *dst,
+                        const void *src, size_t len);
+int aes_gen_xts_decrypt(const aes_gen_xts_key *xk, const uint8_t tweak[16], void *dst,
+                        const void *src, size_t len);
+/* len / sector_size consecutive data units (len a multiple of sector_size >=
+ * 16), the first under tweak first_sector as a 16-byte little-endian number. */
+int aes_gen_xts_encrypt_sectors(const aes_gen_xts_key *xk, uint64_t first_sector,
+                                size_t sector_size, void *dst, const void *src, size_t len);
+int aes_gen_xts_decrypt_sectors(const aes_gen_xts_key *xk, uint64_t first_sector,
+                                size_t sector_size, void *dst, const void *src, size_t len);
+void aes_gen_xts_wipe(aes_gen_xts_key *xk);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

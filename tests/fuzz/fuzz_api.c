@@ -34,8 +34,8 @@ enum { MAX_DATA = 4096 };
 static void evp_run(const struct mode_case *mc, const uint8_t *key, size_t key_len,
                     const uint8_t iv[16], uint8_t *dst, const uint8_t *src, size_t len)
 {
-    if (mc->ref == REF_CTR && mc->counter_bits != 128)
-        return; /* EVP's CTR counts in all 128 bits */
+    if ((mc->ref == REF_CTR && mc->counter_bits != 128) || mc->ref == REF_XTS)
+        return; /* EVP's CTR counts in all 128 bits; its XTS encrypts the tweak first */
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
     int out = 0, fin = 0;
     CHECK(ctx && EVP_CipherInit_ex(ctx, evp_cipher(mc->ref, key_len), NULL, key,
@@ -131,7 +131,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (len) {
         static uint8_t evp[MAX_DATA];
         evp_run(mc, key, key_len, iv0, evp, src + off, len);
-        CHECK(mc->ref == REF_CTR && mc->counter_bits != 128 ? 1 : !memcmp(evp, want, len),
+        CHECK((mc->ref == REF_CTR && mc->counter_bits != 128) || mc->ref == REF_XTS
+                  ? 1 : !memcmp(evp, want, len),
               "OpenSSL and the reference disagree");
     }
 #endif

@@ -242,6 +242,9 @@ void ref_crypt(const ref_key *k, enum ref_mode mode, int decrypt, unsigned count
                 out[i] = in[i] ^ ks[i];
             increment(iv, counter_bits ? counter_bits : 128);
             break;
+        case REF_XTS: /* whole blocks, iv the block's tweak (ref_xts.c) */
+            ref_xts_block(k, decrypt, iv, in, out);
+            break;
         }
         memcpy(dst + off, out, n);
     }

@@ -17,7 +17,7 @@ typedef struct {
     int rounds;
 } ref_key;
 
-enum ref_mode { REF_ECB, REF_CBC, REF_CFB, REF_OFB, REF_CTR, REF_GCM };
+enum ref_mode { REF_ECB, REF_CBC, REF_CFB, REF_OFB, REF_CTR, REF_GCM, REF_XTS };
 
 uint8_t ref_sbox(uint8_t x);
 uint8_t ref_inv_sbox(uint8_t x);
@@ -47,5 +47,16 @@ void ref_gcm_j0(const ref_key *k, const uint8_t *iv, size_t iv_len, uint8_t j0[1
 /* GCM-AE (decrypt: GCM-AD's output and the tag it expects) of len bytes. */
 void ref_gcm(const ref_key *k, int decrypt, const uint8_t *iv, size_t iv_len, const uint8_t *aad,
              size_t aad_len, uint8_t *dst, const uint8_t *src, size_t len, uint8_t tag[16]);
+
+/*
+ * XTS-AES (IEEE 1619): key is key_len / 2 bytes of data key, then as many of
+ * tweak key; len >= 16, a partial last block by ciphertext stealing.
+ */
+void ref_xts(const uint8_t *key, size_t key_len, int decrypt, const uint8_t tweak[16],
+             uint8_t *dst, const uint8_t *src, size_t len);
+/* One block under tweak t (already the tweak key's), then t = t * alpha: the
+ * XTS kernels' block modes, whose iv is the tweak. */
+void ref_xts_block(const ref_key *k1, int decrypt, uint8_t t[16], const uint8_t in[16],
+                   uint8_t out[16]);
 
 #endif
