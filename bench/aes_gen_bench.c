@@ -35,7 +35,12 @@ static const char *const usage_text =
     "  --gcm           AES-GCM per message size (--sizes), encryption and decryption,\n"
     "                  with --compare beside OpenSSL, libgcrypt, nettle and Intel\n"
     "                  ipsec-mb, with --bound beside the carry-less-multiply bound\n"
-    "  --sizes LIST    --gcm message sizes (default 16,64,256,1024,8192,65536)\n"
+    "  --xts           AES-XTS per data-unit size (--sizes; default\n"
+    "                  64,256,1024,8192,65536), encryption and decryption, with\n"
+    "                  --compare beside OpenSSL, libgcrypt and nettle, with --bound\n"
+    "                  beside the AES bound\n"
+    "  --sizes LIST    --gcm and --xts message sizes (--gcm's default\n"
+    "                  16,64,256,1024,8192,65536)\n"
     "  --tune-out FILE with --sweep: write the fastest width per (backend, mode,\n"
     "                  direction, key size) for the next build (make tune)\n"
     "  --csv, --json   machine-readable output instead of the table\n";
@@ -48,7 +53,8 @@ struct options {
     int modes[AES_GEN_MODE_COUNT];
     size_t bytes;
     int samples;
-    int compare, peer_no_hw, peer_no_aesni, setkey, bound, sweep, csv, json, keys_given, gcm;
+    int compare, peer_no_hw, peer_no_aesni, setkey, bound, sweep, csv, json, keys_given, gcm,
+        xts, sizes_given;
     const char *tune_out;
     size_t sizes[16];
     int nsizes;
@@ -69,8 +75,9 @@ static void parse(int argc, char **argv, struct options *o)
     for (o->nsizes = 0; o->nsizes < 6; o->nsizes++)
         o->sizes[o->nsizes] = gcm_sizes[o->nsizes];
     o->keys[0] = 128, o->keys[1] = 192, o->keys[2] = 256, o->nkeys = 3;
-    for (int m = 0; m < AES_GEN_MODE_COUNT; m++)
-        o->modes[m] = aes_gen_mode_is_block((enum aes_gen_mode_dir)m);
+    for (int m = 0; m < AES_GEN_MODE_COUNT; m++) /* XTS's whole-block kernels: --xts */
+        o->modes[m] = aes_gen_mode_is_block((enum aes_gen_mode_dir)m) &&
+                      aes_gen_modes[m].family != AES_GEN_FAMILY_XTS;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -87,6 +94,7 @@ static void parse(int argc, char **argv, struct options *o)
         else if (!strcmp(a, "--sweep")) o->sweep = 1;
         else if (!strcmp(a, "--setkey")) o->setkey = 1;
         else if (!strcmp(a, "--gcm")) o->gcm = 1;
+        else if (!strcmp(a, "--xts")) o->xts = 1;
         else if (!strcmp(a, "--csv")) o->csv = 1;
         else if (!strcmp(a, "--json")) o->json = 1;
         else if (!v) die("option needs a value or is unknown (see --help)", a);
@@ -97,6 +105,7 @@ static void parse(int argc, char **argv, struct options *o)
         else if (!strcmp(a, "--samples")) o->samples = atoi(v);
         else if (!strcmp(a, "--sizes")) {
             o->nsizes = 0;
+            o->sizes_given = 1;
             for (char *p = (char *)v; *p && o->nsizes < 16; p += *p == ',') {
                 const size_t n = strtoul(p, &p, 0);
                 if (n == 0 || n > (1u << 24) || (*p && *p != ','))
@@ -127,6 +136,11 @@ static void parse(int argc, char **argv, struct options *o)
             }
         } else
             die("unknown option (see --help)", a);
+    }
+    if (o->xts && !o->sizes_given) { /* a data unit is 16 bytes or more */
+        static const size_t xts_sizes[] = {64, 256, 1024, 8192, 65536};
+        for (o->nsizes = 0; o->nsizes < 5; o->nsizes++)
+            o->sizes[o->nsizes] = xts_sizes[o->nsizes];
     }
     /* Only the key sizes this build generated (make gen KEYS=...). */
     int kept = 0;
@@ -864,6 +878,99 @@ static int run_gcm_table(const struct options *o, const struct bench_clock *c, u
     return 0;
 }
 
+/* --xts: every (key size, direction, data-unit size), ours and the peers
+ * timed together, and the bound: the row's AES instructions alone. */
+static int run_xts_table(const struct options *o, const struct bench_clock *c, uint8_t *buf)
+{
+    static struct bench_xts_set set;
+    const double tsc = c->tsc_ghz > 0 ? c->tsc_ghz : c->core_ghz;
+    int header = 0;
+    for (int i = 0; i < o->nsizes; i++)
+        if (o->sizes[i] < 16)
+            die("--xts takes data units of 16 bytes or more", NULL);
+    if (o->csv) {
+        printf("backend,key_bits,direction,bytes,ticks_per_byte,ticks_per_byte_min,"
+               "ticks_per_byte_max");
+        for (int p = 0; o->compare && p < XTS_PEER_COUNT; p++)
+            printf(",%s_ticks_per_byte", xts_peer_names[p]);
+        printf("%s%s\n", o->compare ? ",ours_over_best" : "",
+               o->bound ? ",bound_ticks_per_byte,ours_over_bound" : "");
+    }
+    for (int ki = 0; ki < o->nkeys; ki++) {
+        const unsigned bits = o->keys[ki];
+        for (int dec = 0; dec < 2; dec++)
+            for (int si = 0; si < o->nsizes; si++) {
+                const size_t len = o->sizes[si];
+                if (bench_xts_jobs(bits, dec, len, o->backend, o->compare, &set))
+                    return 1;
+                const aes_gen_key *k = &bench_xts_key(&set)->private_data;
+                const enum aes_gen_mode_dir md = dec ? AES_GEN_MD_xts_dec : AES_GEN_MD_xts_enc;
+                const char *backend = k->private_kernels[md][1]
+                    ? aes_gen_backend_table[aes_gen_registry[k->private_kernels[md][0]].backend].name
+                    : aes_gen_key_backend(k);
+                struct bench_aes_run run;
+                int bjob = -1;
+                if (o->bound && !bound_job(backend, md, bits, len, &run, &set.jobs[set.n]))
+                    bjob = set.n;
+                bench_jobs(set.jobs, set.n + (bjob >= 0), buf, len, o->samples);
+                const struct bench_job *ours = &set.jobs[0];
+                double peer[XTS_PEER_COUNT], best = -1;
+                for (int p = 0; p < XTS_PEER_COUNT; p++) {
+                    peer[p] = set.peer_job[p] < 0 ? -1 : set.jobs[set.peer_job[p]].ns_per_byte;
+                    if (peer[p] > 0 && (best < 0 || peer[p] < best))
+                        best = peer[p];
+                }
+                const double bound = bjob < 0 ? -1 : set.jobs[bjob].ns_per_byte * run.scale;
+                if (o->csv) {
+                    printf("%s,%u,%s,%zu,%.4f,%.4f,%.4f", backend, bits, dec ? "dec" : "enc", len,
+                           ours->ns_per_byte * tsc, ours->min_ns * tsc, ours->max_ns * tsc);
+                    for (int p = 0; o->compare && p < XTS_PEER_COUNT; p++)
+                        peer[p] < 0 ? printf(",") : printf(",%.4f", peer[p] * tsc);
+                    if (o->compare)
+                        best < 0 ? printf(",") : printf(",%.3f", ours->ns_per_byte / best);
+                    if (o->bound)
+                        bound < 0 ? printf(",,")
+                                  : printf(",%.4f,%.3f", bound * tsc, ours->ns_per_byte / bound);
+                    printf("\n");
+                } else {
+                    if (!header++) {
+                        printf("aes-gen-bench --xts: one data unit per call, in place, its tweak "
+                               "the next sector number;\nmedian of %d timings; TSC ticks per "
+                               "byte (time x the TSC rate, %.2f GHz)\n", o->samples, tsc);
+                        if (o->bound)
+                            printf("bound: the row's AES instructions alone (rounds per vector "
+                                   "of blocks), timed beside it\n");
+                    }
+                    if (dec == 0 && si == 0) {
+                        printf("\nAES-%-4u dir backend     bytes  ticks/B spread", bits);
+                        if (o->compare)
+                            printf(" | %8s %8s %8s |  ours/best", "openssl", "gcrypt", "nettle");
+                        if (o->bound)
+                            printf(" | bound t/B /bound");
+                        printf("\n");
+                    }
+                    printf("  XTS %s %-8s %7zu %8.3f %5.1f%%", dec ? "dec" : "enc", backend, len,
+                           ours->ns_per_byte * tsc,
+                           100 * (ours->max_ns - ours->min_ns) / ours->ns_per_byte);
+                    if (o->compare) {
+                        for (int p = 0; p < XTS_PEER_COUNT; p++)
+                            peer[p] < 0 ? printf(" %8s", "n/a") : printf(" %8.3f", peer[p] * tsc);
+                        best < 0 ? printf(" | %10s", "n/a")
+                                 : printf(" | %10.2f", ours->ns_per_byte / best);
+                    }
+                    if (o->bound)
+                        bound < 0 ? printf(" | %9s %6s", "-", "-")
+                                  : printf(" | %9.3f %6.2f", bound * tsc,
+                                           ours->ns_per_byte / bound);
+                    printf("\n");
+                    fflush(stdout);
+                }
+                bench_xts_close(&set);
+            }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct options o;
@@ -874,7 +981,7 @@ int main(int argc, char **argv)
     if (o.peer_no_hw || o.peer_no_aesni)
         peer_gcrypt_disable_hw(!o.peer_no_hw);
     size_t buf_len = o.bytes;
-    for (int i = 0; o.gcm && i < o.nsizes; i++)
+    for (int i = 0; (o.gcm || o.xts) && i < o.nsizes; i++)
         buf_len = o.sizes[i] > buf_len ? o.sizes[i] : buf_len;
     uint8_t *buf = calloc(1, buf_len);
     if (!buf)
@@ -884,6 +991,7 @@ int main(int argc, char **argv)
     if (o.bound)
         bench_measure_bounds(&bounds, clock.core_ghz);
     const int rc = o.gcm ? run_gcm_table(&o, &clock, buf)
+                   : o.xts ? run_xts_table(&o, &clock, buf)
                    : o.setkey ? run_setkey_table(&o, buf)
                    : o.sweep ? run_sweep(&o, &clock, buf) : run_table(&o, &clock, &bounds, buf);
     struct bench_clock after;

@@ -103,4 +103,18 @@ enum { GCM_PRODUCTS = 3 }; /* the kernels' per block: Karatsuba */
 int bench_gcm_bound_job(int vlen, unsigned rounds, unsigned products, double vectors,
                         struct bench_aes_run *run, struct bench_job *job);
 
+/* --xts (bench/xts.c): one data unit per call, in place, ours and the peers. */
+enum { XTS_PEER_OPENSSL, XTS_PEER_GCRYPT, XTS_PEER_NETTLE, XTS_PEER_COUNT };
+extern const char *const xts_peer_names[XTS_PEER_COUNT];
+struct bench_xts_set {
+    struct bench_job jobs[2 + XTS_PEER_COUNT]; /* ours, the peers, a slot for the bound */
+    int n, peer_job[XTS_PEER_COUNT];           /* peer_job: its index in jobs, or -1 */
+};
+/* Sets up ours (backend NULL: the default) and, with compare, the peers that
+ * have the key size, and checks that they agree.  0, or -1 with a message. */
+int bench_xts_jobs(unsigned bits, int decrypt, size_t len, const char *backend, int compare,
+                   struct bench_xts_set *set);
+void bench_xts_close(struct bench_xts_set *set);
+const aes_gen_xts_key *bench_xts_key(const struct bench_xts_set *set); /* ours */
+
 #endif

@@ -142,6 +142,25 @@ static void call_gcm(void *p)
         _exit(7);
 }
 
+/* The XTS calls: 0 encrypt, 1 decrypt (a partial last block: ciphertext stealing). */
+enum { XTS_CALLS = 2 };
+static const char *xts_call_names[XTS_CALLS] = {"xts encrypt", "xts decrypt"};
+
+struct xts_call {
+    aes_gen_xts_key *xk;
+    int which;
+    uint8_t *tweak, *buf;
+    size_t len;
+};
+
+static void call_xts(void *p)
+{
+    const struct xts_call *c = p;
+    if ((c->which ? aes_gen_xts_decrypt : aes_gen_xts_encrypt)(c->xk, c->tweak, c->buf, c->buf,
+                                                               c->len) != AES_GEN_OK)
+        _exit(8);
+}
+
 static int part, parts = 1, gcm_only;
 
 static int wanted(const int *backends, int n, int b)
@@ -250,27 +269,52 @@ static void child(const int *backends, int nb)
                     traced(&h, call_gcm, &g);
                 }
             aes_gen_gcm_wipe(&gk);
+            /* XTS: 5 blocks and a partial one, secret keys, tweak and data. */
+            static aes_gen_xts_key xk;
+            uint8_t xkey[64];
+            for (int which = 0; which < (kl == nk - 1 && !gcm_only ? XTS_CALLS : 0); which++)
+                for (int run = 0; run < RUNS; run++) {
+                    const struct header h = {4, b, which, (int)lens[kl] * 8, run};
+                    struct xts_call x = {&xk, which, iv, buf, sizeof buf};
+                    rng_fill(&rng, xkey, sizeof xkey);
+                    rng_fill(&rng, iv, 16);
+                    rng_fill(&rng, buf, sizeof buf);
+                    if (aes_gen_xts_setkey_backend(&xk, xkey, 2 * lens[kl], c.backend) !=
+                        AES_GEN_OK)
+                        _exit(6);
+                    traced(&h, call_xts, &x);
+                }
+            aes_gen_xts_wipe(&xk);
         }
     _exit(0);
 }
 
 /* --- the parent: the tracer ---------------------------------------------------- */
 
-/* Whether backend b's GCM keys take stitched kernels from a constant-time
- * backend (a table backend has none of its own and borrows those of its key
- * format): their traces must then be identical like any constant-time code. */
-static int gcm_from_constant_time(int b)
+/* Whether backend b's keys take md's kernels from a constant-time backend (a
+ * table backend has no GCM kernels of its own and borrows those of its key
+ * format): those calls' traces must then be identical like any constant-time
+ * code. */
+static int borrows_constant_time(int b, enum aes_gen_mode_dir md)
 {
-    static const uint8_t key[32];
+    static const uint8_t key[32] = {1};
     size_t lens[3];
-    aes_gen_gcm_key gk;
+    aes_gen_key k;
     if (!built_key_lens(lens) ||
-        aes_gen_gcm_setkey_backend(&gk, key, lens[0], aes_gen_backend_table[b].name))
+        aes_gen_setkey_backend(&k, key, lens[0], aes_gen_backend_table[b].name))
         return 0;
-    const uint16_t *use = gk.private_aes.private_kernels[AES_GEN_MD_gcm_enc];
+    const uint16_t *use = k.private_kernels[md];
     const int ct = use[1] && aes_gen_backend_table[aes_gen_registry[use[0]].backend].constant_time;
-    aes_gen_gcm_wipe(&gk);
+    aes_gen_wipe(&k);
     return ct;
+}
+
+/* Whether a call of kind on backend b runs constant-time kernels only (an
+ * XTS call encrypts its tweak with the backend's own ECB kernels). */
+static int call_constant_time(int b, int kind)
+{
+    return aes_gen_backend_table[b].constant_time ||
+           (kind == 3 && borrows_constant_time(b, AES_GEN_MD_gcm_enc));
 }
 
 struct step {
@@ -386,8 +430,9 @@ struct tally {
     char first[320]; /* the first difference, as text */
 };
 
-enum { KINDS = 4 };
-static const char *kind_names[KINDS] = {"kernels", "key setup", "mode calls", "GCM calls"};
+enum { KINDS = 5 };
+static const char *kind_names[KINDS] = {"kernels", "key setup", "mode calls", "GCM calls",
+                                        "XTS calls"};
 
 int main(int argc, char **argv)
 {
@@ -474,9 +519,7 @@ int main(int argc, char **argv)
             return 2;
         /* A table backend's traces differ within the first round: its
          * reference is kept short (BLIND_STEPS), and compared that far. */
-        const long cap = aes_gen_backend_table[h.backend].constant_time || h.kind == 1 ||
-                                 (h.kind == 3 && gcm_from_constant_time(h.backend))
-                             ? 0 : BLIND_STEPS;
+        const long cap = h.kind == 1 || call_constant_time(h.backend, h.kind) ? 0 : BLIND_STEPS;
         long differs;
         const long n = trace(pid, h.run == 1 ? reference : current, h.run >= 2 ? reference_len : -1,
                              cap, &differs);
@@ -501,6 +544,7 @@ int main(int argc, char **argv)
             else
                 snprintf(what, sizeof what, "AES-%d %s", h.key_bits,
                          h.kind == 1 ? "setkey" : h.kind == 3 ? gcm_call_names[h.index]
+                         : h.kind == 4 ? xts_call_names[h.index]
                                                               : aes_gen_modes[h.index].name);
             snprintf(t->first, sizeof t->first, "%s: step %ld of %ld, at %s %s", what, differs,
                      reference_len, where(s->rip, b, sizeof b),
@@ -514,8 +558,9 @@ int main(int argc, char **argv)
     }
     printf("ct_trace: %ld steps single-stepped (runs 2-%d of each call against run 1)\n",
            total_steps, RUNS);
-    printf("%-13s %-3s | %-20s | %-20s | %-20s | %-20s | steps\n", "backend", "ct",
-           "kernels same/differ", "setkey same/differ", "modes same/differ", "GCM same/differ");
+    printf("%-13s %-3s | %-20s | %-20s | %-20s | %-20s | %-20s | steps\n", "backend", "ct",
+           "kernels same/differ", "setkey same/differ", "modes same/differ", "GCM same/differ",
+           "XTS same/differ");
     for (int i = 0; i < nb; i++) {
         const int b = backends[i];
         const int ct = aes_gen_backend_table[b].constant_time;
@@ -528,7 +573,7 @@ int main(int argc, char **argv)
         }
         printf(" | %ld\n", steps);
         for (int kind = 0; kind < KINDS; kind++) {
-            const int want_same = ct || kind == 1 || (kind == 3 && gcm_from_constant_time(b));
+            const int want_same = kind == 1 || (kind >= 3 ? call_constant_time(b, kind) : ct);
             const long bad = want_same ? t[kind].differ : t[kind].same;
             if (bad) {
                 failed = 1;

@@ -438,6 +438,101 @@ START_TEST(gcm_calls_leave_no_key_material)
 }
 END_TEST
 
+struct xts_args {
+    const aes_gen_xts_key *xk;
+    const uint8_t *tweak;
+    uint8_t *buf;
+    size_t len;
+};
+
+static int xts_encrypt_call(const struct xts_args *a)
+{
+    return aes_gen_xts_encrypt(a->xk, a->tweak, a->buf, a->buf, a->len);
+}
+
+static int xts_decrypt_call(const struct xts_args *a)
+{
+    return aes_gen_xts_decrypt(a->xk, a->tweak, a->buf, a->buf, a->len);
+}
+
+/* XTS through the API: key setup, encryption and decryption (a partial last
+ * block) leave no round key of either key, no tweak T_j, and no block of the
+ * data unit or its output. */
+START_TEST(xts_calls_leave_no_key_material)
+{
+    size_t ids[AES_GEN_BACKEND_COUNT], lens[3];
+    const size_t nb = usable_backends(ids, AES_GEN_BACKEND_COUNT, 0), nk = built_key_lens(lens);
+    struct abi_call *c = aligned_alloc(64, sizeof *c);
+    static aes_gen_xts_key xk;
+    static uint8_t buf[16 * 40 + 7], plain[sizeof buf], cipher[sizeof buf], tweak[16],
+        tweaks[sizeof buf + 16];
+    static struct secrets s;
+    uint8_t key[64];
+    ck_assert_ptr_nonnull(c);
+    uint64_t rng = test_seed() ^ 0x7575;
+    for (size_t b = 0; b < nb; b++)
+        for (size_t ki = 0; ki < nk; ki++) {
+            const char *name = aes_gen_backend_table[ids[b]].name;
+            const int rounds = (int)aes_gen_rounds(lens[ki]);
+            if (!aes_gen_backend_usable(ids[b], (unsigned)(8 * lens[ki])))
+                continue;
+            rng_fill(&rng, key, sizeof key);
+            rng_fill(&rng, tweak, sizeof tweak);
+            rng_fill(&rng, plain, sizeof plain);
+            ref_key k1, k2;
+            ref_setkey(&k1, key, lens[ki]);
+            ref_setkey(&k2, key + lens[ki], lens[ki]);
+            /* The tweaks T_j: T_0 = E_K2(tweak), then times alpha (the
+             * reference's block step advances t). */
+            uint8_t t[16];
+            ref_encrypt_block(&k2, tweak, t);
+            for (size_t j = 0; j < sizeof tweaks / 16; j++) {
+                uint8_t ignored[16], zero[16] = {0};
+                memcpy(tweaks + 16 * j, t, 16);
+                ref_xts_block(&k1, 0, t, zero, ignored);
+            }
+            const struct xts_args a = {&xk, tweak, buf, sizeof buf};
+            static const char *const calls[3] = {"xts setkey", "xts encrypt", "xts decrypt"};
+            for (int call = 0; call < 3; call++) {
+                char who[96];
+                memset(c, 0, sizeof *c);
+                if (call == 0) {
+                    c->fn = (void (*)(void))aes_gen_xts_setkey_backend;
+                    c->args[0] = (uintptr_t)&xk, c->args[1] = (uintptr_t)key;
+                    c->args[2] = 2 * lens[ki], c->args[3] = (uintptr_t)name;
+                } else {
+                    memcpy(buf, call == 1 ? plain : cipher, sizeof buf);
+                    c->fn = call == 1 ? (void (*)(void))xts_encrypt_call
+                                      : (void (*)(void))xts_decrypt_call;
+                    c->args[0] = (uintptr_t)&a;
+                }
+                snprintf(who, sizeof who, "%s %s AES-%zu", name, calls[call], 8 * lens[ki]);
+                call_checked(c, who, NULL, 0, 1, 1, 1, &rng);
+                ck_assert_msg((int)c->scratch[0] == AES_GEN_OK, "%s returns %d", who,
+                              (int)c->scratch[0]);
+                if (call == 1)
+                    memcpy(cipher, buf, sizeof buf);
+                s.n = s.stored = 0;
+                for (int schedule = 0; schedule < 2; schedule++) {
+                    add_keys(&s, aes_gen_round_keys(&xk.private_data, schedule), rounds);
+                    add_keys(&s, aes_gen_round_keys(&xk.private_tweak, schedule), rounds);
+                }
+                add_keys(&s, &k1.rk[0][0], rounds);
+                add_keys(&s, &k2.rk[0][0], rounds);
+                for (size_t j = 0; j < sizeof tweaks / 16; j++)
+                    add(&s, tweaks + 16 * j, "a tweak");
+                if (call > 0)
+                    add_data(&s, plain, cipher, sizeof buf);
+                char where[128];
+                const char *bad = leak(c, &s, where, sizeof where);
+                ck_assert_msg(bad == NULL, "%s returns with a secret: %s", who, bad);
+            }
+            aes_gen_xts_wipe(&xk);
+        }
+    free(c);
+}
+END_TEST
+
 /* The checks themselves: kernels that leak on purpose are caught. */
 START_TEST(leaks_are_caught)
 {
@@ -498,6 +593,7 @@ int main(void)
     tcase_add_test(tc, leaks_are_caught);
     tcase_add_test(tc, api_calls_leave_no_key_material);
     tcase_add_test(tc, gcm_calls_leave_no_key_material);
+    tcase_add_test(tc, xts_calls_leave_no_key_material);
     tcase_add_loop_test(tc, kernel_preserves_abi_and_leaves_nothing, 0,
                         (int)aes_gen_registry_count);
     suite_add_tcase(s, tc);

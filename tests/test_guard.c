@@ -216,6 +216,69 @@ START_TEST(gcm_guard_pages)
 }
 END_TEST
 
+/* _i: the key size.  XTS data units from 16 bytes (ciphertext stealing at
+ * every partial length) at the guard pages, the key and tweak at page ends. */
+START_TEST(xts_guard_pages)
+{
+    size_t lens[3], ids[AES_GEN_BACKEND_COUNT];
+    if ((size_t)_i >= built_key_lens(lens))
+        return;
+    const size_t key_len = 2 * lens[_i];
+    static size_t lens_to_try[SHORT_LEN + 24 * AES_GEN_BACKEND_COUNT];
+    const size_t nlen = lengths(lens_to_try, sizeof lens_to_try / sizeof lens_to_try[0]);
+    size_t max_len = 0;
+    for (size_t i = 0; i < nlen; i++)
+        max_len = lens_to_try[i] > max_len ? lens_to_try[i] : max_len;
+    struct guarded src_area = guarded_area(max_len), dst_area = guarded_area(max_len),
+                   key_area = guarded_area(sizeof(aes_gen_xts_key)), tw_area = guarded_area(16);
+    aes_gen_xts_key *xk = (aes_gen_xts_key *)(key_area.lo + key_area.area - sizeof *xk);
+    uint8_t *tw = tw_area.lo + tw_area.area - 16;
+    uint8_t *src = malloc(max_len), *want = malloc(max_len), key[64];
+    ck_assert(src && want);
+    uint64_t rng = test_seed() ^ (uint64_t)_i << 28;
+    long calls = 0;
+    const size_t nb = usable_backends(ids, AES_GEN_BACKEND_COUNT, (unsigned)(4 * key_len));
+    for (size_t li = 0; li < nlen; li++) {
+        const size_t len = lens_to_try[li];
+        if (len < 16)
+            continue;
+        rng_fill(&rng, key, sizeof key);
+        rng_fill(&rng, tw, 16);
+        rng_fill(&rng, src, len);
+        ref_xts(key, key_len, 0, tw, want, src, len);
+        for (size_t b = 0; b < nb; b++) {
+            const char *name = aes_gen_backend_table[ids[b]].name;
+            char who[64];
+            snprintf(who, sizeof who, "%s xts AES-%zu", name, 4 * key_len);
+            ck_assert_int_eq(aes_gen_xts_setkey_backend(xk, key, key_len, name), AES_GEN_OK);
+            for (size_t placement = 0; placement < 4; placement++) {
+                const int at_end = placement & 1, in_place = placement >> 1;
+                uint8_t *d = place(dst_area, len, at_end);
+                memset(dst_area.lo, 0xa5, dst_area.area);
+                const uint8_t *s = in_place ? memcpy(d, src, len)
+                                            : memcpy(place(src_area, len, !at_end), src, len);
+                ck_assert_int_eq(aes_gen_xts_encrypt(xk, tw, d, s, len), AES_GEN_OK);
+                calls++;
+                if (memcmp(d, want, len))
+                    ck_abort_msg("%s len %zu placement %zu: wrong output", who, len, placement);
+                untouched_outside(dst_area, d, len, who, placement);
+                const uint8_t *c = in_place ? d : memcpy(place(src_area, len, !at_end), d, len);
+                if (!in_place)
+                    memset(dst_area.lo, 0xa5, dst_area.area);
+                ck_assert_int_eq(aes_gen_xts_decrypt(xk, tw, d, c, len), AES_GEN_OK);
+                if (memcmp(d, src, len))
+                    ck_abort_msg("%s len %zu placement %zu: decryption differs", who, len,
+                                 placement);
+                untouched_outside(dst_area, d, len, who, placement);
+            }
+            aes_gen_xts_wipe(xk);
+        }
+    }
+    ck_assert_int_gt(calls, 0);
+    free(src), free(want);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("guard");
@@ -223,6 +286,7 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, guard_pages, 0, AES_GEN_MODE_COUNT);
     tcase_add_loop_test(tc, gcm_guard_pages, 0, 3);
+    tcase_add_loop_test(tc, xts_guard_pages, 0, 3);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
