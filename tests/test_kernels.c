@@ -38,6 +38,27 @@ static void ctr_start(size_t c, unsigned width, uint8_t iv[16], uint64_t *rng)
     }
 }
 
+/* XTS tweaks: case 0 random; then tweaks whose multiplications by alpha^s
+ * carry out of a qword at once: all ones, only x^127, x^63 and x^127, and the
+ * top 56 bits of each qword set (every carry the kernels' widest step makes). */
+enum { XTS_CASES = 5 };
+
+static void xts_start(size_t c, uint8_t iv[16], uint64_t *rng)
+{
+    rng_fill(rng, iv, 16);
+    if (c == 1)
+        memset(iv, 0xff, 16);
+    else if (c == 2 || c == 3) {
+        memset(iv, 0, 16);
+        iv[15] = 0x80;
+        if (c == 3)
+            iv[7] = 0x80;
+    } else if (c == 4) {
+        memset(iv + 1, 0xff, 7);
+        memset(iv + 9, 0xff, 7);
+    }
+}
+
 /* len bytes (a multiple of 16 but for GCM kernels); last: AES_GEN_GCM_LAST. */
 static void check_kernel(const struct aes_gen_kernel_info *ki, size_t len, int last,
                          size_t src_off, size_t dst_off, int in_place, const uint8_t iv0[16],
@@ -155,13 +176,17 @@ START_TEST(kernel_matches_reference)
     if (!kernel_runs_here(ki))
         return;
     const enum ref_mode ref = mode_cases[ki->mode_dir].ref;
-    const size_t nctr = ref == REF_CTR || ref == REF_GCM ? ctr_case_count(ki->width) : 1;
+    const size_t nctr = ref == REF_CTR || ref == REF_GCM ? ctr_case_count(ki->width)
+                        : ref == REF_XTS ? XTS_CASES : 1;
     for (size_t mult = 1; mult <= 3; mult++)
         for (size_t o = 0; o < 4; o++)
             for (int in_place = 0; in_place < 2; in_place++)
                 for (size_t c = 0; c < nctr; c++) {
                     uint8_t iv[16];
-                    ctr_start(c, ki->width, iv, &rng);
+                    if (ref == REF_XTS)
+                        xts_start(c, iv, &rng);
+                    else
+                        ctr_start(c, ki->width, iv, &rng);
                     check_kernel(ki, 16 * mult * ki->width, 0, offsets[o][0], offsets[o][1],
                                  in_place, iv, &rng);
                 }
