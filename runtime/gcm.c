@@ -269,14 +269,6 @@ static void ctr_add(uint8_t ctr[16], uint64_t n)
     store_be64(ctr + 8, (v & ~0xffffffffull) | ((v + n) & 0xffffffffull));
 }
 
-/* The key's widest GCM kernel for a direction (any length), or NULL. */
-static aes_gen_gcm_kernel_fn *gcm_kernel(const aes_gen_gcm_key *gk, int decrypt)
-{
-    const aes_gen_key *k = &gk->private_aes;
-    const enum aes_gen_mode_dir md = decrypt ? AES_GEN_MD_gcm_dec : AES_GEN_MD_gcm_enc;
-    return k->private_kernels[md][1] ? aes_gen_registry[k->private_kernels[md][0]].fn.gcm : NULL;
-}
-
 /* For one whole message of len bytes: the widest of the key's GCM kernels,
  * but for a message of one block or less the narrowest whose group is longer
  * (all of it in the kernel's tail).  Measured on AVX-512 (Zen 4), one-shot
@@ -321,7 +313,7 @@ static void bulk_segment(const aes_gen_gcm_key *gk, uint8_t state[32], int decry
 static void bulk(const aes_gen_gcm_key *gk, uint8_t state[32], int decrypt, uint8_t *dst,
                  const uint8_t *src, size_t n)
 {
-    aes_gen_gcm_kernel_fn *fn = gcm_kernel(gk, decrypt);
+    aes_gen_gcm_kernel_fn *fn = gcm_kernel_for(gk, decrypt, SIZE_MAX); /* the widest */
     if (fn) { /* its counter counts modulo 2^32 itself */
         const enum aes_gen_mode_dir md = decrypt ? AES_GEN_MD_gcm_dec : AES_GEN_MD_gcm_enc;
         fn(aes_gen_schedule(&gk->private_aes, md), gk->private_htable[0][0], state, dst, src,

@@ -110,11 +110,7 @@ static inline int crypt(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t 
     if (m->whole_blocks) {
         if (len % 16)
             return AES_GEN_ELEN;
-        if (len && !k->private_kernels[md][1]) { /* no kernels: XTS on ECB's, else none */
-            if (m->family != AES_GEN_FAMILY_XTS)
-                return AES_GEN_EBACKEND;
-            aes_gen_xts_blocks_ecb(k, m->decrypt, iv, dst, src, len / 16);
-        } else if (len)
+        if (len)
             run_blocks(k, md, needs_iv ? iv : NULL, dst, src, len / 16);
         return AES_GEN_OK;
     }
@@ -131,6 +127,17 @@ int aes_gen_crypt(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv, v
 {
     if ((unsigned)md >= AES_GEN_MODE_COUNT || !aes_gen_mode_is_block(md))
         return AES_GEN_EARG;
+    /* XTS on a backend without its kernels: the ECB kernels and the runtime's
+     * tweaks (here, off the public functions' path: they have kernels). */
+    if (aes_gen_key_is_set(k) && !k->private_kernels[md][1] && aes_gen_mode_optional(md)) {
+        if (!iv || (len && (!dst || !src)))
+            return AES_GEN_EARG;
+        if (len % 16)
+            return AES_GEN_ELEN;
+        if (len)
+            aes_gen_xts_blocks_ecb(k, aes_gen_modes[md].decrypt, iv, dst, src, len / 16);
+        return AES_GEN_OK;
+    }
     return crypt(k, md, iv, dst, src, len);
 }
 

@@ -93,6 +93,14 @@ size_t hex_to_bytes(const char *hex, uint8_t *out, size_t cap)
     return n;
 }
 
+size_t cavp_field(const char *line, const char *name, uint8_t *out, size_t cap)
+{
+    const size_t n = strlen(name);
+    if (strncmp(line, name, n) || strncmp(line + n, " = ", 3))
+        return (size_t)-1;
+    return hex_to_bytes(line + n + 3, out, cap);
+}
+
 void hexdump_diff(const char *what, const uint8_t *want, const uint8_t *got, size_t n)
 {
     for (size_t i = 0; i < n; i++) {

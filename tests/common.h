@@ -40,6 +40,9 @@ uint64_t test_seed(void);
  * for every call): the caller prints it so that a failure reproduces. */
 uint64_t test_seed_random(void);
 
+/* A CAVP .rsp line "name = hex": its bytes into out (the count), or
+ * (size_t)-1 for a line of another name. */
+size_t cavp_field(const char *line, const char *name, uint8_t *out, size_t cap);
 /* "2b7e15..." -> bytes; returns the count. */
 size_t hex_to_bytes(const char *hex, uint8_t *out, size_t cap);
 void hexdump_diff(const char *what, const uint8_t *want, const uint8_t *got, size_t n);

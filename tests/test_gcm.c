@@ -47,14 +47,6 @@ struct cavp_case {
     int fail;
 };
 
-static size_t field(const char *line, const char *name, uint8_t *out, size_t cap)
-{
-    const size_t n = strlen(name);
-    if (strncmp(line, name, n) || strncmp(line + n, " = ", 3))
-        return (size_t)-1;
-    return hex_to_bytes(line + n + 3, out, cap);
-}
-
 /* Runs every case of one .rsp file on backend b; returns the number run. */
 static long run_file(const char *path, size_t b, int decrypt)
 {
@@ -69,17 +61,17 @@ static long run_file(const char *path, size_t b, int decrypt)
         const int more = fgets(line, sizeof line, f) != NULL;
         line[strcspn(line, "\r\n")] = 0;
         size_t n;
-        if (more && (n = field(line, "Key", c.key, 32)) != (size_t)-1)
+        if (more && (n = cavp_field(line, "Key", c.key, 32)) != (size_t)-1)
             c.key_len = n, have = 1;
-        else if (more && (n = field(line, "IV", c.iv, sizeof c.iv)) != (size_t)-1)
+        else if (more && (n = cavp_field(line, "IV", c.iv, sizeof c.iv)) != (size_t)-1)
             c.iv_len = n;
-        else if (more && (n = field(line, "PT", c.pt, sizeof c.pt)) != (size_t)-1)
+        else if (more && (n = cavp_field(line, "PT", c.pt, sizeof c.pt)) != (size_t)-1)
             c.pt_len = n;
-        else if (more && (n = field(line, "AAD", c.aad, sizeof c.aad)) != (size_t)-1)
+        else if (more && (n = cavp_field(line, "AAD", c.aad, sizeof c.aad)) != (size_t)-1)
             c.aad_len = n;
-        else if (more && (n = field(line, "CT", c.ct, sizeof c.ct)) != (size_t)-1)
+        else if (more && (n = cavp_field(line, "CT", c.ct, sizeof c.ct)) != (size_t)-1)
             c.ct_len = n;
-        else if (more && (n = field(line, "Tag", c.tag, 16)) != (size_t)-1)
+        else if (more && (n = cavp_field(line, "Tag", c.tag, 16)) != (size_t)-1)
             c.tag_len = n;
         else if (more && strcmp(line, "FAIL") == 0)
             c.fail = 1;

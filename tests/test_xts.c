@@ -39,14 +39,6 @@ static const char *vectors_dir(void)
     return env ? env : "/usr/lib/python3/dist-packages/cryptography_vectors/ciphers/AES/XTS";
 }
 
-static size_t field(const char *line, const char *name, uint8_t *out, size_t cap)
-{
-    const size_t n = strlen(name);
-    if (strncmp(line, name, n) || strncmp(line + n, " = ", 3))
-        return (size_t)-1;
-    return hex_to_bytes(line + n + 3, out, cap);
-}
-
 struct cavp_counts {
     long run, skipped;
 };
@@ -69,9 +61,9 @@ static struct cavp_counts run_file(const char *path, size_t b)
             decrypt = line[1] == 'D';
         else if (!strncmp(line, "DataUnitLen = ", 14))
             bits = atol(line + 14), have_tw = have_pt = have_ct = 0;
-        else if ((len = field(line, "Key", key, sizeof key)) != (size_t)-1)
+        else if ((len = cavp_field(line, "Key", key, sizeof key)) != (size_t)-1)
             key_len = len;
-        else if (field(line, "i", tw, sizeof tw) == 16)
+        else if (cavp_field(line, "i", tw, sizeof tw) == 16)
             have_tw = 1;
         else if (!strncmp(line, "DataUnitSeqNumber = ", 20)) {
             const unsigned long long seq = strtoull(line + 20, NULL, 10);
@@ -79,9 +71,9 @@ static struct cavp_counts run_file(const char *path, size_t b)
             for (int i = 0; i < 8; i++)
                 tw[i] = (uint8_t)(seq >> 8 * i);
             have_tw = 1;
-        } else if ((len = field(line, "PT", pt, sizeof pt)) != (size_t)-1)
+        } else if ((len = cavp_field(line, "PT", pt, sizeof pt)) != (size_t)-1)
             pt_len = len, have_pt = 1;
-        else if ((len = field(line, "CT", ct, sizeof ct)) != (size_t)-1)
+        else if ((len = cavp_field(line, "CT", ct, sizeof ct)) != (size_t)-1)
             ct_len = len, have_ct = 1;
         if (have_pt && have_ct) {
             have_pt = have_ct = 0;
