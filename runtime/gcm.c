@@ -32,18 +32,6 @@ typedef struct {
     uint64_t lo, hi;
 } gf;
 
-static uint64_t load_le64(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v; /* the library is built for little-endian hosts (x86-64, TILE-Gx) */
-}
-
-static void store_le64(uint8_t *p, uint64_t v)
-{
-    memcpy(p, &v, 8);
-}
-
 /* The 8 bytes of v in the other order. */
 static uint64_t rev64(uint64_t v)
 {

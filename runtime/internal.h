@@ -281,6 +281,20 @@ int aes_gen_gcm_init_j0(aes_gen_gcm_stream *s, const aes_gen_gcm_key *gk, int di
 /* Zeroing that the compiler may not drop (inline: a constant size becomes a
  * few stores).  memset, then a barrier that claims to read the memory: the
  * stores cannot be dropped as dead, and memset keeps its speed. */
+/* 8 bytes as a little-endian number, and back (the library is built for
+ * little-endian hosts: x86-64, TILE-Gx). */
+static inline uint64_t load_le64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static inline void store_le64(uint8_t *p, uint64_t v)
+{
+    memcpy(p, &v, 8);
+}
+
 static inline void aes_gen_secure_zero(void *p, size_t n)
 {
 #if defined(__GNUC__)

@@ -26,16 +26,13 @@ typedef struct {
 
 static tweak load_tweak(const uint8_t *p)
 {
-    tweak t;
-    memcpy(&t.lo, p, 8); /* the library is built for little-endian hosts */
-    memcpy(&t.hi, p + 8, 8);
-    return t;
+    return (tweak){load_le64(p), load_le64(p + 8)};
 }
 
 static void store_tweak(uint8_t *p, tweak t)
 {
-    memcpy(p, &t.lo, 8);
-    memcpy(p + 8, &t.hi, 8);
+    store_le64(p, t.lo);
+    store_le64(p + 8, t.hi);
 }
 
 /* t * alpha: a shift left by one, the bit out of x^127 folded back as 0x87. */
