@@ -100,11 +100,12 @@ def parallel_modes(planner, name):
     return [m for m in planner.modes(name) if m.parallel]
 
 
-def requested_widths(backend, widths):
-    """The widths a request asks of a backend's parallel modes: its own list,
-    the list for every backend, or its defaults."""
+def requested_widths(backend, widths, mode=None):
+    """The widths a request asks of a backend's parallel modes (of one mode if
+    given): its own list, the list for every backend, or its defaults."""
     if widths is None or ("*" not in widths and backend not in widths):
-        return list(BACKENDS[backend].default_widths)
+        b = BACKENDS[backend]
+        return list(b.default_widths_for(mode) if mode else b.default_widths)
     return list(widths.get(backend, widths.get("*")))
 
 
@@ -113,7 +114,7 @@ def mode_widths(planner, backend, mode, widths):
     requested ones its kernel can hold."""
     if not mode.parallel:
         return [1]
-    return [w for w in requested_widths(backend, widths)
+    return [w for w in requested_widths(backend, widths, mode)
             if not planner.width_problem(backend, mode, w)]
 
 

@@ -103,6 +103,18 @@ class Validation(unittest.TestCase):
         self.assertEqual(sorted({v.width for v in matrix if v.backend == "aesni"}),
                          list(variants.BACKENDS["aesni"].default_widths))
 
+    def test_family_defaults(self):
+        """A family's own default widths (vaes512's XTS stops at 16); a
+        request's widths are every mode's."""
+        def widths(matrix, tag):
+            return sorted({v.width for v in matrix if v.backend == "vaes512" and v.mode.tag == tag})
+        names = ["vaes512", "aesni", "portable"]
+        matrix = build_matrix(req(names, keys=[128]), targets)
+        self.assertEqual(widths(matrix, "xts_enc"), [1, 4, 8, 16])
+        self.assertEqual(widths(matrix, "gcm_enc"), [1, 4, 8, 16, 32])
+        matrix = build_matrix(req(names, parse_widths("vaes512:1,32"), [128]), targets)
+        self.assertEqual(widths(matrix, "xts_dec"), [1, 32])
+
     def test_per_backend_errors(self):
         self.assertIn("WIDTHS for portable", self.error(widths=parse_widths("portable:1,17")))
         self.assertIn("not among the backends",
@@ -174,7 +186,11 @@ class Matrix(unittest.TestCase):
                           (dataclasses.replace(aesni, alias_of="portable"), "not both"),
                           (dataclasses.replace(aesni, mode_isa=(("gcm", ("clmul9",)),)), "clmul9"),
                           (dataclasses.replace(aesni, mode_isa=(("gmac", ("pclmul",)),)),
-                           "family 'gmac'")):
+                           "family 'gmac'"),
+                          (dataclasses.replace(aesni, family_widths=(("xts", (2, 4)),)),
+                           "default widths of xts need 1"),
+                          (dataclasses.replace(aesni, family_widths=(("gmac", (1,)),)),
+                           "unknown family gmac")):
             with self.assertRaisesRegex(VariantError, what):
                 variants.validate_declarations(backends=dict(variants.BACKENDS, aesni=bad))
         for name, b in variants.BACKENDS.items():
