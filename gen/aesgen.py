@@ -83,8 +83,8 @@ def kernel_records(matrix):
 
 
 def group_records(records, aliases):
-    """Registry range of each (backend, mode, key size): first index and count;
-    an alias gets its target's ranges."""
+    """Registry range of each (backend, mode, key size): first index, count and
+    the widest width (its first kernel's); an alias gets its target's ranges."""
     groups = []
     for i, r in enumerate(records):
         key = (r["backend_symbol"], r["mode_tag"], r["key_bits"])
@@ -92,7 +92,8 @@ def group_records(records, aliases):
             groups[-1]["count"] += 1
         else:
             groups.append({"key": key, "first": i, "count": 1})
-    out = [{"backend": b, "mode": m, "key_bits": kb, "first": g["first"], "count": g["count"]}
+    out = [{"backend": b, "mode": m, "key_bits": kb, "first": g["first"], "count": g["count"],
+            "widest": records[g["first"]]["width"]}
            for g in groups for b, m, kb in [g["key"]]]
     for alias, target in sorted(aliases.items()):
         sym = variants.BACKENDS[target].symbol

@@ -28,6 +28,7 @@ static int setkey_with(aes_gen_key *k, const void *key, size_t key_len,
     for (int md = 0; md < AES_GEN_MODE_COUNT; md++) {
         tmp.private_kernels[md][0] = plan[md].first;
         tmp.private_kernels[md][1] = plan[md].count;
+        tmp.private_picks[md] = plan[md].picks;
     }
     const struct aes_gen_key_format_info *format =
         &aes_gen_key_formats[aes_gen_backend_table[backend].key_format];

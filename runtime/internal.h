@@ -167,7 +167,7 @@ struct aes_gen_kernel_info {
     enum aes_gen_shape shape;
     unsigned key_bits;
     unsigned width;
-    unsigned width_mask;   /* width - 1 for a power of two, else 0 (the drivers divide) */
+    unsigned width_mask;   /* width - 1 for a power of two, else UINT_MAX (the drivers divide) */
     uint32_t cpu;          /* features the kernel needs */
     unsigned built;        /* 0 where this host does not build the kernel's arch */
     union aes_gen_kernel_fns fn; /* fn.<shape>; NULL where not built */
@@ -216,7 +216,19 @@ int aes_gen_tuning_active(void);
 struct aes_gen_mode_plan {
     int16_t source;         /* the backend whose kernels run the mode; -1: none here */
     uint16_t first, count;  /* their registry range, from the tuned width if any */
+    uint16_t picks;         /* the range's group in aes_gen_picks */
 };
+/* Short messages: for each group (backend, mode, key size) of the registry and
+ * each n = 0..its widest width, the kernel n blocks start with and the blocks
+ * it takes (the widest whose width is at most n: whole groups of it), so a
+ * message of up to the widest width reaches its kernels with no search and no
+ * division.  A range that starts at a narrower (tuned) width uses the same
+ * table up to that width. */
+struct aes_gen_pick {
+    uint16_t kernel;  /* registry index */
+    uint16_t blocks;  /* 0 for n = 0 */
+};
+extern struct aes_gen_pick aes_gen_picks[]; /* filled once, with the plans */
 struct aes_gen_plans {
     /* A key of this backend (aes_gen_setkey_backend): its own kernels, or for
      * a mode it has none of (vaes512's serial modes), the first usable
@@ -267,6 +279,11 @@ const struct aes_gen_kernel_info *aes_gen_gcm_one_shot_kernel(const aes_gen_gcm_
  * backend has no XTS kernels (tw: the first block's tweak, then the next). */
 void aes_gen_xts_blocks_ecb(const aes_gen_key *k, int decrypt, uint8_t tw[16], uint8_t *dst,
                             const uint8_t *src, size_t n);
+
+/* modes.c: nblocks > 0 whole blocks through the key's kernels of md, which
+ * it has (no checks: for the runtime's own calls). */
+void aes_gen_run_blocks(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv,
+                        uint8_t *dst, const uint8_t *src, size_t nblocks);
 
 /* modes.c: one mode call with the public functions' checks and semantics
  * (iv is ignored by modes without one). */

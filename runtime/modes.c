@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Mode drivers and the mode functions: whole blocks go through the widest
  * kernel that fits, then narrower ones (the registry lists each group widest
- * first, ending at width 1); a final partial block of a stream mode uses one
+ * first, ending at width 1; the key's table picks them); a final partial block of a stream mode uses one
  * keystream block.  The mode table, the drivers and the public functions
  * share this file so that each public function compiles to its mode's checks
  * with the mode's properties folded in: per-call overhead is what decides
  * short messages. */
+#include <limits.h>
 #include <string.h>
 
 #include "internal.h"
@@ -21,41 +22,61 @@ const struct aes_gen_mode_info aes_gen_modes[AES_GEN_MODE_COUNT] = {
 
 static size_t whole_groups(const struct aes_gen_kernel_info *ki, size_t nblocks)
 {
-    return ki->width_mask ? nblocks & ~(size_t)ki->width_mask : nblocks - nblocks % ki->width;
+    return ki->width_mask != UINT_MAX ? nblocks & ~(size_t)ki->width_mask
+                                      : nblocks - nblocks % ki->width;
 }
 
-/* From kernel ki on, each takes the whole groups it can; the last has width 1. */
-static __attribute__((noinline)) void run_rest(const struct aes_gen_kernel_info *ki,
-                                               const uint8_t *rk, uint8_t *iv, uint8_t *dst,
-                                               const uint8_t *src, size_t nblocks)
+/* nblocks (1..the range's widest width) by the short-message table: the first
+ * pick's kernel took the whole message unless there are ragged blocks left. */
+static __attribute__((noinline)) void run_picks(const struct aes_gen_pick *picks,
+                                                const uint8_t *rk, uint8_t *iv, uint8_t *dst,
+                                                const uint8_t *src, size_t nblocks)
 {
-    for (; nblocks; ki++) {
-        if (nblocks < ki->width)
-            continue;
-        const size_t take = whole_groups(ki, nblocks);
-        ki->fn.block(rk, iv, dst, src, take);
-        dst += 16 * take;
-        src += 16 * take;
-        nblocks -= take;
+    while (nblocks) {
+        const struct aes_gen_pick p = picks[nblocks];
+        aes_gen_registry[p.kernel].fn.block(rk, iv, dst, src, p.blocks);
+        dst += 16 * (size_t)p.blocks;
+        src += 16 * (size_t)p.blocks;
+        nblocks -= p.blocks;
     }
 }
 
-/* nblocks > 0.  The widest kernel that fits takes its whole groups; when that
- * is the whole message (a multiple of the width, and every short message
- * whose width was built) it is one call with nothing else live, so short
- * messages pay no driver loop, no division and no saved registers. */
+/* More blocks than the widest width: its whole groups, then the rest by the
+ * table. */
+static __attribute__((noinline)) void run_long(const struct aes_gen_kernel_info *widest,
+                                               const struct aes_gen_pick *picks,
+                                               const uint8_t *rk, uint8_t *iv, uint8_t *dst,
+                                               const uint8_t *src, size_t nblocks)
+{
+    const size_t take = whole_groups(widest, nblocks);
+    widest->fn.block(rk, iv, dst, src, take);
+    if (take < nblocks)
+        run_picks(picks, rk, iv, dst + 16 * take, src + 16 * take, nblocks - take);
+}
+
+/* nblocks > 0.  A message of up to the widest width goes by the key's table
+ * (internal.h: aes_gen_pick); when one kernel takes it all, that is the only
+ * call, a tail call with nothing else live: no search, no division, no saved
+ * registers. */
 static inline void run_blocks(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv,
                               uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
-    const struct aes_gen_kernel_info *ki = &aes_gen_registry[k->private_kernels[md][0]];
+    const struct aes_gen_kernel_info *widest = &aes_gen_registry[k->private_kernels[md][0]];
+    const struct aes_gen_pick *picks = aes_gen_picks + k->private_picks[md];
     const uint8_t *rk = aes_gen_schedule(k, md);
 
-    while (ki->width > nblocks) /* the group ends at width 1 */
-        ki++;
-    if (whole_groups(ki, nblocks) == nblocks)
-        ki->fn.block(rk, iv, dst, src, nblocks);
+    if (nblocks > widest->width)
+        run_long(widest, picks, rk, iv, dst, src, nblocks);
+    else if (picks[nblocks].blocks == nblocks)
+        aes_gen_registry[picks[nblocks].kernel].fn.block(rk, iv, dst, src, nblocks);
     else
-        run_rest(ki, rk, iv, dst, src, nblocks);
+        run_picks(picks, rk, iv, dst, src, nblocks);
+}
+
+void aes_gen_run_blocks(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv,
+                        uint8_t *dst, const uint8_t *src, size_t nblocks)
+{
+    run_blocks(k, md, iv, dst, src, nblocks);
 }
 
 /* The low `bits` of the big-endian counter block count on; the rest stay. */

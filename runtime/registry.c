@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The kernel registry, the backend table and the plans keys run by, all
  * from generated/: nothing here lists a mode, a backend or a kernel by hand. */
+#include <limits.h>
 #include <pthread.h>
 #include <string.h>
 
@@ -21,7 +22,7 @@ const struct aes_gen_backend_info aes_gen_backend_table[AES_GEN_BACKEND_COUNT] =
 const struct aes_gen_kernel_info aes_gen_registry[] = {
 #define AES_GEN_KERNEL(symbol, backend, md, shape, key_bits, width, cpu, arch) \
     {#symbol, AES_GEN_BACKEND_##backend, AES_GEN_MD_##md, AES_GEN_SHAPE_##shape, key_bits, \
-     width, ((width) & ((width) - 1)) == 0 ? (width) - 1 : 0, cpu, AES_GEN_BUILT_##arch(1), \
+     width, ((width) & ((width) - 1)) == 0 ? (width) - 1 : UINT_MAX, cpu, AES_GEN_BUILT_##arch(1), \
      {.shape = AES_GEN_BUILT_##arch(symbol)}},
 #include "kernels.inc"
 #undef AES_GEN_KERNEL
@@ -29,14 +30,51 @@ const struct aes_gen_kernel_info aes_gen_registry[] = {
 const size_t aes_gen_registry_count = sizeof aes_gen_registry / sizeof aes_gen_registry[0];
 
 struct group {
-    uint16_t first, count;
+    uint16_t first, count, widest;
 };
 static const struct group groups[AES_GEN_BACKEND_COUNT][AES_GEN_MODE_COUNT][AES_GEN_KEY_SIZES] = {
-#define AES_GEN_GROUP(backend, md, key_bits, first, count) \
-    [AES_GEN_BACKEND_##backend][AES_GEN_MD_##md][AES_GEN_KEY_INDEX(key_bits)] = {first, count},
+#define AES_GEN_GROUP(backend, md, key_bits, first, count, widest) \
+    [AES_GEN_BACKEND_##backend][AES_GEN_MD_##md][AES_GEN_KEY_INDEX(key_bits)] = {first, count, \
+                                                                              widest},
 #include "groups.inc"
 #undef AES_GEN_GROUP
 };
+
+/* The short-message tables (internal.h), widest + 1 entries per group. */
+enum {
+    PICK_ENTRIES = 1
+#define AES_GEN_GROUP(backend, md, key_bits, first, count, widest) +(widest) + 1
+#include "groups.inc"
+#undef AES_GEN_GROUP
+};
+_Static_assert(PICK_ENTRIES <= UINT16_MAX, "the short-message tables need a wider index");
+struct aes_gen_pick aes_gen_picks[PICK_ENTRIES];
+static uint16_t group_picks[AES_GEN_BACKEND_COUNT][AES_GEN_MODE_COUNT][AES_GEN_KEY_SIZES];
+static pthread_once_t picks_once = PTHREAD_ONCE_INIT;
+
+/* Entry 0 is no group's (a range with no kernels points there). */
+static void fill_picks(void)
+{
+    size_t at = 1;
+    for (int b = 0; b < AES_GEN_BACKEND_COUNT; b++)
+        for (int md = 0; md < AES_GEN_MODE_COUNT; md++)
+            for (int ks = 0; ks < AES_GEN_KEY_SIZES; ks++) {
+                const struct group *g = &groups[b][md][ks];
+                if (!g->count)
+                    continue;
+                group_picks[b][md][ks] = (uint16_t)at;
+                size_t ki = g->first + g->count - 1; /* width 1 ends every group */
+                for (size_t n = 0; n <= g->widest; n++) {
+                    /* the widest kernel of at most n blocks: walk up as n grows */
+                    while (ki > g->first && aes_gen_registry[ki - 1].width <= n)
+                        ki--;
+                    const size_t w = aes_gen_registry[ki].width;
+                    aes_gen_picks[at + n] = (struct aes_gen_pick){(uint16_t)ki,
+                                                                  (uint16_t)(n - n % w)};
+                }
+                at += g->widest + 1u;
+            }
+}
 
 int aes_gen_backend_index(const char *name)
 {
@@ -176,17 +214,20 @@ static int mode_source(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md
 
 static struct aes_gen_mode_plan plan_of(int source, enum aes_gen_mode_dir md, unsigned bits)
 {
-    struct aes_gen_mode_plan p = {(int16_t)source, 0, 0};
+    struct aes_gen_mode_plan p = {(int16_t)source, 0, 0, 0};
     size_t first = 0, n = source < 0 ? 0 : tuned_range((enum aes_gen_backend_id)source, md,
                                                        bits, &first);
     p.first = (uint16_t)first;
     p.count = (uint16_t)n;
+    if (n)
+        p.picks = group_picks[source][md][aes_gen_key_index(bits)];
     return p;
 }
 
 void aes_gen_compute_plans(struct aes_gen_plans *plans, uint32_t have, int require_ct)
 {
     static const unsigned bits_of[AES_GEN_KEY_SIZES] = {128, 192, 256};
+    pthread_once(&picks_once, fill_picks);
     memset(plans, 0, sizeof *plans);
     plans->require_ct = require_ct;
     for (int ks = 0; ks < AES_GEN_KEY_SIZES; ks++) {

@@ -7,8 +7,8 @@
  * x^2 + x + 1), C_j = E_K1(P_j ^ T_j) ^ T_j, and a last partial block by
  * ciphertext stealing.
  *
- * The whole blocks go through the data key's XTS kernels (aes_gen_crypt with
- * the xts modes: the tweaks in registers), or for a backend without them
+ * The whole blocks go through the data key's XTS kernels (the tweaks in
+ * registers), or for a backend without them
  * through its ECB kernels a batch at a time, the batch's tweaks computed here
  * (shifts and a mask: no branch or address depends on them) and XORed in
  * before and after.  So XTS is constant-time where the key's backend is.
@@ -116,7 +116,7 @@ void aes_gen_xts_blocks_ecb(const aes_gen_key *k, int decrypt, uint8_t tw_io[16]
             t = times_alpha(t);
             xor16(dst + 16 * j, src + 16 * j, tw[j]);
         }
-        aes_gen_crypt(k, md, NULL, dst, dst, 16 * take);
+        aes_gen_run_blocks(k, md, NULL, dst, dst, take);
         for (size_t j = 0; j < take; j++)
             xor16(dst + 16 * j, dst + 16 * j, tw[j]);
         dst += 16 * take, src += 16 * take, n -= take;
@@ -130,9 +130,14 @@ void aes_gen_xts_blocks_ecb(const aes_gen_key *k, int decrypt, uint8_t tw_io[16]
 static void xts_blocks(const aes_gen_xts_key *xk, int decrypt, uint8_t tw[16], uint8_t *dst,
                        const uint8_t *src, size_t n)
 {
-    if (n)
-        aes_gen_crypt(&xk->private_data, decrypt ? AES_GEN_MD_xts_dec : AES_GEN_MD_xts_enc, tw,
-                      dst, src, 16 * n);
+    const aes_gen_key *k = &xk->private_data;
+    const enum aes_gen_mode_dir md = decrypt ? AES_GEN_MD_xts_dec : AES_GEN_MD_xts_enc;
+    if (!n)
+        return;
+    if (k->private_kernels[md][1])
+        aes_gen_run_blocks(k, md, tw, dst, src, n);
+    else
+        aes_gen_xts_blocks_ecb(k, decrypt, tw, dst, src, n);
 }
 
 static int xts_crypt(const aes_gen_xts_key *xk, int decrypt, const uint8_t tweak_in[16],
@@ -145,7 +150,7 @@ static int xts_crypt(const aes_gen_xts_key *xk, int decrypt, const uint8_t tweak
     if (len < 16)
         return AES_GEN_ELEN;
     uint8_t t[16];
-    aes_gen_crypt(&xk->private_tweak, AES_GEN_MD_ecb_enc, NULL, t, tweak_in, 16);
+    aes_gen_run_blocks(&xk->private_tweak, AES_GEN_MD_ecb_enc, NULL, t, tweak_in, 1);
     const size_t r = len % 16, whole = len / 16 - (r != 0); /* the stolen-from block apart */
     xts_blocks(xk, decrypt, t, dst, src, whole);
     if (r) {

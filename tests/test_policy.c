@@ -4,7 +4,8 @@
  * (what AES_GEN_CPU_MASK or a virtual machine can take away), with the
  * policy on and off: a key whose backend is constant-time takes every mode
  * from constant-time kernels, the default is constant-time wherever a
- * constant-time backend runs, and with the policy it is never anything else.
+ * constant-time backend runs, and with the policy it is never anything else;
+ * every plan's short-message table picks the widest kernel that fits.
  * Then the same through the API in this process (ctest runs it under
  * several masks).
  */
@@ -18,6 +19,28 @@
 static int ct(int backend)
 {
     return backend >= 0 && aes_gen_backend_table[backend].constant_time;
+}
+
+/* The short-message table of one plan (internal.h: aes_gen_pick): for every
+ * n up to the range's widest width, the widest kernel of the range with at
+ * most n blocks, taking its whole groups of them. */
+static void check_picks(const struct aes_gen_mode_plan *plan, uint32_t have)
+{
+    const struct aes_gen_pick *picks = aes_gen_picks + plan->picks;
+    const unsigned widest = aes_gen_registry[plan->first].width;
+    for (unsigned n = 1; n <= widest; n++) {
+        const struct aes_gen_pick e = picks[n];
+        ck_assert_msg(e.kernel >= plan->first && e.kernel < plan->first + plan->count,
+                      "features 0x%x: %s: %u blocks start outside the range", have,
+                      aes_gen_registry[plan->first].symbol, n);
+        const unsigned w = aes_gen_registry[e.kernel].width;
+        ck_assert_msg(w <= n && e.blocks == n - n % w, "features 0x%x: %s: %u blocks: %s takes %u",
+                      have, aes_gen_registry[plan->first].symbol, n,
+                      aes_gen_registry[e.kernel].symbol, e.blocks);
+        for (unsigned i = plan->first; i < e.kernel; i++)
+            ck_assert_msg(aes_gen_registry[i].width > n, "features 0x%x: %u blocks: %s before %s",
+                          have, n, aes_gen_registry[i].symbol, aes_gen_registry[e.kernel].symbol);
+    }
 }
 
 static void check_plans(const struct aes_gen_plans *p, uint32_t have)
@@ -36,6 +59,7 @@ static void check_plans(const struct aes_gen_plans *p, uint32_t have)
                               aes_gen_backend_table[b].name, aes_gen_modes[md].name);
                 if (src < 0)
                     continue;
+                check_picks(&p->mode[b][ks][md], have);
                 ck_assert_msg(!ct(b) || ct(src),
                               "features 0x%x: a %s key (constant-time) runs %s on %s", have,
                               aes_gen_backend_table[b].name, aes_gen_modes[md].name,

@@ -64,6 +64,7 @@ enum {
 typedef struct aes_gen_key {
     AES_GEN_ALIGN64 uint8_t private_ks[1024]; /* expanded key, in the backend's format */
     uint16_t private_kernels[16][2];         /* per mode: registry index, count */
+    uint16_t private_picks[16];              /* per mode: its short-message table */
     uint16_t private_rk_offset[2];           /* encryption, decryption round keys in ks */
     uint16_t private_backend;
     uint16_t private_rounds;
