@@ -4,8 +4,9 @@ blocks per register) and zmm (EVEX, 32 registers, 4 blocks per register).
 
 Only the parallel modes: a key takes its serial modes (one block at a time,
 bound by AES latency, not width) from the best backend that has them with
-the same round-key layout (aesni).  Widths up to 4 (the last blocks of a
-message, short messages) run on xmm with the VEX encoding.  Round keys are
+the same round-key layout (aesni).  Every width that fills whole ymm or zmm
+registers runs on them, the short ones too; the others run on xmm with the
+VEX encoding.  Round keys are
 broadcast into every lane once per call; vaes512 keeps all fifteen in
 registers at any width it allows.
 """
@@ -13,9 +14,12 @@ registers at any width it allows.
 from . import gcm, skeletons, xts
 from .vector import Vector
 
-# Widths up to this run on xmm: a group this short is bound by AES latency, and
-# xmm saves the broadcasts (measured at W=4 on vaes256: 15.8 ns xmm, 16.2 ns ymm).
-NARROW_UP_TO = 4
+# Widths up to this would run on xmm.  None do: on Zen 4, back-to-back calls on
+# separate buffers, AES-128, ticks per byte xmm -> full vector: vaes512 W=4 ECB
+# 0.363 -> 0.247, CTR 0.411 -> 0.313, XTS 0.586 -> 0.551; vaes256 W=2 ECB
+# 0.670 -> 0.541, W=4 ECB 0.367 -> 0.297, CTR 0.483 -> 0.357.  (Chained in
+# place, where each call waits for the last, W=4 ECB on zmm is 5% slower.)
+NARROW_UP_TO = 0
 
 EMITTER = skeletons.SkeletonEmitter(
     {"vaes256": Vector(32, 16, "vex"), "vaes512": Vector(64, 32, "evex")},

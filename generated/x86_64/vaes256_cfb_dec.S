@@ -321,113 +321,84 @@ aes_gen_vaes256_cfb_dec_k128_w8:
 
 # void aes_gen_vaes256_cfb_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 1 reloaded per group.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
-# Requires: AESNI, AVX.
+# Requires: AVX, AVX2, VAES.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
-#   %xmm4 chaining value (IV, last ciphertext)
-#   %xmm5 temporary: data loads, spilled round keys rk1
-#   %xmm6 rk0
-#   %xmm15 rk2
-#   %xmm14 rk3
-#   %xmm13 rk4
-#   %xmm12 rk5
-#   %xmm11 rk6
-#   %xmm10 rk7
-#   %xmm9 rk8
-#   %xmm8 rk9
-#   %xmm7 rk10
+#   %ymm0 blocks 0-1
+#   %ymm1 blocks 2-3
+#   %ymm2 chaining value (IV, last ciphertext)
+#   %ymm3 temporary: data loads
+#   %ymm4 rk0
+#   %ymm14 rk1
+#   %ymm13 rk2
+#   %ymm12 rk3
+#   %ymm11 rk4
+#   %ymm10 rk5
+#   %ymm9 rk6
+#   %ymm8 rk7
+#   %ymm7 rk8
+#   %ymm6 rk9
+#   %ymm5 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_cfb_dec_k128_w4
     .type aes_gen_vaes256_cfb_dec_k128_w4, @function
     .p2align 5
 aes_gen_vaes256_cfb_dec_k128_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm6
-    vmovdqu 32(%rdi), %xmm15
-    vmovdqu 48(%rdi), %xmm14
-    vmovdqu 64(%rdi), %xmm13
-    vmovdqu 80(%rdi), %xmm12
-    vmovdqu 96(%rdi), %xmm11
-    vmovdqu 112(%rdi), %xmm10
-    vmovdqu 128(%rdi), %xmm9
-    vmovdqu 144(%rdi), %xmm8
-    vmovdqu 160(%rdi), %xmm7
-    vmovdqu (%rsi), %xmm4
+    vbroadcasti128 0(%rdi), %ymm4
+    vbroadcasti128 16(%rdi), %ymm14
+    vbroadcasti128 32(%rdi), %ymm13
+    vbroadcasti128 48(%rdi), %ymm12
+    vbroadcasti128 64(%rdi), %ymm11
+    vbroadcasti128 80(%rdi), %ymm10
+    vbroadcasti128 96(%rdi), %ymm9
+    vbroadcasti128 112(%rdi), %ymm8
+    vbroadcasti128 128(%rdi), %ymm7
+    vbroadcasti128 144(%rdi), %ymm6
+    vbroadcasti128 160(%rdi), %ymm5
+    vbroadcasti128 (%rsi), %ymm2
     cmp $4, %r8
     jb .Laes_gen_vaes256_cfb_dec_k128_w4_done
     .p2align 4
 .Laes_gen_vaes256_cfb_dec_k128_w4_loop:
-    vmovdqa %xmm4, %xmm0
-    vmovdqu 0(%rcx), %xmm1
-    vmovdqu 16(%rcx), %xmm2
-    vmovdqu 32(%rcx), %xmm3
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm6, %xmm1, %xmm1
-    vpxor %xmm6, %xmm2, %xmm2
-    vpxor %xmm6, %xmm3, %xmm3
-    vmovdqu 16(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd4         # vaesenc %xmm12, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdc         # vaesenc %xmm12, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd3         # vaesenc %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdb         # vaesenc %xmm11, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd2         # vaesenc %xmm10, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xda         # vaesenc %xmm10, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd0         # vaesenc %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd8         # vaesenc %xmm8, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdd,0xc7         # vaesenclast %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xcf         # vaesenclast %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdd,0xd7         # vaesenclast %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdd,0xdf         # vaesenclast %xmm7, %xmm3, %xmm3
-    vmovdqu 48(%rcx), %xmm4
-    vpxor 0(%rcx), %xmm0, %xmm0
-    vpxor 16(%rcx), %xmm1, %xmm1
-    vpxor 32(%rcx), %xmm2, %xmm2
-    vpxor %xmm4, %xmm3, %xmm3
-    vmovdqu %xmm0, 0(%rdx)
-    vmovdqu %xmm1, 16(%rdx)
-    vmovdqu %xmm2, 32(%rdx)
-    vmovdqu %xmm3, 48(%rdx)
+    vperm2i128 $33, 0(%rcx), %ymm2, %ymm0
+    vmovdqu 16(%rcx), %ymm1
+    vpxor %ymm4, %ymm0, %ymm0
+    vpxor %ymm4, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xce         # vaesenc %ymm14, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcd         # vaesenc %ymm13, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc3         # vaesenc %ymm11, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcb         # vaesenc %ymm11, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc1         # vaesenc %ymm9, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xc9         # vaesenc %ymm9, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xc8         # vaesenc %ymm8, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xdd,0xc5         # vaesenclast %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdd,0xcd         # vaesenclast %ymm5, %ymm1, %ymm1
+    vmovdqu 32(%rcx), %ymm2
+    vpxor 0(%rcx), %ymm0, %ymm0
+    vpxor %ymm2, %ymm1, %ymm1
+    vmovdqu %ymm0, 0(%rdx)
+    vmovdqu %ymm1, 32(%rdx)
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
     cmp $4, %r8
     jae .Laes_gen_vaes256_cfb_dec_k128_w4_loop
 .Laes_gen_vaes256_cfb_dec_k128_w4_done:
-    vmovdqu %xmm4, (%rsi)
+    vextracti128 $1, %ymm2, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -443,7 +414,6 @@ aes_gen_vaes256_cfb_dec_k128_w4:
     vpxor %xmm12, %xmm12, %xmm12
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
     vzeroupper
     ret
     .size aes_gen_vaes256_cfb_dec_k128_w4, .-aes_gen_vaes256_cfb_dec_k128_w4
@@ -453,81 +423,66 @@ aes_gen_vaes256_cfb_dec_k128_w4:
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 2.
-# Requires: AESNI, AVX.
+# Requires: AVX, AVX2, VAES.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 chaining value (IV, last ciphertext)
-#   %xmm3 temporary: data loads
-#   %xmm4 rk0
-#   %xmm14 rk1
-#   %xmm13 rk2
-#   %xmm12 rk3
-#   %xmm11 rk4
-#   %xmm10 rk5
-#   %xmm9 rk6
-#   %xmm8 rk7
-#   %xmm7 rk8
-#   %xmm6 rk9
-#   %xmm5 rk10
+#   %ymm0 blocks 0-1
+#   %ymm1 chaining value (IV, last ciphertext)
+#   %ymm2 temporary: data loads
+#   %ymm3 rk0
+#   %ymm13 rk1
+#   %ymm12 rk2
+#   %ymm11 rk3
+#   %ymm10 rk4
+#   %ymm9 rk5
+#   %ymm8 rk6
+#   %ymm7 rk7
+#   %ymm6 rk8
+#   %ymm5 rk9
+#   %ymm4 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_cfb_dec_k128_w2
     .type aes_gen_vaes256_cfb_dec_k128_w2, @function
     .p2align 5
 aes_gen_vaes256_cfb_dec_k128_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm4
-    vmovdqu 16(%rdi), %xmm14
-    vmovdqu 32(%rdi), %xmm13
-    vmovdqu 48(%rdi), %xmm12
-    vmovdqu 64(%rdi), %xmm11
-    vmovdqu 80(%rdi), %xmm10
-    vmovdqu 96(%rdi), %xmm9
-    vmovdqu 112(%rdi), %xmm8
-    vmovdqu 128(%rdi), %xmm7
-    vmovdqu 144(%rdi), %xmm6
-    vmovdqu 160(%rdi), %xmm5
-    vmovdqu (%rsi), %xmm2
+    vbroadcasti128 0(%rdi), %ymm3
+    vbroadcasti128 16(%rdi), %ymm13
+    vbroadcasti128 32(%rdi), %ymm12
+    vbroadcasti128 48(%rdi), %ymm11
+    vbroadcasti128 64(%rdi), %ymm10
+    vbroadcasti128 80(%rdi), %ymm9
+    vbroadcasti128 96(%rdi), %ymm8
+    vbroadcasti128 112(%rdi), %ymm7
+    vbroadcasti128 128(%rdi), %ymm6
+    vbroadcasti128 144(%rdi), %ymm5
+    vbroadcasti128 160(%rdi), %ymm4
+    vbroadcasti128 (%rsi), %ymm1
     cmp $2, %r8
     jb .Laes_gen_vaes256_cfb_dec_k128_w2_done
     .p2align 4
 .Laes_gen_vaes256_cfb_dec_k128_w2_loop:
-    vmovdqa %xmm2, %xmm0
-    vmovdqu 0(%rcx), %xmm1
-    vpxor %xmm4, %xmm0, %xmm0
-    vpxor %xmm4, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdc,0xc6         # vaesenc %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xce         # vaesenc %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdd,0xc5         # vaesenclast %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xcd         # vaesenclast %xmm5, %xmm1, %xmm1
-    vmovdqu 16(%rcx), %xmm2
-    vpxor 0(%rcx), %xmm0, %xmm0
-    vpxor %xmm2, %xmm1, %xmm1
-    vmovdqu %xmm0, 0(%rdx)
-    vmovdqu %xmm1, 16(%rdx)
+    vperm2i128 $33, 0(%rcx), %ymm1, %ymm0
+    vpxor %ymm3, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc3         # vaesenc %ymm11, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc1         # vaesenc %ymm9, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdd,0xc4         # vaesenclast %ymm4, %ymm0, %ymm0
+    vmovdqu 0(%rcx), %ymm1
+    vpxor %ymm1, %ymm0, %ymm0
+    vmovdqu %ymm0, 0(%rdx)
     add $32, %rcx
     add $32, %rdx
     sub $2, %r8
     cmp $2, %r8
     jae .Laes_gen_vaes256_cfb_dec_k128_w2_loop
 .Laes_gen_vaes256_cfb_dec_k128_w2_done:
-    vmovdqu %xmm2, (%rsi)
+    vextracti128 $1, %ymm1, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -542,7 +497,6 @@ aes_gen_vaes256_cfb_dec_k128_w2:
     vpxor %xmm11, %xmm11, %xmm11
     vpxor %xmm12, %xmm12, %xmm12
     vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
     vzeroupper
     ret
     .size aes_gen_vaes256_cfb_dec_k128_w2, .-aes_gen_vaes256_cfb_dec_k128_w2
@@ -974,123 +928,91 @@ aes_gen_vaes256_cfb_dec_k192_w8:
 
 # void aes_gen_vaes256_cfb_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 3 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
-# Requires: AESNI, AVX.
+# Requires: AVX, AVX2, VAES.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
-#   %xmm4 chaining value (IV, last ciphertext)
-#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3
-#   %xmm6 rk0
-#   %xmm15 rk4
-#   %xmm14 rk5
-#   %xmm13 rk6
-#   %xmm12 rk7
-#   %xmm11 rk8
-#   %xmm10 rk9
-#   %xmm9 rk10
-#   %xmm8 rk11
-#   %xmm7 rk12
+#   %ymm0 blocks 0-1
+#   %ymm1 blocks 2-3
+#   %ymm2 chaining value (IV, last ciphertext)
+#   %ymm3 temporary: data loads, spilled round keys rk1
+#   %ymm4 rk0
+#   %ymm15 rk2
+#   %ymm14 rk3
+#   %ymm13 rk4
+#   %ymm12 rk5
+#   %ymm11 rk6
+#   %ymm10 rk7
+#   %ymm9 rk8
+#   %ymm8 rk9
+#   %ymm7 rk10
+#   %ymm6 rk11
+#   %ymm5 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_cfb_dec_k192_w4
     .type aes_gen_vaes256_cfb_dec_k192_w4, @function
     .p2align 5
 aes_gen_vaes256_cfb_dec_k192_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm6
-    vmovdqu 64(%rdi), %xmm15
-    vmovdqu 80(%rdi), %xmm14
-    vmovdqu 96(%rdi), %xmm13
-    vmovdqu 112(%rdi), %xmm12
-    vmovdqu 128(%rdi), %xmm11
-    vmovdqu 144(%rdi), %xmm10
-    vmovdqu 160(%rdi), %xmm9
-    vmovdqu 176(%rdi), %xmm8
-    vmovdqu 192(%rdi), %xmm7
-    vmovdqu (%rsi), %xmm4
+    vbroadcasti128 0(%rdi), %ymm4
+    vbroadcasti128 32(%rdi), %ymm15
+    vbroadcasti128 48(%rdi), %ymm14
+    vbroadcasti128 64(%rdi), %ymm13
+    vbroadcasti128 80(%rdi), %ymm12
+    vbroadcasti128 96(%rdi), %ymm11
+    vbroadcasti128 112(%rdi), %ymm10
+    vbroadcasti128 128(%rdi), %ymm9
+    vbroadcasti128 144(%rdi), %ymm8
+    vbroadcasti128 160(%rdi), %ymm7
+    vbroadcasti128 176(%rdi), %ymm6
+    vbroadcasti128 192(%rdi), %ymm5
+    vbroadcasti128 (%rsi), %ymm2
     cmp $4, %r8
     jb .Laes_gen_vaes256_cfb_dec_k192_w4_done
     .p2align 4
 .Laes_gen_vaes256_cfb_dec_k192_w4_loop:
-    vmovdqa %xmm4, %xmm0
-    vmovdqu 0(%rcx), %xmm1
-    vmovdqu 16(%rcx), %xmm2
-    vmovdqu 32(%rcx), %xmm3
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm6, %xmm1, %xmm1
-    vpxor %xmm6, %xmm2, %xmm2
-    vpxor %xmm6, %xmm3, %xmm3
-    vmovdqu 16(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 32(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 48(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd4         # vaesenc %xmm12, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdc         # vaesenc %xmm12, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd3         # vaesenc %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdb         # vaesenc %xmm11, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd2         # vaesenc %xmm10, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xda         # vaesenc %xmm10, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd0         # vaesenc %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd8         # vaesenc %xmm8, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdd,0xc7         # vaesenclast %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xcf         # vaesenclast %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdd,0xd7         # vaesenclast %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdd,0xdf         # vaesenclast %xmm7, %xmm3, %xmm3
-    vmovdqu 48(%rcx), %xmm4
-    vpxor 0(%rcx), %xmm0, %xmm0
-    vpxor 16(%rcx), %xmm1, %xmm1
-    vpxor 32(%rcx), %xmm2, %xmm2
-    vpxor %xmm4, %xmm3, %xmm3
-    vmovdqu %xmm0, 0(%rdx)
-    vmovdqu %xmm1, 16(%rdx)
-    vmovdqu %xmm2, 32(%rdx)
-    vmovdqu %xmm3, 48(%rdx)
+    vperm2i128 $33, 0(%rcx), %ymm2, %ymm0
+    vmovdqu 16(%rcx), %ymm1
+    vpxor %ymm4, %ymm0, %ymm0
+    vpxor %ymm4, %ymm1, %ymm1
+    vbroadcasti128 16(%rdi), %ymm3
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xce         # vaesenc %ymm14, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcd         # vaesenc %ymm13, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc3         # vaesenc %ymm11, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcb         # vaesenc %ymm11, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc1         # vaesenc %ymm9, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xc9         # vaesenc %ymm9, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xc8         # vaesenc %ymm8, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xdd,0xc5         # vaesenclast %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdd,0xcd         # vaesenclast %ymm5, %ymm1, %ymm1
+    vmovdqu 32(%rcx), %ymm2
+    vpxor 0(%rcx), %ymm0, %ymm0
+    vpxor %ymm2, %ymm1, %ymm1
+    vmovdqu %ymm0, 0(%rdx)
+    vmovdqu %ymm1, 32(%rdx)
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
     cmp $4, %r8
     jae .Laes_gen_vaes256_cfb_dec_k192_w4_loop
 .Laes_gen_vaes256_cfb_dec_k192_w4_done:
-    vmovdqu %xmm4, (%rsi)
+    vextracti128 $1, %ymm2, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1113,91 +1035,75 @@ aes_gen_vaes256_cfb_dec_k192_w4:
 
 # void aes_gen_vaes256_cfb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 1 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 2.
-# Requires: AESNI, AVX.
+# Requires: AVX, AVX2, VAES.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 chaining value (IV, last ciphertext)
-#   %xmm3 temporary: data loads, spilled round keys rk1
-#   %xmm4 rk0
-#   %xmm15 rk2
-#   %xmm14 rk3
-#   %xmm13 rk4
-#   %xmm12 rk5
-#   %xmm11 rk6
-#   %xmm10 rk7
-#   %xmm9 rk8
-#   %xmm8 rk9
-#   %xmm7 rk10
-#   %xmm6 rk11
-#   %xmm5 rk12
+#   %ymm0 blocks 0-1
+#   %ymm1 chaining value (IV, last ciphertext)
+#   %ymm2 temporary: data loads
+#   %ymm3 rk0
+#   %ymm15 rk1
+#   %ymm14 rk2
+#   %ymm13 rk3
+#   %ymm12 rk4
+#   %ymm11 rk5
+#   %ymm10 rk6
+#   %ymm9 rk7
+#   %ymm8 rk8
+#   %ymm7 rk9
+#   %ymm6 rk10
+#   %ymm5 rk11
+#   %ymm4 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_cfb_dec_k192_w2
     .type aes_gen_vaes256_cfb_dec_k192_w2, @function
     .p2align 5
 aes_gen_vaes256_cfb_dec_k192_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm4
-    vmovdqu 32(%rdi), %xmm15
-    vmovdqu 48(%rdi), %xmm14
-    vmovdqu 64(%rdi), %xmm13
-    vmovdqu 80(%rdi), %xmm12
-    vmovdqu 96(%rdi), %xmm11
-    vmovdqu 112(%rdi), %xmm10
-    vmovdqu 128(%rdi), %xmm9
-    vmovdqu 144(%rdi), %xmm8
-    vmovdqu 160(%rdi), %xmm7
-    vmovdqu 176(%rdi), %xmm6
-    vmovdqu 192(%rdi), %xmm5
-    vmovdqu (%rsi), %xmm2
+    vbroadcasti128 0(%rdi), %ymm3
+    vbroadcasti128 16(%rdi), %ymm15
+    vbroadcasti128 32(%rdi), %ymm14
+    vbroadcasti128 48(%rdi), %ymm13
+    vbroadcasti128 64(%rdi), %ymm12
+    vbroadcasti128 80(%rdi), %ymm11
+    vbroadcasti128 96(%rdi), %ymm10
+    vbroadcasti128 112(%rdi), %ymm9
+    vbroadcasti128 128(%rdi), %ymm8
+    vbroadcasti128 144(%rdi), %ymm7
+    vbroadcasti128 160(%rdi), %ymm6
+    vbroadcasti128 176(%rdi), %ymm5
+    vbroadcasti128 192(%rdi), %ymm4
+    vbroadcasti128 (%rsi), %ymm1
     cmp $2, %r8
     jb .Laes_gen_vaes256_cfb_dec_k192_w2_done
     .p2align 4
 .Laes_gen_vaes256_cfb_dec_k192_w2_loop:
-    vmovdqa %xmm2, %xmm0
-    vmovdqu 0(%rcx), %xmm1
-    vpxor %xmm4, %xmm0, %xmm0
-    vpxor %xmm4, %xmm1, %xmm1
-    vmovdqu 16(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdc,0xc6         # vaesenc %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xce         # vaesenc %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdd,0xc5         # vaesenclast %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xcd         # vaesenclast %xmm5, %xmm1, %xmm1
-    vmovdqu 16(%rcx), %xmm2
-    vpxor 0(%rcx), %xmm0, %xmm0
-    vpxor %xmm2, %xmm1, %xmm1
-    vmovdqu %xmm0, 0(%rdx)
-    vmovdqu %xmm1, 16(%rdx)
+    vperm2i128 $33, 0(%rcx), %ymm1, %ymm0
+    vpxor %ymm3, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc3         # vaesenc %ymm11, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc1         # vaesenc %ymm9, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdd,0xc4         # vaesenclast %ymm4, %ymm0, %ymm0
+    vmovdqu 0(%rcx), %ymm1
+    vpxor %ymm1, %ymm0, %ymm0
+    vmovdqu %ymm0, 0(%rdx)
     add $32, %rcx
     add $32, %rdx
     sub $2, %r8
     cmp $2, %r8
     jae .Laes_gen_vaes256_cfb_dec_k192_w2_loop
 .Laes_gen_vaes256_cfb_dec_k192_w2_done:
-    vmovdqu %xmm2, (%rsi)
+    vextracti128 $1, %ymm1, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1681,133 +1587,97 @@ aes_gen_vaes256_cfb_dec_k256_w8:
 
 # void aes_gen_vaes256_cfb_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 5 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
-# Requires: AESNI, AVX.
+# Requires: AVX, AVX2, VAES.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
-#   %xmm4 chaining value (IV, last ciphertext)
-#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
-#   %xmm6 rk0
-#   %xmm15 rk6
-#   %xmm14 rk7
-#   %xmm13 rk8
-#   %xmm12 rk9
-#   %xmm11 rk10
-#   %xmm10 rk11
-#   %xmm9 rk12
-#   %xmm8 rk13
-#   %xmm7 rk14
+#   %ymm0 blocks 0-1
+#   %ymm1 blocks 2-3
+#   %ymm2 chaining value (IV, last ciphertext)
+#   %ymm3 temporary: data loads, spilled round keys rk1 rk2 rk3
+#   %ymm4 rk0
+#   %ymm15 rk4
+#   %ymm14 rk5
+#   %ymm13 rk6
+#   %ymm12 rk7
+#   %ymm11 rk8
+#   %ymm10 rk9
+#   %ymm9 rk10
+#   %ymm8 rk11
+#   %ymm7 rk12
+#   %ymm6 rk13
+#   %ymm5 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_cfb_dec_k256_w4
     .type aes_gen_vaes256_cfb_dec_k256_w4, @function
     .p2align 5
 aes_gen_vaes256_cfb_dec_k256_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm6
-    vmovdqu 96(%rdi), %xmm15
-    vmovdqu 112(%rdi), %xmm14
-    vmovdqu 128(%rdi), %xmm13
-    vmovdqu 144(%rdi), %xmm12
-    vmovdqu 160(%rdi), %xmm11
-    vmovdqu 176(%rdi), %xmm10
-    vmovdqu 192(%rdi), %xmm9
-    vmovdqu 208(%rdi), %xmm8
-    vmovdqu 224(%rdi), %xmm7
-    vmovdqu (%rsi), %xmm4
+    vbroadcasti128 0(%rdi), %ymm4
+    vbroadcasti128 64(%rdi), %ymm15
+    vbroadcasti128 80(%rdi), %ymm14
+    vbroadcasti128 96(%rdi), %ymm13
+    vbroadcasti128 112(%rdi), %ymm12
+    vbroadcasti128 128(%rdi), %ymm11
+    vbroadcasti128 144(%rdi), %ymm10
+    vbroadcasti128 160(%rdi), %ymm9
+    vbroadcasti128 176(%rdi), %ymm8
+    vbroadcasti128 192(%rdi), %ymm7
+    vbroadcasti128 208(%rdi), %ymm6
+    vbroadcasti128 224(%rdi), %ymm5
+    vbroadcasti128 (%rsi), %ymm2
     cmp $4, %r8
     jb .Laes_gen_vaes256_cfb_dec_k256_w4_done
     .p2align 4
 .Laes_gen_vaes256_cfb_dec_k256_w4_loop:
-    vmovdqa %xmm4, %xmm0
-    vmovdqu 0(%rcx), %xmm1
-    vmovdqu 16(%rcx), %xmm2
-    vmovdqu 32(%rcx), %xmm3
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm6, %xmm1, %xmm1
-    vpxor %xmm6, %xmm2, %xmm2
-    vpxor %xmm6, %xmm3, %xmm3
-    vmovdqu 16(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 32(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 48(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 64(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 80(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd4         # vaesenc %xmm12, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdc         # vaesenc %xmm12, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd3         # vaesenc %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdb         # vaesenc %xmm11, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd2         # vaesenc %xmm10, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xda         # vaesenc %xmm10, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd0         # vaesenc %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd8         # vaesenc %xmm8, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdd,0xc7         # vaesenclast %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xcf         # vaesenclast %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdd,0xd7         # vaesenclast %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdd,0xdf         # vaesenclast %xmm7, %xmm3, %xmm3
-    vmovdqu 48(%rcx), %xmm4
-    vpxor 0(%rcx), %xmm0, %xmm0
-    vpxor 16(%rcx), %xmm1, %xmm1
-    vpxor 32(%rcx), %xmm2, %xmm2
-    vpxor %xmm4, %xmm3, %xmm3
-    vmovdqu %xmm0, 0(%rdx)
-    vmovdqu %xmm1, 16(%rdx)
-    vmovdqu %xmm2, 32(%rdx)
-    vmovdqu %xmm3, 48(%rdx)
+    vperm2i128 $33, 0(%rcx), %ymm2, %ymm0
+    vmovdqu 16(%rcx), %ymm1
+    vpxor %ymm4, %ymm0, %ymm0
+    vpxor %ymm4, %ymm1, %ymm1
+    vbroadcasti128 16(%rdi), %ymm3
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
+    vbroadcasti128 32(%rdi), %ymm3
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
+    vbroadcasti128 48(%rdi), %ymm3
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xce         # vaesenc %ymm14, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcd         # vaesenc %ymm13, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc3         # vaesenc %ymm11, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcb         # vaesenc %ymm11, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc1         # vaesenc %ymm9, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xc9         # vaesenc %ymm9, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xc8         # vaesenc %ymm8, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xdd,0xc5         # vaesenclast %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdd,0xcd         # vaesenclast %ymm5, %ymm1, %ymm1
+    vmovdqu 32(%rcx), %ymm2
+    vpxor 0(%rcx), %ymm0, %ymm0
+    vpxor %ymm2, %ymm1, %ymm1
+    vmovdqu %ymm0, 0(%rdx)
+    vmovdqu %ymm1, 32(%rdx)
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
     cmp $4, %r8
     jae .Laes_gen_vaes256_cfb_dec_k256_w4_loop
 .Laes_gen_vaes256_cfb_dec_k256_w4_done:
-    vmovdqu %xmm4, (%rsi)
+    vextracti128 $1, %ymm2, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1830,97 +1700,79 @@ aes_gen_vaes256_cfb_dec_k256_w4:
 
 # void aes_gen_vaes256_cfb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 3 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 2 reloaded per group.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 2.
-# Requires: AESNI, AVX.
+# Requires: AVX, AVX2, VAES.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 chaining value (IV, last ciphertext)
-#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3
-#   %xmm4 rk0
-#   %xmm15 rk4
-#   %xmm14 rk5
-#   %xmm13 rk6
-#   %xmm12 rk7
-#   %xmm11 rk8
-#   %xmm10 rk9
-#   %xmm9 rk10
-#   %xmm8 rk11
-#   %xmm7 rk12
-#   %xmm6 rk13
-#   %xmm5 rk14
+#   %ymm0 blocks 0-1
+#   %ymm1 chaining value (IV, last ciphertext)
+#   %ymm2 temporary: data loads, spilled round keys rk1 rk2
+#   %ymm3 rk0
+#   %ymm15 rk3
+#   %ymm14 rk4
+#   %ymm13 rk5
+#   %ymm12 rk6
+#   %ymm11 rk7
+#   %ymm10 rk8
+#   %ymm9 rk9
+#   %ymm8 rk10
+#   %ymm7 rk11
+#   %ymm6 rk12
+#   %ymm5 rk13
+#   %ymm4 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_cfb_dec_k256_w2
     .type aes_gen_vaes256_cfb_dec_k256_w2, @function
     .p2align 5
 aes_gen_vaes256_cfb_dec_k256_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm4
-    vmovdqu 64(%rdi), %xmm15
-    vmovdqu 80(%rdi), %xmm14
-    vmovdqu 96(%rdi), %xmm13
-    vmovdqu 112(%rdi), %xmm12
-    vmovdqu 128(%rdi), %xmm11
-    vmovdqu 144(%rdi), %xmm10
-    vmovdqu 160(%rdi), %xmm9
-    vmovdqu 176(%rdi), %xmm8
-    vmovdqu 192(%rdi), %xmm7
-    vmovdqu 208(%rdi), %xmm6
-    vmovdqu 224(%rdi), %xmm5
-    vmovdqu (%rsi), %xmm2
+    vbroadcasti128 0(%rdi), %ymm3
+    vbroadcasti128 48(%rdi), %ymm15
+    vbroadcasti128 64(%rdi), %ymm14
+    vbroadcasti128 80(%rdi), %ymm13
+    vbroadcasti128 96(%rdi), %ymm12
+    vbroadcasti128 112(%rdi), %ymm11
+    vbroadcasti128 128(%rdi), %ymm10
+    vbroadcasti128 144(%rdi), %ymm9
+    vbroadcasti128 160(%rdi), %ymm8
+    vbroadcasti128 176(%rdi), %ymm7
+    vbroadcasti128 192(%rdi), %ymm6
+    vbroadcasti128 208(%rdi), %ymm5
+    vbroadcasti128 224(%rdi), %ymm4
+    vbroadcasti128 (%rsi), %ymm1
     cmp $2, %r8
     jb .Laes_gen_vaes256_cfb_dec_k256_w2_done
     .p2align 4
 .Laes_gen_vaes256_cfb_dec_k256_w2_loop:
-    vmovdqa %xmm2, %xmm0
-    vmovdqu 0(%rcx), %xmm1
-    vpxor %xmm4, %xmm0, %xmm0
-    vpxor %xmm4, %xmm1, %xmm1
-    vmovdqu 16(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vmovdqu 32(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vmovdqu 48(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdc,0xc6         # vaesenc %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xce         # vaesenc %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdd,0xc5         # vaesenclast %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xcd         # vaesenclast %xmm5, %xmm1, %xmm1
-    vmovdqu 16(%rcx), %xmm2
-    vpxor 0(%rcx), %xmm0, %xmm0
-    vpxor %xmm2, %xmm1, %xmm1
-    vmovdqu %xmm0, 0(%rdx)
-    vmovdqu %xmm1, 16(%rdx)
+    vperm2i128 $33, 0(%rcx), %ymm1, %ymm0
+    vpxor %ymm3, %ymm0, %ymm0
+    vbroadcasti128 16(%rdi), %ymm2
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
+    vbroadcasti128 32(%rdi), %ymm2
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc3         # vaesenc %ymm11, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc1         # vaesenc %ymm9, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdd,0xc4         # vaesenclast %ymm4, %ymm0, %ymm0
+    vmovdqu 0(%rcx), %ymm1
+    vpxor %ymm1, %ymm0, %ymm0
+    vmovdqu %ymm0, 0(%rdx)
     add $32, %rcx
     add $32, %rdx
     sub $2, %r8
     cmp $2, %r8
     jae .Laes_gen_vaes256_cfb_dec_k256_w2_loop
 .Laes_gen_vaes256_cfb_dec_k256_w2_done:
-    vmovdqu %xmm2, (%rsi)
+    vextracti128 $1, %ymm1, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2

@@ -55,8 +55,10 @@
 # 2 added to byte 15, in every lane
 .Lvaes256_ctr_step2:
     .quad 0, 0x0200000000000000
+    .quad 0, 0x0200000000000000
 # 4 added to byte 15, in every lane
 .Lvaes256_ctr_step4:
+    .quad 0, 0x0400000000000000
     .quad 0, 0x0400000000000000
 # 8 added to byte 15, in every lane
 .Lvaes256_ctr_step8:
@@ -565,27 +567,26 @@ aes_gen_vaes256_ctr_enc_k128_w8:
 
 # void aes_gen_vaes256_ctr_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 1 reloaded per group.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 4.
-# Requires: AESNI, AVX.
+# Requires: AVX, AVX2, VAES.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
-#   %xmm4 counter block, big-endian, in every lane
-#   %xmm5 temporary: data loads, spilled round keys rk1
-#   %xmm6 rk0
-#   %xmm15 rk2
-#   %xmm14 rk3
-#   %xmm13 rk4
-#   %xmm12 rk5
-#   %xmm11 rk6
-#   %xmm10 rk7
-#   %xmm9 rk8
-#   %xmm8 rk9
-#   %xmm7 rk10
+#   %ymm0 blocks 0-1
+#   %ymm1 blocks 2-3
+#   %ymm2 counter block, big-endian, in every lane
+#   %ymm3 temporary: data loads
+#   %ymm4 rk0
+#   %ymm14 rk1
+#   %ymm13 rk2
+#   %ymm12 rk3
+#   %ymm11 rk4
+#   %ymm10 rk5
+#   %ymm9 rk6
+#   %ymm8 rk7
+#   %ymm7 rk8
+#   %ymm6 rk9
+#   %ymm5 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
 #   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_vaes256_ctr_enc_k128_w4
@@ -593,17 +594,18 @@ aes_gen_vaes256_ctr_enc_k128_w8:
     .p2align 5
 aes_gen_vaes256_ctr_enc_k128_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm6
-    vmovdqu 32(%rdi), %xmm15
-    vmovdqu 48(%rdi), %xmm14
-    vmovdqu 64(%rdi), %xmm13
-    vmovdqu 80(%rdi), %xmm12
-    vmovdqu 96(%rdi), %xmm11
-    vmovdqu 112(%rdi), %xmm10
-    vmovdqu 128(%rdi), %xmm9
-    vmovdqu 144(%rdi), %xmm8
-    vmovdqu 160(%rdi), %xmm7
-    vmovdqu (%rsi), %xmm4
+    vbroadcasti128 0(%rdi), %ymm4
+    vbroadcasti128 16(%rdi), %ymm14
+    vbroadcasti128 32(%rdi), %ymm13
+    vbroadcasti128 48(%rdi), %ymm12
+    vbroadcasti128 64(%rdi), %ymm11
+    vbroadcasti128 80(%rdi), %ymm10
+    vbroadcasti128 96(%rdi), %ymm9
+    vbroadcasti128 112(%rdi), %ymm8
+    vbroadcasti128 128(%rdi), %ymm7
+    vbroadcasti128 144(%rdi), %ymm6
+    vbroadcasti128 160(%rdi), %ymm5
+    vbroadcasti128 (%rsi), %ymm2
     mov (%rsi), %r10
     mov 8(%rsi), %r9
     bswap %r10
@@ -614,23 +616,20 @@ aes_gen_vaes256_ctr_enc_k128_w4:
 .Laes_gen_vaes256_ctr_enc_k128_w4_loop:
     cmp $251, %r9b
     ja .Laes_gen_vaes256_ctr_enc_k128_w4_swapped
-    vmovdqa %xmm4, %xmm0
-    vpaddq .Lvaes256_ctr_inc_be+16(%rip), %xmm4, %xmm1
-    vpaddq .Lvaes256_ctr_inc_be+32(%rip), %xmm4, %xmm2
-    vpaddq .Lvaes256_ctr_inc_be+48(%rip), %xmm4, %xmm3
-    vpaddq .Lvaes256_ctr_step4(%rip), %xmm4, %xmm4
+    vpaddq .Lvaes256_ctr_inc_be(%rip), %ymm2, %ymm0
+    vpaddq .Lvaes256_ctr_inc_be+32(%rip), %ymm2, %ymm1
+    vpaddq .Lvaes256_ctr_step4(%rip), %ymm2, %ymm2
     add $4, %r9
     jmp .Laes_gen_vaes256_ctr_enc_k128_w4_counters
 .Laes_gen_vaes256_ctr_enc_k128_w4_swapped:
     mov %r9, %r11
     add $3, %r11
     jc .Laes_gen_vaes256_ctr_enc_k128_w4_carry
-    vmovq %r9, %xmm4
-    vpinsrq $1, %r10, %xmm4, %xmm4
-    vmovdqa %xmm4, %xmm0
-    vpaddq .Lvaes256_ctr_inc_le+16(%rip), %xmm4, %xmm1
-    vpaddq .Lvaes256_ctr_inc_le+32(%rip), %xmm4, %xmm2
-    vpaddq .Lvaes256_ctr_inc_le+48(%rip), %xmm4, %xmm3
+    vmovq %r9, %xmm2
+    vpinsrq $1, %r10, %xmm2, %xmm2
+    vinserti128 $1, %xmm2, %ymm2, %ymm2
+    vpaddq .Lvaes256_ctr_inc_le(%rip), %ymm2, %ymm0
+    vpaddq .Lvaes256_ctr_inc_le+32(%rip), %ymm2, %ymm1
     add $4, %r9
     adc $0, %r10
     jmp .Laes_gen_vaes256_ctr_enc_k128_w4_swap
@@ -639,222 +638,60 @@ aes_gen_vaes256_ctr_enc_k128_w4:
     vpinsrq $1, %r10, %xmm0, %xmm0
     add $1, %r9
     adc $0, %r10
+    vmovq %r9, %xmm3
+    vpinsrq $1, %r10, %xmm3, %xmm3
+    vinserti128 $1, %xmm3, %ymm0, %ymm0
+    add $1, %r9
+    adc $0, %r10
     vmovq %r9, %xmm1
     vpinsrq $1, %r10, %xmm1, %xmm1
     add $1, %r9
     adc $0, %r10
-    vmovq %r9, %xmm2
-    vpinsrq $1, %r10, %xmm2, %xmm2
-    add $1, %r9
-    adc $0, %r10
     vmovq %r9, %xmm3
     vpinsrq $1, %r10, %xmm3, %xmm3
+    vinserti128 $1, %xmm3, %ymm1, %ymm1
     add $1, %r9
     adc $0, %r10
 .Laes_gen_vaes256_ctr_enc_k128_w4_swap:
-    vmovq %r9, %xmm4
-    vpinsrq $1, %r10, %xmm4, %xmm4
-    vpshufb .Lvaes256_ctr_bswap(%rip), %xmm0, %xmm0
-    vpshufb .Lvaes256_ctr_bswap(%rip), %xmm1, %xmm1
-    vpshufb .Lvaes256_ctr_bswap(%rip), %xmm2, %xmm2
-    vpshufb .Lvaes256_ctr_bswap(%rip), %xmm3, %xmm3
-    vpshufb .Lvaes256_ctr_bswap(%rip), %xmm4, %xmm4
+    vmovq %r9, %xmm2
+    vpinsrq $1, %r10, %xmm2, %xmm2
+    vinserti128 $1, %xmm2, %ymm2, %ymm2
+    vpshufb .Lvaes256_ctr_bswap(%rip), %ymm0, %ymm0
+    vpshufb .Lvaes256_ctr_bswap(%rip), %ymm1, %ymm1
+    vpshufb .Lvaes256_ctr_bswap(%rip), %ymm2, %ymm2
 .Laes_gen_vaes256_ctr_enc_k128_w4_counters:
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm6, %xmm1, %xmm1
-    vpxor %xmm6, %xmm2, %xmm2
-    vpxor %xmm6, %xmm3, %xmm3
-    vmovdqu 16(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd4         # vaesenc %xmm12, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdc         # vaesenc %xmm12, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd3         # vaesenc %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdb         # vaesenc %xmm11, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd2         # vaesenc %xmm10, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xda         # vaesenc %xmm10, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd0         # vaesenc %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd8         # vaesenc %xmm8, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdd,0xc7         # vaesenclast %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xcf         # vaesenclast %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdd,0xd7         # vaesenclast %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdd,0xdf         # vaesenclast %xmm7, %xmm3, %xmm3
-    vpxor 0(%rcx), %xmm0, %xmm0
-    vpxor 16(%rcx), %xmm1, %xmm1
-    vpxor 32(%rcx), %xmm2, %xmm2
-    vpxor 48(%rcx), %xmm3, %xmm3
-    vmovdqu %xmm0, 0(%rdx)
-    vmovdqu %xmm1, 16(%rdx)
-    vmovdqu %xmm2, 32(%rdx)
-    vmovdqu %xmm3, 48(%rdx)
+    vpxor %ymm4, %ymm0, %ymm0
+    vpxor %ymm4, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xce         # vaesenc %ymm14, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcd         # vaesenc %ymm13, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc3         # vaesenc %ymm11, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcb         # vaesenc %ymm11, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc1         # vaesenc %ymm9, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xc9         # vaesenc %ymm9, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xc8         # vaesenc %ymm8, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xdd,0xc5         # vaesenclast %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdd,0xcd         # vaesenclast %ymm5, %ymm1, %ymm1
+    vpxor 0(%rcx), %ymm0, %ymm0
+    vpxor 32(%rcx), %ymm1, %ymm1
+    vmovdqu %ymm0, 0(%rdx)
+    vmovdqu %ymm1, 32(%rdx)
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
     cmp $4, %r8
     jae .Laes_gen_vaes256_ctr_enc_k128_w4_loop
 .Laes_gen_vaes256_ctr_enc_k128_w4_done:
-    vmovdqu %xmm4, (%rsi)
-    vpxor %xmm0, %xmm0, %xmm0
-    vpxor %xmm1, %xmm1, %xmm1
-    vpxor %xmm2, %xmm2, %xmm2
-    vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
-    ret
-    .size aes_gen_vaes256_ctr_enc_k128_w4, .-aes_gen_vaes256_ctr_enc_k128_w4
-
-# void aes_gen_vaes256_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
-# CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
-# iv: the 128-bit big-endian counter, advanced by nblocks.
-# nblocks: a multiple of 2.
-# Requires: AESNI, AVX.
-# Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 counter block, big-endian, in every lane
-#   %xmm3 temporary: data loads
-#   %xmm4 rk0
-#   %xmm14 rk1
-#   %xmm13 rk2
-#   %xmm12 rk3
-#   %xmm11 rk4
-#   %xmm10 rk5
-#   %xmm9 rk6
-#   %xmm8 rk7
-#   %xmm7 rk8
-#   %xmm6 rk9
-#   %xmm5 rk10
-#   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
-#   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
-    .globl aes_gen_vaes256_ctr_enc_k128_w2
-    .type aes_gen_vaes256_ctr_enc_k128_w2, @function
-    .p2align 5
-aes_gen_vaes256_ctr_enc_k128_w2:
-    endbr64
-    vmovdqu 0(%rdi), %xmm4
-    vmovdqu 16(%rdi), %xmm14
-    vmovdqu 32(%rdi), %xmm13
-    vmovdqu 48(%rdi), %xmm12
-    vmovdqu 64(%rdi), %xmm11
-    vmovdqu 80(%rdi), %xmm10
-    vmovdqu 96(%rdi), %xmm9
-    vmovdqu 112(%rdi), %xmm8
-    vmovdqu 128(%rdi), %xmm7
-    vmovdqu 144(%rdi), %xmm6
-    vmovdqu 160(%rdi), %xmm5
-    vmovdqu (%rsi), %xmm2
-    mov (%rsi), %r10
-    mov 8(%rsi), %r9
-    bswap %r10
-    bswap %r9
-    cmp $2, %r8
-    jb .Laes_gen_vaes256_ctr_enc_k128_w2_done
-    .p2align 4
-.Laes_gen_vaes256_ctr_enc_k128_w2_loop:
-    cmp $253, %r9b
-    ja .Laes_gen_vaes256_ctr_enc_k128_w2_swapped
-    vmovdqa %xmm2, %xmm0
-    vpaddq .Lvaes256_ctr_inc_be+16(%rip), %xmm2, %xmm1
-    vpaddq .Lvaes256_ctr_step2(%rip), %xmm2, %xmm2
-    add $2, %r9
-    jmp .Laes_gen_vaes256_ctr_enc_k128_w2_counters
-.Laes_gen_vaes256_ctr_enc_k128_w2_swapped:
-    mov %r9, %r11
-    add $1, %r11
-    jc .Laes_gen_vaes256_ctr_enc_k128_w2_carry
-    vmovq %r9, %xmm2
-    vpinsrq $1, %r10, %xmm2, %xmm2
-    vmovdqa %xmm2, %xmm0
-    vpaddq .Lvaes256_ctr_inc_le+16(%rip), %xmm2, %xmm1
-    add $2, %r9
-    adc $0, %r10
-    jmp .Laes_gen_vaes256_ctr_enc_k128_w2_swap
-.Laes_gen_vaes256_ctr_enc_k128_w2_carry:
-    vmovq %r9, %xmm0
-    vpinsrq $1, %r10, %xmm0, %xmm0
-    add $1, %r9
-    adc $0, %r10
-    vmovq %r9, %xmm1
-    vpinsrq $1, %r10, %xmm1, %xmm1
-    add $1, %r9
-    adc $0, %r10
-.Laes_gen_vaes256_ctr_enc_k128_w2_swap:
-    vmovq %r9, %xmm2
-    vpinsrq $1, %r10, %xmm2, %xmm2
-    vpshufb .Lvaes256_ctr_bswap(%rip), %xmm0, %xmm0
-    vpshufb .Lvaes256_ctr_bswap(%rip), %xmm1, %xmm1
-    vpshufb .Lvaes256_ctr_bswap(%rip), %xmm2, %xmm2
-.Laes_gen_vaes256_ctr_enc_k128_w2_counters:
-    vpxor %xmm4, %xmm0, %xmm0
-    vpxor %xmm4, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdc,0xc6         # vaesenc %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xce         # vaesenc %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdd,0xc5         # vaesenclast %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xcd         # vaesenclast %xmm5, %xmm1, %xmm1
-    vpxor 0(%rcx), %xmm0, %xmm0
-    vpxor 16(%rcx), %xmm1, %xmm1
-    vmovdqu %xmm0, 0(%rdx)
-    vmovdqu %xmm1, 16(%rdx)
-    add $32, %rcx
-    add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vaes256_ctr_enc_k128_w2_loop
-.Laes_gen_vaes256_ctr_enc_k128_w2_done:
     vmovdqu %xmm2, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -871,6 +708,126 @@ aes_gen_vaes256_ctr_enc_k128_w2:
     vpxor %xmm12, %xmm12, %xmm12
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
+    vzeroupper
+    ret
+    .size aes_gen_vaes256_ctr_enc_k128_w4, .-aes_gen_vaes256_ctr_enc_k128_w4
+
+# void aes_gen_vaes256_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
+# iv: the 128-bit big-endian counter, advanced by nblocks.
+# nblocks: a multiple of 2.
+# Requires: AVX, AVX2, VAES.
+# Register map:
+#   %ymm0 blocks 0-1
+#   %ymm1 counter block, big-endian, in every lane
+#   %ymm2 temporary: data loads
+#   %ymm3 rk0
+#   %ymm13 rk1
+#   %ymm12 rk2
+#   %ymm11 rk3
+#   %ymm10 rk4
+#   %ymm9 rk5
+#   %ymm8 rk6
+#   %ymm7 rk7
+#   %ymm6 rk8
+#   %ymm5 rk9
+#   %ymm4 rk10
+#   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
+#   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
+    .globl aes_gen_vaes256_ctr_enc_k128_w2
+    .type aes_gen_vaes256_ctr_enc_k128_w2, @function
+    .p2align 5
+aes_gen_vaes256_ctr_enc_k128_w2:
+    endbr64
+    vbroadcasti128 0(%rdi), %ymm3
+    vbroadcasti128 16(%rdi), %ymm13
+    vbroadcasti128 32(%rdi), %ymm12
+    vbroadcasti128 48(%rdi), %ymm11
+    vbroadcasti128 64(%rdi), %ymm10
+    vbroadcasti128 80(%rdi), %ymm9
+    vbroadcasti128 96(%rdi), %ymm8
+    vbroadcasti128 112(%rdi), %ymm7
+    vbroadcasti128 128(%rdi), %ymm6
+    vbroadcasti128 144(%rdi), %ymm5
+    vbroadcasti128 160(%rdi), %ymm4
+    vbroadcasti128 (%rsi), %ymm1
+    mov (%rsi), %r10
+    mov 8(%rsi), %r9
+    bswap %r10
+    bswap %r9
+    cmp $2, %r8
+    jb .Laes_gen_vaes256_ctr_enc_k128_w2_done
+    .p2align 4
+.Laes_gen_vaes256_ctr_enc_k128_w2_loop:
+    cmp $253, %r9b
+    ja .Laes_gen_vaes256_ctr_enc_k128_w2_swapped
+    vpaddq .Lvaes256_ctr_inc_be(%rip), %ymm1, %ymm0
+    vpaddq .Lvaes256_ctr_step2(%rip), %ymm1, %ymm1
+    add $2, %r9
+    jmp .Laes_gen_vaes256_ctr_enc_k128_w2_counters
+.Laes_gen_vaes256_ctr_enc_k128_w2_swapped:
+    mov %r9, %r11
+    add $1, %r11
+    jc .Laes_gen_vaes256_ctr_enc_k128_w2_carry
+    vmovq %r9, %xmm1
+    vpinsrq $1, %r10, %xmm1, %xmm1
+    vinserti128 $1, %xmm1, %ymm1, %ymm1
+    vpaddq .Lvaes256_ctr_inc_le(%rip), %ymm1, %ymm0
+    add $2, %r9
+    adc $0, %r10
+    jmp .Laes_gen_vaes256_ctr_enc_k128_w2_swap
+.Laes_gen_vaes256_ctr_enc_k128_w2_carry:
+    vmovq %r9, %xmm0
+    vpinsrq $1, %r10, %xmm0, %xmm0
+    add $1, %r9
+    adc $0, %r10
+    vmovq %r9, %xmm2
+    vpinsrq $1, %r10, %xmm2, %xmm2
+    vinserti128 $1, %xmm2, %ymm0, %ymm0
+    add $1, %r9
+    adc $0, %r10
+.Laes_gen_vaes256_ctr_enc_k128_w2_swap:
+    vmovq %r9, %xmm1
+    vpinsrq $1, %r10, %xmm1, %xmm1
+    vinserti128 $1, %xmm1, %ymm1, %ymm1
+    vpshufb .Lvaes256_ctr_bswap(%rip), %ymm0, %ymm0
+    vpshufb .Lvaes256_ctr_bswap(%rip), %ymm1, %ymm1
+.Laes_gen_vaes256_ctr_enc_k128_w2_counters:
+    vpxor %ymm3, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc3         # vaesenc %ymm11, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc1         # vaesenc %ymm9, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdd,0xc4         # vaesenclast %ymm4, %ymm0, %ymm0
+    vpxor 0(%rcx), %ymm0, %ymm0
+    vmovdqu %ymm0, 0(%rdx)
+    add $32, %rcx
+    add $32, %rdx
+    sub $2, %r8
+    cmp $2, %r8
+    jae .Laes_gen_vaes256_ctr_enc_k128_w2_loop
+.Laes_gen_vaes256_ctr_enc_k128_w2_done:
+    vmovdqu %xmm1, (%rsi)
+    vpxor %xmm0, %xmm0, %xmm0
+    vpxor %xmm1, %xmm1, %xmm1
+    vpxor %xmm2, %xmm2, %xmm2
+    vpxor %xmm3, %xmm3, %xmm3
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+    vpxor %xmm9, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vpxor %xmm11, %xmm11, %xmm11
+    vpxor %xmm12, %xmm12, %xmm12
+    vpxor %xmm13, %xmm13, %xmm13
     vzeroupper
     ret
     .size aes_gen_vaes256_ctr_enc_k128_w2, .-aes_gen_vaes256_ctr_enc_k128_w2
@@ -1506,27 +1463,27 @@ aes_gen_vaes256_ctr_enc_k192_w8:
 
 # void aes_gen_vaes256_ctr_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 3 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 4.
-# Requires: AESNI, AVX.
+# Requires: AVX, AVX2, VAES.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
-#   %xmm4 counter block, big-endian, in every lane
-#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3
-#   %xmm6 rk0
-#   %xmm15 rk4
-#   %xmm14 rk5
-#   %xmm13 rk6
-#   %xmm12 rk7
-#   %xmm11 rk8
-#   %xmm10 rk9
-#   %xmm9 rk10
-#   %xmm8 rk11
-#   %xmm7 rk12
+#   %ymm0 blocks 0-1
+#   %ymm1 blocks 2-3
+#   %ymm2 counter block, big-endian, in every lane
+#   %ymm3 temporary: data loads, spilled round keys rk1
+#   %ymm4 rk0
+#   %ymm15 rk2
+#   %ymm14 rk3
+#   %ymm13 rk4
+#   %ymm12 rk5
+#   %ymm11 rk6
+#   %ymm10 rk7
+#   %ymm9 rk8
+#   %ymm8 rk9
+#   %ymm7 rk10
+#   %ymm6 rk11
+#   %ymm5 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
 #   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_vaes256_ctr_enc_k192_w4
@@ -1534,17 +1491,19 @@ aes_gen_vaes256_ctr_enc_k192_w8:
     .p2align 5
 aes_gen_vaes256_ctr_enc_k192_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm6
-    vmovdqu 64(%rdi), %xmm15
-    vmovdqu 80(%rdi), %xmm14
-    vmovdqu 96(%rdi), %xmm13
-    vmovdqu 112(%rdi), %xmm12
-    vmovdqu 128(%rdi), %xmm11
-    vmovdqu 144(%rdi), %xmm10
-    vmovdqu 160(%rdi), %xmm9
-    vmovdqu 176(%rdi), %xmm8
-    vmovdqu 192(%rdi), %xmm7
-    vmovdqu (%rsi), %xmm4
+    vbroadcasti128 0(%rdi), %ymm4
+    vbroadcasti128 32(%rdi), %ymm15
+    vbroadcasti128 48(%rdi), %ymm14
+    vbroadcasti128 64(%rdi), %ymm13
+    vbroadcasti128 80(%rdi), %ymm12
+    vbroadcasti128 96(%rdi), %ymm11
+    vbroadcasti128 112(%rdi), %ymm10
+    vbroadcasti128 128(%rdi), %ymm9
+    vbroadcasti128 144(%rdi), %ymm8
+    vbroadcasti128 160(%rdi), %ymm7
+    vbroadcasti128 176(%rdi), %ymm6
+    vbroadcasti128 192(%rdi), %ymm5
+    vbroadcasti128 (%rsi), %ymm2
     mov (%rsi), %r10
     mov 8(%rsi), %r9
     bswap %r10
@@ -1555,23 +1514,20 @@ aes_gen_vaes256_ctr_enc_k192_w4:
 .Laes_gen_vaes256_ctr_enc_k192_w4_loop:
     cmp $251, %r9b
     ja .Laes_gen_vaes256_ctr_enc_k192_w4_swapped
-    vmovdqa %xmm4, %xmm0
-    vpaddq .Lvaes256_ctr_inc_be+16(%rip), %xmm4, %xmm1
-    vpaddq .Lvaes256_ctr_inc_be+32(%rip), %xmm4, %xmm2
-    vpaddq .Lvaes256_ctr_inc_be+48(%rip), %xmm4, %xmm3
-    vpaddq .Lvaes256_ctr_step4(%rip), %xmm4, %xmm4
+    vpaddq .Lvaes256_ctr_inc_be(%rip), %ymm2, %ymm0
+    vpaddq .Lvaes256_ctr_inc_be+32(%rip), %ymm2, %ymm1
+    vpaddq .Lvaes256_ctr_step4(%rip), %ymm2, %ymm2
     add $4, %r9
     jmp .Laes_gen_vaes256_ctr_enc_k192_w4_counters
 .Laes_gen_vaes256_ctr_enc_k192_w4_swapped:
     mov %r9, %r11
     add $3, %r11
     jc .Laes_gen_vaes256_ctr_enc_k192_w4_carry
-    vmovq %r9, %xmm4
-    vpinsrq $1, %r10, %xmm4, %xmm4
-    vmovdqa %xmm4, %xmm0
-    vpaddq .Lvaes256_ctr_inc_le+16(%rip), %xmm4, %xmm1
-    vpaddq .Lvaes256_ctr_inc_le+32(%rip), %xmm4, %xmm2
-    vpaddq .Lvaes256_ctr_inc_le+48(%rip), %xmm4, %xmm3
+    vmovq %r9, %xmm2
+    vpinsrq $1, %r10, %xmm2, %xmm2
+    vinserti128 $1, %xmm2, %ymm2, %ymm2
+    vpaddq .Lvaes256_ctr_inc_le(%rip), %ymm2, %ymm0
+    vpaddq .Lvaes256_ctr_inc_le+32(%rip), %ymm2, %ymm1
     add $4, %r9
     adc $0, %r10
     jmp .Laes_gen_vaes256_ctr_enc_k192_w4_swap
@@ -1580,97 +1536,66 @@ aes_gen_vaes256_ctr_enc_k192_w4:
     vpinsrq $1, %r10, %xmm0, %xmm0
     add $1, %r9
     adc $0, %r10
+    vmovq %r9, %xmm3
+    vpinsrq $1, %r10, %xmm3, %xmm3
+    vinserti128 $1, %xmm3, %ymm0, %ymm0
+    add $1, %r9
+    adc $0, %r10
     vmovq %r9, %xmm1
     vpinsrq $1, %r10, %xmm1, %xmm1
     add $1, %r9
     adc $0, %r10
-    vmovq %r9, %xmm2
-    vpinsrq $1, %r10, %xmm2, %xmm2
-    add $1, %r9
-    adc $0, %r10
     vmovq %r9, %xmm3
     vpinsrq $1, %r10, %xmm3, %xmm3
+    vinserti128 $1, %xmm3, %ymm1, %ymm1
     add $1, %r9
     adc $0, %r10
 .Laes_gen_vaes256_ctr_enc_k192_w4_swap:
-    vmovq %r9, %xmm4
-    vpinsrq $1, %r10, %xmm4, %xmm4
-    vpshufb .Lvaes256_ctr_bswap(%rip), %xmm0, %xmm0
-    vpshufb .Lvaes256_ctr_bswap(%rip), %xmm1, %xmm1
-    vpshufb .Lvaes256_ctr_bswap(%rip), %xmm2, %xmm2
-    vpshufb .Lvaes256_ctr_bswap(%rip), %xmm3, %xmm3
-    vpshufb .Lvaes256_ctr_bswap(%rip), %xmm4, %xmm4
+    vmovq %r9, %xmm2
+    vpinsrq $1, %r10, %xmm2, %xmm2
+    vinserti128 $1, %xmm2, %ymm2, %ymm2
+    vpshufb .Lvaes256_ctr_bswap(%rip), %ymm0, %ymm0
+    vpshufb .Lvaes256_ctr_bswap(%rip), %ymm1, %ymm1
+    vpshufb .Lvaes256_ctr_bswap(%rip), %ymm2, %ymm2
 .Laes_gen_vaes256_ctr_enc_k192_w4_counters:
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm6, %xmm1, %xmm1
-    vpxor %xmm6, %xmm2, %xmm2
-    vpxor %xmm6, %xmm3, %xmm3
-    vmovdqu 16(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 32(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 48(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd4         # vaesenc %xmm12, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdc         # vaesenc %xmm12, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd3         # vaesenc %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdb         # vaesenc %xmm11, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd2         # vaesenc %xmm10, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xda         # vaesenc %xmm10, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd0         # vaesenc %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd8         # vaesenc %xmm8, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdd,0xc7         # vaesenclast %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xcf         # vaesenclast %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdd,0xd7         # vaesenclast %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdd,0xdf         # vaesenclast %xmm7, %xmm3, %xmm3
-    vpxor 0(%rcx), %xmm0, %xmm0
-    vpxor 16(%rcx), %xmm1, %xmm1
-    vpxor 32(%rcx), %xmm2, %xmm2
-    vpxor 48(%rcx), %xmm3, %xmm3
-    vmovdqu %xmm0, 0(%rdx)
-    vmovdqu %xmm1, 16(%rdx)
-    vmovdqu %xmm2, 32(%rdx)
-    vmovdqu %xmm3, 48(%rdx)
+    vpxor %ymm4, %ymm0, %ymm0
+    vpxor %ymm4, %ymm1, %ymm1
+    vbroadcasti128 16(%rdi), %ymm3
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xce         # vaesenc %ymm14, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcd         # vaesenc %ymm13, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc3         # vaesenc %ymm11, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcb         # vaesenc %ymm11, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc1         # vaesenc %ymm9, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xc9         # vaesenc %ymm9, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xc8         # vaesenc %ymm8, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xdd,0xc5         # vaesenclast %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdd,0xcd         # vaesenclast %ymm5, %ymm1, %ymm1
+    vpxor 0(%rcx), %ymm0, %ymm0
+    vpxor 32(%rcx), %ymm1, %ymm1
+    vmovdqu %ymm0, 0(%rdx)
+    vmovdqu %ymm1, 32(%rdx)
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
     cmp $4, %r8
     jae .Laes_gen_vaes256_ctr_enc_k192_w4_loop
 .Laes_gen_vaes256_ctr_enc_k192_w4_done:
-    vmovdqu %xmm4, (%rsi)
+    vmovdqu %xmm2, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1693,27 +1618,27 @@ aes_gen_vaes256_ctr_enc_k192_w4:
 
 # void aes_gen_vaes256_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 1 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 2.
-# Requires: AESNI, AVX.
+# Requires: AVX, AVX2, VAES.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 counter block, big-endian, in every lane
-#   %xmm3 temporary: data loads, spilled round keys rk1
-#   %xmm4 rk0
-#   %xmm15 rk2
-#   %xmm14 rk3
-#   %xmm13 rk4
-#   %xmm12 rk5
-#   %xmm11 rk6
-#   %xmm10 rk7
-#   %xmm9 rk8
-#   %xmm8 rk9
-#   %xmm7 rk10
-#   %xmm6 rk11
-#   %xmm5 rk12
+#   %ymm0 blocks 0-1
+#   %ymm1 counter block, big-endian, in every lane
+#   %ymm2 temporary: data loads
+#   %ymm3 rk0
+#   %ymm15 rk1
+#   %ymm14 rk2
+#   %ymm13 rk3
+#   %ymm12 rk4
+#   %ymm11 rk5
+#   %ymm10 rk6
+#   %ymm9 rk7
+#   %ymm8 rk8
+#   %ymm7 rk9
+#   %ymm6 rk10
+#   %ymm5 rk11
+#   %ymm4 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
 #   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_vaes256_ctr_enc_k192_w2
@@ -1721,19 +1646,20 @@ aes_gen_vaes256_ctr_enc_k192_w4:
     .p2align 5
 aes_gen_vaes256_ctr_enc_k192_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm4
-    vmovdqu 32(%rdi), %xmm15
-    vmovdqu 48(%rdi), %xmm14
-    vmovdqu 64(%rdi), %xmm13
-    vmovdqu 80(%rdi), %xmm12
-    vmovdqu 96(%rdi), %xmm11
-    vmovdqu 112(%rdi), %xmm10
-    vmovdqu 128(%rdi), %xmm9
-    vmovdqu 144(%rdi), %xmm8
-    vmovdqu 160(%rdi), %xmm7
-    vmovdqu 176(%rdi), %xmm6
-    vmovdqu 192(%rdi), %xmm5
-    vmovdqu (%rsi), %xmm2
+    vbroadcasti128 0(%rdi), %ymm3
+    vbroadcasti128 16(%rdi), %ymm15
+    vbroadcasti128 32(%rdi), %ymm14
+    vbroadcasti128 48(%rdi), %ymm13
+    vbroadcasti128 64(%rdi), %ymm12
+    vbroadcasti128 80(%rdi), %ymm11
+    vbroadcasti128 96(%rdi), %ymm10
+    vbroadcasti128 112(%rdi), %ymm9
+    vbroadcasti128 128(%rdi), %ymm8
+    vbroadcasti128 144(%rdi), %ymm7
+    vbroadcasti128 160(%rdi), %ymm6
+    vbroadcasti128 176(%rdi), %ymm5
+    vbroadcasti128 192(%rdi), %ymm4
+    vbroadcasti128 (%rsi), %ymm1
     mov (%rsi), %r10
     mov 8(%rsi), %r9
     bswap %r10
@@ -1744,19 +1670,18 @@ aes_gen_vaes256_ctr_enc_k192_w2:
 .Laes_gen_vaes256_ctr_enc_k192_w2_loop:
     cmp $253, %r9b
     ja .Laes_gen_vaes256_ctr_enc_k192_w2_swapped
-    vmovdqa %xmm2, %xmm0
-    vpaddq .Lvaes256_ctr_inc_be+16(%rip), %xmm2, %xmm1
-    vpaddq .Lvaes256_ctr_step2(%rip), %xmm2, %xmm2
+    vpaddq .Lvaes256_ctr_inc_be(%rip), %ymm1, %ymm0
+    vpaddq .Lvaes256_ctr_step2(%rip), %ymm1, %ymm1
     add $2, %r9
     jmp .Laes_gen_vaes256_ctr_enc_k192_w2_counters
 .Laes_gen_vaes256_ctr_enc_k192_w2_swapped:
     mov %r9, %r11
     add $1, %r11
     jc .Laes_gen_vaes256_ctr_enc_k192_w2_carry
-    vmovq %r9, %xmm2
-    vpinsrq $1, %r10, %xmm2, %xmm2
-    vmovdqa %xmm2, %xmm0
-    vpaddq .Lvaes256_ctr_inc_le+16(%rip), %xmm2, %xmm1
+    vmovq %r9, %xmm1
+    vpinsrq $1, %r10, %xmm1, %xmm1
+    vinserti128 $1, %xmm1, %ymm1, %ymm1
+    vpaddq .Lvaes256_ctr_inc_le(%rip), %ymm1, %ymm0
     add $2, %r9
     adc $0, %r10
     jmp .Laes_gen_vaes256_ctr_enc_k192_w2_swap
@@ -1765,55 +1690,40 @@ aes_gen_vaes256_ctr_enc_k192_w2:
     vpinsrq $1, %r10, %xmm0, %xmm0
     add $1, %r9
     adc $0, %r10
-    vmovq %r9, %xmm1
-    vpinsrq $1, %r10, %xmm1, %xmm1
+    vmovq %r9, %xmm2
+    vpinsrq $1, %r10, %xmm2, %xmm2
+    vinserti128 $1, %xmm2, %ymm0, %ymm0
     add $1, %r9
     adc $0, %r10
 .Laes_gen_vaes256_ctr_enc_k192_w2_swap:
-    vmovq %r9, %xmm2
-    vpinsrq $1, %r10, %xmm2, %xmm2
-    vpshufb .Lvaes256_ctr_bswap(%rip), %xmm0, %xmm0
-    vpshufb .Lvaes256_ctr_bswap(%rip), %xmm1, %xmm1
-    vpshufb .Lvaes256_ctr_bswap(%rip), %xmm2, %xmm2
+    vmovq %r9, %xmm1
+    vpinsrq $1, %r10, %xmm1, %xmm1
+    vinserti128 $1, %xmm1, %ymm1, %ymm1
+    vpshufb .Lvaes256_ctr_bswap(%rip), %ymm0, %ymm0
+    vpshufb .Lvaes256_ctr_bswap(%rip), %ymm1, %ymm1
 .Laes_gen_vaes256_ctr_enc_k192_w2_counters:
-    vpxor %xmm4, %xmm0, %xmm0
-    vpxor %xmm4, %xmm1, %xmm1
-    vmovdqu 16(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdc,0xc6         # vaesenc %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xce         # vaesenc %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdd,0xc5         # vaesenclast %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xcd         # vaesenclast %xmm5, %xmm1, %xmm1
-    vpxor 0(%rcx), %xmm0, %xmm0
-    vpxor 16(%rcx), %xmm1, %xmm1
-    vmovdqu %xmm0, 0(%rdx)
-    vmovdqu %xmm1, 16(%rdx)
+    vpxor %ymm3, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc3         # vaesenc %ymm11, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc1         # vaesenc %ymm9, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdd,0xc4         # vaesenclast %ymm4, %ymm0, %ymm0
+    vpxor 0(%rcx), %ymm0, %ymm0
+    vmovdqu %ymm0, 0(%rdx)
     add $32, %rcx
     add $32, %rdx
     sub $2, %r8
     cmp $2, %r8
     jae .Laes_gen_vaes256_ctr_enc_k192_w2_loop
 .Laes_gen_vaes256_ctr_enc_k192_w2_done:
-    vmovdqu %xmm2, (%rsi)
+    vmovdqu %xmm1, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2501,27 +2411,27 @@ aes_gen_vaes256_ctr_enc_k256_w8:
 
 # void aes_gen_vaes256_ctr_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 5 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 4.
-# Requires: AESNI, AVX.
+# Requires: AVX, AVX2, VAES.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
-#   %xmm4 counter block, big-endian, in every lane
-#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
-#   %xmm6 rk0
-#   %xmm15 rk6
-#   %xmm14 rk7
-#   %xmm13 rk8
-#   %xmm12 rk9
-#   %xmm11 rk10
-#   %xmm10 rk11
-#   %xmm9 rk12
-#   %xmm8 rk13
-#   %xmm7 rk14
+#   %ymm0 blocks 0-1
+#   %ymm1 blocks 2-3
+#   %ymm2 counter block, big-endian, in every lane
+#   %ymm3 temporary: data loads, spilled round keys rk1 rk2 rk3
+#   %ymm4 rk0
+#   %ymm15 rk4
+#   %ymm14 rk5
+#   %ymm13 rk6
+#   %ymm12 rk7
+#   %ymm11 rk8
+#   %ymm10 rk9
+#   %ymm9 rk10
+#   %ymm8 rk11
+#   %ymm7 rk12
+#   %ymm6 rk13
+#   %ymm5 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
 #   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_vaes256_ctr_enc_k256_w4
@@ -2529,17 +2439,19 @@ aes_gen_vaes256_ctr_enc_k256_w8:
     .p2align 5
 aes_gen_vaes256_ctr_enc_k256_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm6
-    vmovdqu 96(%rdi), %xmm15
-    vmovdqu 112(%rdi), %xmm14
-    vmovdqu 128(%rdi), %xmm13
-    vmovdqu 144(%rdi), %xmm12
-    vmovdqu 160(%rdi), %xmm11
-    vmovdqu 176(%rdi), %xmm10
-    vmovdqu 192(%rdi), %xmm9
-    vmovdqu 208(%rdi), %xmm8
-    vmovdqu 224(%rdi), %xmm7
-    vmovdqu (%rsi), %xmm4
+    vbroadcasti128 0(%rdi), %ymm4
+    vbroadcasti128 64(%rdi), %ymm15
+    vbroadcasti128 80(%rdi), %ymm14
+    vbroadcasti128 96(%rdi), %ymm13
+    vbroadcasti128 112(%rdi), %ymm12
+    vbroadcasti128 128(%rdi), %ymm11
+    vbroadcasti128 144(%rdi), %ymm10
+    vbroadcasti128 160(%rdi), %ymm9
+    vbroadcasti128 176(%rdi), %ymm8
+    vbroadcasti128 192(%rdi), %ymm7
+    vbroadcasti128 208(%rdi), %ymm6
+    vbroadcasti128 224(%rdi), %ymm5
+    vbroadcasti128 (%rsi), %ymm2
     mov (%rsi), %r10
     mov 8(%rsi), %r9
     bswap %r10
@@ -2550,23 +2462,20 @@ aes_gen_vaes256_ctr_enc_k256_w4:
 .Laes_gen_vaes256_ctr_enc_k256_w4_loop:
     cmp $251, %r9b
     ja .Laes_gen_vaes256_ctr_enc_k256_w4_swapped
-    vmovdqa %xmm4, %xmm0
-    vpaddq .Lvaes256_ctr_inc_be+16(%rip), %xmm4, %xmm1
-    vpaddq .Lvaes256_ctr_inc_be+32(%rip), %xmm4, %xmm2
-    vpaddq .Lvaes256_ctr_inc_be+48(%rip), %xmm4, %xmm3
-    vpaddq .Lvaes256_ctr_step4(%rip), %xmm4, %xmm4
+    vpaddq .Lvaes256_ctr_inc_be(%rip), %ymm2, %ymm0
+    vpaddq .Lvaes256_ctr_inc_be+32(%rip), %ymm2, %ymm1
+    vpaddq .Lvaes256_ctr_step4(%rip), %ymm2, %ymm2
     add $4, %r9
     jmp .Laes_gen_vaes256_ctr_enc_k256_w4_counters
 .Laes_gen_vaes256_ctr_enc_k256_w4_swapped:
     mov %r9, %r11
     add $3, %r11
     jc .Laes_gen_vaes256_ctr_enc_k256_w4_carry
-    vmovq %r9, %xmm4
-    vpinsrq $1, %r10, %xmm4, %xmm4
-    vmovdqa %xmm4, %xmm0
-    vpaddq .Lvaes256_ctr_inc_le+16(%rip), %xmm4, %xmm1
-    vpaddq .Lvaes256_ctr_inc_le+32(%rip), %xmm4, %xmm2
-    vpaddq .Lvaes256_ctr_inc_le+48(%rip), %xmm4, %xmm3
+    vmovq %r9, %xmm2
+    vpinsrq $1, %r10, %xmm2, %xmm2
+    vinserti128 $1, %xmm2, %ymm2, %ymm2
+    vpaddq .Lvaes256_ctr_inc_le(%rip), %ymm2, %ymm0
+    vpaddq .Lvaes256_ctr_inc_le+32(%rip), %ymm2, %ymm1
     add $4, %r9
     adc $0, %r10
     jmp .Laes_gen_vaes256_ctr_enc_k256_w4_swap
@@ -2575,107 +2484,72 @@ aes_gen_vaes256_ctr_enc_k256_w4:
     vpinsrq $1, %r10, %xmm0, %xmm0
     add $1, %r9
     adc $0, %r10
+    vmovq %r9, %xmm3
+    vpinsrq $1, %r10, %xmm3, %xmm3
+    vinserti128 $1, %xmm3, %ymm0, %ymm0
+    add $1, %r9
+    adc $0, %r10
     vmovq %r9, %xmm1
     vpinsrq $1, %r10, %xmm1, %xmm1
     add $1, %r9
     adc $0, %r10
-    vmovq %r9, %xmm2
-    vpinsrq $1, %r10, %xmm2, %xmm2
-    add $1, %r9
-    adc $0, %r10
     vmovq %r9, %xmm3
     vpinsrq $1, %r10, %xmm3, %xmm3
+    vinserti128 $1, %xmm3, %ymm1, %ymm1
     add $1, %r9
     adc $0, %r10
 .Laes_gen_vaes256_ctr_enc_k256_w4_swap:
-    vmovq %r9, %xmm4
-    vpinsrq $1, %r10, %xmm4, %xmm4
-    vpshufb .Lvaes256_ctr_bswap(%rip), %xmm0, %xmm0
-    vpshufb .Lvaes256_ctr_bswap(%rip), %xmm1, %xmm1
-    vpshufb .Lvaes256_ctr_bswap(%rip), %xmm2, %xmm2
-    vpshufb .Lvaes256_ctr_bswap(%rip), %xmm3, %xmm3
-    vpshufb .Lvaes256_ctr_bswap(%rip), %xmm4, %xmm4
+    vmovq %r9, %xmm2
+    vpinsrq $1, %r10, %xmm2, %xmm2
+    vinserti128 $1, %xmm2, %ymm2, %ymm2
+    vpshufb .Lvaes256_ctr_bswap(%rip), %ymm0, %ymm0
+    vpshufb .Lvaes256_ctr_bswap(%rip), %ymm1, %ymm1
+    vpshufb .Lvaes256_ctr_bswap(%rip), %ymm2, %ymm2
 .Laes_gen_vaes256_ctr_enc_k256_w4_counters:
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm6, %xmm1, %xmm1
-    vpxor %xmm6, %xmm2, %xmm2
-    vpxor %xmm6, %xmm3, %xmm3
-    vmovdqu 16(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 32(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 48(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 64(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 80(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd4         # vaesenc %xmm12, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdc         # vaesenc %xmm12, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd3         # vaesenc %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdb         # vaesenc %xmm11, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd2         # vaesenc %xmm10, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xda         # vaesenc %xmm10, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd0         # vaesenc %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd8         # vaesenc %xmm8, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdd,0xc7         # vaesenclast %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xcf         # vaesenclast %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdd,0xd7         # vaesenclast %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdd,0xdf         # vaesenclast %xmm7, %xmm3, %xmm3
-    vpxor 0(%rcx), %xmm0, %xmm0
-    vpxor 16(%rcx), %xmm1, %xmm1
-    vpxor 32(%rcx), %xmm2, %xmm2
-    vpxor 48(%rcx), %xmm3, %xmm3
-    vmovdqu %xmm0, 0(%rdx)
-    vmovdqu %xmm1, 16(%rdx)
-    vmovdqu %xmm2, 32(%rdx)
-    vmovdqu %xmm3, 48(%rdx)
+    vpxor %ymm4, %ymm0, %ymm0
+    vpxor %ymm4, %ymm1, %ymm1
+    vbroadcasti128 16(%rdi), %ymm3
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
+    vbroadcasti128 32(%rdi), %ymm3
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
+    vbroadcasti128 48(%rdi), %ymm3
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xce         # vaesenc %ymm14, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcd         # vaesenc %ymm13, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc3         # vaesenc %ymm11, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcb         # vaesenc %ymm11, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc1         # vaesenc %ymm9, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xc9         # vaesenc %ymm9, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xc8         # vaesenc %ymm8, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xdd,0xc5         # vaesenclast %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdd,0xcd         # vaesenclast %ymm5, %ymm1, %ymm1
+    vpxor 0(%rcx), %ymm0, %ymm0
+    vpxor 32(%rcx), %ymm1, %ymm1
+    vmovdqu %ymm0, 0(%rdx)
+    vmovdqu %ymm1, 32(%rdx)
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
     cmp $4, %r8
     jae .Laes_gen_vaes256_ctr_enc_k256_w4_loop
 .Laes_gen_vaes256_ctr_enc_k256_w4_done:
-    vmovdqu %xmm4, (%rsi)
+    vmovdqu %xmm2, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2698,27 +2572,27 @@ aes_gen_vaes256_ctr_enc_k256_w4:
 
 # void aes_gen_vaes256_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 3 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 2 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 2.
-# Requires: AESNI, AVX.
+# Requires: AVX, AVX2, VAES.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 counter block, big-endian, in every lane
-#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3
-#   %xmm4 rk0
-#   %xmm15 rk4
-#   %xmm14 rk5
-#   %xmm13 rk6
-#   %xmm12 rk7
-#   %xmm11 rk8
-#   %xmm10 rk9
-#   %xmm9 rk10
-#   %xmm8 rk11
-#   %xmm7 rk12
-#   %xmm6 rk13
-#   %xmm5 rk14
+#   %ymm0 blocks 0-1
+#   %ymm1 counter block, big-endian, in every lane
+#   %ymm2 temporary: data loads, spilled round keys rk1 rk2
+#   %ymm3 rk0
+#   %ymm15 rk3
+#   %ymm14 rk4
+#   %ymm13 rk5
+#   %ymm12 rk6
+#   %ymm11 rk7
+#   %ymm10 rk8
+#   %ymm9 rk9
+#   %ymm8 rk10
+#   %ymm7 rk11
+#   %ymm6 rk12
+#   %ymm5 rk13
+#   %ymm4 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
 #   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_vaes256_ctr_enc_k256_w2
@@ -2726,19 +2600,20 @@ aes_gen_vaes256_ctr_enc_k256_w4:
     .p2align 5
 aes_gen_vaes256_ctr_enc_k256_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm4
-    vmovdqu 64(%rdi), %xmm15
-    vmovdqu 80(%rdi), %xmm14
-    vmovdqu 96(%rdi), %xmm13
-    vmovdqu 112(%rdi), %xmm12
-    vmovdqu 128(%rdi), %xmm11
-    vmovdqu 144(%rdi), %xmm10
-    vmovdqu 160(%rdi), %xmm9
-    vmovdqu 176(%rdi), %xmm8
-    vmovdqu 192(%rdi), %xmm7
-    vmovdqu 208(%rdi), %xmm6
-    vmovdqu 224(%rdi), %xmm5
-    vmovdqu (%rsi), %xmm2
+    vbroadcasti128 0(%rdi), %ymm3
+    vbroadcasti128 48(%rdi), %ymm15
+    vbroadcasti128 64(%rdi), %ymm14
+    vbroadcasti128 80(%rdi), %ymm13
+    vbroadcasti128 96(%rdi), %ymm12
+    vbroadcasti128 112(%rdi), %ymm11
+    vbroadcasti128 128(%rdi), %ymm10
+    vbroadcasti128 144(%rdi), %ymm9
+    vbroadcasti128 160(%rdi), %ymm8
+    vbroadcasti128 176(%rdi), %ymm7
+    vbroadcasti128 192(%rdi), %ymm6
+    vbroadcasti128 208(%rdi), %ymm5
+    vbroadcasti128 224(%rdi), %ymm4
+    vbroadcasti128 (%rsi), %ymm1
     mov (%rsi), %r10
     mov 8(%rsi), %r9
     bswap %r10
@@ -2749,19 +2624,18 @@ aes_gen_vaes256_ctr_enc_k256_w2:
 .Laes_gen_vaes256_ctr_enc_k256_w2_loop:
     cmp $253, %r9b
     ja .Laes_gen_vaes256_ctr_enc_k256_w2_swapped
-    vmovdqa %xmm2, %xmm0
-    vpaddq .Lvaes256_ctr_inc_be+16(%rip), %xmm2, %xmm1
-    vpaddq .Lvaes256_ctr_step2(%rip), %xmm2, %xmm2
+    vpaddq .Lvaes256_ctr_inc_be(%rip), %ymm1, %ymm0
+    vpaddq .Lvaes256_ctr_step2(%rip), %ymm1, %ymm1
     add $2, %r9
     jmp .Laes_gen_vaes256_ctr_enc_k256_w2_counters
 .Laes_gen_vaes256_ctr_enc_k256_w2_swapped:
     mov %r9, %r11
     add $1, %r11
     jc .Laes_gen_vaes256_ctr_enc_k256_w2_carry
-    vmovq %r9, %xmm2
-    vpinsrq $1, %r10, %xmm2, %xmm2
-    vmovdqa %xmm2, %xmm0
-    vpaddq .Lvaes256_ctr_inc_le+16(%rip), %xmm2, %xmm1
+    vmovq %r9, %xmm1
+    vpinsrq $1, %r10, %xmm1, %xmm1
+    vinserti128 $1, %xmm1, %ymm1, %ymm1
+    vpaddq .Lvaes256_ctr_inc_le(%rip), %ymm1, %ymm0
     add $2, %r9
     adc $0, %r10
     jmp .Laes_gen_vaes256_ctr_enc_k256_w2_swap
@@ -2770,61 +2644,44 @@ aes_gen_vaes256_ctr_enc_k256_w2:
     vpinsrq $1, %r10, %xmm0, %xmm0
     add $1, %r9
     adc $0, %r10
-    vmovq %r9, %xmm1
-    vpinsrq $1, %r10, %xmm1, %xmm1
+    vmovq %r9, %xmm2
+    vpinsrq $1, %r10, %xmm2, %xmm2
+    vinserti128 $1, %xmm2, %ymm0, %ymm0
     add $1, %r9
     adc $0, %r10
 .Laes_gen_vaes256_ctr_enc_k256_w2_swap:
-    vmovq %r9, %xmm2
-    vpinsrq $1, %r10, %xmm2, %xmm2
-    vpshufb .Lvaes256_ctr_bswap(%rip), %xmm0, %xmm0
-    vpshufb .Lvaes256_ctr_bswap(%rip), %xmm1, %xmm1
-    vpshufb .Lvaes256_ctr_bswap(%rip), %xmm2, %xmm2
+    vmovq %r9, %xmm1
+    vpinsrq $1, %r10, %xmm1, %xmm1
+    vinserti128 $1, %xmm1, %ymm1, %ymm1
+    vpshufb .Lvaes256_ctr_bswap(%rip), %ymm0, %ymm0
+    vpshufb .Lvaes256_ctr_bswap(%rip), %ymm1, %ymm1
 .Laes_gen_vaes256_ctr_enc_k256_w2_counters:
-    vpxor %xmm4, %xmm0, %xmm0
-    vpxor %xmm4, %xmm1, %xmm1
-    vmovdqu 16(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vmovdqu 32(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vmovdqu 48(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdc,0xc6         # vaesenc %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xce         # vaesenc %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdd,0xc5         # vaesenclast %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xcd         # vaesenclast %xmm5, %xmm1, %xmm1
-    vpxor 0(%rcx), %xmm0, %xmm0
-    vpxor 16(%rcx), %xmm1, %xmm1
-    vmovdqu %xmm0, 0(%rdx)
-    vmovdqu %xmm1, 16(%rdx)
+    vpxor %ymm3, %ymm0, %ymm0
+    vbroadcasti128 16(%rdi), %ymm2
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
+    vbroadcasti128 32(%rdi), %ymm2
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc3         # vaesenc %ymm11, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc1         # vaesenc %ymm9, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdd,0xc4         # vaesenclast %ymm4, %ymm0, %ymm0
+    vpxor 0(%rcx), %ymm0, %ymm0
+    vmovdqu %ymm0, 0(%rdx)
     add $32, %rcx
     add $32, %rdx
     sub $2, %r8
     cmp $2, %r8
     jae .Laes_gen_vaes256_ctr_enc_k256_w2_loop
 .Laes_gen_vaes256_ctr_enc_k256_w2_done:
-    vmovdqu %xmm2, (%rsi)
+    vmovdqu %xmm1, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2

@@ -306,97 +306,69 @@ aes_gen_vaes256_ecb_dec_k128_w8:
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 4.
-# Requires: AESNI, AVX.
+# Requires: AVX, AVX2, VAES.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
-#   %xmm4 temporary: data loads
-#   %xmm5 rk0
-#   %xmm15 rk1
-#   %xmm14 rk2
-#   %xmm13 rk3
-#   %xmm12 rk4
-#   %xmm11 rk5
-#   %xmm10 rk6
-#   %xmm9 rk7
-#   %xmm8 rk8
-#   %xmm7 rk9
-#   %xmm6 rk10
+#   %ymm0 blocks 0-1
+#   %ymm1 blocks 2-3
+#   %ymm2 temporary: data loads
+#   %ymm3 rk0
+#   %ymm13 rk1
+#   %ymm12 rk2
+#   %ymm11 rk3
+#   %ymm10 rk4
+#   %ymm9 rk5
+#   %ymm8 rk6
+#   %ymm7 rk7
+#   %ymm6 rk8
+#   %ymm5 rk9
+#   %ymm4 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_ecb_dec_k128_w4
     .type aes_gen_vaes256_ecb_dec_k128_w4, @function
     .p2align 5
 aes_gen_vaes256_ecb_dec_k128_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm5
-    vmovdqu 16(%rdi), %xmm15
-    vmovdqu 32(%rdi), %xmm14
-    vmovdqu 48(%rdi), %xmm13
-    vmovdqu 64(%rdi), %xmm12
-    vmovdqu 80(%rdi), %xmm11
-    vmovdqu 96(%rdi), %xmm10
-    vmovdqu 112(%rdi), %xmm9
-    vmovdqu 128(%rdi), %xmm8
-    vmovdqu 144(%rdi), %xmm7
-    vmovdqu 160(%rdi), %xmm6
+    vbroadcasti128 0(%rdi), %ymm3
+    vbroadcasti128 16(%rdi), %ymm13
+    vbroadcasti128 32(%rdi), %ymm12
+    vbroadcasti128 48(%rdi), %ymm11
+    vbroadcasti128 64(%rdi), %ymm10
+    vbroadcasti128 80(%rdi), %ymm9
+    vbroadcasti128 96(%rdi), %ymm8
+    vbroadcasti128 112(%rdi), %ymm7
+    vbroadcasti128 128(%rdi), %ymm6
+    vbroadcasti128 144(%rdi), %ymm5
+    vbroadcasti128 160(%rdi), %ymm4
     cmp $4, %r8
     jb .Laes_gen_vaes256_ecb_dec_k128_w4_done
     .p2align 4
 .Laes_gen_vaes256_ecb_dec_k128_w4_loop:
-    vmovdqu 0(%rcx), %xmm0
-    vmovdqu 16(%rcx), %xmm1
-    vmovdqu 32(%rcx), %xmm2
-    vmovdqu 48(%rcx), %xmm3
-    vpxor %xmm5, %xmm0, %xmm0
-    vpxor %xmm5, %xmm1, %xmm1
-    vpxor %xmm5, %xmm2, %xmm2
-    vpxor %xmm5, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc7         # vaesdec %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcf         # vaesdec %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd7         # vaesdec %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdf         # vaesdec %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc6         # vaesdec %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xce         # vaesdec %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd6         # vaesdec %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xde         # vaesdec %xmm14, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcd         # vaesdec %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd5         # vaesdec %xmm13, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdd         # vaesdec %xmm13, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcc         # vaesdec %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd4         # vaesdec %xmm12, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdc         # vaesdec %xmm12, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcb         # vaesdec %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd3         # vaesdec %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdb         # vaesdec %xmm11, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc2         # vaesdec %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xca         # vaesdec %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd2         # vaesdec %xmm10, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xda         # vaesdec %xmm10, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc1         # vaesdec %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc9         # vaesdec %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd1         # vaesdec %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd9         # vaesdec %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd0         # vaesdec %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd8         # vaesdec %xmm8, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xde,0xc7         # vaesdec %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xcf         # vaesdec %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xde,0xd7         # vaesdec %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xde,0xdf         # vaesdec %xmm7, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdf,0xc6         # vaesdeclast %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdf,0xce         # vaesdeclast %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdf,0xd6         # vaesdeclast %xmm6, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdf,0xde         # vaesdeclast %xmm6, %xmm3, %xmm3
-    vmovdqu %xmm0, 0(%rdx)
-    vmovdqu %xmm1, 16(%rdx)
-    vmovdqu %xmm2, 32(%rdx)
-    vmovdqu %xmm3, 48(%rdx)
+    vmovdqu 0(%rcx), %ymm0
+    vmovdqu 32(%rcx), %ymm1
+    vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm3, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc5         # vaesdec %ymm13, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcd         # vaesdec %ymm13, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc4         # vaesdec %ymm12, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcc         # vaesdec %ymm12, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc3         # vaesdec %ymm11, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcb         # vaesdec %ymm11, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc2         # vaesdec %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xca         # vaesdec %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc1         # vaesdec %ymm9, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xc9         # vaesdec %ymm9, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc0         # vaesdec %ymm8, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xc8         # vaesdec %ymm8, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xde,0xc6         # vaesdec %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xce         # vaesdec %ymm6, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xcd         # vaesdec %ymm5, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xdf,0xc4         # vaesdeclast %ymm4, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdf,0xcc         # vaesdeclast %ymm4, %ymm1, %ymm1
+    vmovdqu %ymm0, 0(%rdx)
+    vmovdqu %ymm1, 32(%rdx)
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
@@ -417,8 +389,6 @@ aes_gen_vaes256_ecb_dec_k128_w4:
     vpxor %xmm11, %xmm11, %xmm11
     vpxor %xmm12, %xmm12, %xmm12
     vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
     vzeroupper
     ret
     .size aes_gen_vaes256_ecb_dec_k128_w4, .-aes_gen_vaes256_ecb_dec_k128_w4
@@ -428,69 +398,55 @@ aes_gen_vaes256_ecb_dec_k128_w4:
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 2.
-# Requires: AESNI, AVX.
+# Requires: AVX, AVX2, VAES.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 temporary: data loads
-#   %xmm3 rk0
-#   %xmm13 rk1
-#   %xmm12 rk2
-#   %xmm11 rk3
-#   %xmm10 rk4
-#   %xmm9 rk5
-#   %xmm8 rk6
-#   %xmm7 rk7
-#   %xmm6 rk8
-#   %xmm5 rk9
-#   %xmm4 rk10
+#   %ymm0 blocks 0-1
+#   %ymm1 temporary: data loads
+#   %ymm2 rk0
+#   %ymm12 rk1
+#   %ymm11 rk2
+#   %ymm10 rk3
+#   %ymm9 rk4
+#   %ymm8 rk5
+#   %ymm7 rk6
+#   %ymm6 rk7
+#   %ymm5 rk8
+#   %ymm4 rk9
+#   %ymm3 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_ecb_dec_k128_w2
     .type aes_gen_vaes256_ecb_dec_k128_w2, @function
     .p2align 5
 aes_gen_vaes256_ecb_dec_k128_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm3
-    vmovdqu 16(%rdi), %xmm13
-    vmovdqu 32(%rdi), %xmm12
-    vmovdqu 48(%rdi), %xmm11
-    vmovdqu 64(%rdi), %xmm10
-    vmovdqu 80(%rdi), %xmm9
-    vmovdqu 96(%rdi), %xmm8
-    vmovdqu 112(%rdi), %xmm7
-    vmovdqu 128(%rdi), %xmm6
-    vmovdqu 144(%rdi), %xmm5
-    vmovdqu 160(%rdi), %xmm4
+    vbroadcasti128 0(%rdi), %ymm2
+    vbroadcasti128 16(%rdi), %ymm12
+    vbroadcasti128 32(%rdi), %ymm11
+    vbroadcasti128 48(%rdi), %ymm10
+    vbroadcasti128 64(%rdi), %ymm9
+    vbroadcasti128 80(%rdi), %ymm8
+    vbroadcasti128 96(%rdi), %ymm7
+    vbroadcasti128 112(%rdi), %ymm6
+    vbroadcasti128 128(%rdi), %ymm5
+    vbroadcasti128 144(%rdi), %ymm4
+    vbroadcasti128 160(%rdi), %ymm3
     cmp $2, %r8
     jb .Laes_gen_vaes256_ecb_dec_k128_w2_done
     .p2align 4
 .Laes_gen_vaes256_ecb_dec_k128_w2_loop:
-    vmovdqu 0(%rcx), %xmm0
-    vmovdqu 16(%rcx), %xmm1
-    vpxor %xmm3, %xmm0, %xmm0
-    vpxor %xmm3, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcd         # vaesdec %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcc         # vaesdec %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcb         # vaesdec %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc2         # vaesdec %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xca         # vaesdec %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc1         # vaesdec %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc9         # vaesdec %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xde,0xc7         # vaesdec %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xcf         # vaesdec %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xde,0xc6         # vaesdec %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xce         # vaesdec %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xcd         # vaesdec %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdf,0xc4         # vaesdeclast %xmm4, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdf,0xcc         # vaesdeclast %xmm4, %xmm1, %xmm1
-    vmovdqu %xmm0, 0(%rdx)
-    vmovdqu %xmm1, 16(%rdx)
+    vmovdqu 0(%rcx), %ymm0
+    vpxor %ymm2, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc4         # vaesdec %ymm12, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc3         # vaesdec %ymm11, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc2         # vaesdec %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc1         # vaesdec %ymm9, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc0         # vaesdec %ymm8, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xde,0xc6         # vaesdec %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xde,0xc4         # vaesdec %ymm4, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdf,0xc3         # vaesdeclast %ymm3, %ymm0, %ymm0
+    vmovdqu %ymm0, 0(%rdx)
     add $32, %rcx
     add $32, %rdx
     sub $2, %r8
@@ -510,7 +466,6 @@ aes_gen_vaes256_ecb_dec_k128_w2:
     vpxor %xmm10, %xmm10, %xmm10
     vpxor %xmm11, %xmm11, %xmm11
     vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
     vzeroupper
     ret
     .size aes_gen_vaes256_ecb_dec_k128_w2, .-aes_gen_vaes256_ecb_dec_k128_w2
@@ -918,110 +873,80 @@ aes_gen_vaes256_ecb_dec_k192_w8:
 
 # void aes_gen_vaes256_ecb_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 2 reloaded per group.
+# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 4.
-# Requires: AESNI, AVX.
+# Requires: AVX, AVX2, VAES.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
-#   %xmm4 temporary: data loads, spilled round keys rk1 rk2
-#   %xmm5 rk0
-#   %xmm15 rk3
-#   %xmm14 rk4
-#   %xmm13 rk5
-#   %xmm12 rk6
-#   %xmm11 rk7
-#   %xmm10 rk8
-#   %xmm9 rk9
-#   %xmm8 rk10
-#   %xmm7 rk11
-#   %xmm6 rk12
+#   %ymm0 blocks 0-1
+#   %ymm1 blocks 2-3
+#   %ymm2 temporary: data loads
+#   %ymm3 rk0
+#   %ymm15 rk1
+#   %ymm14 rk2
+#   %ymm13 rk3
+#   %ymm12 rk4
+#   %ymm11 rk5
+#   %ymm10 rk6
+#   %ymm9 rk7
+#   %ymm8 rk8
+#   %ymm7 rk9
+#   %ymm6 rk10
+#   %ymm5 rk11
+#   %ymm4 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_ecb_dec_k192_w4
     .type aes_gen_vaes256_ecb_dec_k192_w4, @function
     .p2align 5
 aes_gen_vaes256_ecb_dec_k192_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm5
-    vmovdqu 48(%rdi), %xmm15
-    vmovdqu 64(%rdi), %xmm14
-    vmovdqu 80(%rdi), %xmm13
-    vmovdqu 96(%rdi), %xmm12
-    vmovdqu 112(%rdi), %xmm11
-    vmovdqu 128(%rdi), %xmm10
-    vmovdqu 144(%rdi), %xmm9
-    vmovdqu 160(%rdi), %xmm8
-    vmovdqu 176(%rdi), %xmm7
-    vmovdqu 192(%rdi), %xmm6
+    vbroadcasti128 0(%rdi), %ymm3
+    vbroadcasti128 16(%rdi), %ymm15
+    vbroadcasti128 32(%rdi), %ymm14
+    vbroadcasti128 48(%rdi), %ymm13
+    vbroadcasti128 64(%rdi), %ymm12
+    vbroadcasti128 80(%rdi), %ymm11
+    vbroadcasti128 96(%rdi), %ymm10
+    vbroadcasti128 112(%rdi), %ymm9
+    vbroadcasti128 128(%rdi), %ymm8
+    vbroadcasti128 144(%rdi), %ymm7
+    vbroadcasti128 160(%rdi), %ymm6
+    vbroadcasti128 176(%rdi), %ymm5
+    vbroadcasti128 192(%rdi), %ymm4
     cmp $4, %r8
     jb .Laes_gen_vaes256_ecb_dec_k192_w4_done
     .p2align 4
 .Laes_gen_vaes256_ecb_dec_k192_w4_loop:
-    vmovdqu 0(%rcx), %xmm0
-    vmovdqu 16(%rcx), %xmm1
-    vmovdqu 32(%rcx), %xmm2
-    vmovdqu 48(%rcx), %xmm3
-    vpxor %xmm5, %xmm0, %xmm0
-    vpxor %xmm5, %xmm1, %xmm1
-    vpxor %xmm5, %xmm2, %xmm2
-    vpxor %xmm5, %xmm3, %xmm3
-    vmovdqu 16(%rdi), %xmm4
-    .byte 0xc4,0xe2,0x79,0xde,0xc4         # vaesdec %xmm4, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xcc         # vaesdec %xmm4, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xde,0xd4         # vaesdec %xmm4, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xde,0xdc         # vaesdec %xmm4, %xmm3, %xmm3
-    vmovdqu 32(%rdi), %xmm4
-    .byte 0xc4,0xe2,0x79,0xde,0xc4         # vaesdec %xmm4, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xcc         # vaesdec %xmm4, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xde,0xd4         # vaesdec %xmm4, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xde,0xdc         # vaesdec %xmm4, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc7         # vaesdec %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcf         # vaesdec %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd7         # vaesdec %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdf         # vaesdec %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc6         # vaesdec %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xce         # vaesdec %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd6         # vaesdec %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xde         # vaesdec %xmm14, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcd         # vaesdec %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd5         # vaesdec %xmm13, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdd         # vaesdec %xmm13, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcc         # vaesdec %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd4         # vaesdec %xmm12, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdc         # vaesdec %xmm12, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcb         # vaesdec %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd3         # vaesdec %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdb         # vaesdec %xmm11, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc2         # vaesdec %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xca         # vaesdec %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd2         # vaesdec %xmm10, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xda         # vaesdec %xmm10, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc1         # vaesdec %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc9         # vaesdec %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd1         # vaesdec %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd9         # vaesdec %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd0         # vaesdec %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd8         # vaesdec %xmm8, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xde,0xc7         # vaesdec %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xcf         # vaesdec %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xde,0xd7         # vaesdec %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xde,0xdf         # vaesdec %xmm7, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdf,0xc6         # vaesdeclast %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdf,0xce         # vaesdeclast %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdf,0xd6         # vaesdeclast %xmm6, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdf,0xde         # vaesdeclast %xmm6, %xmm3, %xmm3
-    vmovdqu %xmm0, 0(%rdx)
-    vmovdqu %xmm1, 16(%rdx)
-    vmovdqu %xmm2, 32(%rdx)
-    vmovdqu %xmm3, 48(%rdx)
+    vmovdqu 0(%rcx), %ymm0
+    vmovdqu 32(%rcx), %ymm1
+    vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm3, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc7         # vaesdec %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcf         # vaesdec %ymm15, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc6         # vaesdec %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xce         # vaesdec %ymm14, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc5         # vaesdec %ymm13, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcd         # vaesdec %ymm13, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc4         # vaesdec %ymm12, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcc         # vaesdec %ymm12, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc3         # vaesdec %ymm11, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcb         # vaesdec %ymm11, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc2         # vaesdec %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xca         # vaesdec %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc1         # vaesdec %ymm9, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xc9         # vaesdec %ymm9, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc0         # vaesdec %ymm8, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xc8         # vaesdec %ymm8, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xde,0xc6         # vaesdec %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xce         # vaesdec %ymm6, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xcd         # vaesdec %ymm5, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xdf,0xc4         # vaesdeclast %ymm4, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdf,0xcc         # vaesdeclast %ymm4, %ymm1, %ymm1
+    vmovdqu %ymm0, 0(%rdx)
+    vmovdqu %ymm1, 32(%rdx)
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
@@ -1053,77 +978,61 @@ aes_gen_vaes256_ecb_dec_k192_w4:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 2.
-# Requires: AESNI, AVX.
+# Requires: AVX, AVX2, VAES.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 temporary: data loads
-#   %xmm3 rk0
-#   %xmm15 rk1
-#   %xmm14 rk2
-#   %xmm13 rk3
-#   %xmm12 rk4
-#   %xmm11 rk5
-#   %xmm10 rk6
-#   %xmm9 rk7
-#   %xmm8 rk8
-#   %xmm7 rk9
-#   %xmm6 rk10
-#   %xmm5 rk11
-#   %xmm4 rk12
+#   %ymm0 blocks 0-1
+#   %ymm1 temporary: data loads
+#   %ymm2 rk0
+#   %ymm14 rk1
+#   %ymm13 rk2
+#   %ymm12 rk3
+#   %ymm11 rk4
+#   %ymm10 rk5
+#   %ymm9 rk6
+#   %ymm8 rk7
+#   %ymm7 rk8
+#   %ymm6 rk9
+#   %ymm5 rk10
+#   %ymm4 rk11
+#   %ymm3 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_ecb_dec_k192_w2
     .type aes_gen_vaes256_ecb_dec_k192_w2, @function
     .p2align 5
 aes_gen_vaes256_ecb_dec_k192_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm3
-    vmovdqu 16(%rdi), %xmm15
-    vmovdqu 32(%rdi), %xmm14
-    vmovdqu 48(%rdi), %xmm13
-    vmovdqu 64(%rdi), %xmm12
-    vmovdqu 80(%rdi), %xmm11
-    vmovdqu 96(%rdi), %xmm10
-    vmovdqu 112(%rdi), %xmm9
-    vmovdqu 128(%rdi), %xmm8
-    vmovdqu 144(%rdi), %xmm7
-    vmovdqu 160(%rdi), %xmm6
-    vmovdqu 176(%rdi), %xmm5
-    vmovdqu 192(%rdi), %xmm4
+    vbroadcasti128 0(%rdi), %ymm2
+    vbroadcasti128 16(%rdi), %ymm14
+    vbroadcasti128 32(%rdi), %ymm13
+    vbroadcasti128 48(%rdi), %ymm12
+    vbroadcasti128 64(%rdi), %ymm11
+    vbroadcasti128 80(%rdi), %ymm10
+    vbroadcasti128 96(%rdi), %ymm9
+    vbroadcasti128 112(%rdi), %ymm8
+    vbroadcasti128 128(%rdi), %ymm7
+    vbroadcasti128 144(%rdi), %ymm6
+    vbroadcasti128 160(%rdi), %ymm5
+    vbroadcasti128 176(%rdi), %ymm4
+    vbroadcasti128 192(%rdi), %ymm3
     cmp $2, %r8
     jb .Laes_gen_vaes256_ecb_dec_k192_w2_done
     .p2align 4
 .Laes_gen_vaes256_ecb_dec_k192_w2_loop:
-    vmovdqu 0(%rcx), %xmm0
-    vmovdqu 16(%rcx), %xmm1
-    vpxor %xmm3, %xmm0, %xmm0
-    vpxor %xmm3, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc7         # vaesdec %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcf         # vaesdec %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc6         # vaesdec %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xce         # vaesdec %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcd         # vaesdec %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcc         # vaesdec %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcb         # vaesdec %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc2         # vaesdec %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xca         # vaesdec %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc1         # vaesdec %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc9         # vaesdec %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xde,0xc7         # vaesdec %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xcf         # vaesdec %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xde,0xc6         # vaesdec %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xce         # vaesdec %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xcd         # vaesdec %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdf,0xc4         # vaesdeclast %xmm4, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdf,0xcc         # vaesdeclast %xmm4, %xmm1, %xmm1
-    vmovdqu %xmm0, 0(%rdx)
-    vmovdqu %xmm1, 16(%rdx)
+    vmovdqu 0(%rcx), %ymm0
+    vpxor %ymm2, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc6         # vaesdec %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc5         # vaesdec %ymm13, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc4         # vaesdec %ymm12, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc3         # vaesdec %ymm11, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc2         # vaesdec %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc1         # vaesdec %ymm9, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc0         # vaesdec %ymm8, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xde,0xc6         # vaesdec %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xde,0xc4         # vaesdec %ymm4, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdf,0xc3         # vaesdeclast %ymm3, %ymm0, %ymm0
+    vmovdqu %ymm0, 0(%rdx)
     add $32, %rcx
     add $32, %rdx
     sub $2, %r8
@@ -1145,7 +1054,6 @@ aes_gen_vaes256_ecb_dec_k192_w2:
     vpxor %xmm12, %xmm12, %xmm12
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
     vzeroupper
     ret
     .size aes_gen_vaes256_ecb_dec_k192_w2, .-aes_gen_vaes256_ecb_dec_k192_w2
@@ -1589,120 +1497,86 @@ aes_gen_vaes256_ecb_dec_k256_w8:
 
 # void aes_gen_vaes256_ecb_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 4 reloaded per group.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 2 reloaded per group.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 4.
-# Requires: AESNI, AVX.
+# Requires: AVX, AVX2, VAES.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
-#   %xmm4 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4
-#   %xmm5 rk0
-#   %xmm15 rk5
-#   %xmm14 rk6
-#   %xmm13 rk7
-#   %xmm12 rk8
-#   %xmm11 rk9
-#   %xmm10 rk10
-#   %xmm9 rk11
-#   %xmm8 rk12
-#   %xmm7 rk13
-#   %xmm6 rk14
+#   %ymm0 blocks 0-1
+#   %ymm1 blocks 2-3
+#   %ymm2 temporary: data loads, spilled round keys rk1 rk2
+#   %ymm3 rk0
+#   %ymm15 rk3
+#   %ymm14 rk4
+#   %ymm13 rk5
+#   %ymm12 rk6
+#   %ymm11 rk7
+#   %ymm10 rk8
+#   %ymm9 rk9
+#   %ymm8 rk10
+#   %ymm7 rk11
+#   %ymm6 rk12
+#   %ymm5 rk13
+#   %ymm4 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_ecb_dec_k256_w4
     .type aes_gen_vaes256_ecb_dec_k256_w4, @function
     .p2align 5
 aes_gen_vaes256_ecb_dec_k256_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm5
-    vmovdqu 80(%rdi), %xmm15
-    vmovdqu 96(%rdi), %xmm14
-    vmovdqu 112(%rdi), %xmm13
-    vmovdqu 128(%rdi), %xmm12
-    vmovdqu 144(%rdi), %xmm11
-    vmovdqu 160(%rdi), %xmm10
-    vmovdqu 176(%rdi), %xmm9
-    vmovdqu 192(%rdi), %xmm8
-    vmovdqu 208(%rdi), %xmm7
-    vmovdqu 224(%rdi), %xmm6
+    vbroadcasti128 0(%rdi), %ymm3
+    vbroadcasti128 48(%rdi), %ymm15
+    vbroadcasti128 64(%rdi), %ymm14
+    vbroadcasti128 80(%rdi), %ymm13
+    vbroadcasti128 96(%rdi), %ymm12
+    vbroadcasti128 112(%rdi), %ymm11
+    vbroadcasti128 128(%rdi), %ymm10
+    vbroadcasti128 144(%rdi), %ymm9
+    vbroadcasti128 160(%rdi), %ymm8
+    vbroadcasti128 176(%rdi), %ymm7
+    vbroadcasti128 192(%rdi), %ymm6
+    vbroadcasti128 208(%rdi), %ymm5
+    vbroadcasti128 224(%rdi), %ymm4
     cmp $4, %r8
     jb .Laes_gen_vaes256_ecb_dec_k256_w4_done
     .p2align 4
 .Laes_gen_vaes256_ecb_dec_k256_w4_loop:
-    vmovdqu 0(%rcx), %xmm0
-    vmovdqu 16(%rcx), %xmm1
-    vmovdqu 32(%rcx), %xmm2
-    vmovdqu 48(%rcx), %xmm3
-    vpxor %xmm5, %xmm0, %xmm0
-    vpxor %xmm5, %xmm1, %xmm1
-    vpxor %xmm5, %xmm2, %xmm2
-    vpxor %xmm5, %xmm3, %xmm3
-    vmovdqu 16(%rdi), %xmm4
-    .byte 0xc4,0xe2,0x79,0xde,0xc4         # vaesdec %xmm4, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xcc         # vaesdec %xmm4, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xde,0xd4         # vaesdec %xmm4, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xde,0xdc         # vaesdec %xmm4, %xmm3, %xmm3
-    vmovdqu 32(%rdi), %xmm4
-    .byte 0xc4,0xe2,0x79,0xde,0xc4         # vaesdec %xmm4, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xcc         # vaesdec %xmm4, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xde,0xd4         # vaesdec %xmm4, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xde,0xdc         # vaesdec %xmm4, %xmm3, %xmm3
-    vmovdqu 48(%rdi), %xmm4
-    .byte 0xc4,0xe2,0x79,0xde,0xc4         # vaesdec %xmm4, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xcc         # vaesdec %xmm4, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xde,0xd4         # vaesdec %xmm4, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xde,0xdc         # vaesdec %xmm4, %xmm3, %xmm3
-    vmovdqu 64(%rdi), %xmm4
-    .byte 0xc4,0xe2,0x79,0xde,0xc4         # vaesdec %xmm4, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xcc         # vaesdec %xmm4, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xde,0xd4         # vaesdec %xmm4, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xde,0xdc         # vaesdec %xmm4, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc7         # vaesdec %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcf         # vaesdec %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd7         # vaesdec %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdf         # vaesdec %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc6         # vaesdec %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xce         # vaesdec %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd6         # vaesdec %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xde         # vaesdec %xmm14, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcd         # vaesdec %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd5         # vaesdec %xmm13, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdd         # vaesdec %xmm13, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcc         # vaesdec %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd4         # vaesdec %xmm12, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdc         # vaesdec %xmm12, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcb         # vaesdec %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd3         # vaesdec %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdb         # vaesdec %xmm11, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc2         # vaesdec %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xca         # vaesdec %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd2         # vaesdec %xmm10, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xda         # vaesdec %xmm10, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc1         # vaesdec %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc9         # vaesdec %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd1         # vaesdec %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd9         # vaesdec %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd0         # vaesdec %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd8         # vaesdec %xmm8, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xde,0xc7         # vaesdec %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xcf         # vaesdec %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xde,0xd7         # vaesdec %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xde,0xdf         # vaesdec %xmm7, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdf,0xc6         # vaesdeclast %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdf,0xce         # vaesdeclast %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdf,0xd6         # vaesdeclast %xmm6, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdf,0xde         # vaesdeclast %xmm6, %xmm3, %xmm3
-    vmovdqu %xmm0, 0(%rdx)
-    vmovdqu %xmm1, 16(%rdx)
-    vmovdqu %xmm2, 32(%rdx)
-    vmovdqu %xmm3, 48(%rdx)
+    vmovdqu 0(%rcx), %ymm0
+    vmovdqu 32(%rcx), %ymm1
+    vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm3, %ymm1, %ymm1
+    vbroadcasti128 16(%rdi), %ymm2
+    .byte 0xc4,0xe2,0x7d,0xde,0xc2         # vaesdec %ymm2, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xca         # vaesdec %ymm2, %ymm1, %ymm1
+    vbroadcasti128 32(%rdi), %ymm2
+    .byte 0xc4,0xe2,0x7d,0xde,0xc2         # vaesdec %ymm2, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xca         # vaesdec %ymm2, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc7         # vaesdec %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcf         # vaesdec %ymm15, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc6         # vaesdec %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xce         # vaesdec %ymm14, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc5         # vaesdec %ymm13, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcd         # vaesdec %ymm13, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc4         # vaesdec %ymm12, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcc         # vaesdec %ymm12, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc3         # vaesdec %ymm11, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcb         # vaesdec %ymm11, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc2         # vaesdec %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xca         # vaesdec %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc1         # vaesdec %ymm9, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xc9         # vaesdec %ymm9, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc0         # vaesdec %ymm8, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xc8         # vaesdec %ymm8, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xde,0xc6         # vaesdec %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xce         # vaesdec %ymm6, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xcd         # vaesdec %ymm5, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xdf,0xc4         # vaesdeclast %ymm4, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdf,0xcc         # vaesdeclast %ymm4, %ymm1, %ymm1
+    vmovdqu %ymm0, 0(%rdx)
+    vmovdqu %ymm1, 32(%rdx)
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
@@ -1731,86 +1605,69 @@ aes_gen_vaes256_ecb_dec_k256_w4:
 
 # void aes_gen_vaes256_ecb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 2 reloaded per group.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 2.
-# Requires: AESNI, AVX.
+# Requires: AVX, AVX2, VAES.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 temporary: data loads, spilled round keys rk1 rk2
-#   %xmm3 rk0
-#   %xmm15 rk3
-#   %xmm14 rk4
-#   %xmm13 rk5
-#   %xmm12 rk6
-#   %xmm11 rk7
-#   %xmm10 rk8
-#   %xmm9 rk9
-#   %xmm8 rk10
-#   %xmm7 rk11
-#   %xmm6 rk12
-#   %xmm5 rk13
-#   %xmm4 rk14
+#   %ymm0 blocks 0-1
+#   %ymm1 temporary: data loads, spilled round keys rk1
+#   %ymm2 rk0
+#   %ymm15 rk2
+#   %ymm14 rk3
+#   %ymm13 rk4
+#   %ymm12 rk5
+#   %ymm11 rk6
+#   %ymm10 rk7
+#   %ymm9 rk8
+#   %ymm8 rk9
+#   %ymm7 rk10
+#   %ymm6 rk11
+#   %ymm5 rk12
+#   %ymm4 rk13
+#   %ymm3 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_ecb_dec_k256_w2
     .type aes_gen_vaes256_ecb_dec_k256_w2, @function
     .p2align 5
 aes_gen_vaes256_ecb_dec_k256_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm3
-    vmovdqu 48(%rdi), %xmm15
-    vmovdqu 64(%rdi), %xmm14
-    vmovdqu 80(%rdi), %xmm13
-    vmovdqu 96(%rdi), %xmm12
-    vmovdqu 112(%rdi), %xmm11
-    vmovdqu 128(%rdi), %xmm10
-    vmovdqu 144(%rdi), %xmm9
-    vmovdqu 160(%rdi), %xmm8
-    vmovdqu 176(%rdi), %xmm7
-    vmovdqu 192(%rdi), %xmm6
-    vmovdqu 208(%rdi), %xmm5
-    vmovdqu 224(%rdi), %xmm4
+    vbroadcasti128 0(%rdi), %ymm2
+    vbroadcasti128 32(%rdi), %ymm15
+    vbroadcasti128 48(%rdi), %ymm14
+    vbroadcasti128 64(%rdi), %ymm13
+    vbroadcasti128 80(%rdi), %ymm12
+    vbroadcasti128 96(%rdi), %ymm11
+    vbroadcasti128 112(%rdi), %ymm10
+    vbroadcasti128 128(%rdi), %ymm9
+    vbroadcasti128 144(%rdi), %ymm8
+    vbroadcasti128 160(%rdi), %ymm7
+    vbroadcasti128 176(%rdi), %ymm6
+    vbroadcasti128 192(%rdi), %ymm5
+    vbroadcasti128 208(%rdi), %ymm4
+    vbroadcasti128 224(%rdi), %ymm3
     cmp $2, %r8
     jb .Laes_gen_vaes256_ecb_dec_k256_w2_done
     .p2align 4
 .Laes_gen_vaes256_ecb_dec_k256_w2_loop:
-    vmovdqu 0(%rcx), %xmm0
-    vmovdqu 16(%rcx), %xmm1
-    vpxor %xmm3, %xmm0, %xmm0
-    vpxor %xmm3, %xmm1, %xmm1
-    vmovdqu 16(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
-    vmovdqu 32(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc7         # vaesdec %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcf         # vaesdec %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc6         # vaesdec %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xce         # vaesdec %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcd         # vaesdec %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcc         # vaesdec %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcb         # vaesdec %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc2         # vaesdec %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xca         # vaesdec %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc1         # vaesdec %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc9         # vaesdec %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xde,0xc7         # vaesdec %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xcf         # vaesdec %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xde,0xc6         # vaesdec %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xce         # vaesdec %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xcd         # vaesdec %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdf,0xc4         # vaesdeclast %xmm4, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdf,0xcc         # vaesdeclast %xmm4, %xmm1, %xmm1
-    vmovdqu %xmm0, 0(%rdx)
-    vmovdqu %xmm1, 16(%rdx)
+    vmovdqu 0(%rcx), %ymm0
+    vpxor %ymm2, %ymm0, %ymm0
+    vbroadcasti128 16(%rdi), %ymm1
+    .byte 0xc4,0xe2,0x7d,0xde,0xc1         # vaesdec %ymm1, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc7         # vaesdec %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc6         # vaesdec %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc5         # vaesdec %ymm13, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc4         # vaesdec %ymm12, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc3         # vaesdec %ymm11, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc2         # vaesdec %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc1         # vaesdec %ymm9, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc0         # vaesdec %ymm8, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xde,0xc6         # vaesdec %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xde,0xc4         # vaesdec %ymm4, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdf,0xc3         # vaesdeclast %ymm3, %ymm0, %ymm0
+    vmovdqu %ymm0, 0(%rdx)
     add $32, %rcx
     add $32, %rdx
     sub $2, %r8

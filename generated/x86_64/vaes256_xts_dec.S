@@ -436,144 +436,107 @@ aes_gen_vaes256_xts_dec_k128_w8:
 
 # void aes_gen_vaes256_xts_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 4 reloaded per group.
+# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 2 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 4.
-# Requires: AESNI, PCLMUL, AVX.
+# Requires: PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
-#   %xmm4 tweaks of the group's first register: lane i T_(j+i)
-#   %xmm5 a block register's tweaks; then the tweaks ^ the last round key
-#   %xmm6 tweak arithmetic: the bits carried out of each qword
-#   %xmm7 tweak arithmetic: the high qword's carry times 0x87
-#   %xmm8 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4
-#   %xmm9 rk0
-#   %xmm15 rk5
-#   %xmm14 rk6
-#   %xmm13 rk7
-#   %xmm12 rk8
-#   %xmm11 rk9
-#   %xmm10 rk10
+#   %ymm0 blocks 0-1
+#   %ymm1 blocks 2-3
+#   %ymm2 tweaks of the group's first register: lane i T_(j+i)
+#   %ymm3 a block register's tweaks; then the tweaks ^ the last round key
+#   %ymm4 tweak arithmetic: the bits carried out of each qword
+#   %ymm5 tweak arithmetic: the high qword's carry times 0x87
+#   %ymm6 temporary: data loads, spilled round keys rk1 rk2
+#   %ymm7 rk0
+#   %ymm15 rk3
+#   %ymm14 rk4
+#   %ymm13 rk5
+#   %ymm12 rk6
+#   %ymm11 rk7
+#   %ymm10 rk8
+#   %ymm9 rk9
+#   %ymm8 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_xts_dec_k128_w4
     .type aes_gen_vaes256_xts_dec_k128_w4, @function
     .p2align 5
 aes_gen_vaes256_xts_dec_k128_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm9
-    vmovdqu 80(%rdi), %xmm15
-    vmovdqu 96(%rdi), %xmm14
-    vmovdqu 112(%rdi), %xmm13
-    vmovdqu 128(%rdi), %xmm12
-    vmovdqu 144(%rdi), %xmm11
-    vmovdqu 160(%rdi), %xmm10
-    vmovdqu (%rsi), %xmm4
+    vbroadcasti128 0(%rdi), %ymm7
+    vbroadcasti128 48(%rdi), %ymm15
+    vbroadcasti128 64(%rdi), %ymm14
+    vbroadcasti128 80(%rdi), %ymm13
+    vbroadcasti128 96(%rdi), %ymm12
+    vbroadcasti128 112(%rdi), %ymm11
+    vbroadcasti128 128(%rdi), %ymm10
+    vbroadcasti128 144(%rdi), %ymm9
+    vbroadcasti128 160(%rdi), %ymm8
+    vmovdqu (%rsi), %xmm2
+    vpsrlq $63, %xmm2, %xmm4
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm4, %xmm5
+    vpslldq $8, %xmm4, %xmm4
+    vpsllq $1, %xmm2, %xmm3
+    vpxor %xmm5, %xmm3, %xmm3
+    vpxor %xmm4, %xmm3, %xmm3
+    vinserti128 $1, %xmm3, %ymm2, %ymm2
     cmp $4, %r8
     jb .Laes_gen_vaes256_xts_dec_k128_w4_done
     .p2align 4
 .Laes_gen_vaes256_xts_dec_k128_w4_loop:
-    vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm4, %xmm0, %xmm0
-    vpxor %xmm9, %xmm0, %xmm0
-    vpxor %xmm10, %xmm4, %xmm7
-    vmovdqu %xmm7, 0(%rdx)
-    vpsrlq $63, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $1, %xmm4, %xmm5
-    vpxor %xmm7, %xmm5, %xmm5
-    vpxor %xmm6, %xmm5, %xmm5
-    vmovdqu 16(%rcx), %xmm1
-    vpxor %xmm5, %xmm1, %xmm1
-    vpxor %xmm9, %xmm1, %xmm1
-    vpxor %xmm10, %xmm5, %xmm7
-    vmovdqu %xmm7, 16(%rdx)
-    vpsrlq $62, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $2, %xmm4, %xmm5
-    vpxor %xmm7, %xmm5, %xmm5
-    vpxor %xmm6, %xmm5, %xmm5
-    vmovdqu 32(%rcx), %xmm2
-    vpxor %xmm5, %xmm2, %xmm2
-    vpxor %xmm9, %xmm2, %xmm2
-    vpxor %xmm10, %xmm5, %xmm7
-    vmovdqu %xmm7, 32(%rdx)
-    vpsrlq $61, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $3, %xmm4, %xmm5
-    vpxor %xmm7, %xmm5, %xmm5
-    vpxor %xmm6, %xmm5, %xmm5
-    vmovdqu 48(%rcx), %xmm3
-    vpxor %xmm5, %xmm3, %xmm3
-    vpxor %xmm9, %xmm3, %xmm3
-    vpxor %xmm10, %xmm5, %xmm7
-    vmovdqu %xmm7, 48(%rdx)
-    vmovdqu 16(%rdi), %xmm8
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd0         # vaesdec %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd8         # vaesdec %xmm8, %xmm3, %xmm3
-    vmovdqu 32(%rdi), %xmm8
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd0         # vaesdec %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd8         # vaesdec %xmm8, %xmm3, %xmm3
-    vmovdqu 48(%rdi), %xmm8
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd0         # vaesdec %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd8         # vaesdec %xmm8, %xmm3, %xmm3
-    vmovdqu 64(%rdi), %xmm8
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd0         # vaesdec %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd8         # vaesdec %xmm8, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc7         # vaesdec %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcf         # vaesdec %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd7         # vaesdec %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdf         # vaesdec %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc6         # vaesdec %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xce         # vaesdec %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd6         # vaesdec %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xde         # vaesdec %xmm14, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcd         # vaesdec %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd5         # vaesdec %xmm13, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdd         # vaesdec %xmm13, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcc         # vaesdec %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd4         # vaesdec %xmm12, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdc         # vaesdec %xmm12, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcb         # vaesdec %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd3         # vaesdec %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdb         # vaesdec %xmm11, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdf,0x02         # vaesdeclast 0(%rdx), %xmm0, %xmm0
-    vmovdqu %xmm0, 0(%rdx)
-    .byte 0xc4,0xe2,0x71,0xdf,0x4a,0x10    # vaesdeclast 16(%rdx), %xmm1, %xmm1
-    vmovdqu %xmm1, 16(%rdx)
-    .byte 0xc4,0xe2,0x69,0xdf,0x52,0x20    # vaesdeclast 32(%rdx), %xmm2, %xmm2
-    vmovdqu %xmm2, 32(%rdx)
-    .byte 0xc4,0xe2,0x61,0xdf,0x5a,0x30    # vaesdeclast 48(%rdx), %xmm3, %xmm3
-    vmovdqu %xmm3, 48(%rdx)
-    vpsrlq $60, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $4, %xmm4, %xmm4
-    vpxor %xmm7, %xmm4, %xmm4
-    vpxor %xmm6, %xmm4, %xmm4
+    vmovdqu 0(%rcx), %ymm0
+    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm2, %ymm5
+    vmovdqu %ymm5, 0(%rdx)
+    vpsrlq $62, %ymm2, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm4, %ymm5
+    vpslldq $8, %ymm4, %ymm4
+    vpsllq $2, %ymm2, %ymm3
+    vpxor %ymm5, %ymm3, %ymm3
+    vpxor %ymm4, %ymm3, %ymm3
+    vmovdqu 32(%rcx), %ymm1
+    vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm7, %ymm1, %ymm1
+    vpxor %ymm8, %ymm3, %ymm5
+    vmovdqu %ymm5, 32(%rdx)
+    vbroadcasti128 16(%rdi), %ymm6
+    .byte 0xc4,0xe2,0x7d,0xde,0xc6         # vaesdec %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xce         # vaesdec %ymm6, %ymm1, %ymm1
+    vbroadcasti128 32(%rdi), %ymm6
+    .byte 0xc4,0xe2,0x7d,0xde,0xc6         # vaesdec %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xce         # vaesdec %ymm6, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc7         # vaesdec %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcf         # vaesdec %ymm15, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc6         # vaesdec %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xce         # vaesdec %ymm14, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc5         # vaesdec %ymm13, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcd         # vaesdec %ymm13, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc4         # vaesdec %ymm12, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcc         # vaesdec %ymm12, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc3         # vaesdec %ymm11, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcb         # vaesdec %ymm11, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc2         # vaesdec %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xca         # vaesdec %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc1         # vaesdec %ymm9, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xc9         # vaesdec %ymm9, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xdf,0x02         # vaesdeclast 0(%rdx), %ymm0, %ymm0
+    vmovdqu %ymm0, 0(%rdx)
+    .byte 0xc4,0xe2,0x75,0xdf,0x4a,0x20    # vaesdeclast 32(%rdx), %ymm1, %ymm1
+    vmovdqu %ymm1, 32(%rdx)
+    vpsrlq $60, %ymm2, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm4, %ymm5
+    vpslldq $8, %ymm4, %ymm4
+    vpsllq $4, %ymm2, %ymm2
+    vpxor %ymm5, %ymm2, %ymm2
+    vpxor %ymm4, %ymm2, %ymm2
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
     cmp $4, %r8
     jae .Laes_gen_vaes256_xts_dec_k128_w4_loop
 .Laes_gen_vaes256_xts_dec_k128_w4_done:
-    vmovdqu %xmm4, (%rsi)
+    vmovdqu %xmm2, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -596,100 +559,85 @@ aes_gen_vaes256_xts_dec_k128_w4:
 
 # void aes_gen_vaes256_xts_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
-# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 2 reloaded per group.
+# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 2.
-# Requires: AESNI, PCLMUL, AVX.
+# Requires: PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 tweaks of the group's first register: lane i T_(j+i)
-#   %xmm3 a block register's tweaks; then the tweaks ^ the last round key
-#   %xmm4 tweak arithmetic: the bits carried out of each qword
-#   %xmm5 tweak arithmetic: the high qword's carry times 0x87
-#   %xmm6 temporary: data loads, spilled round keys rk1 rk2
-#   %xmm7 rk0
-#   %xmm15 rk3
-#   %xmm14 rk4
-#   %xmm13 rk5
-#   %xmm12 rk6
-#   %xmm11 rk7
-#   %xmm10 rk8
-#   %xmm9 rk9
-#   %xmm8 rk10
+#   %ymm0 blocks 0-1
+#   %ymm1 tweaks of the group's first register: lane i T_(j+i)
+#   %ymm2 a block register's tweaks; then the tweaks ^ the last round key
+#   %ymm3 tweak arithmetic: the bits carried out of each qword
+#   %ymm4 tweak arithmetic: the high qword's carry times 0x87
+#   %ymm5 temporary: data loads, spilled round keys rk1
+#   %ymm6 rk0
+#   %ymm15 rk2
+#   %ymm14 rk3
+#   %ymm13 rk4
+#   %ymm12 rk5
+#   %ymm11 rk6
+#   %ymm10 rk7
+#   %ymm9 rk8
+#   %ymm8 rk9
+#   %ymm7 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_xts_dec_k128_w2
     .type aes_gen_vaes256_xts_dec_k128_w2, @function
     .p2align 5
 aes_gen_vaes256_xts_dec_k128_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm7
-    vmovdqu 48(%rdi), %xmm15
-    vmovdqu 64(%rdi), %xmm14
-    vmovdqu 80(%rdi), %xmm13
-    vmovdqu 96(%rdi), %xmm12
-    vmovdqu 112(%rdi), %xmm11
-    vmovdqu 128(%rdi), %xmm10
-    vmovdqu 144(%rdi), %xmm9
-    vmovdqu 160(%rdi), %xmm8
-    vmovdqu (%rsi), %xmm2
+    vbroadcasti128 0(%rdi), %ymm6
+    vbroadcasti128 32(%rdi), %ymm15
+    vbroadcasti128 48(%rdi), %ymm14
+    vbroadcasti128 64(%rdi), %ymm13
+    vbroadcasti128 80(%rdi), %ymm12
+    vbroadcasti128 96(%rdi), %ymm11
+    vbroadcasti128 112(%rdi), %ymm10
+    vbroadcasti128 128(%rdi), %ymm9
+    vbroadcasti128 144(%rdi), %ymm8
+    vbroadcasti128 160(%rdi), %ymm7
+    vmovdqu (%rsi), %xmm1
+    vpsrlq $63, %xmm1, %xmm3
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm3, %xmm4
+    vpslldq $8, %xmm3, %xmm3
+    vpsllq $1, %xmm1, %xmm2
+    vpxor %xmm4, %xmm2, %xmm2
+    vpxor %xmm3, %xmm2, %xmm2
+    vinserti128 $1, %xmm2, %ymm1, %ymm1
     cmp $2, %r8
     jb .Laes_gen_vaes256_xts_dec_k128_w2_done
     .p2align 4
 .Laes_gen_vaes256_xts_dec_k128_w2_loop:
-    vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm2, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm2, %xmm5
-    vmovdqu %xmm5, 0(%rdx)
-    vpsrlq $63, %xmm2, %xmm4
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm4, %xmm5
-    vpslldq $8, %xmm4, %xmm4
-    vpsllq $1, %xmm2, %xmm3
-    vpxor %xmm5, %xmm3, %xmm3
-    vpxor %xmm4, %xmm3, %xmm3
-    vmovdqu 16(%rcx), %xmm1
-    vpxor %xmm3, %xmm1, %xmm1
-    vpxor %xmm7, %xmm1, %xmm1
-    vpxor %xmm8, %xmm3, %xmm5
-    vmovdqu %xmm5, 16(%rdx)
-    vmovdqu 16(%rdi), %xmm6
-    .byte 0xc4,0xe2,0x79,0xde,0xc6         # vaesdec %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xce         # vaesdec %xmm6, %xmm1, %xmm1
-    vmovdqu 32(%rdi), %xmm6
-    .byte 0xc4,0xe2,0x79,0xde,0xc6         # vaesdec %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xce         # vaesdec %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc7         # vaesdec %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcf         # vaesdec %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc6         # vaesdec %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xce         # vaesdec %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcd         # vaesdec %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcc         # vaesdec %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcb         # vaesdec %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc2         # vaesdec %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xca         # vaesdec %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc1         # vaesdec %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc9         # vaesdec %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdf,0x02         # vaesdeclast 0(%rdx), %xmm0, %xmm0
-    vmovdqu %xmm0, 0(%rdx)
-    .byte 0xc4,0xe2,0x71,0xdf,0x4a,0x10    # vaesdeclast 16(%rdx), %xmm1, %xmm1
-    vmovdqu %xmm1, 16(%rdx)
-    vpsrlq $62, %xmm2, %xmm4
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm4, %xmm5
-    vpslldq $8, %xmm4, %xmm4
-    vpsllq $2, %xmm2, %xmm2
-    vpxor %xmm5, %xmm2, %xmm2
-    vpxor %xmm4, %xmm2, %xmm2
+    vmovdqu 0(%rcx), %ymm0
+    vpxor %ymm1, %ymm0, %ymm0
+    vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm7, %ymm1, %ymm4
+    vmovdqu %ymm4, 0(%rdx)
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc7         # vaesdec %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc6         # vaesdec %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc5         # vaesdec %ymm13, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc4         # vaesdec %ymm12, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc3         # vaesdec %ymm11, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc2         # vaesdec %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc1         # vaesdec %ymm9, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc0         # vaesdec %ymm8, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdf,0x02         # vaesdeclast 0(%rdx), %ymm0, %ymm0
+    vmovdqu %ymm0, 0(%rdx)
+    vpsrlq $62, %ymm1, %ymm3
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm3, %ymm4
+    vpslldq $8, %ymm3, %ymm3
+    vpsllq $2, %ymm1, %ymm1
+    vpxor %ymm4, %ymm1, %ymm1
+    vpxor %ymm3, %ymm1, %ymm1
     add $32, %rcx
     add $32, %rdx
     sub $2, %r8
     cmp $2, %r8
     jae .Laes_gen_vaes256_xts_dec_k128_w2_loop
 .Laes_gen_vaes256_xts_dec_k128_w2_done:
-    vmovdqu %xmm2, (%rsi)
+    vmovdqu %xmm1, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1256,154 +1204,113 @@ aes_gen_vaes256_xts_dec_k192_w8:
 
 # void aes_gen_vaes256_xts_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 6 reloaded per group.
+# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 4 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 4.
-# Requires: AESNI, PCLMUL, AVX.
+# Requires: PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
-#   %xmm4 tweaks of the group's first register: lane i T_(j+i)
-#   %xmm5 a block register's tweaks; then the tweaks ^ the last round key
-#   %xmm6 tweak arithmetic: the bits carried out of each qword
-#   %xmm7 tweak arithmetic: the high qword's carry times 0x87
-#   %xmm8 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6
-#   %xmm9 rk0
-#   %xmm15 rk7
-#   %xmm14 rk8
-#   %xmm13 rk9
-#   %xmm12 rk10
-#   %xmm11 rk11
-#   %xmm10 rk12
+#   %ymm0 blocks 0-1
+#   %ymm1 blocks 2-3
+#   %ymm2 tweaks of the group's first register: lane i T_(j+i)
+#   %ymm3 a block register's tweaks; then the tweaks ^ the last round key
+#   %ymm4 tweak arithmetic: the bits carried out of each qword
+#   %ymm5 tweak arithmetic: the high qword's carry times 0x87
+#   %ymm6 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4
+#   %ymm7 rk0
+#   %ymm15 rk5
+#   %ymm14 rk6
+#   %ymm13 rk7
+#   %ymm12 rk8
+#   %ymm11 rk9
+#   %ymm10 rk10
+#   %ymm9 rk11
+#   %ymm8 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_xts_dec_k192_w4
     .type aes_gen_vaes256_xts_dec_k192_w4, @function
     .p2align 5
 aes_gen_vaes256_xts_dec_k192_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm9
-    vmovdqu 112(%rdi), %xmm15
-    vmovdqu 128(%rdi), %xmm14
-    vmovdqu 144(%rdi), %xmm13
-    vmovdqu 160(%rdi), %xmm12
-    vmovdqu 176(%rdi), %xmm11
-    vmovdqu 192(%rdi), %xmm10
-    vmovdqu (%rsi), %xmm4
+    vbroadcasti128 0(%rdi), %ymm7
+    vbroadcasti128 80(%rdi), %ymm15
+    vbroadcasti128 96(%rdi), %ymm14
+    vbroadcasti128 112(%rdi), %ymm13
+    vbroadcasti128 128(%rdi), %ymm12
+    vbroadcasti128 144(%rdi), %ymm11
+    vbroadcasti128 160(%rdi), %ymm10
+    vbroadcasti128 176(%rdi), %ymm9
+    vbroadcasti128 192(%rdi), %ymm8
+    vmovdqu (%rsi), %xmm2
+    vpsrlq $63, %xmm2, %xmm4
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm4, %xmm5
+    vpslldq $8, %xmm4, %xmm4
+    vpsllq $1, %xmm2, %xmm3
+    vpxor %xmm5, %xmm3, %xmm3
+    vpxor %xmm4, %xmm3, %xmm3
+    vinserti128 $1, %xmm3, %ymm2, %ymm2
     cmp $4, %r8
     jb .Laes_gen_vaes256_xts_dec_k192_w4_done
     .p2align 4
 .Laes_gen_vaes256_xts_dec_k192_w4_loop:
-    vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm4, %xmm0, %xmm0
-    vpxor %xmm9, %xmm0, %xmm0
-    vpxor %xmm10, %xmm4, %xmm7
-    vmovdqu %xmm7, 0(%rdx)
-    vpsrlq $63, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $1, %xmm4, %xmm5
-    vpxor %xmm7, %xmm5, %xmm5
-    vpxor %xmm6, %xmm5, %xmm5
-    vmovdqu 16(%rcx), %xmm1
-    vpxor %xmm5, %xmm1, %xmm1
-    vpxor %xmm9, %xmm1, %xmm1
-    vpxor %xmm10, %xmm5, %xmm7
-    vmovdqu %xmm7, 16(%rdx)
-    vpsrlq $62, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $2, %xmm4, %xmm5
-    vpxor %xmm7, %xmm5, %xmm5
-    vpxor %xmm6, %xmm5, %xmm5
-    vmovdqu 32(%rcx), %xmm2
-    vpxor %xmm5, %xmm2, %xmm2
-    vpxor %xmm9, %xmm2, %xmm2
-    vpxor %xmm10, %xmm5, %xmm7
-    vmovdqu %xmm7, 32(%rdx)
-    vpsrlq $61, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $3, %xmm4, %xmm5
-    vpxor %xmm7, %xmm5, %xmm5
-    vpxor %xmm6, %xmm5, %xmm5
-    vmovdqu 48(%rcx), %xmm3
-    vpxor %xmm5, %xmm3, %xmm3
-    vpxor %xmm9, %xmm3, %xmm3
-    vpxor %xmm10, %xmm5, %xmm7
-    vmovdqu %xmm7, 48(%rdx)
-    vmovdqu 16(%rdi), %xmm8
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd0         # vaesdec %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd8         # vaesdec %xmm8, %xmm3, %xmm3
-    vmovdqu 32(%rdi), %xmm8
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd0         # vaesdec %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd8         # vaesdec %xmm8, %xmm3, %xmm3
-    vmovdqu 48(%rdi), %xmm8
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd0         # vaesdec %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd8         # vaesdec %xmm8, %xmm3, %xmm3
-    vmovdqu 64(%rdi), %xmm8
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd0         # vaesdec %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd8         # vaesdec %xmm8, %xmm3, %xmm3
-    vmovdqu 80(%rdi), %xmm8
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd0         # vaesdec %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd8         # vaesdec %xmm8, %xmm3, %xmm3
-    vmovdqu 96(%rdi), %xmm8
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd0         # vaesdec %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd8         # vaesdec %xmm8, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc7         # vaesdec %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcf         # vaesdec %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd7         # vaesdec %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdf         # vaesdec %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc6         # vaesdec %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xce         # vaesdec %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd6         # vaesdec %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xde         # vaesdec %xmm14, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcd         # vaesdec %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd5         # vaesdec %xmm13, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdd         # vaesdec %xmm13, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcc         # vaesdec %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd4         # vaesdec %xmm12, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdc         # vaesdec %xmm12, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcb         # vaesdec %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd3         # vaesdec %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdb         # vaesdec %xmm11, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdf,0x02         # vaesdeclast 0(%rdx), %xmm0, %xmm0
-    vmovdqu %xmm0, 0(%rdx)
-    .byte 0xc4,0xe2,0x71,0xdf,0x4a,0x10    # vaesdeclast 16(%rdx), %xmm1, %xmm1
-    vmovdqu %xmm1, 16(%rdx)
-    .byte 0xc4,0xe2,0x69,0xdf,0x52,0x20    # vaesdeclast 32(%rdx), %xmm2, %xmm2
-    vmovdqu %xmm2, 32(%rdx)
-    .byte 0xc4,0xe2,0x61,0xdf,0x5a,0x30    # vaesdeclast 48(%rdx), %xmm3, %xmm3
-    vmovdqu %xmm3, 48(%rdx)
-    vpsrlq $60, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $4, %xmm4, %xmm4
-    vpxor %xmm7, %xmm4, %xmm4
-    vpxor %xmm6, %xmm4, %xmm4
+    vmovdqu 0(%rcx), %ymm0
+    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm2, %ymm5
+    vmovdqu %ymm5, 0(%rdx)
+    vpsrlq $62, %ymm2, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm4, %ymm5
+    vpslldq $8, %ymm4, %ymm4
+    vpsllq $2, %ymm2, %ymm3
+    vpxor %ymm5, %ymm3, %ymm3
+    vpxor %ymm4, %ymm3, %ymm3
+    vmovdqu 32(%rcx), %ymm1
+    vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm7, %ymm1, %ymm1
+    vpxor %ymm8, %ymm3, %ymm5
+    vmovdqu %ymm5, 32(%rdx)
+    vbroadcasti128 16(%rdi), %ymm6
+    .byte 0xc4,0xe2,0x7d,0xde,0xc6         # vaesdec %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xce         # vaesdec %ymm6, %ymm1, %ymm1
+    vbroadcasti128 32(%rdi), %ymm6
+    .byte 0xc4,0xe2,0x7d,0xde,0xc6         # vaesdec %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xce         # vaesdec %ymm6, %ymm1, %ymm1
+    vbroadcasti128 48(%rdi), %ymm6
+    .byte 0xc4,0xe2,0x7d,0xde,0xc6         # vaesdec %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xce         # vaesdec %ymm6, %ymm1, %ymm1
+    vbroadcasti128 64(%rdi), %ymm6
+    .byte 0xc4,0xe2,0x7d,0xde,0xc6         # vaesdec %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xce         # vaesdec %ymm6, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc7         # vaesdec %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcf         # vaesdec %ymm15, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc6         # vaesdec %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xce         # vaesdec %ymm14, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc5         # vaesdec %ymm13, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcd         # vaesdec %ymm13, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc4         # vaesdec %ymm12, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcc         # vaesdec %ymm12, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc3         # vaesdec %ymm11, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcb         # vaesdec %ymm11, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc2         # vaesdec %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xca         # vaesdec %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc1         # vaesdec %ymm9, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xc9         # vaesdec %ymm9, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xdf,0x02         # vaesdeclast 0(%rdx), %ymm0, %ymm0
+    vmovdqu %ymm0, 0(%rdx)
+    .byte 0xc4,0xe2,0x75,0xdf,0x4a,0x20    # vaesdeclast 32(%rdx), %ymm1, %ymm1
+    vmovdqu %ymm1, 32(%rdx)
+    vpsrlq $60, %ymm2, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm4, %ymm5
+    vpslldq $8, %ymm4, %ymm4
+    vpsllq $4, %ymm2, %ymm2
+    vpxor %ymm5, %ymm2, %ymm2
+    vpxor %ymm4, %ymm2, %ymm2
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
     cmp $4, %r8
     jae .Laes_gen_vaes256_xts_dec_k192_w4_loop
 .Laes_gen_vaes256_xts_dec_k192_w4_done:
-    vmovdqu %xmm4, (%rsi)
+    vmovdqu %xmm2, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1426,106 +1333,89 @@ aes_gen_vaes256_xts_dec_k192_w4:
 
 # void aes_gen_vaes256_xts_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 4 reloaded per group.
+# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 2.
-# Requires: AESNI, PCLMUL, AVX.
+# Requires: PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 tweaks of the group's first register: lane i T_(j+i)
-#   %xmm3 a block register's tweaks; then the tweaks ^ the last round key
-#   %xmm4 tweak arithmetic: the bits carried out of each qword
-#   %xmm5 tweak arithmetic: the high qword's carry times 0x87
-#   %xmm6 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4
-#   %xmm7 rk0
-#   %xmm15 rk5
-#   %xmm14 rk6
-#   %xmm13 rk7
-#   %xmm12 rk8
-#   %xmm11 rk9
-#   %xmm10 rk10
-#   %xmm9 rk11
-#   %xmm8 rk12
+#   %ymm0 blocks 0-1
+#   %ymm1 tweaks of the group's first register: lane i T_(j+i)
+#   %ymm2 a block register's tweaks; then the tweaks ^ the last round key
+#   %ymm3 tweak arithmetic: the bits carried out of each qword
+#   %ymm4 tweak arithmetic: the high qword's carry times 0x87
+#   %ymm5 temporary: data loads, spilled round keys rk1 rk2 rk3
+#   %ymm6 rk0
+#   %ymm15 rk4
+#   %ymm14 rk5
+#   %ymm13 rk6
+#   %ymm12 rk7
+#   %ymm11 rk8
+#   %ymm10 rk9
+#   %ymm9 rk10
+#   %ymm8 rk11
+#   %ymm7 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_xts_dec_k192_w2
     .type aes_gen_vaes256_xts_dec_k192_w2, @function
     .p2align 5
 aes_gen_vaes256_xts_dec_k192_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm7
-    vmovdqu 80(%rdi), %xmm15
-    vmovdqu 96(%rdi), %xmm14
-    vmovdqu 112(%rdi), %xmm13
-    vmovdqu 128(%rdi), %xmm12
-    vmovdqu 144(%rdi), %xmm11
-    vmovdqu 160(%rdi), %xmm10
-    vmovdqu 176(%rdi), %xmm9
-    vmovdqu 192(%rdi), %xmm8
-    vmovdqu (%rsi), %xmm2
+    vbroadcasti128 0(%rdi), %ymm6
+    vbroadcasti128 64(%rdi), %ymm15
+    vbroadcasti128 80(%rdi), %ymm14
+    vbroadcasti128 96(%rdi), %ymm13
+    vbroadcasti128 112(%rdi), %ymm12
+    vbroadcasti128 128(%rdi), %ymm11
+    vbroadcasti128 144(%rdi), %ymm10
+    vbroadcasti128 160(%rdi), %ymm9
+    vbroadcasti128 176(%rdi), %ymm8
+    vbroadcasti128 192(%rdi), %ymm7
+    vmovdqu (%rsi), %xmm1
+    vpsrlq $63, %xmm1, %xmm3
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm3, %xmm4
+    vpslldq $8, %xmm3, %xmm3
+    vpsllq $1, %xmm1, %xmm2
+    vpxor %xmm4, %xmm2, %xmm2
+    vpxor %xmm3, %xmm2, %xmm2
+    vinserti128 $1, %xmm2, %ymm1, %ymm1
     cmp $2, %r8
     jb .Laes_gen_vaes256_xts_dec_k192_w2_done
     .p2align 4
 .Laes_gen_vaes256_xts_dec_k192_w2_loop:
-    vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm2, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm2, %xmm5
-    vmovdqu %xmm5, 0(%rdx)
-    vpsrlq $63, %xmm2, %xmm4
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm4, %xmm5
-    vpslldq $8, %xmm4, %xmm4
-    vpsllq $1, %xmm2, %xmm3
-    vpxor %xmm5, %xmm3, %xmm3
-    vpxor %xmm4, %xmm3, %xmm3
-    vmovdqu 16(%rcx), %xmm1
-    vpxor %xmm3, %xmm1, %xmm1
-    vpxor %xmm7, %xmm1, %xmm1
-    vpxor %xmm8, %xmm3, %xmm5
-    vmovdqu %xmm5, 16(%rdx)
-    vmovdqu 16(%rdi), %xmm6
-    .byte 0xc4,0xe2,0x79,0xde,0xc6         # vaesdec %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xce         # vaesdec %xmm6, %xmm1, %xmm1
-    vmovdqu 32(%rdi), %xmm6
-    .byte 0xc4,0xe2,0x79,0xde,0xc6         # vaesdec %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xce         # vaesdec %xmm6, %xmm1, %xmm1
-    vmovdqu 48(%rdi), %xmm6
-    .byte 0xc4,0xe2,0x79,0xde,0xc6         # vaesdec %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xce         # vaesdec %xmm6, %xmm1, %xmm1
-    vmovdqu 64(%rdi), %xmm6
-    .byte 0xc4,0xe2,0x79,0xde,0xc6         # vaesdec %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xce         # vaesdec %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc7         # vaesdec %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcf         # vaesdec %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc6         # vaesdec %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xce         # vaesdec %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcd         # vaesdec %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcc         # vaesdec %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcb         # vaesdec %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc2         # vaesdec %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xca         # vaesdec %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc1         # vaesdec %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc9         # vaesdec %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdf,0x02         # vaesdeclast 0(%rdx), %xmm0, %xmm0
-    vmovdqu %xmm0, 0(%rdx)
-    .byte 0xc4,0xe2,0x71,0xdf,0x4a,0x10    # vaesdeclast 16(%rdx), %xmm1, %xmm1
-    vmovdqu %xmm1, 16(%rdx)
-    vpsrlq $62, %xmm2, %xmm4
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm4, %xmm5
-    vpslldq $8, %xmm4, %xmm4
-    vpsllq $2, %xmm2, %xmm2
-    vpxor %xmm5, %xmm2, %xmm2
-    vpxor %xmm4, %xmm2, %xmm2
+    vmovdqu 0(%rcx), %ymm0
+    vpxor %ymm1, %ymm0, %ymm0
+    vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm7, %ymm1, %ymm4
+    vmovdqu %ymm4, 0(%rdx)
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc7         # vaesdec %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc6         # vaesdec %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc5         # vaesdec %ymm13, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc4         # vaesdec %ymm12, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc3         # vaesdec %ymm11, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc2         # vaesdec %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc1         # vaesdec %ymm9, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc0         # vaesdec %ymm8, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdf,0x02         # vaesdeclast 0(%rdx), %ymm0, %ymm0
+    vmovdqu %ymm0, 0(%rdx)
+    vpsrlq $62, %ymm1, %ymm3
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm3, %ymm4
+    vpslldq $8, %ymm3, %ymm3
+    vpsllq $2, %ymm1, %ymm1
+    vpxor %ymm4, %ymm1, %ymm1
+    vpxor %ymm3, %ymm1, %ymm1
     add $32, %rcx
     add $32, %rdx
     sub $2, %r8
     cmp $2, %r8
     jae .Laes_gen_vaes256_xts_dec_k192_w2_loop
 .Laes_gen_vaes256_xts_dec_k192_w2_done:
-    vmovdqu %xmm2, (%rsi)
+    vmovdqu %xmm1, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2124,164 +2014,119 @@ aes_gen_vaes256_xts_dec_k256_w8:
 
 # void aes_gen_vaes256_xts_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 8 reloaded per group.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 6 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 4.
-# Requires: AESNI, PCLMUL, AVX.
+# Requires: PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
-#   %xmm4 tweaks of the group's first register: lane i T_(j+i)
-#   %xmm5 a block register's tweaks; then the tweaks ^ the last round key
-#   %xmm6 tweak arithmetic: the bits carried out of each qword
-#   %xmm7 tweak arithmetic: the high qword's carry times 0x87
-#   %xmm8 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
-#   %xmm9 rk0
-#   %xmm15 rk9
-#   %xmm14 rk10
-#   %xmm13 rk11
-#   %xmm12 rk12
-#   %xmm11 rk13
-#   %xmm10 rk14
+#   %ymm0 blocks 0-1
+#   %ymm1 blocks 2-3
+#   %ymm2 tweaks of the group's first register: lane i T_(j+i)
+#   %ymm3 a block register's tweaks; then the tweaks ^ the last round key
+#   %ymm4 tweak arithmetic: the bits carried out of each qword
+#   %ymm5 tweak arithmetic: the high qword's carry times 0x87
+#   %ymm6 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6
+#   %ymm7 rk0
+#   %ymm15 rk7
+#   %ymm14 rk8
+#   %ymm13 rk9
+#   %ymm12 rk10
+#   %ymm11 rk11
+#   %ymm10 rk12
+#   %ymm9 rk13
+#   %ymm8 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_xts_dec_k256_w4
     .type aes_gen_vaes256_xts_dec_k256_w4, @function
     .p2align 5
 aes_gen_vaes256_xts_dec_k256_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm9
-    vmovdqu 144(%rdi), %xmm15
-    vmovdqu 160(%rdi), %xmm14
-    vmovdqu 176(%rdi), %xmm13
-    vmovdqu 192(%rdi), %xmm12
-    vmovdqu 208(%rdi), %xmm11
-    vmovdqu 224(%rdi), %xmm10
-    vmovdqu (%rsi), %xmm4
+    vbroadcasti128 0(%rdi), %ymm7
+    vbroadcasti128 112(%rdi), %ymm15
+    vbroadcasti128 128(%rdi), %ymm14
+    vbroadcasti128 144(%rdi), %ymm13
+    vbroadcasti128 160(%rdi), %ymm12
+    vbroadcasti128 176(%rdi), %ymm11
+    vbroadcasti128 192(%rdi), %ymm10
+    vbroadcasti128 208(%rdi), %ymm9
+    vbroadcasti128 224(%rdi), %ymm8
+    vmovdqu (%rsi), %xmm2
+    vpsrlq $63, %xmm2, %xmm4
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm4, %xmm5
+    vpslldq $8, %xmm4, %xmm4
+    vpsllq $1, %xmm2, %xmm3
+    vpxor %xmm5, %xmm3, %xmm3
+    vpxor %xmm4, %xmm3, %xmm3
+    vinserti128 $1, %xmm3, %ymm2, %ymm2
     cmp $4, %r8
     jb .Laes_gen_vaes256_xts_dec_k256_w4_done
     .p2align 4
 .Laes_gen_vaes256_xts_dec_k256_w4_loop:
-    vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm4, %xmm0, %xmm0
-    vpxor %xmm9, %xmm0, %xmm0
-    vpxor %xmm10, %xmm4, %xmm7
-    vmovdqu %xmm7, 0(%rdx)
-    vpsrlq $63, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $1, %xmm4, %xmm5
-    vpxor %xmm7, %xmm5, %xmm5
-    vpxor %xmm6, %xmm5, %xmm5
-    vmovdqu 16(%rcx), %xmm1
-    vpxor %xmm5, %xmm1, %xmm1
-    vpxor %xmm9, %xmm1, %xmm1
-    vpxor %xmm10, %xmm5, %xmm7
-    vmovdqu %xmm7, 16(%rdx)
-    vpsrlq $62, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $2, %xmm4, %xmm5
-    vpxor %xmm7, %xmm5, %xmm5
-    vpxor %xmm6, %xmm5, %xmm5
-    vmovdqu 32(%rcx), %xmm2
-    vpxor %xmm5, %xmm2, %xmm2
-    vpxor %xmm9, %xmm2, %xmm2
-    vpxor %xmm10, %xmm5, %xmm7
-    vmovdqu %xmm7, 32(%rdx)
-    vpsrlq $61, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $3, %xmm4, %xmm5
-    vpxor %xmm7, %xmm5, %xmm5
-    vpxor %xmm6, %xmm5, %xmm5
-    vmovdqu 48(%rcx), %xmm3
-    vpxor %xmm5, %xmm3, %xmm3
-    vpxor %xmm9, %xmm3, %xmm3
-    vpxor %xmm10, %xmm5, %xmm7
-    vmovdqu %xmm7, 48(%rdx)
-    vmovdqu 16(%rdi), %xmm8
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd0         # vaesdec %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd8         # vaesdec %xmm8, %xmm3, %xmm3
-    vmovdqu 32(%rdi), %xmm8
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd0         # vaesdec %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd8         # vaesdec %xmm8, %xmm3, %xmm3
-    vmovdqu 48(%rdi), %xmm8
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd0         # vaesdec %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd8         # vaesdec %xmm8, %xmm3, %xmm3
-    vmovdqu 64(%rdi), %xmm8
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd0         # vaesdec %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd8         # vaesdec %xmm8, %xmm3, %xmm3
-    vmovdqu 80(%rdi), %xmm8
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd0         # vaesdec %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd8         # vaesdec %xmm8, %xmm3, %xmm3
-    vmovdqu 96(%rdi), %xmm8
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd0         # vaesdec %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd8         # vaesdec %xmm8, %xmm3, %xmm3
-    vmovdqu 112(%rdi), %xmm8
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd0         # vaesdec %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd8         # vaesdec %xmm8, %xmm3, %xmm3
-    vmovdqu 128(%rdi), %xmm8
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd0         # vaesdec %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd8         # vaesdec %xmm8, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc7         # vaesdec %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcf         # vaesdec %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd7         # vaesdec %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdf         # vaesdec %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc6         # vaesdec %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xce         # vaesdec %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd6         # vaesdec %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xde         # vaesdec %xmm14, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcd         # vaesdec %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd5         # vaesdec %xmm13, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdd         # vaesdec %xmm13, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcc         # vaesdec %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd4         # vaesdec %xmm12, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdc         # vaesdec %xmm12, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcb         # vaesdec %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd3         # vaesdec %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdb         # vaesdec %xmm11, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdf,0x02         # vaesdeclast 0(%rdx), %xmm0, %xmm0
-    vmovdqu %xmm0, 0(%rdx)
-    .byte 0xc4,0xe2,0x71,0xdf,0x4a,0x10    # vaesdeclast 16(%rdx), %xmm1, %xmm1
-    vmovdqu %xmm1, 16(%rdx)
-    .byte 0xc4,0xe2,0x69,0xdf,0x52,0x20    # vaesdeclast 32(%rdx), %xmm2, %xmm2
-    vmovdqu %xmm2, 32(%rdx)
-    .byte 0xc4,0xe2,0x61,0xdf,0x5a,0x30    # vaesdeclast 48(%rdx), %xmm3, %xmm3
-    vmovdqu %xmm3, 48(%rdx)
-    vpsrlq $60, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $4, %xmm4, %xmm4
-    vpxor %xmm7, %xmm4, %xmm4
-    vpxor %xmm6, %xmm4, %xmm4
+    vmovdqu 0(%rcx), %ymm0
+    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm8, %ymm2, %ymm5
+    vmovdqu %ymm5, 0(%rdx)
+    vpsrlq $62, %ymm2, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm4, %ymm5
+    vpslldq $8, %ymm4, %ymm4
+    vpsllq $2, %ymm2, %ymm3
+    vpxor %ymm5, %ymm3, %ymm3
+    vpxor %ymm4, %ymm3, %ymm3
+    vmovdqu 32(%rcx), %ymm1
+    vpxor %ymm3, %ymm1, %ymm1
+    vpxor %ymm7, %ymm1, %ymm1
+    vpxor %ymm8, %ymm3, %ymm5
+    vmovdqu %ymm5, 32(%rdx)
+    vbroadcasti128 16(%rdi), %ymm6
+    .byte 0xc4,0xe2,0x7d,0xde,0xc6         # vaesdec %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xce         # vaesdec %ymm6, %ymm1, %ymm1
+    vbroadcasti128 32(%rdi), %ymm6
+    .byte 0xc4,0xe2,0x7d,0xde,0xc6         # vaesdec %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xce         # vaesdec %ymm6, %ymm1, %ymm1
+    vbroadcasti128 48(%rdi), %ymm6
+    .byte 0xc4,0xe2,0x7d,0xde,0xc6         # vaesdec %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xce         # vaesdec %ymm6, %ymm1, %ymm1
+    vbroadcasti128 64(%rdi), %ymm6
+    .byte 0xc4,0xe2,0x7d,0xde,0xc6         # vaesdec %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xce         # vaesdec %ymm6, %ymm1, %ymm1
+    vbroadcasti128 80(%rdi), %ymm6
+    .byte 0xc4,0xe2,0x7d,0xde,0xc6         # vaesdec %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xce         # vaesdec %ymm6, %ymm1, %ymm1
+    vbroadcasti128 96(%rdi), %ymm6
+    .byte 0xc4,0xe2,0x7d,0xde,0xc6         # vaesdec %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xce         # vaesdec %ymm6, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc7         # vaesdec %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcf         # vaesdec %ymm15, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc6         # vaesdec %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xce         # vaesdec %ymm14, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc5         # vaesdec %ymm13, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcd         # vaesdec %ymm13, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc4         # vaesdec %ymm12, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcc         # vaesdec %ymm12, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc3         # vaesdec %ymm11, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcb         # vaesdec %ymm11, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc2         # vaesdec %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xca         # vaesdec %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc1         # vaesdec %ymm9, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xc9         # vaesdec %ymm9, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xdf,0x02         # vaesdeclast 0(%rdx), %ymm0, %ymm0
+    vmovdqu %ymm0, 0(%rdx)
+    .byte 0xc4,0xe2,0x75,0xdf,0x4a,0x20    # vaesdeclast 32(%rdx), %ymm1, %ymm1
+    vmovdqu %ymm1, 32(%rdx)
+    vpsrlq $60, %ymm2, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm4, %ymm5
+    vpslldq $8, %ymm4, %ymm4
+    vpsllq $4, %ymm2, %ymm2
+    vpxor %ymm5, %ymm2, %ymm2
+    vpxor %ymm4, %ymm2, %ymm2
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
     cmp $4, %r8
     jae .Laes_gen_vaes256_xts_dec_k256_w4_loop
 .Laes_gen_vaes256_xts_dec_k256_w4_done:
-    vmovdqu %xmm4, (%rsi)
+    vmovdqu %xmm2, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2304,112 +2149,93 @@ aes_gen_vaes256_xts_dec_k256_w4:
 
 # void aes_gen_vaes256_xts_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 6 reloaded per group.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 2.
-# Requires: AESNI, PCLMUL, AVX.
+# Requires: PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 tweaks of the group's first register: lane i T_(j+i)
-#   %xmm3 a block register's tweaks; then the tweaks ^ the last round key
-#   %xmm4 tweak arithmetic: the bits carried out of each qword
-#   %xmm5 tweak arithmetic: the high qword's carry times 0x87
-#   %xmm6 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6
-#   %xmm7 rk0
-#   %xmm15 rk7
-#   %xmm14 rk8
-#   %xmm13 rk9
-#   %xmm12 rk10
-#   %xmm11 rk11
-#   %xmm10 rk12
-#   %xmm9 rk13
-#   %xmm8 rk14
+#   %ymm0 blocks 0-1
+#   %ymm1 tweaks of the group's first register: lane i T_(j+i)
+#   %ymm2 a block register's tweaks; then the tweaks ^ the last round key
+#   %ymm3 tweak arithmetic: the bits carried out of each qword
+#   %ymm4 tweak arithmetic: the high qword's carry times 0x87
+#   %ymm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
+#   %ymm6 rk0
+#   %ymm15 rk6
+#   %ymm14 rk7
+#   %ymm13 rk8
+#   %ymm12 rk9
+#   %ymm11 rk10
+#   %ymm10 rk11
+#   %ymm9 rk12
+#   %ymm8 rk13
+#   %ymm7 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_xts_dec_k256_w2
     .type aes_gen_vaes256_xts_dec_k256_w2, @function
     .p2align 5
 aes_gen_vaes256_xts_dec_k256_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm7
-    vmovdqu 112(%rdi), %xmm15
-    vmovdqu 128(%rdi), %xmm14
-    vmovdqu 144(%rdi), %xmm13
-    vmovdqu 160(%rdi), %xmm12
-    vmovdqu 176(%rdi), %xmm11
-    vmovdqu 192(%rdi), %xmm10
-    vmovdqu 208(%rdi), %xmm9
-    vmovdqu 224(%rdi), %xmm8
-    vmovdqu (%rsi), %xmm2
+    vbroadcasti128 0(%rdi), %ymm6
+    vbroadcasti128 96(%rdi), %ymm15
+    vbroadcasti128 112(%rdi), %ymm14
+    vbroadcasti128 128(%rdi), %ymm13
+    vbroadcasti128 144(%rdi), %ymm12
+    vbroadcasti128 160(%rdi), %ymm11
+    vbroadcasti128 176(%rdi), %ymm10
+    vbroadcasti128 192(%rdi), %ymm9
+    vbroadcasti128 208(%rdi), %ymm8
+    vbroadcasti128 224(%rdi), %ymm7
+    vmovdqu (%rsi), %xmm1
+    vpsrlq $63, %xmm1, %xmm3
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm3, %xmm4
+    vpslldq $8, %xmm3, %xmm3
+    vpsllq $1, %xmm1, %xmm2
+    vpxor %xmm4, %xmm2, %xmm2
+    vpxor %xmm3, %xmm2, %xmm2
+    vinserti128 $1, %xmm2, %ymm1, %ymm1
     cmp $2, %r8
     jb .Laes_gen_vaes256_xts_dec_k256_w2_done
     .p2align 4
 .Laes_gen_vaes256_xts_dec_k256_w2_loop:
-    vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm2, %xmm0, %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
-    vpxor %xmm8, %xmm2, %xmm5
-    vmovdqu %xmm5, 0(%rdx)
-    vpsrlq $63, %xmm2, %xmm4
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm4, %xmm5
-    vpslldq $8, %xmm4, %xmm4
-    vpsllq $1, %xmm2, %xmm3
-    vpxor %xmm5, %xmm3, %xmm3
-    vpxor %xmm4, %xmm3, %xmm3
-    vmovdqu 16(%rcx), %xmm1
-    vpxor %xmm3, %xmm1, %xmm1
-    vpxor %xmm7, %xmm1, %xmm1
-    vpxor %xmm8, %xmm3, %xmm5
-    vmovdqu %xmm5, 16(%rdx)
-    vmovdqu 16(%rdi), %xmm6
-    .byte 0xc4,0xe2,0x79,0xde,0xc6         # vaesdec %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xce         # vaesdec %xmm6, %xmm1, %xmm1
-    vmovdqu 32(%rdi), %xmm6
-    .byte 0xc4,0xe2,0x79,0xde,0xc6         # vaesdec %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xce         # vaesdec %xmm6, %xmm1, %xmm1
-    vmovdqu 48(%rdi), %xmm6
-    .byte 0xc4,0xe2,0x79,0xde,0xc6         # vaesdec %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xce         # vaesdec %xmm6, %xmm1, %xmm1
-    vmovdqu 64(%rdi), %xmm6
-    .byte 0xc4,0xe2,0x79,0xde,0xc6         # vaesdec %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xce         # vaesdec %xmm6, %xmm1, %xmm1
-    vmovdqu 80(%rdi), %xmm6
-    .byte 0xc4,0xe2,0x79,0xde,0xc6         # vaesdec %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xce         # vaesdec %xmm6, %xmm1, %xmm1
-    vmovdqu 96(%rdi), %xmm6
-    .byte 0xc4,0xe2,0x79,0xde,0xc6         # vaesdec %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xce         # vaesdec %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc7         # vaesdec %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcf         # vaesdec %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc6         # vaesdec %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xce         # vaesdec %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcd         # vaesdec %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcc         # vaesdec %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcb         # vaesdec %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc2         # vaesdec %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xca         # vaesdec %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc1         # vaesdec %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc9         # vaesdec %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdf,0x02         # vaesdeclast 0(%rdx), %xmm0, %xmm0
-    vmovdqu %xmm0, 0(%rdx)
-    .byte 0xc4,0xe2,0x71,0xdf,0x4a,0x10    # vaesdeclast 16(%rdx), %xmm1, %xmm1
-    vmovdqu %xmm1, 16(%rdx)
-    vpsrlq $62, %xmm2, %xmm4
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm4, %xmm5
-    vpslldq $8, %xmm4, %xmm4
-    vpsllq $2, %xmm2, %xmm2
-    vpxor %xmm5, %xmm2, %xmm2
-    vpxor %xmm4, %xmm2, %xmm2
+    vmovdqu 0(%rcx), %ymm0
+    vpxor %ymm1, %ymm0, %ymm0
+    vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm7, %ymm1, %ymm4
+    vmovdqu %ymm4, 0(%rdx)
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc7         # vaesdec %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc6         # vaesdec %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc5         # vaesdec %ymm13, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc4         # vaesdec %ymm12, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc3         # vaesdec %ymm11, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc2         # vaesdec %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc1         # vaesdec %ymm9, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xde,0xc0         # vaesdec %ymm8, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdf,0x02         # vaesdeclast 0(%rdx), %ymm0, %ymm0
+    vmovdqu %ymm0, 0(%rdx)
+    vpsrlq $62, %ymm1, %ymm3
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm3, %ymm4
+    vpslldq $8, %ymm3, %ymm3
+    vpsllq $2, %ymm1, %ymm1
+    vpxor %ymm4, %ymm1, %ymm1
+    vpxor %ymm3, %ymm1, %ymm1
     add $32, %rcx
     add $32, %rdx
     sub $2, %r8
     cmp $2, %r8
     jae .Laes_gen_vaes256_xts_dec_k256_w2_loop
 .Laes_gen_vaes256_xts_dec_k256_w2_done:
-    vmovdqu %xmm2, (%rsi)
+    vmovdqu %xmm1, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2

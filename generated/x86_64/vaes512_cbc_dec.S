@@ -441,111 +441,68 @@ aes_gen_vaes512_cbc_dec_k128_w8:
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
-# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
+# Requires: AVX, VAES, AVX512F.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
-#   %xmm4 chaining value (IV, last ciphertext)
-#   %xmm5 temporary: data loads
-#   %xmm6 rk0
-#   %xmm16 rk1
-#   %xmm15 rk2
-#   %xmm14 rk3
-#   %xmm13 rk4
-#   %xmm12 rk5
-#   %xmm11 rk6
-#   %xmm10 rk7
-#   %xmm9 rk8
-#   %xmm8 rk9
-#   %xmm7 rk10
+#   %zmm0 blocks 0-3
+#   %zmm1 chaining value (IV, last ciphertext)
+#   %zmm2 temporary: data loads
+#   %zmm3 rk0
+#   %zmm13 rk1
+#   %zmm12 rk2
+#   %zmm11 rk3
+#   %zmm10 rk4
+#   %zmm9 rk5
+#   %zmm8 rk6
+#   %zmm7 rk7
+#   %zmm6 rk8
+#   %zmm5 rk9
+#   %zmm4 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_cbc_dec_k128_w4
     .type aes_gen_vaes512_cbc_dec_k128_w4, @function
     .p2align 5
 aes_gen_vaes512_cbc_dec_k128_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm6
-    vmovdqu64 16(%rdi), %xmm16
-    vmovdqu 32(%rdi), %xmm15
-    vmovdqu 48(%rdi), %xmm14
-    vmovdqu 64(%rdi), %xmm13
-    vmovdqu 80(%rdi), %xmm12
-    vmovdqu 96(%rdi), %xmm11
-    vmovdqu 112(%rdi), %xmm10
-    vmovdqu 128(%rdi), %xmm9
-    vmovdqu 144(%rdi), %xmm8
-    vmovdqu 160(%rdi), %xmm7
-    vmovdqu (%rsi), %xmm4
+    vbroadcasti32x4 0(%rdi), %zmm3
+    vbroadcasti32x4 16(%rdi), %zmm13
+    vbroadcasti32x4 32(%rdi), %zmm12
+    vbroadcasti32x4 48(%rdi), %zmm11
+    vbroadcasti32x4 64(%rdi), %zmm10
+    vbroadcasti32x4 80(%rdi), %zmm9
+    vbroadcasti32x4 96(%rdi), %zmm8
+    vbroadcasti32x4 112(%rdi), %zmm7
+    vbroadcasti32x4 128(%rdi), %zmm6
+    vbroadcasti32x4 144(%rdi), %zmm5
+    vbroadcasti32x4 160(%rdi), %zmm4
+    vbroadcasti32x4 (%rsi), %zmm1
     cmp $4, %r8
     jb .Laes_gen_vaes512_cbc_dec_k128_w4_done
     .p2align 4
 .Laes_gen_vaes512_cbc_dec_k128_w4_loop:
-    vmovdqu 0(%rcx), %xmm0
-    vmovdqu 16(%rcx), %xmm1
-    vmovdqu 32(%rcx), %xmm2
-    vmovdqu 48(%rcx), %xmm3
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm6, %xmm1, %xmm1
-    vpxor %xmm6, %xmm2, %xmm2
-    vpxor %xmm6, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xde,0xc0    # vaesdec %xmm16, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xde,0xc8    # vaesdec %xmm16, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xde,0xd0    # vaesdec %xmm16, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xde,0xd8    # vaesdec %xmm16, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc7         # vaesdec %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcf         # vaesdec %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd7         # vaesdec %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdf         # vaesdec %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc6         # vaesdec %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xce         # vaesdec %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd6         # vaesdec %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xde         # vaesdec %xmm14, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcd         # vaesdec %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd5         # vaesdec %xmm13, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdd         # vaesdec %xmm13, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcc         # vaesdec %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd4         # vaesdec %xmm12, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdc         # vaesdec %xmm12, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcb         # vaesdec %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd3         # vaesdec %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdb         # vaesdec %xmm11, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc2         # vaesdec %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xca         # vaesdec %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd2         # vaesdec %xmm10, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xda         # vaesdec %xmm10, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc1         # vaesdec %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc9         # vaesdec %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd1         # vaesdec %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd9         # vaesdec %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd0         # vaesdec %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd8         # vaesdec %xmm8, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdf,0xc7         # vaesdeclast %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdf,0xcf         # vaesdeclast %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdf,0xd7         # vaesdeclast %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdf,0xdf         # vaesdeclast %xmm7, %xmm3, %xmm3
-    vpxor 32(%rcx), %xmm3, %xmm3
-    vpxor 16(%rcx), %xmm2, %xmm2
-    vpxor 0(%rcx), %xmm1, %xmm1
-    vpxor %xmm4, %xmm0, %xmm0
-    vmovdqu 48(%rcx), %xmm4
-    vmovdqu %xmm0, 0(%rdx)
-    vmovdqu %xmm1, 16(%rdx)
-    vmovdqu %xmm2, 32(%rdx)
-    vmovdqu %xmm3, 48(%rdx)
+    vmovdqu64 0(%rcx), %zmm0
+    vpxord %zmm3, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm12, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm11, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm10, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm9, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm8, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm7, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm6, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm5, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xdf,0xc4    # vaesdeclast %zmm4, %zmm0, %zmm0
+    vmovdqu64 0(%rcx), %zmm2
+    valignq $6, %zmm1, %zmm2, %zmm2
+    vpxord %zmm2, %zmm0, %zmm0
+    vmovdqu64 0(%rcx), %zmm1
+    vmovdqu64 %zmm0, 0(%rdx)
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
     cmp $4, %r8
     jae .Laes_gen_vaes512_cbc_dec_k128_w4_loop
 .Laes_gen_vaes512_cbc_dec_k128_w4_done:
-    vmovdqu %xmm4, (%rsi)
+    vextracti32x4 $3, %zmm1, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -560,9 +517,6 @@ aes_gen_vaes512_cbc_dec_k128_w4:
     vpxor %xmm11, %xmm11, %xmm11
     vpxor %xmm12, %xmm12, %xmm12
     vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
-    vpxord %xmm16, %xmm16, %xmm16
     vzeroupper
     ret
     .size aes_gen_vaes512_cbc_dec_k128_w4, .-aes_gen_vaes512_cbc_dec_k128_w4
@@ -1132,123 +1086,74 @@ aes_gen_vaes512_cbc_dec_k192_w8:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
-# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
+# Requires: AVX, VAES, AVX512F.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
-#   %xmm4 chaining value (IV, last ciphertext)
-#   %xmm5 temporary: data loads
-#   %xmm6 rk0
-#   %xmm18 rk1
-#   %xmm17 rk2
-#   %xmm16 rk3
-#   %xmm15 rk4
-#   %xmm14 rk5
-#   %xmm13 rk6
-#   %xmm12 rk7
-#   %xmm11 rk8
-#   %xmm10 rk9
-#   %xmm9 rk10
-#   %xmm8 rk11
-#   %xmm7 rk12
+#   %zmm0 blocks 0-3
+#   %zmm1 chaining value (IV, last ciphertext)
+#   %zmm2 temporary: data loads
+#   %zmm3 rk0
+#   %zmm15 rk1
+#   %zmm14 rk2
+#   %zmm13 rk3
+#   %zmm12 rk4
+#   %zmm11 rk5
+#   %zmm10 rk6
+#   %zmm9 rk7
+#   %zmm8 rk8
+#   %zmm7 rk9
+#   %zmm6 rk10
+#   %zmm5 rk11
+#   %zmm4 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_cbc_dec_k192_w4
     .type aes_gen_vaes512_cbc_dec_k192_w4, @function
     .p2align 5
 aes_gen_vaes512_cbc_dec_k192_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm6
-    vmovdqu64 16(%rdi), %xmm18
-    vmovdqu64 32(%rdi), %xmm17
-    vmovdqu64 48(%rdi), %xmm16
-    vmovdqu 64(%rdi), %xmm15
-    vmovdqu 80(%rdi), %xmm14
-    vmovdqu 96(%rdi), %xmm13
-    vmovdqu 112(%rdi), %xmm12
-    vmovdqu 128(%rdi), %xmm11
-    vmovdqu 144(%rdi), %xmm10
-    vmovdqu 160(%rdi), %xmm9
-    vmovdqu 176(%rdi), %xmm8
-    vmovdqu 192(%rdi), %xmm7
-    vmovdqu (%rsi), %xmm4
+    vbroadcasti32x4 0(%rdi), %zmm3
+    vbroadcasti32x4 16(%rdi), %zmm15
+    vbroadcasti32x4 32(%rdi), %zmm14
+    vbroadcasti32x4 48(%rdi), %zmm13
+    vbroadcasti32x4 64(%rdi), %zmm12
+    vbroadcasti32x4 80(%rdi), %zmm11
+    vbroadcasti32x4 96(%rdi), %zmm10
+    vbroadcasti32x4 112(%rdi), %zmm9
+    vbroadcasti32x4 128(%rdi), %zmm8
+    vbroadcasti32x4 144(%rdi), %zmm7
+    vbroadcasti32x4 160(%rdi), %zmm6
+    vbroadcasti32x4 176(%rdi), %zmm5
+    vbroadcasti32x4 192(%rdi), %zmm4
+    vbroadcasti32x4 (%rsi), %zmm1
     cmp $4, %r8
     jb .Laes_gen_vaes512_cbc_dec_k192_w4_done
     .p2align 4
 .Laes_gen_vaes512_cbc_dec_k192_w4_loop:
-    vmovdqu 0(%rcx), %xmm0
-    vmovdqu 16(%rcx), %xmm1
-    vmovdqu 32(%rcx), %xmm2
-    vmovdqu 48(%rcx), %xmm3
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm6, %xmm1, %xmm1
-    vpxor %xmm6, %xmm2, %xmm2
-    vpxor %xmm6, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xde,0xc2    # vaesdec %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xde,0xca    # vaesdec %xmm18, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xde,0xd2    # vaesdec %xmm18, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xde,0xda    # vaesdec %xmm18, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xde,0xc1    # vaesdec %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xde,0xc9    # vaesdec %xmm17, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xde,0xd1    # vaesdec %xmm17, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xde,0xd9    # vaesdec %xmm17, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xde,0xc0    # vaesdec %xmm16, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xde,0xc8    # vaesdec %xmm16, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xde,0xd0    # vaesdec %xmm16, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xde,0xd8    # vaesdec %xmm16, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc7         # vaesdec %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcf         # vaesdec %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd7         # vaesdec %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdf         # vaesdec %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc6         # vaesdec %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xce         # vaesdec %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd6         # vaesdec %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xde         # vaesdec %xmm14, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcd         # vaesdec %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd5         # vaesdec %xmm13, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdd         # vaesdec %xmm13, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcc         # vaesdec %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd4         # vaesdec %xmm12, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdc         # vaesdec %xmm12, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcb         # vaesdec %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd3         # vaesdec %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdb         # vaesdec %xmm11, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc2         # vaesdec %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xca         # vaesdec %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd2         # vaesdec %xmm10, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xda         # vaesdec %xmm10, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc1         # vaesdec %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc9         # vaesdec %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd1         # vaesdec %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd9         # vaesdec %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd0         # vaesdec %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd8         # vaesdec %xmm8, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdf,0xc7         # vaesdeclast %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdf,0xcf         # vaesdeclast %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdf,0xd7         # vaesdeclast %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdf,0xdf         # vaesdeclast %xmm7, %xmm3, %xmm3
-    vpxor 32(%rcx), %xmm3, %xmm3
-    vpxor 16(%rcx), %xmm2, %xmm2
-    vpxor 0(%rcx), %xmm1, %xmm1
-    vpxor %xmm4, %xmm0, %xmm0
-    vmovdqu 48(%rcx), %xmm4
-    vmovdqu %xmm0, 0(%rdx)
-    vmovdqu %xmm1, 16(%rdx)
-    vmovdqu %xmm2, 32(%rdx)
-    vmovdqu %xmm3, 48(%rdx)
+    vmovdqu64 0(%rcx), %zmm0
+    vpxord %zmm3, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm14, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm12, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm11, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm10, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm9, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm8, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm7, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm6, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm5, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xdf,0xc4    # vaesdeclast %zmm4, %zmm0, %zmm0
+    vmovdqu64 0(%rcx), %zmm2
+    valignq $6, %zmm1, %zmm2, %zmm2
+    vpxord %zmm2, %zmm0, %zmm0
+    vmovdqu64 0(%rcx), %zmm1
+    vmovdqu64 %zmm0, 0(%rdx)
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
     cmp $4, %r8
     jae .Laes_gen_vaes512_cbc_dec_k192_w4_loop
 .Laes_gen_vaes512_cbc_dec_k192_w4_done:
-    vmovdqu %xmm4, (%rsi)
+    vextracti32x4 $3, %zmm1, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1265,9 +1170,6 @@ aes_gen_vaes512_cbc_dec_k192_w4:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vpxord %xmm16, %xmm16, %xmm16
-    vpxord %xmm17, %xmm17, %xmm17
-    vpxord %xmm18, %xmm18, %xmm18
     vzeroupper
     ret
     .size aes_gen_vaes512_cbc_dec_k192_w4, .-aes_gen_vaes512_cbc_dec_k192_w4
@@ -1891,135 +1793,80 @@ aes_gen_vaes512_cbc_dec_k256_w8:
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
-# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
+# Requires: AVX, VAES, AVX512F, AVX512VL.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
-#   %xmm4 chaining value (IV, last ciphertext)
-#   %xmm5 temporary: data loads
-#   %xmm6 rk0
-#   %xmm20 rk1
-#   %xmm19 rk2
-#   %xmm18 rk3
-#   %xmm17 rk4
-#   %xmm16 rk5
-#   %xmm15 rk6
-#   %xmm14 rk7
-#   %xmm13 rk8
-#   %xmm12 rk9
-#   %xmm11 rk10
-#   %xmm10 rk11
-#   %xmm9 rk12
-#   %xmm8 rk13
-#   %xmm7 rk14
+#   %zmm0 blocks 0-3
+#   %zmm1 chaining value (IV, last ciphertext)
+#   %zmm2 temporary: data loads
+#   %zmm3 rk0
+#   %zmm17 rk1
+#   %zmm16 rk2
+#   %zmm15 rk3
+#   %zmm14 rk4
+#   %zmm13 rk5
+#   %zmm12 rk6
+#   %zmm11 rk7
+#   %zmm10 rk8
+#   %zmm9 rk9
+#   %zmm8 rk10
+#   %zmm7 rk11
+#   %zmm6 rk12
+#   %zmm5 rk13
+#   %zmm4 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_cbc_dec_k256_w4
     .type aes_gen_vaes512_cbc_dec_k256_w4, @function
     .p2align 5
 aes_gen_vaes512_cbc_dec_k256_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm6
-    vmovdqu64 16(%rdi), %xmm20
-    vmovdqu64 32(%rdi), %xmm19
-    vmovdqu64 48(%rdi), %xmm18
-    vmovdqu64 64(%rdi), %xmm17
-    vmovdqu64 80(%rdi), %xmm16
-    vmovdqu 96(%rdi), %xmm15
-    vmovdqu 112(%rdi), %xmm14
-    vmovdqu 128(%rdi), %xmm13
-    vmovdqu 144(%rdi), %xmm12
-    vmovdqu 160(%rdi), %xmm11
-    vmovdqu 176(%rdi), %xmm10
-    vmovdqu 192(%rdi), %xmm9
-    vmovdqu 208(%rdi), %xmm8
-    vmovdqu 224(%rdi), %xmm7
-    vmovdqu (%rsi), %xmm4
+    vbroadcasti32x4 0(%rdi), %zmm3
+    vbroadcasti32x4 16(%rdi), %zmm17
+    vbroadcasti32x4 32(%rdi), %zmm16
+    vbroadcasti32x4 48(%rdi), %zmm15
+    vbroadcasti32x4 64(%rdi), %zmm14
+    vbroadcasti32x4 80(%rdi), %zmm13
+    vbroadcasti32x4 96(%rdi), %zmm12
+    vbroadcasti32x4 112(%rdi), %zmm11
+    vbroadcasti32x4 128(%rdi), %zmm10
+    vbroadcasti32x4 144(%rdi), %zmm9
+    vbroadcasti32x4 160(%rdi), %zmm8
+    vbroadcasti32x4 176(%rdi), %zmm7
+    vbroadcasti32x4 192(%rdi), %zmm6
+    vbroadcasti32x4 208(%rdi), %zmm5
+    vbroadcasti32x4 224(%rdi), %zmm4
+    vbroadcasti32x4 (%rsi), %zmm1
     cmp $4, %r8
     jb .Laes_gen_vaes512_cbc_dec_k256_w4_done
     .p2align 4
 .Laes_gen_vaes512_cbc_dec_k256_w4_loop:
-    vmovdqu 0(%rcx), %xmm0
-    vmovdqu 16(%rcx), %xmm1
-    vmovdqu 32(%rcx), %xmm2
-    vmovdqu 48(%rcx), %xmm3
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm6, %xmm1, %xmm1
-    vpxor %xmm6, %xmm2, %xmm2
-    vpxor %xmm6, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xde,0xc4    # vaesdec %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xde,0xcc    # vaesdec %xmm20, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xde,0xd4    # vaesdec %xmm20, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xde,0xdc    # vaesdec %xmm20, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xde,0xc3    # vaesdec %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xde,0xcb    # vaesdec %xmm19, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xde,0xd3    # vaesdec %xmm19, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xde,0xdb    # vaesdec %xmm19, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xde,0xc2    # vaesdec %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xde,0xca    # vaesdec %xmm18, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xde,0xd2    # vaesdec %xmm18, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xde,0xda    # vaesdec %xmm18, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xde,0xc1    # vaesdec %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xde,0xc9    # vaesdec %xmm17, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xde,0xd1    # vaesdec %xmm17, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xde,0xd9    # vaesdec %xmm17, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xde,0xc0    # vaesdec %xmm16, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xde,0xc8    # vaesdec %xmm16, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xde,0xd0    # vaesdec %xmm16, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xde,0xd8    # vaesdec %xmm16, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc7         # vaesdec %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcf         # vaesdec %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd7         # vaesdec %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdf         # vaesdec %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc6         # vaesdec %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xce         # vaesdec %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd6         # vaesdec %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xde         # vaesdec %xmm14, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcd         # vaesdec %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd5         # vaesdec %xmm13, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdd         # vaesdec %xmm13, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcc         # vaesdec %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd4         # vaesdec %xmm12, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdc         # vaesdec %xmm12, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcb         # vaesdec %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd3         # vaesdec %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdb         # vaesdec %xmm11, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc2         # vaesdec %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xca         # vaesdec %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd2         # vaesdec %xmm10, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xda         # vaesdec %xmm10, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc1         # vaesdec %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc9         # vaesdec %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd1         # vaesdec %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd9         # vaesdec %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd0         # vaesdec %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd8         # vaesdec %xmm8, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdf,0xc7         # vaesdeclast %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdf,0xcf         # vaesdeclast %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdf,0xd7         # vaesdeclast %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdf,0xdf         # vaesdeclast %xmm7, %xmm3, %xmm3
-    vpxor 32(%rcx), %xmm3, %xmm3
-    vpxor 16(%rcx), %xmm2, %xmm2
-    vpxor 0(%rcx), %xmm1, %xmm1
-    vpxor %xmm4, %xmm0, %xmm0
-    vmovdqu 48(%rcx), %xmm4
-    vmovdqu %xmm0, 0(%rdx)
-    vmovdqu %xmm1, 16(%rdx)
-    vmovdqu %xmm2, 32(%rdx)
-    vmovdqu %xmm3, 48(%rdx)
+    vmovdqu64 0(%rcx), %zmm0
+    vpxord %zmm3, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm14, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm12, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm11, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm10, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm9, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm8, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm7, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm6, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm5, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xdf,0xc4    # vaesdeclast %zmm4, %zmm0, %zmm0
+    vmovdqu64 0(%rcx), %zmm2
+    valignq $6, %zmm1, %zmm2, %zmm2
+    vpxord %zmm2, %zmm0, %zmm0
+    vmovdqu64 0(%rcx), %zmm1
+    vmovdqu64 %zmm0, 0(%rdx)
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
     cmp $4, %r8
     jae .Laes_gen_vaes512_cbc_dec_k256_w4_loop
 .Laes_gen_vaes512_cbc_dec_k256_w4_done:
-    vmovdqu %xmm4, (%rsi)
+    vextracti32x4 $3, %zmm1, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2038,9 +1885,6 @@ aes_gen_vaes512_cbc_dec_k256_w4:
     vpxor %xmm15, %xmm15, %xmm15
     vpxord %xmm16, %xmm16, %xmm16
     vpxord %xmm17, %xmm17, %xmm17
-    vpxord %xmm18, %xmm18, %xmm18
-    vpxord %xmm19, %xmm19, %xmm19
-    vpxord %xmm20, %xmm20, %xmm20
     vzeroupper
     ret
     .size aes_gen_vaes512_cbc_dec_k256_w4, .-aes_gen_vaes512_cbc_dec_k256_w4

@@ -97,6 +97,9 @@
 # 4 added to byte 15, in every lane
 .Lvaes512_ctr_step4:
     .quad 0, 0x0400000000000000
+    .quad 0, 0x0400000000000000
+    .quad 0, 0x0400000000000000
+    .quad 0, 0x0400000000000000
 # 8 added to byte 15, in every lane
 .Lvaes512_ctr_step8:
     .quad 0, 0x0800000000000000
@@ -908,25 +911,22 @@ aes_gen_vaes512_ctr_enc_k128_w8:
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 4.
-# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
+# Requires: AVX, VAES, AVX512F, AVX512BW.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
-#   %xmm4 counter block, big-endian, in every lane
-#   %xmm5 temporary: data loads
-#   %xmm6 rk0
-#   %xmm16 rk1
-#   %xmm15 rk2
-#   %xmm14 rk3
-#   %xmm13 rk4
-#   %xmm12 rk5
-#   %xmm11 rk6
-#   %xmm10 rk7
-#   %xmm9 rk8
-#   %xmm8 rk9
-#   %xmm7 rk10
+#   %zmm0 blocks 0-3
+#   %zmm1 counter block, big-endian, in every lane
+#   %zmm2 temporary: data loads
+#   %zmm3 rk0
+#   %zmm13 rk1
+#   %zmm12 rk2
+#   %zmm11 rk3
+#   %zmm10 rk4
+#   %zmm9 rk5
+#   %zmm8 rk6
+#   %zmm7 rk7
+#   %zmm6 rk8
+#   %zmm5 rk9
+#   %zmm4 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
 #   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_vaes512_ctr_enc_k128_w4
@@ -934,18 +934,18 @@ aes_gen_vaes512_ctr_enc_k128_w8:
     .p2align 5
 aes_gen_vaes512_ctr_enc_k128_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm6
-    vmovdqu64 16(%rdi), %xmm16
-    vmovdqu 32(%rdi), %xmm15
-    vmovdqu 48(%rdi), %xmm14
-    vmovdqu 64(%rdi), %xmm13
-    vmovdqu 80(%rdi), %xmm12
-    vmovdqu 96(%rdi), %xmm11
-    vmovdqu 112(%rdi), %xmm10
-    vmovdqu 128(%rdi), %xmm9
-    vmovdqu 144(%rdi), %xmm8
-    vmovdqu 160(%rdi), %xmm7
-    vmovdqu (%rsi), %xmm4
+    vbroadcasti32x4 0(%rdi), %zmm3
+    vbroadcasti32x4 16(%rdi), %zmm13
+    vbroadcasti32x4 32(%rdi), %zmm12
+    vbroadcasti32x4 48(%rdi), %zmm11
+    vbroadcasti32x4 64(%rdi), %zmm10
+    vbroadcasti32x4 80(%rdi), %zmm9
+    vbroadcasti32x4 96(%rdi), %zmm8
+    vbroadcasti32x4 112(%rdi), %zmm7
+    vbroadcasti32x4 128(%rdi), %zmm6
+    vbroadcasti32x4 144(%rdi), %zmm5
+    vbroadcasti32x4 160(%rdi), %zmm4
+    vbroadcasti32x4 (%rsi), %zmm1
     mov (%rsi), %r10
     mov 8(%rsi), %r9
     bswap %r10
@@ -956,23 +956,18 @@ aes_gen_vaes512_ctr_enc_k128_w4:
 .Laes_gen_vaes512_ctr_enc_k128_w4_loop:
     cmp $251, %r9b
     ja .Laes_gen_vaes512_ctr_enc_k128_w4_swapped
-    vmovdqa %xmm4, %xmm0
-    vpaddq .Lvaes512_ctr_inc_be+16(%rip), %xmm4, %xmm1
-    vpaddq .Lvaes512_ctr_inc_be+32(%rip), %xmm4, %xmm2
-    vpaddq .Lvaes512_ctr_inc_be+48(%rip), %xmm4, %xmm3
-    vpaddq .Lvaes512_ctr_step4(%rip), %xmm4, %xmm4
+    vpaddq .Lvaes512_ctr_inc_be(%rip), %zmm1, %zmm0
+    vpaddq .Lvaes512_ctr_step4(%rip), %zmm1, %zmm1
     add $4, %r9
     jmp .Laes_gen_vaes512_ctr_enc_k128_w4_counters
 .Laes_gen_vaes512_ctr_enc_k128_w4_swapped:
     mov %r9, %r11
     add $3, %r11
     jc .Laes_gen_vaes512_ctr_enc_k128_w4_carry
-    vmovq %r9, %xmm4
-    vpinsrq $1, %r10, %xmm4, %xmm4
-    vmovdqa %xmm4, %xmm0
-    vpaddq .Lvaes512_ctr_inc_le+16(%rip), %xmm4, %xmm1
-    vpaddq .Lvaes512_ctr_inc_le+32(%rip), %xmm4, %xmm2
-    vpaddq .Lvaes512_ctr_inc_le+48(%rip), %xmm4, %xmm3
+    vmovq %r9, %xmm1
+    vpinsrq $1, %r10, %xmm1, %xmm1
+    vshufi64x2 $0, %zmm1, %zmm1, %zmm1
+    vpaddq .Lvaes512_ctr_inc_le(%rip), %zmm1, %zmm0
     add $4, %r9
     adc $0, %r10
     jmp .Laes_gen_vaes512_ctr_enc_k128_w4_swap
@@ -981,86 +976,48 @@ aes_gen_vaes512_ctr_enc_k128_w4:
     vpinsrq $1, %r10, %xmm0, %xmm0
     add $1, %r9
     adc $0, %r10
-    vmovq %r9, %xmm1
-    vpinsrq $1, %r10, %xmm1, %xmm1
+    vmovq %r9, %xmm2
+    vpinsrq $1, %r10, %xmm2, %xmm2
+    vinserti32x4 $1, %xmm2, %zmm0, %zmm0
     add $1, %r9
     adc $0, %r10
     vmovq %r9, %xmm2
     vpinsrq $1, %r10, %xmm2, %xmm2
+    vinserti32x4 $2, %xmm2, %zmm0, %zmm0
     add $1, %r9
     adc $0, %r10
-    vmovq %r9, %xmm3
-    vpinsrq $1, %r10, %xmm3, %xmm3
+    vmovq %r9, %xmm2
+    vpinsrq $1, %r10, %xmm2, %xmm2
+    vinserti32x4 $3, %xmm2, %zmm0, %zmm0
     add $1, %r9
     adc $0, %r10
 .Laes_gen_vaes512_ctr_enc_k128_w4_swap:
-    vmovq %r9, %xmm4
-    vpinsrq $1, %r10, %xmm4, %xmm4
-    vpshufb .Lvaes512_ctr_bswap(%rip), %xmm0, %xmm0
-    vpshufb .Lvaes512_ctr_bswap(%rip), %xmm1, %xmm1
-    vpshufb .Lvaes512_ctr_bswap(%rip), %xmm2, %xmm2
-    vpshufb .Lvaes512_ctr_bswap(%rip), %xmm3, %xmm3
-    vpshufb .Lvaes512_ctr_bswap(%rip), %xmm4, %xmm4
+    vmovq %r9, %xmm1
+    vpinsrq $1, %r10, %xmm1, %xmm1
+    vshufi64x2 $0, %zmm1, %zmm1, %zmm1
+    vpshufb .Lvaes512_ctr_bswap(%rip), %zmm0, %zmm0
+    vpshufb .Lvaes512_ctr_bswap(%rip), %zmm1, %zmm1
 .Laes_gen_vaes512_ctr_enc_k128_w4_counters:
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm6, %xmm1, %xmm1
-    vpxor %xmm6, %xmm2, %xmm2
-    vpxor %xmm6, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm16, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd4         # vaesenc %xmm12, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdc         # vaesenc %xmm12, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd3         # vaesenc %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdb         # vaesenc %xmm11, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd2         # vaesenc %xmm10, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xda         # vaesenc %xmm10, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd0         # vaesenc %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd8         # vaesenc %xmm8, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdd,0xc7         # vaesenclast %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xcf         # vaesenclast %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdd,0xd7         # vaesenclast %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdd,0xdf         # vaesenclast %xmm7, %xmm3, %xmm3
-    vpxor 0(%rcx), %xmm0, %xmm0
-    vpxor 16(%rcx), %xmm1, %xmm1
-    vpxor 32(%rcx), %xmm2, %xmm2
-    vpxor 48(%rcx), %xmm3, %xmm3
-    vmovdqu %xmm0, 0(%rdx)
-    vmovdqu %xmm1, 16(%rdx)
-    vmovdqu %xmm2, 32(%rdx)
-    vmovdqu %xmm3, 48(%rdx)
+    vpxord %zmm3, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm10, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm9, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm8, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm7, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm6, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm5, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm4, %zmm0, %zmm0
+    vpxord 0(%rcx), %zmm0, %zmm0
+    vmovdqu64 %zmm0, 0(%rdx)
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
     cmp $4, %r8
     jae .Laes_gen_vaes512_ctr_enc_k128_w4_loop
 .Laes_gen_vaes512_ctr_enc_k128_w4_done:
-    vmovdqu %xmm4, (%rsi)
+    vmovdqu %xmm1, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1075,9 +1032,6 @@ aes_gen_vaes512_ctr_enc_k128_w4:
     vpxor %xmm11, %xmm11, %xmm11
     vpxor %xmm12, %xmm12, %xmm12
     vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
-    vpxord %xmm16, %xmm16, %xmm16
     vzeroupper
     ret
     .size aes_gen_vaes512_ctr_enc_k128_w4, .-aes_gen_vaes512_ctr_enc_k128_w4
@@ -2033,27 +1987,24 @@ aes_gen_vaes512_ctr_enc_k192_w8:
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 4.
-# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
+# Requires: AVX, VAES, AVX512F, AVX512BW.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
-#   %xmm4 counter block, big-endian, in every lane
-#   %xmm5 temporary: data loads
-#   %xmm6 rk0
-#   %xmm18 rk1
-#   %xmm17 rk2
-#   %xmm16 rk3
-#   %xmm15 rk4
-#   %xmm14 rk5
-#   %xmm13 rk6
-#   %xmm12 rk7
-#   %xmm11 rk8
-#   %xmm10 rk9
-#   %xmm9 rk10
-#   %xmm8 rk11
-#   %xmm7 rk12
+#   %zmm0 blocks 0-3
+#   %zmm1 counter block, big-endian, in every lane
+#   %zmm2 temporary: data loads
+#   %zmm3 rk0
+#   %zmm15 rk1
+#   %zmm14 rk2
+#   %zmm13 rk3
+#   %zmm12 rk4
+#   %zmm11 rk5
+#   %zmm10 rk6
+#   %zmm9 rk7
+#   %zmm8 rk8
+#   %zmm7 rk9
+#   %zmm6 rk10
+#   %zmm5 rk11
+#   %zmm4 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
 #   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_vaes512_ctr_enc_k192_w4
@@ -2061,20 +2012,20 @@ aes_gen_vaes512_ctr_enc_k192_w8:
     .p2align 5
 aes_gen_vaes512_ctr_enc_k192_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm6
-    vmovdqu64 16(%rdi), %xmm18
-    vmovdqu64 32(%rdi), %xmm17
-    vmovdqu64 48(%rdi), %xmm16
-    vmovdqu 64(%rdi), %xmm15
-    vmovdqu 80(%rdi), %xmm14
-    vmovdqu 96(%rdi), %xmm13
-    vmovdqu 112(%rdi), %xmm12
-    vmovdqu 128(%rdi), %xmm11
-    vmovdqu 144(%rdi), %xmm10
-    vmovdqu 160(%rdi), %xmm9
-    vmovdqu 176(%rdi), %xmm8
-    vmovdqu 192(%rdi), %xmm7
-    vmovdqu (%rsi), %xmm4
+    vbroadcasti32x4 0(%rdi), %zmm3
+    vbroadcasti32x4 16(%rdi), %zmm15
+    vbroadcasti32x4 32(%rdi), %zmm14
+    vbroadcasti32x4 48(%rdi), %zmm13
+    vbroadcasti32x4 64(%rdi), %zmm12
+    vbroadcasti32x4 80(%rdi), %zmm11
+    vbroadcasti32x4 96(%rdi), %zmm10
+    vbroadcasti32x4 112(%rdi), %zmm9
+    vbroadcasti32x4 128(%rdi), %zmm8
+    vbroadcasti32x4 144(%rdi), %zmm7
+    vbroadcasti32x4 160(%rdi), %zmm6
+    vbroadcasti32x4 176(%rdi), %zmm5
+    vbroadcasti32x4 192(%rdi), %zmm4
+    vbroadcasti32x4 (%rsi), %zmm1
     mov (%rsi), %r10
     mov 8(%rsi), %r9
     bswap %r10
@@ -2085,23 +2036,18 @@ aes_gen_vaes512_ctr_enc_k192_w4:
 .Laes_gen_vaes512_ctr_enc_k192_w4_loop:
     cmp $251, %r9b
     ja .Laes_gen_vaes512_ctr_enc_k192_w4_swapped
-    vmovdqa %xmm4, %xmm0
-    vpaddq .Lvaes512_ctr_inc_be+16(%rip), %xmm4, %xmm1
-    vpaddq .Lvaes512_ctr_inc_be+32(%rip), %xmm4, %xmm2
-    vpaddq .Lvaes512_ctr_inc_be+48(%rip), %xmm4, %xmm3
-    vpaddq .Lvaes512_ctr_step4(%rip), %xmm4, %xmm4
+    vpaddq .Lvaes512_ctr_inc_be(%rip), %zmm1, %zmm0
+    vpaddq .Lvaes512_ctr_step4(%rip), %zmm1, %zmm1
     add $4, %r9
     jmp .Laes_gen_vaes512_ctr_enc_k192_w4_counters
 .Laes_gen_vaes512_ctr_enc_k192_w4_swapped:
     mov %r9, %r11
     add $3, %r11
     jc .Laes_gen_vaes512_ctr_enc_k192_w4_carry
-    vmovq %r9, %xmm4
-    vpinsrq $1, %r10, %xmm4, %xmm4
-    vmovdqa %xmm4, %xmm0
-    vpaddq .Lvaes512_ctr_inc_le+16(%rip), %xmm4, %xmm1
-    vpaddq .Lvaes512_ctr_inc_le+32(%rip), %xmm4, %xmm2
-    vpaddq .Lvaes512_ctr_inc_le+48(%rip), %xmm4, %xmm3
+    vmovq %r9, %xmm1
+    vpinsrq $1, %r10, %xmm1, %xmm1
+    vshufi64x2 $0, %zmm1, %zmm1, %zmm1
+    vpaddq .Lvaes512_ctr_inc_le(%rip), %zmm1, %zmm0
     add $4, %r9
     adc $0, %r10
     jmp .Laes_gen_vaes512_ctr_enc_k192_w4_swap
@@ -2110,94 +2056,50 @@ aes_gen_vaes512_ctr_enc_k192_w4:
     vpinsrq $1, %r10, %xmm0, %xmm0
     add $1, %r9
     adc $0, %r10
-    vmovq %r9, %xmm1
-    vpinsrq $1, %r10, %xmm1, %xmm1
+    vmovq %r9, %xmm2
+    vpinsrq $1, %r10, %xmm2, %xmm2
+    vinserti32x4 $1, %xmm2, %zmm0, %zmm0
     add $1, %r9
     adc $0, %r10
     vmovq %r9, %xmm2
     vpinsrq $1, %r10, %xmm2, %xmm2
+    vinserti32x4 $2, %xmm2, %zmm0, %zmm0
     add $1, %r9
     adc $0, %r10
-    vmovq %r9, %xmm3
-    vpinsrq $1, %r10, %xmm3, %xmm3
+    vmovq %r9, %xmm2
+    vpinsrq $1, %r10, %xmm2, %xmm2
+    vinserti32x4 $3, %xmm2, %zmm0, %zmm0
     add $1, %r9
     adc $0, %r10
 .Laes_gen_vaes512_ctr_enc_k192_w4_swap:
-    vmovq %r9, %xmm4
-    vpinsrq $1, %r10, %xmm4, %xmm4
-    vpshufb .Lvaes512_ctr_bswap(%rip), %xmm0, %xmm0
-    vpshufb .Lvaes512_ctr_bswap(%rip), %xmm1, %xmm1
-    vpshufb .Lvaes512_ctr_bswap(%rip), %xmm2, %xmm2
-    vpshufb .Lvaes512_ctr_bswap(%rip), %xmm3, %xmm3
-    vpshufb .Lvaes512_ctr_bswap(%rip), %xmm4, %xmm4
+    vmovq %r9, %xmm1
+    vpinsrq $1, %r10, %xmm1, %xmm1
+    vshufi64x2 $0, %zmm1, %zmm1, %zmm1
+    vpshufb .Lvaes512_ctr_bswap(%rip), %zmm0, %zmm0
+    vpshufb .Lvaes512_ctr_bswap(%rip), %zmm1, %zmm1
 .Laes_gen_vaes512_ctr_enc_k192_w4_counters:
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm6, %xmm1, %xmm1
-    vpxor %xmm6, %xmm2, %xmm2
-    vpxor %xmm6, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd2    # vaesenc %xmm18, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd1    # vaesenc %xmm17, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm16, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd4         # vaesenc %xmm12, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdc         # vaesenc %xmm12, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd3         # vaesenc %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdb         # vaesenc %xmm11, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd2         # vaesenc %xmm10, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xda         # vaesenc %xmm10, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd0         # vaesenc %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd8         # vaesenc %xmm8, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdd,0xc7         # vaesenclast %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xcf         # vaesenclast %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdd,0xd7         # vaesenclast %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdd,0xdf         # vaesenclast %xmm7, %xmm3, %xmm3
-    vpxor 0(%rcx), %xmm0, %xmm0
-    vpxor 16(%rcx), %xmm1, %xmm1
-    vpxor 32(%rcx), %xmm2, %xmm2
-    vpxor 48(%rcx), %xmm3, %xmm3
-    vmovdqu %xmm0, 0(%rdx)
-    vmovdqu %xmm1, 16(%rdx)
-    vmovdqu %xmm2, 32(%rdx)
-    vmovdqu %xmm3, 48(%rdx)
+    vpxord %zmm3, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm10, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm9, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm8, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm7, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm6, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm5, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm4, %zmm0, %zmm0
+    vpxord 0(%rcx), %zmm0, %zmm0
+    vmovdqu64 %zmm0, 0(%rdx)
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
     cmp $4, %r8
     jae .Laes_gen_vaes512_ctr_enc_k192_w4_loop
 .Laes_gen_vaes512_ctr_enc_k192_w4_done:
-    vmovdqu %xmm4, (%rsi)
+    vmovdqu %xmm1, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2214,9 +2116,6 @@ aes_gen_vaes512_ctr_enc_k192_w4:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vpxord %xmm16, %xmm16, %xmm16
-    vpxord %xmm17, %xmm17, %xmm17
-    vpxord %xmm18, %xmm18, %xmm18
     vzeroupper
     ret
     .size aes_gen_vaes512_ctr_enc_k192_w4, .-aes_gen_vaes512_ctr_enc_k192_w4
@@ -3226,29 +3125,26 @@ aes_gen_vaes512_ctr_enc_k256_w8:
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 4.
-# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
+# Requires: AVX, VAES, AVX512F, AVX512BW, AVX512VL.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
-#   %xmm4 counter block, big-endian, in every lane
-#   %xmm5 temporary: data loads
-#   %xmm6 rk0
-#   %xmm20 rk1
-#   %xmm19 rk2
-#   %xmm18 rk3
-#   %xmm17 rk4
-#   %xmm16 rk5
-#   %xmm15 rk6
-#   %xmm14 rk7
-#   %xmm13 rk8
-#   %xmm12 rk9
-#   %xmm11 rk10
-#   %xmm10 rk11
-#   %xmm9 rk12
-#   %xmm8 rk13
-#   %xmm7 rk14
+#   %zmm0 blocks 0-3
+#   %zmm1 counter block, big-endian, in every lane
+#   %zmm2 temporary: data loads
+#   %zmm3 rk0
+#   %zmm17 rk1
+#   %zmm16 rk2
+#   %zmm15 rk3
+#   %zmm14 rk4
+#   %zmm13 rk5
+#   %zmm12 rk6
+#   %zmm11 rk7
+#   %zmm10 rk8
+#   %zmm9 rk9
+#   %zmm8 rk10
+#   %zmm7 rk11
+#   %zmm6 rk12
+#   %zmm5 rk13
+#   %zmm4 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
 #   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_vaes512_ctr_enc_k256_w4
@@ -3256,22 +3152,22 @@ aes_gen_vaes512_ctr_enc_k256_w8:
     .p2align 5
 aes_gen_vaes512_ctr_enc_k256_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm6
-    vmovdqu64 16(%rdi), %xmm20
-    vmovdqu64 32(%rdi), %xmm19
-    vmovdqu64 48(%rdi), %xmm18
-    vmovdqu64 64(%rdi), %xmm17
-    vmovdqu64 80(%rdi), %xmm16
-    vmovdqu 96(%rdi), %xmm15
-    vmovdqu 112(%rdi), %xmm14
-    vmovdqu 128(%rdi), %xmm13
-    vmovdqu 144(%rdi), %xmm12
-    vmovdqu 160(%rdi), %xmm11
-    vmovdqu 176(%rdi), %xmm10
-    vmovdqu 192(%rdi), %xmm9
-    vmovdqu 208(%rdi), %xmm8
-    vmovdqu 224(%rdi), %xmm7
-    vmovdqu (%rsi), %xmm4
+    vbroadcasti32x4 0(%rdi), %zmm3
+    vbroadcasti32x4 16(%rdi), %zmm17
+    vbroadcasti32x4 32(%rdi), %zmm16
+    vbroadcasti32x4 48(%rdi), %zmm15
+    vbroadcasti32x4 64(%rdi), %zmm14
+    vbroadcasti32x4 80(%rdi), %zmm13
+    vbroadcasti32x4 96(%rdi), %zmm12
+    vbroadcasti32x4 112(%rdi), %zmm11
+    vbroadcasti32x4 128(%rdi), %zmm10
+    vbroadcasti32x4 144(%rdi), %zmm9
+    vbroadcasti32x4 160(%rdi), %zmm8
+    vbroadcasti32x4 176(%rdi), %zmm7
+    vbroadcasti32x4 192(%rdi), %zmm6
+    vbroadcasti32x4 208(%rdi), %zmm5
+    vbroadcasti32x4 224(%rdi), %zmm4
+    vbroadcasti32x4 (%rsi), %zmm1
     mov (%rsi), %r10
     mov 8(%rsi), %r9
     bswap %r10
@@ -3282,23 +3178,18 @@ aes_gen_vaes512_ctr_enc_k256_w4:
 .Laes_gen_vaes512_ctr_enc_k256_w4_loop:
     cmp $251, %r9b
     ja .Laes_gen_vaes512_ctr_enc_k256_w4_swapped
-    vmovdqa %xmm4, %xmm0
-    vpaddq .Lvaes512_ctr_inc_be+16(%rip), %xmm4, %xmm1
-    vpaddq .Lvaes512_ctr_inc_be+32(%rip), %xmm4, %xmm2
-    vpaddq .Lvaes512_ctr_inc_be+48(%rip), %xmm4, %xmm3
-    vpaddq .Lvaes512_ctr_step4(%rip), %xmm4, %xmm4
+    vpaddq .Lvaes512_ctr_inc_be(%rip), %zmm1, %zmm0
+    vpaddq .Lvaes512_ctr_step4(%rip), %zmm1, %zmm1
     add $4, %r9
     jmp .Laes_gen_vaes512_ctr_enc_k256_w4_counters
 .Laes_gen_vaes512_ctr_enc_k256_w4_swapped:
     mov %r9, %r11
     add $3, %r11
     jc .Laes_gen_vaes512_ctr_enc_k256_w4_carry
-    vmovq %r9, %xmm4
-    vpinsrq $1, %r10, %xmm4, %xmm4
-    vmovdqa %xmm4, %xmm0
-    vpaddq .Lvaes512_ctr_inc_le+16(%rip), %xmm4, %xmm1
-    vpaddq .Lvaes512_ctr_inc_le+32(%rip), %xmm4, %xmm2
-    vpaddq .Lvaes512_ctr_inc_le+48(%rip), %xmm4, %xmm3
+    vmovq %r9, %xmm1
+    vpinsrq $1, %r10, %xmm1, %xmm1
+    vshufi64x2 $0, %zmm1, %zmm1, %zmm1
+    vpaddq .Lvaes512_ctr_inc_le(%rip), %zmm1, %zmm0
     add $4, %r9
     adc $0, %r10
     jmp .Laes_gen_vaes512_ctr_enc_k256_w4_swap
@@ -3307,102 +3198,52 @@ aes_gen_vaes512_ctr_enc_k256_w4:
     vpinsrq $1, %r10, %xmm0, %xmm0
     add $1, %r9
     adc $0, %r10
-    vmovq %r9, %xmm1
-    vpinsrq $1, %r10, %xmm1, %xmm1
+    vmovq %r9, %xmm2
+    vpinsrq $1, %r10, %xmm2, %xmm2
+    vinserti32x4 $1, %xmm2, %zmm0, %zmm0
     add $1, %r9
     adc $0, %r10
     vmovq %r9, %xmm2
     vpinsrq $1, %r10, %xmm2, %xmm2
+    vinserti32x4 $2, %xmm2, %zmm0, %zmm0
     add $1, %r9
     adc $0, %r10
-    vmovq %r9, %xmm3
-    vpinsrq $1, %r10, %xmm3, %xmm3
+    vmovq %r9, %xmm2
+    vpinsrq $1, %r10, %xmm2, %xmm2
+    vinserti32x4 $3, %xmm2, %zmm0, %zmm0
     add $1, %r9
     adc $0, %r10
 .Laes_gen_vaes512_ctr_enc_k256_w4_swap:
-    vmovq %r9, %xmm4
-    vpinsrq $1, %r10, %xmm4, %xmm4
-    vpshufb .Lvaes512_ctr_bswap(%rip), %xmm0, %xmm0
-    vpshufb .Lvaes512_ctr_bswap(%rip), %xmm1, %xmm1
-    vpshufb .Lvaes512_ctr_bswap(%rip), %xmm2, %xmm2
-    vpshufb .Lvaes512_ctr_bswap(%rip), %xmm3, %xmm3
-    vpshufb .Lvaes512_ctr_bswap(%rip), %xmm4, %xmm4
+    vmovq %r9, %xmm1
+    vpinsrq $1, %r10, %xmm1, %xmm1
+    vshufi64x2 $0, %zmm1, %zmm1, %zmm1
+    vpshufb .Lvaes512_ctr_bswap(%rip), %zmm0, %zmm0
+    vpshufb .Lvaes512_ctr_bswap(%rip), %zmm1, %zmm1
 .Laes_gen_vaes512_ctr_enc_k256_w4_counters:
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm6, %xmm1, %xmm1
-    vpxor %xmm6, %xmm2, %xmm2
-    vpxor %xmm6, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd4    # vaesenc %xmm20, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdc    # vaesenc %xmm20, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd3    # vaesenc %xmm19, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdb    # vaesenc %xmm19, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd2    # vaesenc %xmm18, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd1    # vaesenc %xmm17, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm16, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd4         # vaesenc %xmm12, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdc         # vaesenc %xmm12, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd3         # vaesenc %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdb         # vaesenc %xmm11, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd2         # vaesenc %xmm10, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xda         # vaesenc %xmm10, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd0         # vaesenc %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd8         # vaesenc %xmm8, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdd,0xc7         # vaesenclast %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xcf         # vaesenclast %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdd,0xd7         # vaesenclast %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdd,0xdf         # vaesenclast %xmm7, %xmm3, %xmm3
-    vpxor 0(%rcx), %xmm0, %xmm0
-    vpxor 16(%rcx), %xmm1, %xmm1
-    vpxor 32(%rcx), %xmm2, %xmm2
-    vpxor 48(%rcx), %xmm3, %xmm3
-    vmovdqu %xmm0, 0(%rdx)
-    vmovdqu %xmm1, 16(%rdx)
-    vmovdqu %xmm2, 32(%rdx)
-    vmovdqu %xmm3, 48(%rdx)
+    vpxord %zmm3, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm10, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm9, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm8, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm7, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm6, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm5, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm4, %zmm0, %zmm0
+    vpxord 0(%rcx), %zmm0, %zmm0
+    vmovdqu64 %zmm0, 0(%rdx)
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
     cmp $4, %r8
     jae .Laes_gen_vaes512_ctr_enc_k256_w4_loop
 .Laes_gen_vaes512_ctr_enc_k256_w4_done:
-    vmovdqu %xmm4, (%rsi)
+    vmovdqu %xmm1, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3421,9 +3262,6 @@ aes_gen_vaes512_ctr_enc_k256_w4:
     vpxor %xmm15, %xmm15, %xmm15
     vpxord %xmm16, %xmm16, %xmm16
     vpxord %xmm17, %xmm17, %xmm17
-    vpxord %xmm18, %xmm18, %xmm18
-    vpxord %xmm19, %xmm19, %xmm19
-    vpxord %xmm20, %xmm20, %xmm20
     vzeroupper
     ret
     .size aes_gen_vaes512_ctr_enc_k256_w4, .-aes_gen_vaes512_ctr_enc_k256_w4

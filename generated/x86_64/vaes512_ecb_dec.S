@@ -406,97 +406,55 @@ aes_gen_vaes512_ecb_dec_k128_w8:
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 4.
-# Requires: AESNI, AVX.
+# Requires: AVX, VAES, AVX512F.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
-#   %xmm4 temporary: data loads
-#   %xmm5 rk0
-#   %xmm15 rk1
-#   %xmm14 rk2
-#   %xmm13 rk3
-#   %xmm12 rk4
-#   %xmm11 rk5
-#   %xmm10 rk6
-#   %xmm9 rk7
-#   %xmm8 rk8
-#   %xmm7 rk9
-#   %xmm6 rk10
+#   %zmm0 blocks 0-3
+#   %zmm1 temporary: data loads
+#   %zmm2 rk0
+#   %zmm12 rk1
+#   %zmm11 rk2
+#   %zmm10 rk3
+#   %zmm9 rk4
+#   %zmm8 rk5
+#   %zmm7 rk6
+#   %zmm6 rk7
+#   %zmm5 rk8
+#   %zmm4 rk9
+#   %zmm3 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_ecb_dec_k128_w4
     .type aes_gen_vaes512_ecb_dec_k128_w4, @function
     .p2align 5
 aes_gen_vaes512_ecb_dec_k128_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm5
-    vmovdqu 16(%rdi), %xmm15
-    vmovdqu 32(%rdi), %xmm14
-    vmovdqu 48(%rdi), %xmm13
-    vmovdqu 64(%rdi), %xmm12
-    vmovdqu 80(%rdi), %xmm11
-    vmovdqu 96(%rdi), %xmm10
-    vmovdqu 112(%rdi), %xmm9
-    vmovdqu 128(%rdi), %xmm8
-    vmovdqu 144(%rdi), %xmm7
-    vmovdqu 160(%rdi), %xmm6
+    vbroadcasti32x4 0(%rdi), %zmm2
+    vbroadcasti32x4 16(%rdi), %zmm12
+    vbroadcasti32x4 32(%rdi), %zmm11
+    vbroadcasti32x4 48(%rdi), %zmm10
+    vbroadcasti32x4 64(%rdi), %zmm9
+    vbroadcasti32x4 80(%rdi), %zmm8
+    vbroadcasti32x4 96(%rdi), %zmm7
+    vbroadcasti32x4 112(%rdi), %zmm6
+    vbroadcasti32x4 128(%rdi), %zmm5
+    vbroadcasti32x4 144(%rdi), %zmm4
+    vbroadcasti32x4 160(%rdi), %zmm3
     cmp $4, %r8
     jb .Laes_gen_vaes512_ecb_dec_k128_w4_done
     .p2align 4
 .Laes_gen_vaes512_ecb_dec_k128_w4_loop:
-    vmovdqu 0(%rcx), %xmm0
-    vmovdqu 16(%rcx), %xmm1
-    vmovdqu 32(%rcx), %xmm2
-    vmovdqu 48(%rcx), %xmm3
-    vpxor %xmm5, %xmm0, %xmm0
-    vpxor %xmm5, %xmm1, %xmm1
-    vpxor %xmm5, %xmm2, %xmm2
-    vpxor %xmm5, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc7         # vaesdec %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcf         # vaesdec %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd7         # vaesdec %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdf         # vaesdec %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc6         # vaesdec %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xce         # vaesdec %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd6         # vaesdec %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xde         # vaesdec %xmm14, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcd         # vaesdec %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd5         # vaesdec %xmm13, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdd         # vaesdec %xmm13, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcc         # vaesdec %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd4         # vaesdec %xmm12, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdc         # vaesdec %xmm12, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcb         # vaesdec %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd3         # vaesdec %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdb         # vaesdec %xmm11, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc2         # vaesdec %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xca         # vaesdec %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd2         # vaesdec %xmm10, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xda         # vaesdec %xmm10, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc1         # vaesdec %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc9         # vaesdec %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd1         # vaesdec %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd9         # vaesdec %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd0         # vaesdec %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd8         # vaesdec %xmm8, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xde,0xc7         # vaesdec %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xcf         # vaesdec %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xde,0xd7         # vaesdec %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xde,0xdf         # vaesdec %xmm7, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdf,0xc6         # vaesdeclast %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdf,0xce         # vaesdeclast %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdf,0xd6         # vaesdeclast %xmm6, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdf,0xde         # vaesdeclast %xmm6, %xmm3, %xmm3
-    vmovdqu %xmm0, 0(%rdx)
-    vmovdqu %xmm1, 16(%rdx)
-    vmovdqu %xmm2, 32(%rdx)
-    vmovdqu %xmm3, 48(%rdx)
+    vmovdqu64 0(%rcx), %zmm0
+    vpxord %zmm2, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm12, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm11, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm10, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm9, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm8, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm7, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm6, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm5, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm4, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xdf,0xc3    # vaesdeclast %zmm3, %zmm0, %zmm0
+    vmovdqu64 %zmm0, 0(%rdx)
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
@@ -516,9 +474,6 @@ aes_gen_vaes512_ecb_dec_k128_w4:
     vpxor %xmm10, %xmm10, %xmm10
     vpxor %xmm11, %xmm11, %xmm11
     vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
     vzeroupper
     ret
     .size aes_gen_vaes512_ecb_dec_k128_w4, .-aes_gen_vaes512_ecb_dec_k128_w4
@@ -1047,109 +1002,61 @@ aes_gen_vaes512_ecb_dec_k192_w8:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 4.
-# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
+# Requires: AVX, VAES, AVX512F.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
-#   %xmm4 temporary: data loads
-#   %xmm5 rk0
-#   %xmm17 rk1
-#   %xmm16 rk2
-#   %xmm15 rk3
-#   %xmm14 rk4
-#   %xmm13 rk5
-#   %xmm12 rk6
-#   %xmm11 rk7
-#   %xmm10 rk8
-#   %xmm9 rk9
-#   %xmm8 rk10
-#   %xmm7 rk11
-#   %xmm6 rk12
+#   %zmm0 blocks 0-3
+#   %zmm1 temporary: data loads
+#   %zmm2 rk0
+#   %zmm14 rk1
+#   %zmm13 rk2
+#   %zmm12 rk3
+#   %zmm11 rk4
+#   %zmm10 rk5
+#   %zmm9 rk6
+#   %zmm8 rk7
+#   %zmm7 rk8
+#   %zmm6 rk9
+#   %zmm5 rk10
+#   %zmm4 rk11
+#   %zmm3 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_ecb_dec_k192_w4
     .type aes_gen_vaes512_ecb_dec_k192_w4, @function
     .p2align 5
 aes_gen_vaes512_ecb_dec_k192_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm5
-    vmovdqu64 16(%rdi), %xmm17
-    vmovdqu64 32(%rdi), %xmm16
-    vmovdqu 48(%rdi), %xmm15
-    vmovdqu 64(%rdi), %xmm14
-    vmovdqu 80(%rdi), %xmm13
-    vmovdqu 96(%rdi), %xmm12
-    vmovdqu 112(%rdi), %xmm11
-    vmovdqu 128(%rdi), %xmm10
-    vmovdqu 144(%rdi), %xmm9
-    vmovdqu 160(%rdi), %xmm8
-    vmovdqu 176(%rdi), %xmm7
-    vmovdqu 192(%rdi), %xmm6
+    vbroadcasti32x4 0(%rdi), %zmm2
+    vbroadcasti32x4 16(%rdi), %zmm14
+    vbroadcasti32x4 32(%rdi), %zmm13
+    vbroadcasti32x4 48(%rdi), %zmm12
+    vbroadcasti32x4 64(%rdi), %zmm11
+    vbroadcasti32x4 80(%rdi), %zmm10
+    vbroadcasti32x4 96(%rdi), %zmm9
+    vbroadcasti32x4 112(%rdi), %zmm8
+    vbroadcasti32x4 128(%rdi), %zmm7
+    vbroadcasti32x4 144(%rdi), %zmm6
+    vbroadcasti32x4 160(%rdi), %zmm5
+    vbroadcasti32x4 176(%rdi), %zmm4
+    vbroadcasti32x4 192(%rdi), %zmm3
     cmp $4, %r8
     jb .Laes_gen_vaes512_ecb_dec_k192_w4_done
     .p2align 4
 .Laes_gen_vaes512_ecb_dec_k192_w4_loop:
-    vmovdqu 0(%rcx), %xmm0
-    vmovdqu 16(%rcx), %xmm1
-    vmovdqu 32(%rcx), %xmm2
-    vmovdqu 48(%rcx), %xmm3
-    vpxor %xmm5, %xmm0, %xmm0
-    vpxor %xmm5, %xmm1, %xmm1
-    vpxor %xmm5, %xmm2, %xmm2
-    vpxor %xmm5, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xde,0xc1    # vaesdec %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xde,0xc9    # vaesdec %xmm17, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xde,0xd1    # vaesdec %xmm17, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xde,0xd9    # vaesdec %xmm17, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xde,0xc0    # vaesdec %xmm16, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xde,0xc8    # vaesdec %xmm16, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xde,0xd0    # vaesdec %xmm16, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xde,0xd8    # vaesdec %xmm16, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc7         # vaesdec %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcf         # vaesdec %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd7         # vaesdec %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdf         # vaesdec %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc6         # vaesdec %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xce         # vaesdec %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd6         # vaesdec %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xde         # vaesdec %xmm14, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcd         # vaesdec %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd5         # vaesdec %xmm13, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdd         # vaesdec %xmm13, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcc         # vaesdec %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd4         # vaesdec %xmm12, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdc         # vaesdec %xmm12, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcb         # vaesdec %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd3         # vaesdec %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdb         # vaesdec %xmm11, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc2         # vaesdec %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xca         # vaesdec %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd2         # vaesdec %xmm10, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xda         # vaesdec %xmm10, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc1         # vaesdec %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc9         # vaesdec %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd1         # vaesdec %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd9         # vaesdec %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd0         # vaesdec %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd8         # vaesdec %xmm8, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xde,0xc7         # vaesdec %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xcf         # vaesdec %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xde,0xd7         # vaesdec %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xde,0xdf         # vaesdec %xmm7, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdf,0xc6         # vaesdeclast %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdf,0xce         # vaesdeclast %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdf,0xd6         # vaesdeclast %xmm6, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdf,0xde         # vaesdeclast %xmm6, %xmm3, %xmm3
-    vmovdqu %xmm0, 0(%rdx)
-    vmovdqu %xmm1, 16(%rdx)
-    vmovdqu %xmm2, 32(%rdx)
-    vmovdqu %xmm3, 48(%rdx)
+    vmovdqu64 0(%rcx), %zmm0
+    vpxord %zmm2, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm14, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm12, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm11, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm10, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm9, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm8, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm7, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm6, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm5, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm4, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xdf,0xc3    # vaesdeclast %zmm3, %zmm0, %zmm0
+    vmovdqu64 %zmm0, 0(%rdx)
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
@@ -1171,9 +1078,6 @@ aes_gen_vaes512_ecb_dec_k192_w4:
     vpxor %xmm12, %xmm12, %xmm12
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
-    vpxord %xmm16, %xmm16, %xmm16
-    vpxord %xmm17, %xmm17, %xmm17
     vzeroupper
     ret
     .size aes_gen_vaes512_ecb_dec_k192_w4, .-aes_gen_vaes512_ecb_dec_k192_w4
@@ -1756,121 +1660,67 @@ aes_gen_vaes512_ecb_dec_k256_w8:
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 4.
-# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
+# Requires: AVX, VAES, AVX512F, AVX512VL.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
-#   %xmm4 temporary: data loads
-#   %xmm5 rk0
-#   %xmm19 rk1
-#   %xmm18 rk2
-#   %xmm17 rk3
-#   %xmm16 rk4
-#   %xmm15 rk5
-#   %xmm14 rk6
-#   %xmm13 rk7
-#   %xmm12 rk8
-#   %xmm11 rk9
-#   %xmm10 rk10
-#   %xmm9 rk11
-#   %xmm8 rk12
-#   %xmm7 rk13
-#   %xmm6 rk14
+#   %zmm0 blocks 0-3
+#   %zmm1 temporary: data loads
+#   %zmm2 rk0
+#   %zmm16 rk1
+#   %zmm15 rk2
+#   %zmm14 rk3
+#   %zmm13 rk4
+#   %zmm12 rk5
+#   %zmm11 rk6
+#   %zmm10 rk7
+#   %zmm9 rk8
+#   %zmm8 rk9
+#   %zmm7 rk10
+#   %zmm6 rk11
+#   %zmm5 rk12
+#   %zmm4 rk13
+#   %zmm3 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_ecb_dec_k256_w4
     .type aes_gen_vaes512_ecb_dec_k256_w4, @function
     .p2align 5
 aes_gen_vaes512_ecb_dec_k256_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm5
-    vmovdqu64 16(%rdi), %xmm19
-    vmovdqu64 32(%rdi), %xmm18
-    vmovdqu64 48(%rdi), %xmm17
-    vmovdqu64 64(%rdi), %xmm16
-    vmovdqu 80(%rdi), %xmm15
-    vmovdqu 96(%rdi), %xmm14
-    vmovdqu 112(%rdi), %xmm13
-    vmovdqu 128(%rdi), %xmm12
-    vmovdqu 144(%rdi), %xmm11
-    vmovdqu 160(%rdi), %xmm10
-    vmovdqu 176(%rdi), %xmm9
-    vmovdqu 192(%rdi), %xmm8
-    vmovdqu 208(%rdi), %xmm7
-    vmovdqu 224(%rdi), %xmm6
+    vbroadcasti32x4 0(%rdi), %zmm2
+    vbroadcasti32x4 16(%rdi), %zmm16
+    vbroadcasti32x4 32(%rdi), %zmm15
+    vbroadcasti32x4 48(%rdi), %zmm14
+    vbroadcasti32x4 64(%rdi), %zmm13
+    vbroadcasti32x4 80(%rdi), %zmm12
+    vbroadcasti32x4 96(%rdi), %zmm11
+    vbroadcasti32x4 112(%rdi), %zmm10
+    vbroadcasti32x4 128(%rdi), %zmm9
+    vbroadcasti32x4 144(%rdi), %zmm8
+    vbroadcasti32x4 160(%rdi), %zmm7
+    vbroadcasti32x4 176(%rdi), %zmm6
+    vbroadcasti32x4 192(%rdi), %zmm5
+    vbroadcasti32x4 208(%rdi), %zmm4
+    vbroadcasti32x4 224(%rdi), %zmm3
     cmp $4, %r8
     jb .Laes_gen_vaes512_ecb_dec_k256_w4_done
     .p2align 4
 .Laes_gen_vaes512_ecb_dec_k256_w4_loop:
-    vmovdqu 0(%rcx), %xmm0
-    vmovdqu 16(%rcx), %xmm1
-    vmovdqu 32(%rcx), %xmm2
-    vmovdqu 48(%rcx), %xmm3
-    vpxor %xmm5, %xmm0, %xmm0
-    vpxor %xmm5, %xmm1, %xmm1
-    vpxor %xmm5, %xmm2, %xmm2
-    vpxor %xmm5, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xde,0xc3    # vaesdec %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xde,0xcb    # vaesdec %xmm19, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xde,0xd3    # vaesdec %xmm19, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xde,0xdb    # vaesdec %xmm19, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xde,0xc2    # vaesdec %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xde,0xca    # vaesdec %xmm18, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xde,0xd2    # vaesdec %xmm18, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xde,0xda    # vaesdec %xmm18, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xde,0xc1    # vaesdec %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xde,0xc9    # vaesdec %xmm17, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xde,0xd1    # vaesdec %xmm17, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xde,0xd9    # vaesdec %xmm17, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xde,0xc0    # vaesdec %xmm16, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xde,0xc8    # vaesdec %xmm16, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xde,0xd0    # vaesdec %xmm16, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xde,0xd8    # vaesdec %xmm16, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc7         # vaesdec %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcf         # vaesdec %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd7         # vaesdec %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdf         # vaesdec %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc6         # vaesdec %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xce         # vaesdec %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd6         # vaesdec %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xde         # vaesdec %xmm14, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcd         # vaesdec %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd5         # vaesdec %xmm13, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdd         # vaesdec %xmm13, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcc         # vaesdec %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd4         # vaesdec %xmm12, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdc         # vaesdec %xmm12, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcb         # vaesdec %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd3         # vaesdec %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xdb         # vaesdec %xmm11, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc2         # vaesdec %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xca         # vaesdec %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd2         # vaesdec %xmm10, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xda         # vaesdec %xmm10, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc1         # vaesdec %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc9         # vaesdec %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd1         # vaesdec %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd9         # vaesdec %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xde,0xd0         # vaesdec %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xde,0xd8         # vaesdec %xmm8, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xde,0xc7         # vaesdec %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xcf         # vaesdec %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xde,0xd7         # vaesdec %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xde,0xdf         # vaesdec %xmm7, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdf,0xc6         # vaesdeclast %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdf,0xce         # vaesdeclast %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdf,0xd6         # vaesdeclast %xmm6, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdf,0xde         # vaesdeclast %xmm6, %xmm3, %xmm3
-    vmovdqu %xmm0, 0(%rdx)
-    vmovdqu %xmm1, 16(%rdx)
-    vmovdqu %xmm2, 32(%rdx)
-    vmovdqu %xmm3, 48(%rdx)
+    vmovdqu64 0(%rcx), %zmm0
+    vpxord %zmm2, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm14, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm12, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm11, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm10, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm9, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm8, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm7, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm6, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm5, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm4, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xdf,0xc3    # vaesdeclast %zmm3, %zmm0, %zmm0
+    vmovdqu64 %zmm0, 0(%rdx)
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
@@ -1894,9 +1744,6 @@ aes_gen_vaes512_ecb_dec_k256_w4:
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
     vpxord %xmm16, %xmm16, %xmm16
-    vpxord %xmm17, %xmm17, %xmm17
-    vpxord %xmm18, %xmm18, %xmm18
-    vpxord %xmm19, %xmm19, %xmm19
     vzeroupper
     ret
     .size aes_gen_vaes512_ecb_dec_k256_w4, .-aes_gen_vaes512_ecb_dec_k256_w4

@@ -337,145 +337,95 @@ aes_gen_vaes512_xts_enc_k128_w8:
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 4.
-# Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512VL.
+# Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
-#   %xmm4 tweaks of the group's first register: lane i T_(j+i)
-#   %xmm5 a block register's tweaks; then the tweaks ^ the last round key
-#   %xmm6 tweak arithmetic: the bits carried out of each qword
-#   %xmm7 tweak arithmetic: the high qword's carry times 0x87
-#   %xmm8 temporary: data loads
-#   %xmm9 rk0
-#   %xmm19 rk1
-#   %xmm18 rk2
-#   %xmm17 rk3
-#   %xmm16 rk4
-#   %xmm15 rk5
-#   %xmm14 rk6
-#   %xmm13 rk7
-#   %xmm12 rk8
-#   %xmm11 rk9
-#   %xmm10 rk10
+#   %zmm0 blocks 0-3
+#   %zmm1 tweaks of the group's first register: lane i T_(j+i)
+#   %zmm2 a block register's tweaks; then the tweaks ^ the last round key
+#   %zmm3 tweak arithmetic: the bits carried out of each qword
+#   %zmm4 tweak arithmetic: the high qword's carry times 0x87
+#   %zmm5 temporary: data loads
+#   %zmm6 rk0
+#   %zmm16 rk1
+#   %zmm15 rk2
+#   %zmm14 rk3
+#   %zmm13 rk4
+#   %zmm12 rk5
+#   %zmm11 rk6
+#   %zmm10 rk7
+#   %zmm9 rk8
+#   %zmm8 rk9
+#   %zmm7 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_enc_k128_w4
     .type aes_gen_vaes512_xts_enc_k128_w4, @function
     .p2align 5
 aes_gen_vaes512_xts_enc_k128_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm9
-    vmovdqu64 16(%rdi), %xmm19
-    vmovdqu64 32(%rdi), %xmm18
-    vmovdqu64 48(%rdi), %xmm17
-    vmovdqu64 64(%rdi), %xmm16
-    vmovdqu 80(%rdi), %xmm15
-    vmovdqu 96(%rdi), %xmm14
-    vmovdqu 112(%rdi), %xmm13
-    vmovdqu 128(%rdi), %xmm12
-    vmovdqu 144(%rdi), %xmm11
-    vmovdqu 160(%rdi), %xmm10
-    vmovdqu (%rsi), %xmm4
+    vbroadcasti32x4 0(%rdi), %zmm6
+    vbroadcasti32x4 16(%rdi), %zmm16
+    vbroadcasti32x4 32(%rdi), %zmm15
+    vbroadcasti32x4 48(%rdi), %zmm14
+    vbroadcasti32x4 64(%rdi), %zmm13
+    vbroadcasti32x4 80(%rdi), %zmm12
+    vbroadcasti32x4 96(%rdi), %zmm11
+    vbroadcasti32x4 112(%rdi), %zmm10
+    vbroadcasti32x4 128(%rdi), %zmm9
+    vbroadcasti32x4 144(%rdi), %zmm8
+    vbroadcasti32x4 160(%rdi), %zmm7
+    vmovdqu (%rsi), %xmm1
+    vpsrlq $63, %xmm1, %xmm3
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
+    vpslldq $8, %xmm3, %xmm3
+    vpsllq $1, %xmm1, %xmm2
+    vpxor %xmm4, %xmm2, %xmm2
+    vpxor %xmm3, %xmm2, %xmm2
+    vinserti32x4 $1, %xmm2, %zmm1, %zmm1
+    vpsrlq $62, %xmm1, %xmm3
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
+    vpslldq $8, %xmm3, %xmm3
+    vpsllq $2, %xmm1, %xmm2
+    vpxor %xmm4, %xmm2, %xmm2
+    vpxor %xmm3, %xmm2, %xmm2
+    vinserti32x4 $2, %xmm2, %zmm1, %zmm1
+    vpsrlq $61, %xmm1, %xmm3
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
+    vpslldq $8, %xmm3, %xmm3
+    vpsllq $3, %xmm1, %xmm2
+    vpxor %xmm4, %xmm2, %xmm2
+    vpxor %xmm3, %xmm2, %xmm2
+    vinserti32x4 $3, %xmm2, %zmm1, %zmm1
     cmp $4, %r8
     jb .Laes_gen_vaes512_xts_enc_k128_w4_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k128_w4_loop:
-    vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm4, %xmm0, %xmm0
-    vpxor %xmm9, %xmm0, %xmm0
-    vpxor %xmm10, %xmm4, %xmm7
-    vmovdqu %xmm7, 0(%rdx)
-    vpsrlq $63, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $1, %xmm4, %xmm5
-    vpxor %xmm7, %xmm5, %xmm5
-    vpxor %xmm6, %xmm5, %xmm5
-    vmovdqu 16(%rcx), %xmm1
-    vpxor %xmm5, %xmm1, %xmm1
-    vpxor %xmm9, %xmm1, %xmm1
-    vpxor %xmm10, %xmm5, %xmm7
-    vmovdqu %xmm7, 16(%rdx)
-    vpsrlq $62, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $2, %xmm4, %xmm5
-    vpxor %xmm7, %xmm5, %xmm5
-    vpxor %xmm6, %xmm5, %xmm5
-    vmovdqu 32(%rcx), %xmm2
-    vpxor %xmm5, %xmm2, %xmm2
-    vpxor %xmm9, %xmm2, %xmm2
-    vpxor %xmm10, %xmm5, %xmm7
-    vmovdqu %xmm7, 32(%rdx)
-    vpsrlq $61, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $3, %xmm4, %xmm5
-    vpxor %xmm7, %xmm5, %xmm5
-    vpxor %xmm6, %xmm5, %xmm5
-    vmovdqu 48(%rcx), %xmm3
-    vpxor %xmm5, %xmm3, %xmm3
-    vpxor %xmm9, %xmm3, %xmm3
-    vpxor %xmm10, %xmm5, %xmm7
-    vmovdqu %xmm7, 48(%rdx)
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd3    # vaesenc %xmm19, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdb    # vaesenc %xmm19, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd2    # vaesenc %xmm18, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd1    # vaesenc %xmm17, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm16, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd4         # vaesenc %xmm12, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdc         # vaesenc %xmm12, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd3         # vaesenc %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdb         # vaesenc %xmm11, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdd,0x02         # vaesenclast 0(%rdx), %xmm0, %xmm0
-    vmovdqu %xmm0, 0(%rdx)
-    .byte 0xc4,0xe2,0x71,0xdd,0x4a,0x10    # vaesenclast 16(%rdx), %xmm1, %xmm1
-    vmovdqu %xmm1, 16(%rdx)
-    .byte 0xc4,0xe2,0x69,0xdd,0x52,0x20    # vaesenclast 32(%rdx), %xmm2, %xmm2
-    vmovdqu %xmm2, 32(%rdx)
-    .byte 0xc4,0xe2,0x61,0xdd,0x5a,0x30    # vaesenclast 48(%rdx), %xmm3, %xmm3
-    vmovdqu %xmm3, 48(%rdx)
-    vpsrlq $60, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $4, %xmm4, %xmm4
-    vpxor %xmm7, %xmm4, %xmm4
-    vpxor %xmm6, %xmm4, %xmm4
+    vmovdqu64 0(%rcx), %zmm0
+    vpternlogq $150, %zmm1, %zmm6, %zmm0
+    vpxord %zmm7, %zmm1, %zmm4
+    vmovdqu64 %zmm4, 0(%rdx)
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm10, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm9, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm8, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xdd,0x02    # vaesenclast 0(%rdx), %zmm0, %zmm0
+    vmovdqu64 %zmm0, 0(%rdx)
+    vpsrlq $60, %zmm1, %zmm3
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
+    vpslldq $8, %zmm3, %zmm3
+    vpsllq $4, %zmm1, %zmm1
+    vpternlogq $150, %zmm4, %zmm3, %zmm1
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
     cmp $4, %r8
     jae .Laes_gen_vaes512_xts_enc_k128_w4_loop
 .Laes_gen_vaes512_xts_enc_k128_w4_done:
-    vmovdqu %xmm4, (%rsi)
+    vmovdqu %xmm1, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -493,9 +443,6 @@ aes_gen_vaes512_xts_enc_k128_w4:
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
     vpxord %xmm16, %xmm16, %xmm16
-    vpxord %xmm17, %xmm17, %xmm17
-    vpxord %xmm18, %xmm18, %xmm18
-    vpxord %xmm19, %xmm19, %xmm19
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_enc_k128_w4, .-aes_gen_vaes512_xts_enc_k128_w4
@@ -943,157 +890,101 @@ aes_gen_vaes512_xts_enc_k192_w8:
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 4.
-# Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512VL.
+# Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
-#   %xmm4 tweaks of the group's first register: lane i T_(j+i)
-#   %xmm5 a block register's tweaks; then the tweaks ^ the last round key
-#   %xmm6 tweak arithmetic: the bits carried out of each qword
-#   %xmm7 tweak arithmetic: the high qword's carry times 0x87
-#   %xmm8 temporary: data loads
-#   %xmm9 rk0
-#   %xmm21 rk1
-#   %xmm20 rk2
-#   %xmm19 rk3
-#   %xmm18 rk4
-#   %xmm17 rk5
-#   %xmm16 rk6
-#   %xmm15 rk7
-#   %xmm14 rk8
-#   %xmm13 rk9
-#   %xmm12 rk10
-#   %xmm11 rk11
-#   %xmm10 rk12
+#   %zmm0 blocks 0-3
+#   %zmm1 tweaks of the group's first register: lane i T_(j+i)
+#   %zmm2 a block register's tweaks; then the tweaks ^ the last round key
+#   %zmm3 tweak arithmetic: the bits carried out of each qword
+#   %zmm4 tweak arithmetic: the high qword's carry times 0x87
+#   %zmm5 temporary: data loads
+#   %zmm6 rk0
+#   %zmm18 rk1
+#   %zmm17 rk2
+#   %zmm16 rk3
+#   %zmm15 rk4
+#   %zmm14 rk5
+#   %zmm13 rk6
+#   %zmm12 rk7
+#   %zmm11 rk8
+#   %zmm10 rk9
+#   %zmm9 rk10
+#   %zmm8 rk11
+#   %zmm7 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_enc_k192_w4
     .type aes_gen_vaes512_xts_enc_k192_w4, @function
     .p2align 5
 aes_gen_vaes512_xts_enc_k192_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm9
-    vmovdqu64 16(%rdi), %xmm21
-    vmovdqu64 32(%rdi), %xmm20
-    vmovdqu64 48(%rdi), %xmm19
-    vmovdqu64 64(%rdi), %xmm18
-    vmovdqu64 80(%rdi), %xmm17
-    vmovdqu64 96(%rdi), %xmm16
-    vmovdqu 112(%rdi), %xmm15
-    vmovdqu 128(%rdi), %xmm14
-    vmovdqu 144(%rdi), %xmm13
-    vmovdqu 160(%rdi), %xmm12
-    vmovdqu 176(%rdi), %xmm11
-    vmovdqu 192(%rdi), %xmm10
-    vmovdqu (%rsi), %xmm4
+    vbroadcasti32x4 0(%rdi), %zmm6
+    vbroadcasti32x4 16(%rdi), %zmm18
+    vbroadcasti32x4 32(%rdi), %zmm17
+    vbroadcasti32x4 48(%rdi), %zmm16
+    vbroadcasti32x4 64(%rdi), %zmm15
+    vbroadcasti32x4 80(%rdi), %zmm14
+    vbroadcasti32x4 96(%rdi), %zmm13
+    vbroadcasti32x4 112(%rdi), %zmm12
+    vbroadcasti32x4 128(%rdi), %zmm11
+    vbroadcasti32x4 144(%rdi), %zmm10
+    vbroadcasti32x4 160(%rdi), %zmm9
+    vbroadcasti32x4 176(%rdi), %zmm8
+    vbroadcasti32x4 192(%rdi), %zmm7
+    vmovdqu (%rsi), %xmm1
+    vpsrlq $63, %xmm1, %xmm3
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
+    vpslldq $8, %xmm3, %xmm3
+    vpsllq $1, %xmm1, %xmm2
+    vpxor %xmm4, %xmm2, %xmm2
+    vpxor %xmm3, %xmm2, %xmm2
+    vinserti32x4 $1, %xmm2, %zmm1, %zmm1
+    vpsrlq $62, %xmm1, %xmm3
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
+    vpslldq $8, %xmm3, %xmm3
+    vpsllq $2, %xmm1, %xmm2
+    vpxor %xmm4, %xmm2, %xmm2
+    vpxor %xmm3, %xmm2, %xmm2
+    vinserti32x4 $2, %xmm2, %zmm1, %zmm1
+    vpsrlq $61, %xmm1, %xmm3
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
+    vpslldq $8, %xmm3, %xmm3
+    vpsllq $3, %xmm1, %xmm2
+    vpxor %xmm4, %xmm2, %xmm2
+    vpxor %xmm3, %xmm2, %xmm2
+    vinserti32x4 $3, %xmm2, %zmm1, %zmm1
     cmp $4, %r8
     jb .Laes_gen_vaes512_xts_enc_k192_w4_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k192_w4_loop:
-    vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm4, %xmm0, %xmm0
-    vpxor %xmm9, %xmm0, %xmm0
-    vpxor %xmm10, %xmm4, %xmm7
-    vmovdqu %xmm7, 0(%rdx)
-    vpsrlq $63, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $1, %xmm4, %xmm5
-    vpxor %xmm7, %xmm5, %xmm5
-    vpxor %xmm6, %xmm5, %xmm5
-    vmovdqu 16(%rcx), %xmm1
-    vpxor %xmm5, %xmm1, %xmm1
-    vpxor %xmm9, %xmm1, %xmm1
-    vpxor %xmm10, %xmm5, %xmm7
-    vmovdqu %xmm7, 16(%rdx)
-    vpsrlq $62, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $2, %xmm4, %xmm5
-    vpxor %xmm7, %xmm5, %xmm5
-    vpxor %xmm6, %xmm5, %xmm5
-    vmovdqu 32(%rcx), %xmm2
-    vpxor %xmm5, %xmm2, %xmm2
-    vpxor %xmm9, %xmm2, %xmm2
-    vpxor %xmm10, %xmm5, %xmm7
-    vmovdqu %xmm7, 32(%rdx)
-    vpsrlq $61, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $3, %xmm4, %xmm5
-    vpxor %xmm7, %xmm5, %xmm5
-    vpxor %xmm6, %xmm5, %xmm5
-    vmovdqu 48(%rcx), %xmm3
-    vpxor %xmm5, %xmm3, %xmm3
-    vpxor %xmm9, %xmm3, %xmm3
-    vpxor %xmm10, %xmm5, %xmm7
-    vmovdqu %xmm7, 48(%rdx)
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd5    # vaesenc %xmm21, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdd    # vaesenc %xmm21, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd4    # vaesenc %xmm20, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdc    # vaesenc %xmm20, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd3    # vaesenc %xmm19, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdb    # vaesenc %xmm19, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd2    # vaesenc %xmm18, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd1    # vaesenc %xmm17, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm16, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd4         # vaesenc %xmm12, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdc         # vaesenc %xmm12, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd3         # vaesenc %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdb         # vaesenc %xmm11, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdd,0x02         # vaesenclast 0(%rdx), %xmm0, %xmm0
-    vmovdqu %xmm0, 0(%rdx)
-    .byte 0xc4,0xe2,0x71,0xdd,0x4a,0x10    # vaesenclast 16(%rdx), %xmm1, %xmm1
-    vmovdqu %xmm1, 16(%rdx)
-    .byte 0xc4,0xe2,0x69,0xdd,0x52,0x20    # vaesenclast 32(%rdx), %xmm2, %xmm2
-    vmovdqu %xmm2, 32(%rdx)
-    .byte 0xc4,0xe2,0x61,0xdd,0x5a,0x30    # vaesenclast 48(%rdx), %xmm3, %xmm3
-    vmovdqu %xmm3, 48(%rdx)
-    vpsrlq $60, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $4, %xmm4, %xmm4
-    vpxor %xmm7, %xmm4, %xmm4
-    vpxor %xmm6, %xmm4, %xmm4
+    vmovdqu64 0(%rcx), %zmm0
+    vpternlogq $150, %zmm1, %zmm6, %zmm0
+    vpxord %zmm7, %zmm1, %zmm4
+    vmovdqu64 %zmm4, 0(%rdx)
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm10, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm9, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm8, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xdd,0x02    # vaesenclast 0(%rdx), %zmm0, %zmm0
+    vmovdqu64 %zmm0, 0(%rdx)
+    vpsrlq $60, %zmm1, %zmm3
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
+    vpslldq $8, %zmm3, %zmm3
+    vpsllq $4, %zmm1, %zmm1
+    vpternlogq $150, %zmm4, %zmm3, %zmm1
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
     cmp $4, %r8
     jae .Laes_gen_vaes512_xts_enc_k192_w4_loop
 .Laes_gen_vaes512_xts_enc_k192_w4_done:
-    vmovdqu %xmm4, (%rsi)
+    vmovdqu %xmm1, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1113,9 +1004,6 @@ aes_gen_vaes512_xts_enc_k192_w4:
     vpxord %xmm16, %xmm16, %xmm16
     vpxord %xmm17, %xmm17, %xmm17
     vpxord %xmm18, %xmm18, %xmm18
-    vpxord %xmm19, %xmm19, %xmm19
-    vpxord %xmm20, %xmm20, %xmm20
-    vpxord %xmm21, %xmm21, %xmm21
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_enc_k192_w4, .-aes_gen_vaes512_xts_enc_k192_w4
@@ -1595,169 +1483,107 @@ aes_gen_vaes512_xts_enc_k256_w8:
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 4.
-# Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512VL.
+# Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
 # Register map:
-#   %xmm0 block 0
-#   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
-#   %xmm4 tweaks of the group's first register: lane i T_(j+i)
-#   %xmm5 a block register's tweaks; then the tweaks ^ the last round key
-#   %xmm6 tweak arithmetic: the bits carried out of each qword
-#   %xmm7 tweak arithmetic: the high qword's carry times 0x87
-#   %xmm8 temporary: data loads
-#   %xmm9 rk0
-#   %xmm23 rk1
-#   %xmm22 rk2
-#   %xmm21 rk3
-#   %xmm20 rk4
-#   %xmm19 rk5
-#   %xmm18 rk6
-#   %xmm17 rk7
-#   %xmm16 rk8
-#   %xmm15 rk9
-#   %xmm14 rk10
-#   %xmm13 rk11
-#   %xmm12 rk12
-#   %xmm11 rk13
-#   %xmm10 rk14
+#   %zmm0 blocks 0-3
+#   %zmm1 tweaks of the group's first register: lane i T_(j+i)
+#   %zmm2 a block register's tweaks; then the tweaks ^ the last round key
+#   %zmm3 tweak arithmetic: the bits carried out of each qword
+#   %zmm4 tweak arithmetic: the high qword's carry times 0x87
+#   %zmm5 temporary: data loads
+#   %zmm6 rk0
+#   %zmm20 rk1
+#   %zmm19 rk2
+#   %zmm18 rk3
+#   %zmm17 rk4
+#   %zmm16 rk5
+#   %zmm15 rk6
+#   %zmm14 rk7
+#   %zmm13 rk8
+#   %zmm12 rk9
+#   %zmm11 rk10
+#   %zmm10 rk11
+#   %zmm9 rk12
+#   %zmm8 rk13
+#   %zmm7 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_enc_k256_w4
     .type aes_gen_vaes512_xts_enc_k256_w4, @function
     .p2align 5
 aes_gen_vaes512_xts_enc_k256_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm9
-    vmovdqu64 16(%rdi), %xmm23
-    vmovdqu64 32(%rdi), %xmm22
-    vmovdqu64 48(%rdi), %xmm21
-    vmovdqu64 64(%rdi), %xmm20
-    vmovdqu64 80(%rdi), %xmm19
-    vmovdqu64 96(%rdi), %xmm18
-    vmovdqu64 112(%rdi), %xmm17
-    vmovdqu64 128(%rdi), %xmm16
-    vmovdqu 144(%rdi), %xmm15
-    vmovdqu 160(%rdi), %xmm14
-    vmovdqu 176(%rdi), %xmm13
-    vmovdqu 192(%rdi), %xmm12
-    vmovdqu 208(%rdi), %xmm11
-    vmovdqu 224(%rdi), %xmm10
-    vmovdqu (%rsi), %xmm4
+    vbroadcasti32x4 0(%rdi), %zmm6
+    vbroadcasti32x4 16(%rdi), %zmm20
+    vbroadcasti32x4 32(%rdi), %zmm19
+    vbroadcasti32x4 48(%rdi), %zmm18
+    vbroadcasti32x4 64(%rdi), %zmm17
+    vbroadcasti32x4 80(%rdi), %zmm16
+    vbroadcasti32x4 96(%rdi), %zmm15
+    vbroadcasti32x4 112(%rdi), %zmm14
+    vbroadcasti32x4 128(%rdi), %zmm13
+    vbroadcasti32x4 144(%rdi), %zmm12
+    vbroadcasti32x4 160(%rdi), %zmm11
+    vbroadcasti32x4 176(%rdi), %zmm10
+    vbroadcasti32x4 192(%rdi), %zmm9
+    vbroadcasti32x4 208(%rdi), %zmm8
+    vbroadcasti32x4 224(%rdi), %zmm7
+    vmovdqu (%rsi), %xmm1
+    vpsrlq $63, %xmm1, %xmm3
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
+    vpslldq $8, %xmm3, %xmm3
+    vpsllq $1, %xmm1, %xmm2
+    vpxor %xmm4, %xmm2, %xmm2
+    vpxor %xmm3, %xmm2, %xmm2
+    vinserti32x4 $1, %xmm2, %zmm1, %zmm1
+    vpsrlq $62, %xmm1, %xmm3
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
+    vpslldq $8, %xmm3, %xmm3
+    vpsllq $2, %xmm1, %xmm2
+    vpxor %xmm4, %xmm2, %xmm2
+    vpxor %xmm3, %xmm2, %xmm2
+    vinserti32x4 $2, %xmm2, %zmm1, %zmm1
+    vpsrlq $61, %xmm1, %xmm3
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
+    vpslldq $8, %xmm3, %xmm3
+    vpsllq $3, %xmm1, %xmm2
+    vpxor %xmm4, %xmm2, %xmm2
+    vpxor %xmm3, %xmm2, %xmm2
+    vinserti32x4 $3, %xmm2, %zmm1, %zmm1
     cmp $4, %r8
     jb .Laes_gen_vaes512_xts_enc_k256_w4_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k256_w4_loop:
-    vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm4, %xmm0, %xmm0
-    vpxor %xmm9, %xmm0, %xmm0
-    vpxor %xmm10, %xmm4, %xmm7
-    vmovdqu %xmm7, 0(%rdx)
-    vpsrlq $63, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $1, %xmm4, %xmm5
-    vpxor %xmm7, %xmm5, %xmm5
-    vpxor %xmm6, %xmm5, %xmm5
-    vmovdqu 16(%rcx), %xmm1
-    vpxor %xmm5, %xmm1, %xmm1
-    vpxor %xmm9, %xmm1, %xmm1
-    vpxor %xmm10, %xmm5, %xmm7
-    vmovdqu %xmm7, 16(%rdx)
-    vpsrlq $62, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $2, %xmm4, %xmm5
-    vpxor %xmm7, %xmm5, %xmm5
-    vpxor %xmm6, %xmm5, %xmm5
-    vmovdqu 32(%rcx), %xmm2
-    vpxor %xmm5, %xmm2, %xmm2
-    vpxor %xmm9, %xmm2, %xmm2
-    vpxor %xmm10, %xmm5, %xmm7
-    vmovdqu %xmm7, 32(%rdx)
-    vpsrlq $61, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $3, %xmm4, %xmm5
-    vpxor %xmm7, %xmm5, %xmm5
-    vpxor %xmm6, %xmm5, %xmm5
-    vmovdqu 48(%rcx), %xmm3
-    vpxor %xmm5, %xmm3, %xmm3
-    vpxor %xmm9, %xmm3, %xmm3
-    vpxor %xmm10, %xmm5, %xmm7
-    vmovdqu %xmm7, 48(%rdx)
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcf    # vaesenc %xmm23, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd7    # vaesenc %xmm23, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdf    # vaesenc %xmm23, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xce    # vaesenc %xmm22, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd6    # vaesenc %xmm22, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xde    # vaesenc %xmm22, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd5    # vaesenc %xmm21, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdd    # vaesenc %xmm21, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd4    # vaesenc %xmm20, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdc    # vaesenc %xmm20, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd3    # vaesenc %xmm19, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdb    # vaesenc %xmm19, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd2    # vaesenc %xmm18, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd1    # vaesenc %xmm17, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm16, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd4         # vaesenc %xmm12, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdc         # vaesenc %xmm12, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd3         # vaesenc %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xdb         # vaesenc %xmm11, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdd,0x02         # vaesenclast 0(%rdx), %xmm0, %xmm0
-    vmovdqu %xmm0, 0(%rdx)
-    .byte 0xc4,0xe2,0x71,0xdd,0x4a,0x10    # vaesenclast 16(%rdx), %xmm1, %xmm1
-    vmovdqu %xmm1, 16(%rdx)
-    .byte 0xc4,0xe2,0x69,0xdd,0x52,0x20    # vaesenclast 32(%rdx), %xmm2, %xmm2
-    vmovdqu %xmm2, 32(%rdx)
-    .byte 0xc4,0xe2,0x61,0xdd,0x5a,0x30    # vaesenclast 48(%rdx), %xmm3, %xmm3
-    vmovdqu %xmm3, 48(%rdx)
-    vpsrlq $60, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $4, %xmm4, %xmm4
-    vpxor %xmm7, %xmm4, %xmm4
-    vpxor %xmm6, %xmm4, %xmm4
+    vmovdqu64 0(%rcx), %zmm0
+    vpternlogq $150, %zmm1, %zmm6, %zmm0
+    vpxord %zmm7, %zmm1, %zmm4
+    vmovdqu64 %zmm4, 0(%rdx)
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm10, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm9, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm8, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xdd,0x02    # vaesenclast 0(%rdx), %zmm0, %zmm0
+    vmovdqu64 %zmm0, 0(%rdx)
+    vpsrlq $60, %zmm1, %zmm3
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
+    vpslldq $8, %zmm3, %zmm3
+    vpsllq $4, %zmm1, %zmm1
+    vpternlogq $150, %zmm4, %zmm3, %zmm1
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
     cmp $4, %r8
     jae .Laes_gen_vaes512_xts_enc_k256_w4_loop
 .Laes_gen_vaes512_xts_enc_k256_w4_done:
-    vmovdqu %xmm4, (%rsi)
+    vmovdqu %xmm1, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1779,9 +1605,6 @@ aes_gen_vaes512_xts_enc_k256_w4:
     vpxord %xmm18, %xmm18, %xmm18
     vpxord %xmm19, %xmm19, %xmm19
     vpxord %xmm20, %xmm20, %xmm20
-    vpxord %xmm21, %xmm21, %xmm21
-    vpxord %xmm22, %xmm22, %xmm22
-    vpxord %xmm23, %xmm23, %xmm23
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_enc_k256_w4, .-aes_gen_vaes512_xts_enc_k256_w4
