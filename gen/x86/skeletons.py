@@ -523,7 +523,10 @@ class SkeletonEmitter(Emitter):
         self.without = without if without is not None else RUNTIME_AEAD_XTS
 
     def vector(self, v):
-        return vector_for(self.vectors[v.backend], v, self.narrow_up_to)
+        """A body may set its own narrow_up_to (GCM's short tails)."""
+        body_fn = self.bodies.get(v.mode.body_name)
+        return vector_for(self.vectors[v.backend], v,
+                          getattr(body_fn, "narrow_up_to", self.narrow_up_to))
 
     def file_for(self, v):
         return f"x86_64/{v.backend_symbol}_{v.mode.tag}.S"

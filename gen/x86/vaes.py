@@ -5,8 +5,8 @@ blocks per register) and zmm (EVEX, 32 registers, 4 blocks per register).
 Only the parallel modes: a key takes its serial modes (one block at a time,
 bound by AES latency, not width) from the best backend that has them with
 the same round-key layout (aesni).  Every width that fills whole ymm or zmm
-registers runs on them, the short ones too; the others run on xmm with the
-VEX encoding.  Round keys are
+registers runs on them, the short ones too (GCM's up to 4 blocks excepted:
+gcm.py); the others run on xmm with the VEX encoding.  Round keys are
 broadcast into every lane once per call; vaes512 keeps all fifteen in
 registers at any width it allows.
 """

@@ -20,6 +20,9 @@
 .Lvaes256_gcm_inc1:
     .quad 0, 0
     .quad 1, 0
+    .quad 2, 0
+    .quad 3, 0
+    .quad 4, 0
 # entry r: L r added to each lane's counter (dword 0)
 .Lvaes256_gcm_inc2:
     .quad 0, 0
@@ -36,6 +39,9 @@
 .Lvaes256_gcm_inc_be1:
     .quad 0, 0x0000000000000000
     .quad 0, 0x0100000000000000
+    .quad 0, 0x0200000000000000
+    .quad 0, 0x0300000000000000
+    .quad 0, 0x0400000000000000
 # entry r: L r added to byte 15 of each lane
 .Lvaes256_gcm_inc_be2:
     .quad 0, 0x0000000000000000
@@ -645,27 +651,27 @@ aes_gen_vaes256_gcm_enc_k128_w8:
 
 # void aes_gen_vaes256_gcm_enc_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 6 reloaded per group.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 8 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
-# Requires: AESNI, PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
+# Requires: AESNI, PCLMUL, AVX.
 # Register map:
-#   %ymm0 blocks 0-1
-#   %ymm1 blocks 2-3
-#   %ymm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %ymm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6
-#   %ymm4 GHASH: low products
-#   %ymm5 GHASH: middle products
-#   %ymm6 GHASH: high products; between groups the running hash, reflected
-#   %ymm7 GHASH: a block register of data
-#   %ymm8 GHASH: the next one
-#   %ymm9 GHASH: a key power, a product
-#   %ymm10 GHASH: a product
-#   %ymm11 rk0
-#   %ymm15 rk7
-#   %ymm14 rk8
-#   %ymm13 rk9
-#   %ymm12 rk10
+#   %xmm0 block 0
+#   %xmm1 block 1
+#   %xmm2 block 2
+#   %xmm3 block 3
+#   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
+#   %xmm6 GHASH: low products
+#   %xmm7 GHASH: middle products
+#   %xmm8 GHASH: high products; between groups the running hash, reflected
+#   %xmm9 GHASH: a block register of data
+#   %xmm10 GHASH: the next one
+#   %xmm11 GHASH: a key power, a product
+#   %xmm12 GHASH: a product
+#   %xmm13 rk0
+#   %xmm15 rk9
+#   %xmm14 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k128_w4
@@ -673,93 +679,124 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     .p2align 5
 aes_gen_vaes256_gcm_enc_k128_w4:
     endbr64
-    vbroadcasti128 0(%rdi), %ymm11
-    vbroadcasti128 112(%rdi), %ymm15
-    vbroadcasti128 128(%rdi), %ymm14
-    vbroadcasti128 144(%rdi), %ymm13
-    vbroadcasti128 160(%rdi), %ymm12
+    vmovdqu 0(%rdi), %xmm13
+    vmovdqu 144(%rdi), %xmm15
+    vmovdqu 160(%rdi), %xmm14
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
-    vbroadcasti128 16(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 32(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 48(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 64(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 80(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 96(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k128_w4_no_ek0:
-    vmovdqu (%rdx), %xmm6
-    vbroadcasti128 16(%rdx), %ymm2
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm2, %ymm2
-    vpaddd .Lvaes256_gcm_lanes2(%rip), %ymm2, %ymm2
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm2, %ymm2
+    vmovdqu (%rdx), %xmm8
+    vmovdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
     bswap %r11d
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w4_groups_done
-    cmp $250, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k128_w4_carry39
-    vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm2, %ymm0
-    vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm2, %ymm1
-    vpaddd .Lvaes256_gcm_inc_be2+64(%rip), %ymm2, %ymm2
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_counted39
-.Laes_gen_vaes256_gcm_enc_k128_w4_carry39:
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm2, %ymm2
-    vpaddd .Lvaes256_gcm_inc2(%rip), %ymm2, %ymm0
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
-    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm2, %ymm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
-    vpaddd .Lvaes256_gcm_inc2+64(%rip), %ymm2, %ymm2
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm2, %ymm2
-.Laes_gen_vaes256_gcm_enc_k128_w4_counted39:
+    cmp $251, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k128_w4_carry36
+    vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm4, %xmm1
+    vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm4, %xmm2
+    vpaddd .Lvaes256_gcm_inc_be1+48(%rip), %xmm4, %xmm3
+    vpaddd .Lvaes256_gcm_inc_be1+64(%rip), %xmm4, %xmm4
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_counted36
+.Laes_gen_vaes256_gcm_enc_k128_w4_carry36:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+    vpaddd .Lvaes256_gcm_inc1(%rip), %xmm4, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+    vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm4, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+    vpaddd .Lvaes256_gcm_inc1+48(%rip), %xmm4, %xmm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm3, %xmm3
+    vpaddd .Lvaes256_gcm_inc1+64(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+.Laes_gen_vaes256_gcm_enc_k128_w4_counted36:
     add $4, %r11d
-    vpxor %ymm11, %ymm0, %ymm0
-    vpxor %ymm11, %ymm1, %ymm1
-    vbroadcasti128 16(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vbroadcasti128 32(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vbroadcasti128 48(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vbroadcasti128 64(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vbroadcasti128 80(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vbroadcasti128 96(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xce         # vaesenc %ymm14, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcd         # vaesenc %ymm13, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x7d,0xdd,0xc4         # vaesenclast %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdd,0xcc         # vaesenclast %ymm12, %ymm1, %ymm1
-    vpxor 0(%r8), %ymm0, %ymm0
-    vpxor 32(%r8), %ymm1, %ymm1
-    vmovdqu %ymm0, 0(%rcx)
-    vmovdqu %ymm1, 32(%rcx)
+    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm13, %xmm1, %xmm1
+    vpxor %xmm13, %xmm2, %xmm2
+    vpxor %xmm13, %xmm3, %xmm3
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdd,0xd6         # vaesenclast %xmm14, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+    vpxor 0(%r8), %xmm0, %xmm0
+    vpxor 16(%r8), %xmm1, %xmm1
+    vpxor 32(%r8), %xmm2, %xmm2
+    vpxor 48(%r8), %xmm3, %xmm3
+    vmovdqu %xmm0, 0(%rcx)
+    vmovdqu %xmm1, 16(%rcx)
+    vmovdqu %xmm2, 32(%rcx)
+    vmovdqu %xmm3, 48(%rcx)
     add $64, %r8
     add $64, %rcx
     sub $64, %r9
@@ -767,125 +804,193 @@ aes_gen_vaes256_gcm_enc_k128_w4:
 .Laes_gen_vaes256_gcm_enc_k128_w4_loop:
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w4_last
-    cmp $250, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k128_w4_carry94
-    vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm2, %ymm0
-    vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm2, %ymm1
-    vpaddd .Lvaes256_gcm_inc_be2+64(%rip), %ymm2, %ymm2
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_counted94
-.Laes_gen_vaes256_gcm_enc_k128_w4_carry94:
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm2, %ymm2
-    vpaddd .Lvaes256_gcm_inc2(%rip), %ymm2, %ymm0
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
-    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm2, %ymm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
-    vpaddd .Lvaes256_gcm_inc2+64(%rip), %ymm2, %ymm2
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm2, %ymm2
-.Laes_gen_vaes256_gcm_enc_k128_w4_counted94:
+    cmp $251, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k128_w4_carry125
+    vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm4, %xmm1
+    vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm4, %xmm2
+    vpaddd .Lvaes256_gcm_inc_be1+48(%rip), %xmm4, %xmm3
+    vpaddd .Lvaes256_gcm_inc_be1+64(%rip), %xmm4, %xmm4
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_counted125
+.Laes_gen_vaes256_gcm_enc_k128_w4_carry125:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+    vpaddd .Lvaes256_gcm_inc1(%rip), %xmm4, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+    vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm4, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+    vpaddd .Lvaes256_gcm_inc1+48(%rip), %xmm4, %xmm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm3, %xmm3
+    vpaddd .Lvaes256_gcm_inc1+64(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+.Laes_gen_vaes256_gcm_enc_k128_w4_counted125:
     add $4, %r11d
-    vpxor %ymm11, %ymm0, %ymm0
-    vmovdqu -64(%rcx), %ymm7
-    vpxor %ymm11, %ymm1, %ymm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm7, %ymm7
-    vbroadcasti128 16(%rdi), %ymm3
-    vmovdqu -32(%rcx), %ymm8
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm8, %ymm8
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vpxor %ymm6, %ymm7, %ymm7
-    vbroadcasti128 32(%rdi), %ymm3
-    vpclmulqdq $0, 960(%rsi), %ymm7, %ymm4
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vpclmulqdq $0, 992(%rsi), %ymm8, %ymm10
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vpxor %ymm10, %ymm4, %ymm4
-    vbroadcasti128 48(%rdi), %ymm3
-    vpclmulqdq $17, 960(%rsi), %ymm7, %ymm6
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vpclmulqdq $17, 992(%rsi), %ymm8, %ymm10
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vpxor %ymm10, %ymm6, %ymm6
-    vbroadcasti128 64(%rdi), %ymm3
-    vpshufd $78, %ymm7, %ymm10
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vpxor %ymm10, %ymm7, %ymm7
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vpshufd $78, %ymm8, %ymm9
-    vbroadcasti128 80(%rdi), %ymm3
-    vpxor %ymm9, %ymm8, %ymm8
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vpclmulqdq $0, 1984(%rsi), %ymm7, %ymm5
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vpclmulqdq $0, 2016(%rsi), %ymm8, %ymm8
-    vbroadcasti128 96(%rdi), %ymm3
-    vpxor %ymm8, %ymm5, %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vpxor %ymm4, %ymm5, %ymm5
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vpxor %ymm6, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
-    vbroadcasti128 .Lgcm_fold(%rip), %ymm9
-    .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
-    vpclmulqdq $16, %ymm9, %ymm4, %ymm10
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
-    vpshufd $78, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x75,0xdc,0xce         # vaesenc %ymm14, %ymm1, %ymm1
-    vpxor %ymm4, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
-    vpxor %ymm10, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x75,0xdc,0xcd         # vaesenc %ymm13, %ymm1, %ymm1
-    vpclmulqdq $16, %ymm9, %ymm5, %ymm10
-    .byte 0xc4,0xc2,0x7d,0xdd,0xc4         # vaesenclast %ymm12, %ymm0, %ymm0
-    vpshufd $78, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x75,0xdd,0xcc         # vaesenclast %ymm12, %ymm1, %ymm1
-    vpxor %ymm5, %ymm6, %ymm6
-    vpxor 0(%r8), %ymm0, %ymm0
-    vpxor %ymm10, %ymm6, %ymm6
-    vpxor 32(%r8), %ymm1, %ymm1
-    vextracti128 $1, %ymm6, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vmovdqu %ymm0, 0(%rcx)
-    vmovdqu %ymm1, 32(%rcx)
+    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm13, %xmm1, %xmm1
+    vmovdqu -64(%rcx), %xmm9
+    vpxor %xmm13, %xmm2, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpxor %xmm13, %xmm3, %xmm3
+    vmovdqu -48(%rcx), %xmm10
+    vmovdqu 16(%rdi), %xmm5
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpxor %xmm8, %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpclmulqdq $0, 976(%rsi), %xmm10, %xmm12
+    vmovdqu 32(%rdi), %xmm5
+    vpxor %xmm12, %xmm6, %xmm6
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpclmulqdq $17, 976(%rsi), %xmm10, %xmm12
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpxor %xmm12, %xmm8, %xmm8
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpshufd $78, %xmm9, %xmm12
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpxor %xmm12, %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpshufd $78, %xmm10, %xmm11
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpxor %xmm11, %xmm10, %xmm10
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
+    vmovdqu 64(%rdi), %xmm5
+    vpclmulqdq $0, 2000(%rsi), %xmm10, %xmm10
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpxor %xmm10, %xmm7, %xmm7
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vmovdqu -32(%rcx), %xmm9
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu 80(%rdi), %xmm5
+    vmovdqu -16(%rcx), %xmm10
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm12
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpclmulqdq $0, 1008(%rsi), %xmm10, %xmm11
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 96(%rdi), %xmm5
+    vpxor %xmm12, %xmm6, %xmm6
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpxor %xmm11, %xmm6, %xmm6
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm12
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpclmulqdq $17, 1008(%rsi), %xmm10, %xmm11
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpxor %xmm12, %xmm8, %xmm8
+    vmovdqu 112(%rdi), %xmm5
+    vpxor %xmm11, %xmm8, %xmm8
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpshufd $78, %xmm9, %xmm12
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpxor %xmm12, %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpshufd $78, %xmm10, %xmm11
+    vmovdqu 128(%rdi), %xmm5
+    vpxor %xmm11, %xmm10, %xmm10
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpclmulqdq $0, 2032(%rsi), %xmm10, %xmm10
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpxor %xmm9, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    vpxor %xmm10, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
+    vpxor %xmm8, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vpshufd $78, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdd,0xd6         # vaesenclast %xmm14, %xmm2, %xmm2
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+    vpxor %xmm12, %xmm7, %xmm7
+    vpxor 0(%r8), %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpxor 16(%r8), %xmm1, %xmm1
+    vpshufd $78, %xmm7, %xmm7
+    vpxor 32(%r8), %xmm2, %xmm2
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor 48(%r8), %xmm3, %xmm3
+    vpxor %xmm12, %xmm8, %xmm8
+    vmovdqu %xmm0, 0(%rcx)
+    vmovdqu %xmm1, 16(%rcx)
+    vmovdqu %xmm2, 32(%rcx)
+    vmovdqu %xmm3, 48(%rcx)
     add $64, %r8
     add $64, %rcx
     sub $64, %r9
     jmp .Laes_gen_vaes256_gcm_enc_k128_w4_loop
 .Laes_gen_vaes256_gcm_enc_k128_w4_last:
-    vmovdqu -64(%rcx), %ymm7
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm7, %ymm7
-    vmovdqu -32(%rcx), %ymm8
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm8, %ymm8
-    vpxor %ymm6, %ymm7, %ymm7
-    vpclmulqdq $0, 960(%rsi), %ymm7, %ymm4
-    vpclmulqdq $0, 992(%rsi), %ymm8, %ymm10
-    vpxor %ymm10, %ymm4, %ymm4
-    vpclmulqdq $17, 960(%rsi), %ymm7, %ymm6
-    vpclmulqdq $17, 992(%rsi), %ymm8, %ymm10
-    vpxor %ymm10, %ymm6, %ymm6
-    vpshufd $78, %ymm7, %ymm10
-    vpxor %ymm10, %ymm7, %ymm7
-    vpshufd $78, %ymm8, %ymm9
-    vpxor %ymm9, %ymm8, %ymm8
-    vpclmulqdq $0, 1984(%rsi), %ymm7, %ymm5
-    vpclmulqdq $0, 2016(%rsi), %ymm8, %ymm8
-    vpxor %ymm8, %ymm5, %ymm5
-    vpxor %ymm4, %ymm5, %ymm5
-    vpxor %ymm6, %ymm5, %ymm5
-    vbroadcasti128 .Lgcm_fold(%rip), %ymm9
-    vpclmulqdq $16, %ymm9, %ymm4, %ymm10
-    vpshufd $78, %ymm4, %ymm4
-    vpxor %ymm4, %ymm5, %ymm5
-    vpxor %ymm10, %ymm5, %ymm5
-    vpclmulqdq $16, %ymm9, %ymm5, %ymm10
-    vpshufd $78, %ymm5, %ymm5
-    vpxor %ymm5, %ymm6, %ymm6
-    vpxor %ymm10, %ymm6, %ymm6
-    vextracti128 $1, %ymm6, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
+    vmovdqu -64(%rcx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu -48(%rcx), %xmm10
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
+    vpxor %xmm8, %xmm9, %xmm9
+    vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
+    vpclmulqdq $0, 976(%rsi), %xmm10, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
+    vpclmulqdq $17, 976(%rsi), %xmm10, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpshufd $78, %xmm10, %xmm11
+    vpxor %xmm11, %xmm10, %xmm10
+    vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
+    vpclmulqdq $0, 2000(%rsi), %xmm10, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu -32(%rcx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu -16(%rcx), %xmm10
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
+    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm12
+    vpclmulqdq $0, 1008(%rsi), %xmm10, %xmm11
+    vpxor %xmm12, %xmm6, %xmm6
+    vpxor %xmm11, %xmm6, %xmm6
+    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm12
+    vpclmulqdq $17, 1008(%rsi), %xmm10, %xmm11
+    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm11, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpshufd $78, %xmm10, %xmm11
+    vpxor %xmm11, %xmm10, %xmm10
+    vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm10, %xmm10
+    vpxor %xmm9, %xmm7, %xmm7
+    vpxor %xmm10, %xmm7, %xmm7
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm8, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpshufd $78, %xmm6, %xmm6
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm12, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpshufd $78, %xmm7, %xmm7
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor %xmm12, %xmm8, %xmm8
 .Laes_gen_vaes256_gcm_enc_k128_w4_groups_done:
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm2, %ymm2
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm9
-    vmovdqu %xmm9, 16(%rdx)
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm11
+    vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes256_gcm_enc_k128_w4_tail
     test %r10, %r10
@@ -902,131 +1007,95 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm6, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
+    vmovdqa %xmm8, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w4_no_last
-    vmovdqu 48(%rdx), %xmm7
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm10
-    vpxor %ymm10, %ymm4, %ymm4
-    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm10
-    vpxor %ymm10, %ymm6, %ymm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
-    vpxor %ymm7, %ymm5, %ymm5
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
 .Laes_gen_vaes256_gcm_enc_k128_w4_no_last:
 .Laes_gen_vaes256_gcm_enc_k128_w4_tail_loop:
-    cmp $32, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k128_w4_tail_one
-    vmovdqa %ymm2, %ymm0
-    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm2, %ymm2
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
-    vpxor %ymm11, %ymm0, %ymm0
-    vbroadcasti128 16(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vbroadcasti128 32(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vbroadcasti128 48(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vbroadcasti128 64(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vbroadcasti128 80(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vbroadcasti128 96(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdd,0xc4         # vaesenclast %ymm12, %ymm0, %ymm0
-    vmovdqu (%r8), %ymm7
-    vpxor %ymm7, %ymm0, %ymm0
-    vmovdqu %ymm0, (%rcx)
-    vmovdqa %ymm0, %ymm7
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm7, %ymm7
-    vpclmulqdq $0, (%r11), %ymm7, %ymm10
-    vpxor %ymm10, %ymm4, %ymm4
-    vpclmulqdq $17, (%r11), %ymm7, %ymm10
-    vpxor %ymm10, %ymm6, %ymm6
-    vpshufd $78, %ymm7, %ymm10
-    vpxor %ymm10, %ymm7, %ymm7
-    vpclmulqdq $0, 1024(%r11), %ymm7, %ymm7
-    vpxor %ymm7, %ymm5, %ymm5
-    add $32, %r8
-    add $32, %rcx
-    add $32, %r11
-    sub $32, %r9
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_tail_loop
-.Laes_gen_vaes256_gcm_enc_k128_w4_tail_one:
     cmp $16, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w4_tail_partial
-    vmovdqa %xmm2, %xmm0
-    vpaddd .Lvaes256_gcm_one2(%rip), %ymm2, %ymm2
+    vmovdqa %xmm4, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
-    vbroadcasti128 16(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 32(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 48(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 64(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 80(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 96(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vmovdqu (%r8), %xmm7
-    vpxor %xmm7, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
-    vmovdqa %xmm0, %xmm7
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm10
-    vpxor %ymm10, %ymm4, %ymm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm10
-    vpxor %ymm10, %ymm6, %ymm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
-    vpxor %ymm7, %ymm5, %ymm5
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
     add $16, %r11
     sub $16, %r9
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_tail_loop
 .Laes_gen_vaes256_gcm_enc_k128_w4_tail_partial:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_enc_k128_w4_reduce
-    vmovdqa %xmm2, %xmm0
-    vpaddd .Lvaes256_gcm_one2(%rip), %ymm2, %ymm2
+    vmovdqa %xmm4, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
-    vbroadcasti128 16(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 32(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 48(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 64(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 80(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 96(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, -16(%rsp)
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, -16(%rsp)
     xor %rax, %rax
 .Laes_gen_vaes256_gcm_enc_k128_w4_bounce_in:
     movzbq (%r8,%rax,1), %rsi
@@ -1035,8 +1104,8 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     cmp %r9, %rax
     jb .Laes_gen_vaes256_gcm_enc_k128_w4_bounce_in
     xor %rsi, %rsi
-    vmovdqu -16(%rsp), %xmm7
-    vpxor %xmm7, %xmm0, %xmm0
+    vmovdqu -16(%rsp), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
     xor %rax, %rax
 .Laes_gen_vaes256_gcm_enc_k128_w4_bounce_out:
@@ -1048,45 +1117,42 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     xor %rsi, %rsi
     lea .Lgcm_partial+16(%rip), %rax
     sub %r9, %rax
-    vmovdqu (%rax), %xmm9
-    vpand %xmm9, %xmm0, %xmm0
-    vmovdqa %xmm0, %xmm7
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm10
-    vpxor %ymm10, %ymm4, %ymm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm10
-    vpxor %ymm10, %ymm6, %ymm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
-    vpxor %ymm7, %ymm5, %ymm5
+    vmovdqu (%rax), %xmm11
+    vpand %xmm11, %xmm0, %xmm0
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
 .Laes_gen_vaes256_gcm_enc_k128_w4_reduce:
-    vpxor %ymm4, %ymm5, %ymm5
-    vpxor %ymm6, %ymm5, %ymm5
-    vbroadcasti128 .Lgcm_fold(%rip), %ymm9
-    vpclmulqdq $16, %ymm9, %ymm4, %ymm10
-    vpshufd $78, %ymm4, %ymm4
-    vpxor %ymm4, %ymm5, %ymm5
-    vpxor %ymm10, %ymm5, %ymm5
-    vpclmulqdq $16, %ymm9, %ymm5, %ymm10
-    vpshufd $78, %ymm5, %ymm5
-    vpxor %ymm5, %ymm6, %ymm6
-    vpxor %ymm10, %ymm6, %ymm6
-    vextracti128 $1, %ymm6, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm8, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpshufd $78, %xmm6, %xmm6
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm12, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpshufd $78, %xmm7, %xmm7
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w4_tag_done
-    vmovdqu 32(%rdx), %xmm7
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
-    vmovdqu %xmm7, 48(%rdx)
-    vpxor %xmm7, %xmm7, %xmm7
-    vmovdqu %xmm7, 32(%rdx)
+    vmovdqu 32(%rdx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k128_w4_tag_done:
 .Laes_gen_vaes256_gcm_enc_k128_w4_tail_done:
-    vmovdqu %xmm6, (%rdx)
+    vmovdqu %xmm8, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1109,27 +1175,27 @@ aes_gen_vaes256_gcm_enc_k128_w4:
 
 # void aes_gen_vaes256_gcm_enc_k128_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 5 reloaded per group.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 6 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 2 blocks, then what is left a vector at a time (the last one partial).
-# Requires: AESNI, PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
+# Requires: AESNI, PCLMUL, AVX.
 # Register map:
-#   %ymm0 blocks 0-1
-#   %ymm1 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %ymm2 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
-#   %ymm3 GHASH: low products
-#   %ymm4 GHASH: middle products
-#   %ymm5 GHASH: high products; between groups the running hash, reflected
-#   %ymm6 GHASH: a block register of data
-#   %ymm7 GHASH: the next one
-#   %ymm8 GHASH: a key power, a product
-#   %ymm9 GHASH: a product
-#   %ymm10 rk0
-#   %ymm15 rk6
-#   %ymm14 rk7
-#   %ymm13 rk8
-#   %ymm12 rk9
-#   %ymm11 rk10
+#   %xmm0 block 0
+#   %xmm1 block 1
+#   %xmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6
+#   %xmm4 GHASH: low products
+#   %xmm5 GHASH: middle products
+#   %xmm6 GHASH: high products; between groups the running hash, reflected
+#   %xmm7 GHASH: a block register of data
+#   %xmm8 GHASH: the next one
+#   %xmm9 GHASH: a key power, a product
+#   %xmm10 GHASH: a product
+#   %xmm11 rk0
+#   %xmm15 rk7
+#   %xmm14 rk8
+#   %xmm13 rk9
+#   %xmm12 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k128_w2
@@ -1137,76 +1203,90 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     .p2align 5
 aes_gen_vaes256_gcm_enc_k128_w2:
     endbr64
-    vbroadcasti128 0(%rdi), %ymm10
-    vbroadcasti128 96(%rdi), %ymm15
-    vbroadcasti128 112(%rdi), %ymm14
-    vbroadcasti128 128(%rdi), %ymm13
-    vbroadcasti128 144(%rdi), %ymm12
-    vbroadcasti128 160(%rdi), %ymm11
+    vmovdqu 0(%rdi), %xmm11
+    vmovdqu 112(%rdi), %xmm15
+    vmovdqu 128(%rdi), %xmm14
+    vmovdqu 144(%rdi), %xmm13
+    vmovdqu 160(%rdi), %xmm12
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w2_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
-    vbroadcasti128 16(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 32(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 48(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 64(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 80(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k128_w2_no_ek0:
-    vmovdqu (%rdx), %xmm5
-    vbroadcasti128 16(%rdx), %ymm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
-    vpaddd .Lvaes256_gcm_lanes2(%rip), %ymm1, %ymm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
+    vmovdqu (%rdx), %xmm6
+    vmovdqu 16(%rdx), %xmm2
     mov 28(%rdx), %r11d
     bswap %r11d
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w2_groups_done
-    cmp $252, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k128_w2_carry39
-    vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm1, %ymm0
-    vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm1, %ymm1
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w2_counted39
-.Laes_gen_vaes256_gcm_enc_k128_w2_carry39:
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
-    vpaddd .Lvaes256_gcm_inc2(%rip), %ymm1, %ymm0
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
-    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm1, %ymm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
-.Laes_gen_vaes256_gcm_enc_k128_w2_counted39:
+    cmp $253, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k128_w2_carry36
+    vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm1
+    vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm2, %xmm2
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w2_counted36
+.Laes_gen_vaes256_gcm_enc_k128_w2_carry36:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+    vpaddd .Lvaes256_gcm_inc1(%rip), %xmm2, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+    vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm2, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+.Laes_gen_vaes256_gcm_enc_k128_w2_counted36:
     add $2, %r11d
-    vpxor %ymm10, %ymm0, %ymm0
-    vbroadcasti128 16(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 32(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 48(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 64(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 80(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdd,0xc3         # vaesenclast %ymm11, %ymm0, %ymm0
-    vpxor 0(%r8), %ymm0, %ymm0
-    vmovdqu %ymm0, 0(%rcx)
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    vpxor 0(%r8), %xmm0, %xmm0
+    vpxor 16(%r8), %xmm1, %xmm1
+    vmovdqu %xmm0, 0(%rcx)
+    vmovdqu %xmm1, 16(%rcx)
     add $32, %r8
     add $32, %rcx
     sub $32, %r9
@@ -1214,88 +1294,119 @@ aes_gen_vaes256_gcm_enc_k128_w2:
 .Laes_gen_vaes256_gcm_enc_k128_w2_loop:
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w2_last
-    cmp $252, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k128_w2_carry77
-    vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm1, %ymm0
-    vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm1, %ymm1
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w2_counted77
-.Laes_gen_vaes256_gcm_enc_k128_w2_carry77:
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
-    vpaddd .Lvaes256_gcm_inc2(%rip), %ymm1, %ymm0
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
-    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm1, %ymm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
-.Laes_gen_vaes256_gcm_enc_k128_w2_counted77:
+    cmp $253, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k128_w2_carry91
+    vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm1
+    vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm2, %xmm2
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w2_counted91
+.Laes_gen_vaes256_gcm_enc_k128_w2_carry91:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+    vpaddd .Lvaes256_gcm_inc1(%rip), %xmm2, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+    vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm2, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+.Laes_gen_vaes256_gcm_enc_k128_w2_counted91:
     add $2, %r11d
-    vpxor %ymm10, %ymm0, %ymm0
-    vmovdqu -32(%rcx), %ymm6
-    vbroadcasti128 16(%rdi), %ymm2
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm6, %ymm6
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vpxor %ymm5, %ymm6, %ymm6
-    vbroadcasti128 32(%rdi), %ymm2
-    vpclmulqdq $0, 992(%rsi), %ymm6, %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vpclmulqdq $17, 992(%rsi), %ymm6, %ymm5
-    vpshufd $78, %ymm6, %ymm9
-    vbroadcasti128 48(%rdi), %ymm2
-    vpxor %ymm9, %ymm6, %ymm6
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vpclmulqdq $0, 2016(%rsi), %ymm6, %ymm4
-    vbroadcasti128 64(%rdi), %ymm2
-    vpxor %ymm3, %ymm4, %ymm4
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vpxor %ymm5, %ymm4, %ymm4
-    vbroadcasti128 .Lgcm_fold(%rip), %ymm8
-    vbroadcasti128 80(%rdi), %ymm2
-    vpclmulqdq $16, %ymm8, %ymm3, %ymm9
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vpshufd $78, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
-    vpxor %ymm3, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
-    vpxor %ymm9, %ymm4, %ymm4
-    vpclmulqdq $16, %ymm8, %ymm4, %ymm9
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
-    vpshufd $78, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    vpxor %ymm4, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x7d,0xdd,0xc3         # vaesenclast %ymm11, %ymm0, %ymm0
-    vpxor %ymm9, %ymm5, %ymm5
-    vpxor 0(%r8), %ymm0, %ymm0
-    vextracti128 $1, %ymm5, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
-    vmovdqu %ymm0, 0(%rcx)
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
+    vmovdqu -32(%rcx), %xmm7
+    vmovdqu 16(%rdi), %xmm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu -16(%rcx), %xmm8
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm8
+    vmovdqu 32(%rdi), %xmm3
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpclmulqdq $0, 992(%rsi), %xmm7, %xmm4
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm10
+    vmovdqu 48(%rdi), %xmm3
+    vpxor %xmm10, %xmm4, %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpclmulqdq $17, 992(%rsi), %xmm7, %xmm6
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm10
+    vmovdqu 64(%rdi), %xmm3
+    vpxor %xmm10, %xmm6, %xmm6
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpshufd $78, %xmm7, %xmm10
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 80(%rdi), %xmm3
+    vpshufd $78, %xmm8, %xmm9
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm9, %xmm8, %xmm8
+    vmovdqu 96(%rdi), %xmm3
+    vpclmulqdq $0, 2016(%rsi), %xmm7, %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpclmulqdq $0, 2032(%rsi), %xmm8, %xmm8
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm8, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    vpxor %xmm4, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    vpxor %xmm6, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    vpshufd $78, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    vpxor %xmm4, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    vpxor %xmm10, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    vpshufd $78, %xmm5, %xmm5
+    vpxor 0(%r8), %xmm0, %xmm0
+    vpxor %xmm5, %xmm6, %xmm6
+    vpxor 16(%r8), %xmm1, %xmm1
+    vpxor %xmm10, %xmm6, %xmm6
+    vmovdqu %xmm0, 0(%rcx)
+    vmovdqu %xmm1, 16(%rcx)
     add $32, %r8
     add $32, %rcx
     sub $32, %r9
     jmp .Laes_gen_vaes256_gcm_enc_k128_w2_loop
 .Laes_gen_vaes256_gcm_enc_k128_w2_last:
-    vmovdqu -32(%rcx), %ymm6
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm6, %ymm6
-    vpxor %ymm5, %ymm6, %ymm6
-    vpclmulqdq $0, 992(%rsi), %ymm6, %ymm3
-    vpclmulqdq $17, 992(%rsi), %ymm6, %ymm5
-    vpshufd $78, %ymm6, %ymm9
-    vpxor %ymm9, %ymm6, %ymm6
-    vpclmulqdq $0, 2016(%rsi), %ymm6, %ymm4
-    vpxor %ymm3, %ymm4, %ymm4
-    vpxor %ymm5, %ymm4, %ymm4
-    vbroadcasti128 .Lgcm_fold(%rip), %ymm8
-    vpclmulqdq $16, %ymm8, %ymm3, %ymm9
-    vpshufd $78, %ymm3, %ymm3
-    vpxor %ymm3, %ymm4, %ymm4
-    vpxor %ymm9, %ymm4, %ymm4
-    vpclmulqdq $16, %ymm8, %ymm4, %ymm9
-    vpshufd $78, %ymm4, %ymm4
-    vpxor %ymm4, %ymm5, %ymm5
-    vpxor %ymm9, %ymm5, %ymm5
-    vextracti128 $1, %ymm5, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
+    vmovdqu -32(%rcx), %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu -16(%rcx), %xmm8
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm8
+    vpxor %xmm6, %xmm7, %xmm7
+    vpclmulqdq $0, 992(%rsi), %xmm7, %xmm4
+    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm10
+    vpxor %xmm10, %xmm4, %xmm4
+    vpclmulqdq $17, 992(%rsi), %xmm7, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpshufd $78, %xmm8, %xmm9
+    vpxor %xmm9, %xmm8, %xmm8
+    vpclmulqdq $0, 2016(%rsi), %xmm7, %xmm5
+    vpclmulqdq $0, 2032(%rsi), %xmm8, %xmm8
+    vpxor %xmm8, %xmm5, %xmm5
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm6, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
+    vpshufd $78, %xmm4, %xmm4
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm10, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
+    vpshufd $78, %xmm5, %xmm5
+    vpxor %xmm5, %xmm6, %xmm6
+    vpxor %xmm10, %xmm6, %xmm6
 .Laes_gen_vaes256_gcm_enc_k128_w2_groups_done:
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm8
-    vmovdqu %xmm8, 16(%rdx)
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm9
+    vmovdqu %xmm9, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes256_gcm_enc_k128_w2_tail
     test %r10, %r10
@@ -1312,128 +1423,91 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm5, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
+    vmovdqa %xmm6, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w2_no_last
-    vmovdqu 48(%rdx), %xmm6
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm9
-    vpxor %ymm9, %ymm3, %ymm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm9
-    vpxor %ymm9, %ymm5, %ymm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
-    vpxor %ymm6, %ymm4, %ymm4
+    vmovdqu 48(%rdx), %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm10
+    vpxor %xmm10, %xmm4, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
 .Laes_gen_vaes256_gcm_enc_k128_w2_no_last:
 .Laes_gen_vaes256_gcm_enc_k128_w2_tail_loop:
-    cmp $32, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k128_w2_tail_one
-    vmovdqa %ymm1, %ymm0
-    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm1, %ymm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
-    vpxor %ymm10, %ymm0, %ymm0
-    vbroadcasti128 16(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 32(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 48(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 64(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 80(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdd,0xc3         # vaesenclast %ymm11, %ymm0, %ymm0
-    vmovdqu (%r8), %ymm6
-    vpxor %ymm6, %ymm0, %ymm0
-    vmovdqu %ymm0, (%rcx)
-    vmovdqa %ymm0, %ymm6
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm6, %ymm6
-    vpclmulqdq $0, (%r11), %ymm6, %ymm9
-    vpxor %ymm9, %ymm3, %ymm3
-    vpclmulqdq $17, (%r11), %ymm6, %ymm9
-    vpxor %ymm9, %ymm5, %ymm5
-    vpshufd $78, %ymm6, %ymm9
-    vpxor %ymm9, %ymm6, %ymm6
-    vpclmulqdq $0, 1024(%r11), %ymm6, %ymm6
-    vpxor %ymm6, %ymm4, %ymm4
-    add $32, %r8
-    add $32, %rcx
-    add $32, %r11
-    sub $32, %r9
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w2_tail_loop
-.Laes_gen_vaes256_gcm_enc_k128_w2_tail_one:
     cmp $16, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w2_tail_partial
-    vmovdqa %xmm1, %xmm0
-    vpaddd .Lvaes256_gcm_one2(%rip), %ymm1, %ymm1
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
-    vbroadcasti128 16(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 32(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 48(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 64(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 80(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vmovdqu (%r8), %xmm6
-    vpxor %xmm6, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm7
+    vpxor %xmm7, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
-    vmovdqa %xmm0, %xmm6
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm9
-    vpxor %ymm9, %ymm3, %ymm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm9
-    vpxor %ymm9, %ymm5, %ymm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
-    vpxor %ymm6, %ymm4, %ymm4
+    vmovdqa %xmm0, %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm10
+    vpxor %xmm10, %xmm4, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
     add $16, %r8
     add $16, %rcx
     add $16, %r11
     sub $16, %r9
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w2_tail_loop
 .Laes_gen_vaes256_gcm_enc_k128_w2_tail_partial:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_enc_k128_w2_reduce
-    vmovdqa %xmm1, %xmm0
-    vpaddd .Lvaes256_gcm_one2(%rip), %ymm1, %ymm1
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
-    vbroadcasti128 16(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 32(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 48(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 64(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 80(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vpxor %xmm8, %xmm8, %xmm8
-    vmovdqu %xmm8, -16(%rsp)
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, -16(%rsp)
     xor %rax, %rax
 .Laes_gen_vaes256_gcm_enc_k128_w2_bounce_in:
     movzbq (%r8,%rax,1), %rsi
@@ -1442,8 +1516,8 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     cmp %r9, %rax
     jb .Laes_gen_vaes256_gcm_enc_k128_w2_bounce_in
     xor %rsi, %rsi
-    vmovdqu -16(%rsp), %xmm6
-    vpxor %xmm6, %xmm0, %xmm0
+    vmovdqu -16(%rsp), %xmm7
+    vpxor %xmm7, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
     xor %rax, %rax
 .Laes_gen_vaes256_gcm_enc_k128_w2_bounce_out:
@@ -1455,45 +1529,42 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     xor %rsi, %rsi
     lea .Lgcm_partial+16(%rip), %rax
     sub %r9, %rax
-    vmovdqu (%rax), %xmm8
-    vpand %xmm8, %xmm0, %xmm0
-    vmovdqa %xmm0, %xmm6
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm9
-    vpxor %ymm9, %ymm3, %ymm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm9
-    vpxor %ymm9, %ymm5, %ymm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
-    vpxor %ymm6, %ymm4, %ymm4
+    vmovdqu (%rax), %xmm9
+    vpand %xmm9, %xmm0, %xmm0
+    vmovdqa %xmm0, %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm10
+    vpxor %xmm10, %xmm4, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
 .Laes_gen_vaes256_gcm_enc_k128_w2_reduce:
-    vpxor %ymm3, %ymm4, %ymm4
-    vpxor %ymm5, %ymm4, %ymm4
-    vbroadcasti128 .Lgcm_fold(%rip), %ymm8
-    vpclmulqdq $16, %ymm8, %ymm3, %ymm9
-    vpshufd $78, %ymm3, %ymm3
-    vpxor %ymm3, %ymm4, %ymm4
-    vpxor %ymm9, %ymm4, %ymm4
-    vpclmulqdq $16, %ymm8, %ymm4, %ymm9
-    vpshufd $78, %ymm4, %ymm4
-    vpxor %ymm4, %ymm5, %ymm5
-    vpxor %ymm9, %ymm5, %ymm5
-    vextracti128 $1, %ymm5, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm6, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
+    vpshufd $78, %xmm4, %xmm4
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm10, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
+    vpshufd $78, %xmm5, %xmm5
+    vpxor %xmm5, %xmm6, %xmm6
+    vpxor %xmm10, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w2_tag_done
-    vmovdqu 32(%rdx), %xmm6
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm5, %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
-    vmovdqu %xmm6, 48(%rdx)
-    vpxor %xmm6, %xmm6, %xmm6
-    vmovdqu %xmm6, 32(%rdx)
+    vmovdqu 32(%rdx), %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu %xmm7, 48(%rdx)
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k128_w2_tag_done:
 .Laes_gen_vaes256_gcm_enc_k128_w2_tail_done:
-    vmovdqu %xmm5, (%rdx)
+    vmovdqu %xmm6, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2486,27 +2557,27 @@ aes_gen_vaes256_gcm_enc_k192_w8:
 
 # void aes_gen_vaes256_gcm_enc_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 8 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 10 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
-# Requires: AESNI, PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
+# Requires: AESNI, PCLMUL, AVX.
 # Register map:
-#   %ymm0 blocks 0-1
-#   %ymm1 blocks 2-3
-#   %ymm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %ymm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
-#   %ymm4 GHASH: low products
-#   %ymm5 GHASH: middle products
-#   %ymm6 GHASH: high products; between groups the running hash, reflected
-#   %ymm7 GHASH: a block register of data
-#   %ymm8 GHASH: the next one
-#   %ymm9 GHASH: a key power, a product
-#   %ymm10 GHASH: a product
-#   %ymm11 rk0
-#   %ymm15 rk9
-#   %ymm14 rk10
-#   %ymm13 rk11
-#   %ymm12 rk12
+#   %xmm0 block 0
+#   %xmm1 block 1
+#   %xmm2 block 2
+#   %xmm3 block 3
+#   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
+#   %xmm6 GHASH: low products
+#   %xmm7 GHASH: middle products
+#   %xmm8 GHASH: high products; between groups the running hash, reflected
+#   %xmm9 GHASH: a block register of data
+#   %xmm10 GHASH: the next one
+#   %xmm11 GHASH: a key power, a product
+#   %xmm12 GHASH: a product
+#   %xmm13 rk0
+#   %xmm15 rk11
+#   %xmm14 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k192_w4
@@ -2514,103 +2585,138 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     .p2align 5
 aes_gen_vaes256_gcm_enc_k192_w4:
     endbr64
-    vbroadcasti128 0(%rdi), %ymm11
-    vbroadcasti128 144(%rdi), %ymm15
-    vbroadcasti128 160(%rdi), %ymm14
-    vbroadcasti128 176(%rdi), %ymm13
-    vbroadcasti128 192(%rdi), %ymm12
+    vmovdqu 0(%rdi), %xmm13
+    vmovdqu 176(%rdi), %xmm15
+    vmovdqu 192(%rdi), %xmm14
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
-    vbroadcasti128 16(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 32(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 48(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 64(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 80(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 96(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 112(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 128(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k192_w4_no_ek0:
-    vmovdqu (%rdx), %xmm6
-    vbroadcasti128 16(%rdx), %ymm2
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm2, %ymm2
-    vpaddd .Lvaes256_gcm_lanes2(%rip), %ymm2, %ymm2
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm2, %ymm2
+    vmovdqu (%rdx), %xmm8
+    vmovdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
     bswap %r11d
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w4_groups_done
-    cmp $250, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k192_w4_carry43
-    vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm2, %ymm0
-    vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm2, %ymm1
-    vpaddd .Lvaes256_gcm_inc_be2+64(%rip), %ymm2, %ymm2
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_counted43
-.Laes_gen_vaes256_gcm_enc_k192_w4_carry43:
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm2, %ymm2
-    vpaddd .Lvaes256_gcm_inc2(%rip), %ymm2, %ymm0
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
-    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm2, %ymm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
-    vpaddd .Lvaes256_gcm_inc2+64(%rip), %ymm2, %ymm2
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm2, %ymm2
-.Laes_gen_vaes256_gcm_enc_k192_w4_counted43:
+    cmp $251, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k192_w4_carry40
+    vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm4, %xmm1
+    vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm4, %xmm2
+    vpaddd .Lvaes256_gcm_inc_be1+48(%rip), %xmm4, %xmm3
+    vpaddd .Lvaes256_gcm_inc_be1+64(%rip), %xmm4, %xmm4
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_counted40
+.Laes_gen_vaes256_gcm_enc_k192_w4_carry40:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+    vpaddd .Lvaes256_gcm_inc1(%rip), %xmm4, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+    vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm4, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+    vpaddd .Lvaes256_gcm_inc1+48(%rip), %xmm4, %xmm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm3, %xmm3
+    vpaddd .Lvaes256_gcm_inc1+64(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+.Laes_gen_vaes256_gcm_enc_k192_w4_counted40:
     add $4, %r11d
-    vpxor %ymm11, %ymm0, %ymm0
-    vpxor %ymm11, %ymm1, %ymm1
-    vbroadcasti128 16(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vbroadcasti128 32(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vbroadcasti128 48(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vbroadcasti128 64(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vbroadcasti128 80(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vbroadcasti128 96(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vbroadcasti128 112(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vbroadcasti128 128(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xce         # vaesenc %ymm14, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcd         # vaesenc %ymm13, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x7d,0xdd,0xc4         # vaesenclast %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdd,0xcc         # vaesenclast %ymm12, %ymm1, %ymm1
-    vpxor 0(%r8), %ymm0, %ymm0
-    vpxor 32(%r8), %ymm1, %ymm1
-    vmovdqu %ymm0, 0(%rcx)
-    vmovdqu %ymm1, 32(%rcx)
+    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm13, %xmm1, %xmm1
+    vpxor %xmm13, %xmm2, %xmm2
+    vpxor %xmm13, %xmm3, %xmm3
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 160(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdd,0xd6         # vaesenclast %xmm14, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+    vpxor 0(%r8), %xmm0, %xmm0
+    vpxor 16(%r8), %xmm1, %xmm1
+    vpxor 32(%r8), %xmm2, %xmm2
+    vpxor 48(%r8), %xmm3, %xmm3
+    vmovdqu %xmm0, 0(%rcx)
+    vmovdqu %xmm1, 16(%rcx)
+    vmovdqu %xmm2, 32(%rcx)
+    vmovdqu %xmm3, 48(%rcx)
     add $64, %r8
     add $64, %rcx
     sub $64, %r9
@@ -2618,131 +2724,203 @@ aes_gen_vaes256_gcm_enc_k192_w4:
 .Laes_gen_vaes256_gcm_enc_k192_w4_loop:
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w4_last
-    cmp $250, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k192_w4_carry104
-    vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm2, %ymm0
-    vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm2, %ymm1
-    vpaddd .Lvaes256_gcm_inc_be2+64(%rip), %ymm2, %ymm2
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_counted104
-.Laes_gen_vaes256_gcm_enc_k192_w4_carry104:
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm2, %ymm2
-    vpaddd .Lvaes256_gcm_inc2(%rip), %ymm2, %ymm0
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
-    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm2, %ymm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
-    vpaddd .Lvaes256_gcm_inc2+64(%rip), %ymm2, %ymm2
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm2, %ymm2
-.Laes_gen_vaes256_gcm_enc_k192_w4_counted104:
+    cmp $251, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k192_w4_carry139
+    vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm4, %xmm1
+    vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm4, %xmm2
+    vpaddd .Lvaes256_gcm_inc_be1+48(%rip), %xmm4, %xmm3
+    vpaddd .Lvaes256_gcm_inc_be1+64(%rip), %xmm4, %xmm4
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_counted139
+.Laes_gen_vaes256_gcm_enc_k192_w4_carry139:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+    vpaddd .Lvaes256_gcm_inc1(%rip), %xmm4, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+    vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm4, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+    vpaddd .Lvaes256_gcm_inc1+48(%rip), %xmm4, %xmm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm3, %xmm3
+    vpaddd .Lvaes256_gcm_inc1+64(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+.Laes_gen_vaes256_gcm_enc_k192_w4_counted139:
     add $4, %r11d
-    vpxor %ymm11, %ymm0, %ymm0
-    vpxor %ymm11, %ymm1, %ymm1
-    vmovdqu -64(%rcx), %ymm7
-    vbroadcasti128 16(%rdi), %ymm3
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm7, %ymm7
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vmovdqu -32(%rcx), %ymm8
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm8, %ymm8
-    vbroadcasti128 32(%rdi), %ymm3
-    vpxor %ymm6, %ymm7, %ymm7
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vpclmulqdq $0, 960(%rsi), %ymm7, %ymm4
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vbroadcasti128 48(%rdi), %ymm3
-    vpclmulqdq $0, 992(%rsi), %ymm8, %ymm10
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vpxor %ymm10, %ymm4, %ymm4
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vpclmulqdq $17, 960(%rsi), %ymm7, %ymm6
-    vbroadcasti128 64(%rdi), %ymm3
-    vpclmulqdq $17, 992(%rsi), %ymm8, %ymm10
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vpxor %ymm10, %ymm6, %ymm6
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vpshufd $78, %ymm7, %ymm10
-    vbroadcasti128 80(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vpxor %ymm10, %ymm7, %ymm7
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vpshufd $78, %ymm8, %ymm9
-    vbroadcasti128 96(%rdi), %ymm3
-    vpxor %ymm9, %ymm8, %ymm8
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vpclmulqdq $0, 1984(%rsi), %ymm7, %ymm5
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vpclmulqdq $0, 2016(%rsi), %ymm8, %ymm8
-    vbroadcasti128 112(%rdi), %ymm3
-    vpxor %ymm8, %ymm5, %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vpxor %ymm4, %ymm5, %ymm5
-    vbroadcasti128 128(%rdi), %ymm3
-    vpxor %ymm6, %ymm5, %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vbroadcasti128 .Lgcm_fold(%rip), %ymm9
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vpclmulqdq $16, %ymm9, %ymm4, %ymm10
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
-    vpshufd $78, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
-    vpxor %ymm4, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xce         # vaesenc %ymm14, %ymm1, %ymm1
-    vpxor %ymm10, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
-    vpclmulqdq $16, %ymm9, %ymm5, %ymm10
-    .byte 0xc4,0xc2,0x75,0xdc,0xcd         # vaesenc %ymm13, %ymm1, %ymm1
-    vpshufd $78, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x7d,0xdd,0xc4         # vaesenclast %ymm12, %ymm0, %ymm0
-    vpxor %ymm5, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x75,0xdd,0xcc         # vaesenclast %ymm12, %ymm1, %ymm1
-    vpxor %ymm10, %ymm6, %ymm6
-    vpxor 0(%r8), %ymm0, %ymm0
-    vextracti128 $1, %ymm6, %xmm10
-    vpxor 32(%r8), %ymm1, %ymm1
-    vpxor %xmm10, %xmm6, %xmm6
-    vmovdqu %ymm0, 0(%rcx)
-    vmovdqu %ymm1, 32(%rcx)
+    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm13, %xmm1, %xmm1
+    vmovdqu -64(%rcx), %xmm9
+    vpxor %xmm13, %xmm2, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpxor %xmm13, %xmm3, %xmm3
+    vmovdqu 16(%rdi), %xmm5
+    vmovdqu -48(%rcx), %xmm10
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpxor %xmm8, %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
+    vmovdqu 32(%rdi), %xmm5
+    vpclmulqdq $0, 976(%rsi), %xmm10, %xmm12
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpxor %xmm12, %xmm6, %xmm6
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpclmulqdq $17, 976(%rsi), %xmm10, %xmm12
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpxor %xmm12, %xmm8, %xmm8
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpshufd $78, %xmm9, %xmm12
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpxor %xmm12, %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 64(%rdi), %xmm5
+    vpshufd $78, %xmm10, %xmm11
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpxor %xmm11, %xmm10, %xmm10
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpclmulqdq $0, 2000(%rsi), %xmm10, %xmm10
+    vmovdqu 80(%rdi), %xmm5
+    vpxor %xmm10, %xmm7, %xmm7
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu -32(%rcx), %xmm9
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu -16(%rcx), %xmm10
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm12
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpclmulqdq $0, 1008(%rsi), %xmm10, %xmm11
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 112(%rdi), %xmm5
+    vpxor %xmm12, %xmm6, %xmm6
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpxor %xmm11, %xmm6, %xmm6
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm12
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm10, %xmm11
+    vmovdqu 128(%rdi), %xmm5
+    vpxor %xmm12, %xmm8, %xmm8
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpxor %xmm11, %xmm8, %xmm8
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpshufd $78, %xmm9, %xmm12
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpxor %xmm12, %xmm9, %xmm9
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpshufd $78, %xmm10, %xmm11
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpxor %xmm11, %xmm10, %xmm10
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
+    vmovdqu 160(%rdi), %xmm5
+    vpclmulqdq $0, 2032(%rsi), %xmm10, %xmm10
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpxor %xmm9, %xmm7, %xmm7
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpxor %xmm10, %xmm7, %xmm7
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    vpshufd $78, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x69,0xdd,0xd6         # vaesenclast %xmm14, %xmm2, %xmm2
+    vpxor %xmm12, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpxor 0(%r8), %xmm0, %xmm0
+    vpxor 16(%r8), %xmm1, %xmm1
+    vpshufd $78, %xmm7, %xmm7
+    vpxor 32(%r8), %xmm2, %xmm2
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor 48(%r8), %xmm3, %xmm3
+    vpxor %xmm12, %xmm8, %xmm8
+    vmovdqu %xmm0, 0(%rcx)
+    vmovdqu %xmm1, 16(%rcx)
+    vmovdqu %xmm2, 32(%rcx)
+    vmovdqu %xmm3, 48(%rcx)
     add $64, %r8
     add $64, %rcx
     sub $64, %r9
     jmp .Laes_gen_vaes256_gcm_enc_k192_w4_loop
 .Laes_gen_vaes256_gcm_enc_k192_w4_last:
-    vmovdqu -64(%rcx), %ymm7
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm7, %ymm7
-    vmovdqu -32(%rcx), %ymm8
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm8, %ymm8
-    vpxor %ymm6, %ymm7, %ymm7
-    vpclmulqdq $0, 960(%rsi), %ymm7, %ymm4
-    vpclmulqdq $0, 992(%rsi), %ymm8, %ymm10
-    vpxor %ymm10, %ymm4, %ymm4
-    vpclmulqdq $17, 960(%rsi), %ymm7, %ymm6
-    vpclmulqdq $17, 992(%rsi), %ymm8, %ymm10
-    vpxor %ymm10, %ymm6, %ymm6
-    vpshufd $78, %ymm7, %ymm10
-    vpxor %ymm10, %ymm7, %ymm7
-    vpshufd $78, %ymm8, %ymm9
-    vpxor %ymm9, %ymm8, %ymm8
-    vpclmulqdq $0, 1984(%rsi), %ymm7, %ymm5
-    vpclmulqdq $0, 2016(%rsi), %ymm8, %ymm8
-    vpxor %ymm8, %ymm5, %ymm5
-    vpxor %ymm4, %ymm5, %ymm5
-    vpxor %ymm6, %ymm5, %ymm5
-    vbroadcasti128 .Lgcm_fold(%rip), %ymm9
-    vpclmulqdq $16, %ymm9, %ymm4, %ymm10
-    vpshufd $78, %ymm4, %ymm4
-    vpxor %ymm4, %ymm5, %ymm5
-    vpxor %ymm10, %ymm5, %ymm5
-    vpclmulqdq $16, %ymm9, %ymm5, %ymm10
-    vpshufd $78, %ymm5, %ymm5
-    vpxor %ymm5, %ymm6, %ymm6
-    vpxor %ymm10, %ymm6, %ymm6
-    vextracti128 $1, %ymm6, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
+    vmovdqu -64(%rcx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu -48(%rcx), %xmm10
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
+    vpxor %xmm8, %xmm9, %xmm9
+    vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
+    vpclmulqdq $0, 976(%rsi), %xmm10, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
+    vpclmulqdq $17, 976(%rsi), %xmm10, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpshufd $78, %xmm10, %xmm11
+    vpxor %xmm11, %xmm10, %xmm10
+    vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
+    vpclmulqdq $0, 2000(%rsi), %xmm10, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu -32(%rcx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu -16(%rcx), %xmm10
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
+    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm12
+    vpclmulqdq $0, 1008(%rsi), %xmm10, %xmm11
+    vpxor %xmm12, %xmm6, %xmm6
+    vpxor %xmm11, %xmm6, %xmm6
+    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm12
+    vpclmulqdq $17, 1008(%rsi), %xmm10, %xmm11
+    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm11, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpshufd $78, %xmm10, %xmm11
+    vpxor %xmm11, %xmm10, %xmm10
+    vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm10, %xmm10
+    vpxor %xmm9, %xmm7, %xmm7
+    vpxor %xmm10, %xmm7, %xmm7
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm8, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpshufd $78, %xmm6, %xmm6
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm12, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpshufd $78, %xmm7, %xmm7
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor %xmm12, %xmm8, %xmm8
 .Laes_gen_vaes256_gcm_enc_k192_w4_groups_done:
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm2, %ymm2
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm9
-    vmovdqu %xmm9, 16(%rdx)
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm11
+    vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes256_gcm_enc_k192_w4_tail
     test %r10, %r10
@@ -2759,143 +2937,103 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm6, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
+    vmovdqa %xmm8, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w4_no_last
-    vmovdqu 48(%rdx), %xmm7
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm10
-    vpxor %ymm10, %ymm4, %ymm4
-    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm10
-    vpxor %ymm10, %ymm6, %ymm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
-    vpxor %ymm7, %ymm5, %ymm5
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
 .Laes_gen_vaes256_gcm_enc_k192_w4_no_last:
 .Laes_gen_vaes256_gcm_enc_k192_w4_tail_loop:
-    cmp $32, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k192_w4_tail_one
-    vmovdqa %ymm2, %ymm0
-    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm2, %ymm2
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
-    vpxor %ymm11, %ymm0, %ymm0
-    vbroadcasti128 16(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vbroadcasti128 32(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vbroadcasti128 48(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vbroadcasti128 64(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vbroadcasti128 80(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vbroadcasti128 96(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vbroadcasti128 112(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vbroadcasti128 128(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdd,0xc4         # vaesenclast %ymm12, %ymm0, %ymm0
-    vmovdqu (%r8), %ymm7
-    vpxor %ymm7, %ymm0, %ymm0
-    vmovdqu %ymm0, (%rcx)
-    vmovdqa %ymm0, %ymm7
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm7, %ymm7
-    vpclmulqdq $0, (%r11), %ymm7, %ymm10
-    vpxor %ymm10, %ymm4, %ymm4
-    vpclmulqdq $17, (%r11), %ymm7, %ymm10
-    vpxor %ymm10, %ymm6, %ymm6
-    vpshufd $78, %ymm7, %ymm10
-    vpxor %ymm10, %ymm7, %ymm7
-    vpclmulqdq $0, 1024(%r11), %ymm7, %ymm7
-    vpxor %ymm7, %ymm5, %ymm5
-    add $32, %r8
-    add $32, %rcx
-    add $32, %r11
-    sub $32, %r9
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_tail_loop
-.Laes_gen_vaes256_gcm_enc_k192_w4_tail_one:
     cmp $16, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w4_tail_partial
-    vmovdqa %xmm2, %xmm0
-    vpaddd .Lvaes256_gcm_one2(%rip), %ymm2, %ymm2
+    vmovdqa %xmm4, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
-    vbroadcasti128 16(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 32(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 48(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 64(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 80(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 96(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 112(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 128(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vmovdqu (%r8), %xmm7
-    vpxor %xmm7, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
-    vmovdqa %xmm0, %xmm7
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm10
-    vpxor %ymm10, %ymm4, %ymm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm10
-    vpxor %ymm10, %ymm6, %ymm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
-    vpxor %ymm7, %ymm5, %ymm5
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
     add $16, %r11
     sub $16, %r9
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_tail_loop
 .Laes_gen_vaes256_gcm_enc_k192_w4_tail_partial:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_enc_k192_w4_reduce
-    vmovdqa %xmm2, %xmm0
-    vpaddd .Lvaes256_gcm_one2(%rip), %ymm2, %ymm2
+    vmovdqa %xmm4, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
-    vbroadcasti128 16(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 32(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 48(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 64(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 80(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 96(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 112(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 128(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, -16(%rsp)
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, -16(%rsp)
     xor %rax, %rax
 .Laes_gen_vaes256_gcm_enc_k192_w4_bounce_in:
     movzbq (%r8,%rax,1), %rsi
@@ -2904,8 +3042,8 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     cmp %r9, %rax
     jb .Laes_gen_vaes256_gcm_enc_k192_w4_bounce_in
     xor %rsi, %rsi
-    vmovdqu -16(%rsp), %xmm7
-    vpxor %xmm7, %xmm0, %xmm0
+    vmovdqu -16(%rsp), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
     xor %rax, %rax
 .Laes_gen_vaes256_gcm_enc_k192_w4_bounce_out:
@@ -2917,45 +3055,42 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     xor %rsi, %rsi
     lea .Lgcm_partial+16(%rip), %rax
     sub %r9, %rax
-    vmovdqu (%rax), %xmm9
-    vpand %xmm9, %xmm0, %xmm0
-    vmovdqa %xmm0, %xmm7
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm10
-    vpxor %ymm10, %ymm4, %ymm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm10
-    vpxor %ymm10, %ymm6, %ymm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
-    vpxor %ymm7, %ymm5, %ymm5
+    vmovdqu (%rax), %xmm11
+    vpand %xmm11, %xmm0, %xmm0
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
 .Laes_gen_vaes256_gcm_enc_k192_w4_reduce:
-    vpxor %ymm4, %ymm5, %ymm5
-    vpxor %ymm6, %ymm5, %ymm5
-    vbroadcasti128 .Lgcm_fold(%rip), %ymm9
-    vpclmulqdq $16, %ymm9, %ymm4, %ymm10
-    vpshufd $78, %ymm4, %ymm4
-    vpxor %ymm4, %ymm5, %ymm5
-    vpxor %ymm10, %ymm5, %ymm5
-    vpclmulqdq $16, %ymm9, %ymm5, %ymm10
-    vpshufd $78, %ymm5, %ymm5
-    vpxor %ymm5, %ymm6, %ymm6
-    vpxor %ymm10, %ymm6, %ymm6
-    vextracti128 $1, %ymm6, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm8, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpshufd $78, %xmm6, %xmm6
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm12, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpshufd $78, %xmm7, %xmm7
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w4_tag_done
-    vmovdqu 32(%rdx), %xmm7
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
-    vmovdqu %xmm7, 48(%rdx)
-    vpxor %xmm7, %xmm7, %xmm7
-    vmovdqu %xmm7, 32(%rdx)
+    vmovdqu 32(%rdx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k192_w4_tag_done:
 .Laes_gen_vaes256_gcm_enc_k192_w4_tail_done:
-    vmovdqu %xmm6, (%rdx)
+    vmovdqu %xmm8, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2978,27 +3113,27 @@ aes_gen_vaes256_gcm_enc_k192_w4:
 
 # void aes_gen_vaes256_gcm_enc_k192_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 7 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 8 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 2 blocks, then what is left a vector at a time (the last one partial).
-# Requires: AESNI, PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
+# Requires: AESNI, PCLMUL, AVX.
 # Register map:
-#   %ymm0 blocks 0-1
-#   %ymm1 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %ymm2 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7
-#   %ymm3 GHASH: low products
-#   %ymm4 GHASH: middle products
-#   %ymm5 GHASH: high products; between groups the running hash, reflected
-#   %ymm6 GHASH: a block register of data
-#   %ymm7 GHASH: the next one
-#   %ymm8 GHASH: a key power, a product
-#   %ymm9 GHASH: a product
-#   %ymm10 rk0
-#   %ymm15 rk8
-#   %ymm14 rk9
-#   %ymm13 rk10
-#   %ymm12 rk11
-#   %ymm11 rk12
+#   %xmm0 block 0
+#   %xmm1 block 1
+#   %xmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
+#   %xmm4 GHASH: low products
+#   %xmm5 GHASH: middle products
+#   %xmm6 GHASH: high products; between groups the running hash, reflected
+#   %xmm7 GHASH: a block register of data
+#   %xmm8 GHASH: the next one
+#   %xmm9 GHASH: a key power, a product
+#   %xmm10 GHASH: a product
+#   %xmm11 rk0
+#   %xmm15 rk9
+#   %xmm14 rk10
+#   %xmm13 rk11
+#   %xmm12 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k192_w2
@@ -3006,84 +3141,100 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     .p2align 5
 aes_gen_vaes256_gcm_enc_k192_w2:
     endbr64
-    vbroadcasti128 0(%rdi), %ymm10
-    vbroadcasti128 128(%rdi), %ymm15
-    vbroadcasti128 144(%rdi), %ymm14
-    vbroadcasti128 160(%rdi), %ymm13
-    vbroadcasti128 176(%rdi), %ymm12
-    vbroadcasti128 192(%rdi), %ymm11
+    vmovdqu 0(%rdi), %xmm11
+    vmovdqu 144(%rdi), %xmm15
+    vmovdqu 160(%rdi), %xmm14
+    vmovdqu 176(%rdi), %xmm13
+    vmovdqu 192(%rdi), %xmm12
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w2_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
-    vbroadcasti128 16(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 32(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 48(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 64(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 80(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 96(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 112(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k192_w2_no_ek0:
-    vmovdqu (%rdx), %xmm5
-    vbroadcasti128 16(%rdx), %ymm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
-    vpaddd .Lvaes256_gcm_lanes2(%rip), %ymm1, %ymm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
+    vmovdqu (%rdx), %xmm6
+    vmovdqu 16(%rdx), %xmm2
     mov 28(%rdx), %r11d
     bswap %r11d
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w2_groups_done
-    cmp $252, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k192_w2_carry43
-    vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm1, %ymm0
-    vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm1, %ymm1
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w2_counted43
-.Laes_gen_vaes256_gcm_enc_k192_w2_carry43:
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
-    vpaddd .Lvaes256_gcm_inc2(%rip), %ymm1, %ymm0
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
-    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm1, %ymm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
-.Laes_gen_vaes256_gcm_enc_k192_w2_counted43:
+    cmp $253, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k192_w2_carry40
+    vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm1
+    vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm2, %xmm2
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w2_counted40
+.Laes_gen_vaes256_gcm_enc_k192_w2_carry40:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+    vpaddd .Lvaes256_gcm_inc1(%rip), %xmm2, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+    vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm2, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+.Laes_gen_vaes256_gcm_enc_k192_w2_counted40:
     add $2, %r11d
-    vpxor %ymm10, %ymm0, %ymm0
-    vbroadcasti128 16(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 32(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 48(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 64(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 80(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 96(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 112(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdd,0xc3         # vaesenclast %ymm11, %ymm0, %ymm0
-    vpxor 0(%r8), %ymm0, %ymm0
-    vmovdqu %ymm0, 0(%rcx)
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 112(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 128(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    vpxor 0(%r8), %xmm0, %xmm0
+    vpxor 16(%r8), %xmm1, %xmm1
+    vmovdqu %xmm0, 0(%rcx)
+    vmovdqu %xmm1, 16(%rcx)
     add $32, %r8
     add $32, %rcx
     sub $32, %r9
@@ -3091,92 +3242,125 @@ aes_gen_vaes256_gcm_enc_k192_w2:
 .Laes_gen_vaes256_gcm_enc_k192_w2_loop:
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w2_last
-    cmp $252, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k192_w2_carry85
-    vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm1, %ymm0
-    vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm1, %ymm1
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w2_counted85
-.Laes_gen_vaes256_gcm_enc_k192_w2_carry85:
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
-    vpaddd .Lvaes256_gcm_inc2(%rip), %ymm1, %ymm0
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
-    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm1, %ymm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
-.Laes_gen_vaes256_gcm_enc_k192_w2_counted85:
+    cmp $253, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k192_w2_carry101
+    vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm1
+    vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm2, %xmm2
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w2_counted101
+.Laes_gen_vaes256_gcm_enc_k192_w2_carry101:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+    vpaddd .Lvaes256_gcm_inc1(%rip), %xmm2, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+    vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm2, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+.Laes_gen_vaes256_gcm_enc_k192_w2_counted101:
     add $2, %r11d
-    vpxor %ymm10, %ymm0, %ymm0
-    vmovdqu -32(%rcx), %ymm6
-    vbroadcasti128 16(%rdi), %ymm2
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm6, %ymm6
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vpxor %ymm5, %ymm6, %ymm6
-    vbroadcasti128 32(%rdi), %ymm2
-    vpclmulqdq $0, 992(%rsi), %ymm6, %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vpclmulqdq $17, 992(%rsi), %ymm6, %ymm5
-    vbroadcasti128 48(%rdi), %ymm2
-    vpshufd $78, %ymm6, %ymm9
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vpxor %ymm9, %ymm6, %ymm6
-    vbroadcasti128 64(%rdi), %ymm2
-    vpclmulqdq $0, 2016(%rsi), %ymm6, %ymm4
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vpxor %ymm3, %ymm4, %ymm4
-    vbroadcasti128 80(%rdi), %ymm2
-    vpxor %ymm5, %ymm4, %ymm4
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 .Lgcm_fold(%rip), %ymm8
-    vbroadcasti128 96(%rdi), %ymm2
-    vpclmulqdq $16, %ymm8, %ymm3, %ymm9
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vpshufd $78, %ymm3, %ymm3
-    vbroadcasti128 112(%rdi), %ymm2
-    vpxor %ymm3, %ymm4, %ymm4
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vpxor %ymm9, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
-    vpclmulqdq $16, %ymm8, %ymm4, %ymm9
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
-    vpshufd $78, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
-    vpxor %ymm4, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    vpxor %ymm9, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x7d,0xdd,0xc3         # vaesenclast %ymm11, %ymm0, %ymm0
-    vextracti128 $1, %ymm5, %xmm9
-    vpxor 0(%r8), %ymm0, %ymm0
-    vpxor %xmm9, %xmm5, %xmm5
-    vmovdqu %ymm0, 0(%rcx)
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
+    vmovdqu -32(%rcx), %xmm7
+    vmovdqu 16(%rdi), %xmm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu -16(%rcx), %xmm8
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm8
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpclmulqdq $0, 992(%rsi), %xmm7, %xmm4
+    vmovdqu 48(%rdi), %xmm3
+    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm10
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm10, %xmm4, %xmm4
+    vmovdqu 64(%rdi), %xmm3
+    vpclmulqdq $17, 992(%rsi), %xmm7, %xmm6
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm10
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm3
+    vpxor %xmm10, %xmm6, %xmm6
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpshufd $78, %xmm7, %xmm10
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 96(%rdi), %xmm3
+    vpshufd $78, %xmm8, %xmm9
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm9, %xmm8, %xmm8
+    vmovdqu 112(%rdi), %xmm3
+    vpclmulqdq $0, 2016(%rsi), %xmm7, %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpclmulqdq $0, 2032(%rsi), %xmm8, %xmm8
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 128(%rdi), %xmm3
+    vpxor %xmm8, %xmm5, %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpxor %xmm4, %xmm5, %xmm5
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm6, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    vpshufd $78, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    vpxor %xmm4, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    vpxor %xmm10, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    vpshufd $78, %xmm5, %xmm5
+    vpxor 0(%r8), %xmm0, %xmm0
+    vpxor %xmm5, %xmm6, %xmm6
+    vpxor 16(%r8), %xmm1, %xmm1
+    vpxor %xmm10, %xmm6, %xmm6
+    vmovdqu %xmm0, 0(%rcx)
+    vmovdqu %xmm1, 16(%rcx)
     add $32, %r8
     add $32, %rcx
     sub $32, %r9
     jmp .Laes_gen_vaes256_gcm_enc_k192_w2_loop
 .Laes_gen_vaes256_gcm_enc_k192_w2_last:
-    vmovdqu -32(%rcx), %ymm6
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm6, %ymm6
-    vpxor %ymm5, %ymm6, %ymm6
-    vpclmulqdq $0, 992(%rsi), %ymm6, %ymm3
-    vpclmulqdq $17, 992(%rsi), %ymm6, %ymm5
-    vpshufd $78, %ymm6, %ymm9
-    vpxor %ymm9, %ymm6, %ymm6
-    vpclmulqdq $0, 2016(%rsi), %ymm6, %ymm4
-    vpxor %ymm3, %ymm4, %ymm4
-    vpxor %ymm5, %ymm4, %ymm4
-    vbroadcasti128 .Lgcm_fold(%rip), %ymm8
-    vpclmulqdq $16, %ymm8, %ymm3, %ymm9
-    vpshufd $78, %ymm3, %ymm3
-    vpxor %ymm3, %ymm4, %ymm4
-    vpxor %ymm9, %ymm4, %ymm4
-    vpclmulqdq $16, %ymm8, %ymm4, %ymm9
-    vpshufd $78, %ymm4, %ymm4
-    vpxor %ymm4, %ymm5, %ymm5
-    vpxor %ymm9, %ymm5, %ymm5
-    vextracti128 $1, %ymm5, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
+    vmovdqu -32(%rcx), %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu -16(%rcx), %xmm8
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm8
+    vpxor %xmm6, %xmm7, %xmm7
+    vpclmulqdq $0, 992(%rsi), %xmm7, %xmm4
+    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm10
+    vpxor %xmm10, %xmm4, %xmm4
+    vpclmulqdq $17, 992(%rsi), %xmm7, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpshufd $78, %xmm8, %xmm9
+    vpxor %xmm9, %xmm8, %xmm8
+    vpclmulqdq $0, 2016(%rsi), %xmm7, %xmm5
+    vpclmulqdq $0, 2032(%rsi), %xmm8, %xmm8
+    vpxor %xmm8, %xmm5, %xmm5
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm6, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
+    vpshufd $78, %xmm4, %xmm4
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm10, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
+    vpshufd $78, %xmm5, %xmm5
+    vpxor %xmm5, %xmm6, %xmm6
+    vpxor %xmm10, %xmm6, %xmm6
 .Laes_gen_vaes256_gcm_enc_k192_w2_groups_done:
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm8
-    vmovdqu %xmm8, 16(%rdx)
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm9
+    vmovdqu %xmm9, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes256_gcm_enc_k192_w2_tail
     test %r10, %r10
@@ -3193,140 +3377,99 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm5, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
+    vmovdqa %xmm6, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w2_no_last
-    vmovdqu 48(%rdx), %xmm6
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm9
-    vpxor %ymm9, %ymm3, %ymm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm9
-    vpxor %ymm9, %ymm5, %ymm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
-    vpxor %ymm6, %ymm4, %ymm4
+    vmovdqu 48(%rdx), %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm10
+    vpxor %xmm10, %xmm4, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
 .Laes_gen_vaes256_gcm_enc_k192_w2_no_last:
 .Laes_gen_vaes256_gcm_enc_k192_w2_tail_loop:
-    cmp $32, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k192_w2_tail_one
-    vmovdqa %ymm1, %ymm0
-    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm1, %ymm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
-    vpxor %ymm10, %ymm0, %ymm0
-    vbroadcasti128 16(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 32(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 48(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 64(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 80(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 96(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 112(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdd,0xc3         # vaesenclast %ymm11, %ymm0, %ymm0
-    vmovdqu (%r8), %ymm6
-    vpxor %ymm6, %ymm0, %ymm0
-    vmovdqu %ymm0, (%rcx)
-    vmovdqa %ymm0, %ymm6
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm6, %ymm6
-    vpclmulqdq $0, (%r11), %ymm6, %ymm9
-    vpxor %ymm9, %ymm3, %ymm3
-    vpclmulqdq $17, (%r11), %ymm6, %ymm9
-    vpxor %ymm9, %ymm5, %ymm5
-    vpshufd $78, %ymm6, %ymm9
-    vpxor %ymm9, %ymm6, %ymm6
-    vpclmulqdq $0, 1024(%r11), %ymm6, %ymm6
-    vpxor %ymm6, %ymm4, %ymm4
-    add $32, %r8
-    add $32, %rcx
-    add $32, %r11
-    sub $32, %r9
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w2_tail_loop
-.Laes_gen_vaes256_gcm_enc_k192_w2_tail_one:
     cmp $16, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w2_tail_partial
-    vmovdqa %xmm1, %xmm0
-    vpaddd .Lvaes256_gcm_one2(%rip), %ymm1, %ymm1
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
-    vbroadcasti128 16(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 32(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 48(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 64(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 80(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 96(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 112(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vmovdqu (%r8), %xmm6
-    vpxor %xmm6, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm7
+    vpxor %xmm7, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
-    vmovdqa %xmm0, %xmm6
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm9
-    vpxor %ymm9, %ymm3, %ymm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm9
-    vpxor %ymm9, %ymm5, %ymm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
-    vpxor %ymm6, %ymm4, %ymm4
+    vmovdqa %xmm0, %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm10
+    vpxor %xmm10, %xmm4, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
     add $16, %r8
     add $16, %rcx
     add $16, %r11
     sub $16, %r9
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w2_tail_loop
 .Laes_gen_vaes256_gcm_enc_k192_w2_tail_partial:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_enc_k192_w2_reduce
-    vmovdqa %xmm1, %xmm0
-    vpaddd .Lvaes256_gcm_one2(%rip), %ymm1, %ymm1
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
-    vbroadcasti128 16(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 32(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 48(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 64(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 80(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 96(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 112(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vpxor %xmm8, %xmm8, %xmm8
-    vmovdqu %xmm8, -16(%rsp)
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, -16(%rsp)
     xor %rax, %rax
 .Laes_gen_vaes256_gcm_enc_k192_w2_bounce_in:
     movzbq (%r8,%rax,1), %rsi
@@ -3335,8 +3478,8 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     cmp %r9, %rax
     jb .Laes_gen_vaes256_gcm_enc_k192_w2_bounce_in
     xor %rsi, %rsi
-    vmovdqu -16(%rsp), %xmm6
-    vpxor %xmm6, %xmm0, %xmm0
+    vmovdqu -16(%rsp), %xmm7
+    vpxor %xmm7, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
     xor %rax, %rax
 .Laes_gen_vaes256_gcm_enc_k192_w2_bounce_out:
@@ -3348,45 +3491,42 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     xor %rsi, %rsi
     lea .Lgcm_partial+16(%rip), %rax
     sub %r9, %rax
-    vmovdqu (%rax), %xmm8
-    vpand %xmm8, %xmm0, %xmm0
-    vmovdqa %xmm0, %xmm6
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm9
-    vpxor %ymm9, %ymm3, %ymm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm9
-    vpxor %ymm9, %ymm5, %ymm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
-    vpxor %ymm6, %ymm4, %ymm4
+    vmovdqu (%rax), %xmm9
+    vpand %xmm9, %xmm0, %xmm0
+    vmovdqa %xmm0, %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm10
+    vpxor %xmm10, %xmm4, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
 .Laes_gen_vaes256_gcm_enc_k192_w2_reduce:
-    vpxor %ymm3, %ymm4, %ymm4
-    vpxor %ymm5, %ymm4, %ymm4
-    vbroadcasti128 .Lgcm_fold(%rip), %ymm8
-    vpclmulqdq $16, %ymm8, %ymm3, %ymm9
-    vpshufd $78, %ymm3, %ymm3
-    vpxor %ymm3, %ymm4, %ymm4
-    vpxor %ymm9, %ymm4, %ymm4
-    vpclmulqdq $16, %ymm8, %ymm4, %ymm9
-    vpshufd $78, %ymm4, %ymm4
-    vpxor %ymm4, %ymm5, %ymm5
-    vpxor %ymm9, %ymm5, %ymm5
-    vextracti128 $1, %ymm5, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm6, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
+    vpshufd $78, %xmm4, %xmm4
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm10, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
+    vpshufd $78, %xmm5, %xmm5
+    vpxor %xmm5, %xmm6, %xmm6
+    vpxor %xmm10, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w2_tag_done
-    vmovdqu 32(%rdx), %xmm6
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm5, %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
-    vmovdqu %xmm6, 48(%rdx)
-    vpxor %xmm6, %xmm6, %xmm6
-    vmovdqu %xmm6, 32(%rdx)
+    vmovdqu 32(%rdx), %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu %xmm7, 48(%rdx)
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k192_w2_tag_done:
 .Laes_gen_vaes256_gcm_enc_k192_w2_tail_done:
-    vmovdqu %xmm5, (%rdx)
+    vmovdqu %xmm6, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4435,27 +4575,27 @@ aes_gen_vaes256_gcm_enc_k256_w8:
 
 # void aes_gen_vaes256_gcm_enc_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 10 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 12 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
-# Requires: AESNI, PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
+# Requires: AESNI, PCLMUL, AVX.
 # Register map:
-#   %ymm0 blocks 0-1
-#   %ymm1 blocks 2-3
-#   %ymm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %ymm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
-#   %ymm4 GHASH: low products
-#   %ymm5 GHASH: middle products
-#   %ymm6 GHASH: high products; between groups the running hash, reflected
-#   %ymm7 GHASH: a block register of data
-#   %ymm8 GHASH: the next one
-#   %ymm9 GHASH: a key power, a product
-#   %ymm10 GHASH: a product
-#   %ymm11 rk0
-#   %ymm15 rk11
-#   %ymm14 rk12
-#   %ymm13 rk13
-#   %ymm12 rk14
+#   %xmm0 block 0
+#   %xmm1 block 1
+#   %xmm2 block 2
+#   %xmm3 block 3
+#   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12
+#   %xmm6 GHASH: low products
+#   %xmm7 GHASH: middle products
+#   %xmm8 GHASH: high products; between groups the running hash, reflected
+#   %xmm9 GHASH: a block register of data
+#   %xmm10 GHASH: the next one
+#   %xmm11 GHASH: a key power, a product
+#   %xmm12 GHASH: a product
+#   %xmm13 rk0
+#   %xmm15 rk13
+#   %xmm14 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k256_w4
@@ -4463,113 +4603,152 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     .p2align 5
 aes_gen_vaes256_gcm_enc_k256_w4:
     endbr64
-    vbroadcasti128 0(%rdi), %ymm11
-    vbroadcasti128 176(%rdi), %ymm15
-    vbroadcasti128 192(%rdi), %ymm14
-    vbroadcasti128 208(%rdi), %ymm13
-    vbroadcasti128 224(%rdi), %ymm12
+    vmovdqu 0(%rdi), %xmm13
+    vmovdqu 208(%rdi), %xmm15
+    vmovdqu 224(%rdi), %xmm14
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
-    vbroadcasti128 16(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 32(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 48(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 64(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 80(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 96(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 112(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 128(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 144(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 160(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 176(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 192(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k256_w4_no_ek0:
-    vmovdqu (%rdx), %xmm6
-    vbroadcasti128 16(%rdx), %ymm2
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm2, %ymm2
-    vpaddd .Lvaes256_gcm_lanes2(%rip), %ymm2, %ymm2
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm2, %ymm2
+    vmovdqu (%rdx), %xmm8
+    vmovdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
     bswap %r11d
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w4_groups_done
-    cmp $250, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k256_w4_carry47
-    vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm2, %ymm0
-    vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm2, %ymm1
-    vpaddd .Lvaes256_gcm_inc_be2+64(%rip), %ymm2, %ymm2
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_counted47
-.Laes_gen_vaes256_gcm_enc_k256_w4_carry47:
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm2, %ymm2
-    vpaddd .Lvaes256_gcm_inc2(%rip), %ymm2, %ymm0
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
-    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm2, %ymm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
-    vpaddd .Lvaes256_gcm_inc2+64(%rip), %ymm2, %ymm2
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm2, %ymm2
-.Laes_gen_vaes256_gcm_enc_k256_w4_counted47:
+    cmp $251, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k256_w4_carry44
+    vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm4, %xmm1
+    vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm4, %xmm2
+    vpaddd .Lvaes256_gcm_inc_be1+48(%rip), %xmm4, %xmm3
+    vpaddd .Lvaes256_gcm_inc_be1+64(%rip), %xmm4, %xmm4
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_counted44
+.Laes_gen_vaes256_gcm_enc_k256_w4_carry44:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+    vpaddd .Lvaes256_gcm_inc1(%rip), %xmm4, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+    vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm4, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+    vpaddd .Lvaes256_gcm_inc1+48(%rip), %xmm4, %xmm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm3, %xmm3
+    vpaddd .Lvaes256_gcm_inc1+64(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+.Laes_gen_vaes256_gcm_enc_k256_w4_counted44:
     add $4, %r11d
-    vpxor %ymm11, %ymm0, %ymm0
-    vpxor %ymm11, %ymm1, %ymm1
-    vbroadcasti128 16(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vbroadcasti128 32(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vbroadcasti128 48(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vbroadcasti128 64(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vbroadcasti128 80(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vbroadcasti128 96(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vbroadcasti128 112(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vbroadcasti128 128(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vbroadcasti128 144(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vbroadcasti128 160(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xce         # vaesenc %ymm14, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcd         # vaesenc %ymm13, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x7d,0xdd,0xc4         # vaesenclast %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdd,0xcc         # vaesenclast %ymm12, %ymm1, %ymm1
-    vpxor 0(%r8), %ymm0, %ymm0
-    vpxor 32(%r8), %ymm1, %ymm1
-    vmovdqu %ymm0, 0(%rcx)
-    vmovdqu %ymm1, 32(%rcx)
+    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm13, %xmm1, %xmm1
+    vpxor %xmm13, %xmm2, %xmm2
+    vpxor %xmm13, %xmm3, %xmm3
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 160(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 176(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 192(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdd,0xd6         # vaesenclast %xmm14, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+    vpxor 0(%r8), %xmm0, %xmm0
+    vpxor 16(%r8), %xmm1, %xmm1
+    vpxor 32(%r8), %xmm2, %xmm2
+    vpxor 48(%r8), %xmm3, %xmm3
+    vmovdqu %xmm0, 0(%rcx)
+    vmovdqu %xmm1, 16(%rcx)
+    vmovdqu %xmm2, 32(%rcx)
+    vmovdqu %xmm3, 48(%rcx)
     add $64, %r8
     add $64, %rcx
     sub $64, %r9
@@ -4577,137 +4756,213 @@ aes_gen_vaes256_gcm_enc_k256_w4:
 .Laes_gen_vaes256_gcm_enc_k256_w4_loop:
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w4_last
-    cmp $250, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k256_w4_carry114
-    vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm2, %ymm0
-    vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm2, %ymm1
-    vpaddd .Lvaes256_gcm_inc_be2+64(%rip), %ymm2, %ymm2
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_counted114
-.Laes_gen_vaes256_gcm_enc_k256_w4_carry114:
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm2, %ymm2
-    vpaddd .Lvaes256_gcm_inc2(%rip), %ymm2, %ymm0
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
-    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm2, %ymm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
-    vpaddd .Lvaes256_gcm_inc2+64(%rip), %ymm2, %ymm2
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm2, %ymm2
-.Laes_gen_vaes256_gcm_enc_k256_w4_counted114:
+    cmp $251, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k256_w4_carry153
+    vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm4, %xmm1
+    vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm4, %xmm2
+    vpaddd .Lvaes256_gcm_inc_be1+48(%rip), %xmm4, %xmm3
+    vpaddd .Lvaes256_gcm_inc_be1+64(%rip), %xmm4, %xmm4
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_counted153
+.Laes_gen_vaes256_gcm_enc_k256_w4_carry153:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+    vpaddd .Lvaes256_gcm_inc1(%rip), %xmm4, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+    vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm4, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+    vpaddd .Lvaes256_gcm_inc1+48(%rip), %xmm4, %xmm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm3, %xmm3
+    vpaddd .Lvaes256_gcm_inc1+64(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+.Laes_gen_vaes256_gcm_enc_k256_w4_counted153:
     add $4, %r11d
-    vpxor %ymm11, %ymm0, %ymm0
-    vpxor %ymm11, %ymm1, %ymm1
-    vmovdqu -64(%rcx), %ymm7
-    vbroadcasti128 16(%rdi), %ymm3
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm7, %ymm7
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vmovdqu -32(%rcx), %ymm8
-    vbroadcasti128 32(%rdi), %ymm3
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm8, %ymm8
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vpxor %ymm6, %ymm7, %ymm7
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vbroadcasti128 48(%rdi), %ymm3
-    vpclmulqdq $0, 960(%rsi), %ymm7, %ymm4
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vpclmulqdq $0, 992(%rsi), %ymm8, %ymm10
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vpxor %ymm10, %ymm4, %ymm4
-    vbroadcasti128 64(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vpclmulqdq $17, 960(%rsi), %ymm7, %ymm6
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vpclmulqdq $17, 992(%rsi), %ymm8, %ymm10
-    vbroadcasti128 80(%rdi), %ymm3
-    vpxor %ymm10, %ymm6, %ymm6
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vpshufd $78, %ymm7, %ymm10
-    vbroadcasti128 96(%rdi), %ymm3
-    vpxor %ymm10, %ymm7, %ymm7
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vpshufd $78, %ymm8, %ymm9
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vbroadcasti128 112(%rdi), %ymm3
-    vpxor %ymm9, %ymm8, %ymm8
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vpclmulqdq $0, 1984(%rsi), %ymm7, %ymm5
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vbroadcasti128 128(%rdi), %ymm3
-    vpclmulqdq $0, 2016(%rsi), %ymm8, %ymm8
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vpxor %ymm8, %ymm5, %ymm5
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vpxor %ymm4, %ymm5, %ymm5
-    vbroadcasti128 144(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vpxor %ymm6, %ymm5, %ymm5
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vbroadcasti128 .Lgcm_fold(%rip), %ymm9
-    vbroadcasti128 160(%rdi), %ymm3
-    vpclmulqdq $16, %ymm9, %ymm4, %ymm10
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
-    vpshufd $78, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
-    vpxor %ymm4, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
-    vpxor %ymm10, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xce         # vaesenc %ymm14, %ymm1, %ymm1
-    vpclmulqdq $16, %ymm9, %ymm5, %ymm10
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
-    vpshufd $78, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x75,0xdc,0xcd         # vaesenc %ymm13, %ymm1, %ymm1
-    vpxor %ymm5, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x7d,0xdd,0xc4         # vaesenclast %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdd,0xcc         # vaesenclast %ymm12, %ymm1, %ymm1
-    vpxor %ymm10, %ymm6, %ymm6
-    vpxor 0(%r8), %ymm0, %ymm0
-    vextracti128 $1, %ymm6, %xmm10
-    vpxor 32(%r8), %ymm1, %ymm1
-    vpxor %xmm10, %xmm6, %xmm6
-    vmovdqu %ymm0, 0(%rcx)
-    vmovdqu %ymm1, 32(%rcx)
+    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm13, %xmm1, %xmm1
+    vmovdqu -64(%rcx), %xmm9
+    vpxor %xmm13, %xmm2, %xmm2
+    vpxor %xmm13, %xmm3, %xmm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu 16(%rdi), %xmm5
+    vmovdqu -48(%rcx), %xmm10
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpxor %xmm8, %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 32(%rdi), %xmm5
+    vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpclmulqdq $0, 976(%rsi), %xmm10, %xmm12
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpxor %xmm12, %xmm6, %xmm6
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 48(%rdi), %xmm5
+    vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpclmulqdq $17, 976(%rsi), %xmm10, %xmm12
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpxor %xmm12, %xmm8, %xmm8
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpshufd $78, %xmm9, %xmm12
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpxor %xmm12, %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpshufd $78, %xmm10, %xmm11
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpxor %xmm11, %xmm10, %xmm10
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpclmulqdq $0, 2000(%rsi), %xmm10, %xmm10
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu -32(%rcx), %xmm9
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu -16(%rcx), %xmm10
+    vmovdqu 112(%rdi), %xmm5
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm12
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpclmulqdq $0, 1008(%rsi), %xmm10, %xmm11
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 128(%rdi), %xmm5
+    vpxor %xmm12, %xmm6, %xmm6
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpxor %xmm11, %xmm6, %xmm6
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm12
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 144(%rdi), %xmm5
+    vpclmulqdq $17, 1008(%rsi), %xmm10, %xmm11
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpxor %xmm12, %xmm8, %xmm8
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpxor %xmm11, %xmm8, %xmm8
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 160(%rdi), %xmm5
+    vpshufd $78, %xmm9, %xmm12
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpxor %xmm12, %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpshufd $78, %xmm10, %xmm11
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpxor %xmm11, %xmm10, %xmm10
+    vmovdqu 176(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpclmulqdq $0, 2032(%rsi), %xmm10, %xmm10
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu 192(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpxor %xmm10, %xmm7, %xmm7
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpxor %xmm8, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
+    vpshufd $78, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
+    vpxor %xmm12, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x69,0xdd,0xd6         # vaesenclast %xmm14, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpxor 0(%r8), %xmm0, %xmm0
+    vpshufd $78, %xmm7, %xmm7
+    vpxor 16(%r8), %xmm1, %xmm1
+    vpxor 32(%r8), %xmm2, %xmm2
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor 48(%r8), %xmm3, %xmm3
+    vpxor %xmm12, %xmm8, %xmm8
+    vmovdqu %xmm0, 0(%rcx)
+    vmovdqu %xmm1, 16(%rcx)
+    vmovdqu %xmm2, 32(%rcx)
+    vmovdqu %xmm3, 48(%rcx)
     add $64, %r8
     add $64, %rcx
     sub $64, %r9
     jmp .Laes_gen_vaes256_gcm_enc_k256_w4_loop
 .Laes_gen_vaes256_gcm_enc_k256_w4_last:
-    vmovdqu -64(%rcx), %ymm7
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm7, %ymm7
-    vmovdqu -32(%rcx), %ymm8
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm8, %ymm8
-    vpxor %ymm6, %ymm7, %ymm7
-    vpclmulqdq $0, 960(%rsi), %ymm7, %ymm4
-    vpclmulqdq $0, 992(%rsi), %ymm8, %ymm10
-    vpxor %ymm10, %ymm4, %ymm4
-    vpclmulqdq $17, 960(%rsi), %ymm7, %ymm6
-    vpclmulqdq $17, 992(%rsi), %ymm8, %ymm10
-    vpxor %ymm10, %ymm6, %ymm6
-    vpshufd $78, %ymm7, %ymm10
-    vpxor %ymm10, %ymm7, %ymm7
-    vpshufd $78, %ymm8, %ymm9
-    vpxor %ymm9, %ymm8, %ymm8
-    vpclmulqdq $0, 1984(%rsi), %ymm7, %ymm5
-    vpclmulqdq $0, 2016(%rsi), %ymm8, %ymm8
-    vpxor %ymm8, %ymm5, %ymm5
-    vpxor %ymm4, %ymm5, %ymm5
-    vpxor %ymm6, %ymm5, %ymm5
-    vbroadcasti128 .Lgcm_fold(%rip), %ymm9
-    vpclmulqdq $16, %ymm9, %ymm4, %ymm10
-    vpshufd $78, %ymm4, %ymm4
-    vpxor %ymm4, %ymm5, %ymm5
-    vpxor %ymm10, %ymm5, %ymm5
-    vpclmulqdq $16, %ymm9, %ymm5, %ymm10
-    vpshufd $78, %ymm5, %ymm5
-    vpxor %ymm5, %ymm6, %ymm6
-    vpxor %ymm10, %ymm6, %ymm6
-    vextracti128 $1, %ymm6, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
+    vmovdqu -64(%rcx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu -48(%rcx), %xmm10
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
+    vpxor %xmm8, %xmm9, %xmm9
+    vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
+    vpclmulqdq $0, 976(%rsi), %xmm10, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
+    vpclmulqdq $17, 976(%rsi), %xmm10, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpshufd $78, %xmm10, %xmm11
+    vpxor %xmm11, %xmm10, %xmm10
+    vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
+    vpclmulqdq $0, 2000(%rsi), %xmm10, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu -32(%rcx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu -16(%rcx), %xmm10
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
+    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm12
+    vpclmulqdq $0, 1008(%rsi), %xmm10, %xmm11
+    vpxor %xmm12, %xmm6, %xmm6
+    vpxor %xmm11, %xmm6, %xmm6
+    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm12
+    vpclmulqdq $17, 1008(%rsi), %xmm10, %xmm11
+    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm11, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpshufd $78, %xmm10, %xmm11
+    vpxor %xmm11, %xmm10, %xmm10
+    vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm10, %xmm10
+    vpxor %xmm9, %xmm7, %xmm7
+    vpxor %xmm10, %xmm7, %xmm7
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm8, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpshufd $78, %xmm6, %xmm6
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm12, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpshufd $78, %xmm7, %xmm7
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor %xmm12, %xmm8, %xmm8
 .Laes_gen_vaes256_gcm_enc_k256_w4_groups_done:
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm2, %ymm2
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm9
-    vmovdqu %xmm9, 16(%rdx)
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm11
+    vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes256_gcm_enc_k256_w4_tail
     test %r10, %r10
@@ -4724,155 +4979,111 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm6, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
+    vmovdqa %xmm8, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w4_no_last
-    vmovdqu 48(%rdx), %xmm7
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm10
-    vpxor %ymm10, %ymm4, %ymm4
-    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm10
-    vpxor %ymm10, %ymm6, %ymm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
-    vpxor %ymm7, %ymm5, %ymm5
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
 .Laes_gen_vaes256_gcm_enc_k256_w4_no_last:
 .Laes_gen_vaes256_gcm_enc_k256_w4_tail_loop:
-    cmp $32, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k256_w4_tail_one
-    vmovdqa %ymm2, %ymm0
-    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm2, %ymm2
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
-    vpxor %ymm11, %ymm0, %ymm0
-    vbroadcasti128 16(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vbroadcasti128 32(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vbroadcasti128 48(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vbroadcasti128 64(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vbroadcasti128 80(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vbroadcasti128 96(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vbroadcasti128 112(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vbroadcasti128 128(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vbroadcasti128 144(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    vbroadcasti128 160(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdd,0xc4         # vaesenclast %ymm12, %ymm0, %ymm0
-    vmovdqu (%r8), %ymm7
-    vpxor %ymm7, %ymm0, %ymm0
-    vmovdqu %ymm0, (%rcx)
-    vmovdqa %ymm0, %ymm7
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm7, %ymm7
-    vpclmulqdq $0, (%r11), %ymm7, %ymm10
-    vpxor %ymm10, %ymm4, %ymm4
-    vpclmulqdq $17, (%r11), %ymm7, %ymm10
-    vpxor %ymm10, %ymm6, %ymm6
-    vpshufd $78, %ymm7, %ymm10
-    vpxor %ymm10, %ymm7, %ymm7
-    vpclmulqdq $0, 1024(%r11), %ymm7, %ymm7
-    vpxor %ymm7, %ymm5, %ymm5
-    add $32, %r8
-    add $32, %rcx
-    add $32, %r11
-    sub $32, %r9
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_tail_loop
-.Laes_gen_vaes256_gcm_enc_k256_w4_tail_one:
     cmp $16, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w4_tail_partial
-    vmovdqa %xmm2, %xmm0
-    vpaddd .Lvaes256_gcm_one2(%rip), %ymm2, %ymm2
+    vmovdqa %xmm4, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
-    vbroadcasti128 16(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 32(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 48(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 64(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 80(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 96(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 112(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 128(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 144(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 160(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 176(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 192(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vmovdqu (%r8), %xmm7
-    vpxor %xmm7, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
-    vmovdqa %xmm0, %xmm7
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm10
-    vpxor %ymm10, %ymm4, %ymm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm10
-    vpxor %ymm10, %ymm6, %ymm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
-    vpxor %ymm7, %ymm5, %ymm5
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
     add $16, %r11
     sub $16, %r9
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_tail_loop
 .Laes_gen_vaes256_gcm_enc_k256_w4_tail_partial:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_enc_k256_w4_reduce
-    vmovdqa %xmm2, %xmm0
-    vpaddd .Lvaes256_gcm_one2(%rip), %ymm2, %ymm2
+    vmovdqa %xmm4, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
-    vbroadcasti128 16(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 32(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 48(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 64(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 80(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 96(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 112(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 128(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 144(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vbroadcasti128 160(%rdi), %ymm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 176(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 192(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, -16(%rsp)
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, -16(%rsp)
     xor %rax, %rax
 .Laes_gen_vaes256_gcm_enc_k256_w4_bounce_in:
     movzbq (%r8,%rax,1), %rsi
@@ -4881,8 +5092,8 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     cmp %r9, %rax
     jb .Laes_gen_vaes256_gcm_enc_k256_w4_bounce_in
     xor %rsi, %rsi
-    vmovdqu -16(%rsp), %xmm7
-    vpxor %xmm7, %xmm0, %xmm0
+    vmovdqu -16(%rsp), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
     xor %rax, %rax
 .Laes_gen_vaes256_gcm_enc_k256_w4_bounce_out:
@@ -4894,45 +5105,42 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     xor %rsi, %rsi
     lea .Lgcm_partial+16(%rip), %rax
     sub %r9, %rax
-    vmovdqu (%rax), %xmm9
-    vpand %xmm9, %xmm0, %xmm0
-    vmovdqa %xmm0, %xmm7
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm10
-    vpxor %ymm10, %ymm4, %ymm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm10
-    vpxor %ymm10, %ymm6, %ymm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
-    vpxor %ymm7, %ymm5, %ymm5
+    vmovdqu (%rax), %xmm11
+    vpand %xmm11, %xmm0, %xmm0
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
 .Laes_gen_vaes256_gcm_enc_k256_w4_reduce:
-    vpxor %ymm4, %ymm5, %ymm5
-    vpxor %ymm6, %ymm5, %ymm5
-    vbroadcasti128 .Lgcm_fold(%rip), %ymm9
-    vpclmulqdq $16, %ymm9, %ymm4, %ymm10
-    vpshufd $78, %ymm4, %ymm4
-    vpxor %ymm4, %ymm5, %ymm5
-    vpxor %ymm10, %ymm5, %ymm5
-    vpclmulqdq $16, %ymm9, %ymm5, %ymm10
-    vpshufd $78, %ymm5, %ymm5
-    vpxor %ymm5, %ymm6, %ymm6
-    vpxor %ymm10, %ymm6, %ymm6
-    vextracti128 $1, %ymm6, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm8, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpshufd $78, %xmm6, %xmm6
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm12, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpshufd $78, %xmm7, %xmm7
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w4_tag_done
-    vmovdqu 32(%rdx), %xmm7
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
-    vmovdqu %xmm7, 48(%rdx)
-    vpxor %xmm7, %xmm7, %xmm7
-    vmovdqu %xmm7, 32(%rdx)
+    vmovdqu 32(%rdx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k256_w4_tag_done:
 .Laes_gen_vaes256_gcm_enc_k256_w4_tail_done:
-    vmovdqu %xmm6, (%rdx)
+    vmovdqu %xmm8, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4955,27 +5163,27 @@ aes_gen_vaes256_gcm_enc_k256_w4:
 
 # void aes_gen_vaes256_gcm_enc_k256_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 9 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 10 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 2 blocks, then what is left a vector at a time (the last one partial).
-# Requires: AESNI, PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
+# Requires: AESNI, PCLMUL, AVX.
 # Register map:
-#   %ymm0 blocks 0-1
-#   %ymm1 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %ymm2 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9
-#   %ymm3 GHASH: low products
-#   %ymm4 GHASH: middle products
-#   %ymm5 GHASH: high products; between groups the running hash, reflected
-#   %ymm6 GHASH: a block register of data
-#   %ymm7 GHASH: the next one
-#   %ymm8 GHASH: a key power, a product
-#   %ymm9 GHASH: a product
-#   %ymm10 rk0
-#   %ymm15 rk10
-#   %ymm14 rk11
-#   %ymm13 rk12
-#   %ymm12 rk13
-#   %ymm11 rk14
+#   %xmm0 block 0
+#   %xmm1 block 1
+#   %xmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
+#   %xmm4 GHASH: low products
+#   %xmm5 GHASH: middle products
+#   %xmm6 GHASH: high products; between groups the running hash, reflected
+#   %xmm7 GHASH: a block register of data
+#   %xmm8 GHASH: the next one
+#   %xmm9 GHASH: a key power, a product
+#   %xmm10 GHASH: a product
+#   %xmm11 rk0
+#   %xmm15 rk11
+#   %xmm14 rk12
+#   %xmm13 rk13
+#   %xmm12 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k256_w2
@@ -4983,92 +5191,110 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     .p2align 5
 aes_gen_vaes256_gcm_enc_k256_w2:
     endbr64
-    vbroadcasti128 0(%rdi), %ymm10
-    vbroadcasti128 160(%rdi), %ymm15
-    vbroadcasti128 176(%rdi), %ymm14
-    vbroadcasti128 192(%rdi), %ymm13
-    vbroadcasti128 208(%rdi), %ymm12
-    vbroadcasti128 224(%rdi), %ymm11
+    vmovdqu 0(%rdi), %xmm11
+    vmovdqu 176(%rdi), %xmm15
+    vmovdqu 192(%rdi), %xmm14
+    vmovdqu 208(%rdi), %xmm13
+    vmovdqu 224(%rdi), %xmm12
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w2_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
-    vbroadcasti128 16(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 32(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 48(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 64(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 80(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 96(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 112(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 128(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 144(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k256_w2_no_ek0:
-    vmovdqu (%rdx), %xmm5
-    vbroadcasti128 16(%rdx), %ymm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
-    vpaddd .Lvaes256_gcm_lanes2(%rip), %ymm1, %ymm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
+    vmovdqu (%rdx), %xmm6
+    vmovdqu 16(%rdx), %xmm2
     mov 28(%rdx), %r11d
     bswap %r11d
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w2_groups_done
-    cmp $252, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k256_w2_carry47
-    vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm1, %ymm0
-    vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm1, %ymm1
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w2_counted47
-.Laes_gen_vaes256_gcm_enc_k256_w2_carry47:
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
-    vpaddd .Lvaes256_gcm_inc2(%rip), %ymm1, %ymm0
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
-    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm1, %ymm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
-.Laes_gen_vaes256_gcm_enc_k256_w2_counted47:
+    cmp $253, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k256_w2_carry44
+    vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm1
+    vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm2, %xmm2
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w2_counted44
+.Laes_gen_vaes256_gcm_enc_k256_w2_carry44:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+    vpaddd .Lvaes256_gcm_inc1(%rip), %xmm2, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+    vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm2, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+.Laes_gen_vaes256_gcm_enc_k256_w2_counted44:
     add $2, %r11d
-    vpxor %ymm10, %ymm0, %ymm0
-    vbroadcasti128 16(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 32(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 48(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 64(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 80(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 96(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 112(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 128(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 144(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdd,0xc3         # vaesenclast %ymm11, %ymm0, %ymm0
-    vpxor 0(%r8), %ymm0, %ymm0
-    vmovdqu %ymm0, 0(%rcx)
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 112(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 128(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 144(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 160(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    vpxor 0(%r8), %xmm0, %xmm0
+    vpxor 16(%r8), %xmm1, %xmm1
+    vmovdqu %xmm0, 0(%rcx)
+    vmovdqu %xmm1, 16(%rcx)
     add $32, %r8
     add $32, %rcx
     sub $32, %r9
@@ -5076,96 +5302,131 @@ aes_gen_vaes256_gcm_enc_k256_w2:
 .Laes_gen_vaes256_gcm_enc_k256_w2_loop:
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w2_last
-    cmp $252, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k256_w2_carry93
-    vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm1, %ymm0
-    vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm1, %ymm1
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w2_counted93
-.Laes_gen_vaes256_gcm_enc_k256_w2_carry93:
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
-    vpaddd .Lvaes256_gcm_inc2(%rip), %ymm1, %ymm0
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
-    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm1, %ymm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
-.Laes_gen_vaes256_gcm_enc_k256_w2_counted93:
+    cmp $253, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k256_w2_carry111
+    vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm1
+    vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm2, %xmm2
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w2_counted111
+.Laes_gen_vaes256_gcm_enc_k256_w2_carry111:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+    vpaddd .Lvaes256_gcm_inc1(%rip), %xmm2, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+    vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm2, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+.Laes_gen_vaes256_gcm_enc_k256_w2_counted111:
     add $2, %r11d
-    vpxor %ymm10, %ymm0, %ymm0
-    vbroadcasti128 16(%rdi), %ymm2
-    vmovdqu -32(%rcx), %ymm6
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm6, %ymm6
-    vbroadcasti128 32(%rdi), %ymm2
-    vpxor %ymm5, %ymm6, %ymm6
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vpclmulqdq $0, 992(%rsi), %ymm6, %ymm3
-    vbroadcasti128 48(%rdi), %ymm2
-    vpclmulqdq $17, 992(%rsi), %ymm6, %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 64(%rdi), %ymm2
-    vpshufd $78, %ymm6, %ymm9
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vpxor %ymm9, %ymm6, %ymm6
-    vbroadcasti128 80(%rdi), %ymm2
-    vpclmulqdq $0, 2016(%rsi), %ymm6, %ymm4
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vpxor %ymm3, %ymm4, %ymm4
-    vbroadcasti128 96(%rdi), %ymm2
-    vpxor %ymm5, %ymm4, %ymm4
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 112(%rdi), %ymm2
-    vbroadcasti128 .Lgcm_fold(%rip), %ymm8
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vpclmulqdq $16, %ymm8, %ymm3, %ymm9
-    vbroadcasti128 128(%rdi), %ymm2
-    vpshufd $78, %ymm3, %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vpxor %ymm3, %ymm4, %ymm4
-    vbroadcasti128 144(%rdi), %ymm2
-    vpxor %ymm9, %ymm4, %ymm4
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
-    vpclmulqdq $16, %ymm8, %ymm4, %ymm9
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
-    vpshufd $78, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
-    vpxor %ymm4, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    vpxor %ymm9, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x7d,0xdd,0xc3         # vaesenclast %ymm11, %ymm0, %ymm0
-    vextracti128 $1, %ymm5, %xmm9
-    vpxor 0(%r8), %ymm0, %ymm0
-    vpxor %xmm9, %xmm5, %xmm5
-    vmovdqu %ymm0, 0(%rcx)
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
+    vmovdqu -32(%rcx), %xmm7
+    vmovdqu 16(%rdi), %xmm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu -16(%rcx), %xmm8
+    vmovdqu 32(%rdi), %xmm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm8
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm6, %xmm7, %xmm7
+    vmovdqu 48(%rdi), %xmm3
+    vpclmulqdq $0, 992(%rsi), %xmm7, %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm10
+    vmovdqu 64(%rdi), %xmm3
+    vpxor %xmm10, %xmm4, %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpclmulqdq $17, 992(%rsi), %xmm7, %xmm6
+    vmovdqu 80(%rdi), %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm10
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm10, %xmm6, %xmm6
+    vmovdqu 96(%rdi), %xmm3
+    vpshufd $78, %xmm7, %xmm10
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 112(%rdi), %xmm3
+    vpshufd $78, %xmm8, %xmm9
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm9, %xmm8, %xmm8
+    vmovdqu 128(%rdi), %xmm3
+    vpclmulqdq $0, 2016(%rsi), %xmm7, %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpclmulqdq $0, 2032(%rsi), %xmm8, %xmm8
+    vmovdqu 144(%rdi), %xmm3
+    vpxor %xmm8, %xmm5, %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm4, %xmm5, %xmm5
+    vmovdqu 160(%rdi), %xmm3
+    vpxor %xmm6, %xmm5, %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    vpshufd $78, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    vpxor %xmm4, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    vpxor %xmm10, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpshufd $78, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    vpxor 0(%r8), %xmm0, %xmm0
+    vpxor %xmm5, %xmm6, %xmm6
+    vpxor 16(%r8), %xmm1, %xmm1
+    vpxor %xmm10, %xmm6, %xmm6
+    vmovdqu %xmm0, 0(%rcx)
+    vmovdqu %xmm1, 16(%rcx)
     add $32, %r8
     add $32, %rcx
     sub $32, %r9
     jmp .Laes_gen_vaes256_gcm_enc_k256_w2_loop
 .Laes_gen_vaes256_gcm_enc_k256_w2_last:
-    vmovdqu -32(%rcx), %ymm6
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm6, %ymm6
-    vpxor %ymm5, %ymm6, %ymm6
-    vpclmulqdq $0, 992(%rsi), %ymm6, %ymm3
-    vpclmulqdq $17, 992(%rsi), %ymm6, %ymm5
-    vpshufd $78, %ymm6, %ymm9
-    vpxor %ymm9, %ymm6, %ymm6
-    vpclmulqdq $0, 2016(%rsi), %ymm6, %ymm4
-    vpxor %ymm3, %ymm4, %ymm4
-    vpxor %ymm5, %ymm4, %ymm4
-    vbroadcasti128 .Lgcm_fold(%rip), %ymm8
-    vpclmulqdq $16, %ymm8, %ymm3, %ymm9
-    vpshufd $78, %ymm3, %ymm3
-    vpxor %ymm3, %ymm4, %ymm4
-    vpxor %ymm9, %ymm4, %ymm4
-    vpclmulqdq $16, %ymm8, %ymm4, %ymm9
-    vpshufd $78, %ymm4, %ymm4
-    vpxor %ymm4, %ymm5, %ymm5
-    vpxor %ymm9, %ymm5, %ymm5
-    vextracti128 $1, %ymm5, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
+    vmovdqu -32(%rcx), %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu -16(%rcx), %xmm8
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm8
+    vpxor %xmm6, %xmm7, %xmm7
+    vpclmulqdq $0, 992(%rsi), %xmm7, %xmm4
+    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm10
+    vpxor %xmm10, %xmm4, %xmm4
+    vpclmulqdq $17, 992(%rsi), %xmm7, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpshufd $78, %xmm8, %xmm9
+    vpxor %xmm9, %xmm8, %xmm8
+    vpclmulqdq $0, 2016(%rsi), %xmm7, %xmm5
+    vpclmulqdq $0, 2032(%rsi), %xmm8, %xmm8
+    vpxor %xmm8, %xmm5, %xmm5
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm6, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
+    vpshufd $78, %xmm4, %xmm4
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm10, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
+    vpshufd $78, %xmm5, %xmm5
+    vpxor %xmm5, %xmm6, %xmm6
+    vpxor %xmm10, %xmm6, %xmm6
 .Laes_gen_vaes256_gcm_enc_k256_w2_groups_done:
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm8
-    vmovdqu %xmm8, 16(%rdx)
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm9
+    vmovdqu %xmm9, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes256_gcm_enc_k256_w2_tail
     test %r10, %r10
@@ -5182,152 +5443,107 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm5, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
+    vmovdqa %xmm6, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w2_no_last
-    vmovdqu 48(%rdx), %xmm6
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm9
-    vpxor %ymm9, %ymm3, %ymm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm9
-    vpxor %ymm9, %ymm5, %ymm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
-    vpxor %ymm6, %ymm4, %ymm4
+    vmovdqu 48(%rdx), %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm10
+    vpxor %xmm10, %xmm4, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
 .Laes_gen_vaes256_gcm_enc_k256_w2_no_last:
 .Laes_gen_vaes256_gcm_enc_k256_w2_tail_loop:
-    cmp $32, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k256_w2_tail_one
-    vmovdqa %ymm1, %ymm0
-    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm1, %ymm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
-    vpxor %ymm10, %ymm0, %ymm0
-    vbroadcasti128 16(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 32(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 48(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 64(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 80(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 96(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 112(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 128(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    vbroadcasti128 144(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x7d,0xdd,0xc3         # vaesenclast %ymm11, %ymm0, %ymm0
-    vmovdqu (%r8), %ymm6
-    vpxor %ymm6, %ymm0, %ymm0
-    vmovdqu %ymm0, (%rcx)
-    vmovdqa %ymm0, %ymm6
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm6, %ymm6
-    vpclmulqdq $0, (%r11), %ymm6, %ymm9
-    vpxor %ymm9, %ymm3, %ymm3
-    vpclmulqdq $17, (%r11), %ymm6, %ymm9
-    vpxor %ymm9, %ymm5, %ymm5
-    vpshufd $78, %ymm6, %ymm9
-    vpxor %ymm9, %ymm6, %ymm6
-    vpclmulqdq $0, 1024(%r11), %ymm6, %ymm6
-    vpxor %ymm6, %ymm4, %ymm4
-    add $32, %r8
-    add $32, %rcx
-    add $32, %r11
-    sub $32, %r9
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w2_tail_loop
-.Laes_gen_vaes256_gcm_enc_k256_w2_tail_one:
     cmp $16, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w2_tail_partial
-    vmovdqa %xmm1, %xmm0
-    vpaddd .Lvaes256_gcm_one2(%rip), %ymm1, %ymm1
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
-    vbroadcasti128 16(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 32(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 48(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 64(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 80(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 96(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 112(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 128(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 144(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vmovdqu (%r8), %xmm6
-    vpxor %xmm6, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm7
+    vpxor %xmm7, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
-    vmovdqa %xmm0, %xmm6
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm9
-    vpxor %ymm9, %ymm3, %ymm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm9
-    vpxor %ymm9, %ymm5, %ymm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
-    vpxor %ymm6, %ymm4, %ymm4
+    vmovdqa %xmm0, %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm10
+    vpxor %xmm10, %xmm4, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
     add $16, %r8
     add $16, %rcx
     add $16, %r11
     sub $16, %r9
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w2_tail_loop
 .Laes_gen_vaes256_gcm_enc_k256_w2_tail_partial:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_enc_k256_w2_reduce
-    vmovdqa %xmm1, %xmm0
-    vpaddd .Lvaes256_gcm_one2(%rip), %ymm1, %ymm1
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
-    vbroadcasti128 16(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 32(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 48(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 64(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 80(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 96(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 112(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 128(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vbroadcasti128 144(%rdi), %ymm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vpxor %xmm8, %xmm8, %xmm8
-    vmovdqu %xmm8, -16(%rsp)
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, -16(%rsp)
     xor %rax, %rax
 .Laes_gen_vaes256_gcm_enc_k256_w2_bounce_in:
     movzbq (%r8,%rax,1), %rsi
@@ -5336,8 +5552,8 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     cmp %r9, %rax
     jb .Laes_gen_vaes256_gcm_enc_k256_w2_bounce_in
     xor %rsi, %rsi
-    vmovdqu -16(%rsp), %xmm6
-    vpxor %xmm6, %xmm0, %xmm0
+    vmovdqu -16(%rsp), %xmm7
+    vpxor %xmm7, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
     xor %rax, %rax
 .Laes_gen_vaes256_gcm_enc_k256_w2_bounce_out:
@@ -5349,45 +5565,42 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     xor %rsi, %rsi
     lea .Lgcm_partial+16(%rip), %rax
     sub %r9, %rax
-    vmovdqu (%rax), %xmm8
-    vpand %xmm8, %xmm0, %xmm0
-    vmovdqa %xmm0, %xmm6
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm9
-    vpxor %ymm9, %ymm3, %ymm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm9
-    vpxor %ymm9, %ymm5, %ymm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
-    vpxor %ymm6, %ymm4, %ymm4
+    vmovdqu (%rax), %xmm9
+    vpand %xmm9, %xmm0, %xmm0
+    vmovdqa %xmm0, %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm10
+    vpxor %xmm10, %xmm4, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
 .Laes_gen_vaes256_gcm_enc_k256_w2_reduce:
-    vpxor %ymm3, %ymm4, %ymm4
-    vpxor %ymm5, %ymm4, %ymm4
-    vbroadcasti128 .Lgcm_fold(%rip), %ymm8
-    vpclmulqdq $16, %ymm8, %ymm3, %ymm9
-    vpshufd $78, %ymm3, %ymm3
-    vpxor %ymm3, %ymm4, %ymm4
-    vpxor %ymm9, %ymm4, %ymm4
-    vpclmulqdq $16, %ymm8, %ymm4, %ymm9
-    vpshufd $78, %ymm4, %ymm4
-    vpxor %ymm4, %ymm5, %ymm5
-    vpxor %ymm9, %ymm5, %ymm5
-    vextracti128 $1, %ymm5, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm6, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
+    vpshufd $78, %xmm4, %xmm4
+    vpxor %xmm4, %xmm5, %xmm5
+    vpxor %xmm10, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
+    vpshufd $78, %xmm5, %xmm5
+    vpxor %xmm5, %xmm6, %xmm6
+    vpxor %xmm10, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w2_tag_done
-    vmovdqu 32(%rdx), %xmm6
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm5, %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
-    vmovdqu %xmm6, 48(%rdx)
-    vpxor %xmm6, %xmm6, %xmm6
-    vmovdqu %xmm6, 32(%rdx)
+    vmovdqu 32(%rdx), %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu %xmm7, 48(%rdx)
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k256_w2_tag_done:
 .Laes_gen_vaes256_gcm_enc_k256_w2_tail_done:
-    vmovdqu %xmm5, (%rdx)
+    vmovdqu %xmm6, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2

@@ -22,6 +22,9 @@
 .Lvaes512_gcm_inc1:
     .quad 0, 0
     .quad 1, 0
+    .quad 2, 0
+    .quad 3, 0
+    .quad 4, 0
 # entry r: L r added to each lane's counter (dword 0)
 .Lvaes512_gcm_inc4:
     .quad 0, 0
@@ -64,6 +67,9 @@
 .Lvaes512_gcm_inc_be1:
     .quad 0, 0x0000000000000000
     .quad 0, 0x0100000000000000
+    .quad 0, 0x0200000000000000
+    .quad 0, 0x0300000000000000
+    .quad 0, 0x0400000000000000
 # entry r: L r added to byte 15 of each lane
 .Lvaes512_gcm_inc_be4:
     .quad 0, 0x0000000000000000
@@ -1198,29 +1204,32 @@ aes_gen_vaes512_gcm_dec_k128_w8:
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
-# Requires: AESNI, PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
+# Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512BW, AVX512VL.
 # Register map:
-#   %zmm0 blocks 0-3
-#   %zmm1 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %zmm2 temporary: data loads
-#   %zmm3 GHASH: low products
-#   %zmm4 GHASH: middle products
-#   %zmm5 GHASH: high products; between groups the running hash, reflected
-#   %zmm6 GHASH: a block register of data
-#   %zmm7 GHASH: the next one
-#   %zmm8 GHASH: a key power, a product
-#   %zmm9 GHASH: a product
-#   %zmm10 rk0
-#   %zmm20 rk1
-#   %zmm19 rk2
-#   %zmm18 rk3
-#   %zmm17 rk4
-#   %zmm16 rk5
-#   %zmm15 rk6
-#   %zmm14 rk7
-#   %zmm13 rk8
-#   %zmm12 rk9
-#   %zmm11 rk10
+#   %xmm0 block 0
+#   %xmm1 block 1
+#   %xmm2 block 2
+#   %xmm3 block 3
+#   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %xmm5 temporary: data loads
+#   %xmm6 GHASH: low products
+#   %xmm7 GHASH: middle products
+#   %xmm8 GHASH: high products; between groups the running hash, reflected
+#   %xmm9 GHASH: a block register of data
+#   %xmm10 GHASH: the next one
+#   %xmm11 GHASH: a key power, a product
+#   %xmm12 GHASH: a product
+#   %xmm13 rk0
+#   %xmm23 rk1
+#   %xmm22 rk2
+#   %xmm21 rk3
+#   %xmm20 rk4
+#   %xmm19 rk5
+#   %xmm18 rk6
+#   %xmm17 rk7
+#   %xmm16 rk8
+#   %xmm15 rk9
+#   %xmm14 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k128_w4
@@ -1228,102 +1237,175 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     .p2align 5
 aes_gen_vaes512_gcm_dec_k128_w4:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm10
-    vbroadcasti32x4 16(%rdi), %zmm20
-    vbroadcasti32x4 32(%rdi), %zmm19
-    vbroadcasti32x4 48(%rdi), %zmm18
-    vbroadcasti32x4 64(%rdi), %zmm17
-    vbroadcasti32x4 80(%rdi), %zmm16
-    vbroadcasti32x4 96(%rdi), %zmm15
-    vbroadcasti32x4 112(%rdi), %zmm14
-    vbroadcasti32x4 128(%rdi), %zmm13
-    vbroadcasti32x4 144(%rdi), %zmm12
-    vbroadcasti32x4 160(%rdi), %zmm11
+    vmovdqu 0(%rdi), %xmm13
+    vmovdqu64 16(%rdi), %xmm23
+    vmovdqu64 32(%rdi), %xmm22
+    vmovdqu64 48(%rdi), %xmm21
+    vmovdqu64 64(%rdi), %xmm20
+    vmovdqu64 80(%rdi), %xmm19
+    vmovdqu64 96(%rdi), %xmm18
+    vmovdqu64 112(%rdi), %xmm17
+    vmovdqu64 128(%rdi), %xmm16
+    vmovdqu 144(%rdi), %xmm15
+    vmovdqu 160(%rdi), %xmm14
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w4_no_ek0:
-    vmovdqu (%rdx), %xmm5
-    vbroadcasti32x4 16(%rdx), %zmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
-    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm1, %zmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
+    vmovdqu (%rdx), %xmm8
+    vmovdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
     bswap %r11d
     cmp $64, %r9
     jb .Laes_gen_vaes512_gcm_dec_k128_w4_done
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k128_w4_loop:
-    cmp $248, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k128_w4_carry41
-    vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm1, %zmm0
-    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm1, %zmm1
-    jmp .Laes_gen_vaes512_gcm_dec_k128_w4_counted41
-.Laes_gen_vaes512_gcm_dec_k128_w4_carry41:
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
-    vpaddd .Lvaes512_gcm_inc4(%rip), %zmm1, %zmm0
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
-    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm1, %zmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
-.Laes_gen_vaes512_gcm_dec_k128_w4_counted41:
+    cmp $251, %r11b
+    ja .Laes_gen_vaes512_gcm_dec_k128_w4_carry38
+    vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm4, %xmm0
+    vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm4, %xmm1
+    vpaddd .Lvaes512_gcm_inc_be1+32(%rip), %xmm4, %xmm2
+    vpaddd .Lvaes512_gcm_inc_be1+48(%rip), %xmm4, %xmm3
+    vpaddd .Lvaes512_gcm_inc_be1+64(%rip), %xmm4, %xmm4
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w4_counted38
+.Laes_gen_vaes512_gcm_dec_k128_w4_carry38:
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
+    vpaddd .Lvaes512_gcm_inc1(%rip), %xmm4, %xmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
+    vpaddd .Lvaes512_gcm_inc1+32(%rip), %xmm4, %xmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm2, %xmm2
+    vpaddd .Lvaes512_gcm_inc1+48(%rip), %xmm4, %xmm3
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm3, %xmm3
+    vpaddd .Lvaes512_gcm_inc1+64(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
+.Laes_gen_vaes512_gcm_dec_k128_w4_counted38:
     add $4, %r11d
-    vpxord %zmm10, %zmm0, %zmm0
-    vmovdqu64 0(%r8), %zmm6
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm6, %zmm6
-    vpxord %zmm5, %zmm6, %zmm6
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    vpclmulqdq $0, 960(%rsi), %zmm6, %zmm3
-    vpclmulqdq $17, 960(%rsi), %zmm6, %zmm5
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
-    vpshufd $78, %zmm6, %zmm9
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
-    vpxord %zmm9, %zmm6, %zmm6
-    vpclmulqdq $0, 1984(%rsi), %zmm6, %zmm4
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    vpternlogq $150, %zmm3, %zmm5, %zmm4
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm8
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    vpclmulqdq $16, %zmm8, %zmm3, %zmm9
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
-    vpshufd $78, %zmm3, %zmm3
-    vpternlogq $150, %zmm3, %zmm9, %zmm4
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
-    vpclmulqdq $16, %zmm8, %zmm4, %zmm9
-    vpshufd $78, %zmm4, %zmm4
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
-    vpternlogq $150, %zmm4, %zmm9, %zmm5
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm11, %zmm0, %zmm0
-    vshufi64x2 $78, %zmm5, %zmm5, %zmm9
-    vpxord %zmm9, %zmm5, %zmm5
-    vpxord 0(%r8), %zmm0, %zmm0
-    vextracti32x4 $1, %zmm5, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
-    vmovdqu64 %zmm0, 0(%rcx)
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu 0(%r8), %xmm9
+    vpxor %xmm13, %xmm1, %xmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpxor %xmm13, %xmm2, %xmm2
+    vmovdqu 16(%r8), %xmm10
+    vpxor %xmm13, %xmm3, %xmm3
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm10, %xmm10
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    vpxor %xmm8, %xmm9, %xmm9
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcf    # vaesenc %xmm23, %xmm1, %xmm1
+    vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd7    # vaesenc %xmm23, %xmm2, %xmm2
+    vpclmulqdq $0, 976(%rsi), %xmm10, %xmm12
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdf    # vaesenc %xmm23, %xmm3, %xmm3
+    vpxor %xmm12, %xmm6, %xmm6
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xce    # vaesenc %xmm22, %xmm1, %xmm1
+    vpclmulqdq $17, 976(%rsi), %xmm10, %xmm12
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd6    # vaesenc %xmm22, %xmm2, %xmm2
+    vpxor %xmm12, %xmm8, %xmm8
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xde    # vaesenc %xmm22, %xmm3, %xmm3
+    vpshufd $78, %xmm9, %xmm12
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    vpxor %xmm12, %xmm9, %xmm9
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
+    vpshufd $78, %xmm10, %xmm11
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd5    # vaesenc %xmm21, %xmm2, %xmm2
+    vpxor %xmm11, %xmm10, %xmm10
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdd    # vaesenc %xmm21, %xmm3, %xmm3
+    vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    vpclmulqdq $0, 2000(%rsi), %xmm10, %xmm10
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
+    vpxor %xmm10, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd4    # vaesenc %xmm20, %xmm2, %xmm2
+    vmovdqu 32(%r8), %xmm9
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdc    # vaesenc %xmm20, %xmm3, %xmm3
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    vmovdqu 48(%r8), %xmm10
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm10, %xmm10
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd3    # vaesenc %xmm19, %xmm2, %xmm2
+    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm12
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdb    # vaesenc %xmm19, %xmm3, %xmm3
+    vpclmulqdq $0, 1008(%rsi), %xmm10, %xmm11
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    vpxor %xmm12, %xmm6, %xmm6
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
+    vpxor %xmm11, %xmm6, %xmm6
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd2    # vaesenc %xmm18, %xmm2, %xmm2
+    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm12
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm10, %xmm11
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    vpxor %xmm12, %xmm8, %xmm8
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
+    vpxor %xmm11, %xmm8, %xmm8
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd1    # vaesenc %xmm17, %xmm2, %xmm2
+    vpshufd $78, %xmm9, %xmm12
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
+    vpxor %xmm12, %xmm9, %xmm9
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    vpshufd $78, %xmm10, %xmm11
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
+    vpxor %xmm11, %xmm10, %xmm10
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm16, %xmm2, %xmm2
+    vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
+    vpclmulqdq $0, 2032(%rsi), %xmm10, %xmm10
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    vpxor %xmm9, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    vpxor %xmm10, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    vpxor %xmm8, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
+    vpshufd $78, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x69,0xdd,0xd6         # vaesenclast %xmm14, %xmm2, %xmm2
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+    vpxor %xmm12, %xmm7, %xmm7
+    vpxor 0(%r8), %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpxor 16(%r8), %xmm1, %xmm1
+    vpshufd $78, %xmm7, %xmm7
+    vpxor 32(%r8), %xmm2, %xmm2
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor 48(%r8), %xmm3, %xmm3
+    vpxor %xmm12, %xmm8, %xmm8
+    vmovdqu %xmm0, 0(%rcx)
+    vmovdqu %xmm1, 16(%rcx)
+    vmovdqu %xmm2, 32(%rcx)
+    vmovdqu %xmm3, 48(%rcx)
     add $64, %r8
     add $64, %rcx
     sub $64, %r9
     cmp $64, %r9
     jae .Laes_gen_vaes512_gcm_dec_k128_w4_loop
 .Laes_gen_vaes512_gcm_dec_k128_w4_done:
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm8
-    vmovdqu %xmm8, 16(%rdx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm11
+    vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k128_w4_tail
     test %r10, %r10
@@ -1340,92 +1422,90 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm5, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
+    vmovdqa %xmm8, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w4_no_last
-    vmovdqu 48(%rdx), %xmm6
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm9
-    vpxord %zmm9, %zmm3, %zmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm9
-    vpxord %zmm9, %zmm5, %zmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
-    vpxord %zmm6, %zmm4, %zmm4
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
 .Laes_gen_vaes512_gcm_dec_k128_w4_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k128_w4_reduce
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k128_w4_tail_loop:
     mov $-1, %rax
-    cmp $64, %r9
+    cmp $16, %r9
     jae .Laes_gen_vaes512_gcm_dec_k128_w4_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
 .Laes_gen_vaes512_gcm_dec_k128_w4_tail_full:
     kmovq %rax, %k1
-    vmovdqa64 %zmm1, %zmm0
-    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm1, %zmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
-    vpxord %zmm10, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm11, %zmm0, %zmm0
-    vmovdqu8 (%r8), %zmm6{%k1}{z}
-    vpxord %zmm6, %zmm0, %zmm0
-    vmovdqu8 %zmm0, (%rcx){%k1}
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm6, %zmm6
-    vpclmulqdq $0, (%r11), %zmm6, %zmm9
-    vpxord %zmm9, %zmm3, %zmm3
-    vpclmulqdq $17, (%r11), %zmm6, %zmm9
-    vpxord %zmm9, %zmm5, %zmm5
-    vpshufd $78, %zmm6, %zmm9
-    vpxord %zmm9, %zmm6, %zmm6
-    vpclmulqdq $0, 1024(%r11), %zmm6, %zmm6
-    vpxord %zmm6, %zmm4, %zmm4
-    add $64, %r8
-    add $64, %rcx
-    add $64, %r11
-    sub $64, %r9
+    vmovdqa %xmm4, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu8 (%r8), %xmm9{%k1}{z}
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu8 %xmm0, (%rcx){%k1}
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
     ja .Laes_gen_vaes512_gcm_dec_k128_w4_tail_loop
 .Laes_gen_vaes512_gcm_dec_k128_w4_reduce:
-    vpternlogq $150, %zmm3, %zmm5, %zmm4
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm8
-    vpclmulqdq $16, %zmm8, %zmm3, %zmm9
-    vpshufd $78, %zmm3, %zmm3
-    vpternlogq $150, %zmm3, %zmm9, %zmm4
-    vpclmulqdq $16, %zmm8, %zmm4, %zmm9
-    vpshufd $78, %zmm4, %zmm4
-    vpternlogq $150, %zmm4, %zmm9, %zmm5
-    vshufi64x2 $78, %zmm5, %zmm5, %zmm9
-    vpxord %zmm9, %zmm5, %zmm5
-    vextracti32x4 $1, %zmm5, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm8, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpshufd $78, %xmm6, %xmm6
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm12, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpshufd $78, %xmm7, %xmm7
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w4_tag_done
-    vmovdqu 32(%rdx), %xmm6
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm5, %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
-    vmovdqu %xmm6, 48(%rdx)
-    vpxor %xmm6, %xmm6, %xmm6
-    vmovdqu %xmm6, 32(%rdx)
+    vmovdqu 32(%rdx), %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w4_tag_done:
 .Laes_gen_vaes512_gcm_dec_k128_w4_tail_done:
-    vmovdqu %xmm5, (%rdx)
+    vmovdqu %xmm8, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1447,6 +1527,9 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     vpxord %xmm18, %xmm18, %xmm18
     vpxord %xmm19, %xmm19, %xmm19
     vpxord %xmm20, %xmm20, %xmm20
+    vpxord %xmm21, %xmm21, %xmm21
+    vpxord %xmm22, %xmm22, %xmm22
+    vpxord %xmm23, %xmm23, %xmm23
     vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k128_w4, .-aes_gen_vaes512_gcm_dec_k128_w4
@@ -2835,31 +2918,34 @@ aes_gen_vaes512_gcm_dec_k192_w8:
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
-# Requires: AESNI, PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
+# Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512BW, AVX512VL.
 # Register map:
-#   %zmm0 blocks 0-3
-#   %zmm1 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %zmm2 temporary: data loads
-#   %zmm3 GHASH: low products
-#   %zmm4 GHASH: middle products
-#   %zmm5 GHASH: high products; between groups the running hash, reflected
-#   %zmm6 GHASH: a block register of data
-#   %zmm7 GHASH: the next one
-#   %zmm8 GHASH: a key power, a product
-#   %zmm9 GHASH: a product
-#   %zmm10 rk0
-#   %zmm22 rk1
-#   %zmm21 rk2
-#   %zmm20 rk3
-#   %zmm19 rk4
-#   %zmm18 rk5
-#   %zmm17 rk6
-#   %zmm16 rk7
-#   %zmm15 rk8
-#   %zmm14 rk9
-#   %zmm13 rk10
-#   %zmm12 rk11
-#   %zmm11 rk12
+#   %xmm0 block 0
+#   %xmm1 block 1
+#   %xmm2 block 2
+#   %xmm3 block 3
+#   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %xmm5 temporary: data loads
+#   %xmm6 GHASH: low products
+#   %xmm7 GHASH: middle products
+#   %xmm8 GHASH: high products; between groups the running hash, reflected
+#   %xmm9 GHASH: a block register of data
+#   %xmm10 GHASH: the next one
+#   %xmm11 GHASH: a key power, a product
+#   %xmm12 GHASH: a product
+#   %xmm13 rk0
+#   %xmm25 rk1
+#   %xmm24 rk2
+#   %xmm23 rk3
+#   %xmm22 rk4
+#   %xmm21 rk5
+#   %xmm20 rk6
+#   %xmm19 rk7
+#   %xmm18 rk8
+#   %xmm17 rk9
+#   %xmm16 rk10
+#   %xmm15 rk11
+#   %xmm14 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k192_w4
@@ -2867,26 +2953,29 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     .p2align 5
 aes_gen_vaes512_gcm_dec_k192_w4:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm10
-    vbroadcasti32x4 16(%rdi), %zmm22
-    vbroadcasti32x4 32(%rdi), %zmm21
-    vbroadcasti32x4 48(%rdi), %zmm20
-    vbroadcasti32x4 64(%rdi), %zmm19
-    vbroadcasti32x4 80(%rdi), %zmm18
-    vbroadcasti32x4 96(%rdi), %zmm17
-    vbroadcasti32x4 112(%rdi), %zmm16
-    vbroadcasti32x4 128(%rdi), %zmm15
-    vbroadcasti32x4 144(%rdi), %zmm14
-    vbroadcasti32x4 160(%rdi), %zmm13
-    vbroadcasti32x4 176(%rdi), %zmm12
-    vbroadcasti32x4 192(%rdi), %zmm11
+    vmovdqu 0(%rdi), %xmm13
+    vmovdqu64 16(%rdi), %xmm25
+    vmovdqu64 32(%rdi), %xmm24
+    vmovdqu64 48(%rdi), %xmm23
+    vmovdqu64 64(%rdi), %xmm22
+    vmovdqu64 80(%rdi), %xmm21
+    vmovdqu64 96(%rdi), %xmm20
+    vmovdqu64 112(%rdi), %xmm19
+    vmovdqu64 128(%rdi), %xmm18
+    vmovdqu64 144(%rdi), %xmm17
+    vmovdqu64 160(%rdi), %xmm16
+    vmovdqu 176(%rdi), %xmm15
+    vmovdqu 192(%rdi), %xmm14
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
@@ -2895,80 +2984,156 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w4_no_ek0:
-    vmovdqu (%rdx), %xmm5
-    vbroadcasti32x4 16(%rdx), %zmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
-    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm1, %zmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
+    vmovdqu (%rdx), %xmm8
+    vmovdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
     bswap %r11d
     cmp $64, %r9
     jb .Laes_gen_vaes512_gcm_dec_k192_w4_done
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k192_w4_loop:
-    cmp $248, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k192_w4_carry45
-    vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm1, %zmm0
-    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm1, %zmm1
-    jmp .Laes_gen_vaes512_gcm_dec_k192_w4_counted45
-.Laes_gen_vaes512_gcm_dec_k192_w4_carry45:
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
-    vpaddd .Lvaes512_gcm_inc4(%rip), %zmm1, %zmm0
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
-    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm1, %zmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
-.Laes_gen_vaes512_gcm_dec_k192_w4_counted45:
+    cmp $251, %r11b
+    ja .Laes_gen_vaes512_gcm_dec_k192_w4_carry42
+    vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm4, %xmm0
+    vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm4, %xmm1
+    vpaddd .Lvaes512_gcm_inc_be1+32(%rip), %xmm4, %xmm2
+    vpaddd .Lvaes512_gcm_inc_be1+48(%rip), %xmm4, %xmm3
+    vpaddd .Lvaes512_gcm_inc_be1+64(%rip), %xmm4, %xmm4
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w4_counted42
+.Laes_gen_vaes512_gcm_dec_k192_w4_carry42:
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
+    vpaddd .Lvaes512_gcm_inc1(%rip), %xmm4, %xmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
+    vpaddd .Lvaes512_gcm_inc1+32(%rip), %xmm4, %xmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm2, %xmm2
+    vpaddd .Lvaes512_gcm_inc1+48(%rip), %xmm4, %xmm3
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm3, %xmm3
+    vpaddd .Lvaes512_gcm_inc1+64(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
+.Laes_gen_vaes512_gcm_dec_k192_w4_counted42:
     add $4, %r11d
-    vpxord %zmm10, %zmm0, %zmm0
-    vmovdqu64 0(%r8), %zmm6
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm6, %zmm6
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
-    vpxord %zmm5, %zmm6, %zmm6
-    vpclmulqdq $0, 960(%rsi), %zmm6, %zmm3
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
-    vpclmulqdq $17, 960(%rsi), %zmm6, %zmm5
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    vpshufd $78, %zmm6, %zmm9
-    vpxord %zmm9, %zmm6, %zmm6
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
-    vpclmulqdq $0, 1984(%rsi), %zmm6, %zmm4
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
-    vpternlogq $150, %zmm3, %zmm5, %zmm4
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm8
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    vpclmulqdq $16, %zmm8, %zmm3, %zmm9
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    vpshufd $78, %zmm3, %zmm3
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
-    vpternlogq $150, %zmm3, %zmm9, %zmm4
-    vpclmulqdq $16, %zmm8, %zmm4, %zmm9
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
-    vpshufd $78, %zmm4, %zmm4
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
-    vpternlogq $150, %zmm4, %zmm9, %zmm5
-    vshufi64x2 $78, %zmm5, %zmm5, %zmm9
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm11, %zmm0, %zmm0
-    vpxord %zmm9, %zmm5, %zmm5
-    vpxord 0(%r8), %zmm0, %zmm0
-    vextracti32x4 $1, %zmm5, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
-    vmovdqu64 %zmm0, 0(%rcx)
+    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm13, %xmm1, %xmm1
+    vmovdqu 0(%r8), %xmm9
+    vpxor %xmm13, %xmm2, %xmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpxor %xmm13, %xmm3, %xmm3
+    vmovdqu 16(%r8), %xmm10
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm10, %xmm10
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xc9    # vaesenc %xmm25, %xmm1, %xmm1
+    vpxor %xmm8, %xmm9, %xmm9
+    .byte 0x62,0x92,0x6d,0x08,0xdc,0xd1    # vaesenc %xmm25, %xmm2, %xmm2
+    vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xd9    # vaesenc %xmm25, %xmm3, %xmm3
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    vpclmulqdq $0, 976(%rsi), %xmm10, %xmm12
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xc8    # vaesenc %xmm24, %xmm1, %xmm1
+    vpxor %xmm12, %xmm6, %xmm6
+    .byte 0x62,0x92,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm24, %xmm2, %xmm2
+    vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xd8    # vaesenc %xmm24, %xmm3, %xmm3
+    vpclmulqdq $17, 976(%rsi), %xmm10, %xmm12
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    vpxor %xmm12, %xmm8, %xmm8
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcf    # vaesenc %xmm23, %xmm1, %xmm1
+    vpshufd $78, %xmm9, %xmm12
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd7    # vaesenc %xmm23, %xmm2, %xmm2
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdf    # vaesenc %xmm23, %xmm3, %xmm3
+    vpxor %xmm12, %xmm9, %xmm9
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    vpshufd $78, %xmm10, %xmm11
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xce    # vaesenc %xmm22, %xmm1, %xmm1
+    vpxor %xmm11, %xmm10, %xmm10
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd6    # vaesenc %xmm22, %xmm2, %xmm2
+    vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xde    # vaesenc %xmm22, %xmm3, %xmm3
+    vpclmulqdq $0, 2000(%rsi), %xmm10, %xmm10
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    vpxor %xmm10, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd5    # vaesenc %xmm21, %xmm2, %xmm2
+    vmovdqu 32(%r8), %xmm9
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdd    # vaesenc %xmm21, %xmm3, %xmm3
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    vmovdqu 48(%r8), %xmm10
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm10, %xmm10
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd4    # vaesenc %xmm20, %xmm2, %xmm2
+    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm12
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdc    # vaesenc %xmm20, %xmm3, %xmm3
+    vpclmulqdq $0, 1008(%rsi), %xmm10, %xmm11
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
+    vpxor %xmm12, %xmm6, %xmm6
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd3    # vaesenc %xmm19, %xmm2, %xmm2
+    vpxor %xmm11, %xmm6, %xmm6
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdb    # vaesenc %xmm19, %xmm3, %xmm3
+    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm12
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    vpclmulqdq $17, 1008(%rsi), %xmm10, %xmm11
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
+    vpxor %xmm12, %xmm8, %xmm8
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd2    # vaesenc %xmm18, %xmm2, %xmm2
+    vpxor %xmm11, %xmm8, %xmm8
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    vpshufd $78, %xmm9, %xmm12
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
+    vpxor %xmm12, %xmm9, %xmm9
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd1    # vaesenc %xmm17, %xmm2, %xmm2
+    vpshufd $78, %xmm10, %xmm11
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
+    vpxor %xmm11, %xmm10, %xmm10
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
+    vpclmulqdq $0, 2032(%rsi), %xmm10, %xmm10
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm16, %xmm2, %xmm2
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
+    vpxor %xmm9, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    vpxor %xmm10, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
+    vpxor %xmm8, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vpshufd $78, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdd,0xd6         # vaesenclast %xmm14, %xmm2, %xmm2
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+    vpxor %xmm12, %xmm7, %xmm7
+    vpxor 0(%r8), %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpxor 16(%r8), %xmm1, %xmm1
+    vpshufd $78, %xmm7, %xmm7
+    vpxor 32(%r8), %xmm2, %xmm2
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor 48(%r8), %xmm3, %xmm3
+    vpxor %xmm12, %xmm8, %xmm8
+    vmovdqu %xmm0, 0(%rcx)
+    vmovdqu %xmm1, 16(%rcx)
+    vmovdqu %xmm2, 32(%rcx)
+    vmovdqu %xmm3, 48(%rcx)
     add $64, %r8
     add $64, %rcx
     sub $64, %r9
     cmp $64, %r9
     jae .Laes_gen_vaes512_gcm_dec_k192_w4_loop
 .Laes_gen_vaes512_gcm_dec_k192_w4_done:
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm8
-    vmovdqu %xmm8, 16(%rdx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm11
+    vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k192_w4_tail
     test %r10, %r10
@@ -2985,94 +3150,92 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm5, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
+    vmovdqa %xmm8, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w4_no_last
-    vmovdqu 48(%rdx), %xmm6
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm9
-    vpxord %zmm9, %zmm3, %zmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm9
-    vpxord %zmm9, %zmm5, %zmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
-    vpxord %zmm6, %zmm4, %zmm4
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
 .Laes_gen_vaes512_gcm_dec_k192_w4_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k192_w4_reduce
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k192_w4_tail_loop:
     mov $-1, %rax
-    cmp $64, %r9
+    cmp $16, %r9
     jae .Laes_gen_vaes512_gcm_dec_k192_w4_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
 .Laes_gen_vaes512_gcm_dec_k192_w4_tail_full:
     kmovq %rax, %k1
-    vmovdqa64 %zmm1, %zmm0
-    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm1, %zmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
-    vpxord %zmm10, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm11, %zmm0, %zmm0
-    vmovdqu8 (%r8), %zmm6{%k1}{z}
-    vpxord %zmm6, %zmm0, %zmm0
-    vmovdqu8 %zmm0, (%rcx){%k1}
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm6, %zmm6
-    vpclmulqdq $0, (%r11), %zmm6, %zmm9
-    vpxord %zmm9, %zmm3, %zmm3
-    vpclmulqdq $17, (%r11), %zmm6, %zmm9
-    vpxord %zmm9, %zmm5, %zmm5
-    vpshufd $78, %zmm6, %zmm9
-    vpxord %zmm9, %zmm6, %zmm6
-    vpclmulqdq $0, 1024(%r11), %zmm6, %zmm6
-    vpxord %zmm6, %zmm4, %zmm4
-    add $64, %r8
-    add $64, %rcx
-    add $64, %r11
-    sub $64, %r9
+    vmovdqa %xmm4, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu8 (%r8), %xmm9{%k1}{z}
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu8 %xmm0, (%rcx){%k1}
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
     ja .Laes_gen_vaes512_gcm_dec_k192_w4_tail_loop
 .Laes_gen_vaes512_gcm_dec_k192_w4_reduce:
-    vpternlogq $150, %zmm3, %zmm5, %zmm4
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm8
-    vpclmulqdq $16, %zmm8, %zmm3, %zmm9
-    vpshufd $78, %zmm3, %zmm3
-    vpternlogq $150, %zmm3, %zmm9, %zmm4
-    vpclmulqdq $16, %zmm8, %zmm4, %zmm9
-    vpshufd $78, %zmm4, %zmm4
-    vpternlogq $150, %zmm4, %zmm9, %zmm5
-    vshufi64x2 $78, %zmm5, %zmm5, %zmm9
-    vpxord %zmm9, %zmm5, %zmm5
-    vextracti32x4 $1, %zmm5, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm8, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpshufd $78, %xmm6, %xmm6
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm12, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpshufd $78, %xmm7, %xmm7
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w4_tag_done
-    vmovdqu 32(%rdx), %xmm6
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm5, %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
-    vmovdqu %xmm6, 48(%rdx)
-    vpxor %xmm6, %xmm6, %xmm6
-    vmovdqu %xmm6, 32(%rdx)
+    vmovdqu 32(%rdx), %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w4_tag_done:
 .Laes_gen_vaes512_gcm_dec_k192_w4_tail_done:
-    vmovdqu %xmm5, (%rdx)
+    vmovdqu %xmm8, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3096,6 +3259,9 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     vpxord %xmm20, %xmm20, %xmm20
     vpxord %xmm21, %xmm21, %xmm21
     vpxord %xmm22, %xmm22, %xmm22
+    vpxord %xmm23, %xmm23, %xmm23
+    vpxord %xmm24, %xmm24, %xmm24
+    vpxord %xmm25, %xmm25, %xmm25
     vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k192_w4, .-aes_gen_vaes512_gcm_dec_k192_w4
@@ -4554,33 +4720,36 @@ aes_gen_vaes512_gcm_dec_k256_w8:
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
-# Requires: AESNI, PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
+# Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512BW, AVX512VL.
 # Register map:
-#   %zmm0 blocks 0-3
-#   %zmm1 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %zmm2 temporary: data loads
-#   %zmm3 GHASH: low products
-#   %zmm4 GHASH: middle products
-#   %zmm5 GHASH: high products; between groups the running hash, reflected
-#   %zmm6 GHASH: a block register of data
-#   %zmm7 GHASH: the next one
-#   %zmm8 GHASH: a key power, a product
-#   %zmm9 GHASH: a product
-#   %zmm10 rk0
-#   %zmm24 rk1
-#   %zmm23 rk2
-#   %zmm22 rk3
-#   %zmm21 rk4
-#   %zmm20 rk5
-#   %zmm19 rk6
-#   %zmm18 rk7
-#   %zmm17 rk8
-#   %zmm16 rk9
-#   %zmm15 rk10
-#   %zmm14 rk11
-#   %zmm13 rk12
-#   %zmm12 rk13
-#   %zmm11 rk14
+#   %xmm0 block 0
+#   %xmm1 block 1
+#   %xmm2 block 2
+#   %xmm3 block 3
+#   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %xmm5 temporary: data loads
+#   %xmm6 GHASH: low products
+#   %xmm7 GHASH: middle products
+#   %xmm8 GHASH: high products; between groups the running hash, reflected
+#   %xmm9 GHASH: a block register of data
+#   %xmm10 GHASH: the next one
+#   %xmm11 GHASH: a key power, a product
+#   %xmm12 GHASH: a product
+#   %xmm13 rk0
+#   %xmm27 rk1
+#   %xmm26 rk2
+#   %xmm25 rk3
+#   %xmm24 rk4
+#   %xmm23 rk5
+#   %xmm22 rk6
+#   %xmm21 rk7
+#   %xmm20 rk8
+#   %xmm19 rk9
+#   %xmm18 rk10
+#   %xmm17 rk11
+#   %xmm16 rk12
+#   %xmm15 rk13
+#   %xmm14 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k256_w4
@@ -4588,28 +4757,31 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     .p2align 5
 aes_gen_vaes512_gcm_dec_k256_w4:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm10
-    vbroadcasti32x4 16(%rdi), %zmm24
-    vbroadcasti32x4 32(%rdi), %zmm23
-    vbroadcasti32x4 48(%rdi), %zmm22
-    vbroadcasti32x4 64(%rdi), %zmm21
-    vbroadcasti32x4 80(%rdi), %zmm20
-    vbroadcasti32x4 96(%rdi), %zmm19
-    vbroadcasti32x4 112(%rdi), %zmm18
-    vbroadcasti32x4 128(%rdi), %zmm17
-    vbroadcasti32x4 144(%rdi), %zmm16
-    vbroadcasti32x4 160(%rdi), %zmm15
-    vbroadcasti32x4 176(%rdi), %zmm14
-    vbroadcasti32x4 192(%rdi), %zmm13
-    vbroadcasti32x4 208(%rdi), %zmm12
-    vbroadcasti32x4 224(%rdi), %zmm11
+    vmovdqu 0(%rdi), %xmm13
+    vmovdqu64 16(%rdi), %xmm27
+    vmovdqu64 32(%rdi), %xmm26
+    vmovdqu64 48(%rdi), %xmm25
+    vmovdqu64 64(%rdi), %xmm24
+    vmovdqu64 80(%rdi), %xmm23
+    vmovdqu64 96(%rdi), %xmm22
+    vmovdqu64 112(%rdi), %xmm21
+    vmovdqu64 128(%rdi), %xmm20
+    vmovdqu64 144(%rdi), %xmm19
+    vmovdqu64 160(%rdi), %xmm18
+    vmovdqu64 176(%rdi), %xmm17
+    vmovdqu64 192(%rdi), %xmm16
+    vmovdqu 208(%rdi), %xmm15
+    vmovdqu 224(%rdi), %xmm14
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
@@ -4620,82 +4792,164 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w4_no_ek0:
-    vmovdqu (%rdx), %xmm5
-    vbroadcasti32x4 16(%rdx), %zmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
-    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm1, %zmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
+    vmovdqu (%rdx), %xmm8
+    vmovdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
     bswap %r11d
     cmp $64, %r9
     jb .Laes_gen_vaes512_gcm_dec_k256_w4_done
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k256_w4_loop:
-    cmp $248, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k256_w4_carry49
-    vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm1, %zmm0
-    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm1, %zmm1
-    jmp .Laes_gen_vaes512_gcm_dec_k256_w4_counted49
-.Laes_gen_vaes512_gcm_dec_k256_w4_carry49:
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
-    vpaddd .Lvaes512_gcm_inc4(%rip), %zmm1, %zmm0
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
-    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm1, %zmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
-.Laes_gen_vaes512_gcm_dec_k256_w4_counted49:
+    cmp $251, %r11b
+    ja .Laes_gen_vaes512_gcm_dec_k256_w4_carry46
+    vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm4, %xmm0
+    vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm4, %xmm1
+    vpaddd .Lvaes512_gcm_inc_be1+32(%rip), %xmm4, %xmm2
+    vpaddd .Lvaes512_gcm_inc_be1+48(%rip), %xmm4, %xmm3
+    vpaddd .Lvaes512_gcm_inc_be1+64(%rip), %xmm4, %xmm4
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w4_counted46
+.Laes_gen_vaes512_gcm_dec_k256_w4_carry46:
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
+    vpaddd .Lvaes512_gcm_inc1(%rip), %xmm4, %xmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
+    vpaddd .Lvaes512_gcm_inc1+32(%rip), %xmm4, %xmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm2, %xmm2
+    vpaddd .Lvaes512_gcm_inc1+48(%rip), %xmm4, %xmm3
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm3, %xmm3
+    vpaddd .Lvaes512_gcm_inc1+64(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
+.Laes_gen_vaes512_gcm_dec_k256_w4_counted46:
     add $4, %r11d
-    vpxord %zmm10, %zmm0, %zmm0
-    vmovdqu64 0(%r8), %zmm6
-    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm6, %zmm6
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
-    vpxord %zmm5, %zmm6, %zmm6
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
-    vpclmulqdq $0, 960(%rsi), %zmm6, %zmm3
-    vpclmulqdq $17, 960(%rsi), %zmm6, %zmm5
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
-    vpshufd $78, %zmm6, %zmm9
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
-    vpxord %zmm9, %zmm6, %zmm6
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    vpclmulqdq $0, 1984(%rsi), %zmm6, %zmm4
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
-    vpternlogq $150, %zmm3, %zmm5, %zmm4
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm8
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
-    vpclmulqdq $16, %zmm8, %zmm3, %zmm9
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    vpshufd $78, %zmm3, %zmm3
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    vpternlogq $150, %zmm3, %zmm9, %zmm4
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
-    vpclmulqdq $16, %zmm8, %zmm4, %zmm9
-    vpshufd $78, %zmm4, %zmm4
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
-    vpternlogq $150, %zmm4, %zmm9, %zmm5
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
-    vshufi64x2 $78, %zmm5, %zmm5, %zmm9
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm11, %zmm0, %zmm0
-    vpxord %zmm9, %zmm5, %zmm5
-    vpxord 0(%r8), %zmm0, %zmm0
-    vextracti32x4 $1, %zmm5, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
-    vmovdqu64 %zmm0, 0(%rcx)
+    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm13, %xmm1, %xmm1
+    vmovdqu 0(%r8), %xmm9
+    vpxor %xmm13, %xmm2, %xmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpxor %xmm13, %xmm3, %xmm3
+    vmovdqu 16(%r8), %xmm10
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xcb    # vaesenc %xmm27, %xmm1, %xmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm10, %xmm10
+    .byte 0x62,0x92,0x6d,0x08,0xdc,0xd3    # vaesenc %xmm27, %xmm2, %xmm2
+    vpxor %xmm8, %xmm9, %xmm9
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xdb    # vaesenc %xmm27, %xmm3, %xmm3
+    vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xca    # vaesenc %xmm26, %xmm1, %xmm1
+    vpclmulqdq $0, 976(%rsi), %xmm10, %xmm12
+    .byte 0x62,0x92,0x6d,0x08,0xdc,0xd2    # vaesenc %xmm26, %xmm2, %xmm2
+    vpxor %xmm12, %xmm6, %xmm6
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xda    # vaesenc %xmm26, %xmm3, %xmm3
+    vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xc9    # vaesenc %xmm25, %xmm1, %xmm1
+    vpclmulqdq $17, 976(%rsi), %xmm10, %xmm12
+    .byte 0x62,0x92,0x6d,0x08,0xdc,0xd1    # vaesenc %xmm25, %xmm2, %xmm2
+    vpxor %xmm12, %xmm8, %xmm8
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xd9    # vaesenc %xmm25, %xmm3, %xmm3
+    vpshufd $78, %xmm9, %xmm12
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xc8    # vaesenc %xmm24, %xmm1, %xmm1
+    vpxor %xmm12, %xmm9, %xmm9
+    .byte 0x62,0x92,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm24, %xmm2, %xmm2
+    vpshufd $78, %xmm10, %xmm11
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xd8    # vaesenc %xmm24, %xmm3, %xmm3
+    vpxor %xmm11, %xmm10, %xmm10
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcf    # vaesenc %xmm23, %xmm1, %xmm1
+    vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd7    # vaesenc %xmm23, %xmm2, %xmm2
+    vpclmulqdq $0, 2000(%rsi), %xmm10, %xmm10
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdf    # vaesenc %xmm23, %xmm3, %xmm3
+    vpxor %xmm10, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xce    # vaesenc %xmm22, %xmm1, %xmm1
+    vmovdqu 32(%r8), %xmm9
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd6    # vaesenc %xmm22, %xmm2, %xmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xde    # vaesenc %xmm22, %xmm3, %xmm3
+    vmovdqu 48(%r8), %xmm10
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm10, %xmm10
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd5    # vaesenc %xmm21, %xmm2, %xmm2
+    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm12
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdd    # vaesenc %xmm21, %xmm3, %xmm3
+    vpclmulqdq $0, 1008(%rsi), %xmm10, %xmm11
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
+    vpxor %xmm12, %xmm6, %xmm6
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd4    # vaesenc %xmm20, %xmm2, %xmm2
+    vpxor %xmm11, %xmm6, %xmm6
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdc    # vaesenc %xmm20, %xmm3, %xmm3
+    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm12
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
+    vpclmulqdq $17, 1008(%rsi), %xmm10, %xmm11
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd3    # vaesenc %xmm19, %xmm2, %xmm2
+    vpxor %xmm12, %xmm8, %xmm8
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdb    # vaesenc %xmm19, %xmm3, %xmm3
+    vpxor %xmm11, %xmm8, %xmm8
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
+    vpshufd $78, %xmm9, %xmm12
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd2    # vaesenc %xmm18, %xmm2, %xmm2
+    vpxor %xmm12, %xmm9, %xmm9
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
+    vpshufd $78, %xmm10, %xmm11
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
+    vpxor %xmm11, %xmm10, %xmm10
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd1    # vaesenc %xmm17, %xmm2, %xmm2
+    vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
+    vpclmulqdq $0, 2032(%rsi), %xmm10, %xmm10
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
+    vpxor %xmm9, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm16, %xmm2, %xmm2
+    vpxor %xmm10, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    vpxor %xmm8, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    vpshufd $78, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x69,0xdd,0xd6         # vaesenclast %xmm14, %xmm2, %xmm2
+    vpxor %xmm12, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpxor 0(%r8), %xmm0, %xmm0
+    vpxor 16(%r8), %xmm1, %xmm1
+    vpshufd $78, %xmm7, %xmm7
+    vpxor 32(%r8), %xmm2, %xmm2
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor 48(%r8), %xmm3, %xmm3
+    vpxor %xmm12, %xmm8, %xmm8
+    vmovdqu %xmm0, 0(%rcx)
+    vmovdqu %xmm1, 16(%rcx)
+    vmovdqu %xmm2, 32(%rcx)
+    vmovdqu %xmm3, 48(%rcx)
     add $64, %r8
     add $64, %rcx
     sub $64, %r9
     cmp $64, %r9
     jae .Laes_gen_vaes512_gcm_dec_k256_w4_loop
 .Laes_gen_vaes512_gcm_dec_k256_w4_done:
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm8
-    vmovdqu %xmm8, 16(%rdx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm11
+    vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k256_w4_tail
     test %r10, %r10
@@ -4712,96 +4966,94 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm5, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
+    vmovdqa %xmm8, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w4_no_last
-    vmovdqu 48(%rdx), %xmm6
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm9
-    vpxord %zmm9, %zmm3, %zmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm9
-    vpxord %zmm9, %zmm5, %zmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
-    vpxord %zmm6, %zmm4, %zmm4
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
 .Laes_gen_vaes512_gcm_dec_k256_w4_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k256_w4_reduce
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k256_w4_tail_loop:
     mov $-1, %rax
-    cmp $64, %r9
+    cmp $16, %r9
     jae .Laes_gen_vaes512_gcm_dec_k256_w4_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
 .Laes_gen_vaes512_gcm_dec_k256_w4_tail_full:
     kmovq %rax, %k1
-    vmovdqa64 %zmm1, %zmm0
-    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm1, %zmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
-    vpxord %zmm10, %zmm0, %zmm0
-    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm11, %zmm0, %zmm0
-    vmovdqu8 (%r8), %zmm6{%k1}{z}
-    vpxord %zmm6, %zmm0, %zmm0
-    vmovdqu8 %zmm0, (%rcx){%k1}
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm6, %zmm6
-    vpclmulqdq $0, (%r11), %zmm6, %zmm9
-    vpxord %zmm9, %zmm3, %zmm3
-    vpclmulqdq $17, (%r11), %zmm6, %zmm9
-    vpxord %zmm9, %zmm5, %zmm5
-    vpshufd $78, %zmm6, %zmm9
-    vpxord %zmm9, %zmm6, %zmm6
-    vpclmulqdq $0, 1024(%r11), %zmm6, %zmm6
-    vpxord %zmm6, %zmm4, %zmm4
-    add $64, %r8
-    add $64, %rcx
-    add $64, %r11
-    sub $64, %r9
+    vmovdqa %xmm4, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu8 (%r8), %xmm9{%k1}{z}
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu8 %xmm0, (%rcx){%k1}
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
     ja .Laes_gen_vaes512_gcm_dec_k256_w4_tail_loop
 .Laes_gen_vaes512_gcm_dec_k256_w4_reduce:
-    vpternlogq $150, %zmm3, %zmm5, %zmm4
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm8
-    vpclmulqdq $16, %zmm8, %zmm3, %zmm9
-    vpshufd $78, %zmm3, %zmm3
-    vpternlogq $150, %zmm3, %zmm9, %zmm4
-    vpclmulqdq $16, %zmm8, %zmm4, %zmm9
-    vpshufd $78, %zmm4, %zmm4
-    vpternlogq $150, %zmm4, %zmm9, %zmm5
-    vshufi64x2 $78, %zmm5, %zmm5, %zmm9
-    vpxord %zmm9, %zmm5, %zmm5
-    vextracti32x4 $1, %zmm5, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm8, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpshufd $78, %xmm6, %xmm6
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm12, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpshufd $78, %xmm7, %xmm7
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w4_tag_done
-    vmovdqu 32(%rdx), %xmm6
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm5, %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
-    vmovdqu %xmm6, 48(%rdx)
-    vpxor %xmm6, %xmm6, %xmm6
-    vmovdqu %xmm6, 32(%rdx)
+    vmovdqu 32(%rdx), %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w4_tag_done:
 .Laes_gen_vaes512_gcm_dec_k256_w4_tail_done:
-    vmovdqu %xmm5, (%rdx)
+    vmovdqu %xmm8, (%rdx)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4827,6 +5079,9 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     vpxord %xmm22, %xmm22, %xmm22
     vpxord %xmm23, %xmm23, %xmm23
     vpxord %xmm24, %xmm24, %xmm24
+    vpxord %xmm25, %xmm25, %xmm25
+    vpxord %xmm26, %xmm26, %xmm26
+    vpxord %xmm27, %xmm27, %xmm27
     vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k256_w4, .-aes_gen_vaes512_gcm_dec_k256_w4
