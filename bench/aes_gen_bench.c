@@ -29,9 +29,9 @@ static const char *const usage_text =
     "  --bound         measure AES instruction latency/throughput and print each\n"
     "                  row's hardware bound and our time as a multiple of it\n"
     "  --sweep         every registered width of each mode, as a table\n"
-    "  --setkey        key setup (both schedules) per key size for every usable\n"
-    "                  backend, beside OpenSSL's AES_set_encrypt_key +\n"
-    "                  AES_set_decrypt_key\n"
+    "  --setkey        key setup (both schedules) per key size: aes_gen_setkey and\n"
+    "                  every usable backend, beside OpenSSL, libgcrypt, nettle and\n"
+    "                  Intel ipsec-mb\n"
     "  --gcm           AES-GCM per message size (--sizes), encryption and decryption,\n"
     "                  with --compare beside OpenSSL, libgcrypt, nettle and Intel\n"
     "                  ipsec-mb, with --bound beside the carry-less-multiply bound\n"
@@ -39,7 +39,9 @@ static const char *const usage_text =
     "                  64,256,1024,8192,65536), encryption and decryption, with\n"
     "                  --compare beside OpenSSL, libgcrypt and nettle, with --bound\n"
     "                  beside the AES bound\n"
-    "  --sizes LIST    --gcm and --xts message sizes (--gcm's default\n"
+    "  --short         short messages: the table beside every peer at each of\n"
+    "                  --sizes (default 16,32,48,64,128,256)\n"
+    "  --sizes LIST    --gcm, --xts and --short message sizes (--gcm's default\n"
     "                  16,64,256,1024,8192,65536)\n"
     "  --tune-out FILE with --sweep: write the fastest width per (backend, mode,\n"
     "                  direction, key size) for the next build (make tune)\n"
@@ -54,7 +56,7 @@ struct options {
     size_t bytes;
     int samples;
     int compare, peer_no_hw, peer_no_aesni, setkey, bound, sweep, csv, json, keys_given, gcm,
-        xts, sizes_given;
+        xts, sizes_given, short_msgs;
     const char *tune_out;
     size_t sizes[16];
     int nsizes;
@@ -95,6 +97,7 @@ static void parse(int argc, char **argv, struct options *o)
         else if (!strcmp(a, "--setkey")) o->setkey = 1;
         else if (!strcmp(a, "--gcm")) o->gcm = 1;
         else if (!strcmp(a, "--xts")) o->xts = 1;
+        else if (!strcmp(a, "--short")) o->short_msgs = o->compare = 1;
         else if (!strcmp(a, "--csv")) o->csv = 1;
         else if (!strcmp(a, "--json")) o->json = 1;
         else if (!v) die("option needs a value or is unknown (see --help)", a);
@@ -137,6 +140,14 @@ static void parse(int argc, char **argv, struct options *o)
         } else
             die("unknown option (see --help)", a);
     }
+    if (o->short_msgs && !o->sizes_given) {
+        static const size_t short_sizes[] = {16, 32, 48, 64, 128, 256};
+        for (o->nsizes = 0; o->nsizes < 6; o->nsizes++)
+            o->sizes[o->nsizes] = short_sizes[o->nsizes];
+    }
+    for (int i = 0; o->short_msgs && i < o->nsizes; i++)
+        if (o->sizes[i] % 16)
+            die("--short takes sizes that are multiples of 16 (the block modes' ECB/CBC)", NULL);
     if (o->xts && !o->sizes_given) { /* a data unit is 16 bytes or more */
         static const size_t xts_sizes[] = {64, 256, 1024, 8192, 65536};
         for (o->nsizes = 0; o->nsizes < 5; o->nsizes++)
@@ -375,7 +386,12 @@ static void print_rows(const struct options *o, const struct bench_clock *c,
         if (!o->csv && !o->json && (i == 0 || r->key_bits != rows[i - 1].key_bits)) {
             printf("\nAES-%-4u backend   W      ns/B  spread     MiB/s   cycles/B", r->key_bits);
             if (o->compare)
-                printf(" | %9s %9s %9s  ours/best", "openssl", "gcrypt", "nettle");
+            {
+                printf(" |");
+                for (int p = 0; p < PEER_COUNT; p++)
+                    printf(" %9s", peer_names[p]);
+                printf("  ours/best");
+            }
             if (o->bound)
                 printf(" | bound c/B  ours/bound");
             printf("\n");
@@ -424,7 +440,10 @@ static void print_rows(const struct options *o, const struct bench_clock *c,
                     fmt_ns(s[p], sizeof s[p], r->peer_ns[p]);
                 best < 0 ? snprintf(ratio, sizeof ratio, "n/a")
                          : snprintf(ratio, sizeof ratio, "%.2f", r->ns / best);
-                printf(" | %9s %9s %9s %10s", s[0], s[1], s[2], ratio);
+                printf(" |");
+                for (int p = 0; p < PEER_COUNT; p++)
+                    printf(" %9s", s[p]);
+                printf(" %10s", ratio);
             }
             if (o->bound) {
                 if (r->bound_ns < 0)
@@ -452,7 +471,8 @@ static int setkey(aes_gen_key *k, const char *backend, unsigned bits)
 }
 
 struct setkey_job {
-    size_t backend, key_len;
+    int backend; /* -1: aes_gen_setkey, the default */
+    size_t key_len;
     aes_gen_key k;
 };
 
@@ -460,35 +480,58 @@ static void run_setkey(void *ctx, uint8_t *buf, size_t len)
 {
     struct setkey_job *s = ctx;
     (void)len;
-    aes_gen_setkey_backend(&s->k, buf, s->key_len, aes_gen_backend_table[s->backend].name);
+    if (s->backend < 0)
+        aes_gen_setkey(&s->k, buf, s->key_len);
+    else
+        aes_gen_setkey_backend(&s->k, buf, s->key_len, aes_gen_backend_table[s->backend].name);
 }
 
-/* ns per key setup, every usable backend and OpenSSL timed together per key size. */
+/* ns per key setup per key size: aes_gen_setkey (the default), every usable
+ * backend by name (the name lookup included), and the peers, timed together. */
 static int run_setkey_table(const struct options *o, uint8_t *buf)
 {
-    static struct setkey_job ctx[AES_GEN_BACKEND_COUNT];
-    struct bench_job jobs[AES_GEN_BACKEND_COUNT + 1];
+    static struct setkey_job ctx[AES_GEN_BACKEND_COUNT + 1];
+    struct bench_job jobs[AES_GEN_BACKEND_COUNT + 1 + SETKEY_PEER_COUNT];
     printf("aes-gen-bench --setkey: ns per key setup (encryption and decryption schedules), "
            "median of %d\n", o->samples);
     for (int ki = 0; ki < o->nkeys; ki++) {
         const unsigned bits = o->keys[ki];
-        int n = 0;
-        size_t ids[AES_GEN_BACKEND_COUNT];
-        for (size_t b = 0; b < AES_GEN_BACKEND_COUNT; b++)
+        int n = 0, peer_job[SETKEY_PEER_COUNT];
+        ctx[n] = (struct setkey_job){.backend = -1, .key_len = bits / 8};
+        jobs[n] = (struct bench_job){.fn = run_setkey, .ctx = &ctx[n]};
+        n++;
+        for (int b = 0; b < AES_GEN_BACKEND_COUNT; b++)
             if (aes_gen_backend_usable((enum aes_gen_backend_id)b, bits)) {
                 ctx[n] = (struct setkey_job){.backend = b, .key_len = bits / 8};
                 jobs[n] = (struct bench_job){.fn = run_setkey, .ctx = &ctx[n]};
-                ids[n++] = b;
+                n++;
             }
-        const int have_peer = peer_open_setkey(bits, &jobs[n]) == 0;
-        bench_jobs(jobs, n + have_peer, buf, 1, o->samples);
-        const double peer = have_peer ? jobs[n].ns_per_byte : 0;
-        printf("\nAES-%u setkey %-14s %9s%s\n", bits, "backend", "ns",
-               have_peer ? "   OpenSSL ns  ours/OpenSSL" : "");
+        int njobs = n;
+        for (int p = 0; p < SETKEY_PEER_COUNT; p++)
+            peer_job[p] = peer_open_setkey(p, bits, &jobs[njobs]) == 0 ? njobs++ : -1;
+        bench_jobs(jobs, njobs, buf, 1, o->samples);
+        double best = -1;
+        printf("\nAES-%u setkey %-16s %8s |", bits, "", "ns");
+        for (int p = 0; p < SETKEY_PEER_COUNT; p++)
+            if (peer_job[p] >= 0) {
+                printf(" %8s", setkey_peer_names[p]);
+                const double t = jobs[peer_job[p]].ns_per_byte;
+                best = best < 0 || t < best ? t : best;
+            }
+        printf(" | ours/best%s\n", peer_job[SETKEY_PEER_IPSECMB] >= 0 ? " /ipsec-mb" : "");
         for (int j = 0; j < n; j++) {
-            printf("             %-14s %9.1f", aes_gen_backend_table[ids[j]].name, jobs[j].ns_per_byte);
-            if (have_peer)
-                printf("   %10.1f  %12.2f", peer, jobs[j].ns_per_byte / peer);
+            char name[64];
+            aes_gen_setkey(&ctx[0].k, buf, bits / 8);
+            snprintf(name, sizeof name, ctx[j].backend < 0 ? "aes_gen_setkey (%s)" : "%s",
+                     ctx[j].backend < 0 ? aes_gen_key_backend(&ctx[0].k)
+                                        : aes_gen_backend_table[ctx[j].backend].name);
+            printf("  %-28s %8.1f |", name, jobs[j].ns_per_byte);
+            for (int p = 0; p < SETKEY_PEER_COUNT; p++)
+                if (peer_job[p] >= 0)
+                    printf(" %8.1f", jobs[peer_job[p]].ns_per_byte);
+            printf(" | %9.2f", best > 0 ? jobs[j].ns_per_byte / best : 0);
+            if (peer_job[SETKEY_PEER_IPSECMB] >= 0)
+                printf(" %10.2f", jobs[j].ns_per_byte / jobs[peer_job[SETKEY_PEER_IPSECMB]].ns_per_byte);
             printf("\n");
         }
         for (int j = 0; j < n; j++)
@@ -552,6 +595,21 @@ static int run_table(const struct options *o, const struct bench_clock *c,
         aes_gen_wipe(&k);
     }
     print_rows(o, c, b, rows, n, n, 1);
+    return 0;
+}
+
+/* --short: the table (ours beside every peer) at each message size. */
+static int run_short_tables(const struct options *o, const struct bench_clock *c,
+                            const struct bench_bounds *b, uint8_t *buf)
+{
+    for (int i = 0; i < o->nsizes; i++) {
+        struct options at = *o;
+        at.bytes = o->sizes[i];
+        if (i)
+            printf("\n");
+        if (run_table(&at, c, b, buf))
+            return 1;
+    }
     return 0;
 }
 
@@ -981,7 +1039,7 @@ int main(int argc, char **argv)
     if (o.peer_no_hw || o.peer_no_aesni)
         peer_gcrypt_disable_hw(!o.peer_no_hw);
     size_t buf_len = o.bytes;
-    for (int i = 0; (o.gcm || o.xts) && i < o.nsizes; i++)
+    for (int i = 0; (o.gcm || o.xts || o.short_msgs) && i < o.nsizes; i++)
         buf_len = o.sizes[i] > buf_len ? o.sizes[i] : buf_len;
     uint8_t *buf = calloc(1, buf_len);
     if (!buf)
@@ -993,6 +1051,7 @@ int main(int argc, char **argv)
     const int rc = o.gcm ? run_gcm_table(&o, &clock, buf)
                    : o.xts ? run_xts_table(&o, &clock, buf)
                    : o.setkey ? run_setkey_table(&o, buf)
+                   : o.short_msgs ? run_short_tables(&o, &clock, &bounds, buf)
                    : o.sweep ? run_sweep(&o, &clock, buf) : run_table(&o, &clock, &bounds, buf);
     struct bench_clock after;
     bench_measure_clock(&after);

@@ -57,14 +57,20 @@ int bench_aes_job(int vlen, int serial, double insns, struct bench_aes_run *run,
                   struct bench_job *job);
 
 /* Peers: OpenSSL EVP, libgcrypt, nettle (whichever CMake found). */
-enum { PEER_OPENSSL, PEER_GCRYPT, PEER_NETTLE, PEER_COUNT };
+enum { PEER_OPENSSL, PEER_GCRYPT, PEER_NETTLE, PEER_IPSECMB, PEER_COUNT };
 extern const char *const peer_names[PEER_COUNT];
 int peer_built(int peer);
 /* libgcrypt: turn off its hardware AES paths; before any other peer call. */
 void peer_gcrypt_disable_hw(int keep_ssse3);
-/* OpenSSL's AES_set_encrypt_key + AES_set_decrypt_key on the buffer's first
- * bytes: 0, or -1 without OpenSSL. */
-int peer_open_setkey(unsigned key_bits, struct bench_job *job);
+/* --setkey: a peer's key setup (both schedules) from the buffer's first
+ * bytes: 0, or -1 where the build lacks the peer. */
+enum { SETKEY_PEER_OPENSSL, SETKEY_PEER_GCRYPT, SETKEY_PEER_NETTLE, SETKEY_PEER_IPSECMB,
+       SETKEY_PEER_COUNT };
+extern const char *const setkey_peer_names[SETKEY_PEER_COUNT];
+int peer_open_setkey(int peer, unsigned key_bits, struct bench_job *job);
+/* Intel ipsec-mb's manager (an IMB_MGR *), set up by init_mb_mgr_auto on
+ * first use (bench/gcm.c); NULL without ipsec-mb. */
+void *bench_ipsecmb_mgr(void);
 /* Sets up job for (mode, key size): 0, or -1 where the peer lacks the mode. */
 int peer_open(int peer, enum aes_gen_mode_dir md, unsigned key_bits, struct bench_job *job);
 void peer_close(int peer, struct bench_job *job);

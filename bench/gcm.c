@@ -258,12 +258,7 @@ static void run_ipsecmb(void *p, uint8_t *buf, size_t len)
 
 static void *open_ipsecmb(const struct bench_gcm_message *m, unsigned bits)
 {
-    if (!ipsecmb_mgr) {
-        ipsecmb_mgr = alloc_mb_mgr(0);
-        if (!ipsecmb_mgr)
-            fail("ipsec-mb setup");
-        init_mb_mgr_auto(ipsecmb_mgr, &ipsecmb_arch);
-    }
+    bench_ipsecmb_mgr();
     struct gcm_ipsecmb *r = aligned_alloc(64, (sizeof *r + 63) / 64 * 64);
     if (!r)
         fail("ipsec-mb setup");
@@ -279,6 +274,21 @@ static void *open_ipsecmb(const struct bench_gcm_message *m, unsigned bits)
     return r;
 }
 #endif
+
+void *bench_ipsecmb_mgr(void)
+{
+#ifdef HAVE_IPSECMB
+    if (!ipsecmb_mgr) {
+        ipsecmb_mgr = alloc_mb_mgr(0);
+        if (!ipsecmb_mgr)
+            fail("ipsec-mb setup");
+        init_mb_mgr_auto(ipsecmb_mgr, &ipsecmb_arch);
+    }
+    return ipsecmb_mgr;
+#else
+    return NULL;
+#endif
+}
 
 const char *bench_ipsecmb_arch(void)
 {

@@ -15,6 +15,9 @@
 #ifdef HAVE_GCRYPT
 #include <gcrypt.h>
 #endif
+#ifdef HAVE_IPSECMB
+#include <intel-ipsec-mb.h>
+#endif
 #ifdef HAVE_NETTLE
 #include <nettle/aes.h>
 #include <nettle/cbc.h>
@@ -22,7 +25,7 @@
 #include <nettle/ctr.h>
 #endif
 
-const char *const peer_names[PEER_COUNT] = {"openssl", "gcrypt", "nettle"};
+const char *const peer_names[PEER_COUNT] = {"openssl", "gcrypt", "nettle", "ipsec-mb"};
 
 static const uint8_t bench_key[32] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
 
@@ -37,6 +40,9 @@ int peer_built(int peer)
 #endif
 #ifdef HAVE_NETTLE
     case PEER_NETTLE: return 1;
+#endif
+#ifdef HAVE_IPSECMB
+    case PEER_IPSECMB: return 1;
 #endif
     default: return 0;
     }
@@ -232,6 +238,72 @@ static int nettle_open(enum aes_gen_mode_dir md, unsigned bits, struct bench_job
 }
 #endif
 
+#ifdef HAVE_IPSECMB
+/* Intel ipsec-mb's job API (it has no direct block-mode functions): ECB,
+ * CBC and CTR, one message per job, submitted and flushed (its multi-buffer
+ * managers would otherwise wait for more jobs). */
+struct ipsecmb_run {
+    _Alignas(16) uint8_t enc[16 * 15], dec[16 * 15];
+    uint8_t iv[16];
+    unsigned bits;
+    IMB_CIPHER_MODE mode;
+    IMB_CIPHER_DIRECTION dir;
+};
+
+static void run_ipsecmb(void *ctx, uint8_t *buf, size_t len)
+{
+    struct ipsecmb_run *r = ctx;
+    IMB_MGR *mgr = bench_ipsecmb_mgr();
+    IMB_JOB *job = IMB_GET_NEXT_JOB(mgr);
+    job->enc_keys = r->enc;
+    job->dec_keys = r->dec;
+    job->key_len_in_bytes = r->bits / 8;
+    job->src = buf;
+    job->dst = buf;
+    job->cipher_start_src_offset_in_bytes = 0;
+    job->msg_len_to_cipher_in_bytes = len;
+    job->iv = r->iv;
+    job->iv_len_in_bytes = r->mode == IMB_CIPHER_ECB ? 0 : 16;
+    job->cipher_mode = r->mode;
+    job->cipher_direction = r->dir;
+    job->hash_alg = IMB_AUTH_NULL;
+    job->chain_order = r->dir == IMB_DIR_ENCRYPT ? IMB_ORDER_CIPHER_HASH : IMB_ORDER_HASH_CIPHER;
+    job = IMB_SUBMIT_JOB(mgr);
+    while (!job)
+        job = IMB_FLUSH_JOB(mgr);
+    if (job->status != IMB_STATUS_COMPLETED) {
+        fprintf(stderr, "aes-gen-bench: ipsec-mb job failed (status %d)\n", (int)job->status);
+        exit(1);
+    }
+}
+
+static int ipsecmb_open(enum aes_gen_mode_dir md, unsigned key_bits, struct bench_job *job)
+{
+    const int family = aes_gen_modes[md].family;
+    if (!standard_mode(md) || (family != AES_GEN_FAMILY_ECB && family != AES_GEN_FAMILY_CBC &&
+                               family != AES_GEN_FAMILY_CTR))
+        return -1;
+    IMB_MGR *mgr = bench_ipsecmb_mgr();
+    struct ipsecmb_run *r = aligned_alloc(16, (sizeof *r + 15) / 16 * 16);
+    if (!r)
+        return -1;
+    memset(r, 0, sizeof *r);
+    r->bits = key_bits;
+    r->mode = family == AES_GEN_FAMILY_ECB ? IMB_CIPHER_ECB
+              : family == AES_GEN_FAMILY_CBC ? IMB_CIPHER_CBC : IMB_CIPHER_CNTR;
+    r->dir = is_decrypt(md) ? IMB_DIR_DECRYPT : IMB_DIR_ENCRYPT;
+    if (key_bits == 128)
+        IMB_AES_KEYEXP_128(mgr, bench_key, r->enc, r->dec);
+    else if (key_bits == 192)
+        IMB_AES_KEYEXP_192(mgr, bench_key, r->enc, r->dec);
+    else
+        IMB_AES_KEYEXP_256(mgr, bench_key, r->enc, r->dec);
+    job->fn = run_ipsecmb;
+    job->ctx = r;
+    return 0;
+}
+#endif
+
 int peer_open(int peer, enum aes_gen_mode_dir md, unsigned key_bits, struct bench_job *job)
 {
     (void)md, (void)key_bits, (void)job;
@@ -244,6 +316,9 @@ int peer_open(int peer, enum aes_gen_mode_dir md, unsigned key_bits, struct benc
 #endif
 #ifdef HAVE_NETTLE
     case PEER_NETTLE: return nettle_open(md, key_bits, job);
+#endif
+#ifdef HAVE_IPSECMB
+    case PEER_IPSECMB: return ipsecmb_open(md, key_bits, job);
 #endif
     default: return -1;
     }
@@ -263,33 +338,125 @@ void peer_close(int peer, struct bench_job *job)
     job->ctx = NULL;
 }
 
-#ifdef HAVE_OPENSSL
-struct openssl_setkey {
+/* --setkey's peers: each library's key setup with both schedules, as
+ * aes_gen_setkey makes both, keyed from the buffer's first bytes. */
+const char *const setkey_peer_names[SETKEY_PEER_COUNT] = {"openssl", "gcrypt", "nettle",
+                                                         "ipsec-mb"};
+
+struct setkey_run {
     unsigned bits;
-    AES_KEY enc, dec;
+    union {
+#ifdef HAVE_OPENSSL
+        struct {
+            AES_KEY enc, dec;
+        } openssl;
+#endif
+#ifdef HAVE_GCRYPT
+        gcry_cipher_hd_t gcrypt;
+#endif
+#ifdef HAVE_NETTLE
+        struct {
+            struct aes128_ctx enc128, dec128;
+            struct aes192_ctx enc192, dec192;
+            struct aes256_ctx enc256, dec256;
+        } nettle;
+#endif
+#ifdef HAVE_IPSECMB
+        struct {
+            _Alignas(16) uint8_t enc[16 * 15], dec[16 * 15];
+        } ipsecmb;
+#endif
+        char none;
+    } u;
 };
 
-/* Both schedules, as aes_gen_setkey makes both. */
+#ifdef HAVE_OPENSSL
 static void run_openssl_setkey(void *ctx, uint8_t *buf, size_t len)
 {
-    struct openssl_setkey *s = ctx;
+    struct setkey_run *s = ctx;
     (void)len;
-    AES_set_encrypt_key(buf, (int)s->bits, &s->enc);
-    AES_set_decrypt_key(buf, (int)s->bits, &s->dec);
+    AES_set_encrypt_key(buf, (int)s->bits, &s->u.openssl.enc);
+    AES_set_decrypt_key(buf, (int)s->bits, &s->u.openssl.dec);
 }
 #endif
 
-int peer_open_setkey(unsigned key_bits, struct bench_job *job)
+#ifdef HAVE_GCRYPT
+/* gcry_cipher_setkey expands the encryption schedule and, on this path,
+ * the decryption one only at the first decryption: one block's decryption
+ * makes it (and is counted). */
+static void run_gcrypt_setkey(void *ctx, uint8_t *buf, size_t len)
 {
-#ifdef HAVE_OPENSSL
-    static struct openssl_setkey ctx[3];
-    struct openssl_setkey *s = &ctx[aes_gen_key_index(key_bits)];
-    s->bits = key_bits;
-    job->fn = run_openssl_setkey;
-    job->ctx = s;
-    return 0;
-#else
-    (void)key_bits, (void)job;
-    return -1;
+    struct setkey_run *s = ctx;
+    uint8_t block[16] = {0};
+    (void)len;
+    gcry_cipher_setkey(s->u.gcrypt, buf, s->bits / 8);
+    gcry_cipher_decrypt(s->u.gcrypt, block, 16, NULL, 0);
+}
 #endif
+
+#ifdef HAVE_NETTLE
+static void run_nettle_setkey(void *ctx, uint8_t *buf, size_t len)
+{
+    struct setkey_run *s = ctx;
+    (void)len;
+    if (s->bits == 128) {
+        aes128_set_encrypt_key(&s->u.nettle.enc128, buf);
+        aes128_invert_key(&s->u.nettle.dec128, &s->u.nettle.enc128);
+    } else if (s->bits == 192) {
+        aes192_set_encrypt_key(&s->u.nettle.enc192, buf);
+        aes192_invert_key(&s->u.nettle.dec192, &s->u.nettle.enc192);
+    } else {
+        aes256_set_encrypt_key(&s->u.nettle.enc256, buf);
+        aes256_invert_key(&s->u.nettle.dec256, &s->u.nettle.enc256);
+    }
+}
+#endif
+
+#ifdef HAVE_IPSECMB
+static void run_ipsecmb_setkey(void *ctx, uint8_t *buf, size_t len)
+{
+    struct setkey_run *s = ctx;
+    IMB_MGR *mgr = bench_ipsecmb_mgr();
+    (void)len;
+    if (s->bits == 128)
+        IMB_AES_KEYEXP_128(mgr, buf, s->u.ipsecmb.enc, s->u.ipsecmb.dec);
+    else if (s->bits == 192)
+        IMB_AES_KEYEXP_192(mgr, buf, s->u.ipsecmb.enc, s->u.ipsecmb.dec);
+    else
+        IMB_AES_KEYEXP_256(mgr, buf, s->u.ipsecmb.enc, s->u.ipsecmb.dec);
+}
+#endif
+
+int peer_open_setkey(int peer, unsigned key_bits, struct bench_job *job)
+{
+    static struct setkey_run runs[SETKEY_PEER_COUNT][3];
+    struct setkey_run *s = &runs[peer][aes_gen_key_index(key_bits)];
+    s->bits = key_bits;
+    job->ctx = s;
+    switch (peer) {
+#ifdef HAVE_OPENSSL
+    case SETKEY_PEER_OPENSSL: job->fn = run_openssl_setkey; return 0;
+#endif
+#ifdef HAVE_GCRYPT
+    case SETKEY_PEER_GCRYPT: {
+        static const int algo[3] = {GCRY_CIPHER_AES128, GCRY_CIPHER_AES192, GCRY_CIPHER_AES256};
+        bench_gcrypt_init();
+        if (!s->u.gcrypt && gcry_cipher_open(&s->u.gcrypt, algo[aes_gen_key_index(key_bits)],
+                                             GCRY_CIPHER_MODE_ECB, 0))
+            return -1;
+        job->fn = run_gcrypt_setkey;
+        return 0;
+    }
+#endif
+#ifdef HAVE_NETTLE
+    case SETKEY_PEER_NETTLE: job->fn = run_nettle_setkey; return 0;
+#endif
+#ifdef HAVE_IPSECMB
+    case SETKEY_PEER_IPSECMB:
+        bench_ipsecmb_mgr(); /* set up before the timing */
+        job->fn = run_ipsecmb_setkey;
+        return 0;
+#endif
+    default: return -1;
+    }
 }

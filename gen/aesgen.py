@@ -126,12 +126,17 @@ def generate(request):
     sources = {"": ["tables.c"]}
     options = []
     directories = {}
+    functions = []  # what backends add beside their kernels (emitter.support)
     for name in names:
         backend, module = variants.BACKENDS[name], targets.emitter_of(name)
         mine = [v for v in matrix if v.backend == name]
         files.update(module.emit(mine, render, backend))
+        support = module.support(backend, render)
+        files.update(support["files"])
+        functions += [{"symbol": s, "params": params, "what": what, "backend": name}
+                      for s, params, what in support["functions"]]
         # The library compiles the kernels' files (not, say, tilegx's drop-in).
-        kernel_files = sorted({module.file_for(v) for v in mine})
+        kernel_files = sorted({module.file_for(v) for v in mine} | set(support["files"]))
         sources.setdefault(backend.arch, []).extend(kernel_files)
         if backend.compile_options:
             options.append({"files": kernel_files, "options": ";".join(backend.compile_options)})
@@ -154,7 +159,8 @@ def generate(request):
                                 arches=variants.ARCHES, shapes=shapes,
                                 formats=variants.KEY_FORMATS,
                                 key_format={n: variants.BACKENDS[n].key_format for n in names},
-                                shape_type={s.name: s.typedef for s in shapes})
+                                shape_type={s.name: s.typedef for s in shapes},
+                                functions=functions)
     files["kernels.inc"] = render("kernels.inc.j2", kernels=records,
                                   cpu={r["symbol"]: cpu_expr(r["isa"]) for r in records})
     files["groups.inc"] = render("groups.inc.j2", groups=group_records(records, aliases))
@@ -169,7 +175,7 @@ def generate(request):
                                     constant_time=any(variants.BACKENDS[n].constant_time
                                                       for n in names))
     files["aes_gen.map"] = render(
-        "aes_gen.map.j2", major=header_version()[0], kernels=records,
+        "aes_gen.map.j2", major=header_version()[0], kernels=records + functions,
         api=list(variants.PUBLIC_FUNCTIONS) + [m.api for m in variants.MODES if m.api])
     files["README.md"] = render(
         "README.md.j2", kernels=records, summary=summary_rows(records),

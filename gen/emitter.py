@@ -16,6 +16,10 @@ the backends that name it in gen/variants.py.  It provides:
                   group of w blocks in the kernel of (parallel) mode, else the
                   planner's reason: the one source of width limits
   report()        optional: the text of `aesgen.py --report <target>`
+  support(backend, render)   optional: functions a backend adds beside its
+                  kernels (aesni: its key setup), as {"files": {path: text},
+                  "functions": [(symbol, C parameters, what)]}: compiled,
+                  declared in kernels.h and exported with the kernels
 
 contract_notes() writes the comment every kernel carries (its mode, key
 size, round keys, iv, nblocks and CPU needs), the same for every target.
@@ -60,6 +64,9 @@ class Emitter:
 
     def report(self):
         return None
+
+    def support(self, backend, render):
+        return {"files": {}, "functions": []}
 
 
 def requires(v, backend, needs):

@@ -828,6 +828,17 @@ aes_gen_kernel_fn aes_gen_vpaes512_ctr_enc_k256_w8;
 aes_gen_kernel_fn aes_gen_vpaes512_ctr_enc_k256_w4;
 aes_gen_kernel_fn aes_gen_vpaes512_ctr_enc_k256_w1;
 
+/* Beside the kernels: */
+/* AES-128 key setup into the fips format (both schedules); needs sse2 + ssse3 + aesni. */
+void aes_gen_aesni_key_setup_k128(const uint8_t *key, uint8_t *ks);
+#define AES_GEN_HAVE_AESNI_KEY_SETUP_K128 1
+/* AES-192 key setup into the fips format (both schedules); needs sse2 + ssse3 + aesni. */
+void aes_gen_aesni_key_setup_k192(const uint8_t *key, uint8_t *ks);
+#define AES_GEN_HAVE_AESNI_KEY_SETUP_K192 1
+/* AES-256 key setup into the fips format (both schedules); needs sse2 + ssse3 + aesni. */
+void aes_gen_aesni_key_setup_k256(const uint8_t *key, uint8_t *ks);
+#define AES_GEN_HAVE_AESNI_KEY_SETUP_K256 1
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif

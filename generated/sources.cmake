@@ -42,6 +42,7 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_ecb_enc.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_gcm_dec.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_gcm_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_key_setup.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_ofb_enc.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_xts_dec.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_xts_enc.S

@@ -18,29 +18,27 @@ static int check_key_size(unsigned bits)
     return aes_gen_key_size_built(bits) ? AES_GEN_OK : AES_GEN_EKEYSIZE;
 }
 
-/* plan: what each mode runs, from aes_gen_plans(). */
+/* plan: what each mode runs, from aes_gen_plans().  Every check is done, so
+ * the key is written in place: the schedules (the format writes all its
+ * bytes, zeros where a key size leaves room: no word of an earlier key
+ * stays), then the plan. */
 static int setkey_with(aes_gen_key *k, const void *key, size_t key_len,
-                       enum aes_gen_backend_id backend, const struct aes_gen_mode_plan *plan)
+                       enum aes_gen_backend_id backend, const struct aes_gen_key_plan *plan)
 {
-    aes_gen_key tmp;
-
-    memset(&tmp, 0, sizeof tmp);
-    for (int md = 0; md < AES_GEN_MODE_COUNT; md++) {
-        tmp.private_kernels[md][0] = plan[md].first;
-        tmp.private_kernels[md][1] = plan[md].count;
-        tmp.private_picks[md] = plan[md].picks;
-    }
     const struct aes_gen_key_format_info *format =
         &aes_gen_key_formats[aes_gen_backend_table[backend].key_format];
-    format->expand(key, key_len, tmp.private_ks);
-    tmp.private_rk_offset[0] = (uint16_t)format->enc_offset;
-    tmp.private_rk_offset[1] = (uint16_t)format->dec_offset;
-    tmp.private_backend = (uint16_t)backend;
-    tmp.private_rounds = (uint16_t)aes_gen_rounds(key_len);
-    tmp.private_magic = AES_GEN_KEY_MAGIC;
-    memcpy(k, &tmp, sizeof tmp);
-    aes_gen_secure_zero(&tmp, sizeof tmp);
-    aes_gen_clear_registers();
+    k->private_magic = 0;
+    if (plan->setup)
+        plan->setup(key, k->private_ks);
+    else if (format->expand(key, key_len, k->private_ks))
+        aes_gen_clear_registers();
+    memcpy(k->private_kernels, plan->kernels, sizeof plan->kernels);
+    memcpy(k->private_picks, plan->picks, sizeof plan->picks);
+    k->private_rk_offset[0] = (uint16_t)format->enc_offset;
+    k->private_rk_offset[1] = (uint16_t)format->dec_offset;
+    k->private_backend = (uint16_t)backend;
+    k->private_rounds = (uint16_t)aes_gen_rounds(key_len);
+    k->private_magic = AES_GEN_KEY_MAGIC;
     return AES_GEN_OK;
 }
 
@@ -56,7 +54,7 @@ int aes_gen_setkey_backend(aes_gen_key *k, const void *key, size_t key_len, cons
     if (index < 0 || !aes_gen_backend_usable((enum aes_gen_backend_id)index, bits))
         return AES_GEN_EBACKEND;
     return setkey_with(k, key, key_len, (enum aes_gen_backend_id)index,
-                       aes_gen_plans()->mode[index][aes_gen_key_index(bits)]);
+                       &aes_gen_plans()->key_plan[index][aes_gen_key_index(bits)]);
 }
 
 /* How many backends run keys of key-size index ks here. */
@@ -84,7 +82,7 @@ int aes_gen_setkey(aes_gen_key *k, const void *key, size_t key_len)
     if (b < 0)
         return plans->require_ct && usable_count(ks) ? AES_GEN_ENOTCT
                                                                        : AES_GEN_EBACKEND;
-    return setkey_with(k, key, key_len, (enum aes_gen_backend_id)b, plans->chosen_mode[ks]);
+    return setkey_with(k, key, key_len, (enum aes_gen_backend_id)b, &plans->chosen_key_plan[ks]);
 }
 
 size_t aes_gen_backends(const char **names, size_t cap)

@@ -135,9 +135,12 @@ enum aes_gen_key_format {
     AES_GEN_KEY_FORMAT_COUNT
 };
 struct aes_gen_key_format_info {
-    /* Writes the expanded key into ks (sizeof private_ks bytes available). */
-    void (*expand)(const uint8_t *key, size_t key_len, uint8_t *ks);
+    /* Writes the first `bytes` of ks: the expanded key, zeros where a key
+     * size leaves room; returns 1 if C code did, which may leave key words in
+     * vector registers, 0 if generated code did and cleared them. */
+    int (*expand)(const uint8_t *key, size_t key_len, uint8_t *ks);
     size_t enc_offset, dec_offset; /* where the kernels' round keys start in ks */
+    size_t bytes;                  /* the most any key size's schedules take */
 };
 extern const struct aes_gen_key_format_info aes_gen_key_formats[AES_GEN_KEY_FORMAT_COUNT];
 
@@ -229,6 +232,19 @@ struct aes_gen_pick {
     uint16_t blocks;  /* 0 for n = 0 */
 };
 extern struct aes_gen_pick aes_gen_picks[]; /* filled once, with the plans */
+/* A plan of every mode as a key holds it (aes_gen_key's private_kernels and
+ * private_picks), so key setup copies it, and the key setup this CPU runs
+ * for the backend's format and the key size: generated code (which clears
+ * its registers), or NULL for the format's expand. */
+struct aes_gen_key_plan {
+    uint16_t kernels[16][2];
+    uint16_t picks[16];
+    void (*setup)(const uint8_t *key, uint8_t *ks);
+};
+/* key_schedule.c: the generated key setup for a format and key size on a
+ * CPU with the features `have`, or NULL. */
+void (*aes_gen_generated_setup(enum aes_gen_key_format format, unsigned key_bits,
+                               uint32_t have))(const uint8_t *key, uint8_t *ks);
 struct aes_gen_plans {
     /* A key of this backend (aes_gen_setkey_backend): its own kernels, or for
      * a mode it has none of (vaes512's serial modes), the first usable
@@ -241,6 +257,9 @@ struct aes_gen_plans {
      * runs, a `make tune` table's backend where it shares the key format. */
     int16_t chosen[AES_GEN_KEY_SIZES];
     struct aes_gen_mode_plan chosen_mode[AES_GEN_KEY_SIZES][AES_GEN_MODE_COUNT];
+    /* mode[b][ks] and chosen_mode[ks] as keys hold them. */
+    struct aes_gen_key_plan key_plan[AES_GEN_BACKEND_COUNT][AES_GEN_KEY_SIZES];
+    struct aes_gen_key_plan chosen_key_plan[AES_GEN_KEY_SIZES];
     /* The default must be constant-time (AES_GEN_REQUIRE_CONSTANT_TIME). */
     int require_ct;
 };

@@ -10,53 +10,13 @@
 #include "tables.h"
 
 /* Nothing here indexes memory or branches on key bytes (cache and branch
- * timing): SubWord and InvMixColumns by AES-NI where the CPU has it, else
- * SubWord by the vector-permutation S-box (SSSE3: pshufb of 4-bit indices
- * into 16-byte registers, aes_math.VPAES) or by reading the whole S-box and
- * keeping the entry by a mask, and InvMixColumns four bytes at a time with
- * shifts and masks. */
+ * timing).  With AES-NI the generated key setup does it all; else SubWord by
+ * the vector-permutation S-box (SSSE3: pshufb of 4-bit indices into 16-byte
+ * registers, aes_math.VPAES) or by reading the whole S-box and keeping the
+ * entry by a mask, and InvMixColumns four bytes at a time with shifts and
+ * masks. */
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
-
-/* aeskeygenassist's dword 0 is SubWord of dword 1. */
-__attribute__((target("aes,sse4.1"))) static void sub_word_aesni(uint8_t w[4])
-{
-    uint32_t v;
-    memcpy(&v, w, 4);
-    v = (uint32_t)_mm_cvtsi128_si32(_mm_aeskeygenassist_si128(_mm_set_epi32(0, 0, (int)v, 0), 0));
-    memcpy(w, &v, 4);
-}
-
-__attribute__((target("aes"))) static void inv_mix_columns_aesni(uint8_t *rk, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(rk + 16 * i));
-        _mm_storeu_si128((__m128i *)(rk + 16 * i), _mm_aesimc_si128(x));
-    }
-}
-
-/* AES-128's whole expansion (FIPS-197 5.2 four words at a time): word i of
- * round key r+1 is the xor of words 0..i of round key r and of
- * SubWord(RotWord(word 3)) ^ Rcon, which aeskeygenassist gives in dword 3. */
-__attribute__((target("aes,sse2"))) static __m128i next_key128(__m128i k, __m128i assist)
-{
-    k = _mm_xor_si128(k, _mm_slli_si128(k, 4));
-    k = _mm_xor_si128(k, _mm_slli_si128(k, 8));
-    return _mm_xor_si128(k, _mm_shuffle_epi32(assist, 0xff));
-}
-
-__attribute__((target("aes,sse2"))) static void expand128_aesni(const uint8_t *key, uint8_t *enc)
-{
-    __m128i k = _mm_loadu_si128((const __m128i *)key);
-    _mm_storeu_si128((__m128i *)enc, k);
-#define AES_GEN_STEP(r, rcon) \
-    k = next_key128(k, _mm_aeskeygenassist_si128(k, rcon)); \
-    _mm_storeu_si128((__m128i *)(enc + 16 * (r)), k)
-    AES_GEN_STEP(1, 0x01); AES_GEN_STEP(2, 0x02); AES_GEN_STEP(3, 0x04); AES_GEN_STEP(4, 0x08);
-    AES_GEN_STEP(5, 0x10); AES_GEN_STEP(6, 0x20); AES_GEN_STEP(7, 0x40); AES_GEN_STEP(8, 0x80);
-    AES_GEN_STEP(9, 0x1b); AES_GEN_STEP(10, 0x36);
-#undef AES_GEN_STEP
-}
 
 __attribute__((target("ssse3"))) static void sub_word_ssse3(uint8_t w[4])
 {
@@ -83,12 +43,7 @@ __attribute__((target("ssse3"))) static void sub_word_ssse3(uint8_t w[4])
 static void sub_word(uint8_t w[4])
 {
 #if defined(__x86_64__) || defined(__i386__)
-    const uint32_t cpu = aes_gen_cpu_features();
-    if (cpu & AES_GEN_CPU_AESNI) {
-        sub_word_aesni(w);
-        return;
-    }
-    if (cpu & AES_GEN_CPU_SSSE3) {
+    if (aes_gen_cpu_features() & AES_GEN_CPU_SSSE3) {
         sub_word_ssse3(w);
         return;
     }
@@ -117,12 +72,6 @@ static uint32_t rot8(uint32_t w, int bytes)
  * matrix is the forward one times 4x^2 + 5). */
 static void inv_mix_columns(uint8_t *rk, size_t n)
 {
-#if defined(__x86_64__) || defined(__i386__)
-    if (aes_gen_cpu_features() & AES_GEN_CPU_AESNI) {
-        inv_mix_columns_aesni(rk, n);
-        return;
-    }
-#endif
     for (size_t c = 0; c < 4 * n; c++) {
         uint32_t w;
         memcpy(&w, rk + 4 * c, 4);
@@ -147,12 +96,6 @@ static void expand_encryption(const uint8_t *key, size_t key_len, uint8_t *enc)
 {
     const size_t nk = key_len / 4, words = 4 * (nk + 7);
     uint32_t w[60]; /* little-endian words: byte 0 of a column in bits 0-7 */
-#if defined(__x86_64__) || defined(__i386__)
-    if (key_len == 16 && (aes_gen_cpu_features() & AES_GEN_CPU_AESNI)) {
-        expand128_aesni(key, enc);
-        return;
-    }
-#endif
     memcpy(w, key, key_len);
     /* j = i % nk and n = i / nk - 1 kept by counting: no division per word. */
     for (size_t i = nk, j = 0, n = 0; i < words; i++) {
@@ -169,24 +112,48 @@ static void expand_encryption(const uint8_t *key, size_t key_len, uint8_t *enc)
     aes_gen_secure_zero(w, sizeof w);
 }
 
-static void expand_fips(const uint8_t *key, size_t key_len, uint8_t *ks)
+void (*aes_gen_generated_setup(enum aes_gen_key_format format, unsigned key_bits,
+                               uint32_t have))(const uint8_t *key, uint8_t *ks)
 {
+#if defined(AES_GEN_HAVE_AESNI_KEY_SETUP_K128) && defined(__x86_64__)
+    if (format == AES_GEN_KF_fips && (have & AES_GEN_CPU_AESNI))
+        return key_bits == 128 ? aes_gen_aesni_key_setup_k128
+               : key_bits == 192 ? aes_gen_aesni_key_setup_k192
+                                 : aes_gen_aesni_key_setup_k256;
+#endif
+    (void)format, (void)key_bits, (void)have;
+    return NULL;
+}
+
+/* The generated AES-NI key setup where the CPU has AES-NI (the aesni
+ * backend's, gen/x86/keysetup.py), else the C below. */
+static int expand_fips(const uint8_t *key, size_t key_len, uint8_t *ks)
+{
+    void (*setup)(const uint8_t *, uint8_t *) =
+        aes_gen_generated_setup(AES_GEN_KF_fips, (unsigned)key_len * 8, aes_gen_cpu_features());
+    if (setup) {
+        setup(key, ks);
+        return 0;
+    }
     uint8_t *enc = ks, *dec = ks + 240;
+    memset(ks, 0, 480);
     const size_t rounds = aes_gen_rounds(key_len);
     expand_encryption(key, key_len, enc);
     /* FIPS-197 5.3.5: reversed order, InvMixColumns on all but the outer two. */
     for (size_t r = 0; r <= rounds; r++)
         memcpy(dec + 16 * r, enc + 16 * (rounds - r), 16);
     inv_mix_columns(dec + 16, rounds - 1);
+    return 1;
 }
 
 /* `openssl`: the same schedules as OpenSSL's AES_KEY holds them (the TILE-Gx
  * code's format): rd_key words, each four key bytes as a big-endian number,
  * then the round count; encryption at 0, decryption at 256. */
-static void expand_openssl(const uint8_t *key, size_t key_len, uint8_t *ks)
+static int expand_openssl(const uint8_t *key, size_t key_len, uint8_t *ks)
 {
     uint8_t fips[480];
     uint32_t w[61];
+    memset(ks, 0, 512);
     expand_fips(key, key_len, fips);
     for (int half = 0; half < 2; half++) {
         for (int i = 0; i < 60; i++) {
@@ -198,6 +165,7 @@ static void expand_openssl(const uint8_t *key, size_t key_len, uint8_t *ks)
     }
     aes_gen_secure_zero(fips, sizeof fips);
     aes_gen_secure_zero(w, sizeof w);
+    return 1;
 }
 
 /* `vpaes`: each round key in the representation of the state it is added to
@@ -232,9 +200,10 @@ __attribute__((target("ssse3"))) static void vpaes_keys_ssse3(const uint8_t *fip
 }
 #endif
 
-static void expand_vpaes(const uint8_t *key, size_t key_len, uint8_t *ks)
+static int expand_vpaes(const uint8_t *key, size_t key_len, uint8_t *ks)
 {
     uint8_t fips[480];
+    memset(ks, 0, 480);
     expand_fips(key, key_len, fips);
 #if defined(__x86_64__) || defined(__i386__)
     vpaes_keys_ssse3(fips, ks, aes_gen_rounds(key_len)); /* every vpaes backend needs SSSE3 */
@@ -242,12 +211,13 @@ static void expand_vpaes(const uint8_t *key, size_t key_len, uint8_t *ks)
     memset(ks, 0, 480); /* no vpaes backend is built for this architecture */
 #endif
     aes_gen_secure_zero(fips, sizeof fips);
+    return 1;
 }
 
 _Static_assert(AES_GEN_KEY_FORMAT_COUNT == 3,
                "a key format added to gen/variants.py needs its expansion here");
 const struct aes_gen_key_format_info aes_gen_key_formats[AES_GEN_KEY_FORMAT_COUNT] = {
-    [AES_GEN_KF_fips] = {expand_fips, 0, 240},
-    [AES_GEN_KF_openssl] = {expand_openssl, 0, 256},
-    [AES_GEN_KF_vpaes] = {expand_vpaes, 0, 240},
+    [AES_GEN_KF_fips] = {expand_fips, 0, 240, 480},
+    [AES_GEN_KF_openssl] = {expand_openssl, 0, 256, 512},
+    [AES_GEN_KF_vpaes] = {expand_vpaes, 0, 240, 480},
 };

@@ -224,6 +224,25 @@ static struct aes_gen_mode_plan plan_of(int source, enum aes_gen_mode_dir md, un
     return p;
 }
 
+_Static_assert(sizeof ((struct aes_gen_key_plan *)0)->kernels ==
+                       sizeof ((aes_gen_key *)0)->private_kernels &&
+                   sizeof ((struct aes_gen_key_plan *)0)->picks ==
+                       sizeof ((aes_gen_key *)0)->private_picks,
+               "a key plan is what a key holds");
+
+static void key_plan(struct aes_gen_key_plan *kp, const struct aes_gen_mode_plan *plan,
+                     int backend, unsigned key_bits, uint32_t have)
+{
+    kp->setup = backend < 0 ? NULL
+                            : aes_gen_generated_setup(aes_gen_backend_table[backend].key_format,
+                                                      key_bits, have);
+    for (int md = 0; md < AES_GEN_MODE_COUNT; md++) {
+        kp->kernels[md][0] = plan[md].first;
+        kp->kernels[md][1] = plan[md].count;
+        kp->picks[md] = plan[md].picks;
+    }
+}
+
 void aes_gen_compute_plans(struct aes_gen_plans *plans, uint32_t have, int require_ct)
 {
     static const unsigned bits_of[AES_GEN_KEY_SIZES] = {128, 192, 256};
@@ -242,6 +261,7 @@ void aes_gen_compute_plans(struct aes_gen_plans *plans, uint32_t have, int requi
                 /* Usable: every mode runs (GCM and XTS also without their kernels). */
                 complete &= src >= 0 || aes_gen_mode_optional((enum aes_gen_mode_dir)md);
             }
+            key_plan(&plans->key_plan[b][ks], plans->mode[b][ks], b, bits, have);
             plans->usable[b][ks] = (uint8_t)complete;
             plans->usable[b][AES_GEN_KEY_SIZES] |= (uint8_t)complete;
             /* The default: the first usable backend, constant-time ones first
@@ -265,6 +285,7 @@ void aes_gen_compute_plans(struct aes_gen_plans *plans, uint32_t have, int requi
             plans->chosen_mode[ks][md] = tuned ? plans->mode[pick][ks][md]
                                                : plans->mode[b][ks][md];
         }
+        key_plan(&plans->chosen_key_plan[ks], plans->chosen_mode[ks], b, bits, have);
     }
 }
 

@@ -203,6 +203,28 @@ class Emulated(unittest.TestCase):
                     count += 1
         return count
 
+    def test_aesni_key_setup(self):
+        """The generated key setup against aes_math's FIPS-197 expansion and
+        equivalent inverse keys, every key size, random keys."""
+        from types import SimpleNamespace
+        from x86 import keysetup
+        rng = random.Random(1197)
+        for bits in (128, 192, 256):
+            context = keysetup.kernel(bits)
+            rounds = bits // 32 + 6
+            for _ in range(3):
+                key = bytes(rng.randrange(256) for _ in range(bits // 8))
+                out = x86emu.run_kernel(context, SimpleNamespace(names=("key", "dst")),
+                                        {"key": key, "dst": b"\xff" * 480})["dst"]
+                enc = aes_math.expand_key(key)
+                dec = aes_math.equivalent_inverse_keys(enc)
+                self.assertEqual(out[:16 * (rounds + 1)], bytes(sum(enc, [])), bits)
+                self.assertEqual(out[keysetup.DEC_OFFSET:keysetup.DEC_OFFSET + 16 * (rounds + 1)],
+                                 bytes(sum(dec, [])), bits)
+                gap = keysetup.DEC_OFFSET - 16 * (rounds + 1)  # zeros, over the 0xff before
+                self.assertEqual(out[keysetup.DEC_OFFSET - gap:keysetup.DEC_OFFSET], bytes(gap))
+                self.assertEqual(out[2 * keysetup.DEC_OFFSET - gap:], bytes(gap))
+
     def test_vaes512(self):
         self.assertGreater(self.check_backend("vaes512"), 0)
 

@@ -1,13 +1,23 @@
 # SPDX-License-Identifier: Apache-2.0
-"""aesni: xmm kernels with legacy-SSE AES-NI, one block per register.
+"""aesni: xmm kernels with legacy-SSE AES-NI, one block per register, and
+the fips format's key setup (keysetup.py).
 
 The shared skeletons at 16-byte vectors with the SSE encoding.  Every AES
 instruction is reg-reg (spilled round keys are reloaded into the temporary),
 so no memory operand needs the 16-byte alignment legacy SSE would require.
 """
 
-from . import gcm, skeletons, xts
+from . import gcm, keysetup, skeletons, xts
 from .vector import Vector
 
-EMITTER = skeletons.SkeletonEmitter({"aesni": Vector(16, 16, "sse")},
-                                    bodies={**skeletons.BODIES, **gcm.BODIES, **xts.BODIES}, without={})
+
+class AesniEmitter(skeletons.SkeletonEmitter):
+    def support(self, backend, render):
+        return {"files": keysetup.emit(render),
+                "functions": [(keysetup.symbol(b), keysetup.PARAMS,
+                               f"AES-{b} key setup into the fips format (both schedules)")
+                              for b in (128, 192, 256)]}
+
+
+EMITTER = AesniEmitter({"aesni": Vector(16, 16, "sse")},
+                       bodies={**skeletons.BODIES, **gcm.BODIES, **xts.BODIES}, without={})

@@ -98,6 +98,8 @@ for name, mp, op in (("aesenc", "0F38", 0xDC), ("aesenclast", "0F38", 0xDD),
                      ("pandn", "0F", 0xDF), ("paddq", "0F", 0xD4), ("paddd", "0F", 0xFE),
                      ("punpcklqdq", "0F", 0x6C)):
     _add("sse", name, "66", mp, op, RM)
+_add("sse", "aesimc", "66", "0F38", 0xDB, RM)
+_add("sse", "aeskeygenassist", "66", "0F3A", 0xDF, RM + " i")
 _add("sse", "pclmulqdq", "66", "0F3A", 0x44, RM + " i")
 _add("sse", "pshufd", "66", "0F", 0x70, RM + " i")
 _add("sse", "psrld", "66", "0F", 0x72, "m:V i", ext=2)
