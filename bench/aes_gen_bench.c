@@ -4,6 +4,8 @@
  * bench-slope, with optional peers, hardware bounds and width sweeps.
  * Every figure is measured in this run; see `aes-gen-bench --help`.
  */
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +22,7 @@ static const char *const usage_text =
     "                  sizes not generated are skipped with a note)\n"
     "  --modes LIST    e.g. cbc_dec,ctr_enc (default all; the list follows)\n"
     "  --bytes N       buffer size, a multiple of 16 (default 8192)\n"
-    "  --samples N     timings per figure; the median is reported (default 15)\n"
+    "  --samples N     timings per figure, 1 to 64; the median is reported (default 15)\n"
     "  --compare       also time OpenSSL EVP, libgcrypt and nettle on the buffer\n"
     "  --peer-no-aesni libgcrypt without AES-NI/VAES: its SSSE3 vector-permutation\n"
     "                  code (OpenSSL and nettle: see the README)\n"
@@ -45,7 +47,9 @@ static const char *const usage_text =
     "                  16,64,256,1024,8192,65536)\n"
     "  --tune-out FILE with --sweep: write the fastest width per (backend, mode,\n"
     "                  direction, key size) for the next build (make tune)\n"
-    "  --csv, --json   machine-readable output instead of the table\n";
+    "  --csv, --json   machine-readable output instead of the table (one of them)\n"
+    "  --version       the library's version\n"
+    "Options take their value as --opt VALUE or --opt=VALUE.\n";
 
 struct options {
     const char *backend;
@@ -62,14 +66,74 @@ struct options {
     int nsizes;
 };
 
-static void die(const char *msg, const char *arg)
+static __attribute__((noreturn)) void die(const char *msg, const char *arg)
 {
     fprintf(stderr, "aes-gen-bench: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
     exit(2);
 }
 
+/* A whole decimal (or 0x) number from min to max, or a clear error. */
+static unsigned long number(const char *opt, const char *v, unsigned long min, unsigned long max)
+{
+    char *end;
+    errno = 0;
+    const unsigned long n = v[0] >= '0' && v[0] <= '9' ? strtoul(v, &end, 0) : 0;
+    if (v[0] < '0' || v[0] > '9' || *end || errno || n < min || n > max) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "%s takes a number from %lu to %lu", opt, min, max);
+        die(msg, v);
+    }
+    return n;
+}
+
+/* A comma-separated list of numbers into out (at most cap). */
+static int number_list(const char *opt, const char *v, unsigned long min, unsigned long max,
+                       size_t *out, int cap)
+{
+    char buf[256];
+    int n = 0;
+    snprintf(buf, sizeof buf, "%s", v);
+    for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
+        if (n == cap)
+            die("too many values", v);
+        out[n++] = number(opt, t, min, max);
+    }
+    if (!n)
+        die("needs a list of numbers", opt);
+    return n;
+}
+
+enum { OPT_BACKEND = 256, OPT_WIDTH, OPT_KEYS, OPT_MODES, OPT_BYTES, OPT_SAMPLES, OPT_SIZES,
+       OPT_TUNE_OUT, OPT_VERSION };
+
 static void parse(int argc, char **argv, struct options *o)
 {
+    static int flag_compare, flag_no_hw, flag_no_aesni, flag_bound, flag_sweep, flag_setkey,
+        flag_gcm, flag_xts, flag_csv, flag_json, flag_short;
+    static const struct option longopts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {"compare", no_argument, &flag_compare, 1},
+        {"peer-no-hw", no_argument, &flag_no_hw, 1},
+        {"peer-no-aesni", no_argument, &flag_no_aesni, 1},
+        {"bound", no_argument, &flag_bound, 1},
+        {"sweep", no_argument, &flag_sweep, 1},
+        {"setkey", no_argument, &flag_setkey, 1},
+        {"gcm", no_argument, &flag_gcm, 1},
+        {"xts", no_argument, &flag_xts, 1},
+        {"short", no_argument, &flag_short, 1},
+        {"csv", no_argument, &flag_csv, 1},
+        {"json", no_argument, &flag_json, 1},
+        {"backend", required_argument, NULL, OPT_BACKEND},
+        {"width", required_argument, NULL, OPT_WIDTH},
+        {"keys", required_argument, NULL, OPT_KEYS},
+        {"modes", required_argument, NULL, OPT_MODES},
+        {"bytes", required_argument, NULL, OPT_BYTES},
+        {"samples", required_argument, NULL, OPT_SAMPLES},
+        {"sizes", required_argument, NULL, OPT_SIZES},
+        {"tune-out", required_argument, NULL, OPT_TUNE_OUT},
+        {NULL, 0, NULL, 0},
+    };
     memset(o, 0, sizeof *o);
     o->bytes = 8192;
     o->samples = 15;
@@ -80,52 +144,44 @@ static void parse(int argc, char **argv, struct options *o)
     for (int m = 0; m < AES_GEN_MODE_COUNT; m++) /* XTS's whole-block kernels: --xts */
         o->modes[m] = aes_gen_mode_is_block((enum aes_gen_mode_dir)m) &&
                       aes_gen_modes[m].family != AES_GEN_FAMILY_XTS;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        const char *v = optarg;
+        switch (c) {
+        case 0:
+            break; /* a flag */
+        case 'h':
             fputs(usage_text, stdout);
             printf("modes:");
             for (int m = 0; m < AES_GEN_MODE_COUNT; m++)
                 printf(" %s", aes_gen_modes[m].name);
             printf("\n");
             exit(0);
-        } else if (!strcmp(a, "--compare")) o->compare = 1;
-        else if (!strcmp(a, "--peer-no-hw")) o->peer_no_hw = 1;
-        else if (!strcmp(a, "--peer-no-aesni")) o->peer_no_aesni = 1;
-        else if (!strcmp(a, "--bound")) o->bound = 1;
-        else if (!strcmp(a, "--sweep")) o->sweep = 1;
-        else if (!strcmp(a, "--setkey")) o->setkey = 1;
-        else if (!strcmp(a, "--gcm")) o->gcm = 1;
-        else if (!strcmp(a, "--xts")) o->xts = 1;
-        else if (!strcmp(a, "--short")) o->short_msgs = o->compare = 1;
-        else if (!strcmp(a, "--csv")) o->csv = 1;
-        else if (!strcmp(a, "--json")) o->json = 1;
-        else if (!v) die("option needs a value or is unknown (see --help)", a);
-        else if (i++, !strcmp(a, "--backend")) o->backend = v;
-        else if (!strcmp(a, "--tune-out")) o->tune_out = v;
-        else if (!strcmp(a, "--width")) o->width = (unsigned)strtoul(v, NULL, 10);
-        else if (!strcmp(a, "--bytes")) o->bytes = strtoul(v, NULL, 0);
-        else if (!strcmp(a, "--samples")) o->samples = atoi(v);
-        else if (!strcmp(a, "--sizes")) {
-            o->nsizes = 0;
+        case OPT_VERSION:
+            printf("aes-gen-bench %s\n", AES_GEN_VERSION);
+            exit(0);
+        case OPT_BACKEND: o->backend = v; break;
+        case OPT_TUNE_OUT: o->tune_out = v; break;
+        case OPT_WIDTH: o->width = (unsigned)number("--width", v, 1, 1024); break;
+        case OPT_BYTES: o->bytes = number("--bytes", v, 16, 1ul << 30); break;
+        case OPT_SAMPLES: o->samples = (int)number("--samples", v, 1, BENCH_MAX_SAMPLES); break;
+        case OPT_SIZES:
             o->sizes_given = 1;
-            for (char *p = (char *)v; *p && o->nsizes < 16; p += *p == ',') {
-                const size_t n = strtoul(p, &p, 0);
-                if (n == 0 || n > (1u << 24) || (*p && *p != ','))
-                    die("--sizes takes message sizes from 1 to 16 MiB, e.g. 16,1024", v);
-                o->sizes[o->nsizes++] = n;
-            }
-        }
-        else if (!strcmp(a, "--keys")) {
+            o->nsizes = number_list("--sizes", v, 1, 1ul << 24, o->sizes, 16);
+            break;
+        case OPT_KEYS: {
+            size_t bits[3];
             o->keys_given = 1;
-            o->nkeys = 0;
-            for (char *p = (char *)v; *p && o->nkeys < 3; p += *p == ',') {
-                unsigned bits = (unsigned)strtoul(p, &p, 10);
-                if (bits != 128 && bits != 192 && bits != 256)
+            o->nkeys = number_list("--keys", v, 128, 256, bits, 3);
+            for (int i = 0; i < o->nkeys; i++) {
+                if (bits[i] != 128 && bits[i] != 192 && bits[i] != 256)
                     die("--keys takes 128, 192 and/or 256", v);
-                o->keys[o->nkeys++] = bits;
+                o->keys[i] = (unsigned)bits[i];
             }
-        } else if (!strcmp(a, "--modes")) {
+            break;
+        }
+        case OPT_MODES: {
             memset(o->modes, 0, sizeof o->modes);
             char buf[256];
             snprintf(buf, sizeof buf, "%s", v);
@@ -137,9 +193,25 @@ static void parse(int argc, char **argv, struct options *o)
                 if (!found)
                     die("unknown mode (see --help)", t);
             }
-        } else
-            die("unknown option (see --help)", a);
+            break;
+        }
+        case ':':
+            die("option needs a value", argv[optind - 1]);
+        default:
+            die("unknown option (see --help)", argv[optind - 1]);
+        }
     }
+    if (optind < argc)
+        die("unexpected argument (see --help)", argv[optind]);
+    o->compare = flag_compare || flag_short, o->peer_no_hw = flag_no_hw;
+    o->peer_no_aesni = flag_no_aesni, o->bound = flag_bound, o->sweep = flag_sweep;
+    o->setkey = flag_setkey, o->gcm = flag_gcm, o->xts = flag_xts, o->short_msgs = flag_short;
+    o->csv = flag_csv, o->json = flag_json;
+    if (o->csv && o->json)
+        die("--csv and --json: choose one", NULL);
+    if (o->gcm + o->xts + o->setkey + o->sweep + o->short_msgs > 1)
+        die("--gcm, --xts, --setkey, --sweep and --short each make their own table: choose one",
+            NULL);
     if (o->short_msgs && !o->sizes_given) {
         static const size_t short_sizes[] = {16, 32, 48, 64, 128, 256};
         for (o->nsizes = 0; o->nsizes < 6; o->nsizes++)

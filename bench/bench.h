@@ -17,6 +17,9 @@ struct bench_job {
     double min_ns, max_ns; /* and the spread of the samples */
 };
 
+/* The most timings per figure bench_jobs keeps (--samples). */
+enum { BENCH_MAX_SAMPLES = 64 };
+
 double bench_now_ns(void);
 /* Times n jobs on the same buffer: each is warmed up and sized to about 2 ms a
  * sample, then the samples are taken round-robin (job 0, 1, ..., n-1, 0, ...)

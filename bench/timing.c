@@ -27,11 +27,11 @@ static double median(double *v, int n)
 
 void bench_jobs(struct bench_job *jobs, int n, uint8_t *buf, size_t len, int samples)
 {
-    enum { MAX_JOBS = 256, MAX_SAMPLES = 64 };
+    enum { MAX_JOBS = 256, MAX_SAMPLES = BENCH_MAX_SAMPLES };
     size_t reps[MAX_JOBS];
     static double t[MAX_JOBS][MAX_SAMPLES];
 
-    if (samples > MAX_SAMPLES)
+    if (samples > MAX_SAMPLES) /* the parser refuses more */
         samples = MAX_SAMPLES;
     if (n > MAX_JOBS) {
         fprintf(stderr, "aes-gen-bench: %d jobs in one timing group, at most %d\n", n, MAX_JOBS);
