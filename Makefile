@@ -15,7 +15,8 @@
 #   make bench [ARGS="--compare --bound"]
 #   make plot [BYTES=n]  width sweep as build/sweep.svg and .png, a panel per mode
 #   make tune / untune   fastest widths measured here into the next build, or not
-#   make install [PREFIX=/usr/local]
+#   make install [PREFIX=/usr/local]   (then `ldconfig` under a system prefix)
+#   make uninstall       remove what the last install wrote
 
 PYTHON   ?= /usr/bin/python3
 BUILD    ?= build
@@ -48,7 +49,7 @@ CMAKE_ARGS += "-DCMAKE_C_FLAGS=$(SAN_FLAGS)" "-DCMAKE_CXX_FLAGS=$(SAN_FLAGS)" \
 endif
 
 .PHONY: all deps deps-gen deps-test deps-plot deps-fuzz fuzz release-check configure build gen gen-check test bench plot tune untune \
-        install clean
+        install uninstall clean
 
 all: build
 	$(BUILD)/aes-gen-bench --compare --samples 7
@@ -154,6 +155,9 @@ untune:
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
+
+uninstall:
+	cmake --build $(BUILD) --target uninstall
 
 clean:
 	rm -rf $(BUILD)

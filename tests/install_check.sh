@@ -132,4 +132,33 @@ cmake --build "$tmp/sub/build" -j 2 >/dev/null
 [ ! -e "$tmp/sub/build/aes_gen/aes-gen-bench" ]
 out=$("$tmp/sub/build/consumer")
 echo "subproject consumer: $out"
+
+# A parent with no build type still gets an optimised library, and its
+# install takes nothing of aes-gen (AES_GEN_INSTALL is OFF in a subproject).
+cat >>"$tmp/sub/CMakeLists.txt" <<'CMAKE'
+install(TARGETS consumer DESTINATION bin)
+CMAKE
+cmake -S "$tmp/sub" -B "$tmp/sub/plain" -DCMAKE_C_FLAGS="$san" >/dev/null
+grep -q -- '-O2' "$tmp/sub/plain/aes_gen/CMakeFiles/aes_gen_objects.dir/flags.make"
+! grep -q -- '-O2' "$tmp/sub/plain/CMakeFiles/consumer.dir/flags.make"  # the parent's own: as it set
+cmake --build "$tmp/sub/plain" -j 2 >/dev/null
+cmake --install "$tmp/sub/plain" --prefix "$tmp/parent" >/dev/null
+[ -z "$(find "$tmp/parent" -name '*aes_gen*')" ] && [ -x "$tmp/parent/bin/consumer" ]
+echo "subproject without a build type: the library at -O2, the parent's install has no aes-gen"
+
+# The .pc file has plain paths: for a /usr install pkg-config prints the
+# library alone (it drops the system's -I and -L).
+DESTDIR="$tmp/dest" cmake --install "$build" --prefix /usr >/dev/null
+pc=$(find "$tmp/dest" -name aes_gen.pc)
+grep -q '^prefix=/usr$' "$pc"
+flags=$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --cflags --libs aes_gen)
+[ "$(echo $flags)" = "-laes_gen" ] || { echo "pkg-config for /usr: $flags"; exit 1; }
+echo "pkg-config for a /usr prefix: $flags"
+# The docs went with it.
+for f in LICENSE README.md API.md; do [ -f "$tmp/dest/usr/share/doc/aes_gen/$f" ]; done
+
+# uninstall removes what the last install wrote (here the DESTDIR one).
+DESTDIR="$tmp/dest" cmake --build "$build" --target uninstall >/dev/null
+[ -z "$(find "$tmp/dest" -type f)" ] || { echo "uninstall left:"; find "$tmp/dest" -type f; exit 1; }
+echo "uninstall: every installed file removed"
 echo "install check passed"

@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: Apache-2.0
+# cmake -DMANIFEST=<build>/install_manifest.txt -P uninstall.cmake: removes
+# every file the last `cmake --install` (make install) wrote, then the
+# directories of aes-gen's own that are left empty.
+if(NOT EXISTS "${MANIFEST}")
+  message(FATAL_ERROR "no ${MANIFEST}: nothing was installed from this build")
+endif()
+file(STRINGS "${MANIFEST}" _files)
+set(_dirs "")
+foreach(_f IN LISTS _files)
+  if(EXISTS "$ENV{DESTDIR}${_f}" OR IS_SYMLINK "$ENV{DESTDIR}${_f}")
+    message(STATUS "Removing $ENV{DESTDIR}${_f}")
+    file(REMOVE "$ENV{DESTDIR}${_f}")
+  endif()
+  get_filename_component(_d "${_f}" DIRECTORY)
+  if(_d MATCHES "/(aes_gen|cmake/aes_gen|doc/aes_gen)$")
+    list(APPEND _dirs "$ENV{DESTDIR}${_d}")
+  endif()
+endforeach()
+list(REMOVE_DUPLICATES _dirs)
+foreach(_d IN LISTS _dirs)
+  file(GLOB _left "${_d}/*")
+  if(NOT _left)
+    file(REMOVE_RECURSE "${_d}")
+  endif()
+endforeach()
