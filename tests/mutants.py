@@ -38,8 +38,13 @@ MUTANTS = (
     ("round keys loaded with aligned movdqa", "gen/x86/vector.py",
      "        if self.bytes == 16:\n            self.load(p, src, dst)",
      "        if self.bytes == 16:\n            self.copy(p, src, dst)", True),
-    ("key setup's temporaries not wiped", "runtime/api.c",
-     "    aes_gen_secure_zero(&tmp, sizeof tmp);\n", "", False),
+    ("key setup leaves key words in registers", "gen/x86/keysetup.py",
+     "    for reg in (A, B, T, U, V):  # no key word stays in a register\n"
+     "        p(\"pxor\", reg, reg)\n", "", True),
+    ("C key setup leaves key words in registers", "runtime/api.c",
+     "    else if (format->expand(key, key_len, k->private_ks))\n"
+     "        aes_gen_clear_registers();\n",
+     "    else\n        format->expand(key, key_len, k->private_ks);\n", False),
     ("T-table backend marked constant-time", "gen/variants.py",
      '"x86-64 T-table assembly, {kl}-bit key loads, {1 + t} index registers", False,',
      '"x86-64 T-table assembly, {kl}-bit key loads, {1 + t} index registers", True,', True),
