@@ -579,6 +579,46 @@ START_TEST(leaks_are_caught)
 }
 END_TEST
 
+/* The key setup beside the kernels (kernels.h: the generated AES-NI one)
+ * called directly: the ABI kept and no key word left in a register, whatever
+ * C code the API would run after it. */
+START_TEST(key_setup_leaves_nothing)
+{
+#if defined(AES_GEN_HAVE_AESNI_KEY_SETUP_K128)
+    static void (*const setup[3])(const uint8_t *, uint8_t *) = {
+        aes_gen_aesni_key_setup_k128, aes_gen_aesni_key_setup_k192,
+        aes_gen_aesni_key_setup_k256};
+    if (!(aes_gen_cpu_features() & AES_GEN_CPU_AESNI))
+        return;
+    struct abi_call *c = aligned_alloc(64, sizeof *c);
+    static _Alignas(16) uint8_t ks[480];
+    static struct secrets s;
+    uint8_t key[32];
+    uint64_t rng = test_seed();
+    ck_assert_ptr_nonnull(c);
+    for (int i = 0; i < 3; i++) {
+        char who[64];
+        const int rounds = 10 + 2 * i;
+        rng_fill(&rng, key, sizeof key);
+        memset(c, 0, sizeof *c);
+        c->fn = (void (*)(void))setup[i];
+        c->args[0] = (uintptr_t)key, c->args[1] = (uintptr_t)ks;
+        snprintf(who, sizeof who, "aes_gen_aesni_key_setup_k%d", 128 + 64 * i);
+        call_checked(c, who, NULL, 0, 0, 0, 0, &rng);
+        s.n = s.stored = 0;
+        add_keys(&s, ks, rounds);
+        add_keys(&s, ks + 240, rounds);
+        add(&s, key, "the key's first 16 bytes");
+        add(&s, key + 8 * i, "the key's last 16 bytes");
+        char where[128];
+        const char *bad = leak(c, &s, where, sizeof where);
+        ck_assert_msg(bad == NULL, "%s returns with a secret: %s", who, bad);
+    }
+    free(c);
+#endif
+}
+END_TEST
+
 int main(void)
 {
     const uint64_t flags = cpu_flags();
@@ -594,6 +634,7 @@ int main(void)
     tcase_add_test(tc, api_calls_leave_no_key_material);
     tcase_add_test(tc, gcm_calls_leave_no_key_material);
     tcase_add_test(tc, xts_calls_leave_no_key_material);
+    tcase_add_test(tc, key_setup_leaves_nothing);
     tcase_add_loop_test(tc, kernel_preserves_abi_and_leaves_nothing, 0,
                         (int)aes_gen_registry_count);
     suite_add_tcase(s, tc);
