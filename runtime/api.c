@@ -28,10 +28,13 @@ static int setkey_with(aes_gen_key *k, const void *key, size_t key_len,
     const struct aes_gen_key_format_info *format =
         &aes_gen_key_formats[aes_gen_backend_table[backend].key_format];
     k->private_magic = 0;
-    if (plan->setup)
+    if (plan->setup) { /* generated: it writes the zeros and clears its registers */
         plan->setup(key, k->private_ks);
-    else if (format->expand(key, key_len, k->private_ks))
-        aes_gen_clear_registers();
+    } else {
+        memset(k->private_ks, 0, format->bytes);
+        format->expand(key, key_len, k->private_ks);
+        aes_gen_clear_registers(); /* C may have held key words in vector registers */
+    }
     memcpy(k->private_kernels, plan->kernels, sizeof plan->kernels);
     memcpy(k->private_picks, plan->picks, sizeof plan->picks);
     k->private_rk_offset[0] = (uint16_t)format->enc_offset;

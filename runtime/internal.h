@@ -135,10 +135,9 @@ enum aes_gen_key_format {
     AES_GEN_KEY_FORMAT_COUNT
 };
 struct aes_gen_key_format_info {
-    /* Writes the first `bytes` of ks: the expanded key, zeros where a key
-     * size leaves room; returns 1 if C code did, which may leave key words in
-     * vector registers, 0 if generated code did and cleared them. */
-    int (*expand)(const uint8_t *key, size_t key_len, uint8_t *ks);
+    /* Writes the expanded key into ks, whose first `bytes` the caller has
+     * zeroed (the schedules leave room where a key size is short). */
+    void (*expand)(const uint8_t *key, size_t key_len, uint8_t *ks);
     size_t enc_offset, dec_offset; /* where the kernels' round keys start in ks */
     size_t bytes;                  /* the most any key size's schedules take */
 };
@@ -314,9 +313,6 @@ int aes_gen_crypt(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv, v
 int aes_gen_gcm_init_j0(aes_gen_gcm_stream *s, const aes_gen_gcm_key *gk, int direction,
                         const uint8_t j0[16]);
 
-/* Zeroing that the compiler may not drop (inline: a constant size becomes a
- * few stores).  memset, then a barrier that claims to read the memory: the
- * stores cannot be dropped as dead, and memset keeps its speed. */
 /* 8 bytes as a little-endian number, and back (the library is built for
  * little-endian hosts: x86-64, TILE-Gx). */
 static inline uint64_t load_le64(const uint8_t *p)
@@ -331,6 +327,9 @@ static inline void store_le64(uint8_t *p, uint64_t v)
     memcpy(p, &v, 8);
 }
 
+/* Zeroing that the compiler may not drop (inline: a constant size becomes a
+ * few stores).  memset, then a barrier that claims to read the memory: the
+ * stores cannot be dropped as dead, and memset keeps its speed. */
 static inline void aes_gen_secure_zero(void *p, size_t n)
 {
 #if defined(__GNUC__)

@@ -127,33 +127,30 @@ void (*aes_gen_generated_setup(enum aes_gen_key_format format, unsigned key_bits
 
 /* The generated AES-NI key setup where the CPU has AES-NI (the aesni
  * backend's, gen/x86/keysetup.py), else the C below. */
-static int expand_fips(const uint8_t *key, size_t key_len, uint8_t *ks)
+static void expand_fips(const uint8_t *key, size_t key_len, uint8_t *ks)
 {
     void (*setup)(const uint8_t *, uint8_t *) =
         aes_gen_generated_setup(AES_GEN_KF_fips, (unsigned)key_len * 8, aes_gen_cpu_features());
     if (setup) {
         setup(key, ks);
-        return 0;
+        return;
     }
     uint8_t *enc = ks, *dec = ks + 240;
-    memset(ks, 0, 480);
     const size_t rounds = aes_gen_rounds(key_len);
     expand_encryption(key, key_len, enc);
     /* FIPS-197 5.3.5: reversed order, InvMixColumns on all but the outer two. */
     for (size_t r = 0; r <= rounds; r++)
         memcpy(dec + 16 * r, enc + 16 * (rounds - r), 16);
     inv_mix_columns(dec + 16, rounds - 1);
-    return 1;
 }
 
 /* `openssl`: the same schedules as OpenSSL's AES_KEY holds them (the TILE-Gx
  * code's format): rd_key words, each four key bytes as a big-endian number,
  * then the round count; encryption at 0, decryption at 256. */
-static int expand_openssl(const uint8_t *key, size_t key_len, uint8_t *ks)
+static void expand_openssl(const uint8_t *key, size_t key_len, uint8_t *ks)
 {
     uint8_t fips[480];
     uint32_t w[61];
-    memset(ks, 0, 512);
     expand_fips(key, key_len, fips);
     for (int half = 0; half < 2; half++) {
         for (int i = 0; i < 60; i++) {
@@ -165,7 +162,6 @@ static int expand_openssl(const uint8_t *key, size_t key_len, uint8_t *ks)
     }
     aes_gen_secure_zero(fips, sizeof fips);
     aes_gen_secure_zero(w, sizeof w);
-    return 1;
 }
 
 /* `vpaes`: each round key in the representation of the state it is added to
@@ -200,10 +196,9 @@ __attribute__((target("ssse3"))) static void vpaes_keys_ssse3(const uint8_t *fip
 }
 #endif
 
-static int expand_vpaes(const uint8_t *key, size_t key_len, uint8_t *ks)
+static void expand_vpaes(const uint8_t *key, size_t key_len, uint8_t *ks)
 {
     uint8_t fips[480];
-    memset(ks, 0, 480);
     expand_fips(key, key_len, fips);
 #if defined(__x86_64__) || defined(__i386__)
     vpaes_keys_ssse3(fips, ks, aes_gen_rounds(key_len)); /* every vpaes backend needs SSSE3 */
@@ -211,7 +206,6 @@ static int expand_vpaes(const uint8_t *key, size_t key_len, uint8_t *ks)
     memset(ks, 0, 480); /* no vpaes backend is built for this architecture */
 #endif
     aes_gen_secure_zero(fips, sizeof fips);
-    return 1;
 }
 
 _Static_assert(AES_GEN_KEY_FORMAT_COUNT == 3,
