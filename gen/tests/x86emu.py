@@ -371,11 +371,13 @@ class Emulator:
             qs = [(v >> (64 * i)) & ((1 << 64) - 1) for i in range(width // 8)]
             qs = [((q << n) & ((1 << 64) - 1) if left else q >> n) if n < 64 else 0 for q in qs]
             return m.write(dst, sum(q << (64 * i) for i, q in enumerate(qs)), width, legacy)
-        if name in ("pslldq", "vpslldq"):
+        if name in ("pslldq", "vpslldq", "psrldq", "vpsrldq"):
             n, src = ops[0].value, (dst if legacy else ops[1])
             v = m.read(src, width) if not legacy else m.vec[src.num]
             lanes = [(v >> (128 * i)) & ((1 << 128) - 1) for i in range(width // 16)]
-            lanes = [(x << (8 * n)) & ((1 << 128) - 1) if n < 16 else 0 for x in lanes]
+            up = "sll" in name
+            lanes = [((x << (8 * n)) & ((1 << 128) - 1) if up else x >> (8 * n)) if n < 16 else 0
+                     for x in lanes]
             return m.write(dst, sum(x << (128 * i) for i, x in enumerate(lanes)), width, legacy)
         if name in ("psrld", "vpsrld"):
             n, src = ops[0].value, (dst if legacy else ops[1])

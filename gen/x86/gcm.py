@@ -39,7 +39,7 @@ before the AES stores (dst may be src).
 """
 
 from .asm import Const, Reg, gp, mem, rip
-from .skeletons import TMP_ROLE, group_loop
+from .skeletons import TMP_ROLE, Capture, group_loop, stitch
 
 POWERS = 64  # AES_GEN_GCM_POWERS: the powers an aes_gen_gcm_key holds
 MASK = Reg("k", 1)
@@ -84,34 +84,6 @@ class Consts:
                   (".quad -1, -1", ".quad 0, 0")))
         self.bswap, self.inc, self.inc_be, self.lanes, self.one, self.fold, self.partial = (
             k.p.const(c).name for c in tables)
-
-
-class Capture:
-    """The instructions a piece of body appends, taken out of the program."""
-
-    def __init__(self, k):
-        self.k = k
-
-    def __enter__(self):
-        self.saved, self.k.p.items = self.k.p.items, []
-        return self
-
-    def __exit__(self, *exc):
-        self.items, self.k.p.items = self.k.p.items, self.saved
-        return False
-
-
-def stitch(k, aes, ghash, stores):
-    """The AES stream and the GHASH stream merged in proportion (the
-    instructions of each keep their order; their registers are disjoint),
-    then the AES stores: after every load of hashed data."""
-    out, g = [], 0
-    for i, item in enumerate(aes):
-        out.append(item)
-        while g < len(ghash) and (g + 1) * len(aes) <= (i + 1) * len(ghash):
-            out.append(ghash[g])
-            g += 1
-    k.p.items += out + ghash[g:] + stores
 
 
 def _at(k, w, role):

@@ -278,7 +278,44 @@ def ctr_counters(k, width):
 
 # --- bodies ------------------------------------------------------------------
 
+class Capture:
+    """The instructions a piece of body appends, taken out of the program."""
+
+    def __init__(self, k):
+        self.k = k
+
+    def __enter__(self):
+        self.saved, self.k.p.items = self.k.p.items, []
+        return self
+
+    def __exit__(self, *exc):
+        self.items, self.k.p.items = self.k.p.items, self.saved
+        return False
+
+
+def stitch(k, main, side, after=()):
+    """Two instruction streams on disjoint registers merged in proportion
+    (each keeps its order: GCM's AES and GHASH, XTS's rounds and next
+    tweaks), then the items of after (GCM: the AES stores, once every load
+    of hashed data has run)."""
+    out, g = [], 0
+    for i, item in enumerate(main):
+        out.append(item)
+        while g < len(side) and (g + 1) * len(main) <= (i + 1) * len(side):
+            out.append(side[g])
+            g += 1
+    k.p.items += out + side[g:] + list(after)
+
+
 BODIES = {}
+
+
+def body_roles(body_fn, vec, width):
+    """(role, register-map text) for the registers a body asks for beside its
+    blocks: its roles, or what its roles_for gives for the kernel's vector
+    and width (XTS: a tweak register per block register where they fit)."""
+    roles_for = getattr(body_fn, "roles_for", None)
+    return roles_for(vec, width) if roles_for else body_fn.roles
 
 
 def body(name, *roles):
@@ -474,7 +511,7 @@ def register_map(k, body_fn):
     plan_ = k.plan
     lines = [f"{reg.att()} {block_role(plan_, j)}" for j, reg in enumerate(plan_.blocks)]
     spilled = " ".join(f"rk{r}" for r in plan_.spilled())
-    for role, text in body_fn.roles:
+    for role, text in body_roles(body_fn, k.vec, k.v.width):
         reg = plan_.named[role]
         if role == "tmp" and spilled:
             text += f", spilled round keys {spilled}"
@@ -536,7 +573,8 @@ class SkeletonEmitter(Emitter):
         body_fn = self.body(backend, v.mode)
         vec = self.vector(v)
         cls = self.kernel_class
-        k = cls(v, vec, cls.plan_for(v, vec, [role for role, _ in body_fn.roles]))
+        roles = [role for role, _ in body_roles(body_fn, vec, v.width)]
+        k = cls(v, vec, cls.plan_for(v, vec, roles))
         k.load_keys()
         body_fn(k, v)
         k.clear()
@@ -563,7 +601,7 @@ class SkeletonEmitter(Emitter):
         v = Variant(backend.name, mode, 256, width)
         vec, full = self.vector(v), self.vectors[backend.name]
         body_fn = self.body(backend, mode)
-        roles = [role for role, _ in body_fn.roles]
+        roles = [role for role, _ in body_roles(body_fn, vec, width)]
         # A body's own limit (GCM: the key powers there are).
         if getattr(body_fn, "width_problem", None) and body_fn.width_problem(width):
             return body_fn.width_problem(width)

@@ -231,14 +231,14 @@ class Vector:
         else:
             p(f"vp{op}q", n, src, dst)
 
-    def shift_up_qword(self, p, src, dst):
-        """dst = each 16-byte lane of src with its low qword moved up (low 0)."""
+    def shift_bytes(self, p, op, n, src, dst):
+        """dst = each 16-byte lane of src shifted (op: "sll" up, "srl" down) by n bytes."""
         if self.enc == "sse":
             if dst != src:
                 self.copy(p, src, dst)
-            p("pslldq", 8, dst)
+            p(f"p{op}dq", n, dst)
         else:
-            p("vpslldq", 8, src, dst)
+            p(f"vp{op}dq", n, src, dst)
 
     def aes(self, p, op, key, dst):
         """One AES round (op: aesenc, aesenclast, aesdec, aesdeclast) on dst."""

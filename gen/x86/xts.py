@@ -4,12 +4,21 @@ consecutive tweaks, C_j = E(P_j ^ T_j) ^ T_j with T_(j+1) = T_j * alpha (the
 algebra is gen/aes_math.py's xts_times_alpha: a block is a little-endian
 element of GF(2^128), reduced by x^128 + x^7 + x^2 + x + 1).
 
-iv holds the tweak of the first block.  Lane i of the register `tw` holds
-T_(j+i) for the group's first blocks; block register r takes tw * alpha^(L r)
-(L lanes), and the next group tw * alpha^W.  A multiplication by alpha^s
-(s <= 56) is per 16-byte lane: the two qwords shifted left by s, the s bits
-out of the low qword into the high one, and the s bits out of the high one,
-carry-less times 0x87, into the low one (one carry-less product).
+iv holds the tweak of the first block.  A group is R block registers of L
+lanes; lane i of block register r takes T_(j + L r + i).  Where the register
+file holds them, each block register has its own tweak register, held
+across groups: the group XORs it in, then steps it by alpha^W for the next
+group during the rounds, so no block waits on tweak arithmetic and the
+carry-less products (on the AES pipes of Zen 4) are spread among the rounds.
+Otherwise (aesni and vaes256 at their widest) one register `tw` holds the
+first block register's tweaks and each block register takes tw * alpha^(L r)
+as its group starts.
+
+A multiplication by alpha^s is per 16-byte lane: by s bits (s <= 56), the
+two qwords shifted left by s, the s bits out of the low qword into the high
+one, and the s bits out of the high one, carry-less times 0x87, into the low
+one; by s = 8 b bits (s <= 64), the lane shifted up by b bytes and its top s
+bits, carry-less times 0x87, into it: one product either way.
 
 The tweak is XORed in twice: into the whitening before the first round, and
 into the last round key, since aesenclast(x, rkN ^ T) = aesenclast(x, rkN) ^ T.
@@ -20,15 +29,27 @@ Decryption is the same with the equivalent inverse cipher.
 """
 
 from .asm import Const, mem, rip
-from .skeletons import TMP_ROLE
+from .plan import block_registers
+from .skeletons import TMP_ROLE, Capture, stitch
 
 MAX_SHIFT = 56  # a product of the carried bits and 0x87 stays within the low qword
+MAX_BYTE_SHIFT = 64  # the top bits of a byte shift are one qword for the product
 
-ROLES = (("tw", "tweaks of the group's first register: lane i T_(j+i)"),
-         ("t", "a block register's tweaks; then the tweaks ^ the last round key"),
-         ("c", "tweak arithmetic: the bits carried out of each qword"),
-         ("r", "tweak arithmetic: the high qword's carry times 0x87"),
+ROLES = (("t", "a block register's tweaks; then the tweaks ^ the last round key"),
+         ("c", "tweak arithmetic: the bits carried out"),
+         ("r", "tweak arithmetic: the carry times 0x87"),
          ("tmp", TMP_ROLE))
+TW_ROLE = ("tw", "tweaks of the group's first register: lane i T_(j+i)")
+
+
+def roles_for(vec, width):
+    """A tweak register per block register where the registers hold them
+    (the round keys spill first), else tw."""
+    nblock = block_registers(vec, width)
+    if 2 * nblock + len(ROLES) <= vec.regs:
+        return ROLES + tuple((f"tw{r}", f"tweaks of block register {r}: this group's, then "
+                              "the next group's") for r in range(nblock))
+    return (TW_ROLE,) + ROLES
 
 
 def _poly(k):
@@ -40,61 +61,112 @@ def _poly(k):
 
 def times_alpha(k, w, src, s, dst):
     """dst = src * alpha^s in each 16-byte lane of strategy w; any s (steps of
-    at most MAX_SHIFT); dst may be src."""
+    at most MAX_SHIFT, or one byte shift); dst may be src."""
     p, n = k.p, k.plan.named
     c, r = n["c"].as_kind(w.kind), n["r"].as_kind(w.kind)
     poly = _poly(k)
+    if s % 8 == 0 and s <= MAX_BYTE_SHIFT:
+        w.shift_bytes(p, "srl", 16 - s // 8, src, c)  # c = the top s bits, in the low qword
+        w.shift_bytes(p, "sll", s // 8, src, dst)
+        w.clmul(p, 0x00, poly, c, r)
+        w.xor(p, r, dst)
+        return
     while s:
         step = min(s, MAX_SHIFT)
         w.shift_qwords(p, "srl", 64 - step, src, c)   # c = the bits out of each qword
         w.clmul(p, 0x01, poly, c, r)                  # the high qword's, times 0x87
-        w.shift_up_qword(p, c, c)                     # the low qword's, into the high one
+        w.shift_bytes(p, "sll", 8, c, c)              # the low qword's, into the high one
         w.shift_qwords(p, "sll", step, src, dst)
         w.xor_into(p, r, c, dst)
         src, s = dst, s - step
 
 
-def _first_tweaks(k):
+def _first_tweaks(k, tw):
     """tw = T, T * alpha, ... in its lanes, T from iv."""
-    vec, x, n = k.vec, k.vec.narrow(), k.plan.named
-    tw, t = n["tw"], n["t"]
+    vec, x, t = k.vec, k.vec.narrow(), k.plan.named["t"]
     x.load(k.p, mem(k.arg("iv")), tw.as_kind("xmm"))
     for lane in range(1, vec.lanes):
         times_alpha(k, x, tw.as_kind("xmm"), lane, t.as_kind("xmm"))
         vec.insert_lane(k.p, t.as_kind("xmm"), lane, tw)
 
 
-def _xts(k, v, decrypt):
-    p, vec, n = k.p, k.vec, k.plan.named
-    tw, t, r, tmp = n["tw"], n["t"], n["r"], k.tmp
-    blocks, lanes, rounds = k.plan.blocks, vec.lanes, k.plan.rounds
+def _register_tweaks(k, tws, j, dst):
+    """dst = the tweaks of block register j from those of the registers before
+    it: from the first while the shift is short, else from the one before."""
+    lanes = k.vec.lanes
+    if lanes * j <= MAX_SHIFT:
+        times_alpha(k, k.vec, tws[0], lanes * j, dst)
+    else:
+        times_alpha(k, k.vec, tws[j - 1], lanes, dst)
+
+
+def _enter(k, j, reg, tweak):
+    """Block register j loaded and whitened under its tweaks, its last round
+    key ^ tweaks parked in dst."""
+    p, vec, t = k.p, k.vec, k.plan.named["t"]
+    vec.load(p, k.src(j * vec.lanes), reg)
+    vec.xor_into(p, tweak, k.key(0), reg)
+    vec.xor3(p, k.key(k.plan.rounds), tweak, t)
+    vec.store(p, t, k.dst(j * vec.lanes))
+
+
+def _leave(k, blocks, decrypt):
+    """The last rounds on the parked keys, the blocks stored."""
+    p, vec = k.p, k.vec
     last = "aesdeclast" if decrypt else "aesenclast"
+    for j, reg in enumerate(blocks):
+        if vec.enc == "sse":
+            vec.load(p, k.dst(j * vec.lanes), k.tmp)
+            vec.aes(p, last, k.tmp, reg)
+        else:
+            vec.aes(p, last, k.dst(j * vec.lanes), reg)
+        vec.store(p, reg, k.dst(j * vec.lanes))
+
+
+def _xts_held(k, v, decrypt):
+    """Tweak registers tw0..tw(R-1) held across groups."""
+    blocks = k.plan.blocks
+    tws = [k.plan.named[f"tw{r}"] for r in range(len(blocks))]
 
     def group():
         for j, reg in enumerate(blocks):
-            lanes_j = tw
-            if j:
-                # from tw while the shift is short, else from the register before
-                source, s = (tw, lanes * j) if lanes * j <= MAX_SHIFT else (t, lanes)
-                times_alpha(k, vec, source, s, t)
-                lanes_j = t
-            vec.load(p, k.src(j * lanes), reg)
-            vec.xor_into(p, lanes_j, k.key(0), reg)
-            vec.xor3(p, k.key(rounds), lanes_j, r)
-            vec.store(p, r, k.dst(j * lanes))  # the block's last round key, parked
-        k.middle_rounds(blocks, decrypt)
-        for j, reg in enumerate(blocks):
-            if vec.enc == "sse":
-                vec.load(p, k.dst(j * lanes), tmp)
-                vec.aes(p, last, tmp, reg)
-            else:
-                vec.aes(p, last, k.dst(j * lanes), reg)
-            vec.store(p, reg, k.dst(j * lanes))
-        times_alpha(k, vec, tw, v.width, tw)
+            _enter(k, j, reg, tws[j])
+        with Capture(k) as rounds:
+            k.middle_rounds(blocks, decrypt)
+        with Capture(k) as tweaks:
+            for tw in tws:
+                times_alpha(k, k.vec, tw, v.width, tw)
+        stitch(k, rounds.items, tweaks.items)
+        _leave(k, blocks, decrypt)
 
-    _first_tweaks(k)
+    _first_tweaks(k, tws[0])
+    for j in range(1, len(tws)):
+        _register_tweaks(k, tws, j, tws[j])
     k.loop(v.width, group)
-    vec.narrow().store(p, tw.as_kind("xmm"), mem(k.arg("iv")))
+    k.vec.narrow().store(k.p, tws[0].as_kind("xmm"), mem(k.arg("iv")))
+
+
+def _xts_derived(k, v, decrypt):
+    """One tweak register tw; each block register's derived as its group starts."""
+    blocks, n = k.plan.blocks, k.plan.named
+    tw, t = n["tw"], n["t"]
+
+    def group():
+        for j, reg in enumerate(blocks):
+            if j:
+                _register_tweaks(k, [tw] + [t] * j, j, t)
+            _enter(k, j, reg, t if j else tw)
+        k.middle_rounds(blocks, decrypt)
+        _leave(k, blocks, decrypt)
+        times_alpha(k, k.vec, tw, v.width, tw)
+
+    _first_tweaks(k, tw)
+    k.loop(v.width, group)
+    k.vec.narrow().store(k.p, tw.as_kind("xmm"), mem(k.arg("iv")))
+
+
+def _xts(k, v, decrypt):
+    (_xts_held if "tw0" in k.plan.named else _xts_derived)(k, v, decrypt)
 
 
 def xts_enc(k, v):
@@ -107,5 +179,6 @@ def xts_dec(k, v):
     _xts(k, v, decrypt=True)
 
 
-xts_enc.roles = xts_dec.roles = ROLES
+xts_enc.roles = xts_dec.roles = (TW_ROLE,) + ROLES
+xts_enc.roles_for = xts_dec.roles_for = roles_for
 BODIES = {"xts_enc": xts_enc, "xts_dec": xts_dec}

@@ -11,11 +11,11 @@
 
     .text
 
-# void aes_gen_aesni_xts_enc_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
-# XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 8 reloaded per group.
+# void aes_gen_aesni_xts_enc_k128_w6(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 6 blocks per iteration.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 11 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
-# nblocks: a multiple of 8.
+# nblocks: a multiple of 6.
 # Requires: SSE2, AESNI, PCLMUL.
 # Register map:
 #   %xmm0 block 0
@@ -24,260 +24,256 @@
 #   %xmm3 block 3
 #   %xmm4 block 4
 #   %xmm5 block 5
-#   %xmm6 block 6
-#   %xmm7 block 7
-#   %xmm8 tweaks of the group's first register: lane i T_(j+i)
-#   %xmm9 a block register's tweaks; then the tweaks ^ the last round key
-#   %xmm10 tweak arithmetic: the bits carried out of each qword
-#   %xmm11 tweak arithmetic: the high qword's carry times 0x87
-#   %xmm12 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
-#   %xmm13 rk0
-#   %xmm15 rk9
-#   %xmm14 rk10
+#   %xmm6 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm7 tweak arithmetic: the bits carried out
+#   %xmm8 tweak arithmetic: the carry times 0x87
+#   %xmm9 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
+#   %xmm10 tweaks of block register 0: this group's, then the next group's
+#   %xmm11 tweaks of block register 1: this group's, then the next group's
+#   %xmm12 tweaks of block register 2: this group's, then the next group's
+#   %xmm13 tweaks of block register 3: this group's, then the next group's
+#   %xmm14 tweaks of block register 4: this group's, then the next group's
+#   %xmm15 tweaks of block register 5: this group's, then the next group's
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
-    .globl aes_gen_aesni_xts_enc_k128_w8
-    .type aes_gen_aesni_xts_enc_k128_w8, @function
+    .globl aes_gen_aesni_xts_enc_k128_w6
+    .type aes_gen_aesni_xts_enc_k128_w6, @function
     .p2align 5
-aes_gen_aesni_xts_enc_k128_w8:
+aes_gen_aesni_xts_enc_k128_w6:
     endbr64
-    movdqu 0(%rdi), %xmm13
-    movdqu 144(%rdi), %xmm15
-    movdqu 160(%rdi), %xmm14
-    movdqu (%rsi), %xmm8
-    cmp $8, %r8
-    jb .Laes_gen_aesni_xts_enc_k128_w8_done
+    movdqu (%rsi), %xmm10
+    movdqa %xmm10, %xmm7
+    psrlq $63, %xmm7
+    movdqa %xmm7, %xmm8
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pslldq $8, %xmm7
+    movdqa %xmm10, %xmm11
+    psllq $1, %xmm11
+    pxor %xmm8, %xmm11
+    pxor %xmm7, %xmm11
+    movdqa %xmm10, %xmm7
+    psrlq $62, %xmm7
+    movdqa %xmm7, %xmm8
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pslldq $8, %xmm7
+    movdqa %xmm10, %xmm12
+    psllq $2, %xmm12
+    pxor %xmm8, %xmm12
+    pxor %xmm7, %xmm12
+    movdqa %xmm10, %xmm7
+    psrlq $61, %xmm7
+    movdqa %xmm7, %xmm8
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pslldq $8, %xmm7
+    movdqa %xmm10, %xmm13
+    psllq $3, %xmm13
+    pxor %xmm8, %xmm13
+    pxor %xmm7, %xmm13
+    movdqa %xmm10, %xmm7
+    psrlq $60, %xmm7
+    movdqa %xmm7, %xmm8
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pslldq $8, %xmm7
+    movdqa %xmm10, %xmm14
+    psllq $4, %xmm14
+    pxor %xmm8, %xmm14
+    pxor %xmm7, %xmm14
+    movdqa %xmm10, %xmm7
+    psrlq $59, %xmm7
+    movdqa %xmm7, %xmm8
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pslldq $8, %xmm7
+    movdqa %xmm10, %xmm15
+    psllq $5, %xmm15
+    pxor %xmm8, %xmm15
+    pxor %xmm7, %xmm15
+    cmp $6, %r8
+    jb .Laes_gen_aesni_xts_enc_k128_w6_done
     .p2align 4
-.Laes_gen_aesni_xts_enc_k128_w8_loop:
+.Laes_gen_aesni_xts_enc_k128_w6_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm8, %xmm0
-    pxor %xmm13, %xmm0
-    movdqa %xmm8, %xmm11
-    pxor %xmm14, %xmm11
-    movdqu %xmm11, 0(%rdx)
-    movdqa %xmm8, %xmm10
-    psrlq $63, %xmm10
-    movdqa %xmm10, %xmm11
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm11
-    pslldq $8, %xmm10
-    movdqa %xmm8, %xmm9
-    psllq $1, %xmm9
-    pxor %xmm11, %xmm9
-    pxor %xmm10, %xmm9
-    movdqu 16(%rcx), %xmm1
-    pxor %xmm9, %xmm1
-    pxor %xmm13, %xmm1
-    movdqa %xmm9, %xmm11
-    pxor %xmm14, %xmm11
-    movdqu %xmm11, 16(%rdx)
-    movdqa %xmm8, %xmm10
-    psrlq $62, %xmm10
-    movdqa %xmm10, %xmm11
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm11
-    pslldq $8, %xmm10
-    movdqa %xmm8, %xmm9
-    psllq $2, %xmm9
-    pxor %xmm11, %xmm9
-    pxor %xmm10, %xmm9
-    movdqu 32(%rcx), %xmm2
-    pxor %xmm9, %xmm2
-    pxor %xmm13, %xmm2
-    movdqa %xmm9, %xmm11
-    pxor %xmm14, %xmm11
-    movdqu %xmm11, 32(%rdx)
-    movdqa %xmm8, %xmm10
-    psrlq $61, %xmm10
-    movdqa %xmm10, %xmm11
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm11
-    pslldq $8, %xmm10
-    movdqa %xmm8, %xmm9
-    psllq $3, %xmm9
-    pxor %xmm11, %xmm9
-    pxor %xmm10, %xmm9
-    movdqu 48(%rcx), %xmm3
-    pxor %xmm9, %xmm3
-    pxor %xmm13, %xmm3
-    movdqa %xmm9, %xmm11
-    pxor %xmm14, %xmm11
-    movdqu %xmm11, 48(%rdx)
-    movdqa %xmm8, %xmm10
-    psrlq $60, %xmm10
-    movdqa %xmm10, %xmm11
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm11
-    pslldq $8, %xmm10
-    movdqa %xmm8, %xmm9
-    psllq $4, %xmm9
-    pxor %xmm11, %xmm9
-    pxor %xmm10, %xmm9
-    movdqu 64(%rcx), %xmm4
-    pxor %xmm9, %xmm4
-    pxor %xmm13, %xmm4
-    movdqa %xmm9, %xmm11
-    pxor %xmm14, %xmm11
-    movdqu %xmm11, 64(%rdx)
-    movdqa %xmm8, %xmm10
-    psrlq $59, %xmm10
-    movdqa %xmm10, %xmm11
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm11
-    pslldq $8, %xmm10
-    movdqa %xmm8, %xmm9
-    psllq $5, %xmm9
-    pxor %xmm11, %xmm9
-    pxor %xmm10, %xmm9
-    movdqu 80(%rcx), %xmm5
-    pxor %xmm9, %xmm5
-    pxor %xmm13, %xmm5
-    movdqa %xmm9, %xmm11
-    pxor %xmm14, %xmm11
-    movdqu %xmm11, 80(%rdx)
-    movdqa %xmm8, %xmm10
-    psrlq $58, %xmm10
-    movdqa %xmm10, %xmm11
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm11
-    pslldq $8, %xmm10
-    movdqa %xmm8, %xmm9
-    psllq $6, %xmm9
-    pxor %xmm11, %xmm9
-    pxor %xmm10, %xmm9
-    movdqu 96(%rcx), %xmm6
+    movdqu 0(%rdi), %xmm9
+    pxor %xmm10, %xmm0
+    pxor %xmm9, %xmm0
+    movdqu 160(%rdi), %xmm9
+    movdqa %xmm10, %xmm6
     pxor %xmm9, %xmm6
-    pxor %xmm13, %xmm6
-    movdqa %xmm9, %xmm11
-    pxor %xmm14, %xmm11
-    movdqu %xmm11, 96(%rdx)
-    movdqa %xmm8, %xmm10
-    psrlq $57, %xmm10
-    movdqa %xmm10, %xmm11
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm11
-    pslldq $8, %xmm10
-    movdqa %xmm8, %xmm9
-    psllq $7, %xmm9
-    pxor %xmm11, %xmm9
-    pxor %xmm10, %xmm9
-    movdqu 112(%rcx), %xmm7
-    pxor %xmm9, %xmm7
-    pxor %xmm13, %xmm7
-    movdqa %xmm9, %xmm11
-    pxor %xmm14, %xmm11
-    movdqu %xmm11, 112(%rdx)
-    movdqu 16(%rdi), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe4    # aesenc %xmm12, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    movdqu 32(%rdi), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe4    # aesenc %xmm12, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    movdqu 48(%rdi), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe4    # aesenc %xmm12, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    movdqu 64(%rdi), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe4    # aesenc %xmm12, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    movdqu 80(%rdi), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe4    # aesenc %xmm12, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    movdqu 96(%rdi), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe4    # aesenc %xmm12, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    movdqu 112(%rdi), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe4    # aesenc %xmm12, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    movdqu 128(%rdi), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe4    # aesenc %xmm12, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd7    # aesenc %xmm15, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdf    # aesenc %xmm15, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe7    # aesenc %xmm15, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xef    # aesenc %xmm15, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf7    # aesenc %xmm15, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xff    # aesenc %xmm15, %xmm7
-    movdqu 0(%rdx), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
+    movdqu %xmm6, 0(%rdx)
+    movdqu 16(%rcx), %xmm1
+    movdqu 0(%rdi), %xmm9
+    pxor %xmm11, %xmm1
+    pxor %xmm9, %xmm1
+    movdqu 160(%rdi), %xmm9
+    movdqa %xmm11, %xmm6
+    pxor %xmm9, %xmm6
+    movdqu %xmm6, 16(%rdx)
+    movdqu 32(%rcx), %xmm2
+    movdqu 0(%rdi), %xmm9
+    pxor %xmm12, %xmm2
+    pxor %xmm9, %xmm2
+    movdqu 160(%rdi), %xmm9
+    movdqa %xmm12, %xmm6
+    pxor %xmm9, %xmm6
+    movdqu %xmm6, 32(%rdx)
+    movdqu 48(%rcx), %xmm3
+    movdqu 0(%rdi), %xmm9
+    pxor %xmm13, %xmm3
+    pxor %xmm9, %xmm3
+    movdqu 160(%rdi), %xmm9
+    movdqa %xmm13, %xmm6
+    pxor %xmm9, %xmm6
+    movdqu %xmm6, 48(%rdx)
+    movdqu 64(%rcx), %xmm4
+    movdqu 0(%rdi), %xmm9
+    pxor %xmm14, %xmm4
+    pxor %xmm9, %xmm4
+    movdqu 160(%rdi), %xmm9
+    movdqa %xmm14, %xmm6
+    pxor %xmm9, %xmm6
+    movdqu %xmm6, 64(%rdx)
+    movdqu 80(%rcx), %xmm5
+    movdqu 0(%rdi), %xmm9
+    pxor %xmm15, %xmm5
+    pxor %xmm9, %xmm5
+    movdqu 160(%rdi), %xmm9
+    movdqa %xmm15, %xmm6
+    pxor %xmm9, %xmm6
+    movdqu %xmm6, 80(%rdx)
+    movdqu 16(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    movdqa %xmm10, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    psrlq $58, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    movdqa %xmm7, %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    pslldq $8, %xmm7
+    movdqu 32(%rdi), %xmm9
+    psllq $6, %xmm10
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    pxor %xmm8, %xmm10
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    pxor %xmm7, %xmm10
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    movdqa %xmm11, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    psrlq $58, %xmm7
+    movdqu 48(%rdi), %xmm9
+    movdqa %xmm7, %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    pslldq $8, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    psllq $6, %xmm11
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    pxor %xmm8, %xmm11
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    pxor %xmm7, %xmm11
+    movdqu 64(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    movdqa %xmm12, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    psrlq $58, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    movdqa %xmm7, %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    pslldq $8, %xmm7
+    movdqu 80(%rdi), %xmm9
+    psllq $6, %xmm12
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    pxor %xmm8, %xmm12
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    pxor %xmm7, %xmm12
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    movdqa %xmm13, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    psrlq $58, %xmm7
+    movdqu 96(%rdi), %xmm9
+    movdqa %xmm7, %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    pslldq $8, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    psllq $6, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    pxor %xmm8, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    pxor %xmm7, %xmm13
+    movdqu 112(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    movdqa %xmm14, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    psrlq $58, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    movdqa %xmm7, %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    pslldq $8, %xmm7
+    movdqu 128(%rdi), %xmm9
+    psllq $6, %xmm14
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    pxor %xmm8, %xmm14
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    pxor %xmm7, %xmm14
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    movdqa %xmm15, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    psrlq $58, %xmm7
+    movdqu 144(%rdi), %xmm9
+    movdqa %xmm7, %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    pslldq $8, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    psllq $6, %xmm15
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    pxor %xmm8, %xmm15
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    pxor %xmm7, %xmm15
+    movdqu 0(%rdx), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc1    # aesenclast %xmm9, %xmm0
     movdqu %xmm0, 0(%rdx)
-    movdqu 16(%rdx), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcc    # aesenclast %xmm12, %xmm1
+    movdqu 16(%rdx), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc9    # aesenclast %xmm9, %xmm1
     movdqu %xmm1, 16(%rdx)
-    movdqu 32(%rdx), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd4    # aesenclast %xmm12, %xmm2
+    movdqu 32(%rdx), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd1    # aesenclast %xmm9, %xmm2
     movdqu %xmm2, 32(%rdx)
-    movdqu 48(%rdx), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xdc    # aesenclast %xmm12, %xmm3
+    movdqu 48(%rdx), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd9    # aesenclast %xmm9, %xmm3
     movdqu %xmm3, 48(%rdx)
-    movdqu 64(%rdx), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe4    # aesenclast %xmm12, %xmm4
+    movdqu 64(%rdx), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe1    # aesenclast %xmm9, %xmm4
     movdqu %xmm4, 64(%rdx)
-    movdqu 80(%rdx), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xec    # aesenclast %xmm12, %xmm5
+    movdqu 80(%rdx), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe9    # aesenclast %xmm9, %xmm5
     movdqu %xmm5, 80(%rdx)
-    movdqu 96(%rdx), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xf4    # aesenclast %xmm12, %xmm6
-    movdqu %xmm6, 96(%rdx)
-    movdqu 112(%rdx), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xfc    # aesenclast %xmm12, %xmm7
-    movdqu %xmm7, 112(%rdx)
-    movdqa %xmm8, %xmm10
-    psrlq $56, %xmm10
-    movdqa %xmm10, %xmm11
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm11
-    pslldq $8, %xmm10
-    psllq $8, %xmm8
-    pxor %xmm11, %xmm8
-    pxor %xmm10, %xmm8
-    add $128, %rcx
-    add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_aesni_xts_enc_k128_w8_loop
-.Laes_gen_aesni_xts_enc_k128_w8_done:
-    movdqu %xmm8, (%rsi)
+    add $96, %rcx
+    add $96, %rdx
+    sub $6, %r8
+    cmp $6, %r8
+    jae .Laes_gen_aesni_xts_enc_k128_w6_loop
+.Laes_gen_aesni_xts_enc_k128_w6_done:
+    movdqu %xmm10, (%rsi)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -295,11 +291,11 @@ aes_gen_aesni_xts_enc_k128_w8:
     pxor %xmm14, %xmm14
     pxor %xmm15, %xmm15
     ret
-    .size aes_gen_aesni_xts_enc_k128_w8, .-aes_gen_aesni_xts_enc_k128_w8
+    .size aes_gen_aesni_xts_enc_k128_w6, .-aes_gen_aesni_xts_enc_k128_w6
 
 # void aes_gen_aesni_xts_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 4 reloaded per group.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 7 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 4.
 # Requires: SSE2, AESNI, PCLMUL.
@@ -308,154 +304,178 @@ aes_gen_aesni_xts_enc_k128_w8:
 #   %xmm1 block 1
 #   %xmm2 block 2
 #   %xmm3 block 3
-#   %xmm4 tweaks of the group's first register: lane i T_(j+i)
-#   %xmm5 a block register's tweaks; then the tweaks ^ the last round key
-#   %xmm6 tweak arithmetic: the bits carried out of each qword
-#   %xmm7 tweak arithmetic: the high qword's carry times 0x87
-#   %xmm8 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4
-#   %xmm9 rk0
-#   %xmm15 rk5
-#   %xmm14 rk6
-#   %xmm13 rk7
-#   %xmm12 rk8
-#   %xmm11 rk9
-#   %xmm10 rk10
+#   %xmm4 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm5 tweak arithmetic: the bits carried out
+#   %xmm6 tweak arithmetic: the carry times 0x87
+#   %xmm7 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7
+#   %xmm8 tweaks of block register 0: this group's, then the next group's
+#   %xmm9 tweaks of block register 1: this group's, then the next group's
+#   %xmm10 tweaks of block register 2: this group's, then the next group's
+#   %xmm11 tweaks of block register 3: this group's, then the next group's
+#   %xmm12 rk0
+#   %xmm15 rk8
+#   %xmm14 rk9
+#   %xmm13 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_xts_enc_k128_w4
     .type aes_gen_aesni_xts_enc_k128_w4, @function
     .p2align 5
 aes_gen_aesni_xts_enc_k128_w4:
     endbr64
-    movdqu 0(%rdi), %xmm9
-    movdqu 80(%rdi), %xmm15
-    movdqu 96(%rdi), %xmm14
-    movdqu 112(%rdi), %xmm13
-    movdqu 128(%rdi), %xmm12
-    movdqu 144(%rdi), %xmm11
-    movdqu 160(%rdi), %xmm10
-    movdqu (%rsi), %xmm4
+    movdqu 0(%rdi), %xmm12
+    movdqu 128(%rdi), %xmm15
+    movdqu 144(%rdi), %xmm14
+    movdqu 160(%rdi), %xmm13
+    movdqu (%rsi), %xmm8
+    movdqa %xmm8, %xmm5
+    psrlq $63, %xmm5
+    movdqa %xmm5, %xmm6
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
+    pslldq $8, %xmm5
+    movdqa %xmm8, %xmm9
+    psllq $1, %xmm9
+    pxor %xmm6, %xmm9
+    pxor %xmm5, %xmm9
+    movdqa %xmm8, %xmm5
+    psrlq $62, %xmm5
+    movdqa %xmm5, %xmm6
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
+    pslldq $8, %xmm5
+    movdqa %xmm8, %xmm10
+    psllq $2, %xmm10
+    pxor %xmm6, %xmm10
+    pxor %xmm5, %xmm10
+    movdqa %xmm8, %xmm5
+    psrlq $61, %xmm5
+    movdqa %xmm5, %xmm6
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
+    pslldq $8, %xmm5
+    movdqa %xmm8, %xmm11
+    psllq $3, %xmm11
+    pxor %xmm6, %xmm11
+    pxor %xmm5, %xmm11
     cmp $4, %r8
     jb .Laes_gen_aesni_xts_enc_k128_w4_done
     .p2align 4
 .Laes_gen_aesni_xts_enc_k128_w4_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm4, %xmm0
-    pxor %xmm9, %xmm0
-    movdqa %xmm4, %xmm7
-    pxor %xmm10, %xmm7
-    movdqu %xmm7, 0(%rdx)
-    movdqa %xmm4, %xmm6
-    psrlq $63, %xmm6
-    movdqa %xmm6, %xmm7
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm7
-    pslldq $8, %xmm6
-    movdqa %xmm4, %xmm5
-    psllq $1, %xmm5
-    pxor %xmm7, %xmm5
-    pxor %xmm6, %xmm5
+    pxor %xmm8, %xmm0
+    pxor %xmm12, %xmm0
+    movdqa %xmm8, %xmm4
+    pxor %xmm13, %xmm4
+    movdqu %xmm4, 0(%rdx)
     movdqu 16(%rcx), %xmm1
-    pxor %xmm5, %xmm1
     pxor %xmm9, %xmm1
-    movdqa %xmm5, %xmm7
-    pxor %xmm10, %xmm7
-    movdqu %xmm7, 16(%rdx)
-    movdqa %xmm4, %xmm6
-    psrlq $62, %xmm6
-    movdqa %xmm6, %xmm7
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm7
-    pslldq $8, %xmm6
-    movdqa %xmm4, %xmm5
-    psllq $2, %xmm5
-    pxor %xmm7, %xmm5
-    pxor %xmm6, %xmm5
+    pxor %xmm12, %xmm1
+    movdqa %xmm9, %xmm4
+    pxor %xmm13, %xmm4
+    movdqu %xmm4, 16(%rdx)
     movdqu 32(%rcx), %xmm2
-    pxor %xmm5, %xmm2
-    pxor %xmm9, %xmm2
-    movdqa %xmm5, %xmm7
-    pxor %xmm10, %xmm7
-    movdqu %xmm7, 32(%rdx)
-    movdqa %xmm4, %xmm6
-    psrlq $61, %xmm6
-    movdqa %xmm6, %xmm7
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm7
-    pslldq $8, %xmm6
-    movdqa %xmm4, %xmm5
-    psllq $3, %xmm5
-    pxor %xmm7, %xmm5
-    pxor %xmm6, %xmm5
+    pxor %xmm10, %xmm2
+    pxor %xmm12, %xmm2
+    movdqa %xmm10, %xmm4
+    pxor %xmm13, %xmm4
+    movdqu %xmm4, 32(%rdx)
     movdqu 48(%rcx), %xmm3
-    pxor %xmm5, %xmm3
-    pxor %xmm9, %xmm3
-    movdqa %xmm5, %xmm7
-    pxor %xmm10, %xmm7
-    movdqu %xmm7, 48(%rdx)
-    movdqu 16(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    movdqu 32(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    movdqu 48(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    movdqu 64(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
+    pxor %xmm11, %xmm3
+    pxor %xmm12, %xmm3
+    movdqa %xmm11, %xmm4
+    pxor %xmm13, %xmm4
+    movdqu %xmm4, 48(%rdx)
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqa %xmm8, %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    psrlq $60, %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqa %xmm5, %xmm6
+    movdqu 32(%rdi), %xmm7
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    pslldq $8, %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    psllq $4, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    pxor %xmm6, %xmm8
+    movdqu 48(%rdi), %xmm7
+    pxor %xmm5, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqa %xmm9, %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    psrlq $60, %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqa %xmm5, %xmm6
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    pslldq $8, %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    psllq $4, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 80(%rdi), %xmm7
+    pxor %xmm6, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    pxor %xmm5, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqa %xmm10, %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    psrlq $60, %xmm5
+    movdqu 96(%rdi), %xmm7
+    movdqa %xmm5, %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    pslldq $8, %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    psllq $4, %xmm10
+    movdqu 112(%rdi), %xmm7
+    pxor %xmm6, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    pxor %xmm5, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    movdqa %xmm11, %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    psrlq $60, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
+    movdqa %xmm5, %xmm6
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xd7    # aesenc %xmm15, %xmm2
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xdf    # aesenc %xmm15, %xmm3
+    pslldq $8, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xce    # aesenc %xmm14, %xmm1
+    psllq $4, %xmm11
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xd6    # aesenc %xmm14, %xmm2
+    pxor %xmm6, %xmm11
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xde    # aesenc %xmm14, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc3    # aesenc %xmm11, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcb    # aesenc %xmm11, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd3    # aesenc %xmm11, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdb    # aesenc %xmm11, %xmm3
-    movdqu 0(%rdx), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc0    # aesenclast %xmm8, %xmm0
+    pxor %xmm5, %xmm11
+    movdqu 0(%rdx), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
     movdqu %xmm0, 0(%rdx)
-    movdqu 16(%rdx), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc8    # aesenclast %xmm8, %xmm1
+    movdqu 16(%rdx), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xcf         # aesenclast %xmm7, %xmm1
     movdqu %xmm1, 16(%rdx)
-    movdqu 32(%rdx), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd0    # aesenclast %xmm8, %xmm2
+    movdqu 32(%rdx), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xd7         # aesenclast %xmm7, %xmm2
     movdqu %xmm2, 32(%rdx)
-    movdqu 48(%rdx), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd8    # aesenclast %xmm8, %xmm3
+    movdqu 48(%rdx), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xdf         # aesenclast %xmm7, %xmm3
     movdqu %xmm3, 48(%rdx)
-    movdqa %xmm4, %xmm6
-    psrlq $60, %xmm6
-    movdqa %xmm6, %xmm7
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm7
-    pslldq $8, %xmm6
-    psllq $4, %xmm4
-    pxor %xmm7, %xmm4
-    pxor %xmm6, %xmm4
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
     cmp $4, %r8
     jae .Laes_gen_aesni_xts_enc_k128_w4_loop
 .Laes_gen_aesni_xts_enc_k128_w4_done:
-    movdqu %xmm4, (%rsi)
+    movdqu %xmm8, (%rsi)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -477,109 +497,117 @@ aes_gen_aesni_xts_enc_k128_w4:
 
 # void aes_gen_aesni_xts_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 2 reloaded per group.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 2.
 # Requires: SSE2, AESNI, PCLMUL.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 tweaks of the group's first register: lane i T_(j+i)
-#   %xmm3 a block register's tweaks; then the tweaks ^ the last round key
-#   %xmm4 tweak arithmetic: the bits carried out of each qword
-#   %xmm5 tweak arithmetic: the high qword's carry times 0x87
-#   %xmm6 temporary: data loads, spilled round keys rk1 rk2
-#   %xmm7 rk0
-#   %xmm15 rk3
-#   %xmm14 rk4
-#   %xmm13 rk5
-#   %xmm12 rk6
-#   %xmm11 rk7
-#   %xmm10 rk8
-#   %xmm9 rk9
-#   %xmm8 rk10
+#   %xmm2 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm3 tweak arithmetic: the bits carried out
+#   %xmm4 tweak arithmetic: the carry times 0x87
+#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3
+#   %xmm6 tweaks of block register 0: this group's, then the next group's
+#   %xmm7 tweaks of block register 1: this group's, then the next group's
+#   %xmm8 rk0
+#   %xmm15 rk4
+#   %xmm14 rk5
+#   %xmm13 rk6
+#   %xmm12 rk7
+#   %xmm11 rk8
+#   %xmm10 rk9
+#   %xmm9 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_xts_enc_k128_w2
     .type aes_gen_aesni_xts_enc_k128_w2, @function
     .p2align 5
 aes_gen_aesni_xts_enc_k128_w2:
     endbr64
-    movdqu 0(%rdi), %xmm7
-    movdqu 48(%rdi), %xmm15
-    movdqu 64(%rdi), %xmm14
-    movdqu 80(%rdi), %xmm13
-    movdqu 96(%rdi), %xmm12
-    movdqu 112(%rdi), %xmm11
-    movdqu 128(%rdi), %xmm10
-    movdqu 144(%rdi), %xmm9
-    movdqu 160(%rdi), %xmm8
-    movdqu (%rsi), %xmm2
+    movdqu 0(%rdi), %xmm8
+    movdqu 64(%rdi), %xmm15
+    movdqu 80(%rdi), %xmm14
+    movdqu 96(%rdi), %xmm13
+    movdqu 112(%rdi), %xmm12
+    movdqu 128(%rdi), %xmm11
+    movdqu 144(%rdi), %xmm10
+    movdqu 160(%rdi), %xmm9
+    movdqu (%rsi), %xmm6
+    movdqa %xmm6, %xmm3
+    psrlq $63, %xmm3
+    movdqa %xmm3, %xmm4
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm4
+    pslldq $8, %xmm3
+    movdqa %xmm6, %xmm7
+    psllq $1, %xmm7
+    pxor %xmm4, %xmm7
+    pxor %xmm3, %xmm7
     cmp $2, %r8
     jb .Laes_gen_aesni_xts_enc_k128_w2_done
     .p2align 4
 .Laes_gen_aesni_xts_enc_k128_w2_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm2, %xmm0
-    pxor %xmm7, %xmm0
-    movdqa %xmm2, %xmm5
-    pxor %xmm8, %xmm5
-    movdqu %xmm5, 0(%rdx)
-    movdqa %xmm2, %xmm4
-    psrlq $63, %xmm4
-    movdqa %xmm4, %xmm5
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm5
-    pslldq $8, %xmm4
-    movdqa %xmm2, %xmm3
-    psllq $1, %xmm3
-    pxor %xmm5, %xmm3
-    pxor %xmm4, %xmm3
+    pxor %xmm6, %xmm0
+    pxor %xmm8, %xmm0
+    movdqa %xmm6, %xmm2
+    pxor %xmm9, %xmm2
+    movdqu %xmm2, 0(%rdx)
     movdqu 16(%rcx), %xmm1
-    pxor %xmm3, %xmm1
     pxor %xmm7, %xmm1
-    movdqa %xmm3, %xmm5
-    pxor %xmm8, %xmm5
-    movdqu %xmm5, 16(%rdx)
-    movdqu 16(%rdi), %xmm6
-    .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xce         # aesenc %xmm6, %xmm1
-    movdqu 32(%rdi), %xmm6
-    .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xce         # aesenc %xmm6, %xmm1
+    pxor %xmm8, %xmm1
+    movdqa %xmm7, %xmm2
+    pxor %xmm9, %xmm2
+    movdqu %xmm2, 16(%rdx)
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqa %xmm6, %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    psrlq $62, %xmm3
+    movdqu 32(%rdi), %xmm5
+    movdqa %xmm3, %xmm4
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm4
+    movdqu 48(%rdi), %xmm5
+    pslldq $8, %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    psllq $2, %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    pxor %xmm4, %xmm6
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
+    pxor %xmm3, %xmm6
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    movdqa %xmm7, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xce    # aesenc %xmm14, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    psrlq $62, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    movdqa %xmm3, %xmm4
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm4
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc3    # aesenc %xmm11, %xmm0
+    pslldq $8, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xcb    # aesenc %xmm11, %xmm1
+    psllq $2, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc2    # aesenc %xmm10, %xmm0
+    pxor %xmm4, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xca    # aesenc %xmm10, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
-    movdqu 0(%rdx), %xmm6
-    .byte 0x66,0x0f,0x38,0xdd,0xc6         # aesenclast %xmm6, %xmm0
+    pxor %xmm3, %xmm7
+    movdqu 0(%rdx), %xmm5
+    .byte 0x66,0x0f,0x38,0xdd,0xc5         # aesenclast %xmm5, %xmm0
     movdqu %xmm0, 0(%rdx)
-    movdqu 16(%rdx), %xmm6
-    .byte 0x66,0x0f,0x38,0xdd,0xce         # aesenclast %xmm6, %xmm1
+    movdqu 16(%rdx), %xmm5
+    .byte 0x66,0x0f,0x38,0xdd,0xcd         # aesenclast %xmm5, %xmm1
     movdqu %xmm1, 16(%rdx)
-    movdqa %xmm2, %xmm4
-    psrlq $62, %xmm4
-    movdqa %xmm4, %xmm5
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm5
-    pslldq $8, %xmm4
-    psllq $2, %xmm2
-    pxor %xmm5, %xmm2
-    pxor %xmm4, %xmm2
     add $32, %rcx
     add $32, %rdx
     sub $2, %r8
     cmp $2, %r8
     jae .Laes_gen_aesni_xts_enc_k128_w2_loop
 .Laes_gen_aesni_xts_enc_k128_w2_done:
-    movdqu %xmm2, (%rsi)
+    movdqu %xmm6, (%rsi)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -607,11 +635,11 @@ aes_gen_aesni_xts_enc_k128_w2:
 # Requires: SSE2, AESNI, PCLMUL.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 tweaks of the group's first register: lane i T_(j+i)
-#   %xmm2 a block register's tweaks; then the tweaks ^ the last round key
-#   %xmm3 tweak arithmetic: the bits carried out of each qword
-#   %xmm4 tweak arithmetic: the high qword's carry times 0x87
-#   %xmm5 temporary: data loads, spilled round keys rk1
+#   %xmm1 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm2 tweak arithmetic: the bits carried out
+#   %xmm3 tweak arithmetic: the carry times 0x87
+#   %xmm4 temporary: data loads, spilled round keys rk1
+#   %xmm5 tweaks of block register 0: this group's, then the next group's
 #   %xmm6 rk0
 #   %xmm15 rk2
 #   %xmm14 rk3
@@ -638,45 +666,45 @@ aes_gen_aesni_xts_enc_k128_w1:
     movdqu 128(%rdi), %xmm9
     movdqu 144(%rdi), %xmm8
     movdqu 160(%rdi), %xmm7
-    movdqu (%rsi), %xmm1
+    movdqu (%rsi), %xmm5
     cmp $1, %r8
     jb .Laes_gen_aesni_xts_enc_k128_w1_done
     .p2align 4
 .Laes_gen_aesni_xts_enc_k128_w1_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm1, %xmm0
+    pxor %xmm5, %xmm0
     pxor %xmm6, %xmm0
-    movdqa %xmm1, %xmm4
-    pxor %xmm7, %xmm4
-    movdqu %xmm4, 0(%rdx)
-    movdqu 16(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqa %xmm5, %xmm1
+    pxor %xmm7, %xmm1
+    movdqu %xmm1, 0(%rdx)
+    movdqu 16(%rdi), %xmm4
+    .byte 0x66,0x0f,0x38,0xdc,0xc4         # aesenc %xmm4, %xmm0
+    movdqa %xmm5, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    psrlq $63, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    movdqa %xmm2, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc3    # aesenc %xmm11, %xmm0
+    pslldq $8, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc2    # aesenc %xmm10, %xmm0
+    psllq $1, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    pxor %xmm3, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    movdqu 0(%rdx), %xmm5
-    .byte 0x66,0x0f,0x38,0xdd,0xc5         # aesenclast %xmm5, %xmm0
+    pxor %xmm2, %xmm5
+    movdqu 0(%rdx), %xmm4
+    .byte 0x66,0x0f,0x38,0xdd,0xc4         # aesenclast %xmm4, %xmm0
     movdqu %xmm0, 0(%rdx)
-    movdqa %xmm1, %xmm3
-    psrlq $63, %xmm3
-    movdqa %xmm3, %xmm4
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm4
-    pslldq $8, %xmm3
-    psllq $1, %xmm1
-    pxor %xmm4, %xmm1
-    pxor %xmm3, %xmm1
     add $16, %rcx
     add $16, %rdx
     sub $1, %r8
     cmp $1, %r8
     jae .Laes_gen_aesni_xts_enc_k128_w1_loop
 .Laes_gen_aesni_xts_enc_k128_w1_done:
-    movdqu %xmm1, (%rsi)
+    movdqu %xmm5, (%rsi)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -696,11 +724,11 @@ aes_gen_aesni_xts_enc_k128_w1:
     ret
     .size aes_gen_aesni_xts_enc_k128_w1, .-aes_gen_aesni_xts_enc_k128_w1
 
-# void aes_gen_aesni_xts_enc_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
-# XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 10 reloaded per group.
+# void aes_gen_aesni_xts_enc_k192_w6(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 6 blocks per iteration.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 13 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
-# nblocks: a multiple of 8.
+# nblocks: a multiple of 6.
 # Requires: SSE2, AESNI, PCLMUL.
 # Register map:
 #   %xmm0 block 0
@@ -709,278 +737,270 @@ aes_gen_aesni_xts_enc_k128_w1:
 #   %xmm3 block 3
 #   %xmm4 block 4
 #   %xmm5 block 5
-#   %xmm6 block 6
-#   %xmm7 block 7
-#   %xmm8 tweaks of the group's first register: lane i T_(j+i)
-#   %xmm9 a block register's tweaks; then the tweaks ^ the last round key
-#   %xmm10 tweak arithmetic: the bits carried out of each qword
-#   %xmm11 tweak arithmetic: the high qword's carry times 0x87
-#   %xmm12 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
-#   %xmm13 rk0
-#   %xmm15 rk11
-#   %xmm14 rk12
+#   %xmm6 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm7 tweak arithmetic: the bits carried out
+#   %xmm8 tweak arithmetic: the carry times 0x87
+#   %xmm9 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12
+#   %xmm10 tweaks of block register 0: this group's, then the next group's
+#   %xmm11 tweaks of block register 1: this group's, then the next group's
+#   %xmm12 tweaks of block register 2: this group's, then the next group's
+#   %xmm13 tweaks of block register 3: this group's, then the next group's
+#   %xmm14 tweaks of block register 4: this group's, then the next group's
+#   %xmm15 tweaks of block register 5: this group's, then the next group's
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
-    .globl aes_gen_aesni_xts_enc_k192_w8
-    .type aes_gen_aesni_xts_enc_k192_w8, @function
+    .globl aes_gen_aesni_xts_enc_k192_w6
+    .type aes_gen_aesni_xts_enc_k192_w6, @function
     .p2align 5
-aes_gen_aesni_xts_enc_k192_w8:
+aes_gen_aesni_xts_enc_k192_w6:
     endbr64
-    movdqu 0(%rdi), %xmm13
-    movdqu 176(%rdi), %xmm15
-    movdqu 192(%rdi), %xmm14
-    movdqu (%rsi), %xmm8
-    cmp $8, %r8
-    jb .Laes_gen_aesni_xts_enc_k192_w8_done
+    movdqu (%rsi), %xmm10
+    movdqa %xmm10, %xmm7
+    psrlq $63, %xmm7
+    movdqa %xmm7, %xmm8
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pslldq $8, %xmm7
+    movdqa %xmm10, %xmm11
+    psllq $1, %xmm11
+    pxor %xmm8, %xmm11
+    pxor %xmm7, %xmm11
+    movdqa %xmm10, %xmm7
+    psrlq $62, %xmm7
+    movdqa %xmm7, %xmm8
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pslldq $8, %xmm7
+    movdqa %xmm10, %xmm12
+    psllq $2, %xmm12
+    pxor %xmm8, %xmm12
+    pxor %xmm7, %xmm12
+    movdqa %xmm10, %xmm7
+    psrlq $61, %xmm7
+    movdqa %xmm7, %xmm8
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pslldq $8, %xmm7
+    movdqa %xmm10, %xmm13
+    psllq $3, %xmm13
+    pxor %xmm8, %xmm13
+    pxor %xmm7, %xmm13
+    movdqa %xmm10, %xmm7
+    psrlq $60, %xmm7
+    movdqa %xmm7, %xmm8
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pslldq $8, %xmm7
+    movdqa %xmm10, %xmm14
+    psllq $4, %xmm14
+    pxor %xmm8, %xmm14
+    pxor %xmm7, %xmm14
+    movdqa %xmm10, %xmm7
+    psrlq $59, %xmm7
+    movdqa %xmm7, %xmm8
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pslldq $8, %xmm7
+    movdqa %xmm10, %xmm15
+    psllq $5, %xmm15
+    pxor %xmm8, %xmm15
+    pxor %xmm7, %xmm15
+    cmp $6, %r8
+    jb .Laes_gen_aesni_xts_enc_k192_w6_done
     .p2align 4
-.Laes_gen_aesni_xts_enc_k192_w8_loop:
+.Laes_gen_aesni_xts_enc_k192_w6_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm8, %xmm0
-    pxor %xmm13, %xmm0
-    movdqa %xmm8, %xmm11
-    pxor %xmm14, %xmm11
-    movdqu %xmm11, 0(%rdx)
-    movdqa %xmm8, %xmm10
-    psrlq $63, %xmm10
-    movdqa %xmm10, %xmm11
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm11
-    pslldq $8, %xmm10
-    movdqa %xmm8, %xmm9
-    psllq $1, %xmm9
-    pxor %xmm11, %xmm9
-    pxor %xmm10, %xmm9
-    movdqu 16(%rcx), %xmm1
-    pxor %xmm9, %xmm1
-    pxor %xmm13, %xmm1
-    movdqa %xmm9, %xmm11
-    pxor %xmm14, %xmm11
-    movdqu %xmm11, 16(%rdx)
-    movdqa %xmm8, %xmm10
-    psrlq $62, %xmm10
-    movdqa %xmm10, %xmm11
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm11
-    pslldq $8, %xmm10
-    movdqa %xmm8, %xmm9
-    psllq $2, %xmm9
-    pxor %xmm11, %xmm9
-    pxor %xmm10, %xmm9
-    movdqu 32(%rcx), %xmm2
-    pxor %xmm9, %xmm2
-    pxor %xmm13, %xmm2
-    movdqa %xmm9, %xmm11
-    pxor %xmm14, %xmm11
-    movdqu %xmm11, 32(%rdx)
-    movdqa %xmm8, %xmm10
-    psrlq $61, %xmm10
-    movdqa %xmm10, %xmm11
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm11
-    pslldq $8, %xmm10
-    movdqa %xmm8, %xmm9
-    psllq $3, %xmm9
-    pxor %xmm11, %xmm9
-    pxor %xmm10, %xmm9
-    movdqu 48(%rcx), %xmm3
-    pxor %xmm9, %xmm3
-    pxor %xmm13, %xmm3
-    movdqa %xmm9, %xmm11
-    pxor %xmm14, %xmm11
-    movdqu %xmm11, 48(%rdx)
-    movdqa %xmm8, %xmm10
-    psrlq $60, %xmm10
-    movdqa %xmm10, %xmm11
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm11
-    pslldq $8, %xmm10
-    movdqa %xmm8, %xmm9
-    psllq $4, %xmm9
-    pxor %xmm11, %xmm9
-    pxor %xmm10, %xmm9
-    movdqu 64(%rcx), %xmm4
-    pxor %xmm9, %xmm4
-    pxor %xmm13, %xmm4
-    movdqa %xmm9, %xmm11
-    pxor %xmm14, %xmm11
-    movdqu %xmm11, 64(%rdx)
-    movdqa %xmm8, %xmm10
-    psrlq $59, %xmm10
-    movdqa %xmm10, %xmm11
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm11
-    pslldq $8, %xmm10
-    movdqa %xmm8, %xmm9
-    psllq $5, %xmm9
-    pxor %xmm11, %xmm9
-    pxor %xmm10, %xmm9
-    movdqu 80(%rcx), %xmm5
-    pxor %xmm9, %xmm5
-    pxor %xmm13, %xmm5
-    movdqa %xmm9, %xmm11
-    pxor %xmm14, %xmm11
-    movdqu %xmm11, 80(%rdx)
-    movdqa %xmm8, %xmm10
-    psrlq $58, %xmm10
-    movdqa %xmm10, %xmm11
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm11
-    pslldq $8, %xmm10
-    movdqa %xmm8, %xmm9
-    psllq $6, %xmm9
-    pxor %xmm11, %xmm9
-    pxor %xmm10, %xmm9
-    movdqu 96(%rcx), %xmm6
+    movdqu 0(%rdi), %xmm9
+    pxor %xmm10, %xmm0
+    pxor %xmm9, %xmm0
+    movdqu 192(%rdi), %xmm9
+    movdqa %xmm10, %xmm6
     pxor %xmm9, %xmm6
-    pxor %xmm13, %xmm6
-    movdqa %xmm9, %xmm11
-    pxor %xmm14, %xmm11
-    movdqu %xmm11, 96(%rdx)
-    movdqa %xmm8, %xmm10
-    psrlq $57, %xmm10
-    movdqa %xmm10, %xmm11
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm11
-    pslldq $8, %xmm10
-    movdqa %xmm8, %xmm9
-    psllq $7, %xmm9
-    pxor %xmm11, %xmm9
-    pxor %xmm10, %xmm9
-    movdqu 112(%rcx), %xmm7
-    pxor %xmm9, %xmm7
-    pxor %xmm13, %xmm7
-    movdqa %xmm9, %xmm11
-    pxor %xmm14, %xmm11
-    movdqu %xmm11, 112(%rdx)
-    movdqu 16(%rdi), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe4    # aesenc %xmm12, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    movdqu 32(%rdi), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe4    # aesenc %xmm12, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    movdqu 48(%rdi), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe4    # aesenc %xmm12, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    movdqu 64(%rdi), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe4    # aesenc %xmm12, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    movdqu 80(%rdi), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe4    # aesenc %xmm12, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    movdqu 96(%rdi), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe4    # aesenc %xmm12, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    movdqu 112(%rdi), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe4    # aesenc %xmm12, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    movdqu 128(%rdi), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe4    # aesenc %xmm12, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    movdqu 144(%rdi), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe4    # aesenc %xmm12, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    movdqu 160(%rdi), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe4    # aesenc %xmm12, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd7    # aesenc %xmm15, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdf    # aesenc %xmm15, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe7    # aesenc %xmm15, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xef    # aesenc %xmm15, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf7    # aesenc %xmm15, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xff    # aesenc %xmm15, %xmm7
-    movdqu 0(%rdx), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
+    movdqu %xmm6, 0(%rdx)
+    movdqu 16(%rcx), %xmm1
+    movdqu 0(%rdi), %xmm9
+    pxor %xmm11, %xmm1
+    pxor %xmm9, %xmm1
+    movdqu 192(%rdi), %xmm9
+    movdqa %xmm11, %xmm6
+    pxor %xmm9, %xmm6
+    movdqu %xmm6, 16(%rdx)
+    movdqu 32(%rcx), %xmm2
+    movdqu 0(%rdi), %xmm9
+    pxor %xmm12, %xmm2
+    pxor %xmm9, %xmm2
+    movdqu 192(%rdi), %xmm9
+    movdqa %xmm12, %xmm6
+    pxor %xmm9, %xmm6
+    movdqu %xmm6, 32(%rdx)
+    movdqu 48(%rcx), %xmm3
+    movdqu 0(%rdi), %xmm9
+    pxor %xmm13, %xmm3
+    pxor %xmm9, %xmm3
+    movdqu 192(%rdi), %xmm9
+    movdqa %xmm13, %xmm6
+    pxor %xmm9, %xmm6
+    movdqu %xmm6, 48(%rdx)
+    movdqu 64(%rcx), %xmm4
+    movdqu 0(%rdi), %xmm9
+    pxor %xmm14, %xmm4
+    pxor %xmm9, %xmm4
+    movdqu 192(%rdi), %xmm9
+    movdqa %xmm14, %xmm6
+    pxor %xmm9, %xmm6
+    movdqu %xmm6, 64(%rdx)
+    movdqu 80(%rcx), %xmm5
+    movdqu 0(%rdi), %xmm9
+    pxor %xmm15, %xmm5
+    pxor %xmm9, %xmm5
+    movdqu 192(%rdi), %xmm9
+    movdqa %xmm15, %xmm6
+    pxor %xmm9, %xmm6
+    movdqu %xmm6, 80(%rdx)
+    movdqu 16(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    movdqa %xmm10, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    psrlq $58, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    movdqa %xmm7, %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    movdqu 32(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    pslldq $8, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    psllq $6, %xmm10
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    pxor %xmm8, %xmm10
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    pxor %xmm7, %xmm10
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    movdqu 48(%rdi), %xmm9
+    movdqa %xmm11, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    psrlq $58, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    movdqa %xmm7, %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    pslldq $8, %xmm7
+    movdqu 64(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    psllq $6, %xmm11
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    pxor %xmm8, %xmm11
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    pxor %xmm7, %xmm11
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    movdqa %xmm12, %xmm7
+    movdqu 80(%rdi), %xmm9
+    psrlq $58, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    movdqa %xmm7, %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    pslldq $8, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    movdqu 96(%rdi), %xmm9
+    psllq $6, %xmm12
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    pxor %xmm8, %xmm12
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    pxor %xmm7, %xmm12
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    movdqa %xmm13, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    psrlq $58, %xmm7
+    movdqu 112(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    movdqa %xmm7, %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    pslldq $8, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    psllq $6, %xmm13
+    movdqu 128(%rdi), %xmm9
+    pxor %xmm8, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    pxor %xmm7, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    movdqa %xmm14, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    psrlq $58, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    movdqu 144(%rdi), %xmm9
+    movdqa %xmm7, %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    pslldq $8, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    psllq $6, %xmm14
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    pxor %xmm8, %xmm14
+    movdqu 160(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    pxor %xmm7, %xmm14
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    movdqa %xmm15, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    psrlq $58, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    movdqa %xmm7, %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    movdqu 176(%rdi), %xmm9
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    pslldq $8, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    psllq $6, %xmm15
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    pxor %xmm8, %xmm15
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    pxor %xmm7, %xmm15
+    movdqu 0(%rdx), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc1    # aesenclast %xmm9, %xmm0
     movdqu %xmm0, 0(%rdx)
-    movdqu 16(%rdx), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcc    # aesenclast %xmm12, %xmm1
+    movdqu 16(%rdx), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc9    # aesenclast %xmm9, %xmm1
     movdqu %xmm1, 16(%rdx)
-    movdqu 32(%rdx), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd4    # aesenclast %xmm12, %xmm2
+    movdqu 32(%rdx), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd1    # aesenclast %xmm9, %xmm2
     movdqu %xmm2, 32(%rdx)
-    movdqu 48(%rdx), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xdc    # aesenclast %xmm12, %xmm3
+    movdqu 48(%rdx), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd9    # aesenclast %xmm9, %xmm3
     movdqu %xmm3, 48(%rdx)
-    movdqu 64(%rdx), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe4    # aesenclast %xmm12, %xmm4
+    movdqu 64(%rdx), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe1    # aesenclast %xmm9, %xmm4
     movdqu %xmm4, 64(%rdx)
-    movdqu 80(%rdx), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xec    # aesenclast %xmm12, %xmm5
+    movdqu 80(%rdx), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe9    # aesenclast %xmm9, %xmm5
     movdqu %xmm5, 80(%rdx)
-    movdqu 96(%rdx), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xf4    # aesenclast %xmm12, %xmm6
-    movdqu %xmm6, 96(%rdx)
-    movdqu 112(%rdx), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xfc    # aesenclast %xmm12, %xmm7
-    movdqu %xmm7, 112(%rdx)
-    movdqa %xmm8, %xmm10
-    psrlq $56, %xmm10
-    movdqa %xmm10, %xmm11
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm11
-    pslldq $8, %xmm10
-    psllq $8, %xmm8
-    pxor %xmm11, %xmm8
-    pxor %xmm10, %xmm8
-    add $128, %rcx
-    add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_aesni_xts_enc_k192_w8_loop
-.Laes_gen_aesni_xts_enc_k192_w8_done:
-    movdqu %xmm8, (%rsi)
+    add $96, %rcx
+    add $96, %rdx
+    sub $6, %r8
+    cmp $6, %r8
+    jae .Laes_gen_aesni_xts_enc_k192_w6_loop
+.Laes_gen_aesni_xts_enc_k192_w6_done:
+    movdqu %xmm10, (%rsi)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -998,11 +1018,11 @@ aes_gen_aesni_xts_enc_k192_w8:
     pxor %xmm14, %xmm14
     pxor %xmm15, %xmm15
     ret
-    .size aes_gen_aesni_xts_enc_k192_w8, .-aes_gen_aesni_xts_enc_k192_w8
+    .size aes_gen_aesni_xts_enc_k192_w6, .-aes_gen_aesni_xts_enc_k192_w6
 
 # void aes_gen_aesni_xts_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 6 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 9 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 4.
 # Requires: SSE2, AESNI, PCLMUL.
@@ -1011,164 +1031,188 @@ aes_gen_aesni_xts_enc_k192_w8:
 #   %xmm1 block 1
 #   %xmm2 block 2
 #   %xmm3 block 3
-#   %xmm4 tweaks of the group's first register: lane i T_(j+i)
-#   %xmm5 a block register's tweaks; then the tweaks ^ the last round key
-#   %xmm6 tweak arithmetic: the bits carried out of each qword
-#   %xmm7 tweak arithmetic: the high qword's carry times 0x87
-#   %xmm8 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6
-#   %xmm9 rk0
-#   %xmm15 rk7
-#   %xmm14 rk8
-#   %xmm13 rk9
-#   %xmm12 rk10
-#   %xmm11 rk11
-#   %xmm10 rk12
+#   %xmm4 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm5 tweak arithmetic: the bits carried out
+#   %xmm6 tweak arithmetic: the carry times 0x87
+#   %xmm7 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9
+#   %xmm8 tweaks of block register 0: this group's, then the next group's
+#   %xmm9 tweaks of block register 1: this group's, then the next group's
+#   %xmm10 tweaks of block register 2: this group's, then the next group's
+#   %xmm11 tweaks of block register 3: this group's, then the next group's
+#   %xmm12 rk0
+#   %xmm15 rk10
+#   %xmm14 rk11
+#   %xmm13 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_xts_enc_k192_w4
     .type aes_gen_aesni_xts_enc_k192_w4, @function
     .p2align 5
 aes_gen_aesni_xts_enc_k192_w4:
     endbr64
-    movdqu 0(%rdi), %xmm9
-    movdqu 112(%rdi), %xmm15
-    movdqu 128(%rdi), %xmm14
-    movdqu 144(%rdi), %xmm13
-    movdqu 160(%rdi), %xmm12
-    movdqu 176(%rdi), %xmm11
-    movdqu 192(%rdi), %xmm10
-    movdqu (%rsi), %xmm4
+    movdqu 0(%rdi), %xmm12
+    movdqu 160(%rdi), %xmm15
+    movdqu 176(%rdi), %xmm14
+    movdqu 192(%rdi), %xmm13
+    movdqu (%rsi), %xmm8
+    movdqa %xmm8, %xmm5
+    psrlq $63, %xmm5
+    movdqa %xmm5, %xmm6
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
+    pslldq $8, %xmm5
+    movdqa %xmm8, %xmm9
+    psllq $1, %xmm9
+    pxor %xmm6, %xmm9
+    pxor %xmm5, %xmm9
+    movdqa %xmm8, %xmm5
+    psrlq $62, %xmm5
+    movdqa %xmm5, %xmm6
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
+    pslldq $8, %xmm5
+    movdqa %xmm8, %xmm10
+    psllq $2, %xmm10
+    pxor %xmm6, %xmm10
+    pxor %xmm5, %xmm10
+    movdqa %xmm8, %xmm5
+    psrlq $61, %xmm5
+    movdqa %xmm5, %xmm6
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
+    pslldq $8, %xmm5
+    movdqa %xmm8, %xmm11
+    psllq $3, %xmm11
+    pxor %xmm6, %xmm11
+    pxor %xmm5, %xmm11
     cmp $4, %r8
     jb .Laes_gen_aesni_xts_enc_k192_w4_done
     .p2align 4
 .Laes_gen_aesni_xts_enc_k192_w4_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm4, %xmm0
-    pxor %xmm9, %xmm0
-    movdqa %xmm4, %xmm7
-    pxor %xmm10, %xmm7
-    movdqu %xmm7, 0(%rdx)
-    movdqa %xmm4, %xmm6
-    psrlq $63, %xmm6
-    movdqa %xmm6, %xmm7
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm7
-    pslldq $8, %xmm6
-    movdqa %xmm4, %xmm5
-    psllq $1, %xmm5
-    pxor %xmm7, %xmm5
-    pxor %xmm6, %xmm5
+    pxor %xmm8, %xmm0
+    pxor %xmm12, %xmm0
+    movdqa %xmm8, %xmm4
+    pxor %xmm13, %xmm4
+    movdqu %xmm4, 0(%rdx)
     movdqu 16(%rcx), %xmm1
-    pxor %xmm5, %xmm1
     pxor %xmm9, %xmm1
-    movdqa %xmm5, %xmm7
-    pxor %xmm10, %xmm7
-    movdqu %xmm7, 16(%rdx)
-    movdqa %xmm4, %xmm6
-    psrlq $62, %xmm6
-    movdqa %xmm6, %xmm7
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm7
-    pslldq $8, %xmm6
-    movdqa %xmm4, %xmm5
-    psllq $2, %xmm5
-    pxor %xmm7, %xmm5
-    pxor %xmm6, %xmm5
+    pxor %xmm12, %xmm1
+    movdqa %xmm9, %xmm4
+    pxor %xmm13, %xmm4
+    movdqu %xmm4, 16(%rdx)
     movdqu 32(%rcx), %xmm2
-    pxor %xmm5, %xmm2
-    pxor %xmm9, %xmm2
-    movdqa %xmm5, %xmm7
-    pxor %xmm10, %xmm7
-    movdqu %xmm7, 32(%rdx)
-    movdqa %xmm4, %xmm6
-    psrlq $61, %xmm6
-    movdqa %xmm6, %xmm7
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm7
-    pslldq $8, %xmm6
-    movdqa %xmm4, %xmm5
-    psllq $3, %xmm5
-    pxor %xmm7, %xmm5
-    pxor %xmm6, %xmm5
+    pxor %xmm10, %xmm2
+    pxor %xmm12, %xmm2
+    movdqa %xmm10, %xmm4
+    pxor %xmm13, %xmm4
+    movdqu %xmm4, 32(%rdx)
     movdqu 48(%rcx), %xmm3
-    pxor %xmm5, %xmm3
-    pxor %xmm9, %xmm3
-    movdqa %xmm5, %xmm7
-    pxor %xmm10, %xmm7
-    movdqu %xmm7, 48(%rdx)
-    movdqu 16(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    movdqu 32(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    movdqu 48(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    movdqu 64(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    movdqu 80(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    movdqu 96(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
+    pxor %xmm11, %xmm3
+    pxor %xmm12, %xmm3
+    movdqa %xmm11, %xmm4
+    pxor %xmm13, %xmm4
+    movdqu %xmm4, 48(%rdx)
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqa %xmm8, %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    psrlq $60, %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqa %xmm5, %xmm6
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    pslldq $8, %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    psllq $4, %xmm8
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    pxor %xmm6, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    pxor %xmm5, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqa %xmm9, %xmm5
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    psrlq $60, %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    movdqa %xmm5, %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    pslldq $8, %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    psllq $4, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    pxor %xmm6, %xmm9
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    pxor %xmm5, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    movdqa %xmm10, %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    psrlq $60, %xmm5
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqa %xmm5, %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    pslldq $8, %xmm5
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    psllq $4, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    pxor %xmm6, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    pxor %xmm5, %xmm10
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqa %xmm11, %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    psrlq $60, %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqa %xmm5, %xmm6
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xd7    # aesenc %xmm15, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xdf    # aesenc %xmm15, %xmm3
+    pslldq $8, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    psllq $4, %xmm11
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xce    # aesenc %xmm14, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xd6    # aesenc %xmm14, %xmm2
+    pxor %xmm6, %xmm11
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xde    # aesenc %xmm14, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc3    # aesenc %xmm11, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcb    # aesenc %xmm11, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd3    # aesenc %xmm11, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdb    # aesenc %xmm11, %xmm3
-    movdqu 0(%rdx), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc0    # aesenclast %xmm8, %xmm0
+    pxor %xmm5, %xmm11
+    movdqu 0(%rdx), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
     movdqu %xmm0, 0(%rdx)
-    movdqu 16(%rdx), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc8    # aesenclast %xmm8, %xmm1
+    movdqu 16(%rdx), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xcf         # aesenclast %xmm7, %xmm1
     movdqu %xmm1, 16(%rdx)
-    movdqu 32(%rdx), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd0    # aesenclast %xmm8, %xmm2
+    movdqu 32(%rdx), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xd7         # aesenclast %xmm7, %xmm2
     movdqu %xmm2, 32(%rdx)
-    movdqu 48(%rdx), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd8    # aesenclast %xmm8, %xmm3
+    movdqu 48(%rdx), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xdf         # aesenclast %xmm7, %xmm3
     movdqu %xmm3, 48(%rdx)
-    movdqa %xmm4, %xmm6
-    psrlq $60, %xmm6
-    movdqa %xmm6, %xmm7
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm7
-    pslldq $8, %xmm6
-    psllq $4, %xmm4
-    pxor %xmm7, %xmm4
-    pxor %xmm6, %xmm4
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
     cmp $4, %r8
     jae .Laes_gen_aesni_xts_enc_k192_w4_loop
 .Laes_gen_aesni_xts_enc_k192_w4_done:
-    movdqu %xmm4, (%rsi)
+    movdqu %xmm8, (%rsi)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1190,115 +1234,123 @@ aes_gen_aesni_xts_enc_k192_w4:
 
 # void aes_gen_aesni_xts_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 4 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 2.
 # Requires: SSE2, AESNI, PCLMUL.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 tweaks of the group's first register: lane i T_(j+i)
-#   %xmm3 a block register's tweaks; then the tweaks ^ the last round key
-#   %xmm4 tweak arithmetic: the bits carried out of each qword
-#   %xmm5 tweak arithmetic: the high qword's carry times 0x87
-#   %xmm6 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4
-#   %xmm7 rk0
-#   %xmm15 rk5
-#   %xmm14 rk6
-#   %xmm13 rk7
-#   %xmm12 rk8
-#   %xmm11 rk9
-#   %xmm10 rk10
-#   %xmm9 rk11
-#   %xmm8 rk12
+#   %xmm2 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm3 tweak arithmetic: the bits carried out
+#   %xmm4 tweak arithmetic: the carry times 0x87
+#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
+#   %xmm6 tweaks of block register 0: this group's, then the next group's
+#   %xmm7 tweaks of block register 1: this group's, then the next group's
+#   %xmm8 rk0
+#   %xmm15 rk6
+#   %xmm14 rk7
+#   %xmm13 rk8
+#   %xmm12 rk9
+#   %xmm11 rk10
+#   %xmm10 rk11
+#   %xmm9 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_xts_enc_k192_w2
     .type aes_gen_aesni_xts_enc_k192_w2, @function
     .p2align 5
 aes_gen_aesni_xts_enc_k192_w2:
     endbr64
-    movdqu 0(%rdi), %xmm7
-    movdqu 80(%rdi), %xmm15
-    movdqu 96(%rdi), %xmm14
-    movdqu 112(%rdi), %xmm13
-    movdqu 128(%rdi), %xmm12
-    movdqu 144(%rdi), %xmm11
-    movdqu 160(%rdi), %xmm10
-    movdqu 176(%rdi), %xmm9
-    movdqu 192(%rdi), %xmm8
-    movdqu (%rsi), %xmm2
+    movdqu 0(%rdi), %xmm8
+    movdqu 96(%rdi), %xmm15
+    movdqu 112(%rdi), %xmm14
+    movdqu 128(%rdi), %xmm13
+    movdqu 144(%rdi), %xmm12
+    movdqu 160(%rdi), %xmm11
+    movdqu 176(%rdi), %xmm10
+    movdqu 192(%rdi), %xmm9
+    movdqu (%rsi), %xmm6
+    movdqa %xmm6, %xmm3
+    psrlq $63, %xmm3
+    movdqa %xmm3, %xmm4
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm4
+    pslldq $8, %xmm3
+    movdqa %xmm6, %xmm7
+    psllq $1, %xmm7
+    pxor %xmm4, %xmm7
+    pxor %xmm3, %xmm7
     cmp $2, %r8
     jb .Laes_gen_aesni_xts_enc_k192_w2_done
     .p2align 4
 .Laes_gen_aesni_xts_enc_k192_w2_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm2, %xmm0
-    pxor %xmm7, %xmm0
-    movdqa %xmm2, %xmm5
-    pxor %xmm8, %xmm5
-    movdqu %xmm5, 0(%rdx)
-    movdqa %xmm2, %xmm4
-    psrlq $63, %xmm4
-    movdqa %xmm4, %xmm5
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm5
-    pslldq $8, %xmm4
-    movdqa %xmm2, %xmm3
-    psllq $1, %xmm3
-    pxor %xmm5, %xmm3
-    pxor %xmm4, %xmm3
+    pxor %xmm6, %xmm0
+    pxor %xmm8, %xmm0
+    movdqa %xmm6, %xmm2
+    pxor %xmm9, %xmm2
+    movdqu %xmm2, 0(%rdx)
     movdqu 16(%rcx), %xmm1
-    pxor %xmm3, %xmm1
     pxor %xmm7, %xmm1
-    movdqa %xmm3, %xmm5
-    pxor %xmm8, %xmm5
-    movdqu %xmm5, 16(%rdx)
-    movdqu 16(%rdi), %xmm6
-    .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xce         # aesenc %xmm6, %xmm1
-    movdqu 32(%rdi), %xmm6
-    .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xce         # aesenc %xmm6, %xmm1
-    movdqu 48(%rdi), %xmm6
-    .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xce         # aesenc %xmm6, %xmm1
-    movdqu 64(%rdi), %xmm6
-    .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xce         # aesenc %xmm6, %xmm1
+    pxor %xmm8, %xmm1
+    movdqa %xmm7, %xmm2
+    pxor %xmm9, %xmm2
+    movdqu %xmm2, 16(%rdx)
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqa %xmm6, %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 32(%rdi), %xmm5
+    psrlq $62, %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqa %xmm3, %xmm4
+    movdqu 48(%rdi), %xmm5
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm4
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    pslldq $8, %xmm3
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    psllq $2, %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    pxor %xmm4, %xmm6
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    pxor %xmm3, %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    movdqa %xmm7, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
+    psrlq $62, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xce    # aesenc %xmm14, %xmm1
+    movdqa %xmm3, %xmm4
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm4
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
+    pslldq $8, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc3    # aesenc %xmm11, %xmm0
+    psllq $2, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xcb    # aesenc %xmm11, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc2    # aesenc %xmm10, %xmm0
+    pxor %xmm4, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xca    # aesenc %xmm10, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
-    movdqu 0(%rdx), %xmm6
-    .byte 0x66,0x0f,0x38,0xdd,0xc6         # aesenclast %xmm6, %xmm0
+    pxor %xmm3, %xmm7
+    movdqu 0(%rdx), %xmm5
+    .byte 0x66,0x0f,0x38,0xdd,0xc5         # aesenclast %xmm5, %xmm0
     movdqu %xmm0, 0(%rdx)
-    movdqu 16(%rdx), %xmm6
-    .byte 0x66,0x0f,0x38,0xdd,0xce         # aesenclast %xmm6, %xmm1
+    movdqu 16(%rdx), %xmm5
+    .byte 0x66,0x0f,0x38,0xdd,0xcd         # aesenclast %xmm5, %xmm1
     movdqu %xmm1, 16(%rdx)
-    movdqa %xmm2, %xmm4
-    psrlq $62, %xmm4
-    movdqa %xmm4, %xmm5
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm5
-    pslldq $8, %xmm4
-    psllq $2, %xmm2
-    pxor %xmm5, %xmm2
-    pxor %xmm4, %xmm2
     add $32, %rcx
     add $32, %rdx
     sub $2, %r8
     cmp $2, %r8
     jae .Laes_gen_aesni_xts_enc_k192_w2_loop
 .Laes_gen_aesni_xts_enc_k192_w2_done:
-    movdqu %xmm2, (%rsi)
+    movdqu %xmm6, (%rsi)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1326,11 +1378,11 @@ aes_gen_aesni_xts_enc_k192_w2:
 # Requires: SSE2, AESNI, PCLMUL.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 tweaks of the group's first register: lane i T_(j+i)
-#   %xmm2 a block register's tweaks; then the tweaks ^ the last round key
-#   %xmm3 tweak arithmetic: the bits carried out of each qword
-#   %xmm4 tweak arithmetic: the high qword's carry times 0x87
-#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3
+#   %xmm1 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm2 tweak arithmetic: the bits carried out
+#   %xmm3 tweak arithmetic: the carry times 0x87
+#   %xmm4 temporary: data loads, spilled round keys rk1 rk2 rk3
+#   %xmm5 tweaks of block register 0: this group's, then the next group's
 #   %xmm6 rk0
 #   %xmm15 rk4
 #   %xmm14 rk5
@@ -1357,49 +1409,49 @@ aes_gen_aesni_xts_enc_k192_w1:
     movdqu 160(%rdi), %xmm9
     movdqu 176(%rdi), %xmm8
     movdqu 192(%rdi), %xmm7
-    movdqu (%rsi), %xmm1
+    movdqu (%rsi), %xmm5
     cmp $1, %r8
     jb .Laes_gen_aesni_xts_enc_k192_w1_done
     .p2align 4
 .Laes_gen_aesni_xts_enc_k192_w1_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm1, %xmm0
+    pxor %xmm5, %xmm0
     pxor %xmm6, %xmm0
-    movdqa %xmm1, %xmm4
-    pxor %xmm7, %xmm4
-    movdqu %xmm4, 0(%rdx)
-    movdqu 16(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 32(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 48(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqa %xmm5, %xmm1
+    pxor %xmm7, %xmm1
+    movdqu %xmm1, 0(%rdx)
+    movdqu 16(%rdi), %xmm4
+    .byte 0x66,0x0f,0x38,0xdc,0xc4         # aesenc %xmm4, %xmm0
+    movdqa %xmm5, %xmm2
+    movdqu 32(%rdi), %xmm4
+    .byte 0x66,0x0f,0x38,0xdc,0xc4         # aesenc %xmm4, %xmm0
+    psrlq $63, %xmm2
+    movdqu 48(%rdi), %xmm4
+    .byte 0x66,0x0f,0x38,0xdc,0xc4         # aesenc %xmm4, %xmm0
+    movdqa %xmm2, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    pslldq $8, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc3    # aesenc %xmm11, %xmm0
+    psllq $1, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc2    # aesenc %xmm10, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    pxor %xmm3, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    movdqu 0(%rdx), %xmm5
-    .byte 0x66,0x0f,0x38,0xdd,0xc5         # aesenclast %xmm5, %xmm0
+    pxor %xmm2, %xmm5
+    movdqu 0(%rdx), %xmm4
+    .byte 0x66,0x0f,0x38,0xdd,0xc4         # aesenclast %xmm4, %xmm0
     movdqu %xmm0, 0(%rdx)
-    movdqa %xmm1, %xmm3
-    psrlq $63, %xmm3
-    movdqa %xmm3, %xmm4
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm4
-    pslldq $8, %xmm3
-    psllq $1, %xmm1
-    pxor %xmm4, %xmm1
-    pxor %xmm3, %xmm1
     add $16, %rcx
     add $16, %rdx
     sub $1, %r8
     cmp $1, %r8
     jae .Laes_gen_aesni_xts_enc_k192_w1_loop
 .Laes_gen_aesni_xts_enc_k192_w1_done:
-    movdqu %xmm1, (%rsi)
+    movdqu %xmm5, (%rsi)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1419,11 +1471,11 @@ aes_gen_aesni_xts_enc_k192_w1:
     ret
     .size aes_gen_aesni_xts_enc_k192_w1, .-aes_gen_aesni_xts_enc_k192_w1
 
-# void aes_gen_aesni_xts_enc_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
-# XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 12 reloaded per group.
+# void aes_gen_aesni_xts_enc_k256_w6(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 6 blocks per iteration.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 15 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
-# nblocks: a multiple of 8.
+# nblocks: a multiple of 6.
 # Requires: SSE2, AESNI, PCLMUL.
 # Register map:
 #   %xmm0 block 0
@@ -1432,296 +1484,284 @@ aes_gen_aesni_xts_enc_k192_w1:
 #   %xmm3 block 3
 #   %xmm4 block 4
 #   %xmm5 block 5
-#   %xmm6 block 6
-#   %xmm7 block 7
-#   %xmm8 tweaks of the group's first register: lane i T_(j+i)
-#   %xmm9 a block register's tweaks; then the tweaks ^ the last round key
-#   %xmm10 tweak arithmetic: the bits carried out of each qword
-#   %xmm11 tweak arithmetic: the high qword's carry times 0x87
-#   %xmm12 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12
-#   %xmm13 rk0
-#   %xmm15 rk13
-#   %xmm14 rk14
+#   %xmm6 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm7 tweak arithmetic: the bits carried out
+#   %xmm8 tweak arithmetic: the carry times 0x87
+#   %xmm9 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12 rk13 rk14
+#   %xmm10 tweaks of block register 0: this group's, then the next group's
+#   %xmm11 tweaks of block register 1: this group's, then the next group's
+#   %xmm12 tweaks of block register 2: this group's, then the next group's
+#   %xmm13 tweaks of block register 3: this group's, then the next group's
+#   %xmm14 tweaks of block register 4: this group's, then the next group's
+#   %xmm15 tweaks of block register 5: this group's, then the next group's
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
-    .globl aes_gen_aesni_xts_enc_k256_w8
-    .type aes_gen_aesni_xts_enc_k256_w8, @function
+    .globl aes_gen_aesni_xts_enc_k256_w6
+    .type aes_gen_aesni_xts_enc_k256_w6, @function
     .p2align 5
-aes_gen_aesni_xts_enc_k256_w8:
+aes_gen_aesni_xts_enc_k256_w6:
     endbr64
-    movdqu 0(%rdi), %xmm13
-    movdqu 208(%rdi), %xmm15
-    movdqu 224(%rdi), %xmm14
-    movdqu (%rsi), %xmm8
-    cmp $8, %r8
-    jb .Laes_gen_aesni_xts_enc_k256_w8_done
+    movdqu (%rsi), %xmm10
+    movdqa %xmm10, %xmm7
+    psrlq $63, %xmm7
+    movdqa %xmm7, %xmm8
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pslldq $8, %xmm7
+    movdqa %xmm10, %xmm11
+    psllq $1, %xmm11
+    pxor %xmm8, %xmm11
+    pxor %xmm7, %xmm11
+    movdqa %xmm10, %xmm7
+    psrlq $62, %xmm7
+    movdqa %xmm7, %xmm8
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pslldq $8, %xmm7
+    movdqa %xmm10, %xmm12
+    psllq $2, %xmm12
+    pxor %xmm8, %xmm12
+    pxor %xmm7, %xmm12
+    movdqa %xmm10, %xmm7
+    psrlq $61, %xmm7
+    movdqa %xmm7, %xmm8
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pslldq $8, %xmm7
+    movdqa %xmm10, %xmm13
+    psllq $3, %xmm13
+    pxor %xmm8, %xmm13
+    pxor %xmm7, %xmm13
+    movdqa %xmm10, %xmm7
+    psrlq $60, %xmm7
+    movdqa %xmm7, %xmm8
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pslldq $8, %xmm7
+    movdqa %xmm10, %xmm14
+    psllq $4, %xmm14
+    pxor %xmm8, %xmm14
+    pxor %xmm7, %xmm14
+    movdqa %xmm10, %xmm7
+    psrlq $59, %xmm7
+    movdqa %xmm7, %xmm8
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pslldq $8, %xmm7
+    movdqa %xmm10, %xmm15
+    psllq $5, %xmm15
+    pxor %xmm8, %xmm15
+    pxor %xmm7, %xmm15
+    cmp $6, %r8
+    jb .Laes_gen_aesni_xts_enc_k256_w6_done
     .p2align 4
-.Laes_gen_aesni_xts_enc_k256_w8_loop:
+.Laes_gen_aesni_xts_enc_k256_w6_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm8, %xmm0
-    pxor %xmm13, %xmm0
-    movdqa %xmm8, %xmm11
-    pxor %xmm14, %xmm11
-    movdqu %xmm11, 0(%rdx)
-    movdqa %xmm8, %xmm10
-    psrlq $63, %xmm10
-    movdqa %xmm10, %xmm11
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm11
-    pslldq $8, %xmm10
-    movdqa %xmm8, %xmm9
-    psllq $1, %xmm9
-    pxor %xmm11, %xmm9
-    pxor %xmm10, %xmm9
-    movdqu 16(%rcx), %xmm1
-    pxor %xmm9, %xmm1
-    pxor %xmm13, %xmm1
-    movdqa %xmm9, %xmm11
-    pxor %xmm14, %xmm11
-    movdqu %xmm11, 16(%rdx)
-    movdqa %xmm8, %xmm10
-    psrlq $62, %xmm10
-    movdqa %xmm10, %xmm11
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm11
-    pslldq $8, %xmm10
-    movdqa %xmm8, %xmm9
-    psllq $2, %xmm9
-    pxor %xmm11, %xmm9
-    pxor %xmm10, %xmm9
-    movdqu 32(%rcx), %xmm2
-    pxor %xmm9, %xmm2
-    pxor %xmm13, %xmm2
-    movdqa %xmm9, %xmm11
-    pxor %xmm14, %xmm11
-    movdqu %xmm11, 32(%rdx)
-    movdqa %xmm8, %xmm10
-    psrlq $61, %xmm10
-    movdqa %xmm10, %xmm11
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm11
-    pslldq $8, %xmm10
-    movdqa %xmm8, %xmm9
-    psllq $3, %xmm9
-    pxor %xmm11, %xmm9
-    pxor %xmm10, %xmm9
-    movdqu 48(%rcx), %xmm3
-    pxor %xmm9, %xmm3
-    pxor %xmm13, %xmm3
-    movdqa %xmm9, %xmm11
-    pxor %xmm14, %xmm11
-    movdqu %xmm11, 48(%rdx)
-    movdqa %xmm8, %xmm10
-    psrlq $60, %xmm10
-    movdqa %xmm10, %xmm11
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm11
-    pslldq $8, %xmm10
-    movdqa %xmm8, %xmm9
-    psllq $4, %xmm9
-    pxor %xmm11, %xmm9
-    pxor %xmm10, %xmm9
-    movdqu 64(%rcx), %xmm4
-    pxor %xmm9, %xmm4
-    pxor %xmm13, %xmm4
-    movdqa %xmm9, %xmm11
-    pxor %xmm14, %xmm11
-    movdqu %xmm11, 64(%rdx)
-    movdqa %xmm8, %xmm10
-    psrlq $59, %xmm10
-    movdqa %xmm10, %xmm11
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm11
-    pslldq $8, %xmm10
-    movdqa %xmm8, %xmm9
-    psllq $5, %xmm9
-    pxor %xmm11, %xmm9
-    pxor %xmm10, %xmm9
-    movdqu 80(%rcx), %xmm5
-    pxor %xmm9, %xmm5
-    pxor %xmm13, %xmm5
-    movdqa %xmm9, %xmm11
-    pxor %xmm14, %xmm11
-    movdqu %xmm11, 80(%rdx)
-    movdqa %xmm8, %xmm10
-    psrlq $58, %xmm10
-    movdqa %xmm10, %xmm11
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm11
-    pslldq $8, %xmm10
-    movdqa %xmm8, %xmm9
-    psllq $6, %xmm9
-    pxor %xmm11, %xmm9
-    pxor %xmm10, %xmm9
-    movdqu 96(%rcx), %xmm6
+    movdqu 0(%rdi), %xmm9
+    pxor %xmm10, %xmm0
+    pxor %xmm9, %xmm0
+    movdqu 224(%rdi), %xmm9
+    movdqa %xmm10, %xmm6
     pxor %xmm9, %xmm6
-    pxor %xmm13, %xmm6
-    movdqa %xmm9, %xmm11
-    pxor %xmm14, %xmm11
-    movdqu %xmm11, 96(%rdx)
-    movdqa %xmm8, %xmm10
-    psrlq $57, %xmm10
-    movdqa %xmm10, %xmm11
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm11
-    pslldq $8, %xmm10
-    movdqa %xmm8, %xmm9
-    psllq $7, %xmm9
-    pxor %xmm11, %xmm9
-    pxor %xmm10, %xmm9
-    movdqu 112(%rcx), %xmm7
-    pxor %xmm9, %xmm7
-    pxor %xmm13, %xmm7
-    movdqa %xmm9, %xmm11
-    pxor %xmm14, %xmm11
-    movdqu %xmm11, 112(%rdx)
-    movdqu 16(%rdi), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe4    # aesenc %xmm12, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    movdqu 32(%rdi), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe4    # aesenc %xmm12, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    movdqu 48(%rdi), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe4    # aesenc %xmm12, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    movdqu 64(%rdi), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe4    # aesenc %xmm12, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    movdqu 80(%rdi), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe4    # aesenc %xmm12, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    movdqu 96(%rdi), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe4    # aesenc %xmm12, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    movdqu 112(%rdi), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe4    # aesenc %xmm12, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    movdqu 128(%rdi), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe4    # aesenc %xmm12, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    movdqu 144(%rdi), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe4    # aesenc %xmm12, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    movdqu 160(%rdi), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe4    # aesenc %xmm12, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    movdqu 176(%rdi), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe4    # aesenc %xmm12, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    movdqu 192(%rdi), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe4    # aesenc %xmm12, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd7    # aesenc %xmm15, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdf    # aesenc %xmm15, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe7    # aesenc %xmm15, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xef    # aesenc %xmm15, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf7    # aesenc %xmm15, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xff    # aesenc %xmm15, %xmm7
-    movdqu 0(%rdx), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
+    movdqu %xmm6, 0(%rdx)
+    movdqu 16(%rcx), %xmm1
+    movdqu 0(%rdi), %xmm9
+    pxor %xmm11, %xmm1
+    pxor %xmm9, %xmm1
+    movdqu 224(%rdi), %xmm9
+    movdqa %xmm11, %xmm6
+    pxor %xmm9, %xmm6
+    movdqu %xmm6, 16(%rdx)
+    movdqu 32(%rcx), %xmm2
+    movdqu 0(%rdi), %xmm9
+    pxor %xmm12, %xmm2
+    pxor %xmm9, %xmm2
+    movdqu 224(%rdi), %xmm9
+    movdqa %xmm12, %xmm6
+    pxor %xmm9, %xmm6
+    movdqu %xmm6, 32(%rdx)
+    movdqu 48(%rcx), %xmm3
+    movdqu 0(%rdi), %xmm9
+    pxor %xmm13, %xmm3
+    pxor %xmm9, %xmm3
+    movdqu 224(%rdi), %xmm9
+    movdqa %xmm13, %xmm6
+    pxor %xmm9, %xmm6
+    movdqu %xmm6, 48(%rdx)
+    movdqu 64(%rcx), %xmm4
+    movdqu 0(%rdi), %xmm9
+    pxor %xmm14, %xmm4
+    pxor %xmm9, %xmm4
+    movdqu 224(%rdi), %xmm9
+    movdqa %xmm14, %xmm6
+    pxor %xmm9, %xmm6
+    movdqu %xmm6, 64(%rdx)
+    movdqu 80(%rcx), %xmm5
+    movdqu 0(%rdi), %xmm9
+    pxor %xmm15, %xmm5
+    pxor %xmm9, %xmm5
+    movdqu 224(%rdi), %xmm9
+    movdqa %xmm15, %xmm6
+    pxor %xmm9, %xmm6
+    movdqu %xmm6, 80(%rdx)
+    movdqu 16(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    movdqa %xmm10, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    psrlq $58, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    movdqa %xmm7, %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    movdqu 32(%rdi), %xmm9
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    pslldq $8, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    psllq $6, %xmm10
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    pxor %xmm8, %xmm10
+    movdqu 48(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    pxor %xmm7, %xmm10
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    movdqa %xmm11, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    psrlq $58, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    movdqa %xmm7, %xmm8
+    movdqu 64(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    pslldq $8, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    psllq $6, %xmm11
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    movdqu 80(%rdi), %xmm9
+    pxor %xmm8, %xmm11
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    pxor %xmm7, %xmm11
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    movdqa %xmm12, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    psrlq $58, %xmm7
+    movdqu 96(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    movdqa %xmm7, %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    pslldq $8, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    psllq $6, %xmm12
+    movdqu 112(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    pxor %xmm8, %xmm12
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    pxor %xmm7, %xmm12
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    movdqa %xmm13, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    movdqu 128(%rdi), %xmm9
+    psrlq $58, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    movdqa %xmm7, %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    pslldq $8, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    movdqu 144(%rdi), %xmm9
+    psllq $6, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    pxor %xmm8, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    pxor %xmm7, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    movdqa %xmm14, %xmm7
+    movdqu 160(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    psrlq $58, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    movdqa %xmm7, %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    movdqu 176(%rdi), %xmm9
+    pslldq $8, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    psllq $6, %xmm14
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    pxor %xmm8, %xmm14
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    pxor %xmm7, %xmm14
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    movdqu 192(%rdi), %xmm9
+    movdqa %xmm15, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    psrlq $58, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    movdqa %xmm7, %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    movdqu 208(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    pslldq $8, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd1    # aesenc %xmm9, %xmm2
+    psllq $6, %xmm15
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd9    # aesenc %xmm9, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe1    # aesenc %xmm9, %xmm4
+    pxor %xmm8, %xmm15
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe9    # aesenc %xmm9, %xmm5
+    pxor %xmm7, %xmm15
+    movdqu 0(%rdx), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc1    # aesenclast %xmm9, %xmm0
     movdqu %xmm0, 0(%rdx)
-    movdqu 16(%rdx), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcc    # aesenclast %xmm12, %xmm1
+    movdqu 16(%rdx), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc9    # aesenclast %xmm9, %xmm1
     movdqu %xmm1, 16(%rdx)
-    movdqu 32(%rdx), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd4    # aesenclast %xmm12, %xmm2
+    movdqu 32(%rdx), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd1    # aesenclast %xmm9, %xmm2
     movdqu %xmm2, 32(%rdx)
-    movdqu 48(%rdx), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xdc    # aesenclast %xmm12, %xmm3
+    movdqu 48(%rdx), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd9    # aesenclast %xmm9, %xmm3
     movdqu %xmm3, 48(%rdx)
-    movdqu 64(%rdx), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe4    # aesenclast %xmm12, %xmm4
+    movdqu 64(%rdx), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe1    # aesenclast %xmm9, %xmm4
     movdqu %xmm4, 64(%rdx)
-    movdqu 80(%rdx), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xec    # aesenclast %xmm12, %xmm5
+    movdqu 80(%rdx), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe9    # aesenclast %xmm9, %xmm5
     movdqu %xmm5, 80(%rdx)
-    movdqu 96(%rdx), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xf4    # aesenclast %xmm12, %xmm6
-    movdqu %xmm6, 96(%rdx)
-    movdqu 112(%rdx), %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xfc    # aesenclast %xmm12, %xmm7
-    movdqu %xmm7, 112(%rdx)
-    movdqa %xmm8, %xmm10
-    psrlq $56, %xmm10
-    movdqa %xmm10, %xmm11
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm11
-    pslldq $8, %xmm10
-    psllq $8, %xmm8
-    pxor %xmm11, %xmm8
-    pxor %xmm10, %xmm8
-    add $128, %rcx
-    add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_aesni_xts_enc_k256_w8_loop
-.Laes_gen_aesni_xts_enc_k256_w8_done:
-    movdqu %xmm8, (%rsi)
+    add $96, %rcx
+    add $96, %rdx
+    sub $6, %r8
+    cmp $6, %r8
+    jae .Laes_gen_aesni_xts_enc_k256_w6_loop
+.Laes_gen_aesni_xts_enc_k256_w6_done:
+    movdqu %xmm10, (%rsi)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1739,11 +1779,11 @@ aes_gen_aesni_xts_enc_k256_w8:
     pxor %xmm14, %xmm14
     pxor %xmm15, %xmm15
     ret
-    .size aes_gen_aesni_xts_enc_k256_w8, .-aes_gen_aesni_xts_enc_k256_w8
+    .size aes_gen_aesni_xts_enc_k256_w6, .-aes_gen_aesni_xts_enc_k256_w6
 
 # void aes_gen_aesni_xts_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 8 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 11 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 4.
 # Requires: SSE2, AESNI, PCLMUL.
@@ -1752,174 +1792,198 @@ aes_gen_aesni_xts_enc_k256_w8:
 #   %xmm1 block 1
 #   %xmm2 block 2
 #   %xmm3 block 3
-#   %xmm4 tweaks of the group's first register: lane i T_(j+i)
-#   %xmm5 a block register's tweaks; then the tweaks ^ the last round key
-#   %xmm6 tweak arithmetic: the bits carried out of each qword
-#   %xmm7 tweak arithmetic: the high qword's carry times 0x87
-#   %xmm8 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
-#   %xmm9 rk0
-#   %xmm15 rk9
-#   %xmm14 rk10
-#   %xmm13 rk11
-#   %xmm12 rk12
-#   %xmm11 rk13
-#   %xmm10 rk14
+#   %xmm4 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm5 tweak arithmetic: the bits carried out
+#   %xmm6 tweak arithmetic: the carry times 0x87
+#   %xmm7 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11
+#   %xmm8 tweaks of block register 0: this group's, then the next group's
+#   %xmm9 tweaks of block register 1: this group's, then the next group's
+#   %xmm10 tweaks of block register 2: this group's, then the next group's
+#   %xmm11 tweaks of block register 3: this group's, then the next group's
+#   %xmm12 rk0
+#   %xmm15 rk12
+#   %xmm14 rk13
+#   %xmm13 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_xts_enc_k256_w4
     .type aes_gen_aesni_xts_enc_k256_w4, @function
     .p2align 5
 aes_gen_aesni_xts_enc_k256_w4:
     endbr64
-    movdqu 0(%rdi), %xmm9
-    movdqu 144(%rdi), %xmm15
-    movdqu 160(%rdi), %xmm14
-    movdqu 176(%rdi), %xmm13
-    movdqu 192(%rdi), %xmm12
-    movdqu 208(%rdi), %xmm11
-    movdqu 224(%rdi), %xmm10
-    movdqu (%rsi), %xmm4
+    movdqu 0(%rdi), %xmm12
+    movdqu 192(%rdi), %xmm15
+    movdqu 208(%rdi), %xmm14
+    movdqu 224(%rdi), %xmm13
+    movdqu (%rsi), %xmm8
+    movdqa %xmm8, %xmm5
+    psrlq $63, %xmm5
+    movdqa %xmm5, %xmm6
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
+    pslldq $8, %xmm5
+    movdqa %xmm8, %xmm9
+    psllq $1, %xmm9
+    pxor %xmm6, %xmm9
+    pxor %xmm5, %xmm9
+    movdqa %xmm8, %xmm5
+    psrlq $62, %xmm5
+    movdqa %xmm5, %xmm6
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
+    pslldq $8, %xmm5
+    movdqa %xmm8, %xmm10
+    psllq $2, %xmm10
+    pxor %xmm6, %xmm10
+    pxor %xmm5, %xmm10
+    movdqa %xmm8, %xmm5
+    psrlq $61, %xmm5
+    movdqa %xmm5, %xmm6
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
+    pslldq $8, %xmm5
+    movdqa %xmm8, %xmm11
+    psllq $3, %xmm11
+    pxor %xmm6, %xmm11
+    pxor %xmm5, %xmm11
     cmp $4, %r8
     jb .Laes_gen_aesni_xts_enc_k256_w4_done
     .p2align 4
 .Laes_gen_aesni_xts_enc_k256_w4_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm4, %xmm0
-    pxor %xmm9, %xmm0
-    movdqa %xmm4, %xmm7
-    pxor %xmm10, %xmm7
-    movdqu %xmm7, 0(%rdx)
-    movdqa %xmm4, %xmm6
-    psrlq $63, %xmm6
-    movdqa %xmm6, %xmm7
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm7
-    pslldq $8, %xmm6
-    movdqa %xmm4, %xmm5
-    psllq $1, %xmm5
-    pxor %xmm7, %xmm5
-    pxor %xmm6, %xmm5
+    pxor %xmm8, %xmm0
+    pxor %xmm12, %xmm0
+    movdqa %xmm8, %xmm4
+    pxor %xmm13, %xmm4
+    movdqu %xmm4, 0(%rdx)
     movdqu 16(%rcx), %xmm1
-    pxor %xmm5, %xmm1
     pxor %xmm9, %xmm1
-    movdqa %xmm5, %xmm7
-    pxor %xmm10, %xmm7
-    movdqu %xmm7, 16(%rdx)
-    movdqa %xmm4, %xmm6
-    psrlq $62, %xmm6
-    movdqa %xmm6, %xmm7
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm7
-    pslldq $8, %xmm6
-    movdqa %xmm4, %xmm5
-    psllq $2, %xmm5
-    pxor %xmm7, %xmm5
-    pxor %xmm6, %xmm5
+    pxor %xmm12, %xmm1
+    movdqa %xmm9, %xmm4
+    pxor %xmm13, %xmm4
+    movdqu %xmm4, 16(%rdx)
     movdqu 32(%rcx), %xmm2
-    pxor %xmm5, %xmm2
-    pxor %xmm9, %xmm2
-    movdqa %xmm5, %xmm7
-    pxor %xmm10, %xmm7
-    movdqu %xmm7, 32(%rdx)
-    movdqa %xmm4, %xmm6
-    psrlq $61, %xmm6
-    movdqa %xmm6, %xmm7
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm7
-    pslldq $8, %xmm6
-    movdqa %xmm4, %xmm5
-    psllq $3, %xmm5
-    pxor %xmm7, %xmm5
-    pxor %xmm6, %xmm5
+    pxor %xmm10, %xmm2
+    pxor %xmm12, %xmm2
+    movdqa %xmm10, %xmm4
+    pxor %xmm13, %xmm4
+    movdqu %xmm4, 32(%rdx)
     movdqu 48(%rcx), %xmm3
-    pxor %xmm5, %xmm3
-    pxor %xmm9, %xmm3
-    movdqa %xmm5, %xmm7
-    pxor %xmm10, %xmm7
-    movdqu %xmm7, 48(%rdx)
-    movdqu 16(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    movdqu 32(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    movdqu 48(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    movdqu 64(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    movdqu 80(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    movdqu 96(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    movdqu 112(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    movdqu 128(%rdi), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
+    pxor %xmm11, %xmm3
+    pxor %xmm12, %xmm3
+    movdqa %xmm11, %xmm4
+    pxor %xmm13, %xmm4
+    movdqu %xmm4, 48(%rdx)
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqa %xmm8, %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    psrlq $60, %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 32(%rdi), %xmm7
+    movdqa %xmm5, %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    pslldq $8, %xmm5
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    psllq $4, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    pxor %xmm6, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 64(%rdi), %xmm7
+    pxor %xmm5, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqa %xmm9, %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    psrlq $60, %xmm5
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqa %xmm5, %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 96(%rdi), %xmm7
+    pslldq $8, %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    psllq $4, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    pxor %xmm6, %xmm9
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    pxor %xmm5, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    movdqa %xmm10, %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 128(%rdi), %xmm7
+    psrlq $60, %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqa %xmm5, %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    pslldq $8, %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    psllq $4, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 160(%rdi), %xmm7
+    pxor %xmm6, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    pxor %xmm5, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqa %xmm11, %xmm5
+    movdqu 176(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    psrlq $60, %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    movdqa %xmm5, %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xd7    # aesenc %xmm15, %xmm2
+    pslldq $8, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xdf    # aesenc %xmm15, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    psllq $4, %xmm11
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xce    # aesenc %xmm14, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xd6    # aesenc %xmm14, %xmm2
+    pxor %xmm6, %xmm11
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xde    # aesenc %xmm14, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd4    # aesenc %xmm12, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdc    # aesenc %xmm12, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc3    # aesenc %xmm11, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcb    # aesenc %xmm11, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd3    # aesenc %xmm11, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdb    # aesenc %xmm11, %xmm3
-    movdqu 0(%rdx), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc0    # aesenclast %xmm8, %xmm0
+    pxor %xmm5, %xmm11
+    movdqu 0(%rdx), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
     movdqu %xmm0, 0(%rdx)
-    movdqu 16(%rdx), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc8    # aesenclast %xmm8, %xmm1
+    movdqu 16(%rdx), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xcf         # aesenclast %xmm7, %xmm1
     movdqu %xmm1, 16(%rdx)
-    movdqu 32(%rdx), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd0    # aesenclast %xmm8, %xmm2
+    movdqu 32(%rdx), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xd7         # aesenclast %xmm7, %xmm2
     movdqu %xmm2, 32(%rdx)
-    movdqu 48(%rdx), %xmm8
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd8    # aesenclast %xmm8, %xmm3
+    movdqu 48(%rdx), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xdf         # aesenclast %xmm7, %xmm3
     movdqu %xmm3, 48(%rdx)
-    movdqa %xmm4, %xmm6
-    psrlq $60, %xmm6
-    movdqa %xmm6, %xmm7
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm7
-    pslldq $8, %xmm6
-    psllq $4, %xmm4
-    pxor %xmm7, %xmm4
-    pxor %xmm6, %xmm4
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
     cmp $4, %r8
     jae .Laes_gen_aesni_xts_enc_k256_w4_loop
 .Laes_gen_aesni_xts_enc_k256_w4_done:
-    movdqu %xmm4, (%rsi)
+    movdqu %xmm8, (%rsi)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1941,121 +2005,129 @@ aes_gen_aesni_xts_enc_k256_w4:
 
 # void aes_gen_aesni_xts_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 6 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 7 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 2.
 # Requires: SSE2, AESNI, PCLMUL.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 tweaks of the group's first register: lane i T_(j+i)
-#   %xmm3 a block register's tweaks; then the tweaks ^ the last round key
-#   %xmm4 tweak arithmetic: the bits carried out of each qword
-#   %xmm5 tweak arithmetic: the high qword's carry times 0x87
-#   %xmm6 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6
-#   %xmm7 rk0
-#   %xmm15 rk7
-#   %xmm14 rk8
-#   %xmm13 rk9
-#   %xmm12 rk10
-#   %xmm11 rk11
-#   %xmm10 rk12
-#   %xmm9 rk13
-#   %xmm8 rk14
+#   %xmm2 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm3 tweak arithmetic: the bits carried out
+#   %xmm4 tweak arithmetic: the carry times 0x87
+#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7
+#   %xmm6 tweaks of block register 0: this group's, then the next group's
+#   %xmm7 tweaks of block register 1: this group's, then the next group's
+#   %xmm8 rk0
+#   %xmm15 rk8
+#   %xmm14 rk9
+#   %xmm13 rk10
+#   %xmm12 rk11
+#   %xmm11 rk12
+#   %xmm10 rk13
+#   %xmm9 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_xts_enc_k256_w2
     .type aes_gen_aesni_xts_enc_k256_w2, @function
     .p2align 5
 aes_gen_aesni_xts_enc_k256_w2:
     endbr64
-    movdqu 0(%rdi), %xmm7
-    movdqu 112(%rdi), %xmm15
-    movdqu 128(%rdi), %xmm14
-    movdqu 144(%rdi), %xmm13
-    movdqu 160(%rdi), %xmm12
-    movdqu 176(%rdi), %xmm11
-    movdqu 192(%rdi), %xmm10
-    movdqu 208(%rdi), %xmm9
-    movdqu 224(%rdi), %xmm8
-    movdqu (%rsi), %xmm2
+    movdqu 0(%rdi), %xmm8
+    movdqu 128(%rdi), %xmm15
+    movdqu 144(%rdi), %xmm14
+    movdqu 160(%rdi), %xmm13
+    movdqu 176(%rdi), %xmm12
+    movdqu 192(%rdi), %xmm11
+    movdqu 208(%rdi), %xmm10
+    movdqu 224(%rdi), %xmm9
+    movdqu (%rsi), %xmm6
+    movdqa %xmm6, %xmm3
+    psrlq $63, %xmm3
+    movdqa %xmm3, %xmm4
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm4
+    pslldq $8, %xmm3
+    movdqa %xmm6, %xmm7
+    psllq $1, %xmm7
+    pxor %xmm4, %xmm7
+    pxor %xmm3, %xmm7
     cmp $2, %r8
     jb .Laes_gen_aesni_xts_enc_k256_w2_done
     .p2align 4
 .Laes_gen_aesni_xts_enc_k256_w2_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm2, %xmm0
-    pxor %xmm7, %xmm0
-    movdqa %xmm2, %xmm5
-    pxor %xmm8, %xmm5
-    movdqu %xmm5, 0(%rdx)
-    movdqa %xmm2, %xmm4
-    psrlq $63, %xmm4
-    movdqa %xmm4, %xmm5
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm5
-    pslldq $8, %xmm4
-    movdqa %xmm2, %xmm3
-    psllq $1, %xmm3
-    pxor %xmm5, %xmm3
-    pxor %xmm4, %xmm3
+    pxor %xmm6, %xmm0
+    pxor %xmm8, %xmm0
+    movdqa %xmm6, %xmm2
+    pxor %xmm9, %xmm2
+    movdqu %xmm2, 0(%rdx)
     movdqu 16(%rcx), %xmm1
-    pxor %xmm3, %xmm1
     pxor %xmm7, %xmm1
-    movdqa %xmm3, %xmm5
-    pxor %xmm8, %xmm5
-    movdqu %xmm5, 16(%rdx)
-    movdqu 16(%rdi), %xmm6
-    .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xce         # aesenc %xmm6, %xmm1
-    movdqu 32(%rdi), %xmm6
-    .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xce         # aesenc %xmm6, %xmm1
-    movdqu 48(%rdi), %xmm6
-    .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xce         # aesenc %xmm6, %xmm1
-    movdqu 64(%rdi), %xmm6
-    .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xce         # aesenc %xmm6, %xmm1
-    movdqu 80(%rdi), %xmm6
-    .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xce         # aesenc %xmm6, %xmm1
-    movdqu 96(%rdi), %xmm6
-    .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xce         # aesenc %xmm6, %xmm1
+    pxor %xmm8, %xmm1
+    movdqa %xmm7, %xmm2
+    pxor %xmm9, %xmm2
+    movdqu %xmm2, 16(%rdx)
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqa %xmm6, %xmm3
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    psrlq $62, %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 48(%rdi), %xmm5
+    movdqa %xmm3, %xmm4
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm4
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    pslldq $8, %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 80(%rdi), %xmm5
+    psllq $2, %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    pxor %xmm4, %xmm6
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    pxor %xmm3, %xmm6
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 112(%rdi), %xmm5
+    movdqa %xmm7, %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    psrlq $62, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
+    movdqa %xmm3, %xmm4
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xce    # aesenc %xmm14, %xmm1
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm4
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    pslldq $8, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
+    psllq $2, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc3    # aesenc %xmm11, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xcb    # aesenc %xmm11, %xmm1
+    pxor %xmm4, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc2    # aesenc %xmm10, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xca    # aesenc %xmm10, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
-    movdqu 0(%rdx), %xmm6
-    .byte 0x66,0x0f,0x38,0xdd,0xc6         # aesenclast %xmm6, %xmm0
+    pxor %xmm3, %xmm7
+    movdqu 0(%rdx), %xmm5
+    .byte 0x66,0x0f,0x38,0xdd,0xc5         # aesenclast %xmm5, %xmm0
     movdqu %xmm0, 0(%rdx)
-    movdqu 16(%rdx), %xmm6
-    .byte 0x66,0x0f,0x38,0xdd,0xce         # aesenclast %xmm6, %xmm1
+    movdqu 16(%rdx), %xmm5
+    .byte 0x66,0x0f,0x38,0xdd,0xcd         # aesenclast %xmm5, %xmm1
     movdqu %xmm1, 16(%rdx)
-    movdqa %xmm2, %xmm4
-    psrlq $62, %xmm4
-    movdqa %xmm4, %xmm5
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm5
-    pslldq $8, %xmm4
-    psllq $2, %xmm2
-    pxor %xmm5, %xmm2
-    pxor %xmm4, %xmm2
     add $32, %rcx
     add $32, %rdx
     sub $2, %r8
     cmp $2, %r8
     jae .Laes_gen_aesni_xts_enc_k256_w2_loop
 .Laes_gen_aesni_xts_enc_k256_w2_done:
-    movdqu %xmm2, (%rsi)
+    movdqu %xmm6, (%rsi)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -2083,11 +2155,11 @@ aes_gen_aesni_xts_enc_k256_w2:
 # Requires: SSE2, AESNI, PCLMUL.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 tweaks of the group's first register: lane i T_(j+i)
-#   %xmm2 a block register's tweaks; then the tweaks ^ the last round key
-#   %xmm3 tweak arithmetic: the bits carried out of each qword
-#   %xmm4 tweak arithmetic: the high qword's carry times 0x87
-#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
+#   %xmm1 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm2 tweak arithmetic: the bits carried out
+#   %xmm3 tweak arithmetic: the carry times 0x87
+#   %xmm4 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
+#   %xmm5 tweaks of block register 0: this group's, then the next group's
 #   %xmm6 rk0
 #   %xmm15 rk6
 #   %xmm14 rk7
@@ -2114,53 +2186,53 @@ aes_gen_aesni_xts_enc_k256_w1:
     movdqu 192(%rdi), %xmm9
     movdqu 208(%rdi), %xmm8
     movdqu 224(%rdi), %xmm7
-    movdqu (%rsi), %xmm1
+    movdqu (%rsi), %xmm5
     cmp $1, %r8
     jb .Laes_gen_aesni_xts_enc_k256_w1_done
     .p2align 4
 .Laes_gen_aesni_xts_enc_k256_w1_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm1, %xmm0
+    pxor %xmm5, %xmm0
     pxor %xmm6, %xmm0
-    movdqa %xmm1, %xmm4
-    pxor %xmm7, %xmm4
-    movdqu %xmm4, 0(%rdx)
-    movdqu 16(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 32(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 48(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 64(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    movdqu 80(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqa %xmm5, %xmm1
+    pxor %xmm7, %xmm1
+    movdqu %xmm1, 0(%rdx)
+    movdqu 16(%rdi), %xmm4
+    .byte 0x66,0x0f,0x38,0xdc,0xc4         # aesenc %xmm4, %xmm0
+    movdqu 32(%rdi), %xmm4
+    movdqa %xmm5, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc4         # aesenc %xmm4, %xmm0
+    movdqu 48(%rdi), %xmm4
+    psrlq $63, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xc4         # aesenc %xmm4, %xmm0
+    movdqu 64(%rdi), %xmm4
+    movdqa %xmm2, %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc4         # aesenc %xmm4, %xmm0
+    movdqu 80(%rdi), %xmm4
+    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc4         # aesenc %xmm4, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    pslldq $8, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
+    psllq $1, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc3    # aesenc %xmm11, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc2    # aesenc %xmm10, %xmm0
+    pxor %xmm3, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    movdqu 0(%rdx), %xmm5
-    .byte 0x66,0x0f,0x38,0xdd,0xc5         # aesenclast %xmm5, %xmm0
+    pxor %xmm2, %xmm5
+    movdqu 0(%rdx), %xmm4
+    .byte 0x66,0x0f,0x38,0xdd,0xc4         # aesenclast %xmm4, %xmm0
     movdqu %xmm0, 0(%rdx)
-    movdqa %xmm1, %xmm3
-    psrlq $63, %xmm3
-    movdqa %xmm3, %xmm4
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm4
-    pslldq $8, %xmm3
-    psllq $1, %xmm1
-    pxor %xmm4, %xmm1
-    pxor %xmm3, %xmm1
     add $16, %rcx
     add $16, %rdx
     sub $1, %r8
     cmp $1, %r8
     jae .Laes_gen_aesni_xts_enc_k256_w1_loop
 .Laes_gen_aesni_xts_enc_k256_w1_done:
-    movdqu %xmm1, (%rsi)
+    movdqu %xmm5, (%rsi)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2

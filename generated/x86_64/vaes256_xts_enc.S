@@ -12,264 +12,9 @@
 
     .text
 
-# void aes_gen_vaes256_xts_enc_k128_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
-# XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 16 blocks per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 8 reloaded per group.
-# iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
-# nblocks: a multiple of 16.
-# Requires: PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
-# Register map:
-#   %ymm0 blocks 0-1
-#   %ymm1 blocks 2-3
-#   %ymm2 blocks 4-5
-#   %ymm3 blocks 6-7
-#   %ymm4 blocks 8-9
-#   %ymm5 blocks 10-11
-#   %ymm6 blocks 12-13
-#   %ymm7 blocks 14-15
-#   %ymm8 tweaks of the group's first register: lane i T_(j+i)
-#   %ymm9 a block register's tweaks; then the tweaks ^ the last round key
-#   %ymm10 tweak arithmetic: the bits carried out of each qword
-#   %ymm11 tweak arithmetic: the high qword's carry times 0x87
-#   %ymm12 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
-#   %ymm13 rk0
-#   %ymm15 rk9
-#   %ymm14 rk10
-#   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
-    .globl aes_gen_vaes256_xts_enc_k128_w16
-    .type aes_gen_vaes256_xts_enc_k128_w16, @function
-    .p2align 5
-aes_gen_vaes256_xts_enc_k128_w16:
-    endbr64
-    vbroadcasti128 0(%rdi), %ymm13
-    vbroadcasti128 144(%rdi), %ymm15
-    vbroadcasti128 160(%rdi), %ymm14
-    vmovdqu (%rsi), %xmm8
-    vpsrlq $63, %xmm8, %xmm10
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm10, %xmm11
-    vpslldq $8, %xmm10, %xmm10
-    vpsllq $1, %xmm8, %xmm9
-    vpxor %xmm11, %xmm9, %xmm9
-    vpxor %xmm10, %xmm9, %xmm9
-    vinserti128 $1, %xmm9, %ymm8, %ymm8
-    cmp $16, %r8
-    jb .Laes_gen_vaes256_xts_enc_k128_w16_done
-    .p2align 4
-.Laes_gen_vaes256_xts_enc_k128_w16_loop:
-    vmovdqu 0(%rcx), %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm13, %ymm0, %ymm0
-    vpxor %ymm14, %ymm8, %ymm11
-    vmovdqu %ymm11, 0(%rdx)
-    vpsrlq $62, %ymm8, %ymm10
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm10, %ymm11
-    vpslldq $8, %ymm10, %ymm10
-    vpsllq $2, %ymm8, %ymm9
-    vpxor %ymm11, %ymm9, %ymm9
-    vpxor %ymm10, %ymm9, %ymm9
-    vmovdqu 32(%rcx), %ymm1
-    vpxor %ymm9, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
-    vpxor %ymm14, %ymm9, %ymm11
-    vmovdqu %ymm11, 32(%rdx)
-    vpsrlq $60, %ymm8, %ymm10
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm10, %ymm11
-    vpslldq $8, %ymm10, %ymm10
-    vpsllq $4, %ymm8, %ymm9
-    vpxor %ymm11, %ymm9, %ymm9
-    vpxor %ymm10, %ymm9, %ymm9
-    vmovdqu 64(%rcx), %ymm2
-    vpxor %ymm9, %ymm2, %ymm2
-    vpxor %ymm13, %ymm2, %ymm2
-    vpxor %ymm14, %ymm9, %ymm11
-    vmovdqu %ymm11, 64(%rdx)
-    vpsrlq $58, %ymm8, %ymm10
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm10, %ymm11
-    vpslldq $8, %ymm10, %ymm10
-    vpsllq $6, %ymm8, %ymm9
-    vpxor %ymm11, %ymm9, %ymm9
-    vpxor %ymm10, %ymm9, %ymm9
-    vmovdqu 96(%rcx), %ymm3
-    vpxor %ymm9, %ymm3, %ymm3
-    vpxor %ymm13, %ymm3, %ymm3
-    vpxor %ymm14, %ymm9, %ymm11
-    vmovdqu %ymm11, 96(%rdx)
-    vpsrlq $56, %ymm8, %ymm10
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm10, %ymm11
-    vpslldq $8, %ymm10, %ymm10
-    vpsllq $8, %ymm8, %ymm9
-    vpxor %ymm11, %ymm9, %ymm9
-    vpxor %ymm10, %ymm9, %ymm9
-    vmovdqu 128(%rcx), %ymm4
-    vpxor %ymm9, %ymm4, %ymm4
-    vpxor %ymm13, %ymm4, %ymm4
-    vpxor %ymm14, %ymm9, %ymm11
-    vmovdqu %ymm11, 128(%rdx)
-    vpsrlq $54, %ymm8, %ymm10
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm10, %ymm11
-    vpslldq $8, %ymm10, %ymm10
-    vpsllq $10, %ymm8, %ymm9
-    vpxor %ymm11, %ymm9, %ymm9
-    vpxor %ymm10, %ymm9, %ymm9
-    vmovdqu 160(%rcx), %ymm5
-    vpxor %ymm9, %ymm5, %ymm5
-    vpxor %ymm13, %ymm5, %ymm5
-    vpxor %ymm14, %ymm9, %ymm11
-    vmovdqu %ymm11, 160(%rdx)
-    vpsrlq $52, %ymm8, %ymm10
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm10, %ymm11
-    vpslldq $8, %ymm10, %ymm10
-    vpsllq $12, %ymm8, %ymm9
-    vpxor %ymm11, %ymm9, %ymm9
-    vpxor %ymm10, %ymm9, %ymm9
-    vmovdqu 192(%rcx), %ymm6
-    vpxor %ymm9, %ymm6, %ymm6
-    vpxor %ymm13, %ymm6, %ymm6
-    vpxor %ymm14, %ymm9, %ymm11
-    vmovdqu %ymm11, 192(%rdx)
-    vpsrlq $50, %ymm8, %ymm10
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm10, %ymm11
-    vpslldq $8, %ymm10, %ymm10
-    vpsllq $14, %ymm8, %ymm9
-    vpxor %ymm11, %ymm9, %ymm9
-    vpxor %ymm10, %ymm9, %ymm9
-    vmovdqu 224(%rcx), %ymm7
-    vpxor %ymm9, %ymm7, %ymm7
-    vpxor %ymm13, %ymm7, %ymm7
-    vpxor %ymm14, %ymm9, %ymm11
-    vmovdqu %ymm11, 224(%rdx)
-    vbroadcasti128 16(%rdi), %ymm12
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe4         # vaesenc %ymm12, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    vbroadcasti128 32(%rdi), %ymm12
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe4         # vaesenc %ymm12, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    vbroadcasti128 48(%rdi), %ymm12
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe4         # vaesenc %ymm12, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    vbroadcasti128 64(%rdi), %ymm12
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe4         # vaesenc %ymm12, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    vbroadcasti128 80(%rdi), %ymm12
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe4         # vaesenc %ymm12, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    vbroadcasti128 96(%rdi), %ymm12
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe4         # vaesenc %ymm12, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    vbroadcasti128 112(%rdi), %ymm12
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe4         # vaesenc %ymm12, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    vbroadcasti128 128(%rdi), %ymm12
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe4         # vaesenc %ymm12, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd7         # vaesenc %ymm15, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdf         # vaesenc %ymm15, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe7         # vaesenc %ymm15, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xef         # vaesenc %ymm15, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf7         # vaesenc %ymm15, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xff         # vaesenc %ymm15, %ymm7, %ymm7
-    .byte 0xc4,0xe2,0x7d,0xdd,0x02         # vaesenclast 0(%rdx), %ymm0, %ymm0
-    vmovdqu %ymm0, 0(%rdx)
-    .byte 0xc4,0xe2,0x75,0xdd,0x4a,0x20    # vaesenclast 32(%rdx), %ymm1, %ymm1
-    vmovdqu %ymm1, 32(%rdx)
-    .byte 0xc4,0xe2,0x6d,0xdd,0x52,0x40    # vaesenclast 64(%rdx), %ymm2, %ymm2
-    vmovdqu %ymm2, 64(%rdx)
-    .byte 0xc4,0xe2,0x65,0xdd,0x5a,0x60    # vaesenclast 96(%rdx), %ymm3, %ymm3
-    vmovdqu %ymm3, 96(%rdx)
-    .byte 0xc4,0xe2,0x5d,0xdd,0xa2,0x80,0x00,0x00,0x00 # vaesenclast 128(%rdx), %ymm4, %ymm4
-    vmovdqu %ymm4, 128(%rdx)
-    .byte 0xc4,0xe2,0x55,0xdd,0xaa,0xa0,0x00,0x00,0x00 # vaesenclast 160(%rdx), %ymm5, %ymm5
-    vmovdqu %ymm5, 160(%rdx)
-    .byte 0xc4,0xe2,0x4d,0xdd,0xb2,0xc0,0x00,0x00,0x00 # vaesenclast 192(%rdx), %ymm6, %ymm6
-    vmovdqu %ymm6, 192(%rdx)
-    .byte 0xc4,0xe2,0x45,0xdd,0xba,0xe0,0x00,0x00,0x00 # vaesenclast 224(%rdx), %ymm7, %ymm7
-    vmovdqu %ymm7, 224(%rdx)
-    vpsrlq $48, %ymm8, %ymm10
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm10, %ymm11
-    vpslldq $8, %ymm10, %ymm10
-    vpsllq $16, %ymm8, %ymm8
-    vpxor %ymm11, %ymm8, %ymm8
-    vpxor %ymm10, %ymm8, %ymm8
-    add $256, %rcx
-    add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vaes256_xts_enc_k128_w16_loop
-.Laes_gen_vaes256_xts_enc_k128_w16_done:
-    vmovdqu %xmm8, (%rsi)
-    vpxor %xmm0, %xmm0, %xmm0
-    vpxor %xmm1, %xmm1, %xmm1
-    vpxor %xmm2, %xmm2, %xmm2
-    vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
-    ret
-    .size aes_gen_vaes256_xts_enc_k128_w16, .-aes_gen_vaes256_xts_enc_k128_w16
-
 # void aes_gen_vaes256_xts_enc_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 4 reloaded per group.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 7 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 8.
 # Requires: PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
@@ -278,121 +23,137 @@ aes_gen_vaes256_xts_enc_k128_w16:
 #   %ymm1 blocks 2-3
 #   %ymm2 blocks 4-5
 #   %ymm3 blocks 6-7
-#   %ymm4 tweaks of the group's first register: lane i T_(j+i)
-#   %ymm5 a block register's tweaks; then the tweaks ^ the last round key
-#   %ymm6 tweak arithmetic: the bits carried out of each qword
-#   %ymm7 tweak arithmetic: the high qword's carry times 0x87
-#   %ymm8 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4
-#   %ymm9 rk0
-#   %ymm15 rk5
-#   %ymm14 rk6
-#   %ymm13 rk7
-#   %ymm12 rk8
-#   %ymm11 rk9
-#   %ymm10 rk10
+#   %ymm4 a block register's tweaks; then the tweaks ^ the last round key
+#   %ymm5 tweak arithmetic: the bits carried out
+#   %ymm6 tweak arithmetic: the carry times 0x87
+#   %ymm7 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7
+#   %ymm8 tweaks of block register 0: this group's, then the next group's
+#   %ymm9 tweaks of block register 1: this group's, then the next group's
+#   %ymm10 tweaks of block register 2: this group's, then the next group's
+#   %ymm11 tweaks of block register 3: this group's, then the next group's
+#   %ymm12 rk0
+#   %ymm15 rk8
+#   %ymm14 rk9
+#   %ymm13 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_xts_enc_k128_w8
     .type aes_gen_vaes256_xts_enc_k128_w8, @function
     .p2align 5
 aes_gen_vaes256_xts_enc_k128_w8:
     endbr64
-    vbroadcasti128 0(%rdi), %ymm9
-    vbroadcasti128 80(%rdi), %ymm15
-    vbroadcasti128 96(%rdi), %ymm14
-    vbroadcasti128 112(%rdi), %ymm13
-    vbroadcasti128 128(%rdi), %ymm12
-    vbroadcasti128 144(%rdi), %ymm11
-    vbroadcasti128 160(%rdi), %ymm10
-    vmovdqu (%rsi), %xmm4
-    vpsrlq $63, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $1, %xmm4, %xmm5
-    vpxor %xmm7, %xmm5, %xmm5
-    vpxor %xmm6, %xmm5, %xmm5
-    vinserti128 $1, %xmm5, %ymm4, %ymm4
+    vbroadcasti128 0(%rdi), %ymm12
+    vbroadcasti128 128(%rdi), %ymm15
+    vbroadcasti128 144(%rdi), %ymm14
+    vbroadcasti128 160(%rdi), %ymm13
+    vmovdqu (%rsi), %xmm8
+    vpsrlq $63, %xmm8, %xmm5
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm5, %xmm6
+    vpslldq $8, %xmm5, %xmm5
+    vpsllq $1, %xmm8, %xmm4
+    vpxor %xmm6, %xmm4, %xmm4
+    vpxor %xmm5, %xmm4, %xmm4
+    vinserti128 $1, %xmm4, %ymm8, %ymm8
+    vpsrlq $62, %ymm8, %ymm5
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
+    vpslldq $8, %ymm5, %ymm5
+    vpsllq $2, %ymm8, %ymm9
+    vpxor %ymm6, %ymm9, %ymm9
+    vpxor %ymm5, %ymm9, %ymm9
+    vpsrlq $60, %ymm8, %ymm5
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
+    vpslldq $8, %ymm5, %ymm5
+    vpsllq $4, %ymm8, %ymm10
+    vpxor %ymm6, %ymm10, %ymm10
+    vpxor %ymm5, %ymm10, %ymm10
+    vpsrlq $58, %ymm8, %ymm5
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
+    vpslldq $8, %ymm5, %ymm5
+    vpsllq $6, %ymm8, %ymm11
+    vpxor %ymm6, %ymm11, %ymm11
+    vpxor %ymm5, %ymm11, %ymm11
     cmp $8, %r8
     jb .Laes_gen_vaes256_xts_enc_k128_w8_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k128_w8_loop:
     vmovdqu 0(%rcx), %ymm0
-    vpxor %ymm4, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpxor %ymm10, %ymm4, %ymm7
-    vmovdqu %ymm7, 0(%rdx)
-    vpsrlq $62, %ymm4, %ymm6
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm6, %ymm7
-    vpslldq $8, %ymm6, %ymm6
-    vpsllq $2, %ymm4, %ymm5
-    vpxor %ymm7, %ymm5, %ymm5
-    vpxor %ymm6, %ymm5, %ymm5
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm12, %ymm0, %ymm0
+    vpxor %ymm13, %ymm8, %ymm4
+    vmovdqu %ymm4, 0(%rdx)
     vmovdqu 32(%rcx), %ymm1
-    vpxor %ymm5, %ymm1, %ymm1
     vpxor %ymm9, %ymm1, %ymm1
-    vpxor %ymm10, %ymm5, %ymm7
-    vmovdqu %ymm7, 32(%rdx)
-    vpsrlq $60, %ymm4, %ymm6
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm6, %ymm7
-    vpslldq $8, %ymm6, %ymm6
-    vpsllq $4, %ymm4, %ymm5
-    vpxor %ymm7, %ymm5, %ymm5
-    vpxor %ymm6, %ymm5, %ymm5
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm9, %ymm4
+    vmovdqu %ymm4, 32(%rdx)
     vmovdqu 64(%rcx), %ymm2
-    vpxor %ymm5, %ymm2, %ymm2
-    vpxor %ymm9, %ymm2, %ymm2
-    vpxor %ymm10, %ymm5, %ymm7
-    vmovdqu %ymm7, 64(%rdx)
-    vpsrlq $58, %ymm4, %ymm6
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm6, %ymm7
-    vpslldq $8, %ymm6, %ymm6
-    vpsllq $6, %ymm4, %ymm5
-    vpxor %ymm7, %ymm5, %ymm5
-    vpxor %ymm6, %ymm5, %ymm5
+    vpxor %ymm10, %ymm2, %ymm2
+    vpxor %ymm12, %ymm2, %ymm2
+    vpxor %ymm13, %ymm10, %ymm4
+    vmovdqu %ymm4, 64(%rdx)
     vmovdqu 96(%rcx), %ymm3
-    vpxor %ymm5, %ymm3, %ymm3
-    vpxor %ymm9, %ymm3, %ymm3
-    vpxor %ymm10, %ymm5, %ymm7
-    vmovdqu %ymm7, 96(%rdx)
-    vbroadcasti128 16(%rdi), %ymm8
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xc8         # vaesenc %ymm8, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd0         # vaesenc %ymm8, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xd8         # vaesenc %ymm8, %ymm3, %ymm3
-    vbroadcasti128 32(%rdi), %ymm8
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xc8         # vaesenc %ymm8, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd0         # vaesenc %ymm8, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xd8         # vaesenc %ymm8, %ymm3, %ymm3
-    vbroadcasti128 48(%rdi), %ymm8
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xc8         # vaesenc %ymm8, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd0         # vaesenc %ymm8, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xd8         # vaesenc %ymm8, %ymm3, %ymm3
-    vbroadcasti128 64(%rdi), %ymm8
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xc8         # vaesenc %ymm8, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd0         # vaesenc %ymm8, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xd8         # vaesenc %ymm8, %ymm3, %ymm3
+    vpxor %ymm11, %ymm3, %ymm3
+    vpxor %ymm12, %ymm3, %ymm3
+    vpxor %ymm13, %ymm11, %ymm4
+    vmovdqu %ymm4, 96(%rdx)
+    vbroadcasti128 16(%rdi), %ymm7
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    vpsrldq $15, %ymm8, %ymm5
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
+    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
+    vbroadcasti128 32(%rdi), %ymm7
+    vpslldq $1, %ymm8, %ymm8
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
+    vpclmulqdq $0, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
+    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
+    vbroadcasti128 48(%rdi), %ymm7
+    vpxor %ymm6, %ymm8, %ymm8
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
+    vpsrldq $15, %ymm9, %ymm5
+    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
+    vbroadcasti128 64(%rdi), %ymm7
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    vpslldq $1, %ymm9, %ymm9
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
+    vpclmulqdq $0, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
+    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
+    vbroadcasti128 80(%rdi), %ymm7
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    vpxor %ymm6, %ymm9, %ymm9
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
+    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
+    vpsrldq $15, %ymm10, %ymm5
+    vbroadcasti128 96(%rdi), %ymm7
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    vpslldq $1, %ymm10, %ymm10
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
+    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
+    vpclmulqdq $0, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
+    vbroadcasti128 112(%rdi), %ymm7
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    vpxor %ymm6, %ymm10, %ymm10
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
+    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
+    vpsrldq $15, %ymm11, %ymm5
     .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x6d,0xdc,0xd7         # vaesenc %ymm15, %ymm2, %ymm2
+    vpslldq $1, %ymm11, %ymm11
     .byte 0xc4,0xc2,0x65,0xdc,0xdf         # vaesenc %ymm15, %ymm3, %ymm3
     .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xdc,0xce         # vaesenc %ymm14, %ymm1, %ymm1
+    vpclmulqdq $0, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
     .byte 0xc4,0xc2,0x6d,0xdc,0xd6         # vaesenc %ymm14, %ymm2, %ymm2
     .byte 0xc4,0xc2,0x65,0xdc,0xde         # vaesenc %ymm14, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcd         # vaesenc %ymm13, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd5         # vaesenc %ymm13, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdd         # vaesenc %ymm13, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc3         # vaesenc %ymm11, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcb         # vaesenc %ymm11, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd3         # vaesenc %ymm11, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdb         # vaesenc %ymm11, %ymm3, %ymm3
+    vpxor %ymm6, %ymm11, %ymm11
     .byte 0xc4,0xe2,0x7d,0xdd,0x02         # vaesenclast 0(%rdx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     .byte 0xc4,0xe2,0x75,0xdd,0x4a,0x20    # vaesenclast 32(%rdx), %ymm1, %ymm1
@@ -401,19 +162,13 @@ aes_gen_vaes256_xts_enc_k128_w8:
     vmovdqu %ymm2, 64(%rdx)
     .byte 0xc4,0xe2,0x65,0xdd,0x5a,0x60    # vaesenclast 96(%rdx), %ymm3, %ymm3
     vmovdqu %ymm3, 96(%rdx)
-    vpsrlq $56, %ymm4, %ymm6
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm6, %ymm7
-    vpslldq $8, %ymm6, %ymm6
-    vpsllq $8, %ymm4, %ymm4
-    vpxor %ymm7, %ymm4, %ymm4
-    vpxor %ymm6, %ymm4, %ymm4
     add $128, %rcx
     add $128, %rdx
     sub $8, %r8
     cmp $8, %r8
     jae .Laes_gen_vaes256_xts_enc_k128_w8_loop
 .Laes_gen_vaes256_xts_enc_k128_w8_done:
-    vmovdqu %xmm4, (%rsi)
+    vmovdqu %xmm8, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -436,107 +191,113 @@ aes_gen_vaes256_xts_enc_k128_w8:
 
 # void aes_gen_vaes256_xts_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 2 reloaded per group.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 4.
 # Requires: PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
 #   %ymm0 blocks 0-1
 #   %ymm1 blocks 2-3
-#   %ymm2 tweaks of the group's first register: lane i T_(j+i)
-#   %ymm3 a block register's tweaks; then the tweaks ^ the last round key
-#   %ymm4 tweak arithmetic: the bits carried out of each qword
-#   %ymm5 tweak arithmetic: the high qword's carry times 0x87
-#   %ymm6 temporary: data loads, spilled round keys rk1 rk2
-#   %ymm7 rk0
-#   %ymm15 rk3
-#   %ymm14 rk4
-#   %ymm13 rk5
-#   %ymm12 rk6
-#   %ymm11 rk7
-#   %ymm10 rk8
-#   %ymm9 rk9
-#   %ymm8 rk10
+#   %ymm2 a block register's tweaks; then the tweaks ^ the last round key
+#   %ymm3 tweak arithmetic: the bits carried out
+#   %ymm4 tweak arithmetic: the carry times 0x87
+#   %ymm5 temporary: data loads, spilled round keys rk1 rk2 rk3
+#   %ymm6 tweaks of block register 0: this group's, then the next group's
+#   %ymm7 tweaks of block register 1: this group's, then the next group's
+#   %ymm8 rk0
+#   %ymm15 rk4
+#   %ymm14 rk5
+#   %ymm13 rk6
+#   %ymm12 rk7
+#   %ymm11 rk8
+#   %ymm10 rk9
+#   %ymm9 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_xts_enc_k128_w4
     .type aes_gen_vaes256_xts_enc_k128_w4, @function
     .p2align 5
 aes_gen_vaes256_xts_enc_k128_w4:
     endbr64
-    vbroadcasti128 0(%rdi), %ymm7
-    vbroadcasti128 48(%rdi), %ymm15
-    vbroadcasti128 64(%rdi), %ymm14
-    vbroadcasti128 80(%rdi), %ymm13
-    vbroadcasti128 96(%rdi), %ymm12
-    vbroadcasti128 112(%rdi), %ymm11
-    vbroadcasti128 128(%rdi), %ymm10
-    vbroadcasti128 144(%rdi), %ymm9
-    vbroadcasti128 160(%rdi), %ymm8
-    vmovdqu (%rsi), %xmm2
-    vpsrlq $63, %xmm2, %xmm4
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm4, %xmm5
-    vpslldq $8, %xmm4, %xmm4
-    vpsllq $1, %xmm2, %xmm3
-    vpxor %xmm5, %xmm3, %xmm3
-    vpxor %xmm4, %xmm3, %xmm3
-    vinserti128 $1, %xmm3, %ymm2, %ymm2
+    vbroadcasti128 0(%rdi), %ymm8
+    vbroadcasti128 64(%rdi), %ymm15
+    vbroadcasti128 80(%rdi), %ymm14
+    vbroadcasti128 96(%rdi), %ymm13
+    vbroadcasti128 112(%rdi), %ymm12
+    vbroadcasti128 128(%rdi), %ymm11
+    vbroadcasti128 144(%rdi), %ymm10
+    vbroadcasti128 160(%rdi), %ymm9
+    vmovdqu (%rsi), %xmm6
+    vpsrlq $63, %xmm6, %xmm3
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm3, %xmm4
+    vpslldq $8, %xmm3, %xmm3
+    vpsllq $1, %xmm6, %xmm2
+    vpxor %xmm4, %xmm2, %xmm2
+    vpxor %xmm3, %xmm2, %xmm2
+    vinserti128 $1, %xmm2, %ymm6, %ymm6
+    vpsrlq $62, %ymm6, %ymm3
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm3, %ymm4
+    vpslldq $8, %ymm3, %ymm3
+    vpsllq $2, %ymm6, %ymm7
+    vpxor %ymm4, %ymm7, %ymm7
+    vpxor %ymm3, %ymm7, %ymm7
     cmp $4, %r8
     jb .Laes_gen_vaes256_xts_enc_k128_w4_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k128_w4_loop:
     vmovdqu 0(%rcx), %ymm0
-    vpxor %ymm2, %ymm0, %ymm0
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm2, %ymm5
-    vmovdqu %ymm5, 0(%rdx)
-    vpsrlq $62, %ymm2, %ymm4
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm4, %ymm5
-    vpslldq $8, %ymm4, %ymm4
-    vpsllq $2, %ymm2, %ymm3
-    vpxor %ymm5, %ymm3, %ymm3
-    vpxor %ymm4, %ymm3, %ymm3
+    vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm6, %ymm2
+    vmovdqu %ymm2, 0(%rdx)
     vmovdqu 32(%rcx), %ymm1
-    vpxor %ymm3, %ymm1, %ymm1
     vpxor %ymm7, %ymm1, %ymm1
-    vpxor %ymm8, %ymm3, %ymm5
-    vmovdqu %ymm5, 32(%rdx)
-    vbroadcasti128 16(%rdi), %ymm6
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
-    vbroadcasti128 32(%rdi), %ymm6
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
+    vpxor %ymm8, %ymm1, %ymm1
+    vpxor %ymm9, %ymm7, %ymm2
+    vmovdqu %ymm2, 32(%rdx)
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vpsrlq $60, %ymm6, %ymm3
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 32(%rdi), %ymm5
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm3, %ymm4
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vpslldq $8, %ymm3, %ymm3
+    vbroadcasti128 48(%rdi), %ymm5
+    vpsllq $4, %ymm6, %ymm6
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vpxor %ymm4, %ymm6, %ymm6
     .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
+    vpxor %ymm3, %ymm6, %ymm6
     .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xdc,0xce         # vaesenc %ymm14, %ymm1, %ymm1
+    vpsrlq $60, %ymm7, %ymm3
     .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm3, %ymm4
     .byte 0xc4,0xc2,0x75,0xdc,0xcd         # vaesenc %ymm13, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
+    vpslldq $8, %ymm3, %ymm3
     .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xdc,0xc3         # vaesenc %ymm11, %ymm0, %ymm0
+    vpsllq $4, %ymm7, %ymm7
     .byte 0xc4,0xc2,0x75,0xdc,0xcb         # vaesenc %ymm11, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    vpxor %ymm4, %ymm7, %ymm7
     .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc1         # vaesenc %ymm9, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xc9         # vaesenc %ymm9, %ymm1, %ymm1
+    vpxor %ymm3, %ymm7, %ymm7
     .byte 0xc4,0xe2,0x7d,0xdd,0x02         # vaesenclast 0(%rdx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     .byte 0xc4,0xe2,0x75,0xdd,0x4a,0x20    # vaesenclast 32(%rdx), %ymm1, %ymm1
     vmovdqu %ymm1, 32(%rdx)
-    vpsrlq $60, %ymm2, %ymm4
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm4, %ymm5
-    vpslldq $8, %ymm4, %ymm4
-    vpsllq $4, %ymm2, %ymm2
-    vpxor %ymm5, %ymm2, %ymm2
-    vpxor %ymm4, %ymm2, %ymm2
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
     cmp $4, %r8
     jae .Laes_gen_vaes256_xts_enc_k128_w4_loop
 .Laes_gen_vaes256_xts_enc_k128_w4_done:
-    vmovdqu %xmm2, (%rsi)
+    vmovdqu %xmm6, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -565,11 +326,11 @@ aes_gen_vaes256_xts_enc_k128_w4:
 # Requires: PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
 #   %ymm0 blocks 0-1
-#   %ymm1 tweaks of the group's first register: lane i T_(j+i)
-#   %ymm2 a block register's tweaks; then the tweaks ^ the last round key
-#   %ymm3 tweak arithmetic: the bits carried out of each qword
-#   %ymm4 tweak arithmetic: the high qword's carry times 0x87
-#   %ymm5 temporary: data loads, spilled round keys rk1
+#   %ymm1 a block register's tweaks; then the tweaks ^ the last round key
+#   %ymm2 tweak arithmetic: the bits carried out
+#   %ymm3 tweak arithmetic: the carry times 0x87
+#   %ymm4 temporary: data loads, spilled round keys rk1
+#   %ymm5 tweaks of block register 0: this group's, then the next group's
 #   %ymm6 rk0
 #   %ymm15 rk2
 #   %ymm14 rk3
@@ -596,48 +357,48 @@ aes_gen_vaes256_xts_enc_k128_w2:
     vbroadcasti128 128(%rdi), %ymm9
     vbroadcasti128 144(%rdi), %ymm8
     vbroadcasti128 160(%rdi), %ymm7
-    vmovdqu (%rsi), %xmm1
-    vpsrlq $63, %xmm1, %xmm3
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm3, %xmm4
-    vpslldq $8, %xmm3, %xmm3
-    vpsllq $1, %xmm1, %xmm2
-    vpxor %xmm4, %xmm2, %xmm2
-    vpxor %xmm3, %xmm2, %xmm2
-    vinserti128 $1, %xmm2, %ymm1, %ymm1
+    vmovdqu (%rsi), %xmm5
+    vpsrlq $63, %xmm5, %xmm2
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm2, %xmm3
+    vpslldq $8, %xmm2, %xmm2
+    vpsllq $1, %xmm5, %xmm1
+    vpxor %xmm3, %xmm1, %xmm1
+    vpxor %xmm2, %xmm1, %xmm1
+    vinserti128 $1, %xmm1, %ymm5, %ymm5
     cmp $2, %r8
     jb .Laes_gen_vaes256_xts_enc_k128_w2_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k128_w2_loop:
     vmovdqu 0(%rcx), %ymm0
-    vpxor %ymm1, %ymm0, %ymm0
+    vpxor %ymm5, %ymm0, %ymm0
     vpxor %ymm6, %ymm0, %ymm0
-    vpxor %ymm7, %ymm1, %ymm4
-    vmovdqu %ymm4, 0(%rdx)
-    vbroadcasti128 16(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vpxor %ymm7, %ymm5, %ymm1
+    vmovdqu %ymm1, 0(%rdx)
+    vbroadcasti128 16(%rdi), %ymm4
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc4         # vaesenc %ymm4, %ymm0, %ymm0
+    vpsrlq $62, %ymm5, %ymm2
     .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm2, %ymm3
     .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
+    vpslldq $8, %ymm2, %ymm2
     .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xdc,0xc3         # vaesenc %ymm11, %ymm0, %ymm0
+    vpsllq $2, %ymm5, %ymm5
     .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xdc,0xc1         # vaesenc %ymm9, %ymm0, %ymm0
+    vpxor %ymm3, %ymm5, %ymm5
     .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
+    vpxor %ymm2, %ymm5, %ymm5
     .byte 0xc4,0xe2,0x7d,0xdd,0x02         # vaesenclast 0(%rdx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
-    vpsrlq $62, %ymm1, %ymm3
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm3, %ymm4
-    vpslldq $8, %ymm3, %ymm3
-    vpsllq $2, %ymm1, %ymm1
-    vpxor %ymm4, %ymm1, %ymm1
-    vpxor %ymm3, %ymm1, %ymm1
     add $32, %rcx
     add $32, %rdx
     sub $2, %r8
     cmp $2, %r8
     jae .Laes_gen_vaes256_xts_enc_k128_w2_loop
 .Laes_gen_vaes256_xts_enc_k128_w2_done:
-    vmovdqu %xmm1, (%rsi)
+    vmovdqu %xmm5, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -666,11 +427,11 @@ aes_gen_vaes256_xts_enc_k128_w2:
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 tweaks of the group's first register: lane i T_(j+i)
-#   %xmm2 a block register's tweaks; then the tweaks ^ the last round key
-#   %xmm3 tweak arithmetic: the bits carried out of each qword
-#   %xmm4 tweak arithmetic: the high qword's carry times 0x87
-#   %xmm5 temporary: data loads, spilled round keys rk1
+#   %xmm1 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm2 tweak arithmetic: the bits carried out
+#   %xmm3 tweak arithmetic: the carry times 0x87
+#   %xmm4 temporary: data loads, spilled round keys rk1
+#   %xmm5 tweaks of block register 0: this group's, then the next group's
 #   %xmm6 rk0
 #   %xmm15 rk2
 #   %xmm14 rk3
@@ -697,41 +458,41 @@ aes_gen_vaes256_xts_enc_k128_w1:
     vmovdqu 128(%rdi), %xmm9
     vmovdqu 144(%rdi), %xmm8
     vmovdqu 160(%rdi), %xmm7
-    vmovdqu (%rsi), %xmm1
+    vmovdqu (%rsi), %xmm5
     cmp $1, %r8
     jb .Laes_gen_vaes256_xts_enc_k128_w1_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k128_w1_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm5, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm1, %xmm4
-    vmovdqu %xmm4, 0(%rdx)
-    vmovdqu 16(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpxor %xmm7, %xmm5, %xmm1
+    vmovdqu %xmm1, 0(%rdx)
+    vmovdqu 16(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    vpsrlq $63, %xmm5, %xmm2
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm2, %xmm3
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    vpslldq $8, %xmm2, %xmm2
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    vpsllq $1, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vpxor %xmm3, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
+    vpxor %xmm2, %xmm5, %xmm5
     .byte 0xc4,0xe2,0x79,0xdd,0x02         # vaesenclast 0(%rdx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
-    vpsrlq $63, %xmm1, %xmm3
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm3, %xmm4
-    vpslldq $8, %xmm3, %xmm3
-    vpsllq $1, %xmm1, %xmm1
-    vpxor %xmm4, %xmm1, %xmm1
-    vpxor %xmm3, %xmm1, %xmm1
     add $16, %rcx
     add $16, %rdx
     sub $1, %r8
     cmp $1, %r8
     jae .Laes_gen_vaes256_xts_enc_k128_w1_loop
 .Laes_gen_vaes256_xts_enc_k128_w1_done:
-    vmovdqu %xmm1, (%rsi)
+    vmovdqu %xmm5, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -752,282 +513,9 @@ aes_gen_vaes256_xts_enc_k128_w1:
     ret
     .size aes_gen_vaes256_xts_enc_k128_w1, .-aes_gen_vaes256_xts_enc_k128_w1
 
-# void aes_gen_vaes256_xts_enc_k192_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
-# XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 16 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 10 reloaded per group.
-# iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
-# nblocks: a multiple of 16.
-# Requires: PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
-# Register map:
-#   %ymm0 blocks 0-1
-#   %ymm1 blocks 2-3
-#   %ymm2 blocks 4-5
-#   %ymm3 blocks 6-7
-#   %ymm4 blocks 8-9
-#   %ymm5 blocks 10-11
-#   %ymm6 blocks 12-13
-#   %ymm7 blocks 14-15
-#   %ymm8 tweaks of the group's first register: lane i T_(j+i)
-#   %ymm9 a block register's tweaks; then the tweaks ^ the last round key
-#   %ymm10 tweak arithmetic: the bits carried out of each qword
-#   %ymm11 tweak arithmetic: the high qword's carry times 0x87
-#   %ymm12 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
-#   %ymm13 rk0
-#   %ymm15 rk11
-#   %ymm14 rk12
-#   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
-    .globl aes_gen_vaes256_xts_enc_k192_w16
-    .type aes_gen_vaes256_xts_enc_k192_w16, @function
-    .p2align 5
-aes_gen_vaes256_xts_enc_k192_w16:
-    endbr64
-    vbroadcasti128 0(%rdi), %ymm13
-    vbroadcasti128 176(%rdi), %ymm15
-    vbroadcasti128 192(%rdi), %ymm14
-    vmovdqu (%rsi), %xmm8
-    vpsrlq $63, %xmm8, %xmm10
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm10, %xmm11
-    vpslldq $8, %xmm10, %xmm10
-    vpsllq $1, %xmm8, %xmm9
-    vpxor %xmm11, %xmm9, %xmm9
-    vpxor %xmm10, %xmm9, %xmm9
-    vinserti128 $1, %xmm9, %ymm8, %ymm8
-    cmp $16, %r8
-    jb .Laes_gen_vaes256_xts_enc_k192_w16_done
-    .p2align 4
-.Laes_gen_vaes256_xts_enc_k192_w16_loop:
-    vmovdqu 0(%rcx), %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm13, %ymm0, %ymm0
-    vpxor %ymm14, %ymm8, %ymm11
-    vmovdqu %ymm11, 0(%rdx)
-    vpsrlq $62, %ymm8, %ymm10
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm10, %ymm11
-    vpslldq $8, %ymm10, %ymm10
-    vpsllq $2, %ymm8, %ymm9
-    vpxor %ymm11, %ymm9, %ymm9
-    vpxor %ymm10, %ymm9, %ymm9
-    vmovdqu 32(%rcx), %ymm1
-    vpxor %ymm9, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
-    vpxor %ymm14, %ymm9, %ymm11
-    vmovdqu %ymm11, 32(%rdx)
-    vpsrlq $60, %ymm8, %ymm10
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm10, %ymm11
-    vpslldq $8, %ymm10, %ymm10
-    vpsllq $4, %ymm8, %ymm9
-    vpxor %ymm11, %ymm9, %ymm9
-    vpxor %ymm10, %ymm9, %ymm9
-    vmovdqu 64(%rcx), %ymm2
-    vpxor %ymm9, %ymm2, %ymm2
-    vpxor %ymm13, %ymm2, %ymm2
-    vpxor %ymm14, %ymm9, %ymm11
-    vmovdqu %ymm11, 64(%rdx)
-    vpsrlq $58, %ymm8, %ymm10
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm10, %ymm11
-    vpslldq $8, %ymm10, %ymm10
-    vpsllq $6, %ymm8, %ymm9
-    vpxor %ymm11, %ymm9, %ymm9
-    vpxor %ymm10, %ymm9, %ymm9
-    vmovdqu 96(%rcx), %ymm3
-    vpxor %ymm9, %ymm3, %ymm3
-    vpxor %ymm13, %ymm3, %ymm3
-    vpxor %ymm14, %ymm9, %ymm11
-    vmovdqu %ymm11, 96(%rdx)
-    vpsrlq $56, %ymm8, %ymm10
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm10, %ymm11
-    vpslldq $8, %ymm10, %ymm10
-    vpsllq $8, %ymm8, %ymm9
-    vpxor %ymm11, %ymm9, %ymm9
-    vpxor %ymm10, %ymm9, %ymm9
-    vmovdqu 128(%rcx), %ymm4
-    vpxor %ymm9, %ymm4, %ymm4
-    vpxor %ymm13, %ymm4, %ymm4
-    vpxor %ymm14, %ymm9, %ymm11
-    vmovdqu %ymm11, 128(%rdx)
-    vpsrlq $54, %ymm8, %ymm10
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm10, %ymm11
-    vpslldq $8, %ymm10, %ymm10
-    vpsllq $10, %ymm8, %ymm9
-    vpxor %ymm11, %ymm9, %ymm9
-    vpxor %ymm10, %ymm9, %ymm9
-    vmovdqu 160(%rcx), %ymm5
-    vpxor %ymm9, %ymm5, %ymm5
-    vpxor %ymm13, %ymm5, %ymm5
-    vpxor %ymm14, %ymm9, %ymm11
-    vmovdqu %ymm11, 160(%rdx)
-    vpsrlq $52, %ymm8, %ymm10
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm10, %ymm11
-    vpslldq $8, %ymm10, %ymm10
-    vpsllq $12, %ymm8, %ymm9
-    vpxor %ymm11, %ymm9, %ymm9
-    vpxor %ymm10, %ymm9, %ymm9
-    vmovdqu 192(%rcx), %ymm6
-    vpxor %ymm9, %ymm6, %ymm6
-    vpxor %ymm13, %ymm6, %ymm6
-    vpxor %ymm14, %ymm9, %ymm11
-    vmovdqu %ymm11, 192(%rdx)
-    vpsrlq $50, %ymm8, %ymm10
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm10, %ymm11
-    vpslldq $8, %ymm10, %ymm10
-    vpsllq $14, %ymm8, %ymm9
-    vpxor %ymm11, %ymm9, %ymm9
-    vpxor %ymm10, %ymm9, %ymm9
-    vmovdqu 224(%rcx), %ymm7
-    vpxor %ymm9, %ymm7, %ymm7
-    vpxor %ymm13, %ymm7, %ymm7
-    vpxor %ymm14, %ymm9, %ymm11
-    vmovdqu %ymm11, 224(%rdx)
-    vbroadcasti128 16(%rdi), %ymm12
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe4         # vaesenc %ymm12, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    vbroadcasti128 32(%rdi), %ymm12
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe4         # vaesenc %ymm12, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    vbroadcasti128 48(%rdi), %ymm12
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe4         # vaesenc %ymm12, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    vbroadcasti128 64(%rdi), %ymm12
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe4         # vaesenc %ymm12, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    vbroadcasti128 80(%rdi), %ymm12
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe4         # vaesenc %ymm12, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    vbroadcasti128 96(%rdi), %ymm12
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe4         # vaesenc %ymm12, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    vbroadcasti128 112(%rdi), %ymm12
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe4         # vaesenc %ymm12, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    vbroadcasti128 128(%rdi), %ymm12
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe4         # vaesenc %ymm12, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    vbroadcasti128 144(%rdi), %ymm12
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe4         # vaesenc %ymm12, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    vbroadcasti128 160(%rdi), %ymm12
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe4         # vaesenc %ymm12, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd7         # vaesenc %ymm15, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdf         # vaesenc %ymm15, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe7         # vaesenc %ymm15, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xef         # vaesenc %ymm15, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf7         # vaesenc %ymm15, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xff         # vaesenc %ymm15, %ymm7, %ymm7
-    .byte 0xc4,0xe2,0x7d,0xdd,0x02         # vaesenclast 0(%rdx), %ymm0, %ymm0
-    vmovdqu %ymm0, 0(%rdx)
-    .byte 0xc4,0xe2,0x75,0xdd,0x4a,0x20    # vaesenclast 32(%rdx), %ymm1, %ymm1
-    vmovdqu %ymm1, 32(%rdx)
-    .byte 0xc4,0xe2,0x6d,0xdd,0x52,0x40    # vaesenclast 64(%rdx), %ymm2, %ymm2
-    vmovdqu %ymm2, 64(%rdx)
-    .byte 0xc4,0xe2,0x65,0xdd,0x5a,0x60    # vaesenclast 96(%rdx), %ymm3, %ymm3
-    vmovdqu %ymm3, 96(%rdx)
-    .byte 0xc4,0xe2,0x5d,0xdd,0xa2,0x80,0x00,0x00,0x00 # vaesenclast 128(%rdx), %ymm4, %ymm4
-    vmovdqu %ymm4, 128(%rdx)
-    .byte 0xc4,0xe2,0x55,0xdd,0xaa,0xa0,0x00,0x00,0x00 # vaesenclast 160(%rdx), %ymm5, %ymm5
-    vmovdqu %ymm5, 160(%rdx)
-    .byte 0xc4,0xe2,0x4d,0xdd,0xb2,0xc0,0x00,0x00,0x00 # vaesenclast 192(%rdx), %ymm6, %ymm6
-    vmovdqu %ymm6, 192(%rdx)
-    .byte 0xc4,0xe2,0x45,0xdd,0xba,0xe0,0x00,0x00,0x00 # vaesenclast 224(%rdx), %ymm7, %ymm7
-    vmovdqu %ymm7, 224(%rdx)
-    vpsrlq $48, %ymm8, %ymm10
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm10, %ymm11
-    vpslldq $8, %ymm10, %ymm10
-    vpsllq $16, %ymm8, %ymm8
-    vpxor %ymm11, %ymm8, %ymm8
-    vpxor %ymm10, %ymm8, %ymm8
-    add $256, %rcx
-    add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vaes256_xts_enc_k192_w16_loop
-.Laes_gen_vaes256_xts_enc_k192_w16_done:
-    vmovdqu %xmm8, (%rsi)
-    vpxor %xmm0, %xmm0, %xmm0
-    vpxor %xmm1, %xmm1, %xmm1
-    vpxor %xmm2, %xmm2, %xmm2
-    vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
-    ret
-    .size aes_gen_vaes256_xts_enc_k192_w16, .-aes_gen_vaes256_xts_enc_k192_w16
-
 # void aes_gen_vaes256_xts_enc_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 6 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 9 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 8.
 # Requires: PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
@@ -1036,131 +524,147 @@ aes_gen_vaes256_xts_enc_k192_w16:
 #   %ymm1 blocks 2-3
 #   %ymm2 blocks 4-5
 #   %ymm3 blocks 6-7
-#   %ymm4 tweaks of the group's first register: lane i T_(j+i)
-#   %ymm5 a block register's tweaks; then the tweaks ^ the last round key
-#   %ymm6 tweak arithmetic: the bits carried out of each qword
-#   %ymm7 tweak arithmetic: the high qword's carry times 0x87
-#   %ymm8 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6
-#   %ymm9 rk0
-#   %ymm15 rk7
-#   %ymm14 rk8
-#   %ymm13 rk9
-#   %ymm12 rk10
-#   %ymm11 rk11
-#   %ymm10 rk12
+#   %ymm4 a block register's tweaks; then the tweaks ^ the last round key
+#   %ymm5 tweak arithmetic: the bits carried out
+#   %ymm6 tweak arithmetic: the carry times 0x87
+#   %ymm7 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9
+#   %ymm8 tweaks of block register 0: this group's, then the next group's
+#   %ymm9 tweaks of block register 1: this group's, then the next group's
+#   %ymm10 tweaks of block register 2: this group's, then the next group's
+#   %ymm11 tweaks of block register 3: this group's, then the next group's
+#   %ymm12 rk0
+#   %ymm15 rk10
+#   %ymm14 rk11
+#   %ymm13 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_xts_enc_k192_w8
     .type aes_gen_vaes256_xts_enc_k192_w8, @function
     .p2align 5
 aes_gen_vaes256_xts_enc_k192_w8:
     endbr64
-    vbroadcasti128 0(%rdi), %ymm9
-    vbroadcasti128 112(%rdi), %ymm15
-    vbroadcasti128 128(%rdi), %ymm14
-    vbroadcasti128 144(%rdi), %ymm13
-    vbroadcasti128 160(%rdi), %ymm12
-    vbroadcasti128 176(%rdi), %ymm11
-    vbroadcasti128 192(%rdi), %ymm10
-    vmovdqu (%rsi), %xmm4
-    vpsrlq $63, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $1, %xmm4, %xmm5
-    vpxor %xmm7, %xmm5, %xmm5
-    vpxor %xmm6, %xmm5, %xmm5
-    vinserti128 $1, %xmm5, %ymm4, %ymm4
+    vbroadcasti128 0(%rdi), %ymm12
+    vbroadcasti128 160(%rdi), %ymm15
+    vbroadcasti128 176(%rdi), %ymm14
+    vbroadcasti128 192(%rdi), %ymm13
+    vmovdqu (%rsi), %xmm8
+    vpsrlq $63, %xmm8, %xmm5
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm5, %xmm6
+    vpslldq $8, %xmm5, %xmm5
+    vpsllq $1, %xmm8, %xmm4
+    vpxor %xmm6, %xmm4, %xmm4
+    vpxor %xmm5, %xmm4, %xmm4
+    vinserti128 $1, %xmm4, %ymm8, %ymm8
+    vpsrlq $62, %ymm8, %ymm5
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
+    vpslldq $8, %ymm5, %ymm5
+    vpsllq $2, %ymm8, %ymm9
+    vpxor %ymm6, %ymm9, %ymm9
+    vpxor %ymm5, %ymm9, %ymm9
+    vpsrlq $60, %ymm8, %ymm5
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
+    vpslldq $8, %ymm5, %ymm5
+    vpsllq $4, %ymm8, %ymm10
+    vpxor %ymm6, %ymm10, %ymm10
+    vpxor %ymm5, %ymm10, %ymm10
+    vpsrlq $58, %ymm8, %ymm5
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
+    vpslldq $8, %ymm5, %ymm5
+    vpsllq $6, %ymm8, %ymm11
+    vpxor %ymm6, %ymm11, %ymm11
+    vpxor %ymm5, %ymm11, %ymm11
     cmp $8, %r8
     jb .Laes_gen_vaes256_xts_enc_k192_w8_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k192_w8_loop:
     vmovdqu 0(%rcx), %ymm0
-    vpxor %ymm4, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpxor %ymm10, %ymm4, %ymm7
-    vmovdqu %ymm7, 0(%rdx)
-    vpsrlq $62, %ymm4, %ymm6
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm6, %ymm7
-    vpslldq $8, %ymm6, %ymm6
-    vpsllq $2, %ymm4, %ymm5
-    vpxor %ymm7, %ymm5, %ymm5
-    vpxor %ymm6, %ymm5, %ymm5
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm12, %ymm0, %ymm0
+    vpxor %ymm13, %ymm8, %ymm4
+    vmovdqu %ymm4, 0(%rdx)
     vmovdqu 32(%rcx), %ymm1
-    vpxor %ymm5, %ymm1, %ymm1
     vpxor %ymm9, %ymm1, %ymm1
-    vpxor %ymm10, %ymm5, %ymm7
-    vmovdqu %ymm7, 32(%rdx)
-    vpsrlq $60, %ymm4, %ymm6
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm6, %ymm7
-    vpslldq $8, %ymm6, %ymm6
-    vpsllq $4, %ymm4, %ymm5
-    vpxor %ymm7, %ymm5, %ymm5
-    vpxor %ymm6, %ymm5, %ymm5
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm9, %ymm4
+    vmovdqu %ymm4, 32(%rdx)
     vmovdqu 64(%rcx), %ymm2
-    vpxor %ymm5, %ymm2, %ymm2
-    vpxor %ymm9, %ymm2, %ymm2
-    vpxor %ymm10, %ymm5, %ymm7
-    vmovdqu %ymm7, 64(%rdx)
-    vpsrlq $58, %ymm4, %ymm6
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm6, %ymm7
-    vpslldq $8, %ymm6, %ymm6
-    vpsllq $6, %ymm4, %ymm5
-    vpxor %ymm7, %ymm5, %ymm5
-    vpxor %ymm6, %ymm5, %ymm5
+    vpxor %ymm10, %ymm2, %ymm2
+    vpxor %ymm12, %ymm2, %ymm2
+    vpxor %ymm13, %ymm10, %ymm4
+    vmovdqu %ymm4, 64(%rdx)
     vmovdqu 96(%rcx), %ymm3
-    vpxor %ymm5, %ymm3, %ymm3
-    vpxor %ymm9, %ymm3, %ymm3
-    vpxor %ymm10, %ymm5, %ymm7
-    vmovdqu %ymm7, 96(%rdx)
-    vbroadcasti128 16(%rdi), %ymm8
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xc8         # vaesenc %ymm8, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd0         # vaesenc %ymm8, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xd8         # vaesenc %ymm8, %ymm3, %ymm3
-    vbroadcasti128 32(%rdi), %ymm8
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xc8         # vaesenc %ymm8, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd0         # vaesenc %ymm8, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xd8         # vaesenc %ymm8, %ymm3, %ymm3
-    vbroadcasti128 48(%rdi), %ymm8
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xc8         # vaesenc %ymm8, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd0         # vaesenc %ymm8, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xd8         # vaesenc %ymm8, %ymm3, %ymm3
-    vbroadcasti128 64(%rdi), %ymm8
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xc8         # vaesenc %ymm8, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd0         # vaesenc %ymm8, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xd8         # vaesenc %ymm8, %ymm3, %ymm3
-    vbroadcasti128 80(%rdi), %ymm8
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xc8         # vaesenc %ymm8, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd0         # vaesenc %ymm8, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xd8         # vaesenc %ymm8, %ymm3, %ymm3
-    vbroadcasti128 96(%rdi), %ymm8
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xc8         # vaesenc %ymm8, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd0         # vaesenc %ymm8, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xd8         # vaesenc %ymm8, %ymm3, %ymm3
+    vpxor %ymm11, %ymm3, %ymm3
+    vpxor %ymm12, %ymm3, %ymm3
+    vpxor %ymm13, %ymm11, %ymm4
+    vmovdqu %ymm4, 96(%rdx)
+    vbroadcasti128 16(%rdi), %ymm7
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
+    vpsrldq $15, %ymm8, %ymm5
+    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
+    vbroadcasti128 32(%rdi), %ymm7
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    vpslldq $1, %ymm8, %ymm8
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
+    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
+    vpclmulqdq $0, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
+    vbroadcasti128 48(%rdi), %ymm7
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
+    vpxor %ymm6, %ymm8, %ymm8
+    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
+    vbroadcasti128 64(%rdi), %ymm7
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    vpsrldq $15, %ymm9, %ymm5
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
+    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
+    vpslldq $1, %ymm9, %ymm9
+    vbroadcasti128 80(%rdi), %ymm7
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
+    vpclmulqdq $0, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
+    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
+    vbroadcasti128 96(%rdi), %ymm7
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    vpxor %ymm6, %ymm9, %ymm9
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
+    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
+    vpsrldq $15, %ymm10, %ymm5
+    vbroadcasti128 112(%rdi), %ymm7
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
+    vpslldq $1, %ymm10, %ymm10
+    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
+    vbroadcasti128 128(%rdi), %ymm7
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    vpclmulqdq $0, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
+    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
+    vpxor %ymm6, %ymm10, %ymm10
+    vbroadcasti128 144(%rdi), %ymm7
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
+    vpsrldq $15, %ymm11, %ymm5
+    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
     .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
+    vpslldq $1, %ymm11, %ymm11
     .byte 0xc4,0xc2,0x6d,0xdc,0xd7         # vaesenc %ymm15, %ymm2, %ymm2
     .byte 0xc4,0xc2,0x65,0xdc,0xdf         # vaesenc %ymm15, %ymm3, %ymm3
     .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
+    vpclmulqdq $0, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
     .byte 0xc4,0xc2,0x75,0xdc,0xce         # vaesenc %ymm14, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x6d,0xdc,0xd6         # vaesenc %ymm14, %ymm2, %ymm2
     .byte 0xc4,0xc2,0x65,0xdc,0xde         # vaesenc %ymm14, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcd         # vaesenc %ymm13, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd5         # vaesenc %ymm13, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdd         # vaesenc %ymm13, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc3         # vaesenc %ymm11, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcb         # vaesenc %ymm11, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd3         # vaesenc %ymm11, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdb         # vaesenc %ymm11, %ymm3, %ymm3
+    vpxor %ymm6, %ymm11, %ymm11
     .byte 0xc4,0xe2,0x7d,0xdd,0x02         # vaesenclast 0(%rdx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     .byte 0xc4,0xe2,0x75,0xdd,0x4a,0x20    # vaesenclast 32(%rdx), %ymm1, %ymm1
@@ -1169,19 +673,13 @@ aes_gen_vaes256_xts_enc_k192_w8:
     vmovdqu %ymm2, 64(%rdx)
     .byte 0xc4,0xe2,0x65,0xdd,0x5a,0x60    # vaesenclast 96(%rdx), %ymm3, %ymm3
     vmovdqu %ymm3, 96(%rdx)
-    vpsrlq $56, %ymm4, %ymm6
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm6, %ymm7
-    vpslldq $8, %ymm6, %ymm6
-    vpsllq $8, %ymm4, %ymm4
-    vpxor %ymm7, %ymm4, %ymm4
-    vpxor %ymm6, %ymm4, %ymm4
     add $128, %rcx
     add $128, %rdx
     sub $8, %r8
     cmp $8, %r8
     jae .Laes_gen_vaes256_xts_enc_k192_w8_loop
 .Laes_gen_vaes256_xts_enc_k192_w8_done:
-    vmovdqu %xmm4, (%rsi)
+    vmovdqu %xmm8, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1204,113 +702,119 @@ aes_gen_vaes256_xts_enc_k192_w8:
 
 # void aes_gen_vaes256_xts_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 4 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 4.
 # Requires: PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
 #   %ymm0 blocks 0-1
 #   %ymm1 blocks 2-3
-#   %ymm2 tweaks of the group's first register: lane i T_(j+i)
-#   %ymm3 a block register's tweaks; then the tweaks ^ the last round key
-#   %ymm4 tweak arithmetic: the bits carried out of each qword
-#   %ymm5 tweak arithmetic: the high qword's carry times 0x87
-#   %ymm6 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4
-#   %ymm7 rk0
-#   %ymm15 rk5
-#   %ymm14 rk6
-#   %ymm13 rk7
-#   %ymm12 rk8
-#   %ymm11 rk9
-#   %ymm10 rk10
-#   %ymm9 rk11
-#   %ymm8 rk12
+#   %ymm2 a block register's tweaks; then the tweaks ^ the last round key
+#   %ymm3 tweak arithmetic: the bits carried out
+#   %ymm4 tweak arithmetic: the carry times 0x87
+#   %ymm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
+#   %ymm6 tweaks of block register 0: this group's, then the next group's
+#   %ymm7 tweaks of block register 1: this group's, then the next group's
+#   %ymm8 rk0
+#   %ymm15 rk6
+#   %ymm14 rk7
+#   %ymm13 rk8
+#   %ymm12 rk9
+#   %ymm11 rk10
+#   %ymm10 rk11
+#   %ymm9 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_xts_enc_k192_w4
     .type aes_gen_vaes256_xts_enc_k192_w4, @function
     .p2align 5
 aes_gen_vaes256_xts_enc_k192_w4:
     endbr64
-    vbroadcasti128 0(%rdi), %ymm7
-    vbroadcasti128 80(%rdi), %ymm15
-    vbroadcasti128 96(%rdi), %ymm14
-    vbroadcasti128 112(%rdi), %ymm13
-    vbroadcasti128 128(%rdi), %ymm12
-    vbroadcasti128 144(%rdi), %ymm11
-    vbroadcasti128 160(%rdi), %ymm10
-    vbroadcasti128 176(%rdi), %ymm9
-    vbroadcasti128 192(%rdi), %ymm8
-    vmovdqu (%rsi), %xmm2
-    vpsrlq $63, %xmm2, %xmm4
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm4, %xmm5
-    vpslldq $8, %xmm4, %xmm4
-    vpsllq $1, %xmm2, %xmm3
-    vpxor %xmm5, %xmm3, %xmm3
-    vpxor %xmm4, %xmm3, %xmm3
-    vinserti128 $1, %xmm3, %ymm2, %ymm2
+    vbroadcasti128 0(%rdi), %ymm8
+    vbroadcasti128 96(%rdi), %ymm15
+    vbroadcasti128 112(%rdi), %ymm14
+    vbroadcasti128 128(%rdi), %ymm13
+    vbroadcasti128 144(%rdi), %ymm12
+    vbroadcasti128 160(%rdi), %ymm11
+    vbroadcasti128 176(%rdi), %ymm10
+    vbroadcasti128 192(%rdi), %ymm9
+    vmovdqu (%rsi), %xmm6
+    vpsrlq $63, %xmm6, %xmm3
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm3, %xmm4
+    vpslldq $8, %xmm3, %xmm3
+    vpsllq $1, %xmm6, %xmm2
+    vpxor %xmm4, %xmm2, %xmm2
+    vpxor %xmm3, %xmm2, %xmm2
+    vinserti128 $1, %xmm2, %ymm6, %ymm6
+    vpsrlq $62, %ymm6, %ymm3
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm3, %ymm4
+    vpslldq $8, %ymm3, %ymm3
+    vpsllq $2, %ymm6, %ymm7
+    vpxor %ymm4, %ymm7, %ymm7
+    vpxor %ymm3, %ymm7, %ymm7
     cmp $4, %r8
     jb .Laes_gen_vaes256_xts_enc_k192_w4_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k192_w4_loop:
     vmovdqu 0(%rcx), %ymm0
-    vpxor %ymm2, %ymm0, %ymm0
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm2, %ymm5
-    vmovdqu %ymm5, 0(%rdx)
-    vpsrlq $62, %ymm2, %ymm4
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm4, %ymm5
-    vpslldq $8, %ymm4, %ymm4
-    vpsllq $2, %ymm2, %ymm3
-    vpxor %ymm5, %ymm3, %ymm3
-    vpxor %ymm4, %ymm3, %ymm3
+    vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm6, %ymm2
+    vmovdqu %ymm2, 0(%rdx)
     vmovdqu 32(%rcx), %ymm1
-    vpxor %ymm3, %ymm1, %ymm1
     vpxor %ymm7, %ymm1, %ymm1
-    vpxor %ymm8, %ymm3, %ymm5
-    vmovdqu %ymm5, 32(%rdx)
-    vbroadcasti128 16(%rdi), %ymm6
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
-    vbroadcasti128 32(%rdi), %ymm6
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
-    vbroadcasti128 48(%rdi), %ymm6
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
-    vbroadcasti128 64(%rdi), %ymm6
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
+    vpxor %ymm8, %ymm1, %ymm1
+    vpxor %ymm9, %ymm7, %ymm2
+    vmovdqu %ymm2, 32(%rdx)
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vpsrlq $60, %ymm6, %ymm3
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm3, %ymm4
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 48(%rdi), %ymm5
+    vpslldq $8, %ymm3, %ymm3
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vpsllq $4, %ymm6, %ymm6
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vpxor %ymm4, %ymm6, %ymm6
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vpxor %ymm3, %ymm6, %ymm6
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    vpsrlq $60, %ymm7, %ymm3
     .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm3, %ymm4
     .byte 0xc4,0xc2,0x75,0xdc,0xce         # vaesenc %ymm14, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xdc,0xcd         # vaesenc %ymm13, %ymm1, %ymm1
+    vpslldq $8, %ymm3, %ymm3
     .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
+    vpsllq $4, %ymm7, %ymm7
     .byte 0xc4,0xc2,0x7d,0xdc,0xc3         # vaesenc %ymm11, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xdc,0xcb         # vaesenc %ymm11, %ymm1, %ymm1
+    vpxor %ymm4, %ymm7, %ymm7
     .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc1         # vaesenc %ymm9, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xc9         # vaesenc %ymm9, %ymm1, %ymm1
+    vpxor %ymm3, %ymm7, %ymm7
     .byte 0xc4,0xe2,0x7d,0xdd,0x02         # vaesenclast 0(%rdx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     .byte 0xc4,0xe2,0x75,0xdd,0x4a,0x20    # vaesenclast 32(%rdx), %ymm1, %ymm1
     vmovdqu %ymm1, 32(%rdx)
-    vpsrlq $60, %ymm2, %ymm4
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm4, %ymm5
-    vpslldq $8, %ymm4, %ymm4
-    vpsllq $4, %ymm2, %ymm2
-    vpxor %ymm5, %ymm2, %ymm2
-    vpxor %ymm4, %ymm2, %ymm2
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
     cmp $4, %r8
     jae .Laes_gen_vaes256_xts_enc_k192_w4_loop
 .Laes_gen_vaes256_xts_enc_k192_w4_done:
-    vmovdqu %xmm2, (%rsi)
+    vmovdqu %xmm6, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1339,11 +843,11 @@ aes_gen_vaes256_xts_enc_k192_w4:
 # Requires: PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
 #   %ymm0 blocks 0-1
-#   %ymm1 tweaks of the group's first register: lane i T_(j+i)
-#   %ymm2 a block register's tweaks; then the tweaks ^ the last round key
-#   %ymm3 tweak arithmetic: the bits carried out of each qword
-#   %ymm4 tweak arithmetic: the high qword's carry times 0x87
-#   %ymm5 temporary: data loads, spilled round keys rk1 rk2 rk3
+#   %ymm1 a block register's tweaks; then the tweaks ^ the last round key
+#   %ymm2 tweak arithmetic: the bits carried out
+#   %ymm3 tweak arithmetic: the carry times 0x87
+#   %ymm4 temporary: data loads, spilled round keys rk1 rk2 rk3
+#   %ymm5 tweaks of block register 0: this group's, then the next group's
 #   %ymm6 rk0
 #   %ymm15 rk4
 #   %ymm14 rk5
@@ -1370,52 +874,52 @@ aes_gen_vaes256_xts_enc_k192_w2:
     vbroadcasti128 160(%rdi), %ymm9
     vbroadcasti128 176(%rdi), %ymm8
     vbroadcasti128 192(%rdi), %ymm7
-    vmovdqu (%rsi), %xmm1
-    vpsrlq $63, %xmm1, %xmm3
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm3, %xmm4
-    vpslldq $8, %xmm3, %xmm3
-    vpsllq $1, %xmm1, %xmm2
-    vpxor %xmm4, %xmm2, %xmm2
-    vpxor %xmm3, %xmm2, %xmm2
-    vinserti128 $1, %xmm2, %ymm1, %ymm1
+    vmovdqu (%rsi), %xmm5
+    vpsrlq $63, %xmm5, %xmm2
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm2, %xmm3
+    vpslldq $8, %xmm2, %xmm2
+    vpsllq $1, %xmm5, %xmm1
+    vpxor %xmm3, %xmm1, %xmm1
+    vpxor %xmm2, %xmm1, %xmm1
+    vinserti128 $1, %xmm1, %ymm5, %ymm5
     cmp $2, %r8
     jb .Laes_gen_vaes256_xts_enc_k192_w2_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k192_w2_loop:
     vmovdqu 0(%rcx), %ymm0
-    vpxor %ymm1, %ymm0, %ymm0
+    vpxor %ymm5, %ymm0, %ymm0
     vpxor %ymm6, %ymm0, %ymm0
-    vpxor %ymm7, %ymm1, %ymm4
-    vmovdqu %ymm4, 0(%rdx)
-    vbroadcasti128 16(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    vbroadcasti128 32(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    vbroadcasti128 48(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vpxor %ymm7, %ymm5, %ymm1
+    vmovdqu %ymm1, 0(%rdx)
+    vbroadcasti128 16(%rdi), %ymm4
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc4         # vaesenc %ymm4, %ymm0, %ymm0
+    vbroadcasti128 32(%rdi), %ymm4
+    vpsrlq $62, %ymm5, %ymm2
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc4         # vaesenc %ymm4, %ymm0, %ymm0
+    vbroadcasti128 48(%rdi), %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm2, %ymm3
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc4         # vaesenc %ymm4, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    vpslldq $8, %ymm2, %ymm2
     .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
+    vpsllq $2, %ymm5, %ymm5
     .byte 0xc4,0xc2,0x7d,0xdc,0xc3         # vaesenc %ymm11, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    vpxor %ymm3, %ymm5, %ymm5
     .byte 0xc4,0xc2,0x7d,0xdc,0xc1         # vaesenc %ymm9, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
+    vpxor %ymm2, %ymm5, %ymm5
     .byte 0xc4,0xe2,0x7d,0xdd,0x02         # vaesenclast 0(%rdx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
-    vpsrlq $62, %ymm1, %ymm3
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm3, %ymm4
-    vpslldq $8, %ymm3, %ymm3
-    vpsllq $2, %ymm1, %ymm1
-    vpxor %ymm4, %ymm1, %ymm1
-    vpxor %ymm3, %ymm1, %ymm1
     add $32, %rcx
     add $32, %rdx
     sub $2, %r8
     cmp $2, %r8
     jae .Laes_gen_vaes256_xts_enc_k192_w2_loop
 .Laes_gen_vaes256_xts_enc_k192_w2_done:
-    vmovdqu %xmm1, (%rsi)
+    vmovdqu %xmm5, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1444,11 +948,11 @@ aes_gen_vaes256_xts_enc_k192_w2:
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 tweaks of the group's first register: lane i T_(j+i)
-#   %xmm2 a block register's tweaks; then the tweaks ^ the last round key
-#   %xmm3 tweak arithmetic: the bits carried out of each qword
-#   %xmm4 tweak arithmetic: the high qword's carry times 0x87
-#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3
+#   %xmm1 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm2 tweak arithmetic: the bits carried out
+#   %xmm3 tweak arithmetic: the carry times 0x87
+#   %xmm4 temporary: data loads, spilled round keys rk1 rk2 rk3
+#   %xmm5 tweaks of block register 0: this group's, then the next group's
 #   %xmm6 rk0
 #   %xmm15 rk4
 #   %xmm14 rk5
@@ -1475,45 +979,45 @@ aes_gen_vaes256_xts_enc_k192_w1:
     vmovdqu 160(%rdi), %xmm9
     vmovdqu 176(%rdi), %xmm8
     vmovdqu 192(%rdi), %xmm7
-    vmovdqu (%rsi), %xmm1
+    vmovdqu (%rsi), %xmm5
     cmp $1, %r8
     jb .Laes_gen_vaes256_xts_enc_k192_w1_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k192_w1_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm5, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm1, %xmm4
-    vmovdqu %xmm4, 0(%rdx)
-    vmovdqu 16(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 32(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpxor %xmm7, %xmm5, %xmm1
+    vmovdqu %xmm1, 0(%rdx)
+    vmovdqu 16(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm4
+    vpsrlq $63, %xmm5, %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm4
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm2, %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    vpslldq $8, %xmm2, %xmm2
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    vpsllq $1, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
+    vpxor %xmm3, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
+    vpxor %xmm2, %xmm5, %xmm5
     .byte 0xc4,0xe2,0x79,0xdd,0x02         # vaesenclast 0(%rdx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
-    vpsrlq $63, %xmm1, %xmm3
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm3, %xmm4
-    vpslldq $8, %xmm3, %xmm3
-    vpsllq $1, %xmm1, %xmm1
-    vpxor %xmm4, %xmm1, %xmm1
-    vpxor %xmm3, %xmm1, %xmm1
     add $16, %rcx
     add $16, %rdx
     sub $1, %r8
     cmp $1, %r8
     jae .Laes_gen_vaes256_xts_enc_k192_w1_loop
 .Laes_gen_vaes256_xts_enc_k192_w1_done:
-    vmovdqu %xmm1, (%rsi)
+    vmovdqu %xmm5, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1534,300 +1038,9 @@ aes_gen_vaes256_xts_enc_k192_w1:
     ret
     .size aes_gen_vaes256_xts_enc_k192_w1, .-aes_gen_vaes256_xts_enc_k192_w1
 
-# void aes_gen_vaes256_xts_enc_k256_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
-# XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 16 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 12 reloaded per group.
-# iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
-# nblocks: a multiple of 16.
-# Requires: PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
-# Register map:
-#   %ymm0 blocks 0-1
-#   %ymm1 blocks 2-3
-#   %ymm2 blocks 4-5
-#   %ymm3 blocks 6-7
-#   %ymm4 blocks 8-9
-#   %ymm5 blocks 10-11
-#   %ymm6 blocks 12-13
-#   %ymm7 blocks 14-15
-#   %ymm8 tweaks of the group's first register: lane i T_(j+i)
-#   %ymm9 a block register's tweaks; then the tweaks ^ the last round key
-#   %ymm10 tweak arithmetic: the bits carried out of each qword
-#   %ymm11 tweak arithmetic: the high qword's carry times 0x87
-#   %ymm12 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12
-#   %ymm13 rk0
-#   %ymm15 rk13
-#   %ymm14 rk14
-#   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
-    .globl aes_gen_vaes256_xts_enc_k256_w16
-    .type aes_gen_vaes256_xts_enc_k256_w16, @function
-    .p2align 5
-aes_gen_vaes256_xts_enc_k256_w16:
-    endbr64
-    vbroadcasti128 0(%rdi), %ymm13
-    vbroadcasti128 208(%rdi), %ymm15
-    vbroadcasti128 224(%rdi), %ymm14
-    vmovdqu (%rsi), %xmm8
-    vpsrlq $63, %xmm8, %xmm10
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm10, %xmm11
-    vpslldq $8, %xmm10, %xmm10
-    vpsllq $1, %xmm8, %xmm9
-    vpxor %xmm11, %xmm9, %xmm9
-    vpxor %xmm10, %xmm9, %xmm9
-    vinserti128 $1, %xmm9, %ymm8, %ymm8
-    cmp $16, %r8
-    jb .Laes_gen_vaes256_xts_enc_k256_w16_done
-    .p2align 4
-.Laes_gen_vaes256_xts_enc_k256_w16_loop:
-    vmovdqu 0(%rcx), %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm13, %ymm0, %ymm0
-    vpxor %ymm14, %ymm8, %ymm11
-    vmovdqu %ymm11, 0(%rdx)
-    vpsrlq $62, %ymm8, %ymm10
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm10, %ymm11
-    vpslldq $8, %ymm10, %ymm10
-    vpsllq $2, %ymm8, %ymm9
-    vpxor %ymm11, %ymm9, %ymm9
-    vpxor %ymm10, %ymm9, %ymm9
-    vmovdqu 32(%rcx), %ymm1
-    vpxor %ymm9, %ymm1, %ymm1
-    vpxor %ymm13, %ymm1, %ymm1
-    vpxor %ymm14, %ymm9, %ymm11
-    vmovdqu %ymm11, 32(%rdx)
-    vpsrlq $60, %ymm8, %ymm10
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm10, %ymm11
-    vpslldq $8, %ymm10, %ymm10
-    vpsllq $4, %ymm8, %ymm9
-    vpxor %ymm11, %ymm9, %ymm9
-    vpxor %ymm10, %ymm9, %ymm9
-    vmovdqu 64(%rcx), %ymm2
-    vpxor %ymm9, %ymm2, %ymm2
-    vpxor %ymm13, %ymm2, %ymm2
-    vpxor %ymm14, %ymm9, %ymm11
-    vmovdqu %ymm11, 64(%rdx)
-    vpsrlq $58, %ymm8, %ymm10
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm10, %ymm11
-    vpslldq $8, %ymm10, %ymm10
-    vpsllq $6, %ymm8, %ymm9
-    vpxor %ymm11, %ymm9, %ymm9
-    vpxor %ymm10, %ymm9, %ymm9
-    vmovdqu 96(%rcx), %ymm3
-    vpxor %ymm9, %ymm3, %ymm3
-    vpxor %ymm13, %ymm3, %ymm3
-    vpxor %ymm14, %ymm9, %ymm11
-    vmovdqu %ymm11, 96(%rdx)
-    vpsrlq $56, %ymm8, %ymm10
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm10, %ymm11
-    vpslldq $8, %ymm10, %ymm10
-    vpsllq $8, %ymm8, %ymm9
-    vpxor %ymm11, %ymm9, %ymm9
-    vpxor %ymm10, %ymm9, %ymm9
-    vmovdqu 128(%rcx), %ymm4
-    vpxor %ymm9, %ymm4, %ymm4
-    vpxor %ymm13, %ymm4, %ymm4
-    vpxor %ymm14, %ymm9, %ymm11
-    vmovdqu %ymm11, 128(%rdx)
-    vpsrlq $54, %ymm8, %ymm10
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm10, %ymm11
-    vpslldq $8, %ymm10, %ymm10
-    vpsllq $10, %ymm8, %ymm9
-    vpxor %ymm11, %ymm9, %ymm9
-    vpxor %ymm10, %ymm9, %ymm9
-    vmovdqu 160(%rcx), %ymm5
-    vpxor %ymm9, %ymm5, %ymm5
-    vpxor %ymm13, %ymm5, %ymm5
-    vpxor %ymm14, %ymm9, %ymm11
-    vmovdqu %ymm11, 160(%rdx)
-    vpsrlq $52, %ymm8, %ymm10
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm10, %ymm11
-    vpslldq $8, %ymm10, %ymm10
-    vpsllq $12, %ymm8, %ymm9
-    vpxor %ymm11, %ymm9, %ymm9
-    vpxor %ymm10, %ymm9, %ymm9
-    vmovdqu 192(%rcx), %ymm6
-    vpxor %ymm9, %ymm6, %ymm6
-    vpxor %ymm13, %ymm6, %ymm6
-    vpxor %ymm14, %ymm9, %ymm11
-    vmovdqu %ymm11, 192(%rdx)
-    vpsrlq $50, %ymm8, %ymm10
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm10, %ymm11
-    vpslldq $8, %ymm10, %ymm10
-    vpsllq $14, %ymm8, %ymm9
-    vpxor %ymm11, %ymm9, %ymm9
-    vpxor %ymm10, %ymm9, %ymm9
-    vmovdqu 224(%rcx), %ymm7
-    vpxor %ymm9, %ymm7, %ymm7
-    vpxor %ymm13, %ymm7, %ymm7
-    vpxor %ymm14, %ymm9, %ymm11
-    vmovdqu %ymm11, 224(%rdx)
-    vbroadcasti128 16(%rdi), %ymm12
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe4         # vaesenc %ymm12, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    vbroadcasti128 32(%rdi), %ymm12
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe4         # vaesenc %ymm12, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    vbroadcasti128 48(%rdi), %ymm12
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe4         # vaesenc %ymm12, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    vbroadcasti128 64(%rdi), %ymm12
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe4         # vaesenc %ymm12, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    vbroadcasti128 80(%rdi), %ymm12
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe4         # vaesenc %ymm12, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    vbroadcasti128 96(%rdi), %ymm12
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe4         # vaesenc %ymm12, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    vbroadcasti128 112(%rdi), %ymm12
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe4         # vaesenc %ymm12, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    vbroadcasti128 128(%rdi), %ymm12
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe4         # vaesenc %ymm12, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    vbroadcasti128 144(%rdi), %ymm12
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe4         # vaesenc %ymm12, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    vbroadcasti128 160(%rdi), %ymm12
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe4         # vaesenc %ymm12, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    vbroadcasti128 176(%rdi), %ymm12
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe4         # vaesenc %ymm12, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    vbroadcasti128 192(%rdi), %ymm12
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe4         # vaesenc %ymm12, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd7         # vaesenc %ymm15, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdf         # vaesenc %ymm15, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdc,0xe7         # vaesenc %ymm15, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdc,0xef         # vaesenc %ymm15, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdc,0xf7         # vaesenc %ymm15, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdc,0xff         # vaesenc %ymm15, %ymm7, %ymm7
-    .byte 0xc4,0xe2,0x7d,0xdd,0x02         # vaesenclast 0(%rdx), %ymm0, %ymm0
-    vmovdqu %ymm0, 0(%rdx)
-    .byte 0xc4,0xe2,0x75,0xdd,0x4a,0x20    # vaesenclast 32(%rdx), %ymm1, %ymm1
-    vmovdqu %ymm1, 32(%rdx)
-    .byte 0xc4,0xe2,0x6d,0xdd,0x52,0x40    # vaesenclast 64(%rdx), %ymm2, %ymm2
-    vmovdqu %ymm2, 64(%rdx)
-    .byte 0xc4,0xe2,0x65,0xdd,0x5a,0x60    # vaesenclast 96(%rdx), %ymm3, %ymm3
-    vmovdqu %ymm3, 96(%rdx)
-    .byte 0xc4,0xe2,0x5d,0xdd,0xa2,0x80,0x00,0x00,0x00 # vaesenclast 128(%rdx), %ymm4, %ymm4
-    vmovdqu %ymm4, 128(%rdx)
-    .byte 0xc4,0xe2,0x55,0xdd,0xaa,0xa0,0x00,0x00,0x00 # vaesenclast 160(%rdx), %ymm5, %ymm5
-    vmovdqu %ymm5, 160(%rdx)
-    .byte 0xc4,0xe2,0x4d,0xdd,0xb2,0xc0,0x00,0x00,0x00 # vaesenclast 192(%rdx), %ymm6, %ymm6
-    vmovdqu %ymm6, 192(%rdx)
-    .byte 0xc4,0xe2,0x45,0xdd,0xba,0xe0,0x00,0x00,0x00 # vaesenclast 224(%rdx), %ymm7, %ymm7
-    vmovdqu %ymm7, 224(%rdx)
-    vpsrlq $48, %ymm8, %ymm10
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm10, %ymm11
-    vpslldq $8, %ymm10, %ymm10
-    vpsllq $16, %ymm8, %ymm8
-    vpxor %ymm11, %ymm8, %ymm8
-    vpxor %ymm10, %ymm8, %ymm8
-    add $256, %rcx
-    add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vaes256_xts_enc_k256_w16_loop
-.Laes_gen_vaes256_xts_enc_k256_w16_done:
-    vmovdqu %xmm8, (%rsi)
-    vpxor %xmm0, %xmm0, %xmm0
-    vpxor %xmm1, %xmm1, %xmm1
-    vpxor %xmm2, %xmm2, %xmm2
-    vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
-    ret
-    .size aes_gen_vaes256_xts_enc_k256_w16, .-aes_gen_vaes256_xts_enc_k256_w16
-
 # void aes_gen_vaes256_xts_enc_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 8 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 11 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 8.
 # Requires: PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
@@ -1836,141 +1049,157 @@ aes_gen_vaes256_xts_enc_k256_w16:
 #   %ymm1 blocks 2-3
 #   %ymm2 blocks 4-5
 #   %ymm3 blocks 6-7
-#   %ymm4 tweaks of the group's first register: lane i T_(j+i)
-#   %ymm5 a block register's tweaks; then the tweaks ^ the last round key
-#   %ymm6 tweak arithmetic: the bits carried out of each qword
-#   %ymm7 tweak arithmetic: the high qword's carry times 0x87
-#   %ymm8 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
-#   %ymm9 rk0
-#   %ymm15 rk9
-#   %ymm14 rk10
-#   %ymm13 rk11
-#   %ymm12 rk12
-#   %ymm11 rk13
-#   %ymm10 rk14
+#   %ymm4 a block register's tweaks; then the tweaks ^ the last round key
+#   %ymm5 tweak arithmetic: the bits carried out
+#   %ymm6 tweak arithmetic: the carry times 0x87
+#   %ymm7 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11
+#   %ymm8 tweaks of block register 0: this group's, then the next group's
+#   %ymm9 tweaks of block register 1: this group's, then the next group's
+#   %ymm10 tweaks of block register 2: this group's, then the next group's
+#   %ymm11 tweaks of block register 3: this group's, then the next group's
+#   %ymm12 rk0
+#   %ymm15 rk12
+#   %ymm14 rk13
+#   %ymm13 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_xts_enc_k256_w8
     .type aes_gen_vaes256_xts_enc_k256_w8, @function
     .p2align 5
 aes_gen_vaes256_xts_enc_k256_w8:
     endbr64
-    vbroadcasti128 0(%rdi), %ymm9
-    vbroadcasti128 144(%rdi), %ymm15
-    vbroadcasti128 160(%rdi), %ymm14
-    vbroadcasti128 176(%rdi), %ymm13
-    vbroadcasti128 192(%rdi), %ymm12
-    vbroadcasti128 208(%rdi), %ymm11
-    vbroadcasti128 224(%rdi), %ymm10
-    vmovdqu (%rsi), %xmm4
-    vpsrlq $63, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $1, %xmm4, %xmm5
-    vpxor %xmm7, %xmm5, %xmm5
-    vpxor %xmm6, %xmm5, %xmm5
-    vinserti128 $1, %xmm5, %ymm4, %ymm4
+    vbroadcasti128 0(%rdi), %ymm12
+    vbroadcasti128 192(%rdi), %ymm15
+    vbroadcasti128 208(%rdi), %ymm14
+    vbroadcasti128 224(%rdi), %ymm13
+    vmovdqu (%rsi), %xmm8
+    vpsrlq $63, %xmm8, %xmm5
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm5, %xmm6
+    vpslldq $8, %xmm5, %xmm5
+    vpsllq $1, %xmm8, %xmm4
+    vpxor %xmm6, %xmm4, %xmm4
+    vpxor %xmm5, %xmm4, %xmm4
+    vinserti128 $1, %xmm4, %ymm8, %ymm8
+    vpsrlq $62, %ymm8, %ymm5
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
+    vpslldq $8, %ymm5, %ymm5
+    vpsllq $2, %ymm8, %ymm9
+    vpxor %ymm6, %ymm9, %ymm9
+    vpxor %ymm5, %ymm9, %ymm9
+    vpsrlq $60, %ymm8, %ymm5
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
+    vpslldq $8, %ymm5, %ymm5
+    vpsllq $4, %ymm8, %ymm10
+    vpxor %ymm6, %ymm10, %ymm10
+    vpxor %ymm5, %ymm10, %ymm10
+    vpsrlq $58, %ymm8, %ymm5
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
+    vpslldq $8, %ymm5, %ymm5
+    vpsllq $6, %ymm8, %ymm11
+    vpxor %ymm6, %ymm11, %ymm11
+    vpxor %ymm5, %ymm11, %ymm11
     cmp $8, %r8
     jb .Laes_gen_vaes256_xts_enc_k256_w8_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k256_w8_loop:
     vmovdqu 0(%rcx), %ymm0
-    vpxor %ymm4, %ymm0, %ymm0
-    vpxor %ymm9, %ymm0, %ymm0
-    vpxor %ymm10, %ymm4, %ymm7
-    vmovdqu %ymm7, 0(%rdx)
-    vpsrlq $62, %ymm4, %ymm6
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm6, %ymm7
-    vpslldq $8, %ymm6, %ymm6
-    vpsllq $2, %ymm4, %ymm5
-    vpxor %ymm7, %ymm5, %ymm5
-    vpxor %ymm6, %ymm5, %ymm5
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm12, %ymm0, %ymm0
+    vpxor %ymm13, %ymm8, %ymm4
+    vmovdqu %ymm4, 0(%rdx)
     vmovdqu 32(%rcx), %ymm1
-    vpxor %ymm5, %ymm1, %ymm1
     vpxor %ymm9, %ymm1, %ymm1
-    vpxor %ymm10, %ymm5, %ymm7
-    vmovdqu %ymm7, 32(%rdx)
-    vpsrlq $60, %ymm4, %ymm6
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm6, %ymm7
-    vpslldq $8, %ymm6, %ymm6
-    vpsllq $4, %ymm4, %ymm5
-    vpxor %ymm7, %ymm5, %ymm5
-    vpxor %ymm6, %ymm5, %ymm5
+    vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm13, %ymm9, %ymm4
+    vmovdqu %ymm4, 32(%rdx)
     vmovdqu 64(%rcx), %ymm2
-    vpxor %ymm5, %ymm2, %ymm2
-    vpxor %ymm9, %ymm2, %ymm2
-    vpxor %ymm10, %ymm5, %ymm7
-    vmovdqu %ymm7, 64(%rdx)
-    vpsrlq $58, %ymm4, %ymm6
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm6, %ymm7
-    vpslldq $8, %ymm6, %ymm6
-    vpsllq $6, %ymm4, %ymm5
-    vpxor %ymm7, %ymm5, %ymm5
-    vpxor %ymm6, %ymm5, %ymm5
+    vpxor %ymm10, %ymm2, %ymm2
+    vpxor %ymm12, %ymm2, %ymm2
+    vpxor %ymm13, %ymm10, %ymm4
+    vmovdqu %ymm4, 64(%rdx)
     vmovdqu 96(%rcx), %ymm3
-    vpxor %ymm5, %ymm3, %ymm3
-    vpxor %ymm9, %ymm3, %ymm3
-    vpxor %ymm10, %ymm5, %ymm7
-    vmovdqu %ymm7, 96(%rdx)
-    vbroadcasti128 16(%rdi), %ymm8
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xc8         # vaesenc %ymm8, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd0         # vaesenc %ymm8, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xd8         # vaesenc %ymm8, %ymm3, %ymm3
-    vbroadcasti128 32(%rdi), %ymm8
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xc8         # vaesenc %ymm8, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd0         # vaesenc %ymm8, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xd8         # vaesenc %ymm8, %ymm3, %ymm3
-    vbroadcasti128 48(%rdi), %ymm8
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xc8         # vaesenc %ymm8, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd0         # vaesenc %ymm8, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xd8         # vaesenc %ymm8, %ymm3, %ymm3
-    vbroadcasti128 64(%rdi), %ymm8
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xc8         # vaesenc %ymm8, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd0         # vaesenc %ymm8, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xd8         # vaesenc %ymm8, %ymm3, %ymm3
-    vbroadcasti128 80(%rdi), %ymm8
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xc8         # vaesenc %ymm8, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd0         # vaesenc %ymm8, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xd8         # vaesenc %ymm8, %ymm3, %ymm3
-    vbroadcasti128 96(%rdi), %ymm8
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xc8         # vaesenc %ymm8, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd0         # vaesenc %ymm8, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xd8         # vaesenc %ymm8, %ymm3, %ymm3
-    vbroadcasti128 112(%rdi), %ymm8
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xc8         # vaesenc %ymm8, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd0         # vaesenc %ymm8, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xd8         # vaesenc %ymm8, %ymm3, %ymm3
-    vbroadcasti128 128(%rdi), %ymm8
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xc8         # vaesenc %ymm8, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd0         # vaesenc %ymm8, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xd8         # vaesenc %ymm8, %ymm3, %ymm3
+    vpxor %ymm11, %ymm3, %ymm3
+    vpxor %ymm12, %ymm3, %ymm3
+    vpxor %ymm13, %ymm11, %ymm4
+    vmovdqu %ymm4, 96(%rdx)
+    vbroadcasti128 16(%rdi), %ymm7
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
+    vpsrldq $15, %ymm8, %ymm5
+    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
+    vbroadcasti128 32(%rdi), %ymm7
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    vpslldq $1, %ymm8, %ymm8
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
+    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
+    vbroadcasti128 48(%rdi), %ymm7
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    vpclmulqdq $0, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
+    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
+    vbroadcasti128 64(%rdi), %ymm7
+    vpxor %ymm6, %ymm8, %ymm8
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
+    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
+    vpsrldq $15, %ymm9, %ymm5
+    vbroadcasti128 80(%rdi), %ymm7
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
+    vpslldq $1, %ymm9, %ymm9
+    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
+    vbroadcasti128 96(%rdi), %ymm7
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    vpclmulqdq $0, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
+    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
+    vbroadcasti128 112(%rdi), %ymm7
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    vpxor %ymm6, %ymm9, %ymm9
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
+    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
+    vbroadcasti128 128(%rdi), %ymm7
+    vpsrldq $15, %ymm10, %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
+    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
+    vpslldq $1, %ymm10, %ymm10
+    vbroadcasti128 144(%rdi), %ymm7
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
+    vpclmulqdq $0, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
+    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
+    vbroadcasti128 160(%rdi), %ymm7
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    vpxor %ymm6, %ymm10, %ymm10
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
+    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
+    vbroadcasti128 176(%rdi), %ymm7
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    vpsrldq $15, %ymm11, %ymm5
+    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
+    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
     .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    vpslldq $1, %ymm11, %ymm11
     .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x6d,0xdc,0xd7         # vaesenc %ymm15, %ymm2, %ymm2
     .byte 0xc4,0xc2,0x65,0xdc,0xdf         # vaesenc %ymm15, %ymm3, %ymm3
     .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
+    vpclmulqdq $0, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
     .byte 0xc4,0xc2,0x75,0xdc,0xce         # vaesenc %ymm14, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x6d,0xdc,0xd6         # vaesenc %ymm14, %ymm2, %ymm2
     .byte 0xc4,0xc2,0x65,0xdc,0xde         # vaesenc %ymm14, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcd         # vaesenc %ymm13, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd5         # vaesenc %ymm13, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdd         # vaesenc %ymm13, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd4         # vaesenc %ymm12, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdc         # vaesenc %ymm12, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc3         # vaesenc %ymm11, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xcb         # vaesenc %ymm11, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdc,0xd3         # vaesenc %ymm11, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdc,0xdb         # vaesenc %ymm11, %ymm3, %ymm3
+    vpxor %ymm6, %ymm11, %ymm11
     .byte 0xc4,0xe2,0x7d,0xdd,0x02         # vaesenclast 0(%rdx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     .byte 0xc4,0xe2,0x75,0xdd,0x4a,0x20    # vaesenclast 32(%rdx), %ymm1, %ymm1
@@ -1979,19 +1208,13 @@ aes_gen_vaes256_xts_enc_k256_w8:
     vmovdqu %ymm2, 64(%rdx)
     .byte 0xc4,0xe2,0x65,0xdd,0x5a,0x60    # vaesenclast 96(%rdx), %ymm3, %ymm3
     vmovdqu %ymm3, 96(%rdx)
-    vpsrlq $56, %ymm4, %ymm6
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm6, %ymm7
-    vpslldq $8, %ymm6, %ymm6
-    vpsllq $8, %ymm4, %ymm4
-    vpxor %ymm7, %ymm4, %ymm4
-    vpxor %ymm6, %ymm4, %ymm4
     add $128, %rcx
     add $128, %rdx
     sub $8, %r8
     cmp $8, %r8
     jae .Laes_gen_vaes256_xts_enc_k256_w8_loop
 .Laes_gen_vaes256_xts_enc_k256_w8_done:
-    vmovdqu %xmm4, (%rsi)
+    vmovdqu %xmm8, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2014,119 +1237,125 @@ aes_gen_vaes256_xts_enc_k256_w8:
 
 # void aes_gen_vaes256_xts_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 6 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 7 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 4.
 # Requires: PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
 #   %ymm0 blocks 0-1
 #   %ymm1 blocks 2-3
-#   %ymm2 tweaks of the group's first register: lane i T_(j+i)
-#   %ymm3 a block register's tweaks; then the tweaks ^ the last round key
-#   %ymm4 tweak arithmetic: the bits carried out of each qword
-#   %ymm5 tweak arithmetic: the high qword's carry times 0x87
-#   %ymm6 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6
-#   %ymm7 rk0
-#   %ymm15 rk7
-#   %ymm14 rk8
-#   %ymm13 rk9
-#   %ymm12 rk10
-#   %ymm11 rk11
-#   %ymm10 rk12
-#   %ymm9 rk13
-#   %ymm8 rk14
+#   %ymm2 a block register's tweaks; then the tweaks ^ the last round key
+#   %ymm3 tweak arithmetic: the bits carried out
+#   %ymm4 tweak arithmetic: the carry times 0x87
+#   %ymm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7
+#   %ymm6 tweaks of block register 0: this group's, then the next group's
+#   %ymm7 tweaks of block register 1: this group's, then the next group's
+#   %ymm8 rk0
+#   %ymm15 rk8
+#   %ymm14 rk9
+#   %ymm13 rk10
+#   %ymm12 rk11
+#   %ymm11 rk12
+#   %ymm10 rk13
+#   %ymm9 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_xts_enc_k256_w4
     .type aes_gen_vaes256_xts_enc_k256_w4, @function
     .p2align 5
 aes_gen_vaes256_xts_enc_k256_w4:
     endbr64
-    vbroadcasti128 0(%rdi), %ymm7
-    vbroadcasti128 112(%rdi), %ymm15
-    vbroadcasti128 128(%rdi), %ymm14
-    vbroadcasti128 144(%rdi), %ymm13
-    vbroadcasti128 160(%rdi), %ymm12
-    vbroadcasti128 176(%rdi), %ymm11
-    vbroadcasti128 192(%rdi), %ymm10
-    vbroadcasti128 208(%rdi), %ymm9
-    vbroadcasti128 224(%rdi), %ymm8
-    vmovdqu (%rsi), %xmm2
-    vpsrlq $63, %xmm2, %xmm4
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm4, %xmm5
-    vpslldq $8, %xmm4, %xmm4
-    vpsllq $1, %xmm2, %xmm3
-    vpxor %xmm5, %xmm3, %xmm3
-    vpxor %xmm4, %xmm3, %xmm3
-    vinserti128 $1, %xmm3, %ymm2, %ymm2
+    vbroadcasti128 0(%rdi), %ymm8
+    vbroadcasti128 128(%rdi), %ymm15
+    vbroadcasti128 144(%rdi), %ymm14
+    vbroadcasti128 160(%rdi), %ymm13
+    vbroadcasti128 176(%rdi), %ymm12
+    vbroadcasti128 192(%rdi), %ymm11
+    vbroadcasti128 208(%rdi), %ymm10
+    vbroadcasti128 224(%rdi), %ymm9
+    vmovdqu (%rsi), %xmm6
+    vpsrlq $63, %xmm6, %xmm3
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm3, %xmm4
+    vpslldq $8, %xmm3, %xmm3
+    vpsllq $1, %xmm6, %xmm2
+    vpxor %xmm4, %xmm2, %xmm2
+    vpxor %xmm3, %xmm2, %xmm2
+    vinserti128 $1, %xmm2, %ymm6, %ymm6
+    vpsrlq $62, %ymm6, %ymm3
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm3, %ymm4
+    vpslldq $8, %ymm3, %ymm3
+    vpsllq $2, %ymm6, %ymm7
+    vpxor %ymm4, %ymm7, %ymm7
+    vpxor %ymm3, %ymm7, %ymm7
     cmp $4, %r8
     jb .Laes_gen_vaes256_xts_enc_k256_w4_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k256_w4_loop:
     vmovdqu 0(%rcx), %ymm0
-    vpxor %ymm2, %ymm0, %ymm0
-    vpxor %ymm7, %ymm0, %ymm0
-    vpxor %ymm8, %ymm2, %ymm5
-    vmovdqu %ymm5, 0(%rdx)
-    vpsrlq $62, %ymm2, %ymm4
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm4, %ymm5
-    vpslldq $8, %ymm4, %ymm4
-    vpsllq $2, %ymm2, %ymm3
-    vpxor %ymm5, %ymm3, %ymm3
-    vpxor %ymm4, %ymm3, %ymm3
+    vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm9, %ymm6, %ymm2
+    vmovdqu %ymm2, 0(%rdx)
     vmovdqu 32(%rcx), %ymm1
-    vpxor %ymm3, %ymm1, %ymm1
     vpxor %ymm7, %ymm1, %ymm1
-    vpxor %ymm8, %ymm3, %ymm5
-    vmovdqu %ymm5, 32(%rdx)
-    vbroadcasti128 16(%rdi), %ymm6
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
-    vbroadcasti128 32(%rdi), %ymm6
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
-    vbroadcasti128 48(%rdi), %ymm6
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
-    vbroadcasti128 64(%rdi), %ymm6
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
-    vbroadcasti128 80(%rdi), %ymm6
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
-    vbroadcasti128 96(%rdi), %ymm6
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
+    vpxor %ymm8, %ymm1, %ymm1
+    vpxor %ymm9, %ymm7, %ymm2
+    vmovdqu %ymm2, 32(%rdx)
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vpsrlq $60, %ymm6, %ymm3
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm3, %ymm4
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vpslldq $8, %ymm3, %ymm3
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vpsllq $4, %ymm6, %ymm6
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vpxor %ymm4, %ymm6, %ymm6
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vpxor %ymm3, %ymm6, %ymm6
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vpsrlq $60, %ymm7, %ymm3
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm3, %ymm4
     .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xdc,0xce         # vaesenc %ymm14, %ymm1, %ymm1
+    vpslldq $8, %ymm3, %ymm3
     .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xdc,0xcd         # vaesenc %ymm13, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
+    vpsllq $4, %ymm7, %ymm7
     .byte 0xc4,0xc2,0x75,0xdc,0xcc         # vaesenc %ymm12, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xdc,0xc3         # vaesenc %ymm11, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xdc,0xcb         # vaesenc %ymm11, %ymm1, %ymm1
+    vpxor %ymm4, %ymm7, %ymm7
     .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x7d,0xdc,0xc1         # vaesenc %ymm9, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdc,0xc9         # vaesenc %ymm9, %ymm1, %ymm1
+    vpxor %ymm3, %ymm7, %ymm7
     .byte 0xc4,0xe2,0x7d,0xdd,0x02         # vaesenclast 0(%rdx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     .byte 0xc4,0xe2,0x75,0xdd,0x4a,0x20    # vaesenclast 32(%rdx), %ymm1, %ymm1
     vmovdqu %ymm1, 32(%rdx)
-    vpsrlq $60, %ymm2, %ymm4
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm4, %ymm5
-    vpslldq $8, %ymm4, %ymm4
-    vpsllq $4, %ymm2, %ymm2
-    vpxor %ymm5, %ymm2, %ymm2
-    vpxor %ymm4, %ymm2, %ymm2
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
     cmp $4, %r8
     jae .Laes_gen_vaes256_xts_enc_k256_w4_loop
 .Laes_gen_vaes256_xts_enc_k256_w4_done:
-    vmovdqu %xmm2, (%rsi)
+    vmovdqu %xmm6, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2155,11 +1384,11 @@ aes_gen_vaes256_xts_enc_k256_w4:
 # Requires: PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
 #   %ymm0 blocks 0-1
-#   %ymm1 tweaks of the group's first register: lane i T_(j+i)
-#   %ymm2 a block register's tweaks; then the tweaks ^ the last round key
-#   %ymm3 tweak arithmetic: the bits carried out of each qword
-#   %ymm4 tweak arithmetic: the high qword's carry times 0x87
-#   %ymm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
+#   %ymm1 a block register's tweaks; then the tweaks ^ the last round key
+#   %ymm2 tweak arithmetic: the bits carried out
+#   %ymm3 tweak arithmetic: the carry times 0x87
+#   %ymm4 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
+#   %ymm5 tweaks of block register 0: this group's, then the next group's
 #   %ymm6 rk0
 #   %ymm15 rk6
 #   %ymm14 rk7
@@ -2186,56 +1415,56 @@ aes_gen_vaes256_xts_enc_k256_w2:
     vbroadcasti128 192(%rdi), %ymm9
     vbroadcasti128 208(%rdi), %ymm8
     vbroadcasti128 224(%rdi), %ymm7
-    vmovdqu (%rsi), %xmm1
-    vpsrlq $63, %xmm1, %xmm3
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm3, %xmm4
-    vpslldq $8, %xmm3, %xmm3
-    vpsllq $1, %xmm1, %xmm2
-    vpxor %xmm4, %xmm2, %xmm2
-    vpxor %xmm3, %xmm2, %xmm2
-    vinserti128 $1, %xmm2, %ymm1, %ymm1
+    vmovdqu (%rsi), %xmm5
+    vpsrlq $63, %xmm5, %xmm2
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm2, %xmm3
+    vpslldq $8, %xmm2, %xmm2
+    vpsllq $1, %xmm5, %xmm1
+    vpxor %xmm3, %xmm1, %xmm1
+    vpxor %xmm2, %xmm1, %xmm1
+    vinserti128 $1, %xmm1, %ymm5, %ymm5
     cmp $2, %r8
     jb .Laes_gen_vaes256_xts_enc_k256_w2_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k256_w2_loop:
     vmovdqu 0(%rcx), %ymm0
-    vpxor %ymm1, %ymm0, %ymm0
+    vpxor %ymm5, %ymm0, %ymm0
     vpxor %ymm6, %ymm0, %ymm0
-    vpxor %ymm7, %ymm1, %ymm4
-    vmovdqu %ymm4, 0(%rdx)
-    vbroadcasti128 16(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    vbroadcasti128 32(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    vbroadcasti128 48(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    vbroadcasti128 64(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    vbroadcasti128 80(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vpxor %ymm7, %ymm5, %ymm1
+    vmovdqu %ymm1, 0(%rdx)
+    vbroadcasti128 16(%rdi), %ymm4
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc4         # vaesenc %ymm4, %ymm0, %ymm0
+    vbroadcasti128 32(%rdi), %ymm4
+    vpsrlq $62, %ymm5, %ymm2
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc4         # vaesenc %ymm4, %ymm0, %ymm0
+    vbroadcasti128 48(%rdi), %ymm4
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc4         # vaesenc %ymm4, %ymm0, %ymm0
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm2, %ymm3
+    vbroadcasti128 64(%rdi), %ymm4
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc4         # vaesenc %ymm4, %ymm0, %ymm0
+    vbroadcasti128 80(%rdi), %ymm4
+    vpslldq $8, %ymm2, %ymm2
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc4         # vaesenc %ymm4, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
+    vpsllq $2, %ymm5, %ymm5
     .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xdc,0xc3         # vaesenc %ymm11, %ymm0, %ymm0
+    vpxor %ymm3, %ymm5, %ymm5
     .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xdc,0xc1         # vaesenc %ymm9, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
+    vpxor %ymm2, %ymm5, %ymm5
     .byte 0xc4,0xe2,0x7d,0xdd,0x02         # vaesenclast 0(%rdx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
-    vpsrlq $62, %ymm1, %ymm3
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm3, %ymm4
-    vpslldq $8, %ymm3, %ymm3
-    vpsllq $2, %ymm1, %ymm1
-    vpxor %ymm4, %ymm1, %ymm1
-    vpxor %ymm3, %ymm1, %ymm1
     add $32, %rcx
     add $32, %rdx
     sub $2, %r8
     cmp $2, %r8
     jae .Laes_gen_vaes256_xts_enc_k256_w2_loop
 .Laes_gen_vaes256_xts_enc_k256_w2_done:
-    vmovdqu %xmm1, (%rsi)
+    vmovdqu %xmm5, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2264,11 +1493,11 @@ aes_gen_vaes256_xts_enc_k256_w2:
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 tweaks of the group's first register: lane i T_(j+i)
-#   %xmm2 a block register's tweaks; then the tweaks ^ the last round key
-#   %xmm3 tweak arithmetic: the bits carried out of each qword
-#   %xmm4 tweak arithmetic: the high qword's carry times 0x87
-#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
+#   %xmm1 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm2 tweak arithmetic: the bits carried out
+#   %xmm3 tweak arithmetic: the carry times 0x87
+#   %xmm4 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
+#   %xmm5 tweaks of block register 0: this group's, then the next group's
 #   %xmm6 rk0
 #   %xmm15 rk6
 #   %xmm14 rk7
@@ -2295,49 +1524,49 @@ aes_gen_vaes256_xts_enc_k256_w1:
     vmovdqu 192(%rdi), %xmm9
     vmovdqu 208(%rdi), %xmm8
     vmovdqu 224(%rdi), %xmm7
-    vmovdqu (%rsi), %xmm1
+    vmovdqu (%rsi), %xmm5
     cmp $1, %r8
     jb .Laes_gen_vaes256_xts_enc_k256_w1_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k256_w1_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm5, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm1, %xmm4
-    vmovdqu %xmm4, 0(%rdx)
-    vmovdqu 16(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 32(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpxor %xmm7, %xmm5, %xmm1
+    vmovdqu %xmm1, 0(%rdx)
+    vmovdqu 16(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm4
+    vpsrlq $63, %xmm5, %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm2, %xmm3
+    vmovdqu 64(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm4
+    vpslldq $8, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    vpsllq $1, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    vpxor %xmm3, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
+    vpxor %xmm2, %xmm5, %xmm5
     .byte 0xc4,0xe2,0x79,0xdd,0x02         # vaesenclast 0(%rdx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
-    vpsrlq $63, %xmm1, %xmm3
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm3, %xmm4
-    vpslldq $8, %xmm3, %xmm3
-    vpsllq $1, %xmm1, %xmm1
-    vpxor %xmm4, %xmm1, %xmm1
-    vpxor %xmm3, %xmm1, %xmm1
     add $16, %rcx
     add $16, %rdx
     sub $1, %r8
     cmp $1, %r8
     jae .Laes_gen_vaes256_xts_enc_k256_w1_loop
 .Laes_gen_vaes256_xts_enc_k256_w1_done:
-    vmovdqu %xmm1, (%rsi)
+    vmovdqu %xmm5, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2

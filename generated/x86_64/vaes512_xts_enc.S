@@ -25,132 +25,150 @@
 #   %zmm1 blocks 4-7
 #   %zmm2 blocks 8-11
 #   %zmm3 blocks 12-15
-#   %zmm4 tweaks of the group's first register: lane i T_(j+i)
-#   %zmm5 a block register's tweaks; then the tweaks ^ the last round key
-#   %zmm6 tweak arithmetic: the bits carried out of each qword
-#   %zmm7 tweak arithmetic: the high qword's carry times 0x87
-#   %zmm8 temporary: data loads
-#   %zmm9 rk0
-#   %zmm19 rk1
-#   %zmm18 rk2
-#   %zmm17 rk3
-#   %zmm16 rk4
-#   %zmm15 rk5
-#   %zmm14 rk6
-#   %zmm13 rk7
-#   %zmm12 rk8
-#   %zmm11 rk9
-#   %zmm10 rk10
+#   %zmm4 a block register's tweaks; then the tweaks ^ the last round key
+#   %zmm5 tweak arithmetic: the bits carried out
+#   %zmm6 tweak arithmetic: the carry times 0x87
+#   %zmm7 temporary: data loads
+#   %zmm8 tweaks of block register 0: this group's, then the next group's
+#   %zmm9 tweaks of block register 1: this group's, then the next group's
+#   %zmm10 tweaks of block register 2: this group's, then the next group's
+#   %zmm11 tweaks of block register 3: this group's, then the next group's
+#   %zmm12 rk0
+#   %zmm22 rk1
+#   %zmm21 rk2
+#   %zmm20 rk3
+#   %zmm19 rk4
+#   %zmm18 rk5
+#   %zmm17 rk6
+#   %zmm16 rk7
+#   %zmm15 rk8
+#   %zmm14 rk9
+#   %zmm13 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_enc_k128_w16
     .type aes_gen_vaes512_xts_enc_k128_w16, @function
     .p2align 5
 aes_gen_vaes512_xts_enc_k128_w16:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm9
-    vbroadcasti32x4 16(%rdi), %zmm19
-    vbroadcasti32x4 32(%rdi), %zmm18
-    vbroadcasti32x4 48(%rdi), %zmm17
-    vbroadcasti32x4 64(%rdi), %zmm16
-    vbroadcasti32x4 80(%rdi), %zmm15
-    vbroadcasti32x4 96(%rdi), %zmm14
-    vbroadcasti32x4 112(%rdi), %zmm13
-    vbroadcasti32x4 128(%rdi), %zmm12
-    vbroadcasti32x4 144(%rdi), %zmm11
-    vbroadcasti32x4 160(%rdi), %zmm10
-    vmovdqu (%rsi), %xmm4
-    vpsrlq $63, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $1, %xmm4, %xmm5
-    vpxor %xmm7, %xmm5, %xmm5
-    vpxor %xmm6, %xmm5, %xmm5
-    vinserti32x4 $1, %xmm5, %zmm4, %zmm4
-    vpsrlq $62, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $2, %xmm4, %xmm5
-    vpxor %xmm7, %xmm5, %xmm5
-    vpxor %xmm6, %xmm5, %xmm5
-    vinserti32x4 $2, %xmm5, %zmm4, %zmm4
-    vpsrlq $61, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $3, %xmm4, %xmm5
-    vpxor %xmm7, %xmm5, %xmm5
-    vpxor %xmm6, %xmm5, %xmm5
-    vinserti32x4 $3, %xmm5, %zmm4, %zmm4
+    vbroadcasti32x4 0(%rdi), %zmm12
+    vbroadcasti32x4 16(%rdi), %zmm22
+    vbroadcasti32x4 32(%rdi), %zmm21
+    vbroadcasti32x4 48(%rdi), %zmm20
+    vbroadcasti32x4 64(%rdi), %zmm19
+    vbroadcasti32x4 80(%rdi), %zmm18
+    vbroadcasti32x4 96(%rdi), %zmm17
+    vbroadcasti32x4 112(%rdi), %zmm16
+    vbroadcasti32x4 128(%rdi), %zmm15
+    vbroadcasti32x4 144(%rdi), %zmm14
+    vbroadcasti32x4 160(%rdi), %zmm13
+    vmovdqu (%rsi), %xmm8
+    vpsrlq $63, %xmm8, %xmm5
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm5, %xmm6
+    vpslldq $8, %xmm5, %xmm5
+    vpsllq $1, %xmm8, %xmm4
+    vpxor %xmm6, %xmm4, %xmm4
+    vpxor %xmm5, %xmm4, %xmm4
+    vinserti32x4 $1, %xmm4, %zmm8, %zmm8
+    vpsrlq $62, %xmm8, %xmm5
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm5, %xmm6
+    vpslldq $8, %xmm5, %xmm5
+    vpsllq $2, %xmm8, %xmm4
+    vpxor %xmm6, %xmm4, %xmm4
+    vpxor %xmm5, %xmm4, %xmm4
+    vinserti32x4 $2, %xmm4, %zmm8, %zmm8
+    vpsrlq $61, %xmm8, %xmm5
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm5, %xmm6
+    vpslldq $8, %xmm5, %xmm5
+    vpsllq $3, %xmm8, %xmm4
+    vpxor %xmm6, %xmm4, %xmm4
+    vpxor %xmm5, %xmm4, %xmm4
+    vinserti32x4 $3, %xmm4, %zmm8, %zmm8
+    vpsrlq $60, %zmm8, %zmm5
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
+    vpslldq $8, %zmm5, %zmm5
+    vpsllq $4, %zmm8, %zmm9
+    vpternlogq $150, %zmm6, %zmm5, %zmm9
+    vpsrldq $15, %zmm8, %zmm5
+    vpslldq $1, %zmm8, %zmm10
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
+    vpxord %zmm6, %zmm10, %zmm10
+    vpsrlq $52, %zmm8, %zmm5
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
+    vpslldq $8, %zmm5, %zmm5
+    vpsllq $12, %zmm8, %zmm11
+    vpternlogq $150, %zmm6, %zmm5, %zmm11
     cmp $16, %r8
     jb .Laes_gen_vaes512_xts_enc_k128_w16_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k128_w16_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm4, %zmm9, %zmm0
-    vpxord %zmm10, %zmm4, %zmm7
-    vmovdqu64 %zmm7, 0(%rdx)
-    vpsrlq $60, %zmm4, %zmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm6, %zmm7
-    vpslldq $8, %zmm6, %zmm6
-    vpsllq $4, %zmm4, %zmm5
-    vpternlogq $150, %zmm7, %zmm6, %zmm5
+    vpternlogq $150, %zmm8, %zmm12, %zmm0
+    vpxord %zmm13, %zmm8, %zmm4
+    vmovdqu64 %zmm4, 0(%rdx)
     vmovdqu64 64(%rcx), %zmm1
-    vpternlogq $150, %zmm5, %zmm9, %zmm1
-    vpxord %zmm10, %zmm5, %zmm7
-    vmovdqu64 %zmm7, 64(%rdx)
-    vpsrlq $56, %zmm4, %zmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm6, %zmm7
-    vpslldq $8, %zmm6, %zmm6
-    vpsllq $8, %zmm4, %zmm5
-    vpternlogq $150, %zmm7, %zmm6, %zmm5
+    vpternlogq $150, %zmm9, %zmm12, %zmm1
+    vpxord %zmm13, %zmm9, %zmm4
+    vmovdqu64 %zmm4, 64(%rdx)
     vmovdqu64 128(%rcx), %zmm2
-    vpternlogq $150, %zmm5, %zmm9, %zmm2
-    vpxord %zmm10, %zmm5, %zmm7
-    vmovdqu64 %zmm7, 128(%rdx)
-    vpsrlq $52, %zmm4, %zmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm6, %zmm7
-    vpslldq $8, %zmm6, %zmm6
-    vpsllq $12, %zmm4, %zmm5
-    vpternlogq $150, %zmm7, %zmm6, %zmm5
+    vpternlogq $150, %zmm10, %zmm12, %zmm2
+    vpxord %zmm13, %zmm10, %zmm4
+    vmovdqu64 %zmm4, 128(%rdx)
     vmovdqu64 192(%rcx), %zmm3
-    vpternlogq $150, %zmm5, %zmm9, %zmm3
-    vpxord %zmm10, %zmm5, %zmm7
-    vmovdqu64 %zmm7, 192(%rdx)
+    vpternlogq $150, %zmm11, %zmm12, %zmm3
+    vpxord %zmm13, %zmm11, %zmm4
+    vmovdqu64 %zmm4, 192(%rdx)
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm22, %zmm2, %zmm2
+    vpsrldq $14, %zmm8, %zmm5
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xde    # vaesenc %zmm22, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    vpslldq $2, %zmm8, %zmm8
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm21, %zmm2, %zmm2
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm21, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    vpxord %zmm6, %zmm8, %zmm8
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
+    vpsrldq $14, %zmm9, %zmm5
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    vpslldq $2, %zmm9, %zmm9
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
+    vpxord %zmm6, %zmm9, %zmm9
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm18, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xda    # vaesenc %zmm18, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    vpsrldq $14, %zmm10, %zmm5
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm17, %zmm2, %zmm2
+    vpslldq $2, %zmm10, %zmm10
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xd9    # vaesenc %zmm17, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm16, %zmm2, %zmm2
+    vpxord %zmm6, %zmm10, %zmm10
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xd8    # vaesenc %zmm16, %zmm3, %zmm3
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
+    vpsrldq $14, %zmm11, %zmm5
     .byte 0x62,0xd2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm15, %zmm2, %zmm2
     .byte 0x62,0xd2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm15, %zmm3, %zmm3
+    vpslldq $2, %zmm11, %zmm11
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xce    # vaesenc %zmm14, %zmm1, %zmm1
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
     .byte 0x62,0xd2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm14, %zmm2, %zmm2
     .byte 0x62,0xd2,0x65,0x48,0xdc,0xde    # vaesenc %zmm14, %zmm3, %zmm3
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm13, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm13, %zmm2, %zmm2
-    .byte 0x62,0xd2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm13, %zmm3, %zmm3
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm12, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm12, %zmm2, %zmm2
-    .byte 0x62,0xd2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm12, %zmm3, %zmm3
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm11, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm11, %zmm2, %zmm2
-    .byte 0x62,0xd2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm11, %zmm3, %zmm3
+    vpxord %zmm6, %zmm11, %zmm11
     .byte 0x62,0xf2,0x7d,0x48,0xdd,0x02    # vaesenclast 0(%rdx), %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     .byte 0x62,0xf2,0x75,0x48,0xdd,0x4a,0x01 # vaesenclast 64(%rdx), %zmm1, %zmm1
@@ -159,18 +177,13 @@ aes_gen_vaes512_xts_enc_k128_w16:
     vmovdqu64 %zmm2, 128(%rdx)
     .byte 0x62,0xf2,0x65,0x48,0xdd,0x5a,0x03 # vaesenclast 192(%rdx), %zmm3, %zmm3
     vmovdqu64 %zmm3, 192(%rdx)
-    vpsrlq $48, %zmm4, %zmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm6, %zmm7
-    vpslldq $8, %zmm6, %zmm6
-    vpsllq $16, %zmm4, %zmm4
-    vpternlogq $150, %zmm7, %zmm6, %zmm4
     add $256, %rcx
     add $256, %rdx
     sub $16, %r8
     cmp $16, %r8
     jae .Laes_gen_vaes512_xts_enc_k128_w16_loop
 .Laes_gen_vaes512_xts_enc_k128_w16_done:
-    vmovdqu %xmm4, (%rsi)
+    vmovdqu %xmm8, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -191,6 +204,9 @@ aes_gen_vaes512_xts_enc_k128_w16:
     vpxord %xmm17, %xmm17, %xmm17
     vpxord %xmm18, %xmm18, %xmm18
     vpxord %xmm19, %xmm19, %xmm19
+    vpxord %xmm20, %xmm20, %xmm20
+    vpxord %xmm21, %xmm21, %xmm21
+    vpxord %xmm22, %xmm22, %xmm22
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_enc_k128_w16, .-aes_gen_vaes512_xts_enc_k128_w16
@@ -204,112 +220,116 @@ aes_gen_vaes512_xts_enc_k128_w16:
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
-#   %zmm2 tweaks of the group's first register: lane i T_(j+i)
-#   %zmm3 a block register's tweaks; then the tweaks ^ the last round key
-#   %zmm4 tweak arithmetic: the bits carried out of each qword
-#   %zmm5 tweak arithmetic: the high qword's carry times 0x87
-#   %zmm6 temporary: data loads
-#   %zmm7 rk0
-#   %zmm17 rk1
-#   %zmm16 rk2
-#   %zmm15 rk3
-#   %zmm14 rk4
-#   %zmm13 rk5
-#   %zmm12 rk6
-#   %zmm11 rk7
-#   %zmm10 rk8
-#   %zmm9 rk9
-#   %zmm8 rk10
+#   %zmm2 a block register's tweaks; then the tweaks ^ the last round key
+#   %zmm3 tweak arithmetic: the bits carried out
+#   %zmm4 tweak arithmetic: the carry times 0x87
+#   %zmm5 temporary: data loads
+#   %zmm6 tweaks of block register 0: this group's, then the next group's
+#   %zmm7 tweaks of block register 1: this group's, then the next group's
+#   %zmm8 rk0
+#   %zmm18 rk1
+#   %zmm17 rk2
+#   %zmm16 rk3
+#   %zmm15 rk4
+#   %zmm14 rk5
+#   %zmm13 rk6
+#   %zmm12 rk7
+#   %zmm11 rk8
+#   %zmm10 rk9
+#   %zmm9 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_enc_k128_w8
     .type aes_gen_vaes512_xts_enc_k128_w8, @function
     .p2align 5
 aes_gen_vaes512_xts_enc_k128_w8:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm7
-    vbroadcasti32x4 16(%rdi), %zmm17
-    vbroadcasti32x4 32(%rdi), %zmm16
-    vbroadcasti32x4 48(%rdi), %zmm15
-    vbroadcasti32x4 64(%rdi), %zmm14
-    vbroadcasti32x4 80(%rdi), %zmm13
-    vbroadcasti32x4 96(%rdi), %zmm12
-    vbroadcasti32x4 112(%rdi), %zmm11
-    vbroadcasti32x4 128(%rdi), %zmm10
-    vbroadcasti32x4 144(%rdi), %zmm9
-    vbroadcasti32x4 160(%rdi), %zmm8
-    vmovdqu (%rsi), %xmm2
-    vpsrlq $63, %xmm2, %xmm4
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm4, %xmm5
-    vpslldq $8, %xmm4, %xmm4
-    vpsllq $1, %xmm2, %xmm3
-    vpxor %xmm5, %xmm3, %xmm3
-    vpxor %xmm4, %xmm3, %xmm3
-    vinserti32x4 $1, %xmm3, %zmm2, %zmm2
-    vpsrlq $62, %xmm2, %xmm4
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm4, %xmm5
-    vpslldq $8, %xmm4, %xmm4
-    vpsllq $2, %xmm2, %xmm3
-    vpxor %xmm5, %xmm3, %xmm3
-    vpxor %xmm4, %xmm3, %xmm3
-    vinserti32x4 $2, %xmm3, %zmm2, %zmm2
-    vpsrlq $61, %xmm2, %xmm4
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm4, %xmm5
-    vpslldq $8, %xmm4, %xmm4
-    vpsllq $3, %xmm2, %xmm3
-    vpxor %xmm5, %xmm3, %xmm3
-    vpxor %xmm4, %xmm3, %xmm3
-    vinserti32x4 $3, %xmm3, %zmm2, %zmm2
+    vbroadcasti32x4 0(%rdi), %zmm8
+    vbroadcasti32x4 16(%rdi), %zmm18
+    vbroadcasti32x4 32(%rdi), %zmm17
+    vbroadcasti32x4 48(%rdi), %zmm16
+    vbroadcasti32x4 64(%rdi), %zmm15
+    vbroadcasti32x4 80(%rdi), %zmm14
+    vbroadcasti32x4 96(%rdi), %zmm13
+    vbroadcasti32x4 112(%rdi), %zmm12
+    vbroadcasti32x4 128(%rdi), %zmm11
+    vbroadcasti32x4 144(%rdi), %zmm10
+    vbroadcasti32x4 160(%rdi), %zmm9
+    vmovdqu (%rsi), %xmm6
+    vpsrlq $63, %xmm6, %xmm3
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
+    vpslldq $8, %xmm3, %xmm3
+    vpsllq $1, %xmm6, %xmm2
+    vpxor %xmm4, %xmm2, %xmm2
+    vpxor %xmm3, %xmm2, %xmm2
+    vinserti32x4 $1, %xmm2, %zmm6, %zmm6
+    vpsrlq $62, %xmm6, %xmm3
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
+    vpslldq $8, %xmm3, %xmm3
+    vpsllq $2, %xmm6, %xmm2
+    vpxor %xmm4, %xmm2, %xmm2
+    vpxor %xmm3, %xmm2, %xmm2
+    vinserti32x4 $2, %xmm2, %zmm6, %zmm6
+    vpsrlq $61, %xmm6, %xmm3
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
+    vpslldq $8, %xmm3, %xmm3
+    vpsllq $3, %xmm6, %xmm2
+    vpxor %xmm4, %xmm2, %xmm2
+    vpxor %xmm3, %xmm2, %xmm2
+    vinserti32x4 $3, %xmm2, %zmm6, %zmm6
+    vpsrlq $60, %zmm6, %zmm3
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
+    vpslldq $8, %zmm3, %zmm3
+    vpsllq $4, %zmm6, %zmm7
+    vpternlogq $150, %zmm4, %zmm3, %zmm7
     cmp $8, %r8
     jb .Laes_gen_vaes512_xts_enc_k128_w8_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k128_w8_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm2, %zmm7, %zmm0
-    vpxord %zmm8, %zmm2, %zmm5
-    vmovdqu64 %zmm5, 0(%rdx)
-    vpsrlq $60, %zmm2, %zmm4
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm4, %zmm5
-    vpslldq $8, %zmm4, %zmm4
-    vpsllq $4, %zmm2, %zmm3
-    vpternlogq $150, %zmm5, %zmm4, %zmm3
+    vpternlogq $150, %zmm6, %zmm8, %zmm0
+    vpxord %zmm9, %zmm6, %zmm2
+    vmovdqu64 %zmm2, 0(%rdx)
     vmovdqu64 64(%rcx), %zmm1
-    vpternlogq $150, %zmm3, %zmm7, %zmm1
-    vpxord %zmm8, %zmm3, %zmm5
-    vmovdqu64 %zmm5, 64(%rdx)
+    vpternlogq $150, %zmm7, %zmm8, %zmm1
+    vpxord %zmm9, %zmm7, %zmm2
+    vmovdqu64 %zmm2, 64(%rdx)
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    vpsrldq $15, %zmm6, %zmm3
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    vpslldq $1, %zmm6, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
+    vpxord %zmm4, %zmm6, %zmm6
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xce    # vaesenc %zmm14, %zmm1, %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm13, %zmm1, %zmm1
+    vpsrldq $15, %zmm7, %zmm3
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm12, %zmm1, %zmm1
+    vpslldq $1, %zmm7, %zmm7
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm11, %zmm1, %zmm1
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm10, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xca    # vaesenc %zmm10, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm9, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm9, %zmm1, %zmm1
+    vpxord %zmm4, %zmm7, %zmm7
     .byte 0x62,0xf2,0x7d,0x48,0xdd,0x02    # vaesenclast 0(%rdx), %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     .byte 0x62,0xf2,0x75,0x48,0xdd,0x4a,0x01 # vaesenclast 64(%rdx), %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rdx)
-    vpsrlq $56, %zmm2, %zmm4
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm4, %zmm5
-    vpslldq $8, %zmm4, %zmm4
-    vpsllq $8, %zmm2, %zmm2
-    vpternlogq $150, %zmm5, %zmm4, %zmm2
     add $128, %rcx
     add $128, %rdx
     sub $8, %r8
     cmp $8, %r8
     jae .Laes_gen_vaes512_xts_enc_k128_w8_loop
 .Laes_gen_vaes512_xts_enc_k128_w8_done:
-    vmovdqu %xmm2, (%rsi)
+    vmovdqu %xmm6, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -328,6 +348,7 @@ aes_gen_vaes512_xts_enc_k128_w8:
     vpxor %xmm15, %xmm15, %xmm15
     vpxord %xmm16, %xmm16, %xmm16
     vpxord %xmm17, %xmm17, %xmm17
+    vpxord %xmm18, %xmm18, %xmm18
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_enc_k128_w8, .-aes_gen_vaes512_xts_enc_k128_w8
@@ -340,11 +361,11 @@ aes_gen_vaes512_xts_enc_k128_w8:
 # Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
-#   %zmm1 tweaks of the group's first register: lane i T_(j+i)
-#   %zmm2 a block register's tweaks; then the tweaks ^ the last round key
-#   %zmm3 tweak arithmetic: the bits carried out of each qword
-#   %zmm4 tweak arithmetic: the high qword's carry times 0x87
-#   %zmm5 temporary: data loads
+#   %zmm1 a block register's tweaks; then the tweaks ^ the last round key
+#   %zmm2 tweak arithmetic: the bits carried out
+#   %zmm3 tweak arithmetic: the carry times 0x87
+#   %zmm4 temporary: data loads
+#   %zmm5 tweaks of block register 0: this group's, then the next group's
 #   %zmm6 rk0
 #   %zmm16 rk1
 #   %zmm15 rk2
@@ -373,59 +394,59 @@ aes_gen_vaes512_xts_enc_k128_w4:
     vbroadcasti32x4 128(%rdi), %zmm9
     vbroadcasti32x4 144(%rdi), %zmm8
     vbroadcasti32x4 160(%rdi), %zmm7
-    vmovdqu (%rsi), %xmm1
-    vpsrlq $63, %xmm1, %xmm3
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
-    vpslldq $8, %xmm3, %xmm3
-    vpsllq $1, %xmm1, %xmm2
-    vpxor %xmm4, %xmm2, %xmm2
-    vpxor %xmm3, %xmm2, %xmm2
-    vinserti32x4 $1, %xmm2, %zmm1, %zmm1
-    vpsrlq $62, %xmm1, %xmm3
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
-    vpslldq $8, %xmm3, %xmm3
-    vpsllq $2, %xmm1, %xmm2
-    vpxor %xmm4, %xmm2, %xmm2
-    vpxor %xmm3, %xmm2, %xmm2
-    vinserti32x4 $2, %xmm2, %zmm1, %zmm1
-    vpsrlq $61, %xmm1, %xmm3
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
-    vpslldq $8, %xmm3, %xmm3
-    vpsllq $3, %xmm1, %xmm2
-    vpxor %xmm4, %xmm2, %xmm2
-    vpxor %xmm3, %xmm2, %xmm2
-    vinserti32x4 $3, %xmm2, %zmm1, %zmm1
+    vmovdqu (%rsi), %xmm5
+    vpsrlq $63, %xmm5, %xmm2
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm2, %xmm3
+    vpslldq $8, %xmm2, %xmm2
+    vpsllq $1, %xmm5, %xmm1
+    vpxor %xmm3, %xmm1, %xmm1
+    vpxor %xmm2, %xmm1, %xmm1
+    vinserti32x4 $1, %xmm1, %zmm5, %zmm5
+    vpsrlq $62, %xmm5, %xmm2
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm2, %xmm3
+    vpslldq $8, %xmm2, %xmm2
+    vpsllq $2, %xmm5, %xmm1
+    vpxor %xmm3, %xmm1, %xmm1
+    vpxor %xmm2, %xmm1, %xmm1
+    vinserti32x4 $2, %xmm1, %zmm5, %zmm5
+    vpsrlq $61, %xmm5, %xmm2
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm2, %xmm3
+    vpslldq $8, %xmm2, %xmm2
+    vpsllq $3, %xmm5, %xmm1
+    vpxor %xmm3, %xmm1, %xmm1
+    vpxor %xmm2, %xmm1, %xmm1
+    vinserti32x4 $3, %xmm1, %zmm5, %zmm5
     cmp $4, %r8
     jb .Laes_gen_vaes512_xts_enc_k128_w4_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k128_w4_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm1, %zmm6, %zmm0
-    vpxord %zmm7, %zmm1, %zmm4
-    vmovdqu64 %zmm4, 0(%rdx)
+    vpternlogq $150, %zmm5, %zmm6, %zmm0
+    vpxord %zmm7, %zmm5, %zmm1
+    vmovdqu64 %zmm1, 0(%rdx)
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    vpsrlq $60, %zmm5, %zmm2
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm2, %zmm3
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
+    vpslldq $8, %zmm2, %zmm2
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm10, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm9, %zmm0, %zmm0
+    vpsllq $4, %zmm5, %zmm5
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm8, %zmm0, %zmm0
+    vpternlogq $150, %zmm3, %zmm2, %zmm5
     .byte 0x62,0xf2,0x7d,0x48,0xdd,0x02    # vaesenclast 0(%rdx), %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
-    vpsrlq $60, %zmm1, %zmm3
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
-    vpslldq $8, %zmm3, %zmm3
-    vpsllq $4, %zmm1, %zmm1
-    vpternlogq $150, %zmm4, %zmm3, %zmm1
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
     cmp $4, %r8
     jae .Laes_gen_vaes512_xts_enc_k128_w4_loop
 .Laes_gen_vaes512_xts_enc_k128_w4_done:
-    vmovdqu %xmm1, (%rsi)
+    vmovdqu %xmm5, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -455,11 +476,11 @@ aes_gen_vaes512_xts_enc_k128_w4:
 # Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 tweaks of the group's first register: lane i T_(j+i)
-#   %xmm2 a block register's tweaks; then the tweaks ^ the last round key
-#   %xmm3 tweak arithmetic: the bits carried out of each qword
-#   %xmm4 tweak arithmetic: the high qword's carry times 0x87
-#   %xmm5 temporary: data loads
+#   %xmm1 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm2 tweak arithmetic: the bits carried out
+#   %xmm3 tweak arithmetic: the carry times 0x87
+#   %xmm4 temporary: data loads
+#   %xmm5 tweaks of block register 0: this group's, then the next group's
 #   %xmm6 rk0
 #   %xmm16 rk1
 #   %xmm15 rk2
@@ -488,40 +509,40 @@ aes_gen_vaes512_xts_enc_k128_w1:
     vmovdqu 128(%rdi), %xmm9
     vmovdqu 144(%rdi), %xmm8
     vmovdqu 160(%rdi), %xmm7
-    vmovdqu (%rsi), %xmm1
+    vmovdqu (%rsi), %xmm5
     cmp $1, %r8
     jb .Laes_gen_vaes512_xts_enc_k128_w1_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k128_w1_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm5, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm1, %xmm4
-    vmovdqu %xmm4, 0(%rdx)
+    vpxor %xmm7, %xmm5, %xmm1
+    vmovdqu %xmm1, 0(%rdx)
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    vpsrlq $63, %xmm5, %xmm2
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm2, %xmm3
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    vpslldq $8, %xmm2, %xmm2
     .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    vpsllq $1, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vpxor %xmm3, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
+    vpxor %xmm2, %xmm5, %xmm5
     .byte 0xc4,0xe2,0x79,0xdd,0x02         # vaesenclast 0(%rdx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
-    vpsrlq $63, %xmm1, %xmm3
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
-    vpslldq $8, %xmm3, %xmm3
-    vpsllq $1, %xmm1, %xmm1
-    vpxor %xmm4, %xmm1, %xmm1
-    vpxor %xmm3, %xmm1, %xmm1
     add $16, %rcx
     add $16, %rdx
     sub $1, %r8
     cmp $1, %r8
     jae .Laes_gen_vaes512_xts_enc_k128_w1_loop
 .Laes_gen_vaes512_xts_enc_k128_w1_done:
-    vmovdqu %xmm1, (%rsi)
+    vmovdqu %xmm5, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -554,144 +575,162 @@ aes_gen_vaes512_xts_enc_k128_w1:
 #   %zmm1 blocks 4-7
 #   %zmm2 blocks 8-11
 #   %zmm3 blocks 12-15
-#   %zmm4 tweaks of the group's first register: lane i T_(j+i)
-#   %zmm5 a block register's tweaks; then the tweaks ^ the last round key
-#   %zmm6 tweak arithmetic: the bits carried out of each qword
-#   %zmm7 tweak arithmetic: the high qword's carry times 0x87
-#   %zmm8 temporary: data loads
-#   %zmm9 rk0
-#   %zmm21 rk1
-#   %zmm20 rk2
-#   %zmm19 rk3
-#   %zmm18 rk4
-#   %zmm17 rk5
-#   %zmm16 rk6
-#   %zmm15 rk7
-#   %zmm14 rk8
-#   %zmm13 rk9
-#   %zmm12 rk10
-#   %zmm11 rk11
-#   %zmm10 rk12
+#   %zmm4 a block register's tweaks; then the tweaks ^ the last round key
+#   %zmm5 tweak arithmetic: the bits carried out
+#   %zmm6 tweak arithmetic: the carry times 0x87
+#   %zmm7 temporary: data loads
+#   %zmm8 tweaks of block register 0: this group's, then the next group's
+#   %zmm9 tweaks of block register 1: this group's, then the next group's
+#   %zmm10 tweaks of block register 2: this group's, then the next group's
+#   %zmm11 tweaks of block register 3: this group's, then the next group's
+#   %zmm12 rk0
+#   %zmm24 rk1
+#   %zmm23 rk2
+#   %zmm22 rk3
+#   %zmm21 rk4
+#   %zmm20 rk5
+#   %zmm19 rk6
+#   %zmm18 rk7
+#   %zmm17 rk8
+#   %zmm16 rk9
+#   %zmm15 rk10
+#   %zmm14 rk11
+#   %zmm13 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_enc_k192_w16
     .type aes_gen_vaes512_xts_enc_k192_w16, @function
     .p2align 5
 aes_gen_vaes512_xts_enc_k192_w16:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm9
-    vbroadcasti32x4 16(%rdi), %zmm21
-    vbroadcasti32x4 32(%rdi), %zmm20
-    vbroadcasti32x4 48(%rdi), %zmm19
-    vbroadcasti32x4 64(%rdi), %zmm18
-    vbroadcasti32x4 80(%rdi), %zmm17
-    vbroadcasti32x4 96(%rdi), %zmm16
-    vbroadcasti32x4 112(%rdi), %zmm15
-    vbroadcasti32x4 128(%rdi), %zmm14
-    vbroadcasti32x4 144(%rdi), %zmm13
-    vbroadcasti32x4 160(%rdi), %zmm12
-    vbroadcasti32x4 176(%rdi), %zmm11
-    vbroadcasti32x4 192(%rdi), %zmm10
-    vmovdqu (%rsi), %xmm4
-    vpsrlq $63, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $1, %xmm4, %xmm5
-    vpxor %xmm7, %xmm5, %xmm5
-    vpxor %xmm6, %xmm5, %xmm5
-    vinserti32x4 $1, %xmm5, %zmm4, %zmm4
-    vpsrlq $62, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $2, %xmm4, %xmm5
-    vpxor %xmm7, %xmm5, %xmm5
-    vpxor %xmm6, %xmm5, %xmm5
-    vinserti32x4 $2, %xmm5, %zmm4, %zmm4
-    vpsrlq $61, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $3, %xmm4, %xmm5
-    vpxor %xmm7, %xmm5, %xmm5
-    vpxor %xmm6, %xmm5, %xmm5
-    vinserti32x4 $3, %xmm5, %zmm4, %zmm4
+    vbroadcasti32x4 0(%rdi), %zmm12
+    vbroadcasti32x4 16(%rdi), %zmm24
+    vbroadcasti32x4 32(%rdi), %zmm23
+    vbroadcasti32x4 48(%rdi), %zmm22
+    vbroadcasti32x4 64(%rdi), %zmm21
+    vbroadcasti32x4 80(%rdi), %zmm20
+    vbroadcasti32x4 96(%rdi), %zmm19
+    vbroadcasti32x4 112(%rdi), %zmm18
+    vbroadcasti32x4 128(%rdi), %zmm17
+    vbroadcasti32x4 144(%rdi), %zmm16
+    vbroadcasti32x4 160(%rdi), %zmm15
+    vbroadcasti32x4 176(%rdi), %zmm14
+    vbroadcasti32x4 192(%rdi), %zmm13
+    vmovdqu (%rsi), %xmm8
+    vpsrlq $63, %xmm8, %xmm5
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm5, %xmm6
+    vpslldq $8, %xmm5, %xmm5
+    vpsllq $1, %xmm8, %xmm4
+    vpxor %xmm6, %xmm4, %xmm4
+    vpxor %xmm5, %xmm4, %xmm4
+    vinserti32x4 $1, %xmm4, %zmm8, %zmm8
+    vpsrlq $62, %xmm8, %xmm5
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm5, %xmm6
+    vpslldq $8, %xmm5, %xmm5
+    vpsllq $2, %xmm8, %xmm4
+    vpxor %xmm6, %xmm4, %xmm4
+    vpxor %xmm5, %xmm4, %xmm4
+    vinserti32x4 $2, %xmm4, %zmm8, %zmm8
+    vpsrlq $61, %xmm8, %xmm5
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm5, %xmm6
+    vpslldq $8, %xmm5, %xmm5
+    vpsllq $3, %xmm8, %xmm4
+    vpxor %xmm6, %xmm4, %xmm4
+    vpxor %xmm5, %xmm4, %xmm4
+    vinserti32x4 $3, %xmm4, %zmm8, %zmm8
+    vpsrlq $60, %zmm8, %zmm5
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
+    vpslldq $8, %zmm5, %zmm5
+    vpsllq $4, %zmm8, %zmm9
+    vpternlogq $150, %zmm6, %zmm5, %zmm9
+    vpsrldq $15, %zmm8, %zmm5
+    vpslldq $1, %zmm8, %zmm10
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
+    vpxord %zmm6, %zmm10, %zmm10
+    vpsrlq $52, %zmm8, %zmm5
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
+    vpslldq $8, %zmm5, %zmm5
+    vpsllq $12, %zmm8, %zmm11
+    vpternlogq $150, %zmm6, %zmm5, %zmm11
     cmp $16, %r8
     jb .Laes_gen_vaes512_xts_enc_k192_w16_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k192_w16_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm4, %zmm9, %zmm0
-    vpxord %zmm10, %zmm4, %zmm7
-    vmovdqu64 %zmm7, 0(%rdx)
-    vpsrlq $60, %zmm4, %zmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm6, %zmm7
-    vpslldq $8, %zmm6, %zmm6
-    vpsllq $4, %zmm4, %zmm5
-    vpternlogq $150, %zmm7, %zmm6, %zmm5
+    vpternlogq $150, %zmm8, %zmm12, %zmm0
+    vpxord %zmm13, %zmm8, %zmm4
+    vmovdqu64 %zmm4, 0(%rdx)
     vmovdqu64 64(%rcx), %zmm1
-    vpternlogq $150, %zmm5, %zmm9, %zmm1
-    vpxord %zmm10, %zmm5, %zmm7
-    vmovdqu64 %zmm7, 64(%rdx)
-    vpsrlq $56, %zmm4, %zmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm6, %zmm7
-    vpslldq $8, %zmm6, %zmm6
-    vpsllq $8, %zmm4, %zmm5
-    vpternlogq $150, %zmm7, %zmm6, %zmm5
+    vpternlogq $150, %zmm9, %zmm12, %zmm1
+    vpxord %zmm13, %zmm9, %zmm4
+    vmovdqu64 %zmm4, 64(%rdx)
     vmovdqu64 128(%rcx), %zmm2
-    vpternlogq $150, %zmm5, %zmm9, %zmm2
-    vpxord %zmm10, %zmm5, %zmm7
-    vmovdqu64 %zmm7, 128(%rdx)
-    vpsrlq $52, %zmm4, %zmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm6, %zmm7
-    vpslldq $8, %zmm6, %zmm6
-    vpsllq $12, %zmm4, %zmm5
-    vpternlogq $150, %zmm7, %zmm6, %zmm5
+    vpternlogq $150, %zmm10, %zmm12, %zmm2
+    vpxord %zmm13, %zmm10, %zmm4
+    vmovdqu64 %zmm4, 128(%rdx)
     vmovdqu64 192(%rcx), %zmm3
-    vpternlogq $150, %zmm5, %zmm9, %zmm3
-    vpxord %zmm10, %zmm5, %zmm7
-    vmovdqu64 %zmm7, 192(%rdx)
+    vpternlogq $150, %zmm11, %zmm12, %zmm3
+    vpxord %zmm13, %zmm11, %zmm4
+    vmovdqu64 %zmm4, 192(%rdx)
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm24, %zmm2, %zmm2
+    vpsrldq $14, %zmm8, %zmm5
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xd8    # vaesenc %zmm24, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    vpslldq $2, %zmm8, %zmm8
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm23, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm23, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm22, %zmm2, %zmm2
+    vpxord %zmm6, %zmm8, %zmm8
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xde    # vaesenc %zmm22, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    vpsrldq $14, %zmm9, %zmm5
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm21, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm21, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    vpslldq $2, %zmm9, %zmm9
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    vpxord %zmm6, %zmm9, %zmm9
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    vpsrldq $14, %zmm10, %zmm5
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm18, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xda    # vaesenc %zmm18, %zmm3, %zmm3
+    vpslldq $2, %zmm10, %zmm10
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm17, %zmm2, %zmm2
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xd9    # vaesenc %zmm17, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    vpxord %zmm6, %zmm10, %zmm10
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm16, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xd8    # vaesenc %zmm16, %zmm3, %zmm3
+    vpsrldq $14, %zmm11, %zmm5
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
     .byte 0x62,0xd2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm15, %zmm2, %zmm2
+    vpslldq $2, %zmm11, %zmm11
     .byte 0x62,0xd2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm15, %zmm3, %zmm3
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xce    # vaesenc %zmm14, %zmm1, %zmm1
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
     .byte 0x62,0xd2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm14, %zmm2, %zmm2
     .byte 0x62,0xd2,0x65,0x48,0xdc,0xde    # vaesenc %zmm14, %zmm3, %zmm3
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm13, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm13, %zmm2, %zmm2
-    .byte 0x62,0xd2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm13, %zmm3, %zmm3
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm12, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm12, %zmm2, %zmm2
-    .byte 0x62,0xd2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm12, %zmm3, %zmm3
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm11, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm11, %zmm2, %zmm2
-    .byte 0x62,0xd2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm11, %zmm3, %zmm3
+    vpxord %zmm6, %zmm11, %zmm11
     .byte 0x62,0xf2,0x7d,0x48,0xdd,0x02    # vaesenclast 0(%rdx), %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     .byte 0x62,0xf2,0x75,0x48,0xdd,0x4a,0x01 # vaesenclast 64(%rdx), %zmm1, %zmm1
@@ -700,18 +739,13 @@ aes_gen_vaes512_xts_enc_k192_w16:
     vmovdqu64 %zmm2, 128(%rdx)
     .byte 0x62,0xf2,0x65,0x48,0xdd,0x5a,0x03 # vaesenclast 192(%rdx), %zmm3, %zmm3
     vmovdqu64 %zmm3, 192(%rdx)
-    vpsrlq $48, %zmm4, %zmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm6, %zmm7
-    vpslldq $8, %zmm6, %zmm6
-    vpsllq $16, %zmm4, %zmm4
-    vpternlogq $150, %zmm7, %zmm6, %zmm4
     add $256, %rcx
     add $256, %rdx
     sub $16, %r8
     cmp $16, %r8
     jae .Laes_gen_vaes512_xts_enc_k192_w16_loop
 .Laes_gen_vaes512_xts_enc_k192_w16_done:
-    vmovdqu %xmm4, (%rsi)
+    vmovdqu %xmm8, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -734,6 +768,9 @@ aes_gen_vaes512_xts_enc_k192_w16:
     vpxord %xmm19, %xmm19, %xmm19
     vpxord %xmm20, %xmm20, %xmm20
     vpxord %xmm21, %xmm21, %xmm21
+    vpxord %xmm22, %xmm22, %xmm22
+    vpxord %xmm23, %xmm23, %xmm23
+    vpxord %xmm24, %xmm24, %xmm24
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_enc_k192_w16, .-aes_gen_vaes512_xts_enc_k192_w16
@@ -747,120 +784,124 @@ aes_gen_vaes512_xts_enc_k192_w16:
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
-#   %zmm2 tweaks of the group's first register: lane i T_(j+i)
-#   %zmm3 a block register's tweaks; then the tweaks ^ the last round key
-#   %zmm4 tweak arithmetic: the bits carried out of each qword
-#   %zmm5 tweak arithmetic: the high qword's carry times 0x87
-#   %zmm6 temporary: data loads
-#   %zmm7 rk0
-#   %zmm19 rk1
-#   %zmm18 rk2
-#   %zmm17 rk3
-#   %zmm16 rk4
-#   %zmm15 rk5
-#   %zmm14 rk6
-#   %zmm13 rk7
-#   %zmm12 rk8
-#   %zmm11 rk9
-#   %zmm10 rk10
-#   %zmm9 rk11
-#   %zmm8 rk12
+#   %zmm2 a block register's tweaks; then the tweaks ^ the last round key
+#   %zmm3 tweak arithmetic: the bits carried out
+#   %zmm4 tweak arithmetic: the carry times 0x87
+#   %zmm5 temporary: data loads
+#   %zmm6 tweaks of block register 0: this group's, then the next group's
+#   %zmm7 tweaks of block register 1: this group's, then the next group's
+#   %zmm8 rk0
+#   %zmm20 rk1
+#   %zmm19 rk2
+#   %zmm18 rk3
+#   %zmm17 rk4
+#   %zmm16 rk5
+#   %zmm15 rk6
+#   %zmm14 rk7
+#   %zmm13 rk8
+#   %zmm12 rk9
+#   %zmm11 rk10
+#   %zmm10 rk11
+#   %zmm9 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_enc_k192_w8
     .type aes_gen_vaes512_xts_enc_k192_w8, @function
     .p2align 5
 aes_gen_vaes512_xts_enc_k192_w8:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm7
-    vbroadcasti32x4 16(%rdi), %zmm19
-    vbroadcasti32x4 32(%rdi), %zmm18
-    vbroadcasti32x4 48(%rdi), %zmm17
-    vbroadcasti32x4 64(%rdi), %zmm16
-    vbroadcasti32x4 80(%rdi), %zmm15
-    vbroadcasti32x4 96(%rdi), %zmm14
-    vbroadcasti32x4 112(%rdi), %zmm13
-    vbroadcasti32x4 128(%rdi), %zmm12
-    vbroadcasti32x4 144(%rdi), %zmm11
-    vbroadcasti32x4 160(%rdi), %zmm10
-    vbroadcasti32x4 176(%rdi), %zmm9
-    vbroadcasti32x4 192(%rdi), %zmm8
-    vmovdqu (%rsi), %xmm2
-    vpsrlq $63, %xmm2, %xmm4
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm4, %xmm5
-    vpslldq $8, %xmm4, %xmm4
-    vpsllq $1, %xmm2, %xmm3
-    vpxor %xmm5, %xmm3, %xmm3
-    vpxor %xmm4, %xmm3, %xmm3
-    vinserti32x4 $1, %xmm3, %zmm2, %zmm2
-    vpsrlq $62, %xmm2, %xmm4
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm4, %xmm5
-    vpslldq $8, %xmm4, %xmm4
-    vpsllq $2, %xmm2, %xmm3
-    vpxor %xmm5, %xmm3, %xmm3
-    vpxor %xmm4, %xmm3, %xmm3
-    vinserti32x4 $2, %xmm3, %zmm2, %zmm2
-    vpsrlq $61, %xmm2, %xmm4
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm4, %xmm5
-    vpslldq $8, %xmm4, %xmm4
-    vpsllq $3, %xmm2, %xmm3
-    vpxor %xmm5, %xmm3, %xmm3
-    vpxor %xmm4, %xmm3, %xmm3
-    vinserti32x4 $3, %xmm3, %zmm2, %zmm2
+    vbroadcasti32x4 0(%rdi), %zmm8
+    vbroadcasti32x4 16(%rdi), %zmm20
+    vbroadcasti32x4 32(%rdi), %zmm19
+    vbroadcasti32x4 48(%rdi), %zmm18
+    vbroadcasti32x4 64(%rdi), %zmm17
+    vbroadcasti32x4 80(%rdi), %zmm16
+    vbroadcasti32x4 96(%rdi), %zmm15
+    vbroadcasti32x4 112(%rdi), %zmm14
+    vbroadcasti32x4 128(%rdi), %zmm13
+    vbroadcasti32x4 144(%rdi), %zmm12
+    vbroadcasti32x4 160(%rdi), %zmm11
+    vbroadcasti32x4 176(%rdi), %zmm10
+    vbroadcasti32x4 192(%rdi), %zmm9
+    vmovdqu (%rsi), %xmm6
+    vpsrlq $63, %xmm6, %xmm3
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
+    vpslldq $8, %xmm3, %xmm3
+    vpsllq $1, %xmm6, %xmm2
+    vpxor %xmm4, %xmm2, %xmm2
+    vpxor %xmm3, %xmm2, %xmm2
+    vinserti32x4 $1, %xmm2, %zmm6, %zmm6
+    vpsrlq $62, %xmm6, %xmm3
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
+    vpslldq $8, %xmm3, %xmm3
+    vpsllq $2, %xmm6, %xmm2
+    vpxor %xmm4, %xmm2, %xmm2
+    vpxor %xmm3, %xmm2, %xmm2
+    vinserti32x4 $2, %xmm2, %zmm6, %zmm6
+    vpsrlq $61, %xmm6, %xmm3
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
+    vpslldq $8, %xmm3, %xmm3
+    vpsllq $3, %xmm6, %xmm2
+    vpxor %xmm4, %xmm2, %xmm2
+    vpxor %xmm3, %xmm2, %xmm2
+    vinserti32x4 $3, %xmm2, %zmm6, %zmm6
+    vpsrlq $60, %zmm6, %zmm3
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
+    vpslldq $8, %zmm3, %zmm3
+    vpsllq $4, %zmm6, %zmm7
+    vpternlogq $150, %zmm4, %zmm3, %zmm7
     cmp $8, %r8
     jb .Laes_gen_vaes512_xts_enc_k192_w8_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k192_w8_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm2, %zmm7, %zmm0
-    vpxord %zmm8, %zmm2, %zmm5
-    vmovdqu64 %zmm5, 0(%rdx)
-    vpsrlq $60, %zmm2, %zmm4
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm4, %zmm5
-    vpslldq $8, %zmm4, %zmm4
-    vpsllq $4, %zmm2, %zmm3
-    vpternlogq $150, %zmm5, %zmm4, %zmm3
+    vpternlogq $150, %zmm6, %zmm8, %zmm0
+    vpxord %zmm9, %zmm6, %zmm2
+    vmovdqu64 %zmm2, 0(%rdx)
     vmovdqu64 64(%rcx), %zmm1
-    vpternlogq $150, %zmm3, %zmm7, %zmm1
-    vpxord %zmm8, %zmm3, %zmm5
-    vmovdqu64 %zmm5, 64(%rdx)
+    vpternlogq $150, %zmm7, %zmm8, %zmm1
+    vpxord %zmm9, %zmm7, %zmm2
+    vmovdqu64 %zmm2, 64(%rdx)
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    vpsrldq $15, %zmm6, %zmm3
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
+    vpslldq $1, %zmm6, %zmm6
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    vpxord %zmm4, %zmm6, %zmm6
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xce    # vaesenc %zmm14, %zmm1, %zmm1
+    vpsrldq $15, %zmm7, %zmm3
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm13, %zmm1, %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
+    vpslldq $1, %zmm7, %zmm7
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm12, %zmm1, %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm11, %zmm1, %zmm1
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm10, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xca    # vaesenc %zmm10, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm9, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm9, %zmm1, %zmm1
+    vpxord %zmm4, %zmm7, %zmm7
     .byte 0x62,0xf2,0x7d,0x48,0xdd,0x02    # vaesenclast 0(%rdx), %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     .byte 0x62,0xf2,0x75,0x48,0xdd,0x4a,0x01 # vaesenclast 64(%rdx), %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rdx)
-    vpsrlq $56, %zmm2, %zmm4
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm4, %zmm5
-    vpslldq $8, %zmm4, %zmm4
-    vpsllq $8, %zmm2, %zmm2
-    vpternlogq $150, %zmm5, %zmm4, %zmm2
     add $128, %rcx
     add $128, %rdx
     sub $8, %r8
     cmp $8, %r8
     jae .Laes_gen_vaes512_xts_enc_k192_w8_loop
 .Laes_gen_vaes512_xts_enc_k192_w8_done:
-    vmovdqu %xmm2, (%rsi)
+    vmovdqu %xmm6, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -881,6 +922,7 @@ aes_gen_vaes512_xts_enc_k192_w8:
     vpxord %xmm17, %xmm17, %xmm17
     vpxord %xmm18, %xmm18, %xmm18
     vpxord %xmm19, %xmm19, %xmm19
+    vpxord %xmm20, %xmm20, %xmm20
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_enc_k192_w8, .-aes_gen_vaes512_xts_enc_k192_w8
@@ -893,11 +935,11 @@ aes_gen_vaes512_xts_enc_k192_w8:
 # Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
-#   %zmm1 tweaks of the group's first register: lane i T_(j+i)
-#   %zmm2 a block register's tweaks; then the tweaks ^ the last round key
-#   %zmm3 tweak arithmetic: the bits carried out of each qword
-#   %zmm4 tweak arithmetic: the high qword's carry times 0x87
-#   %zmm5 temporary: data loads
+#   %zmm1 a block register's tweaks; then the tweaks ^ the last round key
+#   %zmm2 tweak arithmetic: the bits carried out
+#   %zmm3 tweak arithmetic: the carry times 0x87
+#   %zmm4 temporary: data loads
+#   %zmm5 tweaks of block register 0: this group's, then the next group's
 #   %zmm6 rk0
 #   %zmm18 rk1
 #   %zmm17 rk2
@@ -930,61 +972,61 @@ aes_gen_vaes512_xts_enc_k192_w4:
     vbroadcasti32x4 160(%rdi), %zmm9
     vbroadcasti32x4 176(%rdi), %zmm8
     vbroadcasti32x4 192(%rdi), %zmm7
-    vmovdqu (%rsi), %xmm1
-    vpsrlq $63, %xmm1, %xmm3
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
-    vpslldq $8, %xmm3, %xmm3
-    vpsllq $1, %xmm1, %xmm2
-    vpxor %xmm4, %xmm2, %xmm2
-    vpxor %xmm3, %xmm2, %xmm2
-    vinserti32x4 $1, %xmm2, %zmm1, %zmm1
-    vpsrlq $62, %xmm1, %xmm3
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
-    vpslldq $8, %xmm3, %xmm3
-    vpsllq $2, %xmm1, %xmm2
-    vpxor %xmm4, %xmm2, %xmm2
-    vpxor %xmm3, %xmm2, %xmm2
-    vinserti32x4 $2, %xmm2, %zmm1, %zmm1
-    vpsrlq $61, %xmm1, %xmm3
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
-    vpslldq $8, %xmm3, %xmm3
-    vpsllq $3, %xmm1, %xmm2
-    vpxor %xmm4, %xmm2, %xmm2
-    vpxor %xmm3, %xmm2, %xmm2
-    vinserti32x4 $3, %xmm2, %zmm1, %zmm1
+    vmovdqu (%rsi), %xmm5
+    vpsrlq $63, %xmm5, %xmm2
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm2, %xmm3
+    vpslldq $8, %xmm2, %xmm2
+    vpsllq $1, %xmm5, %xmm1
+    vpxor %xmm3, %xmm1, %xmm1
+    vpxor %xmm2, %xmm1, %xmm1
+    vinserti32x4 $1, %xmm1, %zmm5, %zmm5
+    vpsrlq $62, %xmm5, %xmm2
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm2, %xmm3
+    vpslldq $8, %xmm2, %xmm2
+    vpsllq $2, %xmm5, %xmm1
+    vpxor %xmm3, %xmm1, %xmm1
+    vpxor %xmm2, %xmm1, %xmm1
+    vinserti32x4 $2, %xmm1, %zmm5, %zmm5
+    vpsrlq $61, %xmm5, %xmm2
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm2, %xmm3
+    vpslldq $8, %xmm2, %xmm2
+    vpsllq $3, %xmm5, %xmm1
+    vpxor %xmm3, %xmm1, %xmm1
+    vpxor %xmm2, %xmm1, %xmm1
+    vinserti32x4 $3, %xmm1, %zmm5, %zmm5
     cmp $4, %r8
     jb .Laes_gen_vaes512_xts_enc_k192_w4_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k192_w4_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm1, %zmm6, %zmm0
-    vpxord %zmm7, %zmm1, %zmm4
-    vmovdqu64 %zmm4, 0(%rdx)
+    vpternlogq $150, %zmm5, %zmm6, %zmm0
+    vpxord %zmm7, %zmm5, %zmm1
+    vmovdqu64 %zmm1, 0(%rdx)
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    vpsrlq $60, %zmm5, %zmm2
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm2, %zmm3
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
+    vpslldq $8, %zmm2, %zmm2
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm10, %zmm0, %zmm0
+    vpsllq $4, %zmm5, %zmm5
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm9, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm8, %zmm0, %zmm0
+    vpternlogq $150, %zmm3, %zmm2, %zmm5
     .byte 0x62,0xf2,0x7d,0x48,0xdd,0x02    # vaesenclast 0(%rdx), %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
-    vpsrlq $60, %zmm1, %zmm3
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
-    vpslldq $8, %zmm3, %zmm3
-    vpsllq $4, %zmm1, %zmm1
-    vpternlogq $150, %zmm4, %zmm3, %zmm1
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
     cmp $4, %r8
     jae .Laes_gen_vaes512_xts_enc_k192_w4_loop
 .Laes_gen_vaes512_xts_enc_k192_w4_done:
-    vmovdqu %xmm1, (%rsi)
+    vmovdqu %xmm5, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1016,11 +1058,11 @@ aes_gen_vaes512_xts_enc_k192_w4:
 # Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 tweaks of the group's first register: lane i T_(j+i)
-#   %xmm2 a block register's tweaks; then the tweaks ^ the last round key
-#   %xmm3 tweak arithmetic: the bits carried out of each qword
-#   %xmm4 tweak arithmetic: the high qword's carry times 0x87
-#   %xmm5 temporary: data loads
+#   %xmm1 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm2 tweak arithmetic: the bits carried out
+#   %xmm3 tweak arithmetic: the carry times 0x87
+#   %xmm4 temporary: data loads
+#   %xmm5 tweaks of block register 0: this group's, then the next group's
 #   %xmm6 rk0
 #   %xmm18 rk1
 #   %xmm17 rk2
@@ -1053,42 +1095,42 @@ aes_gen_vaes512_xts_enc_k192_w1:
     vmovdqu 160(%rdi), %xmm9
     vmovdqu 176(%rdi), %xmm8
     vmovdqu 192(%rdi), %xmm7
-    vmovdqu (%rsi), %xmm1
+    vmovdqu (%rsi), %xmm5
     cmp $1, %r8
     jb .Laes_gen_vaes512_xts_enc_k192_w1_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k192_w1_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm5, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm1, %xmm4
-    vmovdqu %xmm4, 0(%rdx)
+    vpxor %xmm7, %xmm5, %xmm1
+    vmovdqu %xmm1, 0(%rdx)
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    vpsrlq $63, %xmm5, %xmm2
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm2, %xmm3
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    vpslldq $8, %xmm2, %xmm2
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    vpsllq $1, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vpxor %xmm3, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
+    vpxor %xmm2, %xmm5, %xmm5
     .byte 0xc4,0xe2,0x79,0xdd,0x02         # vaesenclast 0(%rdx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
-    vpsrlq $63, %xmm1, %xmm3
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
-    vpslldq $8, %xmm3, %xmm3
-    vpsllq $1, %xmm1, %xmm1
-    vpxor %xmm4, %xmm1, %xmm1
-    vpxor %xmm3, %xmm1, %xmm1
     add $16, %rcx
     add $16, %rdx
     sub $1, %r8
     cmp $1, %r8
     jae .Laes_gen_vaes512_xts_enc_k192_w1_loop
 .Laes_gen_vaes512_xts_enc_k192_w1_done:
-    vmovdqu %xmm1, (%rsi)
+    vmovdqu %xmm5, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1123,156 +1165,174 @@ aes_gen_vaes512_xts_enc_k192_w1:
 #   %zmm1 blocks 4-7
 #   %zmm2 blocks 8-11
 #   %zmm3 blocks 12-15
-#   %zmm4 tweaks of the group's first register: lane i T_(j+i)
-#   %zmm5 a block register's tweaks; then the tweaks ^ the last round key
-#   %zmm6 tweak arithmetic: the bits carried out of each qword
-#   %zmm7 tweak arithmetic: the high qword's carry times 0x87
-#   %zmm8 temporary: data loads
-#   %zmm9 rk0
-#   %zmm23 rk1
-#   %zmm22 rk2
-#   %zmm21 rk3
-#   %zmm20 rk4
-#   %zmm19 rk5
-#   %zmm18 rk6
-#   %zmm17 rk7
-#   %zmm16 rk8
-#   %zmm15 rk9
-#   %zmm14 rk10
-#   %zmm13 rk11
-#   %zmm12 rk12
-#   %zmm11 rk13
-#   %zmm10 rk14
+#   %zmm4 a block register's tweaks; then the tweaks ^ the last round key
+#   %zmm5 tweak arithmetic: the bits carried out
+#   %zmm6 tweak arithmetic: the carry times 0x87
+#   %zmm7 temporary: data loads
+#   %zmm8 tweaks of block register 0: this group's, then the next group's
+#   %zmm9 tweaks of block register 1: this group's, then the next group's
+#   %zmm10 tweaks of block register 2: this group's, then the next group's
+#   %zmm11 tweaks of block register 3: this group's, then the next group's
+#   %zmm12 rk0
+#   %zmm26 rk1
+#   %zmm25 rk2
+#   %zmm24 rk3
+#   %zmm23 rk4
+#   %zmm22 rk5
+#   %zmm21 rk6
+#   %zmm20 rk7
+#   %zmm19 rk8
+#   %zmm18 rk9
+#   %zmm17 rk10
+#   %zmm16 rk11
+#   %zmm15 rk12
+#   %zmm14 rk13
+#   %zmm13 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_enc_k256_w16
     .type aes_gen_vaes512_xts_enc_k256_w16, @function
     .p2align 5
 aes_gen_vaes512_xts_enc_k256_w16:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm9
-    vbroadcasti32x4 16(%rdi), %zmm23
-    vbroadcasti32x4 32(%rdi), %zmm22
-    vbroadcasti32x4 48(%rdi), %zmm21
-    vbroadcasti32x4 64(%rdi), %zmm20
-    vbroadcasti32x4 80(%rdi), %zmm19
-    vbroadcasti32x4 96(%rdi), %zmm18
-    vbroadcasti32x4 112(%rdi), %zmm17
-    vbroadcasti32x4 128(%rdi), %zmm16
-    vbroadcasti32x4 144(%rdi), %zmm15
-    vbroadcasti32x4 160(%rdi), %zmm14
-    vbroadcasti32x4 176(%rdi), %zmm13
-    vbroadcasti32x4 192(%rdi), %zmm12
-    vbroadcasti32x4 208(%rdi), %zmm11
-    vbroadcasti32x4 224(%rdi), %zmm10
-    vmovdqu (%rsi), %xmm4
-    vpsrlq $63, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $1, %xmm4, %xmm5
-    vpxor %xmm7, %xmm5, %xmm5
-    vpxor %xmm6, %xmm5, %xmm5
-    vinserti32x4 $1, %xmm5, %zmm4, %zmm4
-    vpsrlq $62, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $2, %xmm4, %xmm5
-    vpxor %xmm7, %xmm5, %xmm5
-    vpxor %xmm6, %xmm5, %xmm5
-    vinserti32x4 $2, %xmm5, %zmm4, %zmm4
-    vpsrlq $61, %xmm4, %xmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm6, %xmm7
-    vpslldq $8, %xmm6, %xmm6
-    vpsllq $3, %xmm4, %xmm5
-    vpxor %xmm7, %xmm5, %xmm5
-    vpxor %xmm6, %xmm5, %xmm5
-    vinserti32x4 $3, %xmm5, %zmm4, %zmm4
+    vbroadcasti32x4 0(%rdi), %zmm12
+    vbroadcasti32x4 16(%rdi), %zmm26
+    vbroadcasti32x4 32(%rdi), %zmm25
+    vbroadcasti32x4 48(%rdi), %zmm24
+    vbroadcasti32x4 64(%rdi), %zmm23
+    vbroadcasti32x4 80(%rdi), %zmm22
+    vbroadcasti32x4 96(%rdi), %zmm21
+    vbroadcasti32x4 112(%rdi), %zmm20
+    vbroadcasti32x4 128(%rdi), %zmm19
+    vbroadcasti32x4 144(%rdi), %zmm18
+    vbroadcasti32x4 160(%rdi), %zmm17
+    vbroadcasti32x4 176(%rdi), %zmm16
+    vbroadcasti32x4 192(%rdi), %zmm15
+    vbroadcasti32x4 208(%rdi), %zmm14
+    vbroadcasti32x4 224(%rdi), %zmm13
+    vmovdqu (%rsi), %xmm8
+    vpsrlq $63, %xmm8, %xmm5
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm5, %xmm6
+    vpslldq $8, %xmm5, %xmm5
+    vpsllq $1, %xmm8, %xmm4
+    vpxor %xmm6, %xmm4, %xmm4
+    vpxor %xmm5, %xmm4, %xmm4
+    vinserti32x4 $1, %xmm4, %zmm8, %zmm8
+    vpsrlq $62, %xmm8, %xmm5
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm5, %xmm6
+    vpslldq $8, %xmm5, %xmm5
+    vpsllq $2, %xmm8, %xmm4
+    vpxor %xmm6, %xmm4, %xmm4
+    vpxor %xmm5, %xmm4, %xmm4
+    vinserti32x4 $2, %xmm4, %zmm8, %zmm8
+    vpsrlq $61, %xmm8, %xmm5
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm5, %xmm6
+    vpslldq $8, %xmm5, %xmm5
+    vpsllq $3, %xmm8, %xmm4
+    vpxor %xmm6, %xmm4, %xmm4
+    vpxor %xmm5, %xmm4, %xmm4
+    vinserti32x4 $3, %xmm4, %zmm8, %zmm8
+    vpsrlq $60, %zmm8, %zmm5
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
+    vpslldq $8, %zmm5, %zmm5
+    vpsllq $4, %zmm8, %zmm9
+    vpternlogq $150, %zmm6, %zmm5, %zmm9
+    vpsrldq $15, %zmm8, %zmm5
+    vpslldq $1, %zmm8, %zmm10
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
+    vpxord %zmm6, %zmm10, %zmm10
+    vpsrlq $52, %zmm8, %zmm5
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
+    vpslldq $8, %zmm5, %zmm5
+    vpsllq $12, %zmm8, %zmm11
+    vpternlogq $150, %zmm6, %zmm5, %zmm11
     cmp $16, %r8
     jb .Laes_gen_vaes512_xts_enc_k256_w16_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k256_w16_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm4, %zmm9, %zmm0
-    vpxord %zmm10, %zmm4, %zmm7
-    vmovdqu64 %zmm7, 0(%rdx)
-    vpsrlq $60, %zmm4, %zmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm6, %zmm7
-    vpslldq $8, %zmm6, %zmm6
-    vpsllq $4, %zmm4, %zmm5
-    vpternlogq $150, %zmm7, %zmm6, %zmm5
+    vpternlogq $150, %zmm8, %zmm12, %zmm0
+    vpxord %zmm13, %zmm8, %zmm4
+    vmovdqu64 %zmm4, 0(%rdx)
     vmovdqu64 64(%rcx), %zmm1
-    vpternlogq $150, %zmm5, %zmm9, %zmm1
-    vpxord %zmm10, %zmm5, %zmm7
-    vmovdqu64 %zmm7, 64(%rdx)
-    vpsrlq $56, %zmm4, %zmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm6, %zmm7
-    vpslldq $8, %zmm6, %zmm6
-    vpsllq $8, %zmm4, %zmm5
-    vpternlogq $150, %zmm7, %zmm6, %zmm5
+    vpternlogq $150, %zmm9, %zmm12, %zmm1
+    vpxord %zmm13, %zmm9, %zmm4
+    vmovdqu64 %zmm4, 64(%rdx)
     vmovdqu64 128(%rcx), %zmm2
-    vpternlogq $150, %zmm5, %zmm9, %zmm2
-    vpxord %zmm10, %zmm5, %zmm7
-    vmovdqu64 %zmm7, 128(%rdx)
-    vpsrlq $52, %zmm4, %zmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm6, %zmm7
-    vpslldq $8, %zmm6, %zmm6
-    vpsllq $12, %zmm4, %zmm5
-    vpternlogq $150, %zmm7, %zmm6, %zmm5
+    vpternlogq $150, %zmm10, %zmm12, %zmm2
+    vpxord %zmm13, %zmm10, %zmm4
+    vmovdqu64 %zmm4, 128(%rdx)
     vmovdqu64 192(%rcx), %zmm3
-    vpternlogq $150, %zmm5, %zmm9, %zmm3
-    vpxord %zmm10, %zmm5, %zmm7
-    vmovdqu64 %zmm7, 192(%rdx)
+    vpternlogq $150, %zmm11, %zmm12, %zmm3
+    vpxord %zmm13, %zmm11, %zmm4
+    vmovdqu64 %zmm4, 192(%rdx)
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm26, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xda    # vaesenc %zmm26, %zmm3, %zmm3
+    vpsrldq $14, %zmm8, %zmm5
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm25, %zmm2, %zmm2
+    vpslldq $2, %zmm8, %zmm8
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xd9    # vaesenc %zmm25, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm24, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xd8    # vaesenc %zmm24, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    vpxord %zmm6, %zmm8, %zmm8
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm23, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm23, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    vpsrldq $14, %zmm9, %zmm5
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm22, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xde    # vaesenc %zmm22, %zmm3, %zmm3
+    vpslldq $2, %zmm9, %zmm9
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm21, %zmm2, %zmm2
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm21, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    vpxord %zmm6, %zmm9, %zmm9
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    vpsrldq $14, %zmm10, %zmm5
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    vpslldq $2, %zmm10, %zmm10
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm18, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xda    # vaesenc %zmm18, %zmm3, %zmm3
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm17, %zmm2, %zmm2
+    vpxord %zmm6, %zmm10, %zmm10
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xd9    # vaesenc %zmm17, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm16, %zmm2, %zmm2
+    vpsrldq $14, %zmm11, %zmm5
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xd8    # vaesenc %zmm16, %zmm3, %zmm3
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
+    vpslldq $2, %zmm11, %zmm11
     .byte 0x62,0xd2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm15, %zmm2, %zmm2
     .byte 0x62,0xd2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm15, %zmm3, %zmm3
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xce    # vaesenc %zmm14, %zmm1, %zmm1
     .byte 0x62,0xd2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm14, %zmm2, %zmm2
     .byte 0x62,0xd2,0x65,0x48,0xdc,0xde    # vaesenc %zmm14, %zmm3, %zmm3
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm13, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm13, %zmm2, %zmm2
-    .byte 0x62,0xd2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm13, %zmm3, %zmm3
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm12, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm12, %zmm2, %zmm2
-    .byte 0x62,0xd2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm12, %zmm3, %zmm3
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm11, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm11, %zmm2, %zmm2
-    .byte 0x62,0xd2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm11, %zmm3, %zmm3
+    vpxord %zmm6, %zmm11, %zmm11
     .byte 0x62,0xf2,0x7d,0x48,0xdd,0x02    # vaesenclast 0(%rdx), %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     .byte 0x62,0xf2,0x75,0x48,0xdd,0x4a,0x01 # vaesenclast 64(%rdx), %zmm1, %zmm1
@@ -1281,18 +1341,13 @@ aes_gen_vaes512_xts_enc_k256_w16:
     vmovdqu64 %zmm2, 128(%rdx)
     .byte 0x62,0xf2,0x65,0x48,0xdd,0x5a,0x03 # vaesenclast 192(%rdx), %zmm3, %zmm3
     vmovdqu64 %zmm3, 192(%rdx)
-    vpsrlq $48, %zmm4, %zmm6
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm6, %zmm7
-    vpslldq $8, %zmm6, %zmm6
-    vpsllq $16, %zmm4, %zmm4
-    vpternlogq $150, %zmm7, %zmm6, %zmm4
     add $256, %rcx
     add $256, %rdx
     sub $16, %r8
     cmp $16, %r8
     jae .Laes_gen_vaes512_xts_enc_k256_w16_loop
 .Laes_gen_vaes512_xts_enc_k256_w16_done:
-    vmovdqu %xmm4, (%rsi)
+    vmovdqu %xmm8, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1317,6 +1372,9 @@ aes_gen_vaes512_xts_enc_k256_w16:
     vpxord %xmm21, %xmm21, %xmm21
     vpxord %xmm22, %xmm22, %xmm22
     vpxord %xmm23, %xmm23, %xmm23
+    vpxord %xmm24, %xmm24, %xmm24
+    vpxord %xmm25, %xmm25, %xmm25
+    vpxord %xmm26, %xmm26, %xmm26
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_enc_k256_w16, .-aes_gen_vaes512_xts_enc_k256_w16
@@ -1330,128 +1388,132 @@ aes_gen_vaes512_xts_enc_k256_w16:
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
-#   %zmm2 tweaks of the group's first register: lane i T_(j+i)
-#   %zmm3 a block register's tweaks; then the tweaks ^ the last round key
-#   %zmm4 tweak arithmetic: the bits carried out of each qword
-#   %zmm5 tweak arithmetic: the high qword's carry times 0x87
-#   %zmm6 temporary: data loads
-#   %zmm7 rk0
-#   %zmm21 rk1
-#   %zmm20 rk2
-#   %zmm19 rk3
-#   %zmm18 rk4
-#   %zmm17 rk5
-#   %zmm16 rk6
-#   %zmm15 rk7
-#   %zmm14 rk8
-#   %zmm13 rk9
-#   %zmm12 rk10
-#   %zmm11 rk11
-#   %zmm10 rk12
-#   %zmm9 rk13
-#   %zmm8 rk14
+#   %zmm2 a block register's tweaks; then the tweaks ^ the last round key
+#   %zmm3 tweak arithmetic: the bits carried out
+#   %zmm4 tweak arithmetic: the carry times 0x87
+#   %zmm5 temporary: data loads
+#   %zmm6 tweaks of block register 0: this group's, then the next group's
+#   %zmm7 tweaks of block register 1: this group's, then the next group's
+#   %zmm8 rk0
+#   %zmm22 rk1
+#   %zmm21 rk2
+#   %zmm20 rk3
+#   %zmm19 rk4
+#   %zmm18 rk5
+#   %zmm17 rk6
+#   %zmm16 rk7
+#   %zmm15 rk8
+#   %zmm14 rk9
+#   %zmm13 rk10
+#   %zmm12 rk11
+#   %zmm11 rk12
+#   %zmm10 rk13
+#   %zmm9 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_enc_k256_w8
     .type aes_gen_vaes512_xts_enc_k256_w8, @function
     .p2align 5
 aes_gen_vaes512_xts_enc_k256_w8:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm7
-    vbroadcasti32x4 16(%rdi), %zmm21
-    vbroadcasti32x4 32(%rdi), %zmm20
-    vbroadcasti32x4 48(%rdi), %zmm19
-    vbroadcasti32x4 64(%rdi), %zmm18
-    vbroadcasti32x4 80(%rdi), %zmm17
-    vbroadcasti32x4 96(%rdi), %zmm16
-    vbroadcasti32x4 112(%rdi), %zmm15
-    vbroadcasti32x4 128(%rdi), %zmm14
-    vbroadcasti32x4 144(%rdi), %zmm13
-    vbroadcasti32x4 160(%rdi), %zmm12
-    vbroadcasti32x4 176(%rdi), %zmm11
-    vbroadcasti32x4 192(%rdi), %zmm10
-    vbroadcasti32x4 208(%rdi), %zmm9
-    vbroadcasti32x4 224(%rdi), %zmm8
-    vmovdqu (%rsi), %xmm2
-    vpsrlq $63, %xmm2, %xmm4
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm4, %xmm5
-    vpslldq $8, %xmm4, %xmm4
-    vpsllq $1, %xmm2, %xmm3
-    vpxor %xmm5, %xmm3, %xmm3
-    vpxor %xmm4, %xmm3, %xmm3
-    vinserti32x4 $1, %xmm3, %zmm2, %zmm2
-    vpsrlq $62, %xmm2, %xmm4
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm4, %xmm5
-    vpslldq $8, %xmm4, %xmm4
-    vpsllq $2, %xmm2, %xmm3
-    vpxor %xmm5, %xmm3, %xmm3
-    vpxor %xmm4, %xmm3, %xmm3
-    vinserti32x4 $2, %xmm3, %zmm2, %zmm2
-    vpsrlq $61, %xmm2, %xmm4
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm4, %xmm5
-    vpslldq $8, %xmm4, %xmm4
-    vpsllq $3, %xmm2, %xmm3
-    vpxor %xmm5, %xmm3, %xmm3
-    vpxor %xmm4, %xmm3, %xmm3
-    vinserti32x4 $3, %xmm3, %zmm2, %zmm2
+    vbroadcasti32x4 0(%rdi), %zmm8
+    vbroadcasti32x4 16(%rdi), %zmm22
+    vbroadcasti32x4 32(%rdi), %zmm21
+    vbroadcasti32x4 48(%rdi), %zmm20
+    vbroadcasti32x4 64(%rdi), %zmm19
+    vbroadcasti32x4 80(%rdi), %zmm18
+    vbroadcasti32x4 96(%rdi), %zmm17
+    vbroadcasti32x4 112(%rdi), %zmm16
+    vbroadcasti32x4 128(%rdi), %zmm15
+    vbroadcasti32x4 144(%rdi), %zmm14
+    vbroadcasti32x4 160(%rdi), %zmm13
+    vbroadcasti32x4 176(%rdi), %zmm12
+    vbroadcasti32x4 192(%rdi), %zmm11
+    vbroadcasti32x4 208(%rdi), %zmm10
+    vbroadcasti32x4 224(%rdi), %zmm9
+    vmovdqu (%rsi), %xmm6
+    vpsrlq $63, %xmm6, %xmm3
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
+    vpslldq $8, %xmm3, %xmm3
+    vpsllq $1, %xmm6, %xmm2
+    vpxor %xmm4, %xmm2, %xmm2
+    vpxor %xmm3, %xmm2, %xmm2
+    vinserti32x4 $1, %xmm2, %zmm6, %zmm6
+    vpsrlq $62, %xmm6, %xmm3
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
+    vpslldq $8, %xmm3, %xmm3
+    vpsllq $2, %xmm6, %xmm2
+    vpxor %xmm4, %xmm2, %xmm2
+    vpxor %xmm3, %xmm2, %xmm2
+    vinserti32x4 $2, %xmm2, %zmm6, %zmm6
+    vpsrlq $61, %xmm6, %xmm3
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
+    vpslldq $8, %xmm3, %xmm3
+    vpsllq $3, %xmm6, %xmm2
+    vpxor %xmm4, %xmm2, %xmm2
+    vpxor %xmm3, %xmm2, %xmm2
+    vinserti32x4 $3, %xmm2, %zmm6, %zmm6
+    vpsrlq $60, %zmm6, %zmm3
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
+    vpslldq $8, %zmm3, %zmm3
+    vpsllq $4, %zmm6, %zmm7
+    vpternlogq $150, %zmm4, %zmm3, %zmm7
     cmp $8, %r8
     jb .Laes_gen_vaes512_xts_enc_k256_w8_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k256_w8_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm2, %zmm7, %zmm0
-    vpxord %zmm8, %zmm2, %zmm5
-    vmovdqu64 %zmm5, 0(%rdx)
-    vpsrlq $60, %zmm2, %zmm4
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm4, %zmm5
-    vpslldq $8, %zmm4, %zmm4
-    vpsllq $4, %zmm2, %zmm3
-    vpternlogq $150, %zmm5, %zmm4, %zmm3
+    vpternlogq $150, %zmm6, %zmm8, %zmm0
+    vpxord %zmm9, %zmm6, %zmm2
+    vmovdqu64 %zmm2, 0(%rdx)
     vmovdqu64 64(%rcx), %zmm1
-    vpternlogq $150, %zmm3, %zmm7, %zmm1
-    vpxord %zmm8, %zmm3, %zmm5
-    vmovdqu64 %zmm5, 64(%rdx)
+    vpternlogq $150, %zmm7, %zmm8, %zmm1
+    vpxord %zmm9, %zmm7, %zmm2
+    vmovdqu64 %zmm2, 64(%rdx)
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    vpsrldq $15, %zmm6, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    vpslldq $1, %zmm6, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    vpxord %zmm4, %zmm6, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
+    vpsrldq $15, %zmm7, %zmm3
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xce    # vaesenc %zmm14, %zmm1, %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm13, %zmm1, %zmm1
+    vpslldq $1, %zmm7, %zmm7
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm12, %zmm1, %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm11, %zmm1, %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm10, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xca    # vaesenc %zmm10, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm9, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm9, %zmm1, %zmm1
+    vpxord %zmm4, %zmm7, %zmm7
     .byte 0x62,0xf2,0x7d,0x48,0xdd,0x02    # vaesenclast 0(%rdx), %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     .byte 0x62,0xf2,0x75,0x48,0xdd,0x4a,0x01 # vaesenclast 64(%rdx), %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rdx)
-    vpsrlq $56, %zmm2, %zmm4
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm4, %zmm5
-    vpslldq $8, %zmm4, %zmm4
-    vpsllq $8, %zmm2, %zmm2
-    vpternlogq $150, %zmm5, %zmm4, %zmm2
     add $128, %rcx
     add $128, %rdx
     sub $8, %r8
     cmp $8, %r8
     jae .Laes_gen_vaes512_xts_enc_k256_w8_loop
 .Laes_gen_vaes512_xts_enc_k256_w8_done:
-    vmovdqu %xmm2, (%rsi)
+    vmovdqu %xmm6, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1474,6 +1536,7 @@ aes_gen_vaes512_xts_enc_k256_w8:
     vpxord %xmm19, %xmm19, %xmm19
     vpxord %xmm20, %xmm20, %xmm20
     vpxord %xmm21, %xmm21, %xmm21
+    vpxord %xmm22, %xmm22, %xmm22
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_enc_k256_w8, .-aes_gen_vaes512_xts_enc_k256_w8
@@ -1486,11 +1549,11 @@ aes_gen_vaes512_xts_enc_k256_w8:
 # Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
-#   %zmm1 tweaks of the group's first register: lane i T_(j+i)
-#   %zmm2 a block register's tweaks; then the tweaks ^ the last round key
-#   %zmm3 tweak arithmetic: the bits carried out of each qword
-#   %zmm4 tweak arithmetic: the high qword's carry times 0x87
-#   %zmm5 temporary: data loads
+#   %zmm1 a block register's tweaks; then the tweaks ^ the last round key
+#   %zmm2 tweak arithmetic: the bits carried out
+#   %zmm3 tweak arithmetic: the carry times 0x87
+#   %zmm4 temporary: data loads
+#   %zmm5 tweaks of block register 0: this group's, then the next group's
 #   %zmm6 rk0
 #   %zmm20 rk1
 #   %zmm19 rk2
@@ -1527,63 +1590,63 @@ aes_gen_vaes512_xts_enc_k256_w4:
     vbroadcasti32x4 192(%rdi), %zmm9
     vbroadcasti32x4 208(%rdi), %zmm8
     vbroadcasti32x4 224(%rdi), %zmm7
-    vmovdqu (%rsi), %xmm1
-    vpsrlq $63, %xmm1, %xmm3
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
-    vpslldq $8, %xmm3, %xmm3
-    vpsllq $1, %xmm1, %xmm2
-    vpxor %xmm4, %xmm2, %xmm2
-    vpxor %xmm3, %xmm2, %xmm2
-    vinserti32x4 $1, %xmm2, %zmm1, %zmm1
-    vpsrlq $62, %xmm1, %xmm3
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
-    vpslldq $8, %xmm3, %xmm3
-    vpsllq $2, %xmm1, %xmm2
-    vpxor %xmm4, %xmm2, %xmm2
-    vpxor %xmm3, %xmm2, %xmm2
-    vinserti32x4 $2, %xmm2, %zmm1, %zmm1
-    vpsrlq $61, %xmm1, %xmm3
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
-    vpslldq $8, %xmm3, %xmm3
-    vpsllq $3, %xmm1, %xmm2
-    vpxor %xmm4, %xmm2, %xmm2
-    vpxor %xmm3, %xmm2, %xmm2
-    vinserti32x4 $3, %xmm2, %zmm1, %zmm1
+    vmovdqu (%rsi), %xmm5
+    vpsrlq $63, %xmm5, %xmm2
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm2, %xmm3
+    vpslldq $8, %xmm2, %xmm2
+    vpsllq $1, %xmm5, %xmm1
+    vpxor %xmm3, %xmm1, %xmm1
+    vpxor %xmm2, %xmm1, %xmm1
+    vinserti32x4 $1, %xmm1, %zmm5, %zmm5
+    vpsrlq $62, %xmm5, %xmm2
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm2, %xmm3
+    vpslldq $8, %xmm2, %xmm2
+    vpsllq $2, %xmm5, %xmm1
+    vpxor %xmm3, %xmm1, %xmm1
+    vpxor %xmm2, %xmm1, %xmm1
+    vinserti32x4 $2, %xmm1, %zmm5, %zmm5
+    vpsrlq $61, %xmm5, %xmm2
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm2, %xmm3
+    vpslldq $8, %xmm2, %xmm2
+    vpsllq $3, %xmm5, %xmm1
+    vpxor %xmm3, %xmm1, %xmm1
+    vpxor %xmm2, %xmm1, %xmm1
+    vinserti32x4 $3, %xmm1, %zmm5, %zmm5
     cmp $4, %r8
     jb .Laes_gen_vaes512_xts_enc_k256_w4_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k256_w4_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm1, %zmm6, %zmm0
-    vpxord %zmm7, %zmm1, %zmm4
-    vmovdqu64 %zmm4, 0(%rdx)
+    vpternlogq $150, %zmm5, %zmm6, %zmm0
+    vpxord %zmm7, %zmm5, %zmm1
+    vmovdqu64 %zmm1, 0(%rdx)
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    vpsrlq $60, %zmm5, %zmm2
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm2, %zmm3
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
+    vpslldq $8, %zmm2, %zmm2
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm10, %zmm0, %zmm0
+    vpsllq $4, %zmm5, %zmm5
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm9, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm8, %zmm0, %zmm0
+    vpternlogq $150, %zmm3, %zmm2, %zmm5
     .byte 0x62,0xf2,0x7d,0x48,0xdd,0x02    # vaesenclast 0(%rdx), %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
-    vpsrlq $60, %zmm1, %zmm3
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
-    vpslldq $8, %zmm3, %zmm3
-    vpsllq $4, %zmm1, %zmm1
-    vpternlogq $150, %zmm4, %zmm3, %zmm1
     add $64, %rcx
     add $64, %rdx
     sub $4, %r8
     cmp $4, %r8
     jae .Laes_gen_vaes512_xts_enc_k256_w4_loop
 .Laes_gen_vaes512_xts_enc_k256_w4_done:
-    vmovdqu %xmm1, (%rsi)
+    vmovdqu %xmm5, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1617,11 +1680,11 @@ aes_gen_vaes512_xts_enc_k256_w4:
 # Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 tweaks of the group's first register: lane i T_(j+i)
-#   %xmm2 a block register's tweaks; then the tweaks ^ the last round key
-#   %xmm3 tweak arithmetic: the bits carried out of each qword
-#   %xmm4 tweak arithmetic: the high qword's carry times 0x87
-#   %xmm5 temporary: data loads
+#   %xmm1 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm2 tweak arithmetic: the bits carried out
+#   %xmm3 tweak arithmetic: the carry times 0x87
+#   %xmm4 temporary: data loads
+#   %xmm5 tweaks of block register 0: this group's, then the next group's
 #   %xmm6 rk0
 #   %xmm20 rk1
 #   %xmm19 rk2
@@ -1658,44 +1721,44 @@ aes_gen_vaes512_xts_enc_k256_w1:
     vmovdqu 192(%rdi), %xmm9
     vmovdqu 208(%rdi), %xmm8
     vmovdqu 224(%rdi), %xmm7
-    vmovdqu (%rsi), %xmm1
+    vmovdqu (%rsi), %xmm5
     cmp $1, %r8
     jb .Laes_gen_vaes512_xts_enc_k256_w1_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k256_w1_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm1, %xmm0, %xmm0
+    vpxor %xmm5, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm1, %xmm4
-    vmovdqu %xmm4, 0(%rdx)
+    vpxor %xmm7, %xmm5, %xmm1
+    vmovdqu %xmm1, 0(%rdx)
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    vpsrlq $63, %xmm5, %xmm2
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm2, %xmm3
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    vpslldq $8, %xmm2, %xmm2
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    vpsllq $1, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
+    vpxor %xmm3, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
+    vpxor %xmm2, %xmm5, %xmm5
     .byte 0xc4,0xe2,0x79,0xdd,0x02         # vaesenclast 0(%rdx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
-    vpsrlq $63, %xmm1, %xmm3
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
-    vpslldq $8, %xmm3, %xmm3
-    vpsllq $1, %xmm1, %xmm1
-    vpxor %xmm4, %xmm1, %xmm1
-    vpxor %xmm3, %xmm1, %xmm1
     add $16, %rcx
     add $16, %rdx
     sub $1, %r8
     cmp $1, %r8
     jae .Laes_gen_vaes512_xts_enc_k256_w1_loop
 .Laes_gen_vaes512_xts_enc_k256_w1_done:
-    vmovdqu %xmm1, (%rsi)
+    vmovdqu %xmm5, (%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
