@@ -172,9 +172,11 @@ static int xts_crypt(const aes_gen_xts_key *xk, int decrypt, const uint8_t tweak
         aes_gen_secure_zero(first, sizeof first);
         aes_gen_secure_zero(cc, sizeof cc);
         aes_gen_secure_zero(pp, sizeof pp);
+        aes_gen_clear_registers(); /* the tweaks and blocks the C code held */
     }
+    /* Without stealing the C code held no tweak or block: the kernels clear
+     * their own registers. */
     aes_gen_secure_zero(t, sizeof t);
-    aes_gen_clear_registers(); /* the tweaks and blocks the C code held */
     return AES_GEN_OK;
 }
 
