@@ -582,15 +582,18 @@ static int run_setkey_table(const struct options *o, uint8_t *buf)
         for (int p = 0; p < SETKEY_PEER_COUNT; p++)
             peer_job[p] = peer_open_setkey(p, bits, &jobs[njobs]) == 0 ? njobs++ : -1;
         bench_jobs(jobs, njobs, buf, 1, o->samples);
+        /* Every peer has its column, n/a where it is not built or lacks the key size. */
         double best = -1;
+        const int ipsecmb = peer_job[SETKEY_PEER_IPSECMB];
         printf("\nAES-%u setkey %-16s %8s |", bits, "", "ns");
-        for (int p = 0; p < SETKEY_PEER_COUNT; p++)
+        for (int p = 0; p < SETKEY_PEER_COUNT; p++) {
+            printf(" %8s", setkey_peer_names[p]);
             if (peer_job[p] >= 0) {
-                printf(" %8s", setkey_peer_names[p]);
                 const double t = jobs[peer_job[p]].ns_per_byte;
                 best = best < 0 || t < best ? t : best;
             }
-        printf(" | ours/best%s\n", peer_job[SETKEY_PEER_IPSECMB] >= 0 ? " /ipsec-mb" : "");
+        }
+        printf(" | ours/best /ipsec-mb\n");
         for (int j = 0; j < n; j++) {
             char name[64];
             aes_gen_setkey(&ctx[0].k, buf, bits / 8);
@@ -599,12 +602,11 @@ static int run_setkey_table(const struct options *o, uint8_t *buf)
                                         : aes_gen_backend_table[ctx[j].backend].name);
             printf("  %-28s %8.1f |", name, jobs[j].ns_per_byte);
             for (int p = 0; p < SETKEY_PEER_COUNT; p++)
-                if (peer_job[p] >= 0)
-                    printf(" %8.1f", jobs[peer_job[p]].ns_per_byte);
-            printf(" | %9.2f", best > 0 ? jobs[j].ns_per_byte / best : 0);
-            if (peer_job[SETKEY_PEER_IPSECMB] >= 0)
-                printf(" %10.2f", jobs[j].ns_per_byte / jobs[peer_job[SETKEY_PEER_IPSECMB]].ns_per_byte);
-            printf("\n");
+                peer_job[p] >= 0 ? printf(" %8.1f", jobs[peer_job[p]].ns_per_byte)
+                                 : printf(" %8s", "n/a");
+            best > 0 ? printf(" | %9.2f", jobs[j].ns_per_byte / best) : printf(" | %9s", "n/a");
+            ipsecmb >= 0 ? printf(" %9.2f\n", jobs[j].ns_per_byte / jobs[ipsecmb].ns_per_byte)
+                         : printf(" %9s\n", "n/a");
         }
         for (int j = 0; j < n; j++)
             aes_gen_wipe(&ctx[j].k);

@@ -46,6 +46,7 @@ static void next_iv(uint8_t iv[12])
         ;
 }
 
+#ifdef HAVE_IPSECMB
 static int tags_equal(const uint8_t *a, const uint8_t *b)
 {
     uint8_t d = 0;
@@ -53,6 +54,7 @@ static int tags_equal(const uint8_t *a, const uint8_t *b)
         d |= a[i] ^ b[i];
     return d == 0;
 }
+#endif
 
 static void fail(const char *who)
 {
