@@ -177,6 +177,8 @@ PUBLIC_FUNCTIONS = ("aes_gen_version", "aes_gen_setkey", "aes_gen_setkey_backend
                     "aes_gen_constant_time_required", "aes_gen_backends", "aes_gen_round_keys",
                     "aes_gen_wipe", "aes_gen_strerror", "aes_gen_backend_describe",
                     "aes_gen_mode_name", "aes_gen_key_mode_use", "aes_gen_stream_init",
+                    "aes_gen_stream_init_mode", "aes_gen_key_size", "aes_gen_stream_size",
+                    "aes_gen_gcm_key_size", "aes_gen_gcm_stream_size", "aes_gen_xts_key_size",
                     "aes_gen_stream_update", "aes_gen_stream_final", "aes_gen_gcm_setkey",
                     "aes_gen_gcm_setkey_backend", "aes_gen_gcm_encrypt", "aes_gen_gcm_decrypt",
                     "aes_gen_gcm_wipe", "aes_gen_gcm_init", "aes_gen_gcm_aad", "aes_gen_gcm_update",

@@ -165,7 +165,32 @@ int aes_gen_key_mode_use(const aes_gen_key *k, const char *mode, aes_gen_mode_us
             out->widths[out->nwidths++] = ki[i].width;
         return AES_GEN_OK;
     }
-    return AES_GEN_EARG;
+    return AES_GEN_EMODE;
+}
+
+size_t aes_gen_key_size(void)
+{
+    return sizeof(aes_gen_key);
+}
+
+size_t aes_gen_stream_size(void)
+{
+    return sizeof(aes_gen_stream);
+}
+
+size_t aes_gen_gcm_key_size(void)
+{
+    return sizeof(aes_gen_gcm_key);
+}
+
+size_t aes_gen_gcm_stream_size(void)
+{
+    return sizeof(aes_gen_gcm_stream);
+}
+
+size_t aes_gen_xts_key_size(void)
+{
+    return sizeof(aes_gen_xts_key);
 }
 
 const char *aes_gen_version(void)
@@ -190,6 +215,7 @@ const char *aes_gen_strerror(int err)
                                "released)";
     case AES_GEN_ESTATE: return "a stream call out of order (AAD after data, or a finished stream)";
     case AES_GEN_EKEYEQUAL: return "XTS key halves are equal (IEEE 1619 requires distinct keys)";
+    case AES_GEN_EMODE: return "unknown mode, or one this function does not take";
     default: return "unknown aes_gen error code";
     }
 }

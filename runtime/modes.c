@@ -187,6 +187,9 @@ int aes_gen_stream_init(aes_gen_stream *s, const aes_gen_key *k, const char *mod
 {
     if (!s || !aes_gen_key_is_set(k) || !mode || !iv)
         return AES_GEN_EARG;
+    /* CTR and OFB decrypt as they encrypt: their _dec names are the _enc modes. */
+    if (strcmp(mode, "ctr_dec") == 0 || strcmp(mode, "ofb_dec") == 0)
+        mode = mode[0] == 'c' ? "ctr_enc" : "ofb_enc";
     for (int md = 0; md < AES_GEN_MODE_COUNT; md++) {
         if (strcmp(aes_gen_modes[md].name, mode) != 0 || aes_gen_modes[md].whole_blocks ||
             !aes_gen_mode_is_block((enum aes_gen_mode_dir)md))
@@ -198,7 +201,20 @@ int aes_gen_stream_init(aes_gen_stream *s, const aes_gen_key *k, const char *mod
         s->private_magic = STREAM_MAGIC;
         return AES_GEN_OK;
     }
-    return AES_GEN_EARG;
+    return AES_GEN_EMODE;
+}
+
+int aes_gen_stream_init_mode(aes_gen_stream *s, const aes_gen_key *k, aes_gen_stream_mode mode,
+                             const uint8_t iv[16])
+{
+    static const char *const names[] = {
+        [AES_GEN_STREAM_CTR] = "ctr_enc", [AES_GEN_STREAM_CFB_ENCRYPT] = "cfb_enc",
+        [AES_GEN_STREAM_CFB_DECRYPT] = "cfb_dec", [AES_GEN_STREAM_OFB] = "ofb_enc"};
+    if (!s || !aes_gen_key_is_set(k) || !iv)
+        return AES_GEN_EARG;
+    if ((unsigned)mode >= sizeof names / sizeof names[0] || !names[mode])
+        return AES_GEN_EMODE;
+    return aes_gen_stream_init(s, k, names[mode], iv);
 }
 
 /* A stream whose every field indexes what it should: a corrupted context is

@@ -239,11 +239,22 @@ START_TEST(mode_errors_change_nothing)
 }
 END_TEST
 
+/* The sizes an FFI caller allocates are the header's. */
+START_TEST(type_sizes)
+{
+    ck_assert_uint_eq(aes_gen_key_size(), sizeof(aes_gen_key));
+    ck_assert_uint_eq(aes_gen_stream_size(), sizeof(aes_gen_stream));
+    ck_assert_uint_eq(aes_gen_gcm_key_size(), sizeof(aes_gen_gcm_key));
+    ck_assert_uint_eq(aes_gen_gcm_stream_size(), sizeof(aes_gen_gcm_stream));
+    ck_assert_uint_eq(aes_gen_xts_key_size(), sizeof(aes_gen_xts_key));
+}
+END_TEST
+
 START_TEST(strerror_names_every_code)
 {
     static const int codes[] = {AES_GEN_OK, AES_GEN_EKEYLEN, AES_GEN_ELEN, AES_GEN_EBACKEND,
                                 AES_GEN_EARG, AES_GEN_EKEYSIZE, AES_GEN_ENOTCT, AES_GEN_EAUTH,
-                                AES_GEN_ESTATE, AES_GEN_EKEYEQUAL};
+                                AES_GEN_ESTATE, AES_GEN_EKEYEQUAL, AES_GEN_EMODE};
     for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
         ck_assert_ptr_nonnull(aes_gen_strerror(codes[i]));
         for (size_t j = 0; j < i; j++)
@@ -395,7 +406,7 @@ START_TEST(introspection)
             ck_assert_str_eq(use.backend, "aesni"); /* a vector key's serial modes */
     }
     ck_assert_uint_eq(m, AES_GEN_MODE_COUNT);
-    ck_assert_int_eq(aes_gen_key_mode_use(&k, "no_such_mode", &use), AES_GEN_EARG);
+    ck_assert_int_eq(aes_gen_key_mode_use(&k, "no_such_mode", &use), AES_GEN_EMODE);
     ck_assert_int_eq(aes_gen_key_mode_use(NULL, "ctr_enc", &use), AES_GEN_EARG);
     aes_gen_wipe(&k);
     ck_assert_int_eq(aes_gen_key_mode_use(&k, "ctr_enc", &use), AES_GEN_EARG);
@@ -508,6 +519,7 @@ int main(void)
     tcase_add_loop_test(tc, mode_errors_change_nothing, 0, (int)nbackends);
     tcase_add_test(tc, setkey_errors_change_nothing);
     tcase_add_test(tc, strerror_names_every_code);
+    tcase_add_test(tc, type_sizes);
     tcase_add_test(tc, wipe_leaves_no_key_bytes);
     tcase_add_test(tc, backend_list_and_default);
     tcase_add_test(tc, round_keys_match_reference);

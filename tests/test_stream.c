@@ -124,6 +124,47 @@ START_TEST(any_split_equals_one_call)
 }
 END_TEST
 
+/* The mode constants and the _dec aliases start the stream their names do. */
+START_TEST(stream_mode_constants)
+{
+    static const struct {
+        aes_gen_stream_mode mode;
+        const char *name, *alias;
+    } cases[] = {{AES_GEN_STREAM_CTR, "ctr_enc", "ctr_dec"},
+                 {AES_GEN_STREAM_CFB_ENCRYPT, "cfb_enc", NULL},
+                 {AES_GEN_STREAM_CFB_DECRYPT, "cfb_dec", NULL},
+                 {AES_GEN_STREAM_OFB, "ofb_enc", "ofb_dec"}};
+    aes_gen_key k;
+    uint8_t key[32], iv[16], in[100], want[sizeof in], got[sizeof in];
+    size_t lens[3];
+    built_key_lens(lens);
+    uint64_t rng = test_seed() ^ 0x5157;
+    rng_fill(&rng, key, sizeof key);
+    rng_fill(&rng, iv, sizeof iv);
+    rng_fill(&rng, in, sizeof in);
+    ck_assert_int_eq(aes_gen_setkey(&k, key, lens[0]), AES_GEN_OK);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        for (int form = 0; form < 3; form++) {
+            aes_gen_stream s;
+            uint8_t *out = form ? got : want;
+            if (form == 2 && !cases[c].alias)
+                continue;
+            ck_assert_int_eq(form == 1 ? aes_gen_stream_init_mode(&s, &k, cases[c].mode, iv)
+                                       : aes_gen_stream_init(&s, &k, form ? cases[c].alias
+                                                                          : cases[c].name, iv),
+                             AES_GEN_OK);
+            ck_assert_int_eq(aes_gen_stream_update(&s, out, in, 37), AES_GEN_OK);
+            ck_assert_int_eq(aes_gen_stream_update(&s, out + 37, in + 37, sizeof in - 37),
+                             AES_GEN_OK);
+            ck_assert_int_eq(aes_gen_stream_final(&s, NULL), AES_GEN_OK);
+            if (form)
+                ck_assert_msg(memcmp(got, want, sizeof in) == 0, "%s: form %d differs",
+                              cases[c].name, form);
+        }
+    aes_gen_wipe(&k);
+}
+END_TEST
+
 START_TEST(stream_errors)
 {
     aes_gen_stream s;
@@ -132,10 +173,18 @@ START_TEST(stream_errors)
     size_t lens[3];
     built_key_lens(lens);
     ck_assert_int_eq(aes_gen_setkey(&k, key, lens[0]), AES_GEN_OK);
-    ck_assert_int_eq(aes_gen_stream_init(&s, &k, "ecb_enc", iv), AES_GEN_EARG);
-    ck_assert_int_eq(aes_gen_stream_init(&s, &k, "cbc_dec", iv), AES_GEN_EARG);
-    ck_assert_int_eq(aes_gen_stream_init(&s, &k, "nope", iv), AES_GEN_EARG);
+    ck_assert_int_eq(aes_gen_stream_init(&s, &k, "ecb_enc", iv), AES_GEN_EMODE);
+    ck_assert_int_eq(aes_gen_stream_init(&s, &k, "cbc_dec", iv), AES_GEN_EMODE);
+    ck_assert_int_eq(aes_gen_stream_init(&s, &k, "nope", iv), AES_GEN_EMODE);
+    ck_assert_int_eq(aes_gen_stream_init(&s, &k, "ctr_dec\n", iv), AES_GEN_EMODE);
     ck_assert_int_eq(aes_gen_stream_init(NULL, &k, "ctr_enc", iv), AES_GEN_EARG);
+    ck_assert_int_eq(aes_gen_stream_init(&s, &k, NULL, iv), AES_GEN_EARG);
+    static const int bad_constants[] = {0, 5, -1, 0x7fffffff};
+    for (size_t i = 0; i < sizeof bad_constants / sizeof bad_constants[0]; i++)
+        ck_assert_int_eq(aes_gen_stream_init_mode(&s, &k, (aes_gen_stream_mode)bad_constants[i],
+                                                  iv), AES_GEN_EMODE);
+    ck_assert_int_eq(aes_gen_stream_init_mode(NULL, &k, AES_GEN_STREAM_CTR, iv), AES_GEN_EARG);
+    ck_assert_int_eq(aes_gen_stream_init_mode(&s, &k, AES_GEN_STREAM_CTR, NULL), AES_GEN_EARG);
     ck_assert_int_eq(aes_gen_stream_init(&s, &k, "ctr_enc", NULL), AES_GEN_EARG);
     ck_assert_int_eq(aes_gen_stream_init(&s, &k, "ctr_enc", iv), AES_GEN_OK);
     ck_assert_int_eq(aes_gen_stream_update(&s, NULL, buf, 1), AES_GEN_EARG);
@@ -169,6 +218,7 @@ int main(void)
     TCase *tc = tcase_create("stream");
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, any_split_equals_one_call, 0, (int)(nbackends * AES_GEN_MODE_COUNT));
+    tcase_add_test(tc, stream_mode_constants);
     tcase_add_test(tc, stream_errors);
     suite_add_tcase(su, tc);
     return run_suite(su);

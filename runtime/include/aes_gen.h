@@ -54,7 +54,8 @@ enum {
     AES_GEN_EAUTH = -7,    /* GCM: the tag does not match; no plaintext is released */
     AES_GEN_ESTATE = -8,   /* a stream call out of order (GCM: AAD after data, or a stream
                               already finished) */
-    AES_GEN_EKEYEQUAL = -9 /* XTS: the two key halves are equal (IEEE 1619 forbids it) */
+    AES_GEN_EKEYEQUAL = -9, /* XTS: the two key halves are equal (IEEE 1619 forbids it) */
+    AES_GEN_EMODE = -10     /* a mode name or constant this function does not take */
 };
 
 #define AES_GEN_BLOCK_SIZE 16
@@ -122,11 +123,21 @@ typedef struct aes_gen_mode_use {
     size_t nwidths;
     unsigned widths[16];
 } aes_gen_mode_use;
-/* AES_GEN_EARG for NULL arguments, an unset key or an unknown mode name. */
+/* AES_GEN_EARG for NULL arguments or an unset key, AES_GEN_EMODE for an
+ * unknown mode name. */
 int aes_gen_key_mode_use(const aes_gen_key *k, const char *mode, aes_gen_mode_use *out);
 
 /* Erase all key material; the key is unset afterwards.  NULL is ignored. */
 void aes_gen_wipe(aes_gen_key *k);
+
+/* sizeof of the public types, for callers that allocate them without this
+ * header's layouts (FFI, other languages); allocate them 64-byte aligned, as
+ * the types here are. */
+size_t aes_gen_key_size(void);
+size_t aes_gen_stream_size(void);
+size_t aes_gen_gcm_key_size(void);
+size_t aes_gen_gcm_stream_size(void);
+size_t aes_gen_xts_key_size(void);
 const char *aes_gen_strerror(int err);
 
 /*
@@ -171,8 +182,18 @@ typedef struct aes_gen_stream {
     uint32_t private_magic;
 } aes_gen_stream;
 
-/* mode: "ctr_enc", "cfb_enc", "cfb_dec" or "ofb_enc" (aes_gen_mode_name); another
- * mode, an unset key or a NULL argument: AES_GEN_EARG. */
+/* The modes a stream runs.  CTR and OFB decrypt as they encrypt. */
+typedef enum aes_gen_stream_mode {
+    AES_GEN_STREAM_CTR = 1,         /* "ctr_enc" (or "ctr_dec") */
+    AES_GEN_STREAM_CFB_ENCRYPT = 2, /* "cfb_enc" */
+    AES_GEN_STREAM_CFB_DECRYPT = 3, /* "cfb_dec" */
+    AES_GEN_STREAM_OFB = 4          /* "ofb_enc" (or "ofb_dec") */
+} aes_gen_stream_mode;
+/* An unset key or a NULL argument: AES_GEN_EARG; another mode: AES_GEN_EMODE. */
+int aes_gen_stream_init_mode(aes_gen_stream *s, const aes_gen_key *k, aes_gen_stream_mode mode,
+                             const uint8_t iv[16]);
+/* The same by name: "ctr_enc", "cfb_enc", "cfb_dec" or "ofb_enc" (aes_gen_mode_name),
+ * and "ctr_dec" and "ofb_dec" for the directions that are the same. */
 int aes_gen_stream_init(aes_gen_stream *s, const aes_gen_key *k, const char *mode,
                         const uint8_t iv[16]);
 /* The next len bytes; dst == src works. */
