@@ -13,6 +13,7 @@ The request (backends, widths, keys) is recorded in generated/manifest.json, so
 
 import argparse
 import difflib
+import hashlib
 import json
 import os
 import re
@@ -174,9 +175,12 @@ def generate(request):
                                     options=options,
                                     constant_time=any(variants.BACKENDS[n].constant_time
                                                       for n in names))
-    files["aes_gen.map"] = render(
-        "aes_gen.map.j2", major=header_version()[0], kernels=records + functions,
-        api=list(variants.PUBLIC_FUNCTIONS) + [m.api for m in variants.MODES if m.api])
+    api = list(variants.PUBLIC_FUNCTIONS) + [m.api for m in variants.MODES if m.api]
+    files["aes_gen.map"] = render("aes_gen.map.j2", major=header_version()[0], kernels=[],
+                                  api=api)
+    files["aes_gen_kernels.map"] = render(
+        "aes_gen.map.j2", major=header_version()[0], kernels=records + functions, api=api,
+        kernels_node=kernels_node(files["kernels.h"]))
     files["README.md"] = render(
         "README.md.j2", kernels=records, summary=summary_rows(records),
         command=request_args(request),
@@ -185,6 +189,12 @@ def generate(request):
                 "license": "Apache-2.0", "kernels": records}
     files["manifest.json"] = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
     return files
+
+
+def kernels_node(kernels_h):
+    """The version node of the exported kernels: a hash of kernels.h (every
+    kernel's name and signature, the key formats), so it changes with them."""
+    return "AES_GEN_KERNELS_" + hashlib.sha256(kernels_h.encode()).hexdigest()[:12]
 
 
 def existing_files(out_dir):

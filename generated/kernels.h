@@ -42,7 +42,10 @@
  *
  * Symbol: aes_gen_<backend>_<mode>_<dir>_k<key bits>_w<width>.  The x86-64
  * kernels follow the SysV ABI (ELF); before calling one, check that the CPU
- * and the OS support what its backend needs (below).
+ * and the OS support what its backend needs (below).  They link from
+ * libaes_gen.a; libaes_gen.so exports them only when built with
+ * -DAES_GEN_EXPORT_KERNELS=ON, at a version node named after this file's
+ * hash (generated/aes_gen_kernels.map), as they change with each generation.
  */
 #ifndef AES_GEN_KERNELS_H
 #define AES_GEN_KERNELS_H

@@ -45,13 +45,60 @@ for ex in example example_static; do
   fi
 done
 
-# The shared library exports the API of aes_gen.h and the kernels (and the key
-# setup beside them) of aes_gen/kernels.h, nothing else.
-extra=$(nm -D --defined-only "$libdir/libaes_gen.so" | awk '$2 == "T" || $2 == "D" || $2 == "R" {print $3}' |
-  sed 's/@.*//' | grep -v -E '^aes_gen_[a-z0-9_]+_k(128|192|256)(_w[0-9]+)?$' |
-  grep -v -x -F -f <(grep -o -E '\baes_gen_[a-z_]+\(' "$tmp/prefix/include/aes_gen.h" | tr -d '(') || true)
-[ -z "$extra" ] || { echo "libaes_gen.so exports more than the API: $extra"; exit 1; }
-echo "shared library: only the public API and the kernels are exported"
+# The shared library exports the API of aes_gen.h at AES_GEN_<major>, nothing
+# else; with AES_GEN_EXPORT_KERNELS the kernels (and the key setup beside them)
+# of aes_gen/kernels.h too, at the generation's own version node.
+api_names() { grep -o -E '\baes_gen_[a-z_]+\(' "$tmp/prefix/include/aes_gen.h" | tr -d '(' | sort -u; }
+kernel_node=$(sed -n 's/^\(AES_GEN_KERNELS_[0-9a-f]*\) {$/\1/p' "$src/generated/aes_gen_kernels.map")
+[ -n "$kernel_node" ]
+check_exports() { # library, with kernels (0/1)
+  local syms api kernels want="" other
+  syms=$(nm -D --defined-only "$1" | awk '$2 ~ /^[TDR]$/ {print $3}')
+  api=$(grep -E '@@?AES_GEN_[0-9]+$' <<<"$syms" | sed 's/@.*//' | sort -u)
+  [ "$api" = "$(api_names)" ] || { echo "$1: the API at AES_GEN_N differs from aes_gen.h"; exit 1; }
+  kernels=$(grep -E "@@?$kernel_node\$" <<<"$syms" | sed 's/@.*//' | sort -u || true)
+  [ "$2" = 0 ] || want=$(grep -E '^    aes_gen_[a-z0-9_]+;$' "$src/generated/aes_gen_kernels.map" |
+    tr -d ' ;' | grep -v -x -F -f <(api_names) | sort -u)
+  [ "$kernels" = "$want" ] || { echo "$1: the kernels exported differ from kernels.h's"; exit 1; }
+  other=$(grep -v -E "@@?(AES_GEN_[0-9]+|$kernel_node)\$" <<<"$syms" || true)
+  [ -z "$other" ] || { echo "$1 exports more: $other"; exit 1; }
+}
+with_kernels=${AES_GEN_EXPORT_KERNELS:-0}
+check_exports "$libdir/libaes_gen.so" "$with_kernels"
+echo "shared library: the API at its version node$([ "$with_kernels" = 0 ] ||
+  echo ", the kernels at $kernel_node")"
+# The other map on the same objects (the archive's); with the kernels, a
+# program that calls one through aes_gen/kernels.h, against the API's result.
+other=$([ "$with_kernels" = 0 ] && echo 1 || echo 0)
+other_map=$([ "$other" = 1 ] && echo aes_gen_kernels.map || echo aes_gen.map)
+mkdir "$tmp/other"
+cc $san -shared -o "$tmp/other/libaes_gen.so" -Wl,--whole-archive "$libdir/libaes_gen.a" \
+  -Wl,--no-whole-archive -Wl,--version-script="$src/generated/$other_map" -Wl,-z,noexecstack
+check_exports "$tmp/other/libaes_gen.so" "$other"
+kernel=aes_gen_portable_ecb_enc_k${bits}_w1
+if [ "$other" = 1 ] && grep -q "^    $kernel;" "$src/generated/$other_map"; then
+  cat >"$tmp/kcall.c" <<EOF
+#include <string.h>
+#include <aes_gen.h>
+#include <aes_gen/kernels.h>
+int main(void)
+{
+    static const unsigned char key[32] = {1, 2, 3};
+    unsigned char in[16] = {4, 5, 6}, api[16], direct[16], iv[16] = {0};
+    aes_gen_key k;
+    if (aes_gen_setkey_backend(&k, key, $bits / 8, "portable") ||
+        aes_gen_ecb_encrypt(&k, api, in, 16))
+        return 1;
+    $kernel(aes_gen_round_keys(&k, 0), iv, direct, in, 1);
+    return memcmp(api, direct, 16) != 0;
+}
+EOF
+  cc $san -std=c11 -Wall -Wextra -Werror "$tmp/kcall.c" -o "$tmp/kcall" -I"$tmp/prefix/include" \
+    -L"$tmp/other" -laes_gen -Wl,-rpath,"$tmp/other"
+  LD_LIBRARY_PATH="$tmp/other" "$tmp/kcall"
+  echo "$other_map: $kernel called through aes_gen/kernels.h matches the API"
+fi
+echo "$other_map: the exports checked on the archive's objects"
 
 # A library of the user's that links libaes_gen.a re-exports the API only too:
 # the internals are hidden in the archive's objects.
@@ -74,7 +121,9 @@ if command -v c++ >/dev/null; then
 fi
 echo "header: C99 -pedantic-errors, C11 and C++11 clean"
 
-# A CMake consumer that also calls one kernel directly through kernels.h.
+# A CMake consumer that also calls one kernel directly through kernels.h (the
+# static library's, or the shared one's with AES_GEN_EXPORT_KERNELS; else the
+# API's ECB).
 mkdir "$tmp/cm"
 cat >"$tmp/cm/CMakeLists.txt" <<'CMAKE'
 cmake_minimum_required(VERSION 3.18)
@@ -94,7 +143,12 @@ int main(void)
     aes_gen_key k;
     if (aes_gen_setkey_backend(&k, key, $bits / 8, "portable") != AES_GEN_OK)
         return 1;
+#ifdef API_ONLY
+    if (aes_gen_ecb_encrypt(&k, block, block, 16) != AES_GEN_OK)
+        return 1;
+#else
     aes_gen_portable_ecb_enc_k${bits}_w1(aes_gen_round_keys(&k, 0), NULL, block, block, 1);
+#endif
     for (int i = 0; i < 16; i++)
         printf("%02x", block[i]);
     printf("\\n");
@@ -102,7 +156,9 @@ int main(void)
 }
 C
 for kind in shared static; do
-  cmake -S "$tmp/cm" -B "$tmp/cm/$kind" -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCMAKE_C_FLAGS="$san" \
+  api_only=$([ $kind = shared ] && [ "$with_kernels" = 0 ] && echo -DAPI_ONLY || true)
+  cmake -S "$tmp/cm" -B "$tmp/cm/$kind" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
+    -DCMAKE_C_FLAGS="$san $api_only" \
     -DAES_GEN_STATIC=$([ $kind = static ] && echo ON || echo OFF) >/dev/null
   cmake --build "$tmp/cm/$kind" >/dev/null
   out=$("$tmp/cm/$kind/consumer")
