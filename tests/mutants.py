@@ -73,6 +73,20 @@ MUTANTS = (
      "            self.p('and', 63, gp('rax'))\n"
      "            self.p('mov', mem('rdi', 0, 'rax'), gp('rax'))\n"
      "            self.p('xor', gp('rax').d, gp('rax').d)\n\n    def middle_rounds", True),
+    ("a padding byte left unchecked", "runtime/padding.c",
+     "bad |= ct_lt(i, n) & ~", "bad |= ct_lt(i + 1, n) & ~", False),
+    ("the PKCS#7 padding left in dst", "runtime/padding.c",
+     "dst[i] = b[i] & (uint8_t)ct_lt(i, 16 - n);", "dst[i] = b[i] | (uint8_t)(n & 0);", False),
+    ("a padding check by a secret-indexed table", "runtime/padding.c",
+     "    uint64_t bad = ct_is_zero(n) | ct_lt(16, n);\n",
+     "    static const uint8_t bad_n[256] = {1, [17 ... 255] = 1};\n"
+     "    uint64_t bad = 0 - (uint64_t)bad_n[n];\n", False),
+    ("whole-block XTS tweak left in a register", "runtime/xts.c",
+     "    aes_gen_secure_zero(t, sizeof t);\n    return AES_GEN_OK;",
+     "    if (!r)\n        __asm__ volatile(\"vmovdqu %0, %%xmm5\" :: \"m\"(*(uint8_t(*)[16])t) : \"xmm5\");\n"
+     "    aes_gen_secure_zero(t, sizeof t);\n    return AES_GEN_OK;", False),
+    ("XTS held tweaks not stepped for the last block register", "gen/x86/xts.py",
+     "            for tw in tws:\n", "            for tw in tws[:-1]:\n", True),
 )
 
 

@@ -254,7 +254,8 @@ START_TEST(strerror_names_every_code)
 {
     static const int codes[] = {AES_GEN_OK, AES_GEN_EKEYLEN, AES_GEN_ELEN, AES_GEN_EBACKEND,
                                 AES_GEN_EARG, AES_GEN_EKEYSIZE, AES_GEN_ENOTCT, AES_GEN_EAUTH,
-                                AES_GEN_ESTATE, AES_GEN_EKEYEQUAL, AES_GEN_EMODE};
+                                AES_GEN_ESTATE, AES_GEN_EKEYEQUAL, AES_GEN_EMODE,
+                                AES_GEN_EPADDING, AES_GEN_ESPACE};
     for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
         ck_assert_ptr_nonnull(aes_gen_strerror(codes[i]));
         for (size_t j = 0; j < i; j++)

@@ -55,7 +55,10 @@ enum {
     AES_GEN_ESTATE = -8,   /* a stream call out of order (GCM: AAD after data, or a stream
                               already finished) */
     AES_GEN_EKEYEQUAL = -9, /* XTS: the two key halves are equal (IEEE 1619 forbids it) */
-    AES_GEN_EMODE = -10     /* a mode name or constant this function does not take */
+    AES_GEN_EMODE = -10,    /* a mode name or constant this function does not take */
+    AES_GEN_EPADDING = -11, /* CBC decryption: the PKCS#7 padding is wrong (one error for
+                               every way it can be); the output is zeroed */
+    AES_GEN_ESPACE = -12    /* dst_size is less than the output needs */
 };
 
 #define AES_GEN_BLOCK_SIZE 16
@@ -162,6 +165,41 @@ int aes_gen_ofb_crypt(const aes_gen_key *k, uint8_t iv[16], void *dst, const voi
                       size_t len);
 int aes_gen_ctr_crypt(const aes_gen_key *k, uint8_t ctr[16], void *dst, const void *src,
                       size_t len);
+
+/*
+ * CBC with PKCS#7 padding (OpenSSL EVP's default for CBC).  Encryption appends
+ * n = 16 - len % 16 bytes of value n (1 to 16) and writes
+ * AES_GEN_CBC_PADDED_LEN(len) bytes; decryption takes a positive multiple of
+ * 16 bytes, needs dst_size >= len, checks the padding in constant time and
+ * writes len - n bytes.  Any wrong padding is AES_GEN_EPADDING, with dst's len
+ * bytes zeroed: one error and one timing, whatever is wrong.  *out_len gets
+ * the bytes written (0 on an error); iv is read, not updated (a padded message
+ * is complete); dst == src works.
+ */
+#define AES_GEN_CBC_PADDED_LEN(len) (((len) / 16 + 1) * 16)
+int aes_gen_cbc_encrypt_padded(const aes_gen_key *k, const uint8_t iv[16], void *dst,
+                               size_t dst_size, size_t *out_len, const void *src, size_t len);
+int aes_gen_cbc_decrypt_padded(const aes_gen_key *k, const uint8_t iv[16], void *dst,
+                               size_t dst_size, size_t *out_len, const void *src, size_t len);
+/* The same in pieces of any size.  update writes the whole blocks the bytes so
+ * far complete (decryption holds the last block back for final): at most
+ * len + 15 bytes; final writes encryption's padded last block (16 bytes) or
+ * decryption's last 0 to 15 bytes after the padding check, and erases the
+ * stream.  dst and src must not overlap (in place: the one-shot functions). */
+typedef struct aes_gen_cbc_stream {
+    const aes_gen_key *private_key;
+    uint8_t private_iv[16];  /* the chaining value */
+    uint8_t private_buf[16]; /* bytes not yet processed */
+    uint32_t private_num;    /* bytes in buf: 0..15 (encryption), 0..16 (decryption) */
+    uint32_t private_decrypt;
+    uint32_t private_magic;
+} aes_gen_cbc_stream;
+int aes_gen_cbc_stream_init(aes_gen_cbc_stream *s, const aes_gen_key *k, int decrypt,
+                            const uint8_t iv[16]);
+int aes_gen_cbc_stream_update(aes_gen_cbc_stream *s, void *dst, size_t dst_size,
+                              size_t *out_len, const void *src, size_t len);
+int aes_gen_cbc_stream_final(aes_gen_cbc_stream *s, void *dst, size_t dst_size,
+                             size_t *out_len);
 
 /*
  * Streaming: CTR, CFB-128 and OFB with any split of a message.  The one-shot
