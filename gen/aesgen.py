@@ -160,6 +160,7 @@ def generate(request):
                                 arches=variants.ARCHES, shapes=shapes,
                                 formats=variants.KEY_FORMATS,
                                 key_format={n: variants.BACKENDS[n].key_format for n in names},
+                                needs_files={n: variants.BACKENDS[n].needs_files for n in names},
                                 shape_type={s.name: s.typedef for s in shapes},
                                 functions=functions)
     files["kernels.inc"] = render("kernels.inc.j2", kernels=records,

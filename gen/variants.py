@@ -181,7 +181,7 @@ PUBLIC_FUNCTIONS = ("aes_gen_version", "aes_gen_setkey", "aes_gen_setkey_backend
                     "aes_gen_gcm_key_size", "aes_gen_gcm_stream_size", "aes_gen_xts_key_size",
                     "aes_gen_cbc_encrypt_padded", "aes_gen_cbc_decrypt_padded",
                     "aes_gen_cbc_stream_init", "aes_gen_cbc_stream_update",
-                    "aes_gen_cbc_stream_final",
+                    "aes_gen_cbc_stream_final", "aes_gen_expand_key",
                     "aes_gen_stream_update", "aes_gen_stream_final", "aes_gen_gcm_setkey",
                     "aes_gen_gcm_setkey_backend", "aes_gen_gcm_encrypt", "aes_gen_gcm_decrypt",
                     "aes_gen_gcm_wipe", "aes_gen_gcm_init", "aes_gen_gcm_aad", "aes_gen_gcm_update",
@@ -214,6 +214,7 @@ class Backend:
     family: str = ""      # an alias whose request brings this backend in
     compile_options: tuple = ()  # for its generated sources (CMake list items)
     mode_isa: tuple = ()  # (family, features) pairs: what that family's kernels need
+    needs_files: tuple = ()  # generated/ files its kernels need beside their own (tables)
                           # beyond isa (GCM's carry-less multiplier)
     family_widths: tuple = ()  # (family, widths) pairs: a family's defaults where they
                                # differ from default_widths (measured)
@@ -274,13 +275,15 @@ _BACKENDS = (
     *(Backend(f"ttable-k{kl}t{t}", f"ttable_k{kl}t{t}",
               f"x86-64 T-table assembly, {kl}-bit key loads, {1 + t} index registers", False,
               1, (), "ttable", default_widths=(1, 2) if t == 0 else (1,), arch="x86_64",
-              params=(("key_loads", kl), ("temps", t)), family="ttable")
+              params=(("key_loads", kl), ("temps", t)), family="ttable",
+              needs_files=("tables.c", "tables.h"))
       for kl in (32, 64) for t in (0, 2)),
     Backend("portable", "portable", "fully unrolled T-table C", False, 1, (), "portable",
-            default_widths=(1, 2, 4)),
+            default_widths=(1, 2, 4),
+            needs_files=("portable/portable.h", "kernels.h", "tables.c", "tables.h")),
     Backend("tilegx-emu", "tilegx_emu", "TILE-Gx C (tblidx, ld4u) on an emulation of its "
             "intrinsics", False, 2, (), "tilegx", key_format="openssl",
-            default_widths=(1, 2),
+            default_widths=(1, 2), needs_files=("kernels.h", "tilegx/aes_tilegx_core.h"),
             compile_options=("-include", "${PROJECT_SOURCE_DIR}/runtime/tilegx/tilegx_emu.h",
                              "-DAES_GEN_TILEGX_TRAP")),
 )

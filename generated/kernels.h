@@ -188,7 +188,7 @@ aes_gen_kernel_fn aes_gen_aesni_xts_dec_k256_w4;
 aes_gen_kernel_fn aes_gen_aesni_xts_dec_k256_w2;
 aes_gen_kernel_fn aes_gen_aesni_xts_dec_k256_w1;
 
-/* portable: needs C99 only; rk in the fips format */
+/* portable: needs C99 only; rk in the fips format; also portable/portable.h, kernels.h, tables.c, tables.h */
 aes_gen_kernel_fn aes_gen_portable_ecb_enc_k128_w4;
 aes_gen_kernel_fn aes_gen_portable_ecb_enc_k128_w2;
 aes_gen_kernel_fn aes_gen_portable_ecb_enc_k128_w1;
@@ -244,7 +244,7 @@ aes_gen_kernel_fn aes_gen_portable_ctr_enc_k256_w4;
 aes_gen_kernel_fn aes_gen_portable_ctr_enc_k256_w2;
 aes_gen_kernel_fn aes_gen_portable_ctr_enc_k256_w1;
 
-/* tilegx-emu: needs C99 only; rk in the openssl format */
+/* tilegx-emu: needs C99 only; rk in the openssl format; also kernels.h, tilegx/aes_tilegx_core.h */
 aes_gen_kernel_fn aes_gen_tilegx_emu_ecb_enc_k128_w2;
 aes_gen_kernel_fn aes_gen_tilegx_emu_ecb_enc_k128_w1;
 aes_gen_kernel_fn aes_gen_tilegx_emu_ecb_enc_k192_w2;
@@ -285,7 +285,7 @@ aes_gen_kernel_fn aes_gen_tilegx_emu_ctr_enc_k192_w1;
 aes_gen_kernel_fn aes_gen_tilegx_emu_ctr_enc_k256_w2;
 aes_gen_kernel_fn aes_gen_tilegx_emu_ctr_enc_k256_w1;
 
-/* ttable-k32t0: needs x86-64; rk in the fips format */
+/* ttable-k32t0: needs x86-64; rk in the fips format; also tables.c, tables.h */
 aes_gen_kernel_fn aes_gen_ttable_k32t0_ecb_enc_k128_w2;
 aes_gen_kernel_fn aes_gen_ttable_k32t0_ecb_enc_k128_w1;
 aes_gen_kernel_fn aes_gen_ttable_k32t0_ecb_enc_k192_w2;
@@ -326,7 +326,7 @@ aes_gen_kernel_fn aes_gen_ttable_k32t0_ctr_enc_k192_w1;
 aes_gen_kernel_fn aes_gen_ttable_k32t0_ctr_enc_k256_w2;
 aes_gen_kernel_fn aes_gen_ttable_k32t0_ctr_enc_k256_w1;
 
-/* ttable-k32t2: needs x86-64; rk in the fips format */
+/* ttable-k32t2: needs x86-64; rk in the fips format; also tables.c, tables.h */
 aes_gen_kernel_fn aes_gen_ttable_k32t2_ecb_enc_k128_w1;
 aes_gen_kernel_fn aes_gen_ttable_k32t2_ecb_enc_k192_w1;
 aes_gen_kernel_fn aes_gen_ttable_k32t2_ecb_enc_k256_w1;
@@ -352,7 +352,7 @@ aes_gen_kernel_fn aes_gen_ttable_k32t2_ctr_enc_k128_w1;
 aes_gen_kernel_fn aes_gen_ttable_k32t2_ctr_enc_k192_w1;
 aes_gen_kernel_fn aes_gen_ttable_k32t2_ctr_enc_k256_w1;
 
-/* ttable-k64t0: needs x86-64; rk in the fips format */
+/* ttable-k64t0: needs x86-64; rk in the fips format; also tables.c, tables.h */
 aes_gen_kernel_fn aes_gen_ttable_k64t0_ecb_enc_k128_w2;
 aes_gen_kernel_fn aes_gen_ttable_k64t0_ecb_enc_k128_w1;
 aes_gen_kernel_fn aes_gen_ttable_k64t0_ecb_enc_k192_w2;
@@ -393,7 +393,7 @@ aes_gen_kernel_fn aes_gen_ttable_k64t0_ctr_enc_k192_w1;
 aes_gen_kernel_fn aes_gen_ttable_k64t0_ctr_enc_k256_w2;
 aes_gen_kernel_fn aes_gen_ttable_k64t0_ctr_enc_k256_w1;
 
-/* ttable-k64t2: needs x86-64; rk in the fips format */
+/* ttable-k64t2: needs x86-64; rk in the fips format; also tables.c, tables.h */
 aes_gen_kernel_fn aes_gen_ttable_k64t2_ecb_enc_k128_w1;
 aes_gen_kernel_fn aes_gen_ttable_k64t2_ecb_enc_k192_w1;
 aes_gen_kernel_fn aes_gen_ttable_k64t2_ecb_enc_k256_w1;

@@ -215,7 +215,7 @@ const char *aes_gen_strerror(int err)
                                "released)";
     case AES_GEN_ESTATE: return "a stream call out of order (AAD after data, or a finished stream)";
     case AES_GEN_EKEYEQUAL: return "XTS key halves are equal (IEEE 1619 requires distinct keys)";
-    case AES_GEN_EMODE: return "unknown mode, or one this function does not take";
+    case AES_GEN_EMODE: return "unknown mode or key format, or one this function does not take";
     case AES_GEN_EPADDING: return "bad padding";
     case AES_GEN_ESPACE: return "output buffer too small";
     default: return "unknown aes_gen error code";

@@ -215,3 +215,33 @@ const struct aes_gen_key_format_info aes_gen_key_formats[AES_GEN_KEY_FORMAT_COUN
     [AES_GEN_KF_openssl] = {expand_openssl, 0, 256, 512},
     [AES_GEN_KF_vpaes] = {expand_vpaes, 0, 240, 480},
 };
+
+int aes_gen_expand_key(const char *format, const void *key, size_t key_len, int decrypt,
+                       uint8_t *out, size_t out_size)
+{
+    static const char *const names[AES_GEN_KEY_FORMAT_COUNT] = {
+#define AES_GEN_KEY_FORMAT(name) #name,
+#include "backends.inc"
+    };
+    if (!format || !key || !out)
+        return AES_GEN_EARG;
+    if (key_len != 16 && key_len != 24 && key_len != 32)
+        return AES_GEN_EKEYLEN;
+    const size_t bytes = 16 * (aes_gen_rounds(key_len) + 1);
+    if (out_size < bytes)
+        return AES_GEN_ESPACE;
+    for (int f = 0; f < AES_GEN_KEY_FORMAT_COUNT; f++) {
+        if (strcmp(names[f], format) != 0)
+            continue;
+        const struct aes_gen_key_format_info *info = &aes_gen_key_formats[f];
+        uint8_t ks[512];
+        _Static_assert(sizeof ks >= 512, "every format's schedules fit (openssl's: 512)");
+        memset(ks, 0, info->bytes);
+        info->expand(key, key_len, ks);
+        memcpy(out, ks + (decrypt ? info->dec_offset : info->enc_offset), bytes);
+        aes_gen_secure_zero(ks, sizeof ks);
+        aes_gen_clear_registers(); /* C may have held key words in vector registers */
+        return AES_GEN_OK;
+    }
+    return AES_GEN_EMODE;
+}

@@ -211,7 +211,7 @@ flags=$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --cflags --libs aes_gen)
 [ "$(echo $flags)" = "-laes_gen" ] || { echo "pkg-config for /usr: $flags"; exit 1; }
 echo "pkg-config for a /usr prefix: $flags"
 # The docs went with it.
-for f in LICENSE README.md API.md; do [ -f "$tmp/dest/usr/share/doc/aes_gen/$f" ]; done
+for f in LICENSE README.md API.md VENDORING.md; do [ -f "$tmp/dest/usr/share/doc/aes_gen/$f" ]; done
 
 # uninstall removes what the last install wrote (here the DESTDIR one).
 DESTDIR="$tmp/dest" cmake --build "$build" --target uninstall >/dev/null

@@ -239,6 +239,52 @@ START_TEST(mode_errors_change_nothing)
 }
 END_TEST
 
+/* aes_gen_expand_key gives the schedules a key of each backend holds, in its
+ * format; bad arguments change nothing. */
+START_TEST(expand_key_is_the_backends_schedule)
+{
+    static const char *const formats[AES_GEN_KEY_FORMAT_COUNT] = {
+#define AES_GEN_KEY_FORMAT(name) #name,
+#include "backends.inc"
+    };
+    size_t ids[AES_GEN_BACKEND_COUNT], lens[3];
+    const size_t nb = usable_backends(ids, AES_GEN_BACKEND_COUNT, 0), nk = built_key_lens(lens);
+    uint64_t rng = test_seed() ^ 0xe7e7;
+    uint8_t key[32], out[256 + 8];
+    int checked = 0;
+    for (size_t b = 0; b < nb; b++)
+        for (size_t ki = 0; ki < nk; ki++) {
+            const struct aes_gen_backend_info *bi = &aes_gen_backend_table[ids[b]];
+            const size_t bytes = 16 * (aes_gen_rounds(lens[ki]) + 1);
+            aes_gen_key k;
+            rng_fill(&rng, key, sizeof key);
+            if (aes_gen_setkey_backend(&k, key, lens[ki], bi->name) != AES_GEN_OK)
+                continue;
+            for (int dec = 0; dec < 2; dec++) {
+                memset(out, 0xa5, sizeof out);
+                ck_assert_int_eq(aes_gen_expand_key(formats[bi->key_format], key, lens[ki], dec,
+                                                    out, bytes), AES_GEN_OK);
+                ck_assert_msg(!memcmp(out, aes_gen_round_keys(&k, dec), bytes),
+                              "%s AES-%zu: %s schedule %d differs", bi->name, 8 * lens[ki],
+                              formats[bi->key_format], dec);
+                for (size_t i = bytes; i < sizeof out; i++)
+                    ck_assert_uint_eq(out[i], 0xa5);
+                checked++;
+            }
+            aes_gen_wipe(&k);
+        }
+    ck_assert_int_gt(checked, 0);
+    memset(out, 0x5a, sizeof out);
+    ck_assert_int_eq(aes_gen_expand_key("fips", key, 16, 0, out, 175), AES_GEN_ESPACE);
+    ck_assert_int_eq(aes_gen_expand_key("fips", key, 20, 0, out, sizeof out), AES_GEN_EKEYLEN);
+    ck_assert_int_eq(aes_gen_expand_key("fips2", key, 16, 0, out, sizeof out), AES_GEN_EMODE);
+    ck_assert_int_eq(aes_gen_expand_key(NULL, key, 16, 0, out, sizeof out), AES_GEN_EARG);
+    ck_assert_int_eq(aes_gen_expand_key("fips", NULL, 16, 0, out, sizeof out), AES_GEN_EARG);
+    for (size_t i = 0; i < sizeof out; i++)
+        ck_assert_uint_eq(out[i], 0x5a);
+}
+END_TEST
+
 /* The sizes an FFI caller allocates are the header's. */
 START_TEST(type_sizes)
 {
@@ -521,6 +567,7 @@ int main(void)
     tcase_add_test(tc, setkey_errors_change_nothing);
     tcase_add_test(tc, strerror_names_every_code);
     tcase_add_test(tc, type_sizes);
+    tcase_add_test(tc, expand_key_is_the_backends_schedule);
     tcase_add_test(tc, wipe_leaves_no_key_bytes);
     tcase_add_test(tc, backend_list_and_default);
     tcase_add_test(tc, round_keys_match_reference);

@@ -55,7 +55,7 @@ enum {
     AES_GEN_ESTATE = -8,   /* a stream call out of order (GCM: AAD after data, or a stream
                               already finished) */
     AES_GEN_EKEYEQUAL = -9, /* XTS: the two key halves are equal (IEEE 1619 forbids it) */
-    AES_GEN_EMODE = -10,    /* a mode name or constant this function does not take */
+    AES_GEN_EMODE = -10,    /* a mode or key-format name or constant this function does not take */
     AES_GEN_EPADDING = -11, /* CBC decryption: the PKCS#7 padding is wrong (one error for
                                every way it can be); the output is zeroed */
     AES_GEN_ESPACE = -12    /* dst_size is less than the output needs */
@@ -132,6 +132,15 @@ int aes_gen_key_mode_use(const aes_gen_key *k, const char *mode, aes_gen_mode_us
 
 /* Erase all key material; the key is unset afterwards.  NULL is ignored. */
 void aes_gen_wipe(aes_gen_key *k);
+
+/* The round keys a kernel of aes_gen/kernels.h takes, without a key (for
+ * kernels called directly, or copied into another project): format "fips",
+ * "openssl" or "vpaes" (kernels.h says which a backend takes), decrypt 0 for
+ * the encryption schedule or 1 for the decryption one, 16 * (rounds + 1)
+ * bytes into out.  Errors: AES_GEN_EKEYLEN, AES_GEN_ESPACE (out_size short),
+ * AES_GEN_EMODE (an unknown format), AES_GEN_EARG. */
+int aes_gen_expand_key(const char *format, const void *key, size_t key_len, int decrypt,
+                       uint8_t *out, size_t out_size);
 
 /* sizeof of the public types, for callers that allocate them without this
  * header's layouts (FFI, other languages); allocate them 64-byte aligned, as
