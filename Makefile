@@ -36,6 +36,10 @@ TEST_PACKAGES  := $(BUILD_PACKAGES) libssl-dev check g++ valgrind python3-peachp
 PLOT_PACKAGES  := $(BUILD_PACKAGES) gnuplot-nox
 FUZZ_PACKAGES  := $(TEST_PACKAGES) clang libclang-rt-14-dev
 
+# The plot's title: the CPU's name, family and model (the name alone may be generic).
+CPU_NAME = $(shell awk -F': ' '/^model name/ && !n++ {m = $$2} /^cpu family/ && !f++ {f1 = $$2} \
+             /^model\t/ && !mo++ {m1 = $$2} END {printf "%s, family %s model %s", m, f1, m1}' /proc/cpuinfo)
+
 GEN_ARGS := $(if $(WIDTHS),--widths $(WIDTHS)) $(if $(BACKENDS),--backends $(BACKENDS)) \
             $(if $(KEYS),--keys $(KEYS))
 
@@ -149,7 +153,8 @@ bench: build
 plot: deps-plot build
 	$(BUILD)/aes-gen-bench --sweep --keys 128 --csv --bytes $(or $(BYTES),8192) $(ARGS) \
 	  > $(BUILD)/sweep.csv
-	gnuplot -e "csv='$(BUILD)/sweep.csv'; out='$(BUILD)/sweep'; bytes=$(or $(BYTES),8192); bits=128" \
+	gnuplot -e "csv='$(BUILD)/sweep.csv'; out='$(BUILD)/sweep'; bytes=$(or $(BYTES),8192); bits=128; \
+	  cpu='$(CPU_NAME)'; version='$(shell $(BUILD)/aes-gen-bench --version | awk '{print $$2; exit}')'" \
 	  bench/sweep.gp
 	@echo "plot: $(BUILD)/sweep.svg, $(BUILD)/sweep.png"
 

@@ -695,6 +695,7 @@ static int run_short_tables(const struct options *o, const struct bench_clock *c
 enum { SWEEP_BACKENDS = 16, SWEEP_WIDTHS = 32 };
 struct sweep_cell {
     double ns; /* < 0: no such kernel */
+    int used;  /* the width a bulk message of the mode starts at (the key's first kernel) */
 };
 
 static int backend_widths(int b, unsigned *widths)
@@ -767,8 +768,14 @@ static int run_sweep(const struct options *o, const struct bench_clock *c, uint8
             bench_jobs(jobs, nj, buf, o->bytes, o->samples);
             for (size_t bi = 0; bi < nb; bi++)
                 for (int j = 0; j < nw[bi]; j++)
-                    if (where[bi][j] >= 0)
+                    if (where[bi][j] >= 0) {
+                        const struct aes_gen_kernel_info *first =
+                            &aes_gen_registry[keys[bi].private_kernels[m][0]];
                         cell[ki][m][bi][j].ns = jobs[where[bi][j]].ns_per_byte;
+                        cell[ki][m][bi][j].used = keys[bi].private_kernels[m][1] &&
+                                                  (int)first->backend == id[bi] &&
+                                                  first->width == widths[bi][j];
+                    }
         }
         for (size_t bi = 0; bi < nb; bi++)
             aes_gen_wipe(&keys[bi]);
@@ -777,7 +784,7 @@ static int run_sweep(const struct options *o, const struct bench_clock *c, uint8
     if (isatty(STDERR_FILENO))
         fprintf(stderr, "\r\033[K");
     if (o->csv)
-        printf("backend,key_bits,mode,width,ns_per_byte,mib_per_s,cycles_per_byte\n");
+        printf("backend,key_bits,mode,width,ns_per_byte,mib_per_s,cycles_per_byte,used\n");
     else if (o->json)
         printf("{\n  \"bytes\": %zu,\n  \"core_ghz_estimate\": %.4f,\n  \"sweep\": [", o->bytes,
                c->core_ghz);
@@ -808,9 +815,9 @@ static int run_sweep(const struct options *o, const struct bench_clock *c, uint8
                         continue;
                     }
                     if (o->csv)
-                        printf("%s,%u,%s,%u,%.4f,%.1f,%.3f\n", names[bi], o->keys[ki],
+                        printf("%s,%u,%s,%u,%.4f,%.1f,%.3f,%d\n", names[bi], o->keys[ki],
                                aes_gen_modes[m].name, widths[bi][j], ns, 1e9 / ns / 1048576.0,
-                               ns * c->core_ghz);
+                               ns * c->core_ghz, cell[ki][m][bi][j].used);
                     else if (o->json)
                         printf("%s\n    {\"backend\": \"%s\", \"key_bits\": %u, \"mode\": "
                                "\"%s\", \"width\": %u, \"ns_per_byte\": %.4f, "
