@@ -310,12 +310,12 @@ def stitch(k, main, side, after=()):
 BODIES = {}
 
 
-def body_roles(body_fn, vec, width):
+def body_roles(body_fn, vec, v):
     """(role, register-map text) for the registers a body asks for beside its
     blocks: its roles, or what its roles_for gives for the kernel's vector
-    and width (XTS: a tweak register per block register where they fit)."""
+    and variant v (XTS: tweak registers per block register where they fit)."""
     roles_for = getattr(body_fn, "roles_for", None)
-    return roles_for(vec, width) if roles_for else body_fn.roles
+    return roles_for(vec, v.width, v.rounds) if roles_for else body_fn.roles
 
 
 def body(name, *roles):
@@ -511,7 +511,7 @@ def register_map(k, body_fn):
     plan_ = k.plan
     lines = [f"{reg.att()} {block_role(plan_, j)}" for j, reg in enumerate(plan_.blocks)]
     spilled = " ".join(f"rk{r}" for r in plan_.spilled())
-    for role, text in body_roles(body_fn, k.vec, k.v.width):
+    for role, text in body_roles(body_fn, k.vec, k.v):
         reg = plan_.named[role]
         if role == "tmp" and spilled:
             text += f", spilled round keys {spilled}"
@@ -573,7 +573,7 @@ class SkeletonEmitter(Emitter):
         body_fn = self.body(backend, v.mode)
         vec = self.vector(v)
         cls = self.kernel_class
-        roles = [role for role, _ in body_roles(body_fn, vec, v.width)]
+        roles = [role for role, _ in body_roles(body_fn, vec, v)]
         k = cls(v, vec, cls.plan_for(v, vec, roles))
         k.load_keys()
         body_fn(k, v)
@@ -601,7 +601,7 @@ class SkeletonEmitter(Emitter):
         v = Variant(backend.name, mode, 256, width)
         vec, full = self.vector(v), self.vectors[backend.name]
         body_fn = self.body(backend, mode)
-        roles = [role for role, _ in body_roles(body_fn, vec, width)]
+        roles = [role for role, _ in body_roles(body_fn, vec, v)]
         # A body's own limit (GCM: the key powers there are).
         if getattr(body_fn, "width_problem", None) and body_fn.width_problem(width):
             return body_fn.width_problem(width)

@@ -33,34 +33,38 @@
 #   %zmm9 tweaks of block register 1: this group's, then the next group's
 #   %zmm10 tweaks of block register 2: this group's, then the next group's
 #   %zmm11 tweaks of block register 3: this group's, then the next group's
-#   %zmm12 rk0
-#   %zmm22 rk1
-#   %zmm21 rk2
-#   %zmm20 rk3
-#   %zmm19 rk4
-#   %zmm18 rk5
-#   %zmm17 rk6
-#   %zmm16 rk7
-#   %zmm15 rk8
-#   %zmm14 rk9
-#   %zmm13 rk10
+#   %zmm12 block register 0's last round key ^ its tweaks
+#   %zmm13 block register 1's last round key ^ its tweaks
+#   %zmm14 block register 2's last round key ^ its tweaks
+#   %zmm15 block register 3's last round key ^ its tweaks
+#   %zmm16 rk0
+#   %zmm26 rk1
+#   %zmm25 rk2
+#   %zmm24 rk3
+#   %zmm23 rk4
+#   %zmm22 rk5
+#   %zmm21 rk6
+#   %zmm20 rk7
+#   %zmm19 rk8
+#   %zmm18 rk9
+#   %zmm17 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_dec_k128_w16
     .type aes_gen_vaes512_xts_dec_k128_w16, @function
     .p2align 5
 aes_gen_vaes512_xts_dec_k128_w16:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm12
-    vbroadcasti32x4 16(%rdi), %zmm22
-    vbroadcasti32x4 32(%rdi), %zmm21
-    vbroadcasti32x4 48(%rdi), %zmm20
-    vbroadcasti32x4 64(%rdi), %zmm19
-    vbroadcasti32x4 80(%rdi), %zmm18
-    vbroadcasti32x4 96(%rdi), %zmm17
-    vbroadcasti32x4 112(%rdi), %zmm16
-    vbroadcasti32x4 128(%rdi), %zmm15
-    vbroadcasti32x4 144(%rdi), %zmm14
-    vbroadcasti32x4 160(%rdi), %zmm13
+    vbroadcasti32x4 0(%rdi), %zmm16
+    vbroadcasti32x4 16(%rdi), %zmm26
+    vbroadcasti32x4 32(%rdi), %zmm25
+    vbroadcasti32x4 48(%rdi), %zmm24
+    vbroadcasti32x4 64(%rdi), %zmm23
+    vbroadcasti32x4 80(%rdi), %zmm22
+    vbroadcasti32x4 96(%rdi), %zmm21
+    vbroadcasti32x4 112(%rdi), %zmm20
+    vbroadcasti32x4 128(%rdi), %zmm19
+    vbroadcasti32x4 144(%rdi), %zmm18
+    vbroadcasti32x4 160(%rdi), %zmm17
     vmovdqu (%rsi), %xmm8
     vpsrlq $63, %xmm8, %xmm5
     vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm5, %xmm6
@@ -102,80 +106,76 @@ aes_gen_vaes512_xts_dec_k128_w16:
     .p2align 4
 .Laes_gen_vaes512_xts_dec_k128_w16_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm8, %zmm12, %zmm0
-    vpxord %zmm13, %zmm8, %zmm4
-    vmovdqu64 %zmm4, 0(%rdx)
+    vpternlogq $150, %zmm8, %zmm16, %zmm0
+    vpxord %zmm17, %zmm8, %zmm12
     vmovdqu64 64(%rcx), %zmm1
-    vpternlogq $150, %zmm9, %zmm12, %zmm1
-    vpxord %zmm13, %zmm9, %zmm4
-    vmovdqu64 %zmm4, 64(%rdx)
+    vpternlogq $150, %zmm9, %zmm16, %zmm1
+    vpxord %zmm17, %zmm9, %zmm13
     vmovdqu64 128(%rcx), %zmm2
-    vpternlogq $150, %zmm10, %zmm12, %zmm2
-    vpxord %zmm13, %zmm10, %zmm4
-    vmovdqu64 %zmm4, 128(%rdx)
+    vpternlogq $150, %zmm10, %zmm16, %zmm2
+    vpxord %zmm17, %zmm10, %zmm14
     vmovdqu64 192(%rcx), %zmm3
-    vpternlogq $150, %zmm11, %zmm12, %zmm3
-    vpxord %zmm13, %zmm11, %zmm4
-    vmovdqu64 %zmm4, 192(%rdx)
+    vpternlogq $150, %zmm11, %zmm16, %zmm3
+    vpxord %zmm17, %zmm11, %zmm15
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc2    # vaesdec %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xde,0xca    # vaesdec %zmm26, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd2    # vaesdec %zmm26, %zmm2, %zmm2
+    vpsrldq $14, %zmm8, %zmm5
+    .byte 0x62,0x92,0x65,0x48,0xde,0xda    # vaesdec %zmm26, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc1    # vaesdec %zmm25, %zmm0, %zmm0
+    vpslldq $2, %zmm8, %zmm8
+    .byte 0x62,0x92,0x75,0x48,0xde,0xc9    # vaesdec %zmm25, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd1    # vaesdec %zmm25, %zmm2, %zmm2
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
+    .byte 0x62,0x92,0x65,0x48,0xde,0xd9    # vaesdec %zmm25, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc0    # vaesdec %zmm24, %zmm0, %zmm0
+    vpxord %zmm6, %zmm8, %zmm8
+    .byte 0x62,0x92,0x75,0x48,0xde,0xc8    # vaesdec %zmm24, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd0    # vaesdec %zmm24, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xde,0xd8    # vaesdec %zmm24, %zmm3, %zmm3
+    vpsrldq $14, %zmm9, %zmm5
+    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xde,0xcf    # vaesdec %zmm23, %zmm1, %zmm1
+    vpslldq $2, %zmm9, %zmm9
+    .byte 0x62,0xb2,0x6d,0x48,0xde,0xd7    # vaesdec %zmm23, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xde,0xdf    # vaesdec %zmm23, %zmm3, %zmm3
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm22, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xce    # vaesdec %zmm22, %zmm1, %zmm1
+    vpxord %zmm6, %zmm9, %zmm9
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd6    # vaesdec %zmm22, %zmm2, %zmm2
-    vpsrldq $14, %zmm8, %zmm5
     .byte 0x62,0xb2,0x65,0x48,0xde,0xde    # vaesdec %zmm22, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm21, %zmm0, %zmm0
-    vpslldq $2, %zmm8, %zmm8
+    vpsrldq $14, %zmm10, %zmm5
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcd    # vaesdec %zmm21, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd5    # vaesdec %zmm21, %zmm2, %zmm2
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
+    vpslldq $2, %zmm10, %zmm10
     .byte 0x62,0xb2,0x65,0x48,0xde,0xdd    # vaesdec %zmm21, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm20, %zmm0, %zmm0
-    vpxord %zmm6, %zmm8, %zmm8
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcc    # vaesdec %zmm20, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd4    # vaesdec %zmm20, %zmm2, %zmm2
+    vpxord %zmm6, %zmm10, %zmm10
     .byte 0x62,0xb2,0x65,0x48,0xde,0xdc    # vaesdec %zmm20, %zmm3, %zmm3
-    vpsrldq $14, %zmm9, %zmm5
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm19, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcb    # vaesdec %zmm19, %zmm1, %zmm1
-    vpslldq $2, %zmm9, %zmm9
+    vpsrldq $14, %zmm11, %zmm5
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd3    # vaesdec %zmm19, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xde,0xdb    # vaesdec %zmm19, %zmm3, %zmm3
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
+    vpslldq $2, %zmm11, %zmm11
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm18, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xca    # vaesdec %zmm18, %zmm1, %zmm1
-    vpxord %zmm6, %zmm9, %zmm9
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd2    # vaesdec %zmm18, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xde,0xda    # vaesdec %zmm18, %zmm3, %zmm3
-    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm17, %zmm0, %zmm0
-    vpsrldq $14, %zmm10, %zmm5
-    .byte 0x62,0xb2,0x75,0x48,0xde,0xc9    # vaesdec %zmm17, %zmm1, %zmm1
-    .byte 0x62,0xb2,0x6d,0x48,0xde,0xd1    # vaesdec %zmm17, %zmm2, %zmm2
-    vpslldq $2, %zmm10, %zmm10
-    .byte 0x62,0xb2,0x65,0x48,0xde,0xd9    # vaesdec %zmm17, %zmm3, %zmm3
-    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm16, %zmm0, %zmm0
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
-    .byte 0x62,0xb2,0x75,0x48,0xde,0xc8    # vaesdec %zmm16, %zmm1, %zmm1
-    .byte 0x62,0xb2,0x6d,0x48,0xde,0xd0    # vaesdec %zmm16, %zmm2, %zmm2
-    vpxord %zmm6, %zmm10, %zmm10
-    .byte 0x62,0xb2,0x65,0x48,0xde,0xd8    # vaesdec %zmm16, %zmm3, %zmm3
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm15, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xde,0xcf    # vaesdec %zmm15, %zmm1, %zmm1
-    vpsrldq $14, %zmm11, %zmm5
-    .byte 0x62,0xd2,0x6d,0x48,0xde,0xd7    # vaesdec %zmm15, %zmm2, %zmm2
-    .byte 0x62,0xd2,0x65,0x48,0xde,0xdf    # vaesdec %zmm15, %zmm3, %zmm3
-    vpslldq $2, %zmm11, %zmm11
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm14, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xde,0xce    # vaesdec %zmm14, %zmm1, %zmm1
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
-    .byte 0x62,0xd2,0x6d,0x48,0xde,0xd6    # vaesdec %zmm14, %zmm2, %zmm2
-    .byte 0x62,0xd2,0x65,0x48,0xde,0xde    # vaesdec %zmm14, %zmm3, %zmm3
     vpxord %zmm6, %zmm11, %zmm11
-    .byte 0x62,0xf2,0x7d,0x48,0xdf,0x02    # vaesdeclast 0(%rdx), %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdf,0xc4    # vaesdeclast %zmm12, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
-    .byte 0x62,0xf2,0x75,0x48,0xdf,0x4a,0x01 # vaesdeclast 64(%rdx), %zmm1, %zmm1
+    .byte 0x62,0xd2,0x75,0x48,0xdf,0xcd    # vaesdeclast %zmm13, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rdx)
-    .byte 0x62,0xf2,0x6d,0x48,0xdf,0x52,0x02 # vaesdeclast 128(%rdx), %zmm2, %zmm2
+    .byte 0x62,0xd2,0x6d,0x48,0xdf,0xd6    # vaesdeclast %zmm14, %zmm2, %zmm2
     vmovdqu64 %zmm2, 128(%rdx)
-    .byte 0x62,0xf2,0x65,0x48,0xdf,0x5a,0x03 # vaesdeclast 192(%rdx), %zmm3, %zmm3
+    .byte 0x62,0xd2,0x65,0x48,0xdf,0xdf    # vaesdeclast %zmm15, %zmm3, %zmm3
     vmovdqu64 %zmm3, 192(%rdx)
     add $256, %rcx
     add $256, %rdx
@@ -207,6 +207,10 @@ aes_gen_vaes512_xts_dec_k128_w16:
     vpxord %xmm20, %xmm20, %xmm20
     vpxord %xmm21, %xmm21, %xmm21
     vpxord %xmm22, %xmm22, %xmm22
+    vpxord %xmm23, %xmm23, %xmm23
+    vpxord %xmm24, %xmm24, %xmm24
+    vpxord %xmm25, %xmm25, %xmm25
+    vpxord %xmm26, %xmm26, %xmm26
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_dec_k128_w16, .-aes_gen_vaes512_xts_dec_k128_w16
@@ -226,34 +230,36 @@ aes_gen_vaes512_xts_dec_k128_w16:
 #   %zmm5 temporary: data loads
 #   %zmm6 tweaks of block register 0: this group's, then the next group's
 #   %zmm7 tweaks of block register 1: this group's, then the next group's
-#   %zmm8 rk0
-#   %zmm18 rk1
-#   %zmm17 rk2
-#   %zmm16 rk3
-#   %zmm15 rk4
-#   %zmm14 rk5
-#   %zmm13 rk6
-#   %zmm12 rk7
-#   %zmm11 rk8
-#   %zmm10 rk9
-#   %zmm9 rk10
+#   %zmm8 block register 0's last round key ^ its tweaks
+#   %zmm9 block register 1's last round key ^ its tweaks
+#   %zmm10 rk0
+#   %zmm20 rk1
+#   %zmm19 rk2
+#   %zmm18 rk3
+#   %zmm17 rk4
+#   %zmm16 rk5
+#   %zmm15 rk6
+#   %zmm14 rk7
+#   %zmm13 rk8
+#   %zmm12 rk9
+#   %zmm11 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_dec_k128_w8
     .type aes_gen_vaes512_xts_dec_k128_w8, @function
     .p2align 5
 aes_gen_vaes512_xts_dec_k128_w8:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm8
-    vbroadcasti32x4 16(%rdi), %zmm18
-    vbroadcasti32x4 32(%rdi), %zmm17
-    vbroadcasti32x4 48(%rdi), %zmm16
-    vbroadcasti32x4 64(%rdi), %zmm15
-    vbroadcasti32x4 80(%rdi), %zmm14
-    vbroadcasti32x4 96(%rdi), %zmm13
-    vbroadcasti32x4 112(%rdi), %zmm12
-    vbroadcasti32x4 128(%rdi), %zmm11
-    vbroadcasti32x4 144(%rdi), %zmm10
-    vbroadcasti32x4 160(%rdi), %zmm9
+    vbroadcasti32x4 0(%rdi), %zmm10
+    vbroadcasti32x4 16(%rdi), %zmm20
+    vbroadcasti32x4 32(%rdi), %zmm19
+    vbroadcasti32x4 48(%rdi), %zmm18
+    vbroadcasti32x4 64(%rdi), %zmm17
+    vbroadcasti32x4 80(%rdi), %zmm16
+    vbroadcasti32x4 96(%rdi), %zmm15
+    vbroadcasti32x4 112(%rdi), %zmm14
+    vbroadcasti32x4 128(%rdi), %zmm13
+    vbroadcasti32x4 144(%rdi), %zmm12
+    vbroadcasti32x4 160(%rdi), %zmm11
     vmovdqu (%rsi), %xmm6
     vpsrlq $63, %xmm6, %xmm3
     vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
@@ -286,42 +292,40 @@ aes_gen_vaes512_xts_dec_k128_w8:
     .p2align 4
 .Laes_gen_vaes512_xts_dec_k128_w8_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm6, %zmm8, %zmm0
-    vpxord %zmm9, %zmm6, %zmm2
-    vmovdqu64 %zmm2, 0(%rdx)
+    vpternlogq $150, %zmm6, %zmm10, %zmm0
+    vpxord %zmm11, %zmm6, %zmm8
     vmovdqu64 64(%rcx), %zmm1
-    vpternlogq $150, %zmm7, %zmm8, %zmm1
-    vpxord %zmm9, %zmm7, %zmm2
-    vmovdqu64 %zmm2, 64(%rdx)
+    vpternlogq $150, %zmm7, %zmm10, %zmm1
+    vpxord %zmm11, %zmm7, %zmm9
+    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xde,0xcc    # vaesdec %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm19, %zmm0, %zmm0
+    vpsrldq $15, %zmm6, %zmm3
+    .byte 0x62,0xb2,0x75,0x48,0xde,0xcb    # vaesdec %zmm19, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm18, %zmm0, %zmm0
+    vpslldq $1, %zmm6, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xde,0xca    # vaesdec %zmm18, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm17, %zmm0, %zmm0
-    vpsrldq $15, %zmm6, %zmm3
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
     .byte 0x62,0xb2,0x75,0x48,0xde,0xc9    # vaesdec %zmm17, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm16, %zmm0, %zmm0
-    vpslldq $1, %zmm6, %zmm6
+    vpxord %zmm4, %zmm6, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xde,0xc8    # vaesdec %zmm16, %zmm1, %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm15, %zmm0, %zmm0
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
     .byte 0x62,0xd2,0x75,0x48,0xde,0xcf    # vaesdec %zmm15, %zmm1, %zmm1
+    vpsrldq $15, %zmm7, %zmm3
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm14, %zmm0, %zmm0
-    vpxord %zmm4, %zmm6, %zmm6
     .byte 0x62,0xd2,0x75,0x48,0xde,0xce    # vaesdec %zmm14, %zmm1, %zmm1
+    vpslldq $1, %zmm7, %zmm7
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm13, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xde,0xcd    # vaesdec %zmm13, %zmm1, %zmm1
-    vpsrldq $15, %zmm7, %zmm3
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm12, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xde,0xcc    # vaesdec %zmm12, %zmm1, %zmm1
-    vpslldq $1, %zmm7, %zmm7
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm11, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xde,0xcb    # vaesdec %zmm11, %zmm1, %zmm1
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm10, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xde,0xca    # vaesdec %zmm10, %zmm1, %zmm1
     vpxord %zmm4, %zmm7, %zmm7
-    .byte 0x62,0xf2,0x7d,0x48,0xdf,0x02    # vaesdeclast 0(%rdx), %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdf,0xc0    # vaesdeclast %zmm8, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
-    .byte 0x62,0xf2,0x75,0x48,0xdf,0x4a,0x01 # vaesdeclast 64(%rdx), %zmm1, %zmm1
+    .byte 0x62,0xd2,0x75,0x48,0xdf,0xc9    # vaesdeclast %zmm9, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rdx)
     add $128, %rcx
     add $128, %rdx
@@ -349,6 +353,8 @@ aes_gen_vaes512_xts_dec_k128_w8:
     vpxord %xmm16, %xmm16, %xmm16
     vpxord %xmm17, %xmm17, %xmm17
     vpxord %xmm18, %xmm18, %xmm18
+    vpxord %xmm19, %xmm19, %xmm19
+    vpxord %xmm20, %xmm20, %xmm20
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_dec_k128_w8, .-aes_gen_vaes512_xts_dec_k128_w8
@@ -366,34 +372,35 @@ aes_gen_vaes512_xts_dec_k128_w8:
 #   %zmm3 tweak arithmetic: the carry times 0x87
 #   %zmm4 temporary: data loads
 #   %zmm5 tweaks of block register 0: this group's, then the next group's
-#   %zmm6 rk0
-#   %zmm16 rk1
-#   %zmm15 rk2
-#   %zmm14 rk3
-#   %zmm13 rk4
-#   %zmm12 rk5
-#   %zmm11 rk6
-#   %zmm10 rk7
-#   %zmm9 rk8
-#   %zmm8 rk9
-#   %zmm7 rk10
+#   %zmm6 block register 0's last round key ^ its tweaks
+#   %zmm7 rk0
+#   %zmm17 rk1
+#   %zmm16 rk2
+#   %zmm15 rk3
+#   %zmm14 rk4
+#   %zmm13 rk5
+#   %zmm12 rk6
+#   %zmm11 rk7
+#   %zmm10 rk8
+#   %zmm9 rk9
+#   %zmm8 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_dec_k128_w4
     .type aes_gen_vaes512_xts_dec_k128_w4, @function
     .p2align 5
 aes_gen_vaes512_xts_dec_k128_w4:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm6
-    vbroadcasti32x4 16(%rdi), %zmm16
-    vbroadcasti32x4 32(%rdi), %zmm15
-    vbroadcasti32x4 48(%rdi), %zmm14
-    vbroadcasti32x4 64(%rdi), %zmm13
-    vbroadcasti32x4 80(%rdi), %zmm12
-    vbroadcasti32x4 96(%rdi), %zmm11
-    vbroadcasti32x4 112(%rdi), %zmm10
-    vbroadcasti32x4 128(%rdi), %zmm9
-    vbroadcasti32x4 144(%rdi), %zmm8
-    vbroadcasti32x4 160(%rdi), %zmm7
+    vbroadcasti32x4 0(%rdi), %zmm7
+    vbroadcasti32x4 16(%rdi), %zmm17
+    vbroadcasti32x4 32(%rdi), %zmm16
+    vbroadcasti32x4 48(%rdi), %zmm15
+    vbroadcasti32x4 64(%rdi), %zmm14
+    vbroadcasti32x4 80(%rdi), %zmm13
+    vbroadcasti32x4 96(%rdi), %zmm12
+    vbroadcasti32x4 112(%rdi), %zmm11
+    vbroadcasti32x4 128(%rdi), %zmm10
+    vbroadcasti32x4 144(%rdi), %zmm9
+    vbroadcasti32x4 160(%rdi), %zmm8
     vmovdqu (%rsi), %xmm5
     vpsrlq $63, %xmm5, %xmm2
     vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm2, %xmm3
@@ -421,24 +428,23 @@ aes_gen_vaes512_xts_dec_k128_w4:
     .p2align 4
 .Laes_gen_vaes512_xts_dec_k128_w4_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm5, %zmm6, %zmm0
-    vpxord %zmm7, %zmm5, %zmm1
-    vmovdqu64 %zmm1, 0(%rdx)
+    vpternlogq $150, %zmm5, %zmm7, %zmm0
+    vpxord %zmm8, %zmm5, %zmm6
+    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm17, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm16, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm15, %zmm0, %zmm0
     vpsrlq $60, %zmm5, %zmm2
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm15, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm14, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm13, %zmm0, %zmm0
     vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm2, %zmm3
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm13, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm12, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm11, %zmm0, %zmm0
     vpslldq $8, %zmm2, %zmm2
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm11, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm10, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm9, %zmm0, %zmm0
     vpsllq $4, %zmm5, %zmm5
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm8, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm9, %zmm0, %zmm0
     vpternlogq $150, %zmm3, %zmm2, %zmm5
-    .byte 0x62,0xf2,0x7d,0x48,0xdf,0x02    # vaesdeclast 0(%rdx), %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xdf,0xc6    # vaesdeclast %zmm6, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     add $64, %rcx
     add $64, %rdx
@@ -464,6 +470,7 @@ aes_gen_vaes512_xts_dec_k128_w4:
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
     vpxord %xmm16, %xmm16, %xmm16
+    vpxord %xmm17, %xmm17, %xmm17
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_dec_k128_w4, .-aes_gen_vaes512_xts_dec_k128_w4
@@ -481,34 +488,35 @@ aes_gen_vaes512_xts_dec_k128_w4:
 #   %xmm3 tweak arithmetic: the carry times 0x87
 #   %xmm4 temporary: data loads
 #   %xmm5 tweaks of block register 0: this group's, then the next group's
-#   %xmm6 rk0
-#   %xmm16 rk1
-#   %xmm15 rk2
-#   %xmm14 rk3
-#   %xmm13 rk4
-#   %xmm12 rk5
-#   %xmm11 rk6
-#   %xmm10 rk7
-#   %xmm9 rk8
-#   %xmm8 rk9
-#   %xmm7 rk10
+#   %xmm6 block register 0's last round key ^ its tweaks
+#   %xmm7 rk0
+#   %xmm17 rk1
+#   %xmm16 rk2
+#   %xmm15 rk3
+#   %xmm14 rk4
+#   %xmm13 rk5
+#   %xmm12 rk6
+#   %xmm11 rk7
+#   %xmm10 rk8
+#   %xmm9 rk9
+#   %xmm8 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_dec_k128_w1
     .type aes_gen_vaes512_xts_dec_k128_w1, @function
     .p2align 5
 aes_gen_vaes512_xts_dec_k128_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm6
-    vmovdqu64 16(%rdi), %xmm16
-    vmovdqu 32(%rdi), %xmm15
-    vmovdqu 48(%rdi), %xmm14
-    vmovdqu 64(%rdi), %xmm13
-    vmovdqu 80(%rdi), %xmm12
-    vmovdqu 96(%rdi), %xmm11
-    vmovdqu 112(%rdi), %xmm10
-    vmovdqu 128(%rdi), %xmm9
-    vmovdqu 144(%rdi), %xmm8
-    vmovdqu 160(%rdi), %xmm7
+    vmovdqu 0(%rdi), %xmm7
+    vmovdqu64 16(%rdi), %xmm17
+    vmovdqu64 32(%rdi), %xmm16
+    vmovdqu 48(%rdi), %xmm15
+    vmovdqu 64(%rdi), %xmm14
+    vmovdqu 80(%rdi), %xmm13
+    vmovdqu 96(%rdi), %xmm12
+    vmovdqu 112(%rdi), %xmm11
+    vmovdqu 128(%rdi), %xmm10
+    vmovdqu 144(%rdi), %xmm9
+    vmovdqu 160(%rdi), %xmm8
     vmovdqu (%rsi), %xmm5
     cmp $1, %r8
     jb .Laes_gen_vaes512_xts_dec_k128_w1_done
@@ -516,25 +524,24 @@ aes_gen_vaes512_xts_dec_k128_w1:
 .Laes_gen_vaes512_xts_dec_k128_w1_loop:
     vmovdqu 0(%rcx), %xmm0
     vpxor %xmm5, %xmm0, %xmm0
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm5, %xmm1
-    vmovdqu %xmm1, 0(%rdx)
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm5, %xmm6
+    .byte 0x62,0xb2,0x7d,0x08,0xde,0xc1    # vaesdec %xmm17, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xde,0xc0    # vaesdec %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc7         # vaesdec %xmm15, %xmm0, %xmm0
     vpsrlq $63, %xmm5, %xmm2
-    .byte 0xc4,0xc2,0x79,0xde,0xc6         # vaesdec %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xde,0xc7         # vaesdec %xmm15, %xmm0, %xmm0
     vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm2, %xmm3
+    .byte 0xc4,0xc2,0x79,0xde,0xc6         # vaesdec %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
     vpslldq $8, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
     vpsllq $1, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xde,0xc2         # vaesdec %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc1         # vaesdec %xmm9, %xmm0, %xmm0
     vpxor %xmm3, %xmm5, %xmm5
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xde,0xc1         # vaesdec %xmm9, %xmm0, %xmm0
     vpxor %xmm2, %xmm5, %xmm5
-    .byte 0xc4,0xe2,0x79,0xdf,0x02         # vaesdeclast 0(%rdx), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdf,0xc6         # vaesdeclast %xmm6, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
     add $16, %rdx
@@ -560,6 +567,7 @@ aes_gen_vaes512_xts_dec_k128_w1:
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
     vpxord %xmm16, %xmm16, %xmm16
+    vpxord %xmm17, %xmm17, %xmm17
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_dec_k128_w1, .-aes_gen_vaes512_xts_dec_k128_w1
@@ -583,38 +591,42 @@ aes_gen_vaes512_xts_dec_k128_w1:
 #   %zmm9 tweaks of block register 1: this group's, then the next group's
 #   %zmm10 tweaks of block register 2: this group's, then the next group's
 #   %zmm11 tweaks of block register 3: this group's, then the next group's
-#   %zmm12 rk0
-#   %zmm24 rk1
-#   %zmm23 rk2
-#   %zmm22 rk3
-#   %zmm21 rk4
-#   %zmm20 rk5
-#   %zmm19 rk6
-#   %zmm18 rk7
-#   %zmm17 rk8
-#   %zmm16 rk9
-#   %zmm15 rk10
-#   %zmm14 rk11
-#   %zmm13 rk12
+#   %zmm12 block register 0's last round key ^ its tweaks
+#   %zmm13 block register 1's last round key ^ its tweaks
+#   %zmm14 block register 2's last round key ^ its tweaks
+#   %zmm15 block register 3's last round key ^ its tweaks
+#   %zmm16 rk0
+#   %zmm28 rk1
+#   %zmm27 rk2
+#   %zmm26 rk3
+#   %zmm25 rk4
+#   %zmm24 rk5
+#   %zmm23 rk6
+#   %zmm22 rk7
+#   %zmm21 rk8
+#   %zmm20 rk9
+#   %zmm19 rk10
+#   %zmm18 rk11
+#   %zmm17 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_dec_k192_w16
     .type aes_gen_vaes512_xts_dec_k192_w16, @function
     .p2align 5
 aes_gen_vaes512_xts_dec_k192_w16:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm12
-    vbroadcasti32x4 16(%rdi), %zmm24
-    vbroadcasti32x4 32(%rdi), %zmm23
-    vbroadcasti32x4 48(%rdi), %zmm22
-    vbroadcasti32x4 64(%rdi), %zmm21
-    vbroadcasti32x4 80(%rdi), %zmm20
-    vbroadcasti32x4 96(%rdi), %zmm19
-    vbroadcasti32x4 112(%rdi), %zmm18
-    vbroadcasti32x4 128(%rdi), %zmm17
-    vbroadcasti32x4 144(%rdi), %zmm16
-    vbroadcasti32x4 160(%rdi), %zmm15
-    vbroadcasti32x4 176(%rdi), %zmm14
-    vbroadcasti32x4 192(%rdi), %zmm13
+    vbroadcasti32x4 0(%rdi), %zmm16
+    vbroadcasti32x4 16(%rdi), %zmm28
+    vbroadcasti32x4 32(%rdi), %zmm27
+    vbroadcasti32x4 48(%rdi), %zmm26
+    vbroadcasti32x4 64(%rdi), %zmm25
+    vbroadcasti32x4 80(%rdi), %zmm24
+    vbroadcasti32x4 96(%rdi), %zmm23
+    vbroadcasti32x4 112(%rdi), %zmm22
+    vbroadcasti32x4 128(%rdi), %zmm21
+    vbroadcasti32x4 144(%rdi), %zmm20
+    vbroadcasti32x4 160(%rdi), %zmm19
+    vbroadcasti32x4 176(%rdi), %zmm18
+    vbroadcasti32x4 192(%rdi), %zmm17
     vmovdqu (%rsi), %xmm8
     vpsrlq $63, %xmm8, %xmm5
     vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm5, %xmm6
@@ -656,88 +668,84 @@ aes_gen_vaes512_xts_dec_k192_w16:
     .p2align 4
 .Laes_gen_vaes512_xts_dec_k192_w16_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm8, %zmm12, %zmm0
-    vpxord %zmm13, %zmm8, %zmm4
-    vmovdqu64 %zmm4, 0(%rdx)
+    vpternlogq $150, %zmm8, %zmm16, %zmm0
+    vpxord %zmm17, %zmm8, %zmm12
     vmovdqu64 64(%rcx), %zmm1
-    vpternlogq $150, %zmm9, %zmm12, %zmm1
-    vpxord %zmm13, %zmm9, %zmm4
-    vmovdqu64 %zmm4, 64(%rdx)
+    vpternlogq $150, %zmm9, %zmm16, %zmm1
+    vpxord %zmm17, %zmm9, %zmm13
     vmovdqu64 128(%rcx), %zmm2
-    vpternlogq $150, %zmm10, %zmm12, %zmm2
-    vpxord %zmm13, %zmm10, %zmm4
-    vmovdqu64 %zmm4, 128(%rdx)
+    vpternlogq $150, %zmm10, %zmm16, %zmm2
+    vpxord %zmm17, %zmm10, %zmm14
     vmovdqu64 192(%rcx), %zmm3
-    vpternlogq $150, %zmm11, %zmm12, %zmm3
-    vpxord %zmm13, %zmm11, %zmm4
-    vmovdqu64 %zmm4, 192(%rdx)
+    vpternlogq $150, %zmm11, %zmm16, %zmm3
+    vpxord %zmm17, %zmm11, %zmm15
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc4    # vaesdec %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xde,0xcc    # vaesdec %zmm28, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd4    # vaesdec %zmm28, %zmm2, %zmm2
+    vpsrldq $14, %zmm8, %zmm5
+    .byte 0x62,0x92,0x65,0x48,0xde,0xdc    # vaesdec %zmm28, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc3    # vaesdec %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xde,0xcb    # vaesdec %zmm27, %zmm1, %zmm1
+    vpslldq $2, %zmm8, %zmm8
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd3    # vaesdec %zmm27, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xde,0xdb    # vaesdec %zmm27, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc2    # vaesdec %zmm26, %zmm0, %zmm0
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
+    .byte 0x62,0x92,0x75,0x48,0xde,0xca    # vaesdec %zmm26, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd2    # vaesdec %zmm26, %zmm2, %zmm2
+    vpxord %zmm6, %zmm8, %zmm8
+    .byte 0x62,0x92,0x65,0x48,0xde,0xda    # vaesdec %zmm26, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc1    # vaesdec %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xde,0xc9    # vaesdec %zmm25, %zmm1, %zmm1
+    vpsrldq $14, %zmm9, %zmm5
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd1    # vaesdec %zmm25, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xde,0xd9    # vaesdec %zmm25, %zmm3, %zmm3
     .byte 0x62,0x92,0x7d,0x48,0xde,0xc0    # vaesdec %zmm24, %zmm0, %zmm0
+    vpslldq $2, %zmm9, %zmm9
     .byte 0x62,0x92,0x75,0x48,0xde,0xc8    # vaesdec %zmm24, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xde,0xd0    # vaesdec %zmm24, %zmm2, %zmm2
-    vpsrldq $14, %zmm8, %zmm5
     .byte 0x62,0x92,0x65,0x48,0xde,0xd8    # vaesdec %zmm24, %zmm3, %zmm3
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm23, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcf    # vaesdec %zmm23, %zmm1, %zmm1
-    vpslldq $2, %zmm8, %zmm8
+    vpxord %zmm6, %zmm9, %zmm9
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd7    # vaesdec %zmm23, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xde,0xdf    # vaesdec %zmm23, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm22, %zmm0, %zmm0
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
+    vpsrldq $14, %zmm10, %zmm5
     .byte 0x62,0xb2,0x75,0x48,0xde,0xce    # vaesdec %zmm22, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd6    # vaesdec %zmm22, %zmm2, %zmm2
-    vpxord %zmm6, %zmm8, %zmm8
     .byte 0x62,0xb2,0x65,0x48,0xde,0xde    # vaesdec %zmm22, %zmm3, %zmm3
+    vpslldq $2, %zmm10, %zmm10
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm21, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcd    # vaesdec %zmm21, %zmm1, %zmm1
-    vpsrldq $14, %zmm9, %zmm5
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd5    # vaesdec %zmm21, %zmm2, %zmm2
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x65,0x48,0xde,0xdd    # vaesdec %zmm21, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm20, %zmm0, %zmm0
-    vpslldq $2, %zmm9, %zmm9
+    vpxord %zmm6, %zmm10, %zmm10
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcc    # vaesdec %zmm20, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd4    # vaesdec %zmm20, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xde,0xdc    # vaesdec %zmm20, %zmm3, %zmm3
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
+    vpsrldq $14, %zmm11, %zmm5
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm19, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcb    # vaesdec %zmm19, %zmm1, %zmm1
-    vpxord %zmm6, %zmm9, %zmm9
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd3    # vaesdec %zmm19, %zmm2, %zmm2
+    vpslldq $2, %zmm11, %zmm11
     .byte 0x62,0xb2,0x65,0x48,0xde,0xdb    # vaesdec %zmm19, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm18, %zmm0, %zmm0
-    vpsrldq $14, %zmm10, %zmm5
     .byte 0x62,0xb2,0x75,0x48,0xde,0xca    # vaesdec %zmm18, %zmm1, %zmm1
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd2    # vaesdec %zmm18, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xde,0xda    # vaesdec %zmm18, %zmm3, %zmm3
-    vpslldq $2, %zmm10, %zmm10
-    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm17, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x75,0x48,0xde,0xc9    # vaesdec %zmm17, %zmm1, %zmm1
-    .byte 0x62,0xb2,0x6d,0x48,0xde,0xd1    # vaesdec %zmm17, %zmm2, %zmm2
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
-    .byte 0x62,0xb2,0x65,0x48,0xde,0xd9    # vaesdec %zmm17, %zmm3, %zmm3
-    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm16, %zmm0, %zmm0
-    vpxord %zmm6, %zmm10, %zmm10
-    .byte 0x62,0xb2,0x75,0x48,0xde,0xc8    # vaesdec %zmm16, %zmm1, %zmm1
-    .byte 0x62,0xb2,0x6d,0x48,0xde,0xd0    # vaesdec %zmm16, %zmm2, %zmm2
-    .byte 0x62,0xb2,0x65,0x48,0xde,0xd8    # vaesdec %zmm16, %zmm3, %zmm3
-    vpsrldq $14, %zmm11, %zmm5
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm15, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xde,0xcf    # vaesdec %zmm15, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x6d,0x48,0xde,0xd7    # vaesdec %zmm15, %zmm2, %zmm2
-    vpslldq $2, %zmm11, %zmm11
-    .byte 0x62,0xd2,0x65,0x48,0xde,0xdf    # vaesdec %zmm15, %zmm3, %zmm3
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm14, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xde,0xce    # vaesdec %zmm14, %zmm1, %zmm1
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
-    .byte 0x62,0xd2,0x6d,0x48,0xde,0xd6    # vaesdec %zmm14, %zmm2, %zmm2
-    .byte 0x62,0xd2,0x65,0x48,0xde,0xde    # vaesdec %zmm14, %zmm3, %zmm3
     vpxord %zmm6, %zmm11, %zmm11
-    .byte 0x62,0xf2,0x7d,0x48,0xdf,0x02    # vaesdeclast 0(%rdx), %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdf,0xc4    # vaesdeclast %zmm12, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
-    .byte 0x62,0xf2,0x75,0x48,0xdf,0x4a,0x01 # vaesdeclast 64(%rdx), %zmm1, %zmm1
+    .byte 0x62,0xd2,0x75,0x48,0xdf,0xcd    # vaesdeclast %zmm13, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rdx)
-    .byte 0x62,0xf2,0x6d,0x48,0xdf,0x52,0x02 # vaesdeclast 128(%rdx), %zmm2, %zmm2
+    .byte 0x62,0xd2,0x6d,0x48,0xdf,0xd6    # vaesdeclast %zmm14, %zmm2, %zmm2
     vmovdqu64 %zmm2, 128(%rdx)
-    .byte 0x62,0xf2,0x65,0x48,0xdf,0x5a,0x03 # vaesdeclast 192(%rdx), %zmm3, %zmm3
+    .byte 0x62,0xd2,0x65,0x48,0xdf,0xdf    # vaesdeclast %zmm15, %zmm3, %zmm3
     vmovdqu64 %zmm3, 192(%rdx)
     add $256, %rcx
     add $256, %rdx
@@ -771,6 +779,10 @@ aes_gen_vaes512_xts_dec_k192_w16:
     vpxord %xmm22, %xmm22, %xmm22
     vpxord %xmm23, %xmm23, %xmm23
     vpxord %xmm24, %xmm24, %xmm24
+    vpxord %xmm25, %xmm25, %xmm25
+    vpxord %xmm26, %xmm26, %xmm26
+    vpxord %xmm27, %xmm27, %xmm27
+    vpxord %xmm28, %xmm28, %xmm28
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_dec_k192_w16, .-aes_gen_vaes512_xts_dec_k192_w16
@@ -790,38 +802,40 @@ aes_gen_vaes512_xts_dec_k192_w16:
 #   %zmm5 temporary: data loads
 #   %zmm6 tweaks of block register 0: this group's, then the next group's
 #   %zmm7 tweaks of block register 1: this group's, then the next group's
-#   %zmm8 rk0
-#   %zmm20 rk1
-#   %zmm19 rk2
-#   %zmm18 rk3
-#   %zmm17 rk4
-#   %zmm16 rk5
-#   %zmm15 rk6
-#   %zmm14 rk7
-#   %zmm13 rk8
-#   %zmm12 rk9
-#   %zmm11 rk10
-#   %zmm10 rk11
-#   %zmm9 rk12
+#   %zmm8 block register 0's last round key ^ its tweaks
+#   %zmm9 block register 1's last round key ^ its tweaks
+#   %zmm10 rk0
+#   %zmm22 rk1
+#   %zmm21 rk2
+#   %zmm20 rk3
+#   %zmm19 rk4
+#   %zmm18 rk5
+#   %zmm17 rk6
+#   %zmm16 rk7
+#   %zmm15 rk8
+#   %zmm14 rk9
+#   %zmm13 rk10
+#   %zmm12 rk11
+#   %zmm11 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_dec_k192_w8
     .type aes_gen_vaes512_xts_dec_k192_w8, @function
     .p2align 5
 aes_gen_vaes512_xts_dec_k192_w8:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm8
-    vbroadcasti32x4 16(%rdi), %zmm20
-    vbroadcasti32x4 32(%rdi), %zmm19
-    vbroadcasti32x4 48(%rdi), %zmm18
-    vbroadcasti32x4 64(%rdi), %zmm17
-    vbroadcasti32x4 80(%rdi), %zmm16
-    vbroadcasti32x4 96(%rdi), %zmm15
-    vbroadcasti32x4 112(%rdi), %zmm14
-    vbroadcasti32x4 128(%rdi), %zmm13
-    vbroadcasti32x4 144(%rdi), %zmm12
-    vbroadcasti32x4 160(%rdi), %zmm11
-    vbroadcasti32x4 176(%rdi), %zmm10
-    vbroadcasti32x4 192(%rdi), %zmm9
+    vbroadcasti32x4 0(%rdi), %zmm10
+    vbroadcasti32x4 16(%rdi), %zmm22
+    vbroadcasti32x4 32(%rdi), %zmm21
+    vbroadcasti32x4 48(%rdi), %zmm20
+    vbroadcasti32x4 64(%rdi), %zmm19
+    vbroadcasti32x4 80(%rdi), %zmm18
+    vbroadcasti32x4 96(%rdi), %zmm17
+    vbroadcasti32x4 112(%rdi), %zmm16
+    vbroadcasti32x4 128(%rdi), %zmm15
+    vbroadcasti32x4 144(%rdi), %zmm14
+    vbroadcasti32x4 160(%rdi), %zmm13
+    vbroadcasti32x4 176(%rdi), %zmm12
+    vbroadcasti32x4 192(%rdi), %zmm11
     vmovdqu (%rsi), %xmm6
     vpsrlq $63, %xmm6, %xmm3
     vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
@@ -854,46 +868,44 @@ aes_gen_vaes512_xts_dec_k192_w8:
     .p2align 4
 .Laes_gen_vaes512_xts_dec_k192_w8_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm6, %zmm8, %zmm0
-    vpxord %zmm9, %zmm6, %zmm2
-    vmovdqu64 %zmm2, 0(%rdx)
+    vpternlogq $150, %zmm6, %zmm10, %zmm0
+    vpxord %zmm11, %zmm6, %zmm8
     vmovdqu64 64(%rcx), %zmm1
-    vpternlogq $150, %zmm7, %zmm8, %zmm1
-    vpxord %zmm9, %zmm7, %zmm2
-    vmovdqu64 %zmm2, 64(%rdx)
+    vpternlogq $150, %zmm7, %zmm10, %zmm1
+    vpxord %zmm11, %zmm7, %zmm9
+    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xde,0xce    # vaesdec %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm21, %zmm0, %zmm0
+    vpsrldq $15, %zmm6, %zmm3
+    .byte 0x62,0xb2,0x75,0x48,0xde,0xcd    # vaesdec %zmm21, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm20, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcc    # vaesdec %zmm20, %zmm1, %zmm1
+    vpslldq $1, %zmm6, %zmm6
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm19, %zmm0, %zmm0
-    vpsrldq $15, %zmm6, %zmm3
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcb    # vaesdec %zmm19, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm18, %zmm0, %zmm0
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
     .byte 0x62,0xb2,0x75,0x48,0xde,0xca    # vaesdec %zmm18, %zmm1, %zmm1
-    vpslldq $1, %zmm6, %zmm6
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm17, %zmm0, %zmm0
+    vpxord %zmm4, %zmm6, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xde,0xc9    # vaesdec %zmm17, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm16, %zmm0, %zmm0
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
     .byte 0x62,0xb2,0x75,0x48,0xde,0xc8    # vaesdec %zmm16, %zmm1, %zmm1
+    vpsrldq $15, %zmm7, %zmm3
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm15, %zmm0, %zmm0
-    vpxord %zmm4, %zmm6, %zmm6
     .byte 0x62,0xd2,0x75,0x48,0xde,0xcf    # vaesdec %zmm15, %zmm1, %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm14, %zmm0, %zmm0
+    vpslldq $1, %zmm7, %zmm7
     .byte 0x62,0xd2,0x75,0x48,0xde,0xce    # vaesdec %zmm14, %zmm1, %zmm1
-    vpsrldq $15, %zmm7, %zmm3
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm13, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xde,0xcd    # vaesdec %zmm13, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm12, %zmm0, %zmm0
-    vpslldq $1, %zmm7, %zmm7
-    .byte 0x62,0xd2,0x75,0x48,0xde,0xcc    # vaesdec %zmm12, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm11, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xde,0xcb    # vaesdec %zmm11, %zmm1, %zmm1
     vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm10, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xde,0xca    # vaesdec %zmm10, %zmm1, %zmm1
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm12, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xde,0xcc    # vaesdec %zmm12, %zmm1, %zmm1
     vpxord %zmm4, %zmm7, %zmm7
-    .byte 0x62,0xf2,0x7d,0x48,0xdf,0x02    # vaesdeclast 0(%rdx), %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdf,0xc0    # vaesdeclast %zmm8, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
-    .byte 0x62,0xf2,0x75,0x48,0xdf,0x4a,0x01 # vaesdeclast 64(%rdx), %zmm1, %zmm1
+    .byte 0x62,0xd2,0x75,0x48,0xdf,0xc9    # vaesdeclast %zmm9, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rdx)
     add $128, %rcx
     add $128, %rdx
@@ -923,6 +935,8 @@ aes_gen_vaes512_xts_dec_k192_w8:
     vpxord %xmm18, %xmm18, %xmm18
     vpxord %xmm19, %xmm19, %xmm19
     vpxord %xmm20, %xmm20, %xmm20
+    vpxord %xmm21, %xmm21, %xmm21
+    vpxord %xmm22, %xmm22, %xmm22
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_dec_k192_w8, .-aes_gen_vaes512_xts_dec_k192_w8
@@ -940,38 +954,39 @@ aes_gen_vaes512_xts_dec_k192_w8:
 #   %zmm3 tweak arithmetic: the carry times 0x87
 #   %zmm4 temporary: data loads
 #   %zmm5 tweaks of block register 0: this group's, then the next group's
-#   %zmm6 rk0
-#   %zmm18 rk1
-#   %zmm17 rk2
-#   %zmm16 rk3
-#   %zmm15 rk4
-#   %zmm14 rk5
-#   %zmm13 rk6
-#   %zmm12 rk7
-#   %zmm11 rk8
-#   %zmm10 rk9
-#   %zmm9 rk10
-#   %zmm8 rk11
-#   %zmm7 rk12
+#   %zmm6 block register 0's last round key ^ its tweaks
+#   %zmm7 rk0
+#   %zmm19 rk1
+#   %zmm18 rk2
+#   %zmm17 rk3
+#   %zmm16 rk4
+#   %zmm15 rk5
+#   %zmm14 rk6
+#   %zmm13 rk7
+#   %zmm12 rk8
+#   %zmm11 rk9
+#   %zmm10 rk10
+#   %zmm9 rk11
+#   %zmm8 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_dec_k192_w4
     .type aes_gen_vaes512_xts_dec_k192_w4, @function
     .p2align 5
 aes_gen_vaes512_xts_dec_k192_w4:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm6
-    vbroadcasti32x4 16(%rdi), %zmm18
-    vbroadcasti32x4 32(%rdi), %zmm17
-    vbroadcasti32x4 48(%rdi), %zmm16
-    vbroadcasti32x4 64(%rdi), %zmm15
-    vbroadcasti32x4 80(%rdi), %zmm14
-    vbroadcasti32x4 96(%rdi), %zmm13
-    vbroadcasti32x4 112(%rdi), %zmm12
-    vbroadcasti32x4 128(%rdi), %zmm11
-    vbroadcasti32x4 144(%rdi), %zmm10
-    vbroadcasti32x4 160(%rdi), %zmm9
-    vbroadcasti32x4 176(%rdi), %zmm8
-    vbroadcasti32x4 192(%rdi), %zmm7
+    vbroadcasti32x4 0(%rdi), %zmm7
+    vbroadcasti32x4 16(%rdi), %zmm19
+    vbroadcasti32x4 32(%rdi), %zmm18
+    vbroadcasti32x4 48(%rdi), %zmm17
+    vbroadcasti32x4 64(%rdi), %zmm16
+    vbroadcasti32x4 80(%rdi), %zmm15
+    vbroadcasti32x4 96(%rdi), %zmm14
+    vbroadcasti32x4 112(%rdi), %zmm13
+    vbroadcasti32x4 128(%rdi), %zmm12
+    vbroadcasti32x4 144(%rdi), %zmm11
+    vbroadcasti32x4 160(%rdi), %zmm10
+    vbroadcasti32x4 176(%rdi), %zmm9
+    vbroadcasti32x4 192(%rdi), %zmm8
     vmovdqu (%rsi), %xmm5
     vpsrlq $63, %xmm5, %xmm2
     vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm2, %xmm3
@@ -999,26 +1014,25 @@ aes_gen_vaes512_xts_dec_k192_w4:
     .p2align 4
 .Laes_gen_vaes512_xts_dec_k192_w4_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm5, %zmm6, %zmm0
-    vpxord %zmm7, %zmm5, %zmm1
-    vmovdqu64 %zmm1, 0(%rdx)
+    vpternlogq $150, %zmm5, %zmm7, %zmm0
+    vpxord %zmm8, %zmm5, %zmm6
+    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm19, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm18, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm17, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm16, %zmm0, %zmm0
     vpsrlq $60, %zmm5, %zmm2
+    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm16, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm15, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm14, %zmm0, %zmm0
     vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm2, %zmm3
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm14, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm13, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm12, %zmm0, %zmm0
     vpslldq $8, %zmm2, %zmm2
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm12, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm11, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm10, %zmm0, %zmm0
     vpsllq $4, %zmm5, %zmm5
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm10, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm9, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm8, %zmm0, %zmm0
     vpternlogq $150, %zmm3, %zmm2, %zmm5
-    .byte 0x62,0xf2,0x7d,0x48,0xdf,0x02    # vaesdeclast 0(%rdx), %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xdf,0xc6    # vaesdeclast %zmm6, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     add $64, %rcx
     add $64, %rdx
@@ -1046,6 +1060,7 @@ aes_gen_vaes512_xts_dec_k192_w4:
     vpxord %xmm16, %xmm16, %xmm16
     vpxord %xmm17, %xmm17, %xmm17
     vpxord %xmm18, %xmm18, %xmm18
+    vpxord %xmm19, %xmm19, %xmm19
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_dec_k192_w4, .-aes_gen_vaes512_xts_dec_k192_w4
@@ -1063,38 +1078,39 @@ aes_gen_vaes512_xts_dec_k192_w4:
 #   %xmm3 tweak arithmetic: the carry times 0x87
 #   %xmm4 temporary: data loads
 #   %xmm5 tweaks of block register 0: this group's, then the next group's
-#   %xmm6 rk0
-#   %xmm18 rk1
-#   %xmm17 rk2
-#   %xmm16 rk3
-#   %xmm15 rk4
-#   %xmm14 rk5
-#   %xmm13 rk6
-#   %xmm12 rk7
-#   %xmm11 rk8
-#   %xmm10 rk9
-#   %xmm9 rk10
-#   %xmm8 rk11
-#   %xmm7 rk12
+#   %xmm6 block register 0's last round key ^ its tweaks
+#   %xmm7 rk0
+#   %xmm19 rk1
+#   %xmm18 rk2
+#   %xmm17 rk3
+#   %xmm16 rk4
+#   %xmm15 rk5
+#   %xmm14 rk6
+#   %xmm13 rk7
+#   %xmm12 rk8
+#   %xmm11 rk9
+#   %xmm10 rk10
+#   %xmm9 rk11
+#   %xmm8 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_dec_k192_w1
     .type aes_gen_vaes512_xts_dec_k192_w1, @function
     .p2align 5
 aes_gen_vaes512_xts_dec_k192_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm6
-    vmovdqu64 16(%rdi), %xmm18
-    vmovdqu64 32(%rdi), %xmm17
-    vmovdqu64 48(%rdi), %xmm16
-    vmovdqu 64(%rdi), %xmm15
-    vmovdqu 80(%rdi), %xmm14
-    vmovdqu 96(%rdi), %xmm13
-    vmovdqu 112(%rdi), %xmm12
-    vmovdqu 128(%rdi), %xmm11
-    vmovdqu 144(%rdi), %xmm10
-    vmovdqu 160(%rdi), %xmm9
-    vmovdqu 176(%rdi), %xmm8
-    vmovdqu 192(%rdi), %xmm7
+    vmovdqu 0(%rdi), %xmm7
+    vmovdqu64 16(%rdi), %xmm19
+    vmovdqu64 32(%rdi), %xmm18
+    vmovdqu64 48(%rdi), %xmm17
+    vmovdqu64 64(%rdi), %xmm16
+    vmovdqu 80(%rdi), %xmm15
+    vmovdqu 96(%rdi), %xmm14
+    vmovdqu 112(%rdi), %xmm13
+    vmovdqu 128(%rdi), %xmm12
+    vmovdqu 144(%rdi), %xmm11
+    vmovdqu 160(%rdi), %xmm10
+    vmovdqu 176(%rdi), %xmm9
+    vmovdqu 192(%rdi), %xmm8
     vmovdqu (%rsi), %xmm5
     cmp $1, %r8
     jb .Laes_gen_vaes512_xts_dec_k192_w1_done
@@ -1102,27 +1118,26 @@ aes_gen_vaes512_xts_dec_k192_w1:
 .Laes_gen_vaes512_xts_dec_k192_w1_loop:
     vmovdqu 0(%rcx), %xmm0
     vpxor %xmm5, %xmm0, %xmm0
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm5, %xmm1
-    vmovdqu %xmm1, 0(%rdx)
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm5, %xmm6
+    .byte 0x62,0xb2,0x7d,0x08,0xde,0xc3    # vaesdec %xmm19, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xde,0xc2    # vaesdec %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xde,0xc1    # vaesdec %xmm17, %xmm0, %xmm0
     vpsrlq $63, %xmm5, %xmm2
+    .byte 0x62,0xb2,0x7d,0x08,0xde,0xc1    # vaesdec %xmm17, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xde,0xc0    # vaesdec %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc7         # vaesdec %xmm15, %xmm0, %xmm0
     vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm2, %xmm3
+    .byte 0xc4,0xc2,0x79,0xde,0xc7         # vaesdec %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xde,0xc6         # vaesdec %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
     vpslldq $8, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
     vpsllq $1, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xde,0xc2         # vaesdec %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc1         # vaesdec %xmm9, %xmm0, %xmm0
     vpxor %xmm3, %xmm5, %xmm5
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xde,0xc1         # vaesdec %xmm9, %xmm0, %xmm0
     vpxor %xmm2, %xmm5, %xmm5
-    .byte 0xc4,0xe2,0x79,0xdf,0x02         # vaesdeclast 0(%rdx), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdf,0xc6         # vaesdeclast %xmm6, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
     add $16, %rdx
@@ -1150,6 +1165,7 @@ aes_gen_vaes512_xts_dec_k192_w1:
     vpxord %xmm16, %xmm16, %xmm16
     vpxord %xmm17, %xmm17, %xmm17
     vpxord %xmm18, %xmm18, %xmm18
+    vpxord %xmm19, %xmm19, %xmm19
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_dec_k192_w1, .-aes_gen_vaes512_xts_dec_k192_w1
@@ -1173,42 +1189,46 @@ aes_gen_vaes512_xts_dec_k192_w1:
 #   %zmm9 tweaks of block register 1: this group's, then the next group's
 #   %zmm10 tweaks of block register 2: this group's, then the next group's
 #   %zmm11 tweaks of block register 3: this group's, then the next group's
-#   %zmm12 rk0
-#   %zmm26 rk1
-#   %zmm25 rk2
-#   %zmm24 rk3
-#   %zmm23 rk4
-#   %zmm22 rk5
-#   %zmm21 rk6
-#   %zmm20 rk7
-#   %zmm19 rk8
-#   %zmm18 rk9
-#   %zmm17 rk10
-#   %zmm16 rk11
-#   %zmm15 rk12
-#   %zmm14 rk13
-#   %zmm13 rk14
+#   %zmm12 block register 0's last round key ^ its tweaks
+#   %zmm13 block register 1's last round key ^ its tweaks
+#   %zmm14 block register 2's last round key ^ its tweaks
+#   %zmm15 block register 3's last round key ^ its tweaks
+#   %zmm16 rk0
+#   %zmm30 rk1
+#   %zmm29 rk2
+#   %zmm28 rk3
+#   %zmm27 rk4
+#   %zmm26 rk5
+#   %zmm25 rk6
+#   %zmm24 rk7
+#   %zmm23 rk8
+#   %zmm22 rk9
+#   %zmm21 rk10
+#   %zmm20 rk11
+#   %zmm19 rk12
+#   %zmm18 rk13
+#   %zmm17 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_dec_k256_w16
     .type aes_gen_vaes512_xts_dec_k256_w16, @function
     .p2align 5
 aes_gen_vaes512_xts_dec_k256_w16:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm12
-    vbroadcasti32x4 16(%rdi), %zmm26
-    vbroadcasti32x4 32(%rdi), %zmm25
-    vbroadcasti32x4 48(%rdi), %zmm24
-    vbroadcasti32x4 64(%rdi), %zmm23
-    vbroadcasti32x4 80(%rdi), %zmm22
-    vbroadcasti32x4 96(%rdi), %zmm21
-    vbroadcasti32x4 112(%rdi), %zmm20
-    vbroadcasti32x4 128(%rdi), %zmm19
-    vbroadcasti32x4 144(%rdi), %zmm18
-    vbroadcasti32x4 160(%rdi), %zmm17
-    vbroadcasti32x4 176(%rdi), %zmm16
-    vbroadcasti32x4 192(%rdi), %zmm15
-    vbroadcasti32x4 208(%rdi), %zmm14
-    vbroadcasti32x4 224(%rdi), %zmm13
+    vbroadcasti32x4 0(%rdi), %zmm16
+    vbroadcasti32x4 16(%rdi), %zmm30
+    vbroadcasti32x4 32(%rdi), %zmm29
+    vbroadcasti32x4 48(%rdi), %zmm28
+    vbroadcasti32x4 64(%rdi), %zmm27
+    vbroadcasti32x4 80(%rdi), %zmm26
+    vbroadcasti32x4 96(%rdi), %zmm25
+    vbroadcasti32x4 112(%rdi), %zmm24
+    vbroadcasti32x4 128(%rdi), %zmm23
+    vbroadcasti32x4 144(%rdi), %zmm22
+    vbroadcasti32x4 160(%rdi), %zmm21
+    vbroadcasti32x4 176(%rdi), %zmm20
+    vbroadcasti32x4 192(%rdi), %zmm19
+    vbroadcasti32x4 208(%rdi), %zmm18
+    vbroadcasti32x4 224(%rdi), %zmm17
     vmovdqu (%rsi), %xmm8
     vpsrlq $63, %xmm8, %xmm5
     vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm5, %xmm6
@@ -1250,96 +1270,92 @@ aes_gen_vaes512_xts_dec_k256_w16:
     .p2align 4
 .Laes_gen_vaes512_xts_dec_k256_w16_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm8, %zmm12, %zmm0
-    vpxord %zmm13, %zmm8, %zmm4
-    vmovdqu64 %zmm4, 0(%rdx)
+    vpternlogq $150, %zmm8, %zmm16, %zmm0
+    vpxord %zmm17, %zmm8, %zmm12
     vmovdqu64 64(%rcx), %zmm1
-    vpternlogq $150, %zmm9, %zmm12, %zmm1
-    vpxord %zmm13, %zmm9, %zmm4
-    vmovdqu64 %zmm4, 64(%rdx)
+    vpternlogq $150, %zmm9, %zmm16, %zmm1
+    vpxord %zmm17, %zmm9, %zmm13
     vmovdqu64 128(%rcx), %zmm2
-    vpternlogq $150, %zmm10, %zmm12, %zmm2
-    vpxord %zmm13, %zmm10, %zmm4
-    vmovdqu64 %zmm4, 128(%rdx)
+    vpternlogq $150, %zmm10, %zmm16, %zmm2
+    vpxord %zmm17, %zmm10, %zmm14
     vmovdqu64 192(%rcx), %zmm3
-    vpternlogq $150, %zmm11, %zmm12, %zmm3
-    vpxord %zmm13, %zmm11, %zmm4
-    vmovdqu64 %zmm4, 192(%rdx)
+    vpternlogq $150, %zmm11, %zmm16, %zmm3
+    vpxord %zmm17, %zmm11, %zmm15
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc6    # vaesdec %zmm30, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xde,0xce    # vaesdec %zmm30, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd6    # vaesdec %zmm30, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xde,0xde    # vaesdec %zmm30, %zmm3, %zmm3
+    vpsrldq $14, %zmm8, %zmm5
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc5    # vaesdec %zmm29, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xde,0xcd    # vaesdec %zmm29, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd5    # vaesdec %zmm29, %zmm2, %zmm2
+    vpslldq $2, %zmm8, %zmm8
+    .byte 0x62,0x92,0x65,0x48,0xde,0xdd    # vaesdec %zmm29, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc4    # vaesdec %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xde,0xcc    # vaesdec %zmm28, %zmm1, %zmm1
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd4    # vaesdec %zmm28, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xde,0xdc    # vaesdec %zmm28, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc3    # vaesdec %zmm27, %zmm0, %zmm0
+    vpxord %zmm6, %zmm8, %zmm8
+    .byte 0x62,0x92,0x75,0x48,0xde,0xcb    # vaesdec %zmm27, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd3    # vaesdec %zmm27, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xde,0xdb    # vaesdec %zmm27, %zmm3, %zmm3
     .byte 0x62,0x92,0x7d,0x48,0xde,0xc2    # vaesdec %zmm26, %zmm0, %zmm0
+    vpsrldq $14, %zmm9, %zmm5
     .byte 0x62,0x92,0x75,0x48,0xde,0xca    # vaesdec %zmm26, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xde,0xd2    # vaesdec %zmm26, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xde,0xda    # vaesdec %zmm26, %zmm3, %zmm3
-    vpsrldq $14, %zmm8, %zmm5
+    vpslldq $2, %zmm9, %zmm9
     .byte 0x62,0x92,0x7d,0x48,0xde,0xc1    # vaesdec %zmm25, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xde,0xc9    # vaesdec %zmm25, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xde,0xd1    # vaesdec %zmm25, %zmm2, %zmm2
-    vpslldq $2, %zmm8, %zmm8
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
     .byte 0x62,0x92,0x65,0x48,0xde,0xd9    # vaesdec %zmm25, %zmm3, %zmm3
     .byte 0x62,0x92,0x7d,0x48,0xde,0xc0    # vaesdec %zmm24, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xde,0xc8    # vaesdec %zmm24, %zmm1, %zmm1
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
+    vpxord %zmm6, %zmm9, %zmm9
     .byte 0x62,0x92,0x6d,0x48,0xde,0xd0    # vaesdec %zmm24, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xde,0xd8    # vaesdec %zmm24, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm23, %zmm0, %zmm0
-    vpxord %zmm6, %zmm8, %zmm8
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcf    # vaesdec %zmm23, %zmm1, %zmm1
+    vpsrldq $14, %zmm10, %zmm5
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd7    # vaesdec %zmm23, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xde,0xdf    # vaesdec %zmm23, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm22, %zmm0, %zmm0
-    vpsrldq $14, %zmm9, %zmm5
+    vpslldq $2, %zmm10, %zmm10
     .byte 0x62,0xb2,0x75,0x48,0xde,0xce    # vaesdec %zmm22, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd6    # vaesdec %zmm22, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xde,0xde    # vaesdec %zmm22, %zmm3, %zmm3
-    vpslldq $2, %zmm9, %zmm9
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm21, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcd    # vaesdec %zmm21, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd5    # vaesdec %zmm21, %zmm2, %zmm2
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
+    vpxord %zmm6, %zmm10, %zmm10
     .byte 0x62,0xb2,0x65,0x48,0xde,0xdd    # vaesdec %zmm21, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm20, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcc    # vaesdec %zmm20, %zmm1, %zmm1
-    vpxord %zmm6, %zmm9, %zmm9
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd4    # vaesdec %zmm20, %zmm2, %zmm2
+    vpsrldq $14, %zmm11, %zmm5
     .byte 0x62,0xb2,0x65,0x48,0xde,0xdc    # vaesdec %zmm20, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm19, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcb    # vaesdec %zmm19, %zmm1, %zmm1
-    vpsrldq $14, %zmm10, %zmm5
+    vpslldq $2, %zmm11, %zmm11
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd3    # vaesdec %zmm19, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xde,0xdb    # vaesdec %zmm19, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm18, %zmm0, %zmm0
-    vpslldq $2, %zmm10, %zmm10
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xde,0xca    # vaesdec %zmm18, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd2    # vaesdec %zmm18, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xde,0xda    # vaesdec %zmm18, %zmm3, %zmm3
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
-    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm17, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x75,0x48,0xde,0xc9    # vaesdec %zmm17, %zmm1, %zmm1
-    .byte 0x62,0xb2,0x6d,0x48,0xde,0xd1    # vaesdec %zmm17, %zmm2, %zmm2
-    vpxord %zmm6, %zmm10, %zmm10
-    .byte 0x62,0xb2,0x65,0x48,0xde,0xd9    # vaesdec %zmm17, %zmm3, %zmm3
-    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm16, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x75,0x48,0xde,0xc8    # vaesdec %zmm16, %zmm1, %zmm1
-    .byte 0x62,0xb2,0x6d,0x48,0xde,0xd0    # vaesdec %zmm16, %zmm2, %zmm2
-    vpsrldq $14, %zmm11, %zmm5
-    .byte 0x62,0xb2,0x65,0x48,0xde,0xd8    # vaesdec %zmm16, %zmm3, %zmm3
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm15, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xde,0xcf    # vaesdec %zmm15, %zmm1, %zmm1
-    vpslldq $2, %zmm11, %zmm11
-    .byte 0x62,0xd2,0x6d,0x48,0xde,0xd7    # vaesdec %zmm15, %zmm2, %zmm2
-    .byte 0x62,0xd2,0x65,0x48,0xde,0xdf    # vaesdec %zmm15, %zmm3, %zmm3
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm14, %zmm0, %zmm0
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
-    .byte 0x62,0xd2,0x75,0x48,0xde,0xce    # vaesdec %zmm14, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x6d,0x48,0xde,0xd6    # vaesdec %zmm14, %zmm2, %zmm2
-    .byte 0x62,0xd2,0x65,0x48,0xde,0xde    # vaesdec %zmm14, %zmm3, %zmm3
     vpxord %zmm6, %zmm11, %zmm11
-    .byte 0x62,0xf2,0x7d,0x48,0xdf,0x02    # vaesdeclast 0(%rdx), %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdf,0xc4    # vaesdeclast %zmm12, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
-    .byte 0x62,0xf2,0x75,0x48,0xdf,0x4a,0x01 # vaesdeclast 64(%rdx), %zmm1, %zmm1
+    .byte 0x62,0xd2,0x75,0x48,0xdf,0xcd    # vaesdeclast %zmm13, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rdx)
-    .byte 0x62,0xf2,0x6d,0x48,0xdf,0x52,0x02 # vaesdeclast 128(%rdx), %zmm2, %zmm2
+    .byte 0x62,0xd2,0x6d,0x48,0xdf,0xd6    # vaesdeclast %zmm14, %zmm2, %zmm2
     vmovdqu64 %zmm2, 128(%rdx)
-    .byte 0x62,0xf2,0x65,0x48,0xdf,0x5a,0x03 # vaesdeclast 192(%rdx), %zmm3, %zmm3
+    .byte 0x62,0xd2,0x65,0x48,0xdf,0xdf    # vaesdeclast %zmm15, %zmm3, %zmm3
     vmovdqu64 %zmm3, 192(%rdx)
     add $256, %rcx
     add $256, %rdx
@@ -1375,6 +1391,10 @@ aes_gen_vaes512_xts_dec_k256_w16:
     vpxord %xmm24, %xmm24, %xmm24
     vpxord %xmm25, %xmm25, %xmm25
     vpxord %xmm26, %xmm26, %xmm26
+    vpxord %xmm27, %xmm27, %xmm27
+    vpxord %xmm28, %xmm28, %xmm28
+    vpxord %xmm29, %xmm29, %xmm29
+    vpxord %xmm30, %xmm30, %xmm30
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_dec_k256_w16, .-aes_gen_vaes512_xts_dec_k256_w16
@@ -1394,42 +1414,44 @@ aes_gen_vaes512_xts_dec_k256_w16:
 #   %zmm5 temporary: data loads
 #   %zmm6 tweaks of block register 0: this group's, then the next group's
 #   %zmm7 tweaks of block register 1: this group's, then the next group's
-#   %zmm8 rk0
-#   %zmm22 rk1
-#   %zmm21 rk2
-#   %zmm20 rk3
-#   %zmm19 rk4
-#   %zmm18 rk5
-#   %zmm17 rk6
-#   %zmm16 rk7
-#   %zmm15 rk8
-#   %zmm14 rk9
-#   %zmm13 rk10
-#   %zmm12 rk11
-#   %zmm11 rk12
-#   %zmm10 rk13
-#   %zmm9 rk14
+#   %zmm8 block register 0's last round key ^ its tweaks
+#   %zmm9 block register 1's last round key ^ its tweaks
+#   %zmm10 rk0
+#   %zmm24 rk1
+#   %zmm23 rk2
+#   %zmm22 rk3
+#   %zmm21 rk4
+#   %zmm20 rk5
+#   %zmm19 rk6
+#   %zmm18 rk7
+#   %zmm17 rk8
+#   %zmm16 rk9
+#   %zmm15 rk10
+#   %zmm14 rk11
+#   %zmm13 rk12
+#   %zmm12 rk13
+#   %zmm11 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_dec_k256_w8
     .type aes_gen_vaes512_xts_dec_k256_w8, @function
     .p2align 5
 aes_gen_vaes512_xts_dec_k256_w8:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm8
-    vbroadcasti32x4 16(%rdi), %zmm22
-    vbroadcasti32x4 32(%rdi), %zmm21
-    vbroadcasti32x4 48(%rdi), %zmm20
-    vbroadcasti32x4 64(%rdi), %zmm19
-    vbroadcasti32x4 80(%rdi), %zmm18
-    vbroadcasti32x4 96(%rdi), %zmm17
-    vbroadcasti32x4 112(%rdi), %zmm16
-    vbroadcasti32x4 128(%rdi), %zmm15
-    vbroadcasti32x4 144(%rdi), %zmm14
-    vbroadcasti32x4 160(%rdi), %zmm13
-    vbroadcasti32x4 176(%rdi), %zmm12
-    vbroadcasti32x4 192(%rdi), %zmm11
-    vbroadcasti32x4 208(%rdi), %zmm10
-    vbroadcasti32x4 224(%rdi), %zmm9
+    vbroadcasti32x4 0(%rdi), %zmm10
+    vbroadcasti32x4 16(%rdi), %zmm24
+    vbroadcasti32x4 32(%rdi), %zmm23
+    vbroadcasti32x4 48(%rdi), %zmm22
+    vbroadcasti32x4 64(%rdi), %zmm21
+    vbroadcasti32x4 80(%rdi), %zmm20
+    vbroadcasti32x4 96(%rdi), %zmm19
+    vbroadcasti32x4 112(%rdi), %zmm18
+    vbroadcasti32x4 128(%rdi), %zmm17
+    vbroadcasti32x4 144(%rdi), %zmm16
+    vbroadcasti32x4 160(%rdi), %zmm15
+    vbroadcasti32x4 176(%rdi), %zmm14
+    vbroadcasti32x4 192(%rdi), %zmm13
+    vbroadcasti32x4 208(%rdi), %zmm12
+    vbroadcasti32x4 224(%rdi), %zmm11
     vmovdqu (%rsi), %xmm6
     vpsrlq $63, %xmm6, %xmm3
     vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
@@ -1462,50 +1484,48 @@ aes_gen_vaes512_xts_dec_k256_w8:
     .p2align 4
 .Laes_gen_vaes512_xts_dec_k256_w8_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm6, %zmm8, %zmm0
-    vpxord %zmm9, %zmm6, %zmm2
-    vmovdqu64 %zmm2, 0(%rdx)
+    vpternlogq $150, %zmm6, %zmm10, %zmm0
+    vpxord %zmm11, %zmm6, %zmm8
     vmovdqu64 64(%rcx), %zmm1
-    vpternlogq $150, %zmm7, %zmm8, %zmm1
-    vpxord %zmm9, %zmm7, %zmm2
-    vmovdqu64 %zmm2, 64(%rdx)
+    vpternlogq $150, %zmm7, %zmm10, %zmm1
+    vpxord %zmm11, %zmm7, %zmm9
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc0    # vaesdec %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xde,0xc8    # vaesdec %zmm24, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xde,0xcf    # vaesdec %zmm23, %zmm1, %zmm1
+    vpsrldq $15, %zmm6, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm22, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xce    # vaesdec %zmm22, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm21, %zmm0, %zmm0
+    vpslldq $1, %zmm6, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcd    # vaesdec %zmm21, %zmm1, %zmm1
-    vpsrldq $15, %zmm6, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm20, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcc    # vaesdec %zmm20, %zmm1, %zmm1
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm19, %zmm0, %zmm0
-    vpslldq $1, %zmm6, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcb    # vaesdec %zmm19, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm18, %zmm0, %zmm0
+    vpxord %zmm4, %zmm6, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xde,0xca    # vaesdec %zmm18, %zmm1, %zmm1
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm17, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xc9    # vaesdec %zmm17, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm16, %zmm0, %zmm0
-    vpxord %zmm4, %zmm6, %zmm6
+    vpsrldq $15, %zmm7, %zmm3
     .byte 0x62,0xb2,0x75,0x48,0xde,0xc8    # vaesdec %zmm16, %zmm1, %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm15, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xde,0xcf    # vaesdec %zmm15, %zmm1, %zmm1
+    vpslldq $1, %zmm7, %zmm7
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm14, %zmm0, %zmm0
-    vpsrldq $15, %zmm7, %zmm3
     .byte 0x62,0xd2,0x75,0x48,0xde,0xce    # vaesdec %zmm14, %zmm1, %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm13, %zmm0, %zmm0
+    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
     .byte 0x62,0xd2,0x75,0x48,0xde,0xcd    # vaesdec %zmm13, %zmm1, %zmm1
-    vpslldq $1, %zmm7, %zmm7
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm12, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xde,0xcc    # vaesdec %zmm12, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm11, %zmm0, %zmm0
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
-    .byte 0x62,0xd2,0x75,0x48,0xde,0xcb    # vaesdec %zmm11, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm10, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xde,0xca    # vaesdec %zmm10, %zmm1, %zmm1
     vpxord %zmm4, %zmm7, %zmm7
-    .byte 0x62,0xf2,0x7d,0x48,0xdf,0x02    # vaesdeclast 0(%rdx), %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdf,0xc0    # vaesdeclast %zmm8, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
-    .byte 0x62,0xf2,0x75,0x48,0xdf,0x4a,0x01 # vaesdeclast 64(%rdx), %zmm1, %zmm1
+    .byte 0x62,0xd2,0x75,0x48,0xdf,0xc9    # vaesdeclast %zmm9, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rdx)
     add $128, %rcx
     add $128, %rdx
@@ -1537,6 +1557,8 @@ aes_gen_vaes512_xts_dec_k256_w8:
     vpxord %xmm20, %xmm20, %xmm20
     vpxord %xmm21, %xmm21, %xmm21
     vpxord %xmm22, %xmm22, %xmm22
+    vpxord %xmm23, %xmm23, %xmm23
+    vpxord %xmm24, %xmm24, %xmm24
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_dec_k256_w8, .-aes_gen_vaes512_xts_dec_k256_w8
@@ -1554,42 +1576,43 @@ aes_gen_vaes512_xts_dec_k256_w8:
 #   %zmm3 tweak arithmetic: the carry times 0x87
 #   %zmm4 temporary: data loads
 #   %zmm5 tweaks of block register 0: this group's, then the next group's
-#   %zmm6 rk0
-#   %zmm20 rk1
-#   %zmm19 rk2
-#   %zmm18 rk3
-#   %zmm17 rk4
-#   %zmm16 rk5
-#   %zmm15 rk6
-#   %zmm14 rk7
-#   %zmm13 rk8
-#   %zmm12 rk9
-#   %zmm11 rk10
-#   %zmm10 rk11
-#   %zmm9 rk12
-#   %zmm8 rk13
-#   %zmm7 rk14
+#   %zmm6 block register 0's last round key ^ its tweaks
+#   %zmm7 rk0
+#   %zmm21 rk1
+#   %zmm20 rk2
+#   %zmm19 rk3
+#   %zmm18 rk4
+#   %zmm17 rk5
+#   %zmm16 rk6
+#   %zmm15 rk7
+#   %zmm14 rk8
+#   %zmm13 rk9
+#   %zmm12 rk10
+#   %zmm11 rk11
+#   %zmm10 rk12
+#   %zmm9 rk13
+#   %zmm8 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_dec_k256_w4
     .type aes_gen_vaes512_xts_dec_k256_w4, @function
     .p2align 5
 aes_gen_vaes512_xts_dec_k256_w4:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm6
-    vbroadcasti32x4 16(%rdi), %zmm20
-    vbroadcasti32x4 32(%rdi), %zmm19
-    vbroadcasti32x4 48(%rdi), %zmm18
-    vbroadcasti32x4 64(%rdi), %zmm17
-    vbroadcasti32x4 80(%rdi), %zmm16
-    vbroadcasti32x4 96(%rdi), %zmm15
-    vbroadcasti32x4 112(%rdi), %zmm14
-    vbroadcasti32x4 128(%rdi), %zmm13
-    vbroadcasti32x4 144(%rdi), %zmm12
-    vbroadcasti32x4 160(%rdi), %zmm11
-    vbroadcasti32x4 176(%rdi), %zmm10
-    vbroadcasti32x4 192(%rdi), %zmm9
-    vbroadcasti32x4 208(%rdi), %zmm8
-    vbroadcasti32x4 224(%rdi), %zmm7
+    vbroadcasti32x4 0(%rdi), %zmm7
+    vbroadcasti32x4 16(%rdi), %zmm21
+    vbroadcasti32x4 32(%rdi), %zmm20
+    vbroadcasti32x4 48(%rdi), %zmm19
+    vbroadcasti32x4 64(%rdi), %zmm18
+    vbroadcasti32x4 80(%rdi), %zmm17
+    vbroadcasti32x4 96(%rdi), %zmm16
+    vbroadcasti32x4 112(%rdi), %zmm15
+    vbroadcasti32x4 128(%rdi), %zmm14
+    vbroadcasti32x4 144(%rdi), %zmm13
+    vbroadcasti32x4 160(%rdi), %zmm12
+    vbroadcasti32x4 176(%rdi), %zmm11
+    vbroadcasti32x4 192(%rdi), %zmm10
+    vbroadcasti32x4 208(%rdi), %zmm9
+    vbroadcasti32x4 224(%rdi), %zmm8
     vmovdqu (%rsi), %xmm5
     vpsrlq $63, %xmm5, %xmm2
     vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm2, %xmm3
@@ -1617,28 +1640,27 @@ aes_gen_vaes512_xts_dec_k256_w4:
     .p2align 4
 .Laes_gen_vaes512_xts_dec_k256_w4_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm5, %zmm6, %zmm0
-    vpxord %zmm7, %zmm5, %zmm1
-    vmovdqu64 %zmm1, 0(%rdx)
+    vpternlogq $150, %zmm5, %zmm7, %zmm0
+    vpxord %zmm8, %zmm5, %zmm6
+    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm21, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm20, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm19, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm18, %zmm0, %zmm0
     vpsrlq $60, %zmm5, %zmm2
+    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm18, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm17, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm16, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm15, %zmm0, %zmm0
     vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm2, %zmm3
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm15, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm14, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm13, %zmm0, %zmm0
     vpslldq $8, %zmm2, %zmm2
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm13, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm12, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm11, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm10, %zmm0, %zmm0
     vpsllq $4, %zmm5, %zmm5
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm10, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm9, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm8, %zmm0, %zmm0
     vpternlogq $150, %zmm3, %zmm2, %zmm5
-    .byte 0x62,0xf2,0x7d,0x48,0xdf,0x02    # vaesdeclast 0(%rdx), %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xdf,0xc6    # vaesdeclast %zmm6, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     add $64, %rcx
     add $64, %rdx
@@ -1668,6 +1690,7 @@ aes_gen_vaes512_xts_dec_k256_w4:
     vpxord %xmm18, %xmm18, %xmm18
     vpxord %xmm19, %xmm19, %xmm19
     vpxord %xmm20, %xmm20, %xmm20
+    vpxord %xmm21, %xmm21, %xmm21
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_dec_k256_w4, .-aes_gen_vaes512_xts_dec_k256_w4
@@ -1685,42 +1708,43 @@ aes_gen_vaes512_xts_dec_k256_w4:
 #   %xmm3 tweak arithmetic: the carry times 0x87
 #   %xmm4 temporary: data loads
 #   %xmm5 tweaks of block register 0: this group's, then the next group's
-#   %xmm6 rk0
-#   %xmm20 rk1
-#   %xmm19 rk2
-#   %xmm18 rk3
-#   %xmm17 rk4
-#   %xmm16 rk5
-#   %xmm15 rk6
-#   %xmm14 rk7
-#   %xmm13 rk8
-#   %xmm12 rk9
-#   %xmm11 rk10
-#   %xmm10 rk11
-#   %xmm9 rk12
-#   %xmm8 rk13
-#   %xmm7 rk14
+#   %xmm6 block register 0's last round key ^ its tweaks
+#   %xmm7 rk0
+#   %xmm21 rk1
+#   %xmm20 rk2
+#   %xmm19 rk3
+#   %xmm18 rk4
+#   %xmm17 rk5
+#   %xmm16 rk6
+#   %xmm15 rk7
+#   %xmm14 rk8
+#   %xmm13 rk9
+#   %xmm12 rk10
+#   %xmm11 rk11
+#   %xmm10 rk12
+#   %xmm9 rk13
+#   %xmm8 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_dec_k256_w1
     .type aes_gen_vaes512_xts_dec_k256_w1, @function
     .p2align 5
 aes_gen_vaes512_xts_dec_k256_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm6
-    vmovdqu64 16(%rdi), %xmm20
-    vmovdqu64 32(%rdi), %xmm19
-    vmovdqu64 48(%rdi), %xmm18
-    vmovdqu64 64(%rdi), %xmm17
-    vmovdqu64 80(%rdi), %xmm16
-    vmovdqu 96(%rdi), %xmm15
-    vmovdqu 112(%rdi), %xmm14
-    vmovdqu 128(%rdi), %xmm13
-    vmovdqu 144(%rdi), %xmm12
-    vmovdqu 160(%rdi), %xmm11
-    vmovdqu 176(%rdi), %xmm10
-    vmovdqu 192(%rdi), %xmm9
-    vmovdqu 208(%rdi), %xmm8
-    vmovdqu 224(%rdi), %xmm7
+    vmovdqu 0(%rdi), %xmm7
+    vmovdqu64 16(%rdi), %xmm21
+    vmovdqu64 32(%rdi), %xmm20
+    vmovdqu64 48(%rdi), %xmm19
+    vmovdqu64 64(%rdi), %xmm18
+    vmovdqu64 80(%rdi), %xmm17
+    vmovdqu64 96(%rdi), %xmm16
+    vmovdqu 112(%rdi), %xmm15
+    vmovdqu 128(%rdi), %xmm14
+    vmovdqu 144(%rdi), %xmm13
+    vmovdqu 160(%rdi), %xmm12
+    vmovdqu 176(%rdi), %xmm11
+    vmovdqu 192(%rdi), %xmm10
+    vmovdqu 208(%rdi), %xmm9
+    vmovdqu 224(%rdi), %xmm8
     vmovdqu (%rsi), %xmm5
     cmp $1, %r8
     jb .Laes_gen_vaes512_xts_dec_k256_w1_done
@@ -1728,29 +1752,28 @@ aes_gen_vaes512_xts_dec_k256_w1:
 .Laes_gen_vaes512_xts_dec_k256_w1_loop:
     vmovdqu 0(%rcx), %xmm0
     vpxor %xmm5, %xmm0, %xmm0
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm5, %xmm1
-    vmovdqu %xmm1, 0(%rdx)
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm8, %xmm5, %xmm6
+    .byte 0x62,0xb2,0x7d,0x08,0xde,0xc5    # vaesdec %xmm21, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xde,0xc4    # vaesdec %xmm20, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xde,0xc3    # vaesdec %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xde,0xc2    # vaesdec %xmm18, %xmm0, %xmm0
     vpsrlq $63, %xmm5, %xmm2
+    .byte 0x62,0xb2,0x7d,0x08,0xde,0xc2    # vaesdec %xmm18, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xde,0xc1    # vaesdec %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xde,0xc0    # vaesdec %xmm16, %xmm0, %xmm0
     vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm2, %xmm3
+    .byte 0x62,0xb2,0x7d,0x08,0xde,0xc0    # vaesdec %xmm16, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xde,0xc7         # vaesdec %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc6         # vaesdec %xmm14, %xmm0, %xmm0
     vpslldq $8, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x79,0xde,0xc6         # vaesdec %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
     vpsllq $1, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc2         # vaesdec %xmm10, %xmm0, %xmm0
     vpxor %xmm3, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x79,0xde,0xc2         # vaesdec %xmm10, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xde,0xc1         # vaesdec %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
     vpxor %xmm2, %xmm5, %xmm5
-    .byte 0xc4,0xe2,0x79,0xdf,0x02         # vaesdeclast 0(%rdx), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdf,0xc6         # vaesdeclast %xmm6, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
     add $16, %rdx
@@ -1780,6 +1803,7 @@ aes_gen_vaes512_xts_dec_k256_w1:
     vpxord %xmm18, %xmm18, %xmm18
     vpxord %xmm19, %xmm19, %xmm19
     vpxord %xmm20, %xmm20, %xmm20
+    vpxord %xmm21, %xmm21, %xmm21
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_dec_k256_w1, .-aes_gen_vaes512_xts_dec_k256_w1
