@@ -177,4 +177,6 @@ uninstall:
 	cmake --build $(BUILD) --target uninstall
 
 clean:
+	@if [ -f $(BUILD)/tuning.inc ]; then \
+	  echo "make clean: removing $(BUILD)/, with the make tune table in it (run make tune again)"; fi
 	rm -rf $(BUILD)

@@ -38,9 +38,9 @@ from .skeletons import TMP_ROLE, Capture, stitch
 MAX_SHIFT = 56  # a product of the carried bits and 0x87 stays within the low qword
 MAX_BYTE_SHIFT = 64  # the top bits of a byte shift are one qword for the product
 
-ROLES = (("t", "a block register's tweaks; then the tweaks ^ the last round key"),
+ROLES = (("t", "a block register's tweaks"),
          ("c", "tweak arithmetic: the bits carried out"),
-         ("r", "tweak arithmetic: the carry times 0x87"),
+         ("r", "tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst"),
          ("tmp", TMP_ROLE))
 TW_ROLE = ("tw", "tweaks of the group's first register: lane i T_(j+i)")
 
@@ -113,13 +113,13 @@ def _register_tweaks(k, tws, j, dst):
 def _enter(k, j, reg, tweak):
     """Block register j loaded and whitened under its tweaks, its last round
     key ^ tweaks parked: in its register, or in dst."""
-    p, vec, t = k.p, k.vec, k.plan.named["t"]
+    p, vec, r = k.p, k.vec, k.plan.named["r"]  # r: t may hold the next register's source
     vec.load(p, k.src(j * vec.lanes), reg)
     vec.xor_into(p, tweak, k.key(0), reg)
     park = k.plan.named.get(f"pk{j}")
-    vec.xor3(p, k.key(k.plan.rounds), tweak, park or t)
+    vec.xor3(p, k.key(k.plan.rounds), tweak, park or r)
     if not park:
-        vec.store(p, t, k.dst(j * vec.lanes))
+        vec.store(p, r, k.dst(j * vec.lanes))
 
 
 def _leave(k, blocks, decrypt):

@@ -24,9 +24,9 @@
 #   %xmm3 block 3
 #   %xmm4 block 4
 #   %xmm5 block 5
-#   %xmm6 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm6 a block register's tweaks
 #   %xmm7 tweak arithmetic: the bits carried out
-#   %xmm8 tweak arithmetic: the carry times 0x87
+#   %xmm8 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %xmm9 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
 #   %xmm10 tweaks of block register 0: this group's, then the next group's
 #   %xmm11 tweaks of block register 1: this group's, then the next group's
@@ -95,49 +95,49 @@ aes_gen_aesni_xts_enc_k128_w6:
     pxor %xmm10, %xmm0
     pxor %xmm9, %xmm0
     movdqu 160(%rdi), %xmm9
-    movdqa %xmm10, %xmm6
-    pxor %xmm9, %xmm6
-    movdqu %xmm6, 0(%rdx)
+    movdqa %xmm10, %xmm8
+    pxor %xmm9, %xmm8
+    movdqu %xmm8, 0(%rdx)
     movdqu 16(%rcx), %xmm1
     movdqu 0(%rdi), %xmm9
     pxor %xmm11, %xmm1
     pxor %xmm9, %xmm1
     movdqu 160(%rdi), %xmm9
-    movdqa %xmm11, %xmm6
-    pxor %xmm9, %xmm6
-    movdqu %xmm6, 16(%rdx)
+    movdqa %xmm11, %xmm8
+    pxor %xmm9, %xmm8
+    movdqu %xmm8, 16(%rdx)
     movdqu 32(%rcx), %xmm2
     movdqu 0(%rdi), %xmm9
     pxor %xmm12, %xmm2
     pxor %xmm9, %xmm2
     movdqu 160(%rdi), %xmm9
-    movdqa %xmm12, %xmm6
-    pxor %xmm9, %xmm6
-    movdqu %xmm6, 32(%rdx)
+    movdqa %xmm12, %xmm8
+    pxor %xmm9, %xmm8
+    movdqu %xmm8, 32(%rdx)
     movdqu 48(%rcx), %xmm3
     movdqu 0(%rdi), %xmm9
     pxor %xmm13, %xmm3
     pxor %xmm9, %xmm3
     movdqu 160(%rdi), %xmm9
-    movdqa %xmm13, %xmm6
-    pxor %xmm9, %xmm6
-    movdqu %xmm6, 48(%rdx)
+    movdqa %xmm13, %xmm8
+    pxor %xmm9, %xmm8
+    movdqu %xmm8, 48(%rdx)
     movdqu 64(%rcx), %xmm4
     movdqu 0(%rdi), %xmm9
     pxor %xmm14, %xmm4
     pxor %xmm9, %xmm4
     movdqu 160(%rdi), %xmm9
-    movdqa %xmm14, %xmm6
-    pxor %xmm9, %xmm6
-    movdqu %xmm6, 64(%rdx)
+    movdqa %xmm14, %xmm8
+    pxor %xmm9, %xmm8
+    movdqu %xmm8, 64(%rdx)
     movdqu 80(%rcx), %xmm5
     movdqu 0(%rdi), %xmm9
     pxor %xmm15, %xmm5
     pxor %xmm9, %xmm5
     movdqu 160(%rdi), %xmm9
-    movdqa %xmm15, %xmm6
-    pxor %xmm9, %xmm6
-    movdqu %xmm6, 80(%rdx)
+    movdqa %xmm15, %xmm8
+    pxor %xmm9, %xmm8
+    movdqu %xmm8, 80(%rdx)
     movdqu 16(%rdi), %xmm9
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
     movdqa %xmm10, %xmm7
@@ -304,9 +304,9 @@ aes_gen_aesni_xts_enc_k128_w6:
 #   %xmm1 block 1
 #   %xmm2 block 2
 #   %xmm3 block 3
-#   %xmm4 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm4 a block register's tweaks
 #   %xmm5 tweak arithmetic: the bits carried out
-#   %xmm6 tweak arithmetic: the carry times 0x87
+#   %xmm6 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %xmm7 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7
 #   %xmm8 tweaks of block register 0: this group's, then the next group's
 #   %xmm9 tweaks of block register 1: this group's, then the next group's
@@ -361,27 +361,27 @@ aes_gen_aesni_xts_enc_k128_w4:
     movdqu 0(%rcx), %xmm0
     pxor %xmm8, %xmm0
     pxor %xmm12, %xmm0
-    movdqa %xmm8, %xmm4
-    pxor %xmm13, %xmm4
-    movdqu %xmm4, 0(%rdx)
+    movdqa %xmm8, %xmm6
+    pxor %xmm13, %xmm6
+    movdqu %xmm6, 0(%rdx)
     movdqu 16(%rcx), %xmm1
     pxor %xmm9, %xmm1
     pxor %xmm12, %xmm1
-    movdqa %xmm9, %xmm4
-    pxor %xmm13, %xmm4
-    movdqu %xmm4, 16(%rdx)
+    movdqa %xmm9, %xmm6
+    pxor %xmm13, %xmm6
+    movdqu %xmm6, 16(%rdx)
     movdqu 32(%rcx), %xmm2
     pxor %xmm10, %xmm2
     pxor %xmm12, %xmm2
-    movdqa %xmm10, %xmm4
-    pxor %xmm13, %xmm4
-    movdqu %xmm4, 32(%rdx)
+    movdqa %xmm10, %xmm6
+    pxor %xmm13, %xmm6
+    movdqu %xmm6, 32(%rdx)
     movdqu 48(%rcx), %xmm3
     pxor %xmm11, %xmm3
     pxor %xmm12, %xmm3
-    movdqa %xmm11, %xmm4
-    pxor %xmm13, %xmm4
-    movdqu %xmm4, 48(%rdx)
+    movdqa %xmm11, %xmm6
+    pxor %xmm13, %xmm6
+    movdqu %xmm6, 48(%rdx)
     movdqu 16(%rdi), %xmm7
     .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
     movdqa %xmm8, %xmm5
@@ -504,9 +504,9 @@ aes_gen_aesni_xts_enc_k128_w4:
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm2 a block register's tweaks
 #   %xmm3 tweak arithmetic: the bits carried out
-#   %xmm4 tweak arithmetic: the carry times 0x87
+#   %xmm4 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3
 #   %xmm6 tweaks of block register 0: this group's, then the next group's
 #   %xmm7 tweaks of block register 1: this group's, then the next group's
@@ -549,15 +549,15 @@ aes_gen_aesni_xts_enc_k128_w2:
     movdqu 0(%rcx), %xmm0
     pxor %xmm6, %xmm0
     pxor %xmm8, %xmm0
-    movdqa %xmm6, %xmm2
-    pxor %xmm9, %xmm2
-    movdqu %xmm2, 0(%rdx)
+    movdqa %xmm6, %xmm4
+    pxor %xmm9, %xmm4
+    movdqu %xmm4, 0(%rdx)
     movdqu 16(%rcx), %xmm1
     pxor %xmm7, %xmm1
     pxor %xmm8, %xmm1
-    movdqa %xmm7, %xmm2
-    pxor %xmm9, %xmm2
-    movdqu %xmm2, 16(%rdx)
+    movdqa %xmm7, %xmm4
+    pxor %xmm9, %xmm4
+    movdqu %xmm4, 16(%rdx)
     movdqu 16(%rdi), %xmm5
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
     movdqa %xmm6, %xmm3
@@ -635,9 +635,9 @@ aes_gen_aesni_xts_enc_k128_w2:
 # Requires: SSE2, AESNI, PCLMUL.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm1 a block register's tweaks
 #   %xmm2 tweak arithmetic: the bits carried out
-#   %xmm3 tweak arithmetic: the carry times 0x87
+#   %xmm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %xmm4 temporary: data loads, spilled round keys rk1
 #   %xmm5 tweaks of block register 0: this group's, then the next group's
 #   %xmm6 rk0
@@ -674,9 +674,9 @@ aes_gen_aesni_xts_enc_k128_w1:
     movdqu 0(%rcx), %xmm0
     pxor %xmm5, %xmm0
     pxor %xmm6, %xmm0
-    movdqa %xmm5, %xmm1
-    pxor %xmm7, %xmm1
-    movdqu %xmm1, 0(%rdx)
+    movdqa %xmm5, %xmm3
+    pxor %xmm7, %xmm3
+    movdqu %xmm3, 0(%rdx)
     movdqu 16(%rdi), %xmm4
     .byte 0x66,0x0f,0x38,0xdc,0xc4         # aesenc %xmm4, %xmm0
     movdqa %xmm5, %xmm2
@@ -737,9 +737,9 @@ aes_gen_aesni_xts_enc_k128_w1:
 #   %xmm3 block 3
 #   %xmm4 block 4
 #   %xmm5 block 5
-#   %xmm6 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm6 a block register's tweaks
 #   %xmm7 tweak arithmetic: the bits carried out
-#   %xmm8 tweak arithmetic: the carry times 0x87
+#   %xmm8 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %xmm9 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12
 #   %xmm10 tweaks of block register 0: this group's, then the next group's
 #   %xmm11 tweaks of block register 1: this group's, then the next group's
@@ -808,49 +808,49 @@ aes_gen_aesni_xts_enc_k192_w6:
     pxor %xmm10, %xmm0
     pxor %xmm9, %xmm0
     movdqu 192(%rdi), %xmm9
-    movdqa %xmm10, %xmm6
-    pxor %xmm9, %xmm6
-    movdqu %xmm6, 0(%rdx)
+    movdqa %xmm10, %xmm8
+    pxor %xmm9, %xmm8
+    movdqu %xmm8, 0(%rdx)
     movdqu 16(%rcx), %xmm1
     movdqu 0(%rdi), %xmm9
     pxor %xmm11, %xmm1
     pxor %xmm9, %xmm1
     movdqu 192(%rdi), %xmm9
-    movdqa %xmm11, %xmm6
-    pxor %xmm9, %xmm6
-    movdqu %xmm6, 16(%rdx)
+    movdqa %xmm11, %xmm8
+    pxor %xmm9, %xmm8
+    movdqu %xmm8, 16(%rdx)
     movdqu 32(%rcx), %xmm2
     movdqu 0(%rdi), %xmm9
     pxor %xmm12, %xmm2
     pxor %xmm9, %xmm2
     movdqu 192(%rdi), %xmm9
-    movdqa %xmm12, %xmm6
-    pxor %xmm9, %xmm6
-    movdqu %xmm6, 32(%rdx)
+    movdqa %xmm12, %xmm8
+    pxor %xmm9, %xmm8
+    movdqu %xmm8, 32(%rdx)
     movdqu 48(%rcx), %xmm3
     movdqu 0(%rdi), %xmm9
     pxor %xmm13, %xmm3
     pxor %xmm9, %xmm3
     movdqu 192(%rdi), %xmm9
-    movdqa %xmm13, %xmm6
-    pxor %xmm9, %xmm6
-    movdqu %xmm6, 48(%rdx)
+    movdqa %xmm13, %xmm8
+    pxor %xmm9, %xmm8
+    movdqu %xmm8, 48(%rdx)
     movdqu 64(%rcx), %xmm4
     movdqu 0(%rdi), %xmm9
     pxor %xmm14, %xmm4
     pxor %xmm9, %xmm4
     movdqu 192(%rdi), %xmm9
-    movdqa %xmm14, %xmm6
-    pxor %xmm9, %xmm6
-    movdqu %xmm6, 64(%rdx)
+    movdqa %xmm14, %xmm8
+    pxor %xmm9, %xmm8
+    movdqu %xmm8, 64(%rdx)
     movdqu 80(%rcx), %xmm5
     movdqu 0(%rdi), %xmm9
     pxor %xmm15, %xmm5
     pxor %xmm9, %xmm5
     movdqu 192(%rdi), %xmm9
-    movdqa %xmm15, %xmm6
-    pxor %xmm9, %xmm6
-    movdqu %xmm6, 80(%rdx)
+    movdqa %xmm15, %xmm8
+    pxor %xmm9, %xmm8
+    movdqu %xmm8, 80(%rdx)
     movdqu 16(%rdi), %xmm9
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
     movdqa %xmm10, %xmm7
@@ -1031,9 +1031,9 @@ aes_gen_aesni_xts_enc_k192_w6:
 #   %xmm1 block 1
 #   %xmm2 block 2
 #   %xmm3 block 3
-#   %xmm4 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm4 a block register's tweaks
 #   %xmm5 tweak arithmetic: the bits carried out
-#   %xmm6 tweak arithmetic: the carry times 0x87
+#   %xmm6 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %xmm7 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9
 #   %xmm8 tweaks of block register 0: this group's, then the next group's
 #   %xmm9 tweaks of block register 1: this group's, then the next group's
@@ -1088,27 +1088,27 @@ aes_gen_aesni_xts_enc_k192_w4:
     movdqu 0(%rcx), %xmm0
     pxor %xmm8, %xmm0
     pxor %xmm12, %xmm0
-    movdqa %xmm8, %xmm4
-    pxor %xmm13, %xmm4
-    movdqu %xmm4, 0(%rdx)
+    movdqa %xmm8, %xmm6
+    pxor %xmm13, %xmm6
+    movdqu %xmm6, 0(%rdx)
     movdqu 16(%rcx), %xmm1
     pxor %xmm9, %xmm1
     pxor %xmm12, %xmm1
-    movdqa %xmm9, %xmm4
-    pxor %xmm13, %xmm4
-    movdqu %xmm4, 16(%rdx)
+    movdqa %xmm9, %xmm6
+    pxor %xmm13, %xmm6
+    movdqu %xmm6, 16(%rdx)
     movdqu 32(%rcx), %xmm2
     pxor %xmm10, %xmm2
     pxor %xmm12, %xmm2
-    movdqa %xmm10, %xmm4
-    pxor %xmm13, %xmm4
-    movdqu %xmm4, 32(%rdx)
+    movdqa %xmm10, %xmm6
+    pxor %xmm13, %xmm6
+    movdqu %xmm6, 32(%rdx)
     movdqu 48(%rcx), %xmm3
     pxor %xmm11, %xmm3
     pxor %xmm12, %xmm3
-    movdqa %xmm11, %xmm4
-    pxor %xmm13, %xmm4
-    movdqu %xmm4, 48(%rdx)
+    movdqa %xmm11, %xmm6
+    pxor %xmm13, %xmm6
+    movdqu %xmm6, 48(%rdx)
     movdqu 16(%rdi), %xmm7
     .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
     movdqa %xmm8, %xmm5
@@ -1241,9 +1241,9 @@ aes_gen_aesni_xts_enc_k192_w4:
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm2 a block register's tweaks
 #   %xmm3 tweak arithmetic: the bits carried out
-#   %xmm4 tweak arithmetic: the carry times 0x87
+#   %xmm4 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
 #   %xmm6 tweaks of block register 0: this group's, then the next group's
 #   %xmm7 tweaks of block register 1: this group's, then the next group's
@@ -1286,15 +1286,15 @@ aes_gen_aesni_xts_enc_k192_w2:
     movdqu 0(%rcx), %xmm0
     pxor %xmm6, %xmm0
     pxor %xmm8, %xmm0
-    movdqa %xmm6, %xmm2
-    pxor %xmm9, %xmm2
-    movdqu %xmm2, 0(%rdx)
+    movdqa %xmm6, %xmm4
+    pxor %xmm9, %xmm4
+    movdqu %xmm4, 0(%rdx)
     movdqu 16(%rcx), %xmm1
     pxor %xmm7, %xmm1
     pxor %xmm8, %xmm1
-    movdqa %xmm7, %xmm2
-    pxor %xmm9, %xmm2
-    movdqu %xmm2, 16(%rdx)
+    movdqa %xmm7, %xmm4
+    pxor %xmm9, %xmm4
+    movdqu %xmm4, 16(%rdx)
     movdqu 16(%rdi), %xmm5
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
     movdqa %xmm6, %xmm3
@@ -1378,9 +1378,9 @@ aes_gen_aesni_xts_enc_k192_w2:
 # Requires: SSE2, AESNI, PCLMUL.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm1 a block register's tweaks
 #   %xmm2 tweak arithmetic: the bits carried out
-#   %xmm3 tweak arithmetic: the carry times 0x87
+#   %xmm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %xmm4 temporary: data loads, spilled round keys rk1 rk2 rk3
 #   %xmm5 tweaks of block register 0: this group's, then the next group's
 #   %xmm6 rk0
@@ -1417,9 +1417,9 @@ aes_gen_aesni_xts_enc_k192_w1:
     movdqu 0(%rcx), %xmm0
     pxor %xmm5, %xmm0
     pxor %xmm6, %xmm0
-    movdqa %xmm5, %xmm1
-    pxor %xmm7, %xmm1
-    movdqu %xmm1, 0(%rdx)
+    movdqa %xmm5, %xmm3
+    pxor %xmm7, %xmm3
+    movdqu %xmm3, 0(%rdx)
     movdqu 16(%rdi), %xmm4
     .byte 0x66,0x0f,0x38,0xdc,0xc4         # aesenc %xmm4, %xmm0
     movdqa %xmm5, %xmm2
@@ -1484,9 +1484,9 @@ aes_gen_aesni_xts_enc_k192_w1:
 #   %xmm3 block 3
 #   %xmm4 block 4
 #   %xmm5 block 5
-#   %xmm6 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm6 a block register's tweaks
 #   %xmm7 tweak arithmetic: the bits carried out
-#   %xmm8 tweak arithmetic: the carry times 0x87
+#   %xmm8 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %xmm9 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12 rk13 rk14
 #   %xmm10 tweaks of block register 0: this group's, then the next group's
 #   %xmm11 tweaks of block register 1: this group's, then the next group's
@@ -1555,49 +1555,49 @@ aes_gen_aesni_xts_enc_k256_w6:
     pxor %xmm10, %xmm0
     pxor %xmm9, %xmm0
     movdqu 224(%rdi), %xmm9
-    movdqa %xmm10, %xmm6
-    pxor %xmm9, %xmm6
-    movdqu %xmm6, 0(%rdx)
+    movdqa %xmm10, %xmm8
+    pxor %xmm9, %xmm8
+    movdqu %xmm8, 0(%rdx)
     movdqu 16(%rcx), %xmm1
     movdqu 0(%rdi), %xmm9
     pxor %xmm11, %xmm1
     pxor %xmm9, %xmm1
     movdqu 224(%rdi), %xmm9
-    movdqa %xmm11, %xmm6
-    pxor %xmm9, %xmm6
-    movdqu %xmm6, 16(%rdx)
+    movdqa %xmm11, %xmm8
+    pxor %xmm9, %xmm8
+    movdqu %xmm8, 16(%rdx)
     movdqu 32(%rcx), %xmm2
     movdqu 0(%rdi), %xmm9
     pxor %xmm12, %xmm2
     pxor %xmm9, %xmm2
     movdqu 224(%rdi), %xmm9
-    movdqa %xmm12, %xmm6
-    pxor %xmm9, %xmm6
-    movdqu %xmm6, 32(%rdx)
+    movdqa %xmm12, %xmm8
+    pxor %xmm9, %xmm8
+    movdqu %xmm8, 32(%rdx)
     movdqu 48(%rcx), %xmm3
     movdqu 0(%rdi), %xmm9
     pxor %xmm13, %xmm3
     pxor %xmm9, %xmm3
     movdqu 224(%rdi), %xmm9
-    movdqa %xmm13, %xmm6
-    pxor %xmm9, %xmm6
-    movdqu %xmm6, 48(%rdx)
+    movdqa %xmm13, %xmm8
+    pxor %xmm9, %xmm8
+    movdqu %xmm8, 48(%rdx)
     movdqu 64(%rcx), %xmm4
     movdqu 0(%rdi), %xmm9
     pxor %xmm14, %xmm4
     pxor %xmm9, %xmm4
     movdqu 224(%rdi), %xmm9
-    movdqa %xmm14, %xmm6
-    pxor %xmm9, %xmm6
-    movdqu %xmm6, 64(%rdx)
+    movdqa %xmm14, %xmm8
+    pxor %xmm9, %xmm8
+    movdqu %xmm8, 64(%rdx)
     movdqu 80(%rcx), %xmm5
     movdqu 0(%rdi), %xmm9
     pxor %xmm15, %xmm5
     pxor %xmm9, %xmm5
     movdqu 224(%rdi), %xmm9
-    movdqa %xmm15, %xmm6
-    pxor %xmm9, %xmm6
-    movdqu %xmm6, 80(%rdx)
+    movdqa %xmm15, %xmm8
+    pxor %xmm9, %xmm8
+    movdqu %xmm8, 80(%rdx)
     movdqu 16(%rdi), %xmm9
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
     movdqa %xmm10, %xmm7
@@ -1792,9 +1792,9 @@ aes_gen_aesni_xts_enc_k256_w6:
 #   %xmm1 block 1
 #   %xmm2 block 2
 #   %xmm3 block 3
-#   %xmm4 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm4 a block register's tweaks
 #   %xmm5 tweak arithmetic: the bits carried out
-#   %xmm6 tweak arithmetic: the carry times 0x87
+#   %xmm6 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %xmm7 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11
 #   %xmm8 tweaks of block register 0: this group's, then the next group's
 #   %xmm9 tweaks of block register 1: this group's, then the next group's
@@ -1849,27 +1849,27 @@ aes_gen_aesni_xts_enc_k256_w4:
     movdqu 0(%rcx), %xmm0
     pxor %xmm8, %xmm0
     pxor %xmm12, %xmm0
-    movdqa %xmm8, %xmm4
-    pxor %xmm13, %xmm4
-    movdqu %xmm4, 0(%rdx)
+    movdqa %xmm8, %xmm6
+    pxor %xmm13, %xmm6
+    movdqu %xmm6, 0(%rdx)
     movdqu 16(%rcx), %xmm1
     pxor %xmm9, %xmm1
     pxor %xmm12, %xmm1
-    movdqa %xmm9, %xmm4
-    pxor %xmm13, %xmm4
-    movdqu %xmm4, 16(%rdx)
+    movdqa %xmm9, %xmm6
+    pxor %xmm13, %xmm6
+    movdqu %xmm6, 16(%rdx)
     movdqu 32(%rcx), %xmm2
     pxor %xmm10, %xmm2
     pxor %xmm12, %xmm2
-    movdqa %xmm10, %xmm4
-    pxor %xmm13, %xmm4
-    movdqu %xmm4, 32(%rdx)
+    movdqa %xmm10, %xmm6
+    pxor %xmm13, %xmm6
+    movdqu %xmm6, 32(%rdx)
     movdqu 48(%rcx), %xmm3
     pxor %xmm11, %xmm3
     pxor %xmm12, %xmm3
-    movdqa %xmm11, %xmm4
-    pxor %xmm13, %xmm4
-    movdqu %xmm4, 48(%rdx)
+    movdqa %xmm11, %xmm6
+    pxor %xmm13, %xmm6
+    movdqu %xmm6, 48(%rdx)
     movdqu 16(%rdi), %xmm7
     .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
     movdqa %xmm8, %xmm5
@@ -2012,9 +2012,9 @@ aes_gen_aesni_xts_enc_k256_w4:
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm2 a block register's tweaks
 #   %xmm3 tweak arithmetic: the bits carried out
-#   %xmm4 tweak arithmetic: the carry times 0x87
+#   %xmm4 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7
 #   %xmm6 tweaks of block register 0: this group's, then the next group's
 #   %xmm7 tweaks of block register 1: this group's, then the next group's
@@ -2057,15 +2057,15 @@ aes_gen_aesni_xts_enc_k256_w2:
     movdqu 0(%rcx), %xmm0
     pxor %xmm6, %xmm0
     pxor %xmm8, %xmm0
-    movdqa %xmm6, %xmm2
-    pxor %xmm9, %xmm2
-    movdqu %xmm2, 0(%rdx)
+    movdqa %xmm6, %xmm4
+    pxor %xmm9, %xmm4
+    movdqu %xmm4, 0(%rdx)
     movdqu 16(%rcx), %xmm1
     pxor %xmm7, %xmm1
     pxor %xmm8, %xmm1
-    movdqa %xmm7, %xmm2
-    pxor %xmm9, %xmm2
-    movdqu %xmm2, 16(%rdx)
+    movdqa %xmm7, %xmm4
+    pxor %xmm9, %xmm4
+    movdqu %xmm4, 16(%rdx)
     movdqu 16(%rdi), %xmm5
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
@@ -2155,9 +2155,9 @@ aes_gen_aesni_xts_enc_k256_w2:
 # Requires: SSE2, AESNI, PCLMUL.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm1 a block register's tweaks
 #   %xmm2 tweak arithmetic: the bits carried out
-#   %xmm3 tweak arithmetic: the carry times 0x87
+#   %xmm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %xmm4 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
 #   %xmm5 tweaks of block register 0: this group's, then the next group's
 #   %xmm6 rk0
@@ -2194,9 +2194,9 @@ aes_gen_aesni_xts_enc_k256_w1:
     movdqu 0(%rcx), %xmm0
     pxor %xmm5, %xmm0
     pxor %xmm6, %xmm0
-    movdqa %xmm5, %xmm1
-    pxor %xmm7, %xmm1
-    movdqu %xmm1, 0(%rdx)
+    movdqa %xmm5, %xmm3
+    pxor %xmm7, %xmm3
+    movdqu %xmm3, 0(%rdx)
     movdqu 16(%rdi), %xmm4
     .byte 0x66,0x0f,0x38,0xdc,0xc4         # aesenc %xmm4, %xmm0
     movdqu 32(%rdi), %xmm4

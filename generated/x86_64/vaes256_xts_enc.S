@@ -23,9 +23,9 @@
 #   %ymm1 blocks 2-3
 #   %ymm2 blocks 4-5
 #   %ymm3 blocks 6-7
-#   %ymm4 a block register's tweaks; then the tweaks ^ the last round key
+#   %ymm4 a block register's tweaks
 #   %ymm5 tweak arithmetic: the bits carried out
-#   %ymm6 tweak arithmetic: the carry times 0x87
+#   %ymm6 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %ymm7 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7
 #   %ymm8 tweaks of block register 0: this group's, then the next group's
 #   %ymm9 tweaks of block register 1: this group's, then the next group's
@@ -78,23 +78,23 @@ aes_gen_vaes256_xts_enc_k128_w8:
     vmovdqu 0(%rcx), %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm12, %ymm0, %ymm0
-    vpxor %ymm13, %ymm8, %ymm4
-    vmovdqu %ymm4, 0(%rdx)
+    vpxor %ymm13, %ymm8, %ymm6
+    vmovdqu %ymm6, 0(%rdx)
     vmovdqu 32(%rcx), %ymm1
     vpxor %ymm9, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm9, %ymm4
-    vmovdqu %ymm4, 32(%rdx)
+    vpxor %ymm13, %ymm9, %ymm6
+    vmovdqu %ymm6, 32(%rdx)
     vmovdqu 64(%rcx), %ymm2
     vpxor %ymm10, %ymm2, %ymm2
     vpxor %ymm12, %ymm2, %ymm2
-    vpxor %ymm13, %ymm10, %ymm4
-    vmovdqu %ymm4, 64(%rdx)
+    vpxor %ymm13, %ymm10, %ymm6
+    vmovdqu %ymm6, 64(%rdx)
     vmovdqu 96(%rcx), %ymm3
     vpxor %ymm11, %ymm3, %ymm3
     vpxor %ymm12, %ymm3, %ymm3
-    vpxor %ymm13, %ymm11, %ymm4
-    vmovdqu %ymm4, 96(%rdx)
+    vpxor %ymm13, %ymm11, %ymm6
+    vmovdqu %ymm6, 96(%rdx)
     vbroadcasti128 16(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
@@ -198,9 +198,9 @@ aes_gen_vaes256_xts_enc_k128_w8:
 # Register map:
 #   %ymm0 blocks 0-1
 #   %ymm1 blocks 2-3
-#   %ymm2 a block register's tweaks; then the tweaks ^ the last round key
+#   %ymm2 a block register's tweaks
 #   %ymm3 tweak arithmetic: the bits carried out
-#   %ymm4 tweak arithmetic: the carry times 0x87
+#   %ymm4 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %ymm5 temporary: data loads, spilled round keys rk1 rk2 rk3
 #   %ymm6 tweaks of block register 0: this group's, then the next group's
 #   %ymm7 tweaks of block register 1: this group's, then the next group's
@@ -247,13 +247,13 @@ aes_gen_vaes256_xts_enc_k128_w4:
     vmovdqu 0(%rcx), %ymm0
     vpxor %ymm6, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm6, %ymm2
-    vmovdqu %ymm2, 0(%rdx)
+    vpxor %ymm9, %ymm6, %ymm4
+    vmovdqu %ymm4, 0(%rdx)
     vmovdqu 32(%rcx), %ymm1
     vpxor %ymm7, %ymm1, %ymm1
     vpxor %ymm8, %ymm1, %ymm1
-    vpxor %ymm9, %ymm7, %ymm2
-    vmovdqu %ymm2, 32(%rdx)
+    vpxor %ymm9, %ymm7, %ymm4
+    vmovdqu %ymm4, 32(%rdx)
     vbroadcasti128 16(%rdi), %ymm5
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
     vpsrlq $60, %ymm6, %ymm3
@@ -326,9 +326,9 @@ aes_gen_vaes256_xts_enc_k128_w4:
 # Requires: PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
 #   %ymm0 blocks 0-1
-#   %ymm1 a block register's tweaks; then the tweaks ^ the last round key
+#   %ymm1 a block register's tweaks
 #   %ymm2 tweak arithmetic: the bits carried out
-#   %ymm3 tweak arithmetic: the carry times 0x87
+#   %ymm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %ymm4 temporary: data loads, spilled round keys rk1
 #   %ymm5 tweaks of block register 0: this group's, then the next group's
 #   %ymm6 rk0
@@ -372,8 +372,8 @@ aes_gen_vaes256_xts_enc_k128_w2:
     vmovdqu 0(%rcx), %ymm0
     vpxor %ymm5, %ymm0, %ymm0
     vpxor %ymm6, %ymm0, %ymm0
-    vpxor %ymm7, %ymm5, %ymm1
-    vmovdqu %ymm1, 0(%rdx)
+    vpxor %ymm7, %ymm5, %ymm3
+    vmovdqu %ymm3, 0(%rdx)
     vbroadcasti128 16(%rdi), %ymm4
     .byte 0xc4,0xe2,0x7d,0xdc,0xc4         # vaesenc %ymm4, %ymm0, %ymm0
     vpsrlq $62, %ymm5, %ymm2
@@ -427,9 +427,9 @@ aes_gen_vaes256_xts_enc_k128_w2:
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm1 a block register's tweaks
 #   %xmm2 tweak arithmetic: the bits carried out
-#   %xmm3 tweak arithmetic: the carry times 0x87
+#   %xmm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %xmm4 temporary: data loads, spilled round keys rk1
 #   %xmm5 tweaks of block register 0: this group's, then the next group's
 #   %xmm6 rk0
@@ -466,8 +466,8 @@ aes_gen_vaes256_xts_enc_k128_w1:
     vmovdqu 0(%rcx), %xmm0
     vpxor %xmm5, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm5, %xmm1
-    vmovdqu %xmm1, 0(%rdx)
+    vpxor %xmm7, %xmm5, %xmm3
+    vmovdqu %xmm3, 0(%rdx)
     vmovdqu 16(%rdi), %xmm4
     .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
     vpsrlq $63, %xmm5, %xmm2
@@ -524,9 +524,9 @@ aes_gen_vaes256_xts_enc_k128_w1:
 #   %ymm1 blocks 2-3
 #   %ymm2 blocks 4-5
 #   %ymm3 blocks 6-7
-#   %ymm4 a block register's tweaks; then the tweaks ^ the last round key
+#   %ymm4 a block register's tweaks
 #   %ymm5 tweak arithmetic: the bits carried out
-#   %ymm6 tweak arithmetic: the carry times 0x87
+#   %ymm6 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %ymm7 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9
 #   %ymm8 tweaks of block register 0: this group's, then the next group's
 #   %ymm9 tweaks of block register 1: this group's, then the next group's
@@ -579,23 +579,23 @@ aes_gen_vaes256_xts_enc_k192_w8:
     vmovdqu 0(%rcx), %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm12, %ymm0, %ymm0
-    vpxor %ymm13, %ymm8, %ymm4
-    vmovdqu %ymm4, 0(%rdx)
+    vpxor %ymm13, %ymm8, %ymm6
+    vmovdqu %ymm6, 0(%rdx)
     vmovdqu 32(%rcx), %ymm1
     vpxor %ymm9, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm9, %ymm4
-    vmovdqu %ymm4, 32(%rdx)
+    vpxor %ymm13, %ymm9, %ymm6
+    vmovdqu %ymm6, 32(%rdx)
     vmovdqu 64(%rcx), %ymm2
     vpxor %ymm10, %ymm2, %ymm2
     vpxor %ymm12, %ymm2, %ymm2
-    vpxor %ymm13, %ymm10, %ymm4
-    vmovdqu %ymm4, 64(%rdx)
+    vpxor %ymm13, %ymm10, %ymm6
+    vmovdqu %ymm6, 64(%rdx)
     vmovdqu 96(%rcx), %ymm3
     vpxor %ymm11, %ymm3, %ymm3
     vpxor %ymm12, %ymm3, %ymm3
-    vpxor %ymm13, %ymm11, %ymm4
-    vmovdqu %ymm4, 96(%rdx)
+    vpxor %ymm13, %ymm11, %ymm6
+    vmovdqu %ymm6, 96(%rdx)
     vbroadcasti128 16(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
@@ -709,9 +709,9 @@ aes_gen_vaes256_xts_enc_k192_w8:
 # Register map:
 #   %ymm0 blocks 0-1
 #   %ymm1 blocks 2-3
-#   %ymm2 a block register's tweaks; then the tweaks ^ the last round key
+#   %ymm2 a block register's tweaks
 #   %ymm3 tweak arithmetic: the bits carried out
-#   %ymm4 tweak arithmetic: the carry times 0x87
+#   %ymm4 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %ymm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
 #   %ymm6 tweaks of block register 0: this group's, then the next group's
 #   %ymm7 tweaks of block register 1: this group's, then the next group's
@@ -758,13 +758,13 @@ aes_gen_vaes256_xts_enc_k192_w4:
     vmovdqu 0(%rcx), %ymm0
     vpxor %ymm6, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm6, %ymm2
-    vmovdqu %ymm2, 0(%rdx)
+    vpxor %ymm9, %ymm6, %ymm4
+    vmovdqu %ymm4, 0(%rdx)
     vmovdqu 32(%rcx), %ymm1
     vpxor %ymm7, %ymm1, %ymm1
     vpxor %ymm8, %ymm1, %ymm1
-    vpxor %ymm9, %ymm7, %ymm2
-    vmovdqu %ymm2, 32(%rdx)
+    vpxor %ymm9, %ymm7, %ymm4
+    vmovdqu %ymm4, 32(%rdx)
     vbroadcasti128 16(%rdi), %ymm5
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
@@ -843,9 +843,9 @@ aes_gen_vaes256_xts_enc_k192_w4:
 # Requires: PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
 #   %ymm0 blocks 0-1
-#   %ymm1 a block register's tweaks; then the tweaks ^ the last round key
+#   %ymm1 a block register's tweaks
 #   %ymm2 tweak arithmetic: the bits carried out
-#   %ymm3 tweak arithmetic: the carry times 0x87
+#   %ymm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %ymm4 temporary: data loads, spilled round keys rk1 rk2 rk3
 #   %ymm5 tweaks of block register 0: this group's, then the next group's
 #   %ymm6 rk0
@@ -889,8 +889,8 @@ aes_gen_vaes256_xts_enc_k192_w2:
     vmovdqu 0(%rcx), %ymm0
     vpxor %ymm5, %ymm0, %ymm0
     vpxor %ymm6, %ymm0, %ymm0
-    vpxor %ymm7, %ymm5, %ymm1
-    vmovdqu %ymm1, 0(%rdx)
+    vpxor %ymm7, %ymm5, %ymm3
+    vmovdqu %ymm3, 0(%rdx)
     vbroadcasti128 16(%rdi), %ymm4
     .byte 0xc4,0xe2,0x7d,0xdc,0xc4         # vaesenc %ymm4, %ymm0, %ymm0
     vbroadcasti128 32(%rdi), %ymm4
@@ -948,9 +948,9 @@ aes_gen_vaes256_xts_enc_k192_w2:
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm1 a block register's tweaks
 #   %xmm2 tweak arithmetic: the bits carried out
-#   %xmm3 tweak arithmetic: the carry times 0x87
+#   %xmm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %xmm4 temporary: data loads, spilled round keys rk1 rk2 rk3
 #   %xmm5 tweaks of block register 0: this group's, then the next group's
 #   %xmm6 rk0
@@ -987,8 +987,8 @@ aes_gen_vaes256_xts_enc_k192_w1:
     vmovdqu 0(%rcx), %xmm0
     vpxor %xmm5, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm5, %xmm1
-    vmovdqu %xmm1, 0(%rdx)
+    vpxor %xmm7, %xmm5, %xmm3
+    vmovdqu %xmm3, 0(%rdx)
     vmovdqu 16(%rdi), %xmm4
     .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm4
@@ -1049,9 +1049,9 @@ aes_gen_vaes256_xts_enc_k192_w1:
 #   %ymm1 blocks 2-3
 #   %ymm2 blocks 4-5
 #   %ymm3 blocks 6-7
-#   %ymm4 a block register's tweaks; then the tweaks ^ the last round key
+#   %ymm4 a block register's tweaks
 #   %ymm5 tweak arithmetic: the bits carried out
-#   %ymm6 tweak arithmetic: the carry times 0x87
+#   %ymm6 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %ymm7 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11
 #   %ymm8 tweaks of block register 0: this group's, then the next group's
 #   %ymm9 tweaks of block register 1: this group's, then the next group's
@@ -1104,23 +1104,23 @@ aes_gen_vaes256_xts_enc_k256_w8:
     vmovdqu 0(%rcx), %ymm0
     vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm12, %ymm0, %ymm0
-    vpxor %ymm13, %ymm8, %ymm4
-    vmovdqu %ymm4, 0(%rdx)
+    vpxor %ymm13, %ymm8, %ymm6
+    vmovdqu %ymm6, 0(%rdx)
     vmovdqu 32(%rcx), %ymm1
     vpxor %ymm9, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm13, %ymm9, %ymm4
-    vmovdqu %ymm4, 32(%rdx)
+    vpxor %ymm13, %ymm9, %ymm6
+    vmovdqu %ymm6, 32(%rdx)
     vmovdqu 64(%rcx), %ymm2
     vpxor %ymm10, %ymm2, %ymm2
     vpxor %ymm12, %ymm2, %ymm2
-    vpxor %ymm13, %ymm10, %ymm4
-    vmovdqu %ymm4, 64(%rdx)
+    vpxor %ymm13, %ymm10, %ymm6
+    vmovdqu %ymm6, 64(%rdx)
     vmovdqu 96(%rcx), %ymm3
     vpxor %ymm11, %ymm3, %ymm3
     vpxor %ymm12, %ymm3, %ymm3
-    vpxor %ymm13, %ymm11, %ymm4
-    vmovdqu %ymm4, 96(%rdx)
+    vpxor %ymm13, %ymm11, %ymm6
+    vmovdqu %ymm6, 96(%rdx)
     vbroadcasti128 16(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
@@ -1244,9 +1244,9 @@ aes_gen_vaes256_xts_enc_k256_w8:
 # Register map:
 #   %ymm0 blocks 0-1
 #   %ymm1 blocks 2-3
-#   %ymm2 a block register's tweaks; then the tweaks ^ the last round key
+#   %ymm2 a block register's tweaks
 #   %ymm3 tweak arithmetic: the bits carried out
-#   %ymm4 tweak arithmetic: the carry times 0x87
+#   %ymm4 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %ymm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7
 #   %ymm6 tweaks of block register 0: this group's, then the next group's
 #   %ymm7 tweaks of block register 1: this group's, then the next group's
@@ -1293,13 +1293,13 @@ aes_gen_vaes256_xts_enc_k256_w4:
     vmovdqu 0(%rcx), %ymm0
     vpxor %ymm6, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm9, %ymm6, %ymm2
-    vmovdqu %ymm2, 0(%rdx)
+    vpxor %ymm9, %ymm6, %ymm4
+    vmovdqu %ymm4, 0(%rdx)
     vmovdqu 32(%rcx), %ymm1
     vpxor %ymm7, %ymm1, %ymm1
     vpxor %ymm8, %ymm1, %ymm1
-    vpxor %ymm9, %ymm7, %ymm2
-    vmovdqu %ymm2, 32(%rdx)
+    vpxor %ymm9, %ymm7, %ymm4
+    vmovdqu %ymm4, 32(%rdx)
     vbroadcasti128 16(%rdi), %ymm5
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
@@ -1384,9 +1384,9 @@ aes_gen_vaes256_xts_enc_k256_w4:
 # Requires: PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
 #   %ymm0 blocks 0-1
-#   %ymm1 a block register's tweaks; then the tweaks ^ the last round key
+#   %ymm1 a block register's tweaks
 #   %ymm2 tweak arithmetic: the bits carried out
-#   %ymm3 tweak arithmetic: the carry times 0x87
+#   %ymm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %ymm4 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
 #   %ymm5 tweaks of block register 0: this group's, then the next group's
 #   %ymm6 rk0
@@ -1430,8 +1430,8 @@ aes_gen_vaes256_xts_enc_k256_w2:
     vmovdqu 0(%rcx), %ymm0
     vpxor %ymm5, %ymm0, %ymm0
     vpxor %ymm6, %ymm0, %ymm0
-    vpxor %ymm7, %ymm5, %ymm1
-    vmovdqu %ymm1, 0(%rdx)
+    vpxor %ymm7, %ymm5, %ymm3
+    vmovdqu %ymm3, 0(%rdx)
     vbroadcasti128 16(%rdi), %ymm4
     .byte 0xc4,0xe2,0x7d,0xdc,0xc4         # vaesenc %ymm4, %ymm0, %ymm0
     vbroadcasti128 32(%rdi), %ymm4
@@ -1493,9 +1493,9 @@ aes_gen_vaes256_xts_enc_k256_w2:
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm1 a block register's tweaks
 #   %xmm2 tweak arithmetic: the bits carried out
-#   %xmm3 tweak arithmetic: the carry times 0x87
+#   %xmm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %xmm4 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
 #   %xmm5 tweaks of block register 0: this group's, then the next group's
 #   %xmm6 rk0
@@ -1532,8 +1532,8 @@ aes_gen_vaes256_xts_enc_k256_w1:
     vmovdqu 0(%rcx), %xmm0
     vpxor %xmm5, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm7, %xmm5, %xmm1
-    vmovdqu %xmm1, 0(%rdx)
+    vpxor %xmm7, %xmm5, %xmm3
+    vmovdqu %xmm3, 0(%rdx)
     vmovdqu 16(%rdi), %xmm4
     .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm4

@@ -25,9 +25,9 @@
 #   %zmm1 blocks 4-7
 #   %zmm2 blocks 8-11
 #   %zmm3 blocks 12-15
-#   %zmm4 a block register's tweaks; then the tweaks ^ the last round key
+#   %zmm4 a block register's tweaks
 #   %zmm5 tweak arithmetic: the bits carried out
-#   %zmm6 tweak arithmetic: the carry times 0x87
+#   %zmm6 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %zmm7 temporary: data loads
 #   %zmm8 tweaks of block register 0: this group's, then the next group's
 #   %zmm9 tweaks of block register 1: this group's, then the next group's
@@ -224,9 +224,9 @@ aes_gen_vaes512_xts_enc_k128_w16:
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
-#   %zmm2 a block register's tweaks; then the tweaks ^ the last round key
+#   %zmm2 a block register's tweaks
 #   %zmm3 tweak arithmetic: the bits carried out
-#   %zmm4 tweak arithmetic: the carry times 0x87
+#   %zmm4 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %zmm5 temporary: data loads
 #   %zmm6 tweaks of block register 0: this group's, then the next group's
 #   %zmm7 tweaks of block register 1: this group's, then the next group's
@@ -367,9 +367,9 @@ aes_gen_vaes512_xts_enc_k128_w8:
 # Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
-#   %zmm1 a block register's tweaks; then the tweaks ^ the last round key
+#   %zmm1 a block register's tweaks
 #   %zmm2 tweak arithmetic: the bits carried out
-#   %zmm3 tweak arithmetic: the carry times 0x87
+#   %zmm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %zmm4 temporary: data loads
 #   %zmm5 tweaks of block register 0: this group's, then the next group's
 #   %zmm6 block register 0's last round key ^ its tweaks
@@ -483,9 +483,9 @@ aes_gen_vaes512_xts_enc_k128_w4:
 # Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm1 a block register's tweaks
 #   %xmm2 tweak arithmetic: the bits carried out
-#   %xmm3 tweak arithmetic: the carry times 0x87
+#   %xmm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %xmm4 temporary: data loads
 #   %xmm5 tweaks of block register 0: this group's, then the next group's
 #   %xmm6 block register 0's last round key ^ its tweaks
@@ -583,9 +583,9 @@ aes_gen_vaes512_xts_enc_k128_w1:
 #   %zmm1 blocks 4-7
 #   %zmm2 blocks 8-11
 #   %zmm3 blocks 12-15
-#   %zmm4 a block register's tweaks; then the tweaks ^ the last round key
+#   %zmm4 a block register's tweaks
 #   %zmm5 tweak arithmetic: the bits carried out
-#   %zmm6 tweak arithmetic: the carry times 0x87
+#   %zmm6 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %zmm7 temporary: data loads
 #   %zmm8 tweaks of block register 0: this group's, then the next group's
 #   %zmm9 tweaks of block register 1: this group's, then the next group's
@@ -796,9 +796,9 @@ aes_gen_vaes512_xts_enc_k192_w16:
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
-#   %zmm2 a block register's tweaks; then the tweaks ^ the last round key
+#   %zmm2 a block register's tweaks
 #   %zmm3 tweak arithmetic: the bits carried out
-#   %zmm4 tweak arithmetic: the carry times 0x87
+#   %zmm4 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %zmm5 temporary: data loads
 #   %zmm6 tweaks of block register 0: this group's, then the next group's
 #   %zmm7 tweaks of block register 1: this group's, then the next group's
@@ -949,9 +949,9 @@ aes_gen_vaes512_xts_enc_k192_w8:
 # Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
-#   %zmm1 a block register's tweaks; then the tweaks ^ the last round key
+#   %zmm1 a block register's tweaks
 #   %zmm2 tweak arithmetic: the bits carried out
-#   %zmm3 tweak arithmetic: the carry times 0x87
+#   %zmm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %zmm4 temporary: data loads
 #   %zmm5 tweaks of block register 0: this group's, then the next group's
 #   %zmm6 block register 0's last round key ^ its tweaks
@@ -1073,9 +1073,9 @@ aes_gen_vaes512_xts_enc_k192_w4:
 # Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm1 a block register's tweaks
 #   %xmm2 tweak arithmetic: the bits carried out
-#   %xmm3 tweak arithmetic: the carry times 0x87
+#   %xmm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %xmm4 temporary: data loads
 #   %xmm5 tweaks of block register 0: this group's, then the next group's
 #   %xmm6 block register 0's last round key ^ its tweaks
@@ -1181,9 +1181,9 @@ aes_gen_vaes512_xts_enc_k192_w1:
 #   %zmm1 blocks 4-7
 #   %zmm2 blocks 8-11
 #   %zmm3 blocks 12-15
-#   %zmm4 a block register's tweaks; then the tweaks ^ the last round key
+#   %zmm4 a block register's tweaks
 #   %zmm5 tweak arithmetic: the bits carried out
-#   %zmm6 tweak arithmetic: the carry times 0x87
+#   %zmm6 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %zmm7 temporary: data loads
 #   %zmm8 tweaks of block register 0: this group's, then the next group's
 #   %zmm9 tweaks of block register 1: this group's, then the next group's
@@ -1408,9 +1408,9 @@ aes_gen_vaes512_xts_enc_k256_w16:
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
-#   %zmm2 a block register's tweaks; then the tweaks ^ the last round key
+#   %zmm2 a block register's tweaks
 #   %zmm3 tweak arithmetic: the bits carried out
-#   %zmm4 tweak arithmetic: the carry times 0x87
+#   %zmm4 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %zmm5 temporary: data loads
 #   %zmm6 tweaks of block register 0: this group's, then the next group's
 #   %zmm7 tweaks of block register 1: this group's, then the next group's
@@ -1571,9 +1571,9 @@ aes_gen_vaes512_xts_enc_k256_w8:
 # Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
-#   %zmm1 a block register's tweaks; then the tweaks ^ the last round key
+#   %zmm1 a block register's tweaks
 #   %zmm2 tweak arithmetic: the bits carried out
-#   %zmm3 tweak arithmetic: the carry times 0x87
+#   %zmm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %zmm4 temporary: data loads
 #   %zmm5 tweaks of block register 0: this group's, then the next group's
 #   %zmm6 block register 0's last round key ^ its tweaks
@@ -1703,9 +1703,9 @@ aes_gen_vaes512_xts_enc_k256_w4:
 # Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 a block register's tweaks; then the tweaks ^ the last round key
+#   %xmm1 a block register's tweaks
 #   %xmm2 tweak arithmetic: the bits carried out
-#   %xmm3 tweak arithmetic: the carry times 0x87
+#   %xmm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
 #   %xmm4 temporary: data loads
 #   %xmm5 tweaks of block register 0: this group's, then the next group's
 #   %xmm6 block register 0's last round key ^ its tweaks
