@@ -233,6 +233,14 @@ int aes_gen_expand_key(const char *format, const void *key, size_t key_len, int 
     for (int f = 0; f < AES_GEN_KEY_FORMAT_COUNT; f++) {
         if (strcmp(names[f], format) != 0)
             continue;
+        /* The vpaes representation is computed with SSSE3 (as its backends run). */
+#if defined(__x86_64__) || defined(__i386__)
+        if (f == AES_GEN_KF_vpaes && !(aes_gen_cpu_features() & AES_GEN_CPU_SSSE3))
+            return AES_GEN_EBACKEND;
+#else
+        if (f == AES_GEN_KF_vpaes)
+            return AES_GEN_EBACKEND;
+#endif
         const struct aes_gen_key_format_info *info = &aes_gen_key_formats[f];
         uint8_t ks[512];
         _Static_assert(sizeof ks >= 512, "every format's schedules fit (openssl's: 512)");

@@ -278,6 +278,9 @@ START_TEST(expand_key_is_the_backends_schedule)
     ck_assert_int_eq(aes_gen_expand_key("fips", key, 16, 0, out, 175), AES_GEN_ESPACE);
     ck_assert_int_eq(aes_gen_expand_key("fips", key, 20, 0, out, sizeof out), AES_GEN_EKEYLEN);
     ck_assert_int_eq(aes_gen_expand_key("fips2", key, 16, 0, out, sizeof out), AES_GEN_EMODE);
+    if (!(aes_gen_cpu_features() & AES_GEN_CPU_SSSE3)) /* its expansion needs SSSE3 */
+        ck_assert_int_eq(aes_gen_expand_key("vpaes", key, 16, 0, out, sizeof out),
+                         AES_GEN_EBACKEND);
     ck_assert_int_eq(aes_gen_expand_key(NULL, key, 16, 0, out, sizeof out), AES_GEN_EARG);
     ck_assert_int_eq(aes_gen_expand_key("fips", NULL, 16, 0, out, sizeof out), AES_GEN_EARG);
     for (size_t i = 0; i < sizeof out; i++)

@@ -140,6 +140,22 @@ START_TEST(default_obeys_the_policy)
 }
 END_TEST
 
+/* aes_gen_expand_key follows the CPU as the backends do: the vpaes format,
+ * computed with SSSE3, is refused without it (policy_no_ct masks it). */
+START_TEST(expand_key_follows_the_cpu)
+{
+    const uint8_t key[16] = {1};
+    uint8_t out[176];
+    const int ssse3 = (aes_gen_cpu_features() & AES_GEN_CPU_SSSE3) != 0;
+    ck_assert_int_eq(aes_gen_expand_key("fips", key, 16, 0, out, sizeof out), AES_GEN_OK);
+#if defined(__x86_64__)
+    ck_assert_int_eq(aes_gen_expand_key("vpaes", key, 16, 0, out, sizeof out),
+                     ssse3 ? AES_GEN_OK : AES_GEN_EBACKEND);
+#endif
+    printf("expand_key_follows_the_cpu: ssse3 %d\n", ssse3);
+}
+END_TEST
+
 int main(void)
 {
     /* Detect the features (and report an unknown mask name) once, before
@@ -152,6 +168,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, every_feature_subset);
     tcase_add_test(tc, default_obeys_the_policy);
+    tcase_add_test(tc, expand_key_follows_the_cpu);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

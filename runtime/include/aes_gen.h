@@ -138,7 +138,8 @@ void aes_gen_wipe(aes_gen_key *k);
  * "openssl" or "vpaes" (kernels.h says which a backend takes), decrypt 0 for
  * the encryption schedule or 1 for the decryption one, 16 * (rounds + 1)
  * bytes into out.  Errors: AES_GEN_EKEYLEN, AES_GEN_ESPACE (out_size short),
- * AES_GEN_EMODE (an unknown format), AES_GEN_EARG. */
+ * AES_GEN_EMODE (an unknown format), AES_GEN_EBACKEND (vpaes on a CPU
+ * without SSSE3), AES_GEN_EARG. */
 int aes_gen_expand_key(const char *format, const void *key, size_t key_len, int decrypt,
                        uint8_t *out, size_t out_size);
 
