@@ -135,6 +135,7 @@ enum aes_gen_key_format {
     AES_GEN_KEY_FORMAT_COUNT
 };
 struct aes_gen_key_format_info {
+    const char *name; /* as gen/variants.py KEY_FORMATS and kernels.h say it */
     /* Writes the expanded key into ks, whose first `bytes` the caller has
      * zeroed (the schedules leave room where a key size is short). */
     void (*expand)(const uint8_t *key, size_t key_len, uint8_t *ks);

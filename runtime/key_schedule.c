@@ -211,18 +211,14 @@ static void expand_vpaes(const uint8_t *key, size_t key_len, uint8_t *ks)
 _Static_assert(AES_GEN_KEY_FORMAT_COUNT == 3,
                "a key format added to gen/variants.py needs its expansion here");
 const struct aes_gen_key_format_info aes_gen_key_formats[AES_GEN_KEY_FORMAT_COUNT] = {
-    [AES_GEN_KF_fips] = {expand_fips, 0, 240, 480},
-    [AES_GEN_KF_openssl] = {expand_openssl, 0, 256, 512},
-    [AES_GEN_KF_vpaes] = {expand_vpaes, 0, 240, 480},
+    [AES_GEN_KF_fips] = {"fips", expand_fips, 0, 240, 480},
+    [AES_GEN_KF_openssl] = {"openssl", expand_openssl, 0, 256, 512},
+    [AES_GEN_KF_vpaes] = {"vpaes", expand_vpaes, 0, 240, 480},
 };
 
 int aes_gen_expand_key(const char *format, const void *key, size_t key_len, int decrypt,
                        uint8_t *out, size_t out_size)
 {
-    static const char *const names[AES_GEN_KEY_FORMAT_COUNT] = {
-#define AES_GEN_KEY_FORMAT(name) #name,
-#include "backends.inc"
-    };
     if (!format || !key || !out)
         return AES_GEN_EARG;
     if (key_len != 16 && key_len != 24 && key_len != 32)
@@ -231,7 +227,7 @@ int aes_gen_expand_key(const char *format, const void *key, size_t key_len, int 
     if (out_size < bytes)
         return AES_GEN_ESPACE;
     for (int f = 0; f < AES_GEN_KEY_FORMAT_COUNT; f++) {
-        if (strcmp(names[f], format) != 0)
+        if (strcmp(aes_gen_key_formats[f].name, format) != 0)
             continue;
         /* The vpaes representation is computed with SSSE3 (as its backends run). */
 #if defined(__x86_64__) || defined(__i386__)

@@ -100,14 +100,14 @@ def _first_tweaks(k, tw):
         vec.insert_lane(k.p, t.as_kind("xmm"), lane, tw)
 
 
-def _register_tweaks(k, tws, j, dst):
-    """dst = the tweaks of block register j from those of the registers before
-    it: from the first while the shift is short, else from the one before."""
+def _register_tweaks(k, first, before, j, dst):
+    """dst = the tweaks of block register j: from the first register's while
+    the shift is short, else from the register's before it."""
     lanes = k.vec.lanes
     if lanes * j <= MAX_SHIFT:
-        times_alpha(k, k.vec, tws[0], lanes * j, dst)
+        times_alpha(k, k.vec, first, lanes * j, dst)
     else:
-        times_alpha(k, k.vec, tws[j - 1], lanes, dst)
+        times_alpha(k, k.vec, before, lanes, dst)
 
 
 def _enter(k, j, reg, tweak):
@@ -156,7 +156,7 @@ def _xts_held(k, v, decrypt):
 
     _first_tweaks(k, tws[0])
     for j in range(1, len(tws)):
-        _register_tweaks(k, tws, j, tws[j])
+        _register_tweaks(k, tws[0], tws[j - 1], j, tws[j])
     k.loop(v.width, group)
     k.vec.narrow().store(k.p, tws[0].as_kind("xmm"), mem(k.arg("iv")))
 
@@ -169,7 +169,7 @@ def _xts_derived(k, v, decrypt):
     def group():
         for j, reg in enumerate(blocks):
             if j:
-                _register_tweaks(k, [tw] + [t] * j, j, t)
+                _register_tweaks(k, tw, t, j, t)  # t: register j - 1's
             _enter(k, j, reg, t if j else tw)
         k.middle_rounds(blocks, decrypt)
         _leave(k, blocks, decrypt)
