@@ -31,7 +31,7 @@ GEN_PACKAGES   := python3 python3-jinja2
 BUILD_PACKAGES := $(GEN_PACKAGES) cmake make gcc libc6-dev binutils pkg-config
 PEER_PACKAGES  := $(BUILD_PACKAGES) libssl-dev libgcrypt20-dev nettle-dev \
                   $(if $(filter x86_64,$(shell uname -m)),libipsec-mb-dev)
-TEST_PACKAGES  := $(BUILD_PACKAGES) libssl-dev check g++ valgrind python3-peachpy \
+TEST_PACKAGES  := $(BUILD_PACKAGES) libssl-dev openssl check g++ valgrind python3-peachpy \
                   python3-cryptography-vectors
 PLOT_PACKAGES  := $(BUILD_PACKAGES) gnuplot-nox
 FUZZ_PACKAGES  := $(TEST_PACKAGES) clang libclang-rt-14-dev

@@ -591,6 +591,31 @@ def xts_times_alpha_clmul(tweak, s):
         ((hi << s & mask) | c_lo).to_bytes(8, "little")
 
 
+def xts_double_mask():
+    """The dwords that xts_double_masked ANDs with the sign masks: where x^128
+    folds back (dword 0: 0x87, from the sign of dword 3) and where the low
+    qword's top bit carries into the high one (dword 2: 1, from the sign of
+    dword 1)."""
+    return (XTS_POLY, 0, 1, 0)
+
+
+XTS_DOUBLE_SHUFFLE = 0x13  # pshufd: dwords 3, 0, 1, 0 (the signs of 3 and 1 land on 0 and 2)
+
+
+def xts_double_masked(tweak):
+    """tweak * alpha as the xmm kernels step it, no product: each qword added
+    to itself (shifted left by one), plus the sign masks of dwords 3 and 1
+    (pshufd XTS_DOUBLE_SHUFFLE, psrad 31) ANDed with xts_double_mask()."""
+    d = [int.from_bytes(tweak[4 * i:4 * i + 4], "little") for i in range(4)]
+    shuffled = [d[XTS_DOUBLE_SHUFFLE >> (2 * i) & 3] for i in range(4)]
+    masks = [0xFFFFFFFF if w >> 31 else 0 for w in shuffled]
+    carry = [m & c for m, c in zip(masks, xts_double_mask())]
+    lo, hi = int.from_bytes(tweak[:8], "little"), int.from_bytes(tweak[8:], "little")
+    mask = (1 << 64) - 1
+    doubled = (lo << 1 & mask) | (hi << 1 & mask) << 64
+    return (doubled ^ sum(c << (32 * i) for i, c in enumerate(carry))).to_bytes(16, "little")
+
+
 def xts_blocks(key, tweak, data, decrypt=False):
     """(output, next tweak): whole blocks, tweak the first block's (already
     encrypted by the tweak key), as the kernels take them."""
@@ -611,6 +636,10 @@ def _xts_self_check():
         t = rng.getrandbits(128).to_bytes(16, "little")
         for s in (1, 2, 3, 4, 8, 16, 32, 56):
             assert xts_times_alpha_clmul(t, s) == xts_times_alpha(t, s), f"alpha^{s}"
+        assert xts_double_masked(t) == xts_times_alpha(t), "the masked doubling"
+    for t in (1 << 63, 1 << 127, 1 << 127 | 1 << 63, (1 << 128) - 1):  # the carries
+        t = t.to_bytes(16, "little")
+        assert xts_double_masked(t) == xts_times_alpha(t), "the masked doubling's carries"
     # IEEE 1619-2007 annex B, vector 1: zero keys, tweak 0, 32 zero bytes.
     tweak = ttable_encrypt_block(bytes(16), bytes(16))
     c, _ = xts_blocks(bytes(16), tweak, bytes(32))

@@ -23,7 +23,8 @@
  *   state    32 bytes, 64 with AES_GEN_GCM_LAST: the running hash (reflected,
  *            low half first) and the counter block (its low 32 bits count
  *            modulo 2^32, as GCM's inc32), both updated; then J0 (zeroed) and
- *            the lengths block, whose place the tag E(J0) ^ GHASH takes
+ *            the lengths block, whose place the tag E(J0) ^ GHASH takes (the
+ *            hash is then zeroed too)
  *   dst      len bytes, any alignment; dst == src is allowed
  *   src      len bytes, any alignment; the ciphertext is hashed (dst when
  *            encrypting, src when decrypting), a partial last block zero-padded
@@ -65,7 +66,7 @@ typedef void aes_gen_gcm_kernel_fn(const uint8_t *rk, const uint8_t *htable, uin
 /* A GCM kernel's len with this bit: the message ends with these bytes. */
 #define AES_GEN_GCM_LAST ((uint64_t)1 << 63)
 
-#define AES_GEN_KERNEL_COUNT 726
+#define AES_GEN_KERNEL_COUNT 879
 
 /* A kernel's function on a host that builds its architecture, else 0. */
 #define AES_GEN_BUILT_any(fn) fn
@@ -76,26 +77,32 @@ typedef void aes_gen_gcm_kernel_fn(const uint8_t *rk, const uint8_t *htable, uin
 #endif
 
 /* aesni: needs sse2 + ssse3 + aesni; rk in the fips format */
+aes_gen_kernel_fn aes_gen_aesni_ecb_enc_k128_w12;
 aes_gen_kernel_fn aes_gen_aesni_ecb_enc_k128_w8;
 aes_gen_kernel_fn aes_gen_aesni_ecb_enc_k128_w4;
 aes_gen_kernel_fn aes_gen_aesni_ecb_enc_k128_w2;
 aes_gen_kernel_fn aes_gen_aesni_ecb_enc_k128_w1;
+aes_gen_kernel_fn aes_gen_aesni_ecb_enc_k192_w12;
 aes_gen_kernel_fn aes_gen_aesni_ecb_enc_k192_w8;
 aes_gen_kernel_fn aes_gen_aesni_ecb_enc_k192_w4;
 aes_gen_kernel_fn aes_gen_aesni_ecb_enc_k192_w2;
 aes_gen_kernel_fn aes_gen_aesni_ecb_enc_k192_w1;
+aes_gen_kernel_fn aes_gen_aesni_ecb_enc_k256_w12;
 aes_gen_kernel_fn aes_gen_aesni_ecb_enc_k256_w8;
 aes_gen_kernel_fn aes_gen_aesni_ecb_enc_k256_w4;
 aes_gen_kernel_fn aes_gen_aesni_ecb_enc_k256_w2;
 aes_gen_kernel_fn aes_gen_aesni_ecb_enc_k256_w1;
+aes_gen_kernel_fn aes_gen_aesni_ecb_dec_k128_w12;
 aes_gen_kernel_fn aes_gen_aesni_ecb_dec_k128_w8;
 aes_gen_kernel_fn aes_gen_aesni_ecb_dec_k128_w4;
 aes_gen_kernel_fn aes_gen_aesni_ecb_dec_k128_w2;
 aes_gen_kernel_fn aes_gen_aesni_ecb_dec_k128_w1;
+aes_gen_kernel_fn aes_gen_aesni_ecb_dec_k192_w12;
 aes_gen_kernel_fn aes_gen_aesni_ecb_dec_k192_w8;
 aes_gen_kernel_fn aes_gen_aesni_ecb_dec_k192_w4;
 aes_gen_kernel_fn aes_gen_aesni_ecb_dec_k192_w2;
 aes_gen_kernel_fn aes_gen_aesni_ecb_dec_k192_w1;
+aes_gen_kernel_fn aes_gen_aesni_ecb_dec_k256_w12;
 aes_gen_kernel_fn aes_gen_aesni_ecb_dec_k256_w8;
 aes_gen_kernel_fn aes_gen_aesni_ecb_dec_k256_w4;
 aes_gen_kernel_fn aes_gen_aesni_ecb_dec_k256_w2;
@@ -103,14 +110,17 @@ aes_gen_kernel_fn aes_gen_aesni_ecb_dec_k256_w1;
 aes_gen_kernel_fn aes_gen_aesni_cbc_enc_k128_w1;
 aes_gen_kernel_fn aes_gen_aesni_cbc_enc_k192_w1;
 aes_gen_kernel_fn aes_gen_aesni_cbc_enc_k256_w1;
+aes_gen_kernel_fn aes_gen_aesni_cbc_dec_k128_w12;
 aes_gen_kernel_fn aes_gen_aesni_cbc_dec_k128_w8;
 aes_gen_kernel_fn aes_gen_aesni_cbc_dec_k128_w4;
 aes_gen_kernel_fn aes_gen_aesni_cbc_dec_k128_w2;
 aes_gen_kernel_fn aes_gen_aesni_cbc_dec_k128_w1;
+aes_gen_kernel_fn aes_gen_aesni_cbc_dec_k192_w12;
 aes_gen_kernel_fn aes_gen_aesni_cbc_dec_k192_w8;
 aes_gen_kernel_fn aes_gen_aesni_cbc_dec_k192_w4;
 aes_gen_kernel_fn aes_gen_aesni_cbc_dec_k192_w2;
 aes_gen_kernel_fn aes_gen_aesni_cbc_dec_k192_w1;
+aes_gen_kernel_fn aes_gen_aesni_cbc_dec_k256_w12;
 aes_gen_kernel_fn aes_gen_aesni_cbc_dec_k256_w8;
 aes_gen_kernel_fn aes_gen_aesni_cbc_dec_k256_w4;
 aes_gen_kernel_fn aes_gen_aesni_cbc_dec_k256_w2;
@@ -118,14 +128,17 @@ aes_gen_kernel_fn aes_gen_aesni_cbc_dec_k256_w1;
 aes_gen_kernel_fn aes_gen_aesni_cfb_enc_k128_w1;
 aes_gen_kernel_fn aes_gen_aesni_cfb_enc_k192_w1;
 aes_gen_kernel_fn aes_gen_aesni_cfb_enc_k256_w1;
+aes_gen_kernel_fn aes_gen_aesni_cfb_dec_k128_w12;
 aes_gen_kernel_fn aes_gen_aesni_cfb_dec_k128_w8;
 aes_gen_kernel_fn aes_gen_aesni_cfb_dec_k128_w4;
 aes_gen_kernel_fn aes_gen_aesni_cfb_dec_k128_w2;
 aes_gen_kernel_fn aes_gen_aesni_cfb_dec_k128_w1;
+aes_gen_kernel_fn aes_gen_aesni_cfb_dec_k192_w12;
 aes_gen_kernel_fn aes_gen_aesni_cfb_dec_k192_w8;
 aes_gen_kernel_fn aes_gen_aesni_cfb_dec_k192_w4;
 aes_gen_kernel_fn aes_gen_aesni_cfb_dec_k192_w2;
 aes_gen_kernel_fn aes_gen_aesni_cfb_dec_k192_w1;
+aes_gen_kernel_fn aes_gen_aesni_cfb_dec_k256_w12;
 aes_gen_kernel_fn aes_gen_aesni_cfb_dec_k256_w8;
 aes_gen_kernel_fn aes_gen_aesni_cfb_dec_k256_w4;
 aes_gen_kernel_fn aes_gen_aesni_cfb_dec_k256_w2;
@@ -133,33 +146,42 @@ aes_gen_kernel_fn aes_gen_aesni_cfb_dec_k256_w1;
 aes_gen_kernel_fn aes_gen_aesni_ofb_enc_k128_w1;
 aes_gen_kernel_fn aes_gen_aesni_ofb_enc_k192_w1;
 aes_gen_kernel_fn aes_gen_aesni_ofb_enc_k256_w1;
+aes_gen_kernel_fn aes_gen_aesni_ctr_enc_k128_w12;
 aes_gen_kernel_fn aes_gen_aesni_ctr_enc_k128_w8;
 aes_gen_kernel_fn aes_gen_aesni_ctr_enc_k128_w4;
 aes_gen_kernel_fn aes_gen_aesni_ctr_enc_k128_w2;
 aes_gen_kernel_fn aes_gen_aesni_ctr_enc_k128_w1;
+aes_gen_kernel_fn aes_gen_aesni_ctr_enc_k192_w12;
 aes_gen_kernel_fn aes_gen_aesni_ctr_enc_k192_w8;
 aes_gen_kernel_fn aes_gen_aesni_ctr_enc_k192_w4;
 aes_gen_kernel_fn aes_gen_aesni_ctr_enc_k192_w2;
 aes_gen_kernel_fn aes_gen_aesni_ctr_enc_k192_w1;
+aes_gen_kernel_fn aes_gen_aesni_ctr_enc_k256_w12;
 aes_gen_kernel_fn aes_gen_aesni_ctr_enc_k256_w8;
 aes_gen_kernel_fn aes_gen_aesni_ctr_enc_k256_w4;
 aes_gen_kernel_fn aes_gen_aesni_ctr_enc_k256_w2;
 aes_gen_kernel_fn aes_gen_aesni_ctr_enc_k256_w1;
+aes_gen_gcm_kernel_fn aes_gen_aesni_gcm_enc_k128_w6;
 aes_gen_gcm_kernel_fn aes_gen_aesni_gcm_enc_k128_w4;
 aes_gen_gcm_kernel_fn aes_gen_aesni_gcm_enc_k128_w2;
 aes_gen_gcm_kernel_fn aes_gen_aesni_gcm_enc_k128_w1;
+aes_gen_gcm_kernel_fn aes_gen_aesni_gcm_enc_k192_w6;
 aes_gen_gcm_kernel_fn aes_gen_aesni_gcm_enc_k192_w4;
 aes_gen_gcm_kernel_fn aes_gen_aesni_gcm_enc_k192_w2;
 aes_gen_gcm_kernel_fn aes_gen_aesni_gcm_enc_k192_w1;
+aes_gen_gcm_kernel_fn aes_gen_aesni_gcm_enc_k256_w6;
 aes_gen_gcm_kernel_fn aes_gen_aesni_gcm_enc_k256_w4;
 aes_gen_gcm_kernel_fn aes_gen_aesni_gcm_enc_k256_w2;
 aes_gen_gcm_kernel_fn aes_gen_aesni_gcm_enc_k256_w1;
+aes_gen_gcm_kernel_fn aes_gen_aesni_gcm_dec_k128_w6;
 aes_gen_gcm_kernel_fn aes_gen_aesni_gcm_dec_k128_w4;
 aes_gen_gcm_kernel_fn aes_gen_aesni_gcm_dec_k128_w2;
 aes_gen_gcm_kernel_fn aes_gen_aesni_gcm_dec_k128_w1;
+aes_gen_gcm_kernel_fn aes_gen_aesni_gcm_dec_k192_w6;
 aes_gen_gcm_kernel_fn aes_gen_aesni_gcm_dec_k192_w4;
 aes_gen_gcm_kernel_fn aes_gen_aesni_gcm_dec_k192_w2;
 aes_gen_gcm_kernel_fn aes_gen_aesni_gcm_dec_k192_w1;
+aes_gen_gcm_kernel_fn aes_gen_aesni_gcm_dec_k256_w6;
 aes_gen_gcm_kernel_fn aes_gen_aesni_gcm_dec_k256_w4;
 aes_gen_gcm_kernel_fn aes_gen_aesni_gcm_dec_k256_w2;
 aes_gen_gcm_kernel_fn aes_gen_aesni_gcm_dec_k256_w1;
@@ -187,6 +209,140 @@ aes_gen_kernel_fn aes_gen_aesni_xts_dec_k256_w6;
 aes_gen_kernel_fn aes_gen_aesni_xts_dec_k256_w4;
 aes_gen_kernel_fn aes_gen_aesni_xts_dec_k256_w2;
 aes_gen_kernel_fn aes_gen_aesni_xts_dec_k256_w1;
+
+/* aesni-avx: needs aesni + avx; rk in the fips format */
+aes_gen_kernel_fn aes_gen_aesni_avx_ecb_enc_k128_w12;
+aes_gen_kernel_fn aes_gen_aesni_avx_ecb_enc_k128_w8;
+aes_gen_kernel_fn aes_gen_aesni_avx_ecb_enc_k128_w4;
+aes_gen_kernel_fn aes_gen_aesni_avx_ecb_enc_k128_w2;
+aes_gen_kernel_fn aes_gen_aesni_avx_ecb_enc_k128_w1;
+aes_gen_kernel_fn aes_gen_aesni_avx_ecb_enc_k192_w12;
+aes_gen_kernel_fn aes_gen_aesni_avx_ecb_enc_k192_w8;
+aes_gen_kernel_fn aes_gen_aesni_avx_ecb_enc_k192_w4;
+aes_gen_kernel_fn aes_gen_aesni_avx_ecb_enc_k192_w2;
+aes_gen_kernel_fn aes_gen_aesni_avx_ecb_enc_k192_w1;
+aes_gen_kernel_fn aes_gen_aesni_avx_ecb_enc_k256_w12;
+aes_gen_kernel_fn aes_gen_aesni_avx_ecb_enc_k256_w8;
+aes_gen_kernel_fn aes_gen_aesni_avx_ecb_enc_k256_w4;
+aes_gen_kernel_fn aes_gen_aesni_avx_ecb_enc_k256_w2;
+aes_gen_kernel_fn aes_gen_aesni_avx_ecb_enc_k256_w1;
+aes_gen_kernel_fn aes_gen_aesni_avx_ecb_dec_k128_w12;
+aes_gen_kernel_fn aes_gen_aesni_avx_ecb_dec_k128_w8;
+aes_gen_kernel_fn aes_gen_aesni_avx_ecb_dec_k128_w4;
+aes_gen_kernel_fn aes_gen_aesni_avx_ecb_dec_k128_w2;
+aes_gen_kernel_fn aes_gen_aesni_avx_ecb_dec_k128_w1;
+aes_gen_kernel_fn aes_gen_aesni_avx_ecb_dec_k192_w12;
+aes_gen_kernel_fn aes_gen_aesni_avx_ecb_dec_k192_w8;
+aes_gen_kernel_fn aes_gen_aesni_avx_ecb_dec_k192_w4;
+aes_gen_kernel_fn aes_gen_aesni_avx_ecb_dec_k192_w2;
+aes_gen_kernel_fn aes_gen_aesni_avx_ecb_dec_k192_w1;
+aes_gen_kernel_fn aes_gen_aesni_avx_ecb_dec_k256_w12;
+aes_gen_kernel_fn aes_gen_aesni_avx_ecb_dec_k256_w8;
+aes_gen_kernel_fn aes_gen_aesni_avx_ecb_dec_k256_w4;
+aes_gen_kernel_fn aes_gen_aesni_avx_ecb_dec_k256_w2;
+aes_gen_kernel_fn aes_gen_aesni_avx_ecb_dec_k256_w1;
+aes_gen_kernel_fn aes_gen_aesni_avx_cbc_enc_k128_w1;
+aes_gen_kernel_fn aes_gen_aesni_avx_cbc_enc_k192_w1;
+aes_gen_kernel_fn aes_gen_aesni_avx_cbc_enc_k256_w1;
+aes_gen_kernel_fn aes_gen_aesni_avx_cbc_dec_k128_w12;
+aes_gen_kernel_fn aes_gen_aesni_avx_cbc_dec_k128_w8;
+aes_gen_kernel_fn aes_gen_aesni_avx_cbc_dec_k128_w4;
+aes_gen_kernel_fn aes_gen_aesni_avx_cbc_dec_k128_w2;
+aes_gen_kernel_fn aes_gen_aesni_avx_cbc_dec_k128_w1;
+aes_gen_kernel_fn aes_gen_aesni_avx_cbc_dec_k192_w12;
+aes_gen_kernel_fn aes_gen_aesni_avx_cbc_dec_k192_w8;
+aes_gen_kernel_fn aes_gen_aesni_avx_cbc_dec_k192_w4;
+aes_gen_kernel_fn aes_gen_aesni_avx_cbc_dec_k192_w2;
+aes_gen_kernel_fn aes_gen_aesni_avx_cbc_dec_k192_w1;
+aes_gen_kernel_fn aes_gen_aesni_avx_cbc_dec_k256_w12;
+aes_gen_kernel_fn aes_gen_aesni_avx_cbc_dec_k256_w8;
+aes_gen_kernel_fn aes_gen_aesni_avx_cbc_dec_k256_w4;
+aes_gen_kernel_fn aes_gen_aesni_avx_cbc_dec_k256_w2;
+aes_gen_kernel_fn aes_gen_aesni_avx_cbc_dec_k256_w1;
+aes_gen_kernel_fn aes_gen_aesni_avx_cfb_enc_k128_w1;
+aes_gen_kernel_fn aes_gen_aesni_avx_cfb_enc_k192_w1;
+aes_gen_kernel_fn aes_gen_aesni_avx_cfb_enc_k256_w1;
+aes_gen_kernel_fn aes_gen_aesni_avx_cfb_dec_k128_w12;
+aes_gen_kernel_fn aes_gen_aesni_avx_cfb_dec_k128_w8;
+aes_gen_kernel_fn aes_gen_aesni_avx_cfb_dec_k128_w4;
+aes_gen_kernel_fn aes_gen_aesni_avx_cfb_dec_k128_w2;
+aes_gen_kernel_fn aes_gen_aesni_avx_cfb_dec_k128_w1;
+aes_gen_kernel_fn aes_gen_aesni_avx_cfb_dec_k192_w12;
+aes_gen_kernel_fn aes_gen_aesni_avx_cfb_dec_k192_w8;
+aes_gen_kernel_fn aes_gen_aesni_avx_cfb_dec_k192_w4;
+aes_gen_kernel_fn aes_gen_aesni_avx_cfb_dec_k192_w2;
+aes_gen_kernel_fn aes_gen_aesni_avx_cfb_dec_k192_w1;
+aes_gen_kernel_fn aes_gen_aesni_avx_cfb_dec_k256_w12;
+aes_gen_kernel_fn aes_gen_aesni_avx_cfb_dec_k256_w8;
+aes_gen_kernel_fn aes_gen_aesni_avx_cfb_dec_k256_w4;
+aes_gen_kernel_fn aes_gen_aesni_avx_cfb_dec_k256_w2;
+aes_gen_kernel_fn aes_gen_aesni_avx_cfb_dec_k256_w1;
+aes_gen_kernel_fn aes_gen_aesni_avx_ofb_enc_k128_w1;
+aes_gen_kernel_fn aes_gen_aesni_avx_ofb_enc_k192_w1;
+aes_gen_kernel_fn aes_gen_aesni_avx_ofb_enc_k256_w1;
+aes_gen_kernel_fn aes_gen_aesni_avx_ctr_enc_k128_w12;
+aes_gen_kernel_fn aes_gen_aesni_avx_ctr_enc_k128_w8;
+aes_gen_kernel_fn aes_gen_aesni_avx_ctr_enc_k128_w4;
+aes_gen_kernel_fn aes_gen_aesni_avx_ctr_enc_k128_w2;
+aes_gen_kernel_fn aes_gen_aesni_avx_ctr_enc_k128_w1;
+aes_gen_kernel_fn aes_gen_aesni_avx_ctr_enc_k192_w12;
+aes_gen_kernel_fn aes_gen_aesni_avx_ctr_enc_k192_w8;
+aes_gen_kernel_fn aes_gen_aesni_avx_ctr_enc_k192_w4;
+aes_gen_kernel_fn aes_gen_aesni_avx_ctr_enc_k192_w2;
+aes_gen_kernel_fn aes_gen_aesni_avx_ctr_enc_k192_w1;
+aes_gen_kernel_fn aes_gen_aesni_avx_ctr_enc_k256_w12;
+aes_gen_kernel_fn aes_gen_aesni_avx_ctr_enc_k256_w8;
+aes_gen_kernel_fn aes_gen_aesni_avx_ctr_enc_k256_w4;
+aes_gen_kernel_fn aes_gen_aesni_avx_ctr_enc_k256_w2;
+aes_gen_kernel_fn aes_gen_aesni_avx_ctr_enc_k256_w1;
+aes_gen_gcm_kernel_fn aes_gen_aesni_avx_gcm_enc_k128_w8;
+aes_gen_gcm_kernel_fn aes_gen_aesni_avx_gcm_enc_k128_w4;
+aes_gen_gcm_kernel_fn aes_gen_aesni_avx_gcm_enc_k128_w2;
+aes_gen_gcm_kernel_fn aes_gen_aesni_avx_gcm_enc_k128_w1;
+aes_gen_gcm_kernel_fn aes_gen_aesni_avx_gcm_enc_k192_w8;
+aes_gen_gcm_kernel_fn aes_gen_aesni_avx_gcm_enc_k192_w4;
+aes_gen_gcm_kernel_fn aes_gen_aesni_avx_gcm_enc_k192_w2;
+aes_gen_gcm_kernel_fn aes_gen_aesni_avx_gcm_enc_k192_w1;
+aes_gen_gcm_kernel_fn aes_gen_aesni_avx_gcm_enc_k256_w8;
+aes_gen_gcm_kernel_fn aes_gen_aesni_avx_gcm_enc_k256_w4;
+aes_gen_gcm_kernel_fn aes_gen_aesni_avx_gcm_enc_k256_w2;
+aes_gen_gcm_kernel_fn aes_gen_aesni_avx_gcm_enc_k256_w1;
+aes_gen_gcm_kernel_fn aes_gen_aesni_avx_gcm_dec_k128_w8;
+aes_gen_gcm_kernel_fn aes_gen_aesni_avx_gcm_dec_k128_w4;
+aes_gen_gcm_kernel_fn aes_gen_aesni_avx_gcm_dec_k128_w2;
+aes_gen_gcm_kernel_fn aes_gen_aesni_avx_gcm_dec_k128_w1;
+aes_gen_gcm_kernel_fn aes_gen_aesni_avx_gcm_dec_k192_w8;
+aes_gen_gcm_kernel_fn aes_gen_aesni_avx_gcm_dec_k192_w4;
+aes_gen_gcm_kernel_fn aes_gen_aesni_avx_gcm_dec_k192_w2;
+aes_gen_gcm_kernel_fn aes_gen_aesni_avx_gcm_dec_k192_w1;
+aes_gen_gcm_kernel_fn aes_gen_aesni_avx_gcm_dec_k256_w8;
+aes_gen_gcm_kernel_fn aes_gen_aesni_avx_gcm_dec_k256_w4;
+aes_gen_gcm_kernel_fn aes_gen_aesni_avx_gcm_dec_k256_w2;
+aes_gen_gcm_kernel_fn aes_gen_aesni_avx_gcm_dec_k256_w1;
+aes_gen_kernel_fn aes_gen_aesni_avx_xts_enc_k128_w6;
+aes_gen_kernel_fn aes_gen_aesni_avx_xts_enc_k128_w4;
+aes_gen_kernel_fn aes_gen_aesni_avx_xts_enc_k128_w2;
+aes_gen_kernel_fn aes_gen_aesni_avx_xts_enc_k128_w1;
+aes_gen_kernel_fn aes_gen_aesni_avx_xts_enc_k192_w6;
+aes_gen_kernel_fn aes_gen_aesni_avx_xts_enc_k192_w4;
+aes_gen_kernel_fn aes_gen_aesni_avx_xts_enc_k192_w2;
+aes_gen_kernel_fn aes_gen_aesni_avx_xts_enc_k192_w1;
+aes_gen_kernel_fn aes_gen_aesni_avx_xts_enc_k256_w6;
+aes_gen_kernel_fn aes_gen_aesni_avx_xts_enc_k256_w4;
+aes_gen_kernel_fn aes_gen_aesni_avx_xts_enc_k256_w2;
+aes_gen_kernel_fn aes_gen_aesni_avx_xts_enc_k256_w1;
+aes_gen_kernel_fn aes_gen_aesni_avx_xts_dec_k128_w6;
+aes_gen_kernel_fn aes_gen_aesni_avx_xts_dec_k128_w4;
+aes_gen_kernel_fn aes_gen_aesni_avx_xts_dec_k128_w2;
+aes_gen_kernel_fn aes_gen_aesni_avx_xts_dec_k128_w1;
+aes_gen_kernel_fn aes_gen_aesni_avx_xts_dec_k192_w6;
+aes_gen_kernel_fn aes_gen_aesni_avx_xts_dec_k192_w4;
+aes_gen_kernel_fn aes_gen_aesni_avx_xts_dec_k192_w2;
+aes_gen_kernel_fn aes_gen_aesni_avx_xts_dec_k192_w1;
+aes_gen_kernel_fn aes_gen_aesni_avx_xts_dec_k256_w6;
+aes_gen_kernel_fn aes_gen_aesni_avx_xts_dec_k256_w4;
+aes_gen_kernel_fn aes_gen_aesni_avx_xts_dec_k256_w2;
+aes_gen_kernel_fn aes_gen_aesni_avx_xts_dec_k256_w1;
 
 /* portable: needs C99 only; rk in the fips format; also portable/portable.h, kernels.h, tables.c, tables.h */
 aes_gen_kernel_fn aes_gen_portable_ecb_enc_k128_w4;

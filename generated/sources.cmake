@@ -33,6 +33,18 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes256_gcm_enc.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes256_xts_dec.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/vaes256_xts_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_avx_cbc_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_avx_cbc_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_avx_cfb_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_avx_cfb_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_avx_ctr_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_avx_ecb_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_avx_ecb_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_avx_gcm_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_avx_gcm_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_avx_ofb_enc.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_avx_xts_dec.S
+      ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_avx_xts_enc.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_cbc_dec.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_cbc_enc.S
       ${CMAKE_CURRENT_LIST_DIR}/x86_64/aesni_cfb_dec.S

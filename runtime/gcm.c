@@ -193,6 +193,24 @@ static unsigned powers_needed(const aes_gen_key *k)
     return n;
 }
 
+/* For one whole message of len bytes: the widest of the key's GCM kernels,
+ * but for a message of one block or less the narrowest whose group is longer
+ * (all of it in the kernel's tail).  Measured on AVX-512 (Zen 4), one-shot
+ * calls: 16 bytes on vaes512's width 4 (xmm) take 0.8x the time of width
+ * 32's masked zmm tail; from 32 bytes up the zmm tail is faster.  Chosen
+ * once, at setkey (one_shot_choice), read per call (one_shot_kernel). */
+static size_t one_shot_choice(const aes_gen_key *k, int decrypt, int long_message)
+{
+    const enum aes_gen_mode_dir md = decrypt ? AES_GEN_MD_gcm_dec : AES_GEN_MD_gcm_enc;
+    const size_t first = k->private_kernels[md][0], count = k->private_kernels[md][1];
+    if (!count)
+        return 0;
+    for (size_t i = first + count - 1; i > first && !long_message; i--) /* narrowest first */
+        if (aes_gen_registry[i].width > 1)
+            return i + 1;
+    return first + 1;
+}
+
 static int gcm_setkey_with(aes_gen_gcm_key *gk, int err)
 {
     uint8_t zero[16] = {0}, hblock[16];
@@ -200,7 +218,11 @@ static int gcm_setkey_with(aes_gen_gcm_key *gk, int err)
         return err;
     aes_gen_ecb_encrypt(&gk->private_aes, hblock, zero, 16);
     gk->private_ghash = aes_gen_cpu_features() & AES_GEN_CPU_PCLMUL ? GHASH_CLMUL : GHASH_INTEGER;
-    gk->private_npowers = powers_needed(&gk->private_aes);
+    gk->private_npowers = (uint16_t)powers_needed(&gk->private_aes);
+    for (int dec = 0; dec < 2; dec++)
+        for (int long_message = 0; long_message < 2; long_message++)
+            gk->private_one_shot[dec][long_message] =
+                (uint16_t)one_shot_choice(&gk->private_aes, dec, long_message);
     memset(gk->private_htable, 0, sizeof gk->private_htable);
     const gf h1 = stored_key(from_block(hblock));
     gf p = h1;
@@ -257,28 +279,22 @@ static void ctr_add(uint8_t ctr[16], uint64_t n)
     store_be64(ctr + 8, (v & ~0xffffffffull) | ((v + n) & 0xffffffffull));
 }
 
-/* For one whole message of len bytes: the widest of the key's GCM kernels,
- * but for a message of one block or less the narrowest whose group is longer
- * (all of it in the kernel's tail).  Measured on AVX-512 (Zen 4), one-shot
- * calls: 16 bytes on vaes512's width 4 (xmm) take 0.8x the time of width
- * 32's masked zmm tail; from 32 bytes up the zmm tail is faster. */
+static inline const struct aes_gen_kernel_info *one_shot_kernel(const aes_gen_gcm_key *gk,
+                                                                int decrypt, size_t len)
+{
+    const unsigned i = gk->private_one_shot[decrypt][len > 16];
+    return i ? &aes_gen_registry[i - 1] : NULL;
+}
+
 const struct aes_gen_kernel_info *aes_gen_gcm_one_shot_kernel(const aes_gen_gcm_key *gk,
                                                               int decrypt, size_t len)
 {
-    const aes_gen_key *k = &gk->private_aes;
-    const enum aes_gen_mode_dir md = decrypt ? AES_GEN_MD_gcm_dec : AES_GEN_MD_gcm_enc;
-    const size_t first = k->private_kernels[md][0], count = k->private_kernels[md][1];
-    if (!count)
-        return NULL;
-    for (size_t i = first + count - 1; i > first && len <= 16; i--) /* widest first */
-        if (16 * (size_t)aes_gen_registry[i].width > len)
-            return &aes_gen_registry[i];
-    return &aes_gen_registry[first];
+    return one_shot_kernel(gk, decrypt, len);
 }
 
 static aes_gen_gcm_kernel_fn *gcm_kernel_for(const aes_gen_gcm_key *gk, int decrypt, size_t len)
 {
-    const struct aes_gen_kernel_info *ki = aes_gen_gcm_one_shot_kernel(gk, decrypt, len);
+    const struct aes_gen_kernel_info *ki = one_shot_kernel(gk, decrypt, len);
     return ki ? ki->fn.gcm : NULL;
 }
 
@@ -577,11 +593,14 @@ static void put16(uint8_t *p, uint64_t lo, uint64_t hi)
 
 /* A whole message through one call of the key's GCM kernel: J0, the AAD's
  * hash and the lengths block here, the rest (and E(J0), the tag) in the
- * kernel.  tag gets all 16 bytes. */
-static inline __attribute__((always_inline)) void one_call(const aes_gen_gcm_key *gk,
-                                                           aes_gen_gcm_kernel_fn *fn, int decrypt,
+ * kernel, which leaves the tag at st + 48 and zeroes E(J0) and the hash.
+ * Encryption writes tag_len bytes of it to tag_out; decryption compares them
+ * with tag_in in constant time and returns whether they differ. */
+static inline __attribute__((always_inline)) int one_call(const aes_gen_gcm_key *gk,
+                                                          aes_gen_gcm_kernel_fn *fn, int decrypt,
                      const uint8_t *iv, size_t iv_len, const uint8_t *aad, size_t aad_len,
-                     uint8_t *dst, const uint8_t *src, size_t len, uint8_t tag[16])
+                     uint8_t *dst, const uint8_t *src, size_t len, uint8_t *tag_out,
+                     const uint8_t *tag_in, size_t tag_len)
 {
     /* the hash (reflected), the counter, J0, the lengths block -> the tag */
     AES_GEN_ALIGN64 uint8_t st[64];
@@ -607,11 +626,17 @@ static inline __attribute__((always_inline)) void one_call(const aes_gen_gcm_key
     const enum aes_gen_mode_dir md = decrypt ? AES_GEN_MD_gcm_dec : AES_GEN_MD_gcm_enc;
     fn(aes_gen_schedule(&gk->private_aes, md), gk->private_htable[0][0], st, dst, src,
        len | AES_GEN_GCM_LAST);
-    memcpy(tag, st + 48, 16);
-    aes_gen_secure_zero(st, 16); /* the hash; the kernel zeroed E(J0) */
-    aes_gen_secure_zero(st + 48, 16);
+    int diff = 0;
+    if (decrypt)
+        diff = tags_differ(st + 48, tag_in, tag_len);
+    else if (tag_len == 16) /* one 16-byte copy, not a call */
+        memcpy(tag_out, st + 48, 16);
+    else
+        memcpy(tag_out, st + 48, tag_len);
+    aes_gen_secure_zero(st + 48, 16); /* the right tag for a forgery, when decrypting */
     if (aad_len || iv_len != 12)
         aes_gen_clear_registers(); /* the C GHASH's key powers */
+    return diff;
 }
 
 int aes_gen_gcm_encrypt(const aes_gen_gcm_key *gk, const uint8_t *iv, size_t iv_len,
@@ -622,9 +647,7 @@ int aes_gen_gcm_encrypt(const aes_gen_gcm_key *gk, const uint8_t *iv, size_t iv_
     int err = one_shot_checks(gk, iv, iv_len, aad, aad_len, dst, src, len, tag, tag_len);
     aes_gen_gcm_kernel_fn *fn = err ? NULL : gcm_kernel_for(gk, 0, len);
     if (fn) {
-        uint8_t full[16];
-        one_call(gk, fn, 0, iv, iv_len, aad, aad_len, dst, src, len, full);
-        memcpy(tag, full, tag_len);
+        one_call(gk, fn, 0, iv, iv_len, aad, aad_len, dst, src, len, tag, NULL, tag_len);
         return AES_GEN_OK;
     }
     if (!err)
@@ -647,11 +670,7 @@ int aes_gen_gcm_decrypt(const aes_gen_gcm_key *gk, const uint8_t *iv, size_t iv_
     int err = one_shot_checks(gk, iv, iv_len, aad, aad_len, dst, src, len, tag, tag_len);
     aes_gen_gcm_kernel_fn *fn = err ? NULL : gcm_kernel_for(gk, 1, len);
     if (fn) {
-        uint8_t full[16];
-        one_call(gk, fn, 1, iv, iv_len, aad, aad_len, dst, src, len, full);
-        const int diff = tags_differ(full, tag, tag_len);
-        aes_gen_secure_zero(full, sizeof full); /* the right tag for this ciphertext */
-        if (diff) {
+        if (one_call(gk, fn, 1, iv, iv_len, aad, aad_len, dst, src, len, NULL, tag, tag_len)) {
             aes_gen_secure_zero(dst, len); /* no unauthenticated plaintext */
             return AES_GEN_EAUTH;
         }

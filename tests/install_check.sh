@@ -111,6 +111,19 @@ extra=$(nm -D --defined-only "$tmp/libwrap.so" | awk '$2 ~ /^[TDRB]$/ {print $3}
 [ -z "$extra" ] || { echo "a library linking libaes_gen.a re-exports internals: $extra"; exit 1; }
 echo "static archive: a wrapper library re-exports the public API and the kernels only"
 
+# The OpenSSL provider, where the build has it: in OpenSSL's module directory
+# under the prefix, as aes_gen_provider.so and aesgen.so, and loadable from
+# there (not when sanitized: the openssl tool does not load the runtime).
+if [ -e "$build/provider/aes_gen_provider.so" ]; then
+  mods="$libdir/ossl-modules"
+  [ -f "$mods/aes_gen_provider.so" ] && [ -e "$mods/aesgen.so" ]
+  if [ -z "$san" ] && command -v openssl >/dev/null; then
+    openssl list -cipher-algorithms -provider-path "$mods" -provider aesgen |
+      grep -q 'AES-128-CTR.*@ aesgen'
+    echo "provider: installed in lib/ossl-modules and loaded from there by openssl"
+  fi
+fi
+
 # The header as C99 (pedantic), C11 and C++11.
 printf '#include <aes_gen.h>\nint main(void) { return aes_gen_version()[0] == 0; }\n' >"$tmp/h.c"
 cc -std=c99 -pedantic-errors -Wall -Wextra -Werror -I"$tmp/prefix/include" -c "$tmp/h.c" -o "$tmp/h99.o"

@@ -87,6 +87,14 @@ MUTANTS = (
      "    aes_gen_secure_zero(t, sizeof t);\n    return AES_GEN_OK;", False),
     ("XTS held tweaks not stepped for the last block register", "gen/x86/xts.py",
      "            for tw in tws:\n", "            for tw in tws[:-1]:\n", True),
+    ("GCM tail pieces: every register takes the first power", "gen/x86/gcm.py",
+     "[mem(self.power, at)], first=False)", "[mem(self.power, 0)], first=False)", True),
+    ("GCM tail: the counter not advanced by its blocks", "gen/x86/gcm.py",
+     "        x.add32(p, ctr.as_kind(\"xmm\"), tx, tx)\n", "", True),
+    ("XTS doubling: a wrong sign shift", "gen/x86/xts.py",
+     "    w.sar32(p, 31, c, c)\n", "    w.sar32(p, 30, c, c)\n", True),
+    ("GCM: the hash left beside the tag", "gen/x86/gcm.py",
+     "        x.store(p, d, mem(state))      # nor the hash", "        # nor the hash", True),
 )
 
 

@@ -379,11 +379,15 @@ class Emulator:
             lanes = [((x << (8 * n)) & ((1 << 128) - 1) if up else x >> (8 * n)) if n < 16 else 0
                      for x in lanes]
             return m.write(dst, sum(x << (128 * i) for i, x in enumerate(lanes)), width, legacy)
-        if name in ("psrld", "vpsrld"):
+        if name in ("psrld", "vpsrld", "psrad", "vpsrad"):
             n, src = ops[0].value, (dst if legacy else ops[1])
             v = m.vec[src.num] & ((1 << (8 * width)) - 1)
             words = [(v >> (32 * i)) & 0xFFFFFFFF for i in range(width // 4)]
-            r = sum(((w >> n) if n < 32 else 0) << (32 * i) for i, w in enumerate(words))
+            if "sra" in name:  # the sign fills in; past 31 bits, all sign
+                words = [w - (1 << 32) if w >> 31 else w for w in words]
+                r = sum(((w >> min(n, 31)) & 0xFFFFFFFF) << (32 * i) for i, w in enumerate(words))
+            else:
+                r = sum(((w >> n) if n < 32 else 0) << (32 * i) for i, w in enumerate(words))
             return m.write(dst, r, width, legacy)
         # two-operand (SSE) or three-operand (VEX/EVEX) arithmetic
         if legacy and isinstance(ops[0], Mem) and m.address(ops[0]) % 16:

@@ -21,6 +21,8 @@ Calling convention of the generated functions (TILE-Gx ABI, a leaf):
   *_aligned: every out 8-byte aligned (GX_STORE_ALIGNED); else any alignment.
 """
 
+import functools
+
 from variants import KEY_BITS, ROUNDS
 
 from . import sched as ts
@@ -242,9 +244,11 @@ def _best(make):
     return best
 
 
+@functools.lru_cache(maxsize=None)
 def functions():
     """[(program, bundles)]: ours per key size, direction and shape, then the
-    baseline's."""
+    baseline's.  The same for every request: scheduled once a process (the
+    scheduler's search is most of the generator's time)."""
     ours = [_best(lambda per, b=bits, d=dec, w=w, a=a: program(b, d, w, a, per))
             for bits in KEY_BITS for dec in (False, True) for w, a in SHAPES]
     base = [_best(lambda per, b=bits, d=dec: baseline(b, d))

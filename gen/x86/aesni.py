@@ -13,11 +13,13 @@ from .vector import Vector
 
 class AesniEmitter(skeletons.SkeletonEmitter):
     def support(self, backend, render):
+        if backend.name != "aesni":
+            return {"files": {}, "functions": []}
         return {"files": keysetup.emit(render),
                 "functions": [(keysetup.symbol(b), keysetup.PARAMS,
                                f"AES-{b} key setup into the fips format (both schedules)")
                               for b in (128, 192, 256)]}
 
 
-EMITTER = AesniEmitter({"aesni": Vector(16, 16, "sse")},
+EMITTER = AesniEmitter({"aesni": Vector(16, 16, "sse"), "aesni-avx": Vector(16, 16, "vex")},
                        bodies={**skeletons.BODIES, **gcm.BODIES, **xts.BODIES}, without={})

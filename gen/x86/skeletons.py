@@ -98,6 +98,15 @@ class Kernel:
             return self.tmp
         return reg
 
+    def key_operand(self, r):
+        """Round key r as the source of an XOR: its register, or where a VEX
+        or EVEX xmm kernel spilled it, its memory (the load folds into the
+        XOR; an AES instruction takes keys from registers, each spilled key
+        loaded once per group)."""
+        if self.plan.keys[r] is None and self.vec.enc != "sse" and self.vec.bytes == 16:
+            return mem(self.arg("rk"), 16 * r, show_zero=True)
+        return self.key(r)
+
     def load_keys(self):
         for r, reg in sorted(self.plan.keys.items()):
             if reg is not None:
@@ -217,7 +226,7 @@ def _add_increments(k, inc, base):
         if j == 0 and vec.lanes == 1:
             vec.copy(k.p, base, reg)
         else:
-            vec.add_mem(k.p, rip(inc.name, 16 * j * vec.lanes), base, reg)
+            vec.add64(k.p, rip(inc.name, 16 * j * vec.lanes), base, reg)
 
 
 def ctr_counters(k, width):
@@ -243,7 +252,7 @@ def ctr_counters(k, width):
     p("cmp", 255 - width, lo.as_byte())
     p("ja", swapped)
     _add_increments(k, inc_be, ctr)
-    vec.add_mem(p, rip(step.name), ctr, ctr)
+    vec.add64(p, rip(step.name), ctr, ctr)
     p("add", width, lo)
     p("jmp", counters)
     p.place(swapped)

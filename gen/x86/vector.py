@@ -137,8 +137,9 @@ class Vector:
         else:
             p("vpxord" if self._evex(dst) else "vpxor", src, dst, dst)
 
-    def add_mem(self, p, src, base, dst):
-        """dst = base + memory at src, as 64-bit lanes (src aligned for SSE)."""
+    def add64(self, p, src, base, dst):
+        """dst = base + src, as 64-bit lanes (src a register, or memory:
+        aligned for SSE)."""
         if self.enc == "sse":
             if dst != base:
                 self.copy(p, base, dst)
@@ -182,8 +183,9 @@ class Vector:
         else:
             p("vpandnq" if self._evex(mask, src, dst) else "vpandn", src, mask, dst)
 
-    def add32_mem(self, p, src, base, dst):
-        """dst = base + memory at src, as 32-bit lanes (src aligned for SSE)."""
+    def add32(self, p, src, base, dst):
+        """dst = base + src, as 32-bit lanes (src a register, or memory:
+        aligned for SSE)."""
         if self.enc == "sse":
             if dst != base:
                 self.copy(p, base, dst)
@@ -203,9 +205,13 @@ class Vector:
         else:
             p("vpclmulqdq", imm, src2, src1, dst)
 
+    def shuffle_dwords(self, p, imm, src, dst):
+        """pshufd: dword i of each 16-byte lane of dst = dword (imm >> 2i) & 3 of src's."""
+        p("pshufd" if self.enc == "sse" else "vpshufd", imm, src, dst)
+
     def swap_halves(self, p, src, dst):
         """Each 16-byte lane's two qwords exchanged."""
-        p("pshufd" if self.enc == "sse" else "vpshufd", 0x4E, src, dst)
+        self.shuffle_dwords(p, 0x4E, src, dst)
 
     def xor_into(self, p, a, b, dst):
         """dst ^= a ^ b (one ternary logic operation where EVEX has it)."""
@@ -214,6 +220,15 @@ class Vector:
         else:
             self.xor(p, a, dst)
             self.xor(p, b, dst)
+
+    def sar32(self, p, n, src, dst):
+        """dst = each 32-bit lane of src shifted right by n bits, arithmetically."""
+        if self.enc == "sse":
+            if dst != src:
+                self.copy(p, src, dst)
+            p("psrad", n, dst)
+        else:
+            p("vpsrad", n, src, dst)
 
     def shr32(self, p, n, dst):
         """Each 32-bit lane of dst shifted right by n bits, in place."""
@@ -256,6 +271,10 @@ class Vector:
             p("vpxord" if x.num >= 16 else "vpxor", x, x, x)
 
     # --- lanes -------------------------------------------------------------
+    def from_gp(self, p, src, dst):
+        """dst's xmm view = the 64-bit GP register src, zero above."""
+        p("movq" if self.enc == "sse" else "vmovq", src, dst.as_kind("xmm"))
+
     def from_gp_pair(self, p, lo, hi, dst, tmp):
         """dst's xmm view = hi:lo (two 64-bit GP registers)."""
         x = dst.as_kind("xmm")
@@ -298,7 +317,8 @@ class Vector:
         p("valignq", 2 * (self.lanes - 1), prev, cur, dst)
 
     def finish(self, p):
-        """Leave no dirty upper state for SSE code that runs next."""
+        """Leave no dirty upper state for SSE code that runs next (even when
+        called with it dirty: the ABI test calls every kernel so)."""
         if self.enc != "sse":
             p("vzeroupper")
 

@@ -14,6 +14,12 @@ Otherwise (aesni and vaes256 at their widest) one register `tw` holds the
 first block register's tweaks and each block register takes tw * alpha^(L r)
 as its group starts.
 
+With one block a register (xmm) the tweaks step by a chain of doublings
+instead (aes_math.xts_double_masked): each register's tweak is the one
+before it times alpha, in five simple operations (pshufd, psrad, pand,
+paddq, pxor) and no carry-less product, which on Zen 1 costs about two
+cycles of the pipes the AES rounds issue on.
+
 A multiplication by alpha^s is per 16-byte lane: by s bits (s <= 56), the
 two qwords shifted left by s, the s bits out of the low qword into the high
 one, and the s bits out of the high one, carry-less times 0x87, into the low
@@ -30,6 +36,8 @@ through tmp, unaligned): on a buffer that is not 64-byte aligned the extra
 split stores and loads cost about 6% (Zen 4).
 Decryption is the same with the equivalent inverse cipher.
 """
+
+import aes_math
 
 from .asm import Const, mem, rip
 from .plan import block_registers
@@ -69,6 +77,27 @@ def _poly(k):
     return rip(k.p.const(c).name)
 
 
+def _double_mask(k):
+    """aes_math.xts_double_mask(): the dwords the sign masks keep."""
+    d = aes_math.xts_double_mask()
+    c = Const(f".L{k.v.backend_symbol}_xts_double", "times alpha: x^128 folded back as 0x87 "
+              "(dword 0), the low qword's carry (dword 2)",
+              (f".quad {d[0] | d[1] << 32:#x}, {d[2] | d[3] << 32:#x}",))
+    return rip(k.p.const(c).name)
+
+
+def double(k, w, src, dst):
+    """dst = src * alpha (one block, xmm) with no product
+    (aes_math.xts_double_masked): each qword added to itself, plus the sign
+    masks of dwords 3 and 1 kept where the carries land; dst may be src."""
+    p, c = k.p, k.plan.named["c"].as_kind(w.kind)
+    w.shuffle_dwords(p, aes_math.XTS_DOUBLE_SHUFFLE, src, c)
+    w.sar32(p, 31, c, c)
+    w.and_(p, _double_mask(k), c)
+    w.add64(p, src, src, dst)
+    w.xor(p, c, dst)
+
+
 def times_alpha(k, w, src, s, dst):
     """dst = src * alpha^s in each 16-byte lane of strategy w; any s (steps of
     at most MAX_SHIFT, or one byte shift); dst may be src."""
@@ -101,10 +130,13 @@ def _first_tweaks(k, tw):
 
 
 def _register_tweaks(k, first, before, j, dst):
-    """dst = the tweaks of block register j: from the first register's while
-    the shift is short, else from the register's before it."""
+    """dst = the tweaks of block register j: one block a register, the
+    register's before it doubled; else from the first register's while the
+    shift is short, else from the register's before it."""
     lanes = k.vec.lanes
-    if lanes * j <= MAX_SHIFT:
+    if lanes == 1:
+        double(k, k.vec, first if j == 1 else before, dst)
+    elif lanes * j <= MAX_SHIFT:
         times_alpha(k, k.vec, first, lanes * j, dst)
     else:
         times_alpha(k, k.vec, before, lanes, dst)
@@ -115,9 +147,9 @@ def _enter(k, j, reg, tweak):
     key ^ tweaks parked: in its register, or in dst."""
     p, vec, r = k.p, k.vec, k.plan.named["r"]  # r: t may hold the next register's source
     vec.load(p, k.src(j * vec.lanes), reg)
-    vec.xor_into(p, tweak, k.key(0), reg)
+    vec.xor_into(p, k.key_operand(0), tweak, reg)  # a memory operand goes first (EVEX)
     park = k.plan.named.get(f"pk{j}")
-    vec.xor3(p, k.key(k.plan.rounds), tweak, park or r)
+    vec.xor3(p, k.key_operand(k.plan.rounds), tweak, park or r)
     if not park:
         vec.store(p, r, k.dst(j * vec.lanes))
 
@@ -149,8 +181,12 @@ def _xts_held(k, v, decrypt):
         with Capture(k) as rounds:
             k.middle_rounds(blocks, decrypt)
         with Capture(k) as tweaks:
-            for tw in tws:
-                times_alpha(k, k.vec, tw, v.width, tw)
+            if k.vec.lanes == 1:  # the next group's: a chain of doublings
+                for j, tw in enumerate(tws):
+                    double(k, k.vec, tws[j - 1], tw)
+            else:
+                for tw in tws:
+                    times_alpha(k, k.vec, tw, v.width, tw)
         stitch(k, rounds.items, tweaks.items)
         _leave(k, blocks, decrypt)
 
@@ -173,7 +209,10 @@ def _xts_derived(k, v, decrypt):
             _enter(k, j, reg, t if j else tw)
         k.middle_rounds(blocks, decrypt)
         _leave(k, blocks, decrypt)
-        times_alpha(k, k.vec, tw, v.width, tw)
+        if k.vec.lanes == 1:
+            double(k, k.vec, t if len(blocks) > 1 else tw, tw)
+        else:
+            times_alpha(k, k.vec, tw, v.width, tw)
 
     _first_tweaks(k, tw)
     k.loop(v.width, group)

@@ -18,6 +18,10 @@
     .quad 0, 0x0500000000000000
     .quad 0, 0x0600000000000000
     .quad 0, 0x0700000000000000
+    .quad 0, 0x0800000000000000
+    .quad 0, 0x0900000000000000
+    .quad 0, 0x0a00000000000000
+    .quad 0, 0x0b00000000000000
 # b added to the low qword of a byte-swapped block, for block b
 .Laesni_ctr_inc_le:
     .quad 0, 0
@@ -28,9 +32,16 @@
     .quad 5, 0
     .quad 6, 0
     .quad 7, 0
+    .quad 8, 0
+    .quad 9, 0
+    .quad 10, 0
+    .quad 11, 0
 # 1 added to byte 15, in every lane
 .Laesni_ctr_step1:
     .quad 0, 0x0100000000000000
+# 12 added to byte 15, in every lane
+.Laesni_ctr_step12:
+    .quad 0, 0x0c00000000000000
 # 2 added to byte 15, in every lane
 .Laesni_ctr_step2:
     .quad 0, 0x0200000000000000
@@ -42,6 +53,390 @@
     .quad 0, 0x0800000000000000
 
     .text
+
+# void aes_gen_aesni_ctr_enc_k128_w12(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 12 blocks per iteration.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 9 reloaded per group.
+# iv: the 128-bit big-endian counter, advanced by nblocks.
+# nblocks: a multiple of 12.
+# Requires: SSE2, SSSE3, AESNI.
+# Register map:
+#   %xmm0 block 0
+#   %xmm1 block 1
+#   %xmm2 block 2
+#   %xmm3 block 3
+#   %xmm4 block 4
+#   %xmm5 block 5
+#   %xmm6 block 6
+#   %xmm7 block 7
+#   %xmm8 block 8
+#   %xmm9 block 9
+#   %xmm10 block 10
+#   %xmm11 block 11
+#   %xmm12 counter block, big-endian, in every lane
+#   %xmm13 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9
+#   %xmm14 rk0
+#   %xmm15 rk10
+#   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
+#   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
+    .globl aes_gen_aesni_ctr_enc_k128_w12
+    .type aes_gen_aesni_ctr_enc_k128_w12, @function
+    .p2align 5
+aes_gen_aesni_ctr_enc_k128_w12:
+    endbr64
+    movdqu 0(%rdi), %xmm14
+    movdqu 160(%rdi), %xmm15
+    movdqu (%rsi), %xmm12
+    mov (%rsi), %r10
+    mov 8(%rsi), %r9
+    bswap %r10
+    bswap %r9
+    cmp $12, %r8
+    jb .Laes_gen_aesni_ctr_enc_k128_w12_done
+    .p2align 4
+.Laes_gen_aesni_ctr_enc_k128_w12_loop:
+    cmp $243, %r9b
+    ja .Laes_gen_aesni_ctr_enc_k128_w12_swapped
+    movdqa %xmm12, %xmm0
+    movdqa %xmm12, %xmm1
+    paddq .Laesni_ctr_inc_be+16(%rip), %xmm1
+    movdqa %xmm12, %xmm2
+    paddq .Laesni_ctr_inc_be+32(%rip), %xmm2
+    movdqa %xmm12, %xmm3
+    paddq .Laesni_ctr_inc_be+48(%rip), %xmm3
+    movdqa %xmm12, %xmm4
+    paddq .Laesni_ctr_inc_be+64(%rip), %xmm4
+    movdqa %xmm12, %xmm5
+    paddq .Laesni_ctr_inc_be+80(%rip), %xmm5
+    movdqa %xmm12, %xmm6
+    paddq .Laesni_ctr_inc_be+96(%rip), %xmm6
+    movdqa %xmm12, %xmm7
+    paddq .Laesni_ctr_inc_be+112(%rip), %xmm7
+    movdqa %xmm12, %xmm8
+    paddq .Laesni_ctr_inc_be+128(%rip), %xmm8
+    movdqa %xmm12, %xmm9
+    paddq .Laesni_ctr_inc_be+144(%rip), %xmm9
+    movdqa %xmm12, %xmm10
+    paddq .Laesni_ctr_inc_be+160(%rip), %xmm10
+    movdqa %xmm12, %xmm11
+    paddq .Laesni_ctr_inc_be+176(%rip), %xmm11
+    paddq .Laesni_ctr_step12(%rip), %xmm12
+    add $12, %r9
+    jmp .Laes_gen_aesni_ctr_enc_k128_w12_counters
+.Laes_gen_aesni_ctr_enc_k128_w12_swapped:
+    mov %r9, %r11
+    add $11, %r11
+    jc .Laes_gen_aesni_ctr_enc_k128_w12_carry
+    movq %r9, %xmm12
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm12
+    movdqa %xmm12, %xmm0
+    movdqa %xmm12, %xmm1
+    paddq .Laesni_ctr_inc_le+16(%rip), %xmm1
+    movdqa %xmm12, %xmm2
+    paddq .Laesni_ctr_inc_le+32(%rip), %xmm2
+    movdqa %xmm12, %xmm3
+    paddq .Laesni_ctr_inc_le+48(%rip), %xmm3
+    movdqa %xmm12, %xmm4
+    paddq .Laesni_ctr_inc_le+64(%rip), %xmm4
+    movdqa %xmm12, %xmm5
+    paddq .Laesni_ctr_inc_le+80(%rip), %xmm5
+    movdqa %xmm12, %xmm6
+    paddq .Laesni_ctr_inc_le+96(%rip), %xmm6
+    movdqa %xmm12, %xmm7
+    paddq .Laesni_ctr_inc_le+112(%rip), %xmm7
+    movdqa %xmm12, %xmm8
+    paddq .Laesni_ctr_inc_le+128(%rip), %xmm8
+    movdqa %xmm12, %xmm9
+    paddq .Laesni_ctr_inc_le+144(%rip), %xmm9
+    movdqa %xmm12, %xmm10
+    paddq .Laesni_ctr_inc_le+160(%rip), %xmm10
+    movdqa %xmm12, %xmm11
+    paddq .Laesni_ctr_inc_le+176(%rip), %xmm11
+    add $12, %r9
+    adc $0, %r10
+    jmp .Laes_gen_aesni_ctr_enc_k128_w12_swap
+.Laes_gen_aesni_ctr_enc_k128_w12_carry:
+    movq %r9, %xmm0
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm0
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm1
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm1
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm2
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm2
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm3
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm3
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm4
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm4
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm5
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm5
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm6
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm6
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm7
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm7
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm8
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm8
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm9
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm9
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm10
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm10
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm11
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm11
+    add $1, %r9
+    adc $0, %r10
+.Laes_gen_aesni_ctr_enc_k128_w12_swap:
+    movq %r9, %xmm12
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm12
+    pshufb .Laesni_ctr_bswap(%rip), %xmm0
+    pshufb .Laesni_ctr_bswap(%rip), %xmm1
+    pshufb .Laesni_ctr_bswap(%rip), %xmm2
+    pshufb .Laesni_ctr_bswap(%rip), %xmm3
+    pshufb .Laesni_ctr_bswap(%rip), %xmm4
+    pshufb .Laesni_ctr_bswap(%rip), %xmm5
+    pshufb .Laesni_ctr_bswap(%rip), %xmm6
+    pshufb .Laesni_ctr_bswap(%rip), %xmm7
+    pshufb .Laesni_ctr_bswap(%rip), %xmm8
+    pshufb .Laesni_ctr_bswap(%rip), %xmm9
+    pshufb .Laesni_ctr_bswap(%rip), %xmm10
+    pshufb .Laesni_ctr_bswap(%rip), %xmm11
+    pshufb .Laesni_ctr_bswap(%rip), %xmm12
+.Laes_gen_aesni_ctr_enc_k128_w12_counters:
+    pxor %xmm14, %xmm0
+    pxor %xmm14, %xmm1
+    pxor %xmm14, %xmm2
+    pxor %xmm14, %xmm3
+    pxor %xmm14, %xmm4
+    pxor %xmm14, %xmm5
+    pxor %xmm14, %xmm6
+    pxor %xmm14, %xmm7
+    pxor %xmm14, %xmm8
+    pxor %xmm14, %xmm9
+    pxor %xmm14, %xmm10
+    pxor %xmm14, %xmm11
+    movdqu 16(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    movdqu 32(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    movdqu 48(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    movdqu 64(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    movdqu 80(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    movdqu 96(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    movdqu 112(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    movdqu 128(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    movdqu 144(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc7    # aesenclast %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcf    # aesenclast %xmm15, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd7    # aesenclast %xmm15, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xdf    # aesenclast %xmm15, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe7    # aesenclast %xmm15, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xef    # aesenclast %xmm15, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xf7    # aesenclast %xmm15, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xff    # aesenclast %xmm15, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdd,0xc7    # aesenclast %xmm15, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdd,0xcf    # aesenclast %xmm15, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdd,0xd7    # aesenclast %xmm15, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdd,0xdf    # aesenclast %xmm15, %xmm11
+    movdqu 0(%rcx), %xmm13
+    pxor %xmm13, %xmm0
+    movdqu 16(%rcx), %xmm13
+    pxor %xmm13, %xmm1
+    movdqu 32(%rcx), %xmm13
+    pxor %xmm13, %xmm2
+    movdqu 48(%rcx), %xmm13
+    pxor %xmm13, %xmm3
+    movdqu 64(%rcx), %xmm13
+    pxor %xmm13, %xmm4
+    movdqu 80(%rcx), %xmm13
+    pxor %xmm13, %xmm5
+    movdqu 96(%rcx), %xmm13
+    pxor %xmm13, %xmm6
+    movdqu 112(%rcx), %xmm13
+    pxor %xmm13, %xmm7
+    movdqu 128(%rcx), %xmm13
+    pxor %xmm13, %xmm8
+    movdqu 144(%rcx), %xmm13
+    pxor %xmm13, %xmm9
+    movdqu 160(%rcx), %xmm13
+    pxor %xmm13, %xmm10
+    movdqu 176(%rcx), %xmm13
+    pxor %xmm13, %xmm11
+    movdqu %xmm0, 0(%rdx)
+    movdqu %xmm1, 16(%rdx)
+    movdqu %xmm2, 32(%rdx)
+    movdqu %xmm3, 48(%rdx)
+    movdqu %xmm4, 64(%rdx)
+    movdqu %xmm5, 80(%rdx)
+    movdqu %xmm6, 96(%rdx)
+    movdqu %xmm7, 112(%rdx)
+    movdqu %xmm8, 128(%rdx)
+    movdqu %xmm9, 144(%rdx)
+    movdqu %xmm10, 160(%rdx)
+    movdqu %xmm11, 176(%rdx)
+    add $192, %rcx
+    add $192, %rdx
+    sub $12, %r8
+    cmp $12, %r8
+    jae .Laes_gen_aesni_ctr_enc_k128_w12_loop
+.Laes_gen_aesni_ctr_enc_k128_w12_done:
+    movdqu %xmm12, (%rsi)
+    pxor %xmm0, %xmm0
+    pxor %xmm1, %xmm1
+    pxor %xmm2, %xmm2
+    pxor %xmm3, %xmm3
+    pxor %xmm4, %xmm4
+    pxor %xmm5, %xmm5
+    pxor %xmm6, %xmm6
+    pxor %xmm7, %xmm7
+    pxor %xmm8, %xmm8
+    pxor %xmm9, %xmm9
+    pxor %xmm10, %xmm10
+    pxor %xmm11, %xmm11
+    pxor %xmm12, %xmm12
+    pxor %xmm13, %xmm13
+    pxor %xmm14, %xmm14
+    pxor %xmm15, %xmm15
+    ret
+    .size aes_gen_aesni_ctr_enc_k128_w12, .-aes_gen_aesni_ctr_enc_k128_w12
 
 # void aes_gen_aesni_ctr_enc_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
@@ -769,6 +1164,416 @@ aes_gen_aesni_ctr_enc_k128_w1:
     pxor %xmm13, %xmm13
     ret
     .size aes_gen_aesni_ctr_enc_k128_w1, .-aes_gen_aesni_ctr_enc_k128_w1
+
+# void aes_gen_aesni_ctr_enc_k192_w12(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 12 blocks per iteration.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 11 reloaded per group.
+# iv: the 128-bit big-endian counter, advanced by nblocks.
+# nblocks: a multiple of 12.
+# Requires: SSE2, SSSE3, AESNI.
+# Register map:
+#   %xmm0 block 0
+#   %xmm1 block 1
+#   %xmm2 block 2
+#   %xmm3 block 3
+#   %xmm4 block 4
+#   %xmm5 block 5
+#   %xmm6 block 6
+#   %xmm7 block 7
+#   %xmm8 block 8
+#   %xmm9 block 9
+#   %xmm10 block 10
+#   %xmm11 block 11
+#   %xmm12 counter block, big-endian, in every lane
+#   %xmm13 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11
+#   %xmm14 rk0
+#   %xmm15 rk12
+#   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
+#   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
+    .globl aes_gen_aesni_ctr_enc_k192_w12
+    .type aes_gen_aesni_ctr_enc_k192_w12, @function
+    .p2align 5
+aes_gen_aesni_ctr_enc_k192_w12:
+    endbr64
+    movdqu 0(%rdi), %xmm14
+    movdqu 192(%rdi), %xmm15
+    movdqu (%rsi), %xmm12
+    mov (%rsi), %r10
+    mov 8(%rsi), %r9
+    bswap %r10
+    bswap %r9
+    cmp $12, %r8
+    jb .Laes_gen_aesni_ctr_enc_k192_w12_done
+    .p2align 4
+.Laes_gen_aesni_ctr_enc_k192_w12_loop:
+    cmp $243, %r9b
+    ja .Laes_gen_aesni_ctr_enc_k192_w12_swapped
+    movdqa %xmm12, %xmm0
+    movdqa %xmm12, %xmm1
+    paddq .Laesni_ctr_inc_be+16(%rip), %xmm1
+    movdqa %xmm12, %xmm2
+    paddq .Laesni_ctr_inc_be+32(%rip), %xmm2
+    movdqa %xmm12, %xmm3
+    paddq .Laesni_ctr_inc_be+48(%rip), %xmm3
+    movdqa %xmm12, %xmm4
+    paddq .Laesni_ctr_inc_be+64(%rip), %xmm4
+    movdqa %xmm12, %xmm5
+    paddq .Laesni_ctr_inc_be+80(%rip), %xmm5
+    movdqa %xmm12, %xmm6
+    paddq .Laesni_ctr_inc_be+96(%rip), %xmm6
+    movdqa %xmm12, %xmm7
+    paddq .Laesni_ctr_inc_be+112(%rip), %xmm7
+    movdqa %xmm12, %xmm8
+    paddq .Laesni_ctr_inc_be+128(%rip), %xmm8
+    movdqa %xmm12, %xmm9
+    paddq .Laesni_ctr_inc_be+144(%rip), %xmm9
+    movdqa %xmm12, %xmm10
+    paddq .Laesni_ctr_inc_be+160(%rip), %xmm10
+    movdqa %xmm12, %xmm11
+    paddq .Laesni_ctr_inc_be+176(%rip), %xmm11
+    paddq .Laesni_ctr_step12(%rip), %xmm12
+    add $12, %r9
+    jmp .Laes_gen_aesni_ctr_enc_k192_w12_counters
+.Laes_gen_aesni_ctr_enc_k192_w12_swapped:
+    mov %r9, %r11
+    add $11, %r11
+    jc .Laes_gen_aesni_ctr_enc_k192_w12_carry
+    movq %r9, %xmm12
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm12
+    movdqa %xmm12, %xmm0
+    movdqa %xmm12, %xmm1
+    paddq .Laesni_ctr_inc_le+16(%rip), %xmm1
+    movdqa %xmm12, %xmm2
+    paddq .Laesni_ctr_inc_le+32(%rip), %xmm2
+    movdqa %xmm12, %xmm3
+    paddq .Laesni_ctr_inc_le+48(%rip), %xmm3
+    movdqa %xmm12, %xmm4
+    paddq .Laesni_ctr_inc_le+64(%rip), %xmm4
+    movdqa %xmm12, %xmm5
+    paddq .Laesni_ctr_inc_le+80(%rip), %xmm5
+    movdqa %xmm12, %xmm6
+    paddq .Laesni_ctr_inc_le+96(%rip), %xmm6
+    movdqa %xmm12, %xmm7
+    paddq .Laesni_ctr_inc_le+112(%rip), %xmm7
+    movdqa %xmm12, %xmm8
+    paddq .Laesni_ctr_inc_le+128(%rip), %xmm8
+    movdqa %xmm12, %xmm9
+    paddq .Laesni_ctr_inc_le+144(%rip), %xmm9
+    movdqa %xmm12, %xmm10
+    paddq .Laesni_ctr_inc_le+160(%rip), %xmm10
+    movdqa %xmm12, %xmm11
+    paddq .Laesni_ctr_inc_le+176(%rip), %xmm11
+    add $12, %r9
+    adc $0, %r10
+    jmp .Laes_gen_aesni_ctr_enc_k192_w12_swap
+.Laes_gen_aesni_ctr_enc_k192_w12_carry:
+    movq %r9, %xmm0
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm0
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm1
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm1
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm2
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm2
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm3
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm3
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm4
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm4
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm5
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm5
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm6
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm6
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm7
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm7
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm8
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm8
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm9
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm9
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm10
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm10
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm11
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm11
+    add $1, %r9
+    adc $0, %r10
+.Laes_gen_aesni_ctr_enc_k192_w12_swap:
+    movq %r9, %xmm12
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm12
+    pshufb .Laesni_ctr_bswap(%rip), %xmm0
+    pshufb .Laesni_ctr_bswap(%rip), %xmm1
+    pshufb .Laesni_ctr_bswap(%rip), %xmm2
+    pshufb .Laesni_ctr_bswap(%rip), %xmm3
+    pshufb .Laesni_ctr_bswap(%rip), %xmm4
+    pshufb .Laesni_ctr_bswap(%rip), %xmm5
+    pshufb .Laesni_ctr_bswap(%rip), %xmm6
+    pshufb .Laesni_ctr_bswap(%rip), %xmm7
+    pshufb .Laesni_ctr_bswap(%rip), %xmm8
+    pshufb .Laesni_ctr_bswap(%rip), %xmm9
+    pshufb .Laesni_ctr_bswap(%rip), %xmm10
+    pshufb .Laesni_ctr_bswap(%rip), %xmm11
+    pshufb .Laesni_ctr_bswap(%rip), %xmm12
+.Laes_gen_aesni_ctr_enc_k192_w12_counters:
+    pxor %xmm14, %xmm0
+    pxor %xmm14, %xmm1
+    pxor %xmm14, %xmm2
+    pxor %xmm14, %xmm3
+    pxor %xmm14, %xmm4
+    pxor %xmm14, %xmm5
+    pxor %xmm14, %xmm6
+    pxor %xmm14, %xmm7
+    pxor %xmm14, %xmm8
+    pxor %xmm14, %xmm9
+    pxor %xmm14, %xmm10
+    pxor %xmm14, %xmm11
+    movdqu 16(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    movdqu 32(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    movdqu 48(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    movdqu 64(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    movdqu 80(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    movdqu 96(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    movdqu 112(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    movdqu 128(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    movdqu 144(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    movdqu 160(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    movdqu 176(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc7    # aesenclast %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcf    # aesenclast %xmm15, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd7    # aesenclast %xmm15, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xdf    # aesenclast %xmm15, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe7    # aesenclast %xmm15, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xef    # aesenclast %xmm15, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xf7    # aesenclast %xmm15, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xff    # aesenclast %xmm15, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdd,0xc7    # aesenclast %xmm15, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdd,0xcf    # aesenclast %xmm15, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdd,0xd7    # aesenclast %xmm15, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdd,0xdf    # aesenclast %xmm15, %xmm11
+    movdqu 0(%rcx), %xmm13
+    pxor %xmm13, %xmm0
+    movdqu 16(%rcx), %xmm13
+    pxor %xmm13, %xmm1
+    movdqu 32(%rcx), %xmm13
+    pxor %xmm13, %xmm2
+    movdqu 48(%rcx), %xmm13
+    pxor %xmm13, %xmm3
+    movdqu 64(%rcx), %xmm13
+    pxor %xmm13, %xmm4
+    movdqu 80(%rcx), %xmm13
+    pxor %xmm13, %xmm5
+    movdqu 96(%rcx), %xmm13
+    pxor %xmm13, %xmm6
+    movdqu 112(%rcx), %xmm13
+    pxor %xmm13, %xmm7
+    movdqu 128(%rcx), %xmm13
+    pxor %xmm13, %xmm8
+    movdqu 144(%rcx), %xmm13
+    pxor %xmm13, %xmm9
+    movdqu 160(%rcx), %xmm13
+    pxor %xmm13, %xmm10
+    movdqu 176(%rcx), %xmm13
+    pxor %xmm13, %xmm11
+    movdqu %xmm0, 0(%rdx)
+    movdqu %xmm1, 16(%rdx)
+    movdqu %xmm2, 32(%rdx)
+    movdqu %xmm3, 48(%rdx)
+    movdqu %xmm4, 64(%rdx)
+    movdqu %xmm5, 80(%rdx)
+    movdqu %xmm6, 96(%rdx)
+    movdqu %xmm7, 112(%rdx)
+    movdqu %xmm8, 128(%rdx)
+    movdqu %xmm9, 144(%rdx)
+    movdqu %xmm10, 160(%rdx)
+    movdqu %xmm11, 176(%rdx)
+    add $192, %rcx
+    add $192, %rdx
+    sub $12, %r8
+    cmp $12, %r8
+    jae .Laes_gen_aesni_ctr_enc_k192_w12_loop
+.Laes_gen_aesni_ctr_enc_k192_w12_done:
+    movdqu %xmm12, (%rsi)
+    pxor %xmm0, %xmm0
+    pxor %xmm1, %xmm1
+    pxor %xmm2, %xmm2
+    pxor %xmm3, %xmm3
+    pxor %xmm4, %xmm4
+    pxor %xmm5, %xmm5
+    pxor %xmm6, %xmm6
+    pxor %xmm7, %xmm7
+    pxor %xmm8, %xmm8
+    pxor %xmm9, %xmm9
+    pxor %xmm10, %xmm10
+    pxor %xmm11, %xmm11
+    pxor %xmm12, %xmm12
+    pxor %xmm13, %xmm13
+    pxor %xmm14, %xmm14
+    pxor %xmm15, %xmm15
+    ret
+    .size aes_gen_aesni_ctr_enc_k192_w12, .-aes_gen_aesni_ctr_enc_k192_w12
 
 # void aes_gen_aesni_ctr_enc_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
@@ -1540,6 +2345,442 @@ aes_gen_aesni_ctr_enc_k192_w1:
     pxor %xmm15, %xmm15
     ret
     .size aes_gen_aesni_ctr_enc_k192_w1, .-aes_gen_aesni_ctr_enc_k192_w1
+
+# void aes_gen_aesni_ctr_enc_k256_w12(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 12 blocks per iteration.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 13 reloaded per group.
+# iv: the 128-bit big-endian counter, advanced by nblocks.
+# nblocks: a multiple of 12.
+# Requires: SSE2, SSSE3, AESNI.
+# Register map:
+#   %xmm0 block 0
+#   %xmm1 block 1
+#   %xmm2 block 2
+#   %xmm3 block 3
+#   %xmm4 block 4
+#   %xmm5 block 5
+#   %xmm6 block 6
+#   %xmm7 block 7
+#   %xmm8 block 8
+#   %xmm9 block 9
+#   %xmm10 block 10
+#   %xmm11 block 11
+#   %xmm12 counter block, big-endian, in every lane
+#   %xmm13 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12 rk13
+#   %xmm14 rk0
+#   %xmm15 rk14
+#   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
+#   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
+    .globl aes_gen_aesni_ctr_enc_k256_w12
+    .type aes_gen_aesni_ctr_enc_k256_w12, @function
+    .p2align 5
+aes_gen_aesni_ctr_enc_k256_w12:
+    endbr64
+    movdqu 0(%rdi), %xmm14
+    movdqu 224(%rdi), %xmm15
+    movdqu (%rsi), %xmm12
+    mov (%rsi), %r10
+    mov 8(%rsi), %r9
+    bswap %r10
+    bswap %r9
+    cmp $12, %r8
+    jb .Laes_gen_aesni_ctr_enc_k256_w12_done
+    .p2align 4
+.Laes_gen_aesni_ctr_enc_k256_w12_loop:
+    cmp $243, %r9b
+    ja .Laes_gen_aesni_ctr_enc_k256_w12_swapped
+    movdqa %xmm12, %xmm0
+    movdqa %xmm12, %xmm1
+    paddq .Laesni_ctr_inc_be+16(%rip), %xmm1
+    movdqa %xmm12, %xmm2
+    paddq .Laesni_ctr_inc_be+32(%rip), %xmm2
+    movdqa %xmm12, %xmm3
+    paddq .Laesni_ctr_inc_be+48(%rip), %xmm3
+    movdqa %xmm12, %xmm4
+    paddq .Laesni_ctr_inc_be+64(%rip), %xmm4
+    movdqa %xmm12, %xmm5
+    paddq .Laesni_ctr_inc_be+80(%rip), %xmm5
+    movdqa %xmm12, %xmm6
+    paddq .Laesni_ctr_inc_be+96(%rip), %xmm6
+    movdqa %xmm12, %xmm7
+    paddq .Laesni_ctr_inc_be+112(%rip), %xmm7
+    movdqa %xmm12, %xmm8
+    paddq .Laesni_ctr_inc_be+128(%rip), %xmm8
+    movdqa %xmm12, %xmm9
+    paddq .Laesni_ctr_inc_be+144(%rip), %xmm9
+    movdqa %xmm12, %xmm10
+    paddq .Laesni_ctr_inc_be+160(%rip), %xmm10
+    movdqa %xmm12, %xmm11
+    paddq .Laesni_ctr_inc_be+176(%rip), %xmm11
+    paddq .Laesni_ctr_step12(%rip), %xmm12
+    add $12, %r9
+    jmp .Laes_gen_aesni_ctr_enc_k256_w12_counters
+.Laes_gen_aesni_ctr_enc_k256_w12_swapped:
+    mov %r9, %r11
+    add $11, %r11
+    jc .Laes_gen_aesni_ctr_enc_k256_w12_carry
+    movq %r9, %xmm12
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm12
+    movdqa %xmm12, %xmm0
+    movdqa %xmm12, %xmm1
+    paddq .Laesni_ctr_inc_le+16(%rip), %xmm1
+    movdqa %xmm12, %xmm2
+    paddq .Laesni_ctr_inc_le+32(%rip), %xmm2
+    movdqa %xmm12, %xmm3
+    paddq .Laesni_ctr_inc_le+48(%rip), %xmm3
+    movdqa %xmm12, %xmm4
+    paddq .Laesni_ctr_inc_le+64(%rip), %xmm4
+    movdqa %xmm12, %xmm5
+    paddq .Laesni_ctr_inc_le+80(%rip), %xmm5
+    movdqa %xmm12, %xmm6
+    paddq .Laesni_ctr_inc_le+96(%rip), %xmm6
+    movdqa %xmm12, %xmm7
+    paddq .Laesni_ctr_inc_le+112(%rip), %xmm7
+    movdqa %xmm12, %xmm8
+    paddq .Laesni_ctr_inc_le+128(%rip), %xmm8
+    movdqa %xmm12, %xmm9
+    paddq .Laesni_ctr_inc_le+144(%rip), %xmm9
+    movdqa %xmm12, %xmm10
+    paddq .Laesni_ctr_inc_le+160(%rip), %xmm10
+    movdqa %xmm12, %xmm11
+    paddq .Laesni_ctr_inc_le+176(%rip), %xmm11
+    add $12, %r9
+    adc $0, %r10
+    jmp .Laes_gen_aesni_ctr_enc_k256_w12_swap
+.Laes_gen_aesni_ctr_enc_k256_w12_carry:
+    movq %r9, %xmm0
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm0
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm1
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm1
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm2
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm2
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm3
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm3
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm4
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm4
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm5
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm5
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm6
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm6
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm7
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm7
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm8
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm8
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm9
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm9
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm10
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm10
+    add $1, %r9
+    adc $0, %r10
+    movq %r9, %xmm11
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm11
+    add $1, %r9
+    adc $0, %r10
+.Laes_gen_aesni_ctr_enc_k256_w12_swap:
+    movq %r9, %xmm12
+    movq %r10, %xmm13
+    punpcklqdq %xmm13, %xmm12
+    pshufb .Laesni_ctr_bswap(%rip), %xmm0
+    pshufb .Laesni_ctr_bswap(%rip), %xmm1
+    pshufb .Laesni_ctr_bswap(%rip), %xmm2
+    pshufb .Laesni_ctr_bswap(%rip), %xmm3
+    pshufb .Laesni_ctr_bswap(%rip), %xmm4
+    pshufb .Laesni_ctr_bswap(%rip), %xmm5
+    pshufb .Laesni_ctr_bswap(%rip), %xmm6
+    pshufb .Laesni_ctr_bswap(%rip), %xmm7
+    pshufb .Laesni_ctr_bswap(%rip), %xmm8
+    pshufb .Laesni_ctr_bswap(%rip), %xmm9
+    pshufb .Laesni_ctr_bswap(%rip), %xmm10
+    pshufb .Laesni_ctr_bswap(%rip), %xmm11
+    pshufb .Laesni_ctr_bswap(%rip), %xmm12
+.Laes_gen_aesni_ctr_enc_k256_w12_counters:
+    pxor %xmm14, %xmm0
+    pxor %xmm14, %xmm1
+    pxor %xmm14, %xmm2
+    pxor %xmm14, %xmm3
+    pxor %xmm14, %xmm4
+    pxor %xmm14, %xmm5
+    pxor %xmm14, %xmm6
+    pxor %xmm14, %xmm7
+    pxor %xmm14, %xmm8
+    pxor %xmm14, %xmm9
+    pxor %xmm14, %xmm10
+    pxor %xmm14, %xmm11
+    movdqu 16(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    movdqu 32(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    movdqu 48(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    movdqu 64(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    movdqu 80(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    movdqu 96(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    movdqu 112(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    movdqu 128(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    movdqu 144(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    movdqu 160(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    movdqu 176(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    movdqu 192(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    movdqu 208(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xe5    # aesenc %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xed    # aesenc %xmm13, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xf5    # aesenc %xmm13, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xfd    # aesenc %xmm13, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc7    # aesenclast %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcf    # aesenclast %xmm15, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd7    # aesenclast %xmm15, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xdf    # aesenclast %xmm15, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe7    # aesenclast %xmm15, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xef    # aesenclast %xmm15, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xf7    # aesenclast %xmm15, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xff    # aesenclast %xmm15, %xmm7
+    .byte 0x66,0x45,0x0f,0x38,0xdd,0xc7    # aesenclast %xmm15, %xmm8
+    .byte 0x66,0x45,0x0f,0x38,0xdd,0xcf    # aesenclast %xmm15, %xmm9
+    .byte 0x66,0x45,0x0f,0x38,0xdd,0xd7    # aesenclast %xmm15, %xmm10
+    .byte 0x66,0x45,0x0f,0x38,0xdd,0xdf    # aesenclast %xmm15, %xmm11
+    movdqu 0(%rcx), %xmm13
+    pxor %xmm13, %xmm0
+    movdqu 16(%rcx), %xmm13
+    pxor %xmm13, %xmm1
+    movdqu 32(%rcx), %xmm13
+    pxor %xmm13, %xmm2
+    movdqu 48(%rcx), %xmm13
+    pxor %xmm13, %xmm3
+    movdqu 64(%rcx), %xmm13
+    pxor %xmm13, %xmm4
+    movdqu 80(%rcx), %xmm13
+    pxor %xmm13, %xmm5
+    movdqu 96(%rcx), %xmm13
+    pxor %xmm13, %xmm6
+    movdqu 112(%rcx), %xmm13
+    pxor %xmm13, %xmm7
+    movdqu 128(%rcx), %xmm13
+    pxor %xmm13, %xmm8
+    movdqu 144(%rcx), %xmm13
+    pxor %xmm13, %xmm9
+    movdqu 160(%rcx), %xmm13
+    pxor %xmm13, %xmm10
+    movdqu 176(%rcx), %xmm13
+    pxor %xmm13, %xmm11
+    movdqu %xmm0, 0(%rdx)
+    movdqu %xmm1, 16(%rdx)
+    movdqu %xmm2, 32(%rdx)
+    movdqu %xmm3, 48(%rdx)
+    movdqu %xmm4, 64(%rdx)
+    movdqu %xmm5, 80(%rdx)
+    movdqu %xmm6, 96(%rdx)
+    movdqu %xmm7, 112(%rdx)
+    movdqu %xmm8, 128(%rdx)
+    movdqu %xmm9, 144(%rdx)
+    movdqu %xmm10, 160(%rdx)
+    movdqu %xmm11, 176(%rdx)
+    add $192, %rcx
+    add $192, %rdx
+    sub $12, %r8
+    cmp $12, %r8
+    jae .Laes_gen_aesni_ctr_enc_k256_w12_loop
+.Laes_gen_aesni_ctr_enc_k256_w12_done:
+    movdqu %xmm12, (%rsi)
+    pxor %xmm0, %xmm0
+    pxor %xmm1, %xmm1
+    pxor %xmm2, %xmm2
+    pxor %xmm3, %xmm3
+    pxor %xmm4, %xmm4
+    pxor %xmm5, %xmm5
+    pxor %xmm6, %xmm6
+    pxor %xmm7, %xmm7
+    pxor %xmm8, %xmm8
+    pxor %xmm9, %xmm9
+    pxor %xmm10, %xmm10
+    pxor %xmm11, %xmm11
+    pxor %xmm12, %xmm12
+    pxor %xmm13, %xmm13
+    pxor %xmm14, %xmm14
+    pxor %xmm15, %xmm15
+    ret
+    .size aes_gen_aesni_ctr_enc_k256_w12, .-aes_gen_aesni_ctr_enc_k256_w12
 
 # void aes_gen_aesni_ctr_enc_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.

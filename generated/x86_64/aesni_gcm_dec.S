@@ -15,6 +15,8 @@
     .quad 2, 0
     .quad 3, 0
     .quad 4, 0
+    .quad 5, 0
+    .quad 6, 0
 # entry r: L r added to byte 15 of each lane
 .Laesni_gcm_inc_be1:
     .quad 0, 0x0000000000000000
@@ -22,6 +24,8 @@
     .quad 0, 0x0200000000000000
     .quad 0, 0x0300000000000000
     .quad 0, 0x0400000000000000
+    .quad 0, 0x0500000000000000
+    .quad 0, 0x0600000000000000
 # lane j: j added to the counter
 .Laesni_gcm_lanes1:
     .quad 0, 0
@@ -37,6 +41,724 @@
     .quad 0, 0
 
     .text
+
+# void aes_gen_aesni_gcm_dec_k128_w6(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 6 blocks per iteration.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 10 reloaded per group.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 6 blocks, then what is left a vector at a time (the last one partial).
+# Requires: SSE2, SSSE3, AESNI, PCLMUL.
+# Register map:
+#   %xmm0 block 0
+#   %xmm1 block 1
+#   %xmm2 block 2
+#   %xmm3 block 3
+#   %xmm4 block 4
+#   %xmm5 block 5
+#   %xmm6 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %xmm7 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
+#   %xmm8 GHASH: low products
+#   %xmm9 GHASH: middle products
+#   %xmm10 GHASH: high products; between groups the running hash, reflected
+#   %xmm11 GHASH: a block register of data
+#   %xmm12 GHASH: the next one
+#   %xmm13 GHASH: a key power, a product
+#   %xmm14 GHASH: a product
+#   %xmm15 rk0
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+    .globl aes_gen_aesni_gcm_dec_k128_w6
+    .type aes_gen_aesni_gcm_dec_k128_w6, @function
+    .p2align 5
+aes_gen_aesni_gcm_dec_k128_w6:
+    endbr64
+    movdqu 0(%rdi), %xmm15
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w6_no_ek0
+    movdqu 32(%rdx), %xmm0
+    pxor %xmm15, %xmm0
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    movdqu %xmm0, 32(%rdx)
+.Laes_gen_aesni_gcm_dec_k128_w6_no_ek0:
+    movdqu (%rdx), %xmm10
+    movdqu 16(%rdx), %xmm6
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $96, %r9
+    jb .Laes_gen_aesni_gcm_dec_k128_w6_done
+    .p2align 4
+.Laes_gen_aesni_gcm_dec_k128_w6_loop:
+    cmp $249, %r11b
+    ja .Laes_gen_aesni_gcm_dec_k128_w6_carry38
+    movdqa %xmm6, %xmm0
+    paddd .Laesni_gcm_inc_be1(%rip), %xmm0
+    movdqa %xmm6, %xmm1
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
+    movdqa %xmm6, %xmm2
+    paddd .Laesni_gcm_inc_be1+32(%rip), %xmm2
+    movdqa %xmm6, %xmm3
+    paddd .Laesni_gcm_inc_be1+48(%rip), %xmm3
+    movdqa %xmm6, %xmm4
+    paddd .Laesni_gcm_inc_be1+64(%rip), %xmm4
+    movdqa %xmm6, %xmm5
+    paddd .Laesni_gcm_inc_be1+80(%rip), %xmm5
+    paddd .Laesni_gcm_inc_be1+96(%rip), %xmm6
+    jmp .Laes_gen_aesni_gcm_dec_k128_w6_counted38
+.Laes_gen_aesni_gcm_dec_k128_w6_carry38:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    movdqa %xmm6, %xmm0
+    paddd .Laesni_gcm_inc1(%rip), %xmm0
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    movdqa %xmm6, %xmm1
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm1
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
+    movdqa %xmm6, %xmm2
+    paddd .Laesni_gcm_inc1+32(%rip), %xmm2
+    pshufb .Laesni_gcm_bswap(%rip), %xmm2
+    movdqa %xmm6, %xmm3
+    paddd .Laesni_gcm_inc1+48(%rip), %xmm3
+    pshufb .Laesni_gcm_bswap(%rip), %xmm3
+    movdqa %xmm6, %xmm4
+    paddd .Laesni_gcm_inc1+64(%rip), %xmm4
+    pshufb .Laesni_gcm_bswap(%rip), %xmm4
+    movdqa %xmm6, %xmm5
+    paddd .Laesni_gcm_inc1+80(%rip), %xmm5
+    pshufb .Laesni_gcm_bswap(%rip), %xmm5
+    paddd .Laesni_gcm_inc1+96(%rip), %xmm6
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
+.Laes_gen_aesni_gcm_dec_k128_w6_counted38:
+    add $6, %r11d
+    pxor %xmm15, %xmm0
+    movdqu 0(%r8), %xmm11
+    pxor %xmm15, %xmm1
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    pxor %xmm15, %xmm2
+    pxor %xmm10, %xmm11
+    pxor %xmm15, %xmm3
+    movdqu 928(%rsi), %xmm13
+    pxor %xmm15, %xmm4
+    movdqa %xmm11, %xmm8
+    pxor %xmm15, %xmm5
+    pclmulqdq $0, %xmm13, %xmm8
+    movdqu 16(%rdi), %xmm7
+    movdqa %xmm11, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    pclmulqdq $17, %xmm13, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    pshufd $78, %xmm11, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    pxor %xmm12, %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 1952(%rsi), %xmm13
+    movdqa %xmm11, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    pclmulqdq $0, %xmm13, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 16(%r8), %xmm11
+    movdqu 32(%rdi), %xmm7
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 944(%rsi), %xmm13
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqa %xmm11, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    pclmulqdq $0, %xmm13, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    pxor %xmm14, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    movdqa %xmm11, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    pclmulqdq $17, %xmm13, %xmm14
+    movdqu 48(%rdi), %xmm7
+    pxor %xmm14, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 1968(%rsi), %xmm13
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    pclmulqdq $0, %xmm13, %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    movdqu 32(%r8), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 64(%rdi), %xmm7
+    movdqu 960(%rsi), %xmm13
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqa %xmm11, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    pclmulqdq $0, %xmm13, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    pxor %xmm14, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqa %xmm11, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    pshufd $78, %xmm11, %xmm12
+    movdqu 80(%rdi), %xmm7
+    pxor %xmm12, %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 1984(%rsi), %xmm13
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    pclmulqdq $0, %xmm13, %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 48(%r8), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 976(%rsi), %xmm13
+    movdqu 96(%rdi), %xmm7
+    movdqa %xmm11, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    pclmulqdq $0, %xmm13, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    pclmulqdq $17, %xmm13, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    pxor %xmm14, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    pshufd $78, %xmm11, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    pxor %xmm12, %xmm11
+    movdqu 112(%rdi), %xmm7
+    movdqu 2000(%rsi), %xmm13
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    pclmulqdq $0, %xmm13, %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    movdqu 64(%r8), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    movdqu 992(%rsi), %xmm13
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    movdqu 128(%rdi), %xmm7
+    pxor %xmm14, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqa %xmm11, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    pclmulqdq $17, %xmm13, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    pxor %xmm14, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    pshufd $78, %xmm11, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    pxor %xmm12, %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 2016(%rsi), %xmm13
+    movdqu 144(%rdi), %xmm7
+    pclmulqdq $0, %xmm13, %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 80(%r8), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 1008(%rsi), %xmm13
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqa %xmm11, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    pclmulqdq $0, %xmm13, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    pxor %xmm14, %xmm8
+    movdqu 160(%rdi), %xmm7
+    movdqa %xmm11, %xmm14
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    pclmulqdq $17, %xmm13, %xmm14
+    .byte 0x66,0x0f,0x38,0xdd,0xcf         # aesenclast %xmm7, %xmm1
+    pxor %xmm14, %xmm10
+    .byte 0x66,0x0f,0x38,0xdd,0xd7         # aesenclast %xmm7, %xmm2
+    pshufd $78, %xmm11, %xmm12
+    .byte 0x66,0x0f,0x38,0xdd,0xdf         # aesenclast %xmm7, %xmm3
+    pxor %xmm12, %xmm11
+    .byte 0x66,0x0f,0x38,0xdd,0xe7         # aesenclast %xmm7, %xmm4
+    movdqu 2032(%rsi), %xmm13
+    .byte 0x66,0x0f,0x38,0xdd,0xef         # aesenclast %xmm7, %xmm5
+    pclmulqdq $0, %xmm13, %xmm11
+    movdqu 0(%r8), %xmm7
+    pxor %xmm11, %xmm9
+    pxor %xmm8, %xmm9
+    pxor %xmm7, %xmm0
+    pxor %xmm10, %xmm9
+    movdqu 16(%r8), %xmm7
+    movdqu .Lgcm_fold(%rip), %xmm13
+    pxor %xmm7, %xmm1
+    movdqa %xmm8, %xmm14
+    movdqu 32(%r8), %xmm7
+    pclmulqdq $16, %xmm13, %xmm14
+    pxor %xmm7, %xmm2
+    pshufd $78, %xmm8, %xmm8
+    movdqu 48(%r8), %xmm7
+    pxor %xmm8, %xmm9
+    pxor %xmm7, %xmm3
+    pxor %xmm14, %xmm9
+    movdqu 64(%r8), %xmm7
+    movdqa %xmm9, %xmm14
+    pxor %xmm7, %xmm4
+    pclmulqdq $16, %xmm13, %xmm14
+    movdqu 80(%r8), %xmm7
+    pshufd $78, %xmm9, %xmm9
+    pxor %xmm7, %xmm5
+    pxor %xmm9, %xmm10
+    pxor %xmm14, %xmm10
+    movdqu %xmm0, 0(%rcx)
+    movdqu %xmm1, 16(%rcx)
+    movdqu %xmm2, 32(%rcx)
+    movdqu %xmm3, 48(%rcx)
+    movdqu %xmm4, 64(%rcx)
+    movdqu %xmm5, 80(%rcx)
+    add $96, %r8
+    add $96, %rcx
+    sub $96, %r9
+    cmp $96, %r9
+    jae .Laes_gen_aesni_gcm_dec_k128_w6_loop
+.Laes_gen_aesni_gcm_dec_k128_w6_done:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    lea 15(%r9), %rax
+    shr $4, %rax
+    movq %rax, %xmm13
+    paddd %xmm6, %xmm13
+    pshufb .Laesni_gcm_bswap(%rip), %xmm13
+    movdqu %xmm13, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k128_w6_tail
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w6_tag_done
+.Laes_gen_aesni_gcm_dec_k128_w6_tail:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    movdqa %xmm10, %xmm11
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm8
+    pclmulqdq $0, %xmm13, %xmm8
+    movdqa %xmm11, %xmm10
+    pclmulqdq $17, %xmm13, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    movdqa %xmm11, %xmm9
+    pclmulqdq $0, %xmm13, %xmm9
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w6_no_last
+    movdqu 48(%rdx), %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 1008(%rsi), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 2032(%rsi), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+.Laes_gen_aesni_gcm_dec_k128_w6_no_last:
+    cmp $64, %r9
+    jb .Laes_gen_aesni_gcm_dec_k128_w6_tail_past4
+    movdqa %xmm6, %xmm0
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    movdqa %xmm6, %xmm1
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm1
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
+    movdqa %xmm6, %xmm2
+    paddd .Laesni_gcm_inc1+32(%rip), %xmm2
+    pshufb .Laesni_gcm_bswap(%rip), %xmm2
+    movdqa %xmm6, %xmm3
+    paddd .Laesni_gcm_inc1+48(%rip), %xmm3
+    pshufb .Laesni_gcm_bswap(%rip), %xmm3
+    paddd .Laesni_gcm_inc1+64(%rip), %xmm6
+    pxor %xmm15, %xmm0
+    pxor %xmm15, %xmm1
+    pxor %xmm15, %xmm2
+    pxor %xmm15, %xmm3
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xcf         # aesenclast %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdd,0xd7         # aesenclast %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdd,0xdf         # aesenclast %xmm7, %xmm3
+    movdqu (%r8), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 16(%r8), %xmm11
+    pxor %xmm11, %xmm1
+    movdqu %xmm1, 16(%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 16(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1040(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 32(%r8), %xmm11
+    pxor %xmm11, %xmm2
+    movdqu %xmm2, 32(%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 32(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1056(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 48(%r8), %xmm11
+    pxor %xmm11, %xmm3
+    movdqu %xmm3, 48(%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 48(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1072(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_aesni_gcm_dec_k128_w6_tail_past4:
+    cmp $32, %r9
+    jb .Laes_gen_aesni_gcm_dec_k128_w6_tail_past2
+    movdqa %xmm6, %xmm0
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    movdqa %xmm6, %xmm1
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm1
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
+    paddd .Laesni_gcm_inc1+32(%rip), %xmm6
+    pxor %xmm15, %xmm0
+    pxor %xmm15, %xmm1
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xcf         # aesenclast %xmm7, %xmm1
+    movdqu (%r8), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 16(%r8), %xmm11
+    pxor %xmm11, %xmm1
+    movdqu %xmm1, 16(%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 16(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1040(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_aesni_gcm_dec_k128_w6_tail_past2:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_gcm_dec_k128_w6_tail_past1
+    movdqa %xmm6, %xmm0
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm6
+    pxor %xmm15, %xmm0
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    movdqu (%r8), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_aesni_gcm_dec_k128_w6_tail_past1:
+    test %r9, %r9
+    jz .Laes_gen_aesni_gcm_dec_k128_w6_reduce
+    movdqa %xmm6, %xmm0
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm6
+    pxor %xmm15, %xmm0
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k128_w6_bounce_in:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k128_w6_bounce_in
+    xor %rsi, %rsi
+    movdqu -16(%rsp), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k128_w6_bounce_out:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k128_w6_bounce_out
+    xor %rsi, %rsi
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm0, %xmm0
+    movdqu %xmm0, -16(%rsp)
+.Laes_gen_aesni_gcm_dec_k128_w6_reduce:
+    pxor %xmm8, %xmm9
+    pxor %xmm10, %xmm9
+    movdqu .Lgcm_fold(%rip), %xmm13
+    movdqa %xmm8, %xmm14
+    pclmulqdq $16, %xmm13, %xmm14
+    pshufd $78, %xmm8, %xmm8
+    pxor %xmm8, %xmm9
+    pxor %xmm14, %xmm9
+    movdqa %xmm9, %xmm14
+    pclmulqdq $16, %xmm13, %xmm14
+    pshufd $78, %xmm9, %xmm9
+    pxor %xmm9, %xmm10
+    pxor %xmm14, %xmm10
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w6_tag_done
+    movdqu 32(%rdx), %xmm11
+    movdqa %xmm10, %xmm13
+    pshufb .Laesni_gcm_bswap(%rip), %xmm13
+    pxor %xmm13, %xmm11
+    movdqu %xmm11, 48(%rdx)
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, 32(%rdx)
+    movdqu %xmm11, (%rdx)
+    jmp .Laes_gen_aesni_gcm_dec_k128_w6_tail_done
+.Laes_gen_aesni_gcm_dec_k128_w6_tag_done:
+    movdqu %xmm10, (%rdx)
+.Laes_gen_aesni_gcm_dec_k128_w6_tail_done:
+    pxor %xmm0, %xmm0
+    pxor %xmm1, %xmm1
+    pxor %xmm2, %xmm2
+    pxor %xmm3, %xmm3
+    pxor %xmm4, %xmm4
+    pxor %xmm5, %xmm5
+    pxor %xmm6, %xmm6
+    pxor %xmm7, %xmm7
+    pxor %xmm8, %xmm8
+    pxor %xmm9, %xmm9
+    pxor %xmm10, %xmm10
+    pxor %xmm11, %xmm11
+    pxor %xmm12, %xmm12
+    pxor %xmm13, %xmm13
+    pxor %xmm14, %xmm14
+    pxor %xmm15, %xmm15
+    ret
+    .size aes_gen_aesni_gcm_dec_k128_w6, .-aes_gen_aesni_gcm_dec_k128_w6
 
 # void aes_gen_aesni_gcm_dec_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
@@ -275,21 +997,17 @@ aes_gen_aesni_gcm_dec_k128_w4:
     jae .Laes_gen_aesni_gcm_dec_k128_w4_loop
 .Laes_gen_aesni_gcm_dec_k128_w4_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
-    movdqa %xmm4, %xmm11
+    lea 15(%r9), %rax
+    shr $4, %rax
+    movq %rax, %xmm11
+    paddd %xmm4, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
     movdqu %xmm11, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_aesni_gcm_dec_k128_w4_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k128_w4_tail_done
+    jz .Laes_gen_aesni_gcm_dec_k128_w4_tag_done
 .Laes_gen_aesni_gcm_dec_k128_w4_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -322,12 +1040,86 @@ aes_gen_aesni_gcm_dec_k128_w4:
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
 .Laes_gen_aesni_gcm_dec_k128_w4_no_last:
-.Laes_gen_aesni_gcm_dec_k128_w4_tail_loop:
-    cmp $16, %r9
-    jb .Laes_gen_aesni_gcm_dec_k128_w4_tail_partial
+    cmp $32, %r9
+    jb .Laes_gen_aesni_gcm_dec_k128_w4_tail_past2
     movdqa %xmm4, %xmm0
-    paddd .Laesni_gcm_inc1+16(%rip), %xmm4
     pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    movdqa %xmm4, %xmm1
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm1
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
+    paddd .Laesni_gcm_inc1+32(%rip), %xmm4
+    pxor %xmm13, %xmm0
+    pxor %xmm13, %xmm1
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xce    # aesenclast %xmm14, %xmm1
+    movdqu (%r8), %xmm9
+    pxor %xmm9, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1024(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    movdqu 16(%r8), %xmm9
+    pxor %xmm9, %xmm1
+    movdqu %xmm1, 16(%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu 16(%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1040(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_aesni_gcm_dec_k128_w4_tail_past2:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_gcm_dec_k128_w4_tail_past1
+    movdqa %xmm4, %xmm0
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm4
     pxor %xmm13, %xmm0
     movdqu 16(%rdi), %xmm5
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
@@ -367,13 +1159,12 @@ aes_gen_aesni_gcm_dec_k128_w4:
     add $16, %rcx
     add $16, %r11
     sub $16, %r9
-    jmp .Laes_gen_aesni_gcm_dec_k128_w4_tail_loop
-.Laes_gen_aesni_gcm_dec_k128_w4_tail_partial:
+.Laes_gen_aesni_gcm_dec_k128_w4_tail_past1:
     test %r9, %r9
     jz .Laes_gen_aesni_gcm_dec_k128_w4_reduce
     movdqa %xmm4, %xmm0
-    paddd .Laesni_gcm_inc1+16(%rip), %xmm4
     pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm4
     pxor %xmm13, %xmm0
     movdqu 16(%rdi), %xmm5
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
@@ -452,9 +1243,11 @@ aes_gen_aesni_gcm_dec_k128_w4:
     movdqu %xmm9, 48(%rdx)
     pxor %xmm9, %xmm9
     movdqu %xmm9, 32(%rdx)
+    movdqu %xmm9, (%rdx)
+    jmp .Laes_gen_aesni_gcm_dec_k128_w4_tail_done
 .Laes_gen_aesni_gcm_dec_k128_w4_tag_done:
-.Laes_gen_aesni_gcm_dec_k128_w4_tail_done:
     movdqu %xmm8, (%rdx)
+.Laes_gen_aesni_gcm_dec_k128_w4_tail_done:
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -643,21 +1436,17 @@ aes_gen_aesni_gcm_dec_k128_w2:
     jae .Laes_gen_aesni_gcm_dec_k128_w2_loop
 .Laes_gen_aesni_gcm_dec_k128_w2_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm2
-    movdqa %xmm2, %xmm9
+    lea 15(%r9), %rax
+    shr $4, %rax
+    movq %rax, %xmm9
+    paddd %xmm2, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
     movdqu %xmm9, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_aesni_gcm_dec_k128_w2_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k128_w2_tail_done
+    jz .Laes_gen_aesni_gcm_dec_k128_w2_tag_done
 .Laes_gen_aesni_gcm_dec_k128_w2_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -690,12 +1479,11 @@ aes_gen_aesni_gcm_dec_k128_w2:
     pclmulqdq $0, %xmm9, %xmm7
     pxor %xmm7, %xmm5
 .Laes_gen_aesni_gcm_dec_k128_w2_no_last:
-.Laes_gen_aesni_gcm_dec_k128_w2_tail_loop:
     cmp $16, %r9
-    jb .Laes_gen_aesni_gcm_dec_k128_w2_tail_partial
+    jb .Laes_gen_aesni_gcm_dec_k128_w2_tail_past1
     movdqa %xmm2, %xmm0
-    paddd .Laesni_gcm_inc1+16(%rip), %xmm2
     pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm2
     pxor %xmm11, %xmm0
     movdqu 16(%rdi), %xmm3
     .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
@@ -733,13 +1521,12 @@ aes_gen_aesni_gcm_dec_k128_w2:
     add $16, %rcx
     add $16, %r11
     sub $16, %r9
-    jmp .Laes_gen_aesni_gcm_dec_k128_w2_tail_loop
-.Laes_gen_aesni_gcm_dec_k128_w2_tail_partial:
+.Laes_gen_aesni_gcm_dec_k128_w2_tail_past1:
     test %r9, %r9
     jz .Laes_gen_aesni_gcm_dec_k128_w2_reduce
     movdqa %xmm2, %xmm0
-    paddd .Laesni_gcm_inc1+16(%rip), %xmm2
     pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm2
     pxor %xmm11, %xmm0
     movdqu 16(%rdi), %xmm3
     .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
@@ -816,9 +1603,11 @@ aes_gen_aesni_gcm_dec_k128_w2:
     movdqu %xmm7, 48(%rdx)
     pxor %xmm7, %xmm7
     movdqu %xmm7, 32(%rdx)
+    movdqu %xmm7, (%rdx)
+    jmp .Laes_gen_aesni_gcm_dec_k128_w2_tail_done
 .Laes_gen_aesni_gcm_dec_k128_w2_tag_done:
-.Laes_gen_aesni_gcm_dec_k128_w2_tail_done:
     movdqu %xmm6, (%rdx)
+.Laes_gen_aesni_gcm_dec_k128_w2_tail_done:
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -973,21 +1762,17 @@ aes_gen_aesni_gcm_dec_k128_w1:
     jae .Laes_gen_aesni_gcm_dec_k128_w1_loop
 .Laes_gen_aesni_gcm_dec_k128_w1_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
-    movdqa %xmm1, %xmm8
+    lea 15(%r9), %rax
+    shr $4, %rax
+    movq %rax, %xmm8
+    paddd %xmm1, %xmm8
     pshufb .Laesni_gcm_bswap(%rip), %xmm8
     movdqu %xmm8, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_aesni_gcm_dec_k128_w1_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k128_w1_tail_done
+    jz .Laes_gen_aesni_gcm_dec_k128_w1_tag_done
 .Laes_gen_aesni_gcm_dec_k128_w1_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -1020,55 +1805,11 @@ aes_gen_aesni_gcm_dec_k128_w1:
     pclmulqdq $0, %xmm8, %xmm6
     pxor %xmm6, %xmm4
 .Laes_gen_aesni_gcm_dec_k128_w1_no_last:
-.Laes_gen_aesni_gcm_dec_k128_w1_tail_loop:
-    cmp $16, %r9
-    jb .Laes_gen_aesni_gcm_dec_k128_w1_tail_partial
-    movdqa %xmm1, %xmm0
-    paddd .Laesni_gcm_inc1+16(%rip), %xmm1
-    pshufb .Laesni_gcm_bswap(%rip), %xmm0
-    pxor %xmm10, %xmm0
-    movdqu 16(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 32(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 48(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 64(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 80(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
-    movdqu (%r8), %xmm6
-    pxor %xmm6, %xmm0
-    movdqu %xmm0, (%rcx)
-    pshufb .Laesni_gcm_bswap(%rip), %xmm6
-    movdqu (%r11), %xmm8
-    movdqa %xmm6, %xmm9
-    pclmulqdq $0, %xmm8, %xmm9
-    pxor %xmm9, %xmm3
-    movdqa %xmm6, %xmm9
-    pclmulqdq $17, %xmm8, %xmm9
-    pxor %xmm9, %xmm5
-    pshufd $78, %xmm6, %xmm7
-    pxor %xmm7, %xmm6
-    movdqu 1024(%r11), %xmm8
-    pclmulqdq $0, %xmm8, %xmm6
-    pxor %xmm6, %xmm4
-    add $16, %r8
-    add $16, %rcx
-    add $16, %r11
-    sub $16, %r9
-    jmp .Laes_gen_aesni_gcm_dec_k128_w1_tail_loop
-.Laes_gen_aesni_gcm_dec_k128_w1_tail_partial:
     test %r9, %r9
     jz .Laes_gen_aesni_gcm_dec_k128_w1_reduce
     movdqa %xmm1, %xmm0
-    paddd .Laesni_gcm_inc1+16(%rip), %xmm1
     pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm1
     pxor %xmm10, %xmm0
     movdqu 16(%rdi), %xmm2
     .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
@@ -1144,9 +1885,11 @@ aes_gen_aesni_gcm_dec_k128_w1:
     movdqu %xmm6, 48(%rdx)
     pxor %xmm6, %xmm6
     movdqu %xmm6, 32(%rdx)
+    movdqu %xmm6, (%rdx)
+    jmp .Laes_gen_aesni_gcm_dec_k128_w1_tail_done
 .Laes_gen_aesni_gcm_dec_k128_w1_tag_done:
-.Laes_gen_aesni_gcm_dec_k128_w1_tail_done:
     movdqu %xmm5, (%rdx)
+.Laes_gen_aesni_gcm_dec_k128_w1_tail_done:
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1165,6 +1908,766 @@ aes_gen_aesni_gcm_dec_k128_w1:
     pxor %xmm15, %xmm15
     ret
     .size aes_gen_aesni_gcm_dec_k128_w1, .-aes_gen_aesni_gcm_dec_k128_w1
+
+# void aes_gen_aesni_gcm_dec_k192_w6(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 6 blocks per iteration.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 12 reloaded per group.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 6 blocks, then what is left a vector at a time (the last one partial).
+# Requires: SSE2, SSSE3, AESNI, PCLMUL.
+# Register map:
+#   %xmm0 block 0
+#   %xmm1 block 1
+#   %xmm2 block 2
+#   %xmm3 block 3
+#   %xmm4 block 4
+#   %xmm5 block 5
+#   %xmm6 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %xmm7 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12
+#   %xmm8 GHASH: low products
+#   %xmm9 GHASH: middle products
+#   %xmm10 GHASH: high products; between groups the running hash, reflected
+#   %xmm11 GHASH: a block register of data
+#   %xmm12 GHASH: the next one
+#   %xmm13 GHASH: a key power, a product
+#   %xmm14 GHASH: a product
+#   %xmm15 rk0
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+    .globl aes_gen_aesni_gcm_dec_k192_w6
+    .type aes_gen_aesni_gcm_dec_k192_w6, @function
+    .p2align 5
+aes_gen_aesni_gcm_dec_k192_w6:
+    endbr64
+    movdqu 0(%rdi), %xmm15
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w6_no_ek0
+    movdqu 32(%rdx), %xmm0
+    pxor %xmm15, %xmm0
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 176(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 192(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    movdqu %xmm0, 32(%rdx)
+.Laes_gen_aesni_gcm_dec_k192_w6_no_ek0:
+    movdqu (%rdx), %xmm10
+    movdqu 16(%rdx), %xmm6
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $96, %r9
+    jb .Laes_gen_aesni_gcm_dec_k192_w6_done
+    .p2align 4
+.Laes_gen_aesni_gcm_dec_k192_w6_loop:
+    cmp $249, %r11b
+    ja .Laes_gen_aesni_gcm_dec_k192_w6_carry42
+    movdqa %xmm6, %xmm0
+    paddd .Laesni_gcm_inc_be1(%rip), %xmm0
+    movdqa %xmm6, %xmm1
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
+    movdqa %xmm6, %xmm2
+    paddd .Laesni_gcm_inc_be1+32(%rip), %xmm2
+    movdqa %xmm6, %xmm3
+    paddd .Laesni_gcm_inc_be1+48(%rip), %xmm3
+    movdqa %xmm6, %xmm4
+    paddd .Laesni_gcm_inc_be1+64(%rip), %xmm4
+    movdqa %xmm6, %xmm5
+    paddd .Laesni_gcm_inc_be1+80(%rip), %xmm5
+    paddd .Laesni_gcm_inc_be1+96(%rip), %xmm6
+    jmp .Laes_gen_aesni_gcm_dec_k192_w6_counted42
+.Laes_gen_aesni_gcm_dec_k192_w6_carry42:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    movdqa %xmm6, %xmm0
+    paddd .Laesni_gcm_inc1(%rip), %xmm0
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    movdqa %xmm6, %xmm1
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm1
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
+    movdqa %xmm6, %xmm2
+    paddd .Laesni_gcm_inc1+32(%rip), %xmm2
+    pshufb .Laesni_gcm_bswap(%rip), %xmm2
+    movdqa %xmm6, %xmm3
+    paddd .Laesni_gcm_inc1+48(%rip), %xmm3
+    pshufb .Laesni_gcm_bswap(%rip), %xmm3
+    movdqa %xmm6, %xmm4
+    paddd .Laesni_gcm_inc1+64(%rip), %xmm4
+    pshufb .Laesni_gcm_bswap(%rip), %xmm4
+    movdqa %xmm6, %xmm5
+    paddd .Laesni_gcm_inc1+80(%rip), %xmm5
+    pshufb .Laesni_gcm_bswap(%rip), %xmm5
+    paddd .Laesni_gcm_inc1+96(%rip), %xmm6
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
+.Laes_gen_aesni_gcm_dec_k192_w6_counted42:
+    add $6, %r11d
+    pxor %xmm15, %xmm0
+    pxor %xmm15, %xmm1
+    movdqu 0(%r8), %xmm11
+    pxor %xmm15, %xmm2
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    pxor %xmm15, %xmm3
+    pxor %xmm10, %xmm11
+    pxor %xmm15, %xmm4
+    movdqu 928(%rsi), %xmm13
+    pxor %xmm15, %xmm5
+    movdqa %xmm11, %xmm8
+    movdqu 16(%rdi), %xmm7
+    pclmulqdq $0, %xmm13, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqa %xmm11, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    pclmulqdq $17, %xmm13, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    pshufd $78, %xmm11, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    pxor %xmm12, %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    movdqu 1952(%rsi), %xmm13
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqa %xmm11, %xmm9
+    movdqu 32(%rdi), %xmm7
+    pclmulqdq $0, %xmm13, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 16(%r8), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    movdqu 944(%rsi), %xmm13
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    movdqa %xmm11, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    pclmulqdq $0, %xmm13, %xmm14
+    movdqu 48(%rdi), %xmm7
+    pxor %xmm14, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqa %xmm11, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    pclmulqdq $17, %xmm13, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    pxor %xmm14, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    pshufd $78, %xmm11, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    pxor %xmm12, %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 1968(%rsi), %xmm13
+    movdqu 64(%rdi), %xmm7
+    pclmulqdq $0, %xmm13, %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 32(%r8), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 960(%rsi), %xmm13
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    movdqa %xmm11, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    pclmulqdq $0, %xmm13, %xmm14
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    pxor %xmm14, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqa %xmm11, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    pclmulqdq $17, %xmm13, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    pxor %xmm14, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    pshufd $78, %xmm11, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    pxor %xmm12, %xmm11
+    movdqu 96(%rdi), %xmm7
+    movdqu 1984(%rsi), %xmm13
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    pclmulqdq $0, %xmm13, %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    movdqu 48(%r8), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    movdqu 976(%rsi), %xmm13
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqa %xmm11, %xmm14
+    movdqu 112(%rdi), %xmm7
+    pclmulqdq $0, %xmm13, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    pxor %xmm14, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqa %xmm11, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    pclmulqdq $17, %xmm13, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    pxor %xmm14, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    pshufd $78, %xmm11, %xmm12
+    movdqu 128(%rdi), %xmm7
+    pxor %xmm12, %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 2000(%rsi), %xmm13
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    pclmulqdq $0, %xmm13, %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 64(%r8), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 992(%rsi), %xmm13
+    movdqu 144(%rdi), %xmm7
+    movdqa %xmm11, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    pclmulqdq $0, %xmm13, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    pxor %xmm14, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    movdqa %xmm11, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    pclmulqdq $17, %xmm13, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    pxor %xmm14, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 160(%rdi), %xmm7
+    pshufd $78, %xmm11, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    pxor %xmm12, %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 2016(%rsi), %xmm13
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    pclmulqdq $0, %xmm13, %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    movdqu 80(%r8), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 176(%rdi), %xmm7
+    movdqu 1008(%rsi), %xmm13
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqa %xmm11, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    pclmulqdq $0, %xmm13, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    pxor %xmm14, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqa %xmm11, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    pclmulqdq $17, %xmm13, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    pxor %xmm14, %xmm10
+    movdqu 192(%rdi), %xmm7
+    pshufd $78, %xmm11, %xmm12
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    pxor %xmm12, %xmm11
+    .byte 0x66,0x0f,0x38,0xdd,0xcf         # aesenclast %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdd,0xd7         # aesenclast %xmm7, %xmm2
+    movdqu 2032(%rsi), %xmm13
+    .byte 0x66,0x0f,0x38,0xdd,0xdf         # aesenclast %xmm7, %xmm3
+    pclmulqdq $0, %xmm13, %xmm11
+    .byte 0x66,0x0f,0x38,0xdd,0xe7         # aesenclast %xmm7, %xmm4
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x0f,0x38,0xdd,0xef         # aesenclast %xmm7, %xmm5
+    pxor %xmm8, %xmm9
+    movdqu 0(%r8), %xmm7
+    pxor %xmm10, %xmm9
+    pxor %xmm7, %xmm0
+    movdqu .Lgcm_fold(%rip), %xmm13
+    movdqu 16(%r8), %xmm7
+    movdqa %xmm8, %xmm14
+    pxor %xmm7, %xmm1
+    pclmulqdq $16, %xmm13, %xmm14
+    movdqu 32(%r8), %xmm7
+    pshufd $78, %xmm8, %xmm8
+    pxor %xmm7, %xmm2
+    pxor %xmm8, %xmm9
+    movdqu 48(%r8), %xmm7
+    pxor %xmm14, %xmm9
+    pxor %xmm7, %xmm3
+    movdqa %xmm9, %xmm14
+    movdqu 64(%r8), %xmm7
+    pclmulqdq $16, %xmm13, %xmm14
+    pxor %xmm7, %xmm4
+    pshufd $78, %xmm9, %xmm9
+    movdqu 80(%r8), %xmm7
+    pxor %xmm9, %xmm10
+    pxor %xmm7, %xmm5
+    pxor %xmm14, %xmm10
+    movdqu %xmm0, 0(%rcx)
+    movdqu %xmm1, 16(%rcx)
+    movdqu %xmm2, 32(%rcx)
+    movdqu %xmm3, 48(%rcx)
+    movdqu %xmm4, 64(%rcx)
+    movdqu %xmm5, 80(%rcx)
+    add $96, %r8
+    add $96, %rcx
+    sub $96, %r9
+    cmp $96, %r9
+    jae .Laes_gen_aesni_gcm_dec_k192_w6_loop
+.Laes_gen_aesni_gcm_dec_k192_w6_done:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    lea 15(%r9), %rax
+    shr $4, %rax
+    movq %rax, %xmm13
+    paddd %xmm6, %xmm13
+    pshufb .Laesni_gcm_bswap(%rip), %xmm13
+    movdqu %xmm13, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k192_w6_tail
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w6_tag_done
+.Laes_gen_aesni_gcm_dec_k192_w6_tail:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    movdqa %xmm10, %xmm11
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm8
+    pclmulqdq $0, %xmm13, %xmm8
+    movdqa %xmm11, %xmm10
+    pclmulqdq $17, %xmm13, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    movdqa %xmm11, %xmm9
+    pclmulqdq $0, %xmm13, %xmm9
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w6_no_last
+    movdqu 48(%rdx), %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 1008(%rsi), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 2032(%rsi), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+.Laes_gen_aesni_gcm_dec_k192_w6_no_last:
+    cmp $64, %r9
+    jb .Laes_gen_aesni_gcm_dec_k192_w6_tail_past4
+    movdqa %xmm6, %xmm0
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    movdqa %xmm6, %xmm1
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm1
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
+    movdqa %xmm6, %xmm2
+    paddd .Laesni_gcm_inc1+32(%rip), %xmm2
+    pshufb .Laesni_gcm_bswap(%rip), %xmm2
+    movdqa %xmm6, %xmm3
+    paddd .Laesni_gcm_inc1+48(%rip), %xmm3
+    pshufb .Laesni_gcm_bswap(%rip), %xmm3
+    paddd .Laesni_gcm_inc1+64(%rip), %xmm6
+    pxor %xmm15, %xmm0
+    pxor %xmm15, %xmm1
+    pxor %xmm15, %xmm2
+    pxor %xmm15, %xmm3
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 176(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 192(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xcf         # aesenclast %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdd,0xd7         # aesenclast %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdd,0xdf         # aesenclast %xmm7, %xmm3
+    movdqu (%r8), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 16(%r8), %xmm11
+    pxor %xmm11, %xmm1
+    movdqu %xmm1, 16(%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 16(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1040(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 32(%r8), %xmm11
+    pxor %xmm11, %xmm2
+    movdqu %xmm2, 32(%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 32(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1056(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 48(%r8), %xmm11
+    pxor %xmm11, %xmm3
+    movdqu %xmm3, 48(%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 48(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1072(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_aesni_gcm_dec_k192_w6_tail_past4:
+    cmp $32, %r9
+    jb .Laes_gen_aesni_gcm_dec_k192_w6_tail_past2
+    movdqa %xmm6, %xmm0
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    movdqa %xmm6, %xmm1
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm1
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
+    paddd .Laesni_gcm_inc1+32(%rip), %xmm6
+    pxor %xmm15, %xmm0
+    pxor %xmm15, %xmm1
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 176(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 192(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xcf         # aesenclast %xmm7, %xmm1
+    movdqu (%r8), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 16(%r8), %xmm11
+    pxor %xmm11, %xmm1
+    movdqu %xmm1, 16(%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 16(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1040(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_aesni_gcm_dec_k192_w6_tail_past2:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_gcm_dec_k192_w6_tail_past1
+    movdqa %xmm6, %xmm0
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm6
+    pxor %xmm15, %xmm0
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 176(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 192(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    movdqu (%r8), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_aesni_gcm_dec_k192_w6_tail_past1:
+    test %r9, %r9
+    jz .Laes_gen_aesni_gcm_dec_k192_w6_reduce
+    movdqa %xmm6, %xmm0
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm6
+    pxor %xmm15, %xmm0
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 176(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 192(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k192_w6_bounce_in:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k192_w6_bounce_in
+    xor %rsi, %rsi
+    movdqu -16(%rsp), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k192_w6_bounce_out:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k192_w6_bounce_out
+    xor %rsi, %rsi
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm0, %xmm0
+    movdqu %xmm0, -16(%rsp)
+.Laes_gen_aesni_gcm_dec_k192_w6_reduce:
+    pxor %xmm8, %xmm9
+    pxor %xmm10, %xmm9
+    movdqu .Lgcm_fold(%rip), %xmm13
+    movdqa %xmm8, %xmm14
+    pclmulqdq $16, %xmm13, %xmm14
+    pshufd $78, %xmm8, %xmm8
+    pxor %xmm8, %xmm9
+    pxor %xmm14, %xmm9
+    movdqa %xmm9, %xmm14
+    pclmulqdq $16, %xmm13, %xmm14
+    pshufd $78, %xmm9, %xmm9
+    pxor %xmm9, %xmm10
+    pxor %xmm14, %xmm10
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w6_tag_done
+    movdqu 32(%rdx), %xmm11
+    movdqa %xmm10, %xmm13
+    pshufb .Laesni_gcm_bswap(%rip), %xmm13
+    pxor %xmm13, %xmm11
+    movdqu %xmm11, 48(%rdx)
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, 32(%rdx)
+    movdqu %xmm11, (%rdx)
+    jmp .Laes_gen_aesni_gcm_dec_k192_w6_tail_done
+.Laes_gen_aesni_gcm_dec_k192_w6_tag_done:
+    movdqu %xmm10, (%rdx)
+.Laes_gen_aesni_gcm_dec_k192_w6_tail_done:
+    pxor %xmm0, %xmm0
+    pxor %xmm1, %xmm1
+    pxor %xmm2, %xmm2
+    pxor %xmm3, %xmm3
+    pxor %xmm4, %xmm4
+    pxor %xmm5, %xmm5
+    pxor %xmm6, %xmm6
+    pxor %xmm7, %xmm7
+    pxor %xmm8, %xmm8
+    pxor %xmm9, %xmm9
+    pxor %xmm10, %xmm10
+    pxor %xmm11, %xmm11
+    pxor %xmm12, %xmm12
+    pxor %xmm13, %xmm13
+    pxor %xmm14, %xmm14
+    pxor %xmm15, %xmm15
+    ret
+    .size aes_gen_aesni_gcm_dec_k192_w6, .-aes_gen_aesni_gcm_dec_k192_w6
 
 # void aes_gen_aesni_gcm_dec_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
@@ -1417,21 +2920,17 @@ aes_gen_aesni_gcm_dec_k192_w4:
     jae .Laes_gen_aesni_gcm_dec_k192_w4_loop
 .Laes_gen_aesni_gcm_dec_k192_w4_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
-    movdqa %xmm4, %xmm11
+    lea 15(%r9), %rax
+    shr $4, %rax
+    movq %rax, %xmm11
+    paddd %xmm4, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
     movdqu %xmm11, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_aesni_gcm_dec_k192_w4_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k192_w4_tail_done
+    jz .Laes_gen_aesni_gcm_dec_k192_w4_tag_done
 .Laes_gen_aesni_gcm_dec_k192_w4_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -1464,12 +2963,92 @@ aes_gen_aesni_gcm_dec_k192_w4:
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
 .Laes_gen_aesni_gcm_dec_k192_w4_no_last:
-.Laes_gen_aesni_gcm_dec_k192_w4_tail_loop:
-    cmp $16, %r9
-    jb .Laes_gen_aesni_gcm_dec_k192_w4_tail_partial
+    cmp $32, %r9
+    jb .Laes_gen_aesni_gcm_dec_k192_w4_tail_past2
     movdqa %xmm4, %xmm0
-    paddd .Laesni_gcm_inc1+16(%rip), %xmm4
     pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    movdqa %xmm4, %xmm1
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm1
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
+    paddd .Laesni_gcm_inc1+32(%rip), %xmm4
+    pxor %xmm13, %xmm0
+    pxor %xmm13, %xmm1
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 144(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 160(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xce    # aesenclast %xmm14, %xmm1
+    movdqu (%r8), %xmm9
+    pxor %xmm9, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1024(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    movdqu 16(%r8), %xmm9
+    pxor %xmm9, %xmm1
+    movdqu %xmm1, 16(%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu 16(%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1040(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_aesni_gcm_dec_k192_w4_tail_past2:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_gcm_dec_k192_w4_tail_past1
+    movdqa %xmm4, %xmm0
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm4
     pxor %xmm13, %xmm0
     movdqu 16(%rdi), %xmm5
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
@@ -1513,13 +3092,12 @@ aes_gen_aesni_gcm_dec_k192_w4:
     add $16, %rcx
     add $16, %r11
     sub $16, %r9
-    jmp .Laes_gen_aesni_gcm_dec_k192_w4_tail_loop
-.Laes_gen_aesni_gcm_dec_k192_w4_tail_partial:
+.Laes_gen_aesni_gcm_dec_k192_w4_tail_past1:
     test %r9, %r9
     jz .Laes_gen_aesni_gcm_dec_k192_w4_reduce
     movdqa %xmm4, %xmm0
-    paddd .Laesni_gcm_inc1+16(%rip), %xmm4
     pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm4
     pxor %xmm13, %xmm0
     movdqu 16(%rdi), %xmm5
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
@@ -1602,9 +3180,11 @@ aes_gen_aesni_gcm_dec_k192_w4:
     movdqu %xmm9, 48(%rdx)
     pxor %xmm9, %xmm9
     movdqu %xmm9, 32(%rdx)
+    movdqu %xmm9, (%rdx)
+    jmp .Laes_gen_aesni_gcm_dec_k192_w4_tail_done
 .Laes_gen_aesni_gcm_dec_k192_w4_tag_done:
-.Laes_gen_aesni_gcm_dec_k192_w4_tail_done:
     movdqu %xmm8, (%rdx)
+.Laes_gen_aesni_gcm_dec_k192_w4_tail_done:
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1803,21 +3383,17 @@ aes_gen_aesni_gcm_dec_k192_w2:
     jae .Laes_gen_aesni_gcm_dec_k192_w2_loop
 .Laes_gen_aesni_gcm_dec_k192_w2_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm2
-    movdqa %xmm2, %xmm9
+    lea 15(%r9), %rax
+    shr $4, %rax
+    movq %rax, %xmm9
+    paddd %xmm2, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
     movdqu %xmm9, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_aesni_gcm_dec_k192_w2_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k192_w2_tail_done
+    jz .Laes_gen_aesni_gcm_dec_k192_w2_tag_done
 .Laes_gen_aesni_gcm_dec_k192_w2_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -1850,12 +3426,11 @@ aes_gen_aesni_gcm_dec_k192_w2:
     pclmulqdq $0, %xmm9, %xmm7
     pxor %xmm7, %xmm5
 .Laes_gen_aesni_gcm_dec_k192_w2_no_last:
-.Laes_gen_aesni_gcm_dec_k192_w2_tail_loop:
     cmp $16, %r9
-    jb .Laes_gen_aesni_gcm_dec_k192_w2_tail_partial
+    jb .Laes_gen_aesni_gcm_dec_k192_w2_tail_past1
     movdqa %xmm2, %xmm0
-    paddd .Laesni_gcm_inc1+16(%rip), %xmm2
     pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm2
     pxor %xmm11, %xmm0
     movdqu 16(%rdi), %xmm3
     .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
@@ -1897,13 +3472,12 @@ aes_gen_aesni_gcm_dec_k192_w2:
     add $16, %rcx
     add $16, %r11
     sub $16, %r9
-    jmp .Laes_gen_aesni_gcm_dec_k192_w2_tail_loop
-.Laes_gen_aesni_gcm_dec_k192_w2_tail_partial:
+.Laes_gen_aesni_gcm_dec_k192_w2_tail_past1:
     test %r9, %r9
     jz .Laes_gen_aesni_gcm_dec_k192_w2_reduce
     movdqa %xmm2, %xmm0
-    paddd .Laesni_gcm_inc1+16(%rip), %xmm2
     pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm2
     pxor %xmm11, %xmm0
     movdqu 16(%rdi), %xmm3
     .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
@@ -1984,9 +3558,11 @@ aes_gen_aesni_gcm_dec_k192_w2:
     movdqu %xmm7, 48(%rdx)
     pxor %xmm7, %xmm7
     movdqu %xmm7, 32(%rdx)
+    movdqu %xmm7, (%rdx)
+    jmp .Laes_gen_aesni_gcm_dec_k192_w2_tail_done
 .Laes_gen_aesni_gcm_dec_k192_w2_tag_done:
-.Laes_gen_aesni_gcm_dec_k192_w2_tail_done:
     movdqu %xmm6, (%rdx)
+.Laes_gen_aesni_gcm_dec_k192_w2_tail_done:
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -2149,21 +3725,17 @@ aes_gen_aesni_gcm_dec_k192_w1:
     jae .Laes_gen_aesni_gcm_dec_k192_w1_loop
 .Laes_gen_aesni_gcm_dec_k192_w1_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
-    movdqa %xmm1, %xmm8
+    lea 15(%r9), %rax
+    shr $4, %rax
+    movq %rax, %xmm8
+    paddd %xmm1, %xmm8
     pshufb .Laesni_gcm_bswap(%rip), %xmm8
     movdqu %xmm8, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_aesni_gcm_dec_k192_w1_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k192_w1_tail_done
+    jz .Laes_gen_aesni_gcm_dec_k192_w1_tag_done
 .Laes_gen_aesni_gcm_dec_k192_w1_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -2196,59 +3768,11 @@ aes_gen_aesni_gcm_dec_k192_w1:
     pclmulqdq $0, %xmm8, %xmm6
     pxor %xmm6, %xmm4
 .Laes_gen_aesni_gcm_dec_k192_w1_no_last:
-.Laes_gen_aesni_gcm_dec_k192_w1_tail_loop:
-    cmp $16, %r9
-    jb .Laes_gen_aesni_gcm_dec_k192_w1_tail_partial
-    movdqa %xmm1, %xmm0
-    paddd .Laesni_gcm_inc1+16(%rip), %xmm1
-    pshufb .Laesni_gcm_bswap(%rip), %xmm0
-    pxor %xmm10, %xmm0
-    movdqu 16(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 32(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 48(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 64(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 80(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 96(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 112(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
-    movdqu (%r8), %xmm6
-    pxor %xmm6, %xmm0
-    movdqu %xmm0, (%rcx)
-    pshufb .Laesni_gcm_bswap(%rip), %xmm6
-    movdqu (%r11), %xmm8
-    movdqa %xmm6, %xmm9
-    pclmulqdq $0, %xmm8, %xmm9
-    pxor %xmm9, %xmm3
-    movdqa %xmm6, %xmm9
-    pclmulqdq $17, %xmm8, %xmm9
-    pxor %xmm9, %xmm5
-    pshufd $78, %xmm6, %xmm7
-    pxor %xmm7, %xmm6
-    movdqu 1024(%r11), %xmm8
-    pclmulqdq $0, %xmm8, %xmm6
-    pxor %xmm6, %xmm4
-    add $16, %r8
-    add $16, %rcx
-    add $16, %r11
-    sub $16, %r9
-    jmp .Laes_gen_aesni_gcm_dec_k192_w1_tail_loop
-.Laes_gen_aesni_gcm_dec_k192_w1_tail_partial:
     test %r9, %r9
     jz .Laes_gen_aesni_gcm_dec_k192_w1_reduce
     movdqa %xmm1, %xmm0
-    paddd .Laesni_gcm_inc1+16(%rip), %xmm1
     pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm1
     pxor %xmm10, %xmm0
     movdqu 16(%rdi), %xmm2
     .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
@@ -2328,9 +3852,11 @@ aes_gen_aesni_gcm_dec_k192_w1:
     movdqu %xmm6, 48(%rdx)
     pxor %xmm6, %xmm6
     movdqu %xmm6, 32(%rdx)
+    movdqu %xmm6, (%rdx)
+    jmp .Laes_gen_aesni_gcm_dec_k192_w1_tail_done
 .Laes_gen_aesni_gcm_dec_k192_w1_tag_done:
-.Laes_gen_aesni_gcm_dec_k192_w1_tail_done:
     movdqu %xmm5, (%rdx)
+.Laes_gen_aesni_gcm_dec_k192_w1_tail_done:
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -2349,6 +3875,808 @@ aes_gen_aesni_gcm_dec_k192_w1:
     pxor %xmm15, %xmm15
     ret
     .size aes_gen_aesni_gcm_dec_k192_w1, .-aes_gen_aesni_gcm_dec_k192_w1
+
+# void aes_gen_aesni_gcm_dec_k256_w6(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 6 blocks per iteration.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 14 reloaded per group.
+# state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
+# len: any number of bytes: groups of 6 blocks, then what is left a vector at a time (the last one partial).
+# Requires: SSE2, SSSE3, AESNI, PCLMUL.
+# Register map:
+#   %xmm0 block 0
+#   %xmm1 block 1
+#   %xmm2 block 2
+#   %xmm3 block 3
+#   %xmm4 block 4
+#   %xmm5 block 5
+#   %xmm6 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
+#   %xmm7 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12 rk13 rk14
+#   %xmm8 GHASH: low products
+#   %xmm9 GHASH: middle products
+#   %xmm10 GHASH: high products; between groups the running hash, reflected
+#   %xmm11 GHASH: a block register of data
+#   %xmm12 GHASH: the next one
+#   %xmm13 GHASH: a key power, a product
+#   %xmm14 GHASH: a product
+#   %xmm15 rk0
+#   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+    .globl aes_gen_aesni_gcm_dec_k256_w6
+    .type aes_gen_aesni_gcm_dec_k256_w6, @function
+    .p2align 5
+aes_gen_aesni_gcm_dec_k256_w6:
+    endbr64
+    movdqu 0(%rdi), %xmm15
+    mov %r9, %r10
+    shr $63, %r10
+    btr $63, %r9
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w6_no_ek0
+    movdqu 32(%rdx), %xmm0
+    pxor %xmm15, %xmm0
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 176(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 192(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 208(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 224(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    movdqu %xmm0, 32(%rdx)
+.Laes_gen_aesni_gcm_dec_k256_w6_no_ek0:
+    movdqu (%rdx), %xmm10
+    movdqu 16(%rdx), %xmm6
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $96, %r9
+    jb .Laes_gen_aesni_gcm_dec_k256_w6_done
+    .p2align 4
+.Laes_gen_aesni_gcm_dec_k256_w6_loop:
+    cmp $249, %r11b
+    ja .Laes_gen_aesni_gcm_dec_k256_w6_carry46
+    movdqa %xmm6, %xmm0
+    paddd .Laesni_gcm_inc_be1(%rip), %xmm0
+    movdqa %xmm6, %xmm1
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
+    movdqa %xmm6, %xmm2
+    paddd .Laesni_gcm_inc_be1+32(%rip), %xmm2
+    movdqa %xmm6, %xmm3
+    paddd .Laesni_gcm_inc_be1+48(%rip), %xmm3
+    movdqa %xmm6, %xmm4
+    paddd .Laesni_gcm_inc_be1+64(%rip), %xmm4
+    movdqa %xmm6, %xmm5
+    paddd .Laesni_gcm_inc_be1+80(%rip), %xmm5
+    paddd .Laesni_gcm_inc_be1+96(%rip), %xmm6
+    jmp .Laes_gen_aesni_gcm_dec_k256_w6_counted46
+.Laes_gen_aesni_gcm_dec_k256_w6_carry46:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    movdqa %xmm6, %xmm0
+    paddd .Laesni_gcm_inc1(%rip), %xmm0
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    movdqa %xmm6, %xmm1
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm1
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
+    movdqa %xmm6, %xmm2
+    paddd .Laesni_gcm_inc1+32(%rip), %xmm2
+    pshufb .Laesni_gcm_bswap(%rip), %xmm2
+    movdqa %xmm6, %xmm3
+    paddd .Laesni_gcm_inc1+48(%rip), %xmm3
+    pshufb .Laesni_gcm_bswap(%rip), %xmm3
+    movdqa %xmm6, %xmm4
+    paddd .Laesni_gcm_inc1+64(%rip), %xmm4
+    pshufb .Laesni_gcm_bswap(%rip), %xmm4
+    movdqa %xmm6, %xmm5
+    paddd .Laesni_gcm_inc1+80(%rip), %xmm5
+    pshufb .Laesni_gcm_bswap(%rip), %xmm5
+    paddd .Laesni_gcm_inc1+96(%rip), %xmm6
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
+.Laes_gen_aesni_gcm_dec_k256_w6_counted46:
+    add $6, %r11d
+    pxor %xmm15, %xmm0
+    pxor %xmm15, %xmm1
+    movdqu 0(%r8), %xmm11
+    pxor %xmm15, %xmm2
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    pxor %xmm15, %xmm3
+    pxor %xmm10, %xmm11
+    pxor %xmm15, %xmm4
+    movdqu 928(%rsi), %xmm13
+    pxor %xmm15, %xmm5
+    movdqu 16(%rdi), %xmm7
+    movdqa %xmm11, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    pclmulqdq $0, %xmm13, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqa %xmm11, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    pclmulqdq $17, %xmm13, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    pshufd $78, %xmm11, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    pxor %xmm12, %xmm11
+    movdqu 32(%rdi), %xmm7
+    movdqu 1952(%rsi), %xmm13
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqa %xmm11, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    pclmulqdq $0, %xmm13, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    movdqu 16(%r8), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 944(%rsi), %xmm13
+    movdqu 48(%rdi), %xmm7
+    movdqa %xmm11, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    pclmulqdq $0, %xmm13, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    pxor %xmm14, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqa %xmm11, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    pclmulqdq $17, %xmm13, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    pxor %xmm14, %xmm10
+    movdqu 64(%rdi), %xmm7
+    pshufd $78, %xmm11, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    pxor %xmm12, %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    movdqu 1968(%rsi), %xmm13
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    pclmulqdq $0, %xmm13, %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 32(%r8), %xmm11
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 960(%rsi), %xmm13
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    movdqa %xmm11, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    pclmulqdq $0, %xmm13, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    pxor %xmm14, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 96(%rdi), %xmm7
+    movdqa %xmm11, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    pclmulqdq $17, %xmm13, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    pxor %xmm14, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    pshufd $78, %xmm11, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    pxor %xmm12, %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 1984(%rsi), %xmm13
+    movdqu 112(%rdi), %xmm7
+    pclmulqdq $0, %xmm13, %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 48(%r8), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    movdqu 976(%rsi), %xmm13
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqa %xmm11, %xmm14
+    movdqu 128(%rdi), %xmm7
+    pclmulqdq $0, %xmm13, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    pxor %xmm14, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqa %xmm11, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    pclmulqdq $17, %xmm13, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    pxor %xmm14, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    pshufd $78, %xmm11, %xmm12
+    movdqu 144(%rdi), %xmm7
+    pxor %xmm12, %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 2000(%rsi), %xmm13
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    pclmulqdq $0, %xmm13, %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    movdqu 64(%r8), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 992(%rsi), %xmm13
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqa %xmm11, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    pclmulqdq $0, %xmm13, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    pxor %xmm14, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    movdqa %xmm11, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 176(%rdi), %xmm7
+    pclmulqdq $17, %xmm13, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    pxor %xmm14, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    pshufd $78, %xmm11, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    pxor %xmm12, %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 2016(%rsi), %xmm13
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    pclmulqdq $0, %xmm13, %xmm11
+    movdqu 192(%rdi), %xmm7
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 80(%r8), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    movdqu 1008(%rsi), %xmm13
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    movdqa %xmm11, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    pclmulqdq $0, %xmm13, %xmm14
+    movdqu 208(%rdi), %xmm7
+    pxor %xmm14, %xmm8
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqa %xmm11, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    pclmulqdq $17, %xmm13, %xmm14
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    pxor %xmm14, %xmm10
+    .byte 0x66,0x0f,0x38,0xdc,0xe7         # aesenc %xmm7, %xmm4
+    pshufd $78, %xmm11, %xmm12
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    pxor %xmm12, %xmm11
+    movdqu 224(%rdi), %xmm7
+    movdqu 2032(%rsi), %xmm13
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xcf         # aesenclast %xmm7, %xmm1
+    pclmulqdq $0, %xmm13, %xmm11
+    .byte 0x66,0x0f,0x38,0xdd,0xd7         # aesenclast %xmm7, %xmm2
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x0f,0x38,0xdd,0xdf         # aesenclast %xmm7, %xmm3
+    pxor %xmm8, %xmm9
+    .byte 0x66,0x0f,0x38,0xdd,0xe7         # aesenclast %xmm7, %xmm4
+    pxor %xmm10, %xmm9
+    .byte 0x66,0x0f,0x38,0xdd,0xef         # aesenclast %xmm7, %xmm5
+    movdqu .Lgcm_fold(%rip), %xmm13
+    movdqu 0(%r8), %xmm7
+    pxor %xmm7, %xmm0
+    movdqa %xmm8, %xmm14
+    movdqu 16(%r8), %xmm7
+    pclmulqdq $16, %xmm13, %xmm14
+    pxor %xmm7, %xmm1
+    pshufd $78, %xmm8, %xmm8
+    movdqu 32(%r8), %xmm7
+    pxor %xmm8, %xmm9
+    pxor %xmm7, %xmm2
+    pxor %xmm14, %xmm9
+    movdqu 48(%r8), %xmm7
+    pxor %xmm7, %xmm3
+    movdqa %xmm9, %xmm14
+    movdqu 64(%r8), %xmm7
+    pclmulqdq $16, %xmm13, %xmm14
+    pxor %xmm7, %xmm4
+    pshufd $78, %xmm9, %xmm9
+    movdqu 80(%r8), %xmm7
+    pxor %xmm9, %xmm10
+    pxor %xmm7, %xmm5
+    pxor %xmm14, %xmm10
+    movdqu %xmm0, 0(%rcx)
+    movdqu %xmm1, 16(%rcx)
+    movdqu %xmm2, 32(%rcx)
+    movdqu %xmm3, 48(%rcx)
+    movdqu %xmm4, 64(%rcx)
+    movdqu %xmm5, 80(%rcx)
+    add $96, %r8
+    add $96, %rcx
+    sub $96, %r9
+    cmp $96, %r9
+    jae .Laes_gen_aesni_gcm_dec_k256_w6_loop
+.Laes_gen_aesni_gcm_dec_k256_w6_done:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    lea 15(%r9), %rax
+    shr $4, %rax
+    movq %rax, %xmm13
+    paddd %xmm6, %xmm13
+    pshufb .Laesni_gcm_bswap(%rip), %xmm13
+    movdqu %xmm13, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k256_w6_tail
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w6_tag_done
+.Laes_gen_aesni_gcm_dec_k256_w6_tail:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    movdqa %xmm10, %xmm11
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm8
+    pclmulqdq $0, %xmm13, %xmm8
+    movdqa %xmm11, %xmm10
+    pclmulqdq $17, %xmm13, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    movdqa %xmm11, %xmm9
+    pclmulqdq $0, %xmm13, %xmm9
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w6_no_last
+    movdqu 48(%rdx), %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 1008(%rsi), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 2032(%rsi), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+.Laes_gen_aesni_gcm_dec_k256_w6_no_last:
+    cmp $64, %r9
+    jb .Laes_gen_aesni_gcm_dec_k256_w6_tail_past4
+    movdqa %xmm6, %xmm0
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    movdqa %xmm6, %xmm1
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm1
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
+    movdqa %xmm6, %xmm2
+    paddd .Laesni_gcm_inc1+32(%rip), %xmm2
+    pshufb .Laesni_gcm_bswap(%rip), %xmm2
+    movdqa %xmm6, %xmm3
+    paddd .Laesni_gcm_inc1+48(%rip), %xmm3
+    pshufb .Laesni_gcm_bswap(%rip), %xmm3
+    paddd .Laesni_gcm_inc1+64(%rip), %xmm6
+    pxor %xmm15, %xmm0
+    pxor %xmm15, %xmm1
+    pxor %xmm15, %xmm2
+    pxor %xmm15, %xmm3
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 176(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 192(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 208(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 224(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xcf         # aesenclast %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdd,0xd7         # aesenclast %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdd,0xdf         # aesenclast %xmm7, %xmm3
+    movdqu (%r8), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 16(%r8), %xmm11
+    pxor %xmm11, %xmm1
+    movdqu %xmm1, 16(%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 16(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1040(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 32(%r8), %xmm11
+    pxor %xmm11, %xmm2
+    movdqu %xmm2, 32(%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 32(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1056(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 48(%r8), %xmm11
+    pxor %xmm11, %xmm3
+    movdqu %xmm3, 48(%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 48(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1072(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_aesni_gcm_dec_k256_w6_tail_past4:
+    cmp $32, %r9
+    jb .Laes_gen_aesni_gcm_dec_k256_w6_tail_past2
+    movdqa %xmm6, %xmm0
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    movdqa %xmm6, %xmm1
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm1
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
+    paddd .Laesni_gcm_inc1+32(%rip), %xmm6
+    pxor %xmm15, %xmm0
+    pxor %xmm15, %xmm1
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 176(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 192(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 208(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 224(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xcf         # aesenclast %xmm7, %xmm1
+    movdqu (%r8), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 16(%r8), %xmm11
+    pxor %xmm11, %xmm1
+    movdqu %xmm1, 16(%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 16(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1040(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_aesni_gcm_dec_k256_w6_tail_past2:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_gcm_dec_k256_w6_tail_past1
+    movdqa %xmm6, %xmm0
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm6
+    pxor %xmm15, %xmm0
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 176(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 192(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 208(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 224(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    movdqu (%r8), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_aesni_gcm_dec_k256_w6_tail_past1:
+    test %r9, %r9
+    jz .Laes_gen_aesni_gcm_dec_k256_w6_reduce
+    movdqa %xmm6, %xmm0
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm6
+    pxor %xmm15, %xmm0
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 176(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 192(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 208(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 224(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k256_w6_bounce_in:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k256_w6_bounce_in
+    xor %rsi, %rsi
+    movdqu -16(%rsp), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k256_w6_bounce_out:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k256_w6_bounce_out
+    xor %rsi, %rsi
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm0, %xmm0
+    movdqu %xmm0, -16(%rsp)
+.Laes_gen_aesni_gcm_dec_k256_w6_reduce:
+    pxor %xmm8, %xmm9
+    pxor %xmm10, %xmm9
+    movdqu .Lgcm_fold(%rip), %xmm13
+    movdqa %xmm8, %xmm14
+    pclmulqdq $16, %xmm13, %xmm14
+    pshufd $78, %xmm8, %xmm8
+    pxor %xmm8, %xmm9
+    pxor %xmm14, %xmm9
+    movdqa %xmm9, %xmm14
+    pclmulqdq $16, %xmm13, %xmm14
+    pshufd $78, %xmm9, %xmm9
+    pxor %xmm9, %xmm10
+    pxor %xmm14, %xmm10
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w6_tag_done
+    movdqu 32(%rdx), %xmm11
+    movdqa %xmm10, %xmm13
+    pshufb .Laesni_gcm_bswap(%rip), %xmm13
+    pxor %xmm13, %xmm11
+    movdqu %xmm11, 48(%rdx)
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, 32(%rdx)
+    movdqu %xmm11, (%rdx)
+    jmp .Laes_gen_aesni_gcm_dec_k256_w6_tail_done
+.Laes_gen_aesni_gcm_dec_k256_w6_tag_done:
+    movdqu %xmm10, (%rdx)
+.Laes_gen_aesni_gcm_dec_k256_w6_tail_done:
+    pxor %xmm0, %xmm0
+    pxor %xmm1, %xmm1
+    pxor %xmm2, %xmm2
+    pxor %xmm3, %xmm3
+    pxor %xmm4, %xmm4
+    pxor %xmm5, %xmm5
+    pxor %xmm6, %xmm6
+    pxor %xmm7, %xmm7
+    pxor %xmm8, %xmm8
+    pxor %xmm9, %xmm9
+    pxor %xmm10, %xmm10
+    pxor %xmm11, %xmm11
+    pxor %xmm12, %xmm12
+    pxor %xmm13, %xmm13
+    pxor %xmm14, %xmm14
+    pxor %xmm15, %xmm15
+    ret
+    .size aes_gen_aesni_gcm_dec_k256_w6, .-aes_gen_aesni_gcm_dec_k256_w6
 
 # void aes_gen_aesni_gcm_dec_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
@@ -2615,21 +4943,17 @@ aes_gen_aesni_gcm_dec_k256_w4:
     jae .Laes_gen_aesni_gcm_dec_k256_w4_loop
 .Laes_gen_aesni_gcm_dec_k256_w4_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
-    movdqa %xmm4, %xmm11
+    lea 15(%r9), %rax
+    shr $4, %rax
+    movq %rax, %xmm11
+    paddd %xmm4, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
     movdqu %xmm11, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_aesni_gcm_dec_k256_w4_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k256_w4_tail_done
+    jz .Laes_gen_aesni_gcm_dec_k256_w4_tag_done
 .Laes_gen_aesni_gcm_dec_k256_w4_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -2662,12 +4986,98 @@ aes_gen_aesni_gcm_dec_k256_w4:
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
 .Laes_gen_aesni_gcm_dec_k256_w4_no_last:
-.Laes_gen_aesni_gcm_dec_k256_w4_tail_loop:
-    cmp $16, %r9
-    jb .Laes_gen_aesni_gcm_dec_k256_w4_tail_partial
+    cmp $32, %r9
+    jb .Laes_gen_aesni_gcm_dec_k256_w4_tail_past2
     movdqa %xmm4, %xmm0
-    paddd .Laesni_gcm_inc1+16(%rip), %xmm4
     pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    movdqa %xmm4, %xmm1
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm1
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
+    paddd .Laesni_gcm_inc1+32(%rip), %xmm4
+    pxor %xmm13, %xmm0
+    pxor %xmm13, %xmm1
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 144(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 160(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 176(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 192(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xce    # aesenclast %xmm14, %xmm1
+    movdqu (%r8), %xmm9
+    pxor %xmm9, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1024(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    movdqu 16(%r8), %xmm9
+    pxor %xmm9, %xmm1
+    movdqu %xmm1, 16(%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu 16(%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1040(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_aesni_gcm_dec_k256_w4_tail_past2:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_gcm_dec_k256_w4_tail_past1
+    movdqa %xmm4, %xmm0
+    pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm4
     pxor %xmm13, %xmm0
     movdqu 16(%rdi), %xmm5
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
@@ -2715,13 +5125,12 @@ aes_gen_aesni_gcm_dec_k256_w4:
     add $16, %rcx
     add $16, %r11
     sub $16, %r9
-    jmp .Laes_gen_aesni_gcm_dec_k256_w4_tail_loop
-.Laes_gen_aesni_gcm_dec_k256_w4_tail_partial:
+.Laes_gen_aesni_gcm_dec_k256_w4_tail_past1:
     test %r9, %r9
     jz .Laes_gen_aesni_gcm_dec_k256_w4_reduce
     movdqa %xmm4, %xmm0
-    paddd .Laesni_gcm_inc1+16(%rip), %xmm4
     pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm4
     pxor %xmm13, %xmm0
     movdqu 16(%rdi), %xmm5
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
@@ -2808,9 +5217,11 @@ aes_gen_aesni_gcm_dec_k256_w4:
     movdqu %xmm9, 48(%rdx)
     pxor %xmm9, %xmm9
     movdqu %xmm9, 32(%rdx)
+    movdqu %xmm9, (%rdx)
+    jmp .Laes_gen_aesni_gcm_dec_k256_w4_tail_done
 .Laes_gen_aesni_gcm_dec_k256_w4_tag_done:
-.Laes_gen_aesni_gcm_dec_k256_w4_tail_done:
     movdqu %xmm8, (%rdx)
+.Laes_gen_aesni_gcm_dec_k256_w4_tail_done:
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -3019,21 +5430,17 @@ aes_gen_aesni_gcm_dec_k256_w2:
     jae .Laes_gen_aesni_gcm_dec_k256_w2_loop
 .Laes_gen_aesni_gcm_dec_k256_w2_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm2
-    movdqa %xmm2, %xmm9
+    lea 15(%r9), %rax
+    shr $4, %rax
+    movq %rax, %xmm9
+    paddd %xmm2, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
     movdqu %xmm9, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_aesni_gcm_dec_k256_w2_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k256_w2_tail_done
+    jz .Laes_gen_aesni_gcm_dec_k256_w2_tag_done
 .Laes_gen_aesni_gcm_dec_k256_w2_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -3066,12 +5473,11 @@ aes_gen_aesni_gcm_dec_k256_w2:
     pclmulqdq $0, %xmm9, %xmm7
     pxor %xmm7, %xmm5
 .Laes_gen_aesni_gcm_dec_k256_w2_no_last:
-.Laes_gen_aesni_gcm_dec_k256_w2_tail_loop:
     cmp $16, %r9
-    jb .Laes_gen_aesni_gcm_dec_k256_w2_tail_partial
+    jb .Laes_gen_aesni_gcm_dec_k256_w2_tail_past1
     movdqa %xmm2, %xmm0
-    paddd .Laesni_gcm_inc1+16(%rip), %xmm2
     pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm2
     pxor %xmm11, %xmm0
     movdqu 16(%rdi), %xmm3
     .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
@@ -3117,13 +5523,12 @@ aes_gen_aesni_gcm_dec_k256_w2:
     add $16, %rcx
     add $16, %r11
     sub $16, %r9
-    jmp .Laes_gen_aesni_gcm_dec_k256_w2_tail_loop
-.Laes_gen_aesni_gcm_dec_k256_w2_tail_partial:
+.Laes_gen_aesni_gcm_dec_k256_w2_tail_past1:
     test %r9, %r9
     jz .Laes_gen_aesni_gcm_dec_k256_w2_reduce
     movdqa %xmm2, %xmm0
-    paddd .Laesni_gcm_inc1+16(%rip), %xmm2
     pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm2
     pxor %xmm11, %xmm0
     movdqu 16(%rdi), %xmm3
     .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
@@ -3208,9 +5613,11 @@ aes_gen_aesni_gcm_dec_k256_w2:
     movdqu %xmm7, 48(%rdx)
     pxor %xmm7, %xmm7
     movdqu %xmm7, 32(%rdx)
+    movdqu %xmm7, (%rdx)
+    jmp .Laes_gen_aesni_gcm_dec_k256_w2_tail_done
 .Laes_gen_aesni_gcm_dec_k256_w2_tag_done:
-.Laes_gen_aesni_gcm_dec_k256_w2_tail_done:
     movdqu %xmm6, (%rdx)
+.Laes_gen_aesni_gcm_dec_k256_w2_tail_done:
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -3381,21 +5788,17 @@ aes_gen_aesni_gcm_dec_k256_w1:
     jae .Laes_gen_aesni_gcm_dec_k256_w1_loop
 .Laes_gen_aesni_gcm_dec_k256_w1_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
-    movdqa %xmm1, %xmm8
+    lea 15(%r9), %rax
+    shr $4, %rax
+    movq %rax, %xmm8
+    paddd %xmm1, %xmm8
     pshufb .Laesni_gcm_bswap(%rip), %xmm8
     movdqu %xmm8, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_aesni_gcm_dec_k256_w1_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k256_w1_tail_done
+    jz .Laes_gen_aesni_gcm_dec_k256_w1_tag_done
 .Laes_gen_aesni_gcm_dec_k256_w1_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -3428,63 +5831,11 @@ aes_gen_aesni_gcm_dec_k256_w1:
     pclmulqdq $0, %xmm8, %xmm6
     pxor %xmm6, %xmm4
 .Laes_gen_aesni_gcm_dec_k256_w1_no_last:
-.Laes_gen_aesni_gcm_dec_k256_w1_tail_loop:
-    cmp $16, %r9
-    jb .Laes_gen_aesni_gcm_dec_k256_w1_tail_partial
-    movdqa %xmm1, %xmm0
-    paddd .Laesni_gcm_inc1+16(%rip), %xmm1
-    pshufb .Laesni_gcm_bswap(%rip), %xmm0
-    pxor %xmm10, %xmm0
-    movdqu 16(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 32(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 48(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 64(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 80(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 96(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 112(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 128(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    movdqu 144(%rdi), %xmm2
-    .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
-    movdqu (%r8), %xmm6
-    pxor %xmm6, %xmm0
-    movdqu %xmm0, (%rcx)
-    pshufb .Laesni_gcm_bswap(%rip), %xmm6
-    movdqu (%r11), %xmm8
-    movdqa %xmm6, %xmm9
-    pclmulqdq $0, %xmm8, %xmm9
-    pxor %xmm9, %xmm3
-    movdqa %xmm6, %xmm9
-    pclmulqdq $17, %xmm8, %xmm9
-    pxor %xmm9, %xmm5
-    pshufd $78, %xmm6, %xmm7
-    pxor %xmm7, %xmm6
-    movdqu 1024(%r11), %xmm8
-    pclmulqdq $0, %xmm8, %xmm6
-    pxor %xmm6, %xmm4
-    add $16, %r8
-    add $16, %rcx
-    add $16, %r11
-    sub $16, %r9
-    jmp .Laes_gen_aesni_gcm_dec_k256_w1_tail_loop
-.Laes_gen_aesni_gcm_dec_k256_w1_tail_partial:
     test %r9, %r9
     jz .Laes_gen_aesni_gcm_dec_k256_w1_reduce
     movdqa %xmm1, %xmm0
-    paddd .Laesni_gcm_inc1+16(%rip), %xmm1
     pshufb .Laesni_gcm_bswap(%rip), %xmm0
+    paddd .Laesni_gcm_inc1+16(%rip), %xmm1
     pxor %xmm10, %xmm0
     movdqu 16(%rdi), %xmm2
     .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
@@ -3568,9 +5919,11 @@ aes_gen_aesni_gcm_dec_k256_w1:
     movdqu %xmm6, 48(%rdx)
     pxor %xmm6, %xmm6
     movdqu %xmm6, 32(%rdx)
+    movdqu %xmm6, (%rdx)
+    jmp .Laes_gen_aesni_gcm_dec_k256_w1_tail_done
 .Laes_gen_aesni_gcm_dec_k256_w1_tag_done:
-.Laes_gen_aesni_gcm_dec_k256_w1_tail_done:
     movdqu %xmm5, (%rdx)
+.Laes_gen_aesni_gcm_dec_k256_w1_tail_done:
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2

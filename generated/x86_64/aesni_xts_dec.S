@@ -5,9 +5,9 @@
 
     .section .rodata
     .p2align 4
-# x^128 = x^7 + x^2 + x + 1 (0x87), in each lane's low qword
-.Laesni_xts_poly:
-    .quad 0x87, 0
+# times alpha: x^128 folded back as 0x87 (dword 0), the low qword's carry (dword 2)
+.Laesni_xts_double:
+    .quad 0x87, 0x1
 
     .text
 
@@ -16,7 +16,7 @@
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 11 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 6.
-# Requires: SSE2, AESNI, PCLMUL.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -41,50 +41,35 @@
 aes_gen_aesni_xts_dec_k128_w6:
     endbr64
     movdqu (%rsi), %xmm10
-    movdqa %xmm10, %xmm7
-    psrlq $63, %xmm7
-    movdqa %xmm7, %xmm8
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
-    pslldq $8, %xmm7
+    pshufd $19, %xmm10, %xmm7
+    psrad $31, %xmm7
+    pand .Laesni_xts_double(%rip), %xmm7
     movdqa %xmm10, %xmm11
-    psllq $1, %xmm11
-    pxor %xmm8, %xmm11
+    paddq %xmm10, %xmm11
     pxor %xmm7, %xmm11
-    movdqa %xmm10, %xmm7
-    psrlq $62, %xmm7
-    movdqa %xmm7, %xmm8
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
-    pslldq $8, %xmm7
-    movdqa %xmm10, %xmm12
-    psllq $2, %xmm12
-    pxor %xmm8, %xmm12
+    pshufd $19, %xmm11, %xmm7
+    psrad $31, %xmm7
+    pand .Laesni_xts_double(%rip), %xmm7
+    movdqa %xmm11, %xmm12
+    paddq %xmm11, %xmm12
     pxor %xmm7, %xmm12
-    movdqa %xmm10, %xmm7
-    psrlq $61, %xmm7
-    movdqa %xmm7, %xmm8
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
-    pslldq $8, %xmm7
-    movdqa %xmm10, %xmm13
-    psllq $3, %xmm13
-    pxor %xmm8, %xmm13
+    pshufd $19, %xmm12, %xmm7
+    psrad $31, %xmm7
+    pand .Laesni_xts_double(%rip), %xmm7
+    movdqa %xmm12, %xmm13
+    paddq %xmm12, %xmm13
     pxor %xmm7, %xmm13
-    movdqa %xmm10, %xmm7
-    psrlq $60, %xmm7
-    movdqa %xmm7, %xmm8
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
-    pslldq $8, %xmm7
-    movdqa %xmm10, %xmm14
-    psllq $4, %xmm14
-    pxor %xmm8, %xmm14
+    pshufd $19, %xmm13, %xmm7
+    psrad $31, %xmm7
+    pand .Laesni_xts_double(%rip), %xmm7
+    movdqa %xmm13, %xmm14
+    paddq %xmm13, %xmm14
     pxor %xmm7, %xmm14
-    movdqa %xmm10, %xmm7
-    psrlq $59, %xmm7
-    movdqa %xmm7, %xmm8
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
-    pslldq $8, %xmm7
-    movdqa %xmm10, %xmm15
-    psllq $5, %xmm15
-    pxor %xmm8, %xmm15
+    pshufd $19, %xmm14, %xmm7
+    psrad $31, %xmm7
+    pand .Laesni_xts_double(%rip), %xmm7
+    movdqa %xmm14, %xmm15
+    paddq %xmm14, %xmm15
     pxor %xmm7, %xmm15
     cmp $6, %r8
     jb .Laes_gen_aesni_xts_dec_k128_w6_done
@@ -92,161 +77,149 @@ aes_gen_aesni_xts_dec_k128_w6:
 .Laes_gen_aesni_xts_dec_k128_w6_loop:
     movdqu 0(%rcx), %xmm0
     movdqu 0(%rdi), %xmm9
-    pxor %xmm10, %xmm0
     pxor %xmm9, %xmm0
+    pxor %xmm10, %xmm0
     movdqu 160(%rdi), %xmm9
     movdqa %xmm10, %xmm8
     pxor %xmm9, %xmm8
     movdqu %xmm8, 0(%rdx)
     movdqu 16(%rcx), %xmm1
     movdqu 0(%rdi), %xmm9
-    pxor %xmm11, %xmm1
     pxor %xmm9, %xmm1
+    pxor %xmm11, %xmm1
     movdqu 160(%rdi), %xmm9
     movdqa %xmm11, %xmm8
     pxor %xmm9, %xmm8
     movdqu %xmm8, 16(%rdx)
     movdqu 32(%rcx), %xmm2
     movdqu 0(%rdi), %xmm9
-    pxor %xmm12, %xmm2
     pxor %xmm9, %xmm2
+    pxor %xmm12, %xmm2
     movdqu 160(%rdi), %xmm9
     movdqa %xmm12, %xmm8
     pxor %xmm9, %xmm8
     movdqu %xmm8, 32(%rdx)
     movdqu 48(%rcx), %xmm3
     movdqu 0(%rdi), %xmm9
-    pxor %xmm13, %xmm3
     pxor %xmm9, %xmm3
+    pxor %xmm13, %xmm3
     movdqu 160(%rdi), %xmm9
     movdqa %xmm13, %xmm8
     pxor %xmm9, %xmm8
     movdqu %xmm8, 48(%rdx)
     movdqu 64(%rcx), %xmm4
     movdqu 0(%rdi), %xmm9
-    pxor %xmm14, %xmm4
     pxor %xmm9, %xmm4
+    pxor %xmm14, %xmm4
     movdqu 160(%rdi), %xmm9
     movdqa %xmm14, %xmm8
     pxor %xmm9, %xmm8
     movdqu %xmm8, 64(%rdx)
     movdqu 80(%rcx), %xmm5
     movdqu 0(%rdi), %xmm9
-    pxor %xmm15, %xmm5
     pxor %xmm9, %xmm5
+    pxor %xmm15, %xmm5
     movdqu 160(%rdi), %xmm9
     movdqa %xmm15, %xmm8
     pxor %xmm9, %xmm8
     movdqu %xmm8, 80(%rdx)
     movdqu 16(%rdi), %xmm9
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    movdqa %xmm10, %xmm7
+    pshufd $19, %xmm15, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    psrlq $58, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    movdqa %xmm7, %xmm8
+    psrad $31, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pand .Laesni_xts_double(%rip), %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    pslldq $8, %xmm7
+    movdqa %xmm15, %xmm10
     movdqu 32(%rdi), %xmm9
-    psllq $6, %xmm10
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    paddq %xmm15, %xmm10
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    pxor %xmm8, %xmm10
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
     pxor %xmm7, %xmm10
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    movdqa %xmm11, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
+    pshufd $19, %xmm10, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    psrlq $58, %xmm7
+    psrad $31, %xmm7
     movdqu 48(%rdi), %xmm9
-    movdqa %xmm7, %xmm8
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pand .Laesni_xts_double(%rip), %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    pslldq $8, %xmm7
+    movdqa %xmm10, %xmm11
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    psllq $6, %xmm11
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    pxor %xmm8, %xmm11
+    paddq %xmm10, %xmm11
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
     pxor %xmm7, %xmm11
     movdqu 64(%rdi), %xmm9
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    movdqa %xmm12, %xmm7
+    pshufd $19, %xmm11, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    psrlq $58, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    movdqa %xmm7, %xmm8
+    psrad $31, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pand .Laesni_xts_double(%rip), %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    pslldq $8, %xmm7
+    movdqa %xmm11, %xmm12
     movdqu 80(%rdi), %xmm9
-    psllq $6, %xmm12
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    paddq %xmm11, %xmm12
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    pxor %xmm8, %xmm12
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
     pxor %xmm7, %xmm12
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    movdqa %xmm13, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
+    pshufd $19, %xmm12, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    psrlq $58, %xmm7
+    psrad $31, %xmm7
     movdqu 96(%rdi), %xmm9
-    movdqa %xmm7, %xmm8
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pand .Laesni_xts_double(%rip), %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    pslldq $8, %xmm7
+    movdqa %xmm12, %xmm13
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    psllq $6, %xmm13
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    pxor %xmm8, %xmm13
+    paddq %xmm12, %xmm13
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
     pxor %xmm7, %xmm13
     movdqu 112(%rdi), %xmm9
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    movdqa %xmm14, %xmm7
+    pshufd $19, %xmm13, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    psrlq $58, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    movdqa %xmm7, %xmm8
+    psrad $31, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pand .Laesni_xts_double(%rip), %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    pslldq $8, %xmm7
+    movdqa %xmm13, %xmm14
     movdqu 128(%rdi), %xmm9
-    psllq $6, %xmm14
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    paddq %xmm13, %xmm14
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    pxor %xmm8, %xmm14
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
     pxor %xmm7, %xmm14
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    movdqa %xmm15, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
+    pshufd $19, %xmm14, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    psrlq $58, %xmm7
+    psrad $31, %xmm7
     movdqu 144(%rdi), %xmm9
-    movdqa %xmm7, %xmm8
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pand .Laesni_xts_double(%rip), %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    pslldq $8, %xmm7
+    movdqa %xmm14, %xmm15
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    psllq $6, %xmm15
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    pxor %xmm8, %xmm15
+    paddq %xmm14, %xmm15
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
     pxor %xmm7, %xmm15
     movdqu 0(%rdx), %xmm9
@@ -298,7 +271,7 @@ aes_gen_aesni_xts_dec_k128_w6:
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 7 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 4.
-# Requires: SSE2, AESNI, PCLMUL.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -327,134 +300,117 @@ aes_gen_aesni_xts_dec_k128_w4:
     movdqu 144(%rdi), %xmm14
     movdqu 160(%rdi), %xmm13
     movdqu (%rsi), %xmm8
-    movdqa %xmm8, %xmm5
-    psrlq $63, %xmm5
-    movdqa %xmm5, %xmm6
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
-    pslldq $8, %xmm5
+    pshufd $19, %xmm8, %xmm5
+    psrad $31, %xmm5
+    pand .Laesni_xts_double(%rip), %xmm5
     movdqa %xmm8, %xmm9
-    psllq $1, %xmm9
-    pxor %xmm6, %xmm9
+    paddq %xmm8, %xmm9
     pxor %xmm5, %xmm9
-    movdqa %xmm8, %xmm5
-    psrlq $62, %xmm5
-    movdqa %xmm5, %xmm6
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
-    pslldq $8, %xmm5
-    movdqa %xmm8, %xmm10
-    psllq $2, %xmm10
-    pxor %xmm6, %xmm10
+    pshufd $19, %xmm9, %xmm5
+    psrad $31, %xmm5
+    pand .Laesni_xts_double(%rip), %xmm5
+    movdqa %xmm9, %xmm10
+    paddq %xmm9, %xmm10
     pxor %xmm5, %xmm10
-    movdqa %xmm8, %xmm5
-    psrlq $61, %xmm5
-    movdqa %xmm5, %xmm6
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
-    pslldq $8, %xmm5
-    movdqa %xmm8, %xmm11
-    psllq $3, %xmm11
-    pxor %xmm6, %xmm11
+    pshufd $19, %xmm10, %xmm5
+    psrad $31, %xmm5
+    pand .Laesni_xts_double(%rip), %xmm5
+    movdqa %xmm10, %xmm11
+    paddq %xmm10, %xmm11
     pxor %xmm5, %xmm11
     cmp $4, %r8
     jb .Laes_gen_aesni_xts_dec_k128_w4_done
     .p2align 4
 .Laes_gen_aesni_xts_dec_k128_w4_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm8, %xmm0
     pxor %xmm12, %xmm0
+    pxor %xmm8, %xmm0
     movdqa %xmm8, %xmm6
     pxor %xmm13, %xmm6
     movdqu %xmm6, 0(%rdx)
     movdqu 16(%rcx), %xmm1
-    pxor %xmm9, %xmm1
     pxor %xmm12, %xmm1
+    pxor %xmm9, %xmm1
     movdqa %xmm9, %xmm6
     pxor %xmm13, %xmm6
     movdqu %xmm6, 16(%rdx)
     movdqu 32(%rcx), %xmm2
-    pxor %xmm10, %xmm2
     pxor %xmm12, %xmm2
+    pxor %xmm10, %xmm2
     movdqa %xmm10, %xmm6
     pxor %xmm13, %xmm6
     movdqu %xmm6, 32(%rdx)
     movdqu 48(%rcx), %xmm3
-    pxor %xmm11, %xmm3
     pxor %xmm12, %xmm3
+    pxor %xmm11, %xmm3
     movdqa %xmm11, %xmm6
     pxor %xmm13, %xmm6
     movdqu %xmm6, 48(%rdx)
     movdqu 16(%rdi), %xmm7
     .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    movdqa %xmm8, %xmm5
+    pshufd $19, %xmm11, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    psrlq $60, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
+    psrad $31, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    movdqa %xmm5, %xmm6
     movdqu 32(%rdi), %xmm7
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
+    pand .Laesni_xts_double(%rip), %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    pslldq $8, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
+    movdqa %xmm11, %xmm8
     .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    psllq $4, %xmm8
+    paddq %xmm11, %xmm8
     .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    pxor %xmm6, %xmm8
     movdqu 48(%rdi), %xmm7
     pxor %xmm5, %xmm8
     .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
     .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    movdqa %xmm9, %xmm5
+    pshufd $19, %xmm8, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    psrlq $60, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    movdqa %xmm5, %xmm6
+    psrad $31, %xmm5
     movdqu 64(%rdi), %xmm7
     .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
+    pand .Laesni_xts_double(%rip), %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    pslldq $8, %xmm5
+    movdqa %xmm8, %xmm9
     .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    psllq $4, %xmm9
     .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
+    paddq %xmm8, %xmm9
     movdqu 80(%rdi), %xmm7
-    pxor %xmm6, %xmm9
     .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
     pxor %xmm5, %xmm9
     .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    movdqa %xmm10, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
+    pshufd $19, %xmm9, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    psrlq $60, %xmm5
     movdqu 96(%rdi), %xmm7
-    movdqa %xmm5, %xmm6
+    psrad $31, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
+    pand .Laesni_xts_double(%rip), %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
     .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    pslldq $8, %xmm5
+    movdqa %xmm9, %xmm10
     .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    psllq $4, %xmm10
     movdqu 112(%rdi), %xmm7
-    pxor %xmm6, %xmm10
+    paddq %xmm9, %xmm10
     .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
     .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
     pxor %xmm5, %xmm10
     .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    movdqa %xmm11, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    psrlq $60, %xmm5
+    pshufd $19, %xmm10, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc7    # aesdec %xmm15, %xmm0
+    psrad $31, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xde,0xcf    # aesdec %xmm15, %xmm1
-    movdqa %xmm5, %xmm6
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd7    # aesdec %xmm15, %xmm2
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
+    pand .Laesni_xts_double(%rip), %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xde,0xdf    # aesdec %xmm15, %xmm3
-    pslldq $8, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc6    # aesdec %xmm14, %xmm0
+    movdqa %xmm10, %xmm11
     .byte 0x66,0x41,0x0f,0x38,0xde,0xce    # aesdec %xmm14, %xmm1
-    psllq $4, %xmm11
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd6    # aesdec %xmm14, %xmm2
-    pxor %xmm6, %xmm11
+    paddq %xmm10, %xmm11
     .byte 0x66,0x41,0x0f,0x38,0xde,0xde    # aesdec %xmm14, %xmm3
     pxor %xmm5, %xmm11
     movdqu 0(%rdx), %xmm7
@@ -500,7 +456,7 @@ aes_gen_aesni_xts_dec_k128_w4:
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 2.
-# Requires: SSE2, AESNI, PCLMUL.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -533,66 +489,59 @@ aes_gen_aesni_xts_dec_k128_w2:
     movdqu 144(%rdi), %xmm10
     movdqu 160(%rdi), %xmm9
     movdqu (%rsi), %xmm6
-    movdqa %xmm6, %xmm3
-    psrlq $63, %xmm3
-    movdqa %xmm3, %xmm4
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm4
-    pslldq $8, %xmm3
+    pshufd $19, %xmm6, %xmm3
+    psrad $31, %xmm3
+    pand .Laesni_xts_double(%rip), %xmm3
     movdqa %xmm6, %xmm7
-    psllq $1, %xmm7
-    pxor %xmm4, %xmm7
+    paddq %xmm6, %xmm7
     pxor %xmm3, %xmm7
     cmp $2, %r8
     jb .Laes_gen_aesni_xts_dec_k128_w2_done
     .p2align 4
 .Laes_gen_aesni_xts_dec_k128_w2_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm6, %xmm0
     pxor %xmm8, %xmm0
+    pxor %xmm6, %xmm0
     movdqa %xmm6, %xmm4
     pxor %xmm9, %xmm4
     movdqu %xmm4, 0(%rdx)
     movdqu 16(%rcx), %xmm1
-    pxor %xmm7, %xmm1
     pxor %xmm8, %xmm1
+    pxor %xmm7, %xmm1
     movdqa %xmm7, %xmm4
     pxor %xmm9, %xmm4
     movdqu %xmm4, 16(%rdx)
     movdqu 16(%rdi), %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
-    movdqa %xmm6, %xmm3
+    pshufd $19, %xmm7, %xmm3
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
-    psrlq $62, %xmm3
     movdqu 32(%rdi), %xmm5
-    movdqa %xmm3, %xmm4
+    psrad $31, %xmm3
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm4
+    pand .Laesni_xts_double(%rip), %xmm3
     movdqu 48(%rdi), %xmm5
-    pslldq $8, %xmm3
+    movdqa %xmm7, %xmm6
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
-    psllq $2, %xmm6
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
+    paddq %xmm7, %xmm6
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc7    # aesdec %xmm15, %xmm0
-    pxor %xmm4, %xmm6
     .byte 0x66,0x41,0x0f,0x38,0xde,0xcf    # aesdec %xmm15, %xmm1
     pxor %xmm3, %xmm6
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc6    # aesdec %xmm14, %xmm0
-    movdqa %xmm7, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xce    # aesdec %xmm14, %xmm1
+    pshufd $19, %xmm6, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
-    psrlq $62, %xmm3
+    psrad $31, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
-    movdqa %xmm3, %xmm4
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc4    # aesdec %xmm12, %xmm0
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm4
+    pand .Laesni_xts_double(%rip), %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xcc    # aesdec %xmm12, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc3    # aesdec %xmm11, %xmm0
-    pslldq $8, %xmm3
+    movdqa %xmm6, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xcb    # aesdec %xmm11, %xmm1
-    psllq $2, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc2    # aesdec %xmm10, %xmm0
-    pxor %xmm4, %xmm7
+    paddq %xmm6, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xca    # aesdec %xmm10, %xmm1
     pxor %xmm3, %xmm7
     movdqu 0(%rdx), %xmm5
@@ -632,7 +581,7 @@ aes_gen_aesni_xts_dec_k128_w2:
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: any count.
-# Requires: SSE2, AESNI, PCLMUL.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 a block register's tweaks
@@ -672,27 +621,24 @@ aes_gen_aesni_xts_dec_k128_w1:
     .p2align 4
 .Laes_gen_aesni_xts_dec_k128_w1_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm5, %xmm0
     pxor %xmm6, %xmm0
+    pxor %xmm5, %xmm0
     movdqa %xmm5, %xmm3
     pxor %xmm7, %xmm3
     movdqu %xmm3, 0(%rdx)
     movdqu 16(%rdi), %xmm4
     .byte 0x66,0x0f,0x38,0xde,0xc4         # aesdec %xmm4, %xmm0
-    movdqa %xmm5, %xmm2
+    pshufd $19, %xmm5, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc7    # aesdec %xmm15, %xmm0
-    psrlq $63, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc6    # aesdec %xmm14, %xmm0
-    movdqa %xmm2, %xmm3
+    psrad $31, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc4    # aesdec %xmm12, %xmm0
+    pand .Laesni_xts_double(%rip), %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc3    # aesdec %xmm11, %xmm0
-    pslldq $8, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc2    # aesdec %xmm10, %xmm0
-    psllq $1, %xmm5
+    paddq %xmm5, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    pxor %xmm3, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc0    # aesdec %xmm8, %xmm0
     pxor %xmm2, %xmm5
     movdqu 0(%rdx), %xmm4
@@ -729,7 +675,7 @@ aes_gen_aesni_xts_dec_k128_w1:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 13 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 6.
-# Requires: SSE2, AESNI, PCLMUL.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -754,50 +700,35 @@ aes_gen_aesni_xts_dec_k128_w1:
 aes_gen_aesni_xts_dec_k192_w6:
     endbr64
     movdqu (%rsi), %xmm10
-    movdqa %xmm10, %xmm7
-    psrlq $63, %xmm7
-    movdqa %xmm7, %xmm8
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
-    pslldq $8, %xmm7
+    pshufd $19, %xmm10, %xmm7
+    psrad $31, %xmm7
+    pand .Laesni_xts_double(%rip), %xmm7
     movdqa %xmm10, %xmm11
-    psllq $1, %xmm11
-    pxor %xmm8, %xmm11
+    paddq %xmm10, %xmm11
     pxor %xmm7, %xmm11
-    movdqa %xmm10, %xmm7
-    psrlq $62, %xmm7
-    movdqa %xmm7, %xmm8
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
-    pslldq $8, %xmm7
-    movdqa %xmm10, %xmm12
-    psllq $2, %xmm12
-    pxor %xmm8, %xmm12
+    pshufd $19, %xmm11, %xmm7
+    psrad $31, %xmm7
+    pand .Laesni_xts_double(%rip), %xmm7
+    movdqa %xmm11, %xmm12
+    paddq %xmm11, %xmm12
     pxor %xmm7, %xmm12
-    movdqa %xmm10, %xmm7
-    psrlq $61, %xmm7
-    movdqa %xmm7, %xmm8
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
-    pslldq $8, %xmm7
-    movdqa %xmm10, %xmm13
-    psllq $3, %xmm13
-    pxor %xmm8, %xmm13
+    pshufd $19, %xmm12, %xmm7
+    psrad $31, %xmm7
+    pand .Laesni_xts_double(%rip), %xmm7
+    movdqa %xmm12, %xmm13
+    paddq %xmm12, %xmm13
     pxor %xmm7, %xmm13
-    movdqa %xmm10, %xmm7
-    psrlq $60, %xmm7
-    movdqa %xmm7, %xmm8
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
-    pslldq $8, %xmm7
-    movdqa %xmm10, %xmm14
-    psllq $4, %xmm14
-    pxor %xmm8, %xmm14
+    pshufd $19, %xmm13, %xmm7
+    psrad $31, %xmm7
+    pand .Laesni_xts_double(%rip), %xmm7
+    movdqa %xmm13, %xmm14
+    paddq %xmm13, %xmm14
     pxor %xmm7, %xmm14
-    movdqa %xmm10, %xmm7
-    psrlq $59, %xmm7
-    movdqa %xmm7, %xmm8
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
-    pslldq $8, %xmm7
-    movdqa %xmm10, %xmm15
-    psllq $5, %xmm15
-    pxor %xmm8, %xmm15
+    pshufd $19, %xmm14, %xmm7
+    psrad $31, %xmm7
+    pand .Laesni_xts_double(%rip), %xmm7
+    movdqa %xmm14, %xmm15
+    paddq %xmm14, %xmm15
     pxor %xmm7, %xmm15
     cmp $6, %r8
     jb .Laes_gen_aesni_xts_dec_k192_w6_done
@@ -805,175 +736,163 @@ aes_gen_aesni_xts_dec_k192_w6:
 .Laes_gen_aesni_xts_dec_k192_w6_loop:
     movdqu 0(%rcx), %xmm0
     movdqu 0(%rdi), %xmm9
-    pxor %xmm10, %xmm0
     pxor %xmm9, %xmm0
+    pxor %xmm10, %xmm0
     movdqu 192(%rdi), %xmm9
     movdqa %xmm10, %xmm8
     pxor %xmm9, %xmm8
     movdqu %xmm8, 0(%rdx)
     movdqu 16(%rcx), %xmm1
     movdqu 0(%rdi), %xmm9
-    pxor %xmm11, %xmm1
     pxor %xmm9, %xmm1
+    pxor %xmm11, %xmm1
     movdqu 192(%rdi), %xmm9
     movdqa %xmm11, %xmm8
     pxor %xmm9, %xmm8
     movdqu %xmm8, 16(%rdx)
     movdqu 32(%rcx), %xmm2
     movdqu 0(%rdi), %xmm9
-    pxor %xmm12, %xmm2
     pxor %xmm9, %xmm2
+    pxor %xmm12, %xmm2
     movdqu 192(%rdi), %xmm9
     movdqa %xmm12, %xmm8
     pxor %xmm9, %xmm8
     movdqu %xmm8, 32(%rdx)
     movdqu 48(%rcx), %xmm3
     movdqu 0(%rdi), %xmm9
-    pxor %xmm13, %xmm3
     pxor %xmm9, %xmm3
+    pxor %xmm13, %xmm3
     movdqu 192(%rdi), %xmm9
     movdqa %xmm13, %xmm8
     pxor %xmm9, %xmm8
     movdqu %xmm8, 48(%rdx)
     movdqu 64(%rcx), %xmm4
     movdqu 0(%rdi), %xmm9
-    pxor %xmm14, %xmm4
     pxor %xmm9, %xmm4
+    pxor %xmm14, %xmm4
     movdqu 192(%rdi), %xmm9
     movdqa %xmm14, %xmm8
     pxor %xmm9, %xmm8
     movdqu %xmm8, 64(%rdx)
     movdqu 80(%rcx), %xmm5
     movdqu 0(%rdi), %xmm9
-    pxor %xmm15, %xmm5
     pxor %xmm9, %xmm5
+    pxor %xmm15, %xmm5
     movdqu 192(%rdi), %xmm9
     movdqa %xmm15, %xmm8
     pxor %xmm9, %xmm8
     movdqu %xmm8, 80(%rdx)
     movdqu 16(%rdi), %xmm9
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    movdqa %xmm10, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
+    pshufd $19, %xmm15, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    psrlq $58, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    movdqa %xmm7, %xmm8
+    psrad $31, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pand .Laesni_xts_double(%rip), %xmm7
     movdqu 32(%rdi), %xmm9
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    pslldq $8, %xmm7
+    movdqa %xmm15, %xmm10
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    psllq $6, %xmm10
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
+    paddq %xmm15, %xmm10
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    pxor %xmm8, %xmm10
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
     pxor %xmm7, %xmm10
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
     movdqu 48(%rdi), %xmm9
-    movdqa %xmm11, %xmm7
+    pshufd $19, %xmm10, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    psrlq $58, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    movdqa %xmm7, %xmm8
+    psrad $31, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pand .Laesni_xts_double(%rip), %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    pslldq $8, %xmm7
     movdqu 64(%rdi), %xmm9
+    movdqa %xmm10, %xmm11
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    psllq $6, %xmm11
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
+    paddq %xmm10, %xmm11
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    pxor %xmm8, %xmm11
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
     pxor %xmm7, %xmm11
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    movdqa %xmm12, %xmm7
+    pshufd $19, %xmm11, %xmm7
     movdqu 80(%rdi), %xmm9
-    psrlq $58, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    psrad $31, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    movdqa %xmm7, %xmm8
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pand .Laesni_xts_double(%rip), %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    pslldq $8, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
+    movdqa %xmm11, %xmm12
     movdqu 96(%rdi), %xmm9
-    psllq $6, %xmm12
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    pxor %xmm8, %xmm12
+    paddq %xmm11, %xmm12
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
     pxor %xmm7, %xmm12
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    movdqa %xmm13, %xmm7
+    pshufd $19, %xmm12, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    psrlq $58, %xmm7
     movdqu 112(%rdi), %xmm9
+    psrad $31, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    movdqa %xmm7, %xmm8
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pand .Laesni_xts_double(%rip), %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    pslldq $8, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
+    movdqa %xmm12, %xmm13
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    psllq $6, %xmm13
     movdqu 128(%rdi), %xmm9
-    pxor %xmm8, %xmm13
+    paddq %xmm12, %xmm13
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
     pxor %xmm7, %xmm13
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    movdqa %xmm14, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
+    pshufd $19, %xmm13, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    psrlq $58, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
+    psrad $31, %xmm7
     movdqu 144(%rdi), %xmm9
-    movdqa %xmm7, %xmm8
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pand .Laesni_xts_double(%rip), %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    pslldq $8, %xmm7
+    movdqa %xmm13, %xmm14
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    psllq $6, %xmm14
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    pxor %xmm8, %xmm14
+    paddq %xmm13, %xmm14
     movdqu 160(%rdi), %xmm9
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
     pxor %xmm7, %xmm14
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    movdqa %xmm15, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
+    pshufd $19, %xmm14, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    psrlq $58, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    movdqa %xmm7, %xmm8
+    psrad $31, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
     movdqu 176(%rdi), %xmm9
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pand .Laesni_xts_double(%rip), %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    pslldq $8, %xmm7
+    movdqa %xmm14, %xmm15
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    psllq $6, %xmm15
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
+    paddq %xmm14, %xmm15
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    pxor %xmm8, %xmm15
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
     pxor %xmm7, %xmm15
     movdqu 0(%rdx), %xmm9
@@ -1025,7 +944,7 @@ aes_gen_aesni_xts_dec_k192_w6:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 9 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 4.
-# Requires: SSE2, AESNI, PCLMUL.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -1054,144 +973,127 @@ aes_gen_aesni_xts_dec_k192_w4:
     movdqu 176(%rdi), %xmm14
     movdqu 192(%rdi), %xmm13
     movdqu (%rsi), %xmm8
-    movdqa %xmm8, %xmm5
-    psrlq $63, %xmm5
-    movdqa %xmm5, %xmm6
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
-    pslldq $8, %xmm5
+    pshufd $19, %xmm8, %xmm5
+    psrad $31, %xmm5
+    pand .Laesni_xts_double(%rip), %xmm5
     movdqa %xmm8, %xmm9
-    psllq $1, %xmm9
-    pxor %xmm6, %xmm9
+    paddq %xmm8, %xmm9
     pxor %xmm5, %xmm9
-    movdqa %xmm8, %xmm5
-    psrlq $62, %xmm5
-    movdqa %xmm5, %xmm6
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
-    pslldq $8, %xmm5
-    movdqa %xmm8, %xmm10
-    psllq $2, %xmm10
-    pxor %xmm6, %xmm10
+    pshufd $19, %xmm9, %xmm5
+    psrad $31, %xmm5
+    pand .Laesni_xts_double(%rip), %xmm5
+    movdqa %xmm9, %xmm10
+    paddq %xmm9, %xmm10
     pxor %xmm5, %xmm10
-    movdqa %xmm8, %xmm5
-    psrlq $61, %xmm5
-    movdqa %xmm5, %xmm6
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
-    pslldq $8, %xmm5
-    movdqa %xmm8, %xmm11
-    psllq $3, %xmm11
-    pxor %xmm6, %xmm11
+    pshufd $19, %xmm10, %xmm5
+    psrad $31, %xmm5
+    pand .Laesni_xts_double(%rip), %xmm5
+    movdqa %xmm10, %xmm11
+    paddq %xmm10, %xmm11
     pxor %xmm5, %xmm11
     cmp $4, %r8
     jb .Laes_gen_aesni_xts_dec_k192_w4_done
     .p2align 4
 .Laes_gen_aesni_xts_dec_k192_w4_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm8, %xmm0
     pxor %xmm12, %xmm0
+    pxor %xmm8, %xmm0
     movdqa %xmm8, %xmm6
     pxor %xmm13, %xmm6
     movdqu %xmm6, 0(%rdx)
     movdqu 16(%rcx), %xmm1
-    pxor %xmm9, %xmm1
     pxor %xmm12, %xmm1
+    pxor %xmm9, %xmm1
     movdqa %xmm9, %xmm6
     pxor %xmm13, %xmm6
     movdqu %xmm6, 16(%rdx)
     movdqu 32(%rcx), %xmm2
-    pxor %xmm10, %xmm2
     pxor %xmm12, %xmm2
+    pxor %xmm10, %xmm2
     movdqa %xmm10, %xmm6
     pxor %xmm13, %xmm6
     movdqu %xmm6, 32(%rdx)
     movdqu 48(%rcx), %xmm3
-    pxor %xmm11, %xmm3
     pxor %xmm12, %xmm3
+    pxor %xmm11, %xmm3
     movdqa %xmm11, %xmm6
     pxor %xmm13, %xmm6
     movdqu %xmm6, 48(%rdx)
     movdqu 16(%rdi), %xmm7
     .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    movdqa %xmm8, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
+    pshufd $19, %xmm11, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    psrlq $60, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    movdqa %xmm5, %xmm6
+    psrad $31, %xmm5
     movdqu 32(%rdi), %xmm7
     .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
+    pand .Laesni_xts_double(%rip), %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
     .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    pslldq $8, %xmm5
+    movdqa %xmm11, %xmm8
     .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    psllq $4, %xmm8
     movdqu 48(%rdi), %xmm7
     .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    pxor %xmm6, %xmm8
+    paddq %xmm11, %xmm8
     .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
     .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
     pxor %xmm5, %xmm8
     .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    movdqa %xmm9, %xmm5
     movdqu 64(%rdi), %xmm7
+    pshufd $19, %xmm8, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    psrlq $60, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
+    psrad $31, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    movdqa %xmm5, %xmm6
     .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
+    pand .Laesni_xts_double(%rip), %xmm5
     movdqu 80(%rdi), %xmm7
     .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    pslldq $8, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
+    movdqa %xmm8, %xmm9
     .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    psllq $4, %xmm9
     .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    pxor %xmm6, %xmm9
+    paddq %xmm8, %xmm9
     movdqu 96(%rdi), %xmm7
     .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
     pxor %xmm5, %xmm9
     .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
     .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    movdqa %xmm10, %xmm5
+    pshufd $19, %xmm9, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    psrlq $60, %xmm5
     movdqu 112(%rdi), %xmm7
+    psrad $31, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    movdqa %xmm5, %xmm6
     .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
     .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
+    pand .Laesni_xts_double(%rip), %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    pslldq $8, %xmm5
     movdqu 128(%rdi), %xmm7
+    movdqa %xmm9, %xmm10
     .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    psllq $4, %xmm10
     .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
+    paddq %xmm9, %xmm10
     .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    pxor %xmm6, %xmm10
     .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
     pxor %xmm5, %xmm10
     movdqu 144(%rdi), %xmm7
     .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    movdqa %xmm11, %xmm5
+    pshufd $19, %xmm10, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
     .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    psrlq $60, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    movdqa %xmm5, %xmm6
+    psrad $31, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc7    # aesdec %xmm15, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xcf    # aesdec %xmm15, %xmm1
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
+    pand .Laesni_xts_double(%rip), %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd7    # aesdec %xmm15, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xdf    # aesdec %xmm15, %xmm3
-    pslldq $8, %xmm5
+    movdqa %xmm10, %xmm11
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc6    # aesdec %xmm14, %xmm0
-    psllq $4, %xmm11
     .byte 0x66,0x41,0x0f,0x38,0xde,0xce    # aesdec %xmm14, %xmm1
+    paddq %xmm10, %xmm11
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd6    # aesdec %xmm14, %xmm2
-    pxor %xmm6, %xmm11
     .byte 0x66,0x41,0x0f,0x38,0xde,0xde    # aesdec %xmm14, %xmm3
     pxor %xmm5, %xmm11
     movdqu 0(%rdx), %xmm7
@@ -1237,7 +1139,7 @@ aes_gen_aesni_xts_dec_k192_w4:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 2.
-# Requires: SSE2, AESNI, PCLMUL.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -1270,72 +1172,65 @@ aes_gen_aesni_xts_dec_k192_w2:
     movdqu 176(%rdi), %xmm10
     movdqu 192(%rdi), %xmm9
     movdqu (%rsi), %xmm6
-    movdqa %xmm6, %xmm3
-    psrlq $63, %xmm3
-    movdqa %xmm3, %xmm4
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm4
-    pslldq $8, %xmm3
+    pshufd $19, %xmm6, %xmm3
+    psrad $31, %xmm3
+    pand .Laesni_xts_double(%rip), %xmm3
     movdqa %xmm6, %xmm7
-    psllq $1, %xmm7
-    pxor %xmm4, %xmm7
+    paddq %xmm6, %xmm7
     pxor %xmm3, %xmm7
     cmp $2, %r8
     jb .Laes_gen_aesni_xts_dec_k192_w2_done
     .p2align 4
 .Laes_gen_aesni_xts_dec_k192_w2_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm6, %xmm0
     pxor %xmm8, %xmm0
+    pxor %xmm6, %xmm0
     movdqa %xmm6, %xmm4
     pxor %xmm9, %xmm4
     movdqu %xmm4, 0(%rdx)
     movdqu 16(%rcx), %xmm1
-    pxor %xmm7, %xmm1
     pxor %xmm8, %xmm1
+    pxor %xmm7, %xmm1
     movdqa %xmm7, %xmm4
     pxor %xmm9, %xmm4
     movdqu %xmm4, 16(%rdx)
     movdqu 16(%rdi), %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
-    movdqa %xmm6, %xmm3
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
+    pshufd $19, %xmm7, %xmm3
     movdqu 32(%rdi), %xmm5
-    psrlq $62, %xmm3
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
+    psrad $31, %xmm3
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
-    movdqa %xmm3, %xmm4
     movdqu 48(%rdi), %xmm5
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm4
+    pand .Laesni_xts_double(%rip), %xmm3
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
-    pslldq $8, %xmm3
+    movdqa %xmm7, %xmm6
     movdqu 64(%rdi), %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
-    psllq $2, %xmm6
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
-    pxor %xmm4, %xmm6
+    paddq %xmm7, %xmm6
     movdqu 80(%rdi), %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
     pxor %xmm3, %xmm6
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc7    # aesdec %xmm15, %xmm0
-    movdqa %xmm7, %xmm3
+    pshufd $19, %xmm6, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xcf    # aesdec %xmm15, %xmm1
-    psrlq $62, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc6    # aesdec %xmm14, %xmm0
+    psrad $31, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xce    # aesdec %xmm14, %xmm1
-    movdqa %xmm3, %xmm4
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm4
+    pand .Laesni_xts_double(%rip), %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc4    # aesdec %xmm12, %xmm0
-    pslldq $8, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xcc    # aesdec %xmm12, %xmm1
+    movdqa %xmm6, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc3    # aesdec %xmm11, %xmm0
-    psllq $2, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xcb    # aesdec %xmm11, %xmm1
+    paddq %xmm6, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc2    # aesdec %xmm10, %xmm0
-    pxor %xmm4, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xca    # aesdec %xmm10, %xmm1
     pxor %xmm3, %xmm7
     movdqu 0(%rdx), %xmm5
@@ -1375,7 +1270,7 @@ aes_gen_aesni_xts_dec_k192_w2:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: any count.
-# Requires: SSE2, AESNI, PCLMUL.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 a block register's tweaks
@@ -1415,31 +1310,28 @@ aes_gen_aesni_xts_dec_k192_w1:
     .p2align 4
 .Laes_gen_aesni_xts_dec_k192_w1_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm5, %xmm0
     pxor %xmm6, %xmm0
+    pxor %xmm5, %xmm0
     movdqa %xmm5, %xmm3
     pxor %xmm7, %xmm3
     movdqu %xmm3, 0(%rdx)
     movdqu 16(%rdi), %xmm4
     .byte 0x66,0x0f,0x38,0xde,0xc4         # aesdec %xmm4, %xmm0
-    movdqa %xmm5, %xmm2
     movdqu 32(%rdi), %xmm4
+    pshufd $19, %xmm5, %xmm2
     .byte 0x66,0x0f,0x38,0xde,0xc4         # aesdec %xmm4, %xmm0
-    psrlq $63, %xmm2
     movdqu 48(%rdi), %xmm4
     .byte 0x66,0x0f,0x38,0xde,0xc4         # aesdec %xmm4, %xmm0
-    movdqa %xmm2, %xmm3
+    psrad $31, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc7    # aesdec %xmm15, %xmm0
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc6    # aesdec %xmm14, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
-    pslldq $8, %xmm2
+    pand .Laesni_xts_double(%rip), %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc4    # aesdec %xmm12, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc3    # aesdec %xmm11, %xmm0
-    psllq $1, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc2    # aesdec %xmm10, %xmm0
+    paddq %xmm5, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    pxor %xmm3, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc0    # aesdec %xmm8, %xmm0
     pxor %xmm2, %xmm5
     movdqu 0(%rdx), %xmm4
@@ -1476,7 +1368,7 @@ aes_gen_aesni_xts_dec_k192_w1:
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 15 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 6.
-# Requires: SSE2, AESNI, PCLMUL.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -1501,50 +1393,35 @@ aes_gen_aesni_xts_dec_k192_w1:
 aes_gen_aesni_xts_dec_k256_w6:
     endbr64
     movdqu (%rsi), %xmm10
-    movdqa %xmm10, %xmm7
-    psrlq $63, %xmm7
-    movdqa %xmm7, %xmm8
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
-    pslldq $8, %xmm7
+    pshufd $19, %xmm10, %xmm7
+    psrad $31, %xmm7
+    pand .Laesni_xts_double(%rip), %xmm7
     movdqa %xmm10, %xmm11
-    psllq $1, %xmm11
-    pxor %xmm8, %xmm11
+    paddq %xmm10, %xmm11
     pxor %xmm7, %xmm11
-    movdqa %xmm10, %xmm7
-    psrlq $62, %xmm7
-    movdqa %xmm7, %xmm8
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
-    pslldq $8, %xmm7
-    movdqa %xmm10, %xmm12
-    psllq $2, %xmm12
-    pxor %xmm8, %xmm12
+    pshufd $19, %xmm11, %xmm7
+    psrad $31, %xmm7
+    pand .Laesni_xts_double(%rip), %xmm7
+    movdqa %xmm11, %xmm12
+    paddq %xmm11, %xmm12
     pxor %xmm7, %xmm12
-    movdqa %xmm10, %xmm7
-    psrlq $61, %xmm7
-    movdqa %xmm7, %xmm8
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
-    pslldq $8, %xmm7
-    movdqa %xmm10, %xmm13
-    psllq $3, %xmm13
-    pxor %xmm8, %xmm13
+    pshufd $19, %xmm12, %xmm7
+    psrad $31, %xmm7
+    pand .Laesni_xts_double(%rip), %xmm7
+    movdqa %xmm12, %xmm13
+    paddq %xmm12, %xmm13
     pxor %xmm7, %xmm13
-    movdqa %xmm10, %xmm7
-    psrlq $60, %xmm7
-    movdqa %xmm7, %xmm8
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
-    pslldq $8, %xmm7
-    movdqa %xmm10, %xmm14
-    psllq $4, %xmm14
-    pxor %xmm8, %xmm14
+    pshufd $19, %xmm13, %xmm7
+    psrad $31, %xmm7
+    pand .Laesni_xts_double(%rip), %xmm7
+    movdqa %xmm13, %xmm14
+    paddq %xmm13, %xmm14
     pxor %xmm7, %xmm14
-    movdqa %xmm10, %xmm7
-    psrlq $59, %xmm7
-    movdqa %xmm7, %xmm8
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
-    pslldq $8, %xmm7
-    movdqa %xmm10, %xmm15
-    psllq $5, %xmm15
-    pxor %xmm8, %xmm15
+    pshufd $19, %xmm14, %xmm7
+    psrad $31, %xmm7
+    pand .Laesni_xts_double(%rip), %xmm7
+    movdqa %xmm14, %xmm15
+    paddq %xmm14, %xmm15
     pxor %xmm7, %xmm15
     cmp $6, %r8
     jb .Laes_gen_aesni_xts_dec_k256_w6_done
@@ -1552,189 +1429,177 @@ aes_gen_aesni_xts_dec_k256_w6:
 .Laes_gen_aesni_xts_dec_k256_w6_loop:
     movdqu 0(%rcx), %xmm0
     movdqu 0(%rdi), %xmm9
-    pxor %xmm10, %xmm0
     pxor %xmm9, %xmm0
+    pxor %xmm10, %xmm0
     movdqu 224(%rdi), %xmm9
     movdqa %xmm10, %xmm8
     pxor %xmm9, %xmm8
     movdqu %xmm8, 0(%rdx)
     movdqu 16(%rcx), %xmm1
     movdqu 0(%rdi), %xmm9
-    pxor %xmm11, %xmm1
     pxor %xmm9, %xmm1
+    pxor %xmm11, %xmm1
     movdqu 224(%rdi), %xmm9
     movdqa %xmm11, %xmm8
     pxor %xmm9, %xmm8
     movdqu %xmm8, 16(%rdx)
     movdqu 32(%rcx), %xmm2
     movdqu 0(%rdi), %xmm9
-    pxor %xmm12, %xmm2
     pxor %xmm9, %xmm2
+    pxor %xmm12, %xmm2
     movdqu 224(%rdi), %xmm9
     movdqa %xmm12, %xmm8
     pxor %xmm9, %xmm8
     movdqu %xmm8, 32(%rdx)
     movdqu 48(%rcx), %xmm3
     movdqu 0(%rdi), %xmm9
-    pxor %xmm13, %xmm3
     pxor %xmm9, %xmm3
+    pxor %xmm13, %xmm3
     movdqu 224(%rdi), %xmm9
     movdqa %xmm13, %xmm8
     pxor %xmm9, %xmm8
     movdqu %xmm8, 48(%rdx)
     movdqu 64(%rcx), %xmm4
     movdqu 0(%rdi), %xmm9
-    pxor %xmm14, %xmm4
     pxor %xmm9, %xmm4
+    pxor %xmm14, %xmm4
     movdqu 224(%rdi), %xmm9
     movdqa %xmm14, %xmm8
     pxor %xmm9, %xmm8
     movdqu %xmm8, 64(%rdx)
     movdqu 80(%rcx), %xmm5
     movdqu 0(%rdi), %xmm9
-    pxor %xmm15, %xmm5
     pxor %xmm9, %xmm5
+    pxor %xmm15, %xmm5
     movdqu 224(%rdi), %xmm9
     movdqa %xmm15, %xmm8
     pxor %xmm9, %xmm8
     movdqu %xmm8, 80(%rdx)
     movdqu 16(%rdi), %xmm9
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    movdqa %xmm10, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
+    pshufd $19, %xmm15, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    psrlq $58, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    movdqa %xmm7, %xmm8
+    psrad $31, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
     movdqu 32(%rdi), %xmm9
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pand .Laesni_xts_double(%rip), %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    pslldq $8, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
+    movdqa %xmm15, %xmm10
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    psllq $6, %xmm10
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
+    paddq %xmm15, %xmm10
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    pxor %xmm8, %xmm10
     movdqu 48(%rdi), %xmm9
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
     pxor %xmm7, %xmm10
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    movdqa %xmm11, %xmm7
+    pshufd $19, %xmm10, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    psrlq $58, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    movdqa %xmm7, %xmm8
+    psrad $31, %xmm7
     movdqu 64(%rdi), %xmm9
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pand .Laesni_xts_double(%rip), %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    pslldq $8, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
+    movdqa %xmm10, %xmm11
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    psllq $6, %xmm11
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
+    paddq %xmm10, %xmm11
     movdqu 80(%rdi), %xmm9
-    pxor %xmm8, %xmm11
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
     pxor %xmm7, %xmm11
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    movdqa %xmm12, %xmm7
+    pshufd $19, %xmm11, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    psrlq $58, %xmm7
     movdqu 96(%rdi), %xmm9
+    psrad $31, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    movdqa %xmm7, %xmm8
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pand .Laesni_xts_double(%rip), %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    pslldq $8, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
+    movdqa %xmm11, %xmm12
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    psllq $6, %xmm12
     movdqu 112(%rdi), %xmm9
+    paddq %xmm11, %xmm12
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    pxor %xmm8, %xmm12
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
     pxor %xmm7, %xmm12
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    movdqa %xmm13, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
+    pshufd $19, %xmm12, %xmm7
     movdqu 128(%rdi), %xmm9
-    psrlq $58, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    psrad $31, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    movdqa %xmm7, %xmm8
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pand .Laesni_xts_double(%rip), %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    pslldq $8, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
+    movdqa %xmm12, %xmm13
     movdqu 144(%rdi), %xmm9
-    psllq $6, %xmm13
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    pxor %xmm8, %xmm13
+    paddq %xmm12, %xmm13
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
     pxor %xmm7, %xmm13
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    movdqa %xmm14, %xmm7
     movdqu 160(%rdi), %xmm9
+    pshufd $19, %xmm13, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    psrlq $58, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
+    psrad $31, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    movdqa %xmm7, %xmm8
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pand .Laesni_xts_double(%rip), %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
     movdqu 176(%rdi), %xmm9
-    pslldq $8, %xmm7
+    movdqa %xmm13, %xmm14
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    psllq $6, %xmm14
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    pxor %xmm8, %xmm14
+    paddq %xmm13, %xmm14
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
     pxor %xmm7, %xmm14
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
     movdqu 192(%rdi), %xmm9
-    movdqa %xmm15, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    pshufd $19, %xmm14, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    psrlq $58, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
+    psrad $31, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    movdqa %xmm7, %xmm8
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm8
+    pand .Laesni_xts_double(%rip), %xmm7
     movdqu 208(%rdi), %xmm9
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    pslldq $8, %xmm7
+    movdqa %xmm14, %xmm15
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    psllq $6, %xmm15
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
+    paddq %xmm14, %xmm15
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    pxor %xmm8, %xmm15
     .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
     pxor %xmm7, %xmm15
     movdqu 0(%rdx), %xmm9
@@ -1786,7 +1651,7 @@ aes_gen_aesni_xts_dec_k256_w6:
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 11 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 4.
-# Requires: SSE2, AESNI, PCLMUL.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -1815,154 +1680,137 @@ aes_gen_aesni_xts_dec_k256_w4:
     movdqu 208(%rdi), %xmm14
     movdqu 224(%rdi), %xmm13
     movdqu (%rsi), %xmm8
-    movdqa %xmm8, %xmm5
-    psrlq $63, %xmm5
-    movdqa %xmm5, %xmm6
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
-    pslldq $8, %xmm5
+    pshufd $19, %xmm8, %xmm5
+    psrad $31, %xmm5
+    pand .Laesni_xts_double(%rip), %xmm5
     movdqa %xmm8, %xmm9
-    psllq $1, %xmm9
-    pxor %xmm6, %xmm9
+    paddq %xmm8, %xmm9
     pxor %xmm5, %xmm9
-    movdqa %xmm8, %xmm5
-    psrlq $62, %xmm5
-    movdqa %xmm5, %xmm6
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
-    pslldq $8, %xmm5
-    movdqa %xmm8, %xmm10
-    psllq $2, %xmm10
-    pxor %xmm6, %xmm10
+    pshufd $19, %xmm9, %xmm5
+    psrad $31, %xmm5
+    pand .Laesni_xts_double(%rip), %xmm5
+    movdqa %xmm9, %xmm10
+    paddq %xmm9, %xmm10
     pxor %xmm5, %xmm10
-    movdqa %xmm8, %xmm5
-    psrlq $61, %xmm5
-    movdqa %xmm5, %xmm6
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
-    pslldq $8, %xmm5
-    movdqa %xmm8, %xmm11
-    psllq $3, %xmm11
-    pxor %xmm6, %xmm11
+    pshufd $19, %xmm10, %xmm5
+    psrad $31, %xmm5
+    pand .Laesni_xts_double(%rip), %xmm5
+    movdqa %xmm10, %xmm11
+    paddq %xmm10, %xmm11
     pxor %xmm5, %xmm11
     cmp $4, %r8
     jb .Laes_gen_aesni_xts_dec_k256_w4_done
     .p2align 4
 .Laes_gen_aesni_xts_dec_k256_w4_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm8, %xmm0
     pxor %xmm12, %xmm0
+    pxor %xmm8, %xmm0
     movdqa %xmm8, %xmm6
     pxor %xmm13, %xmm6
     movdqu %xmm6, 0(%rdx)
     movdqu 16(%rcx), %xmm1
-    pxor %xmm9, %xmm1
     pxor %xmm12, %xmm1
+    pxor %xmm9, %xmm1
     movdqa %xmm9, %xmm6
     pxor %xmm13, %xmm6
     movdqu %xmm6, 16(%rdx)
     movdqu 32(%rcx), %xmm2
-    pxor %xmm10, %xmm2
     pxor %xmm12, %xmm2
+    pxor %xmm10, %xmm2
     movdqa %xmm10, %xmm6
     pxor %xmm13, %xmm6
     movdqu %xmm6, 32(%rdx)
     movdqu 48(%rcx), %xmm3
-    pxor %xmm11, %xmm3
     pxor %xmm12, %xmm3
+    pxor %xmm11, %xmm3
     movdqa %xmm11, %xmm6
     pxor %xmm13, %xmm6
     movdqu %xmm6, 48(%rdx)
     movdqu 16(%rdi), %xmm7
     .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    movdqa %xmm8, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
+    pshufd $19, %xmm11, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    psrlq $60, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
     movdqu 32(%rdi), %xmm7
-    movdqa %xmm5, %xmm6
+    psrad $31, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
     .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
+    pand .Laesni_xts_double(%rip), %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
     .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    pslldq $8, %xmm5
     movdqu 48(%rdi), %xmm7
+    movdqa %xmm11, %xmm8
     .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    psllq $4, %xmm8
     .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
     .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    pxor %xmm6, %xmm8
+    paddq %xmm11, %xmm8
     .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
     movdqu 64(%rdi), %xmm7
     pxor %xmm5, %xmm8
     .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
     .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    movdqa %xmm9, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
+    pshufd $19, %xmm8, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    psrlq $60, %xmm5
     movdqu 80(%rdi), %xmm7
+    psrad $31, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    movdqa %xmm5, %xmm6
     .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
     .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
+    pand .Laesni_xts_double(%rip), %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
     movdqu 96(%rdi), %xmm7
-    pslldq $8, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
+    movdqa %xmm8, %xmm9
     .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    psllq $4, %xmm9
     .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
+    paddq %xmm8, %xmm9
     .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    pxor %xmm6, %xmm9
     movdqu 112(%rdi), %xmm7
     .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
     pxor %xmm5, %xmm9
     .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
     .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    movdqa %xmm10, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
+    pshufd $19, %xmm9, %xmm5
     movdqu 128(%rdi), %xmm7
-    psrlq $60, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
+    psrad $31, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    movdqa %xmm5, %xmm6
     .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
     .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
+    pand .Laesni_xts_double(%rip), %xmm5
     movdqu 144(%rdi), %xmm7
     .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    pslldq $8, %xmm5
+    movdqa %xmm9, %xmm10
     .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
     .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    psllq $4, %xmm10
     .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
+    paddq %xmm9, %xmm10
     movdqu 160(%rdi), %xmm7
-    pxor %xmm6, %xmm10
     .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
     .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
     pxor %xmm5, %xmm10
     .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
     .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    movdqa %xmm11, %xmm5
+    pshufd $19, %xmm10, %xmm5
     movdqu 176(%rdi), %xmm7
     .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    psrlq $60, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
+    psrad $31, %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    movdqa %xmm5, %xmm6
     .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc7    # aesdec %xmm15, %xmm0
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm6
+    pand .Laesni_xts_double(%rip), %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xde,0xcf    # aesdec %xmm15, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd7    # aesdec %xmm15, %xmm2
-    pslldq $8, %xmm5
+    movdqa %xmm10, %xmm11
     .byte 0x66,0x41,0x0f,0x38,0xde,0xdf    # aesdec %xmm15, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc6    # aesdec %xmm14, %xmm0
-    psllq $4, %xmm11
     .byte 0x66,0x41,0x0f,0x38,0xde,0xce    # aesdec %xmm14, %xmm1
+    paddq %xmm10, %xmm11
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd6    # aesdec %xmm14, %xmm2
-    pxor %xmm6, %xmm11
     .byte 0x66,0x41,0x0f,0x38,0xde,0xde    # aesdec %xmm14, %xmm3
     pxor %xmm5, %xmm11
     movdqu 0(%rdx), %xmm7
@@ -2008,7 +1856,7 @@ aes_gen_aesni_xts_dec_k256_w4:
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 7 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 2.
-# Requires: SSE2, AESNI, PCLMUL.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
@@ -2041,77 +1889,70 @@ aes_gen_aesni_xts_dec_k256_w2:
     movdqu 208(%rdi), %xmm10
     movdqu 224(%rdi), %xmm9
     movdqu (%rsi), %xmm6
-    movdqa %xmm6, %xmm3
-    psrlq $63, %xmm3
-    movdqa %xmm3, %xmm4
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm4
-    pslldq $8, %xmm3
+    pshufd $19, %xmm6, %xmm3
+    psrad $31, %xmm3
+    pand .Laesni_xts_double(%rip), %xmm3
     movdqa %xmm6, %xmm7
-    psllq $1, %xmm7
-    pxor %xmm4, %xmm7
+    paddq %xmm6, %xmm7
     pxor %xmm3, %xmm7
     cmp $2, %r8
     jb .Laes_gen_aesni_xts_dec_k256_w2_done
     .p2align 4
 .Laes_gen_aesni_xts_dec_k256_w2_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm6, %xmm0
     pxor %xmm8, %xmm0
+    pxor %xmm6, %xmm0
     movdqa %xmm6, %xmm4
     pxor %xmm9, %xmm4
     movdqu %xmm4, 0(%rdx)
     movdqu 16(%rcx), %xmm1
-    pxor %xmm7, %xmm1
     pxor %xmm8, %xmm1
+    pxor %xmm7, %xmm1
     movdqa %xmm7, %xmm4
     pxor %xmm9, %xmm4
     movdqu %xmm4, 16(%rdx)
     movdqu 16(%rdi), %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
-    movdqa %xmm6, %xmm3
+    pshufd $19, %xmm7, %xmm3
     movdqu 32(%rdi), %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
-    psrlq $62, %xmm3
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
+    psrad $31, %xmm3
     movdqu 48(%rdi), %xmm5
-    movdqa %xmm3, %xmm4
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm4
+    pand .Laesni_xts_double(%rip), %xmm3
     movdqu 64(%rdi), %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
-    pslldq $8, %xmm3
+    movdqa %xmm7, %xmm6
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
     movdqu 80(%rdi), %xmm5
-    psllq $2, %xmm6
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
+    paddq %xmm7, %xmm6
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
-    pxor %xmm4, %xmm6
     movdqu 96(%rdi), %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
     pxor %xmm3, %xmm6
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
     movdqu 112(%rdi), %xmm5
-    movdqa %xmm7, %xmm3
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
+    pshufd $19, %xmm6, %xmm3
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
-    psrlq $62, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc7    # aesdec %xmm15, %xmm0
+    psrad $31, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xcf    # aesdec %xmm15, %xmm1
-    movdqa %xmm3, %xmm4
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc6    # aesdec %xmm14, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xce    # aesdec %xmm14, %xmm1
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm4
+    pand .Laesni_xts_double(%rip), %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
-    pslldq $8, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc4    # aesdec %xmm12, %xmm0
+    movdqa %xmm6, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xcc    # aesdec %xmm12, %xmm1
-    psllq $2, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc3    # aesdec %xmm11, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xcb    # aesdec %xmm11, %xmm1
-    pxor %xmm4, %xmm7
+    paddq %xmm6, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc2    # aesdec %xmm10, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xca    # aesdec %xmm10, %xmm1
     pxor %xmm3, %xmm7
@@ -2152,7 +1993,7 @@ aes_gen_aesni_xts_dec_k256_w2:
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: any count.
-# Requires: SSE2, AESNI, PCLMUL.
+# Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 a block register's tweaks
@@ -2192,34 +2033,31 @@ aes_gen_aesni_xts_dec_k256_w1:
     .p2align 4
 .Laes_gen_aesni_xts_dec_k256_w1_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm5, %xmm0
     pxor %xmm6, %xmm0
+    pxor %xmm5, %xmm0
     movdqa %xmm5, %xmm3
     pxor %xmm7, %xmm3
     movdqu %xmm3, 0(%rdx)
     movdqu 16(%rdi), %xmm4
     .byte 0x66,0x0f,0x38,0xde,0xc4         # aesdec %xmm4, %xmm0
     movdqu 32(%rdi), %xmm4
-    movdqa %xmm5, %xmm2
     .byte 0x66,0x0f,0x38,0xde,0xc4         # aesdec %xmm4, %xmm0
+    pshufd $19, %xmm5, %xmm2
     movdqu 48(%rdi), %xmm4
-    psrlq $63, %xmm2
     .byte 0x66,0x0f,0x38,0xde,0xc4         # aesdec %xmm4, %xmm0
     movdqu 64(%rdi), %xmm4
-    movdqa %xmm2, %xmm3
     .byte 0x66,0x0f,0x38,0xde,0xc4         # aesdec %xmm4, %xmm0
+    psrad $31, %xmm2
     movdqu 80(%rdi), %xmm4
-    pclmulqdq $1, .Laesni_xts_poly(%rip), %xmm3
     .byte 0x66,0x0f,0x38,0xde,0xc4         # aesdec %xmm4, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc7    # aesdec %xmm15, %xmm0
+    pand .Laesni_xts_double(%rip), %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc6    # aesdec %xmm14, %xmm0
-    pslldq $8, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc4    # aesdec %xmm12, %xmm0
-    psllq $1, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc3    # aesdec %xmm11, %xmm0
+    paddq %xmm5, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc2    # aesdec %xmm10, %xmm0
-    pxor %xmm3, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc0    # aesdec %xmm8, %xmm0
     pxor %xmm2, %xmm5

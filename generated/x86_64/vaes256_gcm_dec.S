@@ -282,20 +282,17 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     jae .Laes_gen_vaes256_gcm_dec_k128_w8_loop
 .Laes_gen_vaes256_gcm_dec_k128_w8_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm11
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm11
+    vpaddd %xmm4, %xmm11, %xmm11
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes256_gcm_dec_k128_w8_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k128_w8_tail_done
+    jz .Laes_gen_vaes256_gcm_dec_k128_w8_tag_done
 .Laes_gen_vaes256_gcm_dec_k128_w8_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -319,12 +316,77 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
 .Laes_gen_vaes256_gcm_dec_k128_w8_no_last:
-.Laes_gen_vaes256_gcm_dec_k128_w8_tail_loop:
-    cmp $32, %r9
-    jb .Laes_gen_vaes256_gcm_dec_k128_w8_tail_one
+    cmp $64, %r9
+    jb .Laes_gen_vaes256_gcm_dec_k128_w8_tail_past2
     vmovdqa %ymm4, %ymm0
-    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
+    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm4, %ymm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
+    vpaddd .Lvaes256_gcm_inc2+64(%rip), %ymm4, %ymm4
+    vpxor %ymm13, %ymm0, %ymm0
+    vpxor %ymm13, %ymm1, %ymm1
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdd,0xc6         # vaesenclast %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdd,0xce         # vaesenclast %ymm14, %ymm1, %ymm1
+    vmovdqu (%r8), %ymm9
+    vpxor %ymm9, %ymm0, %ymm0
+    vmovdqu %ymm0, (%rcx)
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %ymm9, %ymm12
+    vpxor %ymm12, %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpxor %ymm9, %ymm7, %ymm7
+    vmovdqu 32(%r8), %ymm9
+    vpxor %ymm9, %ymm1, %ymm1
+    vmovdqu %ymm1, 32(%rcx)
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vpclmulqdq $0, 32(%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, 32(%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %ymm9, %ymm12
+    vpxor %ymm12, %ymm9, %ymm9
+    vpclmulqdq $0, 1056(%r11), %ymm9, %ymm9
+    vpxor %ymm9, %ymm7, %ymm7
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes256_gcm_dec_k128_w8_tail_past2:
+    cmp $32, %r9
+    jb .Laes_gen_vaes256_gcm_dec_k128_w8_tail_past1
+    vmovdqa %ymm4, %ymm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
+    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm4, %ymm4
     vpxor %ymm13, %ymm0, %ymm0
     vbroadcasti128 16(%rdi), %ymm5
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
@@ -360,13 +422,14 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     add $32, %rcx
     add $32, %r11
     sub $32, %r9
-    jmp .Laes_gen_vaes256_gcm_dec_k128_w8_tail_loop
-.Laes_gen_vaes256_gcm_dec_k128_w8_tail_one:
+.Laes_gen_vaes256_gcm_dec_k128_w8_tail_past1:
+    test %r9, %r9
+    jz .Laes_gen_vaes256_gcm_dec_k128_w8_reduce
     cmp $16, %r9
-    jb .Laes_gen_vaes256_gcm_dec_k128_w8_tail_partial
+    jb .Laes_gen_vaes256_gcm_dec_k128_w8_tail_one
     vmovdqa %xmm4, %xmm0
-    vpaddd .Lvaes256_gcm_one2(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_one2(%rip), %ymm4, %ymm4
     vpxor %xmm13, %xmm0, %xmm0
     vbroadcasti128 16(%rdi), %ymm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
@@ -402,12 +465,12 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     add $16, %rcx
     add $16, %r11
     sub $16, %r9
-.Laes_gen_vaes256_gcm_dec_k128_w8_tail_partial:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_dec_k128_w8_reduce
+.Laes_gen_vaes256_gcm_dec_k128_w8_tail_one:
     vmovdqa %xmm4, %xmm0
-    vpaddd .Lvaes256_gcm_one2(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_one2(%rip), %ymm4, %ymm4
     vpxor %xmm13, %xmm0, %xmm0
     vbroadcasti128 16(%rdi), %ymm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
@@ -481,9 +544,11 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     vmovdqu %xmm9, 48(%rdx)
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_dec_k128_w8_tail_done
 .Laes_gen_vaes256_gcm_dec_k128_w8_tag_done:
-.Laes_gen_vaes256_gcm_dec_k128_w8_tail_done:
     vmovdqu %xmm8, (%rdx)
+.Laes_gen_vaes256_gcm_dec_k128_w8_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -506,7 +571,7 @@ aes_gen_vaes256_gcm_dec_k128_w8:
 
 # void aes_gen_vaes256_gcm_dec_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 8 reloaded per group.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 6 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
@@ -516,17 +581,17 @@ aes_gen_vaes256_gcm_dec_k128_w8:
 #   %xmm2 block 2
 #   %xmm3 block 3
 #   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
+#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6
 #   %xmm6 GHASH: low products
 #   %xmm7 GHASH: middle products
 #   %xmm8 GHASH: high products; between groups the running hash, reflected
 #   %xmm9 GHASH: a block register of data
-#   %xmm10 GHASH: the next one
-#   %xmm11 GHASH: a key power, a product
-#   %xmm12 GHASH: a product
-#   %xmm13 rk0
-#   %xmm15 rk9
-#   %xmm14 rk10
+#   %xmm10 GHASH: a key power, a product
+#   %xmm11 rk0
+#   %xmm15 rk7
+#   %xmm14 rk8
+#   %xmm13 rk9
+#   %xmm12 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_dec_k128_w4
@@ -534,16 +599,18 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     .p2align 5
 aes_gen_vaes256_gcm_dec_k128_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm13
-    vmovdqu 144(%rdi), %xmm15
-    vmovdqu 160(%rdi), %xmm14
+    vmovdqu 0(%rdi), %xmm11
+    vmovdqu 112(%rdi), %xmm15
+    vmovdqu 128(%rdi), %xmm14
+    vmovdqu 144(%rdi), %xmm13
+    vmovdqu 160(%rdi), %xmm12
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k128_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm5
@@ -556,12 +623,10 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 96(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k128_w4_no_ek0:
     vmovdqu (%rdx), %xmm8
@@ -594,110 +659,108 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
 .Laes_gen_vaes256_gcm_dec_k128_w4_counted38:
     add $4, %r11d
-    vpxor %xmm13, %xmm0, %xmm0
-    vpxor %xmm13, %xmm1, %xmm1
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
     vmovdqu 0(%r8), %xmm9
-    vpxor %xmm13, %xmm2, %xmm2
+    vpxor %xmm11, %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpxor %xmm13, %xmm3, %xmm3
-    vmovdqu 16(%r8), %xmm10
-    vmovdqu 16(%rdi), %xmm5
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpxor %xmm11, %xmm3, %xmm3
     vpxor %xmm8, %xmm9, %xmm9
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm5
     vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpclmulqdq $0, 976(%rsi), %xmm10, %xmm12
-    vmovdqu 32(%rdi), %xmm5
-    vpxor %xmm12, %xmm6, %xmm6
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpclmulqdq $17, 976(%rsi), %xmm10, %xmm12
+    vpshufd $78, %xmm9, %xmm10
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpxor %xmm12, %xmm8, %xmm8
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpshufd $78, %xmm9, %xmm12
-    vmovdqu 48(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm12, %xmm9, %xmm9
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpshufd $78, %xmm10, %xmm11
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpxor %xmm11, %xmm10, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
     vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
-    vmovdqu 64(%rdi), %xmm5
-    vpclmulqdq $0, 2000(%rsi), %xmm10, %xmm10
+    vmovdqu 32(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 16(%r8), %xmm9
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vmovdqu 32(%r8), %xmm9
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpclmulqdq $0, 976(%rsi), %xmm9, %xmm10
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpxor %xmm10, %xmm6, %xmm6
+    vmovdqu 48(%rdi), %xmm5
+    vpclmulqdq $17, 976(%rsi), %xmm9, %xmm10
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpxor %xmm10, %xmm8, %xmm8
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpshufd $78, %xmm9, %xmm10
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpxor %xmm10, %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 64(%rdi), %xmm5
+    vpclmulqdq $0, 2000(%rsi), %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpxor %xmm9, %xmm7, %xmm7
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 32(%r8), %xmm9
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm10
     vmovdqu 80(%rdi), %xmm5
-    vmovdqu 48(%r8), %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
+    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm10
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm12
+    vpxor %xmm10, %xmm8, %xmm8
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpclmulqdq $0, 1008(%rsi), %xmm10, %xmm11
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpshufd $78, %xmm9, %xmm10
     vmovdqu 96(%rdi), %xmm5
-    vpxor %xmm12, %xmm6, %xmm6
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm11, %xmm6, %xmm6
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm12
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpclmulqdq $17, 1008(%rsi), %xmm10, %xmm11
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpxor %xmm12, %xmm8, %xmm8
-    vmovdqu 112(%rdi), %xmm5
-    vpxor %xmm11, %xmm8, %xmm8
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpshufd $78, %xmm9, %xmm12
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpxor %xmm12, %xmm9, %xmm9
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpshufd $78, %xmm10, %xmm11
-    vmovdqu 128(%rdi), %xmm5
-    vpxor %xmm11, %xmm10, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpclmulqdq $0, 2032(%rsi), %xmm10, %xmm10
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
     vpxor %xmm9, %xmm7, %xmm7
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vmovdqu 48(%r8), %xmm9
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm10
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm10, %xmm6, %xmm6
     .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
-    vpxor %xmm8, %xmm7, %xmm7
     .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vpshufd $78, %xmm6, %xmm6
-    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdd,0xd6         # vaesenclast %xmm14, %xmm2, %xmm2
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm10
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    vpxor %xmm10, %xmm8, %xmm8
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    vpshufd $78, %xmm9, %xmm10
+    .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
+    vpxor %xmm10, %xmm9, %xmm9
+    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    vpxor %xmm9, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
     vpxor %xmm6, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
-    vpxor %xmm12, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    vpxor %xmm8, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    vpshufd $78, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x69,0xdd,0xd4         # vaesenclast %xmm12, %xmm2, %xmm2
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
+    vpxor %xmm9, %xmm7, %xmm7
     vpxor 0(%r8), %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
     vpxor 16(%r8), %xmm1, %xmm1
     vpshufd $78, %xmm7, %xmm7
     vpxor 32(%r8), %xmm2, %xmm2
     vpxor %xmm7, %xmm8, %xmm8
     vpxor 48(%r8), %xmm3, %xmm3
-    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm9, %xmm8, %xmm8
     vmovdqu %xmm0, 0(%rcx)
     vmovdqu %xmm1, 16(%rcx)
     vmovdqu %xmm2, 32(%rcx)
@@ -709,20 +772,17 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     jae .Laes_gen_vaes256_gcm_dec_k128_w4_loop
 .Laes_gen_vaes256_gcm_dec_k128_w4_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm11
-    vmovdqu %xmm11, 16(%rdx)
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm10
+    vpaddd %xmm4, %xmm10, %xmm10
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
+    vmovdqu %xmm10, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes256_gcm_dec_k128_w4_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k128_w4_tail_done
+    jz .Laes_gen_vaes256_gcm_dec_k128_w4_tag_done
 .Laes_gen_vaes256_gcm_dec_k128_w4_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -730,29 +790,92 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     vmovdqa %xmm8, %xmm9
     vpclmulqdq $0, (%r11), %xmm9, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k128_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
 .Laes_gen_vaes256_gcm_dec_k128_w4_no_last:
-.Laes_gen_vaes256_gcm_dec_k128_w4_tail_loop:
-    cmp $16, %r9
-    jb .Laes_gen_vaes256_gcm_dec_k128_w4_tail_partial
+    cmp $32, %r9
+    jb .Laes_gen_vaes256_gcm_dec_k128_w4_tail_past2
     vmovdqa %xmm4, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+    vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm4, %xmm4
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu 16(%r8), %xmm9
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu %xmm1, 16(%rcx)
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_vaes256_gcm_dec_k128_w4_tail_past2:
+    cmp $16, %r9
+    jb .Laes_gen_vaes256_gcm_dec_k128_w4_tail_past1
+    vmovdqa %xmm4, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
+    vpxor %xmm11, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm5
@@ -765,36 +888,33 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 96(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu (%r8), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
     add $16, %r11
     sub $16, %r9
-    jmp .Laes_gen_vaes256_gcm_dec_k128_w4_tail_loop
-.Laes_gen_vaes256_gcm_dec_k128_w4_tail_partial:
+.Laes_gen_vaes256_gcm_dec_k128_w4_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_dec_k128_w4_reduce
     vmovdqa %xmm4, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
+    vpxor %xmm11, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm5
@@ -807,14 +927,12 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 96(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, -16(%rsp)
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, -16(%rsp)
     xor %rax, %rax
 .Laes_gen_vaes256_gcm_dec_k128_w4_bounce_in:
     movzbq (%r8,%rax,1), %rsi
@@ -835,12 +953,12 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     jb .Laes_gen_vaes256_gcm_dec_k128_w4_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
@@ -848,25 +966,27 @@ aes_gen_vaes256_gcm_dec_k128_w4:
 .Laes_gen_vaes256_gcm_dec_k128_w4_reduce:
     vpxor %xmm6, %xmm7, %xmm7
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
     vpshufd $78, %xmm6, %xmm6
     vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm12, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
     vpshufd $78, %xmm7, %xmm7
     vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm9, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k128_w4_tag_done
     vmovdqu 32(%rdx), %xmm9
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_dec_k128_w4_tail_done
 .Laes_gen_vaes256_gcm_dec_k128_w4_tag_done:
-.Laes_gen_vaes256_gcm_dec_k128_w4_tail_done:
     vmovdqu %xmm8, (%rdx)
+.Laes_gen_vaes256_gcm_dec_k128_w4_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -889,7 +1009,7 @@ aes_gen_vaes256_gcm_dec_k128_w4:
 
 # void aes_gen_vaes256_gcm_dec_k128_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 6 reloaded per group.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 4 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 2 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
@@ -897,19 +1017,19 @@ aes_gen_vaes256_gcm_dec_k128_w4:
 #   %xmm0 block 0
 #   %xmm1 block 1
 #   %xmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6
+#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4
 #   %xmm4 GHASH: low products
 #   %xmm5 GHASH: middle products
 #   %xmm6 GHASH: high products; between groups the running hash, reflected
 #   %xmm7 GHASH: a block register of data
-#   %xmm8 GHASH: the next one
-#   %xmm9 GHASH: a key power, a product
-#   %xmm10 GHASH: a product
-#   %xmm11 rk0
-#   %xmm15 rk7
-#   %xmm14 rk8
-#   %xmm13 rk9
-#   %xmm12 rk10
+#   %xmm8 GHASH: a key power, a product
+#   %xmm9 rk0
+#   %xmm15 rk5
+#   %xmm14 rk6
+#   %xmm13 rk7
+#   %xmm12 rk8
+#   %xmm11 rk9
+#   %xmm10 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_dec_k128_w2
@@ -917,18 +1037,20 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     .p2align 5
 aes_gen_vaes256_gcm_dec_k128_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm11
-    vmovdqu 112(%rdi), %xmm15
-    vmovdqu 128(%rdi), %xmm14
-    vmovdqu 144(%rdi), %xmm13
-    vmovdqu 160(%rdi), %xmm12
+    vmovdqu 0(%rdi), %xmm9
+    vmovdqu 80(%rdi), %xmm15
+    vmovdqu 96(%rdi), %xmm14
+    vmovdqu 112(%rdi), %xmm13
+    vmovdqu 128(%rdi), %xmm12
+    vmovdqu 144(%rdi), %xmm11
+    vmovdqu 160(%rdi), %xmm10
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k128_w2_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm9, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm3
@@ -937,14 +1059,12 @@ aes_gen_vaes256_gcm_dec_k128_w2:
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 64(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k128_w2_no_ek0:
     vmovdqu (%rdx), %xmm6
@@ -971,64 +1091,62 @@ aes_gen_vaes256_gcm_dec_k128_w2:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
 .Laes_gen_vaes256_gcm_dec_k128_w2_counted38:
     add $2, %r11d
-    vpxor %xmm11, %xmm0, %xmm0
-    vpxor %xmm11, %xmm1, %xmm1
+    vpxor %xmm9, %xmm0, %xmm0
     vmovdqu 0(%r8), %xmm7
-    vmovdqu 16(%rdi), %xmm3
+    vpxor %xmm9, %xmm1, %xmm1
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 16(%r8), %xmm8
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm8
-    vmovdqu 32(%rdi), %xmm3
+    vmovdqu 16(%rdi), %xmm3
     vpxor %xmm6, %xmm7, %xmm7
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vpclmulqdq $0, 992(%rsi), %xmm7, %xmm4
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm10
-    vmovdqu 48(%rdi), %xmm3
-    vpxor %xmm10, %xmm4, %xmm4
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vpclmulqdq $17, 992(%rsi), %xmm7, %xmm6
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm10
-    vmovdqu 64(%rdi), %xmm3
-    vpxor %xmm10, %xmm6, %xmm6
+    vmovdqu 32(%rdi), %xmm3
+    vpshufd $78, %xmm7, %xmm8
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm8, %xmm7, %xmm7
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm10, %xmm7, %xmm7
-    vmovdqu 80(%rdi), %xmm3
-    vpshufd $78, %xmm8, %xmm9
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm9, %xmm8, %xmm8
-    vmovdqu 96(%rdi), %xmm3
     vpclmulqdq $0, 2016(%rsi), %xmm7, %xmm5
+    vmovdqu 48(%rdi), %xmm3
+    vmovdqu 16(%r8), %xmm7
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vpclmulqdq $0, 2032(%rsi), %xmm8, %xmm8
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm8, %xmm5, %xmm5
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm8
+    vmovdqu 64(%rdi), %xmm3
+    vpxor %xmm8, %xmm4, %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm8
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm8, %xmm6, %xmm6
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpxor %xmm4, %xmm5, %xmm5
+    vpshufd $78, %xmm7, %xmm8
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    vpxor %xmm6, %xmm5, %xmm5
+    vpxor %xmm8, %xmm7, %xmm7
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
     .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    vpshufd $78, %xmm4, %xmm4
+    vpxor %xmm7, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     vpxor %xmm4, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    vpxor %xmm10, %xmm5, %xmm5
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
-    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    vpxor %xmm6, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm7
+    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
+    vpshufd $78, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    vpxor %xmm4, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
+    vpxor %xmm7, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm7
+    .byte 0xc4,0xc2,0x71,0xdd,0xca         # vaesenclast %xmm10, %xmm1, %xmm1
     vpshufd $78, %xmm5, %xmm5
     vpxor 0(%r8), %xmm0, %xmm0
     vpxor %xmm5, %xmm6, %xmm6
     vpxor 16(%r8), %xmm1, %xmm1
-    vpxor %xmm10, %xmm6, %xmm6
+    vpxor %xmm7, %xmm6, %xmm6
     vmovdqu %xmm0, 0(%rcx)
     vmovdqu %xmm1, 16(%rcx)
     add $32, %r8
@@ -1038,20 +1156,17 @@ aes_gen_vaes256_gcm_dec_k128_w2:
     jae .Laes_gen_vaes256_gcm_dec_k128_w2_loop
 .Laes_gen_vaes256_gcm_dec_k128_w2_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm9
-    vmovdqu %xmm9, 16(%rdx)
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm8
+    vpaddd %xmm2, %xmm8, %xmm8
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm8
+    vmovdqu %xmm8, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes256_gcm_dec_k128_w2_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k128_w2_tail_done
+    jz .Laes_gen_vaes256_gcm_dec_k128_w2_tag_done
 .Laes_gen_vaes256_gcm_dec_k128_w2_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -1059,29 +1174,28 @@ aes_gen_vaes256_gcm_dec_k128_w2:
     vmovdqa %xmm6, %xmm7
     vpclmulqdq $0, (%r11), %xmm7, %xmm4
     vpclmulqdq $17, (%r11), %xmm7, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
+    vpshufd $78, %xmm7, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k128_w2_no_last
     vmovdqu 48(%rdx), %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm10
-    vpxor %xmm10, %xmm4, %xmm4
-    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm8
+    vpxor %xmm8, %xmm4, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
 .Laes_gen_vaes256_gcm_dec_k128_w2_no_last:
-.Laes_gen_vaes256_gcm_dec_k128_w2_tail_loop:
     cmp $16, %r9
-    jb .Laes_gen_vaes256_gcm_dec_k128_w2_tail_partial
+    jb .Laes_gen_vaes256_gcm_dec_k128_w2_tail_past1
     vmovdqa %xmm2, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
+    vpxor %xmm9, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm3
@@ -1090,38 +1204,35 @@ aes_gen_vaes256_gcm_dec_k128_w2:
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 64(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vmovdqu (%r8), %xmm7
     vpxor %xmm7, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm10
-    vpxor %xmm10, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpxor %xmm8, %xmm4, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     add $16, %r8
     add $16, %rcx
     add $16, %r11
     sub $16, %r9
-    jmp .Laes_gen_vaes256_gcm_dec_k128_w2_tail_loop
-.Laes_gen_vaes256_gcm_dec_k128_w2_tail_partial:
+.Laes_gen_vaes256_gcm_dec_k128_w2_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_dec_k128_w2_reduce
     vmovdqa %xmm2, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
+    vpxor %xmm9, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm3
@@ -1130,16 +1241,14 @@ aes_gen_vaes256_gcm_dec_k128_w2:
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 64(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, -16(%rsp)
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, -16(%rsp)
     xor %rax, %rax
 .Laes_gen_vaes256_gcm_dec_k128_w2_bounce_in:
     movzbq (%r8,%rax,1), %rsi
@@ -1160,12 +1269,12 @@ aes_gen_vaes256_gcm_dec_k128_w2:
     jb .Laes_gen_vaes256_gcm_dec_k128_w2_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm10
-    vpxor %xmm10, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpxor %xmm8, %xmm4, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     vpxor %xmm0, %xmm0, %xmm0
@@ -1173,25 +1282,27 @@ aes_gen_vaes256_gcm_dec_k128_w2:
 .Laes_gen_vaes256_gcm_dec_k128_w2_reduce:
     vpxor %xmm4, %xmm5, %xmm5
     vpxor %xmm6, %xmm5, %xmm5
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm7
     vpshufd $78, %xmm4, %xmm4
     vpxor %xmm4, %xmm5, %xmm5
-    vpxor %xmm10, %xmm5, %xmm5
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
+    vpxor %xmm7, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm7
     vpshufd $78, %xmm5, %xmm5
     vpxor %xmm5, %xmm6, %xmm6
-    vpxor %xmm10, %xmm6, %xmm6
+    vpxor %xmm7, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k128_w2_tag_done
     vmovdqu 32(%rdx), %xmm7
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, 32(%rdx)
+    vmovdqu %xmm7, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_dec_k128_w2_tail_done
 .Laes_gen_vaes256_gcm_dec_k128_w2_tag_done:
-.Laes_gen_vaes256_gcm_dec_k128_w2_tail_done:
     vmovdqu %xmm6, (%rdx)
+.Laes_gen_vaes256_gcm_dec_k128_w2_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1214,27 +1325,27 @@ aes_gen_vaes256_gcm_dec_k128_w2:
 
 # void aes_gen_vaes256_gcm_dec_k128_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 5 reloaded per group.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 3 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %xmm2 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
+#   %xmm2 temporary: data loads, spilled round keys rk1 rk2 rk3
 #   %xmm3 GHASH: low products
 #   %xmm4 GHASH: middle products
 #   %xmm5 GHASH: high products; between groups the running hash, reflected
 #   %xmm6 GHASH: a block register of data
-#   %xmm7 GHASH: the next one
-#   %xmm8 GHASH: a key power, a product
-#   %xmm9 GHASH: a product
-#   %xmm10 rk0
-#   %xmm15 rk6
-#   %xmm14 rk7
-#   %xmm13 rk8
-#   %xmm12 rk9
-#   %xmm11 rk10
+#   %xmm7 GHASH: a key power, a product
+#   %xmm8 rk0
+#   %xmm15 rk4
+#   %xmm14 rk5
+#   %xmm13 rk6
+#   %xmm12 rk7
+#   %xmm11 rk8
+#   %xmm10 rk9
+#   %xmm9 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_dec_k128_w1
@@ -1242,34 +1353,34 @@ aes_gen_vaes256_gcm_dec_k128_w2:
     .p2align 5
 aes_gen_vaes256_gcm_dec_k128_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm10
-    vmovdqu 96(%rdi), %xmm15
-    vmovdqu 112(%rdi), %xmm14
-    vmovdqu 128(%rdi), %xmm13
-    vmovdqu 144(%rdi), %xmm12
-    vmovdqu 160(%rdi), %xmm11
+    vmovdqu 0(%rdi), %xmm8
+    vmovdqu 64(%rdi), %xmm15
+    vmovdqu 80(%rdi), %xmm14
+    vmovdqu 96(%rdi), %xmm13
+    vmovdqu 112(%rdi), %xmm12
+    vmovdqu 128(%rdi), %xmm11
+    vmovdqu 144(%rdi), %xmm10
+    vmovdqu 160(%rdi), %xmm9
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k128_w1_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 48(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k128_w1_no_ek0:
     vmovdqu (%rdx), %xmm5
@@ -1293,7 +1404,7 @@ aes_gen_vaes256_gcm_dec_k128_w1:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
 .Laes_gen_vaes256_gcm_dec_k128_w1_counted38:
     add $1, %r11d
-    vpxor %xmm10, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 0(%r8), %xmm6
     vmovdqu 16(%rdi), %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
@@ -1303,31 +1414,29 @@ aes_gen_vaes256_gcm_dec_k128_w1:
     vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
+    vpshufd $78, %xmm6, %xmm7
     vmovdqu 48(%rdi), %xmm2
-    vpshufd $78, %xmm6, %xmm9
+    vpxor %xmm7, %xmm6, %xmm6
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpxor %xmm9, %xmm6, %xmm6
-    vmovdqu 64(%rdi), %xmm2
     vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpxor %xmm3, %xmm4, %xmm4
-    vmovdqu 80(%rdi), %xmm2
-    vpxor %xmm5, %xmm4, %xmm4
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpshufd $78, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     vpxor %xmm3, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    vpxor %xmm5, %xmm4, %xmm4
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    vpxor %xmm9, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm6
+    vpshufd $78, %xmm3, %xmm3
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vpxor %xmm3, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    vpxor %xmm6, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm6
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpshufd $78, %xmm4, %xmm4
     vpxor 0(%r8), %xmm0, %xmm0
     vpxor %xmm4, %xmm5, %xmm5
-    vpxor %xmm9, %xmm5, %xmm5
+    vpxor %xmm6, %xmm5, %xmm5
     vmovdqu %xmm0, 0(%rcx)
     add $16, %r8
     add $16, %rcx
@@ -1336,20 +1445,17 @@ aes_gen_vaes256_gcm_dec_k128_w1:
     jae .Laes_gen_vaes256_gcm_dec_k128_w1_loop
 .Laes_gen_vaes256_gcm_dec_k128_w1_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm8
-    vmovdqu %xmm8, 16(%rdx)
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm7
+    vpaddd %xmm1, %xmm7, %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu %xmm7, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes256_gcm_dec_k128_w1_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k128_w1_tail_done
+    jz .Laes_gen_vaes256_gcm_dec_k128_w1_tag_done
 .Laes_gen_vaes256_gcm_dec_k128_w1_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -1357,85 +1463,43 @@ aes_gen_vaes256_gcm_dec_k128_w1:
     vmovdqa %xmm5, %xmm6
     vpclmulqdq $0, (%r11), %xmm6, %xmm3
     vpclmulqdq $17, (%r11), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
+    vpshufd $78, %xmm6, %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
     vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k128_w1_no_last
     vmovdqu 48(%rdx), %xmm6
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm9
-    vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm7
+    vpxor %xmm7, %xmm3, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
+    vpshufd $78, %xmm6, %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
     vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
 .Laes_gen_vaes256_gcm_dec_k128_w1_no_last:
-.Laes_gen_vaes256_gcm_dec_k128_w1_tail_loop:
-    cmp $16, %r9
-    jb .Laes_gen_vaes256_gcm_dec_k128_w1_tail_partial
-    vmovdqa %xmm1, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu 16(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 32(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vmovdqu (%r8), %xmm6
-    vpxor %xmm6, %xmm0, %xmm0
-    vmovdqu %xmm0, (%rcx)
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm9
-    vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
-    vpxor %xmm6, %xmm4, %xmm4
-    add $16, %r8
-    add $16, %rcx
-    add $16, %r11
-    sub $16, %r9
-    jmp .Laes_gen_vaes256_gcm_dec_k128_w1_tail_loop
-.Laes_gen_vaes256_gcm_dec_k128_w1_tail_partial:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_dec_k128_w1_reduce
     vmovdqa %xmm1, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 48(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vpxor %xmm8, %xmm8, %xmm8
-    vmovdqu %xmm8, -16(%rsp)
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, -16(%rsp)
     xor %rax, %rax
 .Laes_gen_vaes256_gcm_dec_k128_w1_bounce_in:
     movzbq (%r8,%rax,1), %rsi
@@ -1456,12 +1520,12 @@ aes_gen_vaes256_gcm_dec_k128_w1:
     jb .Laes_gen_vaes256_gcm_dec_k128_w1_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm9
-    vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, (%r11), %xmm6, %xmm7
+    vpxor %xmm7, %xmm3, %xmm3
+    vpclmulqdq $17, (%r11), %xmm6, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
+    vpshufd $78, %xmm6, %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
     vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
     vpxor %xmm0, %xmm0, %xmm0
@@ -1469,25 +1533,27 @@ aes_gen_vaes256_gcm_dec_k128_w1:
 .Laes_gen_vaes256_gcm_dec_k128_w1_reduce:
     vpxor %xmm3, %xmm4, %xmm4
     vpxor %xmm5, %xmm4, %xmm4
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm6
     vpshufd $78, %xmm3, %xmm3
     vpxor %xmm3, %xmm4, %xmm4
-    vpxor %xmm9, %xmm4, %xmm4
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
+    vpxor %xmm6, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm6
     vpshufd $78, %xmm4, %xmm4
     vpxor %xmm4, %xmm5, %xmm5
-    vpxor %xmm9, %xmm5, %xmm5
+    vpxor %xmm6, %xmm5, %xmm5
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k128_w1_tag_done
     vmovdqu 32(%rdx), %xmm6
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm5, %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm5, %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
     vmovdqu %xmm6, 48(%rdx)
     vpxor %xmm6, %xmm6, %xmm6
     vmovdqu %xmm6, 32(%rdx)
+    vmovdqu %xmm6, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_dec_k128_w1_tail_done
 .Laes_gen_vaes256_gcm_dec_k128_w1_tag_done:
-.Laes_gen_vaes256_gcm_dec_k128_w1_tail_done:
     vmovdqu %xmm5, (%rdx)
+.Laes_gen_vaes256_gcm_dec_k128_w1_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1733,20 +1799,17 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     jae .Laes_gen_vaes256_gcm_dec_k192_w8_loop
 .Laes_gen_vaes256_gcm_dec_k192_w8_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm11
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm11
+    vpaddd %xmm4, %xmm11, %xmm11
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes256_gcm_dec_k192_w8_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k192_w8_tail_done
+    jz .Laes_gen_vaes256_gcm_dec_k192_w8_tag_done
 .Laes_gen_vaes256_gcm_dec_k192_w8_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -1770,12 +1833,83 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
 .Laes_gen_vaes256_gcm_dec_k192_w8_no_last:
-.Laes_gen_vaes256_gcm_dec_k192_w8_tail_loop:
-    cmp $32, %r9
-    jb .Laes_gen_vaes256_gcm_dec_k192_w8_tail_one
+    cmp $64, %r9
+    jb .Laes_gen_vaes256_gcm_dec_k192_w8_tail_past2
     vmovdqa %ymm4, %ymm0
-    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
+    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm4, %ymm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
+    vpaddd .Lvaes256_gcm_inc2+64(%rip), %ymm4, %ymm4
+    vpxor %ymm13, %ymm0, %ymm0
+    vpxor %ymm13, %ymm1, %ymm1
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 144(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 160(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdd,0xc6         # vaesenclast %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdd,0xce         # vaesenclast %ymm14, %ymm1, %ymm1
+    vmovdqu (%r8), %ymm9
+    vpxor %ymm9, %ymm0, %ymm0
+    vmovdqu %ymm0, (%rcx)
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %ymm9, %ymm12
+    vpxor %ymm12, %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpxor %ymm9, %ymm7, %ymm7
+    vmovdqu 32(%r8), %ymm9
+    vpxor %ymm9, %ymm1, %ymm1
+    vmovdqu %ymm1, 32(%rcx)
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vpclmulqdq $0, 32(%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, 32(%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %ymm9, %ymm12
+    vpxor %ymm12, %ymm9, %ymm9
+    vpclmulqdq $0, 1056(%r11), %ymm9, %ymm9
+    vpxor %ymm9, %ymm7, %ymm7
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes256_gcm_dec_k192_w8_tail_past2:
+    cmp $32, %r9
+    jb .Laes_gen_vaes256_gcm_dec_k192_w8_tail_past1
+    vmovdqa %ymm4, %ymm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
+    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm4, %ymm4
     vpxor %ymm13, %ymm0, %ymm0
     vbroadcasti128 16(%rdi), %ymm5
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
@@ -1815,13 +1949,14 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     add $32, %rcx
     add $32, %r11
     sub $32, %r9
-    jmp .Laes_gen_vaes256_gcm_dec_k192_w8_tail_loop
-.Laes_gen_vaes256_gcm_dec_k192_w8_tail_one:
+.Laes_gen_vaes256_gcm_dec_k192_w8_tail_past1:
+    test %r9, %r9
+    jz .Laes_gen_vaes256_gcm_dec_k192_w8_reduce
     cmp $16, %r9
-    jb .Laes_gen_vaes256_gcm_dec_k192_w8_tail_partial
+    jb .Laes_gen_vaes256_gcm_dec_k192_w8_tail_one
     vmovdqa %xmm4, %xmm0
-    vpaddd .Lvaes256_gcm_one2(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_one2(%rip), %ymm4, %ymm4
     vpxor %xmm13, %xmm0, %xmm0
     vbroadcasti128 16(%rdi), %ymm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
@@ -1861,12 +1996,12 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     add $16, %rcx
     add $16, %r11
     sub $16, %r9
-.Laes_gen_vaes256_gcm_dec_k192_w8_tail_partial:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_dec_k192_w8_reduce
+.Laes_gen_vaes256_gcm_dec_k192_w8_tail_one:
     vmovdqa %xmm4, %xmm0
-    vpaddd .Lvaes256_gcm_one2(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_one2(%rip), %ymm4, %ymm4
     vpxor %xmm13, %xmm0, %xmm0
     vbroadcasti128 16(%rdi), %ymm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
@@ -1944,9 +2079,11 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     vmovdqu %xmm9, 48(%rdx)
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_dec_k192_w8_tail_done
 .Laes_gen_vaes256_gcm_dec_k192_w8_tag_done:
-.Laes_gen_vaes256_gcm_dec_k192_w8_tail_done:
     vmovdqu %xmm8, (%rdx)
+.Laes_gen_vaes256_gcm_dec_k192_w8_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1969,7 +2106,7 @@ aes_gen_vaes256_gcm_dec_k192_w8:
 
 # void aes_gen_vaes256_gcm_dec_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 10 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 8 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
@@ -1979,17 +2116,17 @@ aes_gen_vaes256_gcm_dec_k192_w8:
 #   %xmm2 block 2
 #   %xmm3 block 3
 #   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
+#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
 #   %xmm6 GHASH: low products
 #   %xmm7 GHASH: middle products
 #   %xmm8 GHASH: high products; between groups the running hash, reflected
 #   %xmm9 GHASH: a block register of data
-#   %xmm10 GHASH: the next one
-#   %xmm11 GHASH: a key power, a product
-#   %xmm12 GHASH: a product
-#   %xmm13 rk0
-#   %xmm15 rk11
-#   %xmm14 rk12
+#   %xmm10 GHASH: a key power, a product
+#   %xmm11 rk0
+#   %xmm15 rk9
+#   %xmm14 rk10
+#   %xmm13 rk11
+#   %xmm12 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_dec_k192_w4
@@ -1997,16 +2134,18 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     .p2align 5
 aes_gen_vaes256_gcm_dec_k192_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm13
-    vmovdqu 176(%rdi), %xmm15
-    vmovdqu 192(%rdi), %xmm14
+    vmovdqu 0(%rdi), %xmm11
+    vmovdqu 144(%rdi), %xmm15
+    vmovdqu 160(%rdi), %xmm14
+    vmovdqu 176(%rdi), %xmm13
+    vmovdqu 192(%rdi), %xmm12
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k192_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm5
@@ -2023,12 +2162,10 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 128(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k192_w4_no_ek0:
     vmovdqu (%rdx), %xmm8
@@ -2061,120 +2198,118 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
 .Laes_gen_vaes256_gcm_dec_k192_w4_counted42:
     add $4, %r11d
-    vpxor %xmm13, %xmm0, %xmm0
-    vpxor %xmm13, %xmm1, %xmm1
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
     vmovdqu 0(%r8), %xmm9
-    vpxor %xmm13, %xmm2, %xmm2
+    vpxor %xmm11, %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpxor %xmm13, %xmm3, %xmm3
-    vmovdqu 16(%rdi), %xmm5
-    vmovdqu 16(%r8), %xmm10
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpxor %xmm11, %xmm3, %xmm3
     vpxor %xmm8, %xmm9, %xmm9
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
-    vmovdqu 32(%rdi), %xmm5
-    vpclmulqdq $0, 976(%rsi), %xmm10, %xmm12
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm12, %xmm6, %xmm6
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
     vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpclmulqdq $17, 976(%rsi), %xmm10, %xmm12
-    vmovdqu 48(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm12, %xmm8, %xmm8
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpshufd $78, %xmm9, %xmm12
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpxor %xmm12, %xmm9, %xmm9
+    vpshufd $78, %xmm9, %xmm10
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 64(%rdi), %xmm5
-    vpshufd $78, %xmm10, %xmm11
+    vmovdqu 32(%rdi), %xmm5
+    vpxor %xmm10, %xmm9, %xmm9
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm11, %xmm10, %xmm10
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
     vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 16(%r8), %xmm9
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpclmulqdq $0, 2000(%rsi), %xmm10, %xmm10
-    vmovdqu 80(%rdi), %xmm5
-    vpxor %xmm10, %xmm7, %xmm7
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vmovdqu 32(%r8), %xmm9
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 48(%r8), %xmm10
-    vmovdqu 96(%rdi), %xmm5
+    vmovdqu 48(%rdi), %xmm5
+    vpclmulqdq $0, 976(%rsi), %xmm9, %xmm10
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm12
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpclmulqdq $0, 1008(%rsi), %xmm10, %xmm11
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 112(%rdi), %xmm5
-    vpxor %xmm12, %xmm6, %xmm6
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm11, %xmm6, %xmm6
+    vpxor %xmm10, %xmm6, %xmm6
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm12
+    vpclmulqdq $17, 976(%rsi), %xmm9, %xmm10
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm10, %xmm11
-    vmovdqu 128(%rdi), %xmm5
-    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm10, %xmm8, %xmm8
+    vmovdqu 64(%rdi), %xmm5
+    vpshufd $78, %xmm9, %xmm10
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpxor %xmm11, %xmm8, %xmm8
+    vpxor %xmm10, %xmm9, %xmm9
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpshufd $78, %xmm9, %xmm12
+    vpclmulqdq $0, 2000(%rsi), %xmm9, %xmm9
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpxor %xmm12, %xmm9, %xmm9
-    vmovdqu 144(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpshufd $78, %xmm10, %xmm11
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpxor %xmm11, %xmm10, %xmm10
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
-    vmovdqu 160(%rdi), %xmm5
-    vpclmulqdq $0, 2032(%rsi), %xmm10, %xmm10
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%r8), %xmm9
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm10
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 96(%rdi), %xmm5
+    vpxor %xmm10, %xmm6, %xmm6
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm10
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpxor %xmm10, %xmm8, %xmm8
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpshufd $78, %xmm9, %xmm10
+    vmovdqu 112(%rdi), %xmm5
+    vpxor %xmm10, %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpxor %xmm10, %xmm7, %xmm7
+    vpxor %xmm9, %xmm7, %xmm7
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpxor %xmm6, %xmm7, %xmm7
+    vmovdqu 48(%r8), %xmm9
+    vmovdqu 128(%rdi), %xmm5
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm10
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpxor %xmm10, %xmm6, %xmm6
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm10
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    vpxor %xmm10, %xmm8, %xmm8
     .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpshufd $78, %xmm9, %xmm10
     .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
-    vpshufd $78, %xmm6, %xmm6
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
+    vpxor %xmm10, %xmm9, %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
+    .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
+    vpxor %xmm9, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
     vpxor %xmm6, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x69,0xdd,0xd6         # vaesenclast %xmm14, %xmm2, %xmm2
-    vpxor %xmm12, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    vpxor %xmm8, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    vpshufd $78, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x69,0xdd,0xd4         # vaesenclast %xmm12, %xmm2, %xmm2
+    vpxor %xmm9, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
     vpxor 0(%r8), %xmm0, %xmm0
     vpxor 16(%r8), %xmm1, %xmm1
     vpshufd $78, %xmm7, %xmm7
     vpxor 32(%r8), %xmm2, %xmm2
     vpxor %xmm7, %xmm8, %xmm8
     vpxor 48(%r8), %xmm3, %xmm3
-    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm9, %xmm8, %xmm8
     vmovdqu %xmm0, 0(%rcx)
     vmovdqu %xmm1, 16(%rcx)
     vmovdqu %xmm2, 32(%rcx)
@@ -2186,20 +2321,17 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     jae .Laes_gen_vaes256_gcm_dec_k192_w4_loop
 .Laes_gen_vaes256_gcm_dec_k192_w4_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm11
-    vmovdqu %xmm11, 16(%rdx)
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm10
+    vpaddd %xmm4, %xmm10, %xmm10
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
+    vmovdqu %xmm10, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes256_gcm_dec_k192_w4_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k192_w4_tail_done
+    jz .Laes_gen_vaes256_gcm_dec_k192_w4_tag_done
 .Laes_gen_vaes256_gcm_dec_k192_w4_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -2207,29 +2339,98 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     vmovdqa %xmm8, %xmm9
     vpclmulqdq $0, (%r11), %xmm9, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k192_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
 .Laes_gen_vaes256_gcm_dec_k192_w4_no_last:
-.Laes_gen_vaes256_gcm_dec_k192_w4_tail_loop:
-    cmp $16, %r9
-    jb .Laes_gen_vaes256_gcm_dec_k192_w4_tail_partial
+    cmp $32, %r9
+    jb .Laes_gen_vaes256_gcm_dec_k192_w4_tail_past2
     vmovdqa %xmm4, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+    vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm4, %xmm4
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu 16(%r8), %xmm9
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu %xmm1, 16(%rcx)
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_vaes256_gcm_dec_k192_w4_tail_past2:
+    cmp $16, %r9
+    jb .Laes_gen_vaes256_gcm_dec_k192_w4_tail_past1
+    vmovdqa %xmm4, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
+    vpxor %xmm11, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm5
@@ -2246,36 +2447,33 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 128(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu (%r8), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
     add $16, %r11
     sub $16, %r9
-    jmp .Laes_gen_vaes256_gcm_dec_k192_w4_tail_loop
-.Laes_gen_vaes256_gcm_dec_k192_w4_tail_partial:
+.Laes_gen_vaes256_gcm_dec_k192_w4_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_dec_k192_w4_reduce
     vmovdqa %xmm4, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
+    vpxor %xmm11, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm5
@@ -2292,14 +2490,12 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 128(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, -16(%rsp)
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, -16(%rsp)
     xor %rax, %rax
 .Laes_gen_vaes256_gcm_dec_k192_w4_bounce_in:
     movzbq (%r8,%rax,1), %rsi
@@ -2320,12 +2516,12 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     jb .Laes_gen_vaes256_gcm_dec_k192_w4_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
@@ -2333,25 +2529,27 @@ aes_gen_vaes256_gcm_dec_k192_w4:
 .Laes_gen_vaes256_gcm_dec_k192_w4_reduce:
     vpxor %xmm6, %xmm7, %xmm7
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
     vpshufd $78, %xmm6, %xmm6
     vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm12, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
     vpshufd $78, %xmm7, %xmm7
     vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm9, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k192_w4_tag_done
     vmovdqu 32(%rdx), %xmm9
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_dec_k192_w4_tail_done
 .Laes_gen_vaes256_gcm_dec_k192_w4_tag_done:
-.Laes_gen_vaes256_gcm_dec_k192_w4_tail_done:
     vmovdqu %xmm8, (%rdx)
+.Laes_gen_vaes256_gcm_dec_k192_w4_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2374,7 +2572,7 @@ aes_gen_vaes256_gcm_dec_k192_w4:
 
 # void aes_gen_vaes256_gcm_dec_k192_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 8 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 6 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 2 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
@@ -2382,19 +2580,19 @@ aes_gen_vaes256_gcm_dec_k192_w4:
 #   %xmm0 block 0
 #   %xmm1 block 1
 #   %xmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
+#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6
 #   %xmm4 GHASH: low products
 #   %xmm5 GHASH: middle products
 #   %xmm6 GHASH: high products; between groups the running hash, reflected
 #   %xmm7 GHASH: a block register of data
-#   %xmm8 GHASH: the next one
-#   %xmm9 GHASH: a key power, a product
-#   %xmm10 GHASH: a product
-#   %xmm11 rk0
-#   %xmm15 rk9
-#   %xmm14 rk10
-#   %xmm13 rk11
-#   %xmm12 rk12
+#   %xmm8 GHASH: a key power, a product
+#   %xmm9 rk0
+#   %xmm15 rk7
+#   %xmm14 rk8
+#   %xmm13 rk9
+#   %xmm12 rk10
+#   %xmm11 rk11
+#   %xmm10 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_dec_k192_w2
@@ -2402,18 +2600,20 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     .p2align 5
 aes_gen_vaes256_gcm_dec_k192_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm11
-    vmovdqu 144(%rdi), %xmm15
-    vmovdqu 160(%rdi), %xmm14
-    vmovdqu 176(%rdi), %xmm13
-    vmovdqu 192(%rdi), %xmm12
+    vmovdqu 0(%rdi), %xmm9
+    vmovdqu 112(%rdi), %xmm15
+    vmovdqu 128(%rdi), %xmm14
+    vmovdqu 144(%rdi), %xmm13
+    vmovdqu 160(%rdi), %xmm12
+    vmovdqu 176(%rdi), %xmm11
+    vmovdqu 192(%rdi), %xmm10
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k192_w2_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm9, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm3
@@ -2426,14 +2626,12 @@ aes_gen_vaes256_gcm_dec_k192_w2:
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 96(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k192_w2_no_ek0:
     vmovdqu (%rdx), %xmm6
@@ -2460,70 +2658,68 @@ aes_gen_vaes256_gcm_dec_k192_w2:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
 .Laes_gen_vaes256_gcm_dec_k192_w2_counted42:
     add $2, %r11d
-    vpxor %xmm11, %xmm0, %xmm0
-    vpxor %xmm11, %xmm1, %xmm1
+    vpxor %xmm9, %xmm0, %xmm0
+    vpxor %xmm9, %xmm1, %xmm1
     vmovdqu 0(%r8), %xmm7
     vmovdqu 16(%rdi), %xmm3
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 16(%r8), %xmm8
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vmovdqu 32(%rdi), %xmm3
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm8
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vpxor %xmm6, %xmm7, %xmm7
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
     vpclmulqdq $0, 992(%rsi), %xmm7, %xmm4
-    vmovdqu 48(%rdi), %xmm3
-    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm10
+    vmovdqu 32(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm10, %xmm4, %xmm4
-    vmovdqu 64(%rdi), %xmm3
     vpclmulqdq $17, 992(%rsi), %xmm7, %xmm6
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm10
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vmovdqu 80(%rdi), %xmm3
-    vpxor %xmm10, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm8
+    vmovdqu 48(%rdi), %xmm3
+    vpxor %xmm8, %xmm7, %xmm7
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vpshufd $78, %xmm7, %xmm10
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm10, %xmm7, %xmm7
-    vmovdqu 96(%rdi), %xmm3
-    vpshufd $78, %xmm8, %xmm9
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm9, %xmm8, %xmm8
-    vmovdqu 112(%rdi), %xmm3
     vpclmulqdq $0, 2016(%rsi), %xmm7, %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vpclmulqdq $0, 2032(%rsi), %xmm8, %xmm8
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vmovdqu 128(%rdi), %xmm3
-    vpxor %xmm8, %xmm5, %xmm5
+    vmovdqu 16(%r8), %xmm7
+    vmovdqu 64(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vpxor %xmm4, %xmm5, %xmm5
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm6, %xmm5, %xmm5
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm8
+    vmovdqu 80(%rdi), %xmm3
+    vpxor %xmm8, %xmm4, %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm8
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm8, %xmm6, %xmm6
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpshufd $78, %xmm7, %xmm8
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm8, %xmm7, %xmm7
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    vpxor %xmm7, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    vpshufd $78, %xmm4, %xmm4
     .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
     vpxor %xmm4, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    vpxor %xmm10, %xmm5, %xmm5
+    vpxor %xmm6, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
-    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm7
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    vpshufd $78, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
+    vpxor %xmm4, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
+    vpxor %xmm7, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm7
+    .byte 0xc4,0xc2,0x71,0xdd,0xca         # vaesenclast %xmm10, %xmm1, %xmm1
     vpshufd $78, %xmm5, %xmm5
     vpxor 0(%r8), %xmm0, %xmm0
     vpxor %xmm5, %xmm6, %xmm6
     vpxor 16(%r8), %xmm1, %xmm1
-    vpxor %xmm10, %xmm6, %xmm6
+    vpxor %xmm7, %xmm6, %xmm6
     vmovdqu %xmm0, 0(%rcx)
     vmovdqu %xmm1, 16(%rcx)
     add $32, %r8
@@ -2533,20 +2729,17 @@ aes_gen_vaes256_gcm_dec_k192_w2:
     jae .Laes_gen_vaes256_gcm_dec_k192_w2_loop
 .Laes_gen_vaes256_gcm_dec_k192_w2_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm9
-    vmovdqu %xmm9, 16(%rdx)
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm8
+    vpaddd %xmm2, %xmm8, %xmm8
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm8
+    vmovdqu %xmm8, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes256_gcm_dec_k192_w2_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k192_w2_tail_done
+    jz .Laes_gen_vaes256_gcm_dec_k192_w2_tag_done
 .Laes_gen_vaes256_gcm_dec_k192_w2_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -2554,29 +2747,28 @@ aes_gen_vaes256_gcm_dec_k192_w2:
     vmovdqa %xmm6, %xmm7
     vpclmulqdq $0, (%r11), %xmm7, %xmm4
     vpclmulqdq $17, (%r11), %xmm7, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
+    vpshufd $78, %xmm7, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k192_w2_no_last
     vmovdqu 48(%rdx), %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm10
-    vpxor %xmm10, %xmm4, %xmm4
-    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm8
+    vpxor %xmm8, %xmm4, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
 .Laes_gen_vaes256_gcm_dec_k192_w2_no_last:
-.Laes_gen_vaes256_gcm_dec_k192_w2_tail_loop:
     cmp $16, %r9
-    jb .Laes_gen_vaes256_gcm_dec_k192_w2_tail_partial
+    jb .Laes_gen_vaes256_gcm_dec_k192_w2_tail_past1
     vmovdqa %xmm2, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
+    vpxor %xmm9, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm3
@@ -2589,38 +2781,35 @@ aes_gen_vaes256_gcm_dec_k192_w2:
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 96(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vmovdqu (%r8), %xmm7
     vpxor %xmm7, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm10
-    vpxor %xmm10, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpxor %xmm8, %xmm4, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     add $16, %r8
     add $16, %rcx
     add $16, %r11
     sub $16, %r9
-    jmp .Laes_gen_vaes256_gcm_dec_k192_w2_tail_loop
-.Laes_gen_vaes256_gcm_dec_k192_w2_tail_partial:
+.Laes_gen_vaes256_gcm_dec_k192_w2_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_dec_k192_w2_reduce
     vmovdqa %xmm2, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
+    vpxor %xmm9, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm3
@@ -2633,16 +2822,14 @@ aes_gen_vaes256_gcm_dec_k192_w2:
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 96(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, -16(%rsp)
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, -16(%rsp)
     xor %rax, %rax
 .Laes_gen_vaes256_gcm_dec_k192_w2_bounce_in:
     movzbq (%r8,%rax,1), %rsi
@@ -2663,12 +2850,12 @@ aes_gen_vaes256_gcm_dec_k192_w2:
     jb .Laes_gen_vaes256_gcm_dec_k192_w2_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm10
-    vpxor %xmm10, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpxor %xmm8, %xmm4, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     vpxor %xmm0, %xmm0, %xmm0
@@ -2676,25 +2863,27 @@ aes_gen_vaes256_gcm_dec_k192_w2:
 .Laes_gen_vaes256_gcm_dec_k192_w2_reduce:
     vpxor %xmm4, %xmm5, %xmm5
     vpxor %xmm6, %xmm5, %xmm5
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm7
     vpshufd $78, %xmm4, %xmm4
     vpxor %xmm4, %xmm5, %xmm5
-    vpxor %xmm10, %xmm5, %xmm5
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
+    vpxor %xmm7, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm7
     vpshufd $78, %xmm5, %xmm5
     vpxor %xmm5, %xmm6, %xmm6
-    vpxor %xmm10, %xmm6, %xmm6
+    vpxor %xmm7, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k192_w2_tag_done
     vmovdqu 32(%rdx), %xmm7
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, 32(%rdx)
+    vmovdqu %xmm7, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_dec_k192_w2_tail_done
 .Laes_gen_vaes256_gcm_dec_k192_w2_tag_done:
-.Laes_gen_vaes256_gcm_dec_k192_w2_tail_done:
     vmovdqu %xmm6, (%rdx)
+.Laes_gen_vaes256_gcm_dec_k192_w2_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2717,27 +2906,27 @@ aes_gen_vaes256_gcm_dec_k192_w2:
 
 # void aes_gen_vaes256_gcm_dec_k192_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 7 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 5 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %xmm2 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7
+#   %xmm2 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
 #   %xmm3 GHASH: low products
 #   %xmm4 GHASH: middle products
 #   %xmm5 GHASH: high products; between groups the running hash, reflected
 #   %xmm6 GHASH: a block register of data
-#   %xmm7 GHASH: the next one
-#   %xmm8 GHASH: a key power, a product
-#   %xmm9 GHASH: a product
-#   %xmm10 rk0
-#   %xmm15 rk8
-#   %xmm14 rk9
-#   %xmm13 rk10
-#   %xmm12 rk11
-#   %xmm11 rk12
+#   %xmm7 GHASH: a key power, a product
+#   %xmm8 rk0
+#   %xmm15 rk6
+#   %xmm14 rk7
+#   %xmm13 rk8
+#   %xmm12 rk9
+#   %xmm11 rk10
+#   %xmm10 rk11
+#   %xmm9 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_dec_k192_w1
@@ -2745,19 +2934,21 @@ aes_gen_vaes256_gcm_dec_k192_w2:
     .p2align 5
 aes_gen_vaes256_gcm_dec_k192_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm10
-    vmovdqu 128(%rdi), %xmm15
-    vmovdqu 144(%rdi), %xmm14
-    vmovdqu 160(%rdi), %xmm13
-    vmovdqu 176(%rdi), %xmm12
-    vmovdqu 192(%rdi), %xmm11
+    vmovdqu 0(%rdi), %xmm8
+    vmovdqu 96(%rdi), %xmm15
+    vmovdqu 112(%rdi), %xmm14
+    vmovdqu 128(%rdi), %xmm13
+    vmovdqu 144(%rdi), %xmm12
+    vmovdqu 160(%rdi), %xmm11
+    vmovdqu 176(%rdi), %xmm10
+    vmovdqu 192(%rdi), %xmm9
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k192_w1_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm2
@@ -2768,15 +2959,13 @@ aes_gen_vaes256_gcm_dec_k192_w1:
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 80(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k192_w1_no_ek0:
     vmovdqu (%rdx), %xmm5
@@ -2800,7 +2989,7 @@ aes_gen_vaes256_gcm_dec_k192_w1:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
 .Laes_gen_vaes256_gcm_dec_k192_w1_counted42:
     add $1, %r11d
-    vpxor %xmm10, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
     vmovdqu 0(%r8), %xmm6
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
@@ -2812,33 +3001,31 @@ aes_gen_vaes256_gcm_dec_k192_w1:
     vmovdqu 48(%rdi), %xmm2
     vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpshufd $78, %xmm6, %xmm9
+    vpshufd $78, %xmm6, %xmm7
     vmovdqu 64(%rdi), %xmm2
+    vpxor %xmm7, %xmm6, %xmm6
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpxor %xmm9, %xmm6, %xmm6
-    vmovdqu 80(%rdi), %xmm2
     vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm2
     vpxor %xmm3, %xmm4, %xmm4
-    vmovdqu 96(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vpxor %xmm5, %xmm4, %xmm4
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
-    vmovdqu 112(%rdi), %xmm2
-    vpshufd $78, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpxor %xmm3, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm6
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    vpxor %xmm9, %xmm4, %xmm4
+    vpshufd $78, %xmm3, %xmm3
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
+    vpxor %xmm3, %xmm4, %xmm4
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    vpxor %xmm6, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm6
+    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
     vpshufd $78, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpxor %xmm4, %xmm5, %xmm5
     vpxor 0(%r8), %xmm0, %xmm0
-    vpxor %xmm9, %xmm5, %xmm5
+    vpxor %xmm6, %xmm5, %xmm5
     vmovdqu %xmm0, 0(%rcx)
     add $16, %r8
     add $16, %rcx
@@ -2847,20 +3034,17 @@ aes_gen_vaes256_gcm_dec_k192_w1:
     jae .Laes_gen_vaes256_gcm_dec_k192_w1_loop
 .Laes_gen_vaes256_gcm_dec_k192_w1_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm8
-    vmovdqu %xmm8, 16(%rdx)
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm7
+    vpaddd %xmm1, %xmm7, %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu %xmm7, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes256_gcm_dec_k192_w1_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k192_w1_tail_done
+    jz .Laes_gen_vaes256_gcm_dec_k192_w1_tag_done
 .Laes_gen_vaes256_gcm_dec_k192_w1_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -2868,72 +3052,28 @@ aes_gen_vaes256_gcm_dec_k192_w1:
     vmovdqa %xmm5, %xmm6
     vpclmulqdq $0, (%r11), %xmm6, %xmm3
     vpclmulqdq $17, (%r11), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
+    vpshufd $78, %xmm6, %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
     vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k192_w1_no_last
     vmovdqu 48(%rdx), %xmm6
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm9
-    vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm7
+    vpxor %xmm7, %xmm3, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
+    vpshufd $78, %xmm6, %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
     vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
 .Laes_gen_vaes256_gcm_dec_k192_w1_no_last:
-.Laes_gen_vaes256_gcm_dec_k192_w1_tail_loop:
-    cmp $16, %r9
-    jb .Laes_gen_vaes256_gcm_dec_k192_w1_tail_partial
-    vmovdqa %xmm1, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu 16(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 32(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vmovdqu (%r8), %xmm6
-    vpxor %xmm6, %xmm0, %xmm0
-    vmovdqu %xmm0, (%rcx)
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm9
-    vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
-    vpxor %xmm6, %xmm4, %xmm4
-    add $16, %r8
-    add $16, %rcx
-    add $16, %r11
-    sub $16, %r9
-    jmp .Laes_gen_vaes256_gcm_dec_k192_w1_tail_loop
-.Laes_gen_vaes256_gcm_dec_k192_w1_tail_partial:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_dec_k192_w1_reduce
     vmovdqa %xmm1, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm2
@@ -2944,17 +3084,15 @@ aes_gen_vaes256_gcm_dec_k192_w1:
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 80(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vpxor %xmm8, %xmm8, %xmm8
-    vmovdqu %xmm8, -16(%rsp)
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, -16(%rsp)
     xor %rax, %rax
 .Laes_gen_vaes256_gcm_dec_k192_w1_bounce_in:
     movzbq (%r8,%rax,1), %rsi
@@ -2975,12 +3113,12 @@ aes_gen_vaes256_gcm_dec_k192_w1:
     jb .Laes_gen_vaes256_gcm_dec_k192_w1_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm9
-    vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, (%r11), %xmm6, %xmm7
+    vpxor %xmm7, %xmm3, %xmm3
+    vpclmulqdq $17, (%r11), %xmm6, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
+    vpshufd $78, %xmm6, %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
     vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
     vpxor %xmm0, %xmm0, %xmm0
@@ -2988,25 +3126,27 @@ aes_gen_vaes256_gcm_dec_k192_w1:
 .Laes_gen_vaes256_gcm_dec_k192_w1_reduce:
     vpxor %xmm3, %xmm4, %xmm4
     vpxor %xmm5, %xmm4, %xmm4
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm6
     vpshufd $78, %xmm3, %xmm3
     vpxor %xmm3, %xmm4, %xmm4
-    vpxor %xmm9, %xmm4, %xmm4
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
+    vpxor %xmm6, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm6
     vpshufd $78, %xmm4, %xmm4
     vpxor %xmm4, %xmm5, %xmm5
-    vpxor %xmm9, %xmm5, %xmm5
+    vpxor %xmm6, %xmm5, %xmm5
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k192_w1_tag_done
     vmovdqu 32(%rdx), %xmm6
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm5, %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm5, %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
     vmovdqu %xmm6, 48(%rdx)
     vpxor %xmm6, %xmm6, %xmm6
     vmovdqu %xmm6, 32(%rdx)
+    vmovdqu %xmm6, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_dec_k192_w1_tail_done
 .Laes_gen_vaes256_gcm_dec_k192_w1_tag_done:
-.Laes_gen_vaes256_gcm_dec_k192_w1_tail_done:
     vmovdqu %xmm5, (%rdx)
+.Laes_gen_vaes256_gcm_dec_k192_w1_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3266,20 +3406,17 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     jae .Laes_gen_vaes256_gcm_dec_k256_w8_loop
 .Laes_gen_vaes256_gcm_dec_k256_w8_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm11
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm11
+    vpaddd %xmm4, %xmm11, %xmm11
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes256_gcm_dec_k256_w8_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k256_w8_tail_done
+    jz .Laes_gen_vaes256_gcm_dec_k256_w8_tag_done
 .Laes_gen_vaes256_gcm_dec_k256_w8_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -3303,12 +3440,89 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
 .Laes_gen_vaes256_gcm_dec_k256_w8_no_last:
-.Laes_gen_vaes256_gcm_dec_k256_w8_tail_loop:
-    cmp $32, %r9
-    jb .Laes_gen_vaes256_gcm_dec_k256_w8_tail_one
+    cmp $64, %r9
+    jb .Laes_gen_vaes256_gcm_dec_k256_w8_tail_past2
     vmovdqa %ymm4, %ymm0
-    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
+    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm4, %ymm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
+    vpaddd .Lvaes256_gcm_inc2+64(%rip), %ymm4, %ymm4
+    vpxor %ymm13, %ymm0, %ymm0
+    vpxor %ymm13, %ymm1, %ymm1
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 144(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 160(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 176(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 192(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdd,0xc6         # vaesenclast %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdd,0xce         # vaesenclast %ymm14, %ymm1, %ymm1
+    vmovdqu (%r8), %ymm9
+    vpxor %ymm9, %ymm0, %ymm0
+    vmovdqu %ymm0, (%rcx)
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %ymm9, %ymm12
+    vpxor %ymm12, %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpxor %ymm9, %ymm7, %ymm7
+    vmovdqu 32(%r8), %ymm9
+    vpxor %ymm9, %ymm1, %ymm1
+    vmovdqu %ymm1, 32(%rcx)
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vpclmulqdq $0, 32(%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, 32(%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %ymm9, %ymm12
+    vpxor %ymm12, %ymm9, %ymm9
+    vpclmulqdq $0, 1056(%r11), %ymm9, %ymm9
+    vpxor %ymm9, %ymm7, %ymm7
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes256_gcm_dec_k256_w8_tail_past2:
+    cmp $32, %r9
+    jb .Laes_gen_vaes256_gcm_dec_k256_w8_tail_past1
+    vmovdqa %ymm4, %ymm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
+    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm4, %ymm4
     vpxor %ymm13, %ymm0, %ymm0
     vbroadcasti128 16(%rdi), %ymm5
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
@@ -3352,13 +3566,14 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     add $32, %rcx
     add $32, %r11
     sub $32, %r9
-    jmp .Laes_gen_vaes256_gcm_dec_k256_w8_tail_loop
-.Laes_gen_vaes256_gcm_dec_k256_w8_tail_one:
+.Laes_gen_vaes256_gcm_dec_k256_w8_tail_past1:
+    test %r9, %r9
+    jz .Laes_gen_vaes256_gcm_dec_k256_w8_reduce
     cmp $16, %r9
-    jb .Laes_gen_vaes256_gcm_dec_k256_w8_tail_partial
+    jb .Laes_gen_vaes256_gcm_dec_k256_w8_tail_one
     vmovdqa %xmm4, %xmm0
-    vpaddd .Lvaes256_gcm_one2(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_one2(%rip), %ymm4, %ymm4
     vpxor %xmm13, %xmm0, %xmm0
     vbroadcasti128 16(%rdi), %ymm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
@@ -3402,12 +3617,12 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     add $16, %rcx
     add $16, %r11
     sub $16, %r9
-.Laes_gen_vaes256_gcm_dec_k256_w8_tail_partial:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_dec_k256_w8_reduce
+.Laes_gen_vaes256_gcm_dec_k256_w8_tail_one:
     vmovdqa %xmm4, %xmm0
-    vpaddd .Lvaes256_gcm_one2(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_one2(%rip), %ymm4, %ymm4
     vpxor %xmm13, %xmm0, %xmm0
     vbroadcasti128 16(%rdi), %ymm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
@@ -3489,9 +3704,11 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     vmovdqu %xmm9, 48(%rdx)
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_dec_k256_w8_tail_done
 .Laes_gen_vaes256_gcm_dec_k256_w8_tag_done:
-.Laes_gen_vaes256_gcm_dec_k256_w8_tail_done:
     vmovdqu %xmm8, (%rdx)
+.Laes_gen_vaes256_gcm_dec_k256_w8_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3514,7 +3731,7 @@ aes_gen_vaes256_gcm_dec_k256_w8:
 
 # void aes_gen_vaes256_gcm_dec_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 12 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 10 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
@@ -3524,17 +3741,17 @@ aes_gen_vaes256_gcm_dec_k256_w8:
 #   %xmm2 block 2
 #   %xmm3 block 3
 #   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12
+#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
 #   %xmm6 GHASH: low products
 #   %xmm7 GHASH: middle products
 #   %xmm8 GHASH: high products; between groups the running hash, reflected
 #   %xmm9 GHASH: a block register of data
-#   %xmm10 GHASH: the next one
-#   %xmm11 GHASH: a key power, a product
-#   %xmm12 GHASH: a product
-#   %xmm13 rk0
-#   %xmm15 rk13
-#   %xmm14 rk14
+#   %xmm10 GHASH: a key power, a product
+#   %xmm11 rk0
+#   %xmm15 rk11
+#   %xmm14 rk12
+#   %xmm13 rk13
+#   %xmm12 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_dec_k256_w4
@@ -3542,16 +3759,18 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     .p2align 5
 aes_gen_vaes256_gcm_dec_k256_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm13
-    vmovdqu 208(%rdi), %xmm15
-    vmovdqu 224(%rdi), %xmm14
+    vmovdqu 0(%rdi), %xmm11
+    vmovdqu 176(%rdi), %xmm15
+    vmovdqu 192(%rdi), %xmm14
+    vmovdqu 208(%rdi), %xmm13
+    vmovdqu 224(%rdi), %xmm12
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k256_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm5
@@ -3572,12 +3791,10 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 160(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 176(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 192(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k256_w4_no_ek0:
     vmovdqu (%rdx), %xmm8
@@ -3610,130 +3827,128 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
 .Laes_gen_vaes256_gcm_dec_k256_w4_counted46:
     add $4, %r11d
-    vpxor %xmm13, %xmm0, %xmm0
-    vpxor %xmm13, %xmm1, %xmm1
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
     vmovdqu 0(%r8), %xmm9
-    vpxor %xmm13, %xmm2, %xmm2
-    vpxor %xmm13, %xmm3, %xmm3
+    vpxor %xmm11, %xmm2, %xmm2
+    vpxor %xmm11, %xmm3, %xmm3
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
     vmovdqu 16(%rdi), %xmm5
-    vmovdqu 16(%r8), %xmm10
+    vpxor %xmm8, %xmm9, %xmm9
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
+    vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpxor %xmm8, %xmm9, %xmm9
+    vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
     vmovdqu 32(%rdi), %xmm5
-    vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
+    vpshufd $78, %xmm9, %xmm10
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpxor %xmm10, %xmm9, %xmm9
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpclmulqdq $0, 976(%rsi), %xmm10, %xmm12
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 16(%r8), %xmm9
     vmovdqu 48(%rdi), %xmm5
-    vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpclmulqdq $17, 976(%rsi), %xmm10, %xmm12
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpclmulqdq $0, 976(%rsi), %xmm9, %xmm10
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpxor %xmm12, %xmm8, %xmm8
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm10, %xmm6, %xmm6
     vmovdqu 64(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $17, 976(%rsi), %xmm9, %xmm10
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpxor %xmm10, %xmm8, %xmm8
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpshufd $78, %xmm10, %xmm11
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpxor %xmm11, %xmm10, %xmm10
+    vpshufd $78, %xmm9, %xmm10
     vmovdqu 80(%rdi), %xmm5
+    vpxor %xmm10, %xmm9, %xmm9
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpclmulqdq $0, 2000(%rsi), %xmm10, %xmm10
+    vpclmulqdq $0, 2000(%rsi), %xmm9, %xmm9
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpxor %xmm9, %xmm7, %xmm7
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpxor %xmm10, %xmm7, %xmm7
     vmovdqu 96(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 32(%r8), %xmm9
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm10
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 48(%r8), %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
     vmovdqu 112(%rdi), %xmm5
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm10
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm12
+    vpxor %xmm10, %xmm8, %xmm8
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpclmulqdq $0, 1008(%rsi), %xmm10, %xmm11
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpshufd $78, %xmm9, %xmm10
     vmovdqu 128(%rdi), %xmm5
-    vpxor %xmm12, %xmm6, %xmm6
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpxor %xmm10, %xmm9, %xmm9
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpxor %xmm11, %xmm6, %xmm6
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm12
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 144(%rdi), %xmm5
-    vpclmulqdq $17, 1008(%rsi), %xmm10, %xmm11
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm12, %xmm8, %xmm8
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpxor %xmm11, %xmm8, %xmm8
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 160(%rdi), %xmm5
-    vpshufd $78, %xmm9, %xmm12
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm12, %xmm9, %xmm9
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpshufd $78, %xmm10, %xmm11
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpxor %xmm11, %xmm10, %xmm10
-    vmovdqu 176(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpclmulqdq $0, 2032(%rsi), %xmm10, %xmm10
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
     vpxor %xmm9, %xmm7, %xmm7
-    vmovdqu 192(%rdi), %xmm5
+    vmovdqu 144(%rdi), %xmm5
+    vmovdqu 48(%r8), %xmm9
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm10, %xmm7, %xmm7
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpxor %xmm6, %xmm7, %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm10
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpxor %xmm8, %xmm7, %xmm7
+    vmovdqu 160(%rdi), %xmm5
+    vpxor %xmm10, %xmm6, %xmm6
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm10
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpxor %xmm10, %xmm8, %xmm8
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpshufd $78, %xmm9, %xmm10
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    vpxor %xmm10, %xmm9, %xmm9
     .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
-    vpshufd $78, %xmm6, %xmm6
     .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    vpxor %xmm9, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
     vpxor %xmm6, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
-    vpxor %xmm12, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x69,0xdd,0xd6         # vaesenclast %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
+    vpxor %xmm8, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    vpshufd $78, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    vpxor %xmm9, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x69,0xdd,0xd4         # vaesenclast %xmm12, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
     vpxor 0(%r8), %xmm0, %xmm0
     vpshufd $78, %xmm7, %xmm7
     vpxor 16(%r8), %xmm1, %xmm1
     vpxor 32(%r8), %xmm2, %xmm2
     vpxor %xmm7, %xmm8, %xmm8
     vpxor 48(%r8), %xmm3, %xmm3
-    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm9, %xmm8, %xmm8
     vmovdqu %xmm0, 0(%rcx)
     vmovdqu %xmm1, 16(%rcx)
     vmovdqu %xmm2, 32(%rcx)
@@ -3745,20 +3960,17 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     jae .Laes_gen_vaes256_gcm_dec_k256_w4_loop
 .Laes_gen_vaes256_gcm_dec_k256_w4_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm11
-    vmovdqu %xmm11, 16(%rdx)
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm10
+    vpaddd %xmm4, %xmm10, %xmm10
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
+    vmovdqu %xmm10, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes256_gcm_dec_k256_w4_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k256_w4_tail_done
+    jz .Laes_gen_vaes256_gcm_dec_k256_w4_tag_done
 .Laes_gen_vaes256_gcm_dec_k256_w4_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -3766,29 +3978,104 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     vmovdqa %xmm8, %xmm9
     vpclmulqdq $0, (%r11), %xmm9, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k256_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
 .Laes_gen_vaes256_gcm_dec_k256_w4_no_last:
-.Laes_gen_vaes256_gcm_dec_k256_w4_tail_loop:
-    cmp $16, %r9
-    jb .Laes_gen_vaes256_gcm_dec_k256_w4_tail_partial
+    cmp $32, %r9
+    jb .Laes_gen_vaes256_gcm_dec_k256_w4_tail_past2
     vmovdqa %xmm4, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+    vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm4, %xmm4
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 160(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu 16(%r8), %xmm9
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu %xmm1, 16(%rcx)
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_vaes256_gcm_dec_k256_w4_tail_past2:
+    cmp $16, %r9
+    jb .Laes_gen_vaes256_gcm_dec_k256_w4_tail_past1
+    vmovdqa %xmm4, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
+    vpxor %xmm11, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm5
@@ -3809,36 +4096,33 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 160(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 176(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 192(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu (%r8), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
     add $16, %r11
     sub $16, %r9
-    jmp .Laes_gen_vaes256_gcm_dec_k256_w4_tail_loop
-.Laes_gen_vaes256_gcm_dec_k256_w4_tail_partial:
+.Laes_gen_vaes256_gcm_dec_k256_w4_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_dec_k256_w4_reduce
     vmovdqa %xmm4, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
+    vpxor %xmm11, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm5
@@ -3859,14 +4143,12 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 160(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 176(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 192(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, -16(%rsp)
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, -16(%rsp)
     xor %rax, %rax
 .Laes_gen_vaes256_gcm_dec_k256_w4_bounce_in:
     movzbq (%r8,%rax,1), %rsi
@@ -3887,12 +4169,12 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     jb .Laes_gen_vaes256_gcm_dec_k256_w4_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
@@ -3900,25 +4182,27 @@ aes_gen_vaes256_gcm_dec_k256_w4:
 .Laes_gen_vaes256_gcm_dec_k256_w4_reduce:
     vpxor %xmm6, %xmm7, %xmm7
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
     vpshufd $78, %xmm6, %xmm6
     vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm12, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
     vpshufd $78, %xmm7, %xmm7
     vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm9, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k256_w4_tag_done
     vmovdqu 32(%rdx), %xmm9
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_dec_k256_w4_tail_done
 .Laes_gen_vaes256_gcm_dec_k256_w4_tag_done:
-.Laes_gen_vaes256_gcm_dec_k256_w4_tail_done:
     vmovdqu %xmm8, (%rdx)
+.Laes_gen_vaes256_gcm_dec_k256_w4_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3941,7 +4225,7 @@ aes_gen_vaes256_gcm_dec_k256_w4:
 
 # void aes_gen_vaes256_gcm_dec_k256_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 10 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 8 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 2 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
@@ -3949,19 +4233,19 @@ aes_gen_vaes256_gcm_dec_k256_w4:
 #   %xmm0 block 0
 #   %xmm1 block 1
 #   %xmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
+#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
 #   %xmm4 GHASH: low products
 #   %xmm5 GHASH: middle products
 #   %xmm6 GHASH: high products; between groups the running hash, reflected
 #   %xmm7 GHASH: a block register of data
-#   %xmm8 GHASH: the next one
-#   %xmm9 GHASH: a key power, a product
-#   %xmm10 GHASH: a product
-#   %xmm11 rk0
-#   %xmm15 rk11
-#   %xmm14 rk12
-#   %xmm13 rk13
-#   %xmm12 rk14
+#   %xmm8 GHASH: a key power, a product
+#   %xmm9 rk0
+#   %xmm15 rk9
+#   %xmm14 rk10
+#   %xmm13 rk11
+#   %xmm12 rk12
+#   %xmm11 rk13
+#   %xmm10 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_dec_k256_w2
@@ -3969,18 +4253,20 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     .p2align 5
 aes_gen_vaes256_gcm_dec_k256_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm11
-    vmovdqu 176(%rdi), %xmm15
-    vmovdqu 192(%rdi), %xmm14
-    vmovdqu 208(%rdi), %xmm13
-    vmovdqu 224(%rdi), %xmm12
+    vmovdqu 0(%rdi), %xmm9
+    vmovdqu 144(%rdi), %xmm15
+    vmovdqu 160(%rdi), %xmm14
+    vmovdqu 176(%rdi), %xmm13
+    vmovdqu 192(%rdi), %xmm12
+    vmovdqu 208(%rdi), %xmm11
+    vmovdqu 224(%rdi), %xmm10
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k256_w2_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm9, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm3
@@ -3997,14 +4283,12 @@ aes_gen_vaes256_gcm_dec_k256_w2:
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 128(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k256_w2_no_ek0:
     vmovdqu (%rdx), %xmm6
@@ -4031,76 +4315,74 @@ aes_gen_vaes256_gcm_dec_k256_w2:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
 .Laes_gen_vaes256_gcm_dec_k256_w2_counted46:
     add $2, %r11d
-    vpxor %xmm11, %xmm0, %xmm0
-    vpxor %xmm11, %xmm1, %xmm1
+    vpxor %xmm9, %xmm0, %xmm0
+    vpxor %xmm9, %xmm1, %xmm1
     vmovdqu 0(%r8), %xmm7
     vmovdqu 16(%rdi), %xmm3
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vmovdqu 16(%r8), %xmm8
-    vmovdqu 32(%rdi), %xmm3
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm8
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
     vpxor %xmm6, %xmm7, %xmm7
-    vmovdqu 48(%rdi), %xmm3
+    vmovdqu 32(%rdi), %xmm3
     vpclmulqdq $0, 992(%rsi), %xmm7, %xmm4
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm10
-    vmovdqu 64(%rdi), %xmm3
-    vpxor %xmm10, %xmm4, %xmm4
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
     vpclmulqdq $17, 992(%rsi), %xmm7, %xmm6
-    vmovdqu 80(%rdi), %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm10
+    vmovdqu 48(%rdi), %xmm3
+    vpshufd $78, %xmm7, %xmm8
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm10, %xmm6, %xmm6
-    vmovdqu 96(%rdi), %xmm3
-    vpshufd $78, %xmm7, %xmm10
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm10, %xmm7, %xmm7
-    vmovdqu 112(%rdi), %xmm3
-    vpshufd $78, %xmm8, %xmm9
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm9, %xmm8, %xmm8
-    vmovdqu 128(%rdi), %xmm3
+    vmovdqu 64(%rdi), %xmm3
     vpclmulqdq $0, 2016(%rsi), %xmm7, %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu 16(%r8), %xmm7
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpclmulqdq $0, 2032(%rsi), %xmm8, %xmm8
-    vmovdqu 144(%rdi), %xmm3
-    vpxor %xmm8, %xmm5, %xmm5
+    vmovdqu 80(%rdi), %xmm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm8
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm4, %xmm5, %xmm5
-    vmovdqu 160(%rdi), %xmm3
-    vpxor %xmm6, %xmm5, %xmm5
+    vmovdqu 96(%rdi), %xmm3
+    vpxor %xmm8, %xmm4, %xmm4
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm8
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
+    vpxor %xmm8, %xmm6, %xmm6
+    vmovdqu 112(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpshufd $78, %xmm7, %xmm8
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm8, %xmm7, %xmm7
+    vmovdqu 128(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm7, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpshufd $78, %xmm4, %xmm4
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     vpxor %xmm4, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    vpxor %xmm6, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    vpxor %xmm10, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm7
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpshufd $78, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    vpxor %xmm4, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    vpxor %xmm7, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm7
+    .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xca         # vaesenclast %xmm10, %xmm1, %xmm1
     vpshufd $78, %xmm5, %xmm5
-    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
     vpxor 0(%r8), %xmm0, %xmm0
     vpxor %xmm5, %xmm6, %xmm6
     vpxor 16(%r8), %xmm1, %xmm1
-    vpxor %xmm10, %xmm6, %xmm6
+    vpxor %xmm7, %xmm6, %xmm6
     vmovdqu %xmm0, 0(%rcx)
     vmovdqu %xmm1, 16(%rcx)
     add $32, %r8
@@ -4110,20 +4392,17 @@ aes_gen_vaes256_gcm_dec_k256_w2:
     jae .Laes_gen_vaes256_gcm_dec_k256_w2_loop
 .Laes_gen_vaes256_gcm_dec_k256_w2_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm9
-    vmovdqu %xmm9, 16(%rdx)
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm8
+    vpaddd %xmm2, %xmm8, %xmm8
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm8
+    vmovdqu %xmm8, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes256_gcm_dec_k256_w2_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k256_w2_tail_done
+    jz .Laes_gen_vaes256_gcm_dec_k256_w2_tag_done
 .Laes_gen_vaes256_gcm_dec_k256_w2_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -4131,29 +4410,28 @@ aes_gen_vaes256_gcm_dec_k256_w2:
     vmovdqa %xmm6, %xmm7
     vpclmulqdq $0, (%r11), %xmm7, %xmm4
     vpclmulqdq $17, (%r11), %xmm7, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
+    vpshufd $78, %xmm7, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k256_w2_no_last
     vmovdqu 48(%rdx), %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm10
-    vpxor %xmm10, %xmm4, %xmm4
-    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm8
+    vpxor %xmm8, %xmm4, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
 .Laes_gen_vaes256_gcm_dec_k256_w2_no_last:
-.Laes_gen_vaes256_gcm_dec_k256_w2_tail_loop:
     cmp $16, %r9
-    jb .Laes_gen_vaes256_gcm_dec_k256_w2_tail_partial
+    jb .Laes_gen_vaes256_gcm_dec_k256_w2_tail_past1
     vmovdqa %xmm2, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
+    vpxor %xmm9, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm3
@@ -4170,38 +4448,35 @@ aes_gen_vaes256_gcm_dec_k256_w2:
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 128(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vmovdqu (%r8), %xmm7
     vpxor %xmm7, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm10
-    vpxor %xmm10, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpxor %xmm8, %xmm4, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     add $16, %r8
     add $16, %rcx
     add $16, %r11
     sub $16, %r9
-    jmp .Laes_gen_vaes256_gcm_dec_k256_w2_tail_loop
-.Laes_gen_vaes256_gcm_dec_k256_w2_tail_partial:
+.Laes_gen_vaes256_gcm_dec_k256_w2_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_dec_k256_w2_reduce
     vmovdqa %xmm2, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
+    vpxor %xmm9, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm3
@@ -4218,16 +4493,14 @@ aes_gen_vaes256_gcm_dec_k256_w2:
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 128(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, -16(%rsp)
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, -16(%rsp)
     xor %rax, %rax
 .Laes_gen_vaes256_gcm_dec_k256_w2_bounce_in:
     movzbq (%r8,%rax,1), %rsi
@@ -4248,12 +4521,12 @@ aes_gen_vaes256_gcm_dec_k256_w2:
     jb .Laes_gen_vaes256_gcm_dec_k256_w2_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm10
-    vpxor %xmm10, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpxor %xmm8, %xmm4, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     vpxor %xmm0, %xmm0, %xmm0
@@ -4261,25 +4534,27 @@ aes_gen_vaes256_gcm_dec_k256_w2:
 .Laes_gen_vaes256_gcm_dec_k256_w2_reduce:
     vpxor %xmm4, %xmm5, %xmm5
     vpxor %xmm6, %xmm5, %xmm5
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm7
     vpshufd $78, %xmm4, %xmm4
     vpxor %xmm4, %xmm5, %xmm5
-    vpxor %xmm10, %xmm5, %xmm5
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
+    vpxor %xmm7, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm7
     vpshufd $78, %xmm5, %xmm5
     vpxor %xmm5, %xmm6, %xmm6
-    vpxor %xmm10, %xmm6, %xmm6
+    vpxor %xmm7, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k256_w2_tag_done
     vmovdqu 32(%rdx), %xmm7
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, 32(%rdx)
+    vmovdqu %xmm7, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_dec_k256_w2_tail_done
 .Laes_gen_vaes256_gcm_dec_k256_w2_tag_done:
-.Laes_gen_vaes256_gcm_dec_k256_w2_tail_done:
     vmovdqu %xmm6, (%rdx)
+.Laes_gen_vaes256_gcm_dec_k256_w2_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4302,27 +4577,27 @@ aes_gen_vaes256_gcm_dec_k256_w2:
 
 # void aes_gen_vaes256_gcm_dec_k256_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 9 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 7 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %xmm2 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9
+#   %xmm2 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7
 #   %xmm3 GHASH: low products
 #   %xmm4 GHASH: middle products
 #   %xmm5 GHASH: high products; between groups the running hash, reflected
 #   %xmm6 GHASH: a block register of data
-#   %xmm7 GHASH: the next one
-#   %xmm8 GHASH: a key power, a product
-#   %xmm9 GHASH: a product
-#   %xmm10 rk0
-#   %xmm15 rk10
-#   %xmm14 rk11
-#   %xmm13 rk12
-#   %xmm12 rk13
-#   %xmm11 rk14
+#   %xmm7 GHASH: a key power, a product
+#   %xmm8 rk0
+#   %xmm15 rk8
+#   %xmm14 rk9
+#   %xmm13 rk10
+#   %xmm12 rk11
+#   %xmm11 rk12
+#   %xmm10 rk13
+#   %xmm9 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_dec_k256_w1
@@ -4330,19 +4605,21 @@ aes_gen_vaes256_gcm_dec_k256_w2:
     .p2align 5
 aes_gen_vaes256_gcm_dec_k256_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm10
-    vmovdqu 160(%rdi), %xmm15
-    vmovdqu 176(%rdi), %xmm14
-    vmovdqu 192(%rdi), %xmm13
-    vmovdqu 208(%rdi), %xmm12
-    vmovdqu 224(%rdi), %xmm11
+    vmovdqu 0(%rdi), %xmm8
+    vmovdqu 128(%rdi), %xmm15
+    vmovdqu 144(%rdi), %xmm14
+    vmovdqu 160(%rdi), %xmm13
+    vmovdqu 176(%rdi), %xmm12
+    vmovdqu 192(%rdi), %xmm11
+    vmovdqu 208(%rdi), %xmm10
+    vmovdqu 224(%rdi), %xmm9
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k256_w1_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm2
@@ -4357,15 +4634,13 @@ aes_gen_vaes256_gcm_dec_k256_w1:
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 112(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k256_w1_no_ek0:
     vmovdqu (%rdx), %xmm5
@@ -4389,49 +4664,47 @@ aes_gen_vaes256_gcm_dec_k256_w1:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
 .Laes_gen_vaes256_gcm_dec_k256_w1_counted46:
     add $1, %r11d
-    vpxor %xmm10, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
     vmovdqu 0(%r8), %xmm6
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
     vmovdqu 32(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vpxor %xmm5, %xmm6, %xmm6
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 48(%rdi), %xmm2
     vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
     vmovdqu 64(%rdi), %xmm2
+    vpshufd $78, %xmm6, %xmm7
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpshufd $78, %xmm6, %xmm9
+    vpxor %xmm7, %xmm6, %xmm6
     vmovdqu 80(%rdi), %xmm2
-    vpxor %xmm9, %xmm6, %xmm6
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm2
     vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm2
     vpxor %xmm3, %xmm4, %xmm4
-    vmovdqu 112(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vpxor %xmm5, %xmm4, %xmm4
+    vmovdqu 112(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm2
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpshufd $78, %xmm3, %xmm3
-    vmovdqu 144(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpxor %xmm3, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm6
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpxor %xmm9, %xmm4, %xmm4
+    vpshufd $78, %xmm3, %xmm3
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
+    vpxor %xmm3, %xmm4, %xmm4
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    vpxor %xmm6, %xmm4, %xmm4
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm6
+    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
     vpshufd $78, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpxor %xmm4, %xmm5, %xmm5
     vpxor 0(%r8), %xmm0, %xmm0
-    vpxor %xmm9, %xmm5, %xmm5
+    vpxor %xmm6, %xmm5, %xmm5
     vmovdqu %xmm0, 0(%rcx)
     add $16, %r8
     add $16, %rcx
@@ -4440,20 +4713,17 @@ aes_gen_vaes256_gcm_dec_k256_w1:
     jae .Laes_gen_vaes256_gcm_dec_k256_w1_loop
 .Laes_gen_vaes256_gcm_dec_k256_w1_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm8
-    vmovdqu %xmm8, 16(%rdx)
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm7
+    vpaddd %xmm1, %xmm7, %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu %xmm7, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes256_gcm_dec_k256_w1_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k256_w1_tail_done
+    jz .Laes_gen_vaes256_gcm_dec_k256_w1_tag_done
 .Laes_gen_vaes256_gcm_dec_k256_w1_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -4461,76 +4731,28 @@ aes_gen_vaes256_gcm_dec_k256_w1:
     vmovdqa %xmm5, %xmm6
     vpclmulqdq $0, (%r11), %xmm6, %xmm3
     vpclmulqdq $17, (%r11), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
+    vpshufd $78, %xmm6, %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
     vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k256_w1_no_last
     vmovdqu 48(%rdx), %xmm6
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm9
-    vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm7
+    vpxor %xmm7, %xmm3, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
+    vpshufd $78, %xmm6, %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
     vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
 .Laes_gen_vaes256_gcm_dec_k256_w1_no_last:
-.Laes_gen_vaes256_gcm_dec_k256_w1_tail_loop:
-    cmp $16, %r9
-    jb .Laes_gen_vaes256_gcm_dec_k256_w1_tail_partial
-    vmovdqa %xmm1, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu 16(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 32(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vmovdqu (%r8), %xmm6
-    vpxor %xmm6, %xmm0, %xmm0
-    vmovdqu %xmm0, (%rcx)
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm9
-    vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
-    vpxor %xmm6, %xmm4, %xmm4
-    add $16, %r8
-    add $16, %rcx
-    add $16, %r11
-    sub $16, %r9
-    jmp .Laes_gen_vaes256_gcm_dec_k256_w1_tail_loop
-.Laes_gen_vaes256_gcm_dec_k256_w1_tail_partial:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_dec_k256_w1_reduce
     vmovdqa %xmm1, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm2
@@ -4545,17 +4767,15 @@ aes_gen_vaes256_gcm_dec_k256_w1:
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 112(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vpxor %xmm8, %xmm8, %xmm8
-    vmovdqu %xmm8, -16(%rsp)
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, -16(%rsp)
     xor %rax, %rax
 .Laes_gen_vaes256_gcm_dec_k256_w1_bounce_in:
     movzbq (%r8,%rax,1), %rsi
@@ -4576,12 +4796,12 @@ aes_gen_vaes256_gcm_dec_k256_w1:
     jb .Laes_gen_vaes256_gcm_dec_k256_w1_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm9
-    vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, (%r11), %xmm6, %xmm7
+    vpxor %xmm7, %xmm3, %xmm3
+    vpclmulqdq $17, (%r11), %xmm6, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
+    vpshufd $78, %xmm6, %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
     vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
     vpxor %xmm0, %xmm0, %xmm0
@@ -4589,25 +4809,27 @@ aes_gen_vaes256_gcm_dec_k256_w1:
 .Laes_gen_vaes256_gcm_dec_k256_w1_reduce:
     vpxor %xmm3, %xmm4, %xmm4
     vpxor %xmm5, %xmm4, %xmm4
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm6
     vpshufd $78, %xmm3, %xmm3
     vpxor %xmm3, %xmm4, %xmm4
-    vpxor %xmm9, %xmm4, %xmm4
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
+    vpxor %xmm6, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm6
     vpshufd $78, %xmm4, %xmm4
     vpxor %xmm4, %xmm5, %xmm5
-    vpxor %xmm9, %xmm5, %xmm5
+    vpxor %xmm6, %xmm5, %xmm5
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k256_w1_tag_done
     vmovdqu 32(%rdx), %xmm6
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm5, %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm5, %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
     vmovdqu %xmm6, 48(%rdx)
     vpxor %xmm6, %xmm6, %xmm6
     vmovdqu %xmm6, 32(%rdx)
+    vmovdqu %xmm6, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_dec_k256_w1_tail_done
 .Laes_gen_vaes256_gcm_dec_k256_w1_tag_done:
-.Laes_gen_vaes256_gcm_dec_k256_w1_tail_done:
     vmovdqu %xmm5, (%rdx)
+.Laes_gen_vaes256_gcm_dec_k256_w1_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2

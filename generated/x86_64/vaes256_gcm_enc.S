@@ -420,20 +420,17 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     vpxor %xmm12, %xmm8, %xmm8
 .Laes_gen_vaes256_gcm_enc_k128_w8_groups_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm11
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm11
+    vpaddd %xmm4, %xmm11, %xmm11
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes256_gcm_enc_k128_w8_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k128_w8_tail_done
+    jz .Laes_gen_vaes256_gcm_enc_k128_w8_tag_done
 .Laes_gen_vaes256_gcm_enc_k128_w8_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -457,12 +454,79 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
 .Laes_gen_vaes256_gcm_enc_k128_w8_no_last:
-.Laes_gen_vaes256_gcm_enc_k128_w8_tail_loop:
-    cmp $32, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k128_w8_tail_one
+    cmp $64, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k128_w8_tail_past2
     vmovdqa %ymm4, %ymm0
-    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
+    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm4, %ymm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
+    vpaddd .Lvaes256_gcm_inc2+64(%rip), %ymm4, %ymm4
+    vpxor %ymm13, %ymm0, %ymm0
+    vpxor %ymm13, %ymm1, %ymm1
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdd,0xc6         # vaesenclast %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdd,0xce         # vaesenclast %ymm14, %ymm1, %ymm1
+    vmovdqu (%r8), %ymm9
+    vpxor %ymm9, %ymm0, %ymm0
+    vmovdqu %ymm0, (%rcx)
+    vmovdqa %ymm0, %ymm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %ymm9, %ymm12
+    vpxor %ymm12, %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpxor %ymm9, %ymm7, %ymm7
+    vmovdqu 32(%r8), %ymm9
+    vpxor %ymm9, %ymm1, %ymm1
+    vmovdqu %ymm1, 32(%rcx)
+    vmovdqa %ymm1, %ymm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vpclmulqdq $0, 32(%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, 32(%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %ymm9, %ymm12
+    vpxor %ymm12, %ymm9, %ymm9
+    vpclmulqdq $0, 1056(%r11), %ymm9, %ymm9
+    vpxor %ymm9, %ymm7, %ymm7
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes256_gcm_enc_k128_w8_tail_past2:
+    cmp $32, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k128_w8_tail_past1
+    vmovdqa %ymm4, %ymm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
+    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm4, %ymm4
     vpxor %ymm13, %ymm0, %ymm0
     vbroadcasti128 16(%rdi), %ymm5
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
@@ -499,13 +563,14 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     add $32, %rcx
     add $32, %r11
     sub $32, %r9
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w8_tail_loop
-.Laes_gen_vaes256_gcm_enc_k128_w8_tail_one:
+.Laes_gen_vaes256_gcm_enc_k128_w8_tail_past1:
+    test %r9, %r9
+    jz .Laes_gen_vaes256_gcm_enc_k128_w8_reduce
     cmp $16, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k128_w8_tail_partial
+    jb .Laes_gen_vaes256_gcm_enc_k128_w8_tail_one
     vmovdqa %xmm4, %xmm0
-    vpaddd .Lvaes256_gcm_one2(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_one2(%rip), %ymm4, %ymm4
     vpxor %xmm13, %xmm0, %xmm0
     vbroadcasti128 16(%rdi), %ymm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
@@ -542,12 +607,12 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     add $16, %rcx
     add $16, %r11
     sub $16, %r9
-.Laes_gen_vaes256_gcm_enc_k128_w8_tail_partial:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_enc_k128_w8_reduce
+.Laes_gen_vaes256_gcm_enc_k128_w8_tail_one:
     vmovdqa %xmm4, %xmm0
-    vpaddd .Lvaes256_gcm_one2(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_one2(%rip), %ymm4, %ymm4
     vpxor %xmm13, %xmm0, %xmm0
     vbroadcasti128 16(%rdi), %ymm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
@@ -626,9 +691,11 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     vmovdqu %xmm9, 48(%rdx)
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w8_tail_done
 .Laes_gen_vaes256_gcm_enc_k128_w8_tag_done:
-.Laes_gen_vaes256_gcm_enc_k128_w8_tail_done:
     vmovdqu %xmm8, (%rdx)
+.Laes_gen_vaes256_gcm_enc_k128_w8_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -651,7 +718,7 @@ aes_gen_vaes256_gcm_enc_k128_w8:
 
 # void aes_gen_vaes256_gcm_enc_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 8 reloaded per group.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 6 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
@@ -661,17 +728,17 @@ aes_gen_vaes256_gcm_enc_k128_w8:
 #   %xmm2 block 2
 #   %xmm3 block 3
 #   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
+#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6
 #   %xmm6 GHASH: low products
 #   %xmm7 GHASH: middle products
 #   %xmm8 GHASH: high products; between groups the running hash, reflected
 #   %xmm9 GHASH: a block register of data
-#   %xmm10 GHASH: the next one
-#   %xmm11 GHASH: a key power, a product
-#   %xmm12 GHASH: a product
-#   %xmm13 rk0
-#   %xmm15 rk9
-#   %xmm14 rk10
+#   %xmm10 GHASH: a key power, a product
+#   %xmm11 rk0
+#   %xmm15 rk7
+#   %xmm14 rk8
+#   %xmm13 rk9
+#   %xmm12 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k128_w4
@@ -679,16 +746,18 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     .p2align 5
 aes_gen_vaes256_gcm_enc_k128_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm13
-    vmovdqu 144(%rdi), %xmm15
-    vmovdqu 160(%rdi), %xmm14
+    vmovdqu 0(%rdi), %xmm11
+    vmovdqu 112(%rdi), %xmm15
+    vmovdqu 128(%rdi), %xmm14
+    vmovdqu 144(%rdi), %xmm13
+    vmovdqu 160(%rdi), %xmm12
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm5
@@ -701,12 +770,10 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 96(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k128_w4_no_ek0:
     vmovdqu (%rdx), %xmm8
@@ -737,10 +804,10 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
 .Laes_gen_vaes256_gcm_enc_k128_w4_counted36:
     add $4, %r11d
-    vpxor %xmm13, %xmm0, %xmm0
-    vpxor %xmm13, %xmm1, %xmm1
-    vpxor %xmm13, %xmm2, %xmm2
-    vpxor %xmm13, %xmm3, %xmm3
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
+    vpxor %xmm11, %xmm2, %xmm2
+    vpxor %xmm11, %xmm3, %xmm3
     vmovdqu 16(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
@@ -771,24 +838,22 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 112(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 128(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
     .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdd,0xd6         # vaesenclast %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdd,0xd4         # vaesenclast %xmm12, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
     vpxor 0(%r8), %xmm0, %xmm0
     vpxor 16(%r8), %xmm1, %xmm1
     vpxor 32(%r8), %xmm2, %xmm2
@@ -805,14 +870,14 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w4_last
     cmp $251, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k128_w4_carry125
+    ja .Laes_gen_vaes256_gcm_enc_k128_w4_carry123
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes256_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes256_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_counted125
-.Laes_gen_vaes256_gcm_enc_k128_w4_carry125:
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_counted123
+.Laes_gen_vaes256_gcm_enc_k128_w4_carry123:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
@@ -824,112 +889,110 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes256_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes256_gcm_enc_k128_w4_counted125:
+.Laes_gen_vaes256_gcm_enc_k128_w4_counted123:
     add $4, %r11d
-    vpxor %xmm13, %xmm0, %xmm0
-    vpxor %xmm13, %xmm1, %xmm1
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
     vmovdqu -64(%rcx), %xmm9
-    vpxor %xmm13, %xmm2, %xmm2
+    vpxor %xmm11, %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpxor %xmm13, %xmm3, %xmm3
-    vmovdqu -48(%rcx), %xmm10
-    vmovdqu 16(%rdi), %xmm5
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpxor %xmm11, %xmm3, %xmm3
     vpxor %xmm8, %xmm9, %xmm9
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm5
     vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpclmulqdq $0, 976(%rsi), %xmm10, %xmm12
-    vmovdqu 32(%rdi), %xmm5
-    vpxor %xmm12, %xmm6, %xmm6
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpclmulqdq $17, 976(%rsi), %xmm10, %xmm12
+    vpshufd $78, %xmm9, %xmm10
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpxor %xmm12, %xmm8, %xmm8
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpshufd $78, %xmm9, %xmm12
-    vmovdqu 48(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm12, %xmm9, %xmm9
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpshufd $78, %xmm10, %xmm11
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpxor %xmm11, %xmm10, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
     vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
-    vmovdqu 64(%rdi), %xmm5
-    vpclmulqdq $0, 2000(%rsi), %xmm10, %xmm10
+    vmovdqu 32(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu -48(%rcx), %xmm9
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vmovdqu -32(%rcx), %xmm9
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpclmulqdq $0, 976(%rsi), %xmm9, %xmm10
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpxor %xmm10, %xmm6, %xmm6
+    vmovdqu 48(%rdi), %xmm5
+    vpclmulqdq $17, 976(%rsi), %xmm9, %xmm10
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpxor %xmm10, %xmm8, %xmm8
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpshufd $78, %xmm9, %xmm10
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpxor %xmm10, %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 64(%rdi), %xmm5
+    vpclmulqdq $0, 2000(%rsi), %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpxor %xmm9, %xmm7, %xmm7
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu -32(%rcx), %xmm9
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm10
     vmovdqu 80(%rdi), %xmm5
-    vmovdqu -16(%rcx), %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
+    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm10
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm12
+    vpxor %xmm10, %xmm8, %xmm8
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpclmulqdq $0, 1008(%rsi), %xmm10, %xmm11
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpshufd $78, %xmm9, %xmm10
     vmovdqu 96(%rdi), %xmm5
-    vpxor %xmm12, %xmm6, %xmm6
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm11, %xmm6, %xmm6
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm12
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpclmulqdq $17, 1008(%rsi), %xmm10, %xmm11
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpxor %xmm12, %xmm8, %xmm8
-    vmovdqu 112(%rdi), %xmm5
-    vpxor %xmm11, %xmm8, %xmm8
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpshufd $78, %xmm9, %xmm12
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpxor %xmm12, %xmm9, %xmm9
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpshufd $78, %xmm10, %xmm11
-    vmovdqu 128(%rdi), %xmm5
-    vpxor %xmm11, %xmm10, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpclmulqdq $0, 2032(%rsi), %xmm10, %xmm10
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
     vpxor %xmm9, %xmm7, %xmm7
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vmovdqu -16(%rcx), %xmm9
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm10
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm10, %xmm6, %xmm6
     .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
-    vpxor %xmm8, %xmm7, %xmm7
     .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vpshufd $78, %xmm6, %xmm6
-    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdd,0xd6         # vaesenclast %xmm14, %xmm2, %xmm2
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm10
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    vpxor %xmm10, %xmm8, %xmm8
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    vpshufd $78, %xmm9, %xmm10
+    .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
+    vpxor %xmm10, %xmm9, %xmm9
+    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    vpxor %xmm9, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
     vpxor %xmm6, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
-    vpxor %xmm12, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    vpxor %xmm8, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    vpshufd $78, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x69,0xdd,0xd4         # vaesenclast %xmm12, %xmm2, %xmm2
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
+    vpxor %xmm9, %xmm7, %xmm7
     vpxor 0(%r8), %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
     vpxor 16(%r8), %xmm1, %xmm1
     vpshufd $78, %xmm7, %xmm7
     vpxor 32(%r8), %xmm2, %xmm2
     vpxor %xmm7, %xmm8, %xmm8
     vpxor 48(%r8), %xmm3, %xmm3
-    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm9, %xmm8, %xmm8
     vmovdqu %xmm0, 0(%rcx)
     vmovdqu %xmm1, 16(%rcx)
     vmovdqu %xmm2, 32(%rcx)
@@ -941,68 +1004,65 @@ aes_gen_vaes256_gcm_enc_k128_w4:
 .Laes_gen_vaes256_gcm_enc_k128_w4_last:
     vmovdqu -64(%rcx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vmovdqu -48(%rcx), %xmm10
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
     vpxor %xmm8, %xmm9, %xmm9
     vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
-    vpclmulqdq $0, 976(%rsi), %xmm10, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
     vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
-    vpclmulqdq $17, 976(%rsi), %xmm10, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpshufd $78, %xmm10, %xmm11
-    vpxor %xmm11, %xmm10, %xmm10
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
-    vpclmulqdq $0, 2000(%rsi), %xmm10, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu -48(%rcx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 976(%rsi), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, 976(%rsi), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 2000(%rsi), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
     vmovdqu -32(%rcx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vmovdqu -16(%rcx), %xmm10
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
-    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm12
-    vpclmulqdq $0, 1008(%rsi), %xmm10, %xmm11
-    vpxor %xmm12, %xmm6, %xmm6
-    vpxor %xmm11, %xmm6, %xmm6
-    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm12
-    vpclmulqdq $17, 1008(%rsi), %xmm10, %xmm11
-    vpxor %xmm12, %xmm8, %xmm8
-    vpxor %xmm11, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpshufd $78, %xmm10, %xmm11
-    vpxor %xmm11, %xmm10, %xmm10
+    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm10, %xmm10
     vpxor %xmm9, %xmm7, %xmm7
-    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu -16(%rcx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm6, %xmm7, %xmm7
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
     vpshufd $78, %xmm6, %xmm6
     vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm12, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
     vpshufd $78, %xmm7, %xmm7
     vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm9, %xmm8, %xmm8
 .Laes_gen_vaes256_gcm_enc_k128_w4_groups_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm11
-    vmovdqu %xmm11, 16(%rdx)
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm10
+    vpaddd %xmm4, %xmm10, %xmm10
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
+    vmovdqu %xmm10, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes256_gcm_enc_k128_w4_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k128_w4_tail_done
+    jz .Laes_gen_vaes256_gcm_enc_k128_w4_tag_done
 .Laes_gen_vaes256_gcm_enc_k128_w4_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -1010,29 +1070,94 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     vmovdqa %xmm8, %xmm9
     vpclmulqdq $0, (%r11), %xmm9, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
 .Laes_gen_vaes256_gcm_enc_k128_w4_no_last:
-.Laes_gen_vaes256_gcm_enc_k128_w4_tail_loop:
-    cmp $16, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k128_w4_tail_partial
+    cmp $32, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k128_w4_tail_past2
     vmovdqa %xmm4, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+    vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm4, %xmm4
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu 16(%r8), %xmm9
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu %xmm1, 16(%rcx)
+    vmovdqa %xmm1, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_vaes256_gcm_enc_k128_w4_tail_past2:
+    cmp $16, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k128_w4_tail_past1
+    vmovdqa %xmm4, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
+    vpxor %xmm11, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm5
@@ -1045,37 +1170,34 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 96(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu (%r8), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
     add $16, %r11
     sub $16, %r9
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_tail_loop
-.Laes_gen_vaes256_gcm_enc_k128_w4_tail_partial:
+.Laes_gen_vaes256_gcm_enc_k128_w4_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_enc_k128_w4_reduce
     vmovdqa %xmm4, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
+    vpxor %xmm11, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm5
@@ -1088,14 +1210,12 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 96(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, -16(%rsp)
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, -16(%rsp)
     xor %rax, %rax
 .Laes_gen_vaes256_gcm_enc_k128_w4_bounce_in:
     movzbq (%r8,%rax,1), %rsi
@@ -1117,16 +1237,16 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     xor %rsi, %rsi
     lea .Lgcm_partial+16(%rip), %rax
     sub %r9, %rax
-    vmovdqu (%rax), %xmm11
-    vpand %xmm11, %xmm0, %xmm0
+    vmovdqu (%rax), %xmm10
+    vpand %xmm10, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
@@ -1134,25 +1254,27 @@ aes_gen_vaes256_gcm_enc_k128_w4:
 .Laes_gen_vaes256_gcm_enc_k128_w4_reduce:
     vpxor %xmm6, %xmm7, %xmm7
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
     vpshufd $78, %xmm6, %xmm6
     vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm12, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
     vpshufd $78, %xmm7, %xmm7
     vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm9, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w4_tag_done
     vmovdqu 32(%rdx), %xmm9
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_tail_done
 .Laes_gen_vaes256_gcm_enc_k128_w4_tag_done:
-.Laes_gen_vaes256_gcm_enc_k128_w4_tail_done:
     vmovdqu %xmm8, (%rdx)
+.Laes_gen_vaes256_gcm_enc_k128_w4_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1175,7 +1297,7 @@ aes_gen_vaes256_gcm_enc_k128_w4:
 
 # void aes_gen_vaes256_gcm_enc_k128_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 6 reloaded per group.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 4 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 2 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
@@ -1183,19 +1305,19 @@ aes_gen_vaes256_gcm_enc_k128_w4:
 #   %xmm0 block 0
 #   %xmm1 block 1
 #   %xmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6
+#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4
 #   %xmm4 GHASH: low products
 #   %xmm5 GHASH: middle products
 #   %xmm6 GHASH: high products; between groups the running hash, reflected
 #   %xmm7 GHASH: a block register of data
-#   %xmm8 GHASH: the next one
-#   %xmm9 GHASH: a key power, a product
-#   %xmm10 GHASH: a product
-#   %xmm11 rk0
-#   %xmm15 rk7
-#   %xmm14 rk8
-#   %xmm13 rk9
-#   %xmm12 rk10
+#   %xmm8 GHASH: a key power, a product
+#   %xmm9 rk0
+#   %xmm15 rk5
+#   %xmm14 rk6
+#   %xmm13 rk7
+#   %xmm12 rk8
+#   %xmm11 rk9
+#   %xmm10 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k128_w2
@@ -1203,18 +1325,20 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     .p2align 5
 aes_gen_vaes256_gcm_enc_k128_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm11
-    vmovdqu 112(%rdi), %xmm15
-    vmovdqu 128(%rdi), %xmm14
-    vmovdqu 144(%rdi), %xmm13
-    vmovdqu 160(%rdi), %xmm12
+    vmovdqu 0(%rdi), %xmm9
+    vmovdqu 80(%rdi), %xmm15
+    vmovdqu 96(%rdi), %xmm14
+    vmovdqu 112(%rdi), %xmm13
+    vmovdqu 128(%rdi), %xmm12
+    vmovdqu 144(%rdi), %xmm11
+    vmovdqu 160(%rdi), %xmm10
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w2_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm9, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm3
@@ -1223,14 +1347,12 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 64(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k128_w2_no_ek0:
     vmovdqu (%rdx), %xmm6
@@ -1255,8 +1377,8 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
 .Laes_gen_vaes256_gcm_enc_k128_w2_counted36:
     add $2, %r11d
-    vpxor %xmm11, %xmm0, %xmm0
-    vpxor %xmm11, %xmm1, %xmm1
+    vpxor %xmm9, %xmm0, %xmm0
+    vpxor %xmm9, %xmm1, %xmm1
     vmovdqu 16(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
@@ -1269,20 +1391,18 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     vmovdqu 64(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vmovdqu 80(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vmovdqu 96(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xca         # vaesenclast %xmm10, %xmm1, %xmm1
     vpxor 0(%r8), %xmm0, %xmm0
     vpxor 16(%r8), %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rcx)
@@ -1295,12 +1415,12 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w2_last
     cmp $253, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k128_w2_carry91
+    ja .Laes_gen_vaes256_gcm_enc_k128_w2_carry89
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm2, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm1
     vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm2, %xmm2
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w2_counted91
-.Laes_gen_vaes256_gcm_enc_k128_w2_carry91:
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w2_counted89
+.Laes_gen_vaes256_gcm_enc_k128_w2_carry89:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm2, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
@@ -1308,66 +1428,64 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
-.Laes_gen_vaes256_gcm_enc_k128_w2_counted91:
+.Laes_gen_vaes256_gcm_enc_k128_w2_counted89:
     add $2, %r11d
-    vpxor %xmm11, %xmm0, %xmm0
-    vpxor %xmm11, %xmm1, %xmm1
+    vpxor %xmm9, %xmm0, %xmm0
     vmovdqu -32(%rcx), %xmm7
-    vmovdqu 16(%rdi), %xmm3
+    vpxor %xmm9, %xmm1, %xmm1
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu -16(%rcx), %xmm8
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm8
-    vmovdqu 32(%rdi), %xmm3
+    vmovdqu 16(%rdi), %xmm3
     vpxor %xmm6, %xmm7, %xmm7
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vpclmulqdq $0, 992(%rsi), %xmm7, %xmm4
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm10
-    vmovdqu 48(%rdi), %xmm3
-    vpxor %xmm10, %xmm4, %xmm4
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vpclmulqdq $17, 992(%rsi), %xmm7, %xmm6
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm10
-    vmovdqu 64(%rdi), %xmm3
-    vpxor %xmm10, %xmm6, %xmm6
+    vmovdqu 32(%rdi), %xmm3
+    vpshufd $78, %xmm7, %xmm8
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vpshufd $78, %xmm7, %xmm10
+    vpxor %xmm8, %xmm7, %xmm7
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm10, %xmm7, %xmm7
-    vmovdqu 80(%rdi), %xmm3
-    vpshufd $78, %xmm8, %xmm9
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm9, %xmm8, %xmm8
-    vmovdqu 96(%rdi), %xmm3
     vpclmulqdq $0, 2016(%rsi), %xmm7, %xmm5
+    vmovdqu 48(%rdi), %xmm3
+    vmovdqu -16(%rcx), %xmm7
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vpclmulqdq $0, 2032(%rsi), %xmm8, %xmm8
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm8, %xmm5, %xmm5
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm8
+    vmovdqu 64(%rdi), %xmm3
+    vpxor %xmm8, %xmm4, %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm8
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm8, %xmm6, %xmm6
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpxor %xmm4, %xmm5, %xmm5
+    vpshufd $78, %xmm7, %xmm8
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    vpxor %xmm6, %xmm5, %xmm5
+    vpxor %xmm8, %xmm7, %xmm7
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
     .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    vpshufd $78, %xmm4, %xmm4
+    vpxor %xmm7, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     vpxor %xmm4, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    vpxor %xmm10, %xmm5, %xmm5
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
-    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    vpxor %xmm6, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm7
+    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
+    vpshufd $78, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    vpxor %xmm4, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
+    vpxor %xmm7, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm7
+    .byte 0xc4,0xc2,0x71,0xdd,0xca         # vaesenclast %xmm10, %xmm1, %xmm1
     vpshufd $78, %xmm5, %xmm5
     vpxor 0(%r8), %xmm0, %xmm0
     vpxor %xmm5, %xmm6, %xmm6
     vpxor 16(%r8), %xmm1, %xmm1
-    vpxor %xmm10, %xmm6, %xmm6
+    vpxor %xmm7, %xmm6, %xmm6
     vmovdqu %xmm0, 0(%rcx)
     vmovdqu %xmm1, 16(%rcx)
     add $32, %r8
@@ -1377,48 +1495,45 @@ aes_gen_vaes256_gcm_enc_k128_w2:
 .Laes_gen_vaes256_gcm_enc_k128_w2_last:
     vmovdqu -32(%rcx), %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vmovdqu -16(%rcx), %xmm8
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm8
     vpxor %xmm6, %xmm7, %xmm7
     vpclmulqdq $0, 992(%rsi), %xmm7, %xmm4
-    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm10
-    vpxor %xmm10, %xmm4, %xmm4
     vpclmulqdq $17, 992(%rsi), %xmm7, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufd $78, %xmm8, %xmm9
-    vpxor %xmm9, %xmm8, %xmm8
+    vpshufd $78, %xmm7, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vpclmulqdq $0, 2016(%rsi), %xmm7, %xmm5
-    vpclmulqdq $0, 2032(%rsi), %xmm8, %xmm8
-    vpxor %xmm8, %xmm5, %xmm5
+    vmovdqu -16(%rcx), %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm8
+    vpxor %xmm8, %xmm4, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
     vpxor %xmm4, %xmm5, %xmm5
     vpxor %xmm6, %xmm5, %xmm5
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm7
     vpshufd $78, %xmm4, %xmm4
     vpxor %xmm4, %xmm5, %xmm5
-    vpxor %xmm10, %xmm5, %xmm5
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
+    vpxor %xmm7, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm7
     vpshufd $78, %xmm5, %xmm5
     vpxor %xmm5, %xmm6, %xmm6
-    vpxor %xmm10, %xmm6, %xmm6
+    vpxor %xmm7, %xmm6, %xmm6
 .Laes_gen_vaes256_gcm_enc_k128_w2_groups_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm9
-    vmovdqu %xmm9, 16(%rdx)
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm8
+    vpaddd %xmm2, %xmm8, %xmm8
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm8
+    vmovdqu %xmm8, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes256_gcm_enc_k128_w2_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k128_w2_tail_done
+    jz .Laes_gen_vaes256_gcm_enc_k128_w2_tag_done
 .Laes_gen_vaes256_gcm_enc_k128_w2_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -1426,29 +1541,28 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     vmovdqa %xmm6, %xmm7
     vpclmulqdq $0, (%r11), %xmm7, %xmm4
     vpclmulqdq $17, (%r11), %xmm7, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
+    vpshufd $78, %xmm7, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w2_no_last
     vmovdqu 48(%rdx), %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm10
-    vpxor %xmm10, %xmm4, %xmm4
-    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm8
+    vpxor %xmm8, %xmm4, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
 .Laes_gen_vaes256_gcm_enc_k128_w2_no_last:
-.Laes_gen_vaes256_gcm_enc_k128_w2_tail_loop:
     cmp $16, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k128_w2_tail_partial
+    jb .Laes_gen_vaes256_gcm_enc_k128_w2_tail_past1
     vmovdqa %xmm2, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
+    vpxor %xmm9, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm3
@@ -1457,39 +1571,36 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 64(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vmovdqu (%r8), %xmm7
     vpxor %xmm7, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm10
-    vpxor %xmm10, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpxor %xmm8, %xmm4, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     add $16, %r8
     add $16, %rcx
     add $16, %r11
     sub $16, %r9
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w2_tail_loop
-.Laes_gen_vaes256_gcm_enc_k128_w2_tail_partial:
+.Laes_gen_vaes256_gcm_enc_k128_w2_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_enc_k128_w2_reduce
     vmovdqa %xmm2, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
+    vpxor %xmm9, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm3
@@ -1498,16 +1609,14 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 64(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, -16(%rsp)
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, -16(%rsp)
     xor %rax, %rax
 .Laes_gen_vaes256_gcm_enc_k128_w2_bounce_in:
     movzbq (%r8,%rax,1), %rsi
@@ -1529,16 +1638,16 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     xor %rsi, %rsi
     lea .Lgcm_partial+16(%rip), %rax
     sub %r9, %rax
-    vmovdqu (%rax), %xmm9
-    vpand %xmm9, %xmm0, %xmm0
+    vmovdqu (%rax), %xmm8
+    vpand %xmm8, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm10
-    vpxor %xmm10, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpxor %xmm8, %xmm4, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     vpxor %xmm0, %xmm0, %xmm0
@@ -1546,25 +1655,27 @@ aes_gen_vaes256_gcm_enc_k128_w2:
 .Laes_gen_vaes256_gcm_enc_k128_w2_reduce:
     vpxor %xmm4, %xmm5, %xmm5
     vpxor %xmm6, %xmm5, %xmm5
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm7
     vpshufd $78, %xmm4, %xmm4
     vpxor %xmm4, %xmm5, %xmm5
-    vpxor %xmm10, %xmm5, %xmm5
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
+    vpxor %xmm7, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm7
     vpshufd $78, %xmm5, %xmm5
     vpxor %xmm5, %xmm6, %xmm6
-    vpxor %xmm10, %xmm6, %xmm6
+    vpxor %xmm7, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w2_tag_done
     vmovdqu 32(%rdx), %xmm7
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, 32(%rdx)
+    vmovdqu %xmm7, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w2_tail_done
 .Laes_gen_vaes256_gcm_enc_k128_w2_tag_done:
-.Laes_gen_vaes256_gcm_enc_k128_w2_tail_done:
     vmovdqu %xmm6, (%rdx)
+.Laes_gen_vaes256_gcm_enc_k128_w2_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1587,27 +1698,27 @@ aes_gen_vaes256_gcm_enc_k128_w2:
 
 # void aes_gen_vaes256_gcm_enc_k128_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 5 reloaded per group.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 3 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %xmm2 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
+#   %xmm2 temporary: data loads, spilled round keys rk1 rk2 rk3
 #   %xmm3 GHASH: low products
 #   %xmm4 GHASH: middle products
 #   %xmm5 GHASH: high products; between groups the running hash, reflected
 #   %xmm6 GHASH: a block register of data
-#   %xmm7 GHASH: the next one
-#   %xmm8 GHASH: a key power, a product
-#   %xmm9 GHASH: a product
-#   %xmm10 rk0
-#   %xmm15 rk6
-#   %xmm14 rk7
-#   %xmm13 rk8
-#   %xmm12 rk9
-#   %xmm11 rk10
+#   %xmm7 GHASH: a key power, a product
+#   %xmm8 rk0
+#   %xmm15 rk4
+#   %xmm14 rk5
+#   %xmm13 rk6
+#   %xmm12 rk7
+#   %xmm11 rk8
+#   %xmm10 rk9
+#   %xmm9 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k128_w1
@@ -1615,34 +1726,34 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     .p2align 5
 aes_gen_vaes256_gcm_enc_k128_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm10
-    vmovdqu 96(%rdi), %xmm15
-    vmovdqu 112(%rdi), %xmm14
-    vmovdqu 128(%rdi), %xmm13
-    vmovdqu 144(%rdi), %xmm12
-    vmovdqu 160(%rdi), %xmm11
+    vmovdqu 0(%rdi), %xmm8
+    vmovdqu 64(%rdi), %xmm15
+    vmovdqu 80(%rdi), %xmm14
+    vmovdqu 96(%rdi), %xmm13
+    vmovdqu 112(%rdi), %xmm12
+    vmovdqu 128(%rdi), %xmm11
+    vmovdqu 144(%rdi), %xmm10
+    vmovdqu 160(%rdi), %xmm9
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w1_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 48(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k128_w1_no_ek0:
     vmovdqu (%rdx), %xmm5
@@ -1664,22 +1775,20 @@ aes_gen_vaes256_gcm_enc_k128_w1:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
 .Laes_gen_vaes256_gcm_enc_k128_w1_counted36:
     add $1, %r11d
-    vpxor %xmm10, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 48(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpxor 0(%r8), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rcx)
     add $16, %r8
@@ -1690,19 +1799,19 @@ aes_gen_vaes256_gcm_enc_k128_w1:
     cmp $16, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w1_last
     cmp $254, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k128_w1_carry74
+    ja .Laes_gen_vaes256_gcm_enc_k128_w1_carry72
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm1, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm1, %xmm1
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w1_counted74
-.Laes_gen_vaes256_gcm_enc_k128_w1_carry74:
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w1_counted72
+.Laes_gen_vaes256_gcm_enc_k128_w1_carry72:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm1, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
-.Laes_gen_vaes256_gcm_enc_k128_w1_counted74:
+.Laes_gen_vaes256_gcm_enc_k128_w1_counted72:
     add $1, %r11d
-    vpxor %xmm10, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu -16(%rcx), %xmm6
     vmovdqu 16(%rdi), %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
@@ -1712,31 +1821,29 @@ aes_gen_vaes256_gcm_enc_k128_w1:
     vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
+    vpshufd $78, %xmm6, %xmm7
     vmovdqu 48(%rdi), %xmm2
-    vpshufd $78, %xmm6, %xmm9
+    vpxor %xmm7, %xmm6, %xmm6
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpxor %xmm9, %xmm6, %xmm6
-    vmovdqu 64(%rdi), %xmm2
     vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpxor %xmm3, %xmm4, %xmm4
-    vmovdqu 80(%rdi), %xmm2
-    vpxor %xmm5, %xmm4, %xmm4
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpshufd $78, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     vpxor %xmm3, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    vpxor %xmm5, %xmm4, %xmm4
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    vpxor %xmm9, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm6
+    vpshufd $78, %xmm3, %xmm3
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    vpxor %xmm3, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    vpxor %xmm6, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm6
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpshufd $78, %xmm4, %xmm4
     vpxor 0(%r8), %xmm0, %xmm0
     vpxor %xmm4, %xmm5, %xmm5
-    vpxor %xmm9, %xmm5, %xmm5
+    vpxor %xmm6, %xmm5, %xmm5
     vmovdqu %xmm0, 0(%rcx)
     add $16, %r8
     add $16, %rcx
@@ -1748,35 +1855,32 @@ aes_gen_vaes256_gcm_enc_k128_w1:
     vpxor %xmm5, %xmm6, %xmm6
     vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
     vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
+    vpshufd $78, %xmm6, %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
     vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
     vpxor %xmm3, %xmm4, %xmm4
     vpxor %xmm5, %xmm4, %xmm4
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm6
     vpshufd $78, %xmm3, %xmm3
     vpxor %xmm3, %xmm4, %xmm4
-    vpxor %xmm9, %xmm4, %xmm4
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
+    vpxor %xmm6, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm6
     vpshufd $78, %xmm4, %xmm4
     vpxor %xmm4, %xmm5, %xmm5
-    vpxor %xmm9, %xmm5, %xmm5
+    vpxor %xmm6, %xmm5, %xmm5
 .Laes_gen_vaes256_gcm_enc_k128_w1_groups_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm8
-    vmovdqu %xmm8, 16(%rdx)
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm7
+    vpaddd %xmm1, %xmm7, %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu %xmm7, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes256_gcm_enc_k128_w1_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k128_w1_tail_done
+    jz .Laes_gen_vaes256_gcm_enc_k128_w1_tag_done
 .Laes_gen_vaes256_gcm_enc_k128_w1_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -1784,86 +1888,43 @@ aes_gen_vaes256_gcm_enc_k128_w1:
     vmovdqa %xmm5, %xmm6
     vpclmulqdq $0, (%r11), %xmm6, %xmm3
     vpclmulqdq $17, (%r11), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
+    vpshufd $78, %xmm6, %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
     vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w1_no_last
     vmovdqu 48(%rdx), %xmm6
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm9
-    vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm7
+    vpxor %xmm7, %xmm3, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
+    vpshufd $78, %xmm6, %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
     vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
 .Laes_gen_vaes256_gcm_enc_k128_w1_no_last:
-.Laes_gen_vaes256_gcm_enc_k128_w1_tail_loop:
-    cmp $16, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k128_w1_tail_partial
-    vmovdqa %xmm1, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu 16(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 32(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vmovdqu (%r8), %xmm6
-    vpxor %xmm6, %xmm0, %xmm0
-    vmovdqu %xmm0, (%rcx)
-    vmovdqa %xmm0, %xmm6
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm9
-    vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
-    vpxor %xmm6, %xmm4, %xmm4
-    add $16, %r8
-    add $16, %rcx
-    add $16, %r11
-    sub $16, %r9
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w1_tail_loop
-.Laes_gen_vaes256_gcm_enc_k128_w1_tail_partial:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_enc_k128_w1_reduce
     vmovdqa %xmm1, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 48(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vpxor %xmm8, %xmm8, %xmm8
-    vmovdqu %xmm8, -16(%rsp)
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, -16(%rsp)
     xor %rax, %rax
 .Laes_gen_vaes256_gcm_enc_k128_w1_bounce_in:
     movzbq (%r8,%rax,1), %rsi
@@ -1885,16 +1946,16 @@ aes_gen_vaes256_gcm_enc_k128_w1:
     xor %rsi, %rsi
     lea .Lgcm_partial+16(%rip), %rax
     sub %r9, %rax
-    vmovdqu (%rax), %xmm8
-    vpand %xmm8, %xmm0, %xmm0
+    vmovdqu (%rax), %xmm7
+    vpand %xmm7, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm6
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm9
-    vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, (%r11), %xmm6, %xmm7
+    vpxor %xmm7, %xmm3, %xmm3
+    vpclmulqdq $17, (%r11), %xmm6, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
+    vpshufd $78, %xmm6, %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
     vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
     vpxor %xmm0, %xmm0, %xmm0
@@ -1902,25 +1963,27 @@ aes_gen_vaes256_gcm_enc_k128_w1:
 .Laes_gen_vaes256_gcm_enc_k128_w1_reduce:
     vpxor %xmm3, %xmm4, %xmm4
     vpxor %xmm5, %xmm4, %xmm4
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm6
     vpshufd $78, %xmm3, %xmm3
     vpxor %xmm3, %xmm4, %xmm4
-    vpxor %xmm9, %xmm4, %xmm4
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
+    vpxor %xmm6, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm6
     vpshufd $78, %xmm4, %xmm4
     vpxor %xmm4, %xmm5, %xmm5
-    vpxor %xmm9, %xmm5, %xmm5
+    vpxor %xmm6, %xmm5, %xmm5
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w1_tag_done
     vmovdqu 32(%rdx), %xmm6
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm5, %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm5, %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
     vmovdqu %xmm6, 48(%rdx)
     vpxor %xmm6, %xmm6, %xmm6
     vmovdqu %xmm6, 32(%rdx)
+    vmovdqu %xmm6, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w1_tail_done
 .Laes_gen_vaes256_gcm_enc_k128_w1_tag_done:
-.Laes_gen_vaes256_gcm_enc_k128_w1_tail_done:
     vmovdqu %xmm5, (%rdx)
+.Laes_gen_vaes256_gcm_enc_k128_w1_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2314,20 +2377,17 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     vpxor %xmm12, %xmm8, %xmm8
 .Laes_gen_vaes256_gcm_enc_k192_w8_groups_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm11
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm11
+    vpaddd %xmm4, %xmm11, %xmm11
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes256_gcm_enc_k192_w8_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k192_w8_tail_done
+    jz .Laes_gen_vaes256_gcm_enc_k192_w8_tag_done
 .Laes_gen_vaes256_gcm_enc_k192_w8_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -2351,12 +2411,85 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
 .Laes_gen_vaes256_gcm_enc_k192_w8_no_last:
-.Laes_gen_vaes256_gcm_enc_k192_w8_tail_loop:
-    cmp $32, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k192_w8_tail_one
+    cmp $64, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k192_w8_tail_past2
     vmovdqa %ymm4, %ymm0
-    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
+    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm4, %ymm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
+    vpaddd .Lvaes256_gcm_inc2+64(%rip), %ymm4, %ymm4
+    vpxor %ymm13, %ymm0, %ymm0
+    vpxor %ymm13, %ymm1, %ymm1
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 144(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 160(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdd,0xc6         # vaesenclast %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdd,0xce         # vaesenclast %ymm14, %ymm1, %ymm1
+    vmovdqu (%r8), %ymm9
+    vpxor %ymm9, %ymm0, %ymm0
+    vmovdqu %ymm0, (%rcx)
+    vmovdqa %ymm0, %ymm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %ymm9, %ymm12
+    vpxor %ymm12, %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpxor %ymm9, %ymm7, %ymm7
+    vmovdqu 32(%r8), %ymm9
+    vpxor %ymm9, %ymm1, %ymm1
+    vmovdqu %ymm1, 32(%rcx)
+    vmovdqa %ymm1, %ymm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vpclmulqdq $0, 32(%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, 32(%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %ymm9, %ymm12
+    vpxor %ymm12, %ymm9, %ymm9
+    vpclmulqdq $0, 1056(%r11), %ymm9, %ymm9
+    vpxor %ymm9, %ymm7, %ymm7
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes256_gcm_enc_k192_w8_tail_past2:
+    cmp $32, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k192_w8_tail_past1
+    vmovdqa %ymm4, %ymm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
+    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm4, %ymm4
     vpxor %ymm13, %ymm0, %ymm0
     vbroadcasti128 16(%rdi), %ymm5
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
@@ -2397,13 +2530,14 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     add $32, %rcx
     add $32, %r11
     sub $32, %r9
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w8_tail_loop
-.Laes_gen_vaes256_gcm_enc_k192_w8_tail_one:
+.Laes_gen_vaes256_gcm_enc_k192_w8_tail_past1:
+    test %r9, %r9
+    jz .Laes_gen_vaes256_gcm_enc_k192_w8_reduce
     cmp $16, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k192_w8_tail_partial
+    jb .Laes_gen_vaes256_gcm_enc_k192_w8_tail_one
     vmovdqa %xmm4, %xmm0
-    vpaddd .Lvaes256_gcm_one2(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_one2(%rip), %ymm4, %ymm4
     vpxor %xmm13, %xmm0, %xmm0
     vbroadcasti128 16(%rdi), %ymm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
@@ -2444,12 +2578,12 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     add $16, %rcx
     add $16, %r11
     sub $16, %r9
-.Laes_gen_vaes256_gcm_enc_k192_w8_tail_partial:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_enc_k192_w8_reduce
+.Laes_gen_vaes256_gcm_enc_k192_w8_tail_one:
     vmovdqa %xmm4, %xmm0
-    vpaddd .Lvaes256_gcm_one2(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_one2(%rip), %ymm4, %ymm4
     vpxor %xmm13, %xmm0, %xmm0
     vbroadcasti128 16(%rdi), %ymm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
@@ -2532,9 +2666,11 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     vmovdqu %xmm9, 48(%rdx)
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w8_tail_done
 .Laes_gen_vaes256_gcm_enc_k192_w8_tag_done:
-.Laes_gen_vaes256_gcm_enc_k192_w8_tail_done:
     vmovdqu %xmm8, (%rdx)
+.Laes_gen_vaes256_gcm_enc_k192_w8_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2557,7 +2693,7 @@ aes_gen_vaes256_gcm_enc_k192_w8:
 
 # void aes_gen_vaes256_gcm_enc_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 10 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 8 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
@@ -2567,17 +2703,17 @@ aes_gen_vaes256_gcm_enc_k192_w8:
 #   %xmm2 block 2
 #   %xmm3 block 3
 #   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
+#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
 #   %xmm6 GHASH: low products
 #   %xmm7 GHASH: middle products
 #   %xmm8 GHASH: high products; between groups the running hash, reflected
 #   %xmm9 GHASH: a block register of data
-#   %xmm10 GHASH: the next one
-#   %xmm11 GHASH: a key power, a product
-#   %xmm12 GHASH: a product
-#   %xmm13 rk0
-#   %xmm15 rk11
-#   %xmm14 rk12
+#   %xmm10 GHASH: a key power, a product
+#   %xmm11 rk0
+#   %xmm15 rk9
+#   %xmm14 rk10
+#   %xmm13 rk11
+#   %xmm12 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k192_w4
@@ -2585,16 +2721,18 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     .p2align 5
 aes_gen_vaes256_gcm_enc_k192_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm13
-    vmovdqu 176(%rdi), %xmm15
-    vmovdqu 192(%rdi), %xmm14
+    vmovdqu 0(%rdi), %xmm11
+    vmovdqu 144(%rdi), %xmm15
+    vmovdqu 160(%rdi), %xmm14
+    vmovdqu 176(%rdi), %xmm13
+    vmovdqu 192(%rdi), %xmm12
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm5
@@ -2611,12 +2749,10 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 128(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k192_w4_no_ek0:
     vmovdqu (%rdx), %xmm8
@@ -2647,10 +2783,10 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
 .Laes_gen_vaes256_gcm_enc_k192_w4_counted40:
     add $4, %r11d
-    vpxor %xmm13, %xmm0, %xmm0
-    vpxor %xmm13, %xmm1, %xmm1
-    vpxor %xmm13, %xmm2, %xmm2
-    vpxor %xmm13, %xmm3, %xmm3
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
+    vpxor %xmm11, %xmm2, %xmm2
+    vpxor %xmm11, %xmm3, %xmm3
     vmovdqu 16(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
@@ -2691,24 +2827,22 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 144(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 160(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
     .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdd,0xd6         # vaesenclast %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdd,0xd4         # vaesenclast %xmm12, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
     vpxor 0(%r8), %xmm0, %xmm0
     vpxor 16(%r8), %xmm1, %xmm1
     vpxor 32(%r8), %xmm2, %xmm2
@@ -2725,14 +2859,14 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w4_last
     cmp $251, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k192_w4_carry139
+    ja .Laes_gen_vaes256_gcm_enc_k192_w4_carry137
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes256_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes256_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_counted139
-.Laes_gen_vaes256_gcm_enc_k192_w4_carry139:
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_counted137
+.Laes_gen_vaes256_gcm_enc_k192_w4_carry137:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
@@ -2744,122 +2878,120 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes256_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes256_gcm_enc_k192_w4_counted139:
+.Laes_gen_vaes256_gcm_enc_k192_w4_counted137:
     add $4, %r11d
-    vpxor %xmm13, %xmm0, %xmm0
-    vpxor %xmm13, %xmm1, %xmm1
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
     vmovdqu -64(%rcx), %xmm9
-    vpxor %xmm13, %xmm2, %xmm2
+    vpxor %xmm11, %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpxor %xmm13, %xmm3, %xmm3
-    vmovdqu 16(%rdi), %xmm5
-    vmovdqu -48(%rcx), %xmm10
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpxor %xmm11, %xmm3, %xmm3
     vpxor %xmm8, %xmm9, %xmm9
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
-    vmovdqu 32(%rdi), %xmm5
-    vpclmulqdq $0, 976(%rsi), %xmm10, %xmm12
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm12, %xmm6, %xmm6
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
     vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpclmulqdq $17, 976(%rsi), %xmm10, %xmm12
-    vmovdqu 48(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm12, %xmm8, %xmm8
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpshufd $78, %xmm9, %xmm12
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpxor %xmm12, %xmm9, %xmm9
+    vpshufd $78, %xmm9, %xmm10
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 64(%rdi), %xmm5
-    vpshufd $78, %xmm10, %xmm11
+    vmovdqu 32(%rdi), %xmm5
+    vpxor %xmm10, %xmm9, %xmm9
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm11, %xmm10, %xmm10
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
     vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu -48(%rcx), %xmm9
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpclmulqdq $0, 2000(%rsi), %xmm10, %xmm10
-    vmovdqu 80(%rdi), %xmm5
-    vpxor %xmm10, %xmm7, %xmm7
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vmovdqu -32(%rcx), %xmm9
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu -16(%rcx), %xmm10
-    vmovdqu 96(%rdi), %xmm5
+    vmovdqu 48(%rdi), %xmm5
+    vpclmulqdq $0, 976(%rsi), %xmm9, %xmm10
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm12
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpclmulqdq $0, 1008(%rsi), %xmm10, %xmm11
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 112(%rdi), %xmm5
-    vpxor %xmm12, %xmm6, %xmm6
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm11, %xmm6, %xmm6
+    vpxor %xmm10, %xmm6, %xmm6
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm12
+    vpclmulqdq $17, 976(%rsi), %xmm9, %xmm10
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm10, %xmm11
-    vmovdqu 128(%rdi), %xmm5
-    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm10, %xmm8, %xmm8
+    vmovdqu 64(%rdi), %xmm5
+    vpshufd $78, %xmm9, %xmm10
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpxor %xmm11, %xmm8, %xmm8
+    vpxor %xmm10, %xmm9, %xmm9
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpshufd $78, %xmm9, %xmm12
+    vpclmulqdq $0, 2000(%rsi), %xmm9, %xmm9
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpxor %xmm12, %xmm9, %xmm9
-    vmovdqu 144(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpshufd $78, %xmm10, %xmm11
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpxor %xmm11, %xmm10, %xmm10
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
-    vmovdqu 160(%rdi), %xmm5
-    vpclmulqdq $0, 2032(%rsi), %xmm10, %xmm10
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu -32(%rcx), %xmm9
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm10
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 96(%rdi), %xmm5
+    vpxor %xmm10, %xmm6, %xmm6
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm10
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpxor %xmm10, %xmm8, %xmm8
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpshufd $78, %xmm9, %xmm10
+    vmovdqu 112(%rdi), %xmm5
+    vpxor %xmm10, %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpxor %xmm10, %xmm7, %xmm7
+    vpxor %xmm9, %xmm7, %xmm7
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpxor %xmm6, %xmm7, %xmm7
+    vmovdqu -16(%rcx), %xmm9
+    vmovdqu 128(%rdi), %xmm5
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm10
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpxor %xmm10, %xmm6, %xmm6
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm10
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpxor %xmm8, %xmm7, %xmm7
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    vpxor %xmm10, %xmm8, %xmm8
     .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpshufd $78, %xmm9, %xmm10
     .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
-    vpshufd $78, %xmm6, %xmm6
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
+    vpxor %xmm10, %xmm9, %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
+    .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
+    vpxor %xmm9, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
     vpxor %xmm6, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x69,0xdd,0xd6         # vaesenclast %xmm14, %xmm2, %xmm2
-    vpxor %xmm12, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    vpxor %xmm8, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    vpshufd $78, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x69,0xdd,0xd4         # vaesenclast %xmm12, %xmm2, %xmm2
+    vpxor %xmm9, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
     vpxor 0(%r8), %xmm0, %xmm0
     vpxor 16(%r8), %xmm1, %xmm1
     vpshufd $78, %xmm7, %xmm7
     vpxor 32(%r8), %xmm2, %xmm2
     vpxor %xmm7, %xmm8, %xmm8
     vpxor 48(%r8), %xmm3, %xmm3
-    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm9, %xmm8, %xmm8
     vmovdqu %xmm0, 0(%rcx)
     vmovdqu %xmm1, 16(%rcx)
     vmovdqu %xmm2, 32(%rcx)
@@ -2871,68 +3003,65 @@ aes_gen_vaes256_gcm_enc_k192_w4:
 .Laes_gen_vaes256_gcm_enc_k192_w4_last:
     vmovdqu -64(%rcx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vmovdqu -48(%rcx), %xmm10
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
     vpxor %xmm8, %xmm9, %xmm9
     vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
-    vpclmulqdq $0, 976(%rsi), %xmm10, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
     vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
-    vpclmulqdq $17, 976(%rsi), %xmm10, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpshufd $78, %xmm10, %xmm11
-    vpxor %xmm11, %xmm10, %xmm10
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
-    vpclmulqdq $0, 2000(%rsi), %xmm10, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu -48(%rcx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 976(%rsi), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, 976(%rsi), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 2000(%rsi), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
     vmovdqu -32(%rcx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vmovdqu -16(%rcx), %xmm10
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
-    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm12
-    vpclmulqdq $0, 1008(%rsi), %xmm10, %xmm11
-    vpxor %xmm12, %xmm6, %xmm6
-    vpxor %xmm11, %xmm6, %xmm6
-    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm12
-    vpclmulqdq $17, 1008(%rsi), %xmm10, %xmm11
-    vpxor %xmm12, %xmm8, %xmm8
-    vpxor %xmm11, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpshufd $78, %xmm10, %xmm11
-    vpxor %xmm11, %xmm10, %xmm10
+    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm10, %xmm10
     vpxor %xmm9, %xmm7, %xmm7
-    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu -16(%rcx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm6, %xmm7, %xmm7
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
     vpshufd $78, %xmm6, %xmm6
     vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm12, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
     vpshufd $78, %xmm7, %xmm7
     vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm9, %xmm8, %xmm8
 .Laes_gen_vaes256_gcm_enc_k192_w4_groups_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm11
-    vmovdqu %xmm11, 16(%rdx)
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm10
+    vpaddd %xmm4, %xmm10, %xmm10
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
+    vmovdqu %xmm10, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes256_gcm_enc_k192_w4_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k192_w4_tail_done
+    jz .Laes_gen_vaes256_gcm_enc_k192_w4_tag_done
 .Laes_gen_vaes256_gcm_enc_k192_w4_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -2940,29 +3069,100 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     vmovdqa %xmm8, %xmm9
     vpclmulqdq $0, (%r11), %xmm9, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
 .Laes_gen_vaes256_gcm_enc_k192_w4_no_last:
-.Laes_gen_vaes256_gcm_enc_k192_w4_tail_loop:
-    cmp $16, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k192_w4_tail_partial
+    cmp $32, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k192_w4_tail_past2
     vmovdqa %xmm4, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+    vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm4, %xmm4
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu 16(%r8), %xmm9
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu %xmm1, 16(%rcx)
+    vmovdqa %xmm1, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_vaes256_gcm_enc_k192_w4_tail_past2:
+    cmp $16, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k192_w4_tail_past1
+    vmovdqa %xmm4, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
+    vpxor %xmm11, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm5
@@ -2979,37 +3179,34 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 128(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu (%r8), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
     add $16, %r11
     sub $16, %r9
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_tail_loop
-.Laes_gen_vaes256_gcm_enc_k192_w4_tail_partial:
+.Laes_gen_vaes256_gcm_enc_k192_w4_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_enc_k192_w4_reduce
     vmovdqa %xmm4, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
+    vpxor %xmm11, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm5
@@ -3026,14 +3223,12 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 128(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, -16(%rsp)
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, -16(%rsp)
     xor %rax, %rax
 .Laes_gen_vaes256_gcm_enc_k192_w4_bounce_in:
     movzbq (%r8,%rax,1), %rsi
@@ -3055,16 +3250,16 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     xor %rsi, %rsi
     lea .Lgcm_partial+16(%rip), %rax
     sub %r9, %rax
-    vmovdqu (%rax), %xmm11
-    vpand %xmm11, %xmm0, %xmm0
+    vmovdqu (%rax), %xmm10
+    vpand %xmm10, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
@@ -3072,25 +3267,27 @@ aes_gen_vaes256_gcm_enc_k192_w4:
 .Laes_gen_vaes256_gcm_enc_k192_w4_reduce:
     vpxor %xmm6, %xmm7, %xmm7
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
     vpshufd $78, %xmm6, %xmm6
     vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm12, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
     vpshufd $78, %xmm7, %xmm7
     vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm9, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w4_tag_done
     vmovdqu 32(%rdx), %xmm9
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_tail_done
 .Laes_gen_vaes256_gcm_enc_k192_w4_tag_done:
-.Laes_gen_vaes256_gcm_enc_k192_w4_tail_done:
     vmovdqu %xmm8, (%rdx)
+.Laes_gen_vaes256_gcm_enc_k192_w4_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3113,7 +3310,7 @@ aes_gen_vaes256_gcm_enc_k192_w4:
 
 # void aes_gen_vaes256_gcm_enc_k192_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 8 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 6 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 2 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
@@ -3121,19 +3318,19 @@ aes_gen_vaes256_gcm_enc_k192_w4:
 #   %xmm0 block 0
 #   %xmm1 block 1
 #   %xmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
+#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6
 #   %xmm4 GHASH: low products
 #   %xmm5 GHASH: middle products
 #   %xmm6 GHASH: high products; between groups the running hash, reflected
 #   %xmm7 GHASH: a block register of data
-#   %xmm8 GHASH: the next one
-#   %xmm9 GHASH: a key power, a product
-#   %xmm10 GHASH: a product
-#   %xmm11 rk0
-#   %xmm15 rk9
-#   %xmm14 rk10
-#   %xmm13 rk11
-#   %xmm12 rk12
+#   %xmm8 GHASH: a key power, a product
+#   %xmm9 rk0
+#   %xmm15 rk7
+#   %xmm14 rk8
+#   %xmm13 rk9
+#   %xmm12 rk10
+#   %xmm11 rk11
+#   %xmm10 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k192_w2
@@ -3141,18 +3338,20 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     .p2align 5
 aes_gen_vaes256_gcm_enc_k192_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm11
-    vmovdqu 144(%rdi), %xmm15
-    vmovdqu 160(%rdi), %xmm14
-    vmovdqu 176(%rdi), %xmm13
-    vmovdqu 192(%rdi), %xmm12
+    vmovdqu 0(%rdi), %xmm9
+    vmovdqu 112(%rdi), %xmm15
+    vmovdqu 128(%rdi), %xmm14
+    vmovdqu 144(%rdi), %xmm13
+    vmovdqu 160(%rdi), %xmm12
+    vmovdqu 176(%rdi), %xmm11
+    vmovdqu 192(%rdi), %xmm10
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w2_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm9, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm3
@@ -3165,14 +3364,12 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 96(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k192_w2_no_ek0:
     vmovdqu (%rdx), %xmm6
@@ -3197,8 +3394,8 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
 .Laes_gen_vaes256_gcm_enc_k192_w2_counted40:
     add $2, %r11d
-    vpxor %xmm11, %xmm0, %xmm0
-    vpxor %xmm11, %xmm1, %xmm1
+    vpxor %xmm9, %xmm0, %xmm0
+    vpxor %xmm9, %xmm1, %xmm1
     vmovdqu 16(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
@@ -3217,20 +3414,18 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     vmovdqu 96(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vmovdqu 112(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vmovdqu 128(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xca         # vaesenclast %xmm10, %xmm1, %xmm1
     vpxor 0(%r8), %xmm0, %xmm0
     vpxor 16(%r8), %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rcx)
@@ -3243,12 +3438,12 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w2_last
     cmp $253, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k192_w2_carry101
+    ja .Laes_gen_vaes256_gcm_enc_k192_w2_carry99
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm2, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm1
     vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm2, %xmm2
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w2_counted101
-.Laes_gen_vaes256_gcm_enc_k192_w2_carry101:
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w2_counted99
+.Laes_gen_vaes256_gcm_enc_k192_w2_carry99:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm2, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
@@ -3256,72 +3451,70 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
-.Laes_gen_vaes256_gcm_enc_k192_w2_counted101:
+.Laes_gen_vaes256_gcm_enc_k192_w2_counted99:
     add $2, %r11d
-    vpxor %xmm11, %xmm0, %xmm0
-    vpxor %xmm11, %xmm1, %xmm1
+    vpxor %xmm9, %xmm0, %xmm0
+    vpxor %xmm9, %xmm1, %xmm1
     vmovdqu -32(%rcx), %xmm7
     vmovdqu 16(%rdi), %xmm3
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu -16(%rcx), %xmm8
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vmovdqu 32(%rdi), %xmm3
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm8
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vpxor %xmm6, %xmm7, %xmm7
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
     vpclmulqdq $0, 992(%rsi), %xmm7, %xmm4
-    vmovdqu 48(%rdi), %xmm3
-    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm10
+    vmovdqu 32(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm10, %xmm4, %xmm4
-    vmovdqu 64(%rdi), %xmm3
     vpclmulqdq $17, 992(%rsi), %xmm7, %xmm6
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm10
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vmovdqu 80(%rdi), %xmm3
-    vpxor %xmm10, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm8
+    vmovdqu 48(%rdi), %xmm3
+    vpxor %xmm8, %xmm7, %xmm7
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vpshufd $78, %xmm7, %xmm10
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm10, %xmm7, %xmm7
-    vmovdqu 96(%rdi), %xmm3
-    vpshufd $78, %xmm8, %xmm9
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm9, %xmm8, %xmm8
-    vmovdqu 112(%rdi), %xmm3
     vpclmulqdq $0, 2016(%rsi), %xmm7, %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vpclmulqdq $0, 2032(%rsi), %xmm8, %xmm8
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vmovdqu 128(%rdi), %xmm3
-    vpxor %xmm8, %xmm5, %xmm5
+    vmovdqu -16(%rcx), %xmm7
+    vmovdqu 64(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vpxor %xmm4, %xmm5, %xmm5
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm6, %xmm5, %xmm5
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm8
+    vmovdqu 80(%rdi), %xmm3
+    vpxor %xmm8, %xmm4, %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm8
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm8, %xmm6, %xmm6
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpshufd $78, %xmm7, %xmm8
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm8, %xmm7, %xmm7
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    vpxor %xmm7, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    vpshufd $78, %xmm4, %xmm4
     .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
     vpxor %xmm4, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    vpxor %xmm10, %xmm5, %xmm5
+    vpxor %xmm6, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
-    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm7
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    vpshufd $78, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
+    vpxor %xmm4, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
+    vpxor %xmm7, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm7
+    .byte 0xc4,0xc2,0x71,0xdd,0xca         # vaesenclast %xmm10, %xmm1, %xmm1
     vpshufd $78, %xmm5, %xmm5
     vpxor 0(%r8), %xmm0, %xmm0
     vpxor %xmm5, %xmm6, %xmm6
     vpxor 16(%r8), %xmm1, %xmm1
-    vpxor %xmm10, %xmm6, %xmm6
+    vpxor %xmm7, %xmm6, %xmm6
     vmovdqu %xmm0, 0(%rcx)
     vmovdqu %xmm1, 16(%rcx)
     add $32, %r8
@@ -3331,48 +3524,45 @@ aes_gen_vaes256_gcm_enc_k192_w2:
 .Laes_gen_vaes256_gcm_enc_k192_w2_last:
     vmovdqu -32(%rcx), %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vmovdqu -16(%rcx), %xmm8
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm8
     vpxor %xmm6, %xmm7, %xmm7
     vpclmulqdq $0, 992(%rsi), %xmm7, %xmm4
-    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm10
-    vpxor %xmm10, %xmm4, %xmm4
     vpclmulqdq $17, 992(%rsi), %xmm7, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufd $78, %xmm8, %xmm9
-    vpxor %xmm9, %xmm8, %xmm8
+    vpshufd $78, %xmm7, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vpclmulqdq $0, 2016(%rsi), %xmm7, %xmm5
-    vpclmulqdq $0, 2032(%rsi), %xmm8, %xmm8
-    vpxor %xmm8, %xmm5, %xmm5
+    vmovdqu -16(%rcx), %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm8
+    vpxor %xmm8, %xmm4, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
     vpxor %xmm4, %xmm5, %xmm5
     vpxor %xmm6, %xmm5, %xmm5
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm7
     vpshufd $78, %xmm4, %xmm4
     vpxor %xmm4, %xmm5, %xmm5
-    vpxor %xmm10, %xmm5, %xmm5
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
+    vpxor %xmm7, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm7
     vpshufd $78, %xmm5, %xmm5
     vpxor %xmm5, %xmm6, %xmm6
-    vpxor %xmm10, %xmm6, %xmm6
+    vpxor %xmm7, %xmm6, %xmm6
 .Laes_gen_vaes256_gcm_enc_k192_w2_groups_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm9
-    vmovdqu %xmm9, 16(%rdx)
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm8
+    vpaddd %xmm2, %xmm8, %xmm8
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm8
+    vmovdqu %xmm8, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes256_gcm_enc_k192_w2_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k192_w2_tail_done
+    jz .Laes_gen_vaes256_gcm_enc_k192_w2_tag_done
 .Laes_gen_vaes256_gcm_enc_k192_w2_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -3380,29 +3570,28 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     vmovdqa %xmm6, %xmm7
     vpclmulqdq $0, (%r11), %xmm7, %xmm4
     vpclmulqdq $17, (%r11), %xmm7, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
+    vpshufd $78, %xmm7, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w2_no_last
     vmovdqu 48(%rdx), %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm10
-    vpxor %xmm10, %xmm4, %xmm4
-    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm8
+    vpxor %xmm8, %xmm4, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
 .Laes_gen_vaes256_gcm_enc_k192_w2_no_last:
-.Laes_gen_vaes256_gcm_enc_k192_w2_tail_loop:
     cmp $16, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k192_w2_tail_partial
+    jb .Laes_gen_vaes256_gcm_enc_k192_w2_tail_past1
     vmovdqa %xmm2, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
+    vpxor %xmm9, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm3
@@ -3415,39 +3604,36 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 96(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vmovdqu (%r8), %xmm7
     vpxor %xmm7, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm10
-    vpxor %xmm10, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpxor %xmm8, %xmm4, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     add $16, %r8
     add $16, %rcx
     add $16, %r11
     sub $16, %r9
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w2_tail_loop
-.Laes_gen_vaes256_gcm_enc_k192_w2_tail_partial:
+.Laes_gen_vaes256_gcm_enc_k192_w2_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_enc_k192_w2_reduce
     vmovdqa %xmm2, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
+    vpxor %xmm9, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm3
@@ -3460,16 +3646,14 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 96(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, -16(%rsp)
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, -16(%rsp)
     xor %rax, %rax
 .Laes_gen_vaes256_gcm_enc_k192_w2_bounce_in:
     movzbq (%r8,%rax,1), %rsi
@@ -3491,16 +3675,16 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     xor %rsi, %rsi
     lea .Lgcm_partial+16(%rip), %rax
     sub %r9, %rax
-    vmovdqu (%rax), %xmm9
-    vpand %xmm9, %xmm0, %xmm0
+    vmovdqu (%rax), %xmm8
+    vpand %xmm8, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm10
-    vpxor %xmm10, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpxor %xmm8, %xmm4, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     vpxor %xmm0, %xmm0, %xmm0
@@ -3508,25 +3692,27 @@ aes_gen_vaes256_gcm_enc_k192_w2:
 .Laes_gen_vaes256_gcm_enc_k192_w2_reduce:
     vpxor %xmm4, %xmm5, %xmm5
     vpxor %xmm6, %xmm5, %xmm5
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm7
     vpshufd $78, %xmm4, %xmm4
     vpxor %xmm4, %xmm5, %xmm5
-    vpxor %xmm10, %xmm5, %xmm5
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
+    vpxor %xmm7, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm7
     vpshufd $78, %xmm5, %xmm5
     vpxor %xmm5, %xmm6, %xmm6
-    vpxor %xmm10, %xmm6, %xmm6
+    vpxor %xmm7, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w2_tag_done
     vmovdqu 32(%rdx), %xmm7
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, 32(%rdx)
+    vmovdqu %xmm7, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w2_tail_done
 .Laes_gen_vaes256_gcm_enc_k192_w2_tag_done:
-.Laes_gen_vaes256_gcm_enc_k192_w2_tail_done:
     vmovdqu %xmm6, (%rdx)
+.Laes_gen_vaes256_gcm_enc_k192_w2_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3549,27 +3735,27 @@ aes_gen_vaes256_gcm_enc_k192_w2:
 
 # void aes_gen_vaes256_gcm_enc_k192_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 7 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 5 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %xmm2 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7
+#   %xmm2 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
 #   %xmm3 GHASH: low products
 #   %xmm4 GHASH: middle products
 #   %xmm5 GHASH: high products; between groups the running hash, reflected
 #   %xmm6 GHASH: a block register of data
-#   %xmm7 GHASH: the next one
-#   %xmm8 GHASH: a key power, a product
-#   %xmm9 GHASH: a product
-#   %xmm10 rk0
-#   %xmm15 rk8
-#   %xmm14 rk9
-#   %xmm13 rk10
-#   %xmm12 rk11
-#   %xmm11 rk12
+#   %xmm7 GHASH: a key power, a product
+#   %xmm8 rk0
+#   %xmm15 rk6
+#   %xmm14 rk7
+#   %xmm13 rk8
+#   %xmm12 rk9
+#   %xmm11 rk10
+#   %xmm10 rk11
+#   %xmm9 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k192_w1
@@ -3577,19 +3763,21 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     .p2align 5
 aes_gen_vaes256_gcm_enc_k192_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm10
-    vmovdqu 128(%rdi), %xmm15
-    vmovdqu 144(%rdi), %xmm14
-    vmovdqu 160(%rdi), %xmm13
-    vmovdqu 176(%rdi), %xmm12
-    vmovdqu 192(%rdi), %xmm11
+    vmovdqu 0(%rdi), %xmm8
+    vmovdqu 96(%rdi), %xmm15
+    vmovdqu 112(%rdi), %xmm14
+    vmovdqu 128(%rdi), %xmm13
+    vmovdqu 144(%rdi), %xmm12
+    vmovdqu 160(%rdi), %xmm11
+    vmovdqu 176(%rdi), %xmm10
+    vmovdqu 192(%rdi), %xmm9
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w1_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm2
@@ -3600,15 +3788,13 @@ aes_gen_vaes256_gcm_enc_k192_w1:
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 80(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k192_w1_no_ek0:
     vmovdqu (%rdx), %xmm5
@@ -3630,7 +3816,7 @@ aes_gen_vaes256_gcm_enc_k192_w1:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
 .Laes_gen_vaes256_gcm_enc_k192_w1_counted40:
     add $1, %r11d
-    vpxor %xmm10, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm2
@@ -3641,15 +3827,13 @@ aes_gen_vaes256_gcm_enc_k192_w1:
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 80(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpxor 0(%r8), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rcx)
     add $16, %r8
@@ -3660,19 +3844,19 @@ aes_gen_vaes256_gcm_enc_k192_w1:
     cmp $16, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w1_last
     cmp $254, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k192_w1_carry82
+    ja .Laes_gen_vaes256_gcm_enc_k192_w1_carry80
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm1, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm1, %xmm1
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w1_counted82
-.Laes_gen_vaes256_gcm_enc_k192_w1_carry82:
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w1_counted80
+.Laes_gen_vaes256_gcm_enc_k192_w1_carry80:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm1, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
-.Laes_gen_vaes256_gcm_enc_k192_w1_counted82:
+.Laes_gen_vaes256_gcm_enc_k192_w1_counted80:
     add $1, %r11d
-    vpxor %xmm10, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
     vmovdqu -16(%rcx), %xmm6
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
@@ -3684,33 +3868,31 @@ aes_gen_vaes256_gcm_enc_k192_w1:
     vmovdqu 48(%rdi), %xmm2
     vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpshufd $78, %xmm6, %xmm9
+    vpshufd $78, %xmm6, %xmm7
     vmovdqu 64(%rdi), %xmm2
+    vpxor %xmm7, %xmm6, %xmm6
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpxor %xmm9, %xmm6, %xmm6
-    vmovdqu 80(%rdi), %xmm2
     vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm2
     vpxor %xmm3, %xmm4, %xmm4
-    vmovdqu 96(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vpxor %xmm5, %xmm4, %xmm4
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
-    vmovdqu 112(%rdi), %xmm2
-    vpshufd $78, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpxor %xmm3, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm6
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    vpxor %xmm9, %xmm4, %xmm4
+    vpshufd $78, %xmm3, %xmm3
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
+    vpxor %xmm3, %xmm4, %xmm4
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    vpxor %xmm6, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm6
+    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
     vpshufd $78, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpxor %xmm4, %xmm5, %xmm5
     vpxor 0(%r8), %xmm0, %xmm0
-    vpxor %xmm9, %xmm5, %xmm5
+    vpxor %xmm6, %xmm5, %xmm5
     vmovdqu %xmm0, 0(%rcx)
     add $16, %r8
     add $16, %rcx
@@ -3722,35 +3904,32 @@ aes_gen_vaes256_gcm_enc_k192_w1:
     vpxor %xmm5, %xmm6, %xmm6
     vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
     vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
+    vpshufd $78, %xmm6, %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
     vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
     vpxor %xmm3, %xmm4, %xmm4
     vpxor %xmm5, %xmm4, %xmm4
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm6
     vpshufd $78, %xmm3, %xmm3
     vpxor %xmm3, %xmm4, %xmm4
-    vpxor %xmm9, %xmm4, %xmm4
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
+    vpxor %xmm6, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm6
     vpshufd $78, %xmm4, %xmm4
     vpxor %xmm4, %xmm5, %xmm5
-    vpxor %xmm9, %xmm5, %xmm5
+    vpxor %xmm6, %xmm5, %xmm5
 .Laes_gen_vaes256_gcm_enc_k192_w1_groups_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm8
-    vmovdqu %xmm8, 16(%rdx)
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm7
+    vpaddd %xmm1, %xmm7, %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu %xmm7, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes256_gcm_enc_k192_w1_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k192_w1_tail_done
+    jz .Laes_gen_vaes256_gcm_enc_k192_w1_tag_done
 .Laes_gen_vaes256_gcm_enc_k192_w1_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -3758,73 +3937,28 @@ aes_gen_vaes256_gcm_enc_k192_w1:
     vmovdqa %xmm5, %xmm6
     vpclmulqdq $0, (%r11), %xmm6, %xmm3
     vpclmulqdq $17, (%r11), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
+    vpshufd $78, %xmm6, %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
     vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w1_no_last
     vmovdqu 48(%rdx), %xmm6
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm9
-    vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm7
+    vpxor %xmm7, %xmm3, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
+    vpshufd $78, %xmm6, %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
     vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
 .Laes_gen_vaes256_gcm_enc_k192_w1_no_last:
-.Laes_gen_vaes256_gcm_enc_k192_w1_tail_loop:
-    cmp $16, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k192_w1_tail_partial
-    vmovdqa %xmm1, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu 16(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 32(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vmovdqu (%r8), %xmm6
-    vpxor %xmm6, %xmm0, %xmm0
-    vmovdqu %xmm0, (%rcx)
-    vmovdqa %xmm0, %xmm6
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm9
-    vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
-    vpxor %xmm6, %xmm4, %xmm4
-    add $16, %r8
-    add $16, %rcx
-    add $16, %r11
-    sub $16, %r9
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w1_tail_loop
-.Laes_gen_vaes256_gcm_enc_k192_w1_tail_partial:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_enc_k192_w1_reduce
     vmovdqa %xmm1, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm2
@@ -3835,17 +3969,15 @@ aes_gen_vaes256_gcm_enc_k192_w1:
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 80(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vpxor %xmm8, %xmm8, %xmm8
-    vmovdqu %xmm8, -16(%rsp)
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, -16(%rsp)
     xor %rax, %rax
 .Laes_gen_vaes256_gcm_enc_k192_w1_bounce_in:
     movzbq (%r8,%rax,1), %rsi
@@ -3867,16 +3999,16 @@ aes_gen_vaes256_gcm_enc_k192_w1:
     xor %rsi, %rsi
     lea .Lgcm_partial+16(%rip), %rax
     sub %r9, %rax
-    vmovdqu (%rax), %xmm8
-    vpand %xmm8, %xmm0, %xmm0
+    vmovdqu (%rax), %xmm7
+    vpand %xmm7, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm6
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm9
-    vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, (%r11), %xmm6, %xmm7
+    vpxor %xmm7, %xmm3, %xmm3
+    vpclmulqdq $17, (%r11), %xmm6, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
+    vpshufd $78, %xmm6, %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
     vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
     vpxor %xmm0, %xmm0, %xmm0
@@ -3884,25 +4016,27 @@ aes_gen_vaes256_gcm_enc_k192_w1:
 .Laes_gen_vaes256_gcm_enc_k192_w1_reduce:
     vpxor %xmm3, %xmm4, %xmm4
     vpxor %xmm5, %xmm4, %xmm4
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm6
     vpshufd $78, %xmm3, %xmm3
     vpxor %xmm3, %xmm4, %xmm4
-    vpxor %xmm9, %xmm4, %xmm4
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
+    vpxor %xmm6, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm6
     vpshufd $78, %xmm4, %xmm4
     vpxor %xmm4, %xmm5, %xmm5
-    vpxor %xmm9, %xmm5, %xmm5
+    vpxor %xmm6, %xmm5, %xmm5
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w1_tag_done
     vmovdqu 32(%rdx), %xmm6
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm5, %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm5, %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
     vmovdqu %xmm6, 48(%rdx)
     vpxor %xmm6, %xmm6, %xmm6
     vmovdqu %xmm6, 32(%rdx)
+    vmovdqu %xmm6, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w1_tail_done
 .Laes_gen_vaes256_gcm_enc_k192_w1_tag_done:
-.Laes_gen_vaes256_gcm_enc_k192_w1_tail_done:
     vmovdqu %xmm5, (%rdx)
+.Laes_gen_vaes256_gcm_enc_k192_w1_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4320,20 +4454,17 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     vpxor %xmm12, %xmm8, %xmm8
 .Laes_gen_vaes256_gcm_enc_k256_w8_groups_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm11
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm11
+    vpaddd %xmm4, %xmm11, %xmm11
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes256_gcm_enc_k256_w8_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k256_w8_tail_done
+    jz .Laes_gen_vaes256_gcm_enc_k256_w8_tag_done
 .Laes_gen_vaes256_gcm_enc_k256_w8_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -4357,12 +4488,91 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
 .Laes_gen_vaes256_gcm_enc_k256_w8_no_last:
-.Laes_gen_vaes256_gcm_enc_k256_w8_tail_loop:
-    cmp $32, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k256_w8_tail_one
+    cmp $64, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k256_w8_tail_past2
     vmovdqa %ymm4, %ymm0
-    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
+    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm4, %ymm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm1, %ymm1
+    vpaddd .Lvaes256_gcm_inc2+64(%rip), %ymm4, %ymm4
+    vpxor %ymm13, %ymm0, %ymm0
+    vpxor %ymm13, %ymm1, %ymm1
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 144(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 160(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 176(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 192(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdd,0xc6         # vaesenclast %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdd,0xce         # vaesenclast %ymm14, %ymm1, %ymm1
+    vmovdqu (%r8), %ymm9
+    vpxor %ymm9, %ymm0, %ymm0
+    vmovdqu %ymm0, (%rcx)
+    vmovdqa %ymm0, %ymm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %ymm9, %ymm12
+    vpxor %ymm12, %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpxor %ymm9, %ymm7, %ymm7
+    vmovdqu 32(%r8), %ymm9
+    vpxor %ymm9, %ymm1, %ymm1
+    vmovdqu %ymm1, 32(%rcx)
+    vmovdqa %ymm1, %ymm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vpclmulqdq $0, 32(%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, 32(%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %ymm9, %ymm12
+    vpxor %ymm12, %ymm9, %ymm9
+    vpclmulqdq $0, 1056(%r11), %ymm9, %ymm9
+    vpxor %ymm9, %ymm7, %ymm7
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes256_gcm_enc_k256_w8_tail_past2:
+    cmp $32, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k256_w8_tail_past1
+    vmovdqa %ymm4, %ymm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
+    vpaddd .Lvaes256_gcm_inc2+32(%rip), %ymm4, %ymm4
     vpxor %ymm13, %ymm0, %ymm0
     vbroadcasti128 16(%rdi), %ymm5
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
@@ -4407,13 +4617,14 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     add $32, %rcx
     add $32, %r11
     sub $32, %r9
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w8_tail_loop
-.Laes_gen_vaes256_gcm_enc_k256_w8_tail_one:
+.Laes_gen_vaes256_gcm_enc_k256_w8_tail_past1:
+    test %r9, %r9
+    jz .Laes_gen_vaes256_gcm_enc_k256_w8_reduce
     cmp $16, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k256_w8_tail_partial
+    jb .Laes_gen_vaes256_gcm_enc_k256_w8_tail_one
     vmovdqa %xmm4, %xmm0
-    vpaddd .Lvaes256_gcm_one2(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_one2(%rip), %ymm4, %ymm4
     vpxor %xmm13, %xmm0, %xmm0
     vbroadcasti128 16(%rdi), %ymm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
@@ -4458,12 +4669,12 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     add $16, %rcx
     add $16, %r11
     sub $16, %r9
-.Laes_gen_vaes256_gcm_enc_k256_w8_tail_partial:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_enc_k256_w8_reduce
+.Laes_gen_vaes256_gcm_enc_k256_w8_tail_one:
     vmovdqa %xmm4, %xmm0
-    vpaddd .Lvaes256_gcm_one2(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_one2(%rip), %ymm4, %ymm4
     vpxor %xmm13, %xmm0, %xmm0
     vbroadcasti128 16(%rdi), %ymm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
@@ -4550,9 +4761,11 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     vmovdqu %xmm9, 48(%rdx)
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w8_tail_done
 .Laes_gen_vaes256_gcm_enc_k256_w8_tag_done:
-.Laes_gen_vaes256_gcm_enc_k256_w8_tail_done:
     vmovdqu %xmm8, (%rdx)
+.Laes_gen_vaes256_gcm_enc_k256_w8_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4575,7 +4788,7 @@ aes_gen_vaes256_gcm_enc_k256_w8:
 
 # void aes_gen_vaes256_gcm_enc_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 12 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 10 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 4 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
@@ -4585,17 +4798,17 @@ aes_gen_vaes256_gcm_enc_k256_w8:
 #   %xmm2 block 2
 #   %xmm3 block 3
 #   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12
+#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
 #   %xmm6 GHASH: low products
 #   %xmm7 GHASH: middle products
 #   %xmm8 GHASH: high products; between groups the running hash, reflected
 #   %xmm9 GHASH: a block register of data
-#   %xmm10 GHASH: the next one
-#   %xmm11 GHASH: a key power, a product
-#   %xmm12 GHASH: a product
-#   %xmm13 rk0
-#   %xmm15 rk13
-#   %xmm14 rk14
+#   %xmm10 GHASH: a key power, a product
+#   %xmm11 rk0
+#   %xmm15 rk11
+#   %xmm14 rk12
+#   %xmm13 rk13
+#   %xmm12 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k256_w4
@@ -4603,16 +4816,18 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     .p2align 5
 aes_gen_vaes256_gcm_enc_k256_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm13
-    vmovdqu 208(%rdi), %xmm15
-    vmovdqu 224(%rdi), %xmm14
+    vmovdqu 0(%rdi), %xmm11
+    vmovdqu 176(%rdi), %xmm15
+    vmovdqu 192(%rdi), %xmm14
+    vmovdqu 208(%rdi), %xmm13
+    vmovdqu 224(%rdi), %xmm12
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm5
@@ -4633,12 +4848,10 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 160(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 176(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 192(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k256_w4_no_ek0:
     vmovdqu (%rdx), %xmm8
@@ -4669,10 +4882,10 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
 .Laes_gen_vaes256_gcm_enc_k256_w4_counted44:
     add $4, %r11d
-    vpxor %xmm13, %xmm0, %xmm0
-    vpxor %xmm13, %xmm1, %xmm1
-    vpxor %xmm13, %xmm2, %xmm2
-    vpxor %xmm13, %xmm3, %xmm3
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
+    vpxor %xmm11, %xmm2, %xmm2
+    vpxor %xmm11, %xmm3, %xmm3
     vmovdqu 16(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
@@ -4723,24 +4936,22 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 176(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 192(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
     .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdd,0xd6         # vaesenclast %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdd,0xd4         # vaesenclast %xmm12, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
     vpxor 0(%r8), %xmm0, %xmm0
     vpxor 16(%r8), %xmm1, %xmm1
     vpxor 32(%r8), %xmm2, %xmm2
@@ -4757,14 +4968,14 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w4_last
     cmp $251, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k256_w4_carry153
+    ja .Laes_gen_vaes256_gcm_enc_k256_w4_carry151
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes256_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes256_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_counted153
-.Laes_gen_vaes256_gcm_enc_k256_w4_carry153:
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_counted151
+.Laes_gen_vaes256_gcm_enc_k256_w4_carry151:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
@@ -4776,132 +4987,130 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes256_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes256_gcm_enc_k256_w4_counted153:
+.Laes_gen_vaes256_gcm_enc_k256_w4_counted151:
     add $4, %r11d
-    vpxor %xmm13, %xmm0, %xmm0
-    vpxor %xmm13, %xmm1, %xmm1
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
     vmovdqu -64(%rcx), %xmm9
-    vpxor %xmm13, %xmm2, %xmm2
-    vpxor %xmm13, %xmm3, %xmm3
+    vpxor %xmm11, %xmm2, %xmm2
+    vpxor %xmm11, %xmm3, %xmm3
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
     vmovdqu 16(%rdi), %xmm5
-    vmovdqu -48(%rcx), %xmm10
+    vpxor %xmm8, %xmm9, %xmm9
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
+    vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpxor %xmm8, %xmm9, %xmm9
+    vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
     vmovdqu 32(%rdi), %xmm5
-    vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
+    vpshufd $78, %xmm9, %xmm10
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpxor %xmm10, %xmm9, %xmm9
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpclmulqdq $0, 976(%rsi), %xmm10, %xmm12
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu -48(%rcx), %xmm9
     vmovdqu 48(%rdi), %xmm5
-    vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpclmulqdq $17, 976(%rsi), %xmm10, %xmm12
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpclmulqdq $0, 976(%rsi), %xmm9, %xmm10
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpxor %xmm12, %xmm8, %xmm8
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm10, %xmm6, %xmm6
     vmovdqu 64(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $17, 976(%rsi), %xmm9, %xmm10
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vpxor %xmm10, %xmm8, %xmm8
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpshufd $78, %xmm10, %xmm11
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpxor %xmm11, %xmm10, %xmm10
+    vpshufd $78, %xmm9, %xmm10
     vmovdqu 80(%rdi), %xmm5
+    vpxor %xmm10, %xmm9, %xmm9
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpclmulqdq $0, 2000(%rsi), %xmm10, %xmm10
+    vpclmulqdq $0, 2000(%rsi), %xmm9, %xmm9
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpxor %xmm9, %xmm7, %xmm7
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpxor %xmm10, %xmm7, %xmm7
     vmovdqu 96(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu -32(%rcx), %xmm9
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm10
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu -16(%rcx), %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
     vmovdqu 112(%rdi), %xmm5
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm10
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm12
+    vpxor %xmm10, %xmm8, %xmm8
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpclmulqdq $0, 1008(%rsi), %xmm10, %xmm11
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpshufd $78, %xmm9, %xmm10
     vmovdqu 128(%rdi), %xmm5
-    vpxor %xmm12, %xmm6, %xmm6
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpxor %xmm10, %xmm9, %xmm9
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpxor %xmm11, %xmm6, %xmm6
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm12
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 144(%rdi), %xmm5
-    vpclmulqdq $17, 1008(%rsi), %xmm10, %xmm11
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm12, %xmm8, %xmm8
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpxor %xmm11, %xmm8, %xmm8
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vmovdqu 160(%rdi), %xmm5
-    vpshufd $78, %xmm9, %xmm12
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm12, %xmm9, %xmm9
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
-    vpshufd $78, %xmm10, %xmm11
-    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpxor %xmm11, %xmm10, %xmm10
-    vmovdqu 176(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpclmulqdq $0, 2032(%rsi), %xmm10, %xmm10
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
     vpxor %xmm9, %xmm7, %xmm7
-    vmovdqu 192(%rdi), %xmm5
+    vmovdqu 144(%rdi), %xmm5
+    vmovdqu -16(%rcx), %xmm9
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm10, %xmm7, %xmm7
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpxor %xmm6, %xmm7, %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
     .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm10
     .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
-    vpxor %xmm8, %xmm7, %xmm7
+    vmovdqu 160(%rdi), %xmm5
+    vpxor %xmm10, %xmm6, %xmm6
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm10
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd5         # vaesenc %xmm5, %xmm2, %xmm2
+    vpxor %xmm10, %xmm8, %xmm8
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vpshufd $78, %xmm9, %xmm10
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    vpxor %xmm10, %xmm9, %xmm9
     .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
-    vpshufd $78, %xmm6, %xmm6
     .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    vpxor %xmm9, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
     vpxor %xmm6, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
-    vpxor %xmm12, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x69,0xdd,0xd6         # vaesenclast %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
+    vpxor %xmm8, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    vpshufd $78, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    vpxor %xmm9, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x69,0xdd,0xd4         # vaesenclast %xmm12, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
     vpxor 0(%r8), %xmm0, %xmm0
     vpshufd $78, %xmm7, %xmm7
     vpxor 16(%r8), %xmm1, %xmm1
     vpxor 32(%r8), %xmm2, %xmm2
     vpxor %xmm7, %xmm8, %xmm8
     vpxor 48(%r8), %xmm3, %xmm3
-    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm9, %xmm8, %xmm8
     vmovdqu %xmm0, 0(%rcx)
     vmovdqu %xmm1, 16(%rcx)
     vmovdqu %xmm2, 32(%rcx)
@@ -4913,68 +5122,65 @@ aes_gen_vaes256_gcm_enc_k256_w4:
 .Laes_gen_vaes256_gcm_enc_k256_w4_last:
     vmovdqu -64(%rcx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vmovdqu -48(%rcx), %xmm10
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
     vpxor %xmm8, %xmm9, %xmm9
     vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
-    vpclmulqdq $0, 976(%rsi), %xmm10, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
     vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
-    vpclmulqdq $17, 976(%rsi), %xmm10, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpshufd $78, %xmm10, %xmm11
-    vpxor %xmm11, %xmm10, %xmm10
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
-    vpclmulqdq $0, 2000(%rsi), %xmm10, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu -48(%rcx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 976(%rsi), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, 976(%rsi), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 2000(%rsi), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
     vmovdqu -32(%rcx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vmovdqu -16(%rcx), %xmm10
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
-    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm12
-    vpclmulqdq $0, 1008(%rsi), %xmm10, %xmm11
-    vpxor %xmm12, %xmm6, %xmm6
-    vpxor %xmm11, %xmm6, %xmm6
-    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm12
-    vpclmulqdq $17, 1008(%rsi), %xmm10, %xmm11
-    vpxor %xmm12, %xmm8, %xmm8
-    vpxor %xmm11, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpshufd $78, %xmm10, %xmm11
-    vpxor %xmm11, %xmm10, %xmm10
+    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm10, %xmm10
     vpxor %xmm9, %xmm7, %xmm7
-    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu -16(%rcx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm6, %xmm7, %xmm7
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
     vpshufd $78, %xmm6, %xmm6
     vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm12, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
     vpshufd $78, %xmm7, %xmm7
     vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm9, %xmm8, %xmm8
 .Laes_gen_vaes256_gcm_enc_k256_w4_groups_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm11
-    vmovdqu %xmm11, 16(%rdx)
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm10
+    vpaddd %xmm4, %xmm10, %xmm10
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
+    vmovdqu %xmm10, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes256_gcm_enc_k256_w4_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k256_w4_tail_done
+    jz .Laes_gen_vaes256_gcm_enc_k256_w4_tag_done
 .Laes_gen_vaes256_gcm_enc_k256_w4_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -4982,29 +5188,106 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     vmovdqa %xmm8, %xmm9
     vpclmulqdq $0, (%r11), %xmm9, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
 .Laes_gen_vaes256_gcm_enc_k256_w4_no_last:
-.Laes_gen_vaes256_gcm_enc_k256_w4_tail_loop:
-    cmp $16, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k256_w4_tail_partial
+    cmp $32, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k256_w4_tail_past2
     vmovdqa %xmm4, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm1
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+    vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm4, %xmm4
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 160(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu 16(%r8), %xmm9
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu %xmm1, 16(%rcx)
+    vmovdqa %xmm1, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_vaes256_gcm_enc_k256_w4_tail_past2:
+    cmp $16, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k256_w4_tail_past1
+    vmovdqa %xmm4, %xmm0
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
+    vpxor %xmm11, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm5
@@ -5025,37 +5308,34 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 160(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 176(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 192(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu (%r8), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
     add $16, %r11
     sub $16, %r9
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_tail_loop
-.Laes_gen_vaes256_gcm_enc_k256_w4_tail_partial:
+.Laes_gen_vaes256_gcm_enc_k256_w4_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_enc_k256_w4_reduce
     vmovdqa %xmm4, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm4, %xmm4
+    vpxor %xmm11, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm5
@@ -5076,14 +5356,12 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     vmovdqu 160(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 176(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vmovdqu 192(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, -16(%rsp)
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, -16(%rsp)
     xor %rax, %rax
 .Laes_gen_vaes256_gcm_enc_k256_w4_bounce_in:
     movzbq (%r8,%rax,1), %rsi
@@ -5105,16 +5383,16 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     xor %rsi, %rsi
     lea .Lgcm_partial+16(%rip), %rax
     sub %r9, %rax
-    vmovdqu (%rax), %xmm11
-    vpand %xmm11, %xmm0, %xmm0
+    vmovdqu (%rax), %xmm10
+    vpand %xmm10, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
@@ -5122,25 +5400,27 @@ aes_gen_vaes256_gcm_enc_k256_w4:
 .Laes_gen_vaes256_gcm_enc_k256_w4_reduce:
     vpxor %xmm6, %xmm7, %xmm7
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
     vpshufd $78, %xmm6, %xmm6
     vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm12, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
     vpshufd $78, %xmm7, %xmm7
     vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm9, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w4_tag_done
     vmovdqu 32(%rdx), %xmm9
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_tail_done
 .Laes_gen_vaes256_gcm_enc_k256_w4_tag_done:
-.Laes_gen_vaes256_gcm_enc_k256_w4_tail_done:
     vmovdqu %xmm8, (%rdx)
+.Laes_gen_vaes256_gcm_enc_k256_w4_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -5163,7 +5443,7 @@ aes_gen_vaes256_gcm_enc_k256_w4:
 
 # void aes_gen_vaes256_gcm_enc_k256_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 10 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 8 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 2 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
@@ -5171,19 +5451,19 @@ aes_gen_vaes256_gcm_enc_k256_w4:
 #   %xmm0 block 0
 #   %xmm1 block 1
 #   %xmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
+#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
 #   %xmm4 GHASH: low products
 #   %xmm5 GHASH: middle products
 #   %xmm6 GHASH: high products; between groups the running hash, reflected
 #   %xmm7 GHASH: a block register of data
-#   %xmm8 GHASH: the next one
-#   %xmm9 GHASH: a key power, a product
-#   %xmm10 GHASH: a product
-#   %xmm11 rk0
-#   %xmm15 rk11
-#   %xmm14 rk12
-#   %xmm13 rk13
-#   %xmm12 rk14
+#   %xmm8 GHASH: a key power, a product
+#   %xmm9 rk0
+#   %xmm15 rk9
+#   %xmm14 rk10
+#   %xmm13 rk11
+#   %xmm12 rk12
+#   %xmm11 rk13
+#   %xmm10 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k256_w2
@@ -5191,18 +5471,20 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     .p2align 5
 aes_gen_vaes256_gcm_enc_k256_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm11
-    vmovdqu 176(%rdi), %xmm15
-    vmovdqu 192(%rdi), %xmm14
-    vmovdqu 208(%rdi), %xmm13
-    vmovdqu 224(%rdi), %xmm12
+    vmovdqu 0(%rdi), %xmm9
+    vmovdqu 144(%rdi), %xmm15
+    vmovdqu 160(%rdi), %xmm14
+    vmovdqu 176(%rdi), %xmm13
+    vmovdqu 192(%rdi), %xmm12
+    vmovdqu 208(%rdi), %xmm11
+    vmovdqu 224(%rdi), %xmm10
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w2_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm9, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm3
@@ -5219,14 +5501,12 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 128(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k256_w2_no_ek0:
     vmovdqu (%rdx), %xmm6
@@ -5251,8 +5531,8 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
 .Laes_gen_vaes256_gcm_enc_k256_w2_counted44:
     add $2, %r11d
-    vpxor %xmm11, %xmm0, %xmm0
-    vpxor %xmm11, %xmm1, %xmm1
+    vpxor %xmm9, %xmm0, %xmm0
+    vpxor %xmm9, %xmm1, %xmm1
     vmovdqu 16(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
@@ -5277,20 +5557,18 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     vmovdqu 128(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vmovdqu 144(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vmovdqu 160(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xca         # vaesenclast %xmm10, %xmm1, %xmm1
     vpxor 0(%r8), %xmm0, %xmm0
     vpxor 16(%r8), %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rcx)
@@ -5303,12 +5581,12 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w2_last
     cmp $253, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k256_w2_carry111
+    ja .Laes_gen_vaes256_gcm_enc_k256_w2_carry109
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm2, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm1
     vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm2, %xmm2
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w2_counted111
-.Laes_gen_vaes256_gcm_enc_k256_w2_carry111:
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w2_counted109
+.Laes_gen_vaes256_gcm_enc_k256_w2_carry109:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm2, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
@@ -5316,78 +5594,76 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1+32(%rip), %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
-.Laes_gen_vaes256_gcm_enc_k256_w2_counted111:
+.Laes_gen_vaes256_gcm_enc_k256_w2_counted109:
     add $2, %r11d
-    vpxor %xmm11, %xmm0, %xmm0
-    vpxor %xmm11, %xmm1, %xmm1
+    vpxor %xmm9, %xmm0, %xmm0
+    vpxor %xmm9, %xmm1, %xmm1
     vmovdqu -32(%rcx), %xmm7
     vmovdqu 16(%rdi), %xmm3
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vmovdqu -16(%rcx), %xmm8
-    vmovdqu 32(%rdi), %xmm3
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm8
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
     vpxor %xmm6, %xmm7, %xmm7
-    vmovdqu 48(%rdi), %xmm3
+    vmovdqu 32(%rdi), %xmm3
     vpclmulqdq $0, 992(%rsi), %xmm7, %xmm4
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm10
-    vmovdqu 64(%rdi), %xmm3
-    vpxor %xmm10, %xmm4, %xmm4
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
     vpclmulqdq $17, 992(%rsi), %xmm7, %xmm6
-    vmovdqu 80(%rdi), %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm10
+    vmovdqu 48(%rdi), %xmm3
+    vpshufd $78, %xmm7, %xmm8
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpxor %xmm8, %xmm7, %xmm7
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm10, %xmm6, %xmm6
-    vmovdqu 96(%rdi), %xmm3
-    vpshufd $78, %xmm7, %xmm10
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm10, %xmm7, %xmm7
-    vmovdqu 112(%rdi), %xmm3
-    vpshufd $78, %xmm8, %xmm9
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm9, %xmm8, %xmm8
-    vmovdqu 128(%rdi), %xmm3
+    vmovdqu 64(%rdi), %xmm3
     vpclmulqdq $0, 2016(%rsi), %xmm7, %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vmovdqu -16(%rcx), %xmm7
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpclmulqdq $0, 2032(%rsi), %xmm8, %xmm8
-    vmovdqu 144(%rdi), %xmm3
-    vpxor %xmm8, %xmm5, %xmm5
+    vmovdqu 80(%rdi), %xmm3
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm8
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpxor %xmm4, %xmm5, %xmm5
-    vmovdqu 160(%rdi), %xmm3
-    vpxor %xmm6, %xmm5, %xmm5
+    vmovdqu 96(%rdi), %xmm3
+    vpxor %xmm8, %xmm4, %xmm4
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm8
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
+    vpxor %xmm8, %xmm6, %xmm6
+    vmovdqu 112(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpshufd $78, %xmm7, %xmm8
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm8, %xmm7, %xmm7
+    vmovdqu 128(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vpxor %xmm7, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpshufd $78, %xmm4, %xmm4
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     vpxor %xmm4, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    vpxor %xmm6, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    vpxor %xmm10, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm7
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpshufd $78, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    vpxor %xmm4, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    vpxor %xmm7, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm7
+    .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xca         # vaesenclast %xmm10, %xmm1, %xmm1
     vpshufd $78, %xmm5, %xmm5
-    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
     vpxor 0(%r8), %xmm0, %xmm0
     vpxor %xmm5, %xmm6, %xmm6
     vpxor 16(%r8), %xmm1, %xmm1
-    vpxor %xmm10, %xmm6, %xmm6
+    vpxor %xmm7, %xmm6, %xmm6
     vmovdqu %xmm0, 0(%rcx)
     vmovdqu %xmm1, 16(%rcx)
     add $32, %r8
@@ -5397,48 +5673,45 @@ aes_gen_vaes256_gcm_enc_k256_w2:
 .Laes_gen_vaes256_gcm_enc_k256_w2_last:
     vmovdqu -32(%rcx), %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vmovdqu -16(%rcx), %xmm8
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm8
     vpxor %xmm6, %xmm7, %xmm7
     vpclmulqdq $0, 992(%rsi), %xmm7, %xmm4
-    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm10
-    vpxor %xmm10, %xmm4, %xmm4
     vpclmulqdq $17, 992(%rsi), %xmm7, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpshufd $78, %xmm8, %xmm9
-    vpxor %xmm9, %xmm8, %xmm8
+    vpshufd $78, %xmm7, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vpclmulqdq $0, 2016(%rsi), %xmm7, %xmm5
-    vpclmulqdq $0, 2032(%rsi), %xmm8, %xmm8
-    vpxor %xmm8, %xmm5, %xmm5
+    vmovdqu -16(%rcx), %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm8
+    vpxor %xmm8, %xmm4, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
     vpxor %xmm4, %xmm5, %xmm5
     vpxor %xmm6, %xmm5, %xmm5
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm7
     vpshufd $78, %xmm4, %xmm4
     vpxor %xmm4, %xmm5, %xmm5
-    vpxor %xmm10, %xmm5, %xmm5
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
+    vpxor %xmm7, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm7
     vpshufd $78, %xmm5, %xmm5
     vpxor %xmm5, %xmm6, %xmm6
-    vpxor %xmm10, %xmm6, %xmm6
+    vpxor %xmm7, %xmm6, %xmm6
 .Laes_gen_vaes256_gcm_enc_k256_w2_groups_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm9
-    vmovdqu %xmm9, 16(%rdx)
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm8
+    vpaddd %xmm2, %xmm8, %xmm8
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm8
+    vmovdqu %xmm8, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes256_gcm_enc_k256_w2_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k256_w2_tail_done
+    jz .Laes_gen_vaes256_gcm_enc_k256_w2_tag_done
 .Laes_gen_vaes256_gcm_enc_k256_w2_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -5446,29 +5719,28 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     vmovdqa %xmm6, %xmm7
     vpclmulqdq $0, (%r11), %xmm7, %xmm4
     vpclmulqdq $17, (%r11), %xmm7, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
+    vpshufd $78, %xmm7, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w2_no_last
     vmovdqu 48(%rdx), %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm10
-    vpxor %xmm10, %xmm4, %xmm4
-    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm8
+    vpxor %xmm8, %xmm4, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
 .Laes_gen_vaes256_gcm_enc_k256_w2_no_last:
-.Laes_gen_vaes256_gcm_enc_k256_w2_tail_loop:
     cmp $16, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k256_w2_tail_partial
+    jb .Laes_gen_vaes256_gcm_enc_k256_w2_tail_past1
     vmovdqa %xmm2, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
+    vpxor %xmm9, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm3
@@ -5485,39 +5757,36 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 128(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vmovdqu (%r8), %xmm7
     vpxor %xmm7, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm10
-    vpxor %xmm10, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpxor %xmm8, %xmm4, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     add $16, %r8
     add $16, %rcx
     add $16, %r11
     sub $16, %r9
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w2_tail_loop
-.Laes_gen_vaes256_gcm_enc_k256_w2_tail_partial:
+.Laes_gen_vaes256_gcm_enc_k256_w2_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_enc_k256_w2_reduce
     vmovdqa %xmm2, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm2, %xmm2
+    vpxor %xmm9, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm3
@@ -5534,16 +5803,14 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     vmovdqu 128(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
-    vmovdqu 160(%rdi), %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, -16(%rsp)
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, -16(%rsp)
     xor %rax, %rax
 .Laes_gen_vaes256_gcm_enc_k256_w2_bounce_in:
     movzbq (%r8,%rax,1), %rsi
@@ -5565,16 +5832,16 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     xor %rsi, %rsi
     lea .Lgcm_partial+16(%rip), %rax
     sub %r9, %rax
-    vmovdqu (%rax), %xmm9
-    vpand %xmm9, %xmm0, %xmm0
+    vmovdqu (%rax), %xmm8
+    vpand %xmm8, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm10
-    vpxor %xmm10, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpxor %xmm8, %xmm4, %xmm4
+    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vpshufd $78, %xmm7, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     vpxor %xmm0, %xmm0, %xmm0
@@ -5582,25 +5849,27 @@ aes_gen_vaes256_gcm_enc_k256_w2:
 .Laes_gen_vaes256_gcm_enc_k256_w2_reduce:
     vpxor %xmm4, %xmm5, %xmm5
     vpxor %xmm6, %xmm5, %xmm5
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm10
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm7
     vpshufd $78, %xmm4, %xmm4
     vpxor %xmm4, %xmm5, %xmm5
-    vpxor %xmm10, %xmm5, %xmm5
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm10
+    vpxor %xmm7, %xmm5, %xmm5
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm7
     vpshufd $78, %xmm5, %xmm5
     vpxor %xmm5, %xmm6, %xmm6
-    vpxor %xmm10, %xmm6, %xmm6
+    vpxor %xmm7, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w2_tag_done
     vmovdqu 32(%rdx), %xmm7
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, 32(%rdx)
+    vmovdqu %xmm7, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w2_tail_done
 .Laes_gen_vaes256_gcm_enc_k256_w2_tag_done:
-.Laes_gen_vaes256_gcm_enc_k256_w2_tail_done:
     vmovdqu %xmm6, (%rdx)
+.Laes_gen_vaes256_gcm_enc_k256_w2_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -5623,27 +5892,27 @@ aes_gen_vaes256_gcm_enc_k256_w2:
 
 # void aes_gen_vaes256_gcm_enc_k256_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 9 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 7 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
 # len: any number of bytes: groups of 1 blocks, then what is left a vector at a time (the last one partial).
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %xmm2 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9
+#   %xmm2 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7
 #   %xmm3 GHASH: low products
 #   %xmm4 GHASH: middle products
 #   %xmm5 GHASH: high products; between groups the running hash, reflected
 #   %xmm6 GHASH: a block register of data
-#   %xmm7 GHASH: the next one
-#   %xmm8 GHASH: a key power, a product
-#   %xmm9 GHASH: a product
-#   %xmm10 rk0
-#   %xmm15 rk10
-#   %xmm14 rk11
-#   %xmm13 rk12
-#   %xmm12 rk13
-#   %xmm11 rk14
+#   %xmm7 GHASH: a key power, a product
+#   %xmm8 rk0
+#   %xmm15 rk8
+#   %xmm14 rk9
+#   %xmm13 rk10
+#   %xmm12 rk11
+#   %xmm11 rk12
+#   %xmm10 rk13
+#   %xmm9 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k256_w1
@@ -5651,19 +5920,21 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     .p2align 5
 aes_gen_vaes256_gcm_enc_k256_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm10
-    vmovdqu 160(%rdi), %xmm15
-    vmovdqu 176(%rdi), %xmm14
-    vmovdqu 192(%rdi), %xmm13
-    vmovdqu 208(%rdi), %xmm12
-    vmovdqu 224(%rdi), %xmm11
+    vmovdqu 0(%rdi), %xmm8
+    vmovdqu 128(%rdi), %xmm15
+    vmovdqu 144(%rdi), %xmm14
+    vmovdqu 160(%rdi), %xmm13
+    vmovdqu 176(%rdi), %xmm12
+    vmovdqu 192(%rdi), %xmm11
+    vmovdqu 208(%rdi), %xmm10
+    vmovdqu 224(%rdi), %xmm9
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w1_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm2
@@ -5678,15 +5949,13 @@ aes_gen_vaes256_gcm_enc_k256_w1:
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 112(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k256_w1_no_ek0:
     vmovdqu (%rdx), %xmm5
@@ -5708,7 +5977,7 @@ aes_gen_vaes256_gcm_enc_k256_w1:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
 .Laes_gen_vaes256_gcm_enc_k256_w1_counted44:
     add $1, %r11d
-    vpxor %xmm10, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm2
@@ -5723,15 +5992,13 @@ aes_gen_vaes256_gcm_enc_k256_w1:
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 112(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpxor 0(%r8), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rcx)
     add $16, %r8
@@ -5742,61 +6009,59 @@ aes_gen_vaes256_gcm_enc_k256_w1:
     cmp $16, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w1_last
     cmp $254, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k256_w1_carry90
+    ja .Laes_gen_vaes256_gcm_enc_k256_w1_carry88
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm1, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm1, %xmm1
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w1_counted90
-.Laes_gen_vaes256_gcm_enc_k256_w1_carry90:
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w1_counted88
+.Laes_gen_vaes256_gcm_enc_k256_w1_carry88:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm1, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
-.Laes_gen_vaes256_gcm_enc_k256_w1_counted90:
+.Laes_gen_vaes256_gcm_enc_k256_w1_counted88:
     add $1, %r11d
-    vpxor %xmm10, %xmm0, %xmm0
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
     vmovdqu -16(%rcx), %xmm6
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
     vmovdqu 32(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vpxor %xmm5, %xmm6, %xmm6
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 48(%rdi), %xmm2
     vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
     vmovdqu 64(%rdi), %xmm2
+    vpshufd $78, %xmm6, %xmm7
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpshufd $78, %xmm6, %xmm9
+    vpxor %xmm7, %xmm6, %xmm6
     vmovdqu 80(%rdi), %xmm2
-    vpxor %xmm9, %xmm6, %xmm6
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm2
     vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm2
     vpxor %xmm3, %xmm4, %xmm4
-    vmovdqu 112(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vpxor %xmm5, %xmm4, %xmm4
+    vmovdqu 112(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm2
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpshufd $78, %xmm3, %xmm3
-    vmovdqu 144(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vpxor %xmm3, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm6
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpxor %xmm9, %xmm4, %xmm4
+    vpshufd $78, %xmm3, %xmm3
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
+    vpxor %xmm3, %xmm4, %xmm4
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    vpxor %xmm6, %xmm4, %xmm4
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm6
+    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
     vpshufd $78, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpxor %xmm4, %xmm5, %xmm5
     vpxor 0(%r8), %xmm0, %xmm0
-    vpxor %xmm9, %xmm5, %xmm5
+    vpxor %xmm6, %xmm5, %xmm5
     vmovdqu %xmm0, 0(%rcx)
     add $16, %r8
     add $16, %rcx
@@ -5808,35 +6073,32 @@ aes_gen_vaes256_gcm_enc_k256_w1:
     vpxor %xmm5, %xmm6, %xmm6
     vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
     vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
+    vpshufd $78, %xmm6, %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
     vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
     vpxor %xmm3, %xmm4, %xmm4
     vpxor %xmm5, %xmm4, %xmm4
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm6
     vpshufd $78, %xmm3, %xmm3
     vpxor %xmm3, %xmm4, %xmm4
-    vpxor %xmm9, %xmm4, %xmm4
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
+    vpxor %xmm6, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm6
     vpshufd $78, %xmm4, %xmm4
     vpxor %xmm4, %xmm5, %xmm5
-    vpxor %xmm9, %xmm5, %xmm5
+    vpxor %xmm6, %xmm5, %xmm5
 .Laes_gen_vaes256_gcm_enc_k256_w1_groups_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm8
-    vmovdqu %xmm8, 16(%rdx)
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm7
+    vpaddd %xmm1, %xmm7, %xmm7
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu %xmm7, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes256_gcm_enc_k256_w1_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k256_w1_tail_done
+    jz .Laes_gen_vaes256_gcm_enc_k256_w1_tag_done
 .Laes_gen_vaes256_gcm_enc_k256_w1_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -5844,77 +6106,28 @@ aes_gen_vaes256_gcm_enc_k256_w1:
     vmovdqa %xmm5, %xmm6
     vpclmulqdq $0, (%r11), %xmm6, %xmm3
     vpclmulqdq $17, (%r11), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
+    vpshufd $78, %xmm6, %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
     vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w1_no_last
     vmovdqu 48(%rdx), %xmm6
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm9
-    vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm7
+    vpxor %xmm7, %xmm3, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
+    vpshufd $78, %xmm6, %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
     vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
 .Laes_gen_vaes256_gcm_enc_k256_w1_no_last:
-.Laes_gen_vaes256_gcm_enc_k256_w1_tail_loop:
-    cmp $16, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k256_w1_tail_partial
-    vmovdqa %xmm1, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu 16(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 32(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 80(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 96(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 112(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vmovdqu (%r8), %xmm6
-    vpxor %xmm6, %xmm0, %xmm0
-    vmovdqu %xmm0, (%rcx)
-    vmovdqa %xmm0, %xmm6
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm9
-    vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
-    vpxor %xmm6, %xmm4, %xmm4
-    add $16, %r8
-    add $16, %rcx
-    add $16, %r11
-    sub $16, %r9
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w1_tail_loop
-.Laes_gen_vaes256_gcm_enc_k256_w1_tail_partial:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_enc_k256_w1_reduce
     vmovdqa %xmm1, %xmm0
-    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
+    vpaddd .Lvaes256_gcm_inc1+16(%rip), %xmm1, %xmm1
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 16(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm2
@@ -5929,17 +6142,15 @@ aes_gen_vaes256_gcm_enc_k256_w1:
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     vmovdqu 112(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 128(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 144(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vpxor %xmm8, %xmm8, %xmm8
-    vmovdqu %xmm8, -16(%rsp)
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, -16(%rsp)
     xor %rax, %rax
 .Laes_gen_vaes256_gcm_enc_k256_w1_bounce_in:
     movzbq (%r8,%rax,1), %rsi
@@ -5961,16 +6172,16 @@ aes_gen_vaes256_gcm_enc_k256_w1:
     xor %rsi, %rsi
     lea .Lgcm_partial+16(%rip), %rax
     sub %r9, %rax
-    vmovdqu (%rax), %xmm8
-    vpand %xmm8, %xmm0, %xmm0
+    vmovdqu (%rax), %xmm7
+    vpand %xmm7, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm6
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm9
-    vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, (%r11), %xmm6, %xmm7
+    vpxor %xmm7, %xmm3, %xmm3
+    vpclmulqdq $17, (%r11), %xmm6, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
+    vpshufd $78, %xmm6, %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
     vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
     vpxor %xmm0, %xmm0, %xmm0
@@ -5978,25 +6189,27 @@ aes_gen_vaes256_gcm_enc_k256_w1:
 .Laes_gen_vaes256_gcm_enc_k256_w1_reduce:
     vpxor %xmm3, %xmm4, %xmm4
     vpxor %xmm5, %xmm4, %xmm4
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm6
     vpshufd $78, %xmm3, %xmm3
     vpxor %xmm3, %xmm4, %xmm4
-    vpxor %xmm9, %xmm4, %xmm4
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
+    vpxor %xmm6, %xmm4, %xmm4
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm6
     vpshufd $78, %xmm4, %xmm4
     vpxor %xmm4, %xmm5, %xmm5
-    vpxor %xmm9, %xmm5, %xmm5
+    vpxor %xmm6, %xmm5, %xmm5
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w1_tag_done
     vmovdqu 32(%rdx), %xmm6
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm5, %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm5, %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
     vmovdqu %xmm6, 48(%rdx)
     vpxor %xmm6, %xmm6, %xmm6
     vmovdqu %xmm6, 32(%rdx)
+    vmovdqu %xmm6, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w1_tail_done
 .Laes_gen_vaes256_gcm_enc_k256_w1_tag_done:
-.Laes_gen_vaes256_gcm_enc_k256_w1_tail_done:
     vmovdqu %xmm5, (%rdx)
+.Laes_gen_vaes256_gcm_enc_k256_w1_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2

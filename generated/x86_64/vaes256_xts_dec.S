@@ -5,6 +5,9 @@
 
     .section .rodata
     .p2align 4
+# times alpha: x^128 folded back as 0x87 (dword 0), the low qword's carry (dword 2)
+.Lvaes256_xts_double:
+    .quad 0x87, 0x1
 # x^128 = x^7 + x^2 + x + 1 (0x87), in each lane's low qword
 .Lvaes256_xts_poly:
     .quad 0x87, 0
@@ -76,23 +79,23 @@ aes_gen_vaes256_xts_dec_k128_w8:
     .p2align 4
 .Laes_gen_vaes256_xts_dec_k128_w8_loop:
     vmovdqu 0(%rcx), %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm12, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm13, %ymm8, %ymm6
     vmovdqu %ymm6, 0(%rdx)
     vmovdqu 32(%rcx), %ymm1
-    vpxor %ymm9, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm9, %ymm1, %ymm1
     vpxor %ymm13, %ymm9, %ymm6
     vmovdqu %ymm6, 32(%rdx)
     vmovdqu 64(%rcx), %ymm2
-    vpxor %ymm10, %ymm2, %ymm2
     vpxor %ymm12, %ymm2, %ymm2
+    vpxor %ymm10, %ymm2, %ymm2
     vpxor %ymm13, %ymm10, %ymm6
     vmovdqu %ymm6, 64(%rdx)
     vmovdqu 96(%rcx), %ymm3
-    vpxor %ymm11, %ymm3, %ymm3
     vpxor %ymm12, %ymm3, %ymm3
+    vpxor %ymm11, %ymm3, %ymm3
     vpxor %ymm13, %ymm11, %ymm6
     vmovdqu %ymm6, 96(%rdx)
     vbroadcasti128 16(%rdi), %ymm7
@@ -245,13 +248,13 @@ aes_gen_vaes256_xts_dec_k128_w4:
     .p2align 4
 .Laes_gen_vaes256_xts_dec_k128_w4_loop:
     vmovdqu 0(%rcx), %ymm0
-    vpxor %ymm6, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm6, %ymm0, %ymm0
     vpxor %ymm9, %ymm6, %ymm4
     vmovdqu %ymm4, 0(%rdx)
     vmovdqu 32(%rcx), %ymm1
-    vpxor %ymm7, %ymm1, %ymm1
     vpxor %ymm8, %ymm1, %ymm1
+    vpxor %ymm7, %ymm1, %ymm1
     vpxor %ymm9, %ymm7, %ymm4
     vmovdqu %ymm4, 32(%rdx)
     vbroadcasti128 16(%rdi), %ymm5
@@ -370,8 +373,8 @@ aes_gen_vaes256_xts_dec_k128_w2:
     .p2align 4
 .Laes_gen_vaes256_xts_dec_k128_w2_loop:
     vmovdqu 0(%rcx), %ymm0
-    vpxor %ymm5, %ymm0, %ymm0
     vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm5, %ymm0, %ymm0
     vpxor %ymm7, %ymm5, %ymm3
     vmovdqu %ymm3, 0(%rdx)
     vbroadcasti128 16(%rdi), %ymm4
@@ -424,7 +427,7 @@ aes_gen_vaes256_xts_dec_k128_w2:
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: any count.
-# Requires: AESNI, PCLMUL, AVX.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 a block register's tweaks
@@ -464,24 +467,23 @@ aes_gen_vaes256_xts_dec_k128_w1:
     .p2align 4
 .Laes_gen_vaes256_xts_dec_k128_w1_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm5, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm5, %xmm0, %xmm0
     vpxor %xmm7, %xmm5, %xmm3
     vmovdqu %xmm3, 0(%rdx)
     vmovdqu 16(%rdi), %xmm4
     .byte 0xc4,0xe2,0x79,0xde,0xc4         # vaesdec %xmm4, %xmm0, %xmm0
-    vpsrlq $63, %xmm5, %xmm2
+    vpshufd $19, %xmm5, %xmm2
     .byte 0xc4,0xc2,0x79,0xde,0xc7         # vaesdec %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xde,0xc6         # vaesdec %xmm14, %xmm0, %xmm0
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm2, %xmm3
+    vpsrad $31, %xmm2, %xmm2
     .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
-    vpslldq $8, %xmm2, %xmm2
     .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
+    vpand .Lvaes256_xts_double(%rip), %xmm2, %xmm2
     .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
-    vpsllq $1, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xde,0xc2         # vaesdec %xmm10, %xmm0, %xmm0
+    vpaddq %xmm5, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xde,0xc1         # vaesdec %xmm9, %xmm0, %xmm0
-    vpxor %xmm3, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
     vpxor %xmm2, %xmm5, %xmm5
     .byte 0xc4,0xe2,0x79,0xdf,0x02         # vaesdeclast 0(%rdx), %xmm0, %xmm0
@@ -577,23 +579,23 @@ aes_gen_vaes256_xts_dec_k192_w8:
     .p2align 4
 .Laes_gen_vaes256_xts_dec_k192_w8_loop:
     vmovdqu 0(%rcx), %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm12, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm13, %ymm8, %ymm6
     vmovdqu %ymm6, 0(%rdx)
     vmovdqu 32(%rcx), %ymm1
-    vpxor %ymm9, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm9, %ymm1, %ymm1
     vpxor %ymm13, %ymm9, %ymm6
     vmovdqu %ymm6, 32(%rdx)
     vmovdqu 64(%rcx), %ymm2
-    vpxor %ymm10, %ymm2, %ymm2
     vpxor %ymm12, %ymm2, %ymm2
+    vpxor %ymm10, %ymm2, %ymm2
     vpxor %ymm13, %ymm10, %ymm6
     vmovdqu %ymm6, 64(%rdx)
     vmovdqu 96(%rcx), %ymm3
-    vpxor %ymm11, %ymm3, %ymm3
     vpxor %ymm12, %ymm3, %ymm3
+    vpxor %ymm11, %ymm3, %ymm3
     vpxor %ymm13, %ymm11, %ymm6
     vmovdqu %ymm6, 96(%rdx)
     vbroadcasti128 16(%rdi), %ymm7
@@ -756,13 +758,13 @@ aes_gen_vaes256_xts_dec_k192_w4:
     .p2align 4
 .Laes_gen_vaes256_xts_dec_k192_w4_loop:
     vmovdqu 0(%rcx), %ymm0
-    vpxor %ymm6, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm6, %ymm0, %ymm0
     vpxor %ymm9, %ymm6, %ymm4
     vmovdqu %ymm4, 0(%rdx)
     vmovdqu 32(%rcx), %ymm1
-    vpxor %ymm7, %ymm1, %ymm1
     vpxor %ymm8, %ymm1, %ymm1
+    vpxor %ymm7, %ymm1, %ymm1
     vpxor %ymm9, %ymm7, %ymm4
     vmovdqu %ymm4, 32(%rdx)
     vbroadcasti128 16(%rdi), %ymm5
@@ -887,8 +889,8 @@ aes_gen_vaes256_xts_dec_k192_w2:
     .p2align 4
 .Laes_gen_vaes256_xts_dec_k192_w2_loop:
     vmovdqu 0(%rcx), %ymm0
-    vpxor %ymm5, %ymm0, %ymm0
     vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm5, %ymm0, %ymm0
     vpxor %ymm7, %ymm5, %ymm3
     vmovdqu %ymm3, 0(%rdx)
     vbroadcasti128 16(%rdi), %ymm4
@@ -945,7 +947,7 @@ aes_gen_vaes256_xts_dec_k192_w2:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: any count.
-# Requires: AESNI, PCLMUL, AVX.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 a block register's tweaks
@@ -985,27 +987,26 @@ aes_gen_vaes256_xts_dec_k192_w1:
     .p2align 4
 .Laes_gen_vaes256_xts_dec_k192_w1_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm5, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm5, %xmm0, %xmm0
     vpxor %xmm7, %xmm5, %xmm3
     vmovdqu %xmm3, 0(%rdx)
     vmovdqu 16(%rdi), %xmm4
     .byte 0xc4,0xe2,0x79,0xde,0xc4         # vaesdec %xmm4, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm4
-    vpsrlq $63, %xmm5, %xmm2
+    vpshufd $19, %xmm5, %xmm2
     .byte 0xc4,0xe2,0x79,0xde,0xc4         # vaesdec %xmm4, %xmm0, %xmm0
     vmovdqu 48(%rdi), %xmm4
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm2, %xmm3
     .byte 0xc4,0xe2,0x79,0xde,0xc4         # vaesdec %xmm4, %xmm0, %xmm0
+    vpsrad $31, %xmm2, %xmm2
     .byte 0xc4,0xc2,0x79,0xde,0xc7         # vaesdec %xmm15, %xmm0, %xmm0
-    vpslldq $8, %xmm2, %xmm2
     .byte 0xc4,0xc2,0x79,0xde,0xc6         # vaesdec %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
+    vpand .Lvaes256_xts_double(%rip), %xmm2, %xmm2
     .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
-    vpsllq $1, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xde,0xc2         # vaesdec %xmm10, %xmm0, %xmm0
-    vpxor %xmm3, %xmm5, %xmm5
+    vpaddq %xmm5, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xde,0xc1         # vaesdec %xmm9, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
     vpxor %xmm2, %xmm5, %xmm5
@@ -1102,23 +1103,23 @@ aes_gen_vaes256_xts_dec_k256_w8:
     .p2align 4
 .Laes_gen_vaes256_xts_dec_k256_w8_loop:
     vmovdqu 0(%rcx), %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm12, %ymm0, %ymm0
+    vpxor %ymm8, %ymm0, %ymm0
     vpxor %ymm13, %ymm8, %ymm6
     vmovdqu %ymm6, 0(%rdx)
     vmovdqu 32(%rcx), %ymm1
-    vpxor %ymm9, %ymm1, %ymm1
     vpxor %ymm12, %ymm1, %ymm1
+    vpxor %ymm9, %ymm1, %ymm1
     vpxor %ymm13, %ymm9, %ymm6
     vmovdqu %ymm6, 32(%rdx)
     vmovdqu 64(%rcx), %ymm2
-    vpxor %ymm10, %ymm2, %ymm2
     vpxor %ymm12, %ymm2, %ymm2
+    vpxor %ymm10, %ymm2, %ymm2
     vpxor %ymm13, %ymm10, %ymm6
     vmovdqu %ymm6, 64(%rdx)
     vmovdqu 96(%rcx), %ymm3
-    vpxor %ymm11, %ymm3, %ymm3
     vpxor %ymm12, %ymm3, %ymm3
+    vpxor %ymm11, %ymm3, %ymm3
     vpxor %ymm13, %ymm11, %ymm6
     vmovdqu %ymm6, 96(%rdx)
     vbroadcasti128 16(%rdi), %ymm7
@@ -1291,13 +1292,13 @@ aes_gen_vaes256_xts_dec_k256_w4:
     .p2align 4
 .Laes_gen_vaes256_xts_dec_k256_w4_loop:
     vmovdqu 0(%rcx), %ymm0
-    vpxor %ymm6, %ymm0, %ymm0
     vpxor %ymm8, %ymm0, %ymm0
+    vpxor %ymm6, %ymm0, %ymm0
     vpxor %ymm9, %ymm6, %ymm4
     vmovdqu %ymm4, 0(%rdx)
     vmovdqu 32(%rcx), %ymm1
-    vpxor %ymm7, %ymm1, %ymm1
     vpxor %ymm8, %ymm1, %ymm1
+    vpxor %ymm7, %ymm1, %ymm1
     vpxor %ymm9, %ymm7, %ymm4
     vmovdqu %ymm4, 32(%rdx)
     vbroadcasti128 16(%rdi), %ymm5
@@ -1428,8 +1429,8 @@ aes_gen_vaes256_xts_dec_k256_w2:
     .p2align 4
 .Laes_gen_vaes256_xts_dec_k256_w2_loop:
     vmovdqu 0(%rcx), %ymm0
-    vpxor %ymm5, %ymm0, %ymm0
     vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm5, %ymm0, %ymm0
     vpxor %ymm7, %ymm5, %ymm3
     vmovdqu %ymm3, 0(%rdx)
     vbroadcasti128 16(%rdi), %ymm4
@@ -1490,7 +1491,7 @@ aes_gen_vaes256_xts_dec_k256_w2:
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: any count.
-# Requires: AESNI, PCLMUL, AVX.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 a block register's tweaks
@@ -1530,30 +1531,29 @@ aes_gen_vaes256_xts_dec_k256_w1:
     .p2align 4
 .Laes_gen_vaes256_xts_dec_k256_w1_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm5, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
+    vpxor %xmm5, %xmm0, %xmm0
     vpxor %xmm7, %xmm5, %xmm3
     vmovdqu %xmm3, 0(%rdx)
     vmovdqu 16(%rdi), %xmm4
     .byte 0xc4,0xe2,0x79,0xde,0xc4         # vaesdec %xmm4, %xmm0, %xmm0
     vmovdqu 32(%rdi), %xmm4
-    vpsrlq $63, %xmm5, %xmm2
     .byte 0xc4,0xe2,0x79,0xde,0xc4         # vaesdec %xmm4, %xmm0, %xmm0
+    vpshufd $19, %xmm5, %xmm2
     vmovdqu 48(%rdi), %xmm4
     .byte 0xc4,0xe2,0x79,0xde,0xc4         # vaesdec %xmm4, %xmm0, %xmm0
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm2, %xmm3
     vmovdqu 64(%rdi), %xmm4
     .byte 0xc4,0xe2,0x79,0xde,0xc4         # vaesdec %xmm4, %xmm0, %xmm0
+    vpsrad $31, %xmm2, %xmm2
     vmovdqu 80(%rdi), %xmm4
-    vpslldq $8, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x79,0xde,0xc4         # vaesdec %xmm4, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xde,0xc7         # vaesdec %xmm15, %xmm0, %xmm0
+    vpand .Lvaes256_xts_double(%rip), %xmm2, %xmm2
     .byte 0xc4,0xc2,0x79,0xde,0xc6         # vaesdec %xmm14, %xmm0, %xmm0
-    vpsllq $1, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
-    vpxor %xmm3, %xmm5, %xmm5
+    vpaddq %xmm5, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xde,0xc2         # vaesdec %xmm10, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xde,0xc1         # vaesdec %xmm9, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0

@@ -438,20 +438,17 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     jae .Laes_gen_vaes512_gcm_dec_k128_w32_loop
 .Laes_gen_vaes512_gcm_dec_k128_w32_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm15
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm15
+    vpaddd %xmm8, %xmm15, %xmm15
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm15, %xmm15
     vmovdqu %xmm15, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k128_w32_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k128_w32_tail_done
+    jz .Laes_gen_vaes512_gcm_dec_k128_w32_tag_done
 .Laes_gen_vaes512_gcm_dec_k128_w32_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -475,21 +472,214 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm13
     vpxord %zmm13, %zmm11, %zmm11
 .Laes_gen_vaes512_gcm_dec_k128_w32_no_last:
+    cmp $256, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k128_w32_tail_past4
+    vmovdqa64 %zmm8, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
+    vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm8, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
+    vpaddd .Lvaes512_gcm_inc4+192(%rip), %zmm8, %zmm3
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
+    vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm8, %zmm8
+    vpxord %zmm17, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm17, %zmm2, %zmm2
+    vpxord %zmm17, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm27, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xdb    # vaesenc %zmm27, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm26, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xda    # vaesenc %zmm26, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm25, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xd9    # vaesenc %zmm25, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm24, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xd8    # vaesenc %zmm24, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm23, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm23, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm22, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xde    # vaesenc %zmm22, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm21, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm21, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdd,0xd2    # vaesenclast %zmm18, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdd,0xda    # vaesenclast %zmm18, %zmm3, %zmm3
+    vmovdqu64 (%r8), %zmm13
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 64(%r8), %zmm13
+    vpxord %zmm13, %zmm1, %zmm1
+    vmovdqu64 %zmm1, 64(%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 128(%r8), %zmm13
+    vpxord %zmm13, %zmm2, %zmm2
+    vmovdqu64 %zmm2, 128(%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 128(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 128(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1152(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 192(%r8), %zmm13
+    vpxord %zmm13, %zmm3, %zmm3
+    vmovdqu64 %zmm3, 192(%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 192(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 192(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1216(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    add $256, %r8
+    add $256, %rcx
+    add $256, %r11
+    sub $256, %r9
+.Laes_gen_vaes512_gcm_dec_k128_w32_tail_past4:
+    cmp $128, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k128_w32_tail_past2
+    vmovdqa64 %zmm8, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
+    vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm8, %zmm8
+    vpxord %zmm17, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
+    vmovdqu64 (%r8), %zmm13
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 64(%r8), %zmm13
+    vpxord %zmm13, %zmm1, %zmm1
+    vmovdqu64 %zmm1, 64(%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    add $128, %r8
+    add $128, %rcx
+    add $128, %r11
+    sub $128, %r9
+.Laes_gen_vaes512_gcm_dec_k128_w32_tail_past2:
+    cmp $64, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k128_w32_tail_past1
+    vmovdqa64 %zmm8, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm8
+    vpxord %zmm17, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm13
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes512_gcm_dec_k128_w32_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k128_w32_reduce
-    .p2align 4
-.Laes_gen_vaes512_gcm_dec_k128_w32_tail_loop:
-    mov $-1, %rax
-    cmp $64, %r9
-    jae .Laes_gen_vaes512_gcm_dec_k128_w32_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
-.Laes_gen_vaes512_gcm_dec_k128_w32_tail_full:
     kmovq %rax, %k1
     vmovdqa64 %zmm8, %zmm0
-    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm8
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm8
     vpxord %zmm17, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
@@ -513,11 +703,6 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     vpxord %zmm16, %zmm13, %zmm13
     vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
-    add $64, %r8
-    add $64, %rcx
-    add $64, %r11
-    sub $64, %r9
-    ja .Laes_gen_vaes512_gcm_dec_k128_w32_tail_loop
 .Laes_gen_vaes512_gcm_dec_k128_w32_reduce:
     vpternlogq $150, %zmm10, %zmm12, %zmm11
     vbroadcasti32x4 .Lgcm_fold(%rip), %zmm15
@@ -539,9 +724,11 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     vmovdqu %xmm13, 48(%rdx)
     vpxor %xmm13, %xmm13, %xmm13
     vmovdqu %xmm13, 32(%rdx)
+    vmovdqu %xmm13, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w32_tail_done
 .Laes_gen_vaes512_gcm_dec_k128_w32_tag_done:
-.Laes_gen_vaes512_gcm_dec_k128_w32_tail_done:
     vmovdqu %xmm12, (%rdx)
+.Laes_gen_vaes512_gcm_dec_k128_w32_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -781,20 +968,17 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     jae .Laes_gen_vaes512_gcm_dec_k128_w16_loop
 .Laes_gen_vaes512_gcm_dec_k128_w16_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm11
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm11
+    vpaddd %xmm4, %xmm11, %xmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k128_w16_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k128_w16_tail_done
+    jz .Laes_gen_vaes512_gcm_dec_k128_w16_tag_done
 .Laes_gen_vaes512_gcm_dec_k128_w16_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -818,21 +1002,106 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxord %zmm9, %zmm7, %zmm7
 .Laes_gen_vaes512_gcm_dec_k128_w16_no_last:
+    cmp $128, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k128_w16_tail_past2
+    vmovdqa64 %zmm4, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
+    vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm4, %zmm4
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm13, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xce    # vaesenclast %zmm14, %zmm1, %zmm1
+    vmovdqu64 (%r8), %zmm9
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    vmovdqu64 64(%r8), %zmm9
+    vpxord %zmm9, %zmm1, %zmm1
+    vmovdqu64 %zmm1, 64(%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vpclmulqdq $0, 64(%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, 64(%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1088(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    add $128, %r8
+    add $128, %rcx
+    add $128, %r11
+    sub $128, %r9
+.Laes_gen_vaes512_gcm_dec_k128_w16_tail_past2:
+    cmp $64, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k128_w16_tail_past1
+    vmovdqa64 %zmm4, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
+    vpxord %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm9
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes512_gcm_dec_k128_w16_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k128_w16_reduce
-    .p2align 4
-.Laes_gen_vaes512_gcm_dec_k128_w16_tail_loop:
-    mov $-1, %rax
-    cmp $64, %r9
-    jae .Laes_gen_vaes512_gcm_dec_k128_w16_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
-.Laes_gen_vaes512_gcm_dec_k128_w16_tail_full:
     kmovq %rax, %k1
     vmovdqa64 %zmm4, %zmm0
-    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
     vpxord %zmm13, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
@@ -856,11 +1125,6 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     vpxord %zmm12, %zmm9, %zmm9
     vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
-    add $64, %r8
-    add $64, %rcx
-    add $64, %r11
-    sub $64, %r9
-    ja .Laes_gen_vaes512_gcm_dec_k128_w16_tail_loop
 .Laes_gen_vaes512_gcm_dec_k128_w16_reduce:
     vpternlogq $150, %zmm6, %zmm8, %zmm7
     vbroadcasti32x4 .Lgcm_fold(%rip), %zmm11
@@ -882,9 +1146,11 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     vmovdqu %xmm9, 48(%rdx)
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w16_tail_done
 .Laes_gen_vaes512_gcm_dec_k128_w16_tag_done:
-.Laes_gen_vaes512_gcm_dec_k128_w16_tail_done:
     vmovdqu %xmm8, (%rdx)
+.Laes_gen_vaes512_gcm_dec_k128_w16_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1069,20 +1335,17 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     jae .Laes_gen_vaes512_gcm_dec_k128_w8_loop
 .Laes_gen_vaes512_gcm_dec_k128_w8_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm2, %xmm9
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm9
+    vpaddd %xmm2, %xmm9, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
     vmovdqu %xmm9, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k128_w8_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k128_w8_tail_done
+    jz .Laes_gen_vaes512_gcm_dec_k128_w8_tag_done
 .Laes_gen_vaes512_gcm_dec_k128_w8_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -1106,21 +1369,48 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
     vpxord %zmm7, %zmm5, %zmm5
 .Laes_gen_vaes512_gcm_dec_k128_w8_no_last:
+    cmp $64, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k128_w8_tail_past1
+    vmovdqa64 %zmm2, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
+    vpxord %zmm11, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm12, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm7
+    vpxord %zmm7, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
+    vpclmulqdq $0, (%r11), %zmm7, %zmm10
+    vpxord %zmm10, %zmm4, %zmm4
+    vpclmulqdq $17, (%r11), %zmm7, %zmm10
+    vpxord %zmm10, %zmm6, %zmm6
+    vpshufd $78, %zmm7, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vpclmulqdq $0, 1024(%r11), %zmm7, %zmm7
+    vpxord %zmm7, %zmm5, %zmm5
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes512_gcm_dec_k128_w8_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k128_w8_reduce
-    .p2align 4
-.Laes_gen_vaes512_gcm_dec_k128_w8_tail_loop:
-    mov $-1, %rax
-    cmp $64, %r9
-    jae .Laes_gen_vaes512_gcm_dec_k128_w8_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
-.Laes_gen_vaes512_gcm_dec_k128_w8_tail_full:
     kmovq %rax, %k1
     vmovdqa64 %zmm2, %zmm0
-    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
     vpxord %zmm11, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
@@ -1144,11 +1434,6 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     vpxord %zmm10, %zmm7, %zmm7
     vpclmulqdq $0, 1024(%r11), %zmm7, %zmm7
     vpxord %zmm7, %zmm5, %zmm5
-    add $64, %r8
-    add $64, %rcx
-    add $64, %r11
-    sub $64, %r9
-    ja .Laes_gen_vaes512_gcm_dec_k128_w8_tail_loop
 .Laes_gen_vaes512_gcm_dec_k128_w8_reduce:
     vpternlogq $150, %zmm4, %zmm6, %zmm5
     vbroadcasti32x4 .Lgcm_fold(%rip), %zmm9
@@ -1170,9 +1455,11 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     vmovdqu %xmm7, 48(%rdx)
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, 32(%rdx)
+    vmovdqu %xmm7, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w8_tail_done
 .Laes_gen_vaes512_gcm_dec_k128_w8_tag_done:
-.Laes_gen_vaes512_gcm_dec_k128_w8_tail_done:
     vmovdqu %xmm6, (%rdx)
+.Laes_gen_vaes512_gcm_dec_k128_w8_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1404,20 +1691,17 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     jae .Laes_gen_vaes512_gcm_dec_k128_w4_loop
 .Laes_gen_vaes512_gcm_dec_k128_w4_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm11
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm11
+    vpaddd %xmm4, %xmm11, %xmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k128_w4_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k128_w4_tail_done
+    jz .Laes_gen_vaes512_gcm_dec_k128_w4_tag_done
 .Laes_gen_vaes512_gcm_dec_k128_w4_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -1441,21 +1725,106 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
 .Laes_gen_vaes512_gcm_dec_k128_w4_no_last:
+    cmp $32, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k128_w4_tail_past2
+    vmovdqa %xmm4, %xmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
+    vpaddd .Lvaes512_gcm_inc1+32(%rip), %xmm4, %xmm4
+    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm13, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcf    # vaesenc %xmm23, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xce    # vaesenc %xmm22, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu 16(%r8), %xmm9
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu %xmm1, 16(%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 16(%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, 16(%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_vaes512_gcm_dec_k128_w4_tail_past2:
+    cmp $16, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k128_w4_tail_past1
+    vmovdqa %xmm4, %xmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_vaes512_gcm_dec_k128_w4_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k128_w4_reduce
-    .p2align 4
-.Laes_gen_vaes512_gcm_dec_k128_w4_tail_loop:
-    mov $-1, %rax
-    cmp $16, %r9
-    jae .Laes_gen_vaes512_gcm_dec_k128_w4_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
-.Laes_gen_vaes512_gcm_dec_k128_w4_tail_full:
     kmovq %rax, %k1
     vmovdqa %xmm4, %xmm0
-    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
     vpxor %xmm13, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
@@ -1479,11 +1848,6 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
-    add $16, %r8
-    add $16, %rcx
-    add $16, %r11
-    sub $16, %r9
-    ja .Laes_gen_vaes512_gcm_dec_k128_w4_tail_loop
 .Laes_gen_vaes512_gcm_dec_k128_w4_reduce:
     vpxor %xmm6, %xmm7, %xmm7
     vpxor %xmm8, %xmm7, %xmm7
@@ -1503,9 +1867,11 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     vmovdqu %xmm9, 48(%rdx)
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w4_tail_done
 .Laes_gen_vaes512_gcm_dec_k128_w4_tag_done:
-.Laes_gen_vaes512_gcm_dec_k128_w4_tail_done:
     vmovdqu %xmm8, (%rdx)
+.Laes_gen_vaes512_gcm_dec_k128_w4_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1658,20 +2024,17 @@ aes_gen_vaes512_gcm_dec_k128_w1:
     jae .Laes_gen_vaes512_gcm_dec_k128_w1_loop
 .Laes_gen_vaes512_gcm_dec_k128_w1_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm8
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm8
+    vpaddd %xmm1, %xmm8, %xmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
     vmovdqu %xmm8, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k128_w1_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k128_w1_tail_done
+    jz .Laes_gen_vaes512_gcm_dec_k128_w1_tag_done
 .Laes_gen_vaes512_gcm_dec_k128_w1_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -1697,19 +2060,13 @@ aes_gen_vaes512_gcm_dec_k128_w1:
 .Laes_gen_vaes512_gcm_dec_k128_w1_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k128_w1_reduce
-    .p2align 4
-.Laes_gen_vaes512_gcm_dec_k128_w1_tail_loop:
-    mov $-1, %rax
-    cmp $16, %r9
-    jae .Laes_gen_vaes512_gcm_dec_k128_w1_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
-.Laes_gen_vaes512_gcm_dec_k128_w1_tail_full:
     kmovq %rax, %k1
     vmovdqa %xmm1, %xmm0
-    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpxor %xmm10, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
@@ -1733,11 +2090,6 @@ aes_gen_vaes512_gcm_dec_k128_w1:
     vpxor %xmm9, %xmm6, %xmm6
     vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
-    add $16, %r8
-    add $16, %rcx
-    add $16, %r11
-    sub $16, %r9
-    ja .Laes_gen_vaes512_gcm_dec_k128_w1_tail_loop
 .Laes_gen_vaes512_gcm_dec_k128_w1_reduce:
     vpxor %xmm3, %xmm4, %xmm4
     vpxor %xmm5, %xmm4, %xmm4
@@ -1757,9 +2109,11 @@ aes_gen_vaes512_gcm_dec_k128_w1:
     vmovdqu %xmm6, 48(%rdx)
     vpxor %xmm6, %xmm6, %xmm6
     vmovdqu %xmm6, 32(%rdx)
+    vmovdqu %xmm6, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w1_tail_done
 .Laes_gen_vaes512_gcm_dec_k128_w1_tag_done:
-.Laes_gen_vaes512_gcm_dec_k128_w1_tail_done:
     vmovdqu %xmm5, (%rdx)
+.Laes_gen_vaes512_gcm_dec_k128_w1_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2116,20 +2470,17 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     jae .Laes_gen_vaes512_gcm_dec_k192_w32_loop
 .Laes_gen_vaes512_gcm_dec_k192_w32_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm15
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm15
+    vpaddd %xmm8, %xmm15, %xmm15
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm15, %xmm15
     vmovdqu %xmm15, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k192_w32_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k192_w32_tail_done
+    jz .Laes_gen_vaes512_gcm_dec_k192_w32_tag_done
 .Laes_gen_vaes512_gcm_dec_k192_w32_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -2153,21 +2504,228 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm13
     vpxord %zmm13, %zmm11, %zmm11
 .Laes_gen_vaes512_gcm_dec_k192_w32_no_last:
+    cmp $256, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k192_w32_tail_past4
+    vmovdqa64 %zmm8, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
+    vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm8, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
+    vpaddd .Lvaes512_gcm_inc4+192(%rip), %zmm8, %zmm3
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
+    vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm8, %zmm8
+    vpxord %zmm17, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm17, %zmm2, %zmm2
+    vpxord %zmm17, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcd    # vaesenc %zmm29, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm29, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xdd    # vaesenc %zmm29, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm28, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xdc    # vaesenc %zmm28, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm27, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xdb    # vaesenc %zmm27, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm26, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xda    # vaesenc %zmm26, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm25, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xd9    # vaesenc %zmm25, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm24, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xd8    # vaesenc %zmm24, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm23, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm23, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm22, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xde    # vaesenc %zmm22, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm21, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm21, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdd,0xd2    # vaesenclast %zmm18, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdd,0xda    # vaesenclast %zmm18, %zmm3, %zmm3
+    vmovdqu64 (%r8), %zmm13
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 64(%r8), %zmm13
+    vpxord %zmm13, %zmm1, %zmm1
+    vmovdqu64 %zmm1, 64(%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 128(%r8), %zmm13
+    vpxord %zmm13, %zmm2, %zmm2
+    vmovdqu64 %zmm2, 128(%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 128(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 128(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1152(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 192(%r8), %zmm13
+    vpxord %zmm13, %zmm3, %zmm3
+    vmovdqu64 %zmm3, 192(%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 192(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 192(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1216(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    add $256, %r8
+    add $256, %rcx
+    add $256, %r11
+    sub $256, %r9
+.Laes_gen_vaes512_gcm_dec_k192_w32_tail_past4:
+    cmp $128, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k192_w32_tail_past2
+    vmovdqa64 %zmm8, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
+    vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm8, %zmm8
+    vpxord %zmm17, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcd    # vaesenc %zmm29, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
+    vmovdqu64 (%r8), %zmm13
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 64(%r8), %zmm13
+    vpxord %zmm13, %zmm1, %zmm1
+    vmovdqu64 %zmm1, 64(%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    add $128, %r8
+    add $128, %rcx
+    add $128, %r11
+    sub $128, %r9
+.Laes_gen_vaes512_gcm_dec_k192_w32_tail_past2:
+    cmp $64, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k192_w32_tail_past1
+    vmovdqa64 %zmm8, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm8
+    vpxord %zmm17, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm13
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes512_gcm_dec_k192_w32_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k192_w32_reduce
-    .p2align 4
-.Laes_gen_vaes512_gcm_dec_k192_w32_tail_loop:
-    mov $-1, %rax
-    cmp $64, %r9
-    jae .Laes_gen_vaes512_gcm_dec_k192_w32_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
-.Laes_gen_vaes512_gcm_dec_k192_w32_tail_full:
     kmovq %rax, %k1
     vmovdqa64 %zmm8, %zmm0
-    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm8
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm8
     vpxord %zmm17, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
@@ -2193,11 +2751,6 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     vpxord %zmm16, %zmm13, %zmm13
     vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
-    add $64, %r8
-    add $64, %rcx
-    add $64, %r11
-    sub $64, %r9
-    ja .Laes_gen_vaes512_gcm_dec_k192_w32_tail_loop
 .Laes_gen_vaes512_gcm_dec_k192_w32_reduce:
     vpternlogq $150, %zmm10, %zmm12, %zmm11
     vbroadcasti32x4 .Lgcm_fold(%rip), %zmm15
@@ -2219,9 +2772,11 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     vmovdqu %xmm13, 48(%rdx)
     vpxor %xmm13, %xmm13, %xmm13
     vmovdqu %xmm13, 32(%rdx)
+    vmovdqu %xmm13, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w32_tail_done
 .Laes_gen_vaes512_gcm_dec_k192_w32_tag_done:
-.Laes_gen_vaes512_gcm_dec_k192_w32_tail_done:
     vmovdqu %xmm12, (%rdx)
+.Laes_gen_vaes512_gcm_dec_k192_w32_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2477,20 +3032,17 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     jae .Laes_gen_vaes512_gcm_dec_k192_w16_loop
 .Laes_gen_vaes512_gcm_dec_k192_w16_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm11
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm11
+    vpaddd %xmm4, %xmm11, %xmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k192_w16_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k192_w16_tail_done
+    jz .Laes_gen_vaes512_gcm_dec_k192_w16_tag_done
 .Laes_gen_vaes512_gcm_dec_k192_w16_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -2514,21 +3066,112 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxord %zmm9, %zmm7, %zmm7
 .Laes_gen_vaes512_gcm_dec_k192_w16_no_last:
+    cmp $128, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k192_w16_tail_past2
+    vmovdqa64 %zmm4, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
+    vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm4, %zmm4
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm13, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xce    # vaesenclast %zmm14, %zmm1, %zmm1
+    vmovdqu64 (%r8), %zmm9
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    vmovdqu64 64(%r8), %zmm9
+    vpxord %zmm9, %zmm1, %zmm1
+    vmovdqu64 %zmm1, 64(%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vpclmulqdq $0, 64(%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, 64(%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1088(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    add $128, %r8
+    add $128, %rcx
+    add $128, %r11
+    sub $128, %r9
+.Laes_gen_vaes512_gcm_dec_k192_w16_tail_past2:
+    cmp $64, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k192_w16_tail_past1
+    vmovdqa64 %zmm4, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
+    vpxord %zmm13, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm9
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes512_gcm_dec_k192_w16_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k192_w16_reduce
-    .p2align 4
-.Laes_gen_vaes512_gcm_dec_k192_w16_tail_loop:
-    mov $-1, %rax
-    cmp $64, %r9
-    jae .Laes_gen_vaes512_gcm_dec_k192_w16_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
-.Laes_gen_vaes512_gcm_dec_k192_w16_tail_full:
     kmovq %rax, %k1
     vmovdqa64 %zmm4, %zmm0
-    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
     vpxord %zmm13, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
@@ -2554,11 +3197,6 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     vpxord %zmm12, %zmm9, %zmm9
     vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
-    add $64, %r8
-    add $64, %rcx
-    add $64, %r11
-    sub $64, %r9
-    ja .Laes_gen_vaes512_gcm_dec_k192_w16_tail_loop
 .Laes_gen_vaes512_gcm_dec_k192_w16_reduce:
     vpternlogq $150, %zmm6, %zmm8, %zmm7
     vbroadcasti32x4 .Lgcm_fold(%rip), %zmm11
@@ -2580,9 +3218,11 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     vmovdqu %xmm9, 48(%rdx)
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w16_tail_done
 .Laes_gen_vaes512_gcm_dec_k192_w16_tag_done:
-.Laes_gen_vaes512_gcm_dec_k192_w16_tail_done:
     vmovdqu %xmm8, (%rdx)
+.Laes_gen_vaes512_gcm_dec_k192_w16_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2779,20 +3419,17 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     jae .Laes_gen_vaes512_gcm_dec_k192_w8_loop
 .Laes_gen_vaes512_gcm_dec_k192_w8_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm2, %xmm9
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm9
+    vpaddd %xmm2, %xmm9, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
     vmovdqu %xmm9, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k192_w8_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k192_w8_tail_done
+    jz .Laes_gen_vaes512_gcm_dec_k192_w8_tag_done
 .Laes_gen_vaes512_gcm_dec_k192_w8_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -2816,21 +3453,50 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
     vpxord %zmm7, %zmm5, %zmm5
 .Laes_gen_vaes512_gcm_dec_k192_w8_no_last:
+    cmp $64, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k192_w8_tail_past1
+    vmovdqa64 %zmm2, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
+    vpxord %zmm11, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm12, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm7
+    vpxord %zmm7, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
+    vpclmulqdq $0, (%r11), %zmm7, %zmm10
+    vpxord %zmm10, %zmm4, %zmm4
+    vpclmulqdq $17, (%r11), %zmm7, %zmm10
+    vpxord %zmm10, %zmm6, %zmm6
+    vpshufd $78, %zmm7, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vpclmulqdq $0, 1024(%r11), %zmm7, %zmm7
+    vpxord %zmm7, %zmm5, %zmm5
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes512_gcm_dec_k192_w8_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k192_w8_reduce
-    .p2align 4
-.Laes_gen_vaes512_gcm_dec_k192_w8_tail_loop:
-    mov $-1, %rax
-    cmp $64, %r9
-    jae .Laes_gen_vaes512_gcm_dec_k192_w8_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
-.Laes_gen_vaes512_gcm_dec_k192_w8_tail_full:
     kmovq %rax, %k1
     vmovdqa64 %zmm2, %zmm0
-    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
     vpxord %zmm11, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
@@ -2856,11 +3522,6 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     vpxord %zmm10, %zmm7, %zmm7
     vpclmulqdq $0, 1024(%r11), %zmm7, %zmm7
     vpxord %zmm7, %zmm5, %zmm5
-    add $64, %r8
-    add $64, %rcx
-    add $64, %r11
-    sub $64, %r9
-    ja .Laes_gen_vaes512_gcm_dec_k192_w8_tail_loop
 .Laes_gen_vaes512_gcm_dec_k192_w8_reduce:
     vpternlogq $150, %zmm4, %zmm6, %zmm5
     vbroadcasti32x4 .Lgcm_fold(%rip), %zmm9
@@ -2882,9 +3543,11 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     vmovdqu %xmm7, 48(%rdx)
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, 32(%rdx)
+    vmovdqu %xmm7, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w8_tail_done
 .Laes_gen_vaes512_gcm_dec_k192_w8_tag_done:
-.Laes_gen_vaes512_gcm_dec_k192_w8_tail_done:
     vmovdqu %xmm6, (%rdx)
+.Laes_gen_vaes512_gcm_dec_k192_w8_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3132,20 +3795,17 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     jae .Laes_gen_vaes512_gcm_dec_k192_w4_loop
 .Laes_gen_vaes512_gcm_dec_k192_w4_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm11
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm11
+    vpaddd %xmm4, %xmm11, %xmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k192_w4_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k192_w4_tail_done
+    jz .Laes_gen_vaes512_gcm_dec_k192_w4_tag_done
 .Laes_gen_vaes512_gcm_dec_k192_w4_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -3169,21 +3829,112 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
 .Laes_gen_vaes512_gcm_dec_k192_w4_no_last:
+    cmp $32, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k192_w4_tail_past2
+    vmovdqa %xmm4, %xmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
+    vpaddd .Lvaes512_gcm_inc1+32(%rip), %xmm4, %xmm4
+    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm13, %xmm1, %xmm1
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xc9    # vaesenc %xmm25, %xmm1, %xmm1
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xc8    # vaesenc %xmm24, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcf    # vaesenc %xmm23, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xce    # vaesenc %xmm22, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu 16(%r8), %xmm9
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu %xmm1, 16(%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 16(%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, 16(%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_vaes512_gcm_dec_k192_w4_tail_past2:
+    cmp $16, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k192_w4_tail_past1
+    vmovdqa %xmm4, %xmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_vaes512_gcm_dec_k192_w4_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k192_w4_reduce
-    .p2align 4
-.Laes_gen_vaes512_gcm_dec_k192_w4_tail_loop:
-    mov $-1, %rax
-    cmp $16, %r9
-    jae .Laes_gen_vaes512_gcm_dec_k192_w4_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
-.Laes_gen_vaes512_gcm_dec_k192_w4_tail_full:
     kmovq %rax, %k1
     vmovdqa %xmm4, %xmm0
-    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
     vpxor %xmm13, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
@@ -3209,11 +3960,6 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
-    add $16, %r8
-    add $16, %rcx
-    add $16, %r11
-    sub $16, %r9
-    ja .Laes_gen_vaes512_gcm_dec_k192_w4_tail_loop
 .Laes_gen_vaes512_gcm_dec_k192_w4_reduce:
     vpxor %xmm6, %xmm7, %xmm7
     vpxor %xmm8, %xmm7, %xmm7
@@ -3233,9 +3979,11 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     vmovdqu %xmm9, 48(%rdx)
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w4_tail_done
 .Laes_gen_vaes512_gcm_dec_k192_w4_tag_done:
-.Laes_gen_vaes512_gcm_dec_k192_w4_tail_done:
     vmovdqu %xmm8, (%rdx)
+.Laes_gen_vaes512_gcm_dec_k192_w4_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3398,20 +4146,17 @@ aes_gen_vaes512_gcm_dec_k192_w1:
     jae .Laes_gen_vaes512_gcm_dec_k192_w1_loop
 .Laes_gen_vaes512_gcm_dec_k192_w1_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm8
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm8
+    vpaddd %xmm1, %xmm8, %xmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
     vmovdqu %xmm8, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k192_w1_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k192_w1_tail_done
+    jz .Laes_gen_vaes512_gcm_dec_k192_w1_tag_done
 .Laes_gen_vaes512_gcm_dec_k192_w1_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -3437,19 +4182,13 @@ aes_gen_vaes512_gcm_dec_k192_w1:
 .Laes_gen_vaes512_gcm_dec_k192_w1_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k192_w1_reduce
-    .p2align 4
-.Laes_gen_vaes512_gcm_dec_k192_w1_tail_loop:
-    mov $-1, %rax
-    cmp $16, %r9
-    jae .Laes_gen_vaes512_gcm_dec_k192_w1_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
-.Laes_gen_vaes512_gcm_dec_k192_w1_tail_full:
     kmovq %rax, %k1
     vmovdqa %xmm1, %xmm0
-    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpxor %xmm10, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
@@ -3475,11 +4214,6 @@ aes_gen_vaes512_gcm_dec_k192_w1:
     vpxor %xmm9, %xmm6, %xmm6
     vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
-    add $16, %r8
-    add $16, %rcx
-    add $16, %r11
-    sub $16, %r9
-    ja .Laes_gen_vaes512_gcm_dec_k192_w1_tail_loop
 .Laes_gen_vaes512_gcm_dec_k192_w1_reduce:
     vpxor %xmm3, %xmm4, %xmm4
     vpxor %xmm5, %xmm4, %xmm4
@@ -3499,9 +4233,11 @@ aes_gen_vaes512_gcm_dec_k192_w1:
     vmovdqu %xmm6, 48(%rdx)
     vpxor %xmm6, %xmm6, %xmm6
     vmovdqu %xmm6, 32(%rdx)
+    vmovdqu %xmm6, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w1_tail_done
 .Laes_gen_vaes512_gcm_dec_k192_w1_tag_done:
-.Laes_gen_vaes512_gcm_dec_k192_w1_tail_done:
     vmovdqu %xmm5, (%rdx)
+.Laes_gen_vaes512_gcm_dec_k192_w1_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3882,20 +4618,17 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     jae .Laes_gen_vaes512_gcm_dec_k256_w32_loop
 .Laes_gen_vaes512_gcm_dec_k256_w32_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm15
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm15
+    vpaddd %xmm8, %xmm15, %xmm15
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm15, %xmm15
     vmovdqu %xmm15, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k256_w32_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k256_w32_tail_done
+    jz .Laes_gen_vaes512_gcm_dec_k256_w32_tag_done
 .Laes_gen_vaes512_gcm_dec_k256_w32_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -3919,21 +4652,242 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm13
     vpxord %zmm13, %zmm11, %zmm11
 .Laes_gen_vaes512_gcm_dec_k256_w32_no_last:
+    cmp $256, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k256_w32_tail_past4
+    vmovdqa64 %zmm8, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
+    vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm8, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
+    vpaddd .Lvaes512_gcm_inc4+192(%rip), %zmm8, %zmm3
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
+    vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm8, %zmm8
+    vpxord %zmm17, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm17, %zmm2, %zmm2
+    vpxord %zmm17, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm31, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcf    # vaesenc %zmm31, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm31, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xdf    # vaesenc %zmm31, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm30, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xce    # vaesenc %zmm30, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm30, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xde    # vaesenc %zmm30, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcd    # vaesenc %zmm29, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm29, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xdd    # vaesenc %zmm29, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm28, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xdc    # vaesenc %zmm28, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm27, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xdb    # vaesenc %zmm27, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm26, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xda    # vaesenc %zmm26, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm25, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xd9    # vaesenc %zmm25, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm24, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xd8    # vaesenc %zmm24, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm23, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm23, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm22, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xde    # vaesenc %zmm22, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm21, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm21, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdd,0xd2    # vaesenclast %zmm18, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdd,0xda    # vaesenclast %zmm18, %zmm3, %zmm3
+    vmovdqu64 (%r8), %zmm13
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 64(%r8), %zmm13
+    vpxord %zmm13, %zmm1, %zmm1
+    vmovdqu64 %zmm1, 64(%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 128(%r8), %zmm13
+    vpxord %zmm13, %zmm2, %zmm2
+    vmovdqu64 %zmm2, 128(%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 128(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 128(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1152(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 192(%r8), %zmm13
+    vpxord %zmm13, %zmm3, %zmm3
+    vmovdqu64 %zmm3, 192(%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 192(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 192(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1216(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    add $256, %r8
+    add $256, %rcx
+    add $256, %r11
+    sub $256, %r9
+.Laes_gen_vaes512_gcm_dec_k256_w32_tail_past4:
+    cmp $128, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k256_w32_tail_past2
+    vmovdqa64 %zmm8, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
+    vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm8, %zmm8
+    vpxord %zmm17, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm31, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcf    # vaesenc %zmm31, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm30, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xce    # vaesenc %zmm30, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcd    # vaesenc %zmm29, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
+    vmovdqu64 (%r8), %zmm13
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 64(%r8), %zmm13
+    vpxord %zmm13, %zmm1, %zmm1
+    vmovdqu64 %zmm1, 64(%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    add $128, %r8
+    add $128, %rcx
+    add $128, %r11
+    sub $128, %r9
+.Laes_gen_vaes512_gcm_dec_k256_w32_tail_past2:
+    cmp $64, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k256_w32_tail_past1
+    vmovdqa64 %zmm8, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm8
+    vpxord %zmm17, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm31, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm30, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm13
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes512_gcm_dec_k256_w32_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k256_w32_reduce
-    .p2align 4
-.Laes_gen_vaes512_gcm_dec_k256_w32_tail_loop:
-    mov $-1, %rax
-    cmp $64, %r9
-    jae .Laes_gen_vaes512_gcm_dec_k256_w32_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
-.Laes_gen_vaes512_gcm_dec_k256_w32_tail_full:
     kmovq %rax, %k1
     vmovdqa64 %zmm8, %zmm0
-    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm8
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm8
     vpxord %zmm17, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm31, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm30, %zmm0, %zmm0
@@ -3961,11 +4915,6 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     vpxord %zmm16, %zmm13, %zmm13
     vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
-    add $64, %r8
-    add $64, %rcx
-    add $64, %r11
-    sub $64, %r9
-    ja .Laes_gen_vaes512_gcm_dec_k256_w32_tail_loop
 .Laes_gen_vaes512_gcm_dec_k256_w32_reduce:
     vpternlogq $150, %zmm10, %zmm12, %zmm11
     vbroadcasti32x4 .Lgcm_fold(%rip), %zmm15
@@ -3987,9 +4936,11 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     vmovdqu %xmm13, 48(%rdx)
     vpxor %xmm13, %xmm13, %xmm13
     vmovdqu %xmm13, 32(%rdx)
+    vmovdqu %xmm13, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w32_tail_done
 .Laes_gen_vaes512_gcm_dec_k256_w32_tag_done:
-.Laes_gen_vaes512_gcm_dec_k256_w32_tail_done:
     vmovdqu %xmm12, (%rdx)
+.Laes_gen_vaes512_gcm_dec_k256_w32_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4261,20 +5212,17 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     jae .Laes_gen_vaes512_gcm_dec_k256_w16_loop
 .Laes_gen_vaes512_gcm_dec_k256_w16_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm11
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm11
+    vpaddd %xmm4, %xmm11, %xmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k256_w16_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k256_w16_tail_done
+    jz .Laes_gen_vaes512_gcm_dec_k256_w16_tag_done
 .Laes_gen_vaes512_gcm_dec_k256_w16_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -4298,21 +5246,118 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxord %zmm9, %zmm7, %zmm7
 .Laes_gen_vaes512_gcm_dec_k256_w16_no_last:
+    cmp $128, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k256_w16_tail_past2
+    vmovdqa64 %zmm4, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
+    vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm4, %zmm4
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm13, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xce    # vaesenclast %zmm14, %zmm1, %zmm1
+    vmovdqu64 (%r8), %zmm9
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    vmovdqu64 64(%r8), %zmm9
+    vpxord %zmm9, %zmm1, %zmm1
+    vmovdqu64 %zmm1, 64(%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vpclmulqdq $0, 64(%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, 64(%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1088(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    add $128, %r8
+    add $128, %rcx
+    add $128, %r11
+    sub $128, %r9
+.Laes_gen_vaes512_gcm_dec_k256_w16_tail_past2:
+    cmp $64, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k256_w16_tail_past1
+    vmovdqa64 %zmm4, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
+    vpxord %zmm13, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm9
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes512_gcm_dec_k256_w16_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k256_w16_reduce
-    .p2align 4
-.Laes_gen_vaes512_gcm_dec_k256_w16_tail_loop:
-    mov $-1, %rax
-    cmp $64, %r9
-    jae .Laes_gen_vaes512_gcm_dec_k256_w16_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
-.Laes_gen_vaes512_gcm_dec_k256_w16_tail_full:
     kmovq %rax, %k1
     vmovdqa64 %zmm4, %zmm0
-    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
     vpxord %zmm13, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
@@ -4340,11 +5385,6 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     vpxord %zmm12, %zmm9, %zmm9
     vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
-    add $64, %r8
-    add $64, %rcx
-    add $64, %r11
-    sub $64, %r9
-    ja .Laes_gen_vaes512_gcm_dec_k256_w16_tail_loop
 .Laes_gen_vaes512_gcm_dec_k256_w16_reduce:
     vpternlogq $150, %zmm6, %zmm8, %zmm7
     vbroadcasti32x4 .Lgcm_fold(%rip), %zmm11
@@ -4366,9 +5406,11 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     vmovdqu %xmm9, 48(%rdx)
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w16_tail_done
 .Laes_gen_vaes512_gcm_dec_k256_w16_tag_done:
-.Laes_gen_vaes512_gcm_dec_k256_w16_tail_done:
     vmovdqu %xmm8, (%rdx)
+.Laes_gen_vaes512_gcm_dec_k256_w16_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4577,20 +5619,17 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     jae .Laes_gen_vaes512_gcm_dec_k256_w8_loop
 .Laes_gen_vaes512_gcm_dec_k256_w8_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm2, %xmm9
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm9
+    vpaddd %xmm2, %xmm9, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
     vmovdqu %xmm9, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k256_w8_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k256_w8_tail_done
+    jz .Laes_gen_vaes512_gcm_dec_k256_w8_tag_done
 .Laes_gen_vaes512_gcm_dec_k256_w8_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -4614,21 +5653,52 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
     vpxord %zmm7, %zmm5, %zmm5
 .Laes_gen_vaes512_gcm_dec_k256_w8_no_last:
+    cmp $64, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k256_w8_tail_past1
+    vmovdqa64 %zmm2, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
+    vpxord %zmm11, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm12, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm7
+    vpxord %zmm7, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
+    vpclmulqdq $0, (%r11), %zmm7, %zmm10
+    vpxord %zmm10, %zmm4, %zmm4
+    vpclmulqdq $17, (%r11), %zmm7, %zmm10
+    vpxord %zmm10, %zmm6, %zmm6
+    vpshufd $78, %zmm7, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vpclmulqdq $0, 1024(%r11), %zmm7, %zmm7
+    vpxord %zmm7, %zmm5, %zmm5
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes512_gcm_dec_k256_w8_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k256_w8_reduce
-    .p2align 4
-.Laes_gen_vaes512_gcm_dec_k256_w8_tail_loop:
-    mov $-1, %rax
-    cmp $64, %r9
-    jae .Laes_gen_vaes512_gcm_dec_k256_w8_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
-.Laes_gen_vaes512_gcm_dec_k256_w8_tail_full:
     kmovq %rax, %k1
     vmovdqa64 %zmm2, %zmm0
-    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
     vpxord %zmm11, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
@@ -4656,11 +5726,6 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     vpxord %zmm10, %zmm7, %zmm7
     vpclmulqdq $0, 1024(%r11), %zmm7, %zmm7
     vpxord %zmm7, %zmm5, %zmm5
-    add $64, %r8
-    add $64, %rcx
-    add $64, %r11
-    sub $64, %r9
-    ja .Laes_gen_vaes512_gcm_dec_k256_w8_tail_loop
 .Laes_gen_vaes512_gcm_dec_k256_w8_reduce:
     vpternlogq $150, %zmm4, %zmm6, %zmm5
     vbroadcasti32x4 .Lgcm_fold(%rip), %zmm9
@@ -4682,9 +5747,11 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     vmovdqu %xmm7, 48(%rdx)
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, 32(%rdx)
+    vmovdqu %xmm7, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w8_tail_done
 .Laes_gen_vaes512_gcm_dec_k256_w8_tag_done:
-.Laes_gen_vaes512_gcm_dec_k256_w8_tail_done:
     vmovdqu %xmm6, (%rdx)
+.Laes_gen_vaes512_gcm_dec_k256_w8_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4948,20 +6015,17 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     jae .Laes_gen_vaes512_gcm_dec_k256_w4_loop
 .Laes_gen_vaes512_gcm_dec_k256_w4_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm11
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm11
+    vpaddd %xmm4, %xmm11, %xmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k256_w4_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k256_w4_tail_done
+    jz .Laes_gen_vaes512_gcm_dec_k256_w4_tag_done
 .Laes_gen_vaes512_gcm_dec_k256_w4_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -4985,21 +6049,118 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
 .Laes_gen_vaes512_gcm_dec_k256_w4_no_last:
+    cmp $32, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k256_w4_tail_past2
+    vmovdqa %xmm4, %xmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
+    vpaddd .Lvaes512_gcm_inc1+32(%rip), %xmm4, %xmm4
+    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm13, %xmm1, %xmm1
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xcb    # vaesenc %xmm27, %xmm1, %xmm1
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xca    # vaesenc %xmm26, %xmm1, %xmm1
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xc9    # vaesenc %xmm25, %xmm1, %xmm1
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xc8    # vaesenc %xmm24, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcf    # vaesenc %xmm23, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xce    # vaesenc %xmm22, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu 16(%r8), %xmm9
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu %xmm1, 16(%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 16(%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, 16(%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_vaes512_gcm_dec_k256_w4_tail_past2:
+    cmp $16, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k256_w4_tail_past1
+    vmovdqa %xmm4, %xmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_vaes512_gcm_dec_k256_w4_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k256_w4_reduce
-    .p2align 4
-.Laes_gen_vaes512_gcm_dec_k256_w4_tail_loop:
-    mov $-1, %rax
-    cmp $16, %r9
-    jae .Laes_gen_vaes512_gcm_dec_k256_w4_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
-.Laes_gen_vaes512_gcm_dec_k256_w4_tail_full:
     kmovq %rax, %k1
     vmovdqa %xmm4, %xmm0
-    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
     vpxor %xmm13, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
@@ -5027,11 +6188,6 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
-    add $16, %r8
-    add $16, %rcx
-    add $16, %r11
-    sub $16, %r9
-    ja .Laes_gen_vaes512_gcm_dec_k256_w4_tail_loop
 .Laes_gen_vaes512_gcm_dec_k256_w4_reduce:
     vpxor %xmm6, %xmm7, %xmm7
     vpxor %xmm8, %xmm7, %xmm7
@@ -5051,9 +6207,11 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     vmovdqu %xmm9, 48(%rdx)
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w4_tail_done
 .Laes_gen_vaes512_gcm_dec_k256_w4_tag_done:
-.Laes_gen_vaes512_gcm_dec_k256_w4_tail_done:
     vmovdqu %xmm8, (%rdx)
+.Laes_gen_vaes512_gcm_dec_k256_w4_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -5226,20 +6384,17 @@ aes_gen_vaes512_gcm_dec_k256_w1:
     jae .Laes_gen_vaes512_gcm_dec_k256_w1_loop
 .Laes_gen_vaes512_gcm_dec_k256_w1_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm8
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm8
+    vpaddd %xmm1, %xmm8, %xmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
     vmovdqu %xmm8, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k256_w1_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k256_w1_tail_done
+    jz .Laes_gen_vaes512_gcm_dec_k256_w1_tag_done
 .Laes_gen_vaes512_gcm_dec_k256_w1_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -5265,19 +6420,13 @@ aes_gen_vaes512_gcm_dec_k256_w1:
 .Laes_gen_vaes512_gcm_dec_k256_w1_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k256_w1_reduce
-    .p2align 4
-.Laes_gen_vaes512_gcm_dec_k256_w1_tail_loop:
-    mov $-1, %rax
-    cmp $16, %r9
-    jae .Laes_gen_vaes512_gcm_dec_k256_w1_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
-.Laes_gen_vaes512_gcm_dec_k256_w1_tail_full:
     kmovq %rax, %k1
     vmovdqa %xmm1, %xmm0
-    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpxor %xmm10, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
@@ -5305,11 +6454,6 @@ aes_gen_vaes512_gcm_dec_k256_w1:
     vpxor %xmm9, %xmm6, %xmm6
     vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
-    add $16, %r8
-    add $16, %rcx
-    add $16, %r11
-    sub $16, %r9
-    ja .Laes_gen_vaes512_gcm_dec_k256_w1_tail_loop
 .Laes_gen_vaes512_gcm_dec_k256_w1_reduce:
     vpxor %xmm3, %xmm4, %xmm4
     vpxor %xmm5, %xmm4, %xmm4
@@ -5329,9 +6473,11 @@ aes_gen_vaes512_gcm_dec_k256_w1:
     vmovdqu %xmm6, 48(%rdx)
     vpxor %xmm6, %xmm6, %xmm6
     vmovdqu %xmm6, 32(%rdx)
+    vmovdqu %xmm6, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w1_tail_done
 .Laes_gen_vaes512_gcm_dec_k256_w1_tag_done:
-.Laes_gen_vaes512_gcm_dec_k256_w1_tail_done:
     vmovdqu %xmm5, (%rdx)
+.Laes_gen_vaes512_gcm_dec_k256_w1_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2

@@ -662,20 +662,17 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     vpxord %xmm16, %xmm12, %xmm12
 .Laes_gen_vaes512_gcm_enc_k128_w32_groups_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm15
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm15
+    vpaddd %xmm8, %xmm15, %xmm15
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm15, %xmm15
     vmovdqu %xmm15, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_enc_k128_w32_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k128_w32_tail_done
+    jz .Laes_gen_vaes512_gcm_enc_k128_w32_tag_done
 .Laes_gen_vaes512_gcm_enc_k128_w32_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -699,21 +696,221 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm13
     vpxord %zmm13, %zmm11, %zmm11
 .Laes_gen_vaes512_gcm_enc_k128_w32_no_last:
+    cmp $256, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k128_w32_tail_past4
+    vmovdqa64 %zmm8, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
+    vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm8, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
+    vpaddd .Lvaes512_gcm_inc4+192(%rip), %zmm8, %zmm3
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
+    vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm8, %zmm8
+    vpxord %zmm17, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm17, %zmm2, %zmm2
+    vpxord %zmm17, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm27, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xdb    # vaesenc %zmm27, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm26, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xda    # vaesenc %zmm26, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm25, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xd9    # vaesenc %zmm25, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm24, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xd8    # vaesenc %zmm24, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm23, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm23, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm22, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xde    # vaesenc %zmm22, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm21, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm21, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdd,0xd2    # vaesenclast %zmm18, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdd,0xda    # vaesenclast %zmm18, %zmm3, %zmm3
+    vmovdqu64 (%r8), %zmm13
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 64(%r8), %zmm13
+    vpxord %zmm13, %zmm1, %zmm1
+    vmovdqu64 %zmm1, 64(%rcx)
+    vmovdqa64 %zmm1, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 128(%r8), %zmm13
+    vpxord %zmm13, %zmm2, %zmm2
+    vmovdqu64 %zmm2, 128(%rcx)
+    vmovdqa64 %zmm2, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 128(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 128(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1152(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 192(%r8), %zmm13
+    vpxord %zmm13, %zmm3, %zmm3
+    vmovdqu64 %zmm3, 192(%rcx)
+    vmovdqa64 %zmm3, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 192(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 192(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1216(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    add $256, %r8
+    add $256, %rcx
+    add $256, %r11
+    sub $256, %r9
+.Laes_gen_vaes512_gcm_enc_k128_w32_tail_past4:
+    cmp $128, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k128_w32_tail_past2
+    vmovdqa64 %zmm8, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
+    vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm8, %zmm8
+    vpxord %zmm17, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
+    vmovdqu64 (%r8), %zmm13
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 64(%r8), %zmm13
+    vpxord %zmm13, %zmm1, %zmm1
+    vmovdqu64 %zmm1, 64(%rcx)
+    vmovdqa64 %zmm1, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    add $128, %r8
+    add $128, %rcx
+    add $128, %r11
+    sub $128, %r9
+.Laes_gen_vaes512_gcm_enc_k128_w32_tail_past2:
+    cmp $64, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k128_w32_tail_past1
+    vmovdqa64 %zmm8, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm8
+    vpxord %zmm17, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm13
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes512_gcm_enc_k128_w32_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k128_w32_reduce
-    .p2align 4
-.Laes_gen_vaes512_gcm_enc_k128_w32_tail_loop:
-    mov $-1, %rax
-    cmp $64, %r9
-    jae .Laes_gen_vaes512_gcm_enc_k128_w32_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
-.Laes_gen_vaes512_gcm_enc_k128_w32_tail_full:
     kmovq %rax, %k1
     vmovdqa64 %zmm8, %zmm0
-    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm8
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm8
     vpxord %zmm17, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
@@ -739,11 +936,6 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     vpxord %zmm16, %zmm13, %zmm13
     vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
-    add $64, %r8
-    add $64, %rcx
-    add $64, %r11
-    sub $64, %r9
-    ja .Laes_gen_vaes512_gcm_enc_k128_w32_tail_loop
 .Laes_gen_vaes512_gcm_enc_k128_w32_reduce:
     vpternlogq $150, %zmm10, %zmm12, %zmm11
     vbroadcasti32x4 .Lgcm_fold(%rip), %zmm15
@@ -765,9 +957,11 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     vmovdqu %xmm13, 48(%rdx)
     vpxor %xmm13, %xmm13, %xmm13
     vmovdqu %xmm13, 32(%rdx)
+    vmovdqu %xmm13, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w32_tail_done
 .Laes_gen_vaes512_gcm_enc_k128_w32_tag_done:
-.Laes_gen_vaes512_gcm_enc_k128_w32_tail_done:
     vmovdqu %xmm12, (%rdx)
+.Laes_gen_vaes512_gcm_enc_k128_w32_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1133,20 +1327,17 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     vpxor %xmm12, %xmm8, %xmm8
 .Laes_gen_vaes512_gcm_enc_k128_w16_groups_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm11
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm11
+    vpaddd %xmm4, %xmm11, %xmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_enc_k128_w16_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k128_w16_tail_done
+    jz .Laes_gen_vaes512_gcm_enc_k128_w16_tag_done
 .Laes_gen_vaes512_gcm_enc_k128_w16_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -1170,21 +1361,109 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxord %zmm9, %zmm7, %zmm7
 .Laes_gen_vaes512_gcm_enc_k128_w16_no_last:
+    cmp $128, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k128_w16_tail_past2
+    vmovdqa64 %zmm4, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
+    vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm4, %zmm4
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm13, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xce    # vaesenclast %zmm14, %zmm1, %zmm1
+    vmovdqu64 (%r8), %zmm9
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    vmovdqu64 64(%r8), %zmm9
+    vpxord %zmm9, %zmm1, %zmm1
+    vmovdqu64 %zmm1, 64(%rcx)
+    vmovdqa64 %zmm1, %zmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vpclmulqdq $0, 64(%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, 64(%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1088(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    add $128, %r8
+    add $128, %rcx
+    add $128, %r11
+    sub $128, %r9
+.Laes_gen_vaes512_gcm_enc_k128_w16_tail_past2:
+    cmp $64, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k128_w16_tail_past1
+    vmovdqa64 %zmm4, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
+    vpxord %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm9
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes512_gcm_enc_k128_w16_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k128_w16_reduce
-    .p2align 4
-.Laes_gen_vaes512_gcm_enc_k128_w16_tail_loop:
-    mov $-1, %rax
-    cmp $64, %r9
-    jae .Laes_gen_vaes512_gcm_enc_k128_w16_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
-.Laes_gen_vaes512_gcm_enc_k128_w16_tail_full:
     kmovq %rax, %k1
     vmovdqa64 %zmm4, %zmm0
-    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
     vpxord %zmm13, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
@@ -1210,11 +1489,6 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     vpxord %zmm12, %zmm9, %zmm9
     vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
-    add $64, %r8
-    add $64, %rcx
-    add $64, %r11
-    sub $64, %r9
-    ja .Laes_gen_vaes512_gcm_enc_k128_w16_tail_loop
 .Laes_gen_vaes512_gcm_enc_k128_w16_reduce:
     vpternlogq $150, %zmm6, %zmm8, %zmm7
     vbroadcasti32x4 .Lgcm_fold(%rip), %zmm11
@@ -1236,9 +1510,11 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     vmovdqu %xmm9, 48(%rdx)
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w16_tail_done
 .Laes_gen_vaes512_gcm_enc_k128_w16_tag_done:
-.Laes_gen_vaes512_gcm_enc_k128_w16_tail_done:
     vmovdqu %xmm8, (%rdx)
+.Laes_gen_vaes512_gcm_enc_k128_w16_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1500,20 +1776,17 @@ aes_gen_vaes512_gcm_enc_k128_w8:
     vpxor %xmm10, %xmm6, %xmm6
 .Laes_gen_vaes512_gcm_enc_k128_w8_groups_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm2, %xmm9
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm9
+    vpaddd %xmm2, %xmm9, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
     vmovdqu %xmm9, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_enc_k128_w8_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k128_w8_tail_done
+    jz .Laes_gen_vaes512_gcm_enc_k128_w8_tag_done
 .Laes_gen_vaes512_gcm_enc_k128_w8_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -1537,21 +1810,49 @@ aes_gen_vaes512_gcm_enc_k128_w8:
     vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
     vpxord %zmm7, %zmm5, %zmm5
 .Laes_gen_vaes512_gcm_enc_k128_w8_no_last:
+    cmp $64, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k128_w8_tail_past1
+    vmovdqa64 %zmm2, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
+    vpxord %zmm11, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm12, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm7
+    vpxord %zmm7, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
+    vpclmulqdq $0, (%r11), %zmm7, %zmm10
+    vpxord %zmm10, %zmm4, %zmm4
+    vpclmulqdq $17, (%r11), %zmm7, %zmm10
+    vpxord %zmm10, %zmm6, %zmm6
+    vpshufd $78, %zmm7, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vpclmulqdq $0, 1024(%r11), %zmm7, %zmm7
+    vpxord %zmm7, %zmm5, %zmm5
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes512_gcm_enc_k128_w8_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k128_w8_reduce
-    .p2align 4
-.Laes_gen_vaes512_gcm_enc_k128_w8_tail_loop:
-    mov $-1, %rax
-    cmp $64, %r9
-    jae .Laes_gen_vaes512_gcm_enc_k128_w8_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
-.Laes_gen_vaes512_gcm_enc_k128_w8_tail_full:
     kmovq %rax, %k1
     vmovdqa64 %zmm2, %zmm0
-    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
     vpxord %zmm11, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
@@ -1577,11 +1878,6 @@ aes_gen_vaes512_gcm_enc_k128_w8:
     vpxord %zmm10, %zmm7, %zmm7
     vpclmulqdq $0, 1024(%r11), %zmm7, %zmm7
     vpxord %zmm7, %zmm5, %zmm5
-    add $64, %r8
-    add $64, %rcx
-    add $64, %r11
-    sub $64, %r9
-    ja .Laes_gen_vaes512_gcm_enc_k128_w8_tail_loop
 .Laes_gen_vaes512_gcm_enc_k128_w8_reduce:
     vpternlogq $150, %zmm4, %zmm6, %zmm5
     vbroadcasti32x4 .Lgcm_fold(%rip), %zmm9
@@ -1603,9 +1899,11 @@ aes_gen_vaes512_gcm_enc_k128_w8:
     vmovdqu %xmm7, 48(%rdx)
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, 32(%rdx)
+    vmovdqu %xmm7, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w8_tail_done
 .Laes_gen_vaes512_gcm_enc_k128_w8_tag_done:
-.Laes_gen_vaes512_gcm_enc_k128_w8_tail_done:
     vmovdqu %xmm6, (%rdx)
+.Laes_gen_vaes512_gcm_enc_k128_w8_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1964,20 +2262,17 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     vpxor %xmm12, %xmm8, %xmm8
 .Laes_gen_vaes512_gcm_enc_k128_w4_groups_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm11
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm11
+    vpaddd %xmm4, %xmm11, %xmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_enc_k128_w4_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k128_w4_tail_done
+    jz .Laes_gen_vaes512_gcm_enc_k128_w4_tag_done
 .Laes_gen_vaes512_gcm_enc_k128_w4_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -2001,21 +2296,109 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
 .Laes_gen_vaes512_gcm_enc_k128_w4_no_last:
+    cmp $32, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k128_w4_tail_past2
+    vmovdqa %xmm4, %xmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
+    vpaddd .Lvaes512_gcm_inc1+32(%rip), %xmm4, %xmm4
+    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm13, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcf    # vaesenc %xmm23, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xce    # vaesenc %xmm22, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu 16(%r8), %xmm9
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu %xmm1, 16(%rcx)
+    vmovdqa %xmm1, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 16(%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, 16(%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_vaes512_gcm_enc_k128_w4_tail_past2:
+    cmp $16, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k128_w4_tail_past1
+    vmovdqa %xmm4, %xmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_vaes512_gcm_enc_k128_w4_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k128_w4_reduce
-    .p2align 4
-.Laes_gen_vaes512_gcm_enc_k128_w4_tail_loop:
-    mov $-1, %rax
-    cmp $16, %r9
-    jae .Laes_gen_vaes512_gcm_enc_k128_w4_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
-.Laes_gen_vaes512_gcm_enc_k128_w4_tail_full:
     kmovq %rax, %k1
     vmovdqa %xmm4, %xmm0
-    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
     vpxor %xmm13, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
@@ -2041,11 +2424,6 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
-    add $16, %r8
-    add $16, %rcx
-    add $16, %r11
-    sub $16, %r9
-    ja .Laes_gen_vaes512_gcm_enc_k128_w4_tail_loop
 .Laes_gen_vaes512_gcm_enc_k128_w4_reduce:
     vpxor %xmm6, %xmm7, %xmm7
     vpxor %xmm8, %xmm7, %xmm7
@@ -2065,9 +2443,11 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     vmovdqu %xmm9, 48(%rdx)
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w4_tail_done
 .Laes_gen_vaes512_gcm_enc_k128_w4_tag_done:
-.Laes_gen_vaes512_gcm_enc_k128_w4_tail_done:
     vmovdqu %xmm8, (%rdx)
+.Laes_gen_vaes512_gcm_enc_k128_w4_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2269,20 +2649,17 @@ aes_gen_vaes512_gcm_enc_k128_w1:
     vpxor %xmm9, %xmm5, %xmm5
 .Laes_gen_vaes512_gcm_enc_k128_w1_groups_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm8
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm8
+    vpaddd %xmm1, %xmm8, %xmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
     vmovdqu %xmm8, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_enc_k128_w1_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k128_w1_tail_done
+    jz .Laes_gen_vaes512_gcm_enc_k128_w1_tag_done
 .Laes_gen_vaes512_gcm_enc_k128_w1_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -2308,19 +2685,13 @@ aes_gen_vaes512_gcm_enc_k128_w1:
 .Laes_gen_vaes512_gcm_enc_k128_w1_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k128_w1_reduce
-    .p2align 4
-.Laes_gen_vaes512_gcm_enc_k128_w1_tail_loop:
-    mov $-1, %rax
-    cmp $16, %r9
-    jae .Laes_gen_vaes512_gcm_enc_k128_w1_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
-.Laes_gen_vaes512_gcm_enc_k128_w1_tail_full:
     kmovq %rax, %k1
     vmovdqa %xmm1, %xmm0
-    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpxor %xmm10, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
@@ -2346,11 +2717,6 @@ aes_gen_vaes512_gcm_enc_k128_w1:
     vpxor %xmm9, %xmm6, %xmm6
     vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
-    add $16, %r8
-    add $16, %rcx
-    add $16, %r11
-    sub $16, %r9
-    ja .Laes_gen_vaes512_gcm_enc_k128_w1_tail_loop
 .Laes_gen_vaes512_gcm_enc_k128_w1_reduce:
     vpxor %xmm3, %xmm4, %xmm4
     vpxor %xmm5, %xmm4, %xmm4
@@ -2370,9 +2736,11 @@ aes_gen_vaes512_gcm_enc_k128_w1:
     vmovdqu %xmm6, 48(%rdx)
     vpxor %xmm6, %xmm6, %xmm6
     vmovdqu %xmm6, 32(%rdx)
+    vmovdqu %xmm6, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w1_tail_done
 .Laes_gen_vaes512_gcm_enc_k128_w1_tag_done:
-.Laes_gen_vaes512_gcm_enc_k128_w1_tail_done:
     vmovdqu %xmm5, (%rdx)
+.Laes_gen_vaes512_gcm_enc_k128_w1_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2969,20 +3337,17 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     vpxord %xmm16, %xmm12, %xmm12
 .Laes_gen_vaes512_gcm_enc_k192_w32_groups_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm15
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm15
+    vpaddd %xmm8, %xmm15, %xmm15
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm15, %xmm15
     vmovdqu %xmm15, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_enc_k192_w32_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k192_w32_tail_done
+    jz .Laes_gen_vaes512_gcm_enc_k192_w32_tag_done
 .Laes_gen_vaes512_gcm_enc_k192_w32_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -3006,21 +3371,235 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm13
     vpxord %zmm13, %zmm11, %zmm11
 .Laes_gen_vaes512_gcm_enc_k192_w32_no_last:
+    cmp $256, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k192_w32_tail_past4
+    vmovdqa64 %zmm8, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
+    vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm8, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
+    vpaddd .Lvaes512_gcm_inc4+192(%rip), %zmm8, %zmm3
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
+    vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm8, %zmm8
+    vpxord %zmm17, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm17, %zmm2, %zmm2
+    vpxord %zmm17, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcd    # vaesenc %zmm29, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm29, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xdd    # vaesenc %zmm29, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm28, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xdc    # vaesenc %zmm28, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm27, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xdb    # vaesenc %zmm27, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm26, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xda    # vaesenc %zmm26, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm25, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xd9    # vaesenc %zmm25, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm24, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xd8    # vaesenc %zmm24, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm23, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm23, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm22, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xde    # vaesenc %zmm22, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm21, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm21, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdd,0xd2    # vaesenclast %zmm18, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdd,0xda    # vaesenclast %zmm18, %zmm3, %zmm3
+    vmovdqu64 (%r8), %zmm13
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 64(%r8), %zmm13
+    vpxord %zmm13, %zmm1, %zmm1
+    vmovdqu64 %zmm1, 64(%rcx)
+    vmovdqa64 %zmm1, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 128(%r8), %zmm13
+    vpxord %zmm13, %zmm2, %zmm2
+    vmovdqu64 %zmm2, 128(%rcx)
+    vmovdqa64 %zmm2, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 128(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 128(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1152(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 192(%r8), %zmm13
+    vpxord %zmm13, %zmm3, %zmm3
+    vmovdqu64 %zmm3, 192(%rcx)
+    vmovdqa64 %zmm3, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 192(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 192(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1216(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    add $256, %r8
+    add $256, %rcx
+    add $256, %r11
+    sub $256, %r9
+.Laes_gen_vaes512_gcm_enc_k192_w32_tail_past4:
+    cmp $128, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k192_w32_tail_past2
+    vmovdqa64 %zmm8, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
+    vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm8, %zmm8
+    vpxord %zmm17, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcd    # vaesenc %zmm29, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
+    vmovdqu64 (%r8), %zmm13
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 64(%r8), %zmm13
+    vpxord %zmm13, %zmm1, %zmm1
+    vmovdqu64 %zmm1, 64(%rcx)
+    vmovdqa64 %zmm1, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    add $128, %r8
+    add $128, %rcx
+    add $128, %r11
+    sub $128, %r9
+.Laes_gen_vaes512_gcm_enc_k192_w32_tail_past2:
+    cmp $64, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k192_w32_tail_past1
+    vmovdqa64 %zmm8, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm8
+    vpxord %zmm17, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm13
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes512_gcm_enc_k192_w32_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k192_w32_reduce
-    .p2align 4
-.Laes_gen_vaes512_gcm_enc_k192_w32_tail_loop:
-    mov $-1, %rax
-    cmp $64, %r9
-    jae .Laes_gen_vaes512_gcm_enc_k192_w32_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
-.Laes_gen_vaes512_gcm_enc_k192_w32_tail_full:
     kmovq %rax, %k1
     vmovdqa64 %zmm8, %zmm0
-    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm8
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm8
     vpxord %zmm17, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
@@ -3048,11 +3627,6 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     vpxord %zmm16, %zmm13, %zmm13
     vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
-    add $64, %r8
-    add $64, %rcx
-    add $64, %r11
-    sub $64, %r9
-    ja .Laes_gen_vaes512_gcm_enc_k192_w32_tail_loop
 .Laes_gen_vaes512_gcm_enc_k192_w32_reduce:
     vpternlogq $150, %zmm10, %zmm12, %zmm11
     vbroadcasti32x4 .Lgcm_fold(%rip), %zmm15
@@ -3074,9 +3648,11 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     vmovdqu %xmm13, 48(%rdx)
     vpxor %xmm13, %xmm13, %xmm13
     vmovdqu %xmm13, 32(%rdx)
+    vmovdqu %xmm13, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w32_tail_done
 .Laes_gen_vaes512_gcm_enc_k192_w32_tag_done:
-.Laes_gen_vaes512_gcm_enc_k192_w32_tail_done:
     vmovdqu %xmm12, (%rdx)
+.Laes_gen_vaes512_gcm_enc_k192_w32_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3466,20 +4042,17 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     vpxor %xmm12, %xmm8, %xmm8
 .Laes_gen_vaes512_gcm_enc_k192_w16_groups_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm11
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm11
+    vpaddd %xmm4, %xmm11, %xmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_enc_k192_w16_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k192_w16_tail_done
+    jz .Laes_gen_vaes512_gcm_enc_k192_w16_tag_done
 .Laes_gen_vaes512_gcm_enc_k192_w16_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -3503,21 +4076,115 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxord %zmm9, %zmm7, %zmm7
 .Laes_gen_vaes512_gcm_enc_k192_w16_no_last:
+    cmp $128, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k192_w16_tail_past2
+    vmovdqa64 %zmm4, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
+    vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm4, %zmm4
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm13, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xce    # vaesenclast %zmm14, %zmm1, %zmm1
+    vmovdqu64 (%r8), %zmm9
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    vmovdqu64 64(%r8), %zmm9
+    vpxord %zmm9, %zmm1, %zmm1
+    vmovdqu64 %zmm1, 64(%rcx)
+    vmovdqa64 %zmm1, %zmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vpclmulqdq $0, 64(%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, 64(%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1088(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    add $128, %r8
+    add $128, %rcx
+    add $128, %r11
+    sub $128, %r9
+.Laes_gen_vaes512_gcm_enc_k192_w16_tail_past2:
+    cmp $64, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k192_w16_tail_past1
+    vmovdqa64 %zmm4, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
+    vpxord %zmm13, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm9
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes512_gcm_enc_k192_w16_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k192_w16_reduce
-    .p2align 4
-.Laes_gen_vaes512_gcm_enc_k192_w16_tail_loop:
-    mov $-1, %rax
-    cmp $64, %r9
-    jae .Laes_gen_vaes512_gcm_enc_k192_w16_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
-.Laes_gen_vaes512_gcm_enc_k192_w16_tail_full:
     kmovq %rax, %k1
     vmovdqa64 %zmm4, %zmm0
-    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
     vpxord %zmm13, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
@@ -3545,11 +4212,6 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     vpxord %zmm12, %zmm9, %zmm9
     vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
-    add $64, %r8
-    add $64, %rcx
-    add $64, %r11
-    sub $64, %r9
-    ja .Laes_gen_vaes512_gcm_enc_k192_w16_tail_loop
 .Laes_gen_vaes512_gcm_enc_k192_w16_reduce:
     vpternlogq $150, %zmm6, %zmm8, %zmm7
     vbroadcasti32x4 .Lgcm_fold(%rip), %zmm11
@@ -3571,9 +4233,11 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     vmovdqu %xmm9, 48(%rdx)
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w16_tail_done
 .Laes_gen_vaes512_gcm_enc_k192_w16_tag_done:
-.Laes_gen_vaes512_gcm_enc_k192_w16_tail_done:
     vmovdqu %xmm8, (%rdx)
+.Laes_gen_vaes512_gcm_enc_k192_w16_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3851,20 +4515,17 @@ aes_gen_vaes512_gcm_enc_k192_w8:
     vpxor %xmm10, %xmm6, %xmm6
 .Laes_gen_vaes512_gcm_enc_k192_w8_groups_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm2, %xmm9
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm9
+    vpaddd %xmm2, %xmm9, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
     vmovdqu %xmm9, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_enc_k192_w8_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k192_w8_tail_done
+    jz .Laes_gen_vaes512_gcm_enc_k192_w8_tag_done
 .Laes_gen_vaes512_gcm_enc_k192_w8_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -3888,21 +4549,51 @@ aes_gen_vaes512_gcm_enc_k192_w8:
     vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
     vpxord %zmm7, %zmm5, %zmm5
 .Laes_gen_vaes512_gcm_enc_k192_w8_no_last:
+    cmp $64, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k192_w8_tail_past1
+    vmovdqa64 %zmm2, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
+    vpxord %zmm11, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm12, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm7
+    vpxord %zmm7, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
+    vpclmulqdq $0, (%r11), %zmm7, %zmm10
+    vpxord %zmm10, %zmm4, %zmm4
+    vpclmulqdq $17, (%r11), %zmm7, %zmm10
+    vpxord %zmm10, %zmm6, %zmm6
+    vpshufd $78, %zmm7, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vpclmulqdq $0, 1024(%r11), %zmm7, %zmm7
+    vpxord %zmm7, %zmm5, %zmm5
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes512_gcm_enc_k192_w8_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k192_w8_reduce
-    .p2align 4
-.Laes_gen_vaes512_gcm_enc_k192_w8_tail_loop:
-    mov $-1, %rax
-    cmp $64, %r9
-    jae .Laes_gen_vaes512_gcm_enc_k192_w8_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
-.Laes_gen_vaes512_gcm_enc_k192_w8_tail_full:
     kmovq %rax, %k1
     vmovdqa64 %zmm2, %zmm0
-    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
     vpxord %zmm11, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
@@ -3930,11 +4621,6 @@ aes_gen_vaes512_gcm_enc_k192_w8:
     vpxord %zmm10, %zmm7, %zmm7
     vpclmulqdq $0, 1024(%r11), %zmm7, %zmm7
     vpxord %zmm7, %zmm5, %zmm5
-    add $64, %r8
-    add $64, %rcx
-    add $64, %r11
-    sub $64, %r9
-    ja .Laes_gen_vaes512_gcm_enc_k192_w8_tail_loop
 .Laes_gen_vaes512_gcm_enc_k192_w8_reduce:
     vpternlogq $150, %zmm4, %zmm6, %zmm5
     vbroadcasti32x4 .Lgcm_fold(%rip), %zmm9
@@ -3956,9 +4642,11 @@ aes_gen_vaes512_gcm_enc_k192_w8:
     vmovdqu %xmm7, 48(%rdx)
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, 32(%rdx)
+    vmovdqu %xmm7, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w8_tail_done
 .Laes_gen_vaes512_gcm_enc_k192_w8_tag_done:
-.Laes_gen_vaes512_gcm_enc_k192_w8_tail_done:
     vmovdqu %xmm6, (%rdx)
+.Laes_gen_vaes512_gcm_enc_k192_w8_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4341,20 +5029,17 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     vpxor %xmm12, %xmm8, %xmm8
 .Laes_gen_vaes512_gcm_enc_k192_w4_groups_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm11
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm11
+    vpaddd %xmm4, %xmm11, %xmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_enc_k192_w4_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k192_w4_tail_done
+    jz .Laes_gen_vaes512_gcm_enc_k192_w4_tag_done
 .Laes_gen_vaes512_gcm_enc_k192_w4_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -4378,21 +5063,115 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
 .Laes_gen_vaes512_gcm_enc_k192_w4_no_last:
+    cmp $32, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k192_w4_tail_past2
+    vmovdqa %xmm4, %xmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
+    vpaddd .Lvaes512_gcm_inc1+32(%rip), %xmm4, %xmm4
+    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm13, %xmm1, %xmm1
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xc9    # vaesenc %xmm25, %xmm1, %xmm1
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xc8    # vaesenc %xmm24, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcf    # vaesenc %xmm23, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xce    # vaesenc %xmm22, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu 16(%r8), %xmm9
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu %xmm1, 16(%rcx)
+    vmovdqa %xmm1, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 16(%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, 16(%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_vaes512_gcm_enc_k192_w4_tail_past2:
+    cmp $16, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k192_w4_tail_past1
+    vmovdqa %xmm4, %xmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_vaes512_gcm_enc_k192_w4_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k192_w4_reduce
-    .p2align 4
-.Laes_gen_vaes512_gcm_enc_k192_w4_tail_loop:
-    mov $-1, %rax
-    cmp $16, %r9
-    jae .Laes_gen_vaes512_gcm_enc_k192_w4_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
-.Laes_gen_vaes512_gcm_enc_k192_w4_tail_full:
     kmovq %rax, %k1
     vmovdqa %xmm4, %xmm0
-    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
     vpxor %xmm13, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
@@ -4420,11 +5199,6 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
-    add $16, %r8
-    add $16, %rcx
-    add $16, %r11
-    sub $16, %r9
-    ja .Laes_gen_vaes512_gcm_enc_k192_w4_tail_loop
 .Laes_gen_vaes512_gcm_enc_k192_w4_reduce:
     vpxor %xmm6, %xmm7, %xmm7
     vpxor %xmm8, %xmm7, %xmm7
@@ -4444,9 +5218,11 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     vmovdqu %xmm9, 48(%rdx)
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w4_tail_done
 .Laes_gen_vaes512_gcm_enc_k192_w4_tag_done:
-.Laes_gen_vaes512_gcm_enc_k192_w4_tail_done:
     vmovdqu %xmm8, (%rdx)
+.Laes_gen_vaes512_gcm_enc_k192_w4_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4660,20 +5436,17 @@ aes_gen_vaes512_gcm_enc_k192_w1:
     vpxor %xmm9, %xmm5, %xmm5
 .Laes_gen_vaes512_gcm_enc_k192_w1_groups_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm8
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm8
+    vpaddd %xmm1, %xmm8, %xmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
     vmovdqu %xmm8, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_enc_k192_w1_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k192_w1_tail_done
+    jz .Laes_gen_vaes512_gcm_enc_k192_w1_tag_done
 .Laes_gen_vaes512_gcm_enc_k192_w1_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -4699,19 +5472,13 @@ aes_gen_vaes512_gcm_enc_k192_w1:
 .Laes_gen_vaes512_gcm_enc_k192_w1_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k192_w1_reduce
-    .p2align 4
-.Laes_gen_vaes512_gcm_enc_k192_w1_tail_loop:
-    mov $-1, %rax
-    cmp $16, %r9
-    jae .Laes_gen_vaes512_gcm_enc_k192_w1_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
-.Laes_gen_vaes512_gcm_enc_k192_w1_tail_full:
     kmovq %rax, %k1
     vmovdqa %xmm1, %xmm0
-    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpxor %xmm10, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
@@ -4739,11 +5506,6 @@ aes_gen_vaes512_gcm_enc_k192_w1:
     vpxor %xmm9, %xmm6, %xmm6
     vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
-    add $16, %r8
-    add $16, %rcx
-    add $16, %r11
-    sub $16, %r9
-    ja .Laes_gen_vaes512_gcm_enc_k192_w1_tail_loop
 .Laes_gen_vaes512_gcm_enc_k192_w1_reduce:
     vpxor %xmm3, %xmm4, %xmm4
     vpxor %xmm5, %xmm4, %xmm4
@@ -4763,9 +5525,11 @@ aes_gen_vaes512_gcm_enc_k192_w1:
     vmovdqu %xmm6, 48(%rdx)
     vpxor %xmm6, %xmm6, %xmm6
     vmovdqu %xmm6, 32(%rdx)
+    vmovdqu %xmm6, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w1_tail_done
 .Laes_gen_vaes512_gcm_enc_k192_w1_tag_done:
-.Laes_gen_vaes512_gcm_enc_k192_w1_tail_done:
     vmovdqu %xmm5, (%rdx)
+.Laes_gen_vaes512_gcm_enc_k192_w1_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -5402,20 +6166,17 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     vpxord %xmm16, %xmm12, %xmm12
 .Laes_gen_vaes512_gcm_enc_k256_w32_groups_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm15
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm15
+    vpaddd %xmm8, %xmm15, %xmm15
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm15, %xmm15
     vmovdqu %xmm15, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_enc_k256_w32_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k256_w32_tail_done
+    jz .Laes_gen_vaes512_gcm_enc_k256_w32_tag_done
 .Laes_gen_vaes512_gcm_enc_k256_w32_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -5439,21 +6200,249 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm13
     vpxord %zmm13, %zmm11, %zmm11
 .Laes_gen_vaes512_gcm_enc_k256_w32_no_last:
+    cmp $256, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k256_w32_tail_past4
+    vmovdqa64 %zmm8, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
+    vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm8, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
+    vpaddd .Lvaes512_gcm_inc4+192(%rip), %zmm8, %zmm3
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
+    vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm8, %zmm8
+    vpxord %zmm17, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm17, %zmm2, %zmm2
+    vpxord %zmm17, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm31, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcf    # vaesenc %zmm31, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm31, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xdf    # vaesenc %zmm31, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm30, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xce    # vaesenc %zmm30, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm30, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xde    # vaesenc %zmm30, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcd    # vaesenc %zmm29, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm29, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xdd    # vaesenc %zmm29, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm28, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xdc    # vaesenc %zmm28, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm27, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xdb    # vaesenc %zmm27, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm26, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xda    # vaesenc %zmm26, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm25, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xd9    # vaesenc %zmm25, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm24, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xd8    # vaesenc %zmm24, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm23, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm23, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm22, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xde    # vaesenc %zmm22, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm21, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm21, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdd,0xd2    # vaesenclast %zmm18, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdd,0xda    # vaesenclast %zmm18, %zmm3, %zmm3
+    vmovdqu64 (%r8), %zmm13
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 64(%r8), %zmm13
+    vpxord %zmm13, %zmm1, %zmm1
+    vmovdqu64 %zmm1, 64(%rcx)
+    vmovdqa64 %zmm1, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 128(%r8), %zmm13
+    vpxord %zmm13, %zmm2, %zmm2
+    vmovdqu64 %zmm2, 128(%rcx)
+    vmovdqa64 %zmm2, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 128(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 128(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1152(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 192(%r8), %zmm13
+    vpxord %zmm13, %zmm3, %zmm3
+    vmovdqu64 %zmm3, 192(%rcx)
+    vmovdqa64 %zmm3, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 192(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 192(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1216(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    add $256, %r8
+    add $256, %rcx
+    add $256, %r11
+    sub $256, %r9
+.Laes_gen_vaes512_gcm_enc_k256_w32_tail_past4:
+    cmp $128, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k256_w32_tail_past2
+    vmovdqa64 %zmm8, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
+    vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm8, %zmm8
+    vpxord %zmm17, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm31, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcf    # vaesenc %zmm31, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm30, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xce    # vaesenc %zmm30, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcd    # vaesenc %zmm29, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
+    vmovdqu64 (%r8), %zmm13
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 64(%r8), %zmm13
+    vpxord %zmm13, %zmm1, %zmm1
+    vmovdqu64 %zmm1, 64(%rcx)
+    vmovdqa64 %zmm1, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    add $128, %r8
+    add $128, %rcx
+    add $128, %r11
+    sub $128, %r9
+.Laes_gen_vaes512_gcm_enc_k256_w32_tail_past2:
+    cmp $64, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k256_w32_tail_past1
+    vmovdqa64 %zmm8, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm8
+    vpxord %zmm17, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm31, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm30, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm13
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes512_gcm_enc_k256_w32_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k256_w32_reduce
-    .p2align 4
-.Laes_gen_vaes512_gcm_enc_k256_w32_tail_loop:
-    mov $-1, %rax
-    cmp $64, %r9
-    jae .Laes_gen_vaes512_gcm_enc_k256_w32_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
-.Laes_gen_vaes512_gcm_enc_k256_w32_tail_full:
     kmovq %rax, %k1
     vmovdqa64 %zmm8, %zmm0
-    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm8
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm8
     vpxord %zmm17, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm31, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm30, %zmm0, %zmm0
@@ -5483,11 +6472,6 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     vpxord %zmm16, %zmm13, %zmm13
     vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
-    add $64, %r8
-    add $64, %rcx
-    add $64, %r11
-    sub $64, %r9
-    ja .Laes_gen_vaes512_gcm_enc_k256_w32_tail_loop
 .Laes_gen_vaes512_gcm_enc_k256_w32_reduce:
     vpternlogq $150, %zmm10, %zmm12, %zmm11
     vbroadcasti32x4 .Lgcm_fold(%rip), %zmm15
@@ -5509,9 +6493,11 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     vmovdqu %xmm13, 48(%rdx)
     vpxor %xmm13, %xmm13, %xmm13
     vmovdqu %xmm13, 32(%rdx)
+    vmovdqu %xmm13, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w32_tail_done
 .Laes_gen_vaes512_gcm_enc_k256_w32_tag_done:
-.Laes_gen_vaes512_gcm_enc_k256_w32_tail_done:
     vmovdqu %xmm12, (%rdx)
+.Laes_gen_vaes512_gcm_enc_k256_w32_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -5925,20 +6911,17 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     vpxor %xmm12, %xmm8, %xmm8
 .Laes_gen_vaes512_gcm_enc_k256_w16_groups_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm11
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm11
+    vpaddd %xmm4, %xmm11, %xmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_enc_k256_w16_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k256_w16_tail_done
+    jz .Laes_gen_vaes512_gcm_enc_k256_w16_tag_done
 .Laes_gen_vaes512_gcm_enc_k256_w16_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -5962,21 +6945,121 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxord %zmm9, %zmm7, %zmm7
 .Laes_gen_vaes512_gcm_enc_k256_w16_no_last:
+    cmp $128, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k256_w16_tail_past2
+    vmovdqa64 %zmm4, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
+    vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm4, %zmm4
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm13, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xce    # vaesenclast %zmm14, %zmm1, %zmm1
+    vmovdqu64 (%r8), %zmm9
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    vmovdqu64 64(%r8), %zmm9
+    vpxord %zmm9, %zmm1, %zmm1
+    vmovdqu64 %zmm1, 64(%rcx)
+    vmovdqa64 %zmm1, %zmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vpclmulqdq $0, 64(%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, 64(%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1088(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    add $128, %r8
+    add $128, %rcx
+    add $128, %r11
+    sub $128, %r9
+.Laes_gen_vaes512_gcm_enc_k256_w16_tail_past2:
+    cmp $64, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k256_w16_tail_past1
+    vmovdqa64 %zmm4, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
+    vpxord %zmm13, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm9
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes512_gcm_enc_k256_w16_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k256_w16_reduce
-    .p2align 4
-.Laes_gen_vaes512_gcm_enc_k256_w16_tail_loop:
-    mov $-1, %rax
-    cmp $64, %r9
-    jae .Laes_gen_vaes512_gcm_enc_k256_w16_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
-.Laes_gen_vaes512_gcm_enc_k256_w16_tail_full:
     kmovq %rax, %k1
     vmovdqa64 %zmm4, %zmm0
-    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
     vpxord %zmm13, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
@@ -6006,11 +7089,6 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     vpxord %zmm12, %zmm9, %zmm9
     vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
-    add $64, %r8
-    add $64, %rcx
-    add $64, %r11
-    sub $64, %r9
-    ja .Laes_gen_vaes512_gcm_enc_k256_w16_tail_loop
 .Laes_gen_vaes512_gcm_enc_k256_w16_reduce:
     vpternlogq $150, %zmm6, %zmm8, %zmm7
     vbroadcasti32x4 .Lgcm_fold(%rip), %zmm11
@@ -6032,9 +7110,11 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     vmovdqu %xmm9, 48(%rdx)
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w16_tail_done
 .Laes_gen_vaes512_gcm_enc_k256_w16_tag_done:
-.Laes_gen_vaes512_gcm_enc_k256_w16_tail_done:
     vmovdqu %xmm8, (%rdx)
+.Laes_gen_vaes512_gcm_enc_k256_w16_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -6328,20 +7408,17 @@ aes_gen_vaes512_gcm_enc_k256_w8:
     vpxor %xmm10, %xmm6, %xmm6
 .Laes_gen_vaes512_gcm_enc_k256_w8_groups_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm2, %xmm9
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm9
+    vpaddd %xmm2, %xmm9, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
     vmovdqu %xmm9, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_enc_k256_w8_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k256_w8_tail_done
+    jz .Laes_gen_vaes512_gcm_enc_k256_w8_tag_done
 .Laes_gen_vaes512_gcm_enc_k256_w8_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -6365,21 +7442,53 @@ aes_gen_vaes512_gcm_enc_k256_w8:
     vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
     vpxord %zmm7, %zmm5, %zmm5
 .Laes_gen_vaes512_gcm_enc_k256_w8_no_last:
+    cmp $64, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k256_w8_tail_past1
+    vmovdqa64 %zmm2, %zmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
+    vpxord %zmm11, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm12, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm7
+    vpxord %zmm7, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
+    vpclmulqdq $0, (%r11), %zmm7, %zmm10
+    vpxord %zmm10, %zmm4, %zmm4
+    vpclmulqdq $17, (%r11), %zmm7, %zmm10
+    vpxord %zmm10, %zmm6, %zmm6
+    vpshufd $78, %zmm7, %zmm10
+    vpxord %zmm10, %zmm7, %zmm7
+    vpclmulqdq $0, 1024(%r11), %zmm7, %zmm7
+    vpxord %zmm7, %zmm5, %zmm5
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes512_gcm_enc_k256_w8_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k256_w8_reduce
-    .p2align 4
-.Laes_gen_vaes512_gcm_enc_k256_w8_tail_loop:
-    mov $-1, %rax
-    cmp $64, %r9
-    jae .Laes_gen_vaes512_gcm_enc_k256_w8_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
-.Laes_gen_vaes512_gcm_enc_k256_w8_tail_full:
     kmovq %rax, %k1
     vmovdqa64 %zmm2, %zmm0
-    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
+    vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
     vpxord %zmm11, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
@@ -6409,11 +7518,6 @@ aes_gen_vaes512_gcm_enc_k256_w8:
     vpxord %zmm10, %zmm7, %zmm7
     vpclmulqdq $0, 1024(%r11), %zmm7, %zmm7
     vpxord %zmm7, %zmm5, %zmm5
-    add $64, %r8
-    add $64, %rcx
-    add $64, %r11
-    sub $64, %r9
-    ja .Laes_gen_vaes512_gcm_enc_k256_w8_tail_loop
 .Laes_gen_vaes512_gcm_enc_k256_w8_reduce:
     vpternlogq $150, %zmm4, %zmm6, %zmm5
     vbroadcasti32x4 .Lgcm_fold(%rip), %zmm9
@@ -6435,9 +7539,11 @@ aes_gen_vaes512_gcm_enc_k256_w8:
     vmovdqu %xmm7, 48(%rdx)
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, 32(%rdx)
+    vmovdqu %xmm7, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w8_tail_done
 .Laes_gen_vaes512_gcm_enc_k256_w8_tag_done:
-.Laes_gen_vaes512_gcm_enc_k256_w8_tail_done:
     vmovdqu %xmm6, (%rdx)
+.Laes_gen_vaes512_gcm_enc_k256_w8_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -6844,20 +7950,17 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     vpxor %xmm12, %xmm8, %xmm8
 .Laes_gen_vaes512_gcm_enc_k256_w4_groups_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm11
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm11
+    vpaddd %xmm4, %xmm11, %xmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_enc_k256_w4_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k256_w4_tail_done
+    jz .Laes_gen_vaes512_gcm_enc_k256_w4_tag_done
 .Laes_gen_vaes512_gcm_enc_k256_w4_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -6881,21 +7984,121 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
 .Laes_gen_vaes512_gcm_enc_k256_w4_no_last:
+    cmp $32, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k256_w4_tail_past2
+    vmovdqa %xmm4, %xmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
+    vpaddd .Lvaes512_gcm_inc1+32(%rip), %xmm4, %xmm4
+    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm13, %xmm1, %xmm1
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xcb    # vaesenc %xmm27, %xmm1, %xmm1
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xca    # vaesenc %xmm26, %xmm1, %xmm1
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xc9    # vaesenc %xmm25, %xmm1, %xmm1
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xc8    # vaesenc %xmm24, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcf    # vaesenc %xmm23, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xce    # vaesenc %xmm22, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu 16(%r8), %xmm9
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu %xmm1, 16(%rcx)
+    vmovdqa %xmm1, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 16(%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, 16(%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_vaes512_gcm_enc_k256_w4_tail_past2:
+    cmp $16, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k256_w4_tail_past1
+    vmovdqa %xmm4, %xmm0
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_vaes512_gcm_enc_k256_w4_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k256_w4_reduce
-    .p2align 4
-.Laes_gen_vaes512_gcm_enc_k256_w4_tail_loop:
-    mov $-1, %rax
-    cmp $16, %r9
-    jae .Laes_gen_vaes512_gcm_enc_k256_w4_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
-.Laes_gen_vaes512_gcm_enc_k256_w4_tail_full:
     kmovq %rax, %k1
     vmovdqa %xmm4, %xmm0
-    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
     vpxor %xmm13, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
@@ -6925,11 +8128,6 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
-    add $16, %r8
-    add $16, %rcx
-    add $16, %r11
-    sub $16, %r9
-    ja .Laes_gen_vaes512_gcm_enc_k256_w4_tail_loop
 .Laes_gen_vaes512_gcm_enc_k256_w4_reduce:
     vpxor %xmm6, %xmm7, %xmm7
     vpxor %xmm8, %xmm7, %xmm7
@@ -6949,9 +8147,11 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     vmovdqu %xmm9, 48(%rdx)
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w4_tail_done
 .Laes_gen_vaes512_gcm_enc_k256_w4_tag_done:
-.Laes_gen_vaes512_gcm_enc_k256_w4_tail_done:
     vmovdqu %xmm8, (%rdx)
+.Laes_gen_vaes512_gcm_enc_k256_w4_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -7177,20 +8377,17 @@ aes_gen_vaes512_gcm_enc_k256_w1:
     vpxor %xmm9, %xmm5, %xmm5
 .Laes_gen_vaes512_gcm_enc_k256_w1_groups_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm8
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm8
+    vpaddd %xmm1, %xmm8, %xmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
     vmovdqu %xmm8, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_enc_k256_w1_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k256_w1_tail_done
+    jz .Laes_gen_vaes512_gcm_enc_k256_w1_tag_done
 .Laes_gen_vaes512_gcm_enc_k256_w1_tail:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    add %eax, %r11d
-    bswap %r11d
-    mov %r11d, 28(%rdx)
     add %r10, %rax
     shl $4, %rax
     neg %rax
@@ -7216,19 +8413,13 @@ aes_gen_vaes512_gcm_enc_k256_w1:
 .Laes_gen_vaes512_gcm_enc_k256_w1_no_last:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k256_w1_reduce
-    .p2align 4
-.Laes_gen_vaes512_gcm_enc_k256_w1_tail_loop:
-    mov $-1, %rax
-    cmp $16, %r9
-    jae .Laes_gen_vaes512_gcm_enc_k256_w1_tail_full
     xor %rax, %rax
     bts %r9, %rax
     sub $1, %rax
-.Laes_gen_vaes512_gcm_enc_k256_w1_tail_full:
     kmovq %rax, %k1
     vmovdqa %xmm1, %xmm0
-    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
+    vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpxor %xmm10, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
@@ -7258,11 +8449,6 @@ aes_gen_vaes512_gcm_enc_k256_w1:
     vpxor %xmm9, %xmm6, %xmm6
     vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
-    add $16, %r8
-    add $16, %rcx
-    add $16, %r11
-    sub $16, %r9
-    ja .Laes_gen_vaes512_gcm_enc_k256_w1_tail_loop
 .Laes_gen_vaes512_gcm_enc_k256_w1_reduce:
     vpxor %xmm3, %xmm4, %xmm4
     vpxor %xmm5, %xmm4, %xmm4
@@ -7282,9 +8468,11 @@ aes_gen_vaes512_gcm_enc_k256_w1:
     vmovdqu %xmm6, 48(%rdx)
     vpxor %xmm6, %xmm6, %xmm6
     vmovdqu %xmm6, 32(%rdx)
+    vmovdqu %xmm6, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w1_tail_done
 .Laes_gen_vaes512_gcm_enc_k256_w1_tag_done:
-.Laes_gen_vaes512_gcm_enc_k256_w1_tail_done:
     vmovdqu %xmm5, (%rdx)
+.Laes_gen_vaes512_gcm_enc_k256_w1_tail_done:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2

@@ -5,6 +5,9 @@
 
     .section .rodata
     .p2align 4
+# times alpha: x^128 folded back as 0x87 (dword 0), the low qword's carry (dword 2)
+.Lvaes512_xts_double:
+    .quad 0x87, 0x1
 # x^128 = x^7 + x^2 + x + 1 (0x87), in each lane's low qword
 .Lvaes512_xts_poly:
     .quad 0x87, 0
@@ -106,16 +109,16 @@ aes_gen_vaes512_xts_enc_k128_w16:
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k128_w16_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm8, %zmm16, %zmm0
+    vpternlogq $150, %zmm16, %zmm8, %zmm0
     vpxord %zmm17, %zmm8, %zmm12
     vmovdqu64 64(%rcx), %zmm1
-    vpternlogq $150, %zmm9, %zmm16, %zmm1
+    vpternlogq $150, %zmm16, %zmm9, %zmm1
     vpxord %zmm17, %zmm9, %zmm13
     vmovdqu64 128(%rcx), %zmm2
-    vpternlogq $150, %zmm10, %zmm16, %zmm2
+    vpternlogq $150, %zmm16, %zmm10, %zmm2
     vpxord %zmm17, %zmm10, %zmm14
     vmovdqu64 192(%rcx), %zmm3
-    vpternlogq $150, %zmm11, %zmm16, %zmm3
+    vpternlogq $150, %zmm16, %zmm11, %zmm3
     vpxord %zmm17, %zmm11, %zmm15
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
@@ -292,10 +295,10 @@ aes_gen_vaes512_xts_enc_k128_w8:
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k128_w8_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm6, %zmm10, %zmm0
+    vpternlogq $150, %zmm10, %zmm6, %zmm0
     vpxord %zmm11, %zmm6, %zmm8
     vmovdqu64 64(%rcx), %zmm1
-    vpternlogq $150, %zmm7, %zmm10, %zmm1
+    vpternlogq $150, %zmm10, %zmm7, %zmm1
     vpxord %zmm11, %zmm7, %zmm9
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
@@ -428,7 +431,7 @@ aes_gen_vaes512_xts_enc_k128_w4:
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k128_w4_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm5, %zmm7, %zmm0
+    vpternlogq $150, %zmm7, %zmm5, %zmm0
     vpxord %zmm8, %zmm5, %zmm6
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
@@ -480,7 +483,7 @@ aes_gen_vaes512_xts_enc_k128_w4:
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: any count.
-# Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512VL.
+# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 a block register's tweaks
@@ -523,22 +526,21 @@ aes_gen_vaes512_xts_enc_k128_w1:
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k128_w1_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm5, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm5, %xmm0, %xmm0
     vpxor %xmm8, %xmm5, %xmm6
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    vpsrlq $63, %xmm5, %xmm2
+    vpshufd $19, %xmm5, %xmm2
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm2, %xmm3
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    vpsrad $31, %xmm2, %xmm2
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    vpslldq $8, %xmm2, %xmm2
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    vpsllq $1, %xmm5, %xmm5
+    vpand .Lvaes512_xts_double(%rip), %xmm2, %xmm2
     .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    vpxor %xmm3, %xmm5, %xmm5
+    vpaddq %xmm5, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
     vpxor %xmm2, %xmm5, %xmm5
     .byte 0xc4,0xe2,0x79,0xdd,0xc6         # vaesenclast %xmm6, %xmm0, %xmm0
@@ -668,16 +670,16 @@ aes_gen_vaes512_xts_enc_k192_w16:
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k192_w16_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm8, %zmm16, %zmm0
+    vpternlogq $150, %zmm16, %zmm8, %zmm0
     vpxord %zmm17, %zmm8, %zmm12
     vmovdqu64 64(%rcx), %zmm1
-    vpternlogq $150, %zmm9, %zmm16, %zmm1
+    vpternlogq $150, %zmm16, %zmm9, %zmm1
     vpxord %zmm17, %zmm9, %zmm13
     vmovdqu64 128(%rcx), %zmm2
-    vpternlogq $150, %zmm10, %zmm16, %zmm2
+    vpternlogq $150, %zmm16, %zmm10, %zmm2
     vpxord %zmm17, %zmm10, %zmm14
     vmovdqu64 192(%rcx), %zmm3
-    vpternlogq $150, %zmm11, %zmm16, %zmm3
+    vpternlogq $150, %zmm16, %zmm11, %zmm3
     vpxord %zmm17, %zmm11, %zmm15
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
@@ -868,10 +870,10 @@ aes_gen_vaes512_xts_enc_k192_w8:
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k192_w8_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm6, %zmm10, %zmm0
+    vpternlogq $150, %zmm10, %zmm6, %zmm0
     vpxord %zmm11, %zmm6, %zmm8
     vmovdqu64 64(%rcx), %zmm1
-    vpternlogq $150, %zmm7, %zmm10, %zmm1
+    vpternlogq $150, %zmm10, %zmm7, %zmm1
     vpxord %zmm11, %zmm7, %zmm9
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
@@ -1014,7 +1016,7 @@ aes_gen_vaes512_xts_enc_k192_w4:
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k192_w4_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm5, %zmm7, %zmm0
+    vpternlogq $150, %zmm7, %zmm5, %zmm0
     vpxord %zmm8, %zmm5, %zmm6
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
@@ -1070,7 +1072,7 @@ aes_gen_vaes512_xts_enc_k192_w4:
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: any count.
-# Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512VL.
+# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 a block register's tweaks
@@ -1117,24 +1119,23 @@ aes_gen_vaes512_xts_enc_k192_w1:
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k192_w1_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm5, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm5, %xmm0, %xmm0
     vpxor %xmm8, %xmm5, %xmm6
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    vpsrlq $63, %xmm5, %xmm2
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    vpshufd $19, %xmm5, %xmm2
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm2, %xmm3
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    vpsrad $31, %xmm2, %xmm2
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    vpslldq $8, %xmm2, %xmm2
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    vpand .Lvaes512_xts_double(%rip), %xmm2, %xmm2
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    vpsllq $1, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    vpaddq %xmm5, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    vpxor %xmm3, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
     vpxor %xmm2, %xmm5, %xmm5
     .byte 0xc4,0xe2,0x79,0xdd,0xc6         # vaesenclast %xmm6, %xmm0, %xmm0
@@ -1270,16 +1271,16 @@ aes_gen_vaes512_xts_enc_k256_w16:
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k256_w16_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm8, %zmm16, %zmm0
+    vpternlogq $150, %zmm16, %zmm8, %zmm0
     vpxord %zmm17, %zmm8, %zmm12
     vmovdqu64 64(%rcx), %zmm1
-    vpternlogq $150, %zmm9, %zmm16, %zmm1
+    vpternlogq $150, %zmm16, %zmm9, %zmm1
     vpxord %zmm17, %zmm9, %zmm13
     vmovdqu64 128(%rcx), %zmm2
-    vpternlogq $150, %zmm10, %zmm16, %zmm2
+    vpternlogq $150, %zmm16, %zmm10, %zmm2
     vpxord %zmm17, %zmm10, %zmm14
     vmovdqu64 192(%rcx), %zmm3
-    vpternlogq $150, %zmm11, %zmm16, %zmm3
+    vpternlogq $150, %zmm16, %zmm11, %zmm3
     vpxord %zmm17, %zmm11, %zmm15
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm30, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xce    # vaesenc %zmm30, %zmm1, %zmm1
@@ -1484,10 +1485,10 @@ aes_gen_vaes512_xts_enc_k256_w8:
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k256_w8_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm6, %zmm10, %zmm0
+    vpternlogq $150, %zmm10, %zmm6, %zmm0
     vpxord %zmm11, %zmm6, %zmm8
     vmovdqu64 64(%rcx), %zmm1
-    vpternlogq $150, %zmm7, %zmm10, %zmm1
+    vpternlogq $150, %zmm10, %zmm7, %zmm1
     vpxord %zmm11, %zmm7, %zmm9
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
@@ -1640,7 +1641,7 @@ aes_gen_vaes512_xts_enc_k256_w4:
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k256_w4_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm5, %zmm7, %zmm0
+    vpternlogq $150, %zmm7, %zmm5, %zmm0
     vpxord %zmm8, %zmm5, %zmm6
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
@@ -1700,7 +1701,7 @@ aes_gen_vaes512_xts_enc_k256_w4:
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: any count.
-# Requires: AESNI, PCLMUL, AVX, VAES, AVX512F, AVX512VL.
+# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 a block register's tweaks
@@ -1751,25 +1752,24 @@ aes_gen_vaes512_xts_enc_k256_w1:
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k256_w1_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm5, %xmm0, %xmm0
     vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm5, %xmm0, %xmm0
     vpxor %xmm8, %xmm5, %xmm6
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    vpsrlq $63, %xmm5, %xmm2
+    vpshufd $19, %xmm5, %xmm2
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm2, %xmm3
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    vpsrad $31, %xmm2, %xmm2
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpslldq $8, %xmm2, %xmm2
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    vpand .Lvaes512_xts_double(%rip), %xmm2, %xmm2
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    vpsllq $1, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    vpxor %xmm3, %xmm5, %xmm5
+    vpaddq %xmm5, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
     vpxor %xmm2, %xmm5, %xmm5

@@ -80,8 +80,8 @@ typedef struct aes_gen_key {
  * (then AES_GEN_ENOTCT).  A constant-time key runs every mode on
  * constant-time kernels. */
 int aes_gen_setkey(aes_gen_key *k, const void *key, size_t key_len);
-/* As aes_gen_setkey with a named backend: portable, aesni, vaes256, vaes512,
- * ttable, vpaes, vpaes256, vpaes512, tilegx-emu. */
+/* As aes_gen_setkey with a named backend: portable, aesni, aesni-avx, vaes256,
+ * vaes512, ttable, vpaes, vpaes256, vpaes512, tilegx-emu. */
 int aes_gen_setkey_backend(aes_gen_key *k, const void *key, size_t key_len,
                            const char *backend);
 /* The backend a key uses; NULL for NULL or an unset key. */
@@ -265,8 +265,9 @@ typedef struct aes_gen_gcm_key {
     aes_gen_key private_aes;
     AES_GEN_ALIGN64 uint8_t private_htable[2][AES_GEN_GCM_POWERS][16]; /* see kernels.h */
     uint8_t private_htable_pad[48]; /* read by a kernel's last vector, its products zero */
-    uint32_t private_npowers;
-    uint32_t private_ghash;   /* how the runtime multiplies: carry-less, or integer */
+    uint16_t private_npowers;
+    uint16_t private_ghash;   /* how the runtime multiplies: carry-less, or integer */
+    uint16_t private_one_shot[2][2]; /* [decrypt][len > 16]: registry index + 1, 0 none */
     uint32_t private_magic;
 } aes_gen_gcm_key;
 

@@ -135,6 +135,11 @@ class Mem:
     def rip(self):
         return self.base is None
 
+    def as_kind(self, kind):
+        """A memory operand reads as many bytes as the instruction's vector
+        length, whatever register kind a caller views it at."""
+        return self
+
     def att(self):
         if self.rip:
             where = self.label + (f"{self.disp:+d}" if self.label and self.disp else

@@ -5,7 +5,11 @@ still executed by the suite.  aesni and vaes256 kernels, which the C suites
 also run on the hardware, are emulated too: they check the emulator itself.
 Each backend runs at the widths below and at those of the committed
 generation (generated/manifest.json), so a `make gen WIDTHS=...` is emulated
-too; AES_GEN_EMU_WIDE=1 adds the widest each backend can hold."""
+too; AES_GEN_EMU_WIDE=1 adds the widest each backend can hold.
+
+Not named test_*: it is ctest's `generator_emulated`, beside `generator`, so
+the two run in parallel (/usr/bin/python3 -m unittest tests.emulated from
+gen/)."""
 
 import json
 import os
@@ -19,6 +23,7 @@ from tests import x86emu
 
 # Every parallel-mode width of the defaults plus non-default ones.
 WIDTHS = {"vaes512": (1, 4, 8, 12, 16, 32), "vaes256": (1, 2, 4, 6, 8, 16), "aesni": (1, 2, 3, 8),
+          "aesni-avx": (1, 3, 8, 12),
           "vpaes512": (1, 3, 4, 5, 8, 20), "vpaes256": (1, 2, 4), "vpaes": (1, 2)}
 MANIFEST = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "generated", "manifest.json")
@@ -104,7 +109,7 @@ def gcm_reference(mode, key, h, state, src, last):
     """(dst, state after): GCTR from the state's counter (inc32), and the
     hash continued over the ciphertext (a partial block zero-padded); last:
     then the lengths block at state + 48, the tag E(J0) ^ hash there, and
-    J0 at state + 32 zeroed."""
+    J0 at state + 32 and the hash zeroed."""
     y, ctr = int.from_bytes(state[:16], "little"), state[16:32]
     out = bytearray()
     for i in range(0, len(src), 16):
@@ -119,6 +124,7 @@ def gcm_reference(mode, key, h, state, src, last):
         y = aes_math.gf128_mul(y ^ int.from_bytes(state[48:64], "big"), h)
         ek0 = aes_math.ttable_encrypt_block(key, state[32:48])
         tail = bytes(16) + xor(y.to_bytes(16, "big"), ek0)
+        y = 0
     return bytes(out), y.to_bytes(16, "little") + ctr + tail
 
 
@@ -233,6 +239,9 @@ class Emulated(unittest.TestCase):
 
     def test_aesni(self):
         self.assertGreater(self.check_backend("aesni"), 0)
+
+    def test_aesni_avx(self):
+        self.assertGreater(self.check_backend("aesni-avx"), 0)
 
     def test_vpaes(self):
         self.assertGreater(self.check_backend("vpaes"), 0)
