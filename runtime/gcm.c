@@ -581,14 +581,18 @@ static int one_shot_checks(const aes_gen_gcm_key *gk, const uint8_t *iv, size_t 
 /* 16 bytes as two little-endian words lo, hi, with one store where the host
  * has SSE2: the kernel's 16-byte loads of the state are then forwarded from
  * a store of their size (several smaller ones would stall them). */
-static void put16(uint8_t *p, uint64_t lo, uint64_t hi)
+/* n <= 8 bytes, little-endian, read a byte at a time: a caller that has
+ * just written the IV byte by byte (a TLS record's nonce, the IV XOR the
+ * sequence number) would stall a wider load until those stores retire,
+ * which is after the previous message's kernel; byte loads are forwarded
+ * from them, and from wider stores too.  (volatile: not merged.) */
+static inline uint64_t load_iv_bytes(const uint8_t *p, int n)
 {
-#if defined(__x86_64__)
-    _mm_storeu_si128((__m128i *)(void *)p, _mm_set_epi64x((long long)hi, (long long)lo));
-#else
-    store_le64(p, lo);
-    store_le64(p + 8, hi);
-#endif
+    const volatile uint8_t *b = p;
+    uint64_t t[8] = {0};
+    for (int i = 0; i < n; i++) /* independent shifts, an OR tree: short latency */
+        t[i] = (uint64_t)b[i] << 8 * i;
+    return ((t[0] | t[1]) | (t[2] | t[3])) | ((t[4] | t[5]) | (t[6] | t[7]));
 }
 
 /* A whole message through one call of the key's GCM kernel: J0, the AAD's
@@ -607,10 +611,8 @@ static inline __attribute__((always_inline)) int one_call(const aes_gen_gcm_key 
     uint8_t j0[16];
     uint64_t lo, hi, ctr_hi;
     if (iv_len == 12) { /* J0 = IV || 00 00 00 01, the counter block IV || 00 00 00 02 */
-        uint32_t last4;
-        memcpy(&last4, iv + 8, 4);
-        lo = load_le64(iv);
-        hi = last4 | (uint64_t)1 << 56;
+        lo = load_iv_bytes(iv, 8);
+        hi = load_iv_bytes(iv + 8, 4) | (uint64_t)1 << 56;
         ctr_hi = hi + ((uint64_t)1 << 56);
     } else {
         compute_j0(gk, iv, iv_len, j0);
@@ -619,10 +621,10 @@ static inline __attribute__((always_inline)) int one_call(const aes_gen_gcm_key 
         ctr_hi = load_le64(j0 + 8);
     }
     const gf y = aad_len ? ghash_bytes(gk, (gf){0, 0}, aad, aad_len) : (gf){0, 0};
-    put16(st, y.lo, y.hi);
-    put16(st + 16, lo, ctr_hi);
-    put16(st + 32, lo, hi);
-    put16(st + 48, rev64((uint64_t)aad_len * 8), rev64((uint64_t)len * 8)); /* big-endian */
+    store_le128(st, y.lo, y.hi);
+    store_le128(st + 16, lo, ctr_hi);
+    store_le128(st + 32, lo, hi);
+    store_le128(st + 48, rev64((uint64_t)aad_len * 8), rev64((uint64_t)len * 8)); /* big-endian */
     const enum aes_gen_mode_dir md = decrypt ? AES_GEN_MD_gcm_dec : AES_GEN_MD_gcm_enc;
     fn(aes_gen_schedule(&gk->private_aes, md), gk->private_htable[0][0], st, dst, src,
        len | AES_GEN_GCM_LAST);

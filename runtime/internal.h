@@ -11,6 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 #include "aes_gen.h"
 #include "kernels.h"
@@ -326,6 +329,30 @@ static inline uint64_t load_le64(const uint8_t *p)
 static inline void store_le64(uint8_t *p, uint64_t v)
 {
     memcpy(p, &v, 8);
+}
+
+/* 8 bytes read as one 8-byte load, never merged with a neighbouring load
+ * into a wider one (the empty asm takes the value from a register): where
+ * the caller has just stored those 8 bytes, a wider load would not be
+ * forwarded from that store and would wait until it retired. */
+static inline uint64_t load_le64_alone(const uint8_t *p)
+{
+    uint64_t v = load_le64(p);
+    __asm__("" : "+r"(v));
+    return v;
+}
+
+/* lo and hi as 16 bytes in one store where the ISA has one: a kernel's
+ * 16-byte load of them is forwarded from it, not stalled until two 8-byte
+ * stores retire. */
+static inline void store_le128(uint8_t *p, uint64_t lo, uint64_t hi)
+{
+#if defined(__x86_64__)
+    _mm_storeu_si128((__m128i *)(void *)p, _mm_set_epi64x((long long)hi, (long long)lo));
+#else
+    store_le64(p, lo);
+    store_le64(p + 8, hi);
+#endif
 }
 
 /* Zeroing that the compiler may not drop (inline: a constant size becomes a

@@ -119,7 +119,7 @@ if [ -e "$build/provider/aes_gen_provider.so" ]; then
   [ -f "$mods/aes_gen_provider.so" ] && [ -e "$mods/aesgen.so" ]
   if [ -z "$san" ] && command -v openssl >/dev/null; then
     openssl list -cipher-algorithms -provider-path "$mods" -provider aesgen |
-      grep -q 'AES-128-CTR.*@ aesgen'
+      grep -q 'AES-[0-9]*-CTR.*@ aesgen'
     echo "provider: installed in lib/ossl-modules and loaded from there by openssl"
   fi
 fi

@@ -6,11 +6,16 @@
 # must be the same bytes, and each provider decrypts both back to the file;
 # a wrong padding fails with both; `openssl list` names the provider's
 # ciphers; with the README's openssl.cnf (default_properties =
-# ?provider=aesgen) plain commands run on them.
-# Usage: provider_cli.sh OPENSSL MODULE_DIR
+# ?provider=aesgen) plain commands run on them.  Only the key sizes the
+# build generated (generated/manifest.json's "keys") are offered.
+# Usage: provider_cli.sh OPENSSL MODULE_DIR MANIFEST
 set -eu
-openssl=$1 dir=$2
+openssl=$1 dir=$2 manifest=$3
 [ -e "$dir/aesgen.so" ] || { echo "no $dir/aesgen.so"; exit 1; }
+sizes=$(/usr/bin/python3 -c 'import json, sys; print(*json.load(open(sys.argv[1]))["request"]["keys"])' \
+        "$manifest")
+first=${sizes%% *}
+generated() { case " $sizes " in *" $1 "*) return 0 ;; esac; return 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -38,14 +43,11 @@ if enc ours -aes-128-cfb8 -K 00112233445566778899aabbccddeeff \
 fi
 
 for cipher in aes-256-ctr aes-128-cbc aes-192-ofb aes-256-cfb aes-128-ecb aes-192-cbc; do
-  case $cipher in
-    aes-128-*) klen=16 ;;
-    aes-192-*) klen=24 ;;
-    aes-256-*) klen=32 ;;
-  esac
-  key=$(od -An -tx1 -N"$klen" /dev/urandom | tr -d ' \n')
+  bits=${cipher#aes-}; bits=${bits%%-*}
+  generated "$bits" || { echo "$cipher: AES-$bits not generated"; continue; }
+  key=$(od -An -tx1 -N$((bits / 8)) /dev/urandom | tr -d ' \n')
   # The key and the IV (ECB has none) as the arguments every call gets.
-  if [ "$cipher" = aes-128-ecb ]; then
+  if [ "${cipher##*-}" = ecb ]; then
     set -- "-$cipher" -K "$key"
   else
     set -- "-$cipher" -K "$key" -iv "$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')"
@@ -68,13 +70,14 @@ for cipher in aes-256-ctr aes-128-cbc aes-192-ofb aes-256-cfb aes-128-ecb aes-19
 done
 
 # A wrong padding fails with both.
-key=000102030405060708090a0b0c0d0e0f
+key=$(od -An -tx1 -N$((first / 8)) /dev/urandom | tr -d ' \n')
+ecb=-aes-$first-ecb
 head -c 64 "$tmp/plain" >"$tmp/in"
-enc default -aes-128-ecb -nopad -K $key -in "$tmp/in" -out "$tmp/ct"
-if enc ours -d -aes-128-ecb -K $key -in "$tmp/ct" -out /dev/null 2>"$tmp/err"; then
+enc default $ecb -nopad -K $key -in "$tmp/in" -out "$tmp/ct"
+if enc ours -d $ecb -K $key -in "$tmp/ct" -out /dev/null 2>"$tmp/err"; then
   # A random last block with a valid padding: possible, and then the same for both.
-  enc default -d -aes-128-ecb -K $key -in "$tmp/ct" -out /dev/null
-elif enc default -d -aes-128-ecb -K $key -in "$tmp/ct" -out /dev/null 2>/dev/null; then
+  enc default -d $ecb -K $key -in "$tmp/ct" -out /dev/null
+elif enc default -d $ecb -K $key -in "$tmp/ct" -out /dev/null 2>/dev/null; then
   echo "a wrong padding: the default provider takes it, aesgen does not"; exit 1
 else
   grep -q "bad decrypt" "$tmp/err" || { echo "aesgen's bad padding error:"; cat "$tmp/err"; exit 1; }
@@ -84,9 +87,14 @@ echo "a wrong padding: refused by both (bad decrypt)"
 # openssl list names the ciphers, at the provider.
 list=$("$openssl" list -cipher-algorithms -provider-path "$dir" -provider aesgen)
 for name in AES-128-ECB AES-192-CBC AES-256-CFB AES-128-OFB AES-256-CTR AES-128-GCM \
-            AES-256-GCM AES-128-XTS AES-256-XTS; do
-  printf '%s\n' "$list" | grep -i -q -- "$name.*@ aesgen" ||
-    { echo "openssl list does not name $name at aesgen:"; printf '%s\n' "$list"; exit 1; }
+            AES-192-GCM AES-256-GCM AES-128-XTS AES-256-XTS; do
+  bits=${name#AES-}; bits=${bits%%-*}
+  if generated "$bits"; then
+    printf '%s\n' "$list" | grep -i -q -- "$name.*@ aesgen" ||
+      { echo "openssl list does not name $name at aesgen:"; printf '%s\n' "$list"; exit 1; }
+  elif printf '%s\n' "$list" | grep -i -q -- "$name.*@ aesgen"; then
+    echo "openssl list names $name at aesgen, whose key size was not generated"; exit 1
+  fi
 done
 if printf '%s\n' "$list" | grep -q 'AES-192-XTS'; then
   echo "openssl list names an AES-192-XTS"; exit 1
@@ -118,22 +126,23 @@ activate = 1
 [algorithm_sect]
 default_properties = ?provider=aesgen
 EOF
-key=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
+key=$(od -An -tx1 -N$((first / 8)) /dev/urandom | tr -d ' \n')
 iv=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')
-OPENSSL_CONF="$tmp/openssl.cnf" "$openssl" enc -aes-256-ctr -K "$key" -iv "$iv" \
+ctr=-aes-$first-ctr
+OPENSSL_CONF="$tmp/openssl.cnf" "$openssl" enc $ctr -K "$key" -iv "$iv" \
   -in "$tmp/plain" -out "$tmp/ours"
-"$openssl" enc -aes-256-ctr -K "$key" -iv "$iv" -in "$tmp/plain" -out "$tmp/default"
+"$openssl" enc $ctr -K "$key" -iv "$iv" -in "$tmp/plain" -out "$tmp/default"
 cmp -s "$tmp/ours" "$tmp/default" || { echo "openssl.cnf: the ciphertexts differ"; exit 1; }
 OPENSSL_CONF="$tmp/openssl.cnf" "$openssl" list -providers | grep -q 'aes-gen provider' ||
   { echo "openssl.cnf: the provider is not active"; exit 1; }
-# With aesgen required (no `?`), AES-256-CTR still runs and AES-128-CFB8,
+# With aesgen required (no `?`), its CTR still runs and AES-128-CFB8,
 # which aesgen does not have, does not: the fetches reach aesgen.
 sed 's/^default_properties = ?provider=aesgen$/default_properties = provider=aesgen/' \
   "$tmp/openssl.cnf" >"$tmp/strict.cnf"
-OPENSSL_CONF="$tmp/strict.cnf" "$openssl" enc -aes-256-ctr -K "$key" -iv "$iv" \
+OPENSSL_CONF="$tmp/strict.cnf" "$openssl" enc $ctr -K "$key" -iv "$iv" \
   -in "$tmp/plain" -out "$tmp/strict"
 cmp -s "$tmp/strict" "$tmp/default" || { echo "openssl.cnf, aesgen required: differs"; exit 1; }
-cfb8() { OPENSSL_CONF="$1" "$openssl" enc -aes-128-cfb8 -K "${key%????????????????????????????????}" \
+cfb8() { OPENSSL_CONF="$1" "$openssl" enc -aes-128-cfb8 -K 000102030405060708090a0b0c0d0e0f \
            -iv "$iv" -in "$tmp/plain" -out /dev/null 2>/dev/null; }
 cfb8 "$tmp/openssl.cnf" || { echo "openssl.cnf, aesgen preferred: no AES-128-CFB8"; exit 1; }
 if cfb8 "$tmp/strict.cnf"; then

@@ -152,7 +152,7 @@ START_TEST(ctr_carry_and_wrap)
                          AES_GEN_OK);
         ck_assert_msg(memcmp(ctr, after, 16) == 0, "%s: counter %s + %zu wrong", bname(b),
                       ctr_cases[c].start, ctr_cases[c].blocks);
-        for (size_t len = 16; len <= sizeof src; len++) {
+        for (size_t len = 16; len <= sizeof src; len += AES_GEN_TEST_THIN) {
             uint8_t ref_ctr[16];
             memcpy(ctr, start, 16);
             memcpy(ref_ctr, start, 16);

@@ -199,7 +199,7 @@ START_TEST(random_messages)
         return;
     rng_fill(&rng, src, sizeof src);
     static const size_t iv_lens[] = {12, 12, 12, 1, 8, 16, 17, 60, 64};
-    for (size_t len = 0; len <= 4096 + 48; len += len < 300 ? 1 : 37) {
+    for (size_t len = 0; len <= 4096 + 48; len += (len < 300 ? 1 : 37) * AES_GEN_TEST_THIN) {
         rng_fill(&rng, key, sizeof key);
         rng_fill(&rng, iv, sizeof iv);
         rng_fill(&rng, aad, sizeof aad);

@@ -177,10 +177,17 @@ START_TEST(kernel_matches_reference)
         return;
     const enum ref_mode ref = mode_cases[ki->mode_dir].ref;
     const size_t nctr = ref == REF_CTR || ref == REF_GCM ? ctr_case_count(ki->width) : 1;
+    /* Every alignment and both in place and not for the first two counter
+     * cases; the carry cases (where a carry happens has nothing to do with
+     * where the buffers are) each at one of the eight, in turn. */
     for (size_t mult = 1; mult <= 3; mult++)
         for (size_t o = 0; o < 4; o++)
             for (int in_place = 0; in_place < 2; in_place++)
                 for (size_t c = 0; c < nctr; c++) {
+                    if (c >= 2 && (c + mult) % 8 != 2 * o + (size_t)in_place)
+                        continue;
+                    if ((c + mult + o) % AES_GEN_TEST_THIN)
+                        continue;
                     uint8_t iv[16];
                     ctr_start(c, ki->width, iv, &rng);
                     check_kernel(ki, 16 * mult * ki->width, 0, offsets[o][0], offsets[o][1],
