@@ -47,14 +47,15 @@ struct cavp_case {
     int fail;
 };
 
-/* Runs every case of one .rsp file on backend b; returns the number run. */
+/* Runs every case of one .rsp file on backend b (every AES_GEN_TEST_THIN-th
+ * on a sanitized build); returns the number run. */
 static long run_file(const char *path, size_t b, int decrypt)
 {
     FILE *f = fopen(path, "r");
     ck_assert_msg(f != NULL, "%s: cannot open (python3-cryptography-vectors)", path);
     char line[4096];
     struct cavp_case c;
-    long count = 0;
+    long count = 0, seen = 0;
     int have = 0;
     memset(&c, 0, sizeof c);
     for (;;) {
@@ -78,7 +79,8 @@ static long run_file(const char *path, size_t b, int decrypt)
         else if ((!more || strncmp(line, "Count", 5) == 0) && have) {
             aes_gen_gcm_key gk;
             uint8_t out[64], tag[16];
-            if (aes_gen_backend_usable(backends[b], (unsigned)c.key_len * 8)) {
+            if (aes_gen_backend_usable(backends[b], (unsigned)c.key_len * 8) &&
+                seen++ % AES_GEN_TEST_THIN == 0) {
                 gcm_key(&gk, backends[b], c.key, c.key_len);
                 if (decrypt) {
                     memset(out, 0x5a, sizeof out);

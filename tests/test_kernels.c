@@ -210,6 +210,8 @@ START_TEST(kernel_matches_reference)
     for (size_t e = 0; e < sizeof extra / sizeof extra[0]; e++)
         for (int last = 0; last < 2; last++)
             for (size_t o = 0; o < 4; o++) {
+                if ((e + (size_t)last + o) % AES_GEN_TEST_THIN)
+                    continue;
                 uint8_t iv[16];
                 ctr_start(rng_next(&rng) % nctr, ki->width, iv, &rng);
                 check_kernel(ki, extra[e], last, offsets[o][0], offsets[o][1], (int)(o & 1), iv,

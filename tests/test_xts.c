@@ -187,9 +187,9 @@ START_TEST(random_data_units)
         return;
     uint64_t rng = test_seed() ^ (uint64_t)_i << 20;
     enum { MAX = 4096 + 16 * 64 + 15 };
-    uint8_t *src = malloc(MAX), key[64], tw[16];
+    uint8_t *src = malloc(MAX + 15), key[64], tw[16]; /* MAX bytes from src + 0..15 */
     ck_assert(src);
-    rng_fill(&rng, src, MAX);
+    rng_fill(&rng, src, MAX + 15);
     for (size_t len = 16; len <= MAX;
          len = len < 600 ? len + AES_GEN_TEST_THIN : len + 1 + rng_next(&rng) % 997) {
         rng_fill(&rng, key, sizeof key);
