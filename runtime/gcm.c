@@ -578,9 +578,6 @@ static int one_shot_checks(const aes_gen_gcm_key *gk, const uint8_t *iv, size_t 
     return AES_GEN_OK;
 }
 
-/* 16 bytes as two little-endian words lo, hi, with one store where the host
- * has SSE2: the kernel's 16-byte loads of the state are then forwarded from
- * a store of their size (several smaller ones would stall them). */
 /* n <= 8 bytes, little-endian, read a byte at a time: a caller that has
  * just written the IV byte by byte (a TLS record's nonce, the IV XOR the
  * sequence number) would stall a wider load until those stores retire,
