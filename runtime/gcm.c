@@ -194,8 +194,8 @@ static unsigned powers_needed(const aes_gen_key *k)
 }
 
 /* For one whole message of len bytes: the widest of the key's GCM kernels,
- * but for a message of one block or less the narrowest whose group is longer
- * (all of it in the kernel's tail).  Measured on AVX-512 (Zen 4), one-shot
+ * but for a message of one block or less the narrowest of width > 1 (every
+ * width is at least 2 blocks, so all of it runs in that kernel's tail).  Measured on AVX-512 (Zen 4), one-shot
  * calls: 16 bytes on vaes512's width 4 (xmm) take 0.8x the time of width
  * 32's masked zmm tail; from 32 bytes up the zmm tail is faster.  Chosen
  * once, at setkey (one_shot_choice), read per call (one_shot_kernel). */
