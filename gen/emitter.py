@@ -18,7 +18,7 @@ the backends that name it in gen/variants.py.  It provides:
   report()        optional: the text of `aesgen.py --report <target>`
   support(backend, render)   optional: functions a backend adds beside its
                   kernels (aesni: its key setup), as {"files": {path: text},
-                  "functions": [(symbol, C parameters, what)]}: compiled,
+                  "functions": [(symbol, C parameters, what and what it needs)]}: compiled,
                   declared in kernels.h and exported with the kernels
 
 contract_notes() writes the comment every kernel carries (its mode, key

@@ -982,15 +982,24 @@ aes_gen_kernel_fn aes_gen_vpaes512_ctr_enc_k256_w4;
 aes_gen_kernel_fn aes_gen_vpaes512_ctr_enc_k256_w1;
 
 /* Beside the kernels: */
-/* AES-128 key setup into the fips format (both schedules); needs sse2 + ssse3 + aesni. */
+/* AES-128 key setup into the fips format (both schedules); needs AES-NI. */
 void aes_gen_aesni_key_setup_k128(const uint8_t *key, uint8_t *ks);
 #define AES_GEN_HAVE_AESNI_KEY_SETUP_K128 1
-/* AES-192 key setup into the fips format (both schedules); needs sse2 + ssse3 + aesni. */
+/* AES-192 key setup into the fips format (both schedules); needs AES-NI. */
 void aes_gen_aesni_key_setup_k192(const uint8_t *key, uint8_t *ks);
 #define AES_GEN_HAVE_AESNI_KEY_SETUP_K192 1
-/* AES-256 key setup into the fips format (both schedules); needs sse2 + ssse3 + aesni. */
+/* AES-256 key setup into the fips format (both schedules); needs AES-NI. */
 void aes_gen_aesni_key_setup_k256(const uint8_t *key, uint8_t *ks);
 #define AES_GEN_HAVE_AESNI_KEY_SETUP_K256 1
+/* AES-128 key setup into the fips format (both schedules); needs AES-NI, AVX-512F and AVX-512VL. */
+void aes_gen_avx512_key_setup_k128(const uint8_t *key, uint8_t *ks);
+#define AES_GEN_HAVE_AVX512_KEY_SETUP_K128 1
+/* AES-192 key setup into the fips format (both schedules); needs AES-NI, AVX-512F and AVX-512VL. */
+void aes_gen_avx512_key_setup_k192(const uint8_t *key, uint8_t *ks);
+#define AES_GEN_HAVE_AVX512_KEY_SETUP_K192 1
+/* AES-256 key setup into the fips format (both schedules); needs AES-NI, AVX-512F and AVX-512VL. */
+void aes_gen_avx512_key_setup_k256(const uint8_t *key, uint8_t *ks);
+#define AES_GEN_HAVE_AVX512_KEY_SETUP_K256 1
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The public API: argument checks, error codes, key setup.  Every check
  * happens before anything is written, so a failing call changes nothing. */
+#include <stddef.h>
 #include <string.h>
 
 #include "internal.h"
@@ -11,37 +12,38 @@ static unsigned key_bits_of(size_t key_len)
 }
 
 /* EKEYLEN for a length that is not an AES key size, EKEYSIZE for one not built. */
-static int check_key_size(unsigned bits)
+static int check_key_size(const struct aes_gen_plans *plans, unsigned bits)
 {
     if (!bits)
         return AES_GEN_EKEYLEN;
-    return aes_gen_key_size_built(bits) ? AES_GEN_OK : AES_GEN_EKEYSIZE;
+    return plans->built[aes_gen_key_index(bits)] ? AES_GEN_OK : AES_GEN_EKEYSIZE;
 }
 
 /* plan: what each mode runs, from aes_gen_plans().  Every check is done, so
- * the key is written in place: the schedules (the format writes all its
- * bytes, zeros where a key size leaves room: no word of an earlier key
- * stays), then the plan. */
+ * the key is written in place: the plan, then the schedules.  Every format
+ * writes the same AES_GEN_FORMAT_BYTES (zeros where a key size leaves room),
+ * so no word of an earlier key of any size or format stays; nothing of k is
+ * read (it may be uninitialized).  The generated setup comes last with
+ * nothing live across it (no registers to save: a re-key is a few stores and
+ * the setup). */
 static int setkey_with(aes_gen_key *k, const void *key, size_t key_len,
                        enum aes_gen_backend_id backend, const struct aes_gen_key_plan *plan)
 {
     const struct aes_gen_key_format_info *format =
         &aes_gen_key_formats[aes_gen_backend_table[backend].key_format];
-    k->private_magic = 0;
-    if (plan->setup) { /* generated: it writes the zeros and clears its registers */
-        plan->setup(key, k->private_ks);
-    } else {
-        memset(k->private_ks, 0, format->bytes);
-        format->expand(key, key_len, k->private_ks);
-        aes_gen_clear_registers(); /* C may have held key words in vector registers */
-    }
-    memcpy(k->private_kernels, plan->kernels, sizeof plan->kernels);
-    memcpy(k->private_picks, plan->picks, sizeof plan->picks);
-    k->private_rk_offset[0] = (uint16_t)format->enc_offset;
-    k->private_rk_offset[1] = (uint16_t)format->dec_offset;
-    k->private_backend = (uint16_t)backend;
-    k->private_rounds = (uint16_t)aes_gen_rounds(key_len);
+    /* The plan's fields are the key's from private_kernels to private_rounds. */
+    memcpy((uint8_t *)k + offsetof(aes_gen_key, private_kernels), plan,
+           offsetof(struct aes_gen_key_plan, setup));
     k->private_magic = AES_GEN_KEY_MAGIC;
+    if (plan->setup) { /* generated: it writes its zeros and clears its registers */
+        memset(k->private_ks + AES_GEN_SETUP_BYTES, 0,
+               AES_GEN_FORMAT_BYTES - AES_GEN_SETUP_BYTES);
+        plan->setup(key, k->private_ks);
+        return AES_GEN_OK;
+    }
+    memset(k->private_ks, 0, AES_GEN_FORMAT_BYTES);
+    format->expand(key, key_len, k->private_ks);
+    aes_gen_clear_registers(); /* C may have held key words in vector registers */
     return AES_GEN_OK;
 }
 
@@ -50,7 +52,7 @@ int aes_gen_setkey_backend(aes_gen_key *k, const void *key, size_t key_len, cons
     if (!k || !key || !backend)
         return AES_GEN_EARG;
     const unsigned bits = key_bits_of(key_len);
-    const int err = check_key_size(bits);
+    const int err = check_key_size(aes_gen_plans(), bits);
     if (err)
         return err;
     const int index = aes_gen_backend_index(backend);
@@ -76,11 +78,11 @@ int aes_gen_setkey(aes_gen_key *k, const void *key, size_t key_len)
 {
     if (!k || !key)
         return AES_GEN_EARG;
+    const struct aes_gen_plans *plans = aes_gen_plans();
     const unsigned bits = key_bits_of(key_len);
-    const int err = check_key_size(bits);
+    const int err = check_key_size(plans, bits);
     if (err)
         return err;
-    const struct aes_gen_plans *plans = aes_gen_plans();
     const int ks = aes_gen_key_index(bits), b = plans->chosen[ks];
     if (b < 0)
         return plans->require_ct && usable_count(ks) ? AES_GEN_ENOTCT

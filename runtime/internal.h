@@ -137,13 +137,21 @@ enum aes_gen_key_format {
 #include "backends.inc"
     AES_GEN_KEY_FORMAT_COUNT
 };
+/* Every key's setup writes (zeros where its schedules leave room) the first
+ * AES_GEN_FORMAT_BYTES of its schedule area, the largest format's size
+ * (openssl's two 256-byte halves), so a key set over an earlier one of any
+ * size or format leaves none of its words.  The generated key setup writes
+ * the fips format's AES_GEN_SETUP_BYTES (gen/x86/keysetup.py ZERO_TO: what
+ * vendored callers give it); setkey zeroes the rest. */
+#define AES_GEN_FORMAT_BYTES 512
+#define AES_GEN_SETUP_BYTES 480
 struct aes_gen_key_format_info {
     const char *name; /* as gen/variants.py KEY_FORMATS and kernels.h say it */
     /* Writes the expanded key into ks, whose first `bytes` the caller has
      * zeroed (the schedules leave room where a key size is short). */
     void (*expand)(const uint8_t *key, size_t key_len, uint8_t *ks);
     size_t enc_offset, dec_offset; /* where the kernels' round keys start in ks */
-    size_t bytes;                  /* the most any key size's schedules take */
+    size_t bytes;                  /* AES_GEN_FORMAT_BYTES, every format */
 };
 extern const struct aes_gen_key_format_info aes_gen_key_formats[AES_GEN_KEY_FORMAT_COUNT];
 
@@ -240,8 +248,13 @@ extern struct aes_gen_pick aes_gen_picks[]; /* filled once, with the plans */
  * for the backend's format and the key size: generated code (which clears
  * its registers), or NULL for the format's expand. */
 struct aes_gen_key_plan {
+    /* What the key holds from private_kernels to private_rounds, in its order
+     * (registry.c checks): setkey copies it in one go. */
     uint16_t kernels[16][2];
     uint16_t picks[16];
+    uint16_t rk_offset[2];
+    uint16_t backend;
+    uint16_t rounds;
     void (*setup)(const uint8_t *key, uint8_t *ks);
 };
 /* key_schedule.c: the generated key setup for a format and key size on a
@@ -265,9 +278,21 @@ struct aes_gen_plans {
     struct aes_gen_key_plan chosen_key_plan[AES_GEN_KEY_SIZES];
     /* The default must be constant-time (AES_GEN_REQUIRE_CONSTANT_TIME). */
     int require_ct;
+    /* aes_gen_key_size_built, per key size. */
+    uint8_t built[AES_GEN_KEY_SIZES];
 };
-/* The plans for this CPU and policy, computed once. */
-const struct aes_gen_plans *aes_gen_plans(void);
+/* The plans for this CPU and policy, computed once: after the first call a
+ * load and a test (key setup is short enough for pthread_once's call to
+ * show). */
+extern struct aes_gen_plans aes_gen_plans_data;
+extern int aes_gen_plans_ready;
+void aes_gen_fill_plans_once(void);
+static inline const struct aes_gen_plans *aes_gen_plans(void)
+{
+    if (__builtin_expect(!__atomic_load_n(&aes_gen_plans_ready, __ATOMIC_ACQUIRE), 0))
+        aes_gen_fill_plans_once();
+    return &aes_gen_plans_data;
+}
 /* The plans a CPU with the features `have` would get (the tests try every
  * subset of the features). */
 void aes_gen_compute_plans(struct aes_gen_plans *plans, uint32_t have, int require_ct);

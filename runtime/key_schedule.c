@@ -115,6 +115,13 @@ static void expand_encryption(const uint8_t *key, size_t key_len, uint8_t *enc)
 void (*aes_gen_generated_setup(enum aes_gen_key_format format, unsigned key_bits,
                                uint32_t have))(const uint8_t *key, uint8_t *ks)
 {
+#if defined(AES_GEN_HAVE_AVX512_KEY_SETUP_K128) && defined(__x86_64__)
+    const uint32_t avx512 = AES_GEN_CPU_AESNI | AES_GEN_CPU_AVX512F | AES_GEN_CPU_AVX512VL;
+    if (format == AES_GEN_KF_fips && (have & avx512) == avx512)
+        return key_bits == 128 ? aes_gen_avx512_key_setup_k128
+               : key_bits == 192 ? aes_gen_avx512_key_setup_k192
+                                 : aes_gen_avx512_key_setup_k256;
+#endif
 #if defined(AES_GEN_HAVE_AESNI_KEY_SETUP_K128) && defined(__x86_64__)
     if (format == AES_GEN_KF_fips && (have & AES_GEN_CPU_AESNI))
         return key_bits == 128 ? aes_gen_aesni_key_setup_k128
@@ -149,7 +156,7 @@ static void expand_fips(const uint8_t *key, size_t key_len, uint8_t *ks)
  * then the round count; encryption at 0, decryption at 256. */
 static void expand_openssl(const uint8_t *key, size_t key_len, uint8_t *ks)
 {
-    uint8_t fips[480];
+    uint8_t fips[AES_GEN_FORMAT_BYTES] = {0}; /* past a shorter key's schedules: zeros */
     uint32_t w[61];
     expand_fips(key, key_len, fips);
     for (int half = 0; half < 2; half++) {
@@ -198,12 +205,12 @@ __attribute__((target("ssse3"))) static void vpaes_keys_ssse3(const uint8_t *fip
 
 static void expand_vpaes(const uint8_t *key, size_t key_len, uint8_t *ks)
 {
-    uint8_t fips[480];
+    uint8_t fips[AES_GEN_FORMAT_BYTES];
     expand_fips(key, key_len, fips);
 #if defined(__x86_64__) || defined(__i386__)
     vpaes_keys_ssse3(fips, ks, aes_gen_rounds(key_len)); /* every vpaes backend needs SSSE3 */
 #else
-    memset(ks, 0, 480); /* no vpaes backend is built for this architecture */
+    memset(ks, 0, AES_GEN_FORMAT_BYTES); /* no vpaes backend is built for this architecture */
 #endif
     aes_gen_secure_zero(fips, sizeof fips);
 }
@@ -211,9 +218,9 @@ static void expand_vpaes(const uint8_t *key, size_t key_len, uint8_t *ks)
 _Static_assert(AES_GEN_KEY_FORMAT_COUNT == 3,
                "a key format added to gen/variants.py needs its expansion here");
 const struct aes_gen_key_format_info aes_gen_key_formats[AES_GEN_KEY_FORMAT_COUNT] = {
-    [AES_GEN_KF_fips] = {"fips", expand_fips, 0, 240, 480},
-    [AES_GEN_KF_openssl] = {"openssl", expand_openssl, 0, 256, 512},
-    [AES_GEN_KF_vpaes] = {"vpaes", expand_vpaes, 0, 240, 480},
+    [AES_GEN_KF_fips] = {"fips", expand_fips, 0, 240, AES_GEN_FORMAT_BYTES},
+    [AES_GEN_KF_openssl] = {"openssl", expand_openssl, 0, 256, AES_GEN_FORMAT_BYTES},
+    [AES_GEN_KF_vpaes] = {"vpaes", expand_vpaes, 0, 240, AES_GEN_FORMAT_BYTES},
 };
 
 int aes_gen_expand_key(const char *format, const void *key, size_t key_len, int decrypt,
@@ -238,8 +245,7 @@ int aes_gen_expand_key(const char *format, const void *key, size_t key_len, int 
             return AES_GEN_EBACKEND;
 #endif
         const struct aes_gen_key_format_info *info = &aes_gen_key_formats[f];
-        uint8_t ks[512];
-        _Static_assert(sizeof ks >= 512, "every format's schedules fit (openssl's: 512)");
+        uint8_t ks[AES_GEN_FORMAT_BYTES];
         memset(ks, 0, info->bytes);
         info->expand(key, key_len, ks);
         memcpy(out, ks + (decrypt ? info->dec_offset : info->enc_offset), bytes);

@@ -3,6 +3,7 @@
  * from generated/: nothing here lists a mode, a backend or a kernel by hand. */
 #include <limits.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "internal.h"
@@ -224,18 +225,27 @@ static struct aes_gen_mode_plan plan_of(int source, enum aes_gen_mode_dir md, un
     return p;
 }
 
-_Static_assert(sizeof ((struct aes_gen_key_plan *)0)->kernels ==
-                       sizeof ((aes_gen_key *)0)->private_kernels &&
-                   sizeof ((struct aes_gen_key_plan *)0)->picks ==
-                       sizeof ((aes_gen_key *)0)->private_picks,
-               "a key plan is what a key holds");
+#define KEY_PLAN_AT(field, key_field)                                                   \
+    (offsetof(struct aes_gen_key_plan, field) ==                                           \
+         offsetof(aes_gen_key, key_field) - offsetof(aes_gen_key, private_kernels) &&    \
+     sizeof ((struct aes_gen_key_plan *)0)->field == sizeof ((aes_gen_key *)0)->key_field)
+_Static_assert(KEY_PLAN_AT(kernels, private_kernels) && KEY_PLAN_AT(picks, private_picks) &&
+                   KEY_PLAN_AT(rk_offset, private_rk_offset) &&
+                   KEY_PLAN_AT(backend, private_backend) && KEY_PLAN_AT(rounds, private_rounds),
+               "a key plan is what a key holds, in its order");
 
 static void key_plan(struct aes_gen_key_plan *kp, const struct aes_gen_mode_plan *plan,
                      int backend, unsigned key_bits, uint32_t have)
 {
-    kp->setup = backend < 0 ? NULL
-                            : aes_gen_generated_setup(aes_gen_backend_table[backend].key_format,
-                                                      key_bits, have);
+    kp->setup = NULL;
+    if (backend >= 0) {
+        const enum aes_gen_key_format kf = aes_gen_backend_table[backend].key_format;
+        kp->setup = aes_gen_generated_setup(kf, key_bits, have);
+        kp->rk_offset[0] = (uint16_t)aes_gen_key_formats[kf].enc_offset;
+        kp->rk_offset[1] = (uint16_t)aes_gen_key_formats[kf].dec_offset;
+        kp->backend = (uint16_t)backend;
+    }
+    kp->rounds = (uint16_t)aes_gen_rounds(key_bits / 8);
     for (int md = 0; md < AES_GEN_MODE_COUNT; md++) {
         kp->kernels[md][0] = plan[md].first;
         kp->kernels[md][1] = plan[md].count;
@@ -251,6 +261,7 @@ void aes_gen_compute_plans(struct aes_gen_plans *plans, uint32_t have, int requi
     plans->require_ct = require_ct;
     for (int ks = 0; ks < AES_GEN_KEY_SIZES; ks++) {
         const unsigned bits = bits_of[ks];
+        plans->built[ks] = (uint8_t)aes_gen_key_size_built(bits);
         plans->chosen[ks] = -1;
         for (int b = 0; b < AES_GEN_BACKEND_COUNT; b++) {
             int complete = backend_runs((enum aes_gen_backend_id)b, have);
@@ -302,19 +313,20 @@ static int require_constant_time(void)
 #endif
 }
 
-static struct aes_gen_plans plans;
+struct aes_gen_plans aes_gen_plans_data;
+int aes_gen_plans_ready;
 static pthread_once_t plans_once = PTHREAD_ONCE_INIT;
 
 static void fill_plans(void)
 {
-    aes_gen_compute_plans(&plans, aes_gen_cpu_features(), require_constant_time());
+    aes_gen_compute_plans(&aes_gen_plans_data, aes_gen_cpu_features(), require_constant_time());
+    __atomic_store_n(&aes_gen_plans_ready, 1, __ATOMIC_RELEASE);
 }
 
 /* Filled once (the CPU's features, the policy and the build decide it all). */
-const struct aes_gen_plans *aes_gen_plans(void)
+void aes_gen_fill_plans_once(void)
 {
     pthread_once(&plans_once, fill_plans);
-    return &plans;
 }
 
 int aes_gen_backend_usable(enum aes_gen_backend_id backend, unsigned key_bits)

@@ -583,40 +583,53 @@ START_TEST(leaks_are_caught)
 }
 END_TEST
 
-/* The key setup beside the kernels (kernels.h: the generated AES-NI one)
- * called directly: the ABI kept and no key word left in a register, whatever
- * C code the API would run after it. */
+/* The key setups beside the kernels (kernels.h: the generated AES-NI ones,
+ * each flavor the CPU runs) called directly: the ABI kept and no key word
+ * left in a register, whatever C code the API would run after it. */
 START_TEST(key_setup_leaves_nothing)
 {
 #if defined(AES_GEN_HAVE_AESNI_KEY_SETUP_K128)
-    static void (*const setup[3])(const uint8_t *, uint8_t *) = {
-        aes_gen_aesni_key_setup_k128, aes_gen_aesni_key_setup_k192,
-        aes_gen_aesni_key_setup_k256};
-    if (!(aes_gen_cpu_features() & AES_GEN_CPU_AESNI))
-        return;
+    static const struct {
+        const char *name;
+        uint32_t needs;
+        void (*setup[3])(const uint8_t *, uint8_t *);
+    } flavors[] = {
+        {"aesni", AES_GEN_CPU_AESNI,
+         {aes_gen_aesni_key_setup_k128, aes_gen_aesni_key_setup_k192,
+          aes_gen_aesni_key_setup_k256}},
+#if defined(AES_GEN_HAVE_AVX512_KEY_SETUP_K128)
+        {"avx512", AES_GEN_CPU_AESNI | AES_GEN_CPU_AVX512F | AES_GEN_CPU_AVX512VL,
+         {aes_gen_avx512_key_setup_k128, aes_gen_avx512_key_setup_k192,
+          aes_gen_avx512_key_setup_k256}},
+#endif
+    };
     struct abi_call *c = aligned_alloc(64, sizeof *c);
-    static _Alignas(16) uint8_t ks[480];
+    static _Alignas(16) uint8_t ks[512]; /* the setup writes 512 bytes (zeros past its keys) */
     static struct secrets s;
     uint8_t key[32];
     uint64_t rng = test_seed();
     ck_assert_ptr_nonnull(c);
-    for (int i = 0; i < 3; i++) {
-        char who[64];
-        const int rounds = 10 + 2 * i;
-        rng_fill(&rng, key, sizeof key);
-        memset(c, 0, sizeof *c);
-        c->fn = (void (*)(void))setup[i];
-        c->args[0] = (uintptr_t)key, c->args[1] = (uintptr_t)ks;
-        snprintf(who, sizeof who, "aes_gen_aesni_key_setup_k%d", 128 + 64 * i);
-        call_checked(c, who, NULL, 0, 0, 0, 0, &rng);
-        s.n = s.stored = 0;
-        add_keys(&s, ks, rounds);
-        add_keys(&s, ks + 240, rounds);
-        add(&s, key, "the key's first 16 bytes");
-        add(&s, key + 8 * i, "the key's last 16 bytes");
-        char where[128];
-        const char *bad = leak(c, &s, where, sizeof where);
-        ck_assert_msg(bad == NULL, "%s returns with a secret: %s", who, bad);
+    for (size_t f = 0; f < sizeof flavors / sizeof flavors[0]; f++) {
+        if ((aes_gen_cpu_features() & flavors[f].needs) != flavors[f].needs)
+            continue;
+        for (int i = 0; i < 3; i++) {
+            char who[64];
+            const int rounds = 10 + 2 * i;
+            rng_fill(&rng, key, sizeof key);
+            memset(c, 0, sizeof *c);
+            c->fn = (void (*)(void))flavors[f].setup[i];
+            c->args[0] = (uintptr_t)key, c->args[1] = (uintptr_t)ks;
+            snprintf(who, sizeof who, "aes_gen_%s_key_setup_k%d", flavors[f].name, 128 + 64 * i);
+            call_checked(c, who, NULL, 0, 0, 0, 0, &rng);
+            s.n = s.stored = 0;
+            add_keys(&s, ks, rounds);
+            add_keys(&s, ks + 240, rounds);
+            add(&s, key, "the key's first 16 bytes");
+            add(&s, key + 8 * i, "the key's last 16 bytes");
+            char where[128];
+            const char *bad = leak(c, &s, where, sizeof where);
+            ck_assert_msg(bad == NULL, "%s returns with a secret: %s", who, bad);
+        }
     }
     free(c);
 #endif

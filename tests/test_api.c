@@ -333,6 +333,41 @@ START_TEST(wipe_leaves_no_key_bytes)
 }
 END_TEST
 
+/* A key set over another (any backend, any size) leaves exactly what the same
+ * key set on the struct without the earlier key does (both start as the same
+ * garbage: setkey reads nothing of k): no byte of the earlier key's schedules
+ * stays, whatever its size or format. */
+START_TEST(setkey_over_a_key_leaves_none_of_it)
+{
+    uint8_t old_key[32], key[32];
+    for (int i = 0; i < 32; i++)
+        old_key[i] = (uint8_t)(0xa0 + i), key[i] = (uint8_t)(0x11 * i + 3);
+    for (size_t b1 = 0; b1 < nbackends; b1++)
+        for (size_t b2 = 0; b2 < nbackends; b2++)
+            for (int l1 = 0; l1 < 3; l1++)
+                for (int l2 = 0; l2 < 3; l2++) {
+                    if (!aes_gen_key_size_built((unsigned)key_lens[l1] * 8) ||
+                        !aes_gen_key_size_built((unsigned)key_lens[l2] * 8))
+                        continue;
+                    aes_gen_key k, fresh;
+                    memset(&k, 0xa5, sizeof k);
+                    memset(&fresh, 0xa5, sizeof fresh);
+                    ck_assert_int_eq(aes_gen_setkey_backend(&k, old_key, key_lens[l1],
+                                                            bname(backends[b1])), AES_GEN_OK);
+                    ck_assert_int_eq(aes_gen_setkey_backend(&k, key, key_lens[l2],
+                                                            bname(backends[b2])), AES_GEN_OK);
+                    ck_assert_int_eq(aes_gen_setkey_backend(&fresh, key, key_lens[l2],
+                                                            bname(backends[b2])), AES_GEN_OK);
+                    ck_assert_msg(memcmp(k.private_ks, fresh.private_ks, sizeof k.private_ks) == 0,
+                                  "%s AES-%zu over %s AES-%zu: schedules differ from a fresh key's",
+                                  bname(backends[b2]), key_lens[l2] * 8, bname(backends[b1]),
+                                  key_lens[l1] * 8);
+                    aes_gen_wipe(&k);
+                    aes_gen_wipe(&fresh);
+                }
+}
+END_TEST
+
 START_TEST(backend_list_and_default)
 {
     const char *names[16];
@@ -570,6 +605,7 @@ int main(void)
     tcase_add_test(tc, type_sizes);
     tcase_add_test(tc, expand_key_is_the_backends_schedule);
     tcase_add_test(tc, wipe_leaves_no_key_bytes);
+    tcase_add_test(tc, setkey_over_a_key_leaves_none_of_it);
     tcase_add_test(tc, backend_list_and_default);
     tcase_add_test(tc, round_keys_match_reference);
     tcase_add_test(tc, default_follows_the_cpu);

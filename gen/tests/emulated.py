@@ -215,21 +215,23 @@ class Emulated(unittest.TestCase):
         from types import SimpleNamespace
         from x86 import keysetup
         rng = random.Random(1197)
-        for bits in (128, 192, 256):
-            context = keysetup.kernel(bits)
+        for flavor, bits in ((f, b) for f in keysetup.FLAVORS for b in (128, 192, 256)):
+            context = keysetup.kernel(bits, flavor)
             rounds = bits // 32 + 6
             for _ in range(3):
                 key = bytes(rng.randrange(256) for _ in range(bits // 8))
                 out = x86emu.run_kernel(context, SimpleNamespace(names=("key", "dst")),
-                                        {"key": key, "dst": b"\xff" * 480})["dst"]
+                                        {"key": key, "dst": b"\xff" * (keysetup.ZERO_TO + 16)})
+                out = out["dst"]
                 enc = aes_math.expand_key(key)
                 dec = aes_math.equivalent_inverse_keys(enc)
-                self.assertEqual(out[:16 * (rounds + 1)], bytes(sum(enc, [])), bits)
-                self.assertEqual(out[keysetup.DEC_OFFSET:keysetup.DEC_OFFSET + 16 * (rounds + 1)],
-                                 bytes(sum(dec, [])), bits)
-                gap = keysetup.DEC_OFFSET - 16 * (rounds + 1)  # zeros, over the 0xff before
-                self.assertEqual(out[keysetup.DEC_OFFSET - gap:keysetup.DEC_OFFSET], bytes(gap))
-                self.assertEqual(out[2 * keysetup.DEC_OFFSET - gap:], bytes(gap))
+                n, d = 16 * (rounds + 1), keysetup.DEC_OFFSET
+                self.assertEqual(out[:n], bytes(sum(enc, [])), (flavor, bits))
+                self.assertEqual(out[d:d + n], bytes(sum(dec, [])), (flavor, bits))
+                # Zeros over the 0xff before, to ZERO_TO; nothing written past it.
+                self.assertEqual(out[n:d], bytes(d - n), (flavor, bits))
+                self.assertEqual(out[d + n:keysetup.ZERO_TO], bytes(keysetup.ZERO_TO - d - n))
+                self.assertEqual(out[keysetup.ZERO_TO:], b"\xff" * 16, (flavor, bits))
 
     def test_vaes512(self):
         self.assertGreater(self.check_backend("vaes512"), 0)

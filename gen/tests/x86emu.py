@@ -336,11 +336,18 @@ class Emulator:
             words = [(src >> (32 * i)) & 0xFFFFFFFF for i in range(dst.bytes // 4)]
             out = [words[4 * (i // 4) + (imm >> (2 * (i % 4)) & 3)] for i in range(len(words))]
             return m.write(dst, sum(w << (32 * i) for i, w in enumerate(out)), dst.bytes, legacy)
-        if name == "aeskeygenassist":
+        if name in ("shufps", "vshufps"):  # dwords imm[1:0], imm[3:2] of a, imm[5:4], imm[7:6] of b
+            imm, src = ops[0].value, m.read(ops[1], 16)
+            first = m.vec[(dst if legacy else ops[2]).num]
+            d = [(first >> (32 * i)) & 0xFFFFFFFF for i in range(4)]
+            s = [(src >> (32 * i)) & 0xFFFFFFFF for i in range(4)]
+            out = [d[imm & 3], d[imm >> 2 & 3], s[imm >> 4 & 3], s[imm >> 6 & 3]]
+            return m.write(dst, sum(w << (32 * i) for i, w in enumerate(out)), 16, legacy)
+        if name in ("aeskeygenassist", "vaeskeygenassist"):
             imm, src = ops[0].value, m.read(ops[1], 16)
             out = keygen_assist(src.to_bytes(16, "little"), imm)
             return m.write(dst, int.from_bytes(out, "little"), 16, legacy)
-        if name == "aesimc":
+        if name in ("aesimc", "vaesimc"):
             out = inv_mix_columns(m.read(ops[0], 16).to_bytes(16, "little"))
             return m.write(dst, int.from_bytes(out, "little"), 16, legacy)
         if name in ("pclmulqdq", "vpclmulqdq"):

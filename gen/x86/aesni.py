@@ -16,9 +16,10 @@ class AesniEmitter(skeletons.SkeletonEmitter):
         if backend.name != "aesni":
             return {"files": {}, "functions": []}
         return {"files": keysetup.emit(render),
-                "functions": [(keysetup.symbol(b), keysetup.PARAMS,
-                               f"AES-{b} key setup into the fips format (both schedules)")
-                              for b in (128, 192, 256)]}
+                "functions": [(keysetup.symbol(b, f), keysetup.PARAMS,
+                               f"AES-{b} key setup into the fips format (both schedules); "
+                               f"needs {keysetup.FLAVORS[f].needs}")
+                              for f in keysetup.FLAVORS for b in (128, 192, 256)]}
 
 
 EMITTER = AesniEmitter({"aesni": Vector(16, 16, "sse"), "aesni-avx": Vector(16, 16, "vex")},

@@ -6,139 +6,121 @@
     .text
 
 # void aes_gen_aesni_key_setup_k128(const uint8_t *key, uint8_t *ks);
-# AES-128 key setup (10 rounds): the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros to ks + 480; key: 16 bytes, any alignment.
+# AES-128 key setup (10 rounds), AES-NI: the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 16 bytes, any alignment.
 # Requires: AESNI, SSE2.
 # Register map:
 #   %xmm0 the step's key words (AES-256: the even round keys)
 #   %xmm1 AES-256: the odd round keys; AES-192: the step's last two words
-#   %xmm2 the prefix xor's shifted copy
+#   %xmm2 AES-192: the last two words shifted
 #   %xmm3 aeskeygenassist's word, broadcast
 #   %xmm4 a decryption key
+#   %xmm5 the prefix xor's shuffled words (dword 0 zero)
 #   rdi key, rsi ks (SysV)
     .globl aes_gen_aesni_key_setup_k128
     .type aes_gen_aesni_key_setup_k128, @function
     .p2align 5
 aes_gen_aesni_key_setup_k128:
     endbr64
+    pxor %xmm5, %xmm5
     movdqu 0(%rdi), %xmm0
     movdqu %xmm0, 0(%rsi)
     movdqu %xmm0, 400(%rsi)
     .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x01    # aeskeygenassist $1, %xmm0, %xmm3
     pshufd $255, %xmm3, %xmm3
-    movdqa %xmm0, %xmm2
-    pslldq $4, %xmm2
-    pxor %xmm2, %xmm0
-    movdqa %xmm0, %xmm2
-    pslldq $8, %xmm2
-    pxor %xmm2, %xmm0
+    shufps $16, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
+    shufps $140, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
     pxor %xmm3, %xmm0
     movdqu %xmm0, 16(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
     movdqu %xmm4, 384(%rsi)
     .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x02    # aeskeygenassist $2, %xmm0, %xmm3
     pshufd $255, %xmm3, %xmm3
-    movdqa %xmm0, %xmm2
-    pslldq $4, %xmm2
-    pxor %xmm2, %xmm0
-    movdqa %xmm0, %xmm2
-    pslldq $8, %xmm2
-    pxor %xmm2, %xmm0
+    shufps $16, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
+    shufps $140, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
     pxor %xmm3, %xmm0
     movdqu %xmm0, 32(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
     movdqu %xmm4, 368(%rsi)
     .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x04    # aeskeygenassist $4, %xmm0, %xmm3
     pshufd $255, %xmm3, %xmm3
-    movdqa %xmm0, %xmm2
-    pslldq $4, %xmm2
-    pxor %xmm2, %xmm0
-    movdqa %xmm0, %xmm2
-    pslldq $8, %xmm2
-    pxor %xmm2, %xmm0
+    shufps $16, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
+    shufps $140, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
     pxor %xmm3, %xmm0
     movdqu %xmm0, 48(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
     movdqu %xmm4, 352(%rsi)
     .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x08    # aeskeygenassist $8, %xmm0, %xmm3
     pshufd $255, %xmm3, %xmm3
-    movdqa %xmm0, %xmm2
-    pslldq $4, %xmm2
-    pxor %xmm2, %xmm0
-    movdqa %xmm0, %xmm2
-    pslldq $8, %xmm2
-    pxor %xmm2, %xmm0
+    shufps $16, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
+    shufps $140, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
     pxor %xmm3, %xmm0
     movdqu %xmm0, 64(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
     movdqu %xmm4, 336(%rsi)
     .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x10    # aeskeygenassist $16, %xmm0, %xmm3
     pshufd $255, %xmm3, %xmm3
-    movdqa %xmm0, %xmm2
-    pslldq $4, %xmm2
-    pxor %xmm2, %xmm0
-    movdqa %xmm0, %xmm2
-    pslldq $8, %xmm2
-    pxor %xmm2, %xmm0
+    shufps $16, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
+    shufps $140, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
     pxor %xmm3, %xmm0
     movdqu %xmm0, 80(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
     movdqu %xmm4, 320(%rsi)
     .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x20    # aeskeygenassist $32, %xmm0, %xmm3
     pshufd $255, %xmm3, %xmm3
-    movdqa %xmm0, %xmm2
-    pslldq $4, %xmm2
-    pxor %xmm2, %xmm0
-    movdqa %xmm0, %xmm2
-    pslldq $8, %xmm2
-    pxor %xmm2, %xmm0
+    shufps $16, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
+    shufps $140, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
     pxor %xmm3, %xmm0
     movdqu %xmm0, 96(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
     movdqu %xmm4, 304(%rsi)
     .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x40    # aeskeygenassist $64, %xmm0, %xmm3
     pshufd $255, %xmm3, %xmm3
-    movdqa %xmm0, %xmm2
-    pslldq $4, %xmm2
-    pxor %xmm2, %xmm0
-    movdqa %xmm0, %xmm2
-    pslldq $8, %xmm2
-    pxor %xmm2, %xmm0
+    shufps $16, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
+    shufps $140, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
     pxor %xmm3, %xmm0
     movdqu %xmm0, 112(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
     movdqu %xmm4, 288(%rsi)
     .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x80    # aeskeygenassist $128, %xmm0, %xmm3
     pshufd $255, %xmm3, %xmm3
-    movdqa %xmm0, %xmm2
-    pslldq $4, %xmm2
-    pxor %xmm2, %xmm0
-    movdqa %xmm0, %xmm2
-    pslldq $8, %xmm2
-    pxor %xmm2, %xmm0
+    shufps $16, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
+    shufps $140, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
     pxor %xmm3, %xmm0
     movdqu %xmm0, 128(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
     movdqu %xmm4, 272(%rsi)
     .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x1b    # aeskeygenassist $27, %xmm0, %xmm3
     pshufd $255, %xmm3, %xmm3
-    movdqa %xmm0, %xmm2
-    pslldq $4, %xmm2
-    pxor %xmm2, %xmm0
-    movdqa %xmm0, %xmm2
-    pslldq $8, %xmm2
-    pxor %xmm2, %xmm0
+    shufps $16, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
+    shufps $140, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
     pxor %xmm3, %xmm0
     movdqu %xmm0, 144(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
     movdqu %xmm4, 256(%rsi)
     .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x36    # aeskeygenassist $54, %xmm0, %xmm3
     pshufd $255, %xmm3, %xmm3
-    movdqa %xmm0, %xmm2
-    pslldq $4, %xmm2
-    pxor %xmm2, %xmm0
-    movdqa %xmm0, %xmm2
-    pslldq $8, %xmm2
-    pxor %xmm2, %xmm0
+    shufps $16, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
+    shufps $140, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
     pxor %xmm3, %xmm0
     movdqu %xmm0, 160(%rsi)
     movdqu %xmm0, 240(%rsi)
@@ -147,6 +129,7 @@ aes_gen_aesni_key_setup_k128:
     pxor %xmm2, %xmm2
     pxor %xmm3, %xmm3
     pxor %xmm4, %xmm4
+    pxor %xmm5, %xmm5
     movdqu %xmm0, 176(%rsi)
     movdqu %xmm0, 192(%rsi)
     movdqu %xmm0, 208(%rsi)
@@ -159,20 +142,22 @@ aes_gen_aesni_key_setup_k128:
     .size aes_gen_aesni_key_setup_k128, .-aes_gen_aesni_key_setup_k128
 
 # void aes_gen_aesni_key_setup_k192(const uint8_t *key, uint8_t *ks);
-# AES-192 key setup (12 rounds): the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros to ks + 480; key: 24 bytes, any alignment.
+# AES-192 key setup (12 rounds), AES-NI: the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 24 bytes, any alignment.
 # Requires: AESNI, SSE2.
 # Register map:
 #   %xmm0 the step's key words (AES-256: the even round keys)
 #   %xmm1 AES-256: the odd round keys; AES-192: the step's last two words
-#   %xmm2 the prefix xor's shifted copy
+#   %xmm2 AES-192: the last two words shifted
 #   %xmm3 aeskeygenassist's word, broadcast
 #   %xmm4 a decryption key
+#   %xmm5 the prefix xor's shuffled words (dword 0 zero)
 #   rdi key, rsi ks (SysV)
     .globl aes_gen_aesni_key_setup_k192
     .type aes_gen_aesni_key_setup_k192, @function
     .p2align 5
 aes_gen_aesni_key_setup_k192:
     endbr64
+    pxor %xmm5, %xmm5
     movdqu 0(%rdi), %xmm0
     movdqu 8(%rdi), %xmm1
     pshufd $238, %xmm1, %xmm1
@@ -180,12 +165,10 @@ aes_gen_aesni_key_setup_k192:
     movdqu %xmm1, 16(%rsi)
     .byte 0x66,0x0f,0x3a,0xdf,0xd9,0x01    # aeskeygenassist $1, %xmm1, %xmm3
     pshufd $85, %xmm3, %xmm3
-    movdqa %xmm0, %xmm2
-    pslldq $4, %xmm2
-    pxor %xmm2, %xmm0
-    movdqa %xmm0, %xmm2
-    pslldq $8, %xmm2
-    pxor %xmm2, %xmm0
+    shufps $16, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
+    shufps $140, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
     pxor %xmm3, %xmm0
     movdqu %xmm0, 24(%rsi)
     pshufd $255, %xmm0, %xmm3
@@ -196,12 +179,10 @@ aes_gen_aesni_key_setup_k192:
     movdqu %xmm1, 40(%rsi)
     .byte 0x66,0x0f,0x3a,0xdf,0xd9,0x02    # aeskeygenassist $2, %xmm1, %xmm3
     pshufd $85, %xmm3, %xmm3
-    movdqa %xmm0, %xmm2
-    pslldq $4, %xmm2
-    pxor %xmm2, %xmm0
-    movdqa %xmm0, %xmm2
-    pslldq $8, %xmm2
-    pxor %xmm2, %xmm0
+    shufps $16, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
+    shufps $140, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
     pxor %xmm3, %xmm0
     movdqu %xmm0, 48(%rsi)
     pshufd $255, %xmm0, %xmm3
@@ -212,12 +193,10 @@ aes_gen_aesni_key_setup_k192:
     movdqu %xmm1, 64(%rsi)
     .byte 0x66,0x0f,0x3a,0xdf,0xd9,0x04    # aeskeygenassist $4, %xmm1, %xmm3
     pshufd $85, %xmm3, %xmm3
-    movdqa %xmm0, %xmm2
-    pslldq $4, %xmm2
-    pxor %xmm2, %xmm0
-    movdqa %xmm0, %xmm2
-    pslldq $8, %xmm2
-    pxor %xmm2, %xmm0
+    shufps $16, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
+    shufps $140, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
     pxor %xmm3, %xmm0
     movdqu %xmm0, 72(%rsi)
     pshufd $255, %xmm0, %xmm3
@@ -228,12 +207,10 @@ aes_gen_aesni_key_setup_k192:
     movdqu %xmm1, 88(%rsi)
     .byte 0x66,0x0f,0x3a,0xdf,0xd9,0x08    # aeskeygenassist $8, %xmm1, %xmm3
     pshufd $85, %xmm3, %xmm3
-    movdqa %xmm0, %xmm2
-    pslldq $4, %xmm2
-    pxor %xmm2, %xmm0
-    movdqa %xmm0, %xmm2
-    pslldq $8, %xmm2
-    pxor %xmm2, %xmm0
+    shufps $16, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
+    shufps $140, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
     pxor %xmm3, %xmm0
     movdqu %xmm0, 96(%rsi)
     pshufd $255, %xmm0, %xmm3
@@ -244,12 +221,10 @@ aes_gen_aesni_key_setup_k192:
     movdqu %xmm1, 112(%rsi)
     .byte 0x66,0x0f,0x3a,0xdf,0xd9,0x10    # aeskeygenassist $16, %xmm1, %xmm3
     pshufd $85, %xmm3, %xmm3
-    movdqa %xmm0, %xmm2
-    pslldq $4, %xmm2
-    pxor %xmm2, %xmm0
-    movdqa %xmm0, %xmm2
-    pslldq $8, %xmm2
-    pxor %xmm2, %xmm0
+    shufps $16, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
+    shufps $140, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
     pxor %xmm3, %xmm0
     movdqu %xmm0, 120(%rsi)
     pshufd $255, %xmm0, %xmm3
@@ -260,12 +235,10 @@ aes_gen_aesni_key_setup_k192:
     movdqu %xmm1, 136(%rsi)
     .byte 0x66,0x0f,0x3a,0xdf,0xd9,0x20    # aeskeygenassist $32, %xmm1, %xmm3
     pshufd $85, %xmm3, %xmm3
-    movdqa %xmm0, %xmm2
-    pslldq $4, %xmm2
-    pxor %xmm2, %xmm0
-    movdqa %xmm0, %xmm2
-    pslldq $8, %xmm2
-    pxor %xmm2, %xmm0
+    shufps $16, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
+    shufps $140, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
     pxor %xmm3, %xmm0
     movdqu %xmm0, 144(%rsi)
     pshufd $255, %xmm0, %xmm3
@@ -276,12 +249,10 @@ aes_gen_aesni_key_setup_k192:
     movdqu %xmm1, 160(%rsi)
     .byte 0x66,0x0f,0x3a,0xdf,0xd9,0x40    # aeskeygenassist $64, %xmm1, %xmm3
     pshufd $85, %xmm3, %xmm3
-    movdqa %xmm0, %xmm2
-    pslldq $4, %xmm2
-    pxor %xmm2, %xmm0
-    movdqa %xmm0, %xmm2
-    pslldq $8, %xmm2
-    pxor %xmm2, %xmm0
+    shufps $16, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
+    shufps $140, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
     pxor %xmm3, %xmm0
     movdqu %xmm0, 168(%rsi)
     pshufd $255, %xmm0, %xmm3
@@ -292,12 +263,10 @@ aes_gen_aesni_key_setup_k192:
     movdqu %xmm1, 184(%rsi)
     .byte 0x66,0x0f,0x3a,0xdf,0xd9,0x80    # aeskeygenassist $128, %xmm1, %xmm3
     pshufd $85, %xmm3, %xmm3
-    movdqa %xmm0, %xmm2
-    pslldq $4, %xmm2
-    pxor %xmm2, %xmm0
-    movdqa %xmm0, %xmm2
-    pslldq $8, %xmm2
-    pxor %xmm2, %xmm0
+    shufps $16, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
+    shufps $140, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
     pxor %xmm3, %xmm0
     movdqu %xmm0, 192(%rsi)
     movdqu 192(%rsi), %xmm4
@@ -342,6 +311,7 @@ aes_gen_aesni_key_setup_k192:
     pxor %xmm2, %xmm2
     pxor %xmm3, %xmm3
     pxor %xmm4, %xmm4
+    pxor %xmm5, %xmm5
     movdqu %xmm0, 208(%rsi)
     movdqu %xmm0, 224(%rsi)
     movdqu %xmm0, 448(%rsi)
@@ -350,20 +320,22 @@ aes_gen_aesni_key_setup_k192:
     .size aes_gen_aesni_key_setup_k192, .-aes_gen_aesni_key_setup_k192
 
 # void aes_gen_aesni_key_setup_k256(const uint8_t *key, uint8_t *ks);
-# AES-256 key setup (14 rounds): the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros to ks + 480; key: 32 bytes, any alignment.
+# AES-256 key setup (14 rounds), AES-NI: the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 32 bytes, any alignment.
 # Requires: AESNI, SSE2.
 # Register map:
 #   %xmm0 the step's key words (AES-256: the even round keys)
 #   %xmm1 AES-256: the odd round keys; AES-192: the step's last two words
-#   %xmm2 the prefix xor's shifted copy
+#   %xmm2 AES-192: the last two words shifted
 #   %xmm3 aeskeygenassist's word, broadcast
 #   %xmm4 a decryption key
+#   %xmm5 the prefix xor's shuffled words (dword 0 zero)
 #   rdi key, rsi ks (SysV)
     .globl aes_gen_aesni_key_setup_k256
     .type aes_gen_aesni_key_setup_k256, @function
     .p2align 5
 aes_gen_aesni_key_setup_k256:
     endbr64
+    pxor %xmm5, %xmm5
     movdqu 0(%rdi), %xmm0
     movdqu 16(%rdi), %xmm1
     movdqu %xmm0, 0(%rsi)
@@ -373,156 +345,130 @@ aes_gen_aesni_key_setup_k256:
     movdqu %xmm4, 448(%rsi)
     .byte 0x66,0x0f,0x3a,0xdf,0xd9,0x01    # aeskeygenassist $1, %xmm1, %xmm3
     pshufd $255, %xmm3, %xmm3
-    movdqa %xmm0, %xmm2
-    pslldq $4, %xmm2
-    pxor %xmm2, %xmm0
-    movdqa %xmm0, %xmm2
-    pslldq $8, %xmm2
-    pxor %xmm2, %xmm0
+    shufps $16, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
+    shufps $140, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
     pxor %xmm3, %xmm0
     movdqu %xmm0, 32(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
     movdqu %xmm4, 432(%rsi)
     .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x00    # aeskeygenassist $0, %xmm0, %xmm3
     pshufd $170, %xmm3, %xmm3
-    movdqa %xmm1, %xmm2
-    pslldq $4, %xmm2
-    pxor %xmm2, %xmm1
-    movdqa %xmm1, %xmm2
-    pslldq $8, %xmm2
-    pxor %xmm2, %xmm1
+    shufps $16, %xmm1, %xmm5
+    pxor %xmm5, %xmm1
+    shufps $140, %xmm1, %xmm5
+    pxor %xmm5, %xmm1
     pxor %xmm3, %xmm1
     movdqu %xmm1, 48(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe1         # aesimc %xmm1, %xmm4
     movdqu %xmm4, 416(%rsi)
     .byte 0x66,0x0f,0x3a,0xdf,0xd9,0x02    # aeskeygenassist $2, %xmm1, %xmm3
     pshufd $255, %xmm3, %xmm3
-    movdqa %xmm0, %xmm2
-    pslldq $4, %xmm2
-    pxor %xmm2, %xmm0
-    movdqa %xmm0, %xmm2
-    pslldq $8, %xmm2
-    pxor %xmm2, %xmm0
+    shufps $16, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
+    shufps $140, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
     pxor %xmm3, %xmm0
     movdqu %xmm0, 64(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
     movdqu %xmm4, 400(%rsi)
     .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x00    # aeskeygenassist $0, %xmm0, %xmm3
     pshufd $170, %xmm3, %xmm3
-    movdqa %xmm1, %xmm2
-    pslldq $4, %xmm2
-    pxor %xmm2, %xmm1
-    movdqa %xmm1, %xmm2
-    pslldq $8, %xmm2
-    pxor %xmm2, %xmm1
+    shufps $16, %xmm1, %xmm5
+    pxor %xmm5, %xmm1
+    shufps $140, %xmm1, %xmm5
+    pxor %xmm5, %xmm1
     pxor %xmm3, %xmm1
     movdqu %xmm1, 80(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe1         # aesimc %xmm1, %xmm4
     movdqu %xmm4, 384(%rsi)
     .byte 0x66,0x0f,0x3a,0xdf,0xd9,0x04    # aeskeygenassist $4, %xmm1, %xmm3
     pshufd $255, %xmm3, %xmm3
-    movdqa %xmm0, %xmm2
-    pslldq $4, %xmm2
-    pxor %xmm2, %xmm0
-    movdqa %xmm0, %xmm2
-    pslldq $8, %xmm2
-    pxor %xmm2, %xmm0
+    shufps $16, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
+    shufps $140, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
     pxor %xmm3, %xmm0
     movdqu %xmm0, 96(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
     movdqu %xmm4, 368(%rsi)
     .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x00    # aeskeygenassist $0, %xmm0, %xmm3
     pshufd $170, %xmm3, %xmm3
-    movdqa %xmm1, %xmm2
-    pslldq $4, %xmm2
-    pxor %xmm2, %xmm1
-    movdqa %xmm1, %xmm2
-    pslldq $8, %xmm2
-    pxor %xmm2, %xmm1
+    shufps $16, %xmm1, %xmm5
+    pxor %xmm5, %xmm1
+    shufps $140, %xmm1, %xmm5
+    pxor %xmm5, %xmm1
     pxor %xmm3, %xmm1
     movdqu %xmm1, 112(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe1         # aesimc %xmm1, %xmm4
     movdqu %xmm4, 352(%rsi)
     .byte 0x66,0x0f,0x3a,0xdf,0xd9,0x08    # aeskeygenassist $8, %xmm1, %xmm3
     pshufd $255, %xmm3, %xmm3
-    movdqa %xmm0, %xmm2
-    pslldq $4, %xmm2
-    pxor %xmm2, %xmm0
-    movdqa %xmm0, %xmm2
-    pslldq $8, %xmm2
-    pxor %xmm2, %xmm0
+    shufps $16, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
+    shufps $140, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
     pxor %xmm3, %xmm0
     movdqu %xmm0, 128(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
     movdqu %xmm4, 336(%rsi)
     .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x00    # aeskeygenassist $0, %xmm0, %xmm3
     pshufd $170, %xmm3, %xmm3
-    movdqa %xmm1, %xmm2
-    pslldq $4, %xmm2
-    pxor %xmm2, %xmm1
-    movdqa %xmm1, %xmm2
-    pslldq $8, %xmm2
-    pxor %xmm2, %xmm1
+    shufps $16, %xmm1, %xmm5
+    pxor %xmm5, %xmm1
+    shufps $140, %xmm1, %xmm5
+    pxor %xmm5, %xmm1
     pxor %xmm3, %xmm1
     movdqu %xmm1, 144(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe1         # aesimc %xmm1, %xmm4
     movdqu %xmm4, 320(%rsi)
     .byte 0x66,0x0f,0x3a,0xdf,0xd9,0x10    # aeskeygenassist $16, %xmm1, %xmm3
     pshufd $255, %xmm3, %xmm3
-    movdqa %xmm0, %xmm2
-    pslldq $4, %xmm2
-    pxor %xmm2, %xmm0
-    movdqa %xmm0, %xmm2
-    pslldq $8, %xmm2
-    pxor %xmm2, %xmm0
+    shufps $16, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
+    shufps $140, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
     pxor %xmm3, %xmm0
     movdqu %xmm0, 160(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
     movdqu %xmm4, 304(%rsi)
     .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x00    # aeskeygenassist $0, %xmm0, %xmm3
     pshufd $170, %xmm3, %xmm3
-    movdqa %xmm1, %xmm2
-    pslldq $4, %xmm2
-    pxor %xmm2, %xmm1
-    movdqa %xmm1, %xmm2
-    pslldq $8, %xmm2
-    pxor %xmm2, %xmm1
+    shufps $16, %xmm1, %xmm5
+    pxor %xmm5, %xmm1
+    shufps $140, %xmm1, %xmm5
+    pxor %xmm5, %xmm1
     pxor %xmm3, %xmm1
     movdqu %xmm1, 176(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe1         # aesimc %xmm1, %xmm4
     movdqu %xmm4, 288(%rsi)
     .byte 0x66,0x0f,0x3a,0xdf,0xd9,0x20    # aeskeygenassist $32, %xmm1, %xmm3
     pshufd $255, %xmm3, %xmm3
-    movdqa %xmm0, %xmm2
-    pslldq $4, %xmm2
-    pxor %xmm2, %xmm0
-    movdqa %xmm0, %xmm2
-    pslldq $8, %xmm2
-    pxor %xmm2, %xmm0
+    shufps $16, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
+    shufps $140, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
     pxor %xmm3, %xmm0
     movdqu %xmm0, 192(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
     movdqu %xmm4, 272(%rsi)
     .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x00    # aeskeygenassist $0, %xmm0, %xmm3
     pshufd $170, %xmm3, %xmm3
-    movdqa %xmm1, %xmm2
-    pslldq $4, %xmm2
-    pxor %xmm2, %xmm1
-    movdqa %xmm1, %xmm2
-    pslldq $8, %xmm2
-    pxor %xmm2, %xmm1
+    shufps $16, %xmm1, %xmm5
+    pxor %xmm5, %xmm1
+    shufps $140, %xmm1, %xmm5
+    pxor %xmm5, %xmm1
     pxor %xmm3, %xmm1
     movdqu %xmm1, 208(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe1         # aesimc %xmm1, %xmm4
     movdqu %xmm4, 256(%rsi)
     .byte 0x66,0x0f,0x3a,0xdf,0xd9,0x40    # aeskeygenassist $64, %xmm1, %xmm3
     pshufd $255, %xmm3, %xmm3
-    movdqa %xmm0, %xmm2
-    pslldq $4, %xmm2
-    pxor %xmm2, %xmm0
-    movdqa %xmm0, %xmm2
-    pslldq $8, %xmm2
-    pxor %xmm2, %xmm0
+    shufps $16, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
+    shufps $140, %xmm0, %xmm5
+    pxor %xmm5, %xmm0
     pxor %xmm3, %xmm0
     movdqu %xmm0, 224(%rsi)
     movdqu %xmm0, 240(%rsi)
@@ -531,8 +477,442 @@ aes_gen_aesni_key_setup_k256:
     pxor %xmm2, %xmm2
     pxor %xmm3, %xmm3
     pxor %xmm4, %xmm4
+    pxor %xmm5, %xmm5
     ret
     .size aes_gen_aesni_key_setup_k256, .-aes_gen_aesni_key_setup_k256
+
+# void aes_gen_avx512_key_setup_k128(const uint8_t *key, uint8_t *ks);
+# AES-128 key setup (10 rounds), AES-NI, AVX-512F and AVX-512VL: the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 16 bytes, any alignment.
+# Requires: AESNI, AVX, AVX512F, AVX512VL.
+# Register map:
+#   %xmm0 the step's key words (AES-256: the even round keys)
+#   %xmm1 AES-256: the odd round keys; AES-192: the step's last two words
+#   %xmm2 AES-192: the last two words shifted
+#   %xmm3 aeskeygenassist's word, broadcast
+#   %xmm4 a decryption key
+#   %xmm5 the prefix xor's shuffled words (dword 0 zero)
+#   rdi key, rsi ks (SysV)
+    .globl aes_gen_avx512_key_setup_k128
+    .type aes_gen_avx512_key_setup_k128, @function
+    .p2align 5
+aes_gen_avx512_key_setup_k128:
+    endbr64
+    vpxor %xmm5, %xmm5, %xmm5
+    vmovdqu 0(%rdi), %xmm0
+    vmovdqu %xmm0, 0(%rsi)
+    vmovdqu %xmm0, 400(%rsi)
+    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x01    # vaeskeygenassist $1, %xmm0, %xmm3
+    vpshufd $255, %xmm3, %xmm3
+    vshufps $16, %xmm0, %xmm5, %xmm5
+    vpxor %xmm5, %xmm0, %xmm0
+    vshufps $140, %xmm0, %xmm5, %xmm5
+    vpternlogq $150, %xmm5, %xmm3, %xmm0
+    vmovdqu %xmm0, 16(%rsi)
+    .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
+    vmovdqu %xmm4, 384(%rsi)
+    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x02    # vaeskeygenassist $2, %xmm0, %xmm3
+    vpshufd $255, %xmm3, %xmm3
+    vshufps $16, %xmm0, %xmm5, %xmm5
+    vpxor %xmm5, %xmm0, %xmm0
+    vshufps $140, %xmm0, %xmm5, %xmm5
+    vpternlogq $150, %xmm5, %xmm3, %xmm0
+    vmovdqu %xmm0, 32(%rsi)
+    .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
+    vmovdqu %xmm4, 368(%rsi)
+    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x04    # vaeskeygenassist $4, %xmm0, %xmm3
+    vpshufd $255, %xmm3, %xmm3
+    vshufps $16, %xmm0, %xmm5, %xmm5
+    vpxor %xmm5, %xmm0, %xmm0
+    vshufps $140, %xmm0, %xmm5, %xmm5
+    vpternlogq $150, %xmm5, %xmm3, %xmm0
+    vmovdqu %xmm0, 48(%rsi)
+    .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
+    vmovdqu %xmm4, 352(%rsi)
+    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x08    # vaeskeygenassist $8, %xmm0, %xmm3
+    vpshufd $255, %xmm3, %xmm3
+    vshufps $16, %xmm0, %xmm5, %xmm5
+    vpxor %xmm5, %xmm0, %xmm0
+    vshufps $140, %xmm0, %xmm5, %xmm5
+    vpternlogq $150, %xmm5, %xmm3, %xmm0
+    vmovdqu %xmm0, 64(%rsi)
+    .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
+    vmovdqu %xmm4, 336(%rsi)
+    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x10    # vaeskeygenassist $16, %xmm0, %xmm3
+    vpshufd $255, %xmm3, %xmm3
+    vshufps $16, %xmm0, %xmm5, %xmm5
+    vpxor %xmm5, %xmm0, %xmm0
+    vshufps $140, %xmm0, %xmm5, %xmm5
+    vpternlogq $150, %xmm5, %xmm3, %xmm0
+    vmovdqu %xmm0, 80(%rsi)
+    .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
+    vmovdqu %xmm4, 320(%rsi)
+    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x20    # vaeskeygenassist $32, %xmm0, %xmm3
+    vpshufd $255, %xmm3, %xmm3
+    vshufps $16, %xmm0, %xmm5, %xmm5
+    vpxor %xmm5, %xmm0, %xmm0
+    vshufps $140, %xmm0, %xmm5, %xmm5
+    vpternlogq $150, %xmm5, %xmm3, %xmm0
+    vmovdqu %xmm0, 96(%rsi)
+    .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
+    vmovdqu %xmm4, 304(%rsi)
+    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x40    # vaeskeygenassist $64, %xmm0, %xmm3
+    vpshufd $255, %xmm3, %xmm3
+    vshufps $16, %xmm0, %xmm5, %xmm5
+    vpxor %xmm5, %xmm0, %xmm0
+    vshufps $140, %xmm0, %xmm5, %xmm5
+    vpternlogq $150, %xmm5, %xmm3, %xmm0
+    vmovdqu %xmm0, 112(%rsi)
+    .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
+    vmovdqu %xmm4, 288(%rsi)
+    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x80    # vaeskeygenassist $128, %xmm0, %xmm3
+    vpshufd $255, %xmm3, %xmm3
+    vshufps $16, %xmm0, %xmm5, %xmm5
+    vpxor %xmm5, %xmm0, %xmm0
+    vshufps $140, %xmm0, %xmm5, %xmm5
+    vpternlogq $150, %xmm5, %xmm3, %xmm0
+    vmovdqu %xmm0, 128(%rsi)
+    .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
+    vmovdqu %xmm4, 272(%rsi)
+    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x1b    # vaeskeygenassist $27, %xmm0, %xmm3
+    vpshufd $255, %xmm3, %xmm3
+    vshufps $16, %xmm0, %xmm5, %xmm5
+    vpxor %xmm5, %xmm0, %xmm0
+    vshufps $140, %xmm0, %xmm5, %xmm5
+    vpternlogq $150, %xmm5, %xmm3, %xmm0
+    vmovdqu %xmm0, 144(%rsi)
+    .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
+    vmovdqu %xmm4, 256(%rsi)
+    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x36    # vaeskeygenassist $54, %xmm0, %xmm3
+    vpshufd $255, %xmm3, %xmm3
+    vshufps $16, %xmm0, %xmm5, %xmm5
+    vpxor %xmm5, %xmm0, %xmm0
+    vshufps $140, %xmm0, %xmm5, %xmm5
+    vpternlogq $150, %xmm5, %xmm3, %xmm0
+    vmovdqu %xmm0, 160(%rsi)
+    vmovdqu %xmm0, 240(%rsi)
+    vpxor %xmm0, %xmm0, %xmm0
+    vpxor %xmm1, %xmm1, %xmm1
+    vpxor %xmm2, %xmm2, %xmm2
+    vpxor %xmm3, %xmm3, %xmm3
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+    vmovdqu64 %zmm0, 176(%rsi)
+    vmovdqu64 %zmm0, 416(%rsi)
+    vzeroupper
+    ret
+    .size aes_gen_avx512_key_setup_k128, .-aes_gen_avx512_key_setup_k128
+
+# void aes_gen_avx512_key_setup_k192(const uint8_t *key, uint8_t *ks);
+# AES-192 key setup (12 rounds), AES-NI, AVX-512F and AVX-512VL: the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 24 bytes, any alignment.
+# Requires: AESNI, AVX, AVX512F, AVX512VL.
+# Register map:
+#   %xmm0 the step's key words (AES-256: the even round keys)
+#   %xmm1 AES-256: the odd round keys; AES-192: the step's last two words
+#   %xmm2 AES-192: the last two words shifted
+#   %xmm3 aeskeygenassist's word, broadcast
+#   %xmm4 a decryption key
+#   %xmm5 the prefix xor's shuffled words (dword 0 zero)
+#   rdi key, rsi ks (SysV)
+    .globl aes_gen_avx512_key_setup_k192
+    .type aes_gen_avx512_key_setup_k192, @function
+    .p2align 5
+aes_gen_avx512_key_setup_k192:
+    endbr64
+    vpxor %xmm5, %xmm5, %xmm5
+    vmovdqu 0(%rdi), %xmm0
+    vmovdqu 8(%rdi), %xmm1
+    vpshufd $238, %xmm1, %xmm1
+    vmovdqu %xmm0, 0(%rsi)
+    vmovdqu %xmm1, 16(%rsi)
+    .byte 0xc4,0xe3,0x79,0xdf,0xd9,0x01    # vaeskeygenassist $1, %xmm1, %xmm3
+    vpshufd $85, %xmm3, %xmm3
+    vshufps $16, %xmm0, %xmm5, %xmm5
+    vpxor %xmm5, %xmm0, %xmm0
+    vshufps $140, %xmm0, %xmm5, %xmm5
+    vpternlogq $150, %xmm5, %xmm3, %xmm0
+    vmovdqu %xmm0, 24(%rsi)
+    vpshufd $255, %xmm0, %xmm3
+    vmovdqa %xmm1, %xmm2
+    vpslldq $4, %xmm2, %xmm2
+    vpternlogq $150, %xmm2, %xmm3, %xmm1
+    vmovdqu %xmm1, 40(%rsi)
+    .byte 0xc4,0xe3,0x79,0xdf,0xd9,0x02    # vaeskeygenassist $2, %xmm1, %xmm3
+    vpshufd $85, %xmm3, %xmm3
+    vshufps $16, %xmm0, %xmm5, %xmm5
+    vpxor %xmm5, %xmm0, %xmm0
+    vshufps $140, %xmm0, %xmm5, %xmm5
+    vpternlogq $150, %xmm5, %xmm3, %xmm0
+    vmovdqu %xmm0, 48(%rsi)
+    vpshufd $255, %xmm0, %xmm3
+    vmovdqa %xmm1, %xmm2
+    vpslldq $4, %xmm2, %xmm2
+    vpternlogq $150, %xmm2, %xmm3, %xmm1
+    vmovdqu %xmm1, 64(%rsi)
+    .byte 0xc4,0xe3,0x79,0xdf,0xd9,0x04    # vaeskeygenassist $4, %xmm1, %xmm3
+    vpshufd $85, %xmm3, %xmm3
+    vshufps $16, %xmm0, %xmm5, %xmm5
+    vpxor %xmm5, %xmm0, %xmm0
+    vshufps $140, %xmm0, %xmm5, %xmm5
+    vpternlogq $150, %xmm5, %xmm3, %xmm0
+    vmovdqu %xmm0, 72(%rsi)
+    vpshufd $255, %xmm0, %xmm3
+    vmovdqa %xmm1, %xmm2
+    vpslldq $4, %xmm2, %xmm2
+    vpternlogq $150, %xmm2, %xmm3, %xmm1
+    vmovdqu %xmm1, 88(%rsi)
+    .byte 0xc4,0xe3,0x79,0xdf,0xd9,0x08    # vaeskeygenassist $8, %xmm1, %xmm3
+    vpshufd $85, %xmm3, %xmm3
+    vshufps $16, %xmm0, %xmm5, %xmm5
+    vpxor %xmm5, %xmm0, %xmm0
+    vshufps $140, %xmm0, %xmm5, %xmm5
+    vpternlogq $150, %xmm5, %xmm3, %xmm0
+    vmovdqu %xmm0, 96(%rsi)
+    vpshufd $255, %xmm0, %xmm3
+    vmovdqa %xmm1, %xmm2
+    vpslldq $4, %xmm2, %xmm2
+    vpternlogq $150, %xmm2, %xmm3, %xmm1
+    vmovdqu %xmm1, 112(%rsi)
+    .byte 0xc4,0xe3,0x79,0xdf,0xd9,0x10    # vaeskeygenassist $16, %xmm1, %xmm3
+    vpshufd $85, %xmm3, %xmm3
+    vshufps $16, %xmm0, %xmm5, %xmm5
+    vpxor %xmm5, %xmm0, %xmm0
+    vshufps $140, %xmm0, %xmm5, %xmm5
+    vpternlogq $150, %xmm5, %xmm3, %xmm0
+    vmovdqu %xmm0, 120(%rsi)
+    vpshufd $255, %xmm0, %xmm3
+    vmovdqa %xmm1, %xmm2
+    vpslldq $4, %xmm2, %xmm2
+    vpternlogq $150, %xmm2, %xmm3, %xmm1
+    vmovdqu %xmm1, 136(%rsi)
+    .byte 0xc4,0xe3,0x79,0xdf,0xd9,0x20    # vaeskeygenassist $32, %xmm1, %xmm3
+    vpshufd $85, %xmm3, %xmm3
+    vshufps $16, %xmm0, %xmm5, %xmm5
+    vpxor %xmm5, %xmm0, %xmm0
+    vshufps $140, %xmm0, %xmm5, %xmm5
+    vpternlogq $150, %xmm5, %xmm3, %xmm0
+    vmovdqu %xmm0, 144(%rsi)
+    vpshufd $255, %xmm0, %xmm3
+    vmovdqa %xmm1, %xmm2
+    vpslldq $4, %xmm2, %xmm2
+    vpternlogq $150, %xmm2, %xmm3, %xmm1
+    vmovdqu %xmm1, 160(%rsi)
+    .byte 0xc4,0xe3,0x79,0xdf,0xd9,0x40    # vaeskeygenassist $64, %xmm1, %xmm3
+    vpshufd $85, %xmm3, %xmm3
+    vshufps $16, %xmm0, %xmm5, %xmm5
+    vpxor %xmm5, %xmm0, %xmm0
+    vshufps $140, %xmm0, %xmm5, %xmm5
+    vpternlogq $150, %xmm5, %xmm3, %xmm0
+    vmovdqu %xmm0, 168(%rsi)
+    vpshufd $255, %xmm0, %xmm3
+    vmovdqa %xmm1, %xmm2
+    vpslldq $4, %xmm2, %xmm2
+    vpternlogq $150, %xmm2, %xmm3, %xmm1
+    vmovdqu %xmm1, 184(%rsi)
+    .byte 0xc4,0xe3,0x79,0xdf,0xd9,0x80    # vaeskeygenassist $128, %xmm1, %xmm3
+    vpshufd $85, %xmm3, %xmm3
+    vshufps $16, %xmm0, %xmm5, %xmm5
+    vpxor %xmm5, %xmm0, %xmm0
+    vshufps $140, %xmm0, %xmm5, %xmm5
+    vpternlogq $150, %xmm5, %xmm3, %xmm0
+    vmovdqu %xmm0, 192(%rsi)
+    vmovdqu 192(%rsi), %xmm4
+    vmovdqu %xmm4, 240(%rsi)
+    vmovdqu 176(%rsi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdb,0xe4         # vaesimc %xmm4, %xmm4
+    vmovdqu %xmm4, 256(%rsi)
+    vmovdqu 160(%rsi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdb,0xe4         # vaesimc %xmm4, %xmm4
+    vmovdqu %xmm4, 272(%rsi)
+    vmovdqu 144(%rsi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdb,0xe4         # vaesimc %xmm4, %xmm4
+    vmovdqu %xmm4, 288(%rsi)
+    vmovdqu 128(%rsi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdb,0xe4         # vaesimc %xmm4, %xmm4
+    vmovdqu %xmm4, 304(%rsi)
+    vmovdqu 112(%rsi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdb,0xe4         # vaesimc %xmm4, %xmm4
+    vmovdqu %xmm4, 320(%rsi)
+    vmovdqu 96(%rsi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdb,0xe4         # vaesimc %xmm4, %xmm4
+    vmovdqu %xmm4, 336(%rsi)
+    vmovdqu 80(%rsi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdb,0xe4         # vaesimc %xmm4, %xmm4
+    vmovdqu %xmm4, 352(%rsi)
+    vmovdqu 64(%rsi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdb,0xe4         # vaesimc %xmm4, %xmm4
+    vmovdqu %xmm4, 368(%rsi)
+    vmovdqu 48(%rsi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdb,0xe4         # vaesimc %xmm4, %xmm4
+    vmovdqu %xmm4, 384(%rsi)
+    vmovdqu 32(%rsi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdb,0xe4         # vaesimc %xmm4, %xmm4
+    vmovdqu %xmm4, 400(%rsi)
+    vmovdqu 16(%rsi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdb,0xe4         # vaesimc %xmm4, %xmm4
+    vmovdqu %xmm4, 416(%rsi)
+    vmovdqu 0(%rsi), %xmm4
+    vmovdqu %xmm4, 432(%rsi)
+    vpxor %xmm0, %xmm0, %xmm0
+    vpxor %xmm1, %xmm1, %xmm1
+    vpxor %xmm2, %xmm2, %xmm2
+    vpxor %xmm3, %xmm3, %xmm3
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+    vmovdqu %ymm0, 208(%rsi)
+    vmovdqu %ymm0, 448(%rsi)
+    vzeroupper
+    ret
+    .size aes_gen_avx512_key_setup_k192, .-aes_gen_avx512_key_setup_k192
+
+# void aes_gen_avx512_key_setup_k256(const uint8_t *key, uint8_t *ks);
+# AES-256 key setup (14 rounds), AES-NI, AVX-512F and AVX-512VL: the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 32 bytes, any alignment.
+# Requires: AESNI, AVX, AVX512F, AVX512VL.
+# Register map:
+#   %xmm0 the step's key words (AES-256: the even round keys)
+#   %xmm1 AES-256: the odd round keys; AES-192: the step's last two words
+#   %xmm2 AES-192: the last two words shifted
+#   %xmm3 aeskeygenassist's word, broadcast
+#   %xmm4 a decryption key
+#   %xmm5 the prefix xor's shuffled words (dword 0 zero)
+#   rdi key, rsi ks (SysV)
+    .globl aes_gen_avx512_key_setup_k256
+    .type aes_gen_avx512_key_setup_k256, @function
+    .p2align 5
+aes_gen_avx512_key_setup_k256:
+    endbr64
+    vpxor %xmm5, %xmm5, %xmm5
+    vmovdqu 0(%rdi), %xmm0
+    vmovdqu 16(%rdi), %xmm1
+    vmovdqu %xmm0, 0(%rsi)
+    vmovdqu %xmm0, 464(%rsi)
+    vmovdqu %xmm1, 16(%rsi)
+    .byte 0xc4,0xe2,0x79,0xdb,0xe1         # vaesimc %xmm1, %xmm4
+    vmovdqu %xmm4, 448(%rsi)
+    .byte 0xc4,0xe3,0x79,0xdf,0xd9,0x01    # vaeskeygenassist $1, %xmm1, %xmm3
+    vpshufd $255, %xmm3, %xmm3
+    vshufps $16, %xmm0, %xmm5, %xmm5
+    vpxor %xmm5, %xmm0, %xmm0
+    vshufps $140, %xmm0, %xmm5, %xmm5
+    vpternlogq $150, %xmm5, %xmm3, %xmm0
+    vmovdqu %xmm0, 32(%rsi)
+    .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
+    vmovdqu %xmm4, 432(%rsi)
+    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x00    # vaeskeygenassist $0, %xmm0, %xmm3
+    vpshufd $170, %xmm3, %xmm3
+    vshufps $16, %xmm1, %xmm5, %xmm5
+    vpxor %xmm5, %xmm1, %xmm1
+    vshufps $140, %xmm1, %xmm5, %xmm5
+    vpternlogq $150, %xmm5, %xmm3, %xmm1
+    vmovdqu %xmm1, 48(%rsi)
+    .byte 0xc4,0xe2,0x79,0xdb,0xe1         # vaesimc %xmm1, %xmm4
+    vmovdqu %xmm4, 416(%rsi)
+    .byte 0xc4,0xe3,0x79,0xdf,0xd9,0x02    # vaeskeygenassist $2, %xmm1, %xmm3
+    vpshufd $255, %xmm3, %xmm3
+    vshufps $16, %xmm0, %xmm5, %xmm5
+    vpxor %xmm5, %xmm0, %xmm0
+    vshufps $140, %xmm0, %xmm5, %xmm5
+    vpternlogq $150, %xmm5, %xmm3, %xmm0
+    vmovdqu %xmm0, 64(%rsi)
+    .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
+    vmovdqu %xmm4, 400(%rsi)
+    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x00    # vaeskeygenassist $0, %xmm0, %xmm3
+    vpshufd $170, %xmm3, %xmm3
+    vshufps $16, %xmm1, %xmm5, %xmm5
+    vpxor %xmm5, %xmm1, %xmm1
+    vshufps $140, %xmm1, %xmm5, %xmm5
+    vpternlogq $150, %xmm5, %xmm3, %xmm1
+    vmovdqu %xmm1, 80(%rsi)
+    .byte 0xc4,0xe2,0x79,0xdb,0xe1         # vaesimc %xmm1, %xmm4
+    vmovdqu %xmm4, 384(%rsi)
+    .byte 0xc4,0xe3,0x79,0xdf,0xd9,0x04    # vaeskeygenassist $4, %xmm1, %xmm3
+    vpshufd $255, %xmm3, %xmm3
+    vshufps $16, %xmm0, %xmm5, %xmm5
+    vpxor %xmm5, %xmm0, %xmm0
+    vshufps $140, %xmm0, %xmm5, %xmm5
+    vpternlogq $150, %xmm5, %xmm3, %xmm0
+    vmovdqu %xmm0, 96(%rsi)
+    .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
+    vmovdqu %xmm4, 368(%rsi)
+    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x00    # vaeskeygenassist $0, %xmm0, %xmm3
+    vpshufd $170, %xmm3, %xmm3
+    vshufps $16, %xmm1, %xmm5, %xmm5
+    vpxor %xmm5, %xmm1, %xmm1
+    vshufps $140, %xmm1, %xmm5, %xmm5
+    vpternlogq $150, %xmm5, %xmm3, %xmm1
+    vmovdqu %xmm1, 112(%rsi)
+    .byte 0xc4,0xe2,0x79,0xdb,0xe1         # vaesimc %xmm1, %xmm4
+    vmovdqu %xmm4, 352(%rsi)
+    .byte 0xc4,0xe3,0x79,0xdf,0xd9,0x08    # vaeskeygenassist $8, %xmm1, %xmm3
+    vpshufd $255, %xmm3, %xmm3
+    vshufps $16, %xmm0, %xmm5, %xmm5
+    vpxor %xmm5, %xmm0, %xmm0
+    vshufps $140, %xmm0, %xmm5, %xmm5
+    vpternlogq $150, %xmm5, %xmm3, %xmm0
+    vmovdqu %xmm0, 128(%rsi)
+    .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
+    vmovdqu %xmm4, 336(%rsi)
+    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x00    # vaeskeygenassist $0, %xmm0, %xmm3
+    vpshufd $170, %xmm3, %xmm3
+    vshufps $16, %xmm1, %xmm5, %xmm5
+    vpxor %xmm5, %xmm1, %xmm1
+    vshufps $140, %xmm1, %xmm5, %xmm5
+    vpternlogq $150, %xmm5, %xmm3, %xmm1
+    vmovdqu %xmm1, 144(%rsi)
+    .byte 0xc4,0xe2,0x79,0xdb,0xe1         # vaesimc %xmm1, %xmm4
+    vmovdqu %xmm4, 320(%rsi)
+    .byte 0xc4,0xe3,0x79,0xdf,0xd9,0x10    # vaeskeygenassist $16, %xmm1, %xmm3
+    vpshufd $255, %xmm3, %xmm3
+    vshufps $16, %xmm0, %xmm5, %xmm5
+    vpxor %xmm5, %xmm0, %xmm0
+    vshufps $140, %xmm0, %xmm5, %xmm5
+    vpternlogq $150, %xmm5, %xmm3, %xmm0
+    vmovdqu %xmm0, 160(%rsi)
+    .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
+    vmovdqu %xmm4, 304(%rsi)
+    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x00    # vaeskeygenassist $0, %xmm0, %xmm3
+    vpshufd $170, %xmm3, %xmm3
+    vshufps $16, %xmm1, %xmm5, %xmm5
+    vpxor %xmm5, %xmm1, %xmm1
+    vshufps $140, %xmm1, %xmm5, %xmm5
+    vpternlogq $150, %xmm5, %xmm3, %xmm1
+    vmovdqu %xmm1, 176(%rsi)
+    .byte 0xc4,0xe2,0x79,0xdb,0xe1         # vaesimc %xmm1, %xmm4
+    vmovdqu %xmm4, 288(%rsi)
+    .byte 0xc4,0xe3,0x79,0xdf,0xd9,0x20    # vaeskeygenassist $32, %xmm1, %xmm3
+    vpshufd $255, %xmm3, %xmm3
+    vshufps $16, %xmm0, %xmm5, %xmm5
+    vpxor %xmm5, %xmm0, %xmm0
+    vshufps $140, %xmm0, %xmm5, %xmm5
+    vpternlogq $150, %xmm5, %xmm3, %xmm0
+    vmovdqu %xmm0, 192(%rsi)
+    .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
+    vmovdqu %xmm4, 272(%rsi)
+    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x00    # vaeskeygenassist $0, %xmm0, %xmm3
+    vpshufd $170, %xmm3, %xmm3
+    vshufps $16, %xmm1, %xmm5, %xmm5
+    vpxor %xmm5, %xmm1, %xmm1
+    vshufps $140, %xmm1, %xmm5, %xmm5
+    vpternlogq $150, %xmm5, %xmm3, %xmm1
+    vmovdqu %xmm1, 208(%rsi)
+    .byte 0xc4,0xe2,0x79,0xdb,0xe1         # vaesimc %xmm1, %xmm4
+    vmovdqu %xmm4, 256(%rsi)
+    .byte 0xc4,0xe3,0x79,0xdf,0xd9,0x40    # vaeskeygenassist $64, %xmm1, %xmm3
+    vpshufd $255, %xmm3, %xmm3
+    vshufps $16, %xmm0, %xmm5, %xmm5
+    vpxor %xmm5, %xmm0, %xmm0
+    vshufps $140, %xmm0, %xmm5, %xmm5
+    vpternlogq $150, %xmm5, %xmm3, %xmm0
+    vmovdqu %xmm0, 224(%rsi)
+    vmovdqu %xmm0, 240(%rsi)
+    vpxor %xmm0, %xmm0, %xmm0
+    vpxor %xmm1, %xmm1, %xmm1
+    vpxor %xmm2, %xmm2, %xmm2
+    vpxor %xmm3, %xmm3, %xmm3
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+    vzeroupper
+    ret
+    .size aes_gen_avx512_key_setup_k256, .-aes_gen_avx512_key_setup_k256
 
     .section .note.GNU-stack, "", @progbits
 
