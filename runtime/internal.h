@@ -147,11 +147,10 @@ enum aes_gen_key_format {
 #define AES_GEN_SETUP_BYTES 480
 struct aes_gen_key_format_info {
     const char *name; /* as gen/variants.py KEY_FORMATS and kernels.h say it */
-    /* Writes the expanded key into ks, whose first `bytes` the caller has
-     * zeroed (the schedules leave room where a key size is short). */
+    /* Writes the expanded key into ks, whose first AES_GEN_FORMAT_BYTES the
+     * caller has zeroed (the schedules leave room where a key size is short). */
     void (*expand)(const uint8_t *key, size_t key_len, uint8_t *ks);
     size_t enc_offset, dec_offset; /* where the kernels' round keys start in ks */
-    size_t bytes;                  /* AES_GEN_FORMAT_BYTES, every format */
 };
 extern const struct aes_gen_key_format_info aes_gen_key_formats[AES_GEN_KEY_FORMAT_COUNT];
 

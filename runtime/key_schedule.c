@@ -218,9 +218,9 @@ static void expand_vpaes(const uint8_t *key, size_t key_len, uint8_t *ks)
 _Static_assert(AES_GEN_KEY_FORMAT_COUNT == 3,
                "a key format added to gen/variants.py needs its expansion here");
 const struct aes_gen_key_format_info aes_gen_key_formats[AES_GEN_KEY_FORMAT_COUNT] = {
-    [AES_GEN_KF_fips] = {"fips", expand_fips, 0, 240, AES_GEN_FORMAT_BYTES},
-    [AES_GEN_KF_openssl] = {"openssl", expand_openssl, 0, 256, AES_GEN_FORMAT_BYTES},
-    [AES_GEN_KF_vpaes] = {"vpaes", expand_vpaes, 0, 240, AES_GEN_FORMAT_BYTES},
+    [AES_GEN_KF_fips] = {"fips", expand_fips, 0, 240},
+    [AES_GEN_KF_openssl] = {"openssl", expand_openssl, 0, 256},
+    [AES_GEN_KF_vpaes] = {"vpaes", expand_vpaes, 0, 240},
 };
 
 int aes_gen_expand_key(const char *format, const void *key, size_t key_len, int decrypt,
@@ -246,7 +246,7 @@ int aes_gen_expand_key(const char *format, const void *key, size_t key_len, int 
 #endif
         const struct aes_gen_key_format_info *info = &aes_gen_key_formats[f];
         uint8_t ks[AES_GEN_FORMAT_BYTES];
-        memset(ks, 0, info->bytes);
+        memset(ks, 0, sizeof ks);
         info->expand(key, key_len, ks);
         memcpy(out, ks + (decrypt ? info->dec_offset : info->enc_offset), bytes);
         aes_gen_secure_zero(ks, sizeof ks);

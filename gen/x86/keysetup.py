@@ -46,8 +46,8 @@ class Isa:
     step in one instruction, 8% faster a setup on Zen 5).  dst is last, as in
     AT&T; the two-operand forms read it."""
 
-    def __init__(self, name, vex, needs):
-        self.name, self.vex, self.needs = name, vex, needs
+    def __init__(self, vex, needs):
+        self.vex, self.needs = vex, needs
 
     def __call__(self, p, op, *ops):
         """op src.., dst: dst = op(dst, src) (SSE) / op(src, dst) into dst (VEX)."""
@@ -79,8 +79,8 @@ class Isa:
             p("pxor", b, dst)
 
 
-FLAVORS = {"aesni": Isa("aesni", False, "AES-NI"),
-           "avx512": Isa("avx512", True, "AES-NI, AVX-512F and AVX-512VL")}
+FLAVORS = {"aesni": Isa(False, "AES-NI"),
+           "avx512": Isa(True, "AES-NI, AVX-512F and AVX-512VL")}
 
 
 def _step(p, f, x, source, rcon, dword):
