@@ -43,6 +43,9 @@ static const char *const usage_text =
     "                  beside the AES bound\n"
     "  --short         short messages: the table beside every peer at each of\n"
     "                  --sizes (default 16,32,48,64,128,256)\n"
+    "  --buffers N     the mode table and --short: go round N message buffers\n"
+    "                  (default 1: every call in place on the same buffer, waiting\n"
+    "                  for the last one's output; 16: independent messages)\n"
     "  --sizes LIST    --gcm, --xts and --short message sizes (--gcm's default\n"
     "                  16,64,256,1024,8192,65536)\n"
     "  --tune-out FILE with --sweep: write the fastest width per (backend, mode,\n"
@@ -59,6 +62,7 @@ struct options {
     int modes[AES_GEN_MODE_COUNT];
     size_t bytes;
     int samples;
+    int buffers; /* message buffers the calls go round (--buffers) */
     int compare, peer_no_hw, peer_no_aesni, setkey, bound, sweep, csv, json, keys_given, gcm,
         xts, sizes_given, short_msgs;
     const char *tune_out;
@@ -104,7 +108,7 @@ static int number_list(const char *opt, const char *v, unsigned long min, unsign
 }
 
 enum { OPT_BACKEND = 256, OPT_WIDTH, OPT_KEYS, OPT_MODES, OPT_BYTES, OPT_SAMPLES, OPT_SIZES,
-       OPT_TUNE_OUT, OPT_VERSION };
+       OPT_TUNE_OUT, OPT_VERSION, OPT_BUFFERS };
 
 static void parse(int argc, char **argv, struct options *o)
 {
@@ -130,6 +134,7 @@ static void parse(int argc, char **argv, struct options *o)
         {"modes", required_argument, NULL, OPT_MODES},
         {"bytes", required_argument, NULL, OPT_BYTES},
         {"samples", required_argument, NULL, OPT_SAMPLES},
+        {"buffers", required_argument, NULL, OPT_BUFFERS},
         {"sizes", required_argument, NULL, OPT_SIZES},
         {"tune-out", required_argument, NULL, OPT_TUNE_OUT},
         {NULL, 0, NULL, 0},
@@ -137,6 +142,7 @@ static void parse(int argc, char **argv, struct options *o)
     memset(o, 0, sizeof *o);
     o->bytes = 8192;
     o->samples = 15;
+    o->buffers = 1;
     static const size_t gcm_sizes[] = {16, 64, 256, 1024, 8192, 65536};
     for (o->nsizes = 0; o->nsizes < 6; o->nsizes++)
         o->sizes[o->nsizes] = gcm_sizes[o->nsizes];
@@ -166,6 +172,7 @@ static void parse(int argc, char **argv, struct options *o)
         case OPT_WIDTH: o->width = (unsigned)number("--width", v, 1, 1024); break;
         case OPT_BYTES: o->bytes = number("--bytes", v, 16, 1ul << 30); break;
         case OPT_SAMPLES: o->samples = (int)number("--samples", v, 1, BENCH_MAX_SAMPLES); break;
+        case OPT_BUFFERS: o->buffers = (int)number("--buffers", v, 1, 64); break;
         case OPT_SIZES:
             o->sizes_given = 1;
             o->nsizes = number_list("--sizes", v, 1, 1ul << 24, o->sizes, 16);
@@ -241,32 +248,11 @@ static void parse(int argc, char **argv, struct options *o)
         die("--bytes must be a positive multiple of 16", NULL);
     if (o->samples < 1)
         die("--samples must be at least 1", NULL);
+    if (o->buffers > 1 && (o->gcm || o->xts || o->setkey || o->sweep))
+        die("--buffers is for the mode table and --short", NULL);
     if (o->tune_out && !o->sweep)
         die("--tune-out goes with --sweep", NULL);
 }
-
-/* Each mode's public function (what users call), from generated/modes.inc. */
-typedef int public_fn(const aes_gen_key *k, uint8_t *iv, void *dst, const void *src, size_t len);
-#define API_NONE(md, function) \
-    static int api_##md(const aes_gen_key *k, uint8_t *iv, void *dst, const void *src, \
-                        size_t len) \
-    { \
-        (void)iv; \
-        return function(k, dst, src, len); \
-    }
-#define API_CHAIN(md, function) \
-    static int api_##md(const aes_gen_key *k, uint8_t *iv, void *dst, const void *src, \
-                        size_t len) \
-    { \
-        return function(k, iv, dst, src, len); \
-    }
-#define API_COUNTER API_CHAIN
-#define AES_GEN_MODE_API(md, function, iv) API_##iv(md, function)
-#include "modes.inc"
-static public_fn *const public_api[AES_GEN_MODE_COUNT] = {
-#define AES_GEN_MODE_API(md, function, iv) [AES_GEN_MD_##md] = api_##md,
-#include "modes.inc"
-};
 
 /* One timed configuration of ours: a kernel of a forced width (then width 1
  * for what is left), or the API when no width is forced. */
@@ -277,14 +263,34 @@ struct ours {
     uint8_t iv[16];
 };
 
+/* A job per mode calling its public function (what users call, from
+ * generated/modes.inc) straight from the timing loop, as the peers' jobs call
+ * theirs: at 16 bytes every level of call in between shows. */
+#define API_NONE(md, function) \
+    static void api_##md(void *p, uint8_t *buf, size_t len) \
+    { \
+        const struct ours *o = p; \
+        function(o->k, buf, buf, len); \
+    }
+#define API_CHAIN(md, function) \
+    static void api_##md(void *p, uint8_t *buf, size_t len) \
+    { \
+        struct ours *o = p; \
+        function(o->k, o->iv, buf, buf, len); \
+    }
+#define API_COUNTER API_CHAIN
+#define AES_GEN_MODE_API(md, function, iv) API_##iv(md, function)
+#include "modes.inc"
+static void (*const public_api[AES_GEN_MODE_COUNT])(void *, uint8_t *, size_t) = {
+#define AES_GEN_MODE_API(md, function, iv) [AES_GEN_MD_##md] = api_##md,
+#include "modes.inc"
+};
+
 static void run_ours(void *p, uint8_t *buf, size_t len)
 {
     struct ours *o = p;
-    if (!o->wide) {
-        if (public_api[o->md])
-            public_api[o->md](o->k, o->iv, buf, buf, len);
-        else
-            aes_gen_crypt(o->k, o->md, o->iv, buf, buf, len);
+    if (!o->wide) { /* a mode with no public function of its own */
+        aes_gen_crypt(o->k, o->md, o->iv, buf, buf, len);
         return;
     }
     const uint8_t *rk = aes_gen_schedule(o->k, o->md);
@@ -348,7 +354,7 @@ static int ours_job(struct ours *run, const aes_gen_key *k, unsigned bits,
     } else {
         *used_width = api_width(k, md);
     }
-    job->fn = run_ours;
+    job->fn = !width && public_api[md] ? public_api[md] : run_ours;
     job->ctx = run;
     return 0;
 }
@@ -381,6 +387,11 @@ static void print_header(const struct options *o, const struct bench_clock *c,
            aes_gen_key_backend(k), o->backend ? " (asked for)"
                                : " (the default: the first in preference order that runs here, "
                                  "constant-time first)", o->bytes, o->samples);
+    if (o->buffers == 1)
+        printf("calls: in place on one buffer, each waiting for the last one's output "
+               "(--buffers 16: independent messages)\n");
+    else
+        printf("calls: in place, going round %d buffers (independent messages)\n", o->buffers);
     printf("constant time: %s (AES_GEN_REQUIRE_CONSTANT_TIME %s)\n",
            aes_gen_key_constant_time(k) == 1 ? "yes, every mode runs on constant-time kernels"
                                              : "NO, table lookups indexed by key and data",
@@ -652,7 +663,7 @@ static int run_table(const struct options *o, const struct bench_clock *c,
             if (o->bound &&
                 !bound_job(r->backend, r->md, r->key_bits, o->bytes, &aes_run, &jobs[njobs]))
                 bjob = njobs++;
-            bench_jobs(jobs, njobs, buf, o->bytes, o->samples);
+            bench_jobs_spread(jobs, njobs, buf, o->bytes, o->samples, o->buffers);
             r->ns = jobs[0].ns_per_byte;
             r->ns_min = jobs[0].min_ns;
             r->ns_max = jobs[0].max_ns;
@@ -1122,7 +1133,7 @@ int main(int argc, char **argv)
     size_t buf_len = o.bytes;
     for (int i = 0; (o.gcm || o.xts || o.short_msgs) && i < o.nsizes; i++)
         buf_len = o.sizes[i] > buf_len ? o.sizes[i] : buf_len;
-    uint8_t *buf = calloc(1, buf_len);
+    uint8_t *buf = calloc((size_t)o.buffers, BENCH_SLOT(buf_len));
     if (!buf)
         return 1;
     bench_measure_clock(&clock);

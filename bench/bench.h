@@ -26,6 +26,13 @@ double bench_now_ns(void);
  * so that clock drift on a shared machine hits every job alike; each job's
  * figure is the median of its samples. */
 void bench_jobs(struct bench_job *jobs, int n, uint8_t *buf, size_t len, int samples);
+/* The same with the calls going round nbuf message buffers of len bytes, each
+ * BENCH_SLOT(len) from the last from buf on: with nbuf 1 every call waits for
+ * the output of the one before it, with more a call's input is one written
+ * nbuf calls ago (independent messages, as a server's). */
+#define BENCH_SLOT(len) (((len) + 63) & ~(size_t)63)
+void bench_jobs_spread(struct bench_job *jobs, int n, uint8_t *buf, size_t len, int samples,
+                       int nbuf);
 
 struct bench_clock {
     double core_ghz; /* estimated from a dependent-add loop (1 add per cycle) */

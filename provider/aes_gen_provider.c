@@ -53,6 +53,7 @@ static const OSSL_ITEM reason_strings[] = {
     {AGP_R_NOT_WHOLE_BLOCKS, "EVP_Cipher on ECB or CBC takes whole blocks"},
     {AGP_R_TLS_UNSUPPORTED, "TLS record-layer parameters are not supported"},
     {AGP_R_NO_KEY, "no key set"},
+    {AGP_R_BAD_NUM, "num is not a position in the block in use"},
     {0, NULL}};
 
 static const OSSL_ITEM *agp_reason_strings(void *provctx)

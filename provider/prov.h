@@ -38,7 +38,8 @@ enum {
     AGP_R_MESSAGE_FINISHED, /* GCM: the IV's message is finished */
     AGP_R_NOT_WHOLE_BLOCKS, /* EVP_Cipher on ECB/CBC with a partial block */
     AGP_R_TLS_UNSUPPORTED,  /* TLS record-layer parameters */
-    AGP_R_NO_KEY            /* GCM: no key set */
+    AGP_R_NO_KEY,           /* GCM: no key set */
+    AGP_R_BAD_NUM           /* num past the block, or CTR's with no block */
 };
 
 /* The provider context: the core's handle and its error functions. */

@@ -2,11 +2,12 @@
 /*
  * The cipher operations of aes_gen_provider.so, on aes-gen's public API:
  * ECB and CBC with EVP's block buffering and PKCS#7 padding; CFB-128, OFB and
- * CTR on aes-gen's mode functions and streams (OpenSSL's `num` semantics);
- * GCM on aes-gen's GCM stream; XTS one data unit per update.  The parameters, the return values
- * and the failures are those of OpenSSL 3.0's default provider (provider-
- * cipher(7), EVP_EncryptInit(3), and that provider observed through EVP);
- * where they differ, the function says so (README.md lists it all).
+ * CTR on aes-gen's mode functions (OpenSSL's `num` semantics); GCM on
+ * aes-gen's GCM stream; XTS one data unit per update.  The parameters, the
+ * return values and the failures are those of OpenSSL 3.0's default
+ * provider (provider-cipher(7), EVP_EncryptInit(3), and that provider
+ * observed through EVP); where they differ, the function says so (README.md
+ * lists it all).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -42,24 +43,23 @@ struct agp_ctx {
         aes_gen_gcm_key gcm;
         aes_gen_xts_key xts;
     } key;
-    union {
-        aes_gen_stream s;     /* CFB, OFB, CTR, while stream_live */
-        aes_gen_gcm_stream g; /* GCM, while iv_state is IV_STARTED */
-    } st;
+    aes_gen_gcm_stream g; /* GCM, while iv_state is IV_STARTED */
     const struct agp_alg *alg;
     const struct agp_provctx *prov;
     unsigned char raw_key[64]; /* the key as set, while key_set */
-    /* The IV as it stands (CBC's chaining value, a stream's position once
-     * synced from it, GCM's IV of up to GCM_IV_MAX bytes) and as it was set. */
+    /* The IV as it stands (CBC's chaining value, the IV register of CFB, OFB
+     * and CTR, GCM's IV of up to GCM_IV_MAX bytes) and as it was set. */
     unsigned char iv[GCM_IV_MAX];
     unsigned char oiv[AES_GEN_BLOCK_SIZE];
-    unsigned char buf[AES_GEN_BLOCK_SIZE]; /* ECB, CBC: pending bytes; GCM: the tag */
+    /* ECB, CBC: pending bytes; CTR: the keystream block in use; GCM: the tag */
+    unsigned char buf[AES_GEN_BLOCK_SIZE];
     size_t bufsz;
     size_t ivlen;
     size_t taglen;    /* GCM: the tag's length, TAG_UNSET until set or computed */
-    unsigned int num; /* CFB, OFB, CTR: bytes used of the keystream block */
+    unsigned int num; /* CFB, OFB, CTR: bytes used of the block in use */
     unsigned int pad; /* ECB, CBC: PKCS#7 padding (the default: on) */
-    int enc, key_set, iv_set, stream_live;
+    int enc, key_set, iv_set;
+    int ctr_block_set; /* CTR: buf holds a block of this key and IV */
     enum iv_state iv_state;
 };
 
@@ -224,11 +224,10 @@ static void key_is_set(struct agp_ctx *c, const unsigned char *key)
     c->key_set = 1;
 }
 
-/* A stream's keystream and position, gone (a reinit, or a message dropped). */
+/* GCM's message under way, gone (a reinit, or a message dropped). */
 static void wipe_stream(struct agp_ctx *c)
 {
-    OPENSSL_cleanse(&c->st, sizeof c->st);
-    c->stream_live = 0;
+    OPENSSL_cleanse(&c->g, sizeof c->g);
 }
 
 static struct agp_ctx *ctx_alloc(void)
@@ -265,17 +264,15 @@ static void agp_freectx(void *vctx)
     free(c);
 }
 
-/* aes-gen's streams hold a pointer to their key, and the copy's must point
+/* aes-gen's GCM stream holds a pointer to its key, and the copy's must point
  * at the copy's key (the source may be freed first).  aes_gen.h has no call
- * that moves a stream, and public calls cannot rebuild one (GCM's running
+ * that moves a stream, and public calls cannot rebuild one (its running
  * hash): that pointer is the one private field of aes-gen's types written
  * here. */
-static void rebind_streams(struct agp_ctx *c)
+static void rebind_stream(struct agp_ctx *c)
 {
-    if (c->stream_live)
-        c->st.s.private_key = &c->key.aes;
     if (c->alg->mode == AGP_GCM && c->iv_state == IV_STARTED)
-        c->st.g.private_key = &c->key.gcm;
+        c->g.private_key = &c->key.gcm;
 }
 
 static void *agp_dupctx(void *vctx)
@@ -285,7 +282,7 @@ static void *agp_dupctx(void *vctx)
     if (c == NULL)
         return NULL;
     memcpy(c, src, sizeof *c);
-    rebind_streams(c);
+    rebind_stream(c);
     return c;
 }
 
@@ -309,58 +306,44 @@ static int set_aes_key(struct agp_ctx *c, const unsigned char *key, size_t keyle
     return 1;
 }
 
-static aes_gen_stream_mode stream_mode(const struct agp_ctx *c)
-{
-    switch (c->alg->mode) {
-    case AGP_CTR:
-        return AES_GEN_STREAM_CTR;
-    case AGP_OFB:
-        return AES_GEN_STREAM_OFB;
-    default:
-        return c->enc ? AES_GEN_STREAM_CFB_ENCRYPT : AES_GEN_STREAM_CFB_DECRYPT;
-    }
-}
-
 /*
- * CFB, OFB and CTR keep their state in c->iv at block boundaries: updates of
- * whole blocks from there go through aes-gen's one-shot mode functions,
- * which chain across calls; an update that leaves a block partly used starts
- * an aes-gen stream from c->iv, which then holds the state (OpenSSL's `num`)
- * until its bytes come back to a block boundary.  The one-shot calls skip the
- * stream's per-call work (a third of a 16-byte CTR update).
+ * CFB, OFB and CTR keep OpenSSL's state: c->iv is the IV register (CTR: the
+ * next counter; OFB: the keystream block in use; CFB: the feedback block,
+ * its used bytes ciphertext) and num the bytes used of the block in use,
+ * which is c->iv itself but for CTR, whose keystream block is c->buf (made
+ * for a partial block only, as OpenSSL's ecount buffer).  Whole blocks from
+ * a block boundary go through aes-gen's one-shot mode functions, which chain
+ * in c->iv; a partial block costs one more call, for its block.
  */
 
-/* A stream from c->iv, at the start of a keystream block (num 0). */
-static int stream_start(struct agp_ctx *c)
+/* The block in use from num on, for up to len bytes: how many it took. */
+static size_t stream_bytes(struct agp_ctx *c, unsigned char *out, const unsigned char *in,
+                           size_t len)
 {
-    c->num = 0;
-    const int err = aes_gen_stream_init_mode(&c->st.s, &c->key.aes, stream_mode(c), c->iv);
-    if (err != AES_GEN_OK)
-        return aes_gen_failed(PROV_R_CIPHER_OPERATION_FAILED, err);
-    c->stream_live = 1;
-    return 1;
-}
-
-/* Where the stream stands, into c->iv, the stream going on: OpenSSL's
- * updated IV (CTR: the next counter; OFB: the keystream block in use; CFB:
- * the feedback block, its used bytes ciphertext).  aes_gen_stream_final
- * writes that and erases the stream it is given: it is given a copy. */
-static void stream_sync_iv(struct agp_ctx *c)
-{
-    aes_gen_stream copy = c->st.s;
-    aes_gen_stream_final(&copy, c->iv);
-}
-
-/* The stream's position into c->iv, and the stream gone (final erases it):
- * at a block boundary, or where num goes back to 0 (the next keystream
- * block). */
-static void stream_stop(struct agp_ctx *c)
-{
-    if (c->stream_live) {
-        aes_gen_stream_final(&c->st.s, c->iv);
-        c->stream_live = 0;
+    unsigned char *block = c->alg->mode == AGP_CTR ? c->buf : c->iv;
+    const int feedback = c->alg->mode == AGP_CFB;
+    size_t i = 0;
+    unsigned int n = c->num;
+    for (; n < AES_GEN_BLOCK_SIZE && i < len; i++, n++) {
+        const unsigned char x = in[i]; /* before out[i]: in place */
+        out[i] = (unsigned char)(block[n] ^ x);
+        if (feedback)
+            block[n] = c->enc ? out[i] : x;
     }
-    c->num = 0;
+    c->num = n % AES_GEN_BLOCK_SIZE;
+    return i;
+}
+
+/* The next block in use (num 0): CTR's keystream block from the counter,
+ * which moves on; OFB's and CFB's the IV register enciphered. */
+static int stream_next_block(struct agp_ctx *c)
+{
+    static const unsigned char zero[AES_GEN_BLOCK_SIZE];
+    if (c->alg->mode != AGP_CTR)
+        return aes_gen_ecb_encrypt(&c->key.aes, c->iv, c->iv, AES_GEN_BLOCK_SIZE);
+    const int err = aes_gen_ctr_crypt(&c->key.aes, c->iv, c->buf, zero, AES_GEN_BLOCK_SIZE);
+    c->ctr_block_set = err == AES_GEN_OK;
+    return err;
 }
 
 static int generic_set_ctx_params(void *vctx, const OSSL_PARAM params[]);
@@ -371,9 +354,10 @@ static int generic_set_ctx_params(void *vctx, const OSSL_PARAM params[]);
 static int generic_init(struct agp_ctx *c, const unsigned char *key, size_t keylen,
                         const unsigned char *iv, size_t ivlen, const OSSL_PARAM params[], int enc)
 {
-    stream_stop(c);
+    c->num = 0;
     c->bufsz = 0;
     OPENSSL_cleanse(c->buf, sizeof c->buf);
+    c->ctr_block_set = 0;
     c->enc = enc;
     if (iv != NULL && c->alg->mode != AGP_ECB) {
         if (ivlen != c->alg->ivlen) {
@@ -428,8 +412,6 @@ static int generic_get_ctx_params(void *vctx, OSSL_PARAM params[])
             ok = set_iv(p, c->oiv, c->alg->ivlen);
             break;
         case P_UPDATED_IV:
-            if (c->stream_live)
-                stream_sync_iv(c);
             ok = set_iv(p, c->iv, c->alg->ivlen);
             break;
         default:
@@ -454,6 +436,23 @@ static int no_tls_value(const struct agp_ctx *c, const OSSL_PARAM *p, enum param
     return version == 0 && macsize == 0 ? 1 : refuse_tls(c, p);
 }
 
+/* num: a position in the block in use.  The default provider takes any
+ * value; past the block it reads and writes beyond its buffers, and CTR's
+ * block made for no partial block is zeros or an earlier IV's keystream. */
+static int num_fits(const struct agp_ctx *c, unsigned int v)
+{
+    if (v >= AES_GEN_BLOCK_SIZE) {
+        AGP_RAISE(c->prov, AGP_R_BAD_NUM, "num %u: at most %d", v, AES_GEN_BLOCK_SIZE - 1);
+        return 0;
+    }
+    if (v != 0 && c->alg->mode == AGP_CTR && !c->ctr_block_set) {
+        AGP_RAISE(c->prov, AGP_R_BAD_NUM,
+                  "num %u: no keystream block yet (none since the key or IV)", v);
+        return 0;
+    }
+    return 1;
+}
+
 static int generic_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
     struct agp_ctx *c = vctx;
@@ -472,11 +471,10 @@ static int generic_set_ctx_params(void *vctx, const OSSL_PARAM params[])
                 return get_failed();
             break;
         case P_NUM:
-            /* As the default provider: num below the block size, so 0 for
-             * the stream modes, where it moves to the next keystream block. */
-            if (!OSSL_PARAM_get_uint(p, &v) || v >= c->alg->blocksize)
+            if (!OSSL_PARAM_get_uint(p, &v))
                 return get_failed();
-            stream_stop(c);
+            if (!num_fits(c, v))
+                return 0;
             c->num = v;
             break;
         case P_TLS_VERSION:
@@ -758,16 +756,12 @@ static int stream_update(void *vctx, unsigned char *out, size_t *outl, size_t ou
     }
     if (outsize < inl)
         return output_too_small();
-    if (!c->stream_live && inl % AES_GEN_BLOCK_SIZE == 0) {
-        err = stream_blocks(c, out, in, inl);
-    } else {
-        if (!c->stream_live && !stream_start(c))
-            return 0;
-        err = aes_gen_stream_update(&c->st.s, out, in, inl);
-        c->num = (unsigned int)((c->num + inl) % AES_GEN_BLOCK_SIZE);
-        if (err == AES_GEN_OK && c->num == 0)
-            stream_stop(c);
-    }
+    size_t done = c->num != 0 ? stream_bytes(c, out, in, inl) : 0;
+    const size_t whole = (inl - done) & ~(size_t)(AES_GEN_BLOCK_SIZE - 1);
+    err = whole != 0 ? stream_blocks(c, out + done, in + done, whole) : AES_GEN_OK;
+    done += whole;
+    if (err == AES_GEN_OK && done < inl && (err = stream_next_block(c)) == AES_GEN_OK)
+        stream_bytes(c, out + done, in + done, inl - done);
     if (err != AES_GEN_OK)
         return aes_gen_failed(PROV_R_CIPHER_OPERATION_FAILED, err);
     *outl = inl;
@@ -858,7 +852,7 @@ static int gcm_finish(struct agp_ctx *c)
 {
     int err;
     if (c->enc) {
-        err = aes_gen_gcm_final(&c->st.g, c->buf, GCM_TAG_MAX);
+        err = aes_gen_gcm_final(&c->g, c->buf, GCM_TAG_MAX);
         if (err == AES_GEN_OK)
             c->taglen = GCM_TAG_MAX;
     } else {
@@ -866,7 +860,7 @@ static int gcm_finish(struct agp_ctx *c)
             AGP_RAISE(c->prov, AGP_R_TAG_NOT_SET, NULL);
             return 0;
         }
-        err = aes_gen_gcm_verify(&c->st.g, c->buf, c->taglen);
+        err = aes_gen_gcm_verify(&c->g, c->buf, c->taglen);
     }
     c->iv_state = IV_FINISHED; /* final and verify have erased the stream */
     if (err == AES_GEN_EAUTH) {
@@ -897,7 +891,7 @@ static int gcm_process(struct agp_ctx *c, unsigned char *out, const unsigned cha
         return 0;
     }
     if (c->iv_state == IV_BUFFERED) {
-        err = aes_gen_gcm_init(&c->st.g, &c->key.gcm,
+        err = aes_gen_gcm_init(&c->g, &c->key.gcm,
                                c->enc ? AES_GEN_GCM_ENCRYPT : AES_GEN_GCM_DECRYPT, c->iv,
                                c->ivlen);
         if (err != AES_GEN_OK) {
@@ -908,8 +902,8 @@ static int gcm_process(struct agp_ctx *c, unsigned char *out, const unsigned cha
     }
     if (in == NULL)
         return gcm_finish(c);
-    err = out == NULL ? aes_gen_gcm_aad(&c->st.g, in, len)
-                      : aes_gen_gcm_update(&c->st.g, out, in, len);
+    err = out == NULL ? aes_gen_gcm_aad(&c->g, in, len)
+                      : aes_gen_gcm_update(&c->g, out, in, len);
     if (err != AES_GEN_OK) { /* AAD after data: AES_GEN_ESTATE */
         AGP_RAISE(c->prov, AGP_R_AES_GEN, "%s", aes_gen_strerror(err));
         return 0;

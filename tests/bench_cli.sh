@@ -27,8 +27,13 @@ refuse "unknown option" --frob
 refuse "unexpected argument" extra
 refuse "unknown mode" --modes ctr_enc,nope
 refuse "multiple of 16" --bytes 24
+refuse "--buffers takes a number from 1 to 64" --buffers 65
+refuse "--buffers takes a number" --buffers 0
+refuse "--buffers is for the mode table and --short" --gcm --buffers 4
 "$bench" --version | grep -q '^aes-gen-bench [0-9]' || { echo "--version"; fail=1; }
 "$bench" --samples=1 --bytes=64 --modes=ctr_enc --csv | grep -q '^vaes\|^aesni\|^vpaes\|^ttable\|^portable\|^tilegx' ||
   { echo "--opt=value"; fail=1; }
+"$bench" --samples=1 --bytes=64 --modes=ecb_enc --buffers=16 | grep -q '^calls: in place, going round 16 buffers' ||
+  { echo "--buffers"; fail=1; }
 [ $fail = 0 ] && echo "bench command line: every bad input refused, --opt=value taken"
 exit $fail

@@ -40,6 +40,9 @@ static const char *const cipher_names[] = {
 enum { AESGEN, DEFAULT };
 static const char *const provider_names[] = {"aesgen", "default"};
 static OSSL_LIB_CTX *libctx;
+/* aes-gen's provider alone: a name is known there only if that provider
+ * registers it (in libctx the default provider's aliases serve both). */
+static OSSL_LIB_CTX *alone;
 static EVP_CIPHER *ciphers[NCIPHERS][2]; /* [AESGEN] NULL: not offered in this build */
 static uint64_t seed;
 
@@ -158,13 +161,43 @@ static void tr_bytes(struct trace *t, const char *what, const uint8_t *p, size_t
     tr(t, "#%016llx", (unsigned long long)h);
 }
 
-/* A return value and the reason of the last error if it is OpenSSL's (EVP
- * or PROV): the provider's own reasons, and none, count as 0. */
+/* A return value and the library and reason of the last error if it is
+ * OpenSSL's (EVP or PROV): the provider's own reasons, and none, count as 0. */
 static void tr_ret(struct trace *t, const char *what, int r)
 {
     const unsigned long e = ERR_peek_last_error();
     const int lib = ERR_GET_LIB(e);
-    tr(t, "%s r=%d reason=%d", what, r, lib == ERR_LIB_PROV || lib == ERR_LIB_EVP ? ERR_GET_REASON(e) : 0);
+    const int ossl = lib == ERR_LIB_PROV || lib == ERR_LIB_EVP;
+    tr(t, "%s r=%d lib=%d reason=%d", what, r, ossl ? lib : 0, ossl ? ERR_GET_REASON(e) : 0);
+    ERR_clear_error();
+}
+
+/* aes-gen's provider's reasons (aes_gen_provider.c). */
+#define BAD_NUM "num is not a position in the block in use"
+#define TLS_UNSUPPORTED "TLS record-layer parameters are not supported"
+#define TAG_MISMATCH "GCM tag does not match"
+#define MESSAGE_FINISHED "GCM message finished: set a new IV"
+
+/* One of aes-gen's provider's reasons, by its text, is in the error queue
+ * (OpenSSL's may follow it, as the default provider raises them); the queue
+ * is emptied. */
+static void require_aesgen_reason(const char *text)
+{
+    int found = 0;
+    for (unsigned long e; (e = ERR_get_error()) != 0;) {
+        const char *r = ERR_reason_error_string(e);
+        found |= r != NULL && strcmp(r, text) == 0;
+    }
+    if (!found)
+        ck_abort_msg("no error \"%s\"", text);
+}
+
+/* The last error is one of OpenSSL's provider reasons. */
+static void require_prov_reason(int reason)
+{
+    const unsigned long e = ERR_peek_last_error();
+    REQUIRE_EQ(ERR_GET_LIB(e), ERR_LIB_PROV);
+    REQUIRE_EQ(ERR_GET_REASON(e), reason);
     ERR_clear_error();
 }
 
@@ -445,6 +478,17 @@ static void same_param_list(const OSSL_PARAM *a, const OSSL_PARAM *d, const char
     tr_free(&t[1]);
 }
 
+/* A name of a default provider cipher fetches aes-gen's, where that
+ * provider is the only one loaded. */
+static void fetch_ours(const char *name, void *unused)
+{
+    (void)unused;
+    EVP_CIPHER *ours = EVP_CIPHER_fetch(alone, name, NULL);
+    if (ours == NULL)
+        ck_abort_msg("%s: not offered by aesgen", name);
+    EVP_CIPHER_free(ours);
+}
+
 START_TEST(cipher_descriptions)
 {
     const size_t i = (size_t)_i;
@@ -460,9 +504,7 @@ START_TEST(cipher_descriptions)
     REQUIRE_EQ(EVP_CIPHER_get_block_size(a), EVP_CIPHER_get_block_size(d));
     REQUIRE_EQ(EVP_CIPHER_get_nid(a), EVP_CIPHER_get_nid(d));
     /* Every name and alias of the default's answers with ours. */
-    EVP_CIPHER *alias = EVP_CIPHER_fetch(libctx, OBJ_nid2sn(EVP_CIPHER_get_nid(d)), "provider=aesgen");
-    REQUIRE((alias) != NULL);
-    EVP_CIPHER_free(alias);
+    REQUIRE_EQ(EVP_CIPHER_names_do_all(d, fetch_ours, NULL), 1);
     same_param_list(EVP_CIPHER_gettable_params(a), EVP_CIPHER_gettable_params(d), "gettable");
     same_param_list(EVP_CIPHER_gettable_ctx_params(a), EVP_CIPHER_gettable_ctx_params(d),
                     "gettable ctx");
@@ -751,21 +793,31 @@ static void sc_no_iv(size_t i, const EVP_CIPHER *c, uint64_t *s, struct trace *t
     EVP_CIPHER_CTX_free(ctx);
 }
 
-/* num: read after updates, set to each value below the block size (1 for
- * the stream modes; the block size itself is a deliberate difference: see
- * below). */
+/* num: read after updates, then set to each position in the block (0 only
+ * for GCM and XTS), an update after it and the updated IV traced, in both
+ * directions.  The updates before it end mid-block or, half the time, at a
+ * block boundary after a partial block: CTR's keystream block, made only for
+ * a partial block, is then an earlier one (the default provider's ecount;
+ * CTR with no block made is a deliberate difference: see below). */
 static void sc_num(size_t i, const EVP_CIPHER *c, uint64_t *s, struct trace *t)
 {
-    for (unsigned v = 0; v < (unsigned)EVP_CIPHER_get_block_size(c); v++) {
-        EVP_CIPHER_CTX *ctx = keyed(i, c, s, 1, t);
-        upd(ctx, s, 16 + rnd(s, 30), t);
-        tr(t, "\nnum=%d", EVP_CIPHER_CTX_get_num(ctx));
-        tr_ret(t, " set_num", EVP_CIPHER_CTX_set_num(ctx, (int)v));
-        tr(t, " num=%d", EVP_CIPHER_CTX_get_num(ctx));
-        upd(ctx, s, 16 + rnd(s, 30), t);
-        if (!is_gcm(i) && mode_of(i) != EVP_CIPH_ECB_MODE)
-            updated_iv(ctx, t);
-        EVP_CIPHER_CTX_free(ctx);
+    const unsigned positions = is_gcm(i) || is_xts(i) ? 1 : 16;
+    for (int enc = 0; enc < 2; enc++) {
+        for (unsigned v = 0; v < positions; v++) {
+            EVP_CIPHER_CTX *ctx = keyed(i, c, s, enc, t);
+            const size_t first = 17 + rnd(s, 15) + 16 * rnd(s, 2);
+            upd(ctx, s, first, t);
+            if (rnd(s, 2))
+                upd(ctx, s, 16 - first % 16 + 16 * rnd(s, 2), t);
+            tr(t, "\nnum=%d", EVP_CIPHER_CTX_get_num(ctx));
+            tr_ret(t, " set_num", EVP_CIPHER_CTX_set_num(ctx, (int)v));
+            tr(t, " num=%d", EVP_CIPHER_CTX_get_num(ctx));
+            upd(ctx, s, 1 + rnd(s, 40), t);
+            tr(t, " num=%d", EVP_CIPHER_CTX_get_num(ctx));
+            if (!is_gcm(i) && mode_of(i) != EVP_CIPH_ECB_MODE)
+                updated_iv(ctx, t);
+            EVP_CIPHER_CTX_free(ctx);
+        }
     }
 }
 
@@ -824,6 +876,7 @@ static void sc_gcm_params(size_t i, const EVP_CIPHER *c, uint64_t *s, struct tra
     uint8_t key[64], iv[128], tag[32];
     random_key(s, i, key);
     rng_fill(s, iv, sizeof iv);
+    rng_fill(s, tag, sizeof tag);
     EVP_CIPHER_CTX *ctx = ctx_new();
     tr_ret(t, "init", EVP_CipherInit_ex2(ctx, c, key, iv, 1, NULL));
     gcm_tag(ctx, 16, t); /* before final */
@@ -866,10 +919,11 @@ static void sc_xts_units(size_t i, const EVP_CIPHER *c, uint64_t *s, struct trac
 {
     static uint8_t big[((size_t)1 << 20) * 16 + 16], big_out[sizeof big];
     EVP_CIPHER_CTX *ctx = keyed(i, c, s, 1, t);
-    int outl;
+    int outl = -1;
     for (size_t len = 0; len <= 33; len++)
         upd(ctx, s, len, t);
     tr_ret(t, "\n2^20 blocks", EVP_CipherUpdate(ctx, big_out, &outl, big, (int)sizeof big - 16));
+    tr(t, " outl=%d", outl);
     tr_bytes(t, "out", big_out, sizeof big - 16);
     tr_ret(t, "\n2^20 blocks and one", EVP_CipherUpdate(ctx, big_out, &outl, big, (int)sizeof big));
     tr_ret(t, "\n2^20 blocks and 15 bytes",
@@ -1112,8 +1166,7 @@ START_TEST(deliberate_differences)
         REQUIRE_EQ(init_ok(i, DEFAULT, key, iv, 0), 1);
         EVP_CIPHER_CTX *ctx = ctx_new();
         REQUIRE_EQ(EVP_CipherInit_ex2(ctx, ciphers[i][AESGEN], key, iv, 0, NULL), 0);
-        REQUIRE_EQ(ERR_GET_REASON(ERR_peek_last_error()), PROV_R_XTS_DUPLICATED_KEYS);
-        ERR_clear_error();
+        require_prov_reason(PROV_R_XTS_DUPLICATED_KEYS);
         EVP_CIPHER_CTX_free(ctx);
     }
     if (is_gcm(i)) {
@@ -1156,36 +1209,198 @@ START_TEST(deliberate_differences)
         REQUIRE_EQ(EVP_CipherUpdate(ctx, out, &outl, zero, 16), 1);
         const int first = EVP_CipherFinal_ex(ctx, out, &outl);
         if (first == 0)
-            REQUIRE_EQ(ERR_GET_REASON(ERR_peek_last_error()), PROV_R_BAD_DECRYPT);
-        ERR_clear_error();
+            require_prov_reason(PROV_R_BAD_DECRYPT);
         REQUIRE_EQ(EVP_CipherFinal_ex(ctx, out, &outl), 0);
-        REQUIRE_EQ(ERR_GET_REASON(ERR_peek_last_error()), PROV_R_WRONG_FINAL_BLOCK_LENGTH);
-        ERR_clear_error();
+        require_prov_reason(PROV_R_WRONG_FINAL_BLOCK_LENGTH);
         EVP_CIPHER_CTX_free(ctx);
     }
     random_key(&s, i, key);
     if (!is_gcm(i) && !is_xts(i)) {
-        /* num of the block size (1 for the stream modes): refused, as by
-         * the default provider of recent OpenSSL 3.0 releases; earlier
-         * ones (3.0.19 among them) take any value. */
+        /* num past the block: refused, changing nothing (the default
+         * provider takes any value and reads past the end of its block). */
         EVP_CIPHER_CTX *ctx = ctx_new();
         REQUIRE_EQ(EVP_CipherInit_ex2(ctx, ciphers[i][AESGEN], key, iv, 1, NULL), 1);
-        REQUIRE_EQ(EVP_CIPHER_CTX_set_num(ctx, EVP_CIPHER_get_block_size(ciphers[i][AESGEN])), 0);
-        REQUIRE_EQ(EVP_CIPHER_CTX_get_num(ctx), 0);
-        ERR_clear_error();
+        REQUIRE_EQ(EVP_CipherUpdate(ctx, out, &outl, buf, 5), 1);
+        for (int v = 16; v < 300; v += 283) {
+            ERR_clear_error();
+            REQUIRE_EQ(EVP_CIPHER_CTX_set_num(ctx, v), 0);
+            require_aesgen_reason(BAD_NUM);
+            REQUIRE_EQ(EVP_CIPHER_CTX_get_num(ctx), is_block(i) ? 0 : 5);
+        }
         EVP_CIPHER_CTX_free(ctx);
     }
-    /* TLS record-layer parameters: refused, never ignored. */
+    if (mode_of(i) == EVP_CIPH_CTR_MODE) {
+        /* CTR's num with no keystream block made since the key or IV (a
+         * fresh context, whole blocks only, a new IV after a partial
+         * block): refused.  The default provider XORs the bytes with its
+         * zeroed buffer, or with an earlier IV's keystream. */
+        for (int how = 0; how < 3; how++) {
+            EVP_CIPHER_CTX *ctx = ctx_new();
+            REQUIRE_EQ(EVP_CipherInit_ex2(ctx, ciphers[i][AESGEN], key, iv, 1, NULL), 1);
+            if (how == 1)
+                REQUIRE_EQ(EVP_CipherUpdate(ctx, out, &outl, buf, 32), 1);
+            if (how == 2) {
+                REQUIRE_EQ(EVP_CipherUpdate(ctx, out, &outl, buf, 20), 1);
+                REQUIRE_EQ(EVP_CipherInit_ex2(ctx, NULL, NULL, iv, 1, NULL), 1);
+            }
+            ERR_clear_error();
+            REQUIRE_EQ(EVP_CIPHER_CTX_set_num(ctx, 1), 0);
+            require_aesgen_reason(BAD_NUM);
+            REQUIRE_EQ(EVP_CIPHER_CTX_get_num(ctx), 0);
+            EVP_CIPHER_CTX_free(ctx);
+        }
+        EVP_CIPHER_CTX *def = ctx_new();
+        REQUIRE_EQ(EVP_CipherInit_ex2(def, ciphers[i][DEFAULT], key, iv, 1, NULL), 1);
+        if (EVP_CIPHER_CTX_set_num(def, 1) == 1) {
+            REQUIRE_EQ(EVP_CipherUpdate(def, out, &outl, buf, 15), 1);
+            REQUIRE(memcmp(out, buf, 15) == 0);
+        }
+        ERR_clear_error();
+        EVP_CIPHER_CTX_free(def);
+    }
+}
+END_TEST
+
+/* One parameter set on a keyed encryption context: what set_params says. */
+static int set_one(size_t i, const uint8_t *key, const uint8_t *iv, OSSL_PARAM param)
+{
+    OSSL_PARAM params[] = {param, OSSL_PARAM_END};
     EVP_CIPHER_CTX *ctx = ctx_new();
     REQUIRE_EQ(EVP_CipherInit_ex2(ctx, ciphers[i][AESGEN], key, iv, 1, NULL), 1);
-    unsigned int version = 0x0303;
-    OSSL_PARAM params[] = {OSSL_PARAM_uint(OSSL_CIPHER_PARAM_TLS_VERSION, &version), OSSL_PARAM_END};
-    uint8_t aad[13] = {0};
-    OSSL_PARAM gcm[] = {OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, aad, sizeof aad),
-                        OSSL_PARAM_END};
-    if (is_block(i) || is_gcm(i))
-        REQUIRE_EQ(EVP_CIPHER_CTX_set_params(ctx, is_gcm(i) ? gcm : params), 0);
     ERR_clear_error();
+    const int r = EVP_CIPHER_CTX_set_params(ctx, params);
+    EVP_CIPHER_CTX_free(ctx);
+    return r;
+}
+
+/* The TLS record-layer parameters, each refused with aes-gen's reason (no
+ * TLS, tls-version or tls-mac-size 0, is taken). */
+START_TEST(tls_parameters_refused)
+{
+    const size_t i = (size_t)_i;
+    if (!offered(i) || is_xts(i))
+        return;
+    uint64_t s = rng_for("tls_parameters_refused", _i);
+    uint8_t key[64], iv[16], data[16];
+    unsigned int version = 0x0303, no_version = 0;
+    size_t macsize = 20, no_macsize = 0;
+    random_key(&s, i, key);
+    rng_fill(&s, iv, sizeof iv);
+    rng_fill(&s, data, sizeof data);
+    if (is_gcm(i)) {
+        const char *names[] = {OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED,
+                               OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV};
+        const size_t lens[] = {13, 4, 8};
+        for (size_t k = 0; k < 3; k++) {
+            REQUIRE_EQ(set_one(i, key, iv, OSSL_PARAM_construct_octet_string(names[k], data, lens[k])), 0);
+            require_aesgen_reason(TLS_UNSUPPORTED);
+        }
+        return;
+    }
+    REQUIRE_EQ(set_one(i, key, iv, OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_TLS_VERSION, &version)), 0);
+    require_aesgen_reason(TLS_UNSUPPORTED);
+    REQUIRE_EQ(set_one(i, key, iv, OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, &macsize)), 0);
+    require_aesgen_reason(TLS_UNSUPPORTED);
+    REQUIRE_EQ(set_one(i, key, iv, OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_TLS_VERSION, &no_version)), 1);
+    REQUIRE_EQ(set_one(i, key, iv, OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, &no_macsize)), 1);
+}
+END_TEST
+
+/* A whole message through ctx (padding off), and for GCM its tag out (enc)
+ * or in: what final says. */
+static int whole(size_t i, EVP_CIPHER_CTX *ctx, uint8_t *out, const uint8_t *in, int len, uint8_t tag[16],
+                 int enc)
+{
+    int outl = -1, finl = -1;
+    EVP_CIPHER_CTX_set_padding(ctx, 0);
+    if (is_gcm(i) && !enc)
+        REQUIRE_EQ(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, 16, tag), 1);
+    REQUIRE_EQ(EVP_CipherUpdate(ctx, out, &outl, in, len), 1);
+    const int r = EVP_CipherFinal_ex(ctx, out + outl, &finl);
+    if (r == 1) {
+        REQUIRE_EQ(outl + finl, len);
+        if (is_gcm(i) && enc)
+            REQUIRE_EQ(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, 16, tag), 1);
+    }
+    return r;
+}
+
+/* A new direction without the key (aes-gen's keys hold both schedules):
+ * every mode decrypts what it encrypted with the key given once, and
+ * encrypts again; the default provider's ECB, CBC and XTS need the key
+ * again (sc_reinit gives it there). */
+START_TEST(direction_without_key)
+{
+    const size_t i = (size_t)_i;
+    if (!offered(i))
+        return;
+    uint64_t s = rng_for("direction_without_key", _i);
+    uint8_t key[64], iv[16], pt[48], ct[48], back[48], again[48], tag[16];
+    random_key(&s, i, key);
+    rng_fill(&s, iv, sizeof iv);
+    rng_fill(&s, pt, sizeof pt);
+    EVP_CIPHER_CTX *ctx = ctx_new();
+    REQUIRE_EQ(EVP_CipherInit_ex2(ctx, ciphers[i][AESGEN], key, iv, 1, NULL), 1);
+    REQUIRE_EQ(whole(i, ctx, ct, pt, 48, tag, 1), 1);
+    REQUIRE_EQ(EVP_CipherInit_ex2(ctx, NULL, NULL, iv, 0, NULL), 1);
+    REQUIRE_EQ(whole(i, ctx, back, ct, 48, tag, 0), 1);
+    REQUIRE(memcmp(back, pt, sizeof pt) == 0);
+    REQUIRE_EQ(EVP_CipherInit_ex2(ctx, NULL, NULL, iv, 1, NULL), 1);
+    REQUIRE_EQ(whole(i, ctx, again, pt, 48, tag, 1), 1);
+    REQUIRE(memcmp(again, ct, sizeof ct) == 0);
+    EVP_CIPHER_CTX_free(ctx);
+}
+END_TEST
+
+/* GCM's message: a new key in the middle of one, with no IV, starts it again
+ * from its IV; after a tag that does not match it is over (updates and
+ * final fail until a new IV; the default provider goes on); a tag set on
+ * encryption is refused and the computed tag stays (the default provider's
+ * is overwritten with the one refused). */
+START_TEST(gcm_message_rules)
+{
+    const size_t i = (size_t)_i;
+    if (!offered(i) || !is_gcm(i))
+        return;
+    uint64_t s = rng_for("gcm_message_rules", _i);
+    uint8_t key[64], key2[64], iv[12], aad[13], pt[48], ct[48], ct2[48], tag[16], tag2[16], wrong[16];
+    int outl;
+    random_key(&s, i, key);
+    random_key(&s, i, key2);
+    rng_fill(&s, iv, sizeof iv);
+    rng_fill(&s, aad, sizeof aad);
+    rng_fill(&s, pt, sizeof pt);
+
+    EVP_CIPHER_CTX *ctx = ctx_new();
+    REQUIRE_EQ(EVP_CipherInit_ex2(ctx, ciphers[i][AESGEN], key, iv, 1, NULL), 1);
+    REQUIRE_EQ(EVP_CipherUpdate(ctx, NULL, &outl, aad, sizeof aad), 1);
+    REQUIRE_EQ(EVP_CipherUpdate(ctx, ct, &outl, pt, 20), 1);
+    REQUIRE_EQ(EVP_CipherInit_ex2(ctx, NULL, key2, NULL, 1, NULL), 1);
+    REQUIRE_EQ(whole(i, ctx, ct, pt, 48, tag, 1), 1);
+    EVP_CIPHER_CTX *fresh = ctx_new();
+    REQUIRE_EQ(EVP_CipherInit_ex2(fresh, ciphers[i][AESGEN], key2, iv, 1, NULL), 1);
+    REQUIRE_EQ(whole(i, fresh, ct2, pt, 48, tag2, 1), 1);
+    REQUIRE(memcmp(ct, ct2, sizeof ct) == 0 && memcmp(tag, tag2, sizeof tag) == 0);
+    EVP_CIPHER_CTX_free(fresh);
+
+    memcpy(wrong, tag, sizeof wrong);
+    wrong[rnd(&s, 16)] ^= (uint8_t)(1 + rnd(&s, 255));
+    REQUIRE_EQ(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, 16, wrong), 0);
+    ERR_clear_error();
+    REQUIRE_EQ(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, 16, tag2), 1);
+    REQUIRE(memcmp(tag, tag2, sizeof tag) == 0);
+
+    REQUIRE_EQ(EVP_CipherInit_ex2(ctx, NULL, NULL, iv, 0, NULL), 1);
+    ERR_clear_error();
+    REQUIRE_EQ(whole(i, ctx, ct2, ct, 48, wrong, 0), 0);
+    require_aesgen_reason(TAG_MISMATCH);
+    REQUIRE_EQ(EVP_CipherUpdate(ctx, ct2, &outl, ct, 16), 0);
+    require_aesgen_reason(MESSAGE_FINISHED);
+    REQUIRE_EQ(EVP_CipherFinal_ex(ctx, ct2, &outl), 0);
+    require_aesgen_reason(MESSAGE_FINISHED);
+    REQUIRE_EQ(EVP_CipherInit_ex2(ctx, NULL, NULL, iv, 0, NULL), 1);
+    REQUIRE_EQ(whole(i, ctx, ct2, ct, 48, tag, 0), 1);
+    REQUIRE(memcmp(ct2, pt, sizeof pt) == 0);
     EVP_CIPHER_CTX_free(ctx);
 }
 END_TEST
@@ -1205,9 +1420,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "no library context\n");
         return 1;
     }
+    alone = OSSL_LIB_CTX_new();
+    if (alone == NULL || !OSSL_PROVIDER_set_default_search_path(alone, argv[1])) {
+        fprintf(stderr, "no library context\n");
+        return 1;
+    }
     OSSL_PROVIDER *def = OSSL_PROVIDER_load(libctx, "default");
     OSSL_PROVIDER *ours = OSSL_PROVIDER_load(libctx, "aesgen");
-    if (def == NULL || ours == NULL) {
+    OSSL_PROVIDER *ours_alone = OSSL_PROVIDER_load(alone, "aesgen");
+    if (def == NULL || ours == NULL || ours_alone == NULL) {
         fprintf(stderr, "cannot load the %s provider from %s:\n", def ? "aesgen" : "default", argv[1]);
         ERR_print_errors_fp(stderr);
         return 1;
@@ -1232,6 +1453,9 @@ int main(int argc, char **argv)
     tcase_add_loop_test(tc, gcm_tampering, 0, (int)NCIPHERS);
     tcase_add_loop_test(tc, error_paths_and_contexts, 0, (int)(NCIPHERS * NSCENARIOS));
     tcase_add_loop_test(tc, deliberate_differences, 0, (int)NCIPHERS);
+    tcase_add_loop_test(tc, tls_parameters_refused, 0, (int)NCIPHERS);
+    tcase_add_loop_test(tc, direction_without_key, 0, (int)NCIPHERS);
+    tcase_add_loop_test(tc, gcm_message_rules, 0, (int)NCIPHERS);
     suite_add_tcase(suite, tc);
     const int status = run_suite(suite);
     for (size_t i = 0; i < NCIPHERS; i++) {
@@ -1240,6 +1464,8 @@ int main(int argc, char **argv)
     }
     OSSL_PROVIDER_unload(ours);
     OSSL_PROVIDER_unload(def);
+    OSSL_PROVIDER_unload(ours_alone);
     OSSL_LIB_CTX_free(libctx);
+    OSSL_LIB_CTX_free(alone);
     return status;
 }
