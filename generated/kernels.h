@@ -61,8 +61,10 @@ extern "C" {
 #pragma GCC visibility push(default) /* the kernels are API; the build hides the rest */
 #endif
 
-typedef void aes_gen_kernel_fn(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
-typedef void aes_gen_gcm_kernel_fn(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+/* Every kernel returns 0 (AES_GEN_OK), so that a public function whose
+ * message one kernel takes ends in a tail call to it. */
+typedef int aes_gen_kernel_fn(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+typedef int aes_gen_gcm_kernel_fn(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 /* A GCM kernel's len with this bit: the message ends with these bytes. */
 #define AES_GEN_GCM_LAST ((uint64_t)1 << 63)
 

@@ -186,7 +186,11 @@ struct aes_gen_kernel_info {
     union aes_gen_kernel_fns fn; /* fn.<shape>; NULL where not built */
 };
 /* Every generated kernel, in kernels.inc order (widest first within a group). */
-extern const struct aes_gen_kernel_info aes_gen_registry[];
+/* The tables a public function reads on every call are hidden (the library
+ * exports neither), so that position-independent code reaches them without
+ * a load from the GOT. */
+#define AES_GEN_HIDDEN __attribute__((visibility("hidden")))
+extern AES_GEN_HIDDEN const struct aes_gen_kernel_info aes_gen_registry[];
 extern const size_t aes_gen_registry_count;
 
 /* Calls a built kernel with the arguments its shape takes from *a. */
@@ -236,12 +240,13 @@ struct aes_gen_mode_plan {
  * it takes (the widest whose width is at most n: whole groups of it), so a
  * message of up to the widest width reaches its kernels with no search and no
  * division.  A range that starts at a narrower (tuned) width uses the same
- * table up to that width. */
+ * table up to that width, which entry 0 holds. */
 struct aes_gen_pick {
-    uint16_t kernel;  /* registry index */
-    uint16_t blocks;  /* 0 for n = 0 */
+    aes_gen_kernel_fn *fn; /* the kernel's function: one load fewer on the call path */
+    uint16_t kernel;       /* registry index */
+    uint16_t blocks;       /* for n = 0: the width the key's range starts at */
 };
-extern struct aes_gen_pick aes_gen_picks[]; /* filled once, with the plans */
+extern AES_GEN_HIDDEN struct aes_gen_pick aes_gen_picks[]; /* filled once, with the plans */
 /* A plan of every mode as a key holds it (aes_gen_key's private_kernels and
  * private_picks), so key setup copies it, and the key setup this CPU runs
  * for the backend's format and the key size: generated code (which clears

@@ -34,43 +34,45 @@ static __attribute__((noinline)) void run_picks(const struct aes_gen_pick *picks
 {
     while (nblocks) {
         const struct aes_gen_pick p = picks[nblocks];
-        aes_gen_registry[p.kernel].fn.block(rk, iv, dst, src, p.blocks);
+        p.fn(rk, iv, dst, src, p.blocks);
         dst += 16 * (size_t)p.blocks;
         src += 16 * (size_t)p.blocks;
         nblocks -= p.blocks;
     }
 }
 
-/* More blocks than the widest width: its whole groups, then the rest by the
- * table. */
-static __attribute__((noinline)) void run_long(const struct aes_gen_kernel_info *widest,
-                                               const struct aes_gen_pick *picks,
-                                               const uint8_t *rk, uint8_t *iv, uint8_t *dst,
-                                               const uint8_t *src, size_t nblocks)
-{
-    const size_t take = whole_groups(widest, nblocks);
-    widest->fn.block(rk, iv, dst, src, take);
-    if (take < nblocks)
-        run_picks(picks, rk, iv, dst + 16 * take, src + 16 * take, nblocks - take);
-}
-
-/* nblocks > 0.  A message of up to the widest width goes by the key's table
- * (internal.h: aes_gen_pick); when one kernel takes it all, that is the only
- * call, a tail call with nothing else live: no search, no division, no saved
- * registers. */
-static inline void run_blocks(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv,
-                              uint8_t *dst, const uint8_t *src, size_t nblocks)
+/* What the short path below does not take: more blocks than the widest width
+ * (its whole groups, then the rest by the table), or ragged blocks left after
+ * the first pick's kernel. */
+static __attribute__((noinline)) int run_more(const aes_gen_key *k, enum aes_gen_mode_dir md,
+                                              uint8_t *iv, uint8_t *dst, const uint8_t *src,
+                                              size_t nblocks)
 {
     const struct aes_gen_kernel_info *widest = &aes_gen_registry[k->private_kernels[md][0]];
     const struct aes_gen_pick *picks = aes_gen_picks + k->private_picks[md];
     const uint8_t *rk = aes_gen_schedule(k, md);
+    const size_t take = nblocks > widest->width ? whole_groups(widest, nblocks) : 0;
 
-    if (nblocks > widest->width)
-        run_long(widest, picks, rk, iv, dst, src, nblocks);
-    else if (picks[nblocks].blocks == nblocks)
-        aes_gen_registry[picks[nblocks].kernel].fn.block(rk, iv, dst, src, nblocks);
-    else
-        run_picks(picks, rk, iv, dst, src, nblocks);
+    if (take)
+        widest->fn.block(rk, iv, dst, src, take);
+    if (take < nblocks)
+        run_picks(picks, rk, iv, dst + 16 * take, src + 16 * take, nblocks - take);
+    return AES_GEN_OK;
+}
+
+/* nblocks > 0; returns AES_GEN_OK.  A message of up to the widest width goes
+ * by the key's table (internal.h: aes_gen_pick); when one kernel takes it
+ * all, that is the only call, a tail call (the kernels return AES_GEN_OK)
+ * with nothing else live: no search, no division, no saved registers, no
+ * frame of ours on the stack while the kernel runs.  Anything else is a tail
+ * call to run_more, so that the short path needs no registers saved. */
+static inline int run_blocks(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv,
+                             uint8_t *dst, const uint8_t *src, size_t nblocks)
+{
+    const struct aes_gen_pick *picks = aes_gen_picks + k->private_picks[md];
+    if (nblocks <= picks[0].blocks && picks[nblocks].blocks == nblocks)
+        return picks[nblocks].fn(aes_gen_schedule(k, md), iv, dst, src, nblocks);
+    return run_more(k, md, iv, dst, src, nblocks);
 }
 
 void aes_gen_run_blocks(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv,
@@ -131,9 +133,9 @@ static inline int crypt(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t 
     if (m->whole_blocks) {
         if (len % 16)
             return AES_GEN_ELEN;
-        if (len)
-            run_blocks(k, md, needs_iv ? iv : NULL, dst, src, len / 16);
-        return AES_GEN_OK;
+        if (!len)
+            return AES_GEN_OK;
+        return run_blocks(k, md, needs_iv ? iv : NULL, dst, src, len / 16);
     }
     const size_t whole = len & ~(size_t)15;
     if (whole)

@@ -53,9 +53,16 @@ struct aes_gen_pick aes_gen_picks[PICK_ENTRIES];
 static uint16_t group_picks[AES_GEN_BACKEND_COUNT][AES_GEN_MODE_COUNT][AES_GEN_KEY_SIZES];
 static pthread_once_t picks_once = PTHREAD_ONCE_INIT;
 
-/* Entry 0 is no group's (a range with no kernels points there). */
+static size_t tuned_range(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md,
+                          unsigned key_bits, size_t *first);
+
+/* Entry 0 is no group's (a range with no kernels points there).  A group's
+ * entry for n = 0 holds, as its blocks, the width its keys' range starts at
+ * (the tuning table's, else the widest): the short path's limit, read with
+ * the entry it then takes. */
 static void fill_picks(void)
 {
+    static const unsigned bits_of[AES_GEN_KEY_SIZES] = {128, 192, 256};
     size_t at = 1;
     for (int b = 0; b < AES_GEN_BACKEND_COUNT; b++)
         for (int md = 0; md < AES_GEN_MODE_COUNT; md++)
@@ -70,9 +77,13 @@ static void fill_picks(void)
                     while (ki > g->first && aes_gen_registry[ki - 1].width <= n)
                         ki--;
                     const size_t w = aes_gen_registry[ki].width;
-                    aes_gen_picks[at + n] = (struct aes_gen_pick){(uint16_t)ki,
-                                                                  (uint16_t)(n - n % w)};
+                    aes_gen_picks[at + n] = (struct aes_gen_pick){
+                        aes_gen_registry[ki].fn.block, (uint16_t)ki, (uint16_t)(n - n % w)};
                 }
+                size_t first;
+                tuned_range((enum aes_gen_backend_id)b, (enum aes_gen_mode_dir)md, bits_of[ks],
+                            &first);
+                aes_gen_picks[at].blocks = (uint16_t)aes_gen_registry[first].width;
                 at += g->widest + 1u;
             }
 }

@@ -27,6 +27,7 @@ class Plan:
     blocks: list             # vector registers holding blocks, lanes per register
     named: dict              # role name -> register
     keys: dict               # round -> register, or None when spilled
+    keys_in_memory: bool = False  # every key an operand in memory (keys_from_memory)
     notes: dict = field(default_factory=dict)  # register -> role text override
 
     def block(self, b):

@@ -53,12 +53,17 @@ class Kernel:
     def plan_for(cls, v, vec, roles):
         serial = not v.mode.parallel
         plan_ = plan(vec, 0 if serial else v.width, v.rounds, roles)
+        if keys_from_memory(v, vec):
+            plan_.keys = {r: None for r in plan_.keys}
+            plan_.keys_in_memory = True
         # The serial modes use rk0 and the last key directly: they must be held.
         assert not serial or (plan_.keys[0] is not None and plan_.keys[v.rounds] is not None)
         return plan_
 
     def rk_detail(self):
         """What the kernel's comment adds about its round keys."""
+        if self.plan.keys_in_memory:
+            return ", any alignment; each round reads its key from memory"
         spilled = self.plan.spilled()
         return ", any alignment" + (f"; {len(spilled)} reloaded per group" if spilled else "")
 
@@ -91,8 +96,11 @@ class Kernel:
                    countdown=countdown)
 
     def key(self, r):
-        """The register holding round key r, loading it into tmp if spilled."""
+        """The register holding round key r, loading it into tmp if spilled;
+        its memory where the plan keeps the keys there."""
         reg = self.plan.keys[r]
+        if self.plan.keys_in_memory:
+            return mem(self.arg("rk"), 16 * r, show_zero=True)
         if reg is None:
             self.vec.broadcast(self.p, mem(self.arg("rk"), 16 * r, show_zero=True), self.tmp)
             return self.tmp
@@ -137,6 +145,23 @@ class Kernel:
 
 
 # --- shared pieces -----------------------------------------------------------
+
+def keys_from_memory(v, vec):
+    """A parallel block kernel of width 1 on VEX xmm registers takes every
+    round key as its instruction's memory operand (VEX allows any alignment):
+    it is what a message of one block runs, where loading eleven or more keys
+    into registers and clearing them after shows in the time of a call (a
+    load folded into an AES instruction is no extra instruction), and no key
+    is left in a register."""
+    return (v.mode.parallel and v.width == 1 and v.mode.kernel_shape.name == "block"
+            and vec.enc != "sse" and vec.bytes == 16)
+
+
+def return_ok(p):
+    """Every kernel returns 0 (AES_GEN_OK), so that a public function whose
+    message one kernel takes ends in a tail call to it."""
+    p("xor", gp("rax").d, gp("rax").d)
+
 
 def group_loop(p, width, body, n, src, dst, suffix="", countdown=False, unit=1):
     """while (n >= width) { body(); src += 16W; dst += 16W; n -= W; }
@@ -519,7 +544,7 @@ def block_role(plan_, j):
 def register_map(k, body_fn):
     plan_ = k.plan
     lines = [f"{reg.att()} {block_role(plan_, j)}" for j, reg in enumerate(plan_.blocks)]
-    spilled = " ".join(f"rk{r}" for r in plan_.spilled())
+    spilled = "" if plan_.keys_in_memory else " ".join(f"rk{r}" for r in plan_.spilled())
     for role, text in body_roles(body_fn, k.vec, k.v):
         reg = plan_.named[role]
         if role == "tmp" and spilled:
@@ -586,6 +611,7 @@ class SkeletonEmitter(Emitter):
         k = cls(v, vec, cls.plan_for(v, vec, roles))
         k.load_keys()
         body_fn(k, v)
+        return_ok(k.p)  # before the clearing: the constant-time check wants vzeroupper last
         k.clear()
         k.p("ret")
         return {"symbol": v.symbol, "params": v.mode.kernel_shape.c_params,

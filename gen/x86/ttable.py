@@ -30,7 +30,7 @@ from emitter import RUNTIME_AEAD_XTS, Emitter, by_file, contract_notes, requires
 from variants import SHAPES, Variant, VariantError
 
 from .asm import Mem, Program, Reg, gp, mem
-from .skeletons import SkeletonEmitter, group_loop
+from .skeletons import SkeletonEmitter, group_loop, return_ok
 from .vector import sysv
 
 ARGS = sysv(SHAPES["block"])
@@ -137,6 +137,8 @@ class Kernel:
         for r in self.used:
             if r not in self.saved:
                 p("xor", r.d, r.d)
+        if gp("rax") not in self.used:
+            return_ok(p)
         p("add", self._frame_size(), gp("rsp"))
         for r in reversed(self.saved):
             p("pop", r)

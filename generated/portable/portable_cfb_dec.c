@@ -3,7 +3,7 @@
 #include "portable/portable.h"
 
 /*
- * void aes_gen_portable_cfb_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_portable_cfb_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (fips format), 11 x 16 bytes.
  * iv: the chaining value, updated for the next call.
@@ -12,7 +12,7 @@
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, c<b>_<c> ciphertext kept for chaining, v<c> chaining value.
  */
-void aes_gen_portable_cfb_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_portable_cfb_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     uint32_t v0, v1, v2, v3;
     uint32_t c0_0, c0_1, c0_2, c0_3, c1_0, c1_1, c1_2, c1_3;
@@ -257,10 +257,11 @@ void aes_gen_portable_cfb_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE32(iv + 8, v2);
     STORE32(iv + 12, v3);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_portable_cfb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_portable_cfb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (fips format), 11 x 16 bytes.
  * iv: the chaining value, updated for the next call.
@@ -269,7 +270,7 @@ void aes_gen_portable_cfb_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, c<b>_<c> ciphertext kept for chaining, v<c> chaining value.
  */
-void aes_gen_portable_cfb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_portable_cfb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     uint32_t v0, v1, v2, v3;
     uint32_t c0_0, c0_1, c0_2, c0_3, c1_0, c1_1, c1_2, c1_3;
@@ -406,10 +407,11 @@ void aes_gen_portable_cfb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE32(iv + 8, v2);
     STORE32(iv + 12, v3);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_portable_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_portable_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (fips format), 11 x 16 bytes.
  * iv: the chaining value, updated for the next call.
@@ -418,7 +420,7 @@ void aes_gen_portable_cfb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, c<b>_<c> ciphertext kept for chaining, v<c> chaining value.
  */
-void aes_gen_portable_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_portable_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     uint32_t v0, v1, v2, v3;
     uint32_t c0_0, c0_1, c0_2, c0_3;
@@ -503,10 +505,11 @@ void aes_gen_portable_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE32(iv + 8, v2);
     STORE32(iv + 12, v3);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_portable_cfb_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_portable_cfb_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (fips format), 13 x 16 bytes.
  * iv: the chaining value, updated for the next call.
@@ -515,7 +518,7 @@ void aes_gen_portable_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, c<b>_<c> ciphertext kept for chaining, v<c> chaining value.
  */
-void aes_gen_portable_cfb_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_portable_cfb_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     uint32_t v0, v1, v2, v3;
     uint32_t c0_0, c0_1, c0_2, c0_3, c1_0, c1_1, c1_2, c1_3;
@@ -794,10 +797,11 @@ void aes_gen_portable_cfb_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE32(iv + 8, v2);
     STORE32(iv + 12, v3);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_portable_cfb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_portable_cfb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (fips format), 13 x 16 bytes.
  * iv: the chaining value, updated for the next call.
@@ -806,7 +810,7 @@ void aes_gen_portable_cfb_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, c<b>_<c> ciphertext kept for chaining, v<c> chaining value.
  */
-void aes_gen_portable_cfb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_portable_cfb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     uint32_t v0, v1, v2, v3;
     uint32_t c0_0, c0_1, c0_2, c0_3, c1_0, c1_1, c1_2, c1_3;
@@ -961,10 +965,11 @@ void aes_gen_portable_cfb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE32(iv + 8, v2);
     STORE32(iv + 12, v3);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_portable_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_portable_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (fips format), 13 x 16 bytes.
  * iv: the chaining value, updated for the next call.
@@ -973,7 +978,7 @@ void aes_gen_portable_cfb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, c<b>_<c> ciphertext kept for chaining, v<c> chaining value.
  */
-void aes_gen_portable_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_portable_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     uint32_t v0, v1, v2, v3;
     uint32_t c0_0, c0_1, c0_2, c0_3;
@@ -1068,10 +1073,11 @@ void aes_gen_portable_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE32(iv + 8, v2);
     STORE32(iv + 12, v3);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_portable_cfb_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_portable_cfb_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (fips format), 15 x 16 bytes.
  * iv: the chaining value, updated for the next call.
@@ -1080,7 +1086,7 @@ void aes_gen_portable_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, c<b>_<c> ciphertext kept for chaining, v<c> chaining value.
  */
-void aes_gen_portable_cfb_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_portable_cfb_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     uint32_t v0, v1, v2, v3;
     uint32_t c0_0, c0_1, c0_2, c0_3, c1_0, c1_1, c1_2, c1_3;
@@ -1393,10 +1399,11 @@ void aes_gen_portable_cfb_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE32(iv + 8, v2);
     STORE32(iv + 12, v3);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_portable_cfb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_portable_cfb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (fips format), 15 x 16 bytes.
  * iv: the chaining value, updated for the next call.
@@ -1405,7 +1412,7 @@ void aes_gen_portable_cfb_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, c<b>_<c> ciphertext kept for chaining, v<c> chaining value.
  */
-void aes_gen_portable_cfb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_portable_cfb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     uint32_t v0, v1, v2, v3;
     uint32_t c0_0, c0_1, c0_2, c0_3, c1_0, c1_1, c1_2, c1_3;
@@ -1578,10 +1585,11 @@ void aes_gen_portable_cfb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE32(iv + 8, v2);
     STORE32(iv + 12, v3);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_portable_cfb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_portable_cfb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (fips format), 15 x 16 bytes.
  * iv: the chaining value, updated for the next call.
@@ -1590,7 +1598,7 @@ void aes_gen_portable_cfb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, c<b>_<c> ciphertext kept for chaining, v<c> chaining value.
  */
-void aes_gen_portable_cfb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_portable_cfb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     uint32_t v0, v1, v2, v3;
     uint32_t c0_0, c0_1, c0_2, c0_3;
@@ -1695,4 +1703,5 @@ void aes_gen_portable_cfb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE32(iv + 8, v2);
     STORE32(iv + 12, v3);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }

@@ -3,7 +3,7 @@
 #include "portable/portable.h"
 
 /*
- * void aes_gen_portable_ctr_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_portable_ctr_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (fips format), 11 x 16 bytes.
  * iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -12,7 +12,7 @@
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, hi:lo counter.
  */
-void aes_gen_portable_ctr_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_portable_ctr_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     uint32_t x0_0, x0_1, x0_2, x0_3, x1_0, x1_1, x1_2, x1_3;
     uint32_t x2_0, x2_1, x2_2, x2_3, x3_0, x3_1, x3_2, x3_3;
@@ -235,10 +235,11 @@ void aes_gen_portable_ctr_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE64_BE(iv, hi);
     STORE64_BE(iv + 8, lo);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_portable_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_portable_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (fips format), 11 x 16 bytes.
  * iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -247,7 +248,7 @@ void aes_gen_portable_ctr_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, hi:lo counter.
  */
-void aes_gen_portable_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_portable_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     uint32_t x0_0, x0_1, x0_2, x0_3, x1_0, x1_1, x1_2, x1_3;
     uint32_t y0_0, y0_1, y0_2, y0_3, y1_0, y1_1, y1_2, y1_3;
@@ -369,10 +370,11 @@ void aes_gen_portable_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE64_BE(iv, hi);
     STORE64_BE(iv + 8, lo);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_portable_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_portable_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (fips format), 11 x 16 bytes.
  * iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -381,7 +383,7 @@ void aes_gen_portable_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, hi:lo counter.
  */
-void aes_gen_portable_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_portable_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     uint32_t x0_0, x0_1, x0_2, x0_3;
     uint32_t y0_0, y0_1, y0_2, y0_3;
@@ -454,10 +456,11 @@ void aes_gen_portable_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE64_BE(iv, hi);
     STORE64_BE(iv + 8, lo);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_portable_ctr_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_portable_ctr_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (fips format), 13 x 16 bytes.
  * iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -466,7 +469,7 @@ void aes_gen_portable_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, hi:lo counter.
  */
-void aes_gen_portable_ctr_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_portable_ctr_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     uint32_t x0_0, x0_1, x0_2, x0_3, x1_0, x1_1, x1_2, x1_3;
     uint32_t x2_0, x2_1, x2_2, x2_3, x3_0, x3_1, x3_2, x3_3;
@@ -723,10 +726,11 @@ void aes_gen_portable_ctr_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE64_BE(iv, hi);
     STORE64_BE(iv + 8, lo);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_portable_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_portable_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (fips format), 13 x 16 bytes.
  * iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -735,7 +739,7 @@ void aes_gen_portable_ctr_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, hi:lo counter.
  */
-void aes_gen_portable_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_portable_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     uint32_t x0_0, x0_1, x0_2, x0_3, x1_0, x1_1, x1_2, x1_3;
     uint32_t y0_0, y0_1, y0_2, y0_3, y1_0, y1_1, y1_2, y1_3;
@@ -875,10 +879,11 @@ void aes_gen_portable_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE64_BE(iv, hi);
     STORE64_BE(iv + 8, lo);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_portable_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_portable_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (fips format), 13 x 16 bytes.
  * iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -887,7 +892,7 @@ void aes_gen_portable_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, hi:lo counter.
  */
-void aes_gen_portable_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_portable_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     uint32_t x0_0, x0_1, x0_2, x0_3;
     uint32_t y0_0, y0_1, y0_2, y0_3;
@@ -970,10 +975,11 @@ void aes_gen_portable_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE64_BE(iv, hi);
     STORE64_BE(iv + 8, lo);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_portable_ctr_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_portable_ctr_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (fips format), 15 x 16 bytes.
  * iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -982,7 +988,7 @@ void aes_gen_portable_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, hi:lo counter.
  */
-void aes_gen_portable_ctr_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_portable_ctr_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     uint32_t x0_0, x0_1, x0_2, x0_3, x1_0, x1_1, x1_2, x1_3;
     uint32_t x2_0, x2_1, x2_2, x2_3, x3_0, x3_1, x3_2, x3_3;
@@ -1273,10 +1279,11 @@ void aes_gen_portable_ctr_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE64_BE(iv, hi);
     STORE64_BE(iv + 8, lo);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_portable_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_portable_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (fips format), 15 x 16 bytes.
  * iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -1285,7 +1292,7 @@ void aes_gen_portable_ctr_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, hi:lo counter.
  */
-void aes_gen_portable_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_portable_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     uint32_t x0_0, x0_1, x0_2, x0_3, x1_0, x1_1, x1_2, x1_3;
     uint32_t y0_0, y0_1, y0_2, y0_3, y1_0, y1_1, y1_2, y1_3;
@@ -1443,10 +1450,11 @@ void aes_gen_portable_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE64_BE(iv, hi);
     STORE64_BE(iv + 8, lo);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_portable_ctr_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_portable_ctr_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (fips format), 15 x 16 bytes.
  * iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -1455,7 +1463,7 @@ void aes_gen_portable_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, hi:lo counter.
  */
-void aes_gen_portable_ctr_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_portable_ctr_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     uint32_t x0_0, x0_1, x0_2, x0_3;
     uint32_t y0_0, y0_1, y0_2, y0_3;
@@ -1548,4 +1556,5 @@ void aes_gen_portable_ctr_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE64_BE(iv, hi);
     STORE64_BE(iv + 8, lo);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }

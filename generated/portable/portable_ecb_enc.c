@@ -3,7 +3,7 @@
 #include "portable/portable.h"
 
 /*
- * void aes_gen_portable_ecb_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_portable_ecb_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * ECB encryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (fips format), 11 x 16 bytes.
  * iv: unused (may be NULL).
@@ -12,7 +12,7 @@
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output.
  */
-void aes_gen_portable_ecb_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_portable_ecb_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     uint32_t x0_0, x0_1, x0_2, x0_3, x1_0, x1_1, x1_2, x1_3;
     uint32_t x2_0, x2_1, x2_2, x2_3, x3_0, x3_1, x3_2, x3_3;
@@ -227,10 +227,11 @@ void aes_gen_portable_ecb_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
         STORE32(dst + 60, o3_3);
     }
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_portable_ecb_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_portable_ecb_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * ECB encryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (fips format), 11 x 16 bytes.
  * iv: unused (may be NULL).
@@ -239,7 +240,7 @@ void aes_gen_portable_ecb_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output.
  */
-void aes_gen_portable_ecb_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_portable_ecb_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     uint32_t x0_0, x0_1, x0_2, x0_3, x1_0, x1_1, x1_2, x1_3;
     uint32_t y0_0, y0_1, y0_2, y0_3, y1_0, y1_1, y1_2, y1_3;
@@ -355,10 +356,11 @@ void aes_gen_portable_ecb_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
         STORE32(dst + 28, o1_3);
     }
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_portable_ecb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_portable_ecb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * ECB encryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (fips format), 11 x 16 bytes.
  * iv: unused (may be NULL).
@@ -367,7 +369,7 @@ void aes_gen_portable_ecb_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output.
  */
-void aes_gen_portable_ecb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_portable_ecb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     uint32_t x0_0, x0_1, x0_2, x0_3;
     uint32_t y0_0, y0_1, y0_2, y0_3;
@@ -435,10 +437,11 @@ void aes_gen_portable_ecb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
         STORE32(dst + 12, o0_3);
     }
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_portable_ecb_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_portable_ecb_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * ECB encryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (fips format), 13 x 16 bytes.
  * iv: unused (may be NULL).
@@ -447,7 +450,7 @@ void aes_gen_portable_ecb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output.
  */
-void aes_gen_portable_ecb_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_portable_ecb_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     uint32_t x0_0, x0_1, x0_2, x0_3, x1_0, x1_1, x1_2, x1_3;
     uint32_t x2_0, x2_1, x2_2, x2_3, x3_0, x3_1, x3_2, x3_3;
@@ -696,10 +699,11 @@ void aes_gen_portable_ecb_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
         STORE32(dst + 60, o3_3);
     }
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_portable_ecb_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_portable_ecb_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * ECB encryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (fips format), 13 x 16 bytes.
  * iv: unused (may be NULL).
@@ -708,7 +712,7 @@ void aes_gen_portable_ecb_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output.
  */
-void aes_gen_portable_ecb_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_portable_ecb_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     uint32_t x0_0, x0_1, x0_2, x0_3, x1_0, x1_1, x1_2, x1_3;
     uint32_t y0_0, y0_1, y0_2, y0_3, y1_0, y1_1, y1_2, y1_3;
@@ -842,10 +846,11 @@ void aes_gen_portable_ecb_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
         STORE32(dst + 28, o1_3);
     }
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_portable_ecb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_portable_ecb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * ECB encryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (fips format), 13 x 16 bytes.
  * iv: unused (may be NULL).
@@ -854,7 +859,7 @@ void aes_gen_portable_ecb_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output.
  */
-void aes_gen_portable_ecb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_portable_ecb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     uint32_t x0_0, x0_1, x0_2, x0_3;
     uint32_t y0_0, y0_1, y0_2, y0_3;
@@ -932,10 +937,11 @@ void aes_gen_portable_ecb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
         STORE32(dst + 12, o0_3);
     }
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_portable_ecb_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_portable_ecb_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * ECB encryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (fips format), 15 x 16 bytes.
  * iv: unused (may be NULL).
@@ -944,7 +950,7 @@ void aes_gen_portable_ecb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output.
  */
-void aes_gen_portable_ecb_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_portable_ecb_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     uint32_t x0_0, x0_1, x0_2, x0_3, x1_0, x1_1, x1_2, x1_3;
     uint32_t x2_0, x2_1, x2_2, x2_3, x3_0, x3_1, x3_2, x3_3;
@@ -1227,10 +1233,11 @@ void aes_gen_portable_ecb_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
         STORE32(dst + 60, o3_3);
     }
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_portable_ecb_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_portable_ecb_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * ECB encryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (fips format), 15 x 16 bytes.
  * iv: unused (may be NULL).
@@ -1239,7 +1246,7 @@ void aes_gen_portable_ecb_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *d
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output.
  */
-void aes_gen_portable_ecb_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_portable_ecb_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     uint32_t x0_0, x0_1, x0_2, x0_3, x1_0, x1_1, x1_2, x1_3;
     uint32_t y0_0, y0_1, y0_2, y0_3, y1_0, y1_1, y1_2, y1_3;
@@ -1391,10 +1398,11 @@ void aes_gen_portable_ecb_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
         STORE32(dst + 28, o1_3);
     }
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_portable_ecb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_portable_ecb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * ECB encryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (fips format), 15 x 16 bytes.
  * iv: unused (may be NULL).
@@ -1403,7 +1411,7 @@ void aes_gen_portable_ecb_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *d
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output.
  */
-void aes_gen_portable_ecb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_portable_ecb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     uint32_t x0_0, x0_1, x0_2, x0_3;
     uint32_t y0_0, y0_1, y0_2, y0_3;
@@ -1491,4 +1499,5 @@ void aes_gen_portable_ecb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
         STORE32(dst + 12, o0_3);
     }
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }

@@ -3,7 +3,7 @@
 #include "portable/portable.h"
 
 /*
- * void aes_gen_portable_ofb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_portable_ofb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * OFB encryption and decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (fips format), 11 x 16 bytes.
  * iv: the chaining value, updated for the next call.
@@ -12,7 +12,7 @@
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, v<c> chaining value.
  */
-void aes_gen_portable_ofb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_portable_ofb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     uint32_t v0, v1, v2, v3;
     uint32_t x0_0, x0_1, x0_2, x0_3;
@@ -92,10 +92,11 @@ void aes_gen_portable_ofb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE32(iv + 8, v2);
     STORE32(iv + 12, v3);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_portable_ofb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_portable_ofb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * OFB encryption and decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (fips format), 13 x 16 bytes.
  * iv: the chaining value, updated for the next call.
@@ -104,7 +105,7 @@ void aes_gen_portable_ofb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, v<c> chaining value.
  */
-void aes_gen_portable_ofb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_portable_ofb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     uint32_t v0, v1, v2, v3;
     uint32_t x0_0, x0_1, x0_2, x0_3;
@@ -194,10 +195,11 @@ void aes_gen_portable_ofb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE32(iv + 8, v2);
     STORE32(iv + 12, v3);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_portable_ofb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_portable_ofb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * OFB encryption and decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (fips format), 15 x 16 bytes.
  * iv: the chaining value, updated for the next call.
@@ -206,7 +208,7 @@ void aes_gen_portable_ofb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
  * Register map: x<b>_<c>/y<b>_<c> column c of block b between rounds (alternating),
  * o<b>_<c> cipher output, v<c> chaining value.
  */
-void aes_gen_portable_ofb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_portable_ofb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     uint32_t v0, v1, v2, v3;
     uint32_t x0_0, x0_1, x0_2, x0_3;
@@ -306,4 +308,5 @@ void aes_gen_portable_ofb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *d
     STORE32(iv + 8, v2);
     STORE32(iv + 12, v3);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }

@@ -62,218 +62,230 @@ static inline void aes_gen_tilegx_ctr_inc(uint8_t ctr[16], unsigned bits)
 }
 
 /*
- * void aes_gen_tilegx_emu_ecb_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_ecb_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * ECB encryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (openssl format), 11 x 16 bytes.
  * iv: unused (may be NULL).
  * nblocks: a multiple of 2.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_ecb_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_ecb_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     (void)iv;
     for (; nblocks >= 2; nblocks -= 2, src += 32, dst += 32)
         aes_gen_tilegx_encrypt2_k128(rk32, src, src + 16, dst, dst + 16);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_ecb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_ecb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * ECB encryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (openssl format), 11 x 16 bytes.
  * iv: unused (may be NULL).
  * nblocks: any count.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_ecb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_ecb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     (void)iv;
     for (; nblocks >= 1; nblocks -= 1, src += 16, dst += 16)
         aes_gen_tilegx_encrypt1_k128(rk32, src, dst);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_ecb_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_ecb_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * ECB encryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (openssl format), 13 x 16 bytes.
  * iv: unused (may be NULL).
  * nblocks: a multiple of 2.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_ecb_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_ecb_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     (void)iv;
     for (; nblocks >= 2; nblocks -= 2, src += 32, dst += 32)
         aes_gen_tilegx_encrypt2_k192(rk32, src, src + 16, dst, dst + 16);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_ecb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_ecb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * ECB encryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (openssl format), 13 x 16 bytes.
  * iv: unused (may be NULL).
  * nblocks: any count.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_ecb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_ecb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     (void)iv;
     for (; nblocks >= 1; nblocks -= 1, src += 16, dst += 16)
         aes_gen_tilegx_encrypt1_k192(rk32, src, dst);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_ecb_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_ecb_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * ECB encryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (openssl format), 15 x 16 bytes.
  * iv: unused (may be NULL).
  * nblocks: a multiple of 2.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_ecb_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_ecb_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     (void)iv;
     for (; nblocks >= 2; nblocks -= 2, src += 32, dst += 32)
         aes_gen_tilegx_encrypt2_k256(rk32, src, src + 16, dst, dst + 16);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_ecb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_ecb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * ECB encryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (openssl format), 15 x 16 bytes.
  * iv: unused (may be NULL).
  * nblocks: any count.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_ecb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_ecb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     (void)iv;
     for (; nblocks >= 1; nblocks -= 1, src += 16, dst += 16)
         aes_gen_tilegx_encrypt1_k256(rk32, src, dst);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_ecb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_ecb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * ECB decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: decryption round keys (openssl format), 11 x 16 bytes.
  * iv: unused (may be NULL).
  * nblocks: a multiple of 2.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_ecb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_ecb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     (void)iv;
     for (; nblocks >= 2; nblocks -= 2, src += 32, dst += 32)
         aes_gen_tilegx_decrypt2_k128(rk32, src, src + 16, dst, dst + 16);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_ecb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_ecb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * ECB decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: decryption round keys (openssl format), 11 x 16 bytes.
  * iv: unused (may be NULL).
  * nblocks: any count.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_ecb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_ecb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     (void)iv;
     for (; nblocks >= 1; nblocks -= 1, src += 16, dst += 16)
         aes_gen_tilegx_decrypt1_k128(rk32, src, dst);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_ecb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_ecb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * ECB decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: decryption round keys (openssl format), 13 x 16 bytes.
  * iv: unused (may be NULL).
  * nblocks: a multiple of 2.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_ecb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_ecb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     (void)iv;
     for (; nblocks >= 2; nblocks -= 2, src += 32, dst += 32)
         aes_gen_tilegx_decrypt2_k192(rk32, src, src + 16, dst, dst + 16);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_ecb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_ecb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * ECB decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: decryption round keys (openssl format), 13 x 16 bytes.
  * iv: unused (may be NULL).
  * nblocks: any count.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_ecb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_ecb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     (void)iv;
     for (; nblocks >= 1; nblocks -= 1, src += 16, dst += 16)
         aes_gen_tilegx_decrypt1_k192(rk32, src, dst);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_ecb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_ecb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * ECB decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: decryption round keys (openssl format), 15 x 16 bytes.
  * iv: unused (may be NULL).
  * nblocks: a multiple of 2.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_ecb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_ecb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     (void)iv;
     for (; nblocks >= 2; nblocks -= 2, src += 32, dst += 32)
         aes_gen_tilegx_decrypt2_k256(rk32, src, src + 16, dst, dst + 16);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_ecb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_ecb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * ECB decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: decryption round keys (openssl format), 15 x 16 bytes.
  * iv: unused (may be NULL).
  * nblocks: any count.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_ecb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_ecb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     (void)iv;
     for (; nblocks >= 1; nblocks -= 1, src += 16, dst += 16)
         aes_gen_tilegx_decrypt1_k256(rk32, src, dst);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_cbc_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_cbc_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CBC encryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (openssl format), 11 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: any count.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_cbc_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_cbc_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     uint8_t x[16];
@@ -285,17 +297,18 @@ void aes_gen_tilegx_emu_cbc_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     }
     memset(x, 0, sizeof x);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_cbc_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_cbc_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CBC encryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (openssl format), 13 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: any count.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_cbc_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_cbc_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     uint8_t x[16];
@@ -307,17 +320,18 @@ void aes_gen_tilegx_emu_cbc_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     }
     memset(x, 0, sizeof x);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_cbc_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_cbc_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CBC encryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (openssl format), 15 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: any count.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_cbc_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_cbc_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     uint8_t x[16];
@@ -329,17 +343,18 @@ void aes_gen_tilegx_emu_cbc_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     }
     memset(x, 0, sizeof x);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_cbc_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_cbc_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CBC decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: decryption round keys (openssl format), 11 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: a multiple of 2.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_cbc_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_cbc_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     uint8_t c[32];
@@ -354,17 +369,18 @@ void aes_gen_tilegx_emu_cbc_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     }
     memset(c, 0, sizeof c);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_cbc_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_cbc_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CBC decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: decryption round keys (openssl format), 11 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: any count.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_cbc_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_cbc_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     uint8_t c[16];
@@ -378,17 +394,18 @@ void aes_gen_tilegx_emu_cbc_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     }
     memset(c, 0, sizeof c);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_cbc_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_cbc_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CBC decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: decryption round keys (openssl format), 13 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: a multiple of 2.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_cbc_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_cbc_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     uint8_t c[32];
@@ -403,17 +420,18 @@ void aes_gen_tilegx_emu_cbc_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     }
     memset(c, 0, sizeof c);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_cbc_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_cbc_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CBC decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: decryption round keys (openssl format), 13 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: any count.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_cbc_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_cbc_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     uint8_t c[16];
@@ -427,17 +445,18 @@ void aes_gen_tilegx_emu_cbc_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     }
     memset(c, 0, sizeof c);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_cbc_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_cbc_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CBC decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: decryption round keys (openssl format), 15 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: a multiple of 2.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_cbc_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_cbc_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     uint8_t c[32];
@@ -452,17 +471,18 @@ void aes_gen_tilegx_emu_cbc_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     }
     memset(c, 0, sizeof c);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_cbc_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_cbc_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CBC decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: decryption round keys (openssl format), 15 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: any count.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_cbc_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_cbc_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     uint8_t c[16];
@@ -476,17 +496,18 @@ void aes_gen_tilegx_emu_cbc_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     }
     memset(c, 0, sizeof c);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_cfb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_cfb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CFB-128 encryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (openssl format), 11 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: any count.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_cfb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_cfb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     uint8_t ks[16];
@@ -497,17 +518,18 @@ void aes_gen_tilegx_emu_cfb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     }
     memset(ks, 0, sizeof ks);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_cfb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_cfb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CFB-128 encryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (openssl format), 13 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: any count.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_cfb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_cfb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     uint8_t ks[16];
@@ -518,17 +540,18 @@ void aes_gen_tilegx_emu_cfb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     }
     memset(ks, 0, sizeof ks);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_cfb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_cfb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CFB-128 encryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (openssl format), 15 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: any count.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_cfb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_cfb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     uint8_t ks[16];
@@ -539,17 +562,18 @@ void aes_gen_tilegx_emu_cfb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     }
     memset(ks, 0, sizeof ks);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_cfb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_cfb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (openssl format), 11 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: a multiple of 2.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_cfb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_cfb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     uint8_t c[32], ks[32];
@@ -563,17 +587,18 @@ void aes_gen_tilegx_emu_cfb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     memset(c, 0, sizeof c);
     memset(ks, 0, sizeof ks);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (openssl format), 11 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: any count.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     uint8_t c[16], ks[16];
@@ -587,17 +612,18 @@ void aes_gen_tilegx_emu_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     memset(c, 0, sizeof c);
     memset(ks, 0, sizeof ks);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_cfb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_cfb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (openssl format), 13 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: a multiple of 2.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_cfb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_cfb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     uint8_t c[32], ks[32];
@@ -611,17 +637,18 @@ void aes_gen_tilegx_emu_cfb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     memset(c, 0, sizeof c);
     memset(ks, 0, sizeof ks);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (openssl format), 13 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: any count.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     uint8_t c[16], ks[16];
@@ -635,17 +662,18 @@ void aes_gen_tilegx_emu_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     memset(c, 0, sizeof c);
     memset(ks, 0, sizeof ks);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_cfb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_cfb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (openssl format), 15 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: a multiple of 2.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_cfb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_cfb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     uint8_t c[32], ks[32];
@@ -659,17 +687,18 @@ void aes_gen_tilegx_emu_cfb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     memset(c, 0, sizeof c);
     memset(ks, 0, sizeof ks);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_cfb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_cfb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (openssl format), 15 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: any count.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_cfb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_cfb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     uint8_t c[16], ks[16];
@@ -683,17 +712,18 @@ void aes_gen_tilegx_emu_cfb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     memset(c, 0, sizeof c);
     memset(ks, 0, sizeof ks);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_ofb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_ofb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * OFB encryption and decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (openssl format), 11 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: any count.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_ofb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_ofb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     for (; nblocks; nblocks--, src += 16, dst += 16) {
@@ -702,17 +732,18 @@ void aes_gen_tilegx_emu_ofb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
             dst[i] = src[i] ^ iv[i];
     }
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_ofb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_ofb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * OFB encryption and decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (openssl format), 13 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: any count.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_ofb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_ofb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     for (; nblocks; nblocks--, src += 16, dst += 16) {
@@ -721,17 +752,18 @@ void aes_gen_tilegx_emu_ofb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
             dst[i] = src[i] ^ iv[i];
     }
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_ofb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_ofb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * OFB encryption and decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (openssl format), 15 x 16 bytes.
  * iv: the chaining value, updated for the next call.
  * nblocks: any count.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_ofb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_ofb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     for (; nblocks; nblocks--, src += 16, dst += 16) {
@@ -740,17 +772,18 @@ void aes_gen_tilegx_emu_ofb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
             dst[i] = src[i] ^ iv[i];
     }
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (openssl format), 11 x 16 bytes.
  * iv: the 128-bit big-endian counter, advanced by nblocks.
  * nblocks: a multiple of 2.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     uint8_t ctr[32], ks[32];
@@ -766,17 +799,18 @@ void aes_gen_tilegx_emu_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     memset(ctr, 0, sizeof ctr);
     memset(ks, 0, sizeof ks);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (openssl format), 11 x 16 bytes.
  * iv: the 128-bit big-endian counter, advanced by nblocks.
  * nblocks: any count.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     uint8_t ctr[16], ks[16];
@@ -790,17 +824,18 @@ void aes_gen_tilegx_emu_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     memset(ctr, 0, sizeof ctr);
     memset(ks, 0, sizeof ks);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (openssl format), 13 x 16 bytes.
  * iv: the 128-bit big-endian counter, advanced by nblocks.
  * nblocks: a multiple of 2.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     uint8_t ctr[32], ks[32];
@@ -816,17 +851,18 @@ void aes_gen_tilegx_emu_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     memset(ctr, 0, sizeof ctr);
     memset(ks, 0, sizeof ks);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (openssl format), 13 x 16 bytes.
  * iv: the 128-bit big-endian counter, advanced by nblocks.
  * nblocks: any count.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     uint8_t ctr[16], ks[16];
@@ -840,17 +876,18 @@ void aes_gen_tilegx_emu_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     memset(ctr, 0, sizeof ctr);
     memset(ks, 0, sizeof ks);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (openssl format), 15 x 16 bytes.
  * iv: the 128-bit big-endian counter, advanced by nblocks.
  * nblocks: a multiple of 2.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     uint8_t ctr[32], ks[32];
@@ -866,17 +903,18 @@ void aes_gen_tilegx_emu_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t 
     memset(ctr, 0, sizeof ctr);
     memset(ks, 0, sizeof ks);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }
 
 /*
- * void aes_gen_tilegx_emu_ctr_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+ * int aes_gen_tilegx_emu_ctr_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
  * CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
  * rk: encryption round keys (openssl format), 15 x 16 bytes.
  * iv: the 128-bit big-endian counter, advanced by nblocks.
  * nblocks: any count.
  * Requires: C99 and the TILE-Gx builtins (runtime/tilegx/tilegx_emu.h on another host).
  */
-void aes_gen_tilegx_emu_ctr_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
+int aes_gen_tilegx_emu_ctr_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
     const uint32_t *rk32 = (const uint32_t *)(const void *)rk;
     uint8_t ctr[16], ks[16];
@@ -890,4 +928,5 @@ void aes_gen_tilegx_emu_ctr_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t 
     memset(ctr, 0, sizeof ctr);
     memset(ks, 0, sizeof ks);
     AES_GEN_CLEAR_SCRATCH();
+    return 0;
 }

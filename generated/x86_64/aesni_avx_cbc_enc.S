@@ -5,7 +5,7 @@
 
     .text
 
-# void aes_gen_aesni_avx_cbc_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_cbc_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC encryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -86,6 +86,7 @@ aes_gen_aesni_avx_cbc_enc_k128_w1:
     vmovdqu %xmm0, (%rdx)
 .Laes_gen_aesni_avx_cbc_enc_k128_w1_done:
     vmovdqu %xmm0, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -104,7 +105,7 @@ aes_gen_aesni_avx_cbc_enc_k128_w1:
     ret
     .size aes_gen_aesni_avx_cbc_enc_k128_w1, .-aes_gen_aesni_avx_cbc_enc_k128_w1
 
-# void aes_gen_aesni_avx_cbc_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_cbc_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC encryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -193,6 +194,7 @@ aes_gen_aesni_avx_cbc_enc_k192_w1:
     vmovdqu %xmm0, (%rdx)
 .Laes_gen_aesni_avx_cbc_enc_k192_w1_done:
     vmovdqu %xmm0, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -213,7 +215,7 @@ aes_gen_aesni_avx_cbc_enc_k192_w1:
     ret
     .size aes_gen_aesni_avx_cbc_enc_k192_w1, .-aes_gen_aesni_avx_cbc_enc_k192_w1
 
-# void aes_gen_aesni_avx_cbc_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_cbc_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC encryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 2 reloaded per group.
 # iv: the chaining value, updated for the next call.
@@ -310,6 +312,7 @@ aes_gen_aesni_avx_cbc_enc_k256_w1:
     vmovdqu %xmm0, (%rdx)
 .Laes_gen_aesni_avx_cbc_enc_k256_w1_done:
     vmovdqu %xmm0, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2

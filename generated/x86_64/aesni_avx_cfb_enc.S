@@ -5,7 +5,7 @@
 
     .text
 
-# void aes_gen_aesni_avx_cfb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_cfb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 encryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -71,6 +71,7 @@ aes_gen_aesni_avx_cfb_enc_k128_w1:
 .Laes_gen_aesni_avx_cfb_enc_k128_w1_done:
     vpxor %xmm2, %xmm0, %xmm0
     vmovdqu %xmm0, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -88,7 +89,7 @@ aes_gen_aesni_avx_cfb_enc_k128_w1:
     ret
     .size aes_gen_aesni_avx_cfb_enc_k128_w1, .-aes_gen_aesni_avx_cfb_enc_k128_w1
 
-# void aes_gen_aesni_avx_cfb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_cfb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 encryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -160,6 +161,7 @@ aes_gen_aesni_avx_cfb_enc_k192_w1:
 .Laes_gen_aesni_avx_cfb_enc_k192_w1_done:
     vpxor %xmm2, %xmm0, %xmm0
     vmovdqu %xmm0, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -179,7 +181,7 @@ aes_gen_aesni_avx_cfb_enc_k192_w1:
     ret
     .size aes_gen_aesni_avx_cfb_enc_k192_w1, .-aes_gen_aesni_avx_cfb_enc_k192_w1
 
-# void aes_gen_aesni_avx_cfb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_cfb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 encryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the chaining value, updated for the next call.
@@ -256,6 +258,7 @@ aes_gen_aesni_avx_cfb_enc_k256_w1:
 .Laes_gen_aesni_avx_cfb_enc_k256_w1_done:
     vpxor %xmm2, %xmm0, %xmm0
     vmovdqu %xmm0, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2

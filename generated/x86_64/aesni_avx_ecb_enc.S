@@ -5,7 +5,7 @@
 
     .text
 
-# void aes_gen_aesni_avx_ecb_enc_k128_w12(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_ecb_enc_k128_w12(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 12 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 8 reloaded per group.
 # iv: unused (may be NULL).
@@ -211,6 +211,7 @@ aes_gen_aesni_avx_ecb_enc_k128_w12:
     cmp $12, %r8
     jae .Laes_gen_aesni_avx_ecb_enc_k128_w12_loop
 .Laes_gen_aesni_avx_ecb_enc_k128_w12_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -231,7 +232,7 @@ aes_gen_aesni_avx_ecb_enc_k128_w12:
     ret
     .size aes_gen_aesni_avx_ecb_enc_k128_w12, .-aes_gen_aesni_avx_ecb_enc_k128_w12
 
-# void aes_gen_aesni_avx_ecb_enc_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_ecb_enc_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 4 reloaded per group.
 # iv: unused (may be NULL).
@@ -385,6 +386,7 @@ aes_gen_aesni_avx_ecb_enc_k128_w8:
     cmp $8, %r8
     jae .Laes_gen_aesni_avx_ecb_enc_k128_w8_loop
 .Laes_gen_aesni_avx_ecb_enc_k128_w8_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -405,7 +407,7 @@ aes_gen_aesni_avx_ecb_enc_k128_w8:
     ret
     .size aes_gen_aesni_avx_ecb_enc_k128_w8, .-aes_gen_aesni_avx_ecb_enc_k128_w8
 
-# void aes_gen_aesni_avx_ecb_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_ecb_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -507,6 +509,7 @@ aes_gen_aesni_avx_ecb_enc_k128_w4:
     cmp $4, %r8
     jae .Laes_gen_aesni_avx_ecb_enc_k128_w4_loop
 .Laes_gen_aesni_avx_ecb_enc_k128_w4_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -527,7 +530,7 @@ aes_gen_aesni_avx_ecb_enc_k128_w4:
     ret
     .size aes_gen_aesni_avx_ecb_enc_k128_w4, .-aes_gen_aesni_avx_ecb_enc_k128_w4
 
-# void aes_gen_aesni_avx_ecb_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_ecb_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -601,6 +604,7 @@ aes_gen_aesni_avx_ecb_enc_k128_w2:
     cmp $2, %r8
     jae .Laes_gen_aesni_avx_ecb_enc_k128_w2_loop
 .Laes_gen_aesni_avx_ecb_enc_k128_w2_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -619,59 +623,37 @@ aes_gen_aesni_avx_ecb_enc_k128_w2:
     ret
     .size aes_gen_aesni_avx_ecb_enc_k128_w2, .-aes_gen_aesni_avx_ecb_enc_k128_w2
 
-# void aes_gen_aesni_avx_ecb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_ecb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; each round reads its key from memory.
 # iv: unused (may be NULL).
 # nblocks: any count.
 # Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 temporary: data loads
-#   %xmm2 rk0
-#   %xmm12 rk1
-#   %xmm11 rk2
-#   %xmm10 rk3
-#   %xmm9 rk4
-#   %xmm8 rk5
-#   %xmm7 rk6
-#   %xmm6 rk7
-#   %xmm5 rk8
-#   %xmm4 rk9
-#   %xmm3 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_avx_ecb_enc_k128_w1
     .type aes_gen_aesni_avx_ecb_enc_k128_w1, @function
     .p2align 5
 aes_gen_aesni_avx_ecb_enc_k128_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm2
-    vmovdqu 16(%rdi), %xmm12
-    vmovdqu 32(%rdi), %xmm11
-    vmovdqu 48(%rdi), %xmm10
-    vmovdqu 64(%rdi), %xmm9
-    vmovdqu 80(%rdi), %xmm8
-    vmovdqu 96(%rdi), %xmm7
-    vmovdqu 112(%rdi), %xmm6
-    vmovdqu 128(%rdi), %xmm5
-    vmovdqu 144(%rdi), %xmm4
-    vmovdqu 160(%rdi), %xmm3
     cmp $1, %r8
     jb .Laes_gen_aesni_avx_ecb_enc_k128_w1_done
     .p2align 4
 .Laes_gen_aesni_avx_ecb_enc_k128_w1_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm2, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdc,0xc6         # vaesenc %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdd,0xc3         # vaesenclast %xmm3, %xmm0, %xmm0
+    vpxor 0(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x10    # vaesenc 16(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x20    # vaesenc 32(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x30    # vaesenc 48(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x40    # vaesenc 64(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x50    # vaesenc 80(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x60    # vaesenc 96(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x70    # vaesenc 112(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0x80,0x00,0x00,0x00 # vaesenc 128(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0x90,0x00,0x00,0x00 # vaesenc 144(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdd,0x87,0xa0,0x00,0x00,0x00 # vaesenclast 160(%rdi), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
     add $16, %rdx
@@ -679,24 +661,14 @@ aes_gen_aesni_avx_ecb_enc_k128_w1:
     cmp $1, %r8
     jae .Laes_gen_aesni_avx_ecb_enc_k128_w1_loop
 .Laes_gen_aesni_avx_ecb_enc_k128_w1_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
-    vpxor %xmm2, %xmm2, %xmm2
-    vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
     vzeroupper
     ret
     .size aes_gen_aesni_avx_ecb_enc_k128_w1, .-aes_gen_aesni_avx_ecb_enc_k128_w1
 
-# void aes_gen_aesni_avx_ecb_enc_k192_w12(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_ecb_enc_k192_w12(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 12 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 10 reloaded per group.
 # iv: unused (may be NULL).
@@ -928,6 +900,7 @@ aes_gen_aesni_avx_ecb_enc_k192_w12:
     cmp $12, %r8
     jae .Laes_gen_aesni_avx_ecb_enc_k192_w12_loop
 .Laes_gen_aesni_avx_ecb_enc_k192_w12_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -948,7 +921,7 @@ aes_gen_aesni_avx_ecb_enc_k192_w12:
     ret
     .size aes_gen_aesni_avx_ecb_enc_k192_w12, .-aes_gen_aesni_avx_ecb_enc_k192_w12
 
-# void aes_gen_aesni_avx_ecb_enc_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_ecb_enc_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 6 reloaded per group.
 # iv: unused (may be NULL).
@@ -1120,6 +1093,7 @@ aes_gen_aesni_avx_ecb_enc_k192_w8:
     cmp $8, %r8
     jae .Laes_gen_aesni_avx_ecb_enc_k192_w8_loop
 .Laes_gen_aesni_avx_ecb_enc_k192_w8_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1140,7 +1114,7 @@ aes_gen_aesni_avx_ecb_enc_k192_w8:
     ret
     .size aes_gen_aesni_avx_ecb_enc_k192_w8, .-aes_gen_aesni_avx_ecb_enc_k192_w8
 
-# void aes_gen_aesni_avx_ecb_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_ecb_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 2 reloaded per group.
 # iv: unused (may be NULL).
@@ -1252,6 +1226,7 @@ aes_gen_aesni_avx_ecb_enc_k192_w4:
     cmp $4, %r8
     jae .Laes_gen_aesni_avx_ecb_enc_k192_w4_loop
 .Laes_gen_aesni_avx_ecb_enc_k192_w4_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1272,7 +1247,7 @@ aes_gen_aesni_avx_ecb_enc_k192_w4:
     ret
     .size aes_gen_aesni_avx_ecb_enc_k192_w4, .-aes_gen_aesni_avx_ecb_enc_k192_w4
 
-# void aes_gen_aesni_avx_ecb_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_ecb_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -1354,6 +1329,7 @@ aes_gen_aesni_avx_ecb_enc_k192_w2:
     cmp $2, %r8
     jae .Laes_gen_aesni_avx_ecb_enc_k192_w2_loop
 .Laes_gen_aesni_avx_ecb_enc_k192_w2_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1374,65 +1350,39 @@ aes_gen_aesni_avx_ecb_enc_k192_w2:
     ret
     .size aes_gen_aesni_avx_ecb_enc_k192_w2, .-aes_gen_aesni_avx_ecb_enc_k192_w2
 
-# void aes_gen_aesni_avx_ecb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_ecb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; each round reads its key from memory.
 # iv: unused (may be NULL).
 # nblocks: any count.
 # Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 temporary: data loads
-#   %xmm2 rk0
-#   %xmm14 rk1
-#   %xmm13 rk2
-#   %xmm12 rk3
-#   %xmm11 rk4
-#   %xmm10 rk5
-#   %xmm9 rk6
-#   %xmm8 rk7
-#   %xmm7 rk8
-#   %xmm6 rk9
-#   %xmm5 rk10
-#   %xmm4 rk11
-#   %xmm3 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_avx_ecb_enc_k192_w1
     .type aes_gen_aesni_avx_ecb_enc_k192_w1, @function
     .p2align 5
 aes_gen_aesni_avx_ecb_enc_k192_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm2
-    vmovdqu 16(%rdi), %xmm14
-    vmovdqu 32(%rdi), %xmm13
-    vmovdqu 48(%rdi), %xmm12
-    vmovdqu 64(%rdi), %xmm11
-    vmovdqu 80(%rdi), %xmm10
-    vmovdqu 96(%rdi), %xmm9
-    vmovdqu 112(%rdi), %xmm8
-    vmovdqu 128(%rdi), %xmm7
-    vmovdqu 144(%rdi), %xmm6
-    vmovdqu 160(%rdi), %xmm5
-    vmovdqu 176(%rdi), %xmm4
-    vmovdqu 192(%rdi), %xmm3
     cmp $1, %r8
     jb .Laes_gen_aesni_avx_ecb_enc_k192_w1_done
     .p2align 4
 .Laes_gen_aesni_avx_ecb_enc_k192_w1_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm2, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdc,0xc6         # vaesenc %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdd,0xc3         # vaesenclast %xmm3, %xmm0, %xmm0
+    vpxor 0(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x10    # vaesenc 16(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x20    # vaesenc 32(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x30    # vaesenc 48(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x40    # vaesenc 64(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x50    # vaesenc 80(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x60    # vaesenc 96(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x70    # vaesenc 112(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0x80,0x00,0x00,0x00 # vaesenc 128(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0x90,0x00,0x00,0x00 # vaesenc 144(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0xa0,0x00,0x00,0x00 # vaesenc 160(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0xb0,0x00,0x00,0x00 # vaesenc 176(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdd,0x87,0xc0,0x00,0x00,0x00 # vaesenclast 192(%rdi), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
     add $16, %rdx
@@ -1440,26 +1390,14 @@ aes_gen_aesni_avx_ecb_enc_k192_w1:
     cmp $1, %r8
     jae .Laes_gen_aesni_avx_ecb_enc_k192_w1_loop
 .Laes_gen_aesni_avx_ecb_enc_k192_w1_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
-    vpxor %xmm2, %xmm2, %xmm2
-    vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
     vzeroupper
     ret
     .size aes_gen_aesni_avx_ecb_enc_k192_w1, .-aes_gen_aesni_avx_ecb_enc_k192_w1
 
-# void aes_gen_aesni_avx_ecb_enc_k256_w12(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_ecb_enc_k256_w12(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 12 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 12 reloaded per group.
 # iv: unused (may be NULL).
@@ -1717,6 +1655,7 @@ aes_gen_aesni_avx_ecb_enc_k256_w12:
     cmp $12, %r8
     jae .Laes_gen_aesni_avx_ecb_enc_k256_w12_loop
 .Laes_gen_aesni_avx_ecb_enc_k256_w12_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1737,7 +1676,7 @@ aes_gen_aesni_avx_ecb_enc_k256_w12:
     ret
     .size aes_gen_aesni_avx_ecb_enc_k256_w12, .-aes_gen_aesni_avx_ecb_enc_k256_w12
 
-# void aes_gen_aesni_avx_ecb_enc_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_ecb_enc_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 8 reloaded per group.
 # iv: unused (may be NULL).
@@ -1927,6 +1866,7 @@ aes_gen_aesni_avx_ecb_enc_k256_w8:
     cmp $8, %r8
     jae .Laes_gen_aesni_avx_ecb_enc_k256_w8_loop
 .Laes_gen_aesni_avx_ecb_enc_k256_w8_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1947,7 +1887,7 @@ aes_gen_aesni_avx_ecb_enc_k256_w8:
     ret
     .size aes_gen_aesni_avx_ecb_enc_k256_w8, .-aes_gen_aesni_avx_ecb_enc_k256_w8
 
-# void aes_gen_aesni_avx_ecb_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_ecb_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 4 reloaded per group.
 # iv: unused (may be NULL).
@@ -2069,6 +2009,7 @@ aes_gen_aesni_avx_ecb_enc_k256_w4:
     cmp $4, %r8
     jae .Laes_gen_aesni_avx_ecb_enc_k256_w4_loop
 .Laes_gen_aesni_avx_ecb_enc_k256_w4_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2089,7 +2030,7 @@ aes_gen_aesni_avx_ecb_enc_k256_w4:
     ret
     .size aes_gen_aesni_avx_ecb_enc_k256_w4, .-aes_gen_aesni_avx_ecb_enc_k256_w4
 
-# void aes_gen_aesni_avx_ecb_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_ecb_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 2 reloaded per group.
 # iv: unused (may be NULL).
@@ -2177,6 +2118,7 @@ aes_gen_aesni_avx_ecb_enc_k256_w2:
     cmp $2, %r8
     jae .Laes_gen_aesni_avx_ecb_enc_k256_w2_loop
 .Laes_gen_aesni_avx_ecb_enc_k256_w2_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2197,70 +2139,41 @@ aes_gen_aesni_avx_ecb_enc_k256_w2:
     ret
     .size aes_gen_aesni_avx_ecb_enc_k256_w2, .-aes_gen_aesni_avx_ecb_enc_k256_w2
 
-# void aes_gen_aesni_avx_ecb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_ecb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 1 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; each round reads its key from memory.
 # iv: unused (may be NULL).
 # nblocks: any count.
 # Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 temporary: data loads, spilled round keys rk1
-#   %xmm2 rk0
-#   %xmm15 rk2
-#   %xmm14 rk3
-#   %xmm13 rk4
-#   %xmm12 rk5
-#   %xmm11 rk6
-#   %xmm10 rk7
-#   %xmm9 rk8
-#   %xmm8 rk9
-#   %xmm7 rk10
-#   %xmm6 rk11
-#   %xmm5 rk12
-#   %xmm4 rk13
-#   %xmm3 rk14
+#   %xmm1 temporary: data loads
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_avx_ecb_enc_k256_w1
     .type aes_gen_aesni_avx_ecb_enc_k256_w1, @function
     .p2align 5
 aes_gen_aesni_avx_ecb_enc_k256_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm2
-    vmovdqu 32(%rdi), %xmm15
-    vmovdqu 48(%rdi), %xmm14
-    vmovdqu 64(%rdi), %xmm13
-    vmovdqu 80(%rdi), %xmm12
-    vmovdqu 96(%rdi), %xmm11
-    vmovdqu 112(%rdi), %xmm10
-    vmovdqu 128(%rdi), %xmm9
-    vmovdqu 144(%rdi), %xmm8
-    vmovdqu 160(%rdi), %xmm7
-    vmovdqu 176(%rdi), %xmm6
-    vmovdqu 192(%rdi), %xmm5
-    vmovdqu 208(%rdi), %xmm4
-    vmovdqu 224(%rdi), %xmm3
     cmp $1, %r8
     jb .Laes_gen_aesni_avx_ecb_enc_k256_w1_done
     .p2align 4
 .Laes_gen_aesni_avx_ecb_enc_k256_w1_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm2, %xmm0, %xmm0
-    vmovdqu 16(%rdi), %xmm1
-    .byte 0xc4,0xe2,0x79,0xdc,0xc1         # vaesenc %xmm1, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdc,0xc6         # vaesenc %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdd,0xc3         # vaesenclast %xmm3, %xmm0, %xmm0
+    vpxor 0(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x10    # vaesenc 16(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x20    # vaesenc 32(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x30    # vaesenc 48(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x40    # vaesenc 64(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x50    # vaesenc 80(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x60    # vaesenc 96(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x70    # vaesenc 112(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0x80,0x00,0x00,0x00 # vaesenc 128(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0x90,0x00,0x00,0x00 # vaesenc 144(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0xa0,0x00,0x00,0x00 # vaesenc 160(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0xb0,0x00,0x00,0x00 # vaesenc 176(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0xc0,0x00,0x00,0x00 # vaesenc 192(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0xd0,0x00,0x00,0x00 # vaesenc 208(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdd,0x87,0xe0,0x00,0x00,0x00 # vaesenclast 224(%rdi), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
     add $16, %rdx
@@ -2268,22 +2181,9 @@ aes_gen_aesni_avx_ecb_enc_k256_w1:
     cmp $1, %r8
     jae .Laes_gen_aesni_avx_ecb_enc_k256_w1_loop
 .Laes_gen_aesni_avx_ecb_enc_k256_w1_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
-    vpxor %xmm2, %xmm2, %xmm2
-    vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
     vzeroupper
     ret
     .size aes_gen_aesni_avx_ecb_enc_k256_w1, .-aes_gen_aesni_avx_ecb_enc_k256_w1

@@ -46,7 +46,7 @@
 
     .text
 
-# void aes_gen_aesni_avx_gcm_dec_k128_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_avx_gcm_dec_k128_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 10 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -702,6 +702,7 @@ aes_gen_aesni_avx_gcm_dec_k128_w8:
 .Laes_gen_aesni_avx_gcm_dec_k128_w8_tag_done:
     vmovdqu %xmm12, (%rdx)
 .Laes_gen_aesni_avx_gcm_dec_k128_w8_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -722,7 +723,7 @@ aes_gen_aesni_avx_gcm_dec_k128_w8:
     ret
     .size aes_gen_aesni_avx_gcm_dec_k128_w8, .-aes_gen_aesni_avx_gcm_dec_k128_w8
 
-# void aes_gen_aesni_avx_gcm_dec_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_avx_gcm_dec_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 6 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -1140,6 +1141,7 @@ aes_gen_aesni_avx_gcm_dec_k128_w4:
 .Laes_gen_aesni_avx_gcm_dec_k128_w4_tag_done:
     vmovdqu %xmm8, (%rdx)
 .Laes_gen_aesni_avx_gcm_dec_k128_w4_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1160,7 +1162,7 @@ aes_gen_aesni_avx_gcm_dec_k128_w4:
     ret
     .size aes_gen_aesni_avx_gcm_dec_k128_w4, .-aes_gen_aesni_avx_gcm_dec_k128_w4
 
-# void aes_gen_aesni_avx_gcm_dec_k128_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_avx_gcm_dec_k128_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 4 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -1456,6 +1458,7 @@ aes_gen_aesni_avx_gcm_dec_k128_w2:
 .Laes_gen_aesni_avx_gcm_dec_k128_w2_tag_done:
     vmovdqu %xmm6, (%rdx)
 .Laes_gen_aesni_avx_gcm_dec_k128_w2_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1476,7 +1479,7 @@ aes_gen_aesni_avx_gcm_dec_k128_w2:
     ret
     .size aes_gen_aesni_avx_gcm_dec_k128_w2, .-aes_gen_aesni_avx_gcm_dec_k128_w2
 
-# void aes_gen_aesni_avx_gcm_dec_k128_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_avx_gcm_dec_k128_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 3 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -1707,6 +1710,7 @@ aes_gen_aesni_avx_gcm_dec_k128_w1:
 .Laes_gen_aesni_avx_gcm_dec_k128_w1_tag_done:
     vmovdqu %xmm5, (%rdx)
 .Laes_gen_aesni_avx_gcm_dec_k128_w1_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1727,7 +1731,7 @@ aes_gen_aesni_avx_gcm_dec_k128_w1:
     ret
     .size aes_gen_aesni_avx_gcm_dec_k128_w1, .-aes_gen_aesni_avx_gcm_dec_k128_w1
 
-# void aes_gen_aesni_avx_gcm_dec_k192_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_avx_gcm_dec_k192_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 12 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -2429,6 +2433,7 @@ aes_gen_aesni_avx_gcm_dec_k192_w8:
 .Laes_gen_aesni_avx_gcm_dec_k192_w8_tag_done:
     vmovdqu %xmm12, (%rdx)
 .Laes_gen_aesni_avx_gcm_dec_k192_w8_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2449,7 +2454,7 @@ aes_gen_aesni_avx_gcm_dec_k192_w8:
     ret
     .size aes_gen_aesni_avx_gcm_dec_k192_w8, .-aes_gen_aesni_avx_gcm_dec_k192_w8
 
-# void aes_gen_aesni_avx_gcm_dec_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_avx_gcm_dec_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 8 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -2895,6 +2900,7 @@ aes_gen_aesni_avx_gcm_dec_k192_w4:
 .Laes_gen_aesni_avx_gcm_dec_k192_w4_tag_done:
     vmovdqu %xmm8, (%rdx)
 .Laes_gen_aesni_avx_gcm_dec_k192_w4_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2915,7 +2921,7 @@ aes_gen_aesni_avx_gcm_dec_k192_w4:
     ret
     .size aes_gen_aesni_avx_gcm_dec_k192_w4, .-aes_gen_aesni_avx_gcm_dec_k192_w4
 
-# void aes_gen_aesni_avx_gcm_dec_k192_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_avx_gcm_dec_k192_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 6 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -3229,6 +3235,7 @@ aes_gen_aesni_avx_gcm_dec_k192_w2:
 .Laes_gen_aesni_avx_gcm_dec_k192_w2_tag_done:
     vmovdqu %xmm6, (%rdx)
 .Laes_gen_aesni_avx_gcm_dec_k192_w2_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3249,7 +3256,7 @@ aes_gen_aesni_avx_gcm_dec_k192_w2:
     ret
     .size aes_gen_aesni_avx_gcm_dec_k192_w2, .-aes_gen_aesni_avx_gcm_dec_k192_w2
 
-# void aes_gen_aesni_avx_gcm_dec_k192_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_avx_gcm_dec_k192_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 5 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -3492,6 +3499,7 @@ aes_gen_aesni_avx_gcm_dec_k192_w1:
 .Laes_gen_aesni_avx_gcm_dec_k192_w1_tag_done:
     vmovdqu %xmm5, (%rdx)
 .Laes_gen_aesni_avx_gcm_dec_k192_w1_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3512,7 +3520,7 @@ aes_gen_aesni_avx_gcm_dec_k192_w1:
     ret
     .size aes_gen_aesni_avx_gcm_dec_k192_w1, .-aes_gen_aesni_avx_gcm_dec_k192_w1
 
-# void aes_gen_aesni_avx_gcm_dec_k256_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_avx_gcm_dec_k256_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 14 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -4260,6 +4268,7 @@ aes_gen_aesni_avx_gcm_dec_k256_w8:
 .Laes_gen_aesni_avx_gcm_dec_k256_w8_tag_done:
     vmovdqu %xmm12, (%rdx)
 .Laes_gen_aesni_avx_gcm_dec_k256_w8_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4280,7 +4289,7 @@ aes_gen_aesni_avx_gcm_dec_k256_w8:
     ret
     .size aes_gen_aesni_avx_gcm_dec_k256_w8, .-aes_gen_aesni_avx_gcm_dec_k256_w8
 
-# void aes_gen_aesni_avx_gcm_dec_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_avx_gcm_dec_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 10 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -4754,6 +4763,7 @@ aes_gen_aesni_avx_gcm_dec_k256_w4:
 .Laes_gen_aesni_avx_gcm_dec_k256_w4_tag_done:
     vmovdqu %xmm8, (%rdx)
 .Laes_gen_aesni_avx_gcm_dec_k256_w4_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4774,7 +4784,7 @@ aes_gen_aesni_avx_gcm_dec_k256_w4:
     ret
     .size aes_gen_aesni_avx_gcm_dec_k256_w4, .-aes_gen_aesni_avx_gcm_dec_k256_w4
 
-# void aes_gen_aesni_avx_gcm_dec_k256_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_avx_gcm_dec_k256_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 8 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -5106,6 +5116,7 @@ aes_gen_aesni_avx_gcm_dec_k256_w2:
 .Laes_gen_aesni_avx_gcm_dec_k256_w2_tag_done:
     vmovdqu %xmm6, (%rdx)
 .Laes_gen_aesni_avx_gcm_dec_k256_w2_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -5126,7 +5137,7 @@ aes_gen_aesni_avx_gcm_dec_k256_w2:
     ret
     .size aes_gen_aesni_avx_gcm_dec_k256_w2, .-aes_gen_aesni_avx_gcm_dec_k256_w2
 
-# void aes_gen_aesni_avx_gcm_dec_k256_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_avx_gcm_dec_k256_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 7 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -5381,6 +5392,7 @@ aes_gen_aesni_avx_gcm_dec_k256_w1:
 .Laes_gen_aesni_avx_gcm_dec_k256_w1_tag_done:
     vmovdqu %xmm5, (%rdx)
 .Laes_gen_aesni_avx_gcm_dec_k256_w1_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2

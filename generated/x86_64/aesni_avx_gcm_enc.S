@@ -46,7 +46,7 @@
 
     .text
 
-# void aes_gen_aesni_avx_gcm_enc_k128_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_avx_gcm_enc_k128_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 10 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -955,6 +955,7 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
 .Laes_gen_aesni_avx_gcm_enc_k128_w8_tag_done:
     vmovdqu %xmm12, (%rdx)
 .Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -975,7 +976,7 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     ret
     .size aes_gen_aesni_avx_gcm_enc_k128_w8, .-aes_gen_aesni_avx_gcm_enc_k128_w8
 
-# void aes_gen_aesni_avx_gcm_enc_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_avx_gcm_enc_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 6 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -1534,6 +1535,7 @@ aes_gen_aesni_avx_gcm_enc_k128_w4:
 .Laes_gen_aesni_avx_gcm_enc_k128_w4_tag_done:
     vmovdqu %xmm8, (%rdx)
 .Laes_gen_aesni_avx_gcm_enc_k128_w4_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1554,7 +1556,7 @@ aes_gen_aesni_avx_gcm_enc_k128_w4:
     ret
     .size aes_gen_aesni_avx_gcm_enc_k128_w4, .-aes_gen_aesni_avx_gcm_enc_k128_w4
 
-# void aes_gen_aesni_avx_gcm_enc_k128_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_avx_gcm_enc_k128_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 4 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -1935,6 +1937,7 @@ aes_gen_aesni_avx_gcm_enc_k128_w2:
 .Laes_gen_aesni_avx_gcm_enc_k128_w2_tag_done:
     vmovdqu %xmm6, (%rdx)
 .Laes_gen_aesni_avx_gcm_enc_k128_w2_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1955,7 +1958,7 @@ aes_gen_aesni_avx_gcm_enc_k128_w2:
     ret
     .size aes_gen_aesni_avx_gcm_enc_k128_w2, .-aes_gen_aesni_avx_gcm_enc_k128_w2
 
-# void aes_gen_aesni_avx_gcm_enc_k128_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_avx_gcm_enc_k128_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 3 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -2243,6 +2246,7 @@ aes_gen_aesni_avx_gcm_enc_k128_w1:
 .Laes_gen_aesni_avx_gcm_enc_k128_w1_tag_done:
     vmovdqu %xmm5, (%rdx)
 .Laes_gen_aesni_avx_gcm_enc_k128_w1_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2263,7 +2267,7 @@ aes_gen_aesni_avx_gcm_enc_k128_w1:
     ret
     .size aes_gen_aesni_avx_gcm_enc_k128_w1, .-aes_gen_aesni_avx_gcm_enc_k128_w1
 
-# void aes_gen_aesni_avx_gcm_enc_k192_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_avx_gcm_enc_k192_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 12 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -3236,6 +3240,7 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
 .Laes_gen_aesni_avx_gcm_enc_k192_w8_tag_done:
     vmovdqu %xmm12, (%rdx)
 .Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3256,7 +3261,7 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     ret
     .size aes_gen_aesni_avx_gcm_enc_k192_w8, .-aes_gen_aesni_avx_gcm_enc_k192_w8
 
-# void aes_gen_aesni_avx_gcm_enc_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_avx_gcm_enc_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 8 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -3853,6 +3858,7 @@ aes_gen_aesni_avx_gcm_enc_k192_w4:
 .Laes_gen_aesni_avx_gcm_enc_k192_w4_tag_done:
     vmovdqu %xmm8, (%rdx)
 .Laes_gen_aesni_avx_gcm_enc_k192_w4_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3873,7 +3879,7 @@ aes_gen_aesni_avx_gcm_enc_k192_w4:
     ret
     .size aes_gen_aesni_avx_gcm_enc_k192_w4, .-aes_gen_aesni_avx_gcm_enc_k192_w4
 
-# void aes_gen_aesni_avx_gcm_enc_k192_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_avx_gcm_enc_k192_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 6 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -4278,6 +4284,7 @@ aes_gen_aesni_avx_gcm_enc_k192_w2:
 .Laes_gen_aesni_avx_gcm_enc_k192_w2_tag_done:
     vmovdqu %xmm6, (%rdx)
 .Laes_gen_aesni_avx_gcm_enc_k192_w2_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4298,7 +4305,7 @@ aes_gen_aesni_avx_gcm_enc_k192_w2:
     ret
     .size aes_gen_aesni_avx_gcm_enc_k192_w2, .-aes_gen_aesni_avx_gcm_enc_k192_w2
 
-# void aes_gen_aesni_avx_gcm_enc_k192_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_avx_gcm_enc_k192_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 5 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -4602,6 +4609,7 @@ aes_gen_aesni_avx_gcm_enc_k192_w1:
 .Laes_gen_aesni_avx_gcm_enc_k192_w1_tag_done:
     vmovdqu %xmm5, (%rdx)
 .Laes_gen_aesni_avx_gcm_enc_k192_w1_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4622,7 +4630,7 @@ aes_gen_aesni_avx_gcm_enc_k192_w1:
     ret
     .size aes_gen_aesni_avx_gcm_enc_k192_w1, .-aes_gen_aesni_avx_gcm_enc_k192_w1
 
-# void aes_gen_aesni_avx_gcm_enc_k256_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_avx_gcm_enc_k256_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 14 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -5659,6 +5667,7 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
 .Laes_gen_aesni_avx_gcm_enc_k256_w8_tag_done:
     vmovdqu %xmm12, (%rdx)
 .Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -5679,7 +5688,7 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     ret
     .size aes_gen_aesni_avx_gcm_enc_k256_w8, .-aes_gen_aesni_avx_gcm_enc_k256_w8
 
-# void aes_gen_aesni_avx_gcm_enc_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_avx_gcm_enc_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 10 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -6314,6 +6323,7 @@ aes_gen_aesni_avx_gcm_enc_k256_w4:
 .Laes_gen_aesni_avx_gcm_enc_k256_w4_tag_done:
     vmovdqu %xmm8, (%rdx)
 .Laes_gen_aesni_avx_gcm_enc_k256_w4_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -6334,7 +6344,7 @@ aes_gen_aesni_avx_gcm_enc_k256_w4:
     ret
     .size aes_gen_aesni_avx_gcm_enc_k256_w4, .-aes_gen_aesni_avx_gcm_enc_k256_w4
 
-# void aes_gen_aesni_avx_gcm_enc_k256_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_avx_gcm_enc_k256_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 8 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -6763,6 +6773,7 @@ aes_gen_aesni_avx_gcm_enc_k256_w2:
 .Laes_gen_aesni_avx_gcm_enc_k256_w2_tag_done:
     vmovdqu %xmm6, (%rdx)
 .Laes_gen_aesni_avx_gcm_enc_k256_w2_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -6783,7 +6794,7 @@ aes_gen_aesni_avx_gcm_enc_k256_w2:
     ret
     .size aes_gen_aesni_avx_gcm_enc_k256_w2, .-aes_gen_aesni_avx_gcm_enc_k256_w2
 
-# void aes_gen_aesni_avx_gcm_enc_k256_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_avx_gcm_enc_k256_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 7 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -7103,6 +7114,7 @@ aes_gen_aesni_avx_gcm_enc_k256_w1:
 .Laes_gen_aesni_avx_gcm_enc_k256_w1_tag_done:
     vmovdqu %xmm5, (%rdx)
 .Laes_gen_aesni_avx_gcm_enc_k256_w1_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2

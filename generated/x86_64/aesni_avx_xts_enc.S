@@ -11,7 +11,7 @@
 
     .text
 
-# void aes_gen_aesni_avx_xts_enc_k128_w6(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_xts_enc_k128_w6(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 6 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 11 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
@@ -212,6 +212,7 @@ aes_gen_aesni_avx_xts_enc_k128_w6:
     jae .Laes_gen_aesni_avx_xts_enc_k128_w6_loop
 .Laes_gen_aesni_avx_xts_enc_k128_w6_done:
     vmovdqu %xmm10, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -232,7 +233,7 @@ aes_gen_aesni_avx_xts_enc_k128_w6:
     ret
     .size aes_gen_aesni_avx_xts_enc_k128_w6, .-aes_gen_aesni_avx_xts_enc_k128_w6
 
-# void aes_gen_aesni_avx_xts_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_xts_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 7 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
@@ -383,6 +384,7 @@ aes_gen_aesni_avx_xts_enc_k128_w4:
     jae .Laes_gen_aesni_avx_xts_enc_k128_w4_loop
 .Laes_gen_aesni_avx_xts_enc_k128_w4_done:
     vmovdqu %xmm8, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -403,7 +405,7 @@ aes_gen_aesni_avx_xts_enc_k128_w4:
     ret
     .size aes_gen_aesni_avx_xts_enc_k128_w4, .-aes_gen_aesni_avx_xts_enc_k128_w4
 
-# void aes_gen_aesni_avx_xts_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_xts_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
@@ -502,6 +504,7 @@ aes_gen_aesni_avx_xts_enc_k128_w2:
     jae .Laes_gen_aesni_avx_xts_enc_k128_w2_loop
 .Laes_gen_aesni_avx_xts_enc_k128_w2_done:
     vmovdqu %xmm6, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -522,9 +525,9 @@ aes_gen_aesni_avx_xts_enc_k128_w2:
     ret
     .size aes_gen_aesni_avx_xts_enc_k128_w2, .-aes_gen_aesni_avx_xts_enc_k128_w2
 
-# void aes_gen_aesni_avx_xts_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_xts_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 1 reloaded per group.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; each round reads its key from memory.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: any count.
 # Requires: AESNI, AVX.
@@ -533,58 +536,37 @@ aes_gen_aesni_avx_xts_enc_k128_w2:
 #   %xmm1 a block register's tweaks
 #   %xmm2 tweak arithmetic: the bits carried out
 #   %xmm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm4 temporary: data loads, spilled round keys rk1
+#   %xmm4 temporary: data loads
 #   %xmm5 tweaks of block register 0: this group's, then the next group's
-#   %xmm6 rk0
-#   %xmm15 rk2
-#   %xmm14 rk3
-#   %xmm13 rk4
-#   %xmm12 rk5
-#   %xmm11 rk6
-#   %xmm10 rk7
-#   %xmm9 rk8
-#   %xmm8 rk9
-#   %xmm7 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_avx_xts_enc_k128_w1
     .type aes_gen_aesni_avx_xts_enc_k128_w1, @function
     .p2align 5
 aes_gen_aesni_avx_xts_enc_k128_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm6
-    vmovdqu 32(%rdi), %xmm15
-    vmovdqu 48(%rdi), %xmm14
-    vmovdqu 64(%rdi), %xmm13
-    vmovdqu 80(%rdi), %xmm12
-    vmovdqu 96(%rdi), %xmm11
-    vmovdqu 112(%rdi), %xmm10
-    vmovdqu 128(%rdi), %xmm9
-    vmovdqu 144(%rdi), %xmm8
-    vmovdqu 160(%rdi), %xmm7
     vmovdqu (%rsi), %xmm5
     cmp $1, %r8
     jb .Laes_gen_aesni_avx_xts_enc_k128_w1_done
     .p2align 4
 .Laes_gen_aesni_avx_xts_enc_k128_w1_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm6, %xmm0, %xmm0
+    vpxor 0(%rdi), %xmm0, %xmm0
     vpxor %xmm5, %xmm0, %xmm0
-    vpxor %xmm7, %xmm5, %xmm3
+    vpxor 160(%rdi), %xmm5, %xmm3
     vmovdqu %xmm3, 0(%rdx)
-    vmovdqu 16(%rdi), %xmm4
-    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x10    # vaesenc 16(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x20    # vaesenc 32(%rdi), %xmm0, %xmm0
     vpshufd $19, %xmm5, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x30    # vaesenc 48(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x40    # vaesenc 64(%rdi), %xmm0, %xmm0
     vpsrad $31, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x50    # vaesenc 80(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x60    # vaesenc 96(%rdi), %xmm0, %xmm0
     vpand .Laesni_avx_xts_double(%rip), %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x70    # vaesenc 112(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0x80,0x00,0x00,0x00 # vaesenc 128(%rdi), %xmm0, %xmm0
     vpaddq %xmm5, %xmm5, %xmm5
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0x90,0x00,0x00,0x00 # vaesenc 144(%rdi), %xmm0, %xmm0
     vpxor %xmm2, %xmm5, %xmm5
     .byte 0xc4,0xe2,0x79,0xdd,0x02         # vaesenclast 0(%rdx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
@@ -595,27 +577,18 @@ aes_gen_aesni_avx_xts_enc_k128_w1:
     jae .Laes_gen_aesni_avx_xts_enc_k128_w1_loop
 .Laes_gen_aesni_avx_xts_enc_k128_w1_done:
     vmovdqu %xmm5, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
     vzeroupper
     ret
     .size aes_gen_aesni_avx_xts_enc_k128_w1, .-aes_gen_aesni_avx_xts_enc_k128_w1
 
-# void aes_gen_aesni_avx_xts_enc_k192_w6(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_xts_enc_k192_w6(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 6 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 13 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
@@ -830,6 +803,7 @@ aes_gen_aesni_avx_xts_enc_k192_w6:
     jae .Laes_gen_aesni_avx_xts_enc_k192_w6_loop
 .Laes_gen_aesni_avx_xts_enc_k192_w6_done:
     vmovdqu %xmm10, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -850,7 +824,7 @@ aes_gen_aesni_avx_xts_enc_k192_w6:
     ret
     .size aes_gen_aesni_avx_xts_enc_k192_w6, .-aes_gen_aesni_avx_xts_enc_k192_w6
 
-# void aes_gen_aesni_avx_xts_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_xts_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 9 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
@@ -1011,6 +985,7 @@ aes_gen_aesni_avx_xts_enc_k192_w4:
     jae .Laes_gen_aesni_avx_xts_enc_k192_w4_loop
 .Laes_gen_aesni_avx_xts_enc_k192_w4_done:
     vmovdqu %xmm8, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1031,7 +1006,7 @@ aes_gen_aesni_avx_xts_enc_k192_w4:
     ret
     .size aes_gen_aesni_avx_xts_enc_k192_w4, .-aes_gen_aesni_avx_xts_enc_k192_w4
 
-# void aes_gen_aesni_avx_xts_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_xts_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
@@ -1136,6 +1111,7 @@ aes_gen_aesni_avx_xts_enc_k192_w2:
     jae .Laes_gen_aesni_avx_xts_enc_k192_w2_loop
 .Laes_gen_aesni_avx_xts_enc_k192_w2_done:
     vmovdqu %xmm6, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1156,9 +1132,9 @@ aes_gen_aesni_avx_xts_enc_k192_w2:
     ret
     .size aes_gen_aesni_avx_xts_enc_k192_w2, .-aes_gen_aesni_avx_xts_enc_k192_w2
 
-# void aes_gen_aesni_avx_xts_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_xts_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 3 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; each round reads its key from memory.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: any count.
 # Requires: AESNI, AVX.
@@ -1167,62 +1143,39 @@ aes_gen_aesni_avx_xts_enc_k192_w2:
 #   %xmm1 a block register's tweaks
 #   %xmm2 tweak arithmetic: the bits carried out
 #   %xmm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm4 temporary: data loads, spilled round keys rk1 rk2 rk3
+#   %xmm4 temporary: data loads
 #   %xmm5 tweaks of block register 0: this group's, then the next group's
-#   %xmm6 rk0
-#   %xmm15 rk4
-#   %xmm14 rk5
-#   %xmm13 rk6
-#   %xmm12 rk7
-#   %xmm11 rk8
-#   %xmm10 rk9
-#   %xmm9 rk10
-#   %xmm8 rk11
-#   %xmm7 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_avx_xts_enc_k192_w1
     .type aes_gen_aesni_avx_xts_enc_k192_w1, @function
     .p2align 5
 aes_gen_aesni_avx_xts_enc_k192_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm6
-    vmovdqu 64(%rdi), %xmm15
-    vmovdqu 80(%rdi), %xmm14
-    vmovdqu 96(%rdi), %xmm13
-    vmovdqu 112(%rdi), %xmm12
-    vmovdqu 128(%rdi), %xmm11
-    vmovdqu 144(%rdi), %xmm10
-    vmovdqu 160(%rdi), %xmm9
-    vmovdqu 176(%rdi), %xmm8
-    vmovdqu 192(%rdi), %xmm7
     vmovdqu (%rsi), %xmm5
     cmp $1, %r8
     jb .Laes_gen_aesni_avx_xts_enc_k192_w1_done
     .p2align 4
 .Laes_gen_aesni_avx_xts_enc_k192_w1_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm6, %xmm0, %xmm0
+    vpxor 0(%rdi), %xmm0, %xmm0
     vpxor %xmm5, %xmm0, %xmm0
-    vpxor %xmm7, %xmm5, %xmm3
+    vpxor 192(%rdi), %xmm5, %xmm3
     vmovdqu %xmm3, 0(%rdx)
-    vmovdqu 16(%rdi), %xmm4
-    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
-    vmovdqu 32(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x10    # vaesenc 16(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x20    # vaesenc 32(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x30    # vaesenc 48(%rdi), %xmm0, %xmm0
     vpshufd $19, %xmm5, %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
-    vmovdqu 48(%rdi), %xmm4
-    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x40    # vaesenc 64(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x50    # vaesenc 80(%rdi), %xmm0, %xmm0
     vpsrad $31, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x60    # vaesenc 96(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x70    # vaesenc 112(%rdi), %xmm0, %xmm0
     vpand .Laesni_avx_xts_double(%rip), %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0x80,0x00,0x00,0x00 # vaesenc 128(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0x90,0x00,0x00,0x00 # vaesenc 144(%rdi), %xmm0, %xmm0
     vpaddq %xmm5, %xmm5, %xmm5
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0xa0,0x00,0x00,0x00 # vaesenc 160(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0xb0,0x00,0x00,0x00 # vaesenc 176(%rdi), %xmm0, %xmm0
     vpxor %xmm2, %xmm5, %xmm5
     .byte 0xc4,0xe2,0x79,0xdd,0x02         # vaesenclast 0(%rdx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
@@ -1233,27 +1186,18 @@ aes_gen_aesni_avx_xts_enc_k192_w1:
     jae .Laes_gen_aesni_avx_xts_enc_k192_w1_loop
 .Laes_gen_aesni_avx_xts_enc_k192_w1_done:
     vmovdqu %xmm5, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
     vzeroupper
     ret
     .size aes_gen_aesni_avx_xts_enc_k192_w1, .-aes_gen_aesni_avx_xts_enc_k192_w1
 
-# void aes_gen_aesni_avx_xts_enc_k256_w6(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_xts_enc_k256_w6(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 6 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 15 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
@@ -1482,6 +1426,7 @@ aes_gen_aesni_avx_xts_enc_k256_w6:
     jae .Laes_gen_aesni_avx_xts_enc_k256_w6_loop
 .Laes_gen_aesni_avx_xts_enc_k256_w6_done:
     vmovdqu %xmm10, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1502,7 +1447,7 @@ aes_gen_aesni_avx_xts_enc_k256_w6:
     ret
     .size aes_gen_aesni_avx_xts_enc_k256_w6, .-aes_gen_aesni_avx_xts_enc_k256_w6
 
-# void aes_gen_aesni_avx_xts_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_xts_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 11 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
@@ -1673,6 +1618,7 @@ aes_gen_aesni_avx_xts_enc_k256_w4:
     jae .Laes_gen_aesni_avx_xts_enc_k256_w4_loop
 .Laes_gen_aesni_avx_xts_enc_k256_w4_done:
     vmovdqu %xmm8, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1693,7 +1639,7 @@ aes_gen_aesni_avx_xts_enc_k256_w4:
     ret
     .size aes_gen_aesni_avx_xts_enc_k256_w4, .-aes_gen_aesni_avx_xts_enc_k256_w4
 
-# void aes_gen_aesni_avx_xts_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_xts_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 7 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
@@ -1804,6 +1750,7 @@ aes_gen_aesni_avx_xts_enc_k256_w2:
     jae .Laes_gen_aesni_avx_xts_enc_k256_w2_loop
 .Laes_gen_aesni_avx_xts_enc_k256_w2_done:
     vmovdqu %xmm6, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1824,9 +1771,9 @@ aes_gen_aesni_avx_xts_enc_k256_w2:
     ret
     .size aes_gen_aesni_avx_xts_enc_k256_w2, .-aes_gen_aesni_avx_xts_enc_k256_w2
 
-# void aes_gen_aesni_avx_xts_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_avx_xts_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 5 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; each round reads its key from memory.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: any count.
 # Requires: AESNI, AVX.
@@ -1835,66 +1782,41 @@ aes_gen_aesni_avx_xts_enc_k256_w2:
 #   %xmm1 a block register's tweaks
 #   %xmm2 tweak arithmetic: the bits carried out
 #   %xmm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm4 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
+#   %xmm4 temporary: data loads
 #   %xmm5 tweaks of block register 0: this group's, then the next group's
-#   %xmm6 rk0
-#   %xmm15 rk6
-#   %xmm14 rk7
-#   %xmm13 rk8
-#   %xmm12 rk9
-#   %xmm11 rk10
-#   %xmm10 rk11
-#   %xmm9 rk12
-#   %xmm8 rk13
-#   %xmm7 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_avx_xts_enc_k256_w1
     .type aes_gen_aesni_avx_xts_enc_k256_w1, @function
     .p2align 5
 aes_gen_aesni_avx_xts_enc_k256_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm6
-    vmovdqu 96(%rdi), %xmm15
-    vmovdqu 112(%rdi), %xmm14
-    vmovdqu 128(%rdi), %xmm13
-    vmovdqu 144(%rdi), %xmm12
-    vmovdqu 160(%rdi), %xmm11
-    vmovdqu 176(%rdi), %xmm10
-    vmovdqu 192(%rdi), %xmm9
-    vmovdqu 208(%rdi), %xmm8
-    vmovdqu 224(%rdi), %xmm7
     vmovdqu (%rsi), %xmm5
     cmp $1, %r8
     jb .Laes_gen_aesni_avx_xts_enc_k256_w1_done
     .p2align 4
 .Laes_gen_aesni_avx_xts_enc_k256_w1_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm6, %xmm0, %xmm0
+    vpxor 0(%rdi), %xmm0, %xmm0
     vpxor %xmm5, %xmm0, %xmm0
-    vpxor %xmm7, %xmm5, %xmm3
+    vpxor 224(%rdi), %xmm5, %xmm3
     vmovdqu %xmm3, 0(%rdx)
-    vmovdqu 16(%rdi), %xmm4
-    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
-    vmovdqu 32(%rdi), %xmm4
-    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x10    # vaesenc 16(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x20    # vaesenc 32(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x30    # vaesenc 48(%rdi), %xmm0, %xmm0
     vpshufd $19, %xmm5, %xmm2
-    vmovdqu 48(%rdi), %xmm4
-    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
-    vmovdqu 64(%rdi), %xmm4
-    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x40    # vaesenc 64(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x50    # vaesenc 80(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x60    # vaesenc 96(%rdi), %xmm0, %xmm0
     vpsrad $31, %xmm2, %xmm2
-    vmovdqu 80(%rdi), %xmm4
-    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x70    # vaesenc 112(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0x80,0x00,0x00,0x00 # vaesenc 128(%rdi), %xmm0, %xmm0
     vpand .Laesni_avx_xts_double(%rip), %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0x90,0x00,0x00,0x00 # vaesenc 144(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0xa0,0x00,0x00,0x00 # vaesenc 160(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0xb0,0x00,0x00,0x00 # vaesenc 176(%rdi), %xmm0, %xmm0
     vpaddq %xmm5, %xmm5, %xmm5
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0xc0,0x00,0x00,0x00 # vaesenc 192(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0xd0,0x00,0x00,0x00 # vaesenc 208(%rdi), %xmm0, %xmm0
     vpxor %xmm2, %xmm5, %xmm5
     .byte 0xc4,0xe2,0x79,0xdd,0x02         # vaesenclast 0(%rdx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
@@ -1905,22 +1827,13 @@ aes_gen_aesni_avx_xts_enc_k256_w1:
     jae .Laes_gen_aesni_avx_xts_enc_k256_w1_loop
 .Laes_gen_aesni_avx_xts_enc_k256_w1_done:
     vmovdqu %xmm5, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
     vzeroupper
     ret
     .size aes_gen_aesni_avx_xts_enc_k256_w1, .-aes_gen_aesni_avx_xts_enc_k256_w1

@@ -5,7 +5,7 @@
 
     .text
 
-# void aes_gen_aesni_cbc_dec_k128_w12(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_cbc_dec_k128_w12(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 12 blocks per iteration.
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 9 reloaded per group.
 # iv: the chaining value, updated for the next call.
@@ -237,6 +237,7 @@ aes_gen_aesni_cbc_dec_k128_w12:
     jae .Laes_gen_aesni_cbc_dec_k128_w12_loop
 .Laes_gen_aesni_cbc_dec_k128_w12_done:
     movdqu %xmm12, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -256,7 +257,7 @@ aes_gen_aesni_cbc_dec_k128_w12:
     ret
     .size aes_gen_aesni_cbc_dec_k128_w12, .-aes_gen_aesni_cbc_dec_k128_w12
 
-# void aes_gen_aesni_cbc_dec_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_cbc_dec_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the chaining value, updated for the next call.
@@ -428,6 +429,7 @@ aes_gen_aesni_cbc_dec_k128_w8:
     jae .Laes_gen_aesni_cbc_dec_k128_w8_loop
 .Laes_gen_aesni_cbc_dec_k128_w8_done:
     movdqu %xmm8, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -447,7 +449,7 @@ aes_gen_aesni_cbc_dec_k128_w8:
     ret
     .size aes_gen_aesni_cbc_dec_k128_w8, .-aes_gen_aesni_cbc_dec_k128_w8
 
-# void aes_gen_aesni_cbc_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_cbc_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the chaining value, updated for the next call.
@@ -559,6 +561,7 @@ aes_gen_aesni_cbc_dec_k128_w4:
     jae .Laes_gen_aesni_cbc_dec_k128_w4_loop
 .Laes_gen_aesni_cbc_dec_k128_w4_done:
     movdqu %xmm4, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -578,7 +581,7 @@ aes_gen_aesni_cbc_dec_k128_w4:
     ret
     .size aes_gen_aesni_cbc_dec_k128_w4, .-aes_gen_aesni_cbc_dec_k128_w4
 
-# void aes_gen_aesni_cbc_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_cbc_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -659,6 +662,7 @@ aes_gen_aesni_cbc_dec_k128_w2:
     jae .Laes_gen_aesni_cbc_dec_k128_w2_loop
 .Laes_gen_aesni_cbc_dec_k128_w2_done:
     movdqu %xmm2, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -677,7 +681,7 @@ aes_gen_aesni_cbc_dec_k128_w2:
     ret
     .size aes_gen_aesni_cbc_dec_k128_w2, .-aes_gen_aesni_cbc_dec_k128_w2
 
-# void aes_gen_aesni_cbc_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_cbc_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -742,6 +746,7 @@ aes_gen_aesni_cbc_dec_k128_w1:
     jae .Laes_gen_aesni_cbc_dec_k128_w1_loop
 .Laes_gen_aesni_cbc_dec_k128_w1_done:
     movdqu %xmm1, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -759,7 +764,7 @@ aes_gen_aesni_cbc_dec_k128_w1:
     ret
     .size aes_gen_aesni_cbc_dec_k128_w1, .-aes_gen_aesni_cbc_dec_k128_w1
 
-# void aes_gen_aesni_cbc_dec_k192_w12(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_cbc_dec_k192_w12(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 12 blocks per iteration.
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 11 reloaded per group.
 # iv: the chaining value, updated for the next call.
@@ -1017,6 +1022,7 @@ aes_gen_aesni_cbc_dec_k192_w12:
     jae .Laes_gen_aesni_cbc_dec_k192_w12_loop
 .Laes_gen_aesni_cbc_dec_k192_w12_done:
     movdqu %xmm12, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1036,7 +1042,7 @@ aes_gen_aesni_cbc_dec_k192_w12:
     ret
     .size aes_gen_aesni_cbc_dec_k192_w12, .-aes_gen_aesni_cbc_dec_k192_w12
 
-# void aes_gen_aesni_cbc_dec_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_cbc_dec_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 7 reloaded per group.
 # iv: the chaining value, updated for the next call.
@@ -1226,6 +1232,7 @@ aes_gen_aesni_cbc_dec_k192_w8:
     jae .Laes_gen_aesni_cbc_dec_k192_w8_loop
 .Laes_gen_aesni_cbc_dec_k192_w8_done:
     movdqu %xmm8, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1245,7 +1252,7 @@ aes_gen_aesni_cbc_dec_k192_w8:
     ret
     .size aes_gen_aesni_cbc_dec_k192_w8, .-aes_gen_aesni_cbc_dec_k192_w8
 
-# void aes_gen_aesni_cbc_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_cbc_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the chaining value, updated for the next call.
@@ -1367,6 +1374,7 @@ aes_gen_aesni_cbc_dec_k192_w4:
     jae .Laes_gen_aesni_cbc_dec_k192_w4_loop
 .Laes_gen_aesni_cbc_dec_k192_w4_done:
     movdqu %xmm4, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1386,7 +1394,7 @@ aes_gen_aesni_cbc_dec_k192_w4:
     ret
     .size aes_gen_aesni_cbc_dec_k192_w4, .-aes_gen_aesni_cbc_dec_k192_w4
 
-# void aes_gen_aesni_cbc_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_cbc_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the chaining value, updated for the next call.
@@ -1474,6 +1482,7 @@ aes_gen_aesni_cbc_dec_k192_w2:
     jae .Laes_gen_aesni_cbc_dec_k192_w2_loop
 .Laes_gen_aesni_cbc_dec_k192_w2_done:
     movdqu %xmm2, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1493,7 +1502,7 @@ aes_gen_aesni_cbc_dec_k192_w2:
     ret
     .size aes_gen_aesni_cbc_dec_k192_w2, .-aes_gen_aesni_cbc_dec_k192_w2
 
-# void aes_gen_aesni_cbc_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_cbc_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -1564,6 +1573,7 @@ aes_gen_aesni_cbc_dec_k192_w1:
     jae .Laes_gen_aesni_cbc_dec_k192_w1_loop
 .Laes_gen_aesni_cbc_dec_k192_w1_done:
     movdqu %xmm1, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1583,7 +1593,7 @@ aes_gen_aesni_cbc_dec_k192_w1:
     ret
     .size aes_gen_aesni_cbc_dec_k192_w1, .-aes_gen_aesni_cbc_dec_k192_w1
 
-# void aes_gen_aesni_cbc_dec_k256_w12(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_cbc_dec_k256_w12(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 12 blocks per iteration.
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 13 reloaded per group.
 # iv: the chaining value, updated for the next call.
@@ -1867,6 +1877,7 @@ aes_gen_aesni_cbc_dec_k256_w12:
     jae .Laes_gen_aesni_cbc_dec_k256_w12_loop
 .Laes_gen_aesni_cbc_dec_k256_w12_done:
     movdqu %xmm12, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1886,7 +1897,7 @@ aes_gen_aesni_cbc_dec_k256_w12:
     ret
     .size aes_gen_aesni_cbc_dec_k256_w12, .-aes_gen_aesni_cbc_dec_k256_w12
 
-# void aes_gen_aesni_cbc_dec_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_cbc_dec_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 9 reloaded per group.
 # iv: the chaining value, updated for the next call.
@@ -2094,6 +2105,7 @@ aes_gen_aesni_cbc_dec_k256_w8:
     jae .Laes_gen_aesni_cbc_dec_k256_w8_loop
 .Laes_gen_aesni_cbc_dec_k256_w8_done:
     movdqu %xmm8, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -2113,7 +2125,7 @@ aes_gen_aesni_cbc_dec_k256_w8:
     ret
     .size aes_gen_aesni_cbc_dec_k256_w8, .-aes_gen_aesni_cbc_dec_k256_w8
 
-# void aes_gen_aesni_cbc_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_cbc_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the chaining value, updated for the next call.
@@ -2245,6 +2257,7 @@ aes_gen_aesni_cbc_dec_k256_w4:
     jae .Laes_gen_aesni_cbc_dec_k256_w4_loop
 .Laes_gen_aesni_cbc_dec_k256_w4_done:
     movdqu %xmm4, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -2264,7 +2277,7 @@ aes_gen_aesni_cbc_dec_k256_w4:
     ret
     .size aes_gen_aesni_cbc_dec_k256_w4, .-aes_gen_aesni_cbc_dec_k256_w4
 
-# void aes_gen_aesni_cbc_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_cbc_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the chaining value, updated for the next call.
@@ -2358,6 +2371,7 @@ aes_gen_aesni_cbc_dec_k256_w2:
     jae .Laes_gen_aesni_cbc_dec_k256_w2_loop
 .Laes_gen_aesni_cbc_dec_k256_w2_done:
     movdqu %xmm2, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -2377,7 +2391,7 @@ aes_gen_aesni_cbc_dec_k256_w2:
     ret
     .size aes_gen_aesni_cbc_dec_k256_w2, .-aes_gen_aesni_cbc_dec_k256_w2
 
-# void aes_gen_aesni_cbc_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_cbc_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 2 reloaded per group.
 # iv: the chaining value, updated for the next call.
@@ -2452,6 +2466,7 @@ aes_gen_aesni_cbc_dec_k256_w1:
     jae .Laes_gen_aesni_cbc_dec_k256_w1_loop
 .Laes_gen_aesni_cbc_dec_k256_w1_done:
     movdqu %xmm1, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2

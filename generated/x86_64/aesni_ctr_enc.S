@@ -54,7 +54,7 @@
 
     .text
 
-# void aes_gen_aesni_ctr_enc_k128_w12(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ctr_enc_k128_w12(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 12 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 9 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -419,6 +419,7 @@ aes_gen_aesni_ctr_enc_k128_w12:
     jae .Laes_gen_aesni_ctr_enc_k128_w12_loop
 .Laes_gen_aesni_ctr_enc_k128_w12_done:
     movdqu %xmm12, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -438,7 +439,7 @@ aes_gen_aesni_ctr_enc_k128_w12:
     ret
     .size aes_gen_aesni_ctr_enc_k128_w12, .-aes_gen_aesni_ctr_enc_k128_w12
 
-# void aes_gen_aesni_ctr_enc_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ctr_enc_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -707,6 +708,7 @@ aes_gen_aesni_ctr_enc_k128_w8:
     jae .Laes_gen_aesni_ctr_enc_k128_w8_loop
 .Laes_gen_aesni_ctr_enc_k128_w8_done:
     movdqu %xmm8, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -726,7 +728,7 @@ aes_gen_aesni_ctr_enc_k128_w8:
     ret
     .size aes_gen_aesni_ctr_enc_k128_w8, .-aes_gen_aesni_ctr_enc_k128_w8
 
-# void aes_gen_aesni_ctr_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ctr_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -899,6 +901,7 @@ aes_gen_aesni_ctr_enc_k128_w4:
     jae .Laes_gen_aesni_ctr_enc_k128_w4_loop
 .Laes_gen_aesni_ctr_enc_k128_w4_done:
     movdqu %xmm4, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -918,7 +921,7 @@ aes_gen_aesni_ctr_enc_k128_w4:
     ret
     .size aes_gen_aesni_ctr_enc_k128_w4, .-aes_gen_aesni_ctr_enc_k128_w4
 
-# void aes_gen_aesni_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -1042,6 +1045,7 @@ aes_gen_aesni_ctr_enc_k128_w2:
     jae .Laes_gen_aesni_ctr_enc_k128_w2_loop
 .Laes_gen_aesni_ctr_enc_k128_w2_done:
     movdqu %xmm2, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1060,7 +1064,7 @@ aes_gen_aesni_ctr_enc_k128_w2:
     ret
     .size aes_gen_aesni_ctr_enc_k128_w2, .-aes_gen_aesni_ctr_enc_k128_w2
 
-# void aes_gen_aesni_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -1148,6 +1152,7 @@ aes_gen_aesni_ctr_enc_k128_w1:
     jae .Laes_gen_aesni_ctr_enc_k128_w1_loop
 .Laes_gen_aesni_ctr_enc_k128_w1_done:
     movdqu %xmm1, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1165,7 +1170,7 @@ aes_gen_aesni_ctr_enc_k128_w1:
     ret
     .size aes_gen_aesni_ctr_enc_k128_w1, .-aes_gen_aesni_ctr_enc_k128_w1
 
-# void aes_gen_aesni_ctr_enc_k192_w12(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ctr_enc_k192_w12(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 12 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 11 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -1556,6 +1561,7 @@ aes_gen_aesni_ctr_enc_k192_w12:
     jae .Laes_gen_aesni_ctr_enc_k192_w12_loop
 .Laes_gen_aesni_ctr_enc_k192_w12_done:
     movdqu %xmm12, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1575,7 +1581,7 @@ aes_gen_aesni_ctr_enc_k192_w12:
     ret
     .size aes_gen_aesni_ctr_enc_k192_w12, .-aes_gen_aesni_ctr_enc_k192_w12
 
-# void aes_gen_aesni_ctr_enc_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ctr_enc_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 7 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -1862,6 +1868,7 @@ aes_gen_aesni_ctr_enc_k192_w8:
     jae .Laes_gen_aesni_ctr_enc_k192_w8_loop
 .Laes_gen_aesni_ctr_enc_k192_w8_done:
     movdqu %xmm8, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1881,7 +1888,7 @@ aes_gen_aesni_ctr_enc_k192_w8:
     ret
     .size aes_gen_aesni_ctr_enc_k192_w8, .-aes_gen_aesni_ctr_enc_k192_w8
 
-# void aes_gen_aesni_ctr_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ctr_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -2064,6 +2071,7 @@ aes_gen_aesni_ctr_enc_k192_w4:
     jae .Laes_gen_aesni_ctr_enc_k192_w4_loop
 .Laes_gen_aesni_ctr_enc_k192_w4_done:
     movdqu %xmm4, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -2083,7 +2091,7 @@ aes_gen_aesni_ctr_enc_k192_w4:
     ret
     .size aes_gen_aesni_ctr_enc_k192_w4, .-aes_gen_aesni_ctr_enc_k192_w4
 
-# void aes_gen_aesni_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -2214,6 +2222,7 @@ aes_gen_aesni_ctr_enc_k192_w2:
     jae .Laes_gen_aesni_ctr_enc_k192_w2_loop
 .Laes_gen_aesni_ctr_enc_k192_w2_done:
     movdqu %xmm2, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -2233,7 +2242,7 @@ aes_gen_aesni_ctr_enc_k192_w2:
     ret
     .size aes_gen_aesni_ctr_enc_k192_w2, .-aes_gen_aesni_ctr_enc_k192_w2
 
-# void aes_gen_aesni_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -2327,6 +2336,7 @@ aes_gen_aesni_ctr_enc_k192_w1:
     jae .Laes_gen_aesni_ctr_enc_k192_w1_loop
 .Laes_gen_aesni_ctr_enc_k192_w1_done:
     movdqu %xmm1, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -2346,7 +2356,7 @@ aes_gen_aesni_ctr_enc_k192_w1:
     ret
     .size aes_gen_aesni_ctr_enc_k192_w1, .-aes_gen_aesni_ctr_enc_k192_w1
 
-# void aes_gen_aesni_ctr_enc_k256_w12(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ctr_enc_k256_w12(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 12 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 13 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -2763,6 +2773,7 @@ aes_gen_aesni_ctr_enc_k256_w12:
     jae .Laes_gen_aesni_ctr_enc_k256_w12_loop
 .Laes_gen_aesni_ctr_enc_k256_w12_done:
     movdqu %xmm12, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -2782,7 +2793,7 @@ aes_gen_aesni_ctr_enc_k256_w12:
     ret
     .size aes_gen_aesni_ctr_enc_k256_w12, .-aes_gen_aesni_ctr_enc_k256_w12
 
-# void aes_gen_aesni_ctr_enc_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ctr_enc_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 9 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -3087,6 +3098,7 @@ aes_gen_aesni_ctr_enc_k256_w8:
     jae .Laes_gen_aesni_ctr_enc_k256_w8_loop
 .Laes_gen_aesni_ctr_enc_k256_w8_done:
     movdqu %xmm8, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -3106,7 +3118,7 @@ aes_gen_aesni_ctr_enc_k256_w8:
     ret
     .size aes_gen_aesni_ctr_enc_k256_w8, .-aes_gen_aesni_ctr_enc_k256_w8
 
-# void aes_gen_aesni_ctr_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ctr_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -3299,6 +3311,7 @@ aes_gen_aesni_ctr_enc_k256_w4:
     jae .Laes_gen_aesni_ctr_enc_k256_w4_loop
 .Laes_gen_aesni_ctr_enc_k256_w4_done:
     movdqu %xmm4, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -3318,7 +3331,7 @@ aes_gen_aesni_ctr_enc_k256_w4:
     ret
     .size aes_gen_aesni_ctr_enc_k256_w4, .-aes_gen_aesni_ctr_enc_k256_w4
 
-# void aes_gen_aesni_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -3455,6 +3468,7 @@ aes_gen_aesni_ctr_enc_k256_w2:
     jae .Laes_gen_aesni_ctr_enc_k256_w2_loop
 .Laes_gen_aesni_ctr_enc_k256_w2_done:
     movdqu %xmm2, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -3474,7 +3488,7 @@ aes_gen_aesni_ctr_enc_k256_w2:
     ret
     .size aes_gen_aesni_ctr_enc_k256_w2, .-aes_gen_aesni_ctr_enc_k256_w2
 
-# void aes_gen_aesni_ctr_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ctr_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 2 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -3572,6 +3586,7 @@ aes_gen_aesni_ctr_enc_k256_w1:
     jae .Laes_gen_aesni_ctr_enc_k256_w1_loop
 .Laes_gen_aesni_ctr_enc_k256_w1_done:
     movdqu %xmm1, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2

@@ -5,7 +5,7 @@
 
     .text
 
-# void aes_gen_aesni_ecb_enc_k128_w12(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ecb_enc_k128_w12(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 12 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 8 reloaded per group.
 # iv: unused (may be NULL).
@@ -211,6 +211,7 @@ aes_gen_aesni_ecb_enc_k128_w12:
     cmp $12, %r8
     jae .Laes_gen_aesni_ecb_enc_k128_w12_loop
 .Laes_gen_aesni_ecb_enc_k128_w12_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -230,7 +231,7 @@ aes_gen_aesni_ecb_enc_k128_w12:
     ret
     .size aes_gen_aesni_ecb_enc_k128_w12, .-aes_gen_aesni_ecb_enc_k128_w12
 
-# void aes_gen_aesni_ecb_enc_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ecb_enc_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 4 reloaded per group.
 # iv: unused (may be NULL).
@@ -384,6 +385,7 @@ aes_gen_aesni_ecb_enc_k128_w8:
     cmp $8, %r8
     jae .Laes_gen_aesni_ecb_enc_k128_w8_loop
 .Laes_gen_aesni_ecb_enc_k128_w8_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -403,7 +405,7 @@ aes_gen_aesni_ecb_enc_k128_w8:
     ret
     .size aes_gen_aesni_ecb_enc_k128_w8, .-aes_gen_aesni_ecb_enc_k128_w8
 
-# void aes_gen_aesni_ecb_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ecb_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -505,6 +507,7 @@ aes_gen_aesni_ecb_enc_k128_w4:
     cmp $4, %r8
     jae .Laes_gen_aesni_ecb_enc_k128_w4_loop
 .Laes_gen_aesni_ecb_enc_k128_w4_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -524,7 +527,7 @@ aes_gen_aesni_ecb_enc_k128_w4:
     ret
     .size aes_gen_aesni_ecb_enc_k128_w4, .-aes_gen_aesni_ecb_enc_k128_w4
 
-# void aes_gen_aesni_ecb_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ecb_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -598,6 +601,7 @@ aes_gen_aesni_ecb_enc_k128_w2:
     cmp $2, %r8
     jae .Laes_gen_aesni_ecb_enc_k128_w2_loop
 .Laes_gen_aesni_ecb_enc_k128_w2_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -615,7 +619,7 @@ aes_gen_aesni_ecb_enc_k128_w2:
     ret
     .size aes_gen_aesni_ecb_enc_k128_w2, .-aes_gen_aesni_ecb_enc_k128_w2
 
-# void aes_gen_aesni_ecb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ecb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -675,6 +679,7 @@ aes_gen_aesni_ecb_enc_k128_w1:
     cmp $1, %r8
     jae .Laes_gen_aesni_ecb_enc_k128_w1_loop
 .Laes_gen_aesni_ecb_enc_k128_w1_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -691,7 +696,7 @@ aes_gen_aesni_ecb_enc_k128_w1:
     ret
     .size aes_gen_aesni_ecb_enc_k128_w1, .-aes_gen_aesni_ecb_enc_k128_w1
 
-# void aes_gen_aesni_ecb_enc_k192_w12(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ecb_enc_k192_w12(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 12 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 10 reloaded per group.
 # iv: unused (may be NULL).
@@ -923,6 +928,7 @@ aes_gen_aesni_ecb_enc_k192_w12:
     cmp $12, %r8
     jae .Laes_gen_aesni_ecb_enc_k192_w12_loop
 .Laes_gen_aesni_ecb_enc_k192_w12_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -942,7 +948,7 @@ aes_gen_aesni_ecb_enc_k192_w12:
     ret
     .size aes_gen_aesni_ecb_enc_k192_w12, .-aes_gen_aesni_ecb_enc_k192_w12
 
-# void aes_gen_aesni_ecb_enc_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ecb_enc_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 6 reloaded per group.
 # iv: unused (may be NULL).
@@ -1114,6 +1120,7 @@ aes_gen_aesni_ecb_enc_k192_w8:
     cmp $8, %r8
     jae .Laes_gen_aesni_ecb_enc_k192_w8_loop
 .Laes_gen_aesni_ecb_enc_k192_w8_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1133,7 +1140,7 @@ aes_gen_aesni_ecb_enc_k192_w8:
     ret
     .size aes_gen_aesni_ecb_enc_k192_w8, .-aes_gen_aesni_ecb_enc_k192_w8
 
-# void aes_gen_aesni_ecb_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ecb_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 2 reloaded per group.
 # iv: unused (may be NULL).
@@ -1245,6 +1252,7 @@ aes_gen_aesni_ecb_enc_k192_w4:
     cmp $4, %r8
     jae .Laes_gen_aesni_ecb_enc_k192_w4_loop
 .Laes_gen_aesni_ecb_enc_k192_w4_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1264,7 +1272,7 @@ aes_gen_aesni_ecb_enc_k192_w4:
     ret
     .size aes_gen_aesni_ecb_enc_k192_w4, .-aes_gen_aesni_ecb_enc_k192_w4
 
-# void aes_gen_aesni_ecb_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ecb_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -1346,6 +1354,7 @@ aes_gen_aesni_ecb_enc_k192_w2:
     cmp $2, %r8
     jae .Laes_gen_aesni_ecb_enc_k192_w2_loop
 .Laes_gen_aesni_ecb_enc_k192_w2_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1365,7 +1374,7 @@ aes_gen_aesni_ecb_enc_k192_w2:
     ret
     .size aes_gen_aesni_ecb_enc_k192_w2, .-aes_gen_aesni_ecb_enc_k192_w2
 
-# void aes_gen_aesni_ecb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ecb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -1431,6 +1440,7 @@ aes_gen_aesni_ecb_enc_k192_w1:
     cmp $1, %r8
     jae .Laes_gen_aesni_ecb_enc_k192_w1_loop
 .Laes_gen_aesni_ecb_enc_k192_w1_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1449,7 +1459,7 @@ aes_gen_aesni_ecb_enc_k192_w1:
     ret
     .size aes_gen_aesni_ecb_enc_k192_w1, .-aes_gen_aesni_ecb_enc_k192_w1
 
-# void aes_gen_aesni_ecb_enc_k256_w12(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ecb_enc_k256_w12(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 12 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 12 reloaded per group.
 # iv: unused (may be NULL).
@@ -1707,6 +1717,7 @@ aes_gen_aesni_ecb_enc_k256_w12:
     cmp $12, %r8
     jae .Laes_gen_aesni_ecb_enc_k256_w12_loop
 .Laes_gen_aesni_ecb_enc_k256_w12_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1726,7 +1737,7 @@ aes_gen_aesni_ecb_enc_k256_w12:
     ret
     .size aes_gen_aesni_ecb_enc_k256_w12, .-aes_gen_aesni_ecb_enc_k256_w12
 
-# void aes_gen_aesni_ecb_enc_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ecb_enc_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 8 reloaded per group.
 # iv: unused (may be NULL).
@@ -1916,6 +1927,7 @@ aes_gen_aesni_ecb_enc_k256_w8:
     cmp $8, %r8
     jae .Laes_gen_aesni_ecb_enc_k256_w8_loop
 .Laes_gen_aesni_ecb_enc_k256_w8_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1935,7 +1947,7 @@ aes_gen_aesni_ecb_enc_k256_w8:
     ret
     .size aes_gen_aesni_ecb_enc_k256_w8, .-aes_gen_aesni_ecb_enc_k256_w8
 
-# void aes_gen_aesni_ecb_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ecb_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 4 reloaded per group.
 # iv: unused (may be NULL).
@@ -2057,6 +2069,7 @@ aes_gen_aesni_ecb_enc_k256_w4:
     cmp $4, %r8
     jae .Laes_gen_aesni_ecb_enc_k256_w4_loop
 .Laes_gen_aesni_ecb_enc_k256_w4_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -2076,7 +2089,7 @@ aes_gen_aesni_ecb_enc_k256_w4:
     ret
     .size aes_gen_aesni_ecb_enc_k256_w4, .-aes_gen_aesni_ecb_enc_k256_w4
 
-# void aes_gen_aesni_ecb_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ecb_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 2 reloaded per group.
 # iv: unused (may be NULL).
@@ -2164,6 +2177,7 @@ aes_gen_aesni_ecb_enc_k256_w2:
     cmp $2, %r8
     jae .Laes_gen_aesni_ecb_enc_k256_w2_loop
 .Laes_gen_aesni_ecb_enc_k256_w2_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -2183,7 +2197,7 @@ aes_gen_aesni_ecb_enc_k256_w2:
     ret
     .size aes_gen_aesni_ecb_enc_k256_w2, .-aes_gen_aesni_ecb_enc_k256_w2
 
-# void aes_gen_aesni_ecb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ecb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: unused (may be NULL).
@@ -2254,6 +2268,7 @@ aes_gen_aesni_ecb_enc_k256_w1:
     cmp $1, %r8
     jae .Laes_gen_aesni_ecb_enc_k256_w1_loop
 .Laes_gen_aesni_ecb_enc_k256_w1_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2

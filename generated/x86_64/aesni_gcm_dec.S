@@ -42,7 +42,7 @@
 
     .text
 
-# void aes_gen_aesni_gcm_dec_k128_w6(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_gcm_dec_k128_w6(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 6 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 10 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -741,6 +741,7 @@ aes_gen_aesni_gcm_dec_k128_w6:
 .Laes_gen_aesni_gcm_dec_k128_w6_tag_done:
     movdqu %xmm10, (%rdx)
 .Laes_gen_aesni_gcm_dec_k128_w6_tail_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -760,7 +761,7 @@ aes_gen_aesni_gcm_dec_k128_w6:
     ret
     .size aes_gen_aesni_gcm_dec_k128_w6, .-aes_gen_aesni_gcm_dec_k128_w6
 
-# void aes_gen_aesni_gcm_dec_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_gcm_dec_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 8 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -1248,6 +1249,7 @@ aes_gen_aesni_gcm_dec_k128_w4:
 .Laes_gen_aesni_gcm_dec_k128_w4_tag_done:
     movdqu %xmm8, (%rdx)
 .Laes_gen_aesni_gcm_dec_k128_w4_tail_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1267,7 +1269,7 @@ aes_gen_aesni_gcm_dec_k128_w4:
     ret
     .size aes_gen_aesni_gcm_dec_k128_w4, .-aes_gen_aesni_gcm_dec_k128_w4
 
-# void aes_gen_aesni_gcm_dec_k128_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_gcm_dec_k128_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 6 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -1608,6 +1610,7 @@ aes_gen_aesni_gcm_dec_k128_w2:
 .Laes_gen_aesni_gcm_dec_k128_w2_tag_done:
     movdqu %xmm6, (%rdx)
 .Laes_gen_aesni_gcm_dec_k128_w2_tail_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1627,7 +1630,7 @@ aes_gen_aesni_gcm_dec_k128_w2:
     ret
     .size aes_gen_aesni_gcm_dec_k128_w2, .-aes_gen_aesni_gcm_dec_k128_w2
 
-# void aes_gen_aesni_gcm_dec_k128_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_gcm_dec_k128_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 5 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -1890,6 +1893,7 @@ aes_gen_aesni_gcm_dec_k128_w1:
 .Laes_gen_aesni_gcm_dec_k128_w1_tag_done:
     movdqu %xmm5, (%rdx)
 .Laes_gen_aesni_gcm_dec_k128_w1_tail_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1909,7 +1913,7 @@ aes_gen_aesni_gcm_dec_k128_w1:
     ret
     .size aes_gen_aesni_gcm_dec_k128_w1, .-aes_gen_aesni_gcm_dec_k128_w1
 
-# void aes_gen_aesni_gcm_dec_k192_w6(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_gcm_dec_k192_w6(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 6 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 12 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -2650,6 +2654,7 @@ aes_gen_aesni_gcm_dec_k192_w6:
 .Laes_gen_aesni_gcm_dec_k192_w6_tag_done:
     movdqu %xmm10, (%rdx)
 .Laes_gen_aesni_gcm_dec_k192_w6_tail_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -2669,7 +2674,7 @@ aes_gen_aesni_gcm_dec_k192_w6:
     ret
     .size aes_gen_aesni_gcm_dec_k192_w6, .-aes_gen_aesni_gcm_dec_k192_w6
 
-# void aes_gen_aesni_gcm_dec_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_gcm_dec_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 10 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -3185,6 +3190,7 @@ aes_gen_aesni_gcm_dec_k192_w4:
 .Laes_gen_aesni_gcm_dec_k192_w4_tag_done:
     movdqu %xmm8, (%rdx)
 .Laes_gen_aesni_gcm_dec_k192_w4_tail_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -3204,7 +3210,7 @@ aes_gen_aesni_gcm_dec_k192_w4:
     ret
     .size aes_gen_aesni_gcm_dec_k192_w4, .-aes_gen_aesni_gcm_dec_k192_w4
 
-# void aes_gen_aesni_gcm_dec_k192_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_gcm_dec_k192_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 8 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -3563,6 +3569,7 @@ aes_gen_aesni_gcm_dec_k192_w2:
 .Laes_gen_aesni_gcm_dec_k192_w2_tag_done:
     movdqu %xmm6, (%rdx)
 .Laes_gen_aesni_gcm_dec_k192_w2_tail_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -3582,7 +3589,7 @@ aes_gen_aesni_gcm_dec_k192_w2:
     ret
     .size aes_gen_aesni_gcm_dec_k192_w2, .-aes_gen_aesni_gcm_dec_k192_w2
 
-# void aes_gen_aesni_gcm_dec_k192_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_gcm_dec_k192_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 7 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -3857,6 +3864,7 @@ aes_gen_aesni_gcm_dec_k192_w1:
 .Laes_gen_aesni_gcm_dec_k192_w1_tag_done:
     movdqu %xmm5, (%rdx)
 .Laes_gen_aesni_gcm_dec_k192_w1_tail_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -3876,7 +3884,7 @@ aes_gen_aesni_gcm_dec_k192_w1:
     ret
     .size aes_gen_aesni_gcm_dec_k192_w1, .-aes_gen_aesni_gcm_dec_k192_w1
 
-# void aes_gen_aesni_gcm_dec_k256_w6(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_gcm_dec_k256_w6(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 6 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 14 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -4659,6 +4667,7 @@ aes_gen_aesni_gcm_dec_k256_w6:
 .Laes_gen_aesni_gcm_dec_k256_w6_tag_done:
     movdqu %xmm10, (%rdx)
 .Laes_gen_aesni_gcm_dec_k256_w6_tail_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -4678,7 +4687,7 @@ aes_gen_aesni_gcm_dec_k256_w6:
     ret
     .size aes_gen_aesni_gcm_dec_k256_w6, .-aes_gen_aesni_gcm_dec_k256_w6
 
-# void aes_gen_aesni_gcm_dec_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_gcm_dec_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 12 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -5222,6 +5231,7 @@ aes_gen_aesni_gcm_dec_k256_w4:
 .Laes_gen_aesni_gcm_dec_k256_w4_tag_done:
     movdqu %xmm8, (%rdx)
 .Laes_gen_aesni_gcm_dec_k256_w4_tail_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -5241,7 +5251,7 @@ aes_gen_aesni_gcm_dec_k256_w4:
     ret
     .size aes_gen_aesni_gcm_dec_k256_w4, .-aes_gen_aesni_gcm_dec_k256_w4
 
-# void aes_gen_aesni_gcm_dec_k256_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_gcm_dec_k256_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 10 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -5618,6 +5628,7 @@ aes_gen_aesni_gcm_dec_k256_w2:
 .Laes_gen_aesni_gcm_dec_k256_w2_tag_done:
     movdqu %xmm6, (%rdx)
 .Laes_gen_aesni_gcm_dec_k256_w2_tail_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -5637,7 +5648,7 @@ aes_gen_aesni_gcm_dec_k256_w2:
     ret
     .size aes_gen_aesni_gcm_dec_k256_w2, .-aes_gen_aesni_gcm_dec_k256_w2
 
-# void aes_gen_aesni_gcm_dec_k256_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_gcm_dec_k256_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 9 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -5924,6 +5935,7 @@ aes_gen_aesni_gcm_dec_k256_w1:
 .Laes_gen_aesni_gcm_dec_k256_w1_tag_done:
     movdqu %xmm5, (%rdx)
 .Laes_gen_aesni_gcm_dec_k256_w1_tail_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2

@@ -42,7 +42,7 @@
 
     .text
 
-# void aes_gen_aesni_gcm_enc_k128_w6(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_gcm_enc_k128_w6(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 6 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 10 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -988,6 +988,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
 .Laes_gen_aesni_gcm_enc_k128_w6_tag_done:
     movdqu %xmm10, (%rdx)
 .Laes_gen_aesni_gcm_enc_k128_w6_tail_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1007,7 +1008,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     ret
     .size aes_gen_aesni_gcm_enc_k128_w6, .-aes_gen_aesni_gcm_enc_k128_w6
 
-# void aes_gen_aesni_gcm_enc_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_gcm_enc_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 8 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -1670,6 +1671,7 @@ aes_gen_aesni_gcm_enc_k128_w4:
 .Laes_gen_aesni_gcm_enc_k128_w4_tag_done:
     movdqu %xmm8, (%rdx)
 .Laes_gen_aesni_gcm_enc_k128_w4_tail_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1689,7 +1691,7 @@ aes_gen_aesni_gcm_enc_k128_w4:
     ret
     .size aes_gen_aesni_gcm_enc_k128_w4, .-aes_gen_aesni_gcm_enc_k128_w4
 
-# void aes_gen_aesni_gcm_enc_k128_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_gcm_enc_k128_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 6 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -2135,6 +2137,7 @@ aes_gen_aesni_gcm_enc_k128_w2:
 .Laes_gen_aesni_gcm_enc_k128_w2_tag_done:
     movdqu %xmm6, (%rdx)
 .Laes_gen_aesni_gcm_enc_k128_w2_tail_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -2154,7 +2157,7 @@ aes_gen_aesni_gcm_enc_k128_w2:
     ret
     .size aes_gen_aesni_gcm_enc_k128_w2, .-aes_gen_aesni_gcm_enc_k128_w2
 
-# void aes_gen_aesni_gcm_enc_k128_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_gcm_enc_k128_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 5 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -2487,6 +2490,7 @@ aes_gen_aesni_gcm_enc_k128_w1:
 .Laes_gen_aesni_gcm_enc_k128_w1_tag_done:
     movdqu %xmm5, (%rdx)
 .Laes_gen_aesni_gcm_enc_k128_w1_tail_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -2506,7 +2510,7 @@ aes_gen_aesni_gcm_enc_k128_w1:
     ret
     .size aes_gen_aesni_gcm_enc_k128_w1, .-aes_gen_aesni_gcm_enc_k128_w1
 
-# void aes_gen_aesni_gcm_enc_k192_w6(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_gcm_enc_k192_w6(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 6 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 12 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -3508,6 +3512,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
 .Laes_gen_aesni_gcm_enc_k192_w6_tag_done:
     movdqu %xmm10, (%rdx)
 .Laes_gen_aesni_gcm_enc_k192_w6_tail_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -3527,7 +3532,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     ret
     .size aes_gen_aesni_gcm_enc_k192_w6, .-aes_gen_aesni_gcm_enc_k192_w6
 
-# void aes_gen_aesni_gcm_enc_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_gcm_enc_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 10 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -4228,6 +4233,7 @@ aes_gen_aesni_gcm_enc_k192_w4:
 .Laes_gen_aesni_gcm_enc_k192_w4_tag_done:
     movdqu %xmm8, (%rdx)
 .Laes_gen_aesni_gcm_enc_k192_w4_tail_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -4247,7 +4253,7 @@ aes_gen_aesni_gcm_enc_k192_w4:
     ret
     .size aes_gen_aesni_gcm_enc_k192_w4, .-aes_gen_aesni_gcm_enc_k192_w4
 
-# void aes_gen_aesni_gcm_enc_k192_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_gcm_enc_k192_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 8 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -4717,6 +4723,7 @@ aes_gen_aesni_gcm_enc_k192_w2:
 .Laes_gen_aesni_gcm_enc_k192_w2_tag_done:
     movdqu %xmm6, (%rdx)
 .Laes_gen_aesni_gcm_enc_k192_w2_tail_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -4736,7 +4743,7 @@ aes_gen_aesni_gcm_enc_k192_w2:
     ret
     .size aes_gen_aesni_gcm_enc_k192_w2, .-aes_gen_aesni_gcm_enc_k192_w2
 
-# void aes_gen_aesni_gcm_enc_k192_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_gcm_enc_k192_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 7 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -5085,6 +5092,7 @@ aes_gen_aesni_gcm_enc_k192_w1:
 .Laes_gen_aesni_gcm_enc_k192_w1_tag_done:
     movdqu %xmm5, (%rdx)
 .Laes_gen_aesni_gcm_enc_k192_w1_tail_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -5104,7 +5112,7 @@ aes_gen_aesni_gcm_enc_k192_w1:
     ret
     .size aes_gen_aesni_gcm_enc_k192_w1, .-aes_gen_aesni_gcm_enc_k192_w1
 
-# void aes_gen_aesni_gcm_enc_k256_w6(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_gcm_enc_k256_w6(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 6 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 14 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -6162,6 +6170,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
 .Laes_gen_aesni_gcm_enc_k256_w6_tag_done:
     movdqu %xmm10, (%rdx)
 .Laes_gen_aesni_gcm_enc_k256_w6_tail_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -6181,7 +6190,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     ret
     .size aes_gen_aesni_gcm_enc_k256_w6, .-aes_gen_aesni_gcm_enc_k256_w6
 
-# void aes_gen_aesni_gcm_enc_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_gcm_enc_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 12 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -6920,6 +6929,7 @@ aes_gen_aesni_gcm_enc_k256_w4:
 .Laes_gen_aesni_gcm_enc_k256_w4_tag_done:
     movdqu %xmm8, (%rdx)
 .Laes_gen_aesni_gcm_enc_k256_w4_tail_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -6939,7 +6949,7 @@ aes_gen_aesni_gcm_enc_k256_w4:
     ret
     .size aes_gen_aesni_gcm_enc_k256_w4, .-aes_gen_aesni_gcm_enc_k256_w4
 
-# void aes_gen_aesni_gcm_enc_k256_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_gcm_enc_k256_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 10 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -7433,6 +7443,7 @@ aes_gen_aesni_gcm_enc_k256_w2:
 .Laes_gen_aesni_gcm_enc_k256_w2_tag_done:
     movdqu %xmm6, (%rdx)
 .Laes_gen_aesni_gcm_enc_k256_w2_tail_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -7452,7 +7463,7 @@ aes_gen_aesni_gcm_enc_k256_w2:
     ret
     .size aes_gen_aesni_gcm_enc_k256_w2, .-aes_gen_aesni_gcm_enc_k256_w2
 
-# void aes_gen_aesni_gcm_enc_k256_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_aesni_gcm_enc_k256_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 9 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -7817,6 +7828,7 @@ aes_gen_aesni_gcm_enc_k256_w1:
 .Laes_gen_aesni_gcm_enc_k256_w1_tag_done:
     movdqu %xmm5, (%rdx)
 .Laes_gen_aesni_gcm_enc_k256_w1_tail_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2

@@ -5,7 +5,7 @@
 
     .text
 
-# void aes_gen_aesni_key_setup_k128(const uint8_t *key, uint8_t *ks);
+# int aes_gen_aesni_key_setup_k128(const uint8_t *key, uint8_t *ks);
 # AES-128 key setup (10 rounds), AES-NI: the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 16 bytes, any alignment.
 # Requires: AESNI, SSE2.
 # Register map:
@@ -141,7 +141,7 @@ aes_gen_aesni_key_setup_k128:
     ret
     .size aes_gen_aesni_key_setup_k128, .-aes_gen_aesni_key_setup_k128
 
-# void aes_gen_aesni_key_setup_k192(const uint8_t *key, uint8_t *ks);
+# int aes_gen_aesni_key_setup_k192(const uint8_t *key, uint8_t *ks);
 # AES-192 key setup (12 rounds), AES-NI: the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 24 bytes, any alignment.
 # Requires: AESNI, SSE2.
 # Register map:
@@ -319,7 +319,7 @@ aes_gen_aesni_key_setup_k192:
     ret
     .size aes_gen_aesni_key_setup_k192, .-aes_gen_aesni_key_setup_k192
 
-# void aes_gen_aesni_key_setup_k256(const uint8_t *key, uint8_t *ks);
+# int aes_gen_aesni_key_setup_k256(const uint8_t *key, uint8_t *ks);
 # AES-256 key setup (14 rounds), AES-NI: the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 32 bytes, any alignment.
 # Requires: AESNI, SSE2.
 # Register map:
@@ -481,7 +481,7 @@ aes_gen_aesni_key_setup_k256:
     ret
     .size aes_gen_aesni_key_setup_k256, .-aes_gen_aesni_key_setup_k256
 
-# void aes_gen_avx512_key_setup_k128(const uint8_t *key, uint8_t *ks);
+# int aes_gen_avx512_key_setup_k128(const uint8_t *key, uint8_t *ks);
 # AES-128 key setup (10 rounds), AES-NI, AVX-512F and AVX-512VL: the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 16 bytes, any alignment.
 # Requires: AESNI, AVX, AVX512F, AVX512VL.
 # Register map:
@@ -602,7 +602,7 @@ aes_gen_avx512_key_setup_k128:
     ret
     .size aes_gen_avx512_key_setup_k128, .-aes_gen_avx512_key_setup_k128
 
-# void aes_gen_avx512_key_setup_k192(const uint8_t *key, uint8_t *ks);
+# int aes_gen_avx512_key_setup_k192(const uint8_t *key, uint8_t *ks);
 # AES-192 key setup (12 rounds), AES-NI, AVX-512F and AVX-512VL: the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 24 bytes, any alignment.
 # Requires: AESNI, AVX, AVX512F, AVX512VL.
 # Register map:
@@ -764,7 +764,7 @@ aes_gen_avx512_key_setup_k192:
     ret
     .size aes_gen_avx512_key_setup_k192, .-aes_gen_avx512_key_setup_k192
 
-# void aes_gen_avx512_key_setup_k256(const uint8_t *key, uint8_t *ks);
+# int aes_gen_avx512_key_setup_k256(const uint8_t *key, uint8_t *ks);
 # AES-256 key setup (14 rounds), AES-NI, AVX-512F and AVX-512VL: the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 32 bytes, any alignment.
 # Requires: AESNI, AVX, AVX512F, AVX512VL.
 # Register map:

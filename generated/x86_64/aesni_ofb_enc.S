@@ -5,7 +5,7 @@
 
     .text
 
-# void aes_gen_aesni_ofb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ofb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # OFB encryption and decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -71,6 +71,7 @@ aes_gen_aesni_ofb_enc_k128_w1:
 .Laes_gen_aesni_ofb_enc_k128_w1_done:
     pxor %xmm2, %xmm0
     movdqu %xmm0, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -87,7 +88,7 @@ aes_gen_aesni_ofb_enc_k128_w1:
     ret
     .size aes_gen_aesni_ofb_enc_k128_w1, .-aes_gen_aesni_ofb_enc_k128_w1
 
-# void aes_gen_aesni_ofb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ofb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # OFB encryption and decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -159,6 +160,7 @@ aes_gen_aesni_ofb_enc_k192_w1:
 .Laes_gen_aesni_ofb_enc_k192_w1_done:
     pxor %xmm2, %xmm0
     movdqu %xmm0, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -177,7 +179,7 @@ aes_gen_aesni_ofb_enc_k192_w1:
     ret
     .size aes_gen_aesni_ofb_enc_k192_w1, .-aes_gen_aesni_ofb_enc_k192_w1
 
-# void aes_gen_aesni_ofb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_ofb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # OFB encryption and decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the chaining value, updated for the next call.
@@ -254,6 +256,7 @@ aes_gen_aesni_ofb_enc_k256_w1:
 .Laes_gen_aesni_ofb_enc_k256_w1_done:
     pxor %xmm2, %xmm0
     movdqu %xmm0, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2

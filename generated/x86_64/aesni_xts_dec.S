@@ -11,7 +11,7 @@
 
     .text
 
-# void aes_gen_aesni_xts_dec_k128_w6(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_xts_dec_k128_w6(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 6 blocks per iteration.
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 11 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
@@ -247,6 +247,7 @@ aes_gen_aesni_xts_dec_k128_w6:
     jae .Laes_gen_aesni_xts_dec_k128_w6_loop
 .Laes_gen_aesni_xts_dec_k128_w6_done:
     movdqu %xmm10, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -266,7 +267,7 @@ aes_gen_aesni_xts_dec_k128_w6:
     ret
     .size aes_gen_aesni_xts_dec_k128_w6, .-aes_gen_aesni_xts_dec_k128_w6
 
-# void aes_gen_aesni_xts_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_xts_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 7 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
@@ -432,6 +433,7 @@ aes_gen_aesni_xts_dec_k128_w4:
     jae .Laes_gen_aesni_xts_dec_k128_w4_loop
 .Laes_gen_aesni_xts_dec_k128_w4_done:
     movdqu %xmm8, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -451,7 +453,7 @@ aes_gen_aesni_xts_dec_k128_w4:
     ret
     .size aes_gen_aesni_xts_dec_k128_w4, .-aes_gen_aesni_xts_dec_k128_w4
 
-# void aes_gen_aesni_xts_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_xts_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
@@ -557,6 +559,7 @@ aes_gen_aesni_xts_dec_k128_w2:
     jae .Laes_gen_aesni_xts_dec_k128_w2_loop
 .Laes_gen_aesni_xts_dec_k128_w2_done:
     movdqu %xmm6, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -576,7 +579,7 @@ aes_gen_aesni_xts_dec_k128_w2:
     ret
     .size aes_gen_aesni_xts_dec_k128_w2, .-aes_gen_aesni_xts_dec_k128_w2
 
-# void aes_gen_aesni_xts_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_xts_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
@@ -651,6 +654,7 @@ aes_gen_aesni_xts_dec_k128_w1:
     jae .Laes_gen_aesni_xts_dec_k128_w1_loop
 .Laes_gen_aesni_xts_dec_k128_w1_done:
     movdqu %xmm5, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -670,7 +674,7 @@ aes_gen_aesni_xts_dec_k128_w1:
     ret
     .size aes_gen_aesni_xts_dec_k128_w1, .-aes_gen_aesni_xts_dec_k128_w1
 
-# void aes_gen_aesni_xts_dec_k192_w6(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_xts_dec_k192_w6(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 6 blocks per iteration.
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 13 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
@@ -920,6 +924,7 @@ aes_gen_aesni_xts_dec_k192_w6:
     jae .Laes_gen_aesni_xts_dec_k192_w6_loop
 .Laes_gen_aesni_xts_dec_k192_w6_done:
     movdqu %xmm10, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -939,7 +944,7 @@ aes_gen_aesni_xts_dec_k192_w6:
     ret
     .size aes_gen_aesni_xts_dec_k192_w6, .-aes_gen_aesni_xts_dec_k192_w6
 
-# void aes_gen_aesni_xts_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_xts_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 9 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
@@ -1115,6 +1120,7 @@ aes_gen_aesni_xts_dec_k192_w4:
     jae .Laes_gen_aesni_xts_dec_k192_w4_loop
 .Laes_gen_aesni_xts_dec_k192_w4_done:
     movdqu %xmm8, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1134,7 +1140,7 @@ aes_gen_aesni_xts_dec_k192_w4:
     ret
     .size aes_gen_aesni_xts_dec_k192_w4, .-aes_gen_aesni_xts_dec_k192_w4
 
-# void aes_gen_aesni_xts_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_xts_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
@@ -1246,6 +1252,7 @@ aes_gen_aesni_xts_dec_k192_w2:
     jae .Laes_gen_aesni_xts_dec_k192_w2_loop
 .Laes_gen_aesni_xts_dec_k192_w2_done:
     movdqu %xmm6, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1265,7 +1272,7 @@ aes_gen_aesni_xts_dec_k192_w2:
     ret
     .size aes_gen_aesni_xts_dec_k192_w2, .-aes_gen_aesni_xts_dec_k192_w2
 
-# void aes_gen_aesni_xts_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_xts_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
@@ -1344,6 +1351,7 @@ aes_gen_aesni_xts_dec_k192_w1:
     jae .Laes_gen_aesni_xts_dec_k192_w1_loop
 .Laes_gen_aesni_xts_dec_k192_w1_done:
     movdqu %xmm5, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1363,7 +1371,7 @@ aes_gen_aesni_xts_dec_k192_w1:
     ret
     .size aes_gen_aesni_xts_dec_k192_w1, .-aes_gen_aesni_xts_dec_k192_w1
 
-# void aes_gen_aesni_xts_dec_k256_w6(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_xts_dec_k256_w6(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 6 blocks per iteration.
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 15 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
@@ -1627,6 +1635,7 @@ aes_gen_aesni_xts_dec_k256_w6:
     jae .Laes_gen_aesni_xts_dec_k256_w6_loop
 .Laes_gen_aesni_xts_dec_k256_w6_done:
     movdqu %xmm10, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1646,7 +1655,7 @@ aes_gen_aesni_xts_dec_k256_w6:
     ret
     .size aes_gen_aesni_xts_dec_k256_w6, .-aes_gen_aesni_xts_dec_k256_w6
 
-# void aes_gen_aesni_xts_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_xts_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 11 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
@@ -1832,6 +1841,7 @@ aes_gen_aesni_xts_dec_k256_w4:
     jae .Laes_gen_aesni_xts_dec_k256_w4_loop
 .Laes_gen_aesni_xts_dec_k256_w4_done:
     movdqu %xmm8, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1851,7 +1861,7 @@ aes_gen_aesni_xts_dec_k256_w4:
     ret
     .size aes_gen_aesni_xts_dec_k256_w4, .-aes_gen_aesni_xts_dec_k256_w4
 
-# void aes_gen_aesni_xts_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_xts_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 7 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
@@ -1969,6 +1979,7 @@ aes_gen_aesni_xts_dec_k256_w2:
     jae .Laes_gen_aesni_xts_dec_k256_w2_loop
 .Laes_gen_aesni_xts_dec_k256_w2_done:
     movdqu %xmm6, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1988,7 +1999,7 @@ aes_gen_aesni_xts_dec_k256_w2:
     ret
     .size aes_gen_aesni_xts_dec_k256_w2, .-aes_gen_aesni_xts_dec_k256_w2
 
-# void aes_gen_aesni_xts_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_aesni_xts_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
@@ -2071,6 +2082,7 @@ aes_gen_aesni_xts_dec_k256_w1:
     jae .Laes_gen_aesni_xts_dec_k256_w1_loop
 .Laes_gen_aesni_xts_dec_k256_w1_done:
     movdqu %xmm5, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2

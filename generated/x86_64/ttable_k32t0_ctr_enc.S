@@ -6,7 +6,7 @@
     .text
     .hidden aes_gen_ttable_enc
 
-# void aes_gen_ttable_k32t0_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_ttable_k32t0_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 32-bit key loads, 1 index register.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -1013,7 +1013,7 @@ aes_gen_ttable_k32t0_ctr_enc_k128_w2:
     ret
     .size aes_gen_ttable_k32t0_ctr_enc_k128_w2, .-aes_gen_ttable_k32t0_ctr_enc_k128_w2
 
-# void aes_gen_ttable_k32t0_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_ttable_k32t0_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 32-bit key loads, 1 index register.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -1553,7 +1553,7 @@ aes_gen_ttable_k32t0_ctr_enc_k128_w1:
     ret
     .size aes_gen_ttable_k32t0_ctr_enc_k128_w1, .-aes_gen_ttable_k32t0_ctr_enc_k128_w1
 
-# void aes_gen_ttable_k32t0_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_ttable_k32t0_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 32-bit key loads, 1 index register.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -2736,7 +2736,7 @@ aes_gen_ttable_k32t0_ctr_enc_k192_w2:
     ret
     .size aes_gen_ttable_k32t0_ctr_enc_k192_w2, .-aes_gen_ttable_k32t0_ctr_enc_k192_w2
 
-# void aes_gen_ttable_k32t0_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_ttable_k32t0_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 32-bit key loads, 1 index register.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -3364,7 +3364,7 @@ aes_gen_ttable_k32t0_ctr_enc_k192_w1:
     ret
     .size aes_gen_ttable_k32t0_ctr_enc_k192_w1, .-aes_gen_ttable_k32t0_ctr_enc_k192_w1
 
-# void aes_gen_ttable_k32t0_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_ttable_k32t0_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 32-bit key loads, 1 index register.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -4723,7 +4723,7 @@ aes_gen_ttable_k32t0_ctr_enc_k256_w2:
     ret
     .size aes_gen_ttable_k32t0_ctr_enc_k256_w2, .-aes_gen_ttable_k32t0_ctr_enc_k256_w2
 
-# void aes_gen_ttable_k32t0_ctr_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_ttable_k32t0_ctr_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 32-bit key loads, 1 index register.
 # iv: the 128-bit big-endian counter, advanced by nblocks.

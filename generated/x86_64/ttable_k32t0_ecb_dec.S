@@ -6,7 +6,7 @@
     .text
     .hidden aes_gen_ttable_dec
 
-# void aes_gen_ttable_k32t0_ecb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_ttable_k32t0_ecb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 32-bit key loads, 1 index register.
 # iv: unused (may be NULL).
@@ -983,7 +983,7 @@ aes_gen_ttable_k32t0_ecb_dec_k128_w2:
     ret
     .size aes_gen_ttable_k32t0_ecb_dec_k128_w2, .-aes_gen_ttable_k32t0_ecb_dec_k128_w2
 
-# void aes_gen_ttable_k32t0_ecb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_ttable_k32t0_ecb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 32-bit key loads, 1 index register.
 # iv: unused (may be NULL).
@@ -1509,7 +1509,7 @@ aes_gen_ttable_k32t0_ecb_dec_k128_w1:
     ret
     .size aes_gen_ttable_k32t0_ecb_dec_k128_w1, .-aes_gen_ttable_k32t0_ecb_dec_k128_w1
 
-# void aes_gen_ttable_k32t0_ecb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_ttable_k32t0_ecb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 32-bit key loads, 1 index register.
 # iv: unused (may be NULL).
@@ -2662,7 +2662,7 @@ aes_gen_ttable_k32t0_ecb_dec_k192_w2:
     ret
     .size aes_gen_ttable_k32t0_ecb_dec_k192_w2, .-aes_gen_ttable_k32t0_ecb_dec_k192_w2
 
-# void aes_gen_ttable_k32t0_ecb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_ttable_k32t0_ecb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 32-bit key loads, 1 index register.
 # iv: unused (may be NULL).
@@ -3276,7 +3276,7 @@ aes_gen_ttable_k32t0_ecb_dec_k192_w1:
     ret
     .size aes_gen_ttable_k32t0_ecb_dec_k192_w1, .-aes_gen_ttable_k32t0_ecb_dec_k192_w1
 
-# void aes_gen_ttable_k32t0_ecb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_ttable_k32t0_ecb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 32-bit key loads, 1 index register.
 # iv: unused (may be NULL).
@@ -4605,7 +4605,7 @@ aes_gen_ttable_k32t0_ecb_dec_k256_w2:
     ret
     .size aes_gen_ttable_k32t0_ecb_dec_k256_w2, .-aes_gen_ttable_k32t0_ecb_dec_k256_w2
 
-# void aes_gen_ttable_k32t0_ecb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_ttable_k32t0_ecb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 32-bit key loads, 1 index register.
 # iv: unused (may be NULL).

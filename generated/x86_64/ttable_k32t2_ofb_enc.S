@@ -6,7 +6,7 @@
     .text
     .hidden aes_gen_ttable_enc
 
-# void aes_gen_ttable_k32t2_ofb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_ttable_k32t2_ofb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # OFB encryption and decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 32-bit key loads, 3 index registers.
 # iv: the chaining value, updated for the next call.
@@ -540,7 +540,7 @@ aes_gen_ttable_k32t2_ofb_enc_k128_w1:
     ret
     .size aes_gen_ttable_k32t2_ofb_enc_k128_w1, .-aes_gen_ttable_k32t2_ofb_enc_k128_w1
 
-# void aes_gen_ttable_k32t2_ofb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_ttable_k32t2_ofb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # OFB encryption and decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 32-bit key loads, 3 index registers.
 # iv: the chaining value, updated for the next call.
@@ -1162,7 +1162,7 @@ aes_gen_ttable_k32t2_ofb_enc_k192_w1:
     ret
     .size aes_gen_ttable_k32t2_ofb_enc_k192_w1, .-aes_gen_ttable_k32t2_ofb_enc_k192_w1
 
-# void aes_gen_ttable_k32t2_ofb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_ttable_k32t2_ofb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # OFB encryption and decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 32-bit key loads, 3 index registers.
 # iv: the chaining value, updated for the next call.

@@ -6,7 +6,7 @@
     .text
     .hidden aes_gen_ttable_enc
 
-# void aes_gen_ttable_k64t0_cfb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_ttable_k64t0_cfb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 64-bit key loads, 1 index register.
 # iv: the chaining value, updated for the next call.
@@ -1052,7 +1052,7 @@ aes_gen_ttable_k64t0_cfb_dec_k128_w2:
     ret
     .size aes_gen_ttable_k64t0_cfb_dec_k128_w2, .-aes_gen_ttable_k64t0_cfb_dec_k128_w2
 
-# void aes_gen_ttable_k64t0_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_ttable_k64t0_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 64-bit key loads, 1 index register.
 # iv: the chaining value, updated for the next call.
@@ -1614,7 +1614,7 @@ aes_gen_ttable_k64t0_cfb_dec_k128_w1:
     ret
     .size aes_gen_ttable_k64t0_cfb_dec_k128_w1, .-aes_gen_ttable_k64t0_cfb_dec_k128_w1
 
-# void aes_gen_ttable_k64t0_cfb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_ttable_k64t0_cfb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 64-bit key loads, 1 index register.
 # iv: the chaining value, updated for the next call.
@@ -2844,7 +2844,7 @@ aes_gen_ttable_k64t0_cfb_dec_k192_w2:
     ret
     .size aes_gen_ttable_k64t0_cfb_dec_k192_w2, .-aes_gen_ttable_k64t0_cfb_dec_k192_w2
 
-# void aes_gen_ttable_k64t0_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_ttable_k64t0_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 64-bit key loads, 1 index register.
 # iv: the chaining value, updated for the next call.
@@ -3498,7 +3498,7 @@ aes_gen_ttable_k64t0_cfb_dec_k192_w1:
     ret
     .size aes_gen_ttable_k64t0_cfb_dec_k192_w1, .-aes_gen_ttable_k64t0_cfb_dec_k192_w1
 
-# void aes_gen_ttable_k64t0_cfb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_ttable_k64t0_cfb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration. NOT constant-time: table lookups indexed by key and data.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 64-bit key loads, 1 index register.
 # iv: the chaining value, updated for the next call.
@@ -4912,7 +4912,7 @@ aes_gen_ttable_k64t0_cfb_dec_k256_w2:
     ret
     .size aes_gen_ttable_k64t0_cfb_dec_k256_w2, .-aes_gen_ttable_k64t0_cfb_dec_k256_w2
 
-# void aes_gen_ttable_k64t0_cfb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_ttable_k64t0_cfb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration. NOT constant-time: table lookups indexed by key and data.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 64-bit key loads, 1 index register.
 # iv: the chaining value, updated for the next call.

@@ -5,7 +5,7 @@
 
     .text
 
-# void aes_gen_vaes256_cfb_dec_k128_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes256_cfb_dec_k128_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 16 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the chaining value, updated for the next call.
@@ -170,6 +170,7 @@ aes_gen_vaes256_cfb_dec_k128_w16:
     jae .Laes_gen_vaes256_cfb_dec_k128_w16_loop
 .Laes_gen_vaes256_cfb_dec_k128_w16_done:
     vextracti128 $1, %ymm8, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -190,7 +191,7 @@ aes_gen_vaes256_cfb_dec_k128_w16:
     ret
     .size aes_gen_vaes256_cfb_dec_k128_w16, .-aes_gen_vaes256_cfb_dec_k128_w16
 
-# void aes_gen_vaes256_cfb_dec_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes256_cfb_dec_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the chaining value, updated for the next call.
@@ -299,6 +300,7 @@ aes_gen_vaes256_cfb_dec_k128_w8:
     jae .Laes_gen_vaes256_cfb_dec_k128_w8_loop
 .Laes_gen_vaes256_cfb_dec_k128_w8_done:
     vextracti128 $1, %ymm4, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -319,7 +321,7 @@ aes_gen_vaes256_cfb_dec_k128_w8:
     ret
     .size aes_gen_vaes256_cfb_dec_k128_w8, .-aes_gen_vaes256_cfb_dec_k128_w8
 
-# void aes_gen_vaes256_cfb_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes256_cfb_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -399,6 +401,7 @@ aes_gen_vaes256_cfb_dec_k128_w4:
     jae .Laes_gen_vaes256_cfb_dec_k128_w4_loop
 .Laes_gen_vaes256_cfb_dec_k128_w4_done:
     vextracti128 $1, %ymm2, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -418,7 +421,7 @@ aes_gen_vaes256_cfb_dec_k128_w4:
     ret
     .size aes_gen_vaes256_cfb_dec_k128_w4, .-aes_gen_vaes256_cfb_dec_k128_w4
 
-# void aes_gen_vaes256_cfb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes256_cfb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -483,6 +486,7 @@ aes_gen_vaes256_cfb_dec_k128_w2:
     jae .Laes_gen_vaes256_cfb_dec_k128_w2_loop
 .Laes_gen_vaes256_cfb_dec_k128_w2_done:
     vextracti128 $1, %ymm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -501,9 +505,9 @@ aes_gen_vaes256_cfb_dec_k128_w2:
     ret
     .size aes_gen_vaes256_cfb_dec_k128_w2, .-aes_gen_vaes256_cfb_dec_k128_w2
 
-# void aes_gen_vaes256_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes256_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; each round reads its key from memory.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: AESNI, AVX.
@@ -511,51 +515,29 @@ aes_gen_vaes256_cfb_dec_k128_w2:
 #   %xmm0 block 0
 #   %xmm1 chaining value (IV, last ciphertext)
 #   %xmm2 temporary: data loads
-#   %xmm3 rk0
-#   %xmm13 rk1
-#   %xmm12 rk2
-#   %xmm11 rk3
-#   %xmm10 rk4
-#   %xmm9 rk5
-#   %xmm8 rk6
-#   %xmm7 rk7
-#   %xmm6 rk8
-#   %xmm5 rk9
-#   %xmm4 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_cfb_dec_k128_w1
     .type aes_gen_vaes256_cfb_dec_k128_w1, @function
     .p2align 5
 aes_gen_vaes256_cfb_dec_k128_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm3
-    vmovdqu 16(%rdi), %xmm13
-    vmovdqu 32(%rdi), %xmm12
-    vmovdqu 48(%rdi), %xmm11
-    vmovdqu 64(%rdi), %xmm10
-    vmovdqu 80(%rdi), %xmm9
-    vmovdqu 96(%rdi), %xmm8
-    vmovdqu 112(%rdi), %xmm7
-    vmovdqu 128(%rdi), %xmm6
-    vmovdqu 144(%rdi), %xmm5
-    vmovdqu 160(%rdi), %xmm4
     vmovdqu (%rsi), %xmm1
     cmp $1, %r8
     jb .Laes_gen_vaes256_cfb_dec_k128_w1_done
     .p2align 4
 .Laes_gen_vaes256_cfb_dec_k128_w1_loop:
     vmovdqa %xmm1, %xmm0
-    vpxor %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdc,0xc6         # vaesenc %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdd,0xc4         # vaesenclast %xmm4, %xmm0, %xmm0
+    vpxor 0(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x10    # vaesenc 16(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x20    # vaesenc 32(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x30    # vaesenc 48(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x40    # vaesenc 64(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x50    # vaesenc 80(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x60    # vaesenc 96(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x70    # vaesenc 112(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0x80,0x00,0x00,0x00 # vaesenc 128(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0x90,0x00,0x00,0x00 # vaesenc 144(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdd,0x87,0xa0,0x00,0x00,0x00 # vaesenclast 160(%rdi), %xmm0, %xmm0
     vmovdqu 0(%rcx), %xmm1
     vpxor %xmm1, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
@@ -566,25 +548,15 @@ aes_gen_vaes256_cfb_dec_k128_w1:
     jae .Laes_gen_vaes256_cfb_dec_k128_w1_loop
 .Laes_gen_vaes256_cfb_dec_k128_w1_done:
     vmovdqu %xmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
     vzeroupper
     ret
     .size aes_gen_vaes256_cfb_dec_k128_w1, .-aes_gen_vaes256_cfb_dec_k128_w1
 
-# void aes_gen_vaes256_cfb_dec_k192_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes256_cfb_dec_k192_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 16 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 7 reloaded per group.
 # iv: the chaining value, updated for the next call.
@@ -767,6 +739,7 @@ aes_gen_vaes256_cfb_dec_k192_w16:
     jae .Laes_gen_vaes256_cfb_dec_k192_w16_loop
 .Laes_gen_vaes256_cfb_dec_k192_w16_done:
     vextracti128 $1, %ymm8, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -787,7 +760,7 @@ aes_gen_vaes256_cfb_dec_k192_w16:
     ret
     .size aes_gen_vaes256_cfb_dec_k192_w16, .-aes_gen_vaes256_cfb_dec_k192_w16
 
-# void aes_gen_vaes256_cfb_dec_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes256_cfb_dec_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the chaining value, updated for the next call.
@@ -906,6 +879,7 @@ aes_gen_vaes256_cfb_dec_k192_w8:
     jae .Laes_gen_vaes256_cfb_dec_k192_w8_loop
 .Laes_gen_vaes256_cfb_dec_k192_w8_done:
     vextracti128 $1, %ymm4, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -926,7 +900,7 @@ aes_gen_vaes256_cfb_dec_k192_w8:
     ret
     .size aes_gen_vaes256_cfb_dec_k192_w8, .-aes_gen_vaes256_cfb_dec_k192_w8
 
-# void aes_gen_vaes256_cfb_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes256_cfb_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the chaining value, updated for the next call.
@@ -1013,6 +987,7 @@ aes_gen_vaes256_cfb_dec_k192_w4:
     jae .Laes_gen_vaes256_cfb_dec_k192_w4_loop
 .Laes_gen_vaes256_cfb_dec_k192_w4_done:
     vextracti128 $1, %ymm2, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1033,7 +1008,7 @@ aes_gen_vaes256_cfb_dec_k192_w4:
     ret
     .size aes_gen_vaes256_cfb_dec_k192_w4, .-aes_gen_vaes256_cfb_dec_k192_w4
 
-# void aes_gen_vaes256_cfb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes256_cfb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -1104,6 +1079,7 @@ aes_gen_vaes256_cfb_dec_k192_w2:
     jae .Laes_gen_vaes256_cfb_dec_k192_w2_loop
 .Laes_gen_vaes256_cfb_dec_k192_w2_done:
     vextracti128 $1, %ymm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1124,9 +1100,9 @@ aes_gen_vaes256_cfb_dec_k192_w2:
     ret
     .size aes_gen_vaes256_cfb_dec_k192_w2, .-aes_gen_vaes256_cfb_dec_k192_w2
 
-# void aes_gen_vaes256_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes256_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; each round reads its key from memory.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: AESNI, AVX.
@@ -1134,57 +1110,31 @@ aes_gen_vaes256_cfb_dec_k192_w2:
 #   %xmm0 block 0
 #   %xmm1 chaining value (IV, last ciphertext)
 #   %xmm2 temporary: data loads
-#   %xmm3 rk0
-#   %xmm15 rk1
-#   %xmm14 rk2
-#   %xmm13 rk3
-#   %xmm12 rk4
-#   %xmm11 rk5
-#   %xmm10 rk6
-#   %xmm9 rk7
-#   %xmm8 rk8
-#   %xmm7 rk9
-#   %xmm6 rk10
-#   %xmm5 rk11
-#   %xmm4 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_cfb_dec_k192_w1
     .type aes_gen_vaes256_cfb_dec_k192_w1, @function
     .p2align 5
 aes_gen_vaes256_cfb_dec_k192_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm3
-    vmovdqu 16(%rdi), %xmm15
-    vmovdqu 32(%rdi), %xmm14
-    vmovdqu 48(%rdi), %xmm13
-    vmovdqu 64(%rdi), %xmm12
-    vmovdqu 80(%rdi), %xmm11
-    vmovdqu 96(%rdi), %xmm10
-    vmovdqu 112(%rdi), %xmm9
-    vmovdqu 128(%rdi), %xmm8
-    vmovdqu 144(%rdi), %xmm7
-    vmovdqu 160(%rdi), %xmm6
-    vmovdqu 176(%rdi), %xmm5
-    vmovdqu 192(%rdi), %xmm4
     vmovdqu (%rsi), %xmm1
     cmp $1, %r8
     jb .Laes_gen_vaes256_cfb_dec_k192_w1_done
     .p2align 4
 .Laes_gen_vaes256_cfb_dec_k192_w1_loop:
     vmovdqa %xmm1, %xmm0
-    vpxor %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdc,0xc6         # vaesenc %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdd,0xc4         # vaesenclast %xmm4, %xmm0, %xmm0
+    vpxor 0(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x10    # vaesenc 16(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x20    # vaesenc 32(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x30    # vaesenc 48(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x40    # vaesenc 64(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x50    # vaesenc 80(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x60    # vaesenc 96(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x70    # vaesenc 112(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0x80,0x00,0x00,0x00 # vaesenc 128(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0x90,0x00,0x00,0x00 # vaesenc 144(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0xa0,0x00,0x00,0x00 # vaesenc 160(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0xb0,0x00,0x00,0x00 # vaesenc 176(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdd,0x87,0xc0,0x00,0x00,0x00 # vaesenclast 192(%rdi), %xmm0, %xmm0
     vmovdqu 0(%rcx), %xmm1
     vpxor %xmm1, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
@@ -1195,27 +1145,15 @@ aes_gen_vaes256_cfb_dec_k192_w1:
     jae .Laes_gen_vaes256_cfb_dec_k192_w1_loop
 .Laes_gen_vaes256_cfb_dec_k192_w1_done:
     vmovdqu %xmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
     vzeroupper
     ret
     .size aes_gen_vaes256_cfb_dec_k192_w1, .-aes_gen_vaes256_cfb_dec_k192_w1
 
-# void aes_gen_vaes256_cfb_dec_k256_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes256_cfb_dec_k256_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 16 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 9 reloaded per group.
 # iv: the chaining value, updated for the next call.
@@ -1416,6 +1354,7 @@ aes_gen_vaes256_cfb_dec_k256_w16:
     jae .Laes_gen_vaes256_cfb_dec_k256_w16_loop
 .Laes_gen_vaes256_cfb_dec_k256_w16_done:
     vextracti128 $1, %ymm8, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1436,7 +1375,7 @@ aes_gen_vaes256_cfb_dec_k256_w16:
     ret
     .size aes_gen_vaes256_cfb_dec_k256_w16, .-aes_gen_vaes256_cfb_dec_k256_w16
 
-# void aes_gen_vaes256_cfb_dec_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes256_cfb_dec_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the chaining value, updated for the next call.
@@ -1565,6 +1504,7 @@ aes_gen_vaes256_cfb_dec_k256_w8:
     jae .Laes_gen_vaes256_cfb_dec_k256_w8_loop
 .Laes_gen_vaes256_cfb_dec_k256_w8_done:
     vextracti128 $1, %ymm4, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1585,7 +1525,7 @@ aes_gen_vaes256_cfb_dec_k256_w8:
     ret
     .size aes_gen_vaes256_cfb_dec_k256_w8, .-aes_gen_vaes256_cfb_dec_k256_w8
 
-# void aes_gen_vaes256_cfb_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes256_cfb_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the chaining value, updated for the next call.
@@ -1678,6 +1618,7 @@ aes_gen_vaes256_cfb_dec_k256_w4:
     jae .Laes_gen_vaes256_cfb_dec_k256_w4_loop
 .Laes_gen_vaes256_cfb_dec_k256_w4_done:
     vextracti128 $1, %ymm2, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1698,7 +1639,7 @@ aes_gen_vaes256_cfb_dec_k256_w4:
     ret
     .size aes_gen_vaes256_cfb_dec_k256_w4, .-aes_gen_vaes256_cfb_dec_k256_w4
 
-# void aes_gen_vaes256_cfb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes256_cfb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 2 reloaded per group.
 # iv: the chaining value, updated for the next call.
@@ -1773,6 +1714,7 @@ aes_gen_vaes256_cfb_dec_k256_w2:
     jae .Laes_gen_vaes256_cfb_dec_k256_w2_loop
 .Laes_gen_vaes256_cfb_dec_k256_w2_done:
     vextracti128 $1, %ymm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1793,71 +1735,43 @@ aes_gen_vaes256_cfb_dec_k256_w2:
     ret
     .size aes_gen_vaes256_cfb_dec_k256_w2, .-aes_gen_vaes256_cfb_dec_k256_w2
 
-# void aes_gen_vaes256_cfb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes256_cfb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 2 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; each round reads its key from memory.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 chaining value (IV, last ciphertext)
-#   %xmm2 temporary: data loads, spilled round keys rk1 rk2
-#   %xmm3 rk0
-#   %xmm15 rk3
-#   %xmm14 rk4
-#   %xmm13 rk5
-#   %xmm12 rk6
-#   %xmm11 rk7
-#   %xmm10 rk8
-#   %xmm9 rk9
-#   %xmm8 rk10
-#   %xmm7 rk11
-#   %xmm6 rk12
-#   %xmm5 rk13
-#   %xmm4 rk14
+#   %xmm2 temporary: data loads
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_cfb_dec_k256_w1
     .type aes_gen_vaes256_cfb_dec_k256_w1, @function
     .p2align 5
 aes_gen_vaes256_cfb_dec_k256_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm3
-    vmovdqu 48(%rdi), %xmm15
-    vmovdqu 64(%rdi), %xmm14
-    vmovdqu 80(%rdi), %xmm13
-    vmovdqu 96(%rdi), %xmm12
-    vmovdqu 112(%rdi), %xmm11
-    vmovdqu 128(%rdi), %xmm10
-    vmovdqu 144(%rdi), %xmm9
-    vmovdqu 160(%rdi), %xmm8
-    vmovdqu 176(%rdi), %xmm7
-    vmovdqu 192(%rdi), %xmm6
-    vmovdqu 208(%rdi), %xmm5
-    vmovdqu 224(%rdi), %xmm4
     vmovdqu (%rsi), %xmm1
     cmp $1, %r8
     jb .Laes_gen_vaes256_cfb_dec_k256_w1_done
     .p2align 4
 .Laes_gen_vaes256_cfb_dec_k256_w1_loop:
     vmovdqa %xmm1, %xmm0
-    vpxor %xmm3, %xmm0, %xmm0
-    vmovdqu 16(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    vmovdqu 32(%rdi), %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdc,0xc6         # vaesenc %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdd,0xc4         # vaesenclast %xmm4, %xmm0, %xmm0
+    vpxor 0(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x10    # vaesenc 16(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x20    # vaesenc 32(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x30    # vaesenc 48(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x40    # vaesenc 64(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x50    # vaesenc 80(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x60    # vaesenc 96(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x70    # vaesenc 112(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0x80,0x00,0x00,0x00 # vaesenc 128(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0x90,0x00,0x00,0x00 # vaesenc 144(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0xa0,0x00,0x00,0x00 # vaesenc 160(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0xb0,0x00,0x00,0x00 # vaesenc 176(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0xc0,0x00,0x00,0x00 # vaesenc 192(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0xd0,0x00,0x00,0x00 # vaesenc 208(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdd,0x87,0xe0,0x00,0x00,0x00 # vaesenclast 224(%rdi), %xmm0, %xmm0
     vmovdqu 0(%rcx), %xmm1
     vpxor %xmm1, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
@@ -1868,22 +1782,10 @@ aes_gen_vaes256_cfb_dec_k256_w1:
     jae .Laes_gen_vaes256_cfb_dec_k256_w1_loop
 .Laes_gen_vaes256_cfb_dec_k256_w1_done:
     vmovdqu %xmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
     vzeroupper
     ret
     .size aes_gen_vaes256_cfb_dec_k256_w1, .-aes_gen_vaes256_cfb_dec_k256_w1

@@ -71,7 +71,7 @@
 
     .text
 
-# void aes_gen_vaes256_gcm_dec_k128_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes256_gcm_dec_k128_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 8 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -549,6 +549,7 @@ aes_gen_vaes256_gcm_dec_k128_w8:
 .Laes_gen_vaes256_gcm_dec_k128_w8_tag_done:
     vmovdqu %xmm8, (%rdx)
 .Laes_gen_vaes256_gcm_dec_k128_w8_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -569,7 +570,7 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     ret
     .size aes_gen_vaes256_gcm_dec_k128_w8, .-aes_gen_vaes256_gcm_dec_k128_w8
 
-# void aes_gen_vaes256_gcm_dec_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes256_gcm_dec_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 6 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -987,6 +988,7 @@ aes_gen_vaes256_gcm_dec_k128_w4:
 .Laes_gen_vaes256_gcm_dec_k128_w4_tag_done:
     vmovdqu %xmm8, (%rdx)
 .Laes_gen_vaes256_gcm_dec_k128_w4_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1007,7 +1009,7 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     ret
     .size aes_gen_vaes256_gcm_dec_k128_w4, .-aes_gen_vaes256_gcm_dec_k128_w4
 
-# void aes_gen_vaes256_gcm_dec_k128_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes256_gcm_dec_k128_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 4 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -1303,6 +1305,7 @@ aes_gen_vaes256_gcm_dec_k128_w2:
 .Laes_gen_vaes256_gcm_dec_k128_w2_tag_done:
     vmovdqu %xmm6, (%rdx)
 .Laes_gen_vaes256_gcm_dec_k128_w2_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1323,7 +1326,7 @@ aes_gen_vaes256_gcm_dec_k128_w2:
     ret
     .size aes_gen_vaes256_gcm_dec_k128_w2, .-aes_gen_vaes256_gcm_dec_k128_w2
 
-# void aes_gen_vaes256_gcm_dec_k128_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes256_gcm_dec_k128_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 3 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -1554,6 +1557,7 @@ aes_gen_vaes256_gcm_dec_k128_w1:
 .Laes_gen_vaes256_gcm_dec_k128_w1_tag_done:
     vmovdqu %xmm5, (%rdx)
 .Laes_gen_vaes256_gcm_dec_k128_w1_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1574,7 +1578,7 @@ aes_gen_vaes256_gcm_dec_k128_w1:
     ret
     .size aes_gen_vaes256_gcm_dec_k128_w1, .-aes_gen_vaes256_gcm_dec_k128_w1
 
-# void aes_gen_vaes256_gcm_dec_k192_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes256_gcm_dec_k192_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 10 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -2084,6 +2088,7 @@ aes_gen_vaes256_gcm_dec_k192_w8:
 .Laes_gen_vaes256_gcm_dec_k192_w8_tag_done:
     vmovdqu %xmm8, (%rdx)
 .Laes_gen_vaes256_gcm_dec_k192_w8_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2104,7 +2109,7 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     ret
     .size aes_gen_vaes256_gcm_dec_k192_w8, .-aes_gen_vaes256_gcm_dec_k192_w8
 
-# void aes_gen_vaes256_gcm_dec_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes256_gcm_dec_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 8 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -2550,6 +2555,7 @@ aes_gen_vaes256_gcm_dec_k192_w4:
 .Laes_gen_vaes256_gcm_dec_k192_w4_tag_done:
     vmovdqu %xmm8, (%rdx)
 .Laes_gen_vaes256_gcm_dec_k192_w4_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2570,7 +2576,7 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     ret
     .size aes_gen_vaes256_gcm_dec_k192_w4, .-aes_gen_vaes256_gcm_dec_k192_w4
 
-# void aes_gen_vaes256_gcm_dec_k192_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes256_gcm_dec_k192_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 6 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -2884,6 +2890,7 @@ aes_gen_vaes256_gcm_dec_k192_w2:
 .Laes_gen_vaes256_gcm_dec_k192_w2_tag_done:
     vmovdqu %xmm6, (%rdx)
 .Laes_gen_vaes256_gcm_dec_k192_w2_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2904,7 +2911,7 @@ aes_gen_vaes256_gcm_dec_k192_w2:
     ret
     .size aes_gen_vaes256_gcm_dec_k192_w2, .-aes_gen_vaes256_gcm_dec_k192_w2
 
-# void aes_gen_vaes256_gcm_dec_k192_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes256_gcm_dec_k192_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 5 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -3147,6 +3154,7 @@ aes_gen_vaes256_gcm_dec_k192_w1:
 .Laes_gen_vaes256_gcm_dec_k192_w1_tag_done:
     vmovdqu %xmm5, (%rdx)
 .Laes_gen_vaes256_gcm_dec_k192_w1_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3167,7 +3175,7 @@ aes_gen_vaes256_gcm_dec_k192_w1:
     ret
     .size aes_gen_vaes256_gcm_dec_k192_w1, .-aes_gen_vaes256_gcm_dec_k192_w1
 
-# void aes_gen_vaes256_gcm_dec_k256_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes256_gcm_dec_k256_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 12 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -3709,6 +3717,7 @@ aes_gen_vaes256_gcm_dec_k256_w8:
 .Laes_gen_vaes256_gcm_dec_k256_w8_tag_done:
     vmovdqu %xmm8, (%rdx)
 .Laes_gen_vaes256_gcm_dec_k256_w8_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3729,7 +3738,7 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     ret
     .size aes_gen_vaes256_gcm_dec_k256_w8, .-aes_gen_vaes256_gcm_dec_k256_w8
 
-# void aes_gen_vaes256_gcm_dec_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes256_gcm_dec_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 10 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -4203,6 +4212,7 @@ aes_gen_vaes256_gcm_dec_k256_w4:
 .Laes_gen_vaes256_gcm_dec_k256_w4_tag_done:
     vmovdqu %xmm8, (%rdx)
 .Laes_gen_vaes256_gcm_dec_k256_w4_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4223,7 +4233,7 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     ret
     .size aes_gen_vaes256_gcm_dec_k256_w4, .-aes_gen_vaes256_gcm_dec_k256_w4
 
-# void aes_gen_vaes256_gcm_dec_k256_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes256_gcm_dec_k256_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 8 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -4555,6 +4565,7 @@ aes_gen_vaes256_gcm_dec_k256_w2:
 .Laes_gen_vaes256_gcm_dec_k256_w2_tag_done:
     vmovdqu %xmm6, (%rdx)
 .Laes_gen_vaes256_gcm_dec_k256_w2_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4575,7 +4586,7 @@ aes_gen_vaes256_gcm_dec_k256_w2:
     ret
     .size aes_gen_vaes256_gcm_dec_k256_w2, .-aes_gen_vaes256_gcm_dec_k256_w2
 
-# void aes_gen_vaes256_gcm_dec_k256_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes256_gcm_dec_k256_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 7 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -4830,6 +4841,7 @@ aes_gen_vaes256_gcm_dec_k256_w1:
 .Laes_gen_vaes256_gcm_dec_k256_w1_tag_done:
     vmovdqu %xmm5, (%rdx)
 .Laes_gen_vaes256_gcm_dec_k256_w1_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2

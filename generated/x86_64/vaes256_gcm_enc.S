@@ -71,7 +71,7 @@
 
     .text
 
-# void aes_gen_vaes256_gcm_enc_k128_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes256_gcm_enc_k128_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 8 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -696,6 +696,7 @@ aes_gen_vaes256_gcm_enc_k128_w8:
 .Laes_gen_vaes256_gcm_enc_k128_w8_tag_done:
     vmovdqu %xmm8, (%rdx)
 .Laes_gen_vaes256_gcm_enc_k128_w8_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -716,7 +717,7 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     ret
     .size aes_gen_vaes256_gcm_enc_k128_w8, .-aes_gen_vaes256_gcm_enc_k128_w8
 
-# void aes_gen_vaes256_gcm_enc_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes256_gcm_enc_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 6 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -1275,6 +1276,7 @@ aes_gen_vaes256_gcm_enc_k128_w4:
 .Laes_gen_vaes256_gcm_enc_k128_w4_tag_done:
     vmovdqu %xmm8, (%rdx)
 .Laes_gen_vaes256_gcm_enc_k128_w4_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1295,7 +1297,7 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     ret
     .size aes_gen_vaes256_gcm_enc_k128_w4, .-aes_gen_vaes256_gcm_enc_k128_w4
 
-# void aes_gen_vaes256_gcm_enc_k128_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes256_gcm_enc_k128_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 4 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -1676,6 +1678,7 @@ aes_gen_vaes256_gcm_enc_k128_w2:
 .Laes_gen_vaes256_gcm_enc_k128_w2_tag_done:
     vmovdqu %xmm6, (%rdx)
 .Laes_gen_vaes256_gcm_enc_k128_w2_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1696,7 +1699,7 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     ret
     .size aes_gen_vaes256_gcm_enc_k128_w2, .-aes_gen_vaes256_gcm_enc_k128_w2
 
-# void aes_gen_vaes256_gcm_enc_k128_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes256_gcm_enc_k128_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 3 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -1984,6 +1987,7 @@ aes_gen_vaes256_gcm_enc_k128_w1:
 .Laes_gen_vaes256_gcm_enc_k128_w1_tag_done:
     vmovdqu %xmm5, (%rdx)
 .Laes_gen_vaes256_gcm_enc_k128_w1_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2004,7 +2008,7 @@ aes_gen_vaes256_gcm_enc_k128_w1:
     ret
     .size aes_gen_vaes256_gcm_enc_k128_w1, .-aes_gen_vaes256_gcm_enc_k128_w1
 
-# void aes_gen_vaes256_gcm_enc_k192_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes256_gcm_enc_k192_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 10 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -2671,6 +2675,7 @@ aes_gen_vaes256_gcm_enc_k192_w8:
 .Laes_gen_vaes256_gcm_enc_k192_w8_tag_done:
     vmovdqu %xmm8, (%rdx)
 .Laes_gen_vaes256_gcm_enc_k192_w8_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2691,7 +2696,7 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     ret
     .size aes_gen_vaes256_gcm_enc_k192_w8, .-aes_gen_vaes256_gcm_enc_k192_w8
 
-# void aes_gen_vaes256_gcm_enc_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes256_gcm_enc_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 8 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -3288,6 +3293,7 @@ aes_gen_vaes256_gcm_enc_k192_w4:
 .Laes_gen_vaes256_gcm_enc_k192_w4_tag_done:
     vmovdqu %xmm8, (%rdx)
 .Laes_gen_vaes256_gcm_enc_k192_w4_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3308,7 +3314,7 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     ret
     .size aes_gen_vaes256_gcm_enc_k192_w4, .-aes_gen_vaes256_gcm_enc_k192_w4
 
-# void aes_gen_vaes256_gcm_enc_k192_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes256_gcm_enc_k192_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 6 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -3713,6 +3719,7 @@ aes_gen_vaes256_gcm_enc_k192_w2:
 .Laes_gen_vaes256_gcm_enc_k192_w2_tag_done:
     vmovdqu %xmm6, (%rdx)
 .Laes_gen_vaes256_gcm_enc_k192_w2_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3733,7 +3740,7 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     ret
     .size aes_gen_vaes256_gcm_enc_k192_w2, .-aes_gen_vaes256_gcm_enc_k192_w2
 
-# void aes_gen_vaes256_gcm_enc_k192_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes256_gcm_enc_k192_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 5 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -4037,6 +4044,7 @@ aes_gen_vaes256_gcm_enc_k192_w1:
 .Laes_gen_vaes256_gcm_enc_k192_w1_tag_done:
     vmovdqu %xmm5, (%rdx)
 .Laes_gen_vaes256_gcm_enc_k192_w1_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4057,7 +4065,7 @@ aes_gen_vaes256_gcm_enc_k192_w1:
     ret
     .size aes_gen_vaes256_gcm_enc_k192_w1, .-aes_gen_vaes256_gcm_enc_k192_w1
 
-# void aes_gen_vaes256_gcm_enc_k256_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes256_gcm_enc_k256_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 12 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -4766,6 +4774,7 @@ aes_gen_vaes256_gcm_enc_k256_w8:
 .Laes_gen_vaes256_gcm_enc_k256_w8_tag_done:
     vmovdqu %xmm8, (%rdx)
 .Laes_gen_vaes256_gcm_enc_k256_w8_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4786,7 +4795,7 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     ret
     .size aes_gen_vaes256_gcm_enc_k256_w8, .-aes_gen_vaes256_gcm_enc_k256_w8
 
-# void aes_gen_vaes256_gcm_enc_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes256_gcm_enc_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 10 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -5421,6 +5430,7 @@ aes_gen_vaes256_gcm_enc_k256_w4:
 .Laes_gen_vaes256_gcm_enc_k256_w4_tag_done:
     vmovdqu %xmm8, (%rdx)
 .Laes_gen_vaes256_gcm_enc_k256_w4_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -5441,7 +5451,7 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     ret
     .size aes_gen_vaes256_gcm_enc_k256_w4, .-aes_gen_vaes256_gcm_enc_k256_w4
 
-# void aes_gen_vaes256_gcm_enc_k256_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes256_gcm_enc_k256_w2(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 8 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -5870,6 +5880,7 @@ aes_gen_vaes256_gcm_enc_k256_w2:
 .Laes_gen_vaes256_gcm_enc_k256_w2_tag_done:
     vmovdqu %xmm6, (%rdx)
 .Laes_gen_vaes256_gcm_enc_k256_w2_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -5890,7 +5901,7 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     ret
     .size aes_gen_vaes256_gcm_enc_k256_w2, .-aes_gen_vaes256_gcm_enc_k256_w2
 
-# void aes_gen_vaes256_gcm_enc_k256_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes256_gcm_enc_k256_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 7 reloaded per group.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -6210,6 +6221,7 @@ aes_gen_vaes256_gcm_enc_k256_w1:
 .Laes_gen_vaes256_gcm_enc_k256_w1_tag_done:
     vmovdqu %xmm5, (%rdx)
 .Laes_gen_vaes256_gcm_enc_k256_w1_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2

@@ -5,7 +5,7 @@
 
     .text
 
-# void aes_gen_vaes512_cbc_dec_k128_w32(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes512_cbc_dec_k128_w32(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 32 blocks per iteration.
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -177,6 +177,7 @@ aes_gen_vaes512_cbc_dec_k128_w32:
     jae .Laes_gen_vaes512_cbc_dec_k128_w32_loop
 .Laes_gen_vaes512_cbc_dec_k128_w32_done:
     vextracti32x4 $3, %zmm8, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -202,7 +203,7 @@ aes_gen_vaes512_cbc_dec_k128_w32:
     ret
     .size aes_gen_vaes512_cbc_dec_k128_w32, .-aes_gen_vaes512_cbc_dec_k128_w32
 
-# void aes_gen_vaes512_cbc_dec_k128_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes512_cbc_dec_k128_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 16 blocks per iteration.
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -314,6 +315,7 @@ aes_gen_vaes512_cbc_dec_k128_w16:
     jae .Laes_gen_vaes512_cbc_dec_k128_w16_loop
 .Laes_gen_vaes512_cbc_dec_k128_w16_done:
     vextracti32x4 $3, %zmm4, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -335,7 +337,7 @@ aes_gen_vaes512_cbc_dec_k128_w16:
     ret
     .size aes_gen_vaes512_cbc_dec_k128_w16, .-aes_gen_vaes512_cbc_dec_k128_w16
 
-# void aes_gen_vaes512_cbc_dec_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes512_cbc_dec_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -417,6 +419,7 @@ aes_gen_vaes512_cbc_dec_k128_w8:
     jae .Laes_gen_vaes512_cbc_dec_k128_w8_loop
 .Laes_gen_vaes512_cbc_dec_k128_w8_done:
     vextracti32x4 $3, %zmm2, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -436,7 +439,7 @@ aes_gen_vaes512_cbc_dec_k128_w8:
     ret
     .size aes_gen_vaes512_cbc_dec_k128_w8, .-aes_gen_vaes512_cbc_dec_k128_w8
 
-# void aes_gen_vaes512_cbc_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes512_cbc_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -503,6 +506,7 @@ aes_gen_vaes512_cbc_dec_k128_w4:
     jae .Laes_gen_vaes512_cbc_dec_k128_w4_loop
 .Laes_gen_vaes512_cbc_dec_k128_w4_done:
     vextracti32x4 $3, %zmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -521,9 +525,9 @@ aes_gen_vaes512_cbc_dec_k128_w4:
     ret
     .size aes_gen_vaes512_cbc_dec_k128_w4, .-aes_gen_vaes512_cbc_dec_k128_w4
 
-# void aes_gen_vaes512_cbc_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes512_cbc_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
+# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; each round reads its key from memory.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: AESNI, AVX.
@@ -531,51 +535,29 @@ aes_gen_vaes512_cbc_dec_k128_w4:
 #   %xmm0 block 0
 #   %xmm1 chaining value (IV, last ciphertext)
 #   %xmm2 temporary: data loads
-#   %xmm3 rk0
-#   %xmm13 rk1
-#   %xmm12 rk2
-#   %xmm11 rk3
-#   %xmm10 rk4
-#   %xmm9 rk5
-#   %xmm8 rk6
-#   %xmm7 rk7
-#   %xmm6 rk8
-#   %xmm5 rk9
-#   %xmm4 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_cbc_dec_k128_w1
     .type aes_gen_vaes512_cbc_dec_k128_w1, @function
     .p2align 5
 aes_gen_vaes512_cbc_dec_k128_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm3
-    vmovdqu 16(%rdi), %xmm13
-    vmovdqu 32(%rdi), %xmm12
-    vmovdqu 48(%rdi), %xmm11
-    vmovdqu 64(%rdi), %xmm10
-    vmovdqu 80(%rdi), %xmm9
-    vmovdqu 96(%rdi), %xmm8
-    vmovdqu 112(%rdi), %xmm7
-    vmovdqu 128(%rdi), %xmm6
-    vmovdqu 144(%rdi), %xmm5
-    vmovdqu 160(%rdi), %xmm4
     vmovdqu (%rsi), %xmm1
     cmp $1, %r8
     jb .Laes_gen_vaes512_cbc_dec_k128_w1_done
     .p2align 4
 .Laes_gen_vaes512_cbc_dec_k128_w1_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc2         # vaesdec %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc1         # vaesdec %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xde,0xc7         # vaesdec %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xde,0xc6         # vaesdec %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdf,0xc4         # vaesdeclast %xmm4, %xmm0, %xmm0
+    vpxor 0(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x47,0x10    # vaesdec 16(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x47,0x20    # vaesdec 32(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x47,0x30    # vaesdec 48(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x47,0x40    # vaesdec 64(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x47,0x50    # vaesdec 80(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x47,0x60    # vaesdec 96(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x47,0x70    # vaesdec 112(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x87,0x80,0x00,0x00,0x00 # vaesdec 128(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x87,0x90,0x00,0x00,0x00 # vaesdec 144(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdf,0x87,0xa0,0x00,0x00,0x00 # vaesdeclast 160(%rdi), %xmm0, %xmm0
     vpxor %xmm1, %xmm0, %xmm0
     vmovdqu 0(%rcx), %xmm1
     vmovdqu %xmm0, 0(%rdx)
@@ -586,25 +568,15 @@ aes_gen_vaes512_cbc_dec_k128_w1:
     jae .Laes_gen_vaes512_cbc_dec_k128_w1_loop
 .Laes_gen_vaes512_cbc_dec_k128_w1_done:
     vmovdqu %xmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
     vzeroupper
     ret
     .size aes_gen_vaes512_cbc_dec_k128_w1, .-aes_gen_vaes512_cbc_dec_k128_w1
 
-# void aes_gen_vaes512_cbc_dec_k192_w32(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes512_cbc_dec_k192_w32(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 32 blocks per iteration.
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -796,6 +768,7 @@ aes_gen_vaes512_cbc_dec_k192_w32:
     jae .Laes_gen_vaes512_cbc_dec_k192_w32_loop
 .Laes_gen_vaes512_cbc_dec_k192_w32_done:
     vextracti32x4 $3, %zmm8, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -823,7 +796,7 @@ aes_gen_vaes512_cbc_dec_k192_w32:
     ret
     .size aes_gen_vaes512_cbc_dec_k192_w32, .-aes_gen_vaes512_cbc_dec_k192_w32
 
-# void aes_gen_vaes512_cbc_dec_k192_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes512_cbc_dec_k192_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 16 blocks per iteration.
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -947,6 +920,7 @@ aes_gen_vaes512_cbc_dec_k192_w16:
     jae .Laes_gen_vaes512_cbc_dec_k192_w16_loop
 .Laes_gen_vaes512_cbc_dec_k192_w16_done:
     vextracti32x4 $3, %zmm4, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -970,7 +944,7 @@ aes_gen_vaes512_cbc_dec_k192_w16:
     ret
     .size aes_gen_vaes512_cbc_dec_k192_w16, .-aes_gen_vaes512_cbc_dec_k192_w16
 
-# void aes_gen_vaes512_cbc_dec_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes512_cbc_dec_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -1060,6 +1034,7 @@ aes_gen_vaes512_cbc_dec_k192_w8:
     jae .Laes_gen_vaes512_cbc_dec_k192_w8_loop
 .Laes_gen_vaes512_cbc_dec_k192_w8_done:
     vextracti32x4 $3, %zmm2, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1081,7 +1056,7 @@ aes_gen_vaes512_cbc_dec_k192_w8:
     ret
     .size aes_gen_vaes512_cbc_dec_k192_w8, .-aes_gen_vaes512_cbc_dec_k192_w8
 
-# void aes_gen_vaes512_cbc_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes512_cbc_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -1154,6 +1129,7 @@ aes_gen_vaes512_cbc_dec_k192_w4:
     jae .Laes_gen_vaes512_cbc_dec_k192_w4_loop
 .Laes_gen_vaes512_cbc_dec_k192_w4_done:
     vextracti32x4 $3, %zmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1174,9 +1150,9 @@ aes_gen_vaes512_cbc_dec_k192_w4:
     ret
     .size aes_gen_vaes512_cbc_dec_k192_w4, .-aes_gen_vaes512_cbc_dec_k192_w4
 
-# void aes_gen_vaes512_cbc_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes512_cbc_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
+# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; each round reads its key from memory.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
 # Requires: AESNI, AVX.
@@ -1184,57 +1160,31 @@ aes_gen_vaes512_cbc_dec_k192_w4:
 #   %xmm0 block 0
 #   %xmm1 chaining value (IV, last ciphertext)
 #   %xmm2 temporary: data loads
-#   %xmm3 rk0
-#   %xmm15 rk1
-#   %xmm14 rk2
-#   %xmm13 rk3
-#   %xmm12 rk4
-#   %xmm11 rk5
-#   %xmm10 rk6
-#   %xmm9 rk7
-#   %xmm8 rk8
-#   %xmm7 rk9
-#   %xmm6 rk10
-#   %xmm5 rk11
-#   %xmm4 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_cbc_dec_k192_w1
     .type aes_gen_vaes512_cbc_dec_k192_w1, @function
     .p2align 5
 aes_gen_vaes512_cbc_dec_k192_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm3
-    vmovdqu 16(%rdi), %xmm15
-    vmovdqu 32(%rdi), %xmm14
-    vmovdqu 48(%rdi), %xmm13
-    vmovdqu 64(%rdi), %xmm12
-    vmovdqu 80(%rdi), %xmm11
-    vmovdqu 96(%rdi), %xmm10
-    vmovdqu 112(%rdi), %xmm9
-    vmovdqu 128(%rdi), %xmm8
-    vmovdqu 144(%rdi), %xmm7
-    vmovdqu 160(%rdi), %xmm6
-    vmovdqu 176(%rdi), %xmm5
-    vmovdqu 192(%rdi), %xmm4
     vmovdqu (%rsi), %xmm1
     cmp $1, %r8
     jb .Laes_gen_vaes512_cbc_dec_k192_w1_done
     .p2align 4
 .Laes_gen_vaes512_cbc_dec_k192_w1_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm3, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc7         # vaesdec %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc6         # vaesdec %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc2         # vaesdec %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc1         # vaesdec %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xde,0xc7         # vaesdec %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xde,0xc6         # vaesdec %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdf,0xc4         # vaesdeclast %xmm4, %xmm0, %xmm0
+    vpxor 0(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x47,0x10    # vaesdec 16(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x47,0x20    # vaesdec 32(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x47,0x30    # vaesdec 48(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x47,0x40    # vaesdec 64(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x47,0x50    # vaesdec 80(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x47,0x60    # vaesdec 96(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x47,0x70    # vaesdec 112(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x87,0x80,0x00,0x00,0x00 # vaesdec 128(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x87,0x90,0x00,0x00,0x00 # vaesdec 144(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x87,0xa0,0x00,0x00,0x00 # vaesdec 160(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x87,0xb0,0x00,0x00,0x00 # vaesdec 176(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdf,0x87,0xc0,0x00,0x00,0x00 # vaesdeclast 192(%rdi), %xmm0, %xmm0
     vpxor %xmm1, %xmm0, %xmm0
     vmovdqu 0(%rcx), %xmm1
     vmovdqu %xmm0, 0(%rdx)
@@ -1245,27 +1195,15 @@ aes_gen_vaes512_cbc_dec_k192_w1:
     jae .Laes_gen_vaes512_cbc_dec_k192_w1_loop
 .Laes_gen_vaes512_cbc_dec_k192_w1_done:
     vmovdqu %xmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
     vzeroupper
     ret
     .size aes_gen_vaes512_cbc_dec_k192_w1, .-aes_gen_vaes512_cbc_dec_k192_w1
 
-# void aes_gen_vaes512_cbc_dec_k256_w32(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes512_cbc_dec_k256_w32(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 32 blocks per iteration.
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -1477,6 +1415,7 @@ aes_gen_vaes512_cbc_dec_k256_w32:
     jae .Laes_gen_vaes512_cbc_dec_k256_w32_loop
 .Laes_gen_vaes512_cbc_dec_k256_w32_done:
     vextracti32x4 $3, %zmm8, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1506,7 +1445,7 @@ aes_gen_vaes512_cbc_dec_k256_w32:
     ret
     .size aes_gen_vaes512_cbc_dec_k256_w32, .-aes_gen_vaes512_cbc_dec_k256_w32
 
-# void aes_gen_vaes512_cbc_dec_k256_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes512_cbc_dec_k256_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 16 blocks per iteration.
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -1642,6 +1581,7 @@ aes_gen_vaes512_cbc_dec_k256_w16:
     jae .Laes_gen_vaes512_cbc_dec_k256_w16_loop
 .Laes_gen_vaes512_cbc_dec_k256_w16_done:
     vextracti32x4 $3, %zmm4, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1667,7 +1607,7 @@ aes_gen_vaes512_cbc_dec_k256_w16:
     ret
     .size aes_gen_vaes512_cbc_dec_k256_w16, .-aes_gen_vaes512_cbc_dec_k256_w16
 
-# void aes_gen_vaes512_cbc_dec_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes512_cbc_dec_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -1765,6 +1705,7 @@ aes_gen_vaes512_cbc_dec_k256_w8:
     jae .Laes_gen_vaes512_cbc_dec_k256_w8_loop
 .Laes_gen_vaes512_cbc_dec_k256_w8_done:
     vextracti32x4 $3, %zmm2, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1788,7 +1729,7 @@ aes_gen_vaes512_cbc_dec_k256_w8:
     ret
     .size aes_gen_vaes512_cbc_dec_k256_w8, .-aes_gen_vaes512_cbc_dec_k256_w8
 
-# void aes_gen_vaes512_cbc_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes512_cbc_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -1867,6 +1808,7 @@ aes_gen_vaes512_cbc_dec_k256_w4:
     jae .Laes_gen_vaes512_cbc_dec_k256_w4_loop
 .Laes_gen_vaes512_cbc_dec_k256_w4_done:
     vextracti32x4 $3, %zmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1889,73 +1831,43 @@ aes_gen_vaes512_cbc_dec_k256_w4:
     ret
     .size aes_gen_vaes512_cbc_dec_k256_w4, .-aes_gen_vaes512_cbc_dec_k256_w4
 
-# void aes_gen_vaes512_cbc_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes512_cbc_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; each round reads its key from memory.
 # iv: the chaining value, updated for the next call.
 # nblocks: any count.
-# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 chaining value (IV, last ciphertext)
 #   %xmm2 temporary: data loads
-#   %xmm3 rk0
-#   %xmm17 rk1
-#   %xmm16 rk2
-#   %xmm15 rk3
-#   %xmm14 rk4
-#   %xmm13 rk5
-#   %xmm12 rk6
-#   %xmm11 rk7
-#   %xmm10 rk8
-#   %xmm9 rk9
-#   %xmm8 rk10
-#   %xmm7 rk11
-#   %xmm6 rk12
-#   %xmm5 rk13
-#   %xmm4 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_cbc_dec_k256_w1
     .type aes_gen_vaes512_cbc_dec_k256_w1, @function
     .p2align 5
 aes_gen_vaes512_cbc_dec_k256_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm3
-    vmovdqu64 16(%rdi), %xmm17
-    vmovdqu64 32(%rdi), %xmm16
-    vmovdqu 48(%rdi), %xmm15
-    vmovdqu 64(%rdi), %xmm14
-    vmovdqu 80(%rdi), %xmm13
-    vmovdqu 96(%rdi), %xmm12
-    vmovdqu 112(%rdi), %xmm11
-    vmovdqu 128(%rdi), %xmm10
-    vmovdqu 144(%rdi), %xmm9
-    vmovdqu 160(%rdi), %xmm8
-    vmovdqu 176(%rdi), %xmm7
-    vmovdqu 192(%rdi), %xmm6
-    vmovdqu 208(%rdi), %xmm5
-    vmovdqu 224(%rdi), %xmm4
     vmovdqu (%rsi), %xmm1
     cmp $1, %r8
     jb .Laes_gen_vaes512_cbc_dec_k256_w1_done
     .p2align 4
 .Laes_gen_vaes512_cbc_dec_k256_w1_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm3, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xde,0xc1    # vaesdec %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xde,0xc0    # vaesdec %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc7         # vaesdec %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc6         # vaesdec %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc2         # vaesdec %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc1         # vaesdec %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xde,0xc7         # vaesdec %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xde,0xc6         # vaesdec %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdf,0xc4         # vaesdeclast %xmm4, %xmm0, %xmm0
+    vpxor 0(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x47,0x10    # vaesdec 16(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x47,0x20    # vaesdec 32(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x47,0x30    # vaesdec 48(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x47,0x40    # vaesdec 64(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x47,0x50    # vaesdec 80(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x47,0x60    # vaesdec 96(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x47,0x70    # vaesdec 112(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x87,0x80,0x00,0x00,0x00 # vaesdec 128(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x87,0x90,0x00,0x00,0x00 # vaesdec 144(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x87,0xa0,0x00,0x00,0x00 # vaesdec 160(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x87,0xb0,0x00,0x00,0x00 # vaesdec 176(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x87,0xc0,0x00,0x00,0x00 # vaesdec 192(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0x87,0xd0,0x00,0x00,0x00 # vaesdec 208(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdf,0x87,0xe0,0x00,0x00,0x00 # vaesdeclast 224(%rdi), %xmm0, %xmm0
     vpxor %xmm1, %xmm0, %xmm0
     vmovdqu 0(%rcx), %xmm1
     vmovdqu %xmm0, 0(%rdx)
@@ -1966,24 +1878,10 @@ aes_gen_vaes512_cbc_dec_k256_w1:
     jae .Laes_gen_vaes512_cbc_dec_k256_w1_loop
 .Laes_gen_vaes512_cbc_dec_k256_w1_done:
     vmovdqu %xmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
-    vpxord %xmm16, %xmm16, %xmm16
-    vpxord %xmm17, %xmm17, %xmm17
     vzeroupper
     ret
     .size aes_gen_vaes512_cbc_dec_k256_w1, .-aes_gen_vaes512_cbc_dec_k256_w1

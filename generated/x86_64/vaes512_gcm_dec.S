@@ -129,7 +129,7 @@
 
     .text
 
-# void aes_gen_vaes512_gcm_dec_k128_w32(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes512_gcm_dec_k128_w32(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 32 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -729,6 +729,7 @@ aes_gen_vaes512_gcm_dec_k128_w32:
 .Laes_gen_vaes512_gcm_dec_k128_w32_tag_done:
     vmovdqu %xmm12, (%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w32_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -761,7 +762,7 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     ret
     .size aes_gen_vaes512_gcm_dec_k128_w32, .-aes_gen_vaes512_gcm_dec_k128_w32
 
-# void aes_gen_vaes512_gcm_dec_k128_w16(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes512_gcm_dec_k128_w16(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 16 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -1151,6 +1152,7 @@ aes_gen_vaes512_gcm_dec_k128_w16:
 .Laes_gen_vaes512_gcm_dec_k128_w16_tag_done:
     vmovdqu %xmm8, (%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w16_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1179,7 +1181,7 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     ret
     .size aes_gen_vaes512_gcm_dec_k128_w16, .-aes_gen_vaes512_gcm_dec_k128_w16
 
-# void aes_gen_vaes512_gcm_dec_k128_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes512_gcm_dec_k128_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -1460,6 +1462,7 @@ aes_gen_vaes512_gcm_dec_k128_w8:
 .Laes_gen_vaes512_gcm_dec_k128_w8_tag_done:
     vmovdqu %xmm6, (%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w8_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1486,7 +1489,7 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     ret
     .size aes_gen_vaes512_gcm_dec_k128_w8, .-aes_gen_vaes512_gcm_dec_k128_w8
 
-# void aes_gen_vaes512_gcm_dec_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes512_gcm_dec_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -1872,6 +1875,7 @@ aes_gen_vaes512_gcm_dec_k128_w4:
 .Laes_gen_vaes512_gcm_dec_k128_w4_tag_done:
     vmovdqu %xmm8, (%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w4_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1900,7 +1904,7 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     ret
     .size aes_gen_vaes512_gcm_dec_k128_w4, .-aes_gen_vaes512_gcm_dec_k128_w4
 
-# void aes_gen_vaes512_gcm_dec_k128_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes512_gcm_dec_k128_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -2114,6 +2118,7 @@ aes_gen_vaes512_gcm_dec_k128_w1:
 .Laes_gen_vaes512_gcm_dec_k128_w1_tag_done:
     vmovdqu %xmm5, (%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w1_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2139,7 +2144,7 @@ aes_gen_vaes512_gcm_dec_k128_w1:
     ret
     .size aes_gen_vaes512_gcm_dec_k128_w1, .-aes_gen_vaes512_gcm_dec_k128_w1
 
-# void aes_gen_vaes512_gcm_dec_k192_w32(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes512_gcm_dec_k192_w32(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 32 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -2777,6 +2782,7 @@ aes_gen_vaes512_gcm_dec_k192_w32:
 .Laes_gen_vaes512_gcm_dec_k192_w32_tag_done:
     vmovdqu %xmm12, (%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w32_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2811,7 +2817,7 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     ret
     .size aes_gen_vaes512_gcm_dec_k192_w32, .-aes_gen_vaes512_gcm_dec_k192_w32
 
-# void aes_gen_vaes512_gcm_dec_k192_w16(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes512_gcm_dec_k192_w16(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 16 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -3223,6 +3229,7 @@ aes_gen_vaes512_gcm_dec_k192_w16:
 .Laes_gen_vaes512_gcm_dec_k192_w16_tag_done:
     vmovdqu %xmm8, (%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w16_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3253,7 +3260,7 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     ret
     .size aes_gen_vaes512_gcm_dec_k192_w16, .-aes_gen_vaes512_gcm_dec_k192_w16
 
-# void aes_gen_vaes512_gcm_dec_k192_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes512_gcm_dec_k192_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -3548,6 +3555,7 @@ aes_gen_vaes512_gcm_dec_k192_w8:
 .Laes_gen_vaes512_gcm_dec_k192_w8_tag_done:
     vmovdqu %xmm6, (%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w8_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3576,7 +3584,7 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     ret
     .size aes_gen_vaes512_gcm_dec_k192_w8, .-aes_gen_vaes512_gcm_dec_k192_w8
 
-# void aes_gen_vaes512_gcm_dec_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes512_gcm_dec_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -3984,6 +3992,7 @@ aes_gen_vaes512_gcm_dec_k192_w4:
 .Laes_gen_vaes512_gcm_dec_k192_w4_tag_done:
     vmovdqu %xmm8, (%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w4_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4014,7 +4023,7 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     ret
     .size aes_gen_vaes512_gcm_dec_k192_w4, .-aes_gen_vaes512_gcm_dec_k192_w4
 
-# void aes_gen_vaes512_gcm_dec_k192_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes512_gcm_dec_k192_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -4238,6 +4247,7 @@ aes_gen_vaes512_gcm_dec_k192_w1:
 .Laes_gen_vaes512_gcm_dec_k192_w1_tag_done:
     vmovdqu %xmm5, (%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w1_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4265,7 +4275,7 @@ aes_gen_vaes512_gcm_dec_k192_w1:
     ret
     .size aes_gen_vaes512_gcm_dec_k192_w1, .-aes_gen_vaes512_gcm_dec_k192_w1
 
-# void aes_gen_vaes512_gcm_dec_k256_w32(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes512_gcm_dec_k256_w32(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 32 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -4941,6 +4951,7 @@ aes_gen_vaes512_gcm_dec_k256_w32:
 .Laes_gen_vaes512_gcm_dec_k256_w32_tag_done:
     vmovdqu %xmm12, (%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w32_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4977,7 +4988,7 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     ret
     .size aes_gen_vaes512_gcm_dec_k256_w32, .-aes_gen_vaes512_gcm_dec_k256_w32
 
-# void aes_gen_vaes512_gcm_dec_k256_w16(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes512_gcm_dec_k256_w16(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 16 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -5411,6 +5422,7 @@ aes_gen_vaes512_gcm_dec_k256_w16:
 .Laes_gen_vaes512_gcm_dec_k256_w16_tag_done:
     vmovdqu %xmm8, (%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w16_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -5443,7 +5455,7 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     ret
     .size aes_gen_vaes512_gcm_dec_k256_w16, .-aes_gen_vaes512_gcm_dec_k256_w16
 
-# void aes_gen_vaes512_gcm_dec_k256_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes512_gcm_dec_k256_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -5752,6 +5764,7 @@ aes_gen_vaes512_gcm_dec_k256_w8:
 .Laes_gen_vaes512_gcm_dec_k256_w8_tag_done:
     vmovdqu %xmm6, (%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w8_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -5782,7 +5795,7 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     ret
     .size aes_gen_vaes512_gcm_dec_k256_w8, .-aes_gen_vaes512_gcm_dec_k256_w8
 
-# void aes_gen_vaes512_gcm_dec_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes512_gcm_dec_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -6212,6 +6225,7 @@ aes_gen_vaes512_gcm_dec_k256_w4:
 .Laes_gen_vaes512_gcm_dec_k256_w4_tag_done:
     vmovdqu %xmm8, (%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w4_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -6244,7 +6258,7 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     ret
     .size aes_gen_vaes512_gcm_dec_k256_w4, .-aes_gen_vaes512_gcm_dec_k256_w4
 
-# void aes_gen_vaes512_gcm_dec_k256_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes512_gcm_dec_k256_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM decryption: GHASH of the input and CTR (32-bit counter), AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -6478,6 +6492,7 @@ aes_gen_vaes512_gcm_dec_k256_w1:
 .Laes_gen_vaes512_gcm_dec_k256_w1_tag_done:
     vmovdqu %xmm5, (%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w1_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2

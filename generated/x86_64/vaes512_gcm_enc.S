@@ -129,7 +129,7 @@
 
     .text
 
-# void aes_gen_vaes512_gcm_enc_k128_w32(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes512_gcm_enc_k128_w32(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 32 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -962,6 +962,7 @@ aes_gen_vaes512_gcm_enc_k128_w32:
 .Laes_gen_vaes512_gcm_enc_k128_w32_tag_done:
     vmovdqu %xmm12, (%rdx)
 .Laes_gen_vaes512_gcm_enc_k128_w32_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -994,7 +995,7 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     ret
     .size aes_gen_vaes512_gcm_enc_k128_w32, .-aes_gen_vaes512_gcm_enc_k128_w32
 
-# void aes_gen_vaes512_gcm_enc_k128_w16(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes512_gcm_enc_k128_w16(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 16 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -1515,6 +1516,7 @@ aes_gen_vaes512_gcm_enc_k128_w16:
 .Laes_gen_vaes512_gcm_enc_k128_w16_tag_done:
     vmovdqu %xmm8, (%rdx)
 .Laes_gen_vaes512_gcm_enc_k128_w16_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1543,7 +1545,7 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     ret
     .size aes_gen_vaes512_gcm_enc_k128_w16, .-aes_gen_vaes512_gcm_enc_k128_w16
 
-# void aes_gen_vaes512_gcm_enc_k128_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes512_gcm_enc_k128_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -1904,6 +1906,7 @@ aes_gen_vaes512_gcm_enc_k128_w8:
 .Laes_gen_vaes512_gcm_enc_k128_w8_tag_done:
     vmovdqu %xmm6, (%rdx)
 .Laes_gen_vaes512_gcm_enc_k128_w8_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1930,7 +1933,7 @@ aes_gen_vaes512_gcm_enc_k128_w8:
     ret
     .size aes_gen_vaes512_gcm_enc_k128_w8, .-aes_gen_vaes512_gcm_enc_k128_w8
 
-# void aes_gen_vaes512_gcm_enc_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes512_gcm_enc_k128_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -2448,6 +2451,7 @@ aes_gen_vaes512_gcm_enc_k128_w4:
 .Laes_gen_vaes512_gcm_enc_k128_w4_tag_done:
     vmovdqu %xmm8, (%rdx)
 .Laes_gen_vaes512_gcm_enc_k128_w4_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2476,7 +2480,7 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     ret
     .size aes_gen_vaes512_gcm_enc_k128_w4, .-aes_gen_vaes512_gcm_enc_k128_w4
 
-# void aes_gen_vaes512_gcm_enc_k128_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes512_gcm_enc_k128_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -2741,6 +2745,7 @@ aes_gen_vaes512_gcm_enc_k128_w1:
 .Laes_gen_vaes512_gcm_enc_k128_w1_tag_done:
     vmovdqu %xmm5, (%rdx)
 .Laes_gen_vaes512_gcm_enc_k128_w1_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2766,7 +2771,7 @@ aes_gen_vaes512_gcm_enc_k128_w1:
     ret
     .size aes_gen_vaes512_gcm_enc_k128_w1, .-aes_gen_vaes512_gcm_enc_k128_w1
 
-# void aes_gen_vaes512_gcm_enc_k192_w32(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes512_gcm_enc_k192_w32(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 32 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -3653,6 +3658,7 @@ aes_gen_vaes512_gcm_enc_k192_w32:
 .Laes_gen_vaes512_gcm_enc_k192_w32_tag_done:
     vmovdqu %xmm12, (%rdx)
 .Laes_gen_vaes512_gcm_enc_k192_w32_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3687,7 +3693,7 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     ret
     .size aes_gen_vaes512_gcm_enc_k192_w32, .-aes_gen_vaes512_gcm_enc_k192_w32
 
-# void aes_gen_vaes512_gcm_enc_k192_w16(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes512_gcm_enc_k192_w16(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 16 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -4238,6 +4244,7 @@ aes_gen_vaes512_gcm_enc_k192_w16:
 .Laes_gen_vaes512_gcm_enc_k192_w16_tag_done:
     vmovdqu %xmm8, (%rdx)
 .Laes_gen_vaes512_gcm_enc_k192_w16_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4268,7 +4275,7 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     ret
     .size aes_gen_vaes512_gcm_enc_k192_w16, .-aes_gen_vaes512_gcm_enc_k192_w16
 
-# void aes_gen_vaes512_gcm_enc_k192_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes512_gcm_enc_k192_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -4647,6 +4654,7 @@ aes_gen_vaes512_gcm_enc_k192_w8:
 .Laes_gen_vaes512_gcm_enc_k192_w8_tag_done:
     vmovdqu %xmm6, (%rdx)
 .Laes_gen_vaes512_gcm_enc_k192_w8_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4675,7 +4683,7 @@ aes_gen_vaes512_gcm_enc_k192_w8:
     ret
     .size aes_gen_vaes512_gcm_enc_k192_w8, .-aes_gen_vaes512_gcm_enc_k192_w8
 
-# void aes_gen_vaes512_gcm_enc_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes512_gcm_enc_k192_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -5223,6 +5231,7 @@ aes_gen_vaes512_gcm_enc_k192_w4:
 .Laes_gen_vaes512_gcm_enc_k192_w4_tag_done:
     vmovdqu %xmm8, (%rdx)
 .Laes_gen_vaes512_gcm_enc_k192_w4_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -5253,7 +5262,7 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     ret
     .size aes_gen_vaes512_gcm_enc_k192_w4, .-aes_gen_vaes512_gcm_enc_k192_w4
 
-# void aes_gen_vaes512_gcm_enc_k192_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes512_gcm_enc_k192_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -5530,6 +5539,7 @@ aes_gen_vaes512_gcm_enc_k192_w1:
 .Laes_gen_vaes512_gcm_enc_k192_w1_tag_done:
     vmovdqu %xmm5, (%rdx)
 .Laes_gen_vaes512_gcm_enc_k192_w1_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -5557,7 +5567,7 @@ aes_gen_vaes512_gcm_enc_k192_w1:
     ret
     .size aes_gen_vaes512_gcm_enc_k192_w1, .-aes_gen_vaes512_gcm_enc_k192_w1
 
-# void aes_gen_vaes512_gcm_enc_k256_w32(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes512_gcm_enc_k256_w32(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 32 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -6498,6 +6508,7 @@ aes_gen_vaes512_gcm_enc_k256_w32:
 .Laes_gen_vaes512_gcm_enc_k256_w32_tag_done:
     vmovdqu %xmm12, (%rdx)
 .Laes_gen_vaes512_gcm_enc_k256_w32_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -6534,7 +6545,7 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     ret
     .size aes_gen_vaes512_gcm_enc_k256_w32, .-aes_gen_vaes512_gcm_enc_k256_w32
 
-# void aes_gen_vaes512_gcm_enc_k256_w16(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes512_gcm_enc_k256_w16(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 16 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -7115,6 +7126,7 @@ aes_gen_vaes512_gcm_enc_k256_w16:
 .Laes_gen_vaes512_gcm_enc_k256_w16_tag_done:
     vmovdqu %xmm8, (%rdx)
 .Laes_gen_vaes512_gcm_enc_k256_w16_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -7147,7 +7159,7 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     ret
     .size aes_gen_vaes512_gcm_enc_k256_w16, .-aes_gen_vaes512_gcm_enc_k256_w16
 
-# void aes_gen_vaes512_gcm_enc_k256_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes512_gcm_enc_k256_w8(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -7544,6 +7556,7 @@ aes_gen_vaes512_gcm_enc_k256_w8:
 .Laes_gen_vaes512_gcm_enc_k256_w8_tag_done:
     vmovdqu %xmm6, (%rdx)
 .Laes_gen_vaes512_gcm_enc_k256_w8_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -7574,7 +7587,7 @@ aes_gen_vaes512_gcm_enc_k256_w8:
     ret
     .size aes_gen_vaes512_gcm_enc_k256_w8, .-aes_gen_vaes512_gcm_enc_k256_w8
 
-# void aes_gen_vaes512_gcm_enc_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes512_gcm_enc_k256_w4(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -8152,6 +8165,7 @@ aes_gen_vaes512_gcm_enc_k256_w4:
 .Laes_gen_vaes512_gcm_enc_k256_w4_tag_done:
     vmovdqu %xmm8, (%rdx)
 .Laes_gen_vaes512_gcm_enc_k256_w4_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -8184,7 +8198,7 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     ret
     .size aes_gen_vaes512_gcm_enc_k256_w4, .-aes_gen_vaes512_gcm_enc_k256_w4
 
-# void aes_gen_vaes512_gcm_enc_k256_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
+# int aes_gen_vaes512_gcm_enc_k256_w1(const uint8_t *rk, const uint8_t *htable, uint8_t *state, uint8_t *dst, const uint8_t *src, uint64_t len);
 # GCM encryption: CTR (32-bit counter) and GHASH of the output, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # state: the hash and the counter (and with AES_GEN_GCM_LAST J0 -> zeros, the lengths block -> the tag); htable: the key's powers (kernels.h).
@@ -8473,6 +8487,7 @@ aes_gen_vaes512_gcm_enc_k256_w1:
 .Laes_gen_vaes512_gcm_enc_k256_w1_tag_done:
     vmovdqu %xmm5, (%rdx)
 .Laes_gen_vaes512_gcm_enc_k256_w1_tail_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2

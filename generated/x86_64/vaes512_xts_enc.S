@@ -17,7 +17,7 @@
 
     .text
 
-# void aes_gen_vaes512_xts_enc_k128_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes512_xts_enc_k128_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 16 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
@@ -187,6 +187,7 @@ aes_gen_vaes512_xts_enc_k128_w16:
     jae .Laes_gen_vaes512_xts_enc_k128_w16_loop
 .Laes_gen_vaes512_xts_enc_k128_w16_done:
     vmovdqu %xmm8, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -218,7 +219,7 @@ aes_gen_vaes512_xts_enc_k128_w16:
     ret
     .size aes_gen_vaes512_xts_enc_k128_w16, .-aes_gen_vaes512_xts_enc_k128_w16
 
-# void aes_gen_vaes512_xts_enc_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes512_xts_enc_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
@@ -337,6 +338,7 @@ aes_gen_vaes512_xts_enc_k128_w8:
     jae .Laes_gen_vaes512_xts_enc_k128_w8_loop
 .Laes_gen_vaes512_xts_enc_k128_w8_done:
     vmovdqu %xmm6, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -362,7 +364,7 @@ aes_gen_vaes512_xts_enc_k128_w8:
     ret
     .size aes_gen_vaes512_xts_enc_k128_w8, .-aes_gen_vaes512_xts_enc_k128_w8
 
-# void aes_gen_vaes512_xts_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes512_xts_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
@@ -456,6 +458,7 @@ aes_gen_vaes512_xts_enc_k128_w4:
     jae .Laes_gen_vaes512_xts_enc_k128_w4_loop
 .Laes_gen_vaes512_xts_enc_k128_w4_done:
     vmovdqu %xmm5, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -478,12 +481,12 @@ aes_gen_vaes512_xts_enc_k128_w4:
     ret
     .size aes_gen_vaes512_xts_enc_k128_w4, .-aes_gen_vaes512_xts_enc_k128_w4
 
-# void aes_gen_vaes512_xts_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes512_xts_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; each round reads its key from memory.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: any count.
-# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 a block register's tweaks
@@ -492,56 +495,34 @@ aes_gen_vaes512_xts_enc_k128_w4:
 #   %xmm4 temporary: data loads
 #   %xmm5 tweaks of block register 0: this group's, then the next group's
 #   %xmm6 block register 0's last round key ^ its tweaks
-#   %xmm7 rk0
-#   %xmm17 rk1
-#   %xmm16 rk2
-#   %xmm15 rk3
-#   %xmm14 rk4
-#   %xmm13 rk5
-#   %xmm12 rk6
-#   %xmm11 rk7
-#   %xmm10 rk8
-#   %xmm9 rk9
-#   %xmm8 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_enc_k128_w1
     .type aes_gen_vaes512_xts_enc_k128_w1, @function
     .p2align 5
 aes_gen_vaes512_xts_enc_k128_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm7
-    vmovdqu64 16(%rdi), %xmm17
-    vmovdqu64 32(%rdi), %xmm16
-    vmovdqu 48(%rdi), %xmm15
-    vmovdqu 64(%rdi), %xmm14
-    vmovdqu 80(%rdi), %xmm13
-    vmovdqu 96(%rdi), %xmm12
-    vmovdqu 112(%rdi), %xmm11
-    vmovdqu 128(%rdi), %xmm10
-    vmovdqu 144(%rdi), %xmm9
-    vmovdqu 160(%rdi), %xmm8
     vmovdqu (%rsi), %xmm5
     cmp $1, %r8
     jb .Laes_gen_vaes512_xts_enc_k128_w1_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k128_w1_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
+    vpxor 0(%rdi), %xmm0, %xmm0
     vpxor %xmm5, %xmm0, %xmm0
-    vpxor %xmm8, %xmm5, %xmm6
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    vpxor 160(%rdi), %xmm5, %xmm6
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x10    # vaesenc 16(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x20    # vaesenc 32(%rdi), %xmm0, %xmm0
     vpshufd $19, %xmm5, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x30    # vaesenc 48(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x40    # vaesenc 64(%rdi), %xmm0, %xmm0
     vpsrad $31, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x50    # vaesenc 80(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x60    # vaesenc 96(%rdi), %xmm0, %xmm0
     vpand .Lvaes512_xts_double(%rip), %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x70    # vaesenc 112(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0x80,0x00,0x00,0x00 # vaesenc 128(%rdi), %xmm0, %xmm0
     vpaddq %xmm5, %xmm5, %xmm5
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0x90,0x00,0x00,0x00 # vaesenc 144(%rdi), %xmm0, %xmm0
     vpxor %xmm2, %xmm5, %xmm5
     .byte 0xc4,0xe2,0x79,0xdd,0xc6         # vaesenclast %xmm6, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
@@ -552,6 +533,7 @@ aes_gen_vaes512_xts_enc_k128_w1:
     jae .Laes_gen_vaes512_xts_enc_k128_w1_loop
 .Laes_gen_vaes512_xts_enc_k128_w1_done:
     vmovdqu %xmm5, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -559,22 +541,11 @@ aes_gen_vaes512_xts_enc_k128_w1:
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
     vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
-    vpxord %xmm16, %xmm16, %xmm16
-    vpxord %xmm17, %xmm17, %xmm17
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_enc_k128_w1, .-aes_gen_vaes512_xts_enc_k128_w1
 
-# void aes_gen_vaes512_xts_enc_k192_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes512_xts_enc_k192_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 16 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
@@ -756,6 +727,7 @@ aes_gen_vaes512_xts_enc_k192_w16:
     jae .Laes_gen_vaes512_xts_enc_k192_w16_loop
 .Laes_gen_vaes512_xts_enc_k192_w16_done:
     vmovdqu %xmm8, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -789,7 +761,7 @@ aes_gen_vaes512_xts_enc_k192_w16:
     ret
     .size aes_gen_vaes512_xts_enc_k192_w16, .-aes_gen_vaes512_xts_enc_k192_w16
 
-# void aes_gen_vaes512_xts_enc_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes512_xts_enc_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
@@ -916,6 +888,7 @@ aes_gen_vaes512_xts_enc_k192_w8:
     jae .Laes_gen_vaes512_xts_enc_k192_w8_loop
 .Laes_gen_vaes512_xts_enc_k192_w8_done:
     vmovdqu %xmm6, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -943,7 +916,7 @@ aes_gen_vaes512_xts_enc_k192_w8:
     ret
     .size aes_gen_vaes512_xts_enc_k192_w8, .-aes_gen_vaes512_xts_enc_k192_w8
 
-# void aes_gen_vaes512_xts_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes512_xts_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
@@ -1043,6 +1016,7 @@ aes_gen_vaes512_xts_enc_k192_w4:
     jae .Laes_gen_vaes512_xts_enc_k192_w4_loop
 .Laes_gen_vaes512_xts_enc_k192_w4_done:
     vmovdqu %xmm5, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1067,12 +1041,12 @@ aes_gen_vaes512_xts_enc_k192_w4:
     ret
     .size aes_gen_vaes512_xts_enc_k192_w4, .-aes_gen_vaes512_xts_enc_k192_w4
 
-# void aes_gen_vaes512_xts_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes512_xts_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; each round reads its key from memory.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: any count.
-# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 a block register's tweaks
@@ -1081,62 +1055,36 @@ aes_gen_vaes512_xts_enc_k192_w4:
 #   %xmm4 temporary: data loads
 #   %xmm5 tweaks of block register 0: this group's, then the next group's
 #   %xmm6 block register 0's last round key ^ its tweaks
-#   %xmm7 rk0
-#   %xmm19 rk1
-#   %xmm18 rk2
-#   %xmm17 rk3
-#   %xmm16 rk4
-#   %xmm15 rk5
-#   %xmm14 rk6
-#   %xmm13 rk7
-#   %xmm12 rk8
-#   %xmm11 rk9
-#   %xmm10 rk10
-#   %xmm9 rk11
-#   %xmm8 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_enc_k192_w1
     .type aes_gen_vaes512_xts_enc_k192_w1, @function
     .p2align 5
 aes_gen_vaes512_xts_enc_k192_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm7
-    vmovdqu64 16(%rdi), %xmm19
-    vmovdqu64 32(%rdi), %xmm18
-    vmovdqu64 48(%rdi), %xmm17
-    vmovdqu64 64(%rdi), %xmm16
-    vmovdqu 80(%rdi), %xmm15
-    vmovdqu 96(%rdi), %xmm14
-    vmovdqu 112(%rdi), %xmm13
-    vmovdqu 128(%rdi), %xmm12
-    vmovdqu 144(%rdi), %xmm11
-    vmovdqu 160(%rdi), %xmm10
-    vmovdqu 176(%rdi), %xmm9
-    vmovdqu 192(%rdi), %xmm8
     vmovdqu (%rsi), %xmm5
     cmp $1, %r8
     jb .Laes_gen_vaes512_xts_enc_k192_w1_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k192_w1_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
+    vpxor 0(%rdi), %xmm0, %xmm0
     vpxor %xmm5, %xmm0, %xmm0
-    vpxor %xmm8, %xmm5, %xmm6
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    vpxor 192(%rdi), %xmm5, %xmm6
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x10    # vaesenc 16(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x20    # vaesenc 32(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x30    # vaesenc 48(%rdi), %xmm0, %xmm0
     vpshufd $19, %xmm5, %xmm2
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x40    # vaesenc 64(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x50    # vaesenc 80(%rdi), %xmm0, %xmm0
     vpsrad $31, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x60    # vaesenc 96(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x70    # vaesenc 112(%rdi), %xmm0, %xmm0
     vpand .Lvaes512_xts_double(%rip), %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0x80,0x00,0x00,0x00 # vaesenc 128(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0x90,0x00,0x00,0x00 # vaesenc 144(%rdi), %xmm0, %xmm0
     vpaddq %xmm5, %xmm5, %xmm5
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0xa0,0x00,0x00,0x00 # vaesenc 160(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0xb0,0x00,0x00,0x00 # vaesenc 176(%rdi), %xmm0, %xmm0
     vpxor %xmm2, %xmm5, %xmm5
     .byte 0xc4,0xe2,0x79,0xdd,0xc6         # vaesenclast %xmm6, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
@@ -1147,6 +1095,7 @@ aes_gen_vaes512_xts_enc_k192_w1:
     jae .Laes_gen_vaes512_xts_enc_k192_w1_loop
 .Laes_gen_vaes512_xts_enc_k192_w1_done:
     vmovdqu %xmm5, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1154,24 +1103,11 @@ aes_gen_vaes512_xts_enc_k192_w1:
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
     vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
-    vpxord %xmm16, %xmm16, %xmm16
-    vpxord %xmm17, %xmm17, %xmm17
-    vpxord %xmm18, %xmm18, %xmm18
-    vpxord %xmm19, %xmm19, %xmm19
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_enc_k192_w1, .-aes_gen_vaes512_xts_enc_k192_w1
 
-# void aes_gen_vaes512_xts_enc_k256_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes512_xts_enc_k256_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 16 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
@@ -1365,6 +1301,7 @@ aes_gen_vaes512_xts_enc_k256_w16:
     jae .Laes_gen_vaes512_xts_enc_k256_w16_loop
 .Laes_gen_vaes512_xts_enc_k256_w16_done:
     vmovdqu %xmm8, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1400,7 +1337,7 @@ aes_gen_vaes512_xts_enc_k256_w16:
     ret
     .size aes_gen_vaes512_xts_enc_k256_w16, .-aes_gen_vaes512_xts_enc_k256_w16
 
-# void aes_gen_vaes512_xts_enc_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes512_xts_enc_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
@@ -1535,6 +1472,7 @@ aes_gen_vaes512_xts_enc_k256_w8:
     jae .Laes_gen_vaes512_xts_enc_k256_w8_loop
 .Laes_gen_vaes512_xts_enc_k256_w8_done:
     vmovdqu %xmm6, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1564,7 +1502,7 @@ aes_gen_vaes512_xts_enc_k256_w8:
     ret
     .size aes_gen_vaes512_xts_enc_k256_w8, .-aes_gen_vaes512_xts_enc_k256_w8
 
-# void aes_gen_vaes512_xts_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes512_xts_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
@@ -1670,6 +1608,7 @@ aes_gen_vaes512_xts_enc_k256_w4:
     jae .Laes_gen_vaes512_xts_enc_k256_w4_loop
 .Laes_gen_vaes512_xts_enc_k256_w4_done:
     vmovdqu %xmm5, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1696,12 +1635,12 @@ aes_gen_vaes512_xts_enc_k256_w4:
     ret
     .size aes_gen_vaes512_xts_enc_k256_w4, .-aes_gen_vaes512_xts_enc_k256_w4
 
-# void aes_gen_vaes512_xts_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vaes512_xts_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; each round reads its key from memory.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: any count.
-# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 a block register's tweaks
@@ -1710,68 +1649,38 @@ aes_gen_vaes512_xts_enc_k256_w4:
 #   %xmm4 temporary: data loads
 #   %xmm5 tweaks of block register 0: this group's, then the next group's
 #   %xmm6 block register 0's last round key ^ its tweaks
-#   %xmm7 rk0
-#   %xmm21 rk1
-#   %xmm20 rk2
-#   %xmm19 rk3
-#   %xmm18 rk4
-#   %xmm17 rk5
-#   %xmm16 rk6
-#   %xmm15 rk7
-#   %xmm14 rk8
-#   %xmm13 rk9
-#   %xmm12 rk10
-#   %xmm11 rk11
-#   %xmm10 rk12
-#   %xmm9 rk13
-#   %xmm8 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_enc_k256_w1
     .type aes_gen_vaes512_xts_enc_k256_w1, @function
     .p2align 5
 aes_gen_vaes512_xts_enc_k256_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm7
-    vmovdqu64 16(%rdi), %xmm21
-    vmovdqu64 32(%rdi), %xmm20
-    vmovdqu64 48(%rdi), %xmm19
-    vmovdqu64 64(%rdi), %xmm18
-    vmovdqu64 80(%rdi), %xmm17
-    vmovdqu64 96(%rdi), %xmm16
-    vmovdqu 112(%rdi), %xmm15
-    vmovdqu 128(%rdi), %xmm14
-    vmovdqu 144(%rdi), %xmm13
-    vmovdqu 160(%rdi), %xmm12
-    vmovdqu 176(%rdi), %xmm11
-    vmovdqu 192(%rdi), %xmm10
-    vmovdqu 208(%rdi), %xmm9
-    vmovdqu 224(%rdi), %xmm8
     vmovdqu (%rsi), %xmm5
     cmp $1, %r8
     jb .Laes_gen_vaes512_xts_enc_k256_w1_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k256_w1_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm7, %xmm0, %xmm0
+    vpxor 0(%rdi), %xmm0, %xmm0
     vpxor %xmm5, %xmm0, %xmm0
-    vpxor %xmm8, %xmm5, %xmm6
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    vpxor 224(%rdi), %xmm5, %xmm6
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x10    # vaesenc 16(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x20    # vaesenc 32(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x30    # vaesenc 48(%rdi), %xmm0, %xmm0
     vpshufd $19, %xmm5, %xmm2
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x40    # vaesenc 64(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x50    # vaesenc 80(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x60    # vaesenc 96(%rdi), %xmm0, %xmm0
     vpsrad $31, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x47,0x70    # vaesenc 112(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0x80,0x00,0x00,0x00 # vaesenc 128(%rdi), %xmm0, %xmm0
     vpand .Lvaes512_xts_double(%rip), %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0x90,0x00,0x00,0x00 # vaesenc 144(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0xa0,0x00,0x00,0x00 # vaesenc 160(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0xb0,0x00,0x00,0x00 # vaesenc 176(%rdi), %xmm0, %xmm0
     vpaddq %xmm5, %xmm5, %xmm5
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0xc0,0x00,0x00,0x00 # vaesenc 192(%rdi), %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0x87,0xd0,0x00,0x00,0x00 # vaesenc 208(%rdi), %xmm0, %xmm0
     vpxor %xmm2, %xmm5, %xmm5
     .byte 0xc4,0xe2,0x79,0xdd,0xc6         # vaesenclast %xmm6, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
@@ -1782,6 +1691,7 @@ aes_gen_vaes512_xts_enc_k256_w1:
     jae .Laes_gen_vaes512_xts_enc_k256_w1_loop
 .Laes_gen_vaes512_xts_enc_k256_w1_done:
     vmovdqu %xmm5, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1789,21 +1699,6 @@ aes_gen_vaes512_xts_enc_k256_w1:
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
     vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
-    vpxord %xmm16, %xmm16, %xmm16
-    vpxord %xmm17, %xmm17, %xmm17
-    vpxord %xmm18, %xmm18, %xmm18
-    vpxord %xmm19, %xmm19, %xmm19
-    vpxord %xmm20, %xmm20, %xmm20
-    vpxord %xmm21, %xmm21, %xmm21
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_enc_k256_w1, .-aes_gen_vaes512_xts_enc_k256_w1

@@ -92,7 +92,7 @@
 
     .text
 
-# void aes_gen_vpaes256_cbc_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_cbc_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -850,6 +850,7 @@ aes_gen_vpaes256_cbc_dec_k128_w4:
     jae .Laes_gen_vpaes256_cbc_dec_k128_w4_loop
 .Laes_gen_vpaes256_cbc_dec_k128_w4_done:
     vextracti128 $1, %ymm2, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -870,7 +871,7 @@ aes_gen_vpaes256_cbc_dec_k128_w4:
     ret
     .size aes_gen_vpaes256_cbc_dec_k128_w4, .-aes_gen_vpaes256_cbc_dec_k128_w4
 
-# void aes_gen_vpaes256_cbc_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_cbc_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
 # rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -1311,6 +1312,7 @@ aes_gen_vpaes256_cbc_dec_k128_w2:
     jae .Laes_gen_vpaes256_cbc_dec_k128_w2_loop
 .Laes_gen_vpaes256_cbc_dec_k128_w2_done:
     vextracti128 $1, %ymm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1326,7 +1328,7 @@ aes_gen_vpaes256_cbc_dec_k128_w2:
     ret
     .size aes_gen_vpaes256_cbc_dec_k128_w2, .-aes_gen_vpaes256_cbc_dec_k128_w2
 
-# void aes_gen_vpaes256_cbc_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_cbc_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -1766,6 +1768,7 @@ aes_gen_vpaes256_cbc_dec_k128_w1:
     jae .Laes_gen_vpaes256_cbc_dec_k128_w1_loop
 .Laes_gen_vpaes256_cbc_dec_k128_w1_done:
     vmovdqu %xmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1781,7 +1784,7 @@ aes_gen_vpaes256_cbc_dec_k128_w1:
     ret
     .size aes_gen_vpaes256_cbc_dec_k128_w1, .-aes_gen_vpaes256_cbc_dec_k128_w1
 
-# void aes_gen_vpaes256_cbc_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_cbc_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -2685,6 +2688,7 @@ aes_gen_vpaes256_cbc_dec_k192_w4:
     jae .Laes_gen_vpaes256_cbc_dec_k192_w4_loop
 .Laes_gen_vpaes256_cbc_dec_k192_w4_done:
     vextracti128 $1, %ymm2, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2705,7 +2709,7 @@ aes_gen_vpaes256_cbc_dec_k192_w4:
     ret
     .size aes_gen_vpaes256_cbc_dec_k192_w4, .-aes_gen_vpaes256_cbc_dec_k192_w4
 
-# void aes_gen_vpaes256_cbc_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_cbc_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
 # rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -3228,6 +3232,7 @@ aes_gen_vpaes256_cbc_dec_k192_w2:
     jae .Laes_gen_vpaes256_cbc_dec_k192_w2_loop
 .Laes_gen_vpaes256_cbc_dec_k192_w2_done:
     vextracti128 $1, %ymm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3243,7 +3248,7 @@ aes_gen_vpaes256_cbc_dec_k192_w2:
     ret
     .size aes_gen_vpaes256_cbc_dec_k192_w2, .-aes_gen_vpaes256_cbc_dec_k192_w2
 
-# void aes_gen_vpaes256_cbc_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_cbc_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -3765,6 +3770,7 @@ aes_gen_vpaes256_cbc_dec_k192_w1:
     jae .Laes_gen_vpaes256_cbc_dec_k192_w1_loop
 .Laes_gen_vpaes256_cbc_dec_k192_w1_done:
     vmovdqu %xmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3780,7 +3786,7 @@ aes_gen_vpaes256_cbc_dec_k192_w1:
     ret
     .size aes_gen_vpaes256_cbc_dec_k192_w1, .-aes_gen_vpaes256_cbc_dec_k192_w1
 
-# void aes_gen_vpaes256_cbc_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_cbc_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -4830,6 +4836,7 @@ aes_gen_vpaes256_cbc_dec_k256_w4:
     jae .Laes_gen_vpaes256_cbc_dec_k256_w4_loop
 .Laes_gen_vpaes256_cbc_dec_k256_w4_done:
     vextracti128 $1, %ymm2, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4850,7 +4857,7 @@ aes_gen_vpaes256_cbc_dec_k256_w4:
     ret
     .size aes_gen_vpaes256_cbc_dec_k256_w4, .-aes_gen_vpaes256_cbc_dec_k256_w4
 
-# void aes_gen_vpaes256_cbc_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_cbc_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
 # rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -5455,6 +5462,7 @@ aes_gen_vpaes256_cbc_dec_k256_w2:
     jae .Laes_gen_vpaes256_cbc_dec_k256_w2_loop
 .Laes_gen_vpaes256_cbc_dec_k256_w2_done:
     vextracti128 $1, %ymm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -5470,7 +5478,7 @@ aes_gen_vpaes256_cbc_dec_k256_w2:
     ret
     .size aes_gen_vpaes256_cbc_dec_k256_w2, .-aes_gen_vpaes256_cbc_dec_k256_w2
 
-# void aes_gen_vpaes256_cbc_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_cbc_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -6074,6 +6082,7 @@ aes_gen_vpaes256_cbc_dec_k256_w1:
     jae .Laes_gen_vpaes256_cbc_dec_k256_w1_loop
 .Laes_gen_vpaes256_cbc_dec_k256_w1_done:
     vmovdqu %xmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2

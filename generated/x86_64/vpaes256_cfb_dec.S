@@ -92,7 +92,7 @@
 
     .text
 
-# void aes_gen_vpaes256_cfb_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_cfb_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -705,6 +705,7 @@ aes_gen_vpaes256_cfb_dec_k128_w4:
     jae .Laes_gen_vpaes256_cfb_dec_k128_w4_loop
 .Laes_gen_vpaes256_cfb_dec_k128_w4_done:
     vextracti128 $1, %ymm2, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -725,7 +726,7 @@ aes_gen_vpaes256_cfb_dec_k128_w4:
     ret
     .size aes_gen_vpaes256_cfb_dec_k128_w4, .-aes_gen_vpaes256_cfb_dec_k128_w4
 
-# void aes_gen_vpaes256_cfb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_cfb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -1075,6 +1076,7 @@ aes_gen_vpaes256_cfb_dec_k128_w2:
     jae .Laes_gen_vpaes256_cfb_dec_k128_w2_loop
 .Laes_gen_vpaes256_cfb_dec_k128_w2_done:
     vextracti128 $1, %ymm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1090,7 +1092,7 @@ aes_gen_vpaes256_cfb_dec_k128_w2:
     ret
     .size aes_gen_vpaes256_cfb_dec_k128_w2, .-aes_gen_vpaes256_cfb_dec_k128_w2
 
-# void aes_gen_vpaes256_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -1440,6 +1442,7 @@ aes_gen_vpaes256_cfb_dec_k128_w1:
     jae .Laes_gen_vpaes256_cfb_dec_k128_w1_loop
 .Laes_gen_vpaes256_cfb_dec_k128_w1_done:
     vmovdqu %xmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1455,7 +1458,7 @@ aes_gen_vpaes256_cfb_dec_k128_w1:
     ret
     .size aes_gen_vpaes256_cfb_dec_k128_w1, .-aes_gen_vpaes256_cfb_dec_k128_w1
 
-# void aes_gen_vpaes256_cfb_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_cfb_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -2182,6 +2185,7 @@ aes_gen_vpaes256_cfb_dec_k192_w4:
     jae .Laes_gen_vpaes256_cfb_dec_k192_w4_loop
 .Laes_gen_vpaes256_cfb_dec_k192_w4_done:
     vextracti128 $1, %ymm2, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2202,7 +2206,7 @@ aes_gen_vpaes256_cfb_dec_k192_w4:
     ret
     .size aes_gen_vpaes256_cfb_dec_k192_w4, .-aes_gen_vpaes256_cfb_dec_k192_w4
 
-# void aes_gen_vpaes256_cfb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_cfb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -2614,6 +2618,7 @@ aes_gen_vpaes256_cfb_dec_k192_w2:
     jae .Laes_gen_vpaes256_cfb_dec_k192_w2_loop
 .Laes_gen_vpaes256_cfb_dec_k192_w2_done:
     vextracti128 $1, %ymm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2629,7 +2634,7 @@ aes_gen_vpaes256_cfb_dec_k192_w2:
     ret
     .size aes_gen_vpaes256_cfb_dec_k192_w2, .-aes_gen_vpaes256_cfb_dec_k192_w2
 
-# void aes_gen_vpaes256_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -3041,6 +3046,7 @@ aes_gen_vpaes256_cfb_dec_k192_w1:
     jae .Laes_gen_vpaes256_cfb_dec_k192_w1_loop
 .Laes_gen_vpaes256_cfb_dec_k192_w1_done:
     vmovdqu %xmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3056,7 +3062,7 @@ aes_gen_vpaes256_cfb_dec_k192_w1:
     ret
     .size aes_gen_vpaes256_cfb_dec_k192_w1, .-aes_gen_vpaes256_cfb_dec_k192_w1
 
-# void aes_gen_vpaes256_cfb_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_cfb_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -3897,6 +3903,7 @@ aes_gen_vpaes256_cfb_dec_k256_w4:
     jae .Laes_gen_vpaes256_cfb_dec_k256_w4_loop
 .Laes_gen_vpaes256_cfb_dec_k256_w4_done:
     vextracti128 $1, %ymm2, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3917,7 +3924,7 @@ aes_gen_vpaes256_cfb_dec_k256_w4:
     ret
     .size aes_gen_vpaes256_cfb_dec_k256_w4, .-aes_gen_vpaes256_cfb_dec_k256_w4
 
-# void aes_gen_vpaes256_cfb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_cfb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -4391,6 +4398,7 @@ aes_gen_vpaes256_cfb_dec_k256_w2:
     jae .Laes_gen_vpaes256_cfb_dec_k256_w2_loop
 .Laes_gen_vpaes256_cfb_dec_k256_w2_done:
     vextracti128 $1, %ymm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4406,7 +4414,7 @@ aes_gen_vpaes256_cfb_dec_k256_w2:
     ret
     .size aes_gen_vpaes256_cfb_dec_k256_w2, .-aes_gen_vpaes256_cfb_dec_k256_w2
 
-# void aes_gen_vpaes256_cfb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_cfb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -4880,6 +4888,7 @@ aes_gen_vpaes256_cfb_dec_k256_w1:
     jae .Laes_gen_vpaes256_cfb_dec_k256_w1_loop
 .Laes_gen_vpaes256_cfb_dec_k256_w1_done:
     vmovdqu %xmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2

@@ -119,7 +119,7 @@
 
     .text
 
-# void aes_gen_vpaes256_ctr_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_ctr_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -780,6 +780,7 @@ aes_gen_vpaes256_ctr_enc_k128_w4:
     jae .Laes_gen_vpaes256_ctr_enc_k128_w4_loop
 .Laes_gen_vpaes256_ctr_enc_k128_w4_done:
     vmovdqu %xmm2, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -800,7 +801,7 @@ aes_gen_vpaes256_ctr_enc_k128_w4:
     ret
     .size aes_gen_vpaes256_ctr_enc_k128_w4, .-aes_gen_vpaes256_ctr_enc_k128_w4
 
-# void aes_gen_vpaes256_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -1187,6 +1188,7 @@ aes_gen_vpaes256_ctr_enc_k128_w2:
     jae .Laes_gen_vpaes256_ctr_enc_k128_w2_loop
 .Laes_gen_vpaes256_ctr_enc_k128_w2_done:
     vmovdqu %xmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1202,7 +1204,7 @@ aes_gen_vpaes256_ctr_enc_k128_w2:
     ret
     .size aes_gen_vpaes256_ctr_enc_k128_w2, .-aes_gen_vpaes256_ctr_enc_k128_w2
 
-# void aes_gen_vpaes256_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -1572,6 +1574,7 @@ aes_gen_vpaes256_ctr_enc_k128_w1:
     jae .Laes_gen_vpaes256_ctr_enc_k128_w1_loop
 .Laes_gen_vpaes256_ctr_enc_k128_w1_done:
     vmovdqu %xmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1587,7 +1590,7 @@ aes_gen_vpaes256_ctr_enc_k128_w1:
     ret
     .size aes_gen_vpaes256_ctr_enc_k128_w1, .-aes_gen_vpaes256_ctr_enc_k128_w1
 
-# void aes_gen_vpaes256_ctr_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_ctr_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -2362,6 +2365,7 @@ aes_gen_vpaes256_ctr_enc_k192_w4:
     jae .Laes_gen_vpaes256_ctr_enc_k192_w4_loop
 .Laes_gen_vpaes256_ctr_enc_k192_w4_done:
     vmovdqu %xmm2, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2382,7 +2386,7 @@ aes_gen_vpaes256_ctr_enc_k192_w4:
     ret
     .size aes_gen_vpaes256_ctr_enc_k192_w4, .-aes_gen_vpaes256_ctr_enc_k192_w4
 
-# void aes_gen_vpaes256_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -2831,6 +2835,7 @@ aes_gen_vpaes256_ctr_enc_k192_w2:
     jae .Laes_gen_vpaes256_ctr_enc_k192_w2_loop
 .Laes_gen_vpaes256_ctr_enc_k192_w2_done:
     vmovdqu %xmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2846,7 +2851,7 @@ aes_gen_vpaes256_ctr_enc_k192_w2:
     ret
     .size aes_gen_vpaes256_ctr_enc_k192_w2, .-aes_gen_vpaes256_ctr_enc_k192_w2
 
-# void aes_gen_vpaes256_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -3278,6 +3283,7 @@ aes_gen_vpaes256_ctr_enc_k192_w1:
     jae .Laes_gen_vpaes256_ctr_enc_k192_w1_loop
 .Laes_gen_vpaes256_ctr_enc_k192_w1_done:
     vmovdqu %xmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3293,7 +3299,7 @@ aes_gen_vpaes256_ctr_enc_k192_w1:
     ret
     .size aes_gen_vpaes256_ctr_enc_k192_w1, .-aes_gen_vpaes256_ctr_enc_k192_w1
 
-# void aes_gen_vpaes256_ctr_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_ctr_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -4182,6 +4188,7 @@ aes_gen_vpaes256_ctr_enc_k256_w4:
     jae .Laes_gen_vpaes256_ctr_enc_k256_w4_loop
 .Laes_gen_vpaes256_ctr_enc_k256_w4_done:
     vmovdqu %xmm2, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4202,7 +4209,7 @@ aes_gen_vpaes256_ctr_enc_k256_w4:
     ret
     .size aes_gen_vpaes256_ctr_enc_k256_w4, .-aes_gen_vpaes256_ctr_enc_k256_w4
 
-# void aes_gen_vpaes256_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -4713,6 +4720,7 @@ aes_gen_vpaes256_ctr_enc_k256_w2:
     jae .Laes_gen_vpaes256_ctr_enc_k256_w2_loop
 .Laes_gen_vpaes256_ctr_enc_k256_w2_done:
     vmovdqu %xmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4728,7 +4736,7 @@ aes_gen_vpaes256_ctr_enc_k256_w2:
     ret
     .size aes_gen_vpaes256_ctr_enc_k256_w2, .-aes_gen_vpaes256_ctr_enc_k256_w2
 
-# void aes_gen_vpaes256_ctr_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_ctr_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -5222,6 +5230,7 @@ aes_gen_vpaes256_ctr_enc_k256_w1:
     jae .Laes_gen_vpaes256_ctr_enc_k256_w1_loop
 .Laes_gen_vpaes256_ctr_enc_k256_w1_done:
     vmovdqu %xmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2

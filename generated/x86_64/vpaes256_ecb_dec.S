@@ -92,7 +92,7 @@
 
     .text
 
-# void aes_gen_vpaes256_ecb_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_ecb_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -843,6 +843,7 @@ aes_gen_vpaes256_ecb_dec_k128_w4:
     cmp $4, %r8
     jae .Laes_gen_vpaes256_ecb_dec_k128_w4_loop
 .Laes_gen_vpaes256_ecb_dec_k128_w4_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -862,7 +863,7 @@ aes_gen_vpaes256_ecb_dec_k128_w4:
     ret
     .size aes_gen_vpaes256_ecb_dec_k128_w4, .-aes_gen_vpaes256_ecb_dec_k128_w4
 
-# void aes_gen_vpaes256_ecb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_ecb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
 # rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -1297,6 +1298,7 @@ aes_gen_vpaes256_ecb_dec_k128_w2:
     cmp $2, %r8
     jae .Laes_gen_vpaes256_ecb_dec_k128_w2_loop
 .Laes_gen_vpaes256_ecb_dec_k128_w2_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1311,7 +1313,7 @@ aes_gen_vpaes256_ecb_dec_k128_w2:
     ret
     .size aes_gen_vpaes256_ecb_dec_k128_w2, .-aes_gen_vpaes256_ecb_dec_k128_w2
 
-# void aes_gen_vpaes256_ecb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_ecb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -1746,6 +1748,7 @@ aes_gen_vpaes256_ecb_dec_k128_w1:
     cmp $1, %r8
     jae .Laes_gen_vpaes256_ecb_dec_k128_w1_loop
 .Laes_gen_vpaes256_ecb_dec_k128_w1_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1760,7 +1763,7 @@ aes_gen_vpaes256_ecb_dec_k128_w1:
     ret
     .size aes_gen_vpaes256_ecb_dec_k128_w1, .-aes_gen_vpaes256_ecb_dec_k128_w1
 
-# void aes_gen_vpaes256_ecb_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_ecb_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -2657,6 +2660,7 @@ aes_gen_vpaes256_ecb_dec_k192_w4:
     cmp $4, %r8
     jae .Laes_gen_vpaes256_ecb_dec_k192_w4_loop
 .Laes_gen_vpaes256_ecb_dec_k192_w4_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2676,7 +2680,7 @@ aes_gen_vpaes256_ecb_dec_k192_w4:
     ret
     .size aes_gen_vpaes256_ecb_dec_k192_w4, .-aes_gen_vpaes256_ecb_dec_k192_w4
 
-# void aes_gen_vpaes256_ecb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_ecb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
 # rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -3193,6 +3197,7 @@ aes_gen_vpaes256_ecb_dec_k192_w2:
     cmp $2, %r8
     jae .Laes_gen_vpaes256_ecb_dec_k192_w2_loop
 .Laes_gen_vpaes256_ecb_dec_k192_w2_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3207,7 +3212,7 @@ aes_gen_vpaes256_ecb_dec_k192_w2:
     ret
     .size aes_gen_vpaes256_ecb_dec_k192_w2, .-aes_gen_vpaes256_ecb_dec_k192_w2
 
-# void aes_gen_vpaes256_ecb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_ecb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -3724,6 +3729,7 @@ aes_gen_vpaes256_ecb_dec_k192_w1:
     cmp $1, %r8
     jae .Laes_gen_vpaes256_ecb_dec_k192_w1_loop
 .Laes_gen_vpaes256_ecb_dec_k192_w1_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3738,7 +3744,7 @@ aes_gen_vpaes256_ecb_dec_k192_w1:
     ret
     .size aes_gen_vpaes256_ecb_dec_k192_w1, .-aes_gen_vpaes256_ecb_dec_k192_w1
 
-# void aes_gen_vpaes256_ecb_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_ecb_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -4781,6 +4787,7 @@ aes_gen_vpaes256_ecb_dec_k256_w4:
     cmp $4, %r8
     jae .Laes_gen_vpaes256_ecb_dec_k256_w4_loop
 .Laes_gen_vpaes256_ecb_dec_k256_w4_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4800,7 +4807,7 @@ aes_gen_vpaes256_ecb_dec_k256_w4:
     ret
     .size aes_gen_vpaes256_ecb_dec_k256_w4, .-aes_gen_vpaes256_ecb_dec_k256_w4
 
-# void aes_gen_vpaes256_ecb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_ecb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
 # rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -5399,6 +5406,7 @@ aes_gen_vpaes256_ecb_dec_k256_w2:
     cmp $2, %r8
     jae .Laes_gen_vpaes256_ecb_dec_k256_w2_loop
 .Laes_gen_vpaes256_ecb_dec_k256_w2_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -5413,7 +5421,7 @@ aes_gen_vpaes256_ecb_dec_k256_w2:
     ret
     .size aes_gen_vpaes256_ecb_dec_k256_w2, .-aes_gen_vpaes256_ecb_dec_k256_w2
 
-# void aes_gen_vpaes256_ecb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_ecb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -6012,6 +6020,7 @@ aes_gen_vpaes256_ecb_dec_k256_w1:
     cmp $1, %r8
     jae .Laes_gen_vpaes256_ecb_dec_k256_w1_loop
 .Laes_gen_vpaes256_ecb_dec_k256_w1_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2

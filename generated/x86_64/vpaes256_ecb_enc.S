@@ -92,7 +92,7 @@
 
     .text
 
-# void aes_gen_vpaes256_ecb_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_ecb_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -699,6 +699,7 @@ aes_gen_vpaes256_ecb_enc_k128_w4:
     cmp $4, %r8
     jae .Laes_gen_vpaes256_ecb_enc_k128_w4_loop
 .Laes_gen_vpaes256_ecb_enc_k128_w4_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -718,7 +719,7 @@ aes_gen_vpaes256_ecb_enc_k128_w4:
     ret
     .size aes_gen_vpaes256_ecb_enc_k128_w4, .-aes_gen_vpaes256_ecb_enc_k128_w4
 
-# void aes_gen_vpaes256_ecb_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_ecb_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -1063,6 +1064,7 @@ aes_gen_vpaes256_ecb_enc_k128_w2:
     cmp $2, %r8
     jae .Laes_gen_vpaes256_ecb_enc_k128_w2_loop
 .Laes_gen_vpaes256_ecb_enc_k128_w2_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1077,7 +1079,7 @@ aes_gen_vpaes256_ecb_enc_k128_w2:
     ret
     .size aes_gen_vpaes256_ecb_enc_k128_w2, .-aes_gen_vpaes256_ecb_enc_k128_w2
 
-# void aes_gen_vpaes256_ecb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_ecb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -1422,6 +1424,7 @@ aes_gen_vpaes256_ecb_enc_k128_w1:
     cmp $1, %r8
     jae .Laes_gen_vpaes256_ecb_enc_k128_w1_loop
 .Laes_gen_vpaes256_ecb_enc_k128_w1_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1436,7 +1439,7 @@ aes_gen_vpaes256_ecb_enc_k128_w1:
     ret
     .size aes_gen_vpaes256_ecb_enc_k128_w1, .-aes_gen_vpaes256_ecb_enc_k128_w1
 
-# void aes_gen_vpaes256_ecb_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_ecb_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -2157,6 +2160,7 @@ aes_gen_vpaes256_ecb_enc_k192_w4:
     cmp $4, %r8
     jae .Laes_gen_vpaes256_ecb_enc_k192_w4_loop
 .Laes_gen_vpaes256_ecb_enc_k192_w4_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2176,7 +2180,7 @@ aes_gen_vpaes256_ecb_enc_k192_w4:
     ret
     .size aes_gen_vpaes256_ecb_enc_k192_w4, .-aes_gen_vpaes256_ecb_enc_k192_w4
 
-# void aes_gen_vpaes256_ecb_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_ecb_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -2583,6 +2587,7 @@ aes_gen_vpaes256_ecb_enc_k192_w2:
     cmp $2, %r8
     jae .Laes_gen_vpaes256_ecb_enc_k192_w2_loop
 .Laes_gen_vpaes256_ecb_enc_k192_w2_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2597,7 +2602,7 @@ aes_gen_vpaes256_ecb_enc_k192_w2:
     ret
     .size aes_gen_vpaes256_ecb_enc_k192_w2, .-aes_gen_vpaes256_ecb_enc_k192_w2
 
-# void aes_gen_vpaes256_ecb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_ecb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -3004,6 +3009,7 @@ aes_gen_vpaes256_ecb_enc_k192_w1:
     cmp $1, %r8
     jae .Laes_gen_vpaes256_ecb_enc_k192_w1_loop
 .Laes_gen_vpaes256_ecb_enc_k192_w1_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3018,7 +3024,7 @@ aes_gen_vpaes256_ecb_enc_k192_w1:
     ret
     .size aes_gen_vpaes256_ecb_enc_k192_w1, .-aes_gen_vpaes256_ecb_enc_k192_w1
 
-# void aes_gen_vpaes256_ecb_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_ecb_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -3853,6 +3859,7 @@ aes_gen_vpaes256_ecb_enc_k256_w4:
     cmp $4, %r8
     jae .Laes_gen_vpaes256_ecb_enc_k256_w4_loop
 .Laes_gen_vpaes256_ecb_enc_k256_w4_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3872,7 +3879,7 @@ aes_gen_vpaes256_ecb_enc_k256_w4:
     ret
     .size aes_gen_vpaes256_ecb_enc_k256_w4, .-aes_gen_vpaes256_ecb_enc_k256_w4
 
-# void aes_gen_vpaes256_ecb_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_ecb_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -4341,6 +4348,7 @@ aes_gen_vpaes256_ecb_enc_k256_w2:
     cmp $2, %r8
     jae .Laes_gen_vpaes256_ecb_enc_k256_w2_loop
 .Laes_gen_vpaes256_ecb_enc_k256_w2_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4355,7 +4363,7 @@ aes_gen_vpaes256_ecb_enc_k256_w2:
     ret
     .size aes_gen_vpaes256_ecb_enc_k256_w2, .-aes_gen_vpaes256_ecb_enc_k256_w2
 
-# void aes_gen_vpaes256_ecb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes256_ecb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -4824,6 +4832,7 @@ aes_gen_vpaes256_ecb_enc_k256_w1:
     cmp $1, %r8
     jae .Laes_gen_vpaes256_ecb_enc_k256_w1_loop
 .Laes_gen_vpaes256_ecb_enc_k256_w1_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2

@@ -134,7 +134,7 @@
 
     .text
 
-# void aes_gen_vpaes512_cbc_dec_k128_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_cbc_dec_k128_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 16 blocks per iteration.
 # rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -1527,6 +1527,7 @@ aes_gen_vpaes512_cbc_dec_k128_w16:
     jae .Laes_gen_vpaes512_cbc_dec_k128_w16_loop
 .Laes_gen_vpaes512_cbc_dec_k128_w16_done:
     vextracti32x4 $3, %zmm4, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1557,7 +1558,7 @@ aes_gen_vpaes512_cbc_dec_k128_w16:
     ret
     .size aes_gen_vpaes512_cbc_dec_k128_w16, .-aes_gen_vpaes512_cbc_dec_k128_w16
 
-# void aes_gen_vpaes512_cbc_dec_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_cbc_dec_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
 # rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -2316,6 +2317,7 @@ aes_gen_vpaes512_cbc_dec_k128_w8:
     jae .Laes_gen_vpaes512_cbc_dec_k128_w8_loop
 .Laes_gen_vpaes512_cbc_dec_k128_w8_done:
     vextracti32x4 $3, %zmm2, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2336,7 +2338,7 @@ aes_gen_vpaes512_cbc_dec_k128_w8:
     ret
     .size aes_gen_vpaes512_cbc_dec_k128_w8, .-aes_gen_vpaes512_cbc_dec_k128_w8
 
-# void aes_gen_vpaes512_cbc_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_cbc_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -2778,6 +2780,7 @@ aes_gen_vpaes512_cbc_dec_k128_w4:
     jae .Laes_gen_vpaes512_cbc_dec_k128_w4_loop
 .Laes_gen_vpaes512_cbc_dec_k128_w4_done:
     vextracti32x4 $3, %zmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2793,7 +2796,7 @@ aes_gen_vpaes512_cbc_dec_k128_w4:
     ret
     .size aes_gen_vpaes512_cbc_dec_k128_w4, .-aes_gen_vpaes512_cbc_dec_k128_w4
 
-# void aes_gen_vpaes512_cbc_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_cbc_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -3233,6 +3236,7 @@ aes_gen_vpaes512_cbc_dec_k128_w1:
     jae .Laes_gen_vpaes512_cbc_dec_k128_w1_loop
 .Laes_gen_vpaes512_cbc_dec_k128_w1_done:
     vmovdqu %xmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3248,7 +3252,7 @@ aes_gen_vpaes512_cbc_dec_k128_w1:
     ret
     .size aes_gen_vpaes512_cbc_dec_k128_w1, .-aes_gen_vpaes512_cbc_dec_k128_w1
 
-# void aes_gen_vpaes512_cbc_dec_k192_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_cbc_dec_k192_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 16 blocks per iteration.
 # rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -4915,6 +4919,7 @@ aes_gen_vpaes512_cbc_dec_k192_w16:
     jae .Laes_gen_vpaes512_cbc_dec_k192_w16_loop
 .Laes_gen_vpaes512_cbc_dec_k192_w16_done:
     vextracti32x4 $3, %zmm4, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4945,7 +4950,7 @@ aes_gen_vpaes512_cbc_dec_k192_w16:
     ret
     .size aes_gen_vpaes512_cbc_dec_k192_w16, .-aes_gen_vpaes512_cbc_dec_k192_w16
 
-# void aes_gen_vpaes512_cbc_dec_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_cbc_dec_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
 # rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -5850,6 +5855,7 @@ aes_gen_vpaes512_cbc_dec_k192_w8:
     jae .Laes_gen_vpaes512_cbc_dec_k192_w8_loop
 .Laes_gen_vpaes512_cbc_dec_k192_w8_done:
     vextracti32x4 $3, %zmm2, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -5870,7 +5876,7 @@ aes_gen_vpaes512_cbc_dec_k192_w8:
     ret
     .size aes_gen_vpaes512_cbc_dec_k192_w8, .-aes_gen_vpaes512_cbc_dec_k192_w8
 
-# void aes_gen_vpaes512_cbc_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_cbc_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -6394,6 +6400,7 @@ aes_gen_vpaes512_cbc_dec_k192_w4:
     jae .Laes_gen_vpaes512_cbc_dec_k192_w4_loop
 .Laes_gen_vpaes512_cbc_dec_k192_w4_done:
     vextracti32x4 $3, %zmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -6409,7 +6416,7 @@ aes_gen_vpaes512_cbc_dec_k192_w4:
     ret
     .size aes_gen_vpaes512_cbc_dec_k192_w4, .-aes_gen_vpaes512_cbc_dec_k192_w4
 
-# void aes_gen_vpaes512_cbc_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_cbc_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -6931,6 +6938,7 @@ aes_gen_vpaes512_cbc_dec_k192_w1:
     jae .Laes_gen_vpaes512_cbc_dec_k192_w1_loop
 .Laes_gen_vpaes512_cbc_dec_k192_w1_done:
     vmovdqu %xmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -6946,7 +6954,7 @@ aes_gen_vpaes512_cbc_dec_k192_w1:
     ret
     .size aes_gen_vpaes512_cbc_dec_k192_w1, .-aes_gen_vpaes512_cbc_dec_k192_w1
 
-# void aes_gen_vpaes512_cbc_dec_k256_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_cbc_dec_k256_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 16 blocks per iteration.
 # rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -8887,6 +8895,7 @@ aes_gen_vpaes512_cbc_dec_k256_w16:
     jae .Laes_gen_vpaes512_cbc_dec_k256_w16_loop
 .Laes_gen_vpaes512_cbc_dec_k256_w16_done:
     vextracti32x4 $3, %zmm4, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -8917,7 +8926,7 @@ aes_gen_vpaes512_cbc_dec_k256_w16:
     ret
     .size aes_gen_vpaes512_cbc_dec_k256_w16, .-aes_gen_vpaes512_cbc_dec_k256_w16
 
-# void aes_gen_vpaes512_cbc_dec_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_cbc_dec_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
 # rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -9968,6 +9977,7 @@ aes_gen_vpaes512_cbc_dec_k256_w8:
     jae .Laes_gen_vpaes512_cbc_dec_k256_w8_loop
 .Laes_gen_vpaes512_cbc_dec_k256_w8_done:
     vextracti32x4 $3, %zmm2, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -9988,7 +9998,7 @@ aes_gen_vpaes512_cbc_dec_k256_w8:
     ret
     .size aes_gen_vpaes512_cbc_dec_k256_w8, .-aes_gen_vpaes512_cbc_dec_k256_w8
 
-# void aes_gen_vpaes512_cbc_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_cbc_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -10594,6 +10604,7 @@ aes_gen_vpaes512_cbc_dec_k256_w4:
     jae .Laes_gen_vpaes512_cbc_dec_k256_w4_loop
 .Laes_gen_vpaes512_cbc_dec_k256_w4_done:
     vextracti32x4 $3, %zmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -10609,7 +10620,7 @@ aes_gen_vpaes512_cbc_dec_k256_w4:
     ret
     .size aes_gen_vpaes512_cbc_dec_k256_w4, .-aes_gen_vpaes512_cbc_dec_k256_w4
 
-# void aes_gen_vpaes512_cbc_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_cbc_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -11213,6 +11224,7 @@ aes_gen_vpaes512_cbc_dec_k256_w1:
     jae .Laes_gen_vpaes512_cbc_dec_k256_w1_loop
 .Laes_gen_vpaes512_cbc_dec_k256_w1_done:
     vmovdqu %xmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2

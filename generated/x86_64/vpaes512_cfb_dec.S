@@ -134,7 +134,7 @@
 
     .text
 
-# void aes_gen_vpaes512_cfb_dec_k128_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_cfb_dec_k128_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 16 blocks per iteration.
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -1274,6 +1274,7 @@ aes_gen_vpaes512_cfb_dec_k128_w16:
     jae .Laes_gen_vpaes512_cfb_dec_k128_w16_loop
 .Laes_gen_vpaes512_cfb_dec_k128_w16_done:
     vextracti32x4 $3, %zmm4, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1304,7 +1305,7 @@ aes_gen_vpaes512_cfb_dec_k128_w16:
     ret
     .size aes_gen_vpaes512_cfb_dec_k128_w16, .-aes_gen_vpaes512_cfb_dec_k128_w16
 
-# void aes_gen_vpaes512_cfb_dec_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_cfb_dec_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -1918,6 +1919,7 @@ aes_gen_vpaes512_cfb_dec_k128_w8:
     jae .Laes_gen_vpaes512_cfb_dec_k128_w8_loop
 .Laes_gen_vpaes512_cfb_dec_k128_w8_done:
     vextracti32x4 $3, %zmm2, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1938,7 +1940,7 @@ aes_gen_vpaes512_cfb_dec_k128_w8:
     ret
     .size aes_gen_vpaes512_cfb_dec_k128_w8, .-aes_gen_vpaes512_cfb_dec_k128_w8
 
-# void aes_gen_vpaes512_cfb_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_cfb_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -2289,6 +2291,7 @@ aes_gen_vpaes512_cfb_dec_k128_w4:
     jae .Laes_gen_vpaes512_cfb_dec_k128_w4_loop
 .Laes_gen_vpaes512_cfb_dec_k128_w4_done:
     vextracti32x4 $3, %zmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2304,7 +2307,7 @@ aes_gen_vpaes512_cfb_dec_k128_w4:
     ret
     .size aes_gen_vpaes512_cfb_dec_k128_w4, .-aes_gen_vpaes512_cfb_dec_k128_w4
 
-# void aes_gen_vpaes512_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -2654,6 +2657,7 @@ aes_gen_vpaes512_cfb_dec_k128_w1:
     jae .Laes_gen_vpaes512_cfb_dec_k128_w1_loop
 .Laes_gen_vpaes512_cfb_dec_k128_w1_done:
     vmovdqu %xmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2669,7 +2673,7 @@ aes_gen_vpaes512_cfb_dec_k128_w1:
     ret
     .size aes_gen_vpaes512_cfb_dec_k128_w1, .-aes_gen_vpaes512_cfb_dec_k128_w1
 
-# void aes_gen_vpaes512_cfb_dec_k192_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_cfb_dec_k192_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 16 blocks per iteration.
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -4027,6 +4031,7 @@ aes_gen_vpaes512_cfb_dec_k192_w16:
     jae .Laes_gen_vpaes512_cfb_dec_k192_w16_loop
 .Laes_gen_vpaes512_cfb_dec_k192_w16_done:
     vextracti32x4 $3, %zmm4, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4057,7 +4062,7 @@ aes_gen_vpaes512_cfb_dec_k192_w16:
     ret
     .size aes_gen_vpaes512_cfb_dec_k192_w16, .-aes_gen_vpaes512_cfb_dec_k192_w16
 
-# void aes_gen_vpaes512_cfb_dec_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_cfb_dec_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -4785,6 +4790,7 @@ aes_gen_vpaes512_cfb_dec_k192_w8:
     jae .Laes_gen_vpaes512_cfb_dec_k192_w8_loop
 .Laes_gen_vpaes512_cfb_dec_k192_w8_done:
     vextracti32x4 $3, %zmm2, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4805,7 +4811,7 @@ aes_gen_vpaes512_cfb_dec_k192_w8:
     ret
     .size aes_gen_vpaes512_cfb_dec_k192_w8, .-aes_gen_vpaes512_cfb_dec_k192_w8
 
-# void aes_gen_vpaes512_cfb_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_cfb_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -5218,6 +5224,7 @@ aes_gen_vpaes512_cfb_dec_k192_w4:
     jae .Laes_gen_vpaes512_cfb_dec_k192_w4_loop
 .Laes_gen_vpaes512_cfb_dec_k192_w4_done:
     vextracti32x4 $3, %zmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -5233,7 +5240,7 @@ aes_gen_vpaes512_cfb_dec_k192_w4:
     ret
     .size aes_gen_vpaes512_cfb_dec_k192_w4, .-aes_gen_vpaes512_cfb_dec_k192_w4
 
-# void aes_gen_vpaes512_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -5645,6 +5652,7 @@ aes_gen_vpaes512_cfb_dec_k192_w1:
     jae .Laes_gen_vpaes512_cfb_dec_k192_w1_loop
 .Laes_gen_vpaes512_cfb_dec_k192_w1_done:
     vmovdqu %xmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -5660,7 +5668,7 @@ aes_gen_vpaes512_cfb_dec_k192_w1:
     ret
     .size aes_gen_vpaes512_cfb_dec_k192_w1, .-aes_gen_vpaes512_cfb_dec_k192_w1
 
-# void aes_gen_vpaes512_cfb_dec_k256_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_cfb_dec_k256_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 16 blocks per iteration.
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -7236,6 +7244,7 @@ aes_gen_vpaes512_cfb_dec_k256_w16:
     jae .Laes_gen_vpaes512_cfb_dec_k256_w16_loop
 .Laes_gen_vpaes512_cfb_dec_k256_w16_done:
     vextracti32x4 $3, %zmm4, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -7266,7 +7275,7 @@ aes_gen_vpaes512_cfb_dec_k256_w16:
     ret
     .size aes_gen_vpaes512_cfb_dec_k256_w16, .-aes_gen_vpaes512_cfb_dec_k256_w16
 
-# void aes_gen_vpaes512_cfb_dec_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_cfb_dec_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -8108,6 +8117,7 @@ aes_gen_vpaes512_cfb_dec_k256_w8:
     jae .Laes_gen_vpaes512_cfb_dec_k256_w8_loop
 .Laes_gen_vpaes512_cfb_dec_k256_w8_done:
     vextracti32x4 $3, %zmm2, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -8128,7 +8138,7 @@ aes_gen_vpaes512_cfb_dec_k256_w8:
     ret
     .size aes_gen_vpaes512_cfb_dec_k256_w8, .-aes_gen_vpaes512_cfb_dec_k256_w8
 
-# void aes_gen_vpaes512_cfb_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_cfb_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -8603,6 +8613,7 @@ aes_gen_vpaes512_cfb_dec_k256_w4:
     jae .Laes_gen_vpaes512_cfb_dec_k256_w4_loop
 .Laes_gen_vpaes512_cfb_dec_k256_w4_done:
     vextracti32x4 $3, %zmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -8618,7 +8629,7 @@ aes_gen_vpaes512_cfb_dec_k256_w4:
     ret
     .size aes_gen_vpaes512_cfb_dec_k256_w4, .-aes_gen_vpaes512_cfb_dec_k256_w4
 
-# void aes_gen_vpaes512_cfb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_cfb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -9092,6 +9103,7 @@ aes_gen_vpaes512_cfb_dec_k256_w1:
     jae .Laes_gen_vpaes512_cfb_dec_k256_w1_loop
 .Laes_gen_vpaes512_cfb_dec_k256_w1_done:
     vmovdqu %xmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2

@@ -197,7 +197,7 @@
 
     .text
 
-# void aes_gen_vpaes512_ctr_enc_k128_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ctr_enc_k128_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 16 blocks per iteration.
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -1446,6 +1446,7 @@ aes_gen_vpaes512_ctr_enc_k128_w16:
     jae .Laes_gen_vpaes512_ctr_enc_k128_w16_loop
 .Laes_gen_vpaes512_ctr_enc_k128_w16_done:
     vmovdqu %xmm4, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1476,7 +1477,7 @@ aes_gen_vpaes512_ctr_enc_k128_w16:
     ret
     .size aes_gen_vpaes512_ctr_enc_k128_w16, .-aes_gen_vpaes512_ctr_enc_k128_w16
 
-# void aes_gen_vpaes512_ctr_enc_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ctr_enc_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -2157,6 +2158,7 @@ aes_gen_vpaes512_ctr_enc_k128_w8:
     jae .Laes_gen_vpaes512_ctr_enc_k128_w8_loop
 .Laes_gen_vpaes512_ctr_enc_k128_w8_done:
     vmovdqu %xmm2, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2177,7 +2179,7 @@ aes_gen_vpaes512_ctr_enc_k128_w8:
     ret
     .size aes_gen_vpaes512_ctr_enc_k128_w8, .-aes_gen_vpaes512_ctr_enc_k128_w8
 
-# void aes_gen_vpaes512_ctr_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ctr_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -2574,6 +2576,7 @@ aes_gen_vpaes512_ctr_enc_k128_w4:
     jae .Laes_gen_vpaes512_ctr_enc_k128_w4_loop
 .Laes_gen_vpaes512_ctr_enc_k128_w4_done:
     vmovdqu %xmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2589,7 +2592,7 @@ aes_gen_vpaes512_ctr_enc_k128_w4:
     ret
     .size aes_gen_vpaes512_ctr_enc_k128_w4, .-aes_gen_vpaes512_ctr_enc_k128_w4
 
-# void aes_gen_vpaes512_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -2959,6 +2962,7 @@ aes_gen_vpaes512_ctr_enc_k128_w1:
     jae .Laes_gen_vpaes512_ctr_enc_k128_w1_loop
 .Laes_gen_vpaes512_ctr_enc_k128_w1_done:
     vmovdqu %xmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2974,7 +2978,7 @@ aes_gen_vpaes512_ctr_enc_k128_w1:
     ret
     .size aes_gen_vpaes512_ctr_enc_k128_w1, .-aes_gen_vpaes512_ctr_enc_k128_w1
 
-# void aes_gen_vpaes512_ctr_enc_k192_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ctr_enc_k192_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 16 blocks per iteration.
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -4441,6 +4445,7 @@ aes_gen_vpaes512_ctr_enc_k192_w16:
     jae .Laes_gen_vpaes512_ctr_enc_k192_w16_loop
 .Laes_gen_vpaes512_ctr_enc_k192_w16_done:
     vmovdqu %xmm4, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4471,7 +4476,7 @@ aes_gen_vpaes512_ctr_enc_k192_w16:
     ret
     .size aes_gen_vpaes512_ctr_enc_k192_w16, .-aes_gen_vpaes512_ctr_enc_k192_w16
 
-# void aes_gen_vpaes512_ctr_enc_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ctr_enc_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -5266,6 +5271,7 @@ aes_gen_vpaes512_ctr_enc_k192_w8:
     jae .Laes_gen_vpaes512_ctr_enc_k192_w8_loop
 .Laes_gen_vpaes512_ctr_enc_k192_w8_done:
     vmovdqu %xmm2, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -5286,7 +5292,7 @@ aes_gen_vpaes512_ctr_enc_k192_w8:
     ret
     .size aes_gen_vpaes512_ctr_enc_k192_w8, .-aes_gen_vpaes512_ctr_enc_k192_w8
 
-# void aes_gen_vpaes512_ctr_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ctr_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -5745,6 +5751,7 @@ aes_gen_vpaes512_ctr_enc_k192_w4:
     jae .Laes_gen_vpaes512_ctr_enc_k192_w4_loop
 .Laes_gen_vpaes512_ctr_enc_k192_w4_done:
     vmovdqu %xmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -5760,7 +5767,7 @@ aes_gen_vpaes512_ctr_enc_k192_w4:
     ret
     .size aes_gen_vpaes512_ctr_enc_k192_w4, .-aes_gen_vpaes512_ctr_enc_k192_w4
 
-# void aes_gen_vpaes512_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -6192,6 +6199,7 @@ aes_gen_vpaes512_ctr_enc_k192_w1:
     jae .Laes_gen_vpaes512_ctr_enc_k192_w1_loop
 .Laes_gen_vpaes512_ctr_enc_k192_w1_done:
     vmovdqu %xmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -6207,7 +6215,7 @@ aes_gen_vpaes512_ctr_enc_k192_w1:
     ret
     .size aes_gen_vpaes512_ctr_enc_k192_w1, .-aes_gen_vpaes512_ctr_enc_k192_w1
 
-# void aes_gen_vpaes512_ctr_enc_k256_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ctr_enc_k256_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 16 blocks per iteration.
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -7892,6 +7900,7 @@ aes_gen_vpaes512_ctr_enc_k256_w16:
     jae .Laes_gen_vpaes512_ctr_enc_k256_w16_loop
 .Laes_gen_vpaes512_ctr_enc_k256_w16_done:
     vmovdqu %xmm4, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -7922,7 +7931,7 @@ aes_gen_vpaes512_ctr_enc_k256_w16:
     ret
     .size aes_gen_vpaes512_ctr_enc_k256_w16, .-aes_gen_vpaes512_ctr_enc_k256_w16
 
-# void aes_gen_vpaes512_ctr_enc_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ctr_enc_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -8831,6 +8840,7 @@ aes_gen_vpaes512_ctr_enc_k256_w8:
     jae .Laes_gen_vpaes512_ctr_enc_k256_w8_loop
 .Laes_gen_vpaes512_ctr_enc_k256_w8_done:
     vmovdqu %xmm2, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -8851,7 +8861,7 @@ aes_gen_vpaes512_ctr_enc_k256_w8:
     ret
     .size aes_gen_vpaes512_ctr_enc_k256_w8, .-aes_gen_vpaes512_ctr_enc_k256_w8
 
-# void aes_gen_vpaes512_ctr_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ctr_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -9372,6 +9382,7 @@ aes_gen_vpaes512_ctr_enc_k256_w4:
     jae .Laes_gen_vpaes512_ctr_enc_k256_w4_loop
 .Laes_gen_vpaes512_ctr_enc_k256_w4_done:
     vmovdqu %xmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -9387,7 +9398,7 @@ aes_gen_vpaes512_ctr_enc_k256_w4:
     ret
     .size aes_gen_vpaes512_ctr_enc_k256_w4, .-aes_gen_vpaes512_ctr_enc_k256_w4
 
-# void aes_gen_vpaes512_ctr_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ctr_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -9881,6 +9892,7 @@ aes_gen_vpaes512_ctr_enc_k256_w1:
     jae .Laes_gen_vpaes512_ctr_enc_k256_w1_loop
 .Laes_gen_vpaes512_ctr_enc_k256_w1_done:
     vmovdqu %xmm1, (%rsi)
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2

@@ -134,7 +134,7 @@
 
     .text
 
-# void aes_gen_vpaes512_ecb_dec_k128_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ecb_dec_k128_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-128 (10 rounds, fully unrolled), 16 blocks per iteration.
 # rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -1517,6 +1517,7 @@ aes_gen_vpaes512_ecb_dec_k128_w16:
     cmp $16, %r8
     jae .Laes_gen_vpaes512_ecb_dec_k128_w16_loop
 .Laes_gen_vpaes512_ecb_dec_k128_w16_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1546,7 +1547,7 @@ aes_gen_vpaes512_ecb_dec_k128_w16:
     ret
     .size aes_gen_vpaes512_ecb_dec_k128_w16, .-aes_gen_vpaes512_ecb_dec_k128_w16
 
-# void aes_gen_vpaes512_ecb_dec_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ecb_dec_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
 # rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -2297,6 +2298,7 @@ aes_gen_vpaes512_ecb_dec_k128_w8:
     cmp $8, %r8
     jae .Laes_gen_vpaes512_ecb_dec_k128_w8_loop
 .Laes_gen_vpaes512_ecb_dec_k128_w8_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2316,7 +2318,7 @@ aes_gen_vpaes512_ecb_dec_k128_w8:
     ret
     .size aes_gen_vpaes512_ecb_dec_k128_w8, .-aes_gen_vpaes512_ecb_dec_k128_w8
 
-# void aes_gen_vpaes512_ecb_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ecb_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -2751,6 +2753,7 @@ aes_gen_vpaes512_ecb_dec_k128_w4:
     cmp $4, %r8
     jae .Laes_gen_vpaes512_ecb_dec_k128_w4_loop
 .Laes_gen_vpaes512_ecb_dec_k128_w4_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2765,7 +2768,7 @@ aes_gen_vpaes512_ecb_dec_k128_w4:
     ret
     .size aes_gen_vpaes512_ecb_dec_k128_w4, .-aes_gen_vpaes512_ecb_dec_k128_w4
 
-# void aes_gen_vpaes512_ecb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ecb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -3200,6 +3203,7 @@ aes_gen_vpaes512_ecb_dec_k128_w1:
     cmp $1, %r8
     jae .Laes_gen_vpaes512_ecb_dec_k128_w1_loop
 .Laes_gen_vpaes512_ecb_dec_k128_w1_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -3214,7 +3218,7 @@ aes_gen_vpaes512_ecb_dec_k128_w1:
     ret
     .size aes_gen_vpaes512_ecb_dec_k128_w1, .-aes_gen_vpaes512_ecb_dec_k128_w1
 
-# void aes_gen_vpaes512_ecb_dec_k192_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ecb_dec_k192_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-192 (12 rounds, fully unrolled), 16 blocks per iteration.
 # rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -4871,6 +4875,7 @@ aes_gen_vpaes512_ecb_dec_k192_w16:
     cmp $16, %r8
     jae .Laes_gen_vpaes512_ecb_dec_k192_w16_loop
 .Laes_gen_vpaes512_ecb_dec_k192_w16_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4900,7 +4905,7 @@ aes_gen_vpaes512_ecb_dec_k192_w16:
     ret
     .size aes_gen_vpaes512_ecb_dec_k192_w16, .-aes_gen_vpaes512_ecb_dec_k192_w16
 
-# void aes_gen_vpaes512_ecb_dec_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ecb_dec_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
 # rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -5797,6 +5802,7 @@ aes_gen_vpaes512_ecb_dec_k192_w8:
     cmp $8, %r8
     jae .Laes_gen_vpaes512_ecb_dec_k192_w8_loop
 .Laes_gen_vpaes512_ecb_dec_k192_w8_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -5816,7 +5822,7 @@ aes_gen_vpaes512_ecb_dec_k192_w8:
     ret
     .size aes_gen_vpaes512_ecb_dec_k192_w8, .-aes_gen_vpaes512_ecb_dec_k192_w8
 
-# void aes_gen_vpaes512_ecb_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ecb_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -6333,6 +6339,7 @@ aes_gen_vpaes512_ecb_dec_k192_w4:
     cmp $4, %r8
     jae .Laes_gen_vpaes512_ecb_dec_k192_w4_loop
 .Laes_gen_vpaes512_ecb_dec_k192_w4_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -6347,7 +6354,7 @@ aes_gen_vpaes512_ecb_dec_k192_w4:
     ret
     .size aes_gen_vpaes512_ecb_dec_k192_w4, .-aes_gen_vpaes512_ecb_dec_k192_w4
 
-# void aes_gen_vpaes512_ecb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ecb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -6864,6 +6871,7 @@ aes_gen_vpaes512_ecb_dec_k192_w1:
     cmp $1, %r8
     jae .Laes_gen_vpaes512_ecb_dec_k192_w1_loop
 .Laes_gen_vpaes512_ecb_dec_k192_w1_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -6878,7 +6886,7 @@ aes_gen_vpaes512_ecb_dec_k192_w1:
     ret
     .size aes_gen_vpaes512_ecb_dec_k192_w1, .-aes_gen_vpaes512_ecb_dec_k192_w1
 
-# void aes_gen_vpaes512_ecb_dec_k256_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ecb_dec_k256_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-256 (14 rounds, fully unrolled), 16 blocks per iteration.
 # rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -8809,6 +8817,7 @@ aes_gen_vpaes512_ecb_dec_k256_w16:
     cmp $16, %r8
     jae .Laes_gen_vpaes512_ecb_dec_k256_w16_loop
 .Laes_gen_vpaes512_ecb_dec_k256_w16_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -8838,7 +8847,7 @@ aes_gen_vpaes512_ecb_dec_k256_w16:
     ret
     .size aes_gen_vpaes512_ecb_dec_k256_w16, .-aes_gen_vpaes512_ecb_dec_k256_w16
 
-# void aes_gen_vpaes512_ecb_dec_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ecb_dec_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
 # rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -9881,6 +9890,7 @@ aes_gen_vpaes512_ecb_dec_k256_w8:
     cmp $8, %r8
     jae .Laes_gen_vpaes512_ecb_dec_k256_w8_loop
 .Laes_gen_vpaes512_ecb_dec_k256_w8_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -9900,7 +9910,7 @@ aes_gen_vpaes512_ecb_dec_k256_w8:
     ret
     .size aes_gen_vpaes512_ecb_dec_k256_w8, .-aes_gen_vpaes512_ecb_dec_k256_w8
 
-# void aes_gen_vpaes512_ecb_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ecb_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -10499,6 +10509,7 @@ aes_gen_vpaes512_ecb_dec_k256_w4:
     cmp $4, %r8
     jae .Laes_gen_vpaes512_ecb_dec_k256_w4_loop
 .Laes_gen_vpaes512_ecb_dec_k256_w4_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -10513,7 +10524,7 @@ aes_gen_vpaes512_ecb_dec_k256_w4:
     ret
     .size aes_gen_vpaes512_ecb_dec_k256_w4, .-aes_gen_vpaes512_ecb_dec_k256_w4
 
-# void aes_gen_vpaes512_ecb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ecb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -11112,6 +11123,7 @@ aes_gen_vpaes512_ecb_dec_k256_w1:
     cmp $1, %r8
     jae .Laes_gen_vpaes512_ecb_dec_k256_w1_loop
 .Laes_gen_vpaes512_ecb_dec_k256_w1_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2

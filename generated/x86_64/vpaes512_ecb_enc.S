@@ -134,7 +134,7 @@
 
     .text
 
-# void aes_gen_vpaes512_ecb_enc_k128_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ecb_enc_k128_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 16 blocks per iteration.
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -1265,6 +1265,7 @@ aes_gen_vpaes512_ecb_enc_k128_w16:
     cmp $16, %r8
     jae .Laes_gen_vpaes512_ecb_enc_k128_w16_loop
 .Laes_gen_vpaes512_ecb_enc_k128_w16_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1294,7 +1295,7 @@ aes_gen_vpaes512_ecb_enc_k128_w16:
     ret
     .size aes_gen_vpaes512_ecb_enc_k128_w16, .-aes_gen_vpaes512_ecb_enc_k128_w16
 
-# void aes_gen_vpaes512_ecb_enc_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ecb_enc_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -1901,6 +1902,7 @@ aes_gen_vpaes512_ecb_enc_k128_w8:
     cmp $8, %r8
     jae .Laes_gen_vpaes512_ecb_enc_k128_w8_loop
 .Laes_gen_vpaes512_ecb_enc_k128_w8_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1920,7 +1922,7 @@ aes_gen_vpaes512_ecb_enc_k128_w8:
     ret
     .size aes_gen_vpaes512_ecb_enc_k128_w8, .-aes_gen_vpaes512_ecb_enc_k128_w8
 
-# void aes_gen_vpaes512_ecb_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ecb_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -2265,6 +2267,7 @@ aes_gen_vpaes512_ecb_enc_k128_w4:
     cmp $4, %r8
     jae .Laes_gen_vpaes512_ecb_enc_k128_w4_loop
 .Laes_gen_vpaes512_ecb_enc_k128_w4_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2279,7 +2282,7 @@ aes_gen_vpaes512_ecb_enc_k128_w4:
     ret
     .size aes_gen_vpaes512_ecb_enc_k128_w4, .-aes_gen_vpaes512_ecb_enc_k128_w4
 
-# void aes_gen_vpaes512_ecb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ecb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -2624,6 +2627,7 @@ aes_gen_vpaes512_ecb_enc_k128_w1:
     cmp $1, %r8
     jae .Laes_gen_vpaes512_ecb_enc_k128_w1_loop
 .Laes_gen_vpaes512_ecb_enc_k128_w1_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -2638,7 +2642,7 @@ aes_gen_vpaes512_ecb_enc_k128_w1:
     ret
     .size aes_gen_vpaes512_ecb_enc_k128_w1, .-aes_gen_vpaes512_ecb_enc_k128_w1
 
-# void aes_gen_vpaes512_ecb_enc_k192_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ecb_enc_k192_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 16 blocks per iteration.
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -3987,6 +3991,7 @@ aes_gen_vpaes512_ecb_enc_k192_w16:
     cmp $16, %r8
     jae .Laes_gen_vpaes512_ecb_enc_k192_w16_loop
 .Laes_gen_vpaes512_ecb_enc_k192_w16_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4016,7 +4021,7 @@ aes_gen_vpaes512_ecb_enc_k192_w16:
     ret
     .size aes_gen_vpaes512_ecb_enc_k192_w16, .-aes_gen_vpaes512_ecb_enc_k192_w16
 
-# void aes_gen_vpaes512_ecb_enc_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ecb_enc_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -4737,6 +4742,7 @@ aes_gen_vpaes512_ecb_enc_k192_w8:
     cmp $8, %r8
     jae .Laes_gen_vpaes512_ecb_enc_k192_w8_loop
 .Laes_gen_vpaes512_ecb_enc_k192_w8_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -4756,7 +4762,7 @@ aes_gen_vpaes512_ecb_enc_k192_w8:
     ret
     .size aes_gen_vpaes512_ecb_enc_k192_w8, .-aes_gen_vpaes512_ecb_enc_k192_w8
 
-# void aes_gen_vpaes512_ecb_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ecb_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -5163,6 +5169,7 @@ aes_gen_vpaes512_ecb_enc_k192_w4:
     cmp $4, %r8
     jae .Laes_gen_vpaes512_ecb_enc_k192_w4_loop
 .Laes_gen_vpaes512_ecb_enc_k192_w4_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -5177,7 +5184,7 @@ aes_gen_vpaes512_ecb_enc_k192_w4:
     ret
     .size aes_gen_vpaes512_ecb_enc_k192_w4, .-aes_gen_vpaes512_ecb_enc_k192_w4
 
-# void aes_gen_vpaes512_ecb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ecb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -5584,6 +5591,7 @@ aes_gen_vpaes512_ecb_enc_k192_w1:
     cmp $1, %r8
     jae .Laes_gen_vpaes512_ecb_enc_k192_w1_loop
 .Laes_gen_vpaes512_ecb_enc_k192_w1_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -5598,7 +5606,7 @@ aes_gen_vpaes512_ecb_enc_k192_w1:
     ret
     .size aes_gen_vpaes512_ecb_enc_k192_w1, .-aes_gen_vpaes512_ecb_enc_k192_w1
 
-# void aes_gen_vpaes512_ecb_enc_k256_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ecb_enc_k256_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 16 blocks per iteration.
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -7165,6 +7173,7 @@ aes_gen_vpaes512_ecb_enc_k256_w16:
     cmp $16, %r8
     jae .Laes_gen_vpaes512_ecb_enc_k256_w16_loop
 .Laes_gen_vpaes512_ecb_enc_k256_w16_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -7194,7 +7203,7 @@ aes_gen_vpaes512_ecb_enc_k256_w16:
     ret
     .size aes_gen_vpaes512_ecb_enc_k256_w16, .-aes_gen_vpaes512_ecb_enc_k256_w16
 
-# void aes_gen_vpaes512_ecb_enc_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ecb_enc_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -8029,6 +8038,7 @@ aes_gen_vpaes512_ecb_enc_k256_w8:
     cmp $8, %r8
     jae .Laes_gen_vpaes512_ecb_enc_k256_w8_loop
 .Laes_gen_vpaes512_ecb_enc_k256_w8_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -8048,7 +8058,7 @@ aes_gen_vpaes512_ecb_enc_k256_w8:
     ret
     .size aes_gen_vpaes512_ecb_enc_k256_w8, .-aes_gen_vpaes512_ecb_enc_k256_w8
 
-# void aes_gen_vpaes512_ecb_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ecb_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -8517,6 +8527,7 @@ aes_gen_vpaes512_ecb_enc_k256_w4:
     cmp $4, %r8
     jae .Laes_gen_vpaes512_ecb_enc_k256_w4_loop
 .Laes_gen_vpaes512_ecb_enc_k256_w4_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -8531,7 +8542,7 @@ aes_gen_vpaes512_ecb_enc_k256_w4:
     ret
     .size aes_gen_vpaes512_ecb_enc_k256_w4, .-aes_gen_vpaes512_ecb_enc_k256_w4
 
-# void aes_gen_vpaes512_ecb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes512_ecb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -9000,6 +9011,7 @@ aes_gen_vpaes512_ecb_enc_k256_w1:
     cmp $1, %r8
     jae .Laes_gen_vpaes512_ecb_enc_k256_w1_loop
 .Laes_gen_vpaes512_ecb_enc_k256_w1_done:
+    xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2

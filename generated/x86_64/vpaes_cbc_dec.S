@@ -71,7 +71,7 @@
 
     .text
 
-# void aes_gen_vpaes_cbc_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_cbc_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
 # rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -1020,6 +1020,7 @@ aes_gen_vpaes_cbc_dec_k128_w2:
     jae .Laes_gen_vpaes_cbc_dec_k128_w2_loop
 .Laes_gen_vpaes_cbc_dec_k128_w2_done:
     movdqu %xmm2, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1035,7 +1036,7 @@ aes_gen_vpaes_cbc_dec_k128_w2:
     ret
     .size aes_gen_vpaes_cbc_dec_k128_w2, .-aes_gen_vpaes_cbc_dec_k128_w2
 
-# void aes_gen_vpaes_cbc_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_cbc_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -1529,6 +1530,7 @@ aes_gen_vpaes_cbc_dec_k128_w1:
     jae .Laes_gen_vpaes_cbc_dec_k128_w1_loop
 .Laes_gen_vpaes_cbc_dec_k128_w1_done:
     movdqu %xmm1, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1539,7 +1541,7 @@ aes_gen_vpaes_cbc_dec_k128_w1:
     ret
     .size aes_gen_vpaes_cbc_dec_k128_w1, .-aes_gen_vpaes_cbc_dec_k128_w1
 
-# void aes_gen_vpaes_cbc_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_cbc_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
 # rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -2674,6 +2676,7 @@ aes_gen_vpaes_cbc_dec_k192_w2:
     jae .Laes_gen_vpaes_cbc_dec_k192_w2_loop
 .Laes_gen_vpaes_cbc_dec_k192_w2_done:
     movdqu %xmm2, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -2689,7 +2692,7 @@ aes_gen_vpaes_cbc_dec_k192_w2:
     ret
     .size aes_gen_vpaes_cbc_dec_k192_w2, .-aes_gen_vpaes_cbc_dec_k192_w2
 
-# void aes_gen_vpaes_cbc_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_cbc_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -3277,6 +3280,7 @@ aes_gen_vpaes_cbc_dec_k192_w1:
     jae .Laes_gen_vpaes_cbc_dec_k192_w1_loop
 .Laes_gen_vpaes_cbc_dec_k192_w1_done:
     movdqu %xmm1, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -3287,7 +3291,7 @@ aes_gen_vpaes_cbc_dec_k192_w1:
     ret
     .size aes_gen_vpaes_cbc_dec_k192_w1, .-aes_gen_vpaes_cbc_dec_k192_w1
 
-# void aes_gen_vpaes_cbc_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_cbc_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
 # rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -4608,6 +4612,7 @@ aes_gen_vpaes_cbc_dec_k256_w2:
     jae .Laes_gen_vpaes_cbc_dec_k256_w2_loop
 .Laes_gen_vpaes_cbc_dec_k256_w2_done:
     movdqu %xmm2, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -4623,7 +4628,7 @@ aes_gen_vpaes_cbc_dec_k256_w2:
     ret
     .size aes_gen_vpaes_cbc_dec_k256_w2, .-aes_gen_vpaes_cbc_dec_k256_w2
 
-# void aes_gen_vpaes_cbc_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_cbc_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CBC decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -5305,6 +5310,7 @@ aes_gen_vpaes_cbc_dec_k256_w1:
     jae .Laes_gen_vpaes_cbc_dec_k256_w1_loop
 .Laes_gen_vpaes_cbc_dec_k256_w1_done:
     movdqu %xmm1, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2

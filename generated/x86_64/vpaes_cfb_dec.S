@@ -71,7 +71,7 @@
 
     .text
 
-# void aes_gen_vpaes_cfb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_cfb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -876,6 +876,7 @@ aes_gen_vpaes_cfb_dec_k128_w2:
     jae .Laes_gen_vpaes_cfb_dec_k128_w2_loop
 .Laes_gen_vpaes_cfb_dec_k128_w2_done:
     movdqu %xmm2, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -891,7 +892,7 @@ aes_gen_vpaes_cfb_dec_k128_w2:
     ret
     .size aes_gen_vpaes_cfb_dec_k128_w2, .-aes_gen_vpaes_cfb_dec_k128_w2
 
-# void aes_gen_vpaes_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_cfb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -1313,6 +1314,7 @@ aes_gen_vpaes_cfb_dec_k128_w1:
     jae .Laes_gen_vpaes_cfb_dec_k128_w1_loop
 .Laes_gen_vpaes_cfb_dec_k128_w1_done:
     movdqu %xmm1, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1323,7 +1325,7 @@ aes_gen_vpaes_cfb_dec_k128_w1:
     ret
     .size aes_gen_vpaes_cfb_dec_k128_w1, .-aes_gen_vpaes_cfb_dec_k128_w1
 
-# void aes_gen_vpaes_cfb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_cfb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -2282,6 +2284,7 @@ aes_gen_vpaes_cfb_dec_k192_w2:
     jae .Laes_gen_vpaes_cfb_dec_k192_w2_loop
 .Laes_gen_vpaes_cfb_dec_k192_w2_done:
     movdqu %xmm2, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -2297,7 +2300,7 @@ aes_gen_vpaes_cfb_dec_k192_w2:
     ret
     .size aes_gen_vpaes_cfb_dec_k192_w2, .-aes_gen_vpaes_cfb_dec_k192_w2
 
-# void aes_gen_vpaes_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_cfb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -2797,6 +2800,7 @@ aes_gen_vpaes_cfb_dec_k192_w1:
     jae .Laes_gen_vpaes_cfb_dec_k192_w1_loop
 .Laes_gen_vpaes_cfb_dec_k192_w1_done:
     movdqu %xmm1, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -2807,7 +2811,7 @@ aes_gen_vpaes_cfb_dec_k192_w1:
     ret
     .size aes_gen_vpaes_cfb_dec_k192_w1, .-aes_gen_vpaes_cfb_dec_k192_w1
 
-# void aes_gen_vpaes_cfb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_cfb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -3920,6 +3924,7 @@ aes_gen_vpaes_cfb_dec_k256_w2:
     jae .Laes_gen_vpaes_cfb_dec_k256_w2_loop
 .Laes_gen_vpaes_cfb_dec_k256_w2_done:
     movdqu %xmm2, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -3935,7 +3940,7 @@ aes_gen_vpaes_cfb_dec_k256_w2:
     ret
     .size aes_gen_vpaes_cfb_dec_k256_w2, .-aes_gen_vpaes_cfb_dec_k256_w2
 
-# void aes_gen_vpaes_cfb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_cfb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CFB-128 decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -4513,6 +4518,7 @@ aes_gen_vpaes_cfb_dec_k256_w1:
     jae .Laes_gen_vpaes_cfb_dec_k256_w1_loop
 .Laes_gen_vpaes_cfb_dec_k256_w1_done:
     movdqu %xmm1, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2

@@ -88,7 +88,7 @@
 
     .text
 
-# void aes_gen_vpaes_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -936,6 +936,7 @@ aes_gen_vpaes_ctr_enc_k128_w2:
     jae .Laes_gen_vpaes_ctr_enc_k128_w2_loop
 .Laes_gen_vpaes_ctr_enc_k128_w2_done:
     movdqu %xmm2, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -951,7 +952,7 @@ aes_gen_vpaes_ctr_enc_k128_w2:
     ret
     .size aes_gen_vpaes_ctr_enc_k128_w2, .-aes_gen_vpaes_ctr_enc_k128_w2
 
-# void aes_gen_vpaes_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_ctr_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -1396,6 +1397,7 @@ aes_gen_vpaes_ctr_enc_k128_w1:
     jae .Laes_gen_vpaes_ctr_enc_k128_w1_loop
 .Laes_gen_vpaes_ctr_enc_k128_w1_done:
     movdqu %xmm1, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1406,7 +1408,7 @@ aes_gen_vpaes_ctr_enc_k128_w1:
     ret
     .size aes_gen_vpaes_ctr_enc_k128_w1, .-aes_gen_vpaes_ctr_enc_k128_w1
 
-# void aes_gen_vpaes_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -2408,6 +2410,7 @@ aes_gen_vpaes_ctr_enc_k192_w2:
     jae .Laes_gen_vpaes_ctr_enc_k192_w2_loop
 .Laes_gen_vpaes_ctr_enc_k192_w2_done:
     movdqu %xmm2, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -2423,7 +2426,7 @@ aes_gen_vpaes_ctr_enc_k192_w2:
     ret
     .size aes_gen_vpaes_ctr_enc_k192_w2, .-aes_gen_vpaes_ctr_enc_k192_w2
 
-# void aes_gen_vpaes_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_ctr_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -2946,6 +2949,7 @@ aes_gen_vpaes_ctr_enc_k192_w1:
     jae .Laes_gen_vpaes_ctr_enc_k192_w1_loop
 .Laes_gen_vpaes_ctr_enc_k192_w1_done:
     movdqu %xmm1, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -2956,7 +2960,7 @@ aes_gen_vpaes_ctr_enc_k192_w1:
     ret
     .size aes_gen_vpaes_ctr_enc_k192_w1, .-aes_gen_vpaes_ctr_enc_k192_w1
 
-# void aes_gen_vpaes_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -4112,6 +4116,7 @@ aes_gen_vpaes_ctr_enc_k256_w2:
     jae .Laes_gen_vpaes_ctr_enc_k256_w2_loop
 .Laes_gen_vpaes_ctr_enc_k256_w2_done:
     movdqu %xmm2, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -4127,7 +4132,7 @@ aes_gen_vpaes_ctr_enc_k256_w2:
     ret
     .size aes_gen_vpaes_ctr_enc_k256_w2, .-aes_gen_vpaes_ctr_enc_k256_w2
 
-# void aes_gen_vpaes_ctr_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_ctr_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
@@ -4728,6 +4733,7 @@ aes_gen_vpaes_ctr_enc_k256_w1:
     jae .Laes_gen_vpaes_ctr_enc_k256_w1_loop
 .Laes_gen_vpaes_ctr_enc_k256_w1_done:
     movdqu %xmm1, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2

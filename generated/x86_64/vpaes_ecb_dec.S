@@ -71,7 +71,7 @@
 
     .text
 
-# void aes_gen_vpaes_ecb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_ecb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
 # rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -1013,6 +1013,7 @@ aes_gen_vpaes_ecb_dec_k128_w2:
     cmp $2, %r8
     jae .Laes_gen_vpaes_ecb_dec_k128_w2_loop
 .Laes_gen_vpaes_ecb_dec_k128_w2_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1027,7 +1028,7 @@ aes_gen_vpaes_ecb_dec_k128_w2:
     ret
     .size aes_gen_vpaes_ecb_dec_k128_w2, .-aes_gen_vpaes_ecb_dec_k128_w2
 
-# void aes_gen_vpaes_ecb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_ecb_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: decryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -1516,6 +1517,7 @@ aes_gen_vpaes_ecb_dec_k128_w1:
     cmp $1, %r8
     jae .Laes_gen_vpaes_ecb_dec_k128_w1_loop
 .Laes_gen_vpaes_ecb_dec_k128_w1_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1525,7 +1527,7 @@ aes_gen_vpaes_ecb_dec_k128_w1:
     ret
     .size aes_gen_vpaes_ecb_dec_k128_w1, .-aes_gen_vpaes_ecb_dec_k128_w1
 
-# void aes_gen_vpaes_ecb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_ecb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
 # rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -2653,6 +2655,7 @@ aes_gen_vpaes_ecb_dec_k192_w2:
     cmp $2, %r8
     jae .Laes_gen_vpaes_ecb_dec_k192_w2_loop
 .Laes_gen_vpaes_ecb_dec_k192_w2_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -2667,7 +2670,7 @@ aes_gen_vpaes_ecb_dec_k192_w2:
     ret
     .size aes_gen_vpaes_ecb_dec_k192_w2, .-aes_gen_vpaes_ecb_dec_k192_w2
 
-# void aes_gen_vpaes_ecb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_ecb_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: decryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -3250,6 +3253,7 @@ aes_gen_vpaes_ecb_dec_k192_w1:
     cmp $1, %r8
     jae .Laes_gen_vpaes_ecb_dec_k192_w1_loop
 .Laes_gen_vpaes_ecb_dec_k192_w1_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -3259,7 +3263,7 @@ aes_gen_vpaes_ecb_dec_k192_w1:
     ret
     .size aes_gen_vpaes_ecb_dec_k192_w1, .-aes_gen_vpaes_ecb_dec_k192_w1
 
-# void aes_gen_vpaes_ecb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_ecb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
 # rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -4573,6 +4577,7 @@ aes_gen_vpaes_ecb_dec_k256_w2:
     cmp $2, %r8
     jae .Laes_gen_vpaes_ecb_dec_k256_w2_loop
 .Laes_gen_vpaes_ecb_dec_k256_w2_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -4587,7 +4592,7 @@ aes_gen_vpaes_ecb_dec_k256_w2:
     ret
     .size aes_gen_vpaes_ecb_dec_k256_w2, .-aes_gen_vpaes_ecb_dec_k256_w2
 
-# void aes_gen_vpaes_ecb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_ecb_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: decryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -5264,6 +5269,7 @@ aes_gen_vpaes_ecb_dec_k256_w1:
     cmp $1, %r8
     jae .Laes_gen_vpaes_ecb_dec_k256_w1_loop
 .Laes_gen_vpaes_ecb_dec_k256_w1_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2

@@ -71,7 +71,7 @@
 
     .text
 
-# void aes_gen_vpaes_ecb_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_ecb_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -869,6 +869,7 @@ aes_gen_vpaes_ecb_enc_k128_w2:
     cmp $2, %r8
     jae .Laes_gen_vpaes_ecb_enc_k128_w2_loop
 .Laes_gen_vpaes_ecb_enc_k128_w2_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -883,7 +884,7 @@ aes_gen_vpaes_ecb_enc_k128_w2:
     ret
     .size aes_gen_vpaes_ecb_enc_k128_w2, .-aes_gen_vpaes_ecb_enc_k128_w2
 
-# void aes_gen_vpaes_ecb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_ecb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -1300,6 +1301,7 @@ aes_gen_vpaes_ecb_enc_k128_w1:
     cmp $1, %r8
     jae .Laes_gen_vpaes_ecb_enc_k128_w1_loop
 .Laes_gen_vpaes_ecb_enc_k128_w1_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1309,7 +1311,7 @@ aes_gen_vpaes_ecb_enc_k128_w1:
     ret
     .size aes_gen_vpaes_ecb_enc_k128_w1, .-aes_gen_vpaes_ecb_enc_k128_w1
 
-# void aes_gen_vpaes_ecb_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_ecb_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -2261,6 +2263,7 @@ aes_gen_vpaes_ecb_enc_k192_w2:
     cmp $2, %r8
     jae .Laes_gen_vpaes_ecb_enc_k192_w2_loop
 .Laes_gen_vpaes_ecb_enc_k192_w2_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -2275,7 +2278,7 @@ aes_gen_vpaes_ecb_enc_k192_w2:
     ret
     .size aes_gen_vpaes_ecb_enc_k192_w2, .-aes_gen_vpaes_ecb_enc_k192_w2
 
-# void aes_gen_vpaes_ecb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_ecb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -2770,6 +2773,7 @@ aes_gen_vpaes_ecb_enc_k192_w1:
     cmp $1, %r8
     jae .Laes_gen_vpaes_ecb_enc_k192_w1_loop
 .Laes_gen_vpaes_ecb_enc_k192_w1_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -2779,7 +2783,7 @@ aes_gen_vpaes_ecb_enc_k192_w1:
     ret
     .size aes_gen_vpaes_ecb_enc_k192_w1, .-aes_gen_vpaes_ecb_enc_k192_w1
 
-# void aes_gen_vpaes_ecb_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_ecb_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -3885,6 +3889,7 @@ aes_gen_vpaes_ecb_enc_k256_w2:
     cmp $2, %r8
     jae .Laes_gen_vpaes_ecb_enc_k256_w2_loop
 .Laes_gen_vpaes_ecb_enc_k256_w2_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -3899,7 +3904,7 @@ aes_gen_vpaes_ecb_enc_k256_w2:
     ret
     .size aes_gen_vpaes_ecb_enc_k256_w2, .-aes_gen_vpaes_ecb_enc_k256_w2
 
-# void aes_gen_vpaes_ecb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_ecb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: unused (may be NULL).
@@ -4472,6 +4477,7 @@ aes_gen_vpaes_ecb_enc_k256_w1:
     cmp $1, %r8
     jae .Laes_gen_vpaes_ecb_enc_k256_w1_loop
 .Laes_gen_vpaes_ecb_enc_k256_w1_done:
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2

@@ -71,7 +71,7 @@
 
     .text
 
-# void aes_gen_vpaes_ofb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_ofb_enc_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # OFB encryption and decryption, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (vpaes format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -490,6 +490,7 @@ aes_gen_vpaes_ofb_enc_k128_w1:
     jnz .Laes_gen_vpaes_ofb_enc_k128_w1_loop
 .Laes_gen_vpaes_ofb_enc_k128_w1_done:
     movdqu %xmm0, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -499,7 +500,7 @@ aes_gen_vpaes_ofb_enc_k128_w1:
     ret
     .size aes_gen_vpaes_ofb_enc_k128_w1, .-aes_gen_vpaes_ofb_enc_k128_w1
 
-# void aes_gen_vpaes_ofb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_ofb_enc_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # OFB encryption and decryption, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (vpaes format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -996,6 +997,7 @@ aes_gen_vpaes_ofb_enc_k192_w1:
     jnz .Laes_gen_vpaes_ofb_enc_k192_w1_loop
 .Laes_gen_vpaes_ofb_enc_k192_w1_done:
     movdqu %xmm0, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -1005,7 +1007,7 @@ aes_gen_vpaes_ofb_enc_k192_w1:
     ret
     .size aes_gen_vpaes_ofb_enc_k192_w1, .-aes_gen_vpaes_ofb_enc_k192_w1
 
-# void aes_gen_vpaes_ofb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# int aes_gen_vpaes_ofb_enc_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # OFB encryption and decryption, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
 # rk: encryption round keys (vpaes format), 15 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
@@ -1580,6 +1582,7 @@ aes_gen_vpaes_ofb_enc_k256_w1:
     jnz .Laes_gen_vpaes_ofb_enc_k256_w1_loop
 .Laes_gen_vpaes_ofb_enc_k256_w1_done:
     movdqu %xmm0, (%rsi)
+    xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
