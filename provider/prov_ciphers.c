@@ -311,40 +311,11 @@ static int set_aes_key(struct agp_ctx *c, const unsigned char *key, size_t keyle
  * next counter; OFB: the keystream block in use; CFB: the feedback block,
  * its used bytes ciphertext) and num the bytes used of the block in use,
  * which is c->iv itself but for CTR, whose keystream block is c->buf (made
- * for a partial block only, as OpenSSL's ecount buffer).  Whole blocks from
- * a block boundary go through aes-gen's one-shot mode functions, which chain
- * in c->iv; a partial block costs one more call, for its block.
+ * for a partial block only, as OpenSSL's ecount buffer).  That is the
+ * position of an aes-gen stream: each update resumes one there, whose whole
+ * blocks go through the one-shot mode functions, and reads back where it
+ * stopped.
  */
-
-/* The block in use from num on, for up to len bytes: how many it took. */
-static size_t stream_bytes(struct agp_ctx *c, unsigned char *out, const unsigned char *in,
-                           size_t len)
-{
-    unsigned char *block = c->alg->mode == AGP_CTR ? c->buf : c->iv;
-    const int feedback = c->alg->mode == AGP_CFB;
-    size_t i = 0;
-    unsigned int n = c->num;
-    for (; n < AES_GEN_BLOCK_SIZE && i < len; i++, n++) {
-        const unsigned char x = in[i]; /* before out[i]: in place */
-        out[i] = (unsigned char)(block[n] ^ x);
-        if (feedback)
-            block[n] = c->enc ? out[i] : x;
-    }
-    c->num = n % AES_GEN_BLOCK_SIZE;
-    return i;
-}
-
-/* The next block in use (num 0): CTR's keystream block from the counter,
- * which moves on; OFB's and CFB's the IV register enciphered. */
-static int stream_next_block(struct agp_ctx *c)
-{
-    static const unsigned char zero[AES_GEN_BLOCK_SIZE];
-    if (c->alg->mode != AGP_CTR)
-        return aes_gen_ecb_encrypt(&c->key.aes, c->iv, c->iv, AES_GEN_BLOCK_SIZE);
-    const int err = aes_gen_ctr_crypt(&c->key.aes, c->iv, c->buf, zero, AES_GEN_BLOCK_SIZE);
-    c->ctr_block_set = err == AES_GEN_OK;
-    return err;
-}
 
 static int generic_set_ctx_params(void *vctx, const OSSL_PARAM params[]);
 
@@ -725,19 +696,15 @@ static int block_cipher(void *vctx, unsigned char *out, size_t *outl, size_t out
 
 /* --- CFB, OFB, CTR ---------------------------------------------------------------- */
 
-/* Whole blocks on c->iv, the IV chaining (CFB: the direction's function). */
-static int stream_blocks(struct agp_ctx *c, unsigned char *out, const unsigned char *in,
-                         size_t len)
+static aes_gen_stream_mode stream_mode(const struct agp_ctx *c)
 {
-    const aes_gen_key *k = &c->key.aes;
     switch (c->alg->mode) {
     case AGP_CTR:
-        return aes_gen_ctr_crypt(k, c->iv, out, in, len);
+        return AES_GEN_STREAM_CTR;
     case AGP_OFB:
-        return aes_gen_ofb_crypt(k, c->iv, out, in, len);
+        return AES_GEN_STREAM_OFB;
     default:
-        return c->enc ? aes_gen_cfb_encrypt(k, c->iv, out, in, len)
-                      : aes_gen_cfb_decrypt(k, c->iv, out, in, len);
+        return c->enc ? AES_GEN_STREAM_CFB_ENCRYPT : AES_GEN_STREAM_CFB_DECRYPT;
     }
 }
 
@@ -746,6 +713,9 @@ static int stream_update(void *vctx, unsigned char *out, size_t *outl, size_t ou
                          const unsigned char *in, size_t inl)
 {
     struct agp_ctx *c = vctx;
+    unsigned char *ks = c->alg->mode == AGP_CTR ? c->buf : NULL;
+    aes_gen_stream s;
+    unsigned int num = 0;
     int err;
 
     if (!c->key_set)
@@ -756,14 +726,17 @@ static int stream_update(void *vctx, unsigned char *out, size_t *outl, size_t ou
     }
     if (outsize < inl)
         return output_too_small();
-    size_t done = c->num != 0 ? stream_bytes(c, out, in, inl) : 0;
-    const size_t whole = (inl - done) & ~(size_t)(AES_GEN_BLOCK_SIZE - 1);
-    err = whole != 0 ? stream_blocks(c, out + done, in + done, whole) : AES_GEN_OK;
-    done += whole;
-    if (err == AES_GEN_OK && done < inl && (err = stream_next_block(c)) == AES_GEN_OK)
-        stream_bytes(c, out + done, in + done, inl - done);
+    err = aes_gen_stream_resume(&s, &c->key.aes, stream_mode(c), c->iv, ks, c->num);
+    if (err == AES_GEN_OK)
+        err = aes_gen_stream_update(&s, out, in, inl);
+    if (err == AES_GEN_OK)
+        err = aes_gen_stream_position(&s, c->iv, ks, &num);
+    aes_gen_stream_final(&s, NULL); /* erases it */
     if (err != AES_GEN_OK)
         return aes_gen_failed(PROV_R_CIPHER_OPERATION_FAILED, err);
+    c->num = num;
+    if (num != 0) /* a keystream block was made for a partial block */
+        c->ctr_block_set = 1;
     *outl = inl;
     return 1;
 }

@@ -219,6 +219,22 @@ int aes_gen_stream_init_mode(aes_gen_stream *s, const aes_gen_key *k, aes_gen_st
     return aes_gen_stream_init(s, k, names[mode], iv);
 }
 
+int aes_gen_stream_resume(aes_gen_stream *s, const aes_gen_key *k, aes_gen_stream_mode mode,
+                          const uint8_t iv[16], const uint8_t ks[16], unsigned num)
+{
+    if (num > 15 || (mode == AES_GEN_STREAM_CTR && num && !ks))
+        return AES_GEN_EARG;
+    const int err = aes_gen_stream_init_mode(s, k, mode, iv);
+    if (err != AES_GEN_OK)
+        return err;
+    /* CFB and OFB use iv itself; CTR keeps its block even at num 0, as a
+     * position read back then gives it unchanged. */
+    if (mode == AES_GEN_STREAM_CTR && ks)
+        memcpy(s->private_ks, ks, 16);
+    s->private_num = num;
+    return AES_GEN_OK;
+}
+
 /* A stream whose every field indexes what it should: a corrupted context is
  * refused, not followed. */
 static int stream_valid(const aes_gen_stream *s)
@@ -274,6 +290,18 @@ int aes_gen_stream_update(aes_gen_stream *s, void *dst, const void *src, size_t 
         s->private_num = 1;
         len--;
     }
+}
+
+int aes_gen_stream_position(const aes_gen_stream *s, uint8_t iv[16], uint8_t ks[16],
+                            unsigned *num)
+{
+    if (!stream_valid(s) || !iv || !num)
+        return AES_GEN_EARG;
+    memcpy(iv, s->private_iv, 16);
+    if (ks)
+        memcpy(ks, s->private_ks, 16);
+    *num = s->private_num;
+    return AES_GEN_OK;
 }
 
 int aes_gen_stream_final(aes_gen_stream *s, uint8_t iv[16])

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Streams: for every streamable mode, backend and key size, a message split at
  * every byte offset (and at random three-way splits) gives the bytes of one
- * call, and the bytes OpenSSL's EVP gives for the same chunks. */
+ * call, and the bytes OpenSSL's EVP gives for the same chunks; a stream
+ * resumed from the position another stopped at goes on as that one would. */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -165,6 +166,86 @@ START_TEST(stream_mode_constants)
 }
 END_TEST
 
+/* A stream stopped at any byte, its position read and the stream erased,
+ * then resumed from that position (a new context, as the OpenSSL provider
+ * does for each update), gives the bytes of one stream; num is the offset
+ * in the block. */
+START_TEST(resume_at_every_position)
+{
+    static const aes_gen_stream_mode modes[] = {AES_GEN_STREAM_CTR, AES_GEN_STREAM_CFB_ENCRYPT,
+                                                AES_GEN_STREAM_CFB_DECRYPT, AES_GEN_STREAM_OFB};
+    aes_gen_key k;
+    uint8_t key[32], iv[16], in[LEN], want[LEN], got[LEN];
+    size_t lens[3];
+    const size_t nlens = built_key_lens(lens);
+    uint64_t rng = test_seed() ^ 0x7e5u;
+    for (size_t kl = 0; kl < nlens; kl++)
+        for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+            aes_gen_stream s;
+            rng_fill(&rng, key, sizeof key);
+            rng_fill(&rng, iv, sizeof iv);
+            rng_fill(&rng, in, sizeof in);
+            ck_assert_int_eq(aes_gen_setkey(&k, key, lens[kl]), AES_GEN_OK);
+            ck_assert_int_eq(aes_gen_stream_init_mode(&s, &k, modes[m], iv), AES_GEN_OK);
+            ck_assert_int_eq(aes_gen_stream_update(&s, want, in, LEN), AES_GEN_OK);
+            ck_assert_int_eq(aes_gen_stream_final(&s, NULL), AES_GEN_OK);
+            for (size_t cut = 0; cut <= LEN; cut++) {
+                uint8_t at_iv[16], at_ks[16];
+                unsigned num = 99;
+                memset(got, 0, sizeof got);
+                ck_assert_int_eq(aes_gen_stream_init_mode(&s, &k, modes[m], iv), AES_GEN_OK);
+                ck_assert_int_eq(aes_gen_stream_update(&s, got, in, cut), AES_GEN_OK);
+                ck_assert_int_eq(aes_gen_stream_position(&s, at_iv, at_ks, &num), AES_GEN_OK);
+                ck_assert_int_eq(aes_gen_stream_final(&s, NULL), AES_GEN_OK);
+                ck_assert_uint_eq(num, cut % 16);
+                ck_assert_int_eq(aes_gen_stream_resume(&s, &k, modes[m], at_iv, at_ks, num),
+                                 AES_GEN_OK);
+                ck_assert_int_eq(aes_gen_stream_update(&s, got + cut, in + cut, LEN - cut),
+                                 AES_GEN_OK);
+                ck_assert_int_eq(aes_gen_stream_final(&s, NULL), AES_GEN_OK);
+                ck_assert_msg(memcmp(got, want, LEN) == 0,
+                              "mode %d AES-%zu: resumed at %zu differs", (int)modes[m],
+                              lens[kl] * 8, cut);
+            }
+            aes_gen_wipe(&k);
+        }
+}
+END_TEST
+
+/* Bad positions are refused and change nothing. */
+START_TEST(resume_errors)
+{
+    aes_gen_stream s, before;
+    aes_gen_key k;
+    uint8_t key[32] = {1}, iv[16] = {2}, ks[16] = {3}, out[16];
+    unsigned num;
+    size_t lens[3];
+    built_key_lens(lens);
+    ck_assert_int_eq(aes_gen_setkey(&k, key, lens[0]), AES_GEN_OK);
+    memset(&s, 0xa5, sizeof s);
+    memcpy(&before, &s, sizeof s);
+    ck_assert_int_eq(aes_gen_stream_resume(&s, &k, AES_GEN_STREAM_OFB, iv, NULL, 16), AES_GEN_EARG);
+    ck_assert_int_eq(aes_gen_stream_resume(&s, &k, AES_GEN_STREAM_CTR, iv, ks, 16), AES_GEN_EARG);
+    ck_assert_int_eq(aes_gen_stream_resume(&s, &k, AES_GEN_STREAM_CTR, iv, NULL, 1), AES_GEN_EARG);
+    ck_assert_int_eq(aes_gen_stream_resume(&s, &k, AES_GEN_STREAM_CTR, NULL, ks, 0), AES_GEN_EARG);
+    ck_assert_int_eq(aes_gen_stream_resume(NULL, &k, AES_GEN_STREAM_CTR, iv, ks, 0), AES_GEN_EARG);
+    ck_assert_int_eq(aes_gen_stream_resume(&s, &k, (aes_gen_stream_mode)5, iv, ks, 0),
+                     AES_GEN_EMODE);
+    ck_assert_mem_eq(&s, &before, sizeof s);
+    /* CFB and OFB need no block beside iv; CTR at num 0 none either. */
+    ck_assert_int_eq(aes_gen_stream_resume(&s, &k, AES_GEN_STREAM_CFB_DECRYPT, iv, NULL, 15),
+                     AES_GEN_OK);
+    ck_assert_int_eq(aes_gen_stream_resume(&s, &k, AES_GEN_STREAM_CTR, iv, NULL, 0), AES_GEN_OK);
+    ck_assert_int_eq(aes_gen_stream_position(&s, NULL, out, &num), AES_GEN_EARG);
+    ck_assert_int_eq(aes_gen_stream_position(&s, out, out, NULL), AES_GEN_EARG);
+    ck_assert_int_eq(aes_gen_stream_position(&s, out, NULL, &num), AES_GEN_OK);
+    ck_assert_uint_eq(num, 0);
+    ck_assert_int_eq(aes_gen_stream_final(&s, NULL), AES_GEN_OK);
+    ck_assert_int_eq(aes_gen_stream_position(&s, out, out, &num), AES_GEN_EARG); /* erased */
+    aes_gen_wipe(&k);
+}
+END_TEST
+
 START_TEST(stream_errors)
 {
     aes_gen_stream s;
@@ -220,6 +301,8 @@ int main(void)
     tcase_add_loop_test(tc, any_split_equals_one_call, 0, (int)(nbackends * AES_GEN_MODE_COUNT));
     tcase_add_test(tc, stream_mode_constants);
     tcase_add_test(tc, stream_errors);
+    tcase_add_test(tc, resume_at_every_position);
+    tcase_add_test(tc, resume_errors);
     suite_add_tcase(su, tc);
     return run_suite(su);
 }

@@ -18,11 +18,14 @@ left, so at most once; a piece's rounds run side by side: a short message
 is never encrypted a block at a time), then what is left of a register:
 with AVX-512 one vector masked to the bytes left; otherwise one block (ymm)
 and a partial block through the red zone.  Its m = t (+ 1 for the lengths
-block) blocks are hashed against H^m .. H^1 with one reduction: Y * H^m,
-X_i * H^(m + 1 - i), L * H.  With AES_GEN_GCM_LAST (bit 63 of len) the
-kernel also hashes the lengths block (state + 48) and writes the tag
-E(J0) ^ GHASH there, E(J0) computed first (its rounds overlap the rest) and
-kept at state + 32; J0 and the hash are zeroed at the end.
+block) blocks are hashed against H^m .. H^1 with one reduction:
+(Y ^ X_1) * H^m, X_i * H^(m + 1 - i), L * H ((L ^ Y) * H without data):
+Y waits in state's hash slot for the first vector of data, which takes it
+and zeroes the slot, so Y costs no product of its own.  With
+AES_GEN_GCM_LAST (bit 63 of len) the kernel also hashes the lengths block
+(state + 48) and writes the tag E(J0) ^ GHASH there, E(J0) computed first
+(its rounds overlap the rest) and kept at state + 32; J0 and the hash are
+zeroed at the end.
 
 The registers beside the blocks: the counters, a temporary, the three
 product sums, two data registers and two temporaries; VEX on xmm takes one
@@ -336,6 +339,8 @@ class Tail:
                     w.and_(p, t, blk)
                 w.copy(p, blk, d)
             w.shuffle(p, d, bswap, d)
+            if r == 0:
+                self.take_y(w, d)
             _mul_acc(k, w, [d], [mem(self.power, at)], first=False)
             if how == "bounce":
                 w.zero(p, blk)
@@ -365,6 +370,18 @@ class Tail:
         p("jb", loop)
         p("xor", byte, byte)
 
+    def take_y(self, w, d):
+        """d ^= Y, which waits at state (the hash's slot) for the first
+        vector hashed and is zeroed there once taken; through t, free until
+        the products."""
+        k, p = self.k, self.k.p
+        x, state = k.vec.narrow(), mem(k.arg("state"))
+        t = _at(k, x, "t")
+        x.load(p, state, t)  # a VEX/EVEX xmm write: zero above lane 0
+        w.xor(p, t.as_kind(w.kind), d)
+        x.zero(p, t)
+        x.store(p, t, state)
+
     def advance(self, step):
         p = self.k.p
         for reg in (self.k.arg("src"), self.k.arg("dst"), self.power):
@@ -372,14 +389,14 @@ class Tail:
         p("sub", step, self.n)
 
     def emit(self):
-        """The counter, the powers, Y * H^m (and L * H, E(J0)), the vectors,
-        the reduction (and the tag)."""
+        """The counter, the powers, the vectors (and L * H, E(J0)) with Y
+        folded into the first, the reduction (and the tag)."""
         k, c, p = self.k, self.c, self.k.p
         vec, x = k.vec, k.vec.narrow()
         n, last, power, t = self.n, self.last, self.power, self.scratch
         state, table = k.arg("state"), k.arg("htable")
-        go, done, no_last, reduce_, tag_done = (p.label(s) for s in (
-            "tail", "tail_done", "no_last", "reduce", "tag_done"))
+        go, done, l_times_h, no_last, sums, reduce_, tag_done = (p.label(s) for s in (
+            "tail", "tail_done", "l_times_h", "no_last", "sums", "reduce", "tag_done"))
         ctr = k.plan.named["ctr"]
         vec.shuffle(p, ctr, rip(c.bswap), ctr)  # byte-reversed from here
         # t = the tail's blocks; state's counter = the counter + t: dword 0
@@ -402,14 +419,22 @@ class Tail:
         p("neg", t)
         p("lea", mem(table, 16 * POWERS, t), power)
         d, y = _at(k, x, "d"), _at(k, x, Y)
-        x.copy(p, y, d)
-        _mul_acc(k, x, [d], [mem(power)], first=True)
+        x.store(p, y, mem(state))  # for the first vector (take_y)
         p("test", last, last)
         p("jz", no_last)
+        # L * H first, off the data's path; without data, (L ^ Y) * H.
         x.load(p, mem(state, 48), d)
         x.shuffle(p, d, bswap, d)
-        _mul_acc(k, x, [d], [mem(table, 16 * (POWERS - 1))], first=False)
+        p("test", n, n)
+        p("jnz", l_times_h)
+        x.xor(p, y, d)
+        p.place(l_times_h)
+        _mul_acc(k, x, [d], [mem(table, 16 * (POWERS - 1))], first=True)
+        p("jmp", sums)
         p.place(no_last)
+        for acc in ("lo", "mi", Y):
+            x.zero(p, _at(k, x, acc))
+        p.place(sums)
         self.pieces(reduce_)
         p.place(reduce_)
         _reduce(k, c)

@@ -372,25 +372,26 @@ aes_gen_aesni_avx_gcm_dec_k128_w8:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm12, %xmm13
-    vpclmulqdq $0, (%r11), %xmm13, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm12
-    vpshufd $78, %xmm13, %xmm14
-    vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm11
+    vmovdqu %xmm12, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k128_w8_no_last
     vmovdqu 48(%rdx), %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm14
-    vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm14
-    vpxor %xmm14, %xmm12, %xmm12
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_dec_k128_w8_l_times_h
+    vpxor %xmm12, %xmm13, %xmm13
+.Laes_gen_aesni_avx_gcm_dec_k128_w8_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
+    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm13
-    vpxor %xmm13, %xmm11, %xmm11
+    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
+    jmp .Laes_gen_aesni_avx_gcm_dec_k128_w8_sums
 .Laes_gen_aesni_avx_gcm_dec_k128_w8_no_last:
+    vpxor %xmm10, %xmm10, %xmm10
+    vpxor %xmm11, %xmm11, %xmm11
+    vpxor %xmm12, %xmm12, %xmm12
+.Laes_gen_aesni_avx_gcm_dec_k128_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_aesni_avx_gcm_dec_k128_w8_tail_past4
     vmovdqa %xmm8, %xmm0
@@ -460,6 +461,10 @@ aes_gen_aesni_avx_gcm_dec_k128_w8:
     vpxor %xmm13, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
     vpclmulqdq $0, (%r11), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
     vpclmulqdq $17, (%r11), %xmm13, %xmm14
@@ -552,6 +557,10 @@ aes_gen_aesni_avx_gcm_dec_k128_w8:
     vpxor %xmm13, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
     vpclmulqdq $0, (%r11), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
     vpclmulqdq $17, (%r11), %xmm13, %xmm14
@@ -607,6 +616,10 @@ aes_gen_aesni_avx_gcm_dec_k128_w8:
     vpxor %xmm13, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
     vpclmulqdq $0, (%r11), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
     vpclmulqdq $17, (%r11), %xmm13, %xmm14
@@ -668,6 +681,10 @@ aes_gen_aesni_avx_gcm_dec_k128_w8:
     jb .Laes_gen_aesni_avx_gcm_dec_k128_w8_bounce_out
     xor %rsi, %rsi
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
     vpclmulqdq $0, (%r11), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
     vpclmulqdq $17, (%r11), %xmm13, %xmm14
@@ -941,25 +958,26 @@ aes_gen_aesni_avx_gcm_dec_k128_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm8, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    vmovdqu %xmm8, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k128_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm10
-    vpxor %xmm10, %xmm8, %xmm8
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_dec_k128_w4_l_times_h
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_aesni_avx_gcm_dec_k128_w4_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_aesni_avx_gcm_dec_k128_w4_sums
 .Laes_gen_aesni_avx_gcm_dec_k128_w4_no_last:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_aesni_avx_gcm_dec_k128_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_aesni_avx_gcm_dec_k128_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -999,6 +1017,10 @@ aes_gen_aesni_avx_gcm_dec_k128_w4:
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -1050,6 +1072,10 @@ aes_gen_aesni_avx_gcm_dec_k128_w4:
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -1107,6 +1133,10 @@ aes_gen_aesni_avx_gcm_dec_k128_w4:
     jb .Laes_gen_aesni_avx_gcm_dec_k128_w4_bounce_out
     xor %rsi, %rsi
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -1326,25 +1356,26 @@ aes_gen_aesni_avx_gcm_dec_k128_w2:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm6, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm6
-    vpshufd $78, %xmm7, %xmm8
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
+    vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k128_w2_no_last
     vmovdqu 48(%rdx), %xmm7
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm8
-    vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_dec_k128_w2_l_times_h
+    vpxor %xmm6, %xmm7, %xmm7
+.Laes_gen_aesni_avx_gcm_dec_k128_w2_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
-    vpxor %xmm7, %xmm5, %xmm5
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm5
+    jmp .Laes_gen_aesni_avx_gcm_dec_k128_w2_sums
 .Laes_gen_aesni_avx_gcm_dec_k128_w2_no_last:
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+    vpxor %xmm6, %xmm6, %xmm6
+.Laes_gen_aesni_avx_gcm_dec_k128_w2_sums:
     cmp $16, %r9
     jb .Laes_gen_aesni_avx_gcm_dec_k128_w2_tail_past1
     vmovdqa %xmm2, %xmm0
@@ -1369,6 +1400,10 @@ aes_gen_aesni_avx_gcm_dec_k128_w2:
     vpxor %xmm7, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu (%rdx), %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
     vpclmulqdq $0, (%r11), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
     vpclmulqdq $17, (%r11), %xmm7, %xmm8
@@ -1424,6 +1459,10 @@ aes_gen_aesni_avx_gcm_dec_k128_w2:
     jb .Laes_gen_aesni_avx_gcm_dec_k128_w2_bounce_out
     xor %rsi, %rsi
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu (%rdx), %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
     vpclmulqdq $0, (%r11), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
     vpclmulqdq $17, (%r11), %xmm7, %xmm8
@@ -1616,25 +1655,26 @@ aes_gen_aesni_avx_gcm_dec_k128_w1:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm5, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm7
-    vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
+    vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k128_w1_no_last
     vmovdqu 48(%rdx), %xmm6
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm7
-    vpxor %xmm7, %xmm3, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm7
-    vpxor %xmm7, %xmm5, %xmm5
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_dec_k128_w1_l_times_h
+    vpxor %xmm5, %xmm6, %xmm6
+.Laes_gen_aesni_avx_gcm_dec_k128_w1_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
     vpshufd $78, %xmm6, %xmm7
     vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
-    vpxor %xmm6, %xmm4, %xmm4
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
+    jmp .Laes_gen_aesni_avx_gcm_dec_k128_w1_sums
 .Laes_gen_aesni_avx_gcm_dec_k128_w1_no_last:
+    vpxor %xmm3, %xmm3, %xmm3
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+.Laes_gen_aesni_avx_gcm_dec_k128_w1_sums:
     test %r9, %r9
     jz .Laes_gen_aesni_avx_gcm_dec_k128_w1_reduce
     vmovdqa %xmm1, %xmm0
@@ -1676,6 +1716,10 @@ aes_gen_aesni_avx_gcm_dec_k128_w1:
     jb .Laes_gen_aesni_avx_gcm_dec_k128_w1_bounce_out
     xor %rsi, %rsi
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm6, %xmm6
+    vmovdqu (%rdx), %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, (%rdx)
     vpclmulqdq $0, (%r11), %xmm6, %xmm7
     vpxor %xmm7, %xmm3, %xmm3
     vpclmulqdq $17, (%r11), %xmm6, %xmm7
@@ -2079,25 +2123,26 @@ aes_gen_aesni_avx_gcm_dec_k192_w8:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm12, %xmm13
-    vpclmulqdq $0, (%r11), %xmm13, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm12
-    vpshufd $78, %xmm13, %xmm14
-    vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm11
+    vmovdqu %xmm12, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k192_w8_no_last
     vmovdqu 48(%rdx), %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm14
-    vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm14
-    vpxor %xmm14, %xmm12, %xmm12
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_dec_k192_w8_l_times_h
+    vpxor %xmm12, %xmm13, %xmm13
+.Laes_gen_aesni_avx_gcm_dec_k192_w8_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
+    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm13
-    vpxor %xmm13, %xmm11, %xmm11
+    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
+    jmp .Laes_gen_aesni_avx_gcm_dec_k192_w8_sums
 .Laes_gen_aesni_avx_gcm_dec_k192_w8_no_last:
+    vpxor %xmm10, %xmm10, %xmm10
+    vpxor %xmm11, %xmm11, %xmm11
+    vpxor %xmm12, %xmm12, %xmm12
+.Laes_gen_aesni_avx_gcm_dec_k192_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_aesni_avx_gcm_dec_k192_w8_tail_past4
     vmovdqa %xmm8, %xmm0
@@ -2177,6 +2222,10 @@ aes_gen_aesni_avx_gcm_dec_k192_w8:
     vpxor %xmm13, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
     vpclmulqdq $0, (%r11), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
     vpclmulqdq $17, (%r11), %xmm13, %xmm14
@@ -2275,6 +2324,10 @@ aes_gen_aesni_avx_gcm_dec_k192_w8:
     vpxor %xmm13, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
     vpclmulqdq $0, (%r11), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
     vpclmulqdq $17, (%r11), %xmm13, %xmm14
@@ -2334,6 +2387,10 @@ aes_gen_aesni_avx_gcm_dec_k192_w8:
     vpxor %xmm13, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
     vpclmulqdq $0, (%r11), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
     vpclmulqdq $17, (%r11), %xmm13, %xmm14
@@ -2399,6 +2456,10 @@ aes_gen_aesni_avx_gcm_dec_k192_w8:
     jb .Laes_gen_aesni_avx_gcm_dec_k192_w8_bounce_out
     xor %rsi, %rsi
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
     vpclmulqdq $0, (%r11), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
     vpclmulqdq $17, (%r11), %xmm13, %xmm14
@@ -2686,25 +2747,26 @@ aes_gen_aesni_avx_gcm_dec_k192_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm8, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    vmovdqu %xmm8, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k192_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm10
-    vpxor %xmm10, %xmm8, %xmm8
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_dec_k192_w4_l_times_h
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_aesni_avx_gcm_dec_k192_w4_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_aesni_avx_gcm_dec_k192_w4_sums
 .Laes_gen_aesni_avx_gcm_dec_k192_w4_no_last:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_aesni_avx_gcm_dec_k192_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_aesni_avx_gcm_dec_k192_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -2750,6 +2812,10 @@ aes_gen_aesni_avx_gcm_dec_k192_w4:
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -2805,6 +2871,10 @@ aes_gen_aesni_avx_gcm_dec_k192_w4:
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -2866,6 +2936,10 @@ aes_gen_aesni_avx_gcm_dec_k192_w4:
     jb .Laes_gen_aesni_avx_gcm_dec_k192_w4_bounce_out
     xor %rsi, %rsi
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -3095,25 +3169,26 @@ aes_gen_aesni_avx_gcm_dec_k192_w2:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm6, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm6
-    vpshufd $78, %xmm7, %xmm8
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
+    vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k192_w2_no_last
     vmovdqu 48(%rdx), %xmm7
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm8
-    vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_dec_k192_w2_l_times_h
+    vpxor %xmm6, %xmm7, %xmm7
+.Laes_gen_aesni_avx_gcm_dec_k192_w2_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
-    vpxor %xmm7, %xmm5, %xmm5
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm5
+    jmp .Laes_gen_aesni_avx_gcm_dec_k192_w2_sums
 .Laes_gen_aesni_avx_gcm_dec_k192_w2_no_last:
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+    vpxor %xmm6, %xmm6, %xmm6
+.Laes_gen_aesni_avx_gcm_dec_k192_w2_sums:
     cmp $16, %r9
     jb .Laes_gen_aesni_avx_gcm_dec_k192_w2_tail_past1
     vmovdqa %xmm2, %xmm0
@@ -3142,6 +3217,10 @@ aes_gen_aesni_avx_gcm_dec_k192_w2:
     vpxor %xmm7, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu (%rdx), %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
     vpclmulqdq $0, (%r11), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
     vpclmulqdq $17, (%r11), %xmm7, %xmm8
@@ -3201,6 +3280,10 @@ aes_gen_aesni_avx_gcm_dec_k192_w2:
     jb .Laes_gen_aesni_avx_gcm_dec_k192_w2_bounce_out
     xor %rsi, %rsi
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu (%rdx), %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
     vpclmulqdq $0, (%r11), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
     vpclmulqdq $17, (%r11), %xmm7, %xmm8
@@ -3401,25 +3484,26 @@ aes_gen_aesni_avx_gcm_dec_k192_w1:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm5, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm7
-    vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
+    vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k192_w1_no_last
     vmovdqu 48(%rdx), %xmm6
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm7
-    vpxor %xmm7, %xmm3, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm7
-    vpxor %xmm7, %xmm5, %xmm5
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_dec_k192_w1_l_times_h
+    vpxor %xmm5, %xmm6, %xmm6
+.Laes_gen_aesni_avx_gcm_dec_k192_w1_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
     vpshufd $78, %xmm6, %xmm7
     vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
-    vpxor %xmm6, %xmm4, %xmm4
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
+    jmp .Laes_gen_aesni_avx_gcm_dec_k192_w1_sums
 .Laes_gen_aesni_avx_gcm_dec_k192_w1_no_last:
+    vpxor %xmm3, %xmm3, %xmm3
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+.Laes_gen_aesni_avx_gcm_dec_k192_w1_sums:
     test %r9, %r9
     jz .Laes_gen_aesni_avx_gcm_dec_k192_w1_reduce
     vmovdqa %xmm1, %xmm0
@@ -3465,6 +3549,10 @@ aes_gen_aesni_avx_gcm_dec_k192_w1:
     jb .Laes_gen_aesni_avx_gcm_dec_k192_w1_bounce_out
     xor %rsi, %rsi
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm6, %xmm6
+    vmovdqu (%rdx), %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, (%rdx)
     vpclmulqdq $0, (%r11), %xmm6, %xmm7
     vpxor %xmm7, %xmm3, %xmm3
     vpclmulqdq $17, (%r11), %xmm6, %xmm7
@@ -3890,25 +3978,26 @@ aes_gen_aesni_avx_gcm_dec_k256_w8:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm12, %xmm13
-    vpclmulqdq $0, (%r11), %xmm13, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm12
-    vpshufd $78, %xmm13, %xmm14
-    vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm11
+    vmovdqu %xmm12, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k256_w8_no_last
     vmovdqu 48(%rdx), %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm14
-    vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm14
-    vpxor %xmm14, %xmm12, %xmm12
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_dec_k256_w8_l_times_h
+    vpxor %xmm12, %xmm13, %xmm13
+.Laes_gen_aesni_avx_gcm_dec_k256_w8_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
+    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm13
-    vpxor %xmm13, %xmm11, %xmm11
+    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
+    jmp .Laes_gen_aesni_avx_gcm_dec_k256_w8_sums
 .Laes_gen_aesni_avx_gcm_dec_k256_w8_no_last:
+    vpxor %xmm10, %xmm10, %xmm10
+    vpxor %xmm11, %xmm11, %xmm11
+    vpxor %xmm12, %xmm12, %xmm12
+.Laes_gen_aesni_avx_gcm_dec_k256_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_aesni_avx_gcm_dec_k256_w8_tail_past4
     vmovdqa %xmm8, %xmm0
@@ -3998,6 +4087,10 @@ aes_gen_aesni_avx_gcm_dec_k256_w8:
     vpxor %xmm13, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
     vpclmulqdq $0, (%r11), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
     vpclmulqdq $17, (%r11), %xmm13, %xmm14
@@ -4102,6 +4195,10 @@ aes_gen_aesni_avx_gcm_dec_k256_w8:
     vpxor %xmm13, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
     vpclmulqdq $0, (%r11), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
     vpclmulqdq $17, (%r11), %xmm13, %xmm14
@@ -4165,6 +4262,10 @@ aes_gen_aesni_avx_gcm_dec_k256_w8:
     vpxor %xmm13, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
     vpclmulqdq $0, (%r11), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
     vpclmulqdq $17, (%r11), %xmm13, %xmm14
@@ -4234,6 +4335,10 @@ aes_gen_aesni_avx_gcm_dec_k256_w8:
     jb .Laes_gen_aesni_avx_gcm_dec_k256_w8_bounce_out
     xor %rsi, %rsi
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
     vpclmulqdq $0, (%r11), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
     vpclmulqdq $17, (%r11), %xmm13, %xmm14
@@ -4535,25 +4640,26 @@ aes_gen_aesni_avx_gcm_dec_k256_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm8, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    vmovdqu %xmm8, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k256_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm10
-    vpxor %xmm10, %xmm8, %xmm8
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_dec_k256_w4_l_times_h
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_aesni_avx_gcm_dec_k256_w4_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_aesni_avx_gcm_dec_k256_w4_sums
 .Laes_gen_aesni_avx_gcm_dec_k256_w4_no_last:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_aesni_avx_gcm_dec_k256_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_aesni_avx_gcm_dec_k256_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -4605,6 +4711,10 @@ aes_gen_aesni_avx_gcm_dec_k256_w4:
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -4664,6 +4774,10 @@ aes_gen_aesni_avx_gcm_dec_k256_w4:
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -4729,6 +4843,10 @@ aes_gen_aesni_avx_gcm_dec_k256_w4:
     jb .Laes_gen_aesni_avx_gcm_dec_k256_w4_bounce_out
     xor %rsi, %rsi
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -4968,25 +5086,26 @@ aes_gen_aesni_avx_gcm_dec_k256_w2:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm6, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm6
-    vpshufd $78, %xmm7, %xmm8
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
+    vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k256_w2_no_last
     vmovdqu 48(%rdx), %xmm7
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm8
-    vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_dec_k256_w2_l_times_h
+    vpxor %xmm6, %xmm7, %xmm7
+.Laes_gen_aesni_avx_gcm_dec_k256_w2_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
-    vpxor %xmm7, %xmm5, %xmm5
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm5
+    jmp .Laes_gen_aesni_avx_gcm_dec_k256_w2_sums
 .Laes_gen_aesni_avx_gcm_dec_k256_w2_no_last:
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+    vpxor %xmm6, %xmm6, %xmm6
+.Laes_gen_aesni_avx_gcm_dec_k256_w2_sums:
     cmp $16, %r9
     jb .Laes_gen_aesni_avx_gcm_dec_k256_w2_tail_past1
     vmovdqa %xmm2, %xmm0
@@ -5019,6 +5138,10 @@ aes_gen_aesni_avx_gcm_dec_k256_w2:
     vpxor %xmm7, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu (%rdx), %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
     vpclmulqdq $0, (%r11), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
     vpclmulqdq $17, (%r11), %xmm7, %xmm8
@@ -5082,6 +5205,10 @@ aes_gen_aesni_avx_gcm_dec_k256_w2:
     jb .Laes_gen_aesni_avx_gcm_dec_k256_w2_bounce_out
     xor %rsi, %rsi
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu (%rdx), %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
     vpclmulqdq $0, (%r11), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
     vpclmulqdq $17, (%r11), %xmm7, %xmm8
@@ -5290,25 +5417,26 @@ aes_gen_aesni_avx_gcm_dec_k256_w1:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm5, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm7
-    vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
+    vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k256_w1_no_last
     vmovdqu 48(%rdx), %xmm6
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm7
-    vpxor %xmm7, %xmm3, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm7
-    vpxor %xmm7, %xmm5, %xmm5
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_dec_k256_w1_l_times_h
+    vpxor %xmm5, %xmm6, %xmm6
+.Laes_gen_aesni_avx_gcm_dec_k256_w1_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
     vpshufd $78, %xmm6, %xmm7
     vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
-    vpxor %xmm6, %xmm4, %xmm4
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
+    jmp .Laes_gen_aesni_avx_gcm_dec_k256_w1_sums
 .Laes_gen_aesni_avx_gcm_dec_k256_w1_no_last:
+    vpxor %xmm3, %xmm3, %xmm3
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+.Laes_gen_aesni_avx_gcm_dec_k256_w1_sums:
     test %r9, %r9
     jz .Laes_gen_aesni_avx_gcm_dec_k256_w1_reduce
     vmovdqa %xmm1, %xmm0
@@ -5358,6 +5486,10 @@ aes_gen_aesni_avx_gcm_dec_k256_w1:
     jb .Laes_gen_aesni_avx_gcm_dec_k256_w1_bounce_out
     xor %rsi, %rsi
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm6, %xmm6
+    vmovdqu (%rdx), %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, (%rdx)
     vpclmulqdq $0, (%r11), %xmm6, %xmm7
     vpxor %xmm7, %xmm3, %xmm3
     vpclmulqdq $17, (%r11), %xmm6, %xmm7

@@ -613,25 +613,26 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm12, %xmm13
-    vpclmulqdq $0, (%r11), %xmm13, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm12
-    vpshufd $78, %xmm13, %xmm14
-    vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm11
+    vmovdqu %xmm12, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k128_w8_no_last
     vmovdqu 48(%rdx), %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm14
-    vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm14
-    vpxor %xmm14, %xmm12, %xmm12
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_enc_k128_w8_l_times_h
+    vpxor %xmm12, %xmm13, %xmm13
+.Laes_gen_aesni_avx_gcm_enc_k128_w8_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
+    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm13
-    vpxor %xmm13, %xmm11, %xmm11
+    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
+    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w8_sums
 .Laes_gen_aesni_avx_gcm_enc_k128_w8_no_last:
+    vpxor %xmm10, %xmm10, %xmm10
+    vpxor %xmm11, %xmm11, %xmm11
+    vpxor %xmm12, %xmm12, %xmm12
+.Laes_gen_aesni_avx_gcm_enc_k128_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_past4
     vmovdqa %xmm8, %xmm0
@@ -702,6 +703,10 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
     vpclmulqdq $0, (%r11), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
     vpclmulqdq $17, (%r11), %xmm13, %xmm14
@@ -798,6 +803,10 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
     vpclmulqdq $0, (%r11), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
     vpclmulqdq $17, (%r11), %xmm13, %xmm14
@@ -855,6 +864,10 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
     vpclmulqdq $0, (%r11), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
     vpclmulqdq $17, (%r11), %xmm13, %xmm14
@@ -921,6 +934,10 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     vpand %xmm14, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
     vpclmulqdq $0, (%r11), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
     vpclmulqdq $17, (%r11), %xmm13, %xmm14
@@ -1327,25 +1344,26 @@ aes_gen_aesni_avx_gcm_enc_k128_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm8, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    vmovdqu %xmm8, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k128_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm10
-    vpxor %xmm10, %xmm8, %xmm8
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_enc_k128_w4_l_times_h
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_aesni_avx_gcm_enc_k128_w4_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w4_sums
 .Laes_gen_aesni_avx_gcm_enc_k128_w4_no_last:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_aesni_avx_gcm_enc_k128_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k128_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -1386,6 +1404,10 @@ aes_gen_aesni_avx_gcm_enc_k128_w4:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -1439,6 +1461,10 @@ aes_gen_aesni_avx_gcm_enc_k128_w4:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -1501,6 +1527,10 @@ aes_gen_aesni_avx_gcm_enc_k128_w4:
     vpand %xmm10, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -1799,25 +1829,26 @@ aes_gen_aesni_avx_gcm_enc_k128_w2:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm6, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm6
-    vpshufd $78, %xmm7, %xmm8
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
+    vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k128_w2_no_last
     vmovdqu 48(%rdx), %xmm7
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm8
-    vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_enc_k128_w2_l_times_h
+    vpxor %xmm6, %xmm7, %xmm7
+.Laes_gen_aesni_avx_gcm_enc_k128_w2_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
-    vpxor %xmm7, %xmm5, %xmm5
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm5
+    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w2_sums
 .Laes_gen_aesni_avx_gcm_enc_k128_w2_no_last:
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+    vpxor %xmm6, %xmm6, %xmm6
+.Laes_gen_aesni_avx_gcm_enc_k128_w2_sums:
     cmp $16, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k128_w2_tail_past1
     vmovdqa %xmm2, %xmm0
@@ -1843,6 +1874,10 @@ aes_gen_aesni_avx_gcm_enc_k128_w2:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm7
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu (%rdx), %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
     vpclmulqdq $0, (%r11), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
     vpclmulqdq $17, (%r11), %xmm7, %xmm8
@@ -1903,6 +1938,10 @@ aes_gen_aesni_avx_gcm_enc_k128_w2:
     vpand %xmm8, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm7
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu (%rdx), %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
     vpclmulqdq $0, (%r11), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
     vpclmulqdq $17, (%r11), %xmm7, %xmm8
@@ -2147,25 +2186,26 @@ aes_gen_aesni_avx_gcm_enc_k128_w1:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm5, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm7
-    vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
+    vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k128_w1_no_last
     vmovdqu 48(%rdx), %xmm6
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm7
-    vpxor %xmm7, %xmm3, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm7
-    vpxor %xmm7, %xmm5, %xmm5
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_enc_k128_w1_l_times_h
+    vpxor %xmm5, %xmm6, %xmm6
+.Laes_gen_aesni_avx_gcm_enc_k128_w1_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
     vpshufd $78, %xmm6, %xmm7
     vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
-    vpxor %xmm6, %xmm4, %xmm4
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
+    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w1_sums
 .Laes_gen_aesni_avx_gcm_enc_k128_w1_no_last:
+    vpxor %xmm3, %xmm3, %xmm3
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+.Laes_gen_aesni_avx_gcm_enc_k128_w1_sums:
     test %r9, %r9
     jz .Laes_gen_aesni_avx_gcm_enc_k128_w1_reduce
     vmovdqa %xmm1, %xmm0
@@ -2212,6 +2252,10 @@ aes_gen_aesni_avx_gcm_enc_k128_w1:
     vpand %xmm7, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm6
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm6, %xmm6
+    vmovdqu (%rdx), %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, (%rdx)
     vpclmulqdq $0, (%r11), %xmm6, %xmm7
     vpxor %xmm7, %xmm3, %xmm3
     vpclmulqdq $17, (%r11), %xmm6, %xmm7
@@ -2874,25 +2918,26 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm12, %xmm13
-    vpclmulqdq $0, (%r11), %xmm13, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm12
-    vpshufd $78, %xmm13, %xmm14
-    vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm11
+    vmovdqu %xmm12, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k192_w8_no_last
     vmovdqu 48(%rdx), %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm14
-    vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm14
-    vpxor %xmm14, %xmm12, %xmm12
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_enc_k192_w8_l_times_h
+    vpxor %xmm12, %xmm13, %xmm13
+.Laes_gen_aesni_avx_gcm_enc_k192_w8_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
+    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm13
-    vpxor %xmm13, %xmm11, %xmm11
+    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
+    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w8_sums
 .Laes_gen_aesni_avx_gcm_enc_k192_w8_no_last:
+    vpxor %xmm10, %xmm10, %xmm10
+    vpxor %xmm11, %xmm11, %xmm11
+    vpxor %xmm12, %xmm12, %xmm12
+.Laes_gen_aesni_avx_gcm_enc_k192_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_past4
     vmovdqa %xmm8, %xmm0
@@ -2973,6 +3018,10 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
     vpclmulqdq $0, (%r11), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
     vpclmulqdq $17, (%r11), %xmm13, %xmm14
@@ -3075,6 +3124,10 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
     vpclmulqdq $0, (%r11), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
     vpclmulqdq $17, (%r11), %xmm13, %xmm14
@@ -3136,6 +3189,10 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
     vpclmulqdq $0, (%r11), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
     vpclmulqdq $17, (%r11), %xmm13, %xmm14
@@ -3206,6 +3263,10 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     vpand %xmm14, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
     vpclmulqdq $0, (%r11), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
     vpclmulqdq $17, (%r11), %xmm13, %xmm14
@@ -3636,25 +3697,26 @@ aes_gen_aesni_avx_gcm_enc_k192_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm8, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    vmovdqu %xmm8, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k192_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm10
-    vpxor %xmm10, %xmm8, %xmm8
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_enc_k192_w4_l_times_h
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_aesni_avx_gcm_enc_k192_w4_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w4_sums
 .Laes_gen_aesni_avx_gcm_enc_k192_w4_no_last:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_aesni_avx_gcm_enc_k192_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k192_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -3701,6 +3763,10 @@ aes_gen_aesni_avx_gcm_enc_k192_w4:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -3758,6 +3824,10 @@ aes_gen_aesni_avx_gcm_enc_k192_w4:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -3824,6 +3894,10 @@ aes_gen_aesni_avx_gcm_enc_k192_w4:
     vpand %xmm10, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -4138,25 +4212,26 @@ aes_gen_aesni_avx_gcm_enc_k192_w2:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm6, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm6
-    vpshufd $78, %xmm7, %xmm8
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
+    vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k192_w2_no_last
     vmovdqu 48(%rdx), %xmm7
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm8
-    vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_enc_k192_w2_l_times_h
+    vpxor %xmm6, %xmm7, %xmm7
+.Laes_gen_aesni_avx_gcm_enc_k192_w2_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
-    vpxor %xmm7, %xmm5, %xmm5
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm5
+    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w2_sums
 .Laes_gen_aesni_avx_gcm_enc_k192_w2_no_last:
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+    vpxor %xmm6, %xmm6, %xmm6
+.Laes_gen_aesni_avx_gcm_enc_k192_w2_sums:
     cmp $16, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k192_w2_tail_past1
     vmovdqa %xmm2, %xmm0
@@ -4186,6 +4261,10 @@ aes_gen_aesni_avx_gcm_enc_k192_w2:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm7
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu (%rdx), %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
     vpclmulqdq $0, (%r11), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
     vpclmulqdq $17, (%r11), %xmm7, %xmm8
@@ -4250,6 +4329,10 @@ aes_gen_aesni_avx_gcm_enc_k192_w2:
     vpand %xmm8, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm7
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu (%rdx), %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
     vpclmulqdq $0, (%r11), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
     vpclmulqdq $17, (%r11), %xmm7, %xmm8
@@ -4506,25 +4589,26 @@ aes_gen_aesni_avx_gcm_enc_k192_w1:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm5, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm7
-    vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
+    vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k192_w1_no_last
     vmovdqu 48(%rdx), %xmm6
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm7
-    vpxor %xmm7, %xmm3, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm7
-    vpxor %xmm7, %xmm5, %xmm5
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_enc_k192_w1_l_times_h
+    vpxor %xmm5, %xmm6, %xmm6
+.Laes_gen_aesni_avx_gcm_enc_k192_w1_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
     vpshufd $78, %xmm6, %xmm7
     vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
-    vpxor %xmm6, %xmm4, %xmm4
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
+    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w1_sums
 .Laes_gen_aesni_avx_gcm_enc_k192_w1_no_last:
+    vpxor %xmm3, %xmm3, %xmm3
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+.Laes_gen_aesni_avx_gcm_enc_k192_w1_sums:
     test %r9, %r9
     jz .Laes_gen_aesni_avx_gcm_enc_k192_w1_reduce
     vmovdqa %xmm1, %xmm0
@@ -4575,6 +4659,10 @@ aes_gen_aesni_avx_gcm_enc_k192_w1:
     vpand %xmm7, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm6
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm6, %xmm6
+    vmovdqu (%rdx), %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, (%rdx)
     vpclmulqdq $0, (%r11), %xmm6, %xmm7
     vpxor %xmm7, %xmm3, %xmm3
     vpclmulqdq $17, (%r11), %xmm6, %xmm7
@@ -5277,25 +5365,26 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm12, %xmm13
-    vpclmulqdq $0, (%r11), %xmm13, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm12
-    vpshufd $78, %xmm13, %xmm14
-    vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm11
+    vmovdqu %xmm12, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k256_w8_no_last
     vmovdqu 48(%rdx), %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm14
-    vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm14
-    vpxor %xmm14, %xmm12, %xmm12
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_enc_k256_w8_l_times_h
+    vpxor %xmm12, %xmm13, %xmm13
+.Laes_gen_aesni_avx_gcm_enc_k256_w8_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
+    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm13
-    vpxor %xmm13, %xmm11, %xmm11
+    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
+    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w8_sums
 .Laes_gen_aesni_avx_gcm_enc_k256_w8_no_last:
+    vpxor %xmm10, %xmm10, %xmm10
+    vpxor %xmm11, %xmm11, %xmm11
+    vpxor %xmm12, %xmm12, %xmm12
+.Laes_gen_aesni_avx_gcm_enc_k256_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_past4
     vmovdqa %xmm8, %xmm0
@@ -5386,6 +5475,10 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
     vpclmulqdq $0, (%r11), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
     vpclmulqdq $17, (%r11), %xmm13, %xmm14
@@ -5494,6 +5587,10 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
     vpclmulqdq $0, (%r11), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
     vpclmulqdq $17, (%r11), %xmm13, %xmm14
@@ -5559,6 +5656,10 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
     vpclmulqdq $0, (%r11), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
     vpclmulqdq $17, (%r11), %xmm13, %xmm14
@@ -5633,6 +5734,10 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     vpand %xmm14, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
     vpclmulqdq $0, (%r11), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
     vpclmulqdq $17, (%r11), %xmm13, %xmm14
@@ -6087,25 +6192,26 @@ aes_gen_aesni_avx_gcm_enc_k256_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm8, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    vmovdqu %xmm8, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k256_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm10
-    vpxor %xmm10, %xmm8, %xmm8
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_enc_k256_w4_l_times_h
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_aesni_avx_gcm_enc_k256_w4_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w4_sums
 .Laes_gen_aesni_avx_gcm_enc_k256_w4_no_last:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_aesni_avx_gcm_enc_k256_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k256_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -6158,6 +6264,10 @@ aes_gen_aesni_avx_gcm_enc_k256_w4:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -6219,6 +6329,10 @@ aes_gen_aesni_avx_gcm_enc_k256_w4:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -6289,6 +6403,10 @@ aes_gen_aesni_avx_gcm_enc_k256_w4:
     vpand %xmm10, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -6619,25 +6737,26 @@ aes_gen_aesni_avx_gcm_enc_k256_w2:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm6, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm6
-    vpshufd $78, %xmm7, %xmm8
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
+    vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k256_w2_no_last
     vmovdqu 48(%rdx), %xmm7
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm8
-    vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_enc_k256_w2_l_times_h
+    vpxor %xmm6, %xmm7, %xmm7
+.Laes_gen_aesni_avx_gcm_enc_k256_w2_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
-    vpxor %xmm7, %xmm5, %xmm5
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm5
+    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w2_sums
 .Laes_gen_aesni_avx_gcm_enc_k256_w2_no_last:
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+    vpxor %xmm6, %xmm6, %xmm6
+.Laes_gen_aesni_avx_gcm_enc_k256_w2_sums:
     cmp $16, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k256_w2_tail_past1
     vmovdqa %xmm2, %xmm0
@@ -6671,6 +6790,10 @@ aes_gen_aesni_avx_gcm_enc_k256_w2:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm7
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu (%rdx), %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
     vpclmulqdq $0, (%r11), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
     vpclmulqdq $17, (%r11), %xmm7, %xmm8
@@ -6739,6 +6862,10 @@ aes_gen_aesni_avx_gcm_enc_k256_w2:
     vpand %xmm8, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm7
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu (%rdx), %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
     vpclmulqdq $0, (%r11), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
     vpclmulqdq $17, (%r11), %xmm7, %xmm8
@@ -7007,25 +7134,26 @@ aes_gen_aesni_avx_gcm_enc_k256_w1:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm5, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm7
-    vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
+    vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k256_w1_no_last
     vmovdqu 48(%rdx), %xmm6
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm7
-    vpxor %xmm7, %xmm3, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm7
-    vpxor %xmm7, %xmm5, %xmm5
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_enc_k256_w1_l_times_h
+    vpxor %xmm5, %xmm6, %xmm6
+.Laes_gen_aesni_avx_gcm_enc_k256_w1_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
     vpshufd $78, %xmm6, %xmm7
     vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
-    vpxor %xmm6, %xmm4, %xmm4
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
+    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w1_sums
 .Laes_gen_aesni_avx_gcm_enc_k256_w1_no_last:
+    vpxor %xmm3, %xmm3, %xmm3
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+.Laes_gen_aesni_avx_gcm_enc_k256_w1_sums:
     test %r9, %r9
     jz .Laes_gen_aesni_avx_gcm_enc_k256_w1_reduce
     vmovdqa %xmm1, %xmm0
@@ -7080,6 +7208,10 @@ aes_gen_aesni_avx_gcm_enc_k256_w1:
     vpand %xmm7, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm6
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm6, %xmm6
+    vmovdqu (%rdx), %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, (%rdx)
     vpclmulqdq $0, (%r11), %xmm6, %xmm7
     vpxor %xmm7, %xmm3, %xmm3
     vpclmulqdq $17, (%r11), %xmm6, %xmm7

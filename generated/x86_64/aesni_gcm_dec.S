@@ -362,34 +362,31 @@ aes_gen_aesni_gcm_dec_k128_w6:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    movdqa %xmm10, %xmm11
-    movdqu (%r11), %xmm13
+    movdqu %xmm10, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w6_no_last
+    movdqu 48(%rdx), %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k128_w6_l_times_h
+    pxor %xmm10, %xmm11
+.Laes_gen_aesni_gcm_dec_k128_w6_l_times_h:
+    movdqu 1008(%rsi), %xmm13
     movdqa %xmm11, %xmm8
     pclmulqdq $0, %xmm13, %xmm8
     movdqa %xmm11, %xmm10
     pclmulqdq $17, %xmm13, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 2032(%rsi), %xmm13
     movdqa %xmm11, %xmm9
     pclmulqdq $0, %xmm13, %xmm9
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k128_w6_no_last
-    movdqu 48(%rdx), %xmm11
-    pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 1008(%rsi), %xmm13
-    movdqa %xmm11, %xmm14
-    pclmulqdq $0, %xmm13, %xmm14
-    pxor %xmm14, %xmm8
-    movdqa %xmm11, %xmm14
-    pclmulqdq $17, %xmm13, %xmm14
-    pxor %xmm14, %xmm10
-    pshufd $78, %xmm11, %xmm12
-    pxor %xmm12, %xmm11
-    movdqu 2032(%rsi), %xmm13
-    pclmulqdq $0, %xmm13, %xmm11
-    pxor %xmm11, %xmm9
+    jmp .Laes_gen_aesni_gcm_dec_k128_w6_sums
 .Laes_gen_aesni_gcm_dec_k128_w6_no_last:
+    pxor %xmm8, %xmm8
+    pxor %xmm9, %xmm9
+    pxor %xmm10, %xmm10
+.Laes_gen_aesni_gcm_dec_k128_w6_sums:
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_dec_k128_w6_tail_past4
     movdqa %xmm6, %xmm0
@@ -462,6 +459,10 @@ aes_gen_aesni_gcm_dec_k128_w6:
     pxor %xmm11, %xmm0
     movdqu %xmm0, (%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
     movdqu (%r11), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
@@ -571,6 +572,10 @@ aes_gen_aesni_gcm_dec_k128_w6:
     pxor %xmm11, %xmm0
     movdqu %xmm0, (%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
     movdqu (%r11), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
@@ -634,6 +639,10 @@ aes_gen_aesni_gcm_dec_k128_w6:
     pxor %xmm11, %xmm0
     movdqu %xmm0, (%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
     movdqu (%r11), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
@@ -699,6 +708,10 @@ aes_gen_aesni_gcm_dec_k128_w6:
     jb .Laes_gen_aesni_gcm_dec_k128_w6_bounce_out
     xor %rsi, %rsi
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
     movdqu (%r11), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
@@ -1013,34 +1026,31 @@ aes_gen_aesni_gcm_dec_k128_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    movdqa %xmm8, %xmm9
-    movdqu (%r11), %xmm11
+    movdqu %xmm8, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w4_no_last
+    movdqu 48(%rdx), %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k128_w4_l_times_h
+    pxor %xmm8, %xmm9
+.Laes_gen_aesni_gcm_dec_k128_w4_l_times_h:
+    movdqu 1008(%rsi), %xmm11
     movdqa %xmm9, %xmm6
     pclmulqdq $0, %xmm11, %xmm6
     movdqa %xmm9, %xmm8
     pclmulqdq $17, %xmm11, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 2032(%rsi), %xmm11
     movdqa %xmm9, %xmm7
     pclmulqdq $0, %xmm11, %xmm7
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k128_w4_no_last
-    movdqu 48(%rdx), %xmm9
-    pshufb .Laesni_gcm_bswap(%rip), %xmm9
-    movdqu 1008(%rsi), %xmm11
-    movdqa %xmm9, %xmm12
-    pclmulqdq $0, %xmm11, %xmm12
-    pxor %xmm12, %xmm6
-    movdqa %xmm9, %xmm12
-    pclmulqdq $17, %xmm11, %xmm12
-    pxor %xmm12, %xmm8
-    pshufd $78, %xmm9, %xmm10
-    pxor %xmm10, %xmm9
-    movdqu 2032(%rsi), %xmm11
-    pclmulqdq $0, %xmm11, %xmm9
-    pxor %xmm9, %xmm7
+    jmp .Laes_gen_aesni_gcm_dec_k128_w4_sums
 .Laes_gen_aesni_gcm_dec_k128_w4_no_last:
+    pxor %xmm6, %xmm6
+    pxor %xmm7, %xmm7
+    pxor %xmm8, %xmm8
+.Laes_gen_aesni_gcm_dec_k128_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_aesni_gcm_dec_k128_w4_tail_past2
     movdqa %xmm4, %xmm0
@@ -1083,6 +1093,10 @@ aes_gen_aesni_gcm_dec_k128_w4:
     pxor %xmm9, %xmm0
     movdqu %xmm0, (%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
     movdqu (%r11), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
@@ -1144,6 +1158,10 @@ aes_gen_aesni_gcm_dec_k128_w4:
     pxor %xmm9, %xmm0
     movdqu %xmm0, (%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
     movdqu (%r11), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
@@ -1207,6 +1225,10 @@ aes_gen_aesni_gcm_dec_k128_w4:
     jb .Laes_gen_aesni_gcm_dec_k128_w4_bounce_out
     xor %rsi, %rsi
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
     movdqu (%r11), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
@@ -1453,34 +1475,31 @@ aes_gen_aesni_gcm_dec_k128_w2:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    movdqa %xmm6, %xmm7
-    movdqu (%r11), %xmm9
+    movdqu %xmm6, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w2_no_last
+    movdqu 48(%rdx), %xmm7
+    pshufb .Laesni_gcm_bswap(%rip), %xmm7
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k128_w2_l_times_h
+    pxor %xmm6, %xmm7
+.Laes_gen_aesni_gcm_dec_k128_w2_l_times_h:
+    movdqu 1008(%rsi), %xmm9
     movdqa %xmm7, %xmm4
     pclmulqdq $0, %xmm9, %xmm4
     movdqa %xmm7, %xmm6
     pclmulqdq $17, %xmm9, %xmm6
     pshufd $78, %xmm7, %xmm8
     pxor %xmm8, %xmm7
-    movdqu 1024(%r11), %xmm9
+    movdqu 2032(%rsi), %xmm9
     movdqa %xmm7, %xmm5
     pclmulqdq $0, %xmm9, %xmm5
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k128_w2_no_last
-    movdqu 48(%rdx), %xmm7
-    pshufb .Laesni_gcm_bswap(%rip), %xmm7
-    movdqu 1008(%rsi), %xmm9
-    movdqa %xmm7, %xmm10
-    pclmulqdq $0, %xmm9, %xmm10
-    pxor %xmm10, %xmm4
-    movdqa %xmm7, %xmm10
-    pclmulqdq $17, %xmm9, %xmm10
-    pxor %xmm10, %xmm6
-    pshufd $78, %xmm7, %xmm8
-    pxor %xmm8, %xmm7
-    movdqu 2032(%rsi), %xmm9
-    pclmulqdq $0, %xmm9, %xmm7
-    pxor %xmm7, %xmm5
+    jmp .Laes_gen_aesni_gcm_dec_k128_w2_sums
 .Laes_gen_aesni_gcm_dec_k128_w2_no_last:
+    pxor %xmm4, %xmm4
+    pxor %xmm5, %xmm5
+    pxor %xmm6, %xmm6
+.Laes_gen_aesni_gcm_dec_k128_w2_sums:
     cmp $16, %r9
     jb .Laes_gen_aesni_gcm_dec_k128_w2_tail_past1
     movdqa %xmm2, %xmm0
@@ -1507,6 +1526,10 @@ aes_gen_aesni_gcm_dec_k128_w2:
     pxor %xmm7, %xmm0
     movdqu %xmm0, (%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm7
+    movdqu (%rdx), %xmm9
+    pxor %xmm9, %xmm7
+    pxor %xmm9, %xmm9
+    movdqu %xmm9, (%rdx)
     movdqu (%r11), %xmm9
     movdqa %xmm7, %xmm10
     pclmulqdq $0, %xmm9, %xmm10
@@ -1568,6 +1591,10 @@ aes_gen_aesni_gcm_dec_k128_w2:
     jb .Laes_gen_aesni_gcm_dec_k128_w2_bounce_out
     xor %rsi, %rsi
     pshufb .Laesni_gcm_bswap(%rip), %xmm7
+    movdqu (%rdx), %xmm9
+    pxor %xmm9, %xmm7
+    pxor %xmm9, %xmm9
+    movdqu %xmm9, (%rdx)
     movdqu (%r11), %xmm9
     movdqa %xmm7, %xmm10
     pclmulqdq $0, %xmm9, %xmm10
@@ -1780,34 +1807,31 @@ aes_gen_aesni_gcm_dec_k128_w1:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    movdqa %xmm5, %xmm6
-    movdqu (%r11), %xmm8
+    movdqu %xmm5, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w1_no_last
+    movdqu 48(%rdx), %xmm6
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k128_w1_l_times_h
+    pxor %xmm5, %xmm6
+.Laes_gen_aesni_gcm_dec_k128_w1_l_times_h:
+    movdqu 1008(%rsi), %xmm8
     movdqa %xmm6, %xmm3
     pclmulqdq $0, %xmm8, %xmm3
     movdqa %xmm6, %xmm5
     pclmulqdq $17, %xmm8, %xmm5
     pshufd $78, %xmm6, %xmm7
     pxor %xmm7, %xmm6
-    movdqu 1024(%r11), %xmm8
+    movdqu 2032(%rsi), %xmm8
     movdqa %xmm6, %xmm4
     pclmulqdq $0, %xmm8, %xmm4
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k128_w1_no_last
-    movdqu 48(%rdx), %xmm6
-    pshufb .Laesni_gcm_bswap(%rip), %xmm6
-    movdqu 1008(%rsi), %xmm8
-    movdqa %xmm6, %xmm9
-    pclmulqdq $0, %xmm8, %xmm9
-    pxor %xmm9, %xmm3
-    movdqa %xmm6, %xmm9
-    pclmulqdq $17, %xmm8, %xmm9
-    pxor %xmm9, %xmm5
-    pshufd $78, %xmm6, %xmm7
-    pxor %xmm7, %xmm6
-    movdqu 2032(%rsi), %xmm8
-    pclmulqdq $0, %xmm8, %xmm6
-    pxor %xmm6, %xmm4
+    jmp .Laes_gen_aesni_gcm_dec_k128_w1_sums
 .Laes_gen_aesni_gcm_dec_k128_w1_no_last:
+    pxor %xmm3, %xmm3
+    pxor %xmm4, %xmm4
+    pxor %xmm5, %xmm5
+.Laes_gen_aesni_gcm_dec_k128_w1_sums:
     test %r9, %r9
     jz .Laes_gen_aesni_gcm_dec_k128_w1_reduce
     movdqa %xmm1, %xmm0
@@ -1851,6 +1875,10 @@ aes_gen_aesni_gcm_dec_k128_w1:
     jb .Laes_gen_aesni_gcm_dec_k128_w1_bounce_out
     xor %rsi, %rsi
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    movdqu (%rdx), %xmm8
+    pxor %xmm8, %xmm6
+    pxor %xmm8, %xmm8
+    movdqu %xmm8, (%rdx)
     movdqu (%r11), %xmm8
     movdqa %xmm6, %xmm9
     pclmulqdq $0, %xmm8, %xmm9
@@ -2251,34 +2279,31 @@ aes_gen_aesni_gcm_dec_k192_w6:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    movdqa %xmm10, %xmm11
-    movdqu (%r11), %xmm13
+    movdqu %xmm10, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w6_no_last
+    movdqu 48(%rdx), %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k192_w6_l_times_h
+    pxor %xmm10, %xmm11
+.Laes_gen_aesni_gcm_dec_k192_w6_l_times_h:
+    movdqu 1008(%rsi), %xmm13
     movdqa %xmm11, %xmm8
     pclmulqdq $0, %xmm13, %xmm8
     movdqa %xmm11, %xmm10
     pclmulqdq $17, %xmm13, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 2032(%rsi), %xmm13
     movdqa %xmm11, %xmm9
     pclmulqdq $0, %xmm13, %xmm9
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k192_w6_no_last
-    movdqu 48(%rdx), %xmm11
-    pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 1008(%rsi), %xmm13
-    movdqa %xmm11, %xmm14
-    pclmulqdq $0, %xmm13, %xmm14
-    pxor %xmm14, %xmm8
-    movdqa %xmm11, %xmm14
-    pclmulqdq $17, %xmm13, %xmm14
-    pxor %xmm14, %xmm10
-    pshufd $78, %xmm11, %xmm12
-    pxor %xmm12, %xmm11
-    movdqu 2032(%rsi), %xmm13
-    pclmulqdq $0, %xmm13, %xmm11
-    pxor %xmm11, %xmm9
+    jmp .Laes_gen_aesni_gcm_dec_k192_w6_sums
 .Laes_gen_aesni_gcm_dec_k192_w6_no_last:
+    pxor %xmm8, %xmm8
+    pxor %xmm9, %xmm9
+    pxor %xmm10, %xmm10
+.Laes_gen_aesni_gcm_dec_k192_w6_sums:
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_dec_k192_w6_tail_past4
     movdqa %xmm6, %xmm0
@@ -2361,6 +2386,10 @@ aes_gen_aesni_gcm_dec_k192_w6:
     pxor %xmm11, %xmm0
     movdqu %xmm0, (%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
     movdqu (%r11), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
@@ -2476,6 +2505,10 @@ aes_gen_aesni_gcm_dec_k192_w6:
     pxor %xmm11, %xmm0
     movdqu %xmm0, (%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
     movdqu (%r11), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
@@ -2543,6 +2576,10 @@ aes_gen_aesni_gcm_dec_k192_w6:
     pxor %xmm11, %xmm0
     movdqu %xmm0, (%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
     movdqu (%r11), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
@@ -2612,6 +2649,10 @@ aes_gen_aesni_gcm_dec_k192_w6:
     jb .Laes_gen_aesni_gcm_dec_k192_w6_bounce_out
     xor %rsi, %rsi
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
     movdqu (%r11), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
@@ -2940,34 +2981,31 @@ aes_gen_aesni_gcm_dec_k192_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    movdqa %xmm8, %xmm9
-    movdqu (%r11), %xmm11
+    movdqu %xmm8, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w4_no_last
+    movdqu 48(%rdx), %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k192_w4_l_times_h
+    pxor %xmm8, %xmm9
+.Laes_gen_aesni_gcm_dec_k192_w4_l_times_h:
+    movdqu 1008(%rsi), %xmm11
     movdqa %xmm9, %xmm6
     pclmulqdq $0, %xmm11, %xmm6
     movdqa %xmm9, %xmm8
     pclmulqdq $17, %xmm11, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 2032(%rsi), %xmm11
     movdqa %xmm9, %xmm7
     pclmulqdq $0, %xmm11, %xmm7
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k192_w4_no_last
-    movdqu 48(%rdx), %xmm9
-    pshufb .Laesni_gcm_bswap(%rip), %xmm9
-    movdqu 1008(%rsi), %xmm11
-    movdqa %xmm9, %xmm12
-    pclmulqdq $0, %xmm11, %xmm12
-    pxor %xmm12, %xmm6
-    movdqa %xmm9, %xmm12
-    pclmulqdq $17, %xmm11, %xmm12
-    pxor %xmm12, %xmm8
-    pshufd $78, %xmm9, %xmm10
-    pxor %xmm10, %xmm9
-    movdqu 2032(%rsi), %xmm11
-    pclmulqdq $0, %xmm11, %xmm9
-    pxor %xmm9, %xmm7
+    jmp .Laes_gen_aesni_gcm_dec_k192_w4_sums
 .Laes_gen_aesni_gcm_dec_k192_w4_no_last:
+    pxor %xmm6, %xmm6
+    pxor %xmm7, %xmm7
+    pxor %xmm8, %xmm8
+.Laes_gen_aesni_gcm_dec_k192_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_aesni_gcm_dec_k192_w4_tail_past2
     movdqa %xmm4, %xmm0
@@ -3016,6 +3054,10 @@ aes_gen_aesni_gcm_dec_k192_w4:
     pxor %xmm9, %xmm0
     movdqu %xmm0, (%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
     movdqu (%r11), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
@@ -3081,6 +3123,10 @@ aes_gen_aesni_gcm_dec_k192_w4:
     pxor %xmm9, %xmm0
     movdqu %xmm0, (%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
     movdqu (%r11), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
@@ -3148,6 +3194,10 @@ aes_gen_aesni_gcm_dec_k192_w4:
     jb .Laes_gen_aesni_gcm_dec_k192_w4_bounce_out
     xor %rsi, %rsi
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
     movdqu (%r11), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
@@ -3404,34 +3454,31 @@ aes_gen_aesni_gcm_dec_k192_w2:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    movdqa %xmm6, %xmm7
-    movdqu (%r11), %xmm9
+    movdqu %xmm6, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w2_no_last
+    movdqu 48(%rdx), %xmm7
+    pshufb .Laesni_gcm_bswap(%rip), %xmm7
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k192_w2_l_times_h
+    pxor %xmm6, %xmm7
+.Laes_gen_aesni_gcm_dec_k192_w2_l_times_h:
+    movdqu 1008(%rsi), %xmm9
     movdqa %xmm7, %xmm4
     pclmulqdq $0, %xmm9, %xmm4
     movdqa %xmm7, %xmm6
     pclmulqdq $17, %xmm9, %xmm6
     pshufd $78, %xmm7, %xmm8
     pxor %xmm8, %xmm7
-    movdqu 1024(%r11), %xmm9
+    movdqu 2032(%rsi), %xmm9
     movdqa %xmm7, %xmm5
     pclmulqdq $0, %xmm9, %xmm5
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k192_w2_no_last
-    movdqu 48(%rdx), %xmm7
-    pshufb .Laesni_gcm_bswap(%rip), %xmm7
-    movdqu 1008(%rsi), %xmm9
-    movdqa %xmm7, %xmm10
-    pclmulqdq $0, %xmm9, %xmm10
-    pxor %xmm10, %xmm4
-    movdqa %xmm7, %xmm10
-    pclmulqdq $17, %xmm9, %xmm10
-    pxor %xmm10, %xmm6
-    pshufd $78, %xmm7, %xmm8
-    pxor %xmm8, %xmm7
-    movdqu 2032(%rsi), %xmm9
-    pclmulqdq $0, %xmm9, %xmm7
-    pxor %xmm7, %xmm5
+    jmp .Laes_gen_aesni_gcm_dec_k192_w2_sums
 .Laes_gen_aesni_gcm_dec_k192_w2_no_last:
+    pxor %xmm4, %xmm4
+    pxor %xmm5, %xmm5
+    pxor %xmm6, %xmm6
+.Laes_gen_aesni_gcm_dec_k192_w2_sums:
     cmp $16, %r9
     jb .Laes_gen_aesni_gcm_dec_k192_w2_tail_past1
     movdqa %xmm2, %xmm0
@@ -3462,6 +3509,10 @@ aes_gen_aesni_gcm_dec_k192_w2:
     pxor %xmm7, %xmm0
     movdqu %xmm0, (%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm7
+    movdqu (%rdx), %xmm9
+    pxor %xmm9, %xmm7
+    pxor %xmm9, %xmm9
+    movdqu %xmm9, (%rdx)
     movdqu (%r11), %xmm9
     movdqa %xmm7, %xmm10
     pclmulqdq $0, %xmm9, %xmm10
@@ -3527,6 +3578,10 @@ aes_gen_aesni_gcm_dec_k192_w2:
     jb .Laes_gen_aesni_gcm_dec_k192_w2_bounce_out
     xor %rsi, %rsi
     pshufb .Laesni_gcm_bswap(%rip), %xmm7
+    movdqu (%rdx), %xmm9
+    pxor %xmm9, %xmm7
+    pxor %xmm9, %xmm9
+    movdqu %xmm9, (%rdx)
     movdqu (%r11), %xmm9
     movdqa %xmm7, %xmm10
     pclmulqdq $0, %xmm9, %xmm10
@@ -3747,34 +3802,31 @@ aes_gen_aesni_gcm_dec_k192_w1:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    movdqa %xmm5, %xmm6
-    movdqu (%r11), %xmm8
+    movdqu %xmm5, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w1_no_last
+    movdqu 48(%rdx), %xmm6
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k192_w1_l_times_h
+    pxor %xmm5, %xmm6
+.Laes_gen_aesni_gcm_dec_k192_w1_l_times_h:
+    movdqu 1008(%rsi), %xmm8
     movdqa %xmm6, %xmm3
     pclmulqdq $0, %xmm8, %xmm3
     movdqa %xmm6, %xmm5
     pclmulqdq $17, %xmm8, %xmm5
     pshufd $78, %xmm6, %xmm7
     pxor %xmm7, %xmm6
-    movdqu 1024(%r11), %xmm8
+    movdqu 2032(%rsi), %xmm8
     movdqa %xmm6, %xmm4
     pclmulqdq $0, %xmm8, %xmm4
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k192_w1_no_last
-    movdqu 48(%rdx), %xmm6
-    pshufb .Laesni_gcm_bswap(%rip), %xmm6
-    movdqu 1008(%rsi), %xmm8
-    movdqa %xmm6, %xmm9
-    pclmulqdq $0, %xmm8, %xmm9
-    pxor %xmm9, %xmm3
-    movdqa %xmm6, %xmm9
-    pclmulqdq $17, %xmm8, %xmm9
-    pxor %xmm9, %xmm5
-    pshufd $78, %xmm6, %xmm7
-    pxor %xmm7, %xmm6
-    movdqu 2032(%rsi), %xmm8
-    pclmulqdq $0, %xmm8, %xmm6
-    pxor %xmm6, %xmm4
+    jmp .Laes_gen_aesni_gcm_dec_k192_w1_sums
 .Laes_gen_aesni_gcm_dec_k192_w1_no_last:
+    pxor %xmm3, %xmm3
+    pxor %xmm4, %xmm4
+    pxor %xmm5, %xmm5
+.Laes_gen_aesni_gcm_dec_k192_w1_sums:
     test %r9, %r9
     jz .Laes_gen_aesni_gcm_dec_k192_w1_reduce
     movdqa %xmm1, %xmm0
@@ -3822,6 +3874,10 @@ aes_gen_aesni_gcm_dec_k192_w1:
     jb .Laes_gen_aesni_gcm_dec_k192_w1_bounce_out
     xor %rsi, %rsi
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    movdqu (%rdx), %xmm8
+    pxor %xmm8, %xmm6
+    pxor %xmm8, %xmm8
+    movdqu %xmm8, (%rdx)
     movdqu (%r11), %xmm8
     movdqa %xmm6, %xmm9
     pclmulqdq $0, %xmm8, %xmm9
@@ -4240,34 +4296,31 @@ aes_gen_aesni_gcm_dec_k256_w6:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    movdqa %xmm10, %xmm11
-    movdqu (%r11), %xmm13
+    movdqu %xmm10, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w6_no_last
+    movdqu 48(%rdx), %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k256_w6_l_times_h
+    pxor %xmm10, %xmm11
+.Laes_gen_aesni_gcm_dec_k256_w6_l_times_h:
+    movdqu 1008(%rsi), %xmm13
     movdqa %xmm11, %xmm8
     pclmulqdq $0, %xmm13, %xmm8
     movdqa %xmm11, %xmm10
     pclmulqdq $17, %xmm13, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 2032(%rsi), %xmm13
     movdqa %xmm11, %xmm9
     pclmulqdq $0, %xmm13, %xmm9
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k256_w6_no_last
-    movdqu 48(%rdx), %xmm11
-    pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 1008(%rsi), %xmm13
-    movdqa %xmm11, %xmm14
-    pclmulqdq $0, %xmm13, %xmm14
-    pxor %xmm14, %xmm8
-    movdqa %xmm11, %xmm14
-    pclmulqdq $17, %xmm13, %xmm14
-    pxor %xmm14, %xmm10
-    pshufd $78, %xmm11, %xmm12
-    pxor %xmm12, %xmm11
-    movdqu 2032(%rsi), %xmm13
-    pclmulqdq $0, %xmm13, %xmm11
-    pxor %xmm11, %xmm9
+    jmp .Laes_gen_aesni_gcm_dec_k256_w6_sums
 .Laes_gen_aesni_gcm_dec_k256_w6_no_last:
+    pxor %xmm8, %xmm8
+    pxor %xmm9, %xmm9
+    pxor %xmm10, %xmm10
+.Laes_gen_aesni_gcm_dec_k256_w6_sums:
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_dec_k256_w6_tail_past4
     movdqa %xmm6, %xmm0
@@ -4360,6 +4413,10 @@ aes_gen_aesni_gcm_dec_k256_w6:
     pxor %xmm11, %xmm0
     movdqu %xmm0, (%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
     movdqu (%r11), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
@@ -4481,6 +4538,10 @@ aes_gen_aesni_gcm_dec_k256_w6:
     pxor %xmm11, %xmm0
     movdqu %xmm0, (%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
     movdqu (%r11), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
@@ -4552,6 +4613,10 @@ aes_gen_aesni_gcm_dec_k256_w6:
     pxor %xmm11, %xmm0
     movdqu %xmm0, (%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
     movdqu (%r11), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
@@ -4625,6 +4690,10 @@ aes_gen_aesni_gcm_dec_k256_w6:
     jb .Laes_gen_aesni_gcm_dec_k256_w6_bounce_out
     xor %rsi, %rsi
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
     movdqu (%r11), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
@@ -4967,34 +5036,31 @@ aes_gen_aesni_gcm_dec_k256_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    movdqa %xmm8, %xmm9
-    movdqu (%r11), %xmm11
+    movdqu %xmm8, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w4_no_last
+    movdqu 48(%rdx), %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k256_w4_l_times_h
+    pxor %xmm8, %xmm9
+.Laes_gen_aesni_gcm_dec_k256_w4_l_times_h:
+    movdqu 1008(%rsi), %xmm11
     movdqa %xmm9, %xmm6
     pclmulqdq $0, %xmm11, %xmm6
     movdqa %xmm9, %xmm8
     pclmulqdq $17, %xmm11, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 2032(%rsi), %xmm11
     movdqa %xmm9, %xmm7
     pclmulqdq $0, %xmm11, %xmm7
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k256_w4_no_last
-    movdqu 48(%rdx), %xmm9
-    pshufb .Laesni_gcm_bswap(%rip), %xmm9
-    movdqu 1008(%rsi), %xmm11
-    movdqa %xmm9, %xmm12
-    pclmulqdq $0, %xmm11, %xmm12
-    pxor %xmm12, %xmm6
-    movdqa %xmm9, %xmm12
-    pclmulqdq $17, %xmm11, %xmm12
-    pxor %xmm12, %xmm8
-    pshufd $78, %xmm9, %xmm10
-    pxor %xmm10, %xmm9
-    movdqu 2032(%rsi), %xmm11
-    pclmulqdq $0, %xmm11, %xmm9
-    pxor %xmm9, %xmm7
+    jmp .Laes_gen_aesni_gcm_dec_k256_w4_sums
 .Laes_gen_aesni_gcm_dec_k256_w4_no_last:
+    pxor %xmm6, %xmm6
+    pxor %xmm7, %xmm7
+    pxor %xmm8, %xmm8
+.Laes_gen_aesni_gcm_dec_k256_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_aesni_gcm_dec_k256_w4_tail_past2
     movdqa %xmm4, %xmm0
@@ -5049,6 +5115,10 @@ aes_gen_aesni_gcm_dec_k256_w4:
     pxor %xmm9, %xmm0
     movdqu %xmm0, (%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
     movdqu (%r11), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
@@ -5118,6 +5188,10 @@ aes_gen_aesni_gcm_dec_k256_w4:
     pxor %xmm9, %xmm0
     movdqu %xmm0, (%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
     movdqu (%r11), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
@@ -5189,6 +5263,10 @@ aes_gen_aesni_gcm_dec_k256_w4:
     jb .Laes_gen_aesni_gcm_dec_k256_w4_bounce_out
     xor %rsi, %rsi
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
     movdqu (%r11), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
@@ -5455,34 +5533,31 @@ aes_gen_aesni_gcm_dec_k256_w2:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    movdqa %xmm6, %xmm7
-    movdqu (%r11), %xmm9
+    movdqu %xmm6, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w2_no_last
+    movdqu 48(%rdx), %xmm7
+    pshufb .Laesni_gcm_bswap(%rip), %xmm7
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k256_w2_l_times_h
+    pxor %xmm6, %xmm7
+.Laes_gen_aesni_gcm_dec_k256_w2_l_times_h:
+    movdqu 1008(%rsi), %xmm9
     movdqa %xmm7, %xmm4
     pclmulqdq $0, %xmm9, %xmm4
     movdqa %xmm7, %xmm6
     pclmulqdq $17, %xmm9, %xmm6
     pshufd $78, %xmm7, %xmm8
     pxor %xmm8, %xmm7
-    movdqu 1024(%r11), %xmm9
+    movdqu 2032(%rsi), %xmm9
     movdqa %xmm7, %xmm5
     pclmulqdq $0, %xmm9, %xmm5
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k256_w2_no_last
-    movdqu 48(%rdx), %xmm7
-    pshufb .Laesni_gcm_bswap(%rip), %xmm7
-    movdqu 1008(%rsi), %xmm9
-    movdqa %xmm7, %xmm10
-    pclmulqdq $0, %xmm9, %xmm10
-    pxor %xmm10, %xmm4
-    movdqa %xmm7, %xmm10
-    pclmulqdq $17, %xmm9, %xmm10
-    pxor %xmm10, %xmm6
-    pshufd $78, %xmm7, %xmm8
-    pxor %xmm8, %xmm7
-    movdqu 2032(%rsi), %xmm9
-    pclmulqdq $0, %xmm9, %xmm7
-    pxor %xmm7, %xmm5
+    jmp .Laes_gen_aesni_gcm_dec_k256_w2_sums
 .Laes_gen_aesni_gcm_dec_k256_w2_no_last:
+    pxor %xmm4, %xmm4
+    pxor %xmm5, %xmm5
+    pxor %xmm6, %xmm6
+.Laes_gen_aesni_gcm_dec_k256_w2_sums:
     cmp $16, %r9
     jb .Laes_gen_aesni_gcm_dec_k256_w2_tail_past1
     movdqa %xmm2, %xmm0
@@ -5517,6 +5592,10 @@ aes_gen_aesni_gcm_dec_k256_w2:
     pxor %xmm7, %xmm0
     movdqu %xmm0, (%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm7
+    movdqu (%rdx), %xmm9
+    pxor %xmm9, %xmm7
+    pxor %xmm9, %xmm9
+    movdqu %xmm9, (%rdx)
     movdqu (%r11), %xmm9
     movdqa %xmm7, %xmm10
     pclmulqdq $0, %xmm9, %xmm10
@@ -5586,6 +5665,10 @@ aes_gen_aesni_gcm_dec_k256_w2:
     jb .Laes_gen_aesni_gcm_dec_k256_w2_bounce_out
     xor %rsi, %rsi
     pshufb .Laesni_gcm_bswap(%rip), %xmm7
+    movdqu (%rdx), %xmm9
+    pxor %xmm9, %xmm7
+    pxor %xmm9, %xmm9
+    movdqu %xmm9, (%rdx)
     movdqu (%r11), %xmm9
     movdqa %xmm7, %xmm10
     pclmulqdq $0, %xmm9, %xmm10
@@ -5814,34 +5897,31 @@ aes_gen_aesni_gcm_dec_k256_w1:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    movdqa %xmm5, %xmm6
-    movdqu (%r11), %xmm8
+    movdqu %xmm5, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w1_no_last
+    movdqu 48(%rdx), %xmm6
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k256_w1_l_times_h
+    pxor %xmm5, %xmm6
+.Laes_gen_aesni_gcm_dec_k256_w1_l_times_h:
+    movdqu 1008(%rsi), %xmm8
     movdqa %xmm6, %xmm3
     pclmulqdq $0, %xmm8, %xmm3
     movdqa %xmm6, %xmm5
     pclmulqdq $17, %xmm8, %xmm5
     pshufd $78, %xmm6, %xmm7
     pxor %xmm7, %xmm6
-    movdqu 1024(%r11), %xmm8
+    movdqu 2032(%rsi), %xmm8
     movdqa %xmm6, %xmm4
     pclmulqdq $0, %xmm8, %xmm4
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k256_w1_no_last
-    movdqu 48(%rdx), %xmm6
-    pshufb .Laesni_gcm_bswap(%rip), %xmm6
-    movdqu 1008(%rsi), %xmm8
-    movdqa %xmm6, %xmm9
-    pclmulqdq $0, %xmm8, %xmm9
-    pxor %xmm9, %xmm3
-    movdqa %xmm6, %xmm9
-    pclmulqdq $17, %xmm8, %xmm9
-    pxor %xmm9, %xmm5
-    pshufd $78, %xmm6, %xmm7
-    pxor %xmm7, %xmm6
-    movdqu 2032(%rsi), %xmm8
-    pclmulqdq $0, %xmm8, %xmm6
-    pxor %xmm6, %xmm4
+    jmp .Laes_gen_aesni_gcm_dec_k256_w1_sums
 .Laes_gen_aesni_gcm_dec_k256_w1_no_last:
+    pxor %xmm3, %xmm3
+    pxor %xmm4, %xmm4
+    pxor %xmm5, %xmm5
+.Laes_gen_aesni_gcm_dec_k256_w1_sums:
     test %r9, %r9
     jz .Laes_gen_aesni_gcm_dec_k256_w1_reduce
     movdqa %xmm1, %xmm0
@@ -5893,6 +5973,10 @@ aes_gen_aesni_gcm_dec_k256_w1:
     jb .Laes_gen_aesni_gcm_dec_k256_w1_bounce_out
     xor %rsi, %rsi
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    movdqu (%rdx), %xmm8
+    pxor %xmm8, %xmm6
+    pxor %xmm8, %xmm8
+    movdqu %xmm8, (%rdx)
     movdqu (%r11), %xmm8
     movdqa %xmm6, %xmm9
     pclmulqdq $0, %xmm8, %xmm9

@@ -597,34 +597,31 @@ aes_gen_aesni_gcm_enc_k128_w6:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    movdqa %xmm10, %xmm11
-    movdqu (%r11), %xmm13
+    movdqu %xmm10, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k128_w6_no_last
+    movdqu 48(%rdx), %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_enc_k128_w6_l_times_h
+    pxor %xmm10, %xmm11
+.Laes_gen_aesni_gcm_enc_k128_w6_l_times_h:
+    movdqu 1008(%rsi), %xmm13
     movdqa %xmm11, %xmm8
     pclmulqdq $0, %xmm13, %xmm8
     movdqa %xmm11, %xmm10
     pclmulqdq $17, %xmm13, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 2032(%rsi), %xmm13
     movdqa %xmm11, %xmm9
     pclmulqdq $0, %xmm13, %xmm9
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k128_w6_no_last
-    movdqu 48(%rdx), %xmm11
-    pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 1008(%rsi), %xmm13
-    movdqa %xmm11, %xmm14
-    pclmulqdq $0, %xmm13, %xmm14
-    pxor %xmm14, %xmm8
-    movdqa %xmm11, %xmm14
-    pclmulqdq $17, %xmm13, %xmm14
-    pxor %xmm14, %xmm10
-    pshufd $78, %xmm11, %xmm12
-    pxor %xmm12, %xmm11
-    movdqu 2032(%rsi), %xmm13
-    pclmulqdq $0, %xmm13, %xmm11
-    pxor %xmm11, %xmm9
+    jmp .Laes_gen_aesni_gcm_enc_k128_w6_sums
 .Laes_gen_aesni_gcm_enc_k128_w6_no_last:
+    pxor %xmm8, %xmm8
+    pxor %xmm9, %xmm9
+    pxor %xmm10, %xmm10
+.Laes_gen_aesni_gcm_enc_k128_w6_sums:
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_enc_k128_w6_tail_past4
     movdqa %xmm6, %xmm0
@@ -698,6 +695,10 @@ aes_gen_aesni_gcm_enc_k128_w6:
     movdqu %xmm0, (%rcx)
     movdqa %xmm0, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
     movdqu (%r11), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
@@ -811,6 +812,10 @@ aes_gen_aesni_gcm_enc_k128_w6:
     movdqu %xmm0, (%rcx)
     movdqa %xmm0, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
     movdqu (%r11), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
@@ -876,6 +881,10 @@ aes_gen_aesni_gcm_enc_k128_w6:
     movdqu %xmm0, (%rcx)
     movdqa %xmm0, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
     movdqu (%r11), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
@@ -946,6 +955,10 @@ aes_gen_aesni_gcm_enc_k128_w6:
     pand %xmm13, %xmm0
     movdqa %xmm0, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
     movdqu (%r11), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
@@ -1427,34 +1440,31 @@ aes_gen_aesni_gcm_enc_k128_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    movdqa %xmm8, %xmm9
-    movdqu (%r11), %xmm11
+    movdqu %xmm8, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k128_w4_no_last
+    movdqu 48(%rdx), %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_enc_k128_w4_l_times_h
+    pxor %xmm8, %xmm9
+.Laes_gen_aesni_gcm_enc_k128_w4_l_times_h:
+    movdqu 1008(%rsi), %xmm11
     movdqa %xmm9, %xmm6
     pclmulqdq $0, %xmm11, %xmm6
     movdqa %xmm9, %xmm8
     pclmulqdq $17, %xmm11, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 2032(%rsi), %xmm11
     movdqa %xmm9, %xmm7
     pclmulqdq $0, %xmm11, %xmm7
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k128_w4_no_last
-    movdqu 48(%rdx), %xmm9
-    pshufb .Laesni_gcm_bswap(%rip), %xmm9
-    movdqu 1008(%rsi), %xmm11
-    movdqa %xmm9, %xmm12
-    pclmulqdq $0, %xmm11, %xmm12
-    pxor %xmm12, %xmm6
-    movdqa %xmm9, %xmm12
-    pclmulqdq $17, %xmm11, %xmm12
-    pxor %xmm12, %xmm8
-    pshufd $78, %xmm9, %xmm10
-    pxor %xmm10, %xmm9
-    movdqu 2032(%rsi), %xmm11
-    pclmulqdq $0, %xmm11, %xmm9
-    pxor %xmm9, %xmm7
+    jmp .Laes_gen_aesni_gcm_enc_k128_w4_sums
 .Laes_gen_aesni_gcm_enc_k128_w4_no_last:
+    pxor %xmm6, %xmm6
+    pxor %xmm7, %xmm7
+    pxor %xmm8, %xmm8
+.Laes_gen_aesni_gcm_enc_k128_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_aesni_gcm_enc_k128_w4_tail_past2
     movdqa %xmm4, %xmm0
@@ -1498,6 +1508,10 @@ aes_gen_aesni_gcm_enc_k128_w4:
     movdqu %xmm0, (%rcx)
     movdqa %xmm0, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
     movdqu (%r11), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
@@ -1561,6 +1575,10 @@ aes_gen_aesni_gcm_enc_k128_w4:
     movdqu %xmm0, (%rcx)
     movdqa %xmm0, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
     movdqu (%r11), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
@@ -1629,6 +1647,10 @@ aes_gen_aesni_gcm_enc_k128_w4:
     pand %xmm11, %xmm0
     movdqa %xmm0, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
     movdqu (%r11), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
@@ -1974,34 +1996,31 @@ aes_gen_aesni_gcm_enc_k128_w2:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    movdqa %xmm6, %xmm7
-    movdqu (%r11), %xmm9
+    movdqu %xmm6, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k128_w2_no_last
+    movdqu 48(%rdx), %xmm7
+    pshufb .Laesni_gcm_bswap(%rip), %xmm7
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_enc_k128_w2_l_times_h
+    pxor %xmm6, %xmm7
+.Laes_gen_aesni_gcm_enc_k128_w2_l_times_h:
+    movdqu 1008(%rsi), %xmm9
     movdqa %xmm7, %xmm4
     pclmulqdq $0, %xmm9, %xmm4
     movdqa %xmm7, %xmm6
     pclmulqdq $17, %xmm9, %xmm6
     pshufd $78, %xmm7, %xmm8
     pxor %xmm8, %xmm7
-    movdqu 1024(%r11), %xmm9
+    movdqu 2032(%rsi), %xmm9
     movdqa %xmm7, %xmm5
     pclmulqdq $0, %xmm9, %xmm5
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k128_w2_no_last
-    movdqu 48(%rdx), %xmm7
-    pshufb .Laesni_gcm_bswap(%rip), %xmm7
-    movdqu 1008(%rsi), %xmm9
-    movdqa %xmm7, %xmm10
-    pclmulqdq $0, %xmm9, %xmm10
-    pxor %xmm10, %xmm4
-    movdqa %xmm7, %xmm10
-    pclmulqdq $17, %xmm9, %xmm10
-    pxor %xmm10, %xmm6
-    pshufd $78, %xmm7, %xmm8
-    pxor %xmm8, %xmm7
-    movdqu 2032(%rsi), %xmm9
-    pclmulqdq $0, %xmm9, %xmm7
-    pxor %xmm7, %xmm5
+    jmp .Laes_gen_aesni_gcm_enc_k128_w2_sums
 .Laes_gen_aesni_gcm_enc_k128_w2_no_last:
+    pxor %xmm4, %xmm4
+    pxor %xmm5, %xmm5
+    pxor %xmm6, %xmm6
+.Laes_gen_aesni_gcm_enc_k128_w2_sums:
     cmp $16, %r9
     jb .Laes_gen_aesni_gcm_enc_k128_w2_tail_past1
     movdqa %xmm2, %xmm0
@@ -2029,6 +2048,10 @@ aes_gen_aesni_gcm_enc_k128_w2:
     movdqu %xmm0, (%rcx)
     movdqa %xmm0, %xmm7
     pshufb .Laesni_gcm_bswap(%rip), %xmm7
+    movdqu (%rdx), %xmm9
+    pxor %xmm9, %xmm7
+    pxor %xmm9, %xmm9
+    movdqu %xmm9, (%rdx)
     movdqu (%r11), %xmm9
     movdqa %xmm7, %xmm10
     pclmulqdq $0, %xmm9, %xmm10
@@ -2095,6 +2118,10 @@ aes_gen_aesni_gcm_enc_k128_w2:
     pand %xmm9, %xmm0
     movdqa %xmm0, %xmm7
     pshufb .Laesni_gcm_bswap(%rip), %xmm7
+    movdqu (%rdx), %xmm9
+    pxor %xmm9, %xmm7
+    pxor %xmm9, %xmm9
+    movdqu %xmm9, (%rdx)
     movdqu (%r11), %xmm9
     movdqa %xmm7, %xmm10
     pclmulqdq $0, %xmm9, %xmm10
@@ -2372,34 +2399,31 @@ aes_gen_aesni_gcm_enc_k128_w1:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    movdqa %xmm5, %xmm6
-    movdqu (%r11), %xmm8
+    movdqu %xmm5, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k128_w1_no_last
+    movdqu 48(%rdx), %xmm6
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_enc_k128_w1_l_times_h
+    pxor %xmm5, %xmm6
+.Laes_gen_aesni_gcm_enc_k128_w1_l_times_h:
+    movdqu 1008(%rsi), %xmm8
     movdqa %xmm6, %xmm3
     pclmulqdq $0, %xmm8, %xmm3
     movdqa %xmm6, %xmm5
     pclmulqdq $17, %xmm8, %xmm5
     pshufd $78, %xmm6, %xmm7
     pxor %xmm7, %xmm6
-    movdqu 1024(%r11), %xmm8
+    movdqu 2032(%rsi), %xmm8
     movdqa %xmm6, %xmm4
     pclmulqdq $0, %xmm8, %xmm4
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k128_w1_no_last
-    movdqu 48(%rdx), %xmm6
-    pshufb .Laesni_gcm_bswap(%rip), %xmm6
-    movdqu 1008(%rsi), %xmm8
-    movdqa %xmm6, %xmm9
-    pclmulqdq $0, %xmm8, %xmm9
-    pxor %xmm9, %xmm3
-    movdqa %xmm6, %xmm9
-    pclmulqdq $17, %xmm8, %xmm9
-    pxor %xmm9, %xmm5
-    pshufd $78, %xmm6, %xmm7
-    pxor %xmm7, %xmm6
-    movdqu 2032(%rsi), %xmm8
-    pclmulqdq $0, %xmm8, %xmm6
-    pxor %xmm6, %xmm4
+    jmp .Laes_gen_aesni_gcm_enc_k128_w1_sums
 .Laes_gen_aesni_gcm_enc_k128_w1_no_last:
+    pxor %xmm3, %xmm3
+    pxor %xmm4, %xmm4
+    pxor %xmm5, %xmm5
+.Laes_gen_aesni_gcm_enc_k128_w1_sums:
     test %r9, %r9
     jz .Laes_gen_aesni_gcm_enc_k128_w1_reduce
     movdqa %xmm1, %xmm0
@@ -2448,6 +2472,10 @@ aes_gen_aesni_gcm_enc_k128_w1:
     pand %xmm8, %xmm0
     movdqa %xmm0, %xmm6
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    movdqu (%rdx), %xmm8
+    pxor %xmm8, %xmm6
+    pxor %xmm8, %xmm8
+    movdqu %xmm8, (%rdx)
     movdqu (%r11), %xmm8
     movdqa %xmm6, %xmm9
     pclmulqdq $0, %xmm8, %xmm9
@@ -3097,34 +3125,31 @@ aes_gen_aesni_gcm_enc_k192_w6:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    movdqa %xmm10, %xmm11
-    movdqu (%r11), %xmm13
+    movdqu %xmm10, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k192_w6_no_last
+    movdqu 48(%rdx), %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_enc_k192_w6_l_times_h
+    pxor %xmm10, %xmm11
+.Laes_gen_aesni_gcm_enc_k192_w6_l_times_h:
+    movdqu 1008(%rsi), %xmm13
     movdqa %xmm11, %xmm8
     pclmulqdq $0, %xmm13, %xmm8
     movdqa %xmm11, %xmm10
     pclmulqdq $17, %xmm13, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 2032(%rsi), %xmm13
     movdqa %xmm11, %xmm9
     pclmulqdq $0, %xmm13, %xmm9
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k192_w6_no_last
-    movdqu 48(%rdx), %xmm11
-    pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 1008(%rsi), %xmm13
-    movdqa %xmm11, %xmm14
-    pclmulqdq $0, %xmm13, %xmm14
-    pxor %xmm14, %xmm8
-    movdqa %xmm11, %xmm14
-    pclmulqdq $17, %xmm13, %xmm14
-    pxor %xmm14, %xmm10
-    pshufd $78, %xmm11, %xmm12
-    pxor %xmm12, %xmm11
-    movdqu 2032(%rsi), %xmm13
-    pclmulqdq $0, %xmm13, %xmm11
-    pxor %xmm11, %xmm9
+    jmp .Laes_gen_aesni_gcm_enc_k192_w6_sums
 .Laes_gen_aesni_gcm_enc_k192_w6_no_last:
+    pxor %xmm8, %xmm8
+    pxor %xmm9, %xmm9
+    pxor %xmm10, %xmm10
+.Laes_gen_aesni_gcm_enc_k192_w6_sums:
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_enc_k192_w6_tail_past4
     movdqa %xmm6, %xmm0
@@ -3208,6 +3233,10 @@ aes_gen_aesni_gcm_enc_k192_w6:
     movdqu %xmm0, (%rcx)
     movdqa %xmm0, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
     movdqu (%r11), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
@@ -3327,6 +3356,10 @@ aes_gen_aesni_gcm_enc_k192_w6:
     movdqu %xmm0, (%rcx)
     movdqa %xmm0, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
     movdqu (%r11), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
@@ -3396,6 +3429,10 @@ aes_gen_aesni_gcm_enc_k192_w6:
     movdqu %xmm0, (%rcx)
     movdqa %xmm0, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
     movdqu (%r11), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
@@ -3470,6 +3507,10 @@ aes_gen_aesni_gcm_enc_k192_w6:
     pand %xmm13, %xmm0
     movdqa %xmm0, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
     movdqu (%r11), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
@@ -3975,34 +4016,31 @@ aes_gen_aesni_gcm_enc_k192_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    movdqa %xmm8, %xmm9
-    movdqu (%r11), %xmm11
+    movdqu %xmm8, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k192_w4_no_last
+    movdqu 48(%rdx), %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_enc_k192_w4_l_times_h
+    pxor %xmm8, %xmm9
+.Laes_gen_aesni_gcm_enc_k192_w4_l_times_h:
+    movdqu 1008(%rsi), %xmm11
     movdqa %xmm9, %xmm6
     pclmulqdq $0, %xmm11, %xmm6
     movdqa %xmm9, %xmm8
     pclmulqdq $17, %xmm11, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 2032(%rsi), %xmm11
     movdqa %xmm9, %xmm7
     pclmulqdq $0, %xmm11, %xmm7
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k192_w4_no_last
-    movdqu 48(%rdx), %xmm9
-    pshufb .Laesni_gcm_bswap(%rip), %xmm9
-    movdqu 1008(%rsi), %xmm11
-    movdqa %xmm9, %xmm12
-    pclmulqdq $0, %xmm11, %xmm12
-    pxor %xmm12, %xmm6
-    movdqa %xmm9, %xmm12
-    pclmulqdq $17, %xmm11, %xmm12
-    pxor %xmm12, %xmm8
-    pshufd $78, %xmm9, %xmm10
-    pxor %xmm10, %xmm9
-    movdqu 2032(%rsi), %xmm11
-    pclmulqdq $0, %xmm11, %xmm9
-    pxor %xmm9, %xmm7
+    jmp .Laes_gen_aesni_gcm_enc_k192_w4_sums
 .Laes_gen_aesni_gcm_enc_k192_w4_no_last:
+    pxor %xmm6, %xmm6
+    pxor %xmm7, %xmm7
+    pxor %xmm8, %xmm8
+.Laes_gen_aesni_gcm_enc_k192_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_aesni_gcm_enc_k192_w4_tail_past2
     movdqa %xmm4, %xmm0
@@ -4052,6 +4090,10 @@ aes_gen_aesni_gcm_enc_k192_w4:
     movdqu %xmm0, (%rcx)
     movdqa %xmm0, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
     movdqu (%r11), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
@@ -4119,6 +4161,10 @@ aes_gen_aesni_gcm_enc_k192_w4:
     movdqu %xmm0, (%rcx)
     movdqa %xmm0, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
     movdqu (%r11), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
@@ -4191,6 +4237,10 @@ aes_gen_aesni_gcm_enc_k192_w4:
     pand %xmm11, %xmm0
     movdqa %xmm0, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
     movdqu (%r11), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
@@ -4552,34 +4602,31 @@ aes_gen_aesni_gcm_enc_k192_w2:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    movdqa %xmm6, %xmm7
-    movdqu (%r11), %xmm9
+    movdqu %xmm6, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k192_w2_no_last
+    movdqu 48(%rdx), %xmm7
+    pshufb .Laesni_gcm_bswap(%rip), %xmm7
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_enc_k192_w2_l_times_h
+    pxor %xmm6, %xmm7
+.Laes_gen_aesni_gcm_enc_k192_w2_l_times_h:
+    movdqu 1008(%rsi), %xmm9
     movdqa %xmm7, %xmm4
     pclmulqdq $0, %xmm9, %xmm4
     movdqa %xmm7, %xmm6
     pclmulqdq $17, %xmm9, %xmm6
     pshufd $78, %xmm7, %xmm8
     pxor %xmm8, %xmm7
-    movdqu 1024(%r11), %xmm9
+    movdqu 2032(%rsi), %xmm9
     movdqa %xmm7, %xmm5
     pclmulqdq $0, %xmm9, %xmm5
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k192_w2_no_last
-    movdqu 48(%rdx), %xmm7
-    pshufb .Laesni_gcm_bswap(%rip), %xmm7
-    movdqu 1008(%rsi), %xmm9
-    movdqa %xmm7, %xmm10
-    pclmulqdq $0, %xmm9, %xmm10
-    pxor %xmm10, %xmm4
-    movdqa %xmm7, %xmm10
-    pclmulqdq $17, %xmm9, %xmm10
-    pxor %xmm10, %xmm6
-    pshufd $78, %xmm7, %xmm8
-    pxor %xmm8, %xmm7
-    movdqu 2032(%rsi), %xmm9
-    pclmulqdq $0, %xmm9, %xmm7
-    pxor %xmm7, %xmm5
+    jmp .Laes_gen_aesni_gcm_enc_k192_w2_sums
 .Laes_gen_aesni_gcm_enc_k192_w2_no_last:
+    pxor %xmm4, %xmm4
+    pxor %xmm5, %xmm5
+    pxor %xmm6, %xmm6
+.Laes_gen_aesni_gcm_enc_k192_w2_sums:
     cmp $16, %r9
     jb .Laes_gen_aesni_gcm_enc_k192_w2_tail_past1
     movdqa %xmm2, %xmm0
@@ -4611,6 +4658,10 @@ aes_gen_aesni_gcm_enc_k192_w2:
     movdqu %xmm0, (%rcx)
     movdqa %xmm0, %xmm7
     pshufb .Laesni_gcm_bswap(%rip), %xmm7
+    movdqu (%rdx), %xmm9
+    pxor %xmm9, %xmm7
+    pxor %xmm9, %xmm9
+    movdqu %xmm9, (%rdx)
     movdqu (%r11), %xmm9
     movdqa %xmm7, %xmm10
     pclmulqdq $0, %xmm9, %xmm10
@@ -4681,6 +4732,10 @@ aes_gen_aesni_gcm_enc_k192_w2:
     pand %xmm9, %xmm0
     movdqa %xmm0, %xmm7
     pshufb .Laesni_gcm_bswap(%rip), %xmm7
+    movdqu (%rdx), %xmm9
+    pxor %xmm9, %xmm7
+    pxor %xmm9, %xmm9
+    movdqu %xmm9, (%rdx)
     movdqu (%r11), %xmm9
     movdqa %xmm7, %xmm10
     pclmulqdq $0, %xmm9, %xmm10
@@ -4970,34 +5025,31 @@ aes_gen_aesni_gcm_enc_k192_w1:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    movdqa %xmm5, %xmm6
-    movdqu (%r11), %xmm8
+    movdqu %xmm5, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k192_w1_no_last
+    movdqu 48(%rdx), %xmm6
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_enc_k192_w1_l_times_h
+    pxor %xmm5, %xmm6
+.Laes_gen_aesni_gcm_enc_k192_w1_l_times_h:
+    movdqu 1008(%rsi), %xmm8
     movdqa %xmm6, %xmm3
     pclmulqdq $0, %xmm8, %xmm3
     movdqa %xmm6, %xmm5
     pclmulqdq $17, %xmm8, %xmm5
     pshufd $78, %xmm6, %xmm7
     pxor %xmm7, %xmm6
-    movdqu 1024(%r11), %xmm8
+    movdqu 2032(%rsi), %xmm8
     movdqa %xmm6, %xmm4
     pclmulqdq $0, %xmm8, %xmm4
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k192_w1_no_last
-    movdqu 48(%rdx), %xmm6
-    pshufb .Laesni_gcm_bswap(%rip), %xmm6
-    movdqu 1008(%rsi), %xmm8
-    movdqa %xmm6, %xmm9
-    pclmulqdq $0, %xmm8, %xmm9
-    pxor %xmm9, %xmm3
-    movdqa %xmm6, %xmm9
-    pclmulqdq $17, %xmm8, %xmm9
-    pxor %xmm9, %xmm5
-    pshufd $78, %xmm6, %xmm7
-    pxor %xmm7, %xmm6
-    movdqu 2032(%rsi), %xmm8
-    pclmulqdq $0, %xmm8, %xmm6
-    pxor %xmm6, %xmm4
+    jmp .Laes_gen_aesni_gcm_enc_k192_w1_sums
 .Laes_gen_aesni_gcm_enc_k192_w1_no_last:
+    pxor %xmm3, %xmm3
+    pxor %xmm4, %xmm4
+    pxor %xmm5, %xmm5
+.Laes_gen_aesni_gcm_enc_k192_w1_sums:
     test %r9, %r9
     jz .Laes_gen_aesni_gcm_enc_k192_w1_reduce
     movdqa %xmm1, %xmm0
@@ -5050,6 +5102,10 @@ aes_gen_aesni_gcm_enc_k192_w1:
     pand %xmm8, %xmm0
     movdqa %xmm0, %xmm6
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    movdqu (%rdx), %xmm8
+    pxor %xmm8, %xmm6
+    pxor %xmm8, %xmm8
+    movdqu %xmm8, (%rdx)
     movdqu (%r11), %xmm8
     movdqa %xmm6, %xmm9
     pclmulqdq $0, %xmm8, %xmm9
@@ -5731,34 +5787,31 @@ aes_gen_aesni_gcm_enc_k256_w6:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    movdqa %xmm10, %xmm11
-    movdqu (%r11), %xmm13
+    movdqu %xmm10, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k256_w6_no_last
+    movdqu 48(%rdx), %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_enc_k256_w6_l_times_h
+    pxor %xmm10, %xmm11
+.Laes_gen_aesni_gcm_enc_k256_w6_l_times_h:
+    movdqu 1008(%rsi), %xmm13
     movdqa %xmm11, %xmm8
     pclmulqdq $0, %xmm13, %xmm8
     movdqa %xmm11, %xmm10
     pclmulqdq $17, %xmm13, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 2032(%rsi), %xmm13
     movdqa %xmm11, %xmm9
     pclmulqdq $0, %xmm13, %xmm9
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k256_w6_no_last
-    movdqu 48(%rdx), %xmm11
-    pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 1008(%rsi), %xmm13
-    movdqa %xmm11, %xmm14
-    pclmulqdq $0, %xmm13, %xmm14
-    pxor %xmm14, %xmm8
-    movdqa %xmm11, %xmm14
-    pclmulqdq $17, %xmm13, %xmm14
-    pxor %xmm14, %xmm10
-    pshufd $78, %xmm11, %xmm12
-    pxor %xmm12, %xmm11
-    movdqu 2032(%rsi), %xmm13
-    pclmulqdq $0, %xmm13, %xmm11
-    pxor %xmm11, %xmm9
+    jmp .Laes_gen_aesni_gcm_enc_k256_w6_sums
 .Laes_gen_aesni_gcm_enc_k256_w6_no_last:
+    pxor %xmm8, %xmm8
+    pxor %xmm9, %xmm9
+    pxor %xmm10, %xmm10
+.Laes_gen_aesni_gcm_enc_k256_w6_sums:
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_enc_k256_w6_tail_past4
     movdqa %xmm6, %xmm0
@@ -5852,6 +5905,10 @@ aes_gen_aesni_gcm_enc_k256_w6:
     movdqu %xmm0, (%rcx)
     movdqa %xmm0, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
     movdqu (%r11), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
@@ -5977,6 +6034,10 @@ aes_gen_aesni_gcm_enc_k256_w6:
     movdqu %xmm0, (%rcx)
     movdqa %xmm0, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
     movdqu (%r11), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
@@ -6050,6 +6111,10 @@ aes_gen_aesni_gcm_enc_k256_w6:
     movdqu %xmm0, (%rcx)
     movdqa %xmm0, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
     movdqu (%r11), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
@@ -6128,6 +6193,10 @@ aes_gen_aesni_gcm_enc_k256_w6:
     pand %xmm13, %xmm0
     movdqa %xmm0, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
     movdqu (%r11), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
@@ -6657,34 +6726,31 @@ aes_gen_aesni_gcm_enc_k256_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    movdqa %xmm8, %xmm9
-    movdqu (%r11), %xmm11
+    movdqu %xmm8, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k256_w4_no_last
+    movdqu 48(%rdx), %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_enc_k256_w4_l_times_h
+    pxor %xmm8, %xmm9
+.Laes_gen_aesni_gcm_enc_k256_w4_l_times_h:
+    movdqu 1008(%rsi), %xmm11
     movdqa %xmm9, %xmm6
     pclmulqdq $0, %xmm11, %xmm6
     movdqa %xmm9, %xmm8
     pclmulqdq $17, %xmm11, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 2032(%rsi), %xmm11
     movdqa %xmm9, %xmm7
     pclmulqdq $0, %xmm11, %xmm7
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k256_w4_no_last
-    movdqu 48(%rdx), %xmm9
-    pshufb .Laesni_gcm_bswap(%rip), %xmm9
-    movdqu 1008(%rsi), %xmm11
-    movdqa %xmm9, %xmm12
-    pclmulqdq $0, %xmm11, %xmm12
-    pxor %xmm12, %xmm6
-    movdqa %xmm9, %xmm12
-    pclmulqdq $17, %xmm11, %xmm12
-    pxor %xmm12, %xmm8
-    pshufd $78, %xmm9, %xmm10
-    pxor %xmm10, %xmm9
-    movdqu 2032(%rsi), %xmm11
-    pclmulqdq $0, %xmm11, %xmm9
-    pxor %xmm9, %xmm7
+    jmp .Laes_gen_aesni_gcm_enc_k256_w4_sums
 .Laes_gen_aesni_gcm_enc_k256_w4_no_last:
+    pxor %xmm6, %xmm6
+    pxor %xmm7, %xmm7
+    pxor %xmm8, %xmm8
+.Laes_gen_aesni_gcm_enc_k256_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_aesni_gcm_enc_k256_w4_tail_past2
     movdqa %xmm4, %xmm0
@@ -6740,6 +6806,10 @@ aes_gen_aesni_gcm_enc_k256_w4:
     movdqu %xmm0, (%rcx)
     movdqa %xmm0, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
     movdqu (%r11), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
@@ -6811,6 +6881,10 @@ aes_gen_aesni_gcm_enc_k256_w4:
     movdqu %xmm0, (%rcx)
     movdqa %xmm0, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
     movdqu (%r11), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
@@ -6887,6 +6961,10 @@ aes_gen_aesni_gcm_enc_k256_w4:
     pand %xmm11, %xmm0
     movdqa %xmm0, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
     movdqu (%r11), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
@@ -7264,34 +7342,31 @@ aes_gen_aesni_gcm_enc_k256_w2:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    movdqa %xmm6, %xmm7
-    movdqu (%r11), %xmm9
+    movdqu %xmm6, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k256_w2_no_last
+    movdqu 48(%rdx), %xmm7
+    pshufb .Laesni_gcm_bswap(%rip), %xmm7
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_enc_k256_w2_l_times_h
+    pxor %xmm6, %xmm7
+.Laes_gen_aesni_gcm_enc_k256_w2_l_times_h:
+    movdqu 1008(%rsi), %xmm9
     movdqa %xmm7, %xmm4
     pclmulqdq $0, %xmm9, %xmm4
     movdqa %xmm7, %xmm6
     pclmulqdq $17, %xmm9, %xmm6
     pshufd $78, %xmm7, %xmm8
     pxor %xmm8, %xmm7
-    movdqu 1024(%r11), %xmm9
+    movdqu 2032(%rsi), %xmm9
     movdqa %xmm7, %xmm5
     pclmulqdq $0, %xmm9, %xmm5
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k256_w2_no_last
-    movdqu 48(%rdx), %xmm7
-    pshufb .Laesni_gcm_bswap(%rip), %xmm7
-    movdqu 1008(%rsi), %xmm9
-    movdqa %xmm7, %xmm10
-    pclmulqdq $0, %xmm9, %xmm10
-    pxor %xmm10, %xmm4
-    movdqa %xmm7, %xmm10
-    pclmulqdq $17, %xmm9, %xmm10
-    pxor %xmm10, %xmm6
-    pshufd $78, %xmm7, %xmm8
-    pxor %xmm8, %xmm7
-    movdqu 2032(%rsi), %xmm9
-    pclmulqdq $0, %xmm9, %xmm7
-    pxor %xmm7, %xmm5
+    jmp .Laes_gen_aesni_gcm_enc_k256_w2_sums
 .Laes_gen_aesni_gcm_enc_k256_w2_no_last:
+    pxor %xmm4, %xmm4
+    pxor %xmm5, %xmm5
+    pxor %xmm6, %xmm6
+.Laes_gen_aesni_gcm_enc_k256_w2_sums:
     cmp $16, %r9
     jb .Laes_gen_aesni_gcm_enc_k256_w2_tail_past1
     movdqa %xmm2, %xmm0
@@ -7327,6 +7402,10 @@ aes_gen_aesni_gcm_enc_k256_w2:
     movdqu %xmm0, (%rcx)
     movdqa %xmm0, %xmm7
     pshufb .Laesni_gcm_bswap(%rip), %xmm7
+    movdqu (%rdx), %xmm9
+    pxor %xmm9, %xmm7
+    pxor %xmm9, %xmm9
+    movdqu %xmm9, (%rdx)
     movdqu (%r11), %xmm9
     movdqa %xmm7, %xmm10
     pclmulqdq $0, %xmm9, %xmm10
@@ -7401,6 +7480,10 @@ aes_gen_aesni_gcm_enc_k256_w2:
     pand %xmm9, %xmm0
     movdqa %xmm0, %xmm7
     pshufb .Laesni_gcm_bswap(%rip), %xmm7
+    movdqu (%rdx), %xmm9
+    pxor %xmm9, %xmm7
+    pxor %xmm9, %xmm9
+    movdqu %xmm9, (%rdx)
     movdqu (%r11), %xmm9
     movdqa %xmm7, %xmm10
     pclmulqdq $0, %xmm9, %xmm10
@@ -7702,34 +7785,31 @@ aes_gen_aesni_gcm_enc_k256_w1:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    movdqa %xmm5, %xmm6
-    movdqu (%r11), %xmm8
+    movdqu %xmm5, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k256_w1_no_last
+    movdqu 48(%rdx), %xmm6
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_enc_k256_w1_l_times_h
+    pxor %xmm5, %xmm6
+.Laes_gen_aesni_gcm_enc_k256_w1_l_times_h:
+    movdqu 1008(%rsi), %xmm8
     movdqa %xmm6, %xmm3
     pclmulqdq $0, %xmm8, %xmm3
     movdqa %xmm6, %xmm5
     pclmulqdq $17, %xmm8, %xmm5
     pshufd $78, %xmm6, %xmm7
     pxor %xmm7, %xmm6
-    movdqu 1024(%r11), %xmm8
+    movdqu 2032(%rsi), %xmm8
     movdqa %xmm6, %xmm4
     pclmulqdq $0, %xmm8, %xmm4
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k256_w1_no_last
-    movdqu 48(%rdx), %xmm6
-    pshufb .Laesni_gcm_bswap(%rip), %xmm6
-    movdqu 1008(%rsi), %xmm8
-    movdqa %xmm6, %xmm9
-    pclmulqdq $0, %xmm8, %xmm9
-    pxor %xmm9, %xmm3
-    movdqa %xmm6, %xmm9
-    pclmulqdq $17, %xmm8, %xmm9
-    pxor %xmm9, %xmm5
-    pshufd $78, %xmm6, %xmm7
-    pxor %xmm7, %xmm6
-    movdqu 2032(%rsi), %xmm8
-    pclmulqdq $0, %xmm8, %xmm6
-    pxor %xmm6, %xmm4
+    jmp .Laes_gen_aesni_gcm_enc_k256_w1_sums
 .Laes_gen_aesni_gcm_enc_k256_w1_no_last:
+    pxor %xmm3, %xmm3
+    pxor %xmm4, %xmm4
+    pxor %xmm5, %xmm5
+.Laes_gen_aesni_gcm_enc_k256_w1_sums:
     test %r9, %r9
     jz .Laes_gen_aesni_gcm_enc_k256_w1_reduce
     movdqa %xmm1, %xmm0
@@ -7786,6 +7866,10 @@ aes_gen_aesni_gcm_enc_k256_w1:
     pand %xmm8, %xmm0
     movdqa %xmm0, %xmm6
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    movdqu (%rdx), %xmm8
+    pxor %xmm8, %xmm6
+    pxor %xmm8, %xmm8
+    movdqu %xmm8, (%rdx)
     movdqu (%r11), %xmm8
     movdqa %xmm6, %xmm9
     pclmulqdq $0, %xmm8, %xmm9

@@ -297,25 +297,26 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm8, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    vmovdqu %xmm8, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k128_w8_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
-    vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
-    vpxor %ymm12, %ymm8, %ymm8
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_dec_k128_w8_l_times_h
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes256_gcm_dec_k128_w8_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
-    vpxor %ymm9, %ymm7, %ymm7
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes256_gcm_dec_k128_w8_sums
 .Laes_gen_vaes256_gcm_dec_k128_w8_no_last:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes256_gcm_dec_k128_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_dec_k128_w8_tail_past2
     vmovdqa %ymm4, %ymm0
@@ -357,6 +358,10 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     vpxor %ymm9, %ymm0, %ymm0
     vmovdqu %ymm0, (%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %ymm11, %ymm9, %ymm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
     vpclmulqdq $17, (%r11), %ymm9, %ymm12
@@ -410,6 +415,10 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     vpxor %ymm9, %ymm0, %ymm0
     vmovdqu %ymm0, (%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %ymm11, %ymm9, %ymm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
     vpclmulqdq $17, (%r11), %ymm9, %ymm12
@@ -453,6 +462,10 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm12
@@ -512,6 +525,10 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     jb .Laes_gen_vaes256_gcm_dec_k128_w8_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm12
@@ -788,25 +805,26 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm8, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    vmovdqu %xmm8, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k128_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm10
-    vpxor %xmm10, %xmm8, %xmm8
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_dec_k128_w4_l_times_h
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes256_gcm_dec_k128_w4_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes256_gcm_dec_k128_w4_sums
 .Laes_gen_vaes256_gcm_dec_k128_w4_no_last:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes256_gcm_dec_k128_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_dec_k128_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -846,6 +864,10 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -897,6 +919,10 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -954,6 +980,10 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     jb .Laes_gen_vaes256_gcm_dec_k128_w4_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -1173,25 +1203,26 @@ aes_gen_vaes256_gcm_dec_k128_w2:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm6, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm6
-    vpshufd $78, %xmm7, %xmm8
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
+    vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k128_w2_no_last
     vmovdqu 48(%rdx), %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm8
-    vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_dec_k128_w2_l_times_h
+    vpxor %xmm6, %xmm7, %xmm7
+.Laes_gen_vaes256_gcm_dec_k128_w2_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
-    vpxor %xmm7, %xmm5, %xmm5
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm5
+    jmp .Laes_gen_vaes256_gcm_dec_k128_w2_sums
 .Laes_gen_vaes256_gcm_dec_k128_w2_no_last:
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+    vpxor %xmm6, %xmm6, %xmm6
+.Laes_gen_vaes256_gcm_dec_k128_w2_sums:
     cmp $16, %r9
     jb .Laes_gen_vaes256_gcm_dec_k128_w2_tail_past1
     vmovdqa %xmm2, %xmm0
@@ -1216,6 +1247,10 @@ aes_gen_vaes256_gcm_dec_k128_w2:
     vpxor %xmm7, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu (%rdx), %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
     vpclmulqdq $0, (%r11), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
     vpclmulqdq $17, (%r11), %xmm7, %xmm8
@@ -1271,6 +1306,10 @@ aes_gen_vaes256_gcm_dec_k128_w2:
     jb .Laes_gen_vaes256_gcm_dec_k128_w2_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu (%rdx), %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
     vpclmulqdq $0, (%r11), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
     vpclmulqdq $17, (%r11), %xmm7, %xmm8
@@ -1463,25 +1502,26 @@ aes_gen_vaes256_gcm_dec_k128_w1:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm5, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm7
-    vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
+    vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k128_w1_no_last
     vmovdqu 48(%rdx), %xmm6
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm7
-    vpxor %xmm7, %xmm3, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm7
-    vpxor %xmm7, %xmm5, %xmm5
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_dec_k128_w1_l_times_h
+    vpxor %xmm5, %xmm6, %xmm6
+.Laes_gen_vaes256_gcm_dec_k128_w1_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
     vpshufd $78, %xmm6, %xmm7
     vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
-    vpxor %xmm6, %xmm4, %xmm4
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
+    jmp .Laes_gen_vaes256_gcm_dec_k128_w1_sums
 .Laes_gen_vaes256_gcm_dec_k128_w1_no_last:
+    vpxor %xmm3, %xmm3, %xmm3
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+.Laes_gen_vaes256_gcm_dec_k128_w1_sums:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_dec_k128_w1_reduce
     vmovdqa %xmm1, %xmm0
@@ -1523,6 +1563,10 @@ aes_gen_vaes256_gcm_dec_k128_w1:
     jb .Laes_gen_vaes256_gcm_dec_k128_w1_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
+    vmovdqu (%rdx), %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, (%rdx)
     vpclmulqdq $0, (%r11), %xmm6, %xmm7
     vpxor %xmm7, %xmm3, %xmm3
     vpclmulqdq $17, (%r11), %xmm6, %xmm7
@@ -1818,25 +1862,26 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm8, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    vmovdqu %xmm8, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k192_w8_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
-    vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
-    vpxor %ymm12, %ymm8, %ymm8
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_dec_k192_w8_l_times_h
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes256_gcm_dec_k192_w8_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
-    vpxor %ymm9, %ymm7, %ymm7
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes256_gcm_dec_k192_w8_sums
 .Laes_gen_vaes256_gcm_dec_k192_w8_no_last:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes256_gcm_dec_k192_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_dec_k192_w8_tail_past2
     vmovdqa %ymm4, %ymm0
@@ -1884,6 +1929,10 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     vpxor %ymm9, %ymm0, %ymm0
     vmovdqu %ymm0, (%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %ymm11, %ymm9, %ymm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
     vpclmulqdq $17, (%r11), %ymm9, %ymm12
@@ -1941,6 +1990,10 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     vpxor %ymm9, %ymm0, %ymm0
     vmovdqu %ymm0, (%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %ymm11, %ymm9, %ymm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
     vpclmulqdq $17, (%r11), %ymm9, %ymm12
@@ -1988,6 +2041,10 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm12
@@ -2051,6 +2108,10 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     jb .Laes_gen_vaes256_gcm_dec_k192_w8_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm12
@@ -2341,25 +2402,26 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm8, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    vmovdqu %xmm8, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k192_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm10
-    vpxor %xmm10, %xmm8, %xmm8
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_dec_k192_w4_l_times_h
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes256_gcm_dec_k192_w4_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes256_gcm_dec_k192_w4_sums
 .Laes_gen_vaes256_gcm_dec_k192_w4_no_last:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes256_gcm_dec_k192_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_dec_k192_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -2405,6 +2467,10 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -2460,6 +2526,10 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -2521,6 +2591,10 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     jb .Laes_gen_vaes256_gcm_dec_k192_w4_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -2750,25 +2824,26 @@ aes_gen_vaes256_gcm_dec_k192_w2:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm6, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm6
-    vpshufd $78, %xmm7, %xmm8
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
+    vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k192_w2_no_last
     vmovdqu 48(%rdx), %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm8
-    vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_dec_k192_w2_l_times_h
+    vpxor %xmm6, %xmm7, %xmm7
+.Laes_gen_vaes256_gcm_dec_k192_w2_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
-    vpxor %xmm7, %xmm5, %xmm5
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm5
+    jmp .Laes_gen_vaes256_gcm_dec_k192_w2_sums
 .Laes_gen_vaes256_gcm_dec_k192_w2_no_last:
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+    vpxor %xmm6, %xmm6, %xmm6
+.Laes_gen_vaes256_gcm_dec_k192_w2_sums:
     cmp $16, %r9
     jb .Laes_gen_vaes256_gcm_dec_k192_w2_tail_past1
     vmovdqa %xmm2, %xmm0
@@ -2797,6 +2872,10 @@ aes_gen_vaes256_gcm_dec_k192_w2:
     vpxor %xmm7, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu (%rdx), %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
     vpclmulqdq $0, (%r11), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
     vpclmulqdq $17, (%r11), %xmm7, %xmm8
@@ -2856,6 +2935,10 @@ aes_gen_vaes256_gcm_dec_k192_w2:
     jb .Laes_gen_vaes256_gcm_dec_k192_w2_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu (%rdx), %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
     vpclmulqdq $0, (%r11), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
     vpclmulqdq $17, (%r11), %xmm7, %xmm8
@@ -3056,25 +3139,26 @@ aes_gen_vaes256_gcm_dec_k192_w1:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm5, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm7
-    vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
+    vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k192_w1_no_last
     vmovdqu 48(%rdx), %xmm6
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm7
-    vpxor %xmm7, %xmm3, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm7
-    vpxor %xmm7, %xmm5, %xmm5
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_dec_k192_w1_l_times_h
+    vpxor %xmm5, %xmm6, %xmm6
+.Laes_gen_vaes256_gcm_dec_k192_w1_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
     vpshufd $78, %xmm6, %xmm7
     vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
-    vpxor %xmm6, %xmm4, %xmm4
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
+    jmp .Laes_gen_vaes256_gcm_dec_k192_w1_sums
 .Laes_gen_vaes256_gcm_dec_k192_w1_no_last:
+    vpxor %xmm3, %xmm3, %xmm3
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+.Laes_gen_vaes256_gcm_dec_k192_w1_sums:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_dec_k192_w1_reduce
     vmovdqa %xmm1, %xmm0
@@ -3120,6 +3204,10 @@ aes_gen_vaes256_gcm_dec_k192_w1:
     jb .Laes_gen_vaes256_gcm_dec_k192_w1_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
+    vmovdqu (%rdx), %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, (%rdx)
     vpclmulqdq $0, (%r11), %xmm6, %xmm7
     vpxor %xmm7, %xmm3, %xmm3
     vpclmulqdq $17, (%r11), %xmm6, %xmm7
@@ -3429,25 +3517,26 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm8, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    vmovdqu %xmm8, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k256_w8_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
-    vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
-    vpxor %ymm12, %ymm8, %ymm8
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_dec_k256_w8_l_times_h
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes256_gcm_dec_k256_w8_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
-    vpxor %ymm9, %ymm7, %ymm7
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes256_gcm_dec_k256_w8_sums
 .Laes_gen_vaes256_gcm_dec_k256_w8_no_last:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes256_gcm_dec_k256_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_dec_k256_w8_tail_past2
     vmovdqa %ymm4, %ymm0
@@ -3501,6 +3590,10 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     vpxor %ymm9, %ymm0, %ymm0
     vmovdqu %ymm0, (%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %ymm11, %ymm9, %ymm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
     vpclmulqdq $17, (%r11), %ymm9, %ymm12
@@ -3562,6 +3655,10 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     vpxor %ymm9, %ymm0, %ymm0
     vmovdqu %ymm0, (%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %ymm11, %ymm9, %ymm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
     vpclmulqdq $17, (%r11), %ymm9, %ymm12
@@ -3613,6 +3710,10 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm12
@@ -3680,6 +3781,10 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     jb .Laes_gen_vaes256_gcm_dec_k256_w8_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm12
@@ -3984,25 +4089,26 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm8, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    vmovdqu %xmm8, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k256_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm10
-    vpxor %xmm10, %xmm8, %xmm8
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_dec_k256_w4_l_times_h
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes256_gcm_dec_k256_w4_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes256_gcm_dec_k256_w4_sums
 .Laes_gen_vaes256_gcm_dec_k256_w4_no_last:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes256_gcm_dec_k256_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_dec_k256_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -4054,6 +4160,10 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -4113,6 +4223,10 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -4178,6 +4292,10 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     jb .Laes_gen_vaes256_gcm_dec_k256_w4_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -4417,25 +4535,26 @@ aes_gen_vaes256_gcm_dec_k256_w2:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm6, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm6
-    vpshufd $78, %xmm7, %xmm8
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
+    vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k256_w2_no_last
     vmovdqu 48(%rdx), %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm8
-    vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_dec_k256_w2_l_times_h
+    vpxor %xmm6, %xmm7, %xmm7
+.Laes_gen_vaes256_gcm_dec_k256_w2_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
-    vpxor %xmm7, %xmm5, %xmm5
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm5
+    jmp .Laes_gen_vaes256_gcm_dec_k256_w2_sums
 .Laes_gen_vaes256_gcm_dec_k256_w2_no_last:
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+    vpxor %xmm6, %xmm6, %xmm6
+.Laes_gen_vaes256_gcm_dec_k256_w2_sums:
     cmp $16, %r9
     jb .Laes_gen_vaes256_gcm_dec_k256_w2_tail_past1
     vmovdqa %xmm2, %xmm0
@@ -4468,6 +4587,10 @@ aes_gen_vaes256_gcm_dec_k256_w2:
     vpxor %xmm7, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu (%rdx), %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
     vpclmulqdq $0, (%r11), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
     vpclmulqdq $17, (%r11), %xmm7, %xmm8
@@ -4531,6 +4654,10 @@ aes_gen_vaes256_gcm_dec_k256_w2:
     jb .Laes_gen_vaes256_gcm_dec_k256_w2_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu (%rdx), %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
     vpclmulqdq $0, (%r11), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
     vpclmulqdq $17, (%r11), %xmm7, %xmm8
@@ -4739,25 +4866,26 @@ aes_gen_vaes256_gcm_dec_k256_w1:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm5, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm7
-    vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
+    vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k256_w1_no_last
     vmovdqu 48(%rdx), %xmm6
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm7
-    vpxor %xmm7, %xmm3, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm7
-    vpxor %xmm7, %xmm5, %xmm5
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_dec_k256_w1_l_times_h
+    vpxor %xmm5, %xmm6, %xmm6
+.Laes_gen_vaes256_gcm_dec_k256_w1_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
     vpshufd $78, %xmm6, %xmm7
     vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
-    vpxor %xmm6, %xmm4, %xmm4
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
+    jmp .Laes_gen_vaes256_gcm_dec_k256_w1_sums
 .Laes_gen_vaes256_gcm_dec_k256_w1_no_last:
+    vpxor %xmm3, %xmm3, %xmm3
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+.Laes_gen_vaes256_gcm_dec_k256_w1_sums:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_dec_k256_w1_reduce
     vmovdqa %xmm1, %xmm0
@@ -4807,6 +4935,10 @@ aes_gen_vaes256_gcm_dec_k256_w1:
     jb .Laes_gen_vaes256_gcm_dec_k256_w1_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
+    vmovdqu (%rdx), %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, (%rdx)
     vpclmulqdq $0, (%r11), %xmm6, %xmm7
     vpxor %xmm7, %xmm3, %xmm3
     vpclmulqdq $17, (%r11), %xmm6, %xmm7

@@ -435,25 +435,26 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm8, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    vmovdqu %xmm8, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w8_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
-    vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
-    vpxor %ymm12, %ymm8, %ymm8
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k128_w8_l_times_h
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes256_gcm_enc_k128_w8_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
-    vpxor %ymm9, %ymm7, %ymm7
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w8_sums
 .Laes_gen_vaes256_gcm_enc_k128_w8_no_last:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes256_gcm_enc_k128_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w8_tail_past2
     vmovdqa %ymm4, %ymm0
@@ -496,6 +497,10 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     vmovdqu %ymm0, (%rcx)
     vmovdqa %ymm0, %ymm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %ymm11, %ymm9, %ymm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
     vpclmulqdq $17, (%r11), %ymm9, %ymm12
@@ -551,6 +556,10 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     vmovdqu %ymm0, (%rcx)
     vmovdqa %ymm0, %ymm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %ymm11, %ymm9, %ymm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
     vpclmulqdq $17, (%r11), %ymm9, %ymm12
@@ -595,6 +604,10 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm12
@@ -659,6 +672,10 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     vpand %xmm11, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm12
@@ -1068,25 +1085,26 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm8, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    vmovdqu %xmm8, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm10
-    vpxor %xmm10, %xmm8, %xmm8
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k128_w4_l_times_h
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes256_gcm_enc_k128_w4_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_sums
 .Laes_gen_vaes256_gcm_enc_k128_w4_no_last:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes256_gcm_enc_k128_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -1127,6 +1145,10 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -1180,6 +1202,10 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -1242,6 +1268,10 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     vpand %xmm10, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -1540,25 +1570,26 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm6, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm6
-    vpshufd $78, %xmm7, %xmm8
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
+    vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w2_no_last
     vmovdqu 48(%rdx), %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm8
-    vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k128_w2_l_times_h
+    vpxor %xmm6, %xmm7, %xmm7
+.Laes_gen_vaes256_gcm_enc_k128_w2_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
-    vpxor %xmm7, %xmm5, %xmm5
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm5
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w2_sums
 .Laes_gen_vaes256_gcm_enc_k128_w2_no_last:
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+    vpxor %xmm6, %xmm6, %xmm6
+.Laes_gen_vaes256_gcm_enc_k128_w2_sums:
     cmp $16, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w2_tail_past1
     vmovdqa %xmm2, %xmm0
@@ -1584,6 +1615,10 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu (%rdx), %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
     vpclmulqdq $0, (%r11), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
     vpclmulqdq $17, (%r11), %xmm7, %xmm8
@@ -1644,6 +1679,10 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     vpand %xmm8, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu (%rdx), %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
     vpclmulqdq $0, (%r11), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
     vpclmulqdq $17, (%r11), %xmm7, %xmm8
@@ -1888,25 +1927,26 @@ aes_gen_vaes256_gcm_enc_k128_w1:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm5, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm7
-    vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
+    vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w1_no_last
     vmovdqu 48(%rdx), %xmm6
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm7
-    vpxor %xmm7, %xmm3, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm7
-    vpxor %xmm7, %xmm5, %xmm5
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k128_w1_l_times_h
+    vpxor %xmm5, %xmm6, %xmm6
+.Laes_gen_vaes256_gcm_enc_k128_w1_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
     vpshufd $78, %xmm6, %xmm7
     vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
-    vpxor %xmm6, %xmm4, %xmm4
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w1_sums
 .Laes_gen_vaes256_gcm_enc_k128_w1_no_last:
+    vpxor %xmm3, %xmm3, %xmm3
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+.Laes_gen_vaes256_gcm_enc_k128_w1_sums:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_enc_k128_w1_reduce
     vmovdqa %xmm1, %xmm0
@@ -1953,6 +1993,10 @@ aes_gen_vaes256_gcm_enc_k128_w1:
     vpand %xmm7, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm6
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
+    vmovdqu (%rdx), %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, (%rdx)
     vpclmulqdq $0, (%r11), %xmm6, %xmm7
     vpxor %xmm7, %xmm3, %xmm3
     vpclmulqdq $17, (%r11), %xmm6, %xmm7
@@ -2396,25 +2440,26 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm8, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    vmovdqu %xmm8, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w8_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
-    vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
-    vpxor %ymm12, %ymm8, %ymm8
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k192_w8_l_times_h
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes256_gcm_enc_k192_w8_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
-    vpxor %ymm9, %ymm7, %ymm7
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w8_sums
 .Laes_gen_vaes256_gcm_enc_k192_w8_no_last:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes256_gcm_enc_k192_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w8_tail_past2
     vmovdqa %ymm4, %ymm0
@@ -2463,6 +2508,10 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     vmovdqu %ymm0, (%rcx)
     vmovdqa %ymm0, %ymm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %ymm11, %ymm9, %ymm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
     vpclmulqdq $17, (%r11), %ymm9, %ymm12
@@ -2522,6 +2571,10 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     vmovdqu %ymm0, (%rcx)
     vmovdqa %ymm0, %ymm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %ymm11, %ymm9, %ymm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
     vpclmulqdq $17, (%r11), %ymm9, %ymm12
@@ -2570,6 +2623,10 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm12
@@ -2638,6 +2695,10 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     vpand %xmm11, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm12
@@ -3071,25 +3132,26 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm8, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    vmovdqu %xmm8, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm10
-    vpxor %xmm10, %xmm8, %xmm8
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k192_w4_l_times_h
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes256_gcm_enc_k192_w4_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_sums
 .Laes_gen_vaes256_gcm_enc_k192_w4_no_last:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes256_gcm_enc_k192_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -3136,6 +3198,10 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -3193,6 +3259,10 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -3259,6 +3329,10 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     vpand %xmm10, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -3573,25 +3647,26 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm6, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm6
-    vpshufd $78, %xmm7, %xmm8
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
+    vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w2_no_last
     vmovdqu 48(%rdx), %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm8
-    vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k192_w2_l_times_h
+    vpxor %xmm6, %xmm7, %xmm7
+.Laes_gen_vaes256_gcm_enc_k192_w2_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
-    vpxor %xmm7, %xmm5, %xmm5
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm5
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w2_sums
 .Laes_gen_vaes256_gcm_enc_k192_w2_no_last:
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+    vpxor %xmm6, %xmm6, %xmm6
+.Laes_gen_vaes256_gcm_enc_k192_w2_sums:
     cmp $16, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w2_tail_past1
     vmovdqa %xmm2, %xmm0
@@ -3621,6 +3696,10 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu (%rdx), %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
     vpclmulqdq $0, (%r11), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
     vpclmulqdq $17, (%r11), %xmm7, %xmm8
@@ -3685,6 +3764,10 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     vpand %xmm8, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu (%rdx), %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
     vpclmulqdq $0, (%r11), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
     vpclmulqdq $17, (%r11), %xmm7, %xmm8
@@ -3941,25 +4024,26 @@ aes_gen_vaes256_gcm_enc_k192_w1:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm5, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm7
-    vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
+    vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w1_no_last
     vmovdqu 48(%rdx), %xmm6
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm7
-    vpxor %xmm7, %xmm3, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm7
-    vpxor %xmm7, %xmm5, %xmm5
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k192_w1_l_times_h
+    vpxor %xmm5, %xmm6, %xmm6
+.Laes_gen_vaes256_gcm_enc_k192_w1_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
     vpshufd $78, %xmm6, %xmm7
     vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
-    vpxor %xmm6, %xmm4, %xmm4
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w1_sums
 .Laes_gen_vaes256_gcm_enc_k192_w1_no_last:
+    vpxor %xmm3, %xmm3, %xmm3
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+.Laes_gen_vaes256_gcm_enc_k192_w1_sums:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_enc_k192_w1_reduce
     vmovdqa %xmm1, %xmm0
@@ -4010,6 +4094,10 @@ aes_gen_vaes256_gcm_enc_k192_w1:
     vpand %xmm7, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm6
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
+    vmovdqu (%rdx), %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, (%rdx)
     vpclmulqdq $0, (%r11), %xmm6, %xmm7
     vpxor %xmm7, %xmm3, %xmm3
     vpclmulqdq $17, (%r11), %xmm6, %xmm7
@@ -4477,25 +4565,26 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm8, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    vmovdqu %xmm8, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w8_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
-    vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
-    vpxor %ymm12, %ymm8, %ymm8
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k256_w8_l_times_h
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes256_gcm_enc_k256_w8_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
-    vpxor %ymm9, %ymm7, %ymm7
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w8_sums
 .Laes_gen_vaes256_gcm_enc_k256_w8_no_last:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes256_gcm_enc_k256_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w8_tail_past2
     vmovdqa %ymm4, %ymm0
@@ -4550,6 +4639,10 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     vmovdqu %ymm0, (%rcx)
     vmovdqa %ymm0, %ymm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %ymm11, %ymm9, %ymm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
     vpclmulqdq $17, (%r11), %ymm9, %ymm12
@@ -4613,6 +4706,10 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     vmovdqu %ymm0, (%rcx)
     vmovdqa %ymm0, %ymm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %ymm11, %ymm9, %ymm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
     vpclmulqdq $17, (%r11), %ymm9, %ymm12
@@ -4665,6 +4762,10 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm12
@@ -4737,6 +4838,10 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     vpand %xmm11, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm12
@@ -5194,25 +5299,26 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm8, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    vmovdqu %xmm8, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm10
-    vpxor %xmm10, %xmm8, %xmm8
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k256_w4_l_times_h
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes256_gcm_enc_k256_w4_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_sums
 .Laes_gen_vaes256_gcm_enc_k256_w4_no_last:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes256_gcm_enc_k256_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -5265,6 +5371,10 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -5326,6 +5436,10 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -5396,6 +5510,10 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     vpand %xmm10, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm10
@@ -5726,25 +5844,26 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm6, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm6
-    vpshufd $78, %xmm7, %xmm8
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
+    vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w2_no_last
     vmovdqu 48(%rdx), %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm8
-    vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k256_w2_l_times_h
+    vpxor %xmm6, %xmm7, %xmm7
+.Laes_gen_vaes256_gcm_enc_k256_w2_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
-    vpxor %xmm7, %xmm5, %xmm5
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm5
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w2_sums
 .Laes_gen_vaes256_gcm_enc_k256_w2_no_last:
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+    vpxor %xmm6, %xmm6, %xmm6
+.Laes_gen_vaes256_gcm_enc_k256_w2_sums:
     cmp $16, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w2_tail_past1
     vmovdqa %xmm2, %xmm0
@@ -5778,6 +5897,10 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu (%rdx), %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
     vpclmulqdq $0, (%r11), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
     vpclmulqdq $17, (%r11), %xmm7, %xmm8
@@ -5846,6 +5969,10 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     vpand %xmm8, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu (%rdx), %xmm8
+    vpxor %xmm8, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
     vpclmulqdq $0, (%r11), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
     vpclmulqdq $17, (%r11), %xmm7, %xmm8
@@ -6114,25 +6241,26 @@ aes_gen_vaes256_gcm_enc_k256_w1:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm5, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm7
-    vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
+    vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w1_no_last
     vmovdqu 48(%rdx), %xmm6
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm7
-    vpxor %xmm7, %xmm3, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm7
-    vpxor %xmm7, %xmm5, %xmm5
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k256_w1_l_times_h
+    vpxor %xmm5, %xmm6, %xmm6
+.Laes_gen_vaes256_gcm_enc_k256_w1_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
     vpshufd $78, %xmm6, %xmm7
     vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
-    vpxor %xmm6, %xmm4, %xmm4
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w1_sums
 .Laes_gen_vaes256_gcm_enc_k256_w1_no_last:
+    vpxor %xmm3, %xmm3, %xmm3
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+.Laes_gen_vaes256_gcm_enc_k256_w1_sums:
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_enc_k256_w1_reduce
     vmovdqa %xmm1, %xmm0
@@ -6187,6 +6315,10 @@ aes_gen_vaes256_gcm_enc_k256_w1:
     vpand %xmm7, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm6
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
+    vmovdqu (%rdx), %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, (%rdx)
     vpclmulqdq $0, (%r11), %xmm6, %xmm7
     vpxor %xmm7, %xmm3, %xmm3
     vpclmulqdq $17, (%r11), %xmm6, %xmm7

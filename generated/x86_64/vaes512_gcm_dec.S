@@ -453,25 +453,26 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm12, %xmm13
-    vpclmulqdq $0, (%r11), %xmm13, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm12
-    vpshufd $78, %xmm13, %xmm16
-    vpxord %xmm16, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm11
+    vmovdqu %xmm12, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w32_no_last
     vmovdqu 48(%rdx), %xmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm16
-    vpxord %zmm16, %zmm12, %zmm12
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_dec_k128_w32_l_times_h
+    vpxor %xmm12, %xmm13, %xmm13
+.Laes_gen_vaes512_gcm_dec_k128_w32_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
+    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
     vpshufd $78, %xmm13, %xmm16
     vpxord %xmm16, %xmm13, %xmm13
-    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm13
-    vpxord %zmm13, %zmm11, %zmm11
+    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w32_sums
 .Laes_gen_vaes512_gcm_dec_k128_w32_no_last:
+    vpxor %xmm10, %xmm10, %xmm10
+    vpxor %xmm11, %xmm11, %xmm11
+    vpxor %xmm12, %xmm12, %xmm12
+.Laes_gen_vaes512_gcm_dec_k128_w32_sums:
     cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_dec_k128_w32_tail_past4
     vmovdqa64 %zmm8, %zmm0
@@ -531,6 +532,10 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     vpxord %zmm13, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
     vpclmulqdq $0, (%r11), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
     vpclmulqdq $17, (%r11), %zmm13, %zmm16
@@ -613,6 +618,10 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     vpxord %zmm13, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
     vpclmulqdq $0, (%r11), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
     vpclmulqdq $17, (%r11), %zmm13, %zmm16
@@ -658,6 +667,10 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     vpxord %zmm13, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
     vpclmulqdq $0, (%r11), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
     vpclmulqdq $17, (%r11), %zmm13, %zmm16
@@ -695,6 +708,10 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     vpxord %zmm13, %zmm0, %zmm0
     vmovdqu8 %zmm0, (%rcx){%k1}
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
     vpclmulqdq $0, (%r11), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
     vpclmulqdq $17, (%r11), %zmm13, %zmm16
@@ -984,25 +1001,26 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm8, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    vmovdqu %xmm8, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w16_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
-    vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
-    vpxord %zmm12, %zmm8, %zmm8
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_dec_k128_w16_l_times_h
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes512_gcm_dec_k128_w16_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
-    vpxord %zmm9, %zmm7, %zmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w16_sums
 .Laes_gen_vaes512_gcm_dec_k128_w16_no_last:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes512_gcm_dec_k128_w16_sums:
     cmp $128, %r9
     jb .Laes_gen_vaes512_gcm_dec_k128_w16_tail_past2
     vmovdqa64 %zmm4, %zmm0
@@ -1036,6 +1054,10 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     vpxord %zmm9, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vmovdqu (%rdx), %xmm11
+    vpxord %zmm11, %zmm9, %zmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
     vpclmulqdq $17, (%r11), %zmm9, %zmm12
@@ -1081,6 +1103,10 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     vpxord %zmm9, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vmovdqu (%rdx), %xmm11
+    vpxord %zmm11, %zmm9, %zmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
     vpclmulqdq $17, (%r11), %zmm9, %zmm12
@@ -1118,6 +1144,10 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     vpxord %zmm9, %zmm0, %zmm0
     vmovdqu8 %zmm0, (%rcx){%k1}
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vmovdqu (%rdx), %xmm11
+    vpxord %zmm11, %zmm9, %zmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
     vpclmulqdq $17, (%r11), %zmm9, %zmm12
@@ -1352,25 +1382,26 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm6, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
+    vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w8_no_last
     vmovdqu 48(%rdx), %xmm7
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm10
-    vpxord %zmm10, %zmm4, %zmm4
-    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm10
-    vpxord %zmm10, %zmm6, %zmm6
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_dec_k128_w8_l_times_h
+    vpxor %xmm6, %xmm7, %xmm7
+.Laes_gen_vaes512_gcm_dec_k128_w8_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm6
     vpshufd $78, %xmm7, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
-    vpxord %zmm7, %zmm5, %zmm5
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm5
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w8_sums
 .Laes_gen_vaes512_gcm_dec_k128_w8_no_last:
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+    vpxor %xmm6, %xmm6, %xmm6
+.Laes_gen_vaes512_gcm_dec_k128_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_vaes512_gcm_dec_k128_w8_tail_past1
     vmovdqa64 %zmm2, %zmm0
@@ -1391,6 +1422,10 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     vpxord %zmm7, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
+    vmovdqu (%rdx), %xmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, (%rdx)
     vpclmulqdq $0, (%r11), %zmm7, %zmm10
     vpxord %zmm10, %zmm4, %zmm4
     vpclmulqdq $17, (%r11), %zmm7, %zmm10
@@ -1428,6 +1463,10 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     vpxord %zmm7, %zmm0, %zmm0
     vmovdqu8 %zmm0, (%rcx){%k1}
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
+    vmovdqu (%rdx), %xmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, (%rdx)
     vpclmulqdq $0, (%r11), %zmm7, %zmm10
     vpxord %zmm10, %zmm4, %zmm4
     vpclmulqdq $17, (%r11), %zmm7, %zmm10
@@ -1709,25 +1748,26 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm8, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    vmovdqu %xmm8, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_dec_k128_w4_l_times_h
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes512_gcm_dec_k128_w4_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w4_sums
 .Laes_gen_vaes512_gcm_dec_k128_w4_no_last:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes512_gcm_dec_k128_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_vaes512_gcm_dec_k128_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -1761,6 +1801,10 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm12
@@ -1806,6 +1850,10 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm12
@@ -1843,6 +1891,10 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu8 %xmm0, (%rcx){%k1}
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm12
@@ -2043,25 +2095,26 @@ aes_gen_vaes512_gcm_dec_k128_w1:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm5, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
+    vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w1_no_last
     vmovdqu 48(%rdx), %xmm6
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm9
-    vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_dec_k128_w1_l_times_h
+    vpxor %xmm5, %xmm6, %xmm6
+.Laes_gen_vaes512_gcm_dec_k128_w1_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
     vpshufd $78, %xmm6, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
-    vpxor %xmm6, %xmm4, %xmm4
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w1_sums
 .Laes_gen_vaes512_gcm_dec_k128_w1_no_last:
+    vpxor %xmm3, %xmm3, %xmm3
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+.Laes_gen_vaes512_gcm_dec_k128_w1_sums:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k128_w1_reduce
     xor %rax, %rax
@@ -2086,6 +2139,10 @@ aes_gen_vaes512_gcm_dec_k128_w1:
     vpxor %xmm6, %xmm0, %xmm0
     vmovdqu8 %xmm0, (%rcx){%k1}
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
+    vmovdqu (%rdx), %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
     vpclmulqdq $0, (%r11), %xmm6, %xmm9
     vpxor %xmm9, %xmm3, %xmm3
     vpclmulqdq $17, (%r11), %xmm6, %xmm9
@@ -2490,25 +2547,26 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm12, %xmm13
-    vpclmulqdq $0, (%r11), %xmm13, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm12
-    vpshufd $78, %xmm13, %xmm16
-    vpxord %xmm16, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm11
+    vmovdqu %xmm12, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w32_no_last
     vmovdqu 48(%rdx), %xmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm16
-    vpxord %zmm16, %zmm12, %zmm12
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_dec_k192_w32_l_times_h
+    vpxor %xmm12, %xmm13, %xmm13
+.Laes_gen_vaes512_gcm_dec_k192_w32_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
+    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
     vpshufd $78, %xmm13, %xmm16
     vpxord %xmm16, %xmm13, %xmm13
-    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm13
-    vpxord %zmm13, %zmm11, %zmm11
+    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w32_sums
 .Laes_gen_vaes512_gcm_dec_k192_w32_no_last:
+    vpxor %xmm10, %xmm10, %xmm10
+    vpxor %xmm11, %xmm11, %xmm11
+    vpxor %xmm12, %xmm12, %xmm12
+.Laes_gen_vaes512_gcm_dec_k192_w32_sums:
     cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_dec_k192_w32_tail_past4
     vmovdqa64 %zmm8, %zmm0
@@ -2576,6 +2634,10 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     vpxord %zmm13, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
     vpclmulqdq $0, (%r11), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
     vpclmulqdq $17, (%r11), %zmm13, %zmm16
@@ -2662,6 +2724,10 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     vpxord %zmm13, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
     vpclmulqdq $0, (%r11), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
     vpclmulqdq $17, (%r11), %zmm13, %zmm16
@@ -2709,6 +2775,10 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     vpxord %zmm13, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
     vpclmulqdq $0, (%r11), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
     vpclmulqdq $17, (%r11), %zmm13, %zmm16
@@ -2748,6 +2818,10 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     vpxord %zmm13, %zmm0, %zmm0
     vmovdqu8 %zmm0, (%rcx){%k1}
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
     vpclmulqdq $0, (%r11), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
     vpclmulqdq $17, (%r11), %zmm13, %zmm16
@@ -3053,25 +3127,26 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm8, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    vmovdqu %xmm8, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w16_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
-    vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
-    vpxord %zmm12, %zmm8, %zmm8
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_dec_k192_w16_l_times_h
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes512_gcm_dec_k192_w16_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
-    vpxord %zmm9, %zmm7, %zmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w16_sums
 .Laes_gen_vaes512_gcm_dec_k192_w16_no_last:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes512_gcm_dec_k192_w16_sums:
     cmp $128, %r9
     jb .Laes_gen_vaes512_gcm_dec_k192_w16_tail_past2
     vmovdqa64 %zmm4, %zmm0
@@ -3109,6 +3184,10 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     vpxord %zmm9, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vmovdqu (%rdx), %xmm11
+    vpxord %zmm11, %zmm9, %zmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
     vpclmulqdq $17, (%r11), %zmm9, %zmm12
@@ -3156,6 +3235,10 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     vpxord %zmm9, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vmovdqu (%rdx), %xmm11
+    vpxord %zmm11, %zmm9, %zmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
     vpclmulqdq $17, (%r11), %zmm9, %zmm12
@@ -3195,6 +3278,10 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     vpxord %zmm9, %zmm0, %zmm0
     vmovdqu8 %zmm0, (%rcx){%k1}
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vmovdqu (%rdx), %xmm11
+    vpxord %zmm11, %zmm9, %zmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
     vpclmulqdq $17, (%r11), %zmm9, %zmm12
@@ -3441,25 +3528,26 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm6, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
+    vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w8_no_last
     vmovdqu 48(%rdx), %xmm7
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm10
-    vpxord %zmm10, %zmm4, %zmm4
-    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm10
-    vpxord %zmm10, %zmm6, %zmm6
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_dec_k192_w8_l_times_h
+    vpxor %xmm6, %xmm7, %xmm7
+.Laes_gen_vaes512_gcm_dec_k192_w8_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm6
     vpshufd $78, %xmm7, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
-    vpxord %zmm7, %zmm5, %zmm5
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm5
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w8_sums
 .Laes_gen_vaes512_gcm_dec_k192_w8_no_last:
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+    vpxor %xmm6, %xmm6, %xmm6
+.Laes_gen_vaes512_gcm_dec_k192_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_vaes512_gcm_dec_k192_w8_tail_past1
     vmovdqa64 %zmm2, %zmm0
@@ -3482,6 +3570,10 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     vpxord %zmm7, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
+    vmovdqu (%rdx), %xmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, (%rdx)
     vpclmulqdq $0, (%r11), %zmm7, %zmm10
     vpxord %zmm10, %zmm4, %zmm4
     vpclmulqdq $17, (%r11), %zmm7, %zmm10
@@ -3521,6 +3613,10 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     vpxord %zmm7, %zmm0, %zmm0
     vmovdqu8 %zmm0, (%rcx){%k1}
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
+    vmovdqu (%rdx), %xmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, (%rdx)
     vpclmulqdq $0, (%r11), %zmm7, %zmm10
     vpxord %zmm10, %zmm4, %zmm4
     vpclmulqdq $17, (%r11), %zmm7, %zmm10
@@ -3818,25 +3914,26 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm8, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    vmovdqu %xmm8, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_dec_k192_w4_l_times_h
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes512_gcm_dec_k192_w4_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w4_sums
 .Laes_gen_vaes512_gcm_dec_k192_w4_no_last:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes512_gcm_dec_k192_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_vaes512_gcm_dec_k192_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -3874,6 +3971,10 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm12
@@ -3921,6 +4022,10 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm12
@@ -3960,6 +4065,10 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu8 %xmm0, (%rcx){%k1}
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm12
@@ -4170,25 +4279,26 @@ aes_gen_vaes512_gcm_dec_k192_w1:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm5, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
+    vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w1_no_last
     vmovdqu 48(%rdx), %xmm6
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm9
-    vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_dec_k192_w1_l_times_h
+    vpxor %xmm5, %xmm6, %xmm6
+.Laes_gen_vaes512_gcm_dec_k192_w1_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
     vpshufd $78, %xmm6, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
-    vpxor %xmm6, %xmm4, %xmm4
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w1_sums
 .Laes_gen_vaes512_gcm_dec_k192_w1_no_last:
+    vpxor %xmm3, %xmm3, %xmm3
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+.Laes_gen_vaes512_gcm_dec_k192_w1_sums:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k192_w1_reduce
     xor %rax, %rax
@@ -4215,6 +4325,10 @@ aes_gen_vaes512_gcm_dec_k192_w1:
     vpxor %xmm6, %xmm0, %xmm0
     vmovdqu8 %xmm0, (%rcx){%k1}
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
+    vmovdqu (%rdx), %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
     vpclmulqdq $0, (%r11), %xmm6, %xmm9
     vpxor %xmm9, %xmm3, %xmm3
     vpclmulqdq $17, (%r11), %xmm6, %xmm9
@@ -4643,25 +4757,26 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm12, %xmm13
-    vpclmulqdq $0, (%r11), %xmm13, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm12
-    vpshufd $78, %xmm13, %xmm16
-    vpxord %xmm16, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm11
+    vmovdqu %xmm12, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w32_no_last
     vmovdqu 48(%rdx), %xmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm16
-    vpxord %zmm16, %zmm12, %zmm12
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_dec_k256_w32_l_times_h
+    vpxor %xmm12, %xmm13, %xmm13
+.Laes_gen_vaes512_gcm_dec_k256_w32_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
+    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
     vpshufd $78, %xmm13, %xmm16
     vpxord %xmm16, %xmm13, %xmm13
-    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm13
-    vpxord %zmm13, %zmm11, %zmm11
+    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w32_sums
 .Laes_gen_vaes512_gcm_dec_k256_w32_no_last:
+    vpxor %xmm10, %xmm10, %xmm10
+    vpxor %xmm11, %xmm11, %xmm11
+    vpxor %xmm12, %xmm12, %xmm12
+.Laes_gen_vaes512_gcm_dec_k256_w32_sums:
     cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_dec_k256_w32_tail_past4
     vmovdqa64 %zmm8, %zmm0
@@ -4737,6 +4852,10 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     vpxord %zmm13, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
     vpclmulqdq $0, (%r11), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
     vpclmulqdq $17, (%r11), %zmm13, %zmm16
@@ -4827,6 +4946,10 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     vpxord %zmm13, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
     vpclmulqdq $0, (%r11), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
     vpclmulqdq $17, (%r11), %zmm13, %zmm16
@@ -4876,6 +4999,10 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     vpxord %zmm13, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
     vpclmulqdq $0, (%r11), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
     vpclmulqdq $17, (%r11), %zmm13, %zmm16
@@ -4917,6 +5044,10 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     vpxord %zmm13, %zmm0, %zmm0
     vmovdqu8 %zmm0, (%rcx){%k1}
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
     vpclmulqdq $0, (%r11), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
     vpclmulqdq $17, (%r11), %zmm13, %zmm16
@@ -5238,25 +5369,26 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm8, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    vmovdqu %xmm8, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w16_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
-    vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
-    vpxord %zmm12, %zmm8, %zmm8
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_dec_k256_w16_l_times_h
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes512_gcm_dec_k256_w16_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
-    vpxord %zmm9, %zmm7, %zmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w16_sums
 .Laes_gen_vaes512_gcm_dec_k256_w16_no_last:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes512_gcm_dec_k256_w16_sums:
     cmp $128, %r9
     jb .Laes_gen_vaes512_gcm_dec_k256_w16_tail_past2
     vmovdqa64 %zmm4, %zmm0
@@ -5298,6 +5430,10 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     vpxord %zmm9, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vmovdqu (%rdx), %xmm11
+    vpxord %zmm11, %zmm9, %zmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
     vpclmulqdq $17, (%r11), %zmm9, %zmm12
@@ -5347,6 +5483,10 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     vpxord %zmm9, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vmovdqu (%rdx), %xmm11
+    vpxord %zmm11, %zmm9, %zmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
     vpclmulqdq $17, (%r11), %zmm9, %zmm12
@@ -5388,6 +5528,10 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     vpxord %zmm9, %zmm0, %zmm0
     vmovdqu8 %zmm0, (%rcx){%k1}
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vmovdqu (%rdx), %xmm11
+    vpxord %zmm11, %zmm9, %zmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
     vpclmulqdq $17, (%r11), %zmm9, %zmm12
@@ -5646,25 +5790,26 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm6, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
+    vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w8_no_last
     vmovdqu 48(%rdx), %xmm7
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm10
-    vpxord %zmm10, %zmm4, %zmm4
-    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm10
-    vpxord %zmm10, %zmm6, %zmm6
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_dec_k256_w8_l_times_h
+    vpxor %xmm6, %xmm7, %xmm7
+.Laes_gen_vaes512_gcm_dec_k256_w8_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm6
     vpshufd $78, %xmm7, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
-    vpxord %zmm7, %zmm5, %zmm5
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm5
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w8_sums
 .Laes_gen_vaes512_gcm_dec_k256_w8_no_last:
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+    vpxor %xmm6, %xmm6, %xmm6
+.Laes_gen_vaes512_gcm_dec_k256_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_vaes512_gcm_dec_k256_w8_tail_past1
     vmovdqa64 %zmm2, %zmm0
@@ -5689,6 +5834,10 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     vpxord %zmm7, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
+    vmovdqu (%rdx), %xmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, (%rdx)
     vpclmulqdq $0, (%r11), %zmm7, %zmm10
     vpxord %zmm10, %zmm4, %zmm4
     vpclmulqdq $17, (%r11), %zmm7, %zmm10
@@ -5730,6 +5879,10 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     vpxord %zmm7, %zmm0, %zmm0
     vmovdqu8 %zmm0, (%rcx){%k1}
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
+    vmovdqu (%rdx), %xmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, (%rdx)
     vpclmulqdq $0, (%r11), %zmm7, %zmm10
     vpxord %zmm10, %zmm4, %zmm4
     vpclmulqdq $17, (%r11), %zmm7, %zmm10
@@ -6043,25 +6196,26 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm8, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    vmovdqu %xmm8, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_dec_k256_w4_l_times_h
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes512_gcm_dec_k256_w4_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w4_sums
 .Laes_gen_vaes512_gcm_dec_k256_w4_no_last:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes512_gcm_dec_k256_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_vaes512_gcm_dec_k256_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -6103,6 +6257,10 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm12
@@ -6152,6 +6310,10 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm12
@@ -6193,6 +6355,10 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu8 %xmm0, (%rcx){%k1}
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm12
@@ -6413,25 +6579,26 @@ aes_gen_vaes512_gcm_dec_k256_w1:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm5, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
+    vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w1_no_last
     vmovdqu 48(%rdx), %xmm6
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm9
-    vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_dec_k256_w1_l_times_h
+    vpxor %xmm5, %xmm6, %xmm6
+.Laes_gen_vaes512_gcm_dec_k256_w1_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
     vpshufd $78, %xmm6, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
-    vpxor %xmm6, %xmm4, %xmm4
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w1_sums
 .Laes_gen_vaes512_gcm_dec_k256_w1_no_last:
+    vpxor %xmm3, %xmm3, %xmm3
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+.Laes_gen_vaes512_gcm_dec_k256_w1_sums:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k256_w1_reduce
     xor %rax, %rax
@@ -6460,6 +6627,10 @@ aes_gen_vaes512_gcm_dec_k256_w1:
     vpxor %xmm6, %xmm0, %xmm0
     vmovdqu8 %xmm0, (%rcx){%k1}
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
+    vmovdqu (%rdx), %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
     vpclmulqdq $0, (%r11), %xmm6, %xmm9
     vpxor %xmm9, %xmm3, %xmm3
     vpclmulqdq $17, (%r11), %xmm6, %xmm9

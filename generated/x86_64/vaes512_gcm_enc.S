@@ -677,25 +677,26 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm12, %xmm13
-    vpclmulqdq $0, (%r11), %xmm13, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm12
-    vpshufd $78, %xmm13, %xmm16
-    vpxord %xmm16, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm11
+    vmovdqu %xmm12, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k128_w32_no_last
     vmovdqu 48(%rdx), %xmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm16
-    vpxord %zmm16, %zmm12, %zmm12
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k128_w32_l_times_h
+    vpxor %xmm12, %xmm13, %xmm13
+.Laes_gen_vaes512_gcm_enc_k128_w32_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
+    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
     vpshufd $78, %xmm13, %xmm16
     vpxord %xmm16, %xmm13, %xmm13
-    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm13
-    vpxord %zmm13, %zmm11, %zmm11
+    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w32_sums
 .Laes_gen_vaes512_gcm_enc_k128_w32_no_last:
+    vpxor %xmm10, %xmm10, %xmm10
+    vpxor %xmm11, %xmm11, %xmm11
+    vpxor %xmm12, %xmm12, %xmm12
+.Laes_gen_vaes512_gcm_enc_k128_w32_sums:
     cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_enc_k128_w32_tail_past4
     vmovdqa64 %zmm8, %zmm0
@@ -756,6 +757,10 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     vmovdqu64 %zmm0, (%rcx)
     vmovdqa64 %zmm0, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
     vpclmulqdq $0, (%r11), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
     vpclmulqdq $17, (%r11), %zmm13, %zmm16
@@ -842,6 +847,10 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     vmovdqu64 %zmm0, (%rcx)
     vmovdqa64 %zmm0, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
     vpclmulqdq $0, (%r11), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
     vpclmulqdq $17, (%r11), %zmm13, %zmm16
@@ -889,6 +898,10 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     vmovdqu64 %zmm0, (%rcx)
     vmovdqa64 %zmm0, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
     vpclmulqdq $0, (%r11), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
     vpclmulqdq $17, (%r11), %zmm13, %zmm16
@@ -928,6 +941,10 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     vmovdqu8 %zmm0, %zmm0{%k1}{z}
     vmovdqa64 %zmm0, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
     vpclmulqdq $0, (%r11), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
     vpclmulqdq $17, (%r11), %zmm13, %zmm16
@@ -1343,25 +1360,26 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm8, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    vmovdqu %xmm8, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k128_w16_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
-    vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
-    vpxord %zmm12, %zmm8, %zmm8
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k128_w16_l_times_h
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes512_gcm_enc_k128_w16_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
-    vpxord %zmm9, %zmm7, %zmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w16_sums
 .Laes_gen_vaes512_gcm_enc_k128_w16_no_last:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes512_gcm_enc_k128_w16_sums:
     cmp $128, %r9
     jb .Laes_gen_vaes512_gcm_enc_k128_w16_tail_past2
     vmovdqa64 %zmm4, %zmm0
@@ -1396,6 +1414,10 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     vmovdqu64 %zmm0, (%rcx)
     vmovdqa64 %zmm0, %zmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vmovdqu (%rdx), %xmm11
+    vpxord %zmm11, %zmm9, %zmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
     vpclmulqdq $17, (%r11), %zmm9, %zmm12
@@ -1443,6 +1465,10 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     vmovdqu64 %zmm0, (%rcx)
     vmovdqa64 %zmm0, %zmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vmovdqu (%rdx), %xmm11
+    vpxord %zmm11, %zmm9, %zmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
     vpclmulqdq $17, (%r11), %zmm9, %zmm12
@@ -1482,6 +1508,10 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     vmovdqu8 %zmm0, %zmm0{%k1}{z}
     vmovdqa64 %zmm0, %zmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vmovdqu (%rdx), %xmm11
+    vpxord %zmm11, %zmm9, %zmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
     vpclmulqdq $17, (%r11), %zmm9, %zmm12
@@ -1793,25 +1823,26 @@ aes_gen_vaes512_gcm_enc_k128_w8:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm6, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
+    vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k128_w8_no_last
     vmovdqu 48(%rdx), %xmm7
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm10
-    vpxord %zmm10, %zmm4, %zmm4
-    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm10
-    vpxord %zmm10, %zmm6, %zmm6
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k128_w8_l_times_h
+    vpxor %xmm6, %xmm7, %xmm7
+.Laes_gen_vaes512_gcm_enc_k128_w8_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm6
     vpshufd $78, %xmm7, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
-    vpxord %zmm7, %zmm5, %zmm5
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm5
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w8_sums
 .Laes_gen_vaes512_gcm_enc_k128_w8_no_last:
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+    vpxor %xmm6, %xmm6, %xmm6
+.Laes_gen_vaes512_gcm_enc_k128_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_vaes512_gcm_enc_k128_w8_tail_past1
     vmovdqa64 %zmm2, %zmm0
@@ -1833,6 +1864,10 @@ aes_gen_vaes512_gcm_enc_k128_w8:
     vmovdqu64 %zmm0, (%rcx)
     vmovdqa64 %zmm0, %zmm7
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
+    vmovdqu (%rdx), %xmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, (%rdx)
     vpclmulqdq $0, (%r11), %zmm7, %zmm10
     vpxord %zmm10, %zmm4, %zmm4
     vpclmulqdq $17, (%r11), %zmm7, %zmm10
@@ -1872,6 +1907,10 @@ aes_gen_vaes512_gcm_enc_k128_w8:
     vmovdqu8 %zmm0, %zmm0{%k1}{z}
     vmovdqa64 %zmm0, %zmm7
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
+    vmovdqu (%rdx), %xmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, (%rdx)
     vpclmulqdq $0, (%r11), %zmm7, %zmm10
     vpxord %zmm10, %zmm4, %zmm4
     vpclmulqdq $17, (%r11), %zmm7, %zmm10
@@ -2280,25 +2319,26 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm8, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    vmovdqu %xmm8, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k128_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k128_w4_l_times_h
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes512_gcm_enc_k128_w4_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w4_sums
 .Laes_gen_vaes512_gcm_enc_k128_w4_no_last:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes512_gcm_enc_k128_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_vaes512_gcm_enc_k128_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -2333,6 +2373,10 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm12
@@ -2380,6 +2424,10 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm12
@@ -2419,6 +2467,10 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     vmovdqu8 %xmm0, %xmm0{%k1}{z}
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm12
@@ -2668,25 +2720,26 @@ aes_gen_vaes512_gcm_enc_k128_w1:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm5, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
+    vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k128_w1_no_last
     vmovdqu 48(%rdx), %xmm6
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm9
-    vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k128_w1_l_times_h
+    vpxor %xmm5, %xmm6, %xmm6
+.Laes_gen_vaes512_gcm_enc_k128_w1_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
     vpshufd $78, %xmm6, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
-    vpxor %xmm6, %xmm4, %xmm4
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w1_sums
 .Laes_gen_vaes512_gcm_enc_k128_w1_no_last:
+    vpxor %xmm3, %xmm3, %xmm3
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+.Laes_gen_vaes512_gcm_enc_k128_w1_sums:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k128_w1_reduce
     xor %rax, %rax
@@ -2713,6 +2766,10 @@ aes_gen_vaes512_gcm_enc_k128_w1:
     vmovdqu8 %xmm0, %xmm0{%k1}{z}
     vmovdqa %xmm0, %xmm6
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
+    vmovdqu (%rdx), %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
     vpclmulqdq $0, (%r11), %xmm6, %xmm9
     vpxor %xmm9, %xmm3, %xmm3
     vpclmulqdq $17, (%r11), %xmm6, %xmm9
@@ -3357,25 +3414,26 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm12, %xmm13
-    vpclmulqdq $0, (%r11), %xmm13, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm12
-    vpshufd $78, %xmm13, %xmm16
-    vpxord %xmm16, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm11
+    vmovdqu %xmm12, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k192_w32_no_last
     vmovdqu 48(%rdx), %xmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm16
-    vpxord %zmm16, %zmm12, %zmm12
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k192_w32_l_times_h
+    vpxor %xmm12, %xmm13, %xmm13
+.Laes_gen_vaes512_gcm_enc_k192_w32_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
+    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
     vpshufd $78, %xmm13, %xmm16
     vpxord %xmm16, %xmm13, %xmm13
-    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm13
-    vpxord %zmm13, %zmm11, %zmm11
+    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w32_sums
 .Laes_gen_vaes512_gcm_enc_k192_w32_no_last:
+    vpxor %xmm10, %xmm10, %xmm10
+    vpxor %xmm11, %xmm11, %xmm11
+    vpxor %xmm12, %xmm12, %xmm12
+.Laes_gen_vaes512_gcm_enc_k192_w32_sums:
     cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_enc_k192_w32_tail_past4
     vmovdqa64 %zmm8, %zmm0
@@ -3444,6 +3502,10 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     vmovdqu64 %zmm0, (%rcx)
     vmovdqa64 %zmm0, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
     vpclmulqdq $0, (%r11), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
     vpclmulqdq $17, (%r11), %zmm13, %zmm16
@@ -3534,6 +3596,10 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     vmovdqu64 %zmm0, (%rcx)
     vmovdqa64 %zmm0, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
     vpclmulqdq $0, (%r11), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
     vpclmulqdq $17, (%r11), %zmm13, %zmm16
@@ -3583,6 +3649,10 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     vmovdqu64 %zmm0, (%rcx)
     vmovdqa64 %zmm0, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
     vpclmulqdq $0, (%r11), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
     vpclmulqdq $17, (%r11), %zmm13, %zmm16
@@ -3624,6 +3694,10 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     vmovdqu8 %zmm0, %zmm0{%k1}{z}
     vmovdqa64 %zmm0, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
     vpclmulqdq $0, (%r11), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
     vpclmulqdq $17, (%r11), %zmm13, %zmm16
@@ -4063,25 +4137,26 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm8, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    vmovdqu %xmm8, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k192_w16_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
-    vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
-    vpxord %zmm12, %zmm8, %zmm8
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k192_w16_l_times_h
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes512_gcm_enc_k192_w16_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
-    vpxord %zmm9, %zmm7, %zmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w16_sums
 .Laes_gen_vaes512_gcm_enc_k192_w16_no_last:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes512_gcm_enc_k192_w16_sums:
     cmp $128, %r9
     jb .Laes_gen_vaes512_gcm_enc_k192_w16_tail_past2
     vmovdqa64 %zmm4, %zmm0
@@ -4120,6 +4195,10 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     vmovdqu64 %zmm0, (%rcx)
     vmovdqa64 %zmm0, %zmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vmovdqu (%rdx), %xmm11
+    vpxord %zmm11, %zmm9, %zmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
     vpclmulqdq $17, (%r11), %zmm9, %zmm12
@@ -4169,6 +4248,10 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     vmovdqu64 %zmm0, (%rcx)
     vmovdqa64 %zmm0, %zmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vmovdqu (%rdx), %xmm11
+    vpxord %zmm11, %zmm9, %zmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
     vpclmulqdq $17, (%r11), %zmm9, %zmm12
@@ -4210,6 +4293,10 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     vmovdqu8 %zmm0, %zmm0{%k1}{z}
     vmovdqa64 %zmm0, %zmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vmovdqu (%rdx), %xmm11
+    vpxord %zmm11, %zmm9, %zmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
     vpclmulqdq $17, (%r11), %zmm9, %zmm12
@@ -4537,25 +4624,26 @@ aes_gen_vaes512_gcm_enc_k192_w8:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm6, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
+    vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k192_w8_no_last
     vmovdqu 48(%rdx), %xmm7
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm10
-    vpxord %zmm10, %zmm4, %zmm4
-    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm10
-    vpxord %zmm10, %zmm6, %zmm6
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k192_w8_l_times_h
+    vpxor %xmm6, %xmm7, %xmm7
+.Laes_gen_vaes512_gcm_enc_k192_w8_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm6
     vpshufd $78, %xmm7, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
-    vpxord %zmm7, %zmm5, %zmm5
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm5
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w8_sums
 .Laes_gen_vaes512_gcm_enc_k192_w8_no_last:
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+    vpxor %xmm6, %xmm6, %xmm6
+.Laes_gen_vaes512_gcm_enc_k192_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_vaes512_gcm_enc_k192_w8_tail_past1
     vmovdqa64 %zmm2, %zmm0
@@ -4579,6 +4667,10 @@ aes_gen_vaes512_gcm_enc_k192_w8:
     vmovdqu64 %zmm0, (%rcx)
     vmovdqa64 %zmm0, %zmm7
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
+    vmovdqu (%rdx), %xmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, (%rdx)
     vpclmulqdq $0, (%r11), %zmm7, %zmm10
     vpxord %zmm10, %zmm4, %zmm4
     vpclmulqdq $17, (%r11), %zmm7, %zmm10
@@ -4620,6 +4712,10 @@ aes_gen_vaes512_gcm_enc_k192_w8:
     vmovdqu8 %zmm0, %zmm0{%k1}{z}
     vmovdqa64 %zmm0, %zmm7
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
+    vmovdqu (%rdx), %xmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, (%rdx)
     vpclmulqdq $0, (%r11), %zmm7, %zmm10
     vpxord %zmm10, %zmm4, %zmm4
     vpclmulqdq $17, (%r11), %zmm7, %zmm10
@@ -5052,25 +5148,26 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm8, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    vmovdqu %xmm8, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k192_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k192_w4_l_times_h
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes512_gcm_enc_k192_w4_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w4_sums
 .Laes_gen_vaes512_gcm_enc_k192_w4_no_last:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes512_gcm_enc_k192_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_vaes512_gcm_enc_k192_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -5109,6 +5206,10 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm12
@@ -5158,6 +5259,10 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm12
@@ -5199,6 +5304,10 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     vmovdqu8 %xmm0, %xmm0{%k1}{z}
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm12
@@ -5460,25 +5569,26 @@ aes_gen_vaes512_gcm_enc_k192_w1:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm5, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
+    vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k192_w1_no_last
     vmovdqu 48(%rdx), %xmm6
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm9
-    vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k192_w1_l_times_h
+    vpxor %xmm5, %xmm6, %xmm6
+.Laes_gen_vaes512_gcm_enc_k192_w1_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
     vpshufd $78, %xmm6, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
-    vpxor %xmm6, %xmm4, %xmm4
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w1_sums
 .Laes_gen_vaes512_gcm_enc_k192_w1_no_last:
+    vpxor %xmm3, %xmm3, %xmm3
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+.Laes_gen_vaes512_gcm_enc_k192_w1_sums:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k192_w1_reduce
     xor %rax, %rax
@@ -5507,6 +5617,10 @@ aes_gen_vaes512_gcm_enc_k192_w1:
     vmovdqu8 %xmm0, %xmm0{%k1}{z}
     vmovdqa %xmm0, %xmm6
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
+    vmovdqu (%rdx), %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
     vpclmulqdq $0, (%r11), %xmm6, %xmm9
     vpxor %xmm9, %xmm3, %xmm3
     vpclmulqdq $17, (%r11), %xmm6, %xmm9
@@ -6191,25 +6305,26 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm12, %xmm13
-    vpclmulqdq $0, (%r11), %xmm13, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm12
-    vpshufd $78, %xmm13, %xmm16
-    vpxord %xmm16, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm11
+    vmovdqu %xmm12, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k256_w32_no_last
     vmovdqu 48(%rdx), %xmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm16
-    vpxord %zmm16, %zmm12, %zmm12
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k256_w32_l_times_h
+    vpxor %xmm12, %xmm13, %xmm13
+.Laes_gen_vaes512_gcm_enc_k256_w32_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
+    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
     vpshufd $78, %xmm13, %xmm16
     vpxord %xmm16, %xmm13, %xmm13
-    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm13
-    vpxord %zmm13, %zmm11, %zmm11
+    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w32_sums
 .Laes_gen_vaes512_gcm_enc_k256_w32_no_last:
+    vpxor %xmm10, %xmm10, %xmm10
+    vpxor %xmm11, %xmm11, %xmm11
+    vpxor %xmm12, %xmm12, %xmm12
+.Laes_gen_vaes512_gcm_enc_k256_w32_sums:
     cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_enc_k256_w32_tail_past4
     vmovdqa64 %zmm8, %zmm0
@@ -6286,6 +6401,10 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     vmovdqu64 %zmm0, (%rcx)
     vmovdqa64 %zmm0, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
     vpclmulqdq $0, (%r11), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
     vpclmulqdq $17, (%r11), %zmm13, %zmm16
@@ -6380,6 +6499,10 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     vmovdqu64 %zmm0, (%rcx)
     vmovdqa64 %zmm0, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
     vpclmulqdq $0, (%r11), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
     vpclmulqdq $17, (%r11), %zmm13, %zmm16
@@ -6431,6 +6554,10 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     vmovdqu64 %zmm0, (%rcx)
     vmovdqa64 %zmm0, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
     vpclmulqdq $0, (%r11), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
     vpclmulqdq $17, (%r11), %zmm13, %zmm16
@@ -6474,6 +6601,10 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     vmovdqu8 %zmm0, %zmm0{%k1}{z}
     vmovdqa64 %zmm0, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
     vpclmulqdq $0, (%r11), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
     vpclmulqdq $17, (%r11), %zmm13, %zmm16
@@ -6937,25 +7068,26 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm8, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    vmovdqu %xmm8, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k256_w16_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
-    vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
-    vpxord %zmm12, %zmm8, %zmm8
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k256_w16_l_times_h
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes512_gcm_enc_k256_w16_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
-    vpxord %zmm9, %zmm7, %zmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w16_sums
 .Laes_gen_vaes512_gcm_enc_k256_w16_no_last:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes512_gcm_enc_k256_w16_sums:
     cmp $128, %r9
     jb .Laes_gen_vaes512_gcm_enc_k256_w16_tail_past2
     vmovdqa64 %zmm4, %zmm0
@@ -6998,6 +7130,10 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     vmovdqu64 %zmm0, (%rcx)
     vmovdqa64 %zmm0, %zmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vmovdqu (%rdx), %xmm11
+    vpxord %zmm11, %zmm9, %zmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
     vpclmulqdq $17, (%r11), %zmm9, %zmm12
@@ -7049,6 +7185,10 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     vmovdqu64 %zmm0, (%rcx)
     vmovdqa64 %zmm0, %zmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vmovdqu (%rdx), %xmm11
+    vpxord %zmm11, %zmm9, %zmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
     vpclmulqdq $17, (%r11), %zmm9, %zmm12
@@ -7092,6 +7232,10 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     vmovdqu8 %zmm0, %zmm0{%k1}{z}
     vmovdqa64 %zmm0, %zmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vmovdqu (%rdx), %xmm11
+    vpxord %zmm11, %zmm9, %zmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
     vpclmulqdq $17, (%r11), %zmm9, %zmm12
@@ -7435,25 +7579,26 @@ aes_gen_vaes512_gcm_enc_k256_w8:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm6, %xmm7
-    vpclmulqdq $0, (%r11), %xmm7, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm5
+    vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k256_w8_no_last
     vmovdqu 48(%rdx), %xmm7
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm7, %xmm7
-    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm10
-    vpxord %zmm10, %zmm4, %zmm4
-    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm10
-    vpxord %zmm10, %zmm6, %zmm6
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k256_w8_l_times_h
+    vpxor %xmm6, %xmm7, %xmm7
+.Laes_gen_vaes512_gcm_enc_k256_w8_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm4
+    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm6
     vpshufd $78, %xmm7, %xmm10
     vpxor %xmm10, %xmm7, %xmm7
-    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm7
-    vpxord %zmm7, %zmm5, %zmm5
+    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm5
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w8_sums
 .Laes_gen_vaes512_gcm_enc_k256_w8_no_last:
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+    vpxor %xmm6, %xmm6, %xmm6
+.Laes_gen_vaes512_gcm_enc_k256_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_vaes512_gcm_enc_k256_w8_tail_past1
     vmovdqa64 %zmm2, %zmm0
@@ -7479,6 +7624,10 @@ aes_gen_vaes512_gcm_enc_k256_w8:
     vmovdqu64 %zmm0, (%rcx)
     vmovdqa64 %zmm0, %zmm7
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
+    vmovdqu (%rdx), %xmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, (%rdx)
     vpclmulqdq $0, (%r11), %zmm7, %zmm10
     vpxord %zmm10, %zmm4, %zmm4
     vpclmulqdq $17, (%r11), %zmm7, %zmm10
@@ -7522,6 +7671,10 @@ aes_gen_vaes512_gcm_enc_k256_w8:
     vmovdqu8 %zmm0, %zmm0{%k1}{z}
     vmovdqa64 %zmm0, %zmm7
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
+    vmovdqu (%rdx), %xmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, (%rdx)
     vpclmulqdq $0, (%r11), %zmm7, %zmm10
     vpxord %zmm10, %zmm4, %zmm4
     vpclmulqdq $17, (%r11), %zmm7, %zmm10
@@ -7978,25 +8131,26 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm8, %xmm9
-    vpclmulqdq $0, (%r11), %xmm9, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm7
+    vmovdqu %xmm8, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k256_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k256_w4_l_times_h
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes512_gcm_enc_k256_w4_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w4_sums
 .Laes_gen_vaes512_gcm_enc_k256_w4_no_last:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes512_gcm_enc_k256_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_vaes512_gcm_enc_k256_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -8039,6 +8193,10 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm12
@@ -8090,6 +8248,10 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     vmovdqu %xmm0, (%rcx)
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm12
@@ -8133,6 +8295,10 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     vmovdqu8 %xmm0, %xmm0{%k1}{z}
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
     vpclmulqdq $0, (%r11), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
     vpclmulqdq $17, (%r11), %xmm9, %xmm12
@@ -8406,25 +8572,26 @@ aes_gen_vaes512_gcm_enc_k256_w1:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %r11
-    vmovdqa %xmm5, %xmm6
-    vpclmulqdq $0, (%r11), %xmm6, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm4
+    vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k256_w1_no_last
     vmovdqu 48(%rdx), %xmm6
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm9
-    vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k256_w1_l_times_h
+    vpxor %xmm5, %xmm6, %xmm6
+.Laes_gen_vaes512_gcm_enc_k256_w1_l_times_h:
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
     vpshufd $78, %xmm6, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm6
-    vpxor %xmm6, %xmm4, %xmm4
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w1_sums
 .Laes_gen_vaes512_gcm_enc_k256_w1_no_last:
+    vpxor %xmm3, %xmm3, %xmm3
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+.Laes_gen_vaes512_gcm_enc_k256_w1_sums:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k256_w1_reduce
     xor %rax, %rax
@@ -8455,6 +8622,10 @@ aes_gen_vaes512_gcm_enc_k256_w1:
     vmovdqu8 %xmm0, %xmm0{%k1}{z}
     vmovdqa %xmm0, %xmm6
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
+    vmovdqu (%rdx), %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
     vpclmulqdq $0, (%r11), %xmm6, %xmm9
     vpxor %xmm9, %xmm3, %xmm3
     vpclmulqdq $17, (%r11), %xmm6, %xmm9

@@ -246,6 +246,18 @@ int aes_gen_stream_init(aes_gen_stream *s, const aes_gen_key *k, const char *mod
                         const uint8_t iv[16]);
 /* The next len bytes; dst == src works. */
 int aes_gen_stream_update(aes_gen_stream *s, void *dst, const void *src, size_t len);
+/* A stream that goes on from a position (aes_gen_stream_position's, or
+ * OpenSSL's EVP state): iv as for aes_gen_stream_init_mode (CTR: the counter
+ * after the block in use), num (0..15) the bytes used of the block in use,
+ * which for CFB and OFB is iv and for CTR is ks, the keystream block (ks may
+ * be NULL when num is 0; other modes ignore it).  num above 15, or CTR with a
+ * num but no ks: AES_GEN_EARG; otherwise as aes_gen_stream_init_mode. */
+int aes_gen_stream_resume(aes_gen_stream *s, const aes_gen_key *k, aes_gen_stream_mode mode,
+                          const uint8_t iv[16], const uint8_t ks[16], unsigned num);
+/* Where a stream stands, as aes_gen_stream_resume takes it: iv, num and CTR's
+ * keystream block in use (ks may be NULL).  The stream goes on unchanged. */
+int aes_gen_stream_position(const aes_gen_stream *s, uint8_t iv[16], uint8_t ks[16],
+                            unsigned *num);
 /* The counter or feedback block a next stream would start from (the same as
  * the one-shot function's iv after the same bytes, when they end on a block
  * boundary); iv may be NULL.  Erases the stream. */
