@@ -563,6 +563,9 @@ def _gcm_self_check():
 # while s <= 56.
 
 XTS_POLY = 0x87
+# The kernels' product constant: 0x87 less its x^0 term, which the XOR of the
+# swapped carries already contributes (xts_times_alpha_clmul).
+XTS_FOLD = XTS_POLY ^ 1
 
 
 def xts_times_alpha(tweak, s=1):
@@ -575,20 +578,33 @@ def xts_times_alpha(tweak, s=1):
     return v.to_bytes(16, "little")
 
 
+def _clmul64(a, b):
+    """The carry-less product of two 64-bit values."""
+    prod = 0
+    for i in range(64):
+        if a >> i & 1:
+            prod ^= b << i
+    return prod
+
+
 def xts_times_alpha_clmul(tweak, s):
-    """The kernels' form, per qword: both shifted by s, the low qword's carry
-    into the high one, the high one's carry times 0x87 into the low one."""
-    assert 1 <= s <= 56
+    """The kernels' form, per 16-byte lane, with qword shifts, a qword swap
+    and one product (no byte shift: on Zen 5 those issue on the AES pipes).
+    s <= 56: c = each qword's top s bits; the qwords shifted left by s; c with
+    its qwords swapped XORed in (the low qword's carry lands in the high
+    qword, the high qword's in the low one as its x^0 term); and the high
+    qword's carry times XTS_FOLD, which stays below x^64.  s = 64: the tweak's
+    qwords swapped, plus its high qword times XTS_FOLD."""
+    assert 1 <= s <= 56 or s == 64
     lo, hi = int.from_bytes(tweak[:8], "little"), int.from_bytes(tweak[8:], "little")
     mask = (1 << 64) - 1
+    if s == 64:
+        return ((hi | lo << 64) ^ _clmul64(hi, XTS_FOLD)).to_bytes(16, "little")
     c_lo, c_hi = lo >> (64 - s), hi >> (64 - s)
-    prod = 0
-    for i in range(s):  # carry-less c_hi * 0x87
-        if c_hi >> i & 1:
-            prod ^= XTS_POLY << i
+    prod = _clmul64(c_hi, XTS_FOLD)
     assert prod <= mask
-    return ((lo << s & mask) ^ prod).to_bytes(8, "little") + \
-        ((hi << s & mask) | c_lo).to_bytes(8, "little")
+    shifted = (lo << s & mask) | (hi << s & mask) << 64
+    return (shifted ^ (c_hi | c_lo << 64) ^ prod).to_bytes(16, "little")
 
 
 def xts_double_mask():
@@ -634,12 +650,14 @@ def _xts_self_check():
     assert xts_times_alpha((1).to_bytes(16, "little"), 128) == XTS_POLY.to_bytes(16, "little")
     for _ in range(64):
         t = rng.getrandbits(128).to_bytes(16, "little")
-        for s in (1, 2, 3, 4, 8, 16, 32, 56):
+        for s in (1, 2, 3, 4, 8, 16, 32, 56, 64):
             assert xts_times_alpha_clmul(t, s) == xts_times_alpha(t, s), f"alpha^{s}"
         assert xts_double_masked(t) == xts_times_alpha(t), "the masked doubling"
     for t in (1 << 63, 1 << 127, 1 << 127 | 1 << 63, (1 << 128) - 1):  # the carries
         t = t.to_bytes(16, "little")
         assert xts_double_masked(t) == xts_times_alpha(t), "the masked doubling's carries"
+        for s in (1, 8, 56, 64):
+            assert xts_times_alpha_clmul(t, s) == xts_times_alpha(t, s), f"alpha^{s}'s carries"
     # IEEE 1619-2007 annex B, vector 1: zero keys, tweak 0, 32 zero bytes.
     tweak = ttable_encrypt_block(bytes(16), bytes(16))
     c, _ = xts_blocks(bytes(16), tweak, bytes(32))

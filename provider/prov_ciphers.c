@@ -19,6 +19,7 @@
 #include <openssl/evp.h>
 #include <openssl/params.h>
 #include <openssl/proverr.h>
+#include <openssl/rand.h>
 
 #include "prov.h"
 
@@ -26,6 +27,16 @@
 #define GCM_TAG_MAX 16
 #define GCM_TAG_MIN 4     /* aes-gen verifies tags of 4..16 bytes (SP 800-38D) */
 #define TAG_UNSET SIZE_MAX
+/* TLS 1.2's AES-GCM records (RFC 5288): a 13-byte AAD, a 4-byte fixed IV
+ * part and an 8-byte explicit one carried in front of each record, a 16-byte
+ * tag behind it. */
+#define TLS_AAD_LEN 13
+#define TLS_FIXED_IV_LEN 4
+#define TLS_EXPLICIT_IV_LEN 8
+#define TLS_TAG_LEN 16
+/* An IV whose invocation field counts: a fixed part and 8 counted bytes
+ * (checked where it is used too: the IV length may change after). */
+#define TLS_IV_MIN (TLS_FIXED_IV_LEN + TLS_EXPLICIT_IV_LEN)
 /* IEEE 1619-2018 and SP 800-38E: at most 2^20 blocks per XTS data unit. */
 #define XTS_MAX_UNIT (((size_t)1 << 20) * AES_GEN_BLOCK_SIZE)
 
@@ -61,6 +72,13 @@ struct agp_ctx {
     int enc, key_set, iv_set;
     int ctr_block_set; /* CTR: buf holds a block of this key and IV */
     enum iv_state iv_state;
+    /* GCM in TLS 1.2's record mode: the record's AAD (its length field
+     * made the plaintext's) while one is set, and whether the IV's explicit
+     * part counts on by itself (tlsivfixed set). */
+    unsigned char tls_aad[TLS_AAD_LEN];
+    int tls_aad_set, iv_gen;
+    size_t tls_aad_pad;   /* tlsaadpad: the tag's length once an AAD is set */
+    uint64_t tls_records; /* encrypted under this key: IVs wrap after 2^64 */
 };
 
 /* --- errors and parameters ------------------------------------------------------- */
@@ -115,7 +133,8 @@ static int set_iv(OSSL_PARAM *p, const unsigned char *iv, size_t len)
 /* The context parameters the ciphers know. */
 enum param {
     P_OTHER, P_KEYLEN, P_IVLEN, P_PADDING, P_NUM, P_USE_BITS, P_IV, P_UPDATED_IV, P_TAG,
-    P_TAGLEN, P_TLS_VERSION, P_TLS_MAC_SIZE, P_TLS_AAD, P_TLS_IV_FIXED, P_TLS_IV_INV
+    P_TAGLEN, P_TLS_VERSION, P_TLS_MAC_SIZE, P_TLS_AAD, P_TLS_IV_FIXED, P_TLS_IV_INV,
+    P_TLS_AAD_PAD, P_TLS_IV_GEN
 };
 
 /* Which one a name is.  The context's get and set functions go once over
@@ -143,6 +162,8 @@ static enum param param_of(const char *key)
         {OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, P_TLS_AAD},
         {OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED, P_TLS_IV_FIXED},
         {OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV, P_TLS_IV_INV},
+        {OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD, P_TLS_AAD_PAD},
+        {OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN, P_TLS_IV_GEN},
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (key[0] == names[i].name[0] && strcmp(key, names[i].name) == 0)
@@ -150,9 +171,10 @@ static enum param param_of(const char *key)
     return P_OTHER;
 }
 
-/* TLS's record-layer modes (libssl's TLS 1.2 and earlier set these) are not
- * implemented: refused, never ignored, so that libssl fails cleanly instead
- * of getting records whose MAC and padding nobody removed. */
+/* TLS's record-layer modes of the non-AEAD ciphers (libssl's TLS 1.2 and
+ * earlier set these for CBC) are not implemented: refused, never ignored, so
+ * that libssl fails cleanly instead of getting records whose MAC and padding
+ * nobody removed.  GCM's are (gcm_tls_record). */
 static int refuse_tls(const struct agp_ctx *c, const OSSL_PARAM *p)
 {
     AGP_RAISE(c->prov, AGP_R_TLS_UNSUPPORTED, "%s", p->key);
@@ -801,8 +823,11 @@ static int gcm_init(struct agp_ctx *c, const unsigned char *key, size_t keylen,
         c->ivlen = ivlen;
         c->iv_state = IV_BUFFERED;
     }
-    if (key != NULL && !gcm_set_key(c, key, keylen))
-        return 0;
+    if (key != NULL) {
+        if (!gcm_set_key(c, key, keylen))
+            return 0;
+        c->tls_records = 0;
+    }
     return gcm_set_ctx_params(c, params);
 }
 
@@ -884,15 +909,82 @@ static int gcm_process(struct agp_ctx *c, unsigned char *out, const unsigned cha
     return 1;
 }
 
+/* The IV's last 8 bytes (its invocation field), big-endian, plus one. */
+static void count_invocation(unsigned char *p)
+{
+    for (int i = 7; i >= 0 && ++p[i] == 0; i--)
+        ;
+}
+
+/* One TLS 1.2 record in place, as the default provider's: in = explicit IV
+ * || data || tag.  Encryption writes the IV's invocation field in front (and
+ * counts it on) and the tag behind, and gives the record's length;
+ * decryption takes the explicit IV from the record and verifies the tag in
+ * constant time (aes_gen_gcm_decrypt: on a mismatch the data is zeroed,
+ * nothing released) and gives the plaintext's length.  Either way the AAD
+ * is used up and the IV's message is over. */
+static int gcm_tls_record(struct agp_ctx *c, unsigned char *out, size_t *outl,
+                          const unsigned char *in, size_t len)
+{
+    unsigned char iv[GCM_IV_MAX], *data;
+    size_t plen;
+    int ok = 0, err;
+
+    *outl = 0;
+    if (!c->key_set || !c->iv_gen || c->ivlen < TLS_IV_MIN || out == NULL || out != in ||
+        len < TLS_EXPLICIT_IV_LEN + TLS_TAG_LEN)
+        goto end;
+    data = out + TLS_EXPLICIT_IV_LEN;
+    plen = len - TLS_EXPLICIT_IV_LEN - TLS_TAG_LEN;
+    gcm_drop_message(c);
+    if (c->enc) {
+        if (++c->tls_records == 0) { /* every invocation field used */
+            ERR_raise(ERR_LIB_PROV, PROV_R_TOO_MANY_RECORDS);
+            goto end;
+        }
+        memcpy(iv, c->iv, c->ivlen);
+        memcpy(out, c->iv + c->ivlen - TLS_EXPLICIT_IV_LEN, TLS_EXPLICIT_IV_LEN);
+        count_invocation(c->iv + c->ivlen - TLS_EXPLICIT_IV_LEN);
+        err = aes_gen_gcm_encrypt(&c->key.gcm, iv, c->ivlen, c->tls_aad, TLS_AAD_LEN, data, data,
+                                  plen, data + plen, TLS_TAG_LEN);
+    } else {
+        memcpy(c->iv + c->ivlen - TLS_EXPLICIT_IV_LEN, in, TLS_EXPLICIT_IV_LEN);
+        memcpy(iv, c->iv, c->ivlen);
+        err = aes_gen_gcm_decrypt(&c->key.gcm, iv, c->ivlen, c->tls_aad, TLS_AAD_LEN, data, data,
+                                  plen, data + plen, TLS_TAG_LEN);
+    }
+    if (err == AES_GEN_EAUTH)
+        AGP_RAISE(c->prov, AGP_R_TAG_MISMATCH, NULL);
+    else if (err != AES_GEN_OK)
+        AGP_RAISE(c->prov, AGP_R_AES_GEN, "%s", aes_gen_strerror(err));
+    else {
+        ok = 1;
+        *outl = c->enc ? len : plen;
+    }
+end:
+    OPENSSL_cleanse(iv, sizeof iv);
+    c->tls_aad_set = 0;
+    c->iv_state = IV_FINISHED;
+    return ok;
+}
+
 static int gcm_update(void *vctx, unsigned char *out, size_t *outl, size_t outsize,
                       const unsigned char *in, size_t inl)
 {
+    struct agp_ctx *c = vctx;
     if (inl == 0) { /* even after final, as the default provider */
         *outl = 0;
         return 1;
     }
     if (outsize < inl)
         return output_too_small();
+    if (c->tls_aad_set) {
+        if (!gcm_tls_record(c, out, outl, in, inl)) {
+            ERR_raise(ERR_LIB_PROV, PROV_R_CIPHER_OPERATION_FAILED);
+            return 0;
+        }
+        return 1;
+    }
     if (!gcm_process(vctx, out, in, inl)) {
         ERR_raise(ERR_LIB_PROV, PROV_R_CIPHER_OPERATION_FAILED);
         return 0;
@@ -910,15 +1002,39 @@ static int gcm_final(void *vctx, unsigned char *out, size_t *outl, size_t outsiz
     return 1;
 }
 
-/* EVP_Cipher: the same steps, in NULL being the end. */
+/* EVP_Cipher: the same steps, in NULL being the end; a TLS record gives its
+ * input's length, as the default provider's. */
 static int gcm_cipher(void *vctx, unsigned char *out, size_t *outl, size_t outsize,
                       const unsigned char *in, size_t inl)
 {
+    struct agp_ctx *c = vctx;
     if (outsize < inl)
         return output_too_small();
-    if (!gcm_process(vctx, out, in, inl))
+    if (c->tls_aad_set && in != NULL) {
+        if (!gcm_tls_record(c, out, outl, in, inl))
+            return 0;
+    } else if (!gcm_process(vctx, out, in, inl))
         return 0;
     *outl = inl;
+    return 1;
+}
+
+/* tlsivgen: the message starts under the IV as it is, whose last olen
+ * bytes (all of it for 0 or more than its length) go to out, and the IV's
+ * invocation field counts on for the next. */
+static int gcm_iv_gen(struct agp_ctx *c, unsigned char *out, size_t olen)
+{
+    if (!c->iv_gen || !c->key_set || c->ivlen < TLS_IV_MIN)
+        return 0;
+    gcm_drop_message(c);
+    if (aes_gen_gcm_init(&c->g, &c->key.gcm, c->enc ? AES_GEN_GCM_ENCRYPT : AES_GEN_GCM_DECRYPT,
+                         c->iv, c->ivlen) != AES_GEN_OK)
+        return 0;
+    c->iv_state = IV_STARTED;
+    if (olen == 0 || olen > c->ivlen)
+        olen = c->ivlen;
+    memcpy(out, c->iv + c->ivlen - olen, olen);
+    count_invocation(c->iv + c->ivlen - TLS_EXPLICIT_IV_LEN);
     return 1;
 }
 
@@ -955,6 +1071,16 @@ static int gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
                 return 0;
             }
             ok = OSSL_PARAM_set_octet_string(p, c->buf, p->data_size);
+            break;
+        case P_TLS_AAD_PAD:
+            ok = OSSL_PARAM_set_size_t(p, c->tls_aad_pad);
+            break;
+        case P_TLS_IV_GEN:
+            if (p->data == NULL || p->data_type != OSSL_PARAM_OCTET_STRING ||
+                !gcm_iv_gen(c, p->data, p->data_size)) {
+                ERR_raise(ERR_LIB_PROV, PROV_R_FAILED_TO_SET_PARAMETER);
+                return 0;
+            }
             break;
         default:
             break;
@@ -1010,6 +1136,64 @@ static int gcm_set_ivlen(struct agp_ctx *c, const OSSL_PARAM *p)
     return 1;
 }
 
+/* tlsaad: the next update is one TLS record under this AAD, whose length
+ * field (the record's) becomes the plaintext's: less the explicit IV, and
+ * for decryption the tag. */
+static int gcm_set_tls_aad(struct agp_ctx *c, const OSSL_PARAM *p)
+{
+    if (p->data_type != OSSL_PARAM_OCTET_STRING)
+        return get_failed();
+    const unsigned char *aad = p->data;
+    size_t len = aad != NULL && p->data_size == TLS_AAD_LEN ? (size_t)aad[11] << 8 | aad[12] : 0;
+    const size_t less = TLS_EXPLICIT_IV_LEN + (c->enc ? 0 : TLS_TAG_LEN);
+    if (len < less) { /* also a wrong length of the AAD */
+        ERR_raise(ERR_LIB_PROV, PROV_R_INVALID_AAD);
+        return 0;
+    }
+    len -= less;
+    memcpy(c->tls_aad, aad, TLS_AAD_LEN);
+    c->tls_aad[11] = (unsigned char)(len >> 8);
+    c->tls_aad[12] = (unsigned char)len;
+    c->tls_aad_set = 1;
+    c->tls_aad_pad = TLS_TAG_LEN;
+    return 1;
+}
+
+/* tlsivfixed: the IV's fixed part (len (size_t)-1: the whole IV); the rest,
+ * the invocation field, random for encryption and counted on by each record
+ * or tlsivgen.  At least 4 fixed bytes and 8 counted. */
+static int gcm_set_iv_fixed(struct agp_ctx *c, const OSSL_PARAM *p)
+{
+    size_t len = p->data_size;
+    if (p->data == NULL || p->data_type != OSSL_PARAM_OCTET_STRING)
+        return 0;
+    if (c->ivlen < TLS_IV_MIN)
+        return 0;
+    if (len == SIZE_MAX)
+        len = c->ivlen;
+    else if (len < TLS_FIXED_IV_LEN || c->ivlen < len + TLS_EXPLICIT_IV_LEN)
+        return 0;
+    gcm_drop_message(c);
+    memcpy(c->iv, p->data, len);
+    if (c->enc && len < c->ivlen && RAND_bytes(c->iv + len, (int)(c->ivlen - len)) <= 0)
+        return 0;
+    c->iv_gen = 1;
+    c->iv_state = IV_BUFFERED;
+    return 1;
+}
+
+/* tlsivinv: decryption's invocation field, the IV's last bytes. */
+static int gcm_set_iv_inv(struct agp_ctx *c, const OSSL_PARAM *p)
+{
+    if (!c->iv_gen || !c->key_set || c->enc || p->data == NULL ||
+        p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size > c->ivlen)
+        return 0;
+    gcm_drop_message(c);
+    memcpy(c->iv + c->ivlen - p->data_size, p->data, p->data_size);
+    c->iv_state = IV_BUFFERED;
+    return 1;
+}
+
 static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
     struct agp_ctx *c = vctx;
@@ -1025,9 +1209,21 @@ static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
                 return 0;
             break;
         case P_TLS_AAD:
+            if (!gcm_set_tls_aad(c, p))
+                return 0;
+            break;
         case P_TLS_IV_FIXED:
+            if (!gcm_set_iv_fixed(c, p)) {
+                ERR_raise(ERR_LIB_PROV, PROV_R_FAILED_TO_SET_PARAMETER);
+                return 0;
+            }
+            break;
         case P_TLS_IV_INV:
-            return refuse_tls(c, p);
+            if (!gcm_set_iv_inv(c, p)) {
+                ERR_raise(ERR_LIB_PROV, PROV_R_FAILED_TO_SET_PARAMETER);
+                return 0;
+            }
+            break;
         default:
             break;
         }
@@ -1042,11 +1238,16 @@ static const OSSL_PARAM gcm_gettable_ctx[] = {
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD, NULL),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN, NULL, 0),
     OSSL_PARAM_END};
 
 static const OSSL_PARAM gcm_settable_ctx[] = {
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, NULL),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, NULL, 0),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED, NULL, 0),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV, NULL, 0),
     OSSL_PARAM_END};
 
 static const OSSL_PARAM *gcm_gettable_ctx_params(void *cctx, void *provctx)

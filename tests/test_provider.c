@@ -454,7 +454,8 @@ START_TEST(offered_where_the_key_size_runs)
 }
 END_TEST
 
-/* Parameter lists: ours are the default provider's but for its TLS ones. */
+/* Parameter lists: ours are the default provider's but for its TLS ones
+ * (GCM's are in both, maybe in another order: left out on both sides). */
 static int is_tls_param(const char *key)
 {
     static const char *const tls[] = {"tls-mac", "tls-version", "tls-mac-size", "tlsaad",
@@ -469,7 +470,8 @@ static void same_param_list(const OSSL_PARAM *a, const OSSL_PARAM *d, const char
 {
     struct trace t[2] = {{0}};
     for (; a && a->key; a++)
-        tr(&t[AESGEN], "%s:%u ", a->key, a->data_type);
+        if (!is_tls_param(a->key))
+            tr(&t[AESGEN], "%s:%u ", a->key, a->data_type);
     for (; d && d->key; d++)
         if (!is_tls_param(d->key))
             tr(&t[DEFAULT], "%s:%u ", d->key, d->data_type);
@@ -1273,12 +1275,13 @@ static int set_one(size_t i, const uint8_t *key, const uint8_t *iv, OSSL_PARAM p
     return r;
 }
 
-/* The TLS record-layer parameters, each refused with aes-gen's reason (no
- * TLS, tls-version or tls-mac-size 0, is taken). */
+/* The TLS record-layer parameters of the modes without them (all but GCM),
+ * each refused with aes-gen's reason (no TLS, tls-version or tls-mac-size 0,
+ * is taken). */
 START_TEST(tls_parameters_refused)
 {
     const size_t i = (size_t)_i;
-    if (!offered(i) || is_xts(i))
+    if (!offered(i) || is_xts(i) || is_gcm(i))
         return;
     uint64_t s = rng_for("tls_parameters_refused", _i);
     uint8_t key[64], iv[16], data[16];
@@ -1287,22 +1290,161 @@ START_TEST(tls_parameters_refused)
     random_key(&s, i, key);
     rng_fill(&s, iv, sizeof iv);
     rng_fill(&s, data, sizeof data);
-    if (is_gcm(i)) {
-        const char *names[] = {OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED,
-                               OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV};
-        const size_t lens[] = {13, 4, 8};
-        for (size_t k = 0; k < 3; k++) {
-            REQUIRE_EQ(set_one(i, key, iv, OSSL_PARAM_construct_octet_string(names[k], data, lens[k])), 0);
-            require_aesgen_reason(TLS_UNSUPPORTED);
-        }
-        return;
-    }
     REQUIRE_EQ(set_one(i, key, iv, OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_TLS_VERSION, &version)), 0);
     require_aesgen_reason(TLS_UNSUPPORTED);
     REQUIRE_EQ(set_one(i, key, iv, OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, &macsize)), 0);
     require_aesgen_reason(TLS_UNSUPPORTED);
     REQUIRE_EQ(set_one(i, key, iv, OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_TLS_VERSION, &no_version)), 1);
     REQUIRE_EQ(set_one(i, key, iv, OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, &no_macsize)), 1);
+}
+END_TEST
+
+/* --- GCM's TLS 1.2 record mode ----------------------------------------------------- */
+
+enum { TLS_EXPLICIT = 8, TLS_TAG = 16, TLS_OVERHEAD = TLS_EXPLICIT + TLS_TAG };
+
+/* A GCM context of provider prov in TLS record mode: the whole IV given as
+ * its fixed part (so that both providers count the same invocation fields)
+ * or, for decryption, 4 fixed bytes. */
+static EVP_CIPHER_CTX *tls_ctx(size_t i, int prov, const uint8_t *key, const uint8_t *iv, int enc)
+{
+    EVP_CIPHER_CTX *ctx = ctx_new();
+    REQUIRE_EQ(EVP_CipherInit_ex2(ctx, ciphers[i][prov], key, NULL, enc, NULL), 1);
+    REQUIRE_EQ(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_IV_FIXED, enc ? -1 : 4, (void *)iv), 1);
+    return ctx;
+}
+
+/* One record through ctx in place (buf: explicit IV, data, tag; len the
+ * whole record's), its AAD's length field as libssl writes it: what
+ * EVP_CipherUpdate says, its output length in *outl. */
+static int tls_record(EVP_CIPHER_CTX *ctx, int enc, uint64_t seq, uint8_t *buf, size_t len, int *outl)
+{
+    uint8_t aad[13];
+    const size_t field = enc ? len - TLS_TAG : len;
+    for (int b = 0; b < 8; b++)
+        aad[b] = (uint8_t)(seq >> (56 - 8 * b));
+    aad[8] = 23, aad[9] = 3, aad[10] = 3;
+    aad[11] = (uint8_t)(field >> 8), aad[12] = (uint8_t)field;
+    REQUIRE_EQ(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_TLS1_AAD, 13, aad), TLS_TAG);
+    *outl = -1;
+    return EVP_CipherUpdate(ctx, buf, outl, buf, (int)len);
+}
+
+/* Records of random lengths (0..300 bytes of data, and 16 KiB) sealed by
+ * both providers give the same bytes, and each opens the other's; a record
+ * with a flipped bit opens with neither, and ours leaves its data zeroed. */
+START_TEST(gcm_tls_records)
+{
+    const size_t i = (size_t)_i;
+    if (!offered(i) || !is_gcm(i))
+        return;
+    uint64_t s = rng_for("gcm_tls_records", _i);
+    enum { MAX = 16384 + TLS_OVERHEAD };
+    static uint8_t plain[MAX], sealed[2][MAX], opened[MAX];
+    uint8_t key[32], iv[12];
+    random_key(&s, i, key);
+    rng_fill(&s, iv, sizeof iv);
+    EVP_CIPHER_CTX *enc[2], *dec[2];
+    for (int p = 0; p < 2; p++) {
+        enc[p] = tls_ctx(i, p, key, iv, 1);
+        dec[p] = tls_ctx(i, p, key, iv, 0);
+    }
+    for (uint64_t seq = 0; seq < 40; seq++) {
+        const size_t plen = seq == 39 ? 16384 : rnd(&s, 301), len = plen + TLS_OVERHEAD;
+        rng_fill(&s, plain, plen);
+        int outl;
+        for (int p = 0; p < 2; p++) {
+            memset(sealed[p], 0xa5, len);
+            memcpy(sealed[p] + TLS_EXPLICIT, plain, plen);
+            REQUIRE_EQ(tls_record(enc[p], 1, seq, sealed[p], len, &outl), 1);
+            REQUIRE_EQ(outl, len);
+        }
+        REQUIRE(memcmp(sealed[AESGEN], sealed[DEFAULT], len) == 0);
+        uint64_t field = 0, want = 0; /* the invocation field, counted from the IV's */
+        for (int b = 0; b < 8; b++) {
+            field = field << 8 | sealed[AESGEN][b];
+            want = want << 8 | iv[4 + b];
+        }
+        REQUIRE(field == want + seq);
+        for (int p = 0; p < 2; p++) { /* each opens the other's */
+            memcpy(opened, sealed[!p], len);
+            REQUIRE_EQ(tls_record(dec[p], 0, seq, opened, len, &outl), 1);
+            REQUIRE_EQ(outl, plen);
+            REQUIRE(memcmp(opened + TLS_EXPLICIT, plain, plen) == 0);
+        }
+        const size_t flip = rnd(&s, len);
+        for (int p = 0; p < 2; p++) {
+            memcpy(opened, sealed[AESGEN], len);
+            opened[flip] ^= (uint8_t)(1 << rnd(&s, 8));
+            ERR_clear_error();
+            REQUIRE_EQ(tls_record(dec[p], 0, seq, opened, len, &outl), 0);
+            if (p == AESGEN)
+                for (size_t b = 0; b < plen; b++)
+                    REQUIRE_EQ(opened[TLS_EXPLICIT + b], 0);
+        }
+    }
+    for (int p = 0; p < 2; p++) {
+        EVP_CIPHER_CTX_free(enc[p]);
+        EVP_CIPHER_CTX_free(dec[p]);
+    }
+}
+END_TEST
+
+/* What both providers refuse in record mode, alike: an AAD of another
+ * length or whose length field has no room for the explicit IV (and the
+ * tag, decrypting), a record too short for them, one not in place, an
+ * invocation field set for encryption or before a fixed part; and what
+ * they give alike: tlsaadpad, tlsivgen's fields and the message after it. */
+START_TEST(gcm_tls_rules)
+{
+    const size_t i = (size_t)_i;
+    if (!offered(i) || !is_gcm(i))
+        return;
+    uint64_t s = rng_for("gcm_tls_rules", _i);
+    uint8_t key[32], iv[12], buf[64], out[2][64], gen[2][8], tag[2][16];
+    random_key(&s, i, key);
+    rng_fill(&s, iv, sizeof iv);
+    for (int p = 0; p < 2; p++) {
+        EVP_CIPHER_CTX *ctx = tls_ctx(i, p, key, iv, 1);
+        uint8_t aad[13] = {0};
+        size_t pad = 99;
+        OSSL_PARAM get[] = {OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD, &pad),
+                            OSSL_PARAM_END};
+        ERR_clear_error();
+        REQUIRE(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_TLS1_AAD, 12, aad) <= 0);
+        aad[12] = TLS_EXPLICIT - 1;
+        REQUIRE(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_TLS1_AAD, 13, aad) <= 0);
+        aad[12] = TLS_EXPLICIT;
+        REQUIRE_EQ(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_TLS1_AAD, 13, aad), TLS_TAG);
+        REQUIRE_EQ(EVP_CIPHER_CTX_get_params(ctx, get), 1);
+        REQUIRE_EQ(pad, TLS_TAG);
+        int outl;
+        memset(buf, 0, sizeof buf);
+        REQUIRE_EQ(EVP_CipherUpdate(ctx, buf, &outl, buf, TLS_OVERHEAD - 1), 0); /* too short */
+        REQUIRE_EQ(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_TLS1_AAD, 13, aad), TLS_TAG);
+        REQUIRE_EQ(EVP_CipherUpdate(ctx, out[p], &outl, buf, TLS_OVERHEAD), 0); /* not in place */
+        REQUIRE(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_IV_INV, 8, buf) <= 0); /* encrypting */
+        /* tlsivgen: the invocation field out, then a plain message under that IV */
+        REQUIRE_EQ(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_IV_GEN, 8, gen[p]), 1);
+        REQUIRE_EQ(EVP_CipherUpdate(ctx, NULL, &outl, aad, 13), 1);
+        REQUIRE_EQ(EVP_CipherUpdate(ctx, out[p], &outl, key, 16), 1);
+        REQUIRE_EQ(EVP_CipherFinal_ex(ctx, out[p] + 16, &outl), 1);
+        REQUIRE_EQ(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, 16, tag[p]), 1);
+        EVP_CIPHER_CTX_free(ctx);
+        ctx = tls_ctx(i, p, key, iv, 0);
+        aad[11] = 0, aad[12] = TLS_OVERHEAD - 1;
+        REQUIRE(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_TLS1_AAD, 13, aad) <= 0); /* no room */
+        EVP_CIPHER_CTX_free(ctx);
+        ctx = ctx_new(); /* no fixed part */
+        REQUIRE_EQ(EVP_CipherInit_ex2(ctx, ciphers[i][p], key, NULL, 0, NULL), 1);
+        REQUIRE(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_IV_INV, 8, buf) <= 0);
+        EVP_CIPHER_CTX_free(ctx);
+        ERR_clear_error();
+    }
+    REQUIRE(memcmp(gen[AESGEN], gen[DEFAULT], 8) == 0);
+    REQUIRE(memcmp(gen[AESGEN], iv + 4, 8) == 0);
+    REQUIRE(memcmp(out[AESGEN], out[DEFAULT], 16) == 0);
+    REQUIRE(memcmp(tag[AESGEN], tag[DEFAULT], 16) == 0);
 }
 END_TEST
 
@@ -1454,6 +1596,8 @@ int main(int argc, char **argv)
     tcase_add_loop_test(tc, error_paths_and_contexts, 0, (int)(NCIPHERS * NSCENARIOS));
     tcase_add_loop_test(tc, deliberate_differences, 0, (int)NCIPHERS);
     tcase_add_loop_test(tc, tls_parameters_refused, 0, (int)NCIPHERS);
+    tcase_add_loop_test(tc, gcm_tls_records, 0, (int)NCIPHERS);
+    tcase_add_loop_test(tc, gcm_tls_rules, 0, (int)NCIPHERS);
     tcase_add_loop_test(tc, direction_without_key, 0, (int)NCIPHERS);
     tcase_add_loop_test(tc, gcm_message_rules, 0, (int)NCIPHERS);
     suite_add_tcase(suite, tc);

@@ -20,11 +20,13 @@ before it times alpha, in five simple operations (pshufd, psrad, pand,
 paddq, pxor) and no carry-less product, which on Zen 1 costs about two
 cycles of the pipes the AES rounds issue on.
 
-A multiplication by alpha^s is per 16-byte lane: by s bits (s <= 56), the
-two qwords shifted left by s, the s bits out of the low qword into the high
-one, and the s bits out of the high one, carry-less times 0x87, into the low
-one; by s = 8 b bits (s <= 64), the lane shifted up by b bytes and its top s
-bits, carry-less times 0x87, into it: one product either way.
+A multiplication by alpha^s is per 16-byte lane, in qword shifts, a qword
+swap (pshufd), one carry-less product and an XOR (aes_math's
+xts_times_alpha_clmul): no byte shift, which on Zen 5 issues on the pipes the
+AES rounds use (in a loop that keeps both AES pipes busy, each pslldq or
+psrldq delayed the rounds about 0.4 cycles; qword shifts, pshufd and the
+XORs, nothing).  By s <= 56 bits at a step, or by 64 (a swap and the
+product).
 
 The tweak is XORed in twice: into the whitening before the first round, and
 into the last round key, since aesenclast(x, rkN ^ T) = aesenclast(x, rkN) ^ T.
@@ -43,8 +45,8 @@ from .asm import Const, mem, rip
 from .plan import block_registers
 from .skeletons import TMP_ROLE, Capture, stitch
 
-MAX_SHIFT = 56  # a product of the carried bits and 0x87 stays within the low qword
-MAX_BYTE_SHIFT = 64  # the top bits of a byte shift are one qword for the product
+MAX_SHIFT = 56  # a product of the carried bits and the fold stays within the low qword
+SWAP_SHIFT = 64  # a qword swap and a product of the high qword
 
 ROLES = (("t", "a block register's tweaks"),
          ("c", "tweak arithmetic: the bits carried out"),
@@ -70,10 +72,11 @@ def roles_for(vec, width, rounds):
     return (TW_ROLE,) + ROLES
 
 
-def _poly(k):
-    """0x87 (x^7 + x^2 + x + 1) in the low qword of every lane."""
-    c = Const(f".L{k.v.backend_symbol}_xts_poly", "x^128 = x^7 + x^2 + x + 1 (0x87), "
-              "in each lane's low qword", (".quad 0x87, 0",) * k.vec.lanes)
+def _fold(k):
+    """aes_math.XTS_FOLD (x^7 + x^2 + x) in the low qword of every lane."""
+    c = Const(f".L{k.v.backend_symbol}_xts_fold", "x^128 = x^7 + x^2 + x + 1 less the x^0 "
+              "the swapped carries bring (0x86), in each lane's low qword",
+              (f".quad {aes_math.XTS_FOLD:#x}, 0",) * k.vec.lanes)
     return rip(k.p.const(c).name)
 
 
@@ -100,32 +103,39 @@ def double(k, w, src, dst):
 
 def times_alpha(k, w, src, s, dst):
     """dst = src * alpha^s in each 16-byte lane of strategy w; any s (steps of
-    at most MAX_SHIFT, or one byte shift); dst may be src."""
+    SWAP_SHIFT or at most MAX_SHIFT); dst may be src."""
     p, n = k.p, k.plan.named
     c, r = n["c"].as_kind(w.kind), n["r"].as_kind(w.kind)
-    poly = _poly(k)
-    if s % 8 == 0 and s <= MAX_BYTE_SHIFT:
-        w.shift_bytes(p, "srl", 16 - s // 8, src, c)  # c = the top s bits, in the low qword
-        w.shift_bytes(p, "sll", s // 8, src, dst)
-        w.clmul(p, 0x00, poly, c, r)
-        w.xor(p, r, dst)
-        return
+    fold = _fold(k)
     while s:
+        if s >= SWAP_SHIFT:
+            w.clmul(p, 0x01, fold, src, r)             # the high qword, times the fold
+            w.swap_halves(p, src, c)
+            w.xor3(p, r, c, dst)
+            src, s = dst, s - SWAP_SHIFT
+            continue
         step = min(s, MAX_SHIFT)
         w.shift_qwords(p, "srl", 64 - step, src, c)   # c = the bits out of each qword
-        w.clmul(p, 0x01, poly, c, r)                  # the high qword's, times 0x87
-        w.shift_bytes(p, "sll", 8, c, c)              # the low qword's, into the high one
+        w.clmul(p, 0x01, fold, c, r)                  # the high qword's, times the fold
+        w.swap_halves(p, c, c)                        # the low qword's into the high one
         w.shift_qwords(p, "sll", step, src, dst)
         w.xor_into(p, r, c, dst)
         src, s = dst, s - step
 
 
 def _first_tweaks(k, tw):
-    """tw = T, T * alpha, ... in its lanes, T from iv."""
+    """tw = T, T * alpha, ... in its lanes, T from iv.  Each lane's from a
+    copy of T that no insertion writes (tmp, free before the groups), so the
+    lanes' products run side by side and only the insertions are in line:
+    the first group's rounds wait on them."""
     vec, x, t = k.vec, k.vec.narrow(), k.plan.named["t"]
     x.load(k.p, mem(k.arg("iv")), tw.as_kind("xmm"))
+    if vec.lanes == 1:
+        return
+    first = k.tmp.as_kind("xmm")
+    x.load(k.p, mem(k.arg("iv")), first)
     for lane in range(1, vec.lanes):
-        times_alpha(k, x, tw.as_kind("xmm"), lane, t.as_kind("xmm"))
+        times_alpha(k, x, first, lane, t.as_kind("xmm"))
         vec.insert_lane(k.p, t.as_kind("xmm"), lane, tw)
 
 

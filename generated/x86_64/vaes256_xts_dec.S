@@ -8,10 +8,10 @@
 # times alpha: x^128 folded back as 0x87 (dword 0), the low qword's carry (dword 2)
 .Lvaes256_xts_double:
     .quad 0x87, 0x1
-# x^128 = x^7 + x^2 + x + 1 (0x87), in each lane's low qword
-.Lvaes256_xts_poly:
-    .quad 0x87, 0
-    .quad 0x87, 0
+# x^128 = x^7 + x^2 + x + 1 less the x^0 the swapped carries bring (0x86), in each lane's low qword
+.Lvaes256_xts_fold:
+    .quad 0x86, 0
+    .quad 0x86, 0
 
     .text
 
@@ -49,28 +49,29 @@ aes_gen_vaes256_xts_dec_k128_w8:
     vbroadcasti128 144(%rdi), %ymm14
     vbroadcasti128 160(%rdi), %ymm13
     vmovdqu (%rsi), %xmm8
-    vpsrlq $63, %xmm8, %xmm5
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm5, %xmm6
-    vpslldq $8, %xmm5, %xmm5
-    vpsllq $1, %xmm8, %xmm4
+    vmovdqu (%rsi), %xmm7
+    vpsrlq $63, %xmm7, %xmm5
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %xmm5, %xmm6
+    vpshufd $78, %xmm5, %xmm5
+    vpsllq $1, %xmm7, %xmm4
     vpxor %xmm6, %xmm4, %xmm4
     vpxor %xmm5, %xmm4, %xmm4
     vinserti128 $1, %xmm4, %ymm8, %ymm8
     vpsrlq $62, %ymm8, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
-    vpslldq $8, %ymm5, %ymm5
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
+    vpshufd $78, %ymm5, %ymm5
     vpsllq $2, %ymm8, %ymm9
     vpxor %ymm6, %ymm9, %ymm9
     vpxor %ymm5, %ymm9, %ymm9
     vpsrlq $60, %ymm8, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
-    vpslldq $8, %ymm5, %ymm5
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
+    vpshufd $78, %ymm5, %ymm5
     vpsllq $4, %ymm8, %ymm10
     vpxor %ymm6, %ymm10, %ymm10
     vpxor %ymm5, %ymm10, %ymm10
     vpsrlq $58, %ymm8, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
-    vpslldq $8, %ymm5, %ymm5
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
+    vpshufd $78, %ymm5, %ymm5
     vpsllq $6, %ymm8, %ymm11
     vpxor %ymm6, %ymm11, %ymm11
     vpxor %ymm5, %ymm11, %ymm11
@@ -100,63 +101,71 @@ aes_gen_vaes256_xts_dec_k128_w8:
     vmovdqu %ymm6, 96(%rdx)
     vbroadcasti128 16(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
+    vpsrlq $56, %ymm8, %ymm5
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
-    vpsrldq $15, %ymm8, %ymm5
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
     vbroadcasti128 32(%rdi), %ymm7
-    vpslldq $1, %ymm8, %ymm8
+    vpshufd $78, %ymm5, %ymm5
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
+    vpsllq $8, %ymm8, %ymm8
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
-    vpclmulqdq $0, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
+    vpxor %ymm6, %ymm8, %ymm8
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
     vbroadcasti128 48(%rdi), %ymm7
-    vpxor %ymm6, %ymm8, %ymm8
+    vpxor %ymm5, %ymm8, %ymm8
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
+    vpsrlq $56, %ymm9, %ymm5
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
-    vpsrldq $15, %ymm9, %ymm5
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
     vbroadcasti128 64(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
-    vpslldq $1, %ymm9, %ymm9
+    vpshufd $78, %ymm5, %ymm5
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
+    vpsllq $8, %ymm9, %ymm9
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
-    vpclmulqdq $0, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
+    vpxor %ymm6, %ymm9, %ymm9
     vbroadcasti128 80(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
-    vpxor %ymm6, %ymm9, %ymm9
+    vpxor %ymm5, %ymm9, %ymm9
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
+    vpsrlq $56, %ymm10, %ymm5
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
-    vpsrldq $15, %ymm10, %ymm5
     vbroadcasti128 96(%rdi), %ymm7
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
-    vpslldq $1, %ymm10, %ymm10
+    vpshufd $78, %ymm5, %ymm5
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
+    vpsllq $8, %ymm10, %ymm10
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
-    vpclmulqdq $0, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
     vbroadcasti128 112(%rdi), %ymm7
+    vpxor %ymm6, %ymm10, %ymm10
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
-    vpxor %ymm6, %ymm10, %ymm10
+    vpxor %ymm5, %ymm10, %ymm10
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
-    vpsrldq $15, %ymm11, %ymm5
+    vpsrlq $56, %ymm11, %ymm5
     .byte 0xc4,0xc2,0x7d,0xde,0xc7         # vaesdec %ymm15, %ymm0, %ymm0
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
     .byte 0xc4,0xc2,0x75,0xde,0xcf         # vaesdec %ymm15, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x6d,0xde,0xd7         # vaesdec %ymm15, %ymm2, %ymm2
-    vpslldq $1, %ymm11, %ymm11
+    vpshufd $78, %ymm5, %ymm5
     .byte 0xc4,0xc2,0x65,0xde,0xdf         # vaesdec %ymm15, %ymm3, %ymm3
     .byte 0xc4,0xc2,0x7d,0xde,0xc6         # vaesdec %ymm14, %ymm0, %ymm0
+    vpsllq $8, %ymm11, %ymm11
     .byte 0xc4,0xc2,0x75,0xde,0xce         # vaesdec %ymm14, %ymm1, %ymm1
-    vpclmulqdq $0, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
     .byte 0xc4,0xc2,0x6d,0xde,0xd6         # vaesdec %ymm14, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xde,0xde         # vaesdec %ymm14, %ymm3, %ymm3
     vpxor %ymm6, %ymm11, %ymm11
+    .byte 0xc4,0xc2,0x65,0xde,0xde         # vaesdec %ymm14, %ymm3, %ymm3
+    vpxor %ymm5, %ymm11, %ymm11
     .byte 0xc4,0xe2,0x7d,0xdf,0x02         # vaesdeclast 0(%rdx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     .byte 0xc4,0xe2,0x75,0xdf,0x4a,0x20    # vaesdeclast 32(%rdx), %ymm1, %ymm1
@@ -231,16 +240,17 @@ aes_gen_vaes256_xts_dec_k128_w4:
     vbroadcasti128 144(%rdi), %ymm10
     vbroadcasti128 160(%rdi), %ymm9
     vmovdqu (%rsi), %xmm6
-    vpsrlq $63, %xmm6, %xmm3
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm3, %xmm4
-    vpslldq $8, %xmm3, %xmm3
-    vpsllq $1, %xmm6, %xmm2
+    vmovdqu (%rsi), %xmm5
+    vpsrlq $63, %xmm5, %xmm3
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %xmm3, %xmm4
+    vpshufd $78, %xmm3, %xmm3
+    vpsllq $1, %xmm5, %xmm2
     vpxor %xmm4, %xmm2, %xmm2
     vpxor %xmm3, %xmm2, %xmm2
     vinserti128 $1, %xmm2, %ymm6, %ymm6
     vpsrlq $62, %ymm6, %ymm3
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm3, %ymm4
-    vpslldq $8, %ymm3, %ymm3
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
+    vpshufd $78, %ymm3, %ymm3
     vpsllq $2, %ymm6, %ymm7
     vpxor %ymm4, %ymm7, %ymm7
     vpxor %ymm3, %ymm7, %ymm7
@@ -263,10 +273,10 @@ aes_gen_vaes256_xts_dec_k128_w4:
     vpsrlq $60, %ymm6, %ymm3
     .byte 0xc4,0xe2,0x75,0xde,0xcd         # vaesdec %ymm5, %ymm1, %ymm1
     vbroadcasti128 32(%rdi), %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm3, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
     .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcd         # vaesdec %ymm5, %ymm1, %ymm1
-    vpslldq $8, %ymm3, %ymm3
+    vpshufd $78, %ymm3, %ymm3
     vbroadcasti128 48(%rdi), %ymm5
     vpsllq $4, %ymm6, %ymm6
     .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
@@ -279,10 +289,10 @@ aes_gen_vaes256_xts_dec_k128_w4:
     .byte 0xc4,0xc2,0x75,0xde,0xce         # vaesdec %ymm14, %ymm1, %ymm1
     vpsrlq $60, %ymm7, %ymm3
     .byte 0xc4,0xc2,0x7d,0xde,0xc5         # vaesdec %ymm13, %ymm0, %ymm0
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm3, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
     .byte 0xc4,0xc2,0x75,0xde,0xcd         # vaesdec %ymm13, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xde,0xc4         # vaesdec %ymm12, %ymm0, %ymm0
-    vpslldq $8, %ymm3, %ymm3
+    vpshufd $78, %ymm3, %ymm3
     .byte 0xc4,0xc2,0x75,0xde,0xcc         # vaesdec %ymm12, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xde,0xc3         # vaesdec %ymm11, %ymm0, %ymm0
     vpsllq $4, %ymm7, %ymm7
@@ -363,10 +373,11 @@ aes_gen_vaes256_xts_dec_k128_w2:
     vbroadcasti128 144(%rdi), %ymm8
     vbroadcasti128 160(%rdi), %ymm7
     vmovdqu (%rsi), %xmm5
-    vpsrlq $63, %xmm5, %xmm2
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm2, %xmm3
-    vpslldq $8, %xmm2, %xmm2
-    vpsllq $1, %xmm5, %xmm1
+    vmovdqu (%rsi), %xmm4
+    vpsrlq $63, %xmm4, %xmm2
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %xmm2, %xmm3
+    vpshufd $78, %xmm2, %xmm2
+    vpsllq $1, %xmm4, %xmm1
     vpxor %xmm3, %xmm1, %xmm1
     vpxor %xmm2, %xmm1, %xmm1
     vinserti128 $1, %xmm1, %ymm5, %ymm5
@@ -384,9 +395,9 @@ aes_gen_vaes256_xts_dec_k128_w2:
     vpsrlq $62, %ymm5, %ymm2
     .byte 0xc4,0xc2,0x7d,0xde,0xc7         # vaesdec %ymm15, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xde,0xc6         # vaesdec %ymm14, %ymm0, %ymm0
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm2, %ymm3
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm2, %ymm3
     .byte 0xc4,0xc2,0x7d,0xde,0xc5         # vaesdec %ymm13, %ymm0, %ymm0
-    vpslldq $8, %ymm2, %ymm2
+    vpshufd $78, %ymm2, %ymm2
     .byte 0xc4,0xc2,0x7d,0xde,0xc4         # vaesdec %ymm12, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xde,0xc3         # vaesdec %ymm11, %ymm0, %ymm0
     vpsllq $2, %ymm5, %ymm5
@@ -522,28 +533,29 @@ aes_gen_vaes256_xts_dec_k192_w8:
     vbroadcasti128 176(%rdi), %ymm14
     vbroadcasti128 192(%rdi), %ymm13
     vmovdqu (%rsi), %xmm8
-    vpsrlq $63, %xmm8, %xmm5
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm5, %xmm6
-    vpslldq $8, %xmm5, %xmm5
-    vpsllq $1, %xmm8, %xmm4
+    vmovdqu (%rsi), %xmm7
+    vpsrlq $63, %xmm7, %xmm5
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %xmm5, %xmm6
+    vpshufd $78, %xmm5, %xmm5
+    vpsllq $1, %xmm7, %xmm4
     vpxor %xmm6, %xmm4, %xmm4
     vpxor %xmm5, %xmm4, %xmm4
     vinserti128 $1, %xmm4, %ymm8, %ymm8
     vpsrlq $62, %ymm8, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
-    vpslldq $8, %ymm5, %ymm5
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
+    vpshufd $78, %ymm5, %ymm5
     vpsllq $2, %ymm8, %ymm9
     vpxor %ymm6, %ymm9, %ymm9
     vpxor %ymm5, %ymm9, %ymm9
     vpsrlq $60, %ymm8, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
-    vpslldq $8, %ymm5, %ymm5
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
+    vpshufd $78, %ymm5, %ymm5
     vpsllq $4, %ymm8, %ymm10
     vpxor %ymm6, %ymm10, %ymm10
     vpxor %ymm5, %ymm10, %ymm10
     vpsrlq $58, %ymm8, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
-    vpslldq $8, %ymm5, %ymm5
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
+    vpshufd $78, %ymm5, %ymm5
     vpsllq $6, %ymm8, %ymm11
     vpxor %ymm6, %ymm11, %ymm11
     vpxor %ymm5, %ymm11, %ymm11
@@ -574,72 +586,80 @@ aes_gen_vaes256_xts_dec_k192_w8:
     vbroadcasti128 16(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
+    vpsrlq $56, %ymm8, %ymm5
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
-    vpsrldq $15, %ymm8, %ymm5
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
     vbroadcasti128 32(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
-    vpslldq $1, %ymm8, %ymm8
+    vpshufd $78, %ymm5, %ymm5
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
+    vpsllq $8, %ymm8, %ymm8
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
-    vpclmulqdq $0, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
     vbroadcasti128 48(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
+    vpxor %ymm6, %ymm8, %ymm8
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
-    vpxor %ymm6, %ymm8, %ymm8
+    vpxor %ymm5, %ymm8, %ymm8
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
     vbroadcasti128 64(%rdi), %ymm7
+    vpsrlq $56, %ymm9, %ymm5
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
-    vpsrldq $15, %ymm9, %ymm5
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
-    vpslldq $1, %ymm9, %ymm9
+    vpshufd $78, %ymm5, %ymm5
     vbroadcasti128 80(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
+    vpsllq $8, %ymm9, %ymm9
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
-    vpclmulqdq $0, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
+    vpxor %ymm6, %ymm9, %ymm9
     vbroadcasti128 96(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
-    vpxor %ymm6, %ymm9, %ymm9
+    vpxor %ymm5, %ymm9, %ymm9
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
+    vpsrlq $56, %ymm10, %ymm5
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
-    vpsrldq $15, %ymm10, %ymm5
     vbroadcasti128 112(%rdi), %ymm7
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
-    vpslldq $1, %ymm10, %ymm10
+    vpshufd $78, %ymm5, %ymm5
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
     vbroadcasti128 128(%rdi), %ymm7
+    vpsllq $8, %ymm10, %ymm10
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
-    vpclmulqdq $0, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
+    vpxor %ymm6, %ymm10, %ymm10
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
-    vpxor %ymm6, %ymm10, %ymm10
+    vpxor %ymm5, %ymm10, %ymm10
     vbroadcasti128 144(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
+    vpsrlq $56, %ymm11, %ymm5
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
-    vpsrldq $15, %ymm11, %ymm5
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
     .byte 0xc4,0xc2,0x7d,0xde,0xc7         # vaesdec %ymm15, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xde,0xcf         # vaesdec %ymm15, %ymm1, %ymm1
-    vpslldq $1, %ymm11, %ymm11
+    vpshufd $78, %ymm5, %ymm5
     .byte 0xc4,0xc2,0x6d,0xde,0xd7         # vaesdec %ymm15, %ymm2, %ymm2
     .byte 0xc4,0xc2,0x65,0xde,0xdf         # vaesdec %ymm15, %ymm3, %ymm3
+    vpsllq $8, %ymm11, %ymm11
     .byte 0xc4,0xc2,0x7d,0xde,0xc6         # vaesdec %ymm14, %ymm0, %ymm0
-    vpclmulqdq $0, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
     .byte 0xc4,0xc2,0x75,0xde,0xce         # vaesdec %ymm14, %ymm1, %ymm1
+    vpxor %ymm6, %ymm11, %ymm11
     .byte 0xc4,0xc2,0x6d,0xde,0xd6         # vaesdec %ymm14, %ymm2, %ymm2
     .byte 0xc4,0xc2,0x65,0xde,0xde         # vaesdec %ymm14, %ymm3, %ymm3
-    vpxor %ymm6, %ymm11, %ymm11
+    vpxor %ymm5, %ymm11, %ymm11
     .byte 0xc4,0xe2,0x7d,0xdf,0x02         # vaesdeclast 0(%rdx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     .byte 0xc4,0xe2,0x75,0xdf,0x4a,0x20    # vaesdeclast 32(%rdx), %ymm1, %ymm1
@@ -714,16 +734,17 @@ aes_gen_vaes256_xts_dec_k192_w4:
     vbroadcasti128 176(%rdi), %ymm10
     vbroadcasti128 192(%rdi), %ymm9
     vmovdqu (%rsi), %xmm6
-    vpsrlq $63, %xmm6, %xmm3
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm3, %xmm4
-    vpslldq $8, %xmm3, %xmm3
-    vpsllq $1, %xmm6, %xmm2
+    vmovdqu (%rsi), %xmm5
+    vpsrlq $63, %xmm5, %xmm3
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %xmm3, %xmm4
+    vpshufd $78, %xmm3, %xmm3
+    vpsllq $1, %xmm5, %xmm2
     vpxor %xmm4, %xmm2, %xmm2
     vpxor %xmm3, %xmm2, %xmm2
     vinserti128 $1, %xmm2, %ymm6, %ymm6
     vpsrlq $62, %ymm6, %ymm3
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm3, %ymm4
-    vpslldq $8, %ymm3, %ymm3
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
+    vpshufd $78, %ymm3, %ymm3
     vpsllq $2, %ymm6, %ymm7
     vpxor %ymm4, %ymm7, %ymm7
     vpxor %ymm3, %ymm7, %ymm7
@@ -747,10 +768,10 @@ aes_gen_vaes256_xts_dec_k192_w4:
     vpsrlq $60, %ymm6, %ymm3
     vbroadcasti128 32(%rdi), %ymm5
     .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm3, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
     .byte 0xc4,0xe2,0x75,0xde,0xcd         # vaesdec %ymm5, %ymm1, %ymm1
     vbroadcasti128 48(%rdi), %ymm5
-    vpslldq $8, %ymm3, %ymm3
+    vpshufd $78, %ymm3, %ymm3
     .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcd         # vaesdec %ymm5, %ymm1, %ymm1
     vpsllq $4, %ymm6, %ymm6
@@ -766,11 +787,11 @@ aes_gen_vaes256_xts_dec_k192_w4:
     vpsrlq $60, %ymm7, %ymm3
     .byte 0xc4,0xc2,0x75,0xde,0xcf         # vaesdec %ymm15, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xde,0xc6         # vaesdec %ymm14, %ymm0, %ymm0
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm3, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
     .byte 0xc4,0xc2,0x75,0xde,0xce         # vaesdec %ymm14, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xde,0xc5         # vaesdec %ymm13, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xde,0xcd         # vaesdec %ymm13, %ymm1, %ymm1
-    vpslldq $8, %ymm3, %ymm3
+    vpshufd $78, %ymm3, %ymm3
     .byte 0xc4,0xc2,0x7d,0xde,0xc4         # vaesdec %ymm12, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xde,0xcc         # vaesdec %ymm12, %ymm1, %ymm1
     vpsllq $4, %ymm7, %ymm7
@@ -852,10 +873,11 @@ aes_gen_vaes256_xts_dec_k192_w2:
     vbroadcasti128 176(%rdi), %ymm8
     vbroadcasti128 192(%rdi), %ymm7
     vmovdqu (%rsi), %xmm5
-    vpsrlq $63, %xmm5, %xmm2
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm2, %xmm3
-    vpslldq $8, %xmm2, %xmm2
-    vpsllq $1, %xmm5, %xmm1
+    vmovdqu (%rsi), %xmm4
+    vpsrlq $63, %xmm4, %xmm2
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %xmm2, %xmm3
+    vpshufd $78, %xmm2, %xmm2
+    vpsllq $1, %xmm4, %xmm1
     vpxor %xmm3, %xmm1, %xmm1
     vpxor %xmm2, %xmm1, %xmm1
     vinserti128 $1, %xmm1, %ymm5, %ymm5
@@ -874,10 +896,10 @@ aes_gen_vaes256_xts_dec_k192_w2:
     vpsrlq $62, %ymm5, %ymm2
     .byte 0xc4,0xe2,0x7d,0xde,0xc4         # vaesdec %ymm4, %ymm0, %ymm0
     vbroadcasti128 48(%rdi), %ymm4
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm2, %ymm3
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm2, %ymm3
     .byte 0xc4,0xe2,0x7d,0xde,0xc4         # vaesdec %ymm4, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xde,0xc7         # vaesdec %ymm15, %ymm0, %ymm0
-    vpslldq $8, %ymm2, %ymm2
+    vpshufd $78, %ymm2, %ymm2
     .byte 0xc4,0xc2,0x7d,0xde,0xc6         # vaesdec %ymm14, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xde,0xc5         # vaesdec %ymm13, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xde,0xc4         # vaesdec %ymm12, %ymm0, %ymm0
@@ -1017,28 +1039,29 @@ aes_gen_vaes256_xts_dec_k256_w8:
     vbroadcasti128 208(%rdi), %ymm14
     vbroadcasti128 224(%rdi), %ymm13
     vmovdqu (%rsi), %xmm8
-    vpsrlq $63, %xmm8, %xmm5
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm5, %xmm6
-    vpslldq $8, %xmm5, %xmm5
-    vpsllq $1, %xmm8, %xmm4
+    vmovdqu (%rsi), %xmm7
+    vpsrlq $63, %xmm7, %xmm5
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %xmm5, %xmm6
+    vpshufd $78, %xmm5, %xmm5
+    vpsllq $1, %xmm7, %xmm4
     vpxor %xmm6, %xmm4, %xmm4
     vpxor %xmm5, %xmm4, %xmm4
     vinserti128 $1, %xmm4, %ymm8, %ymm8
     vpsrlq $62, %ymm8, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
-    vpslldq $8, %ymm5, %ymm5
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
+    vpshufd $78, %ymm5, %ymm5
     vpsllq $2, %ymm8, %ymm9
     vpxor %ymm6, %ymm9, %ymm9
     vpxor %ymm5, %ymm9, %ymm9
     vpsrlq $60, %ymm8, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
-    vpslldq $8, %ymm5, %ymm5
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
+    vpshufd $78, %ymm5, %ymm5
     vpsllq $4, %ymm8, %ymm10
     vpxor %ymm6, %ymm10, %ymm10
     vpxor %ymm5, %ymm10, %ymm10
     vpsrlq $58, %ymm8, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
-    vpslldq $8, %ymm5, %ymm5
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
+    vpshufd $78, %ymm5, %ymm5
     vpsllq $6, %ymm8, %ymm11
     vpxor %ymm6, %ymm11, %ymm11
     vpxor %ymm5, %ymm11, %ymm11
@@ -1069,82 +1092,90 @@ aes_gen_vaes256_xts_dec_k256_w8:
     vbroadcasti128 16(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
+    vpsrlq $56, %ymm8, %ymm5
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
-    vpsrldq $15, %ymm8, %ymm5
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
     vbroadcasti128 32(%rdi), %ymm7
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
-    vpslldq $1, %ymm8, %ymm8
+    vpshufd $78, %ymm5, %ymm5
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
     vbroadcasti128 48(%rdi), %ymm7
+    vpsllq $8, %ymm8, %ymm8
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
-    vpclmulqdq $0, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
+    vpxor %ymm6, %ymm8, %ymm8
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
     vbroadcasti128 64(%rdi), %ymm7
-    vpxor %ymm6, %ymm8, %ymm8
+    vpxor %ymm5, %ymm8, %ymm8
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
+    vpsrlq $56, %ymm9, %ymm5
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
-    vpsrldq $15, %ymm9, %ymm5
     vbroadcasti128 80(%rdi), %ymm7
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
-    vpslldq $1, %ymm9, %ymm9
+    vpshufd $78, %ymm5, %ymm5
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
     vbroadcasti128 96(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
+    vpsllq $8, %ymm9, %ymm9
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
-    vpclmulqdq $0, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
+    vpxor %ymm6, %ymm9, %ymm9
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
     vbroadcasti128 112(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
-    vpxor %ymm6, %ymm9, %ymm9
+    vpxor %ymm5, %ymm9, %ymm9
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
+    vpsrlq $56, %ymm10, %ymm5
     vbroadcasti128 128(%rdi), %ymm7
-    vpsrldq $15, %ymm10, %ymm5
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
-    vpslldq $1, %ymm10, %ymm10
+    vpshufd $78, %ymm5, %ymm5
     vbroadcasti128 144(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
+    vpsllq $8, %ymm10, %ymm10
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
-    vpclmulqdq $0, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
+    vpxor %ymm6, %ymm10, %ymm10
     vbroadcasti128 160(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
-    vpxor %ymm6, %ymm10, %ymm10
+    vpxor %ymm5, %ymm10, %ymm10
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
+    vpsrlq $56, %ymm11, %ymm5
     vbroadcasti128 176(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
-    vpsrldq $15, %ymm11, %ymm5
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
     .byte 0xc4,0xc2,0x7d,0xde,0xc7         # vaesdec %ymm15, %ymm0, %ymm0
-    vpslldq $1, %ymm11, %ymm11
+    vpshufd $78, %ymm5, %ymm5
     .byte 0xc4,0xc2,0x75,0xde,0xcf         # vaesdec %ymm15, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x6d,0xde,0xd7         # vaesdec %ymm15, %ymm2, %ymm2
+    vpsllq $8, %ymm11, %ymm11
     .byte 0xc4,0xc2,0x65,0xde,0xdf         # vaesdec %ymm15, %ymm3, %ymm3
     .byte 0xc4,0xc2,0x7d,0xde,0xc6         # vaesdec %ymm14, %ymm0, %ymm0
-    vpclmulqdq $0, .Lvaes256_xts_poly(%rip), %ymm5, %ymm6
     .byte 0xc4,0xc2,0x75,0xde,0xce         # vaesdec %ymm14, %ymm1, %ymm1
+    vpxor %ymm6, %ymm11, %ymm11
     .byte 0xc4,0xc2,0x6d,0xde,0xd6         # vaesdec %ymm14, %ymm2, %ymm2
     .byte 0xc4,0xc2,0x65,0xde,0xde         # vaesdec %ymm14, %ymm3, %ymm3
-    vpxor %ymm6, %ymm11, %ymm11
+    vpxor %ymm5, %ymm11, %ymm11
     .byte 0xc4,0xe2,0x7d,0xdf,0x02         # vaesdeclast 0(%rdx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     .byte 0xc4,0xe2,0x75,0xdf,0x4a,0x20    # vaesdeclast 32(%rdx), %ymm1, %ymm1
@@ -1219,16 +1250,17 @@ aes_gen_vaes256_xts_dec_k256_w4:
     vbroadcasti128 208(%rdi), %ymm10
     vbroadcasti128 224(%rdi), %ymm9
     vmovdqu (%rsi), %xmm6
-    vpsrlq $63, %xmm6, %xmm3
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm3, %xmm4
-    vpslldq $8, %xmm3, %xmm3
-    vpsllq $1, %xmm6, %xmm2
+    vmovdqu (%rsi), %xmm5
+    vpsrlq $63, %xmm5, %xmm3
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %xmm3, %xmm4
+    vpshufd $78, %xmm3, %xmm3
+    vpsllq $1, %xmm5, %xmm2
     vpxor %xmm4, %xmm2, %xmm2
     vpxor %xmm3, %xmm2, %xmm2
     vinserti128 $1, %xmm2, %ymm6, %ymm6
     vpsrlq $62, %ymm6, %ymm3
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm3, %ymm4
-    vpslldq $8, %ymm3, %ymm3
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
+    vpshufd $78, %ymm3, %ymm3
     vpsllq $2, %ymm6, %ymm7
     vpxor %ymm4, %ymm7, %ymm7
     vpxor %ymm3, %ymm7, %ymm7
@@ -1253,11 +1285,11 @@ aes_gen_vaes256_xts_dec_k256_w4:
     vbroadcasti128 32(%rdi), %ymm5
     .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcd         # vaesdec %ymm5, %ymm1, %ymm1
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm3, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
     vbroadcasti128 48(%rdi), %ymm5
     .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcd         # vaesdec %ymm5, %ymm1, %ymm1
-    vpslldq $8, %ymm3, %ymm3
+    vpshufd $78, %ymm3, %ymm3
     vbroadcasti128 64(%rdi), %ymm5
     .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
     vpsllq $4, %ymm6, %ymm6
@@ -1275,11 +1307,11 @@ aes_gen_vaes256_xts_dec_k256_w4:
     vpsrlq $60, %ymm7, %ymm3
     .byte 0xc4,0xe2,0x75,0xde,0xcd         # vaesdec %ymm5, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xde,0xc7         # vaesdec %ymm15, %ymm0, %ymm0
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm3, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
     .byte 0xc4,0xc2,0x75,0xde,0xcf         # vaesdec %ymm15, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xde,0xc6         # vaesdec %ymm14, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xde,0xce         # vaesdec %ymm14, %ymm1, %ymm1
-    vpslldq $8, %ymm3, %ymm3
+    vpshufd $78, %ymm3, %ymm3
     .byte 0xc4,0xc2,0x7d,0xde,0xc5         # vaesdec %ymm13, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xde,0xcd         # vaesdec %ymm13, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xde,0xc4         # vaesdec %ymm12, %ymm0, %ymm0
@@ -1363,10 +1395,11 @@ aes_gen_vaes256_xts_dec_k256_w2:
     vbroadcasti128 208(%rdi), %ymm8
     vbroadcasti128 224(%rdi), %ymm7
     vmovdqu (%rsi), %xmm5
-    vpsrlq $63, %xmm5, %xmm2
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %xmm2, %xmm3
-    vpslldq $8, %xmm2, %xmm2
-    vpsllq $1, %xmm5, %xmm1
+    vmovdqu (%rsi), %xmm4
+    vpsrlq $63, %xmm4, %xmm2
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %xmm2, %xmm3
+    vpshufd $78, %xmm2, %xmm2
+    vpsllq $1, %xmm4, %xmm1
     vpxor %xmm3, %xmm1, %xmm1
     vpxor %xmm2, %xmm1, %xmm1
     vinserti128 $1, %xmm1, %ymm5, %ymm5
@@ -1386,11 +1419,11 @@ aes_gen_vaes256_xts_dec_k256_w2:
     .byte 0xc4,0xe2,0x7d,0xde,0xc4         # vaesdec %ymm4, %ymm0, %ymm0
     vbroadcasti128 48(%rdi), %ymm4
     .byte 0xc4,0xe2,0x7d,0xde,0xc4         # vaesdec %ymm4, %ymm0, %ymm0
-    vpclmulqdq $1, .Lvaes256_xts_poly(%rip), %ymm2, %ymm3
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm2, %ymm3
     vbroadcasti128 64(%rdi), %ymm4
     .byte 0xc4,0xe2,0x7d,0xde,0xc4         # vaesdec %ymm4, %ymm0, %ymm0
     vbroadcasti128 80(%rdi), %ymm4
-    vpslldq $8, %ymm2, %ymm2
+    vpshufd $78, %ymm2, %ymm2
     .byte 0xc4,0xe2,0x7d,0xde,0xc4         # vaesdec %ymm4, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xde,0xc7         # vaesdec %ymm15, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xde,0xc6         # vaesdec %ymm14, %ymm0, %ymm0

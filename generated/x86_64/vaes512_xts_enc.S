@@ -8,12 +8,12 @@
 # times alpha: x^128 folded back as 0x87 (dword 0), the low qword's carry (dword 2)
 .Lvaes512_xts_double:
     .quad 0x87, 0x1
-# x^128 = x^7 + x^2 + x + 1 (0x87), in each lane's low qword
-.Lvaes512_xts_poly:
-    .quad 0x87, 0
-    .quad 0x87, 0
-    .quad 0x87, 0
-    .quad 0x87, 0
+# x^128 = x^7 + x^2 + x + 1 less the x^0 the swapped carries bring (0x86), in each lane's low qword
+.Lvaes512_xts_fold:
+    .quad 0x86, 0
+    .quad 0x86, 0
+    .quad 0x86, 0
+    .quad 0x86, 0
 
     .text
 
@@ -69,39 +69,41 @@ aes_gen_vaes512_xts_enc_k128_w16:
     vbroadcasti32x4 144(%rdi), %zmm18
     vbroadcasti32x4 160(%rdi), %zmm17
     vmovdqu (%rsi), %xmm8
-    vpsrlq $63, %xmm8, %xmm5
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm5, %xmm6
-    vpslldq $8, %xmm5, %xmm5
-    vpsllq $1, %xmm8, %xmm4
+    vmovdqu (%rsi), %xmm7
+    vpsrlq $63, %xmm7, %xmm5
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm5, %xmm6
+    vpshufd $78, %xmm5, %xmm5
+    vpsllq $1, %xmm7, %xmm4
     vpxor %xmm6, %xmm4, %xmm4
     vpxor %xmm5, %xmm4, %xmm4
     vinserti32x4 $1, %xmm4, %zmm8, %zmm8
-    vpsrlq $62, %xmm8, %xmm5
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm5, %xmm6
-    vpslldq $8, %xmm5, %xmm5
-    vpsllq $2, %xmm8, %xmm4
+    vpsrlq $62, %xmm7, %xmm5
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm5, %xmm6
+    vpshufd $78, %xmm5, %xmm5
+    vpsllq $2, %xmm7, %xmm4
     vpxor %xmm6, %xmm4, %xmm4
     vpxor %xmm5, %xmm4, %xmm4
     vinserti32x4 $2, %xmm4, %zmm8, %zmm8
-    vpsrlq $61, %xmm8, %xmm5
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm5, %xmm6
-    vpslldq $8, %xmm5, %xmm5
-    vpsllq $3, %xmm8, %xmm4
+    vpsrlq $61, %xmm7, %xmm5
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm5, %xmm6
+    vpshufd $78, %xmm5, %xmm5
+    vpsllq $3, %xmm7, %xmm4
     vpxor %xmm6, %xmm4, %xmm4
     vpxor %xmm5, %xmm4, %xmm4
     vinserti32x4 $3, %xmm4, %zmm8, %zmm8
     vpsrlq $60, %zmm8, %zmm5
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
-    vpslldq $8, %zmm5, %zmm5
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
+    vpshufd $78, %zmm5, %zmm5
     vpsllq $4, %zmm8, %zmm9
     vpternlogq $150, %zmm6, %zmm5, %zmm9
-    vpsrldq $15, %zmm8, %zmm5
-    vpslldq $1, %zmm8, %zmm10
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
-    vpxord %zmm6, %zmm10, %zmm10
+    vpsrlq $56, %zmm8, %zmm5
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
+    vpshufd $78, %zmm5, %zmm5
+    vpsllq $8, %zmm8, %zmm10
+    vpternlogq $150, %zmm6, %zmm5, %zmm10
     vpsrlq $52, %zmm8, %zmm5
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
-    vpslldq $8, %zmm5, %zmm5
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
+    vpshufd $78, %zmm5, %zmm5
     vpsllq $12, %zmm8, %zmm11
     vpternlogq $150, %zmm6, %zmm5, %zmm11
     cmp $16, %r8
@@ -122,56 +124,60 @@ aes_gen_vaes512_xts_enc_k128_w16:
     vpxord %zmm17, %zmm11, %zmm15
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
+    vpsrlq $48, %zmm8, %zmm5
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm26, %zmm2, %zmm2
-    vpsrldq $14, %zmm8, %zmm5
     .byte 0x62,0x92,0x65,0x48,0xdc,0xda    # vaesenc %zmm26, %zmm3, %zmm3
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
-    vpslldq $2, %zmm8, %zmm8
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
+    vpshufd $78, %zmm5, %zmm5
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm25, %zmm2, %zmm2
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
     .byte 0x62,0x92,0x65,0x48,0xdc,0xd9    # vaesenc %zmm25, %zmm3, %zmm3
+    vpsllq $16, %zmm8, %zmm8
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
-    vpxord %zmm6, %zmm8, %zmm8
+    vpternlogq $150, %zmm6, %zmm5, %zmm8
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm24, %zmm2, %zmm2
+    vpsrlq $48, %zmm9, %zmm5
     .byte 0x62,0x92,0x65,0x48,0xdc,0xd8    # vaesenc %zmm24, %zmm3, %zmm3
-    vpsrldq $14, %zmm9, %zmm5
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
-    vpslldq $2, %zmm9, %zmm9
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm23, %zmm2, %zmm2
+    vpshufd $78, %zmm5, %zmm5
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm23, %zmm3, %zmm3
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    vpsllq $16, %zmm9, %zmm9
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
-    vpxord %zmm6, %zmm9, %zmm9
+    vpternlogq $150, %zmm6, %zmm5, %zmm9
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm22, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xde    # vaesenc %zmm22, %zmm3, %zmm3
+    vpsrlq $48, %zmm10, %zmm5
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
-    vpsrldq $14, %zmm10, %zmm5
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm21, %zmm2, %zmm2
-    vpslldq $2, %zmm10, %zmm10
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm21, %zmm3, %zmm3
+    vpshufd $78, %zmm5, %zmm5
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    vpsllq $16, %zmm10, %zmm10
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
-    vpxord %zmm6, %zmm10, %zmm10
+    vpternlogq $150, %zmm6, %zmm5, %zmm10
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    vpsrlq $48, %zmm11, %zmm5
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
-    vpsrldq $14, %zmm11, %zmm5
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
-    vpslldq $2, %zmm11, %zmm11
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    vpshufd $78, %zmm5, %zmm5
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm18, %zmm2, %zmm2
+    vpsllq $16, %zmm11, %zmm11
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xda    # vaesenc %zmm18, %zmm3, %zmm3
-    vpxord %zmm6, %zmm11, %zmm11
+    vpternlogq $150, %zmm6, %zmm5, %zmm11
     .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm12, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     .byte 0x62,0xd2,0x75,0x48,0xdd,0xcd    # vaesenclast %zmm13, %zmm1, %zmm1
@@ -265,30 +271,31 @@ aes_gen_vaes512_xts_enc_k128_w8:
     vbroadcasti32x4 144(%rdi), %zmm12
     vbroadcasti32x4 160(%rdi), %zmm11
     vmovdqu (%rsi), %xmm6
-    vpsrlq $63, %xmm6, %xmm3
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
-    vpslldq $8, %xmm3, %xmm3
-    vpsllq $1, %xmm6, %xmm2
+    vmovdqu (%rsi), %xmm5
+    vpsrlq $63, %xmm5, %xmm3
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm3, %xmm4
+    vpshufd $78, %xmm3, %xmm3
+    vpsllq $1, %xmm5, %xmm2
     vpxor %xmm4, %xmm2, %xmm2
     vpxor %xmm3, %xmm2, %xmm2
     vinserti32x4 $1, %xmm2, %zmm6, %zmm6
-    vpsrlq $62, %xmm6, %xmm3
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
-    vpslldq $8, %xmm3, %xmm3
-    vpsllq $2, %xmm6, %xmm2
+    vpsrlq $62, %xmm5, %xmm3
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm3, %xmm4
+    vpshufd $78, %xmm3, %xmm3
+    vpsllq $2, %xmm5, %xmm2
     vpxor %xmm4, %xmm2, %xmm2
     vpxor %xmm3, %xmm2, %xmm2
     vinserti32x4 $2, %xmm2, %zmm6, %zmm6
-    vpsrlq $61, %xmm6, %xmm3
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
-    vpslldq $8, %xmm3, %xmm3
-    vpsllq $3, %xmm6, %xmm2
+    vpsrlq $61, %xmm5, %xmm3
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm3, %xmm4
+    vpshufd $78, %xmm3, %xmm3
+    vpsllq $3, %xmm5, %xmm2
     vpxor %xmm4, %xmm2, %xmm2
     vpxor %xmm3, %xmm2, %xmm2
     vinserti32x4 $3, %xmm2, %zmm6, %zmm6
     vpsrlq $60, %zmm6, %zmm3
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
-    vpslldq $8, %zmm3, %zmm3
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
+    vpshufd $78, %zmm3, %zmm3
     vpsllq $4, %zmm6, %zmm7
     vpternlogq $150, %zmm4, %zmm3, %zmm7
     cmp $8, %r8
@@ -303,30 +310,32 @@ aes_gen_vaes512_xts_enc_k128_w8:
     vpxord %zmm11, %zmm7, %zmm9
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    vpsrlq $56, %zmm6, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    vpsrldq $15, %zmm6, %zmm3
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
-    vpslldq $1, %zmm6, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
+    vpshufd $78, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
+    vpsllq $8, %zmm6, %zmm6
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    vpxord %zmm4, %zmm6, %zmm6
+    vpternlogq $150, %zmm4, %zmm3, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    vpsrlq $56, %zmm7, %zmm3
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
-    vpsrldq $15, %zmm7, %zmm3
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xce    # vaesenc %zmm14, %zmm1, %zmm1
-    vpslldq $1, %zmm7, %zmm7
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
+    vpshufd $78, %zmm3, %zmm3
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm13, %zmm1, %zmm1
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
+    vpsllq $8, %zmm7, %zmm7
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm12, %zmm1, %zmm1
-    vpxord %zmm4, %zmm7, %zmm7
+    vpternlogq $150, %zmm4, %zmm3, %zmm7
     .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc0    # vaesenclast %zmm8, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     .byte 0x62,0xd2,0x75,0x48,0xdd,0xc9    # vaesenclast %zmm9, %zmm1, %zmm1
@@ -407,24 +416,25 @@ aes_gen_vaes512_xts_enc_k128_w4:
     vbroadcasti32x4 144(%rdi), %zmm9
     vbroadcasti32x4 160(%rdi), %zmm8
     vmovdqu (%rsi), %xmm5
-    vpsrlq $63, %xmm5, %xmm2
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm2, %xmm3
-    vpslldq $8, %xmm2, %xmm2
-    vpsllq $1, %xmm5, %xmm1
+    vmovdqu (%rsi), %xmm4
+    vpsrlq $63, %xmm4, %xmm2
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm2, %xmm3
+    vpshufd $78, %xmm2, %xmm2
+    vpsllq $1, %xmm4, %xmm1
     vpxor %xmm3, %xmm1, %xmm1
     vpxor %xmm2, %xmm1, %xmm1
     vinserti32x4 $1, %xmm1, %zmm5, %zmm5
-    vpsrlq $62, %xmm5, %xmm2
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm2, %xmm3
-    vpslldq $8, %xmm2, %xmm2
-    vpsllq $2, %xmm5, %xmm1
+    vpsrlq $62, %xmm4, %xmm2
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm2, %xmm3
+    vpshufd $78, %xmm2, %xmm2
+    vpsllq $2, %xmm4, %xmm1
     vpxor %xmm3, %xmm1, %xmm1
     vpxor %xmm2, %xmm1, %xmm1
     vinserti32x4 $2, %xmm1, %zmm5, %zmm5
-    vpsrlq $61, %xmm5, %xmm2
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm2, %xmm3
-    vpslldq $8, %xmm2, %xmm2
-    vpsllq $3, %xmm5, %xmm1
+    vpsrlq $61, %xmm4, %xmm2
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm2, %xmm3
+    vpshufd $78, %xmm2, %xmm2
+    vpsllq $3, %xmm4, %xmm1
     vpxor %xmm3, %xmm1, %xmm1
     vpxor %xmm2, %xmm1, %xmm1
     vinserti32x4 $3, %xmm1, %zmm5, %zmm5
@@ -440,10 +450,10 @@ aes_gen_vaes512_xts_enc_k128_w4:
     vpsrlq $60, %zmm5, %zmm2
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm2, %zmm3
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm2, %zmm3
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
-    vpslldq $8, %zmm2, %zmm2
+    vpshufd $78, %zmm2, %zmm2
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm10, %zmm0, %zmm0
     vpsllq $4, %zmm5, %zmm5
@@ -601,39 +611,41 @@ aes_gen_vaes512_xts_enc_k192_w16:
     vbroadcasti32x4 176(%rdi), %zmm18
     vbroadcasti32x4 192(%rdi), %zmm17
     vmovdqu (%rsi), %xmm8
-    vpsrlq $63, %xmm8, %xmm5
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm5, %xmm6
-    vpslldq $8, %xmm5, %xmm5
-    vpsllq $1, %xmm8, %xmm4
+    vmovdqu (%rsi), %xmm7
+    vpsrlq $63, %xmm7, %xmm5
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm5, %xmm6
+    vpshufd $78, %xmm5, %xmm5
+    vpsllq $1, %xmm7, %xmm4
     vpxor %xmm6, %xmm4, %xmm4
     vpxor %xmm5, %xmm4, %xmm4
     vinserti32x4 $1, %xmm4, %zmm8, %zmm8
-    vpsrlq $62, %xmm8, %xmm5
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm5, %xmm6
-    vpslldq $8, %xmm5, %xmm5
-    vpsllq $2, %xmm8, %xmm4
+    vpsrlq $62, %xmm7, %xmm5
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm5, %xmm6
+    vpshufd $78, %xmm5, %xmm5
+    vpsllq $2, %xmm7, %xmm4
     vpxor %xmm6, %xmm4, %xmm4
     vpxor %xmm5, %xmm4, %xmm4
     vinserti32x4 $2, %xmm4, %zmm8, %zmm8
-    vpsrlq $61, %xmm8, %xmm5
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm5, %xmm6
-    vpslldq $8, %xmm5, %xmm5
-    vpsllq $3, %xmm8, %xmm4
+    vpsrlq $61, %xmm7, %xmm5
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm5, %xmm6
+    vpshufd $78, %xmm5, %xmm5
+    vpsllq $3, %xmm7, %xmm4
     vpxor %xmm6, %xmm4, %xmm4
     vpxor %xmm5, %xmm4, %xmm4
     vinserti32x4 $3, %xmm4, %zmm8, %zmm8
     vpsrlq $60, %zmm8, %zmm5
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
-    vpslldq $8, %zmm5, %zmm5
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
+    vpshufd $78, %zmm5, %zmm5
     vpsllq $4, %zmm8, %zmm9
     vpternlogq $150, %zmm6, %zmm5, %zmm9
-    vpsrldq $15, %zmm8, %zmm5
-    vpslldq $1, %zmm8, %zmm10
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
-    vpxord %zmm6, %zmm10, %zmm10
+    vpsrlq $56, %zmm8, %zmm5
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
+    vpshufd $78, %zmm5, %zmm5
+    vpsllq $8, %zmm8, %zmm10
+    vpternlogq $150, %zmm6, %zmm5, %zmm10
     vpsrlq $52, %zmm8, %zmm5
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
-    vpslldq $8, %zmm5, %zmm5
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
+    vpshufd $78, %zmm5, %zmm5
     vpsllq $12, %zmm8, %zmm11
     vpternlogq $150, %zmm6, %zmm5, %zmm11
     cmp $16, %r8
@@ -655,63 +667,67 @@ aes_gen_vaes512_xts_enc_k192_w16:
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm28, %zmm2, %zmm2
-    vpsrldq $14, %zmm8, %zmm5
+    vpsrlq $48, %zmm8, %zmm5
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdc    # vaesenc %zmm28, %zmm3, %zmm3
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
-    vpslldq $2, %zmm8, %zmm8
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm27, %zmm2, %zmm2
+    vpshufd $78, %zmm5, %zmm5
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdb    # vaesenc %zmm27, %zmm3, %zmm3
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
+    vpsllq $16, %zmm8, %zmm8
     .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm26, %zmm2, %zmm2
-    vpxord %zmm6, %zmm8, %zmm8
+    vpternlogq $150, %zmm6, %zmm5, %zmm8
     .byte 0x62,0x92,0x65,0x48,0xdc,0xda    # vaesenc %zmm26, %zmm3, %zmm3
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
-    vpsrldq $14, %zmm9, %zmm5
+    vpsrlq $48, %zmm9, %zmm5
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm25, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xdc,0xd9    # vaesenc %zmm25, %zmm3, %zmm3
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
-    vpslldq $2, %zmm9, %zmm9
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
+    vpshufd $78, %zmm5, %zmm5
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm24, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xdc,0xd8    # vaesenc %zmm24, %zmm3, %zmm3
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
+    vpsllq $16, %zmm9, %zmm9
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
-    vpxord %zmm6, %zmm9, %zmm9
+    vpternlogq $150, %zmm6, %zmm5, %zmm9
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm23, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm23, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
-    vpsrldq $14, %zmm10, %zmm5
+    vpsrlq $48, %zmm10, %zmm5
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm22, %zmm2, %zmm2
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xde    # vaesenc %zmm22, %zmm3, %zmm3
-    vpslldq $2, %zmm10, %zmm10
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    vpshufd $78, %zmm5, %zmm5
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm21, %zmm2, %zmm2
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
+    vpsllq $16, %zmm10, %zmm10
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm21, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
-    vpxord %zmm6, %zmm10, %zmm10
+    vpternlogq $150, %zmm6, %zmm5, %zmm10
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
-    vpsrldq $14, %zmm11, %zmm5
+    vpsrlq $48, %zmm11, %zmm5
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
-    vpslldq $2, %zmm11, %zmm11
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
+    vpshufd $78, %zmm5, %zmm5
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
+    vpsllq $16, %zmm11, %zmm11
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm18, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xda    # vaesenc %zmm18, %zmm3, %zmm3
-    vpxord %zmm6, %zmm11, %zmm11
+    vpternlogq $150, %zmm6, %zmm5, %zmm11
     .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm12, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     .byte 0x62,0xd2,0x75,0x48,0xdd,0xcd    # vaesenclast %zmm13, %zmm1, %zmm1
@@ -811,30 +827,31 @@ aes_gen_vaes512_xts_enc_k192_w8:
     vbroadcasti32x4 176(%rdi), %zmm12
     vbroadcasti32x4 192(%rdi), %zmm11
     vmovdqu (%rsi), %xmm6
-    vpsrlq $63, %xmm6, %xmm3
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
-    vpslldq $8, %xmm3, %xmm3
-    vpsllq $1, %xmm6, %xmm2
+    vmovdqu (%rsi), %xmm5
+    vpsrlq $63, %xmm5, %xmm3
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm3, %xmm4
+    vpshufd $78, %xmm3, %xmm3
+    vpsllq $1, %xmm5, %xmm2
     vpxor %xmm4, %xmm2, %xmm2
     vpxor %xmm3, %xmm2, %xmm2
     vinserti32x4 $1, %xmm2, %zmm6, %zmm6
-    vpsrlq $62, %xmm6, %xmm3
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
-    vpslldq $8, %xmm3, %xmm3
-    vpsllq $2, %xmm6, %xmm2
+    vpsrlq $62, %xmm5, %xmm3
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm3, %xmm4
+    vpshufd $78, %xmm3, %xmm3
+    vpsllq $2, %xmm5, %xmm2
     vpxor %xmm4, %xmm2, %xmm2
     vpxor %xmm3, %xmm2, %xmm2
     vinserti32x4 $2, %xmm2, %zmm6, %zmm6
-    vpsrlq $61, %xmm6, %xmm3
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
-    vpslldq $8, %xmm3, %xmm3
-    vpsllq $3, %xmm6, %xmm2
+    vpsrlq $61, %xmm5, %xmm3
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm3, %xmm4
+    vpshufd $78, %xmm3, %xmm3
+    vpsllq $3, %xmm5, %xmm2
     vpxor %xmm4, %xmm2, %xmm2
     vpxor %xmm3, %xmm2, %xmm2
     vinserti32x4 $3, %xmm2, %zmm6, %zmm6
     vpsrlq $60, %zmm6, %zmm3
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
-    vpslldq $8, %zmm3, %zmm3
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
+    vpshufd $78, %zmm3, %zmm3
     vpsllq $4, %zmm6, %zmm7
     vpternlogq $150, %zmm4, %zmm3, %zmm7
     cmp $8, %r8
@@ -850,33 +867,35 @@ aes_gen_vaes512_xts_enc_k192_w8:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
-    vpsrldq $15, %zmm6, %zmm3
+    vpsrlq $56, %zmm6, %zmm3
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
-    vpslldq $1, %zmm6, %zmm6
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    vpshufd $78, %zmm3, %zmm3
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
+    vpsllq $8, %zmm6, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
-    vpxord %zmm4, %zmm6, %zmm6
+    vpternlogq $150, %zmm4, %zmm3, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
-    vpsrldq $15, %zmm7, %zmm3
+    vpsrlq $56, %zmm7, %zmm3
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
-    vpslldq $1, %zmm7, %zmm7
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xce    # vaesenc %zmm14, %zmm1, %zmm1
+    vpshufd $78, %zmm3, %zmm3
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm13, %zmm1, %zmm1
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
+    vpsllq $8, %zmm7, %zmm7
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm12, %zmm1, %zmm1
-    vpxord %zmm4, %zmm7, %zmm7
+    vpternlogq $150, %zmm4, %zmm3, %zmm7
     .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc0    # vaesenclast %zmm8, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     .byte 0x62,0xd2,0x75,0x48,0xdd,0xc9    # vaesenclast %zmm9, %zmm1, %zmm1
@@ -963,24 +982,25 @@ aes_gen_vaes512_xts_enc_k192_w4:
     vbroadcasti32x4 176(%rdi), %zmm9
     vbroadcasti32x4 192(%rdi), %zmm8
     vmovdqu (%rsi), %xmm5
-    vpsrlq $63, %xmm5, %xmm2
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm2, %xmm3
-    vpslldq $8, %xmm2, %xmm2
-    vpsllq $1, %xmm5, %xmm1
+    vmovdqu (%rsi), %xmm4
+    vpsrlq $63, %xmm4, %xmm2
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm2, %xmm3
+    vpshufd $78, %xmm2, %xmm2
+    vpsllq $1, %xmm4, %xmm1
     vpxor %xmm3, %xmm1, %xmm1
     vpxor %xmm2, %xmm1, %xmm1
     vinserti32x4 $1, %xmm1, %zmm5, %zmm5
-    vpsrlq $62, %xmm5, %xmm2
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm2, %xmm3
-    vpslldq $8, %xmm2, %xmm2
-    vpsllq $2, %xmm5, %xmm1
+    vpsrlq $62, %xmm4, %xmm2
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm2, %xmm3
+    vpshufd $78, %xmm2, %xmm2
+    vpsllq $2, %xmm4, %xmm1
     vpxor %xmm3, %xmm1, %xmm1
     vpxor %xmm2, %xmm1, %xmm1
     vinserti32x4 $2, %xmm1, %zmm5, %zmm5
-    vpsrlq $61, %xmm5, %xmm2
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm2, %xmm3
-    vpslldq $8, %xmm2, %xmm2
-    vpsllq $3, %xmm5, %xmm1
+    vpsrlq $61, %xmm4, %xmm2
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm2, %xmm3
+    vpshufd $78, %xmm2, %xmm2
+    vpsllq $3, %xmm4, %xmm1
     vpxor %xmm3, %xmm1, %xmm1
     vpxor %xmm2, %xmm1, %xmm1
     vinserti32x4 $3, %xmm1, %zmm5, %zmm5
@@ -997,10 +1017,10 @@ aes_gen_vaes512_xts_enc_k192_w4:
     vpsrlq $60, %zmm5, %zmm2
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm2, %zmm3
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm2, %zmm3
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
-    vpslldq $8, %zmm2, %zmm2
+    vpshufd $78, %zmm2, %zmm2
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
     vpsllq $4, %zmm5, %zmm5
@@ -1167,39 +1187,41 @@ aes_gen_vaes512_xts_enc_k256_w16:
     vbroadcasti32x4 208(%rdi), %zmm18
     vbroadcasti32x4 224(%rdi), %zmm17
     vmovdqu (%rsi), %xmm8
-    vpsrlq $63, %xmm8, %xmm5
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm5, %xmm6
-    vpslldq $8, %xmm5, %xmm5
-    vpsllq $1, %xmm8, %xmm4
+    vmovdqu (%rsi), %xmm7
+    vpsrlq $63, %xmm7, %xmm5
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm5, %xmm6
+    vpshufd $78, %xmm5, %xmm5
+    vpsllq $1, %xmm7, %xmm4
     vpxor %xmm6, %xmm4, %xmm4
     vpxor %xmm5, %xmm4, %xmm4
     vinserti32x4 $1, %xmm4, %zmm8, %zmm8
-    vpsrlq $62, %xmm8, %xmm5
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm5, %xmm6
-    vpslldq $8, %xmm5, %xmm5
-    vpsllq $2, %xmm8, %xmm4
+    vpsrlq $62, %xmm7, %xmm5
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm5, %xmm6
+    vpshufd $78, %xmm5, %xmm5
+    vpsllq $2, %xmm7, %xmm4
     vpxor %xmm6, %xmm4, %xmm4
     vpxor %xmm5, %xmm4, %xmm4
     vinserti32x4 $2, %xmm4, %zmm8, %zmm8
-    vpsrlq $61, %xmm8, %xmm5
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm5, %xmm6
-    vpslldq $8, %xmm5, %xmm5
-    vpsllq $3, %xmm8, %xmm4
+    vpsrlq $61, %xmm7, %xmm5
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm5, %xmm6
+    vpshufd $78, %xmm5, %xmm5
+    vpsllq $3, %xmm7, %xmm4
     vpxor %xmm6, %xmm4, %xmm4
     vpxor %xmm5, %xmm4, %xmm4
     vinserti32x4 $3, %xmm4, %zmm8, %zmm8
     vpsrlq $60, %zmm8, %zmm5
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
-    vpslldq $8, %zmm5, %zmm5
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
+    vpshufd $78, %zmm5, %zmm5
     vpsllq $4, %zmm8, %zmm9
     vpternlogq $150, %zmm6, %zmm5, %zmm9
-    vpsrldq $15, %zmm8, %zmm5
-    vpslldq $1, %zmm8, %zmm10
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
-    vpxord %zmm6, %zmm10, %zmm10
+    vpsrlq $56, %zmm8, %zmm5
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
+    vpshufd $78, %zmm5, %zmm5
+    vpsllq $8, %zmm8, %zmm10
+    vpternlogq $150, %zmm6, %zmm5, %zmm10
     vpsrlq $52, %zmm8, %zmm5
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
-    vpslldq $8, %zmm5, %zmm5
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
+    vpshufd $78, %zmm5, %zmm5
     vpsllq $12, %zmm8, %zmm11
     vpternlogq $150, %zmm6, %zmm5, %zmm11
     cmp $16, %r8
@@ -1221,71 +1243,75 @@ aes_gen_vaes512_xts_enc_k256_w16:
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm30, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xce    # vaesenc %zmm30, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm30, %zmm2, %zmm2
+    vpsrlq $48, %zmm8, %zmm5
     .byte 0x62,0x92,0x65,0x48,0xdc,0xde    # vaesenc %zmm30, %zmm3, %zmm3
-    vpsrldq $14, %zmm8, %zmm5
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcd    # vaesenc %zmm29, %zmm1, %zmm1
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm29, %zmm2, %zmm2
-    vpslldq $2, %zmm8, %zmm8
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdd    # vaesenc %zmm29, %zmm3, %zmm3
+    vpshufd $78, %zmm5, %zmm5
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm28, %zmm2, %zmm2
+    vpsllq $16, %zmm8, %zmm8
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdc    # vaesenc %zmm28, %zmm3, %zmm3
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
-    vpxord %zmm6, %zmm8, %zmm8
+    vpternlogq $150, %zmm6, %zmm5, %zmm8
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm27, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdb    # vaesenc %zmm27, %zmm3, %zmm3
+    vpsrlq $48, %zmm9, %zmm5
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
-    vpsrldq $14, %zmm9, %zmm5
     .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm26, %zmm2, %zmm2
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     .byte 0x62,0x92,0x65,0x48,0xdc,0xda    # vaesenc %zmm26, %zmm3, %zmm3
-    vpslldq $2, %zmm9, %zmm9
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    vpshufd $78, %zmm5, %zmm5
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm25, %zmm2, %zmm2
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
     .byte 0x62,0x92,0x65,0x48,0xdc,0xd9    # vaesenc %zmm25, %zmm3, %zmm3
+    vpsllq $16, %zmm9, %zmm9
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
-    vpxord %zmm6, %zmm9, %zmm9
+    vpternlogq $150, %zmm6, %zmm5, %zmm9
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm24, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xdc,0xd8    # vaesenc %zmm24, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    vpsrlq $48, %zmm10, %zmm5
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
-    vpsrldq $14, %zmm10, %zmm5
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm23, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm23, %zmm3, %zmm3
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
-    vpslldq $2, %zmm10, %zmm10
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    vpshufd $78, %zmm5, %zmm5
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm22, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xde    # vaesenc %zmm22, %zmm3, %zmm3
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    vpsllq $16, %zmm10, %zmm10
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm21, %zmm2, %zmm2
-    vpxord %zmm6, %zmm10, %zmm10
+    vpternlogq $150, %zmm6, %zmm5, %zmm10
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm21, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    vpsrlq $48, %zmm11, %zmm5
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
-    vpsrldq $14, %zmm11, %zmm5
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
-    vpslldq $2, %zmm11, %zmm11
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
+    vpshufd $78, %zmm5, %zmm5
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
+    vpsllq $16, %zmm11, %zmm11
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm18, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xda    # vaesenc %zmm18, %zmm3, %zmm3
-    vpxord %zmm6, %zmm11, %zmm11
+    vpternlogq $150, %zmm6, %zmm5, %zmm11
     .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm12, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     .byte 0x62,0xd2,0x75,0x48,0xdd,0xcd    # vaesenclast %zmm13, %zmm1, %zmm1
@@ -1391,30 +1417,31 @@ aes_gen_vaes512_xts_enc_k256_w8:
     vbroadcasti32x4 208(%rdi), %zmm12
     vbroadcasti32x4 224(%rdi), %zmm11
     vmovdqu (%rsi), %xmm6
-    vpsrlq $63, %xmm6, %xmm3
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
-    vpslldq $8, %xmm3, %xmm3
-    vpsllq $1, %xmm6, %xmm2
+    vmovdqu (%rsi), %xmm5
+    vpsrlq $63, %xmm5, %xmm3
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm3, %xmm4
+    vpshufd $78, %xmm3, %xmm3
+    vpsllq $1, %xmm5, %xmm2
     vpxor %xmm4, %xmm2, %xmm2
     vpxor %xmm3, %xmm2, %xmm2
     vinserti32x4 $1, %xmm2, %zmm6, %zmm6
-    vpsrlq $62, %xmm6, %xmm3
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
-    vpslldq $8, %xmm3, %xmm3
-    vpsllq $2, %xmm6, %xmm2
+    vpsrlq $62, %xmm5, %xmm3
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm3, %xmm4
+    vpshufd $78, %xmm3, %xmm3
+    vpsllq $2, %xmm5, %xmm2
     vpxor %xmm4, %xmm2, %xmm2
     vpxor %xmm3, %xmm2, %xmm2
     vinserti32x4 $2, %xmm2, %zmm6, %zmm6
-    vpsrlq $61, %xmm6, %xmm3
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm3, %xmm4
-    vpslldq $8, %xmm3, %xmm3
-    vpsllq $3, %xmm6, %xmm2
+    vpsrlq $61, %xmm5, %xmm3
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm3, %xmm4
+    vpshufd $78, %xmm3, %xmm3
+    vpsllq $3, %xmm5, %xmm2
     vpxor %xmm4, %xmm2, %xmm2
     vpxor %xmm3, %xmm2, %xmm2
     vinserti32x4 $3, %xmm2, %zmm6, %zmm6
     vpsrlq $60, %zmm6, %zmm3
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
-    vpslldq $8, %zmm3, %zmm3
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
+    vpshufd $78, %zmm3, %zmm3
     vpsllq $4, %zmm6, %zmm7
     vpternlogq $150, %zmm4, %zmm3, %zmm7
     cmp $8, %r8
@@ -1430,37 +1457,39 @@ aes_gen_vaes512_xts_enc_k256_w8:
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    vpsrlq $56, %zmm6, %zmm3
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
-    vpsrldq $15, %zmm6, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
-    vpslldq $1, %zmm6, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    vpshufd $78, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    vpsllq $8, %zmm6, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
-    vpxord %zmm4, %zmm6, %zmm6
+    vpternlogq $150, %zmm4, %zmm3, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
+    vpsrlq $56, %zmm7, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    vpsrldq $15, %zmm7, %zmm3
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
-    vpslldq $1, %zmm7, %zmm7
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
+    vpshufd $78, %zmm3, %zmm3
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xce    # vaesenc %zmm14, %zmm1, %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
-    vpclmulqdq $0, .Lvaes512_xts_poly(%rip), %zmm3, %zmm4
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm13, %zmm1, %zmm1
+    vpsllq $8, %zmm7, %zmm7
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm12, %zmm1, %zmm1
-    vpxord %zmm4, %zmm7, %zmm7
+    vpternlogq $150, %zmm4, %zmm3, %zmm7
     .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc0    # vaesenclast %zmm8, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     .byte 0x62,0xd2,0x75,0x48,0xdd,0xc9    # vaesenclast %zmm9, %zmm1, %zmm1
@@ -1553,24 +1582,25 @@ aes_gen_vaes512_xts_enc_k256_w4:
     vbroadcasti32x4 208(%rdi), %zmm9
     vbroadcasti32x4 224(%rdi), %zmm8
     vmovdqu (%rsi), %xmm5
-    vpsrlq $63, %xmm5, %xmm2
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm2, %xmm3
-    vpslldq $8, %xmm2, %xmm2
-    vpsllq $1, %xmm5, %xmm1
+    vmovdqu (%rsi), %xmm4
+    vpsrlq $63, %xmm4, %xmm2
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm2, %xmm3
+    vpshufd $78, %xmm2, %xmm2
+    vpsllq $1, %xmm4, %xmm1
     vpxor %xmm3, %xmm1, %xmm1
     vpxor %xmm2, %xmm1, %xmm1
     vinserti32x4 $1, %xmm1, %zmm5, %zmm5
-    vpsrlq $62, %xmm5, %xmm2
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm2, %xmm3
-    vpslldq $8, %xmm2, %xmm2
-    vpsllq $2, %xmm5, %xmm1
+    vpsrlq $62, %xmm4, %xmm2
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm2, %xmm3
+    vpshufd $78, %xmm2, %xmm2
+    vpsllq $2, %xmm4, %xmm1
     vpxor %xmm3, %xmm1, %xmm1
     vpxor %xmm2, %xmm1, %xmm1
     vinserti32x4 $2, %xmm1, %zmm5, %zmm5
-    vpsrlq $61, %xmm5, %xmm2
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %xmm2, %xmm3
-    vpslldq $8, %xmm2, %xmm2
-    vpsllq $3, %xmm5, %xmm1
+    vpsrlq $61, %xmm4, %xmm2
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm2, %xmm3
+    vpshufd $78, %xmm2, %xmm2
+    vpsllq $3, %xmm4, %xmm1
     vpxor %xmm3, %xmm1, %xmm1
     vpxor %xmm2, %xmm1, %xmm1
     vinserti32x4 $3, %xmm1, %zmm5, %zmm5
@@ -1588,10 +1618,10 @@ aes_gen_vaes512_xts_enc_k256_w4:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    vpclmulqdq $1, .Lvaes512_xts_poly(%rip), %zmm2, %zmm3
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm2, %zmm3
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
-    vpslldq $8, %zmm2, %zmm2
+    vpshufd $78, %zmm2, %zmm2
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
