@@ -101,6 +101,7 @@ static const OSSL_ALGORITHM *agp_query(void *provctx, int operation_id, int *no_
 static void agp_teardown(void *provctx)
 {
     struct agp_provider *prov = provctx;
+    OSSL_LIB_CTX_free(prov->pc.libctx);
     free(prov->ciphers);
     free(prov);
 }
@@ -180,6 +181,12 @@ __attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HA
         return 0;
     prov->pc.handle = handle;
     core_functions(&prov->pc, in);
+    prov->pc.libctx = OSSL_LIB_CTX_new_child(handle, in);
+    if (prov->pc.libctx == NULL) {
+        AGP_RAISE(&prov->pc, AGP_R_AES_GEN, "no library context");
+        agp_teardown(prov);
+        return 0;
+    }
     if (offer_ciphers(prov) == 0) {
         AGP_RAISE(&prov->pc, AGP_R_AES_GEN, "no AES key size runs here (%s)",
                   prov->ciphers == NULL ? "out of memory" : "aes_gen_setkey refuses them");

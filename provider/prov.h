@@ -42,9 +42,11 @@ enum {
     AGP_R_BAD_NUM           /* num past the block, or CTR's with no block */
 };
 
-/* The provider context: the core's handle and its error functions. */
+/* The provider context: the core's handle, its error functions, and a
+ * child of the caller's library context (GCM's TLS IVs draw from its RAND). */
 struct agp_provctx {
     const OSSL_CORE_HANDLE *handle;
+    OSSL_LIB_CTX *libctx;
     OSSL_FUNC_core_new_error_fn *new_error;
     OSSL_FUNC_core_set_error_debug_fn *set_error_debug;
     OSSL_FUNC_core_vset_error_fn *vset_error;

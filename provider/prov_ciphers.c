@@ -76,7 +76,7 @@ struct agp_ctx {
      * made the plaintext's) while one is set, and whether the IV's explicit
      * part counts on by itself (tlsivfixed set). */
     unsigned char tls_aad[TLS_AAD_LEN];
-    int tls_aad_set, iv_gen;
+    int tls_aad_set, tls_aad_ok, iv_gen; /* a refused AAD: the record fails */
     size_t tls_aad_pad;   /* tlsaadpad: the tag's length once an AAD is set */
     uint64_t tls_records; /* encrypted under this key: IVs wrap after 2^64 */
 };
@@ -931,8 +931,8 @@ static int gcm_tls_record(struct agp_ctx *c, unsigned char *out, size_t *outl,
     int ok = 0, err;
 
     *outl = 0;
-    if (!c->key_set || !c->iv_gen || c->ivlen < TLS_IV_MIN || out == NULL || out != in ||
-        len < TLS_EXPLICIT_IV_LEN + TLS_TAG_LEN)
+    if (!c->tls_aad_ok || !c->key_set || !c->iv_gen || c->ivlen < TLS_IV_MIN || out == NULL ||
+        out != in || len < TLS_EXPLICIT_IV_LEN + TLS_TAG_LEN)
         goto end;
     data = out + TLS_EXPLICIT_IV_LEN;
     plen = len - TLS_EXPLICIT_IV_LEN - TLS_TAG_LEN;
@@ -995,7 +995,10 @@ static int gcm_update(void *vctx, unsigned char *out, size_t *outl, size_t outsi
 
 static int gcm_final(void *vctx, unsigned char *out, size_t *outl, size_t outsize)
 {
-    (void)out, (void)outsize;
+    struct agp_ctx *c = vctx;
+    (void)outsize;
+    if (c->tls_aad_set) /* a record is due, not an end: it fails, and ends record mode */
+        return gcm_tls_record(c, out, outl, NULL, 0);
     if (!gcm_process(vctx, NULL, NULL, 0))
         return 0;
     *outl = 0;
@@ -1010,7 +1013,7 @@ static int gcm_cipher(void *vctx, unsigned char *out, size_t *outl, size_t outsi
     struct agp_ctx *c = vctx;
     if (outsize < inl)
         return output_too_small();
-    if (c->tls_aad_set && in != NULL) {
+    if (c->tls_aad_set) { /* in NULL too: a record is due */
         if (!gcm_tls_record(c, out, outl, in, inl))
             return 0;
     } else if (!gcm_process(vctx, out, in, inl))
@@ -1146,7 +1149,16 @@ static int gcm_set_tls_aad(struct agp_ctx *c, const OSSL_PARAM *p)
     const unsigned char *aad = p->data;
     size_t len = aad != NULL && p->data_size == TLS_AAD_LEN ? (size_t)aad[11] << 8 | aad[12] : 0;
     const size_t less = TLS_EXPLICIT_IV_LEN + (c->enc ? 0 : TLS_TAG_LEN);
-    if (len < less) { /* also a wrong length of the AAD */
+    if (aad == NULL || p->data_size != TLS_AAD_LEN) {
+        ERR_raise(ERR_LIB_PROV, PROV_R_INVALID_AAD);
+        return 0;
+    }
+    /* A length field with no room: record mode still, as the default
+     * provider's, so that the next update fails instead of running as a
+     * plain message (which would release unauthenticated plaintext). */
+    c->tls_aad_set = 1;
+    c->tls_aad_ok = len >= less;
+    if (!c->tls_aad_ok) {
         ERR_raise(ERR_LIB_PROV, PROV_R_INVALID_AAD);
         return 0;
     }
@@ -1154,7 +1166,6 @@ static int gcm_set_tls_aad(struct agp_ctx *c, const OSSL_PARAM *p)
     memcpy(c->tls_aad, aad, TLS_AAD_LEN);
     c->tls_aad[11] = (unsigned char)(len >> 8);
     c->tls_aad[12] = (unsigned char)len;
-    c->tls_aad_set = 1;
     c->tls_aad_pad = TLS_TAG_LEN;
     return 1;
 }
@@ -1171,11 +1182,12 @@ static int gcm_set_iv_fixed(struct agp_ctx *c, const OSSL_PARAM *p)
         return 0;
     if (len == SIZE_MAX)
         len = c->ivlen;
-    else if (len < TLS_FIXED_IV_LEN || c->ivlen < len + TLS_EXPLICIT_IV_LEN)
+    else if (len < TLS_FIXED_IV_LEN || len > c->ivlen || c->ivlen - len < TLS_EXPLICIT_IV_LEN)
         return 0;
     gcm_drop_message(c);
     memcpy(c->iv, p->data, len);
-    if (c->enc && len < c->ivlen && RAND_bytes(c->iv + len, (int)(c->ivlen - len)) <= 0)
+    if (c->enc && len < c->ivlen &&
+        RAND_bytes_ex(c->prov->libctx, c->iv + len, c->ivlen - len, 0) <= 0)
         return 0;
     c->iv_gen = 1;
     c->iv_state = IV_BUFFERED;
