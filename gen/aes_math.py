@@ -578,15 +578,6 @@ def xts_times_alpha(tweak, s=1):
     return v.to_bytes(16, "little")
 
 
-def _clmul64(a, b):
-    """The carry-less product of two 64-bit values."""
-    prod = 0
-    for i in range(64):
-        if a >> i & 1:
-            prod ^= b << i
-    return prod
-
-
 def xts_times_alpha_clmul(tweak, s):
     """The kernels' form, per 16-byte lane, with qword shifts, a qword swap
     and one product (no byte shift: on Zen 5 those issue on the AES pipes).
@@ -599,9 +590,9 @@ def xts_times_alpha_clmul(tweak, s):
     lo, hi = int.from_bytes(tweak[:8], "little"), int.from_bytes(tweak[8:], "little")
     mask = (1 << 64) - 1
     if s == 64:
-        return ((hi | lo << 64) ^ _clmul64(hi, XTS_FOLD)).to_bytes(16, "little")
+        return ((hi | lo << 64) ^ clmul(hi, XTS_FOLD)).to_bytes(16, "little")
     c_lo, c_hi = lo >> (64 - s), hi >> (64 - s)
-    prod = _clmul64(c_hi, XTS_FOLD)
+    prod = clmul(c_hi, XTS_FOLD)
     assert prod <= mask
     shifted = (lo << s & mask) | (hi << s & mask) << 64
     return (shifted ^ (c_hi | c_lo << 64) ^ prod).to_bytes(16, "little")

@@ -40,6 +40,13 @@
 /* IEEE 1619-2018 and SP 800-38E: at most 2^20 blocks per XTS data unit. */
 #define XTS_MAX_UNIT (((size_t)1 << 20) * AES_GEN_BLOCK_SIZE)
 
+/* GCM in TLS 1.2's record mode: whether the next update is a record. */
+enum tls_record {
+    TLS_NO_RECORD, /* not in record mode (or its record is done) */
+    TLS_RECORD_DUE, /* tlsaad set: the next update is a record under it */
+    TLS_AAD_REFUSED /* tlsaad refused: the next update fails (never a plain message) */
+};
+
 /* GCM: the IV of the context, and its message. */
 enum iv_state {
     IV_UNSET,    /* no IV yet */
@@ -73,10 +80,11 @@ struct agp_ctx {
     int ctr_block_set; /* CTR: buf holds a block of this key and IV */
     enum iv_state iv_state;
     /* GCM in TLS 1.2's record mode: the record's AAD (its length field
-     * made the plaintext's) while one is set, and whether the IV's explicit
+     * made the plaintext's) while one is due, and whether the IV's explicit
      * part counts on by itself (tlsivfixed set). */
     unsigned char tls_aad[TLS_AAD_LEN];
-    int tls_aad_set, tls_aad_ok, iv_gen; /* a refused AAD: the record fails */
+    enum tls_record tls_record;
+    int iv_gen;
     size_t tls_aad_pad;   /* tlsaadpad: the tag's length once an AAD is set */
     uint64_t tls_records; /* encrypted under this key: IVs wrap after 2^64 */
 };
@@ -931,7 +939,7 @@ static int gcm_tls_record(struct agp_ctx *c, unsigned char *out, size_t *outl,
     int ok = 0, err;
 
     *outl = 0;
-    if (!c->tls_aad_ok || !c->key_set || !c->iv_gen || c->ivlen < TLS_IV_MIN || out == NULL ||
+    if (c->tls_record != TLS_RECORD_DUE || !c->key_set || !c->iv_gen || c->ivlen < TLS_IV_MIN || out == NULL ||
         out != in || len < TLS_EXPLICIT_IV_LEN + TLS_TAG_LEN)
         goto end;
     data = out + TLS_EXPLICIT_IV_LEN;
@@ -963,7 +971,7 @@ static int gcm_tls_record(struct agp_ctx *c, unsigned char *out, size_t *outl,
     }
 end:
     OPENSSL_cleanse(iv, sizeof iv);
-    c->tls_aad_set = 0;
+    c->tls_record = TLS_NO_RECORD;
     c->iv_state = IV_FINISHED;
     return ok;
 }
@@ -978,7 +986,7 @@ static int gcm_update(void *vctx, unsigned char *out, size_t *outl, size_t outsi
     }
     if (outsize < inl)
         return output_too_small();
-    if (c->tls_aad_set) {
+    if (c->tls_record != TLS_NO_RECORD) {
         if (!gcm_tls_record(c, out, outl, in, inl)) {
             ERR_raise(ERR_LIB_PROV, PROV_R_CIPHER_OPERATION_FAILED);
             return 0;
@@ -997,7 +1005,7 @@ static int gcm_final(void *vctx, unsigned char *out, size_t *outl, size_t outsiz
 {
     struct agp_ctx *c = vctx;
     (void)outsize;
-    if (c->tls_aad_set) /* a record is due, not an end: it fails, and ends record mode */
+    if (c->tls_record != TLS_NO_RECORD) /* a record is due, not an end: it fails */
         return gcm_tls_record(c, out, outl, NULL, 0);
     if (!gcm_process(vctx, NULL, NULL, 0))
         return 0;
@@ -1013,7 +1021,7 @@ static int gcm_cipher(void *vctx, unsigned char *out, size_t *outl, size_t outsi
     struct agp_ctx *c = vctx;
     if (outsize < inl)
         return output_too_small();
-    if (c->tls_aad_set) { /* in NULL too: a record is due */
+    if (c->tls_record != TLS_NO_RECORD) { /* in NULL too: a record is due */
         if (!gcm_tls_record(c, out, outl, in, inl))
             return 0;
     } else if (!gcm_process(vctx, out, in, inl))
@@ -1147,22 +1155,22 @@ static int gcm_set_tls_aad(struct agp_ctx *c, const OSSL_PARAM *p)
     if (p->data_type != OSSL_PARAM_OCTET_STRING)
         return get_failed();
     const unsigned char *aad = p->data;
-    size_t len = aad != NULL && p->data_size == TLS_AAD_LEN ? (size_t)aad[11] << 8 | aad[12] : 0;
-    const size_t less = TLS_EXPLICIT_IV_LEN + (c->enc ? 0 : TLS_TAG_LEN);
     if (aad == NULL || p->data_size != TLS_AAD_LEN) {
         ERR_raise(ERR_LIB_PROV, PROV_R_INVALID_AAD);
         return 0;
     }
+    size_t len = (size_t)aad[11] << 8 | aad[12];
+    const size_t less = TLS_EXPLICIT_IV_LEN + (c->enc ? 0 : TLS_TAG_LEN);
     /* A length field with no room: record mode still, as the default
      * provider's, so that the next update fails instead of running as a
      * plain message (which would release unauthenticated plaintext). */
-    c->tls_aad_set = 1;
-    c->tls_aad_ok = len >= less;
-    if (!c->tls_aad_ok) {
+    if (len < less) {
+        c->tls_record = TLS_AAD_REFUSED;
         ERR_raise(ERR_LIB_PROV, PROV_R_INVALID_AAD);
         return 0;
     }
     len -= less;
+    c->tls_record = TLS_RECORD_DUE;
     memcpy(c->tls_aad, aad, TLS_AAD_LEN);
     c->tls_aad[11] = (unsigned char)(len >> 8);
     c->tls_aad[12] = (unsigned char)len;
