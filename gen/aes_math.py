@@ -598,6 +598,21 @@ def xts_times_alpha_clmul(tweak, s):
     return (shifted ^ (c_hi | c_lo << 64) ^ prod).to_bytes(16, "little")
 
 
+XTS_ROTATE_DWORDS = 0x93  # pshufd: dwords 3, 0, 1, 2 (each dword one up, the top one to the bottom)
+
+
+def xts_times_alpha32_rotate(tweak):
+    """tweak * alpha^32 as the kernels step by 32 blocks: a shift by a whole
+    dword is a dword rotation (pshufd XTS_ROTATE_DWORDS), which also brings
+    the top dword back as its x^0 term; the top dword (the high qword shifted
+    right by 32) times XTS_FOLD, below x^39, is XORed in.  Four operations to
+    xts_times_alpha_clmul's five."""
+    d = [int.from_bytes(tweak[4 * i:4 * i + 4], "little") for i in range(4)]
+    rotated = sum(d[XTS_ROTATE_DWORDS >> (2 * i) & 3] << (32 * i) for i in range(4))
+    top = int.from_bytes(tweak[8:], "little") >> 32
+    return (rotated ^ clmul(top, XTS_FOLD)).to_bytes(16, "little")
+
+
 def xts_double_mask():
     """The dwords that xts_double_masked ANDs with the sign masks: where x^128
     folds back (dword 0: 0x87, from the sign of dword 3) and where the low
@@ -644,11 +659,13 @@ def _xts_self_check():
         for s in (1, 2, 3, 4, 8, 16, 32, 56, 64):
             assert xts_times_alpha_clmul(t, s) == xts_times_alpha(t, s), f"alpha^{s}"
         assert xts_double_masked(t) == xts_times_alpha(t), "the masked doubling"
+        assert xts_times_alpha32_rotate(t) == xts_times_alpha(t, 32), "alpha^32 by rotation"
     for t in (1 << 63, 1 << 127, 1 << 127 | 1 << 63, (1 << 128) - 1):  # the carries
         t = t.to_bytes(16, "little")
         assert xts_double_masked(t) == xts_times_alpha(t), "the masked doubling's carries"
         for s in (1, 8, 56, 64):
             assert xts_times_alpha_clmul(t, s) == xts_times_alpha(t, s), f"alpha^{s}'s carries"
+        assert xts_times_alpha32_rotate(t) == xts_times_alpha(t, 32), "alpha^32's carries"
     # IEEE 1619-2007 annex B, vector 1: zero keys, tweak 0, 32 zero bytes.
     tweak = ttable_encrypt_block(bytes(16), bytes(16))
     c, _ = xts_blocks(bytes(16), tweak, bytes(32))

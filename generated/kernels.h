@@ -68,7 +68,7 @@ typedef int aes_gen_gcm_kernel_fn(const uint8_t *rk, const uint8_t *htable, uint
 /* A GCM kernel's len with this bit: the message ends with these bytes. */
 #define AES_GEN_GCM_LAST ((uint64_t)1 << 63)
 
-#define AES_GEN_KERNEL_COUNT 879
+#define AES_GEN_KERNEL_COUNT 885
 
 /* A kernel's function on a host that builds its architecture, else 0. */
 #define AES_GEN_BUILT_any(fn) fn
@@ -808,26 +808,32 @@ aes_gen_gcm_kernel_fn aes_gen_vaes512_gcm_dec_k256_w16;
 aes_gen_gcm_kernel_fn aes_gen_vaes512_gcm_dec_k256_w8;
 aes_gen_gcm_kernel_fn aes_gen_vaes512_gcm_dec_k256_w4;
 aes_gen_gcm_kernel_fn aes_gen_vaes512_gcm_dec_k256_w1;
+aes_gen_kernel_fn aes_gen_vaes512_xts_enc_k128_w32;
 aes_gen_kernel_fn aes_gen_vaes512_xts_enc_k128_w16;
 aes_gen_kernel_fn aes_gen_vaes512_xts_enc_k128_w8;
 aes_gen_kernel_fn aes_gen_vaes512_xts_enc_k128_w4;
 aes_gen_kernel_fn aes_gen_vaes512_xts_enc_k128_w1;
+aes_gen_kernel_fn aes_gen_vaes512_xts_enc_k192_w32;
 aes_gen_kernel_fn aes_gen_vaes512_xts_enc_k192_w16;
 aes_gen_kernel_fn aes_gen_vaes512_xts_enc_k192_w8;
 aes_gen_kernel_fn aes_gen_vaes512_xts_enc_k192_w4;
 aes_gen_kernel_fn aes_gen_vaes512_xts_enc_k192_w1;
+aes_gen_kernel_fn aes_gen_vaes512_xts_enc_k256_w32;
 aes_gen_kernel_fn aes_gen_vaes512_xts_enc_k256_w16;
 aes_gen_kernel_fn aes_gen_vaes512_xts_enc_k256_w8;
 aes_gen_kernel_fn aes_gen_vaes512_xts_enc_k256_w4;
 aes_gen_kernel_fn aes_gen_vaes512_xts_enc_k256_w1;
+aes_gen_kernel_fn aes_gen_vaes512_xts_dec_k128_w32;
 aes_gen_kernel_fn aes_gen_vaes512_xts_dec_k128_w16;
 aes_gen_kernel_fn aes_gen_vaes512_xts_dec_k128_w8;
 aes_gen_kernel_fn aes_gen_vaes512_xts_dec_k128_w4;
 aes_gen_kernel_fn aes_gen_vaes512_xts_dec_k128_w1;
+aes_gen_kernel_fn aes_gen_vaes512_xts_dec_k192_w32;
 aes_gen_kernel_fn aes_gen_vaes512_xts_dec_k192_w16;
 aes_gen_kernel_fn aes_gen_vaes512_xts_dec_k192_w8;
 aes_gen_kernel_fn aes_gen_vaes512_xts_dec_k192_w4;
 aes_gen_kernel_fn aes_gen_vaes512_xts_dec_k192_w1;
+aes_gen_kernel_fn aes_gen_vaes512_xts_dec_k256_w32;
 aes_gen_kernel_fn aes_gen_vaes512_xts_dec_k256_w16;
 aes_gen_kernel_fn aes_gen_vaes512_xts_dec_k256_w8;
 aes_gen_kernel_fn aes_gen_vaes512_xts_dec_k256_w4;

@@ -94,6 +94,8 @@ MUTANTS = (
     ("XTS tweak step: the carries not swapped", "gen/x86/xts.py",
      "        w.swap_halves(p, c, c)                        # the low qword's into the high one\n",
      "", True),
+    ("XTS tweak step by 32: the top dword not folded", "gen/x86/xts.py",
+     "            w.xor(p, r, dst)\n            return\n", "            return\n", True),
     ("XTS doubling: a wrong sign shift", "gen/x86/xts.py",
      "    w.sar32(p, 31, c, c)\n", "    w.sar32(p, 30, c, c)\n", True),
     ("GCM counters: byte 15's fast path to one register past the carry", "gen/x86/gcm.py",

@@ -105,16 +105,16 @@ class Validation(unittest.TestCase):
                          sorted((v.mode.tag, v.width) for v in default if v.backend == "aesni"))
 
     def test_family_defaults(self):
-        """A family's own default widths (vaes512's XTS stops at 16); a
+        """A family's own default widths (vaes256's XTS stops at 8); a
         request's widths are every mode's."""
         def widths(matrix, tag):
-            return sorted({v.width for v in matrix if v.backend == "vaes512" and v.mode.tag == tag})
-        names = ["vaes512", "aesni", "portable"]
+            return sorted({v.width for v in matrix if v.backend == "vaes256" and v.mode.tag == tag})
+        names = ["vaes256", "aesni", "portable"]
         matrix = build_matrix(req(names, keys=[128]), targets)
-        self.assertEqual(widths(matrix, "xts_enc"), [1, 4, 8, 16])
-        self.assertEqual(widths(matrix, "gcm_enc"), [1, 4, 8, 16, 32])
-        matrix = build_matrix(req(names, parse_widths("vaes512:1,32"), [128]), targets)
-        self.assertEqual(widths(matrix, "xts_dec"), [1, 32])
+        self.assertEqual(widths(matrix, "xts_enc"), [1, 2, 4, 8])
+        self.assertEqual(widths(matrix, "ctr_enc"), [1, 2, 4, 8, 16])
+        matrix = build_matrix(req(names, parse_widths("vaes256:1,16"), [128]), targets)
+        self.assertEqual(widths(matrix, "xts_dec"), [1, 16])
 
     def test_per_backend_errors(self):
         self.assertIn("WIDTHS for portable", self.error(widths=parse_widths("portable:1,17")))

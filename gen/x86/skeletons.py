@@ -341,6 +341,19 @@ def stitch(k, main, side, after=()):
     k.p.items += out + side[g:] + list(after)
 
 
+def stitch_groups(k, main, groups, every):
+    """The items of main with a whole group of side items after every
+    `every` of them, the groups still left after the last (XTS: a tweak
+    register's step between half rounds)."""
+    out = []
+    for i, item in enumerate(main):
+        out.append(item)
+        if groups and (i + 1) % every == 0:
+            out += groups[0]
+            groups = groups[1:]
+    k.p.items += out + [item for g in groups for item in g]
+
+
 BODIES = {}
 
 

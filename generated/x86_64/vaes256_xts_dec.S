@@ -102,70 +102,70 @@ aes_gen_vaes256_xts_dec_k128_w8:
     vbroadcasti128 16(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
     vpsrlq $56, %ymm8, %ymm5
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
+    vpshufd $78, %ymm5, %ymm5
+    vpsllq $8, %ymm8, %ymm8
+    vpxor %ymm6, %ymm8, %ymm8
+    vpxor %ymm5, %ymm8, %ymm8
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
+    vpsrlq $56, %ymm9, %ymm5
     vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
+    vpshufd $78, %ymm5, %ymm5
+    vpsllq $8, %ymm9, %ymm9
+    vpxor %ymm6, %ymm9, %ymm9
+    vpxor %ymm5, %ymm9, %ymm9
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
     vbroadcasti128 32(%rdi), %ymm7
+    vpsrlq $56, %ymm10, %ymm5
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
     vpshufd $78, %ymm5, %ymm5
+    vpsllq $8, %ymm10, %ymm10
+    vpxor %ymm6, %ymm10, %ymm10
+    vpxor %ymm5, %ymm10, %ymm10
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
-    vpsllq $8, %ymm8, %ymm8
+    vpsrlq $56, %ymm11, %ymm5
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
+    vpshufd $78, %ymm5, %ymm5
+    vpsllq $8, %ymm11, %ymm11
+    vpxor %ymm6, %ymm11, %ymm11
+    vpxor %ymm5, %ymm11, %ymm11
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
-    vpxor %ymm6, %ymm8, %ymm8
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
     vbroadcasti128 48(%rdi), %ymm7
-    vpxor %ymm5, %ymm8, %ymm8
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
-    vpsrlq $56, %ymm9, %ymm5
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
     vbroadcasti128 64(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
-    vpshufd $78, %ymm5, %ymm5
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
-    vpsllq $8, %ymm9, %ymm9
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
-    vpxor %ymm6, %ymm9, %ymm9
     vbroadcasti128 80(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
-    vpxor %ymm5, %ymm9, %ymm9
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
-    vpsrlq $56, %ymm10, %ymm5
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
     vbroadcasti128 96(%rdi), %ymm7
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
-    vpshufd $78, %ymm5, %ymm5
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
-    vpsllq $8, %ymm10, %ymm10
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
     vbroadcasti128 112(%rdi), %ymm7
-    vpxor %ymm6, %ymm10, %ymm10
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
-    vpxor %ymm5, %ymm10, %ymm10
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
-    vpsrlq $56, %ymm11, %ymm5
     .byte 0xc4,0xc2,0x7d,0xde,0xc7         # vaesdec %ymm15, %ymm0, %ymm0
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
     .byte 0xc4,0xc2,0x75,0xde,0xcf         # vaesdec %ymm15, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x6d,0xde,0xd7         # vaesdec %ymm15, %ymm2, %ymm2
-    vpshufd $78, %ymm5, %ymm5
     .byte 0xc4,0xc2,0x65,0xde,0xdf         # vaesdec %ymm15, %ymm3, %ymm3
     .byte 0xc4,0xc2,0x7d,0xde,0xc6         # vaesdec %ymm14, %ymm0, %ymm0
-    vpsllq $8, %ymm11, %ymm11
     .byte 0xc4,0xc2,0x75,0xde,0xce         # vaesdec %ymm14, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x6d,0xde,0xd6         # vaesdec %ymm14, %ymm2, %ymm2
-    vpxor %ymm6, %ymm11, %ymm11
     .byte 0xc4,0xc2,0x65,0xde,0xde         # vaesdec %ymm14, %ymm3, %ymm3
-    vpxor %ymm5, %ymm11, %ymm11
     .byte 0xc4,0xe2,0x7d,0xdf,0x02         # vaesdeclast 0(%rdx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     .byte 0xc4,0xe2,0x75,0xdf,0x4a,0x20    # vaesdeclast 32(%rdx), %ymm1, %ymm1
@@ -269,38 +269,38 @@ aes_gen_vaes256_xts_dec_k128_w4:
     vpxor %ymm9, %ymm7, %ymm4
     vmovdqu %ymm4, 32(%rdx)
     vbroadcasti128 16(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
     vpsrlq $60, %ymm6, %ymm3
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
+    vpshufd $78, %ymm3, %ymm3
+    vpsllq $4, %ymm6, %ymm6
+    vpxor %ymm4, %ymm6, %ymm6
+    vpxor %ymm3, %ymm6, %ymm6
+    .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
+    vpsrlq $60, %ymm7, %ymm3
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
+    vpshufd $78, %ymm3, %ymm3
+    vpsllq $4, %ymm7, %ymm7
+    vpxor %ymm4, %ymm7, %ymm7
+    vpxor %ymm3, %ymm7, %ymm7
     .byte 0xc4,0xe2,0x75,0xde,0xcd         # vaesdec %ymm5, %ymm1, %ymm1
     vbroadcasti128 32(%rdi), %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
     .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcd         # vaesdec %ymm5, %ymm1, %ymm1
-    vpshufd $78, %ymm3, %ymm3
     vbroadcasti128 48(%rdi), %ymm5
-    vpsllq $4, %ymm6, %ymm6
     .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcd         # vaesdec %ymm5, %ymm1, %ymm1
-    vpxor %ymm4, %ymm6, %ymm6
     .byte 0xc4,0xc2,0x7d,0xde,0xc7         # vaesdec %ymm15, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xde,0xcf         # vaesdec %ymm15, %ymm1, %ymm1
-    vpxor %ymm3, %ymm6, %ymm6
     .byte 0xc4,0xc2,0x7d,0xde,0xc6         # vaesdec %ymm14, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xde,0xce         # vaesdec %ymm14, %ymm1, %ymm1
-    vpsrlq $60, %ymm7, %ymm3
     .byte 0xc4,0xc2,0x7d,0xde,0xc5         # vaesdec %ymm13, %ymm0, %ymm0
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
     .byte 0xc4,0xc2,0x75,0xde,0xcd         # vaesdec %ymm13, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xde,0xc4         # vaesdec %ymm12, %ymm0, %ymm0
-    vpshufd $78, %ymm3, %ymm3
     .byte 0xc4,0xc2,0x75,0xde,0xcc         # vaesdec %ymm12, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xde,0xc3         # vaesdec %ymm11, %ymm0, %ymm0
-    vpsllq $4, %ymm7, %ymm7
     .byte 0xc4,0xc2,0x75,0xde,0xcb         # vaesdec %ymm11, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xde,0xc2         # vaesdec %ymm10, %ymm0, %ymm0
-    vpxor %ymm4, %ymm7, %ymm7
     .byte 0xc4,0xc2,0x75,0xde,0xca         # vaesdec %ymm10, %ymm1, %ymm1
-    vpxor %ymm3, %ymm7, %ymm7
     .byte 0xc4,0xe2,0x7d,0xdf,0x02         # vaesdeclast 0(%rdx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     .byte 0xc4,0xe2,0x75,0xdf,0x4a,0x20    # vaesdeclast 32(%rdx), %ymm1, %ymm1
@@ -391,21 +391,21 @@ aes_gen_vaes256_xts_dec_k128_w2:
     vpxor %ymm7, %ymm5, %ymm3
     vmovdqu %ymm3, 0(%rdx)
     vbroadcasti128 16(%rdi), %ymm4
-    .byte 0xc4,0xe2,0x7d,0xde,0xc4         # vaesdec %ymm4, %ymm0, %ymm0
     vpsrlq $62, %ymm5, %ymm2
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm2, %ymm3
+    vpshufd $78, %ymm2, %ymm2
+    vpsllq $2, %ymm5, %ymm5
+    vpxor %ymm3, %ymm5, %ymm5
+    vpxor %ymm2, %ymm5, %ymm5
+    .byte 0xc4,0xe2,0x7d,0xde,0xc4         # vaesdec %ymm4, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xde,0xc7         # vaesdec %ymm15, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xde,0xc6         # vaesdec %ymm14, %ymm0, %ymm0
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm2, %ymm3
     .byte 0xc4,0xc2,0x7d,0xde,0xc5         # vaesdec %ymm13, %ymm0, %ymm0
-    vpshufd $78, %ymm2, %ymm2
     .byte 0xc4,0xc2,0x7d,0xde,0xc4         # vaesdec %ymm12, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xde,0xc3         # vaesdec %ymm11, %ymm0, %ymm0
-    vpsllq $2, %ymm5, %ymm5
     .byte 0xc4,0xc2,0x7d,0xde,0xc2         # vaesdec %ymm10, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xde,0xc1         # vaesdec %ymm9, %ymm0, %ymm0
-    vpxor %ymm3, %ymm5, %ymm5
     .byte 0xc4,0xc2,0x7d,0xde,0xc0         # vaesdec %ymm8, %ymm0, %ymm0
-    vpxor %ymm2, %ymm5, %ymm5
     .byte 0xc4,0xe2,0x7d,0xdf,0x02         # vaesdeclast 0(%rdx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     add $32, %rcx
@@ -585,81 +585,81 @@ aes_gen_vaes256_xts_dec_k192_w8:
     vmovdqu %ymm6, 96(%rdx)
     vbroadcasti128 16(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     vpsrlq $56, %ymm8, %ymm5
-    .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
     vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
-    vbroadcasti128 32(%rdi), %ymm7
-    .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
     vpshufd $78, %ymm5, %ymm5
+    vpsllq $8, %ymm8, %ymm8
+    vpxor %ymm6, %ymm8, %ymm8
+    vpxor %ymm5, %ymm8, %ymm8
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
-    vpsllq $8, %ymm8, %ymm8
+    vpsrlq $56, %ymm9, %ymm5
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
+    vpshufd $78, %ymm5, %ymm5
+    vpsllq $8, %ymm9, %ymm9
+    vpxor %ymm6, %ymm9, %ymm9
+    vpxor %ymm5, %ymm9, %ymm9
+    .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
+    vbroadcasti128 32(%rdi), %ymm7
+    vpsrlq $56, %ymm10, %ymm5
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
+    vpshufd $78, %ymm5, %ymm5
+    vpsllq $8, %ymm10, %ymm10
+    vpxor %ymm6, %ymm10, %ymm10
+    vpxor %ymm5, %ymm10, %ymm10
+    .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
+    vpsrlq $56, %ymm11, %ymm5
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
+    vpshufd $78, %ymm5, %ymm5
+    vpsllq $8, %ymm11, %ymm11
+    vpxor %ymm6, %ymm11, %ymm11
+    vpxor %ymm5, %ymm11, %ymm11
+    .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
     vbroadcasti128 48(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
-    vpxor %ymm6, %ymm8, %ymm8
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
-    vpxor %ymm5, %ymm8, %ymm8
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
     vbroadcasti128 64(%rdi), %ymm7
-    vpsrlq $56, %ymm9, %ymm5
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
-    vpshufd $78, %ymm5, %ymm5
     vbroadcasti128 80(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
-    vpsllq $8, %ymm9, %ymm9
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
-    vpxor %ymm6, %ymm9, %ymm9
     vbroadcasti128 96(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
-    vpxor %ymm5, %ymm9, %ymm9
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
-    vpsrlq $56, %ymm10, %ymm5
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
     vbroadcasti128 112(%rdi), %ymm7
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
-    vpshufd $78, %ymm5, %ymm5
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
     vbroadcasti128 128(%rdi), %ymm7
-    vpsllq $8, %ymm10, %ymm10
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
-    vpxor %ymm6, %ymm10, %ymm10
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
-    vpxor %ymm5, %ymm10, %ymm10
     vbroadcasti128 144(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
-    vpsrlq $56, %ymm11, %ymm5
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
     .byte 0xc4,0xc2,0x7d,0xde,0xc7         # vaesdec %ymm15, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xde,0xcf         # vaesdec %ymm15, %ymm1, %ymm1
-    vpshufd $78, %ymm5, %ymm5
     .byte 0xc4,0xc2,0x6d,0xde,0xd7         # vaesdec %ymm15, %ymm2, %ymm2
     .byte 0xc4,0xc2,0x65,0xde,0xdf         # vaesdec %ymm15, %ymm3, %ymm3
-    vpsllq $8, %ymm11, %ymm11
     .byte 0xc4,0xc2,0x7d,0xde,0xc6         # vaesdec %ymm14, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xde,0xce         # vaesdec %ymm14, %ymm1, %ymm1
-    vpxor %ymm6, %ymm11, %ymm11
     .byte 0xc4,0xc2,0x6d,0xde,0xd6         # vaesdec %ymm14, %ymm2, %ymm2
     .byte 0xc4,0xc2,0x65,0xde,0xde         # vaesdec %ymm14, %ymm3, %ymm3
-    vpxor %ymm5, %ymm11, %ymm11
     .byte 0xc4,0xe2,0x7d,0xdf,0x02         # vaesdeclast 0(%rdx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     .byte 0xc4,0xe2,0x75,0xdf,0x4a,0x20    # vaesdeclast 32(%rdx), %ymm1, %ymm1
@@ -763,44 +763,44 @@ aes_gen_vaes256_xts_dec_k192_w4:
     vpxor %ymm9, %ymm7, %ymm4
     vmovdqu %ymm4, 32(%rdx)
     vbroadcasti128 16(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xde,0xcd         # vaesdec %ymm5, %ymm1, %ymm1
     vpsrlq $60, %ymm6, %ymm3
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
+    vpshufd $78, %ymm3, %ymm3
+    vpsllq $4, %ymm6, %ymm6
+    vpxor %ymm4, %ymm6, %ymm6
+    vpxor %ymm3, %ymm6, %ymm6
+    .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
+    vpsrlq $60, %ymm7, %ymm3
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
+    vpshufd $78, %ymm3, %ymm3
+    vpsllq $4, %ymm7, %ymm7
+    vpxor %ymm4, %ymm7, %ymm7
+    vpxor %ymm3, %ymm7, %ymm7
+    .byte 0xc4,0xe2,0x75,0xde,0xcd         # vaesdec %ymm5, %ymm1, %ymm1
     vbroadcasti128 32(%rdi), %ymm5
     .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
     .byte 0xc4,0xe2,0x75,0xde,0xcd         # vaesdec %ymm5, %ymm1, %ymm1
     vbroadcasti128 48(%rdi), %ymm5
-    vpshufd $78, %ymm3, %ymm3
     .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcd         # vaesdec %ymm5, %ymm1, %ymm1
-    vpsllq $4, %ymm6, %ymm6
     vbroadcasti128 64(%rdi), %ymm5
     .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcd         # vaesdec %ymm5, %ymm1, %ymm1
-    vpxor %ymm4, %ymm6, %ymm6
     vbroadcasti128 80(%rdi), %ymm5
     .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
-    vpxor %ymm3, %ymm6, %ymm6
     .byte 0xc4,0xe2,0x75,0xde,0xcd         # vaesdec %ymm5, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xde,0xc7         # vaesdec %ymm15, %ymm0, %ymm0
-    vpsrlq $60, %ymm7, %ymm3
     .byte 0xc4,0xc2,0x75,0xde,0xcf         # vaesdec %ymm15, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xde,0xc6         # vaesdec %ymm14, %ymm0, %ymm0
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
     .byte 0xc4,0xc2,0x75,0xde,0xce         # vaesdec %ymm14, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xde,0xc5         # vaesdec %ymm13, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xde,0xcd         # vaesdec %ymm13, %ymm1, %ymm1
-    vpshufd $78, %ymm3, %ymm3
     .byte 0xc4,0xc2,0x7d,0xde,0xc4         # vaesdec %ymm12, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xde,0xcc         # vaesdec %ymm12, %ymm1, %ymm1
-    vpsllq $4, %ymm7, %ymm7
     .byte 0xc4,0xc2,0x7d,0xde,0xc3         # vaesdec %ymm11, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xde,0xcb         # vaesdec %ymm11, %ymm1, %ymm1
-    vpxor %ymm4, %ymm7, %ymm7
     .byte 0xc4,0xc2,0x7d,0xde,0xc2         # vaesdec %ymm10, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xde,0xca         # vaesdec %ymm10, %ymm1, %ymm1
-    vpxor %ymm3, %ymm7, %ymm7
     .byte 0xc4,0xe2,0x7d,0xdf,0x02         # vaesdeclast 0(%rdx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     .byte 0xc4,0xe2,0x75,0xdf,0x4a,0x20    # vaesdeclast 32(%rdx), %ymm1, %ymm1
@@ -891,25 +891,25 @@ aes_gen_vaes256_xts_dec_k192_w2:
     vpxor %ymm7, %ymm5, %ymm3
     vmovdqu %ymm3, 0(%rdx)
     vbroadcasti128 16(%rdi), %ymm4
+    vpsrlq $62, %ymm5, %ymm2
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm2, %ymm3
+    vpshufd $78, %ymm2, %ymm2
+    vpsllq $2, %ymm5, %ymm5
+    vpxor %ymm3, %ymm5, %ymm5
+    vpxor %ymm2, %ymm5, %ymm5
     .byte 0xc4,0xe2,0x7d,0xde,0xc4         # vaesdec %ymm4, %ymm0, %ymm0
     vbroadcasti128 32(%rdi), %ymm4
-    vpsrlq $62, %ymm5, %ymm2
     .byte 0xc4,0xe2,0x7d,0xde,0xc4         # vaesdec %ymm4, %ymm0, %ymm0
     vbroadcasti128 48(%rdi), %ymm4
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm2, %ymm3
     .byte 0xc4,0xe2,0x7d,0xde,0xc4         # vaesdec %ymm4, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xde,0xc7         # vaesdec %ymm15, %ymm0, %ymm0
-    vpshufd $78, %ymm2, %ymm2
     .byte 0xc4,0xc2,0x7d,0xde,0xc6         # vaesdec %ymm14, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xde,0xc5         # vaesdec %ymm13, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xde,0xc4         # vaesdec %ymm12, %ymm0, %ymm0
-    vpsllq $2, %ymm5, %ymm5
     .byte 0xc4,0xc2,0x7d,0xde,0xc3         # vaesdec %ymm11, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xde,0xc2         # vaesdec %ymm10, %ymm0, %ymm0
-    vpxor %ymm3, %ymm5, %ymm5
     .byte 0xc4,0xc2,0x7d,0xde,0xc1         # vaesdec %ymm9, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xde,0xc0         # vaesdec %ymm8, %ymm0, %ymm0
-    vpxor %ymm2, %ymm5, %ymm5
     .byte 0xc4,0xe2,0x7d,0xdf,0x02         # vaesdeclast 0(%rdx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     add $32, %rcx
@@ -1091,91 +1091,91 @@ aes_gen_vaes256_xts_dec_k256_w8:
     vmovdqu %ymm6, 96(%rdx)
     vbroadcasti128 16(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     vpsrlq $56, %ymm8, %ymm5
-    .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
-    vbroadcasti128 32(%rdi), %ymm7
     vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
-    .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     vpshufd $78, %ymm5, %ymm5
-    .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
-    vbroadcasti128 48(%rdi), %ymm7
     vpsllq $8, %ymm8, %ymm8
-    .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
     vpxor %ymm6, %ymm8, %ymm8
-    .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
-    vbroadcasti128 64(%rdi), %ymm7
     vpxor %ymm5, %ymm8, %ymm8
-    .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
     vpsrlq $56, %ymm9, %ymm5
-    .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
-    vbroadcasti128 80(%rdi), %ymm7
     vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
+    vpshufd $78, %ymm5, %ymm5
+    vpsllq $8, %ymm9, %ymm9
+    vpxor %ymm6, %ymm9, %ymm9
+    vpxor %ymm5, %ymm9, %ymm9
+    .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
+    vbroadcasti128 32(%rdi), %ymm7
+    vpsrlq $56, %ymm10, %ymm5
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
+    vpshufd $78, %ymm5, %ymm5
+    vpsllq $8, %ymm10, %ymm10
+    vpxor %ymm6, %ymm10, %ymm10
+    vpxor %ymm5, %ymm10, %ymm10
+    .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
+    vpsrlq $56, %ymm11, %ymm5
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
+    vpshufd $78, %ymm5, %ymm5
+    vpsllq $8, %ymm11, %ymm11
+    vpxor %ymm6, %ymm11, %ymm11
+    vpxor %ymm5, %ymm11, %ymm11
+    .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
+    .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
+    vbroadcasti128 48(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
-    vpshufd $78, %ymm5, %ymm5
+    .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
+    vbroadcasti128 64(%rdi), %ymm7
+    .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
+    .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
+    vbroadcasti128 80(%rdi), %ymm7
+    .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
     vbroadcasti128 96(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
-    vpsllq $8, %ymm9, %ymm9
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
-    vpxor %ymm6, %ymm9, %ymm9
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
     vbroadcasti128 112(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
-    vpxor %ymm5, %ymm9, %ymm9
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
-    vpsrlq $56, %ymm10, %ymm5
     vbroadcasti128 128(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
-    vpshufd $78, %ymm5, %ymm5
     vbroadcasti128 144(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
-    vpsllq $8, %ymm10, %ymm10
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
-    vpxor %ymm6, %ymm10, %ymm10
     vbroadcasti128 160(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
-    vpxor %ymm5, %ymm10, %ymm10
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
-    vpsrlq $56, %ymm11, %ymm5
     vbroadcasti128 176(%rdi), %ymm7
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
     .byte 0xc4,0xe2,0x6d,0xde,0xd7         # vaesdec %ymm7, %ymm2, %ymm2
     .byte 0xc4,0xe2,0x65,0xde,0xdf         # vaesdec %ymm7, %ymm3, %ymm3
     .byte 0xc4,0xc2,0x7d,0xde,0xc7         # vaesdec %ymm15, %ymm0, %ymm0
-    vpshufd $78, %ymm5, %ymm5
     .byte 0xc4,0xc2,0x75,0xde,0xcf         # vaesdec %ymm15, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x6d,0xde,0xd7         # vaesdec %ymm15, %ymm2, %ymm2
-    vpsllq $8, %ymm11, %ymm11
     .byte 0xc4,0xc2,0x65,0xde,0xdf         # vaesdec %ymm15, %ymm3, %ymm3
     .byte 0xc4,0xc2,0x7d,0xde,0xc6         # vaesdec %ymm14, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xde,0xce         # vaesdec %ymm14, %ymm1, %ymm1
-    vpxor %ymm6, %ymm11, %ymm11
     .byte 0xc4,0xc2,0x6d,0xde,0xd6         # vaesdec %ymm14, %ymm2, %ymm2
     .byte 0xc4,0xc2,0x65,0xde,0xde         # vaesdec %ymm14, %ymm3, %ymm3
-    vpxor %ymm5, %ymm11, %ymm11
     .byte 0xc4,0xe2,0x7d,0xdf,0x02         # vaesdeclast 0(%rdx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     .byte 0xc4,0xe2,0x75,0xdf,0x4a,0x20    # vaesdeclast 32(%rdx), %ymm1, %ymm1
@@ -1279,50 +1279,50 @@ aes_gen_vaes256_xts_dec_k256_w4:
     vpxor %ymm9, %ymm7, %ymm4
     vmovdqu %ymm4, 32(%rdx)
     vbroadcasti128 16(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xde,0xcd         # vaesdec %ymm5, %ymm1, %ymm1
     vpsrlq $60, %ymm6, %ymm3
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
+    vpshufd $78, %ymm3, %ymm3
+    vpsllq $4, %ymm6, %ymm6
+    vpxor %ymm4, %ymm6, %ymm6
+    vpxor %ymm3, %ymm6, %ymm6
+    .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
+    vpsrlq $60, %ymm7, %ymm3
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
+    vpshufd $78, %ymm3, %ymm3
+    vpsllq $4, %ymm7, %ymm7
+    vpxor %ymm4, %ymm7, %ymm7
+    vpxor %ymm3, %ymm7, %ymm7
+    .byte 0xc4,0xe2,0x75,0xde,0xcd         # vaesdec %ymm5, %ymm1, %ymm1
     vbroadcasti128 32(%rdi), %ymm5
     .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcd         # vaesdec %ymm5, %ymm1, %ymm1
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
     vbroadcasti128 48(%rdi), %ymm5
     .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xcd         # vaesdec %ymm5, %ymm1, %ymm1
-    vpshufd $78, %ymm3, %ymm3
     vbroadcasti128 64(%rdi), %ymm5
     .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
-    vpsllq $4, %ymm6, %ymm6
     .byte 0xc4,0xe2,0x75,0xde,0xcd         # vaesdec %ymm5, %ymm1, %ymm1
     vbroadcasti128 80(%rdi), %ymm5
     .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
-    vpxor %ymm4, %ymm6, %ymm6
     .byte 0xc4,0xe2,0x75,0xde,0xcd         # vaesdec %ymm5, %ymm1, %ymm1
     vbroadcasti128 96(%rdi), %ymm5
     .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
-    vpxor %ymm3, %ymm6, %ymm6
     .byte 0xc4,0xe2,0x75,0xde,0xcd         # vaesdec %ymm5, %ymm1, %ymm1
     vbroadcasti128 112(%rdi), %ymm5
     .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
-    vpsrlq $60, %ymm7, %ymm3
     .byte 0xc4,0xe2,0x75,0xde,0xcd         # vaesdec %ymm5, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xde,0xc7         # vaesdec %ymm15, %ymm0, %ymm0
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
     .byte 0xc4,0xc2,0x75,0xde,0xcf         # vaesdec %ymm15, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xde,0xc6         # vaesdec %ymm14, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xde,0xce         # vaesdec %ymm14, %ymm1, %ymm1
-    vpshufd $78, %ymm3, %ymm3
     .byte 0xc4,0xc2,0x7d,0xde,0xc5         # vaesdec %ymm13, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xde,0xcd         # vaesdec %ymm13, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xde,0xc4         # vaesdec %ymm12, %ymm0, %ymm0
-    vpsllq $4, %ymm7, %ymm7
     .byte 0xc4,0xc2,0x75,0xde,0xcc         # vaesdec %ymm12, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xde,0xc3         # vaesdec %ymm11, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xde,0xcb         # vaesdec %ymm11, %ymm1, %ymm1
-    vpxor %ymm4, %ymm7, %ymm7
     .byte 0xc4,0xc2,0x7d,0xde,0xc2         # vaesdec %ymm10, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xde,0xca         # vaesdec %ymm10, %ymm1, %ymm1
-    vpxor %ymm3, %ymm7, %ymm7
     .byte 0xc4,0xe2,0x7d,0xdf,0x02         # vaesdeclast 0(%rdx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     .byte 0xc4,0xe2,0x75,0xdf,0x4a,0x20    # vaesdeclast 32(%rdx), %ymm1, %ymm1
@@ -1413,29 +1413,29 @@ aes_gen_vaes256_xts_dec_k256_w2:
     vpxor %ymm7, %ymm5, %ymm3
     vmovdqu %ymm3, 0(%rdx)
     vbroadcasti128 16(%rdi), %ymm4
+    vpsrlq $62, %ymm5, %ymm2
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm2, %ymm3
+    vpshufd $78, %ymm2, %ymm2
+    vpsllq $2, %ymm5, %ymm5
+    vpxor %ymm3, %ymm5, %ymm5
+    vpxor %ymm2, %ymm5, %ymm5
     .byte 0xc4,0xe2,0x7d,0xde,0xc4         # vaesdec %ymm4, %ymm0, %ymm0
     vbroadcasti128 32(%rdi), %ymm4
-    vpsrlq $62, %ymm5, %ymm2
     .byte 0xc4,0xe2,0x7d,0xde,0xc4         # vaesdec %ymm4, %ymm0, %ymm0
     vbroadcasti128 48(%rdi), %ymm4
     .byte 0xc4,0xe2,0x7d,0xde,0xc4         # vaesdec %ymm4, %ymm0, %ymm0
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm2, %ymm3
     vbroadcasti128 64(%rdi), %ymm4
     .byte 0xc4,0xe2,0x7d,0xde,0xc4         # vaesdec %ymm4, %ymm0, %ymm0
     vbroadcasti128 80(%rdi), %ymm4
-    vpshufd $78, %ymm2, %ymm2
     .byte 0xc4,0xe2,0x7d,0xde,0xc4         # vaesdec %ymm4, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xde,0xc7         # vaesdec %ymm15, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xde,0xc6         # vaesdec %ymm14, %ymm0, %ymm0
-    vpsllq $2, %ymm5, %ymm5
     .byte 0xc4,0xc2,0x7d,0xde,0xc5         # vaesdec %ymm13, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xde,0xc4         # vaesdec %ymm12, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xde,0xc3         # vaesdec %ymm11, %ymm0, %ymm0
-    vpxor %ymm3, %ymm5, %ymm5
     .byte 0xc4,0xc2,0x7d,0xde,0xc2         # vaesdec %ymm10, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xde,0xc1         # vaesdec %ymm9, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xde,0xc0         # vaesdec %ymm8, %ymm0, %ymm0
-    vpxor %ymm2, %ymm5, %ymm5
     .byte 0xc4,0xe2,0x7d,0xdf,0x02         # vaesdeclast 0(%rdx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     add $32, %rcx

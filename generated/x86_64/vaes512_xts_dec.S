@@ -17,6 +17,318 @@
 
     .text
 
+# int aes_gen_vaes512_xts_dec_k128_w32(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 32 blocks per iteration.
+# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
+# iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
+# nblocks: a multiple of 32.
+# Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
+# Register map:
+#   %zmm0 blocks 0-3
+#   %zmm1 blocks 4-7
+#   %zmm2 blocks 8-11
+#   %zmm3 blocks 12-15
+#   %zmm4 blocks 16-19
+#   %zmm5 blocks 20-23
+#   %zmm6 blocks 24-27
+#   %zmm7 blocks 28-31
+#   %zmm8 a block register's tweaks
+#   %zmm9 tweak arithmetic: the bits carried out
+#   %zmm10 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
+#   %zmm11 temporary: data loads
+#   %zmm12 tweaks of block register 0: this group's, then the next group's
+#   %zmm13 tweaks of block register 1: this group's, then the next group's
+#   %zmm14 tweaks of block register 2: this group's, then the next group's
+#   %zmm15 tweaks of block register 3: this group's, then the next group's
+#   %zmm16 tweaks of block register 4: this group's, then the next group's
+#   %zmm17 tweaks of block register 5: this group's, then the next group's
+#   %zmm18 tweaks of block register 6: this group's, then the next group's
+#   %zmm19 tweaks of block register 7: this group's, then the next group's
+#   %zmm20 rk0
+#   %zmm30 rk1
+#   %zmm29 rk2
+#   %zmm28 rk3
+#   %zmm27 rk4
+#   %zmm26 rk5
+#   %zmm25 rk6
+#   %zmm24 rk7
+#   %zmm23 rk8
+#   %zmm22 rk9
+#   %zmm21 rk10
+#   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
+    .globl aes_gen_vaes512_xts_dec_k128_w32
+    .type aes_gen_vaes512_xts_dec_k128_w32, @function
+    .p2align 5
+aes_gen_vaes512_xts_dec_k128_w32:
+    endbr64
+    vbroadcasti32x4 0(%rdi), %zmm20
+    vbroadcasti32x4 16(%rdi), %zmm30
+    vbroadcasti32x4 32(%rdi), %zmm29
+    vbroadcasti32x4 48(%rdi), %zmm28
+    vbroadcasti32x4 64(%rdi), %zmm27
+    vbroadcasti32x4 80(%rdi), %zmm26
+    vbroadcasti32x4 96(%rdi), %zmm25
+    vbroadcasti32x4 112(%rdi), %zmm24
+    vbroadcasti32x4 128(%rdi), %zmm23
+    vbroadcasti32x4 144(%rdi), %zmm22
+    vbroadcasti32x4 160(%rdi), %zmm21
+    vmovdqu (%rsi), %xmm12
+    vmovdqu (%rsi), %xmm11
+    vpsrlq $63, %xmm11, %xmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm9, %xmm10
+    vpshufd $78, %xmm9, %xmm9
+    vpsllq $1, %xmm11, %xmm8
+    vpxor %xmm10, %xmm8, %xmm8
+    vpxor %xmm9, %xmm8, %xmm8
+    vinserti32x4 $1, %xmm8, %zmm12, %zmm12
+    vpsrlq $62, %xmm11, %xmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm9, %xmm10
+    vpshufd $78, %xmm9, %xmm9
+    vpsllq $2, %xmm11, %xmm8
+    vpxor %xmm10, %xmm8, %xmm8
+    vpxor %xmm9, %xmm8, %xmm8
+    vinserti32x4 $2, %xmm8, %zmm12, %zmm12
+    vpsrlq $61, %xmm11, %xmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm9, %xmm10
+    vpshufd $78, %xmm9, %xmm9
+    vpsllq $3, %xmm11, %xmm8
+    vpxor %xmm10, %xmm8, %xmm8
+    vpxor %xmm9, %xmm8, %xmm8
+    vinserti32x4 $3, %xmm8, %zmm12, %zmm12
+    vpsrlq $60, %zmm12, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $78, %zmm9, %zmm9
+    vpsllq $4, %zmm12, %zmm13
+    vpternlogq $150, %zmm10, %zmm9, %zmm13
+    vpsrlq $56, %zmm12, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $78, %zmm9, %zmm9
+    vpsllq $8, %zmm12, %zmm14
+    vpternlogq $150, %zmm10, %zmm9, %zmm14
+    vpsrlq $52, %zmm12, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $78, %zmm9, %zmm9
+    vpsllq $12, %zmm12, %zmm15
+    vpternlogq $150, %zmm10, %zmm9, %zmm15
+    vpsrlq $48, %zmm12, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $78, %zmm9, %zmm9
+    vpsllq $16, %zmm12, %zmm16
+    vpternlogq $150, %zmm10, %zmm9, %zmm16
+    vpsrlq $44, %zmm12, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $78, %zmm9, %zmm9
+    vpsllq $20, %zmm12, %zmm17
+    vpternlogq $150, %zmm10, %zmm9, %zmm17
+    vpsrlq $40, %zmm12, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $78, %zmm9, %zmm9
+    vpsllq $24, %zmm12, %zmm18
+    vpternlogq $150, %zmm10, %zmm9, %zmm18
+    vpsrlq $36, %zmm12, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $78, %zmm9, %zmm9
+    vpsllq $28, %zmm12, %zmm19
+    vpternlogq $150, %zmm10, %zmm9, %zmm19
+    cmp $32, %r8
+    jb .Laes_gen_vaes512_xts_dec_k128_w32_done
+    .p2align 4
+.Laes_gen_vaes512_xts_dec_k128_w32_loop:
+    vmovdqu64 0(%rcx), %zmm0
+    vpternlogq $150, %zmm20, %zmm12, %zmm0
+    vpxord %zmm21, %zmm12, %zmm10
+    vmovdqu64 %zmm10, 0(%rdx)
+    vmovdqu64 64(%rcx), %zmm1
+    vpternlogq $150, %zmm20, %zmm13, %zmm1
+    vpxord %zmm21, %zmm13, %zmm10
+    vmovdqu64 %zmm10, 64(%rdx)
+    vmovdqu64 128(%rcx), %zmm2
+    vpternlogq $150, %zmm20, %zmm14, %zmm2
+    vpxord %zmm21, %zmm14, %zmm10
+    vmovdqu64 %zmm10, 128(%rdx)
+    vmovdqu64 192(%rcx), %zmm3
+    vpternlogq $150, %zmm20, %zmm15, %zmm3
+    vpxord %zmm21, %zmm15, %zmm10
+    vmovdqu64 %zmm10, 192(%rdx)
+    vmovdqu64 256(%rcx), %zmm4
+    vpternlogq $150, %zmm20, %zmm16, %zmm4
+    vpxord %zmm21, %zmm16, %zmm10
+    vmovdqu64 %zmm10, 256(%rdx)
+    vmovdqu64 320(%rcx), %zmm5
+    vpternlogq $150, %zmm20, %zmm17, %zmm5
+    vpxord %zmm21, %zmm17, %zmm10
+    vmovdqu64 %zmm10, 320(%rdx)
+    vmovdqu64 384(%rcx), %zmm6
+    vpternlogq $150, %zmm20, %zmm18, %zmm6
+    vpxord %zmm21, %zmm18, %zmm10
+    vmovdqu64 %zmm10, 384(%rdx)
+    vmovdqu64 448(%rcx), %zmm7
+    vpternlogq $150, %zmm20, %zmm19, %zmm7
+    vpxord %zmm21, %zmm19, %zmm10
+    vmovdqu64 %zmm10, 448(%rdx)
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc6    # vaesdec %zmm30, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xde,0xce    # vaesdec %zmm30, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd6    # vaesdec %zmm30, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xde,0xde    # vaesdec %zmm30, %zmm3, %zmm3
+    vpsrlq $32, %zmm12, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $147, %zmm12, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    .byte 0x62,0x92,0x5d,0x48,0xde,0xe6    # vaesdec %zmm30, %zmm4, %zmm4
+    .byte 0x62,0x92,0x55,0x48,0xde,0xee    # vaesdec %zmm30, %zmm5, %zmm5
+    .byte 0x62,0x92,0x4d,0x48,0xde,0xf6    # vaesdec %zmm30, %zmm6, %zmm6
+    .byte 0x62,0x92,0x45,0x48,0xde,0xfe    # vaesdec %zmm30, %zmm7, %zmm7
+    vpsrlq $32, %zmm13, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $147, %zmm13, %zmm13
+    vpxord %zmm10, %zmm13, %zmm13
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc5    # vaesdec %zmm29, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xde,0xcd    # vaesdec %zmm29, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd5    # vaesdec %zmm29, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xde,0xdd    # vaesdec %zmm29, %zmm3, %zmm3
+    vpsrlq $32, %zmm14, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $147, %zmm14, %zmm14
+    vpxord %zmm10, %zmm14, %zmm14
+    .byte 0x62,0x92,0x5d,0x48,0xde,0xe5    # vaesdec %zmm29, %zmm4, %zmm4
+    .byte 0x62,0x92,0x55,0x48,0xde,0xed    # vaesdec %zmm29, %zmm5, %zmm5
+    .byte 0x62,0x92,0x4d,0x48,0xde,0xf5    # vaesdec %zmm29, %zmm6, %zmm6
+    .byte 0x62,0x92,0x45,0x48,0xde,0xfd    # vaesdec %zmm29, %zmm7, %zmm7
+    vpsrlq $32, %zmm15, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $147, %zmm15, %zmm15
+    vpxord %zmm10, %zmm15, %zmm15
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc4    # vaesdec %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xde,0xcc    # vaesdec %zmm28, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd4    # vaesdec %zmm28, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xde,0xdc    # vaesdec %zmm28, %zmm3, %zmm3
+    vpsrlq $32, %zmm16, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $147, %zmm16, %zmm16
+    vpxord %zmm10, %zmm16, %zmm16
+    .byte 0x62,0x92,0x5d,0x48,0xde,0xe4    # vaesdec %zmm28, %zmm4, %zmm4
+    .byte 0x62,0x92,0x55,0x48,0xde,0xec    # vaesdec %zmm28, %zmm5, %zmm5
+    .byte 0x62,0x92,0x4d,0x48,0xde,0xf4    # vaesdec %zmm28, %zmm6, %zmm6
+    .byte 0x62,0x92,0x45,0x48,0xde,0xfc    # vaesdec %zmm28, %zmm7, %zmm7
+    vpsrlq $32, %zmm17, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $147, %zmm17, %zmm17
+    vpxord %zmm10, %zmm17, %zmm17
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc3    # vaesdec %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xde,0xcb    # vaesdec %zmm27, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd3    # vaesdec %zmm27, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xde,0xdb    # vaesdec %zmm27, %zmm3, %zmm3
+    vpsrlq $32, %zmm18, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $147, %zmm18, %zmm18
+    vpxord %zmm10, %zmm18, %zmm18
+    .byte 0x62,0x92,0x5d,0x48,0xde,0xe3    # vaesdec %zmm27, %zmm4, %zmm4
+    .byte 0x62,0x92,0x55,0x48,0xde,0xeb    # vaesdec %zmm27, %zmm5, %zmm5
+    .byte 0x62,0x92,0x4d,0x48,0xde,0xf3    # vaesdec %zmm27, %zmm6, %zmm6
+    .byte 0x62,0x92,0x45,0x48,0xde,0xfb    # vaesdec %zmm27, %zmm7, %zmm7
+    vpsrlq $32, %zmm19, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $147, %zmm19, %zmm19
+    vpxord %zmm10, %zmm19, %zmm19
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc2    # vaesdec %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xde,0xca    # vaesdec %zmm26, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd2    # vaesdec %zmm26, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xde,0xda    # vaesdec %zmm26, %zmm3, %zmm3
+    .byte 0x62,0x92,0x5d,0x48,0xde,0xe2    # vaesdec %zmm26, %zmm4, %zmm4
+    .byte 0x62,0x92,0x55,0x48,0xde,0xea    # vaesdec %zmm26, %zmm5, %zmm5
+    .byte 0x62,0x92,0x4d,0x48,0xde,0xf2    # vaesdec %zmm26, %zmm6, %zmm6
+    .byte 0x62,0x92,0x45,0x48,0xde,0xfa    # vaesdec %zmm26, %zmm7, %zmm7
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc1    # vaesdec %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xde,0xc9    # vaesdec %zmm25, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd1    # vaesdec %zmm25, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xde,0xd9    # vaesdec %zmm25, %zmm3, %zmm3
+    .byte 0x62,0x92,0x5d,0x48,0xde,0xe1    # vaesdec %zmm25, %zmm4, %zmm4
+    .byte 0x62,0x92,0x55,0x48,0xde,0xe9    # vaesdec %zmm25, %zmm5, %zmm5
+    .byte 0x62,0x92,0x4d,0x48,0xde,0xf1    # vaesdec %zmm25, %zmm6, %zmm6
+    .byte 0x62,0x92,0x45,0x48,0xde,0xf9    # vaesdec %zmm25, %zmm7, %zmm7
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc0    # vaesdec %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xde,0xc8    # vaesdec %zmm24, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd0    # vaesdec %zmm24, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xde,0xd8    # vaesdec %zmm24, %zmm3, %zmm3
+    .byte 0x62,0x92,0x5d,0x48,0xde,0xe0    # vaesdec %zmm24, %zmm4, %zmm4
+    .byte 0x62,0x92,0x55,0x48,0xde,0xe8    # vaesdec %zmm24, %zmm5, %zmm5
+    .byte 0x62,0x92,0x4d,0x48,0xde,0xf0    # vaesdec %zmm24, %zmm6, %zmm6
+    .byte 0x62,0x92,0x45,0x48,0xde,0xf8    # vaesdec %zmm24, %zmm7, %zmm7
+    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xde,0xcf    # vaesdec %zmm23, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xde,0xd7    # vaesdec %zmm23, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xde,0xdf    # vaesdec %zmm23, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x5d,0x48,0xde,0xe7    # vaesdec %zmm23, %zmm4, %zmm4
+    .byte 0x62,0xb2,0x55,0x48,0xde,0xef    # vaesdec %zmm23, %zmm5, %zmm5
+    .byte 0x62,0xb2,0x4d,0x48,0xde,0xf7    # vaesdec %zmm23, %zmm6, %zmm6
+    .byte 0x62,0xb2,0x45,0x48,0xde,0xff    # vaesdec %zmm23, %zmm7, %zmm7
+    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xde,0xce    # vaesdec %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xde,0xd6    # vaesdec %zmm22, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xde,0xde    # vaesdec %zmm22, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x5d,0x48,0xde,0xe6    # vaesdec %zmm22, %zmm4, %zmm4
+    .byte 0x62,0xb2,0x55,0x48,0xde,0xee    # vaesdec %zmm22, %zmm5, %zmm5
+    .byte 0x62,0xb2,0x4d,0x48,0xde,0xf6    # vaesdec %zmm22, %zmm6, %zmm6
+    .byte 0x62,0xb2,0x45,0x48,0xde,0xfe    # vaesdec %zmm22, %zmm7, %zmm7
+    .byte 0x62,0xf2,0x7d,0x48,0xdf,0x02    # vaesdeclast 0(%rdx), %zmm0, %zmm0
+    vmovdqu64 %zmm0, 0(%rdx)
+    .byte 0x62,0xf2,0x75,0x48,0xdf,0x4a,0x01 # vaesdeclast 64(%rdx), %zmm1, %zmm1
+    vmovdqu64 %zmm1, 64(%rdx)
+    .byte 0x62,0xf2,0x6d,0x48,0xdf,0x52,0x02 # vaesdeclast 128(%rdx), %zmm2, %zmm2
+    vmovdqu64 %zmm2, 128(%rdx)
+    .byte 0x62,0xf2,0x65,0x48,0xdf,0x5a,0x03 # vaesdeclast 192(%rdx), %zmm3, %zmm3
+    vmovdqu64 %zmm3, 192(%rdx)
+    .byte 0x62,0xf2,0x5d,0x48,0xdf,0x62,0x04 # vaesdeclast 256(%rdx), %zmm4, %zmm4
+    vmovdqu64 %zmm4, 256(%rdx)
+    .byte 0x62,0xf2,0x55,0x48,0xdf,0x6a,0x05 # vaesdeclast 320(%rdx), %zmm5, %zmm5
+    vmovdqu64 %zmm5, 320(%rdx)
+    .byte 0x62,0xf2,0x4d,0x48,0xdf,0x72,0x06 # vaesdeclast 384(%rdx), %zmm6, %zmm6
+    vmovdqu64 %zmm6, 384(%rdx)
+    .byte 0x62,0xf2,0x45,0x48,0xdf,0x7a,0x07 # vaesdeclast 448(%rdx), %zmm7, %zmm7
+    vmovdqu64 %zmm7, 448(%rdx)
+    add $512, %rcx
+    add $512, %rdx
+    sub $32, %r8
+    cmp $32, %r8
+    jae .Laes_gen_vaes512_xts_dec_k128_w32_loop
+.Laes_gen_vaes512_xts_dec_k128_w32_done:
+    vmovdqu %xmm12, (%rsi)
+    xor %eax, %eax
+    vpxor %xmm0, %xmm0, %xmm0
+    vpxor %xmm1, %xmm1, %xmm1
+    vpxor %xmm2, %xmm2, %xmm2
+    vpxor %xmm3, %xmm3, %xmm3
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+    vpxor %xmm9, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vpxor %xmm11, %xmm11, %xmm11
+    vpxor %xmm12, %xmm12, %xmm12
+    vpxor %xmm13, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vpxor %xmm15, %xmm15, %xmm15
+    vpxord %xmm16, %xmm16, %xmm16
+    vpxord %xmm17, %xmm17, %xmm17
+    vpxord %xmm18, %xmm18, %xmm18
+    vpxord %xmm19, %xmm19, %xmm19
+    vpxord %xmm20, %xmm20, %xmm20
+    vpxord %xmm21, %xmm21, %xmm21
+    vpxord %xmm22, %xmm22, %xmm22
+    vpxord %xmm23, %xmm23, %xmm23
+    vpxord %xmm24, %xmm24, %xmm24
+    vpxord %xmm25, %xmm25, %xmm25
+    vpxord %xmm26, %xmm26, %xmm26
+    vpxord %xmm27, %xmm27, %xmm27
+    vpxord %xmm28, %xmm28, %xmm28
+    vpxord %xmm29, %xmm29, %xmm29
+    vpxord %xmm30, %xmm30, %xmm30
+    vzeroupper
+    ret
+    .size aes_gen_vaes512_xts_dec_k128_w32, .-aes_gen_vaes512_xts_dec_k128_w32
+
 # int aes_gen_vaes512_xts_dec_k128_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 16 blocks per iteration.
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
@@ -125,59 +437,59 @@ aes_gen_vaes512_xts_dec_k128_w16:
     .byte 0x62,0x92,0x7d,0x48,0xde,0xc2    # vaesdec %zmm26, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xde,0xca    # vaesdec %zmm26, %zmm1, %zmm1
     vpsrlq $48, %zmm8, %zmm5
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
+    vpshufd $78, %zmm5, %zmm5
+    vpsllq $16, %zmm8, %zmm8
+    vpternlogq $150, %zmm6, %zmm5, %zmm8
     .byte 0x62,0x92,0x6d,0x48,0xde,0xd2    # vaesdec %zmm26, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xde,0xda    # vaesdec %zmm26, %zmm3, %zmm3
+    vpsrlq $48, %zmm9, %zmm5
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
+    vpshufd $78, %zmm5, %zmm5
+    vpsllq $16, %zmm9, %zmm9
+    vpternlogq $150, %zmm6, %zmm5, %zmm9
     .byte 0x62,0x92,0x7d,0x48,0xde,0xc1    # vaesdec %zmm25, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xde,0xc9    # vaesdec %zmm25, %zmm1, %zmm1
+    vpsrlq $48, %zmm10, %zmm5
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     vpshufd $78, %zmm5, %zmm5
+    vpsllq $16, %zmm10, %zmm10
+    vpternlogq $150, %zmm6, %zmm5, %zmm10
     .byte 0x62,0x92,0x6d,0x48,0xde,0xd1    # vaesdec %zmm25, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xde,0xd9    # vaesdec %zmm25, %zmm3, %zmm3
-    vpsllq $16, %zmm8, %zmm8
+    vpsrlq $48, %zmm11, %zmm5
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
+    vpshufd $78, %zmm5, %zmm5
+    vpsllq $16, %zmm11, %zmm11
+    vpternlogq $150, %zmm6, %zmm5, %zmm11
     .byte 0x62,0x92,0x7d,0x48,0xde,0xc0    # vaesdec %zmm24, %zmm0, %zmm0
-    vpternlogq $150, %zmm6, %zmm5, %zmm8
     .byte 0x62,0x92,0x75,0x48,0xde,0xc8    # vaesdec %zmm24, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xde,0xd0    # vaesdec %zmm24, %zmm2, %zmm2
-    vpsrlq $48, %zmm9, %zmm5
     .byte 0x62,0x92,0x65,0x48,0xde,0xd8    # vaesdec %zmm24, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm23, %zmm0, %zmm0
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcf    # vaesdec %zmm23, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd7    # vaesdec %zmm23, %zmm2, %zmm2
-    vpshufd $78, %zmm5, %zmm5
     .byte 0x62,0xb2,0x65,0x48,0xde,0xdf    # vaesdec %zmm23, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm22, %zmm0, %zmm0
-    vpsllq $16, %zmm9, %zmm9
     .byte 0x62,0xb2,0x75,0x48,0xde,0xce    # vaesdec %zmm22, %zmm1, %zmm1
-    vpternlogq $150, %zmm6, %zmm5, %zmm9
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd6    # vaesdec %zmm22, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xde,0xde    # vaesdec %zmm22, %zmm3, %zmm3
-    vpsrlq $48, %zmm10, %zmm5
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm21, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcd    # vaesdec %zmm21, %zmm1, %zmm1
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd5    # vaesdec %zmm21, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xde,0xdd    # vaesdec %zmm21, %zmm3, %zmm3
-    vpshufd $78, %zmm5, %zmm5
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm20, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcc    # vaesdec %zmm20, %zmm1, %zmm1
-    vpsllq $16, %zmm10, %zmm10
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd4    # vaesdec %zmm20, %zmm2, %zmm2
-    vpternlogq $150, %zmm6, %zmm5, %zmm10
     .byte 0x62,0xb2,0x65,0x48,0xde,0xdc    # vaesdec %zmm20, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm19, %zmm0, %zmm0
-    vpsrlq $48, %zmm11, %zmm5
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcb    # vaesdec %zmm19, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd3    # vaesdec %zmm19, %zmm2, %zmm2
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x65,0x48,0xde,0xdb    # vaesdec %zmm19, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm18, %zmm0, %zmm0
-    vpshufd $78, %zmm5, %zmm5
     .byte 0x62,0xb2,0x75,0x48,0xde,0xca    # vaesdec %zmm18, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd2    # vaesdec %zmm18, %zmm2, %zmm2
-    vpsllq $16, %zmm11, %zmm11
     .byte 0x62,0xb2,0x65,0x48,0xde,0xda    # vaesdec %zmm18, %zmm3, %zmm3
-    vpternlogq $150, %zmm6, %zmm5, %zmm11
     .byte 0x62,0xd2,0x7d,0x48,0xdf,0xc4    # vaesdeclast %zmm12, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     .byte 0x62,0xd2,0x75,0x48,0xdf,0xcd    # vaesdeclast %zmm13, %zmm1, %zmm1
@@ -309,33 +621,33 @@ aes_gen_vaes512_xts_dec_k128_w8:
     vpternlogq $150, %zmm10, %zmm7, %zmm1
     vpxord %zmm11, %zmm7, %zmm9
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm20, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x75,0x48,0xde,0xcc    # vaesdec %zmm20, %zmm1, %zmm1
     vpsrlq $56, %zmm6, %zmm3
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
+    vpshufd $78, %zmm3, %zmm3
+    vpsllq $8, %zmm6, %zmm6
+    vpternlogq $150, %zmm4, %zmm3, %zmm6
+    .byte 0x62,0xb2,0x75,0x48,0xde,0xcc    # vaesdec %zmm20, %zmm1, %zmm1
+    vpsrlq $56, %zmm7, %zmm3
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
+    vpshufd $78, %zmm3, %zmm3
+    vpsllq $8, %zmm7, %zmm7
+    vpternlogq $150, %zmm4, %zmm3, %zmm7
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm19, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcb    # vaesdec %zmm19, %zmm1, %zmm1
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm18, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xca    # vaesdec %zmm18, %zmm1, %zmm1
-    vpshufd $78, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm17, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xc9    # vaesdec %zmm17, %zmm1, %zmm1
-    vpsllq $8, %zmm6, %zmm6
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm16, %zmm0, %zmm0
-    vpternlogq $150, %zmm4, %zmm3, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xde,0xc8    # vaesdec %zmm16, %zmm1, %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm15, %zmm0, %zmm0
-    vpsrlq $56, %zmm7, %zmm3
     .byte 0x62,0xd2,0x75,0x48,0xde,0xcf    # vaesdec %zmm15, %zmm1, %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm14, %zmm0, %zmm0
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
     .byte 0x62,0xd2,0x75,0x48,0xde,0xce    # vaesdec %zmm14, %zmm1, %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm13, %zmm0, %zmm0
-    vpshufd $78, %zmm3, %zmm3
     .byte 0x62,0xd2,0x75,0x48,0xde,0xcd    # vaesdec %zmm13, %zmm1, %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm12, %zmm0, %zmm0
-    vpsllq $8, %zmm7, %zmm7
     .byte 0x62,0xd2,0x75,0x48,0xde,0xcc    # vaesdec %zmm12, %zmm1, %zmm1
-    vpternlogq $150, %zmm4, %zmm3, %zmm7
     .byte 0x62,0xd2,0x7d,0x48,0xdf,0xc0    # vaesdeclast %zmm8, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     .byte 0x62,0xd2,0x75,0x48,0xdf,0xc9    # vaesdeclast %zmm9, %zmm1, %zmm1
@@ -446,19 +758,19 @@ aes_gen_vaes512_xts_dec_k128_w4:
     vpternlogq $150, %zmm7, %zmm5, %zmm0
     vpxord %zmm8, %zmm5, %zmm6
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm17, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm16, %zmm0, %zmm0
     vpsrlq $60, %zmm5, %zmm2
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm2, %zmm3
+    vpshufd $78, %zmm2, %zmm2
+    vpsllq $4, %zmm5, %zmm5
+    vpternlogq $150, %zmm3, %zmm2, %zmm5
+    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm16, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm15, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm14, %zmm0, %zmm0
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm2, %zmm3
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm13, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm12, %zmm0, %zmm0
-    vpshufd $78, %zmm2, %zmm2
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm11, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm10, %zmm0, %zmm0
-    vpsllq $4, %zmm5, %zmm5
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm9, %zmm0, %zmm0
-    vpternlogq $150, %zmm3, %zmm2, %zmm5
     .byte 0x62,0xf2,0x7d,0x48,0xdf,0xc6    # vaesdeclast %zmm6, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     add $64, %rcx
@@ -554,6 +866,338 @@ aes_gen_vaes512_xts_dec_k128_w1:
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_dec_k128_w1, .-aes_gen_vaes512_xts_dec_k128_w1
+
+# int aes_gen_vaes512_xts_dec_k192_w32(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 32 blocks per iteration.
+# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 1 reloaded per group.
+# iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
+# nblocks: a multiple of 32.
+# Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
+# Register map:
+#   %zmm0 blocks 0-3
+#   %zmm1 blocks 4-7
+#   %zmm2 blocks 8-11
+#   %zmm3 blocks 12-15
+#   %zmm4 blocks 16-19
+#   %zmm5 blocks 20-23
+#   %zmm6 blocks 24-27
+#   %zmm7 blocks 28-31
+#   %zmm8 a block register's tweaks
+#   %zmm9 tweak arithmetic: the bits carried out
+#   %zmm10 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
+#   %zmm11 temporary: data loads, spilled round keys rk1
+#   %zmm12 tweaks of block register 0: this group's, then the next group's
+#   %zmm13 tweaks of block register 1: this group's, then the next group's
+#   %zmm14 tweaks of block register 2: this group's, then the next group's
+#   %zmm15 tweaks of block register 3: this group's, then the next group's
+#   %zmm16 tweaks of block register 4: this group's, then the next group's
+#   %zmm17 tweaks of block register 5: this group's, then the next group's
+#   %zmm18 tweaks of block register 6: this group's, then the next group's
+#   %zmm19 tweaks of block register 7: this group's, then the next group's
+#   %zmm20 rk0
+#   %zmm31 rk2
+#   %zmm30 rk3
+#   %zmm29 rk4
+#   %zmm28 rk5
+#   %zmm27 rk6
+#   %zmm26 rk7
+#   %zmm25 rk8
+#   %zmm24 rk9
+#   %zmm23 rk10
+#   %zmm22 rk11
+#   %zmm21 rk12
+#   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
+    .globl aes_gen_vaes512_xts_dec_k192_w32
+    .type aes_gen_vaes512_xts_dec_k192_w32, @function
+    .p2align 5
+aes_gen_vaes512_xts_dec_k192_w32:
+    endbr64
+    vbroadcasti32x4 0(%rdi), %zmm20
+    vbroadcasti32x4 32(%rdi), %zmm31
+    vbroadcasti32x4 48(%rdi), %zmm30
+    vbroadcasti32x4 64(%rdi), %zmm29
+    vbroadcasti32x4 80(%rdi), %zmm28
+    vbroadcasti32x4 96(%rdi), %zmm27
+    vbroadcasti32x4 112(%rdi), %zmm26
+    vbroadcasti32x4 128(%rdi), %zmm25
+    vbroadcasti32x4 144(%rdi), %zmm24
+    vbroadcasti32x4 160(%rdi), %zmm23
+    vbroadcasti32x4 176(%rdi), %zmm22
+    vbroadcasti32x4 192(%rdi), %zmm21
+    vmovdqu (%rsi), %xmm12
+    vmovdqu (%rsi), %xmm11
+    vpsrlq $63, %xmm11, %xmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm9, %xmm10
+    vpshufd $78, %xmm9, %xmm9
+    vpsllq $1, %xmm11, %xmm8
+    vpxor %xmm10, %xmm8, %xmm8
+    vpxor %xmm9, %xmm8, %xmm8
+    vinserti32x4 $1, %xmm8, %zmm12, %zmm12
+    vpsrlq $62, %xmm11, %xmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm9, %xmm10
+    vpshufd $78, %xmm9, %xmm9
+    vpsllq $2, %xmm11, %xmm8
+    vpxor %xmm10, %xmm8, %xmm8
+    vpxor %xmm9, %xmm8, %xmm8
+    vinserti32x4 $2, %xmm8, %zmm12, %zmm12
+    vpsrlq $61, %xmm11, %xmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm9, %xmm10
+    vpshufd $78, %xmm9, %xmm9
+    vpsllq $3, %xmm11, %xmm8
+    vpxor %xmm10, %xmm8, %xmm8
+    vpxor %xmm9, %xmm8, %xmm8
+    vinserti32x4 $3, %xmm8, %zmm12, %zmm12
+    vpsrlq $60, %zmm12, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $78, %zmm9, %zmm9
+    vpsllq $4, %zmm12, %zmm13
+    vpternlogq $150, %zmm10, %zmm9, %zmm13
+    vpsrlq $56, %zmm12, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $78, %zmm9, %zmm9
+    vpsllq $8, %zmm12, %zmm14
+    vpternlogq $150, %zmm10, %zmm9, %zmm14
+    vpsrlq $52, %zmm12, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $78, %zmm9, %zmm9
+    vpsllq $12, %zmm12, %zmm15
+    vpternlogq $150, %zmm10, %zmm9, %zmm15
+    vpsrlq $48, %zmm12, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $78, %zmm9, %zmm9
+    vpsllq $16, %zmm12, %zmm16
+    vpternlogq $150, %zmm10, %zmm9, %zmm16
+    vpsrlq $44, %zmm12, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $78, %zmm9, %zmm9
+    vpsllq $20, %zmm12, %zmm17
+    vpternlogq $150, %zmm10, %zmm9, %zmm17
+    vpsrlq $40, %zmm12, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $78, %zmm9, %zmm9
+    vpsllq $24, %zmm12, %zmm18
+    vpternlogq $150, %zmm10, %zmm9, %zmm18
+    vpsrlq $36, %zmm12, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $78, %zmm9, %zmm9
+    vpsllq $28, %zmm12, %zmm19
+    vpternlogq $150, %zmm10, %zmm9, %zmm19
+    cmp $32, %r8
+    jb .Laes_gen_vaes512_xts_dec_k192_w32_done
+    .p2align 4
+.Laes_gen_vaes512_xts_dec_k192_w32_loop:
+    vmovdqu64 0(%rcx), %zmm0
+    vpternlogq $150, %zmm20, %zmm12, %zmm0
+    vpxord %zmm21, %zmm12, %zmm10
+    vmovdqu64 %zmm10, 0(%rdx)
+    vmovdqu64 64(%rcx), %zmm1
+    vpternlogq $150, %zmm20, %zmm13, %zmm1
+    vpxord %zmm21, %zmm13, %zmm10
+    vmovdqu64 %zmm10, 64(%rdx)
+    vmovdqu64 128(%rcx), %zmm2
+    vpternlogq $150, %zmm20, %zmm14, %zmm2
+    vpxord %zmm21, %zmm14, %zmm10
+    vmovdqu64 %zmm10, 128(%rdx)
+    vmovdqu64 192(%rcx), %zmm3
+    vpternlogq $150, %zmm20, %zmm15, %zmm3
+    vpxord %zmm21, %zmm15, %zmm10
+    vmovdqu64 %zmm10, 192(%rdx)
+    vmovdqu64 256(%rcx), %zmm4
+    vpternlogq $150, %zmm20, %zmm16, %zmm4
+    vpxord %zmm21, %zmm16, %zmm10
+    vmovdqu64 %zmm10, 256(%rdx)
+    vmovdqu64 320(%rcx), %zmm5
+    vpternlogq $150, %zmm20, %zmm17, %zmm5
+    vpxord %zmm21, %zmm17, %zmm10
+    vmovdqu64 %zmm10, 320(%rdx)
+    vmovdqu64 384(%rcx), %zmm6
+    vpternlogq $150, %zmm20, %zmm18, %zmm6
+    vpxord %zmm21, %zmm18, %zmm10
+    vmovdqu64 %zmm10, 384(%rdx)
+    vmovdqu64 448(%rcx), %zmm7
+    vpternlogq $150, %zmm20, %zmm19, %zmm7
+    vpxord %zmm21, %zmm19, %zmm10
+    vmovdqu64 %zmm10, 448(%rdx)
+    vbroadcasti32x4 16(%rdi), %zmm11
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm11, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xde,0xcb    # vaesdec %zmm11, %zmm1, %zmm1
+    .byte 0x62,0xd2,0x6d,0x48,0xde,0xd3    # vaesdec %zmm11, %zmm2, %zmm2
+    vpsrlq $32, %zmm12, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $147, %zmm12, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    .byte 0x62,0xd2,0x65,0x48,0xde,0xdb    # vaesdec %zmm11, %zmm3, %zmm3
+    .byte 0x62,0xd2,0x5d,0x48,0xde,0xe3    # vaesdec %zmm11, %zmm4, %zmm4
+    .byte 0x62,0xd2,0x55,0x48,0xde,0xeb    # vaesdec %zmm11, %zmm5, %zmm5
+    .byte 0x62,0xd2,0x4d,0x48,0xde,0xf3    # vaesdec %zmm11, %zmm6, %zmm6
+    vpsrlq $32, %zmm13, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $147, %zmm13, %zmm13
+    vpxord %zmm10, %zmm13, %zmm13
+    .byte 0x62,0xd2,0x45,0x48,0xde,0xfb    # vaesdec %zmm11, %zmm7, %zmm7
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc7    # vaesdec %zmm31, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xde,0xcf    # vaesdec %zmm31, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd7    # vaesdec %zmm31, %zmm2, %zmm2
+    vpsrlq $32, %zmm14, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $147, %zmm14, %zmm14
+    vpxord %zmm10, %zmm14, %zmm14
+    .byte 0x62,0x92,0x65,0x48,0xde,0xdf    # vaesdec %zmm31, %zmm3, %zmm3
+    .byte 0x62,0x92,0x5d,0x48,0xde,0xe7    # vaesdec %zmm31, %zmm4, %zmm4
+    .byte 0x62,0x92,0x55,0x48,0xde,0xef    # vaesdec %zmm31, %zmm5, %zmm5
+    .byte 0x62,0x92,0x4d,0x48,0xde,0xf7    # vaesdec %zmm31, %zmm6, %zmm6
+    vpsrlq $32, %zmm15, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $147, %zmm15, %zmm15
+    vpxord %zmm10, %zmm15, %zmm15
+    .byte 0x62,0x92,0x45,0x48,0xde,0xff    # vaesdec %zmm31, %zmm7, %zmm7
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc6    # vaesdec %zmm30, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xde,0xce    # vaesdec %zmm30, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd6    # vaesdec %zmm30, %zmm2, %zmm2
+    vpsrlq $32, %zmm16, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $147, %zmm16, %zmm16
+    vpxord %zmm10, %zmm16, %zmm16
+    .byte 0x62,0x92,0x65,0x48,0xde,0xde    # vaesdec %zmm30, %zmm3, %zmm3
+    .byte 0x62,0x92,0x5d,0x48,0xde,0xe6    # vaesdec %zmm30, %zmm4, %zmm4
+    .byte 0x62,0x92,0x55,0x48,0xde,0xee    # vaesdec %zmm30, %zmm5, %zmm5
+    .byte 0x62,0x92,0x4d,0x48,0xde,0xf6    # vaesdec %zmm30, %zmm6, %zmm6
+    vpsrlq $32, %zmm17, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $147, %zmm17, %zmm17
+    vpxord %zmm10, %zmm17, %zmm17
+    .byte 0x62,0x92,0x45,0x48,0xde,0xfe    # vaesdec %zmm30, %zmm7, %zmm7
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc5    # vaesdec %zmm29, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xde,0xcd    # vaesdec %zmm29, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd5    # vaesdec %zmm29, %zmm2, %zmm2
+    vpsrlq $32, %zmm18, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $147, %zmm18, %zmm18
+    vpxord %zmm10, %zmm18, %zmm18
+    .byte 0x62,0x92,0x65,0x48,0xde,0xdd    # vaesdec %zmm29, %zmm3, %zmm3
+    .byte 0x62,0x92,0x5d,0x48,0xde,0xe5    # vaesdec %zmm29, %zmm4, %zmm4
+    .byte 0x62,0x92,0x55,0x48,0xde,0xed    # vaesdec %zmm29, %zmm5, %zmm5
+    .byte 0x62,0x92,0x4d,0x48,0xde,0xf5    # vaesdec %zmm29, %zmm6, %zmm6
+    vpsrlq $32, %zmm19, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $147, %zmm19, %zmm19
+    vpxord %zmm10, %zmm19, %zmm19
+    .byte 0x62,0x92,0x45,0x48,0xde,0xfd    # vaesdec %zmm29, %zmm7, %zmm7
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc4    # vaesdec %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xde,0xcc    # vaesdec %zmm28, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd4    # vaesdec %zmm28, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xde,0xdc    # vaesdec %zmm28, %zmm3, %zmm3
+    .byte 0x62,0x92,0x5d,0x48,0xde,0xe4    # vaesdec %zmm28, %zmm4, %zmm4
+    .byte 0x62,0x92,0x55,0x48,0xde,0xec    # vaesdec %zmm28, %zmm5, %zmm5
+    .byte 0x62,0x92,0x4d,0x48,0xde,0xf4    # vaesdec %zmm28, %zmm6, %zmm6
+    .byte 0x62,0x92,0x45,0x48,0xde,0xfc    # vaesdec %zmm28, %zmm7, %zmm7
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc3    # vaesdec %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xde,0xcb    # vaesdec %zmm27, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd3    # vaesdec %zmm27, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xde,0xdb    # vaesdec %zmm27, %zmm3, %zmm3
+    .byte 0x62,0x92,0x5d,0x48,0xde,0xe3    # vaesdec %zmm27, %zmm4, %zmm4
+    .byte 0x62,0x92,0x55,0x48,0xde,0xeb    # vaesdec %zmm27, %zmm5, %zmm5
+    .byte 0x62,0x92,0x4d,0x48,0xde,0xf3    # vaesdec %zmm27, %zmm6, %zmm6
+    .byte 0x62,0x92,0x45,0x48,0xde,0xfb    # vaesdec %zmm27, %zmm7, %zmm7
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc2    # vaesdec %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xde,0xca    # vaesdec %zmm26, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd2    # vaesdec %zmm26, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xde,0xda    # vaesdec %zmm26, %zmm3, %zmm3
+    .byte 0x62,0x92,0x5d,0x48,0xde,0xe2    # vaesdec %zmm26, %zmm4, %zmm4
+    .byte 0x62,0x92,0x55,0x48,0xde,0xea    # vaesdec %zmm26, %zmm5, %zmm5
+    .byte 0x62,0x92,0x4d,0x48,0xde,0xf2    # vaesdec %zmm26, %zmm6, %zmm6
+    .byte 0x62,0x92,0x45,0x48,0xde,0xfa    # vaesdec %zmm26, %zmm7, %zmm7
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc1    # vaesdec %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xde,0xc9    # vaesdec %zmm25, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd1    # vaesdec %zmm25, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xde,0xd9    # vaesdec %zmm25, %zmm3, %zmm3
+    .byte 0x62,0x92,0x5d,0x48,0xde,0xe1    # vaesdec %zmm25, %zmm4, %zmm4
+    .byte 0x62,0x92,0x55,0x48,0xde,0xe9    # vaesdec %zmm25, %zmm5, %zmm5
+    .byte 0x62,0x92,0x4d,0x48,0xde,0xf1    # vaesdec %zmm25, %zmm6, %zmm6
+    .byte 0x62,0x92,0x45,0x48,0xde,0xf9    # vaesdec %zmm25, %zmm7, %zmm7
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc0    # vaesdec %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xde,0xc8    # vaesdec %zmm24, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd0    # vaesdec %zmm24, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xde,0xd8    # vaesdec %zmm24, %zmm3, %zmm3
+    .byte 0x62,0x92,0x5d,0x48,0xde,0xe0    # vaesdec %zmm24, %zmm4, %zmm4
+    .byte 0x62,0x92,0x55,0x48,0xde,0xe8    # vaesdec %zmm24, %zmm5, %zmm5
+    .byte 0x62,0x92,0x4d,0x48,0xde,0xf0    # vaesdec %zmm24, %zmm6, %zmm6
+    .byte 0x62,0x92,0x45,0x48,0xde,0xf8    # vaesdec %zmm24, %zmm7, %zmm7
+    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xde,0xcf    # vaesdec %zmm23, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xde,0xd7    # vaesdec %zmm23, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xde,0xdf    # vaesdec %zmm23, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x5d,0x48,0xde,0xe7    # vaesdec %zmm23, %zmm4, %zmm4
+    .byte 0x62,0xb2,0x55,0x48,0xde,0xef    # vaesdec %zmm23, %zmm5, %zmm5
+    .byte 0x62,0xb2,0x4d,0x48,0xde,0xf7    # vaesdec %zmm23, %zmm6, %zmm6
+    .byte 0x62,0xb2,0x45,0x48,0xde,0xff    # vaesdec %zmm23, %zmm7, %zmm7
+    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xde,0xce    # vaesdec %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xde,0xd6    # vaesdec %zmm22, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xde,0xde    # vaesdec %zmm22, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x5d,0x48,0xde,0xe6    # vaesdec %zmm22, %zmm4, %zmm4
+    .byte 0x62,0xb2,0x55,0x48,0xde,0xee    # vaesdec %zmm22, %zmm5, %zmm5
+    .byte 0x62,0xb2,0x4d,0x48,0xde,0xf6    # vaesdec %zmm22, %zmm6, %zmm6
+    .byte 0x62,0xb2,0x45,0x48,0xde,0xfe    # vaesdec %zmm22, %zmm7, %zmm7
+    .byte 0x62,0xf2,0x7d,0x48,0xdf,0x02    # vaesdeclast 0(%rdx), %zmm0, %zmm0
+    vmovdqu64 %zmm0, 0(%rdx)
+    .byte 0x62,0xf2,0x75,0x48,0xdf,0x4a,0x01 # vaesdeclast 64(%rdx), %zmm1, %zmm1
+    vmovdqu64 %zmm1, 64(%rdx)
+    .byte 0x62,0xf2,0x6d,0x48,0xdf,0x52,0x02 # vaesdeclast 128(%rdx), %zmm2, %zmm2
+    vmovdqu64 %zmm2, 128(%rdx)
+    .byte 0x62,0xf2,0x65,0x48,0xdf,0x5a,0x03 # vaesdeclast 192(%rdx), %zmm3, %zmm3
+    vmovdqu64 %zmm3, 192(%rdx)
+    .byte 0x62,0xf2,0x5d,0x48,0xdf,0x62,0x04 # vaesdeclast 256(%rdx), %zmm4, %zmm4
+    vmovdqu64 %zmm4, 256(%rdx)
+    .byte 0x62,0xf2,0x55,0x48,0xdf,0x6a,0x05 # vaesdeclast 320(%rdx), %zmm5, %zmm5
+    vmovdqu64 %zmm5, 320(%rdx)
+    .byte 0x62,0xf2,0x4d,0x48,0xdf,0x72,0x06 # vaesdeclast 384(%rdx), %zmm6, %zmm6
+    vmovdqu64 %zmm6, 384(%rdx)
+    .byte 0x62,0xf2,0x45,0x48,0xdf,0x7a,0x07 # vaesdeclast 448(%rdx), %zmm7, %zmm7
+    vmovdqu64 %zmm7, 448(%rdx)
+    add $512, %rcx
+    add $512, %rdx
+    sub $32, %r8
+    cmp $32, %r8
+    jae .Laes_gen_vaes512_xts_dec_k192_w32_loop
+.Laes_gen_vaes512_xts_dec_k192_w32_done:
+    vmovdqu %xmm12, (%rsi)
+    xor %eax, %eax
+    vpxor %xmm0, %xmm0, %xmm0
+    vpxor %xmm1, %xmm1, %xmm1
+    vpxor %xmm2, %xmm2, %xmm2
+    vpxor %xmm3, %xmm3, %xmm3
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+    vpxor %xmm9, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vpxor %xmm11, %xmm11, %xmm11
+    vpxor %xmm12, %xmm12, %xmm12
+    vpxor %xmm13, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vpxor %xmm15, %xmm15, %xmm15
+    vpxord %xmm16, %xmm16, %xmm16
+    vpxord %xmm17, %xmm17, %xmm17
+    vpxord %xmm18, %xmm18, %xmm18
+    vpxord %xmm19, %xmm19, %xmm19
+    vpxord %xmm20, %xmm20, %xmm20
+    vpxord %xmm21, %xmm21, %xmm21
+    vpxord %xmm22, %xmm22, %xmm22
+    vpxord %xmm23, %xmm23, %xmm23
+    vpxord %xmm24, %xmm24, %xmm24
+    vpxord %xmm25, %xmm25, %xmm25
+    vpxord %xmm26, %xmm26, %xmm26
+    vpxord %xmm27, %xmm27, %xmm27
+    vpxord %xmm28, %xmm28, %xmm28
+    vpxord %xmm29, %xmm29, %xmm29
+    vpxord %xmm30, %xmm30, %xmm30
+    vpxord %xmm31, %xmm31, %xmm31
+    vzeroupper
+    ret
+    .size aes_gen_vaes512_xts_dec_k192_w32, .-aes_gen_vaes512_xts_dec_k192_w32
 
 # int aes_gen_vaes512_xts_dec_k192_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 16 blocks per iteration.
@@ -666,68 +1310,68 @@ aes_gen_vaes512_xts_dec_k192_w16:
     vpxord %zmm17, %zmm11, %zmm15
     .byte 0x62,0x92,0x7d,0x48,0xde,0xc4    # vaesdec %zmm28, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xde,0xcc    # vaesdec %zmm28, %zmm1, %zmm1
-    .byte 0x62,0x92,0x6d,0x48,0xde,0xd4    # vaesdec %zmm28, %zmm2, %zmm2
     vpsrlq $48, %zmm8, %zmm5
-    .byte 0x62,0x92,0x65,0x48,0xde,0xdc    # vaesdec %zmm28, %zmm3, %zmm3
-    .byte 0x62,0x92,0x7d,0x48,0xde,0xc3    # vaesdec %zmm27, %zmm0, %zmm0
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
-    .byte 0x62,0x92,0x75,0x48,0xde,0xcb    # vaesdec %zmm27, %zmm1, %zmm1
-    .byte 0x62,0x92,0x6d,0x48,0xde,0xd3    # vaesdec %zmm27, %zmm2, %zmm2
     vpshufd $78, %zmm5, %zmm5
-    .byte 0x62,0x92,0x65,0x48,0xde,0xdb    # vaesdec %zmm27, %zmm3, %zmm3
-    .byte 0x62,0x92,0x7d,0x48,0xde,0xc2    # vaesdec %zmm26, %zmm0, %zmm0
     vpsllq $16, %zmm8, %zmm8
+    vpternlogq $150, %zmm6, %zmm5, %zmm8
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd4    # vaesdec %zmm28, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xde,0xdc    # vaesdec %zmm28, %zmm3, %zmm3
+    vpsrlq $48, %zmm9, %zmm5
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
+    vpshufd $78, %zmm5, %zmm5
+    vpsllq $16, %zmm9, %zmm9
+    vpternlogq $150, %zmm6, %zmm5, %zmm9
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc3    # vaesdec %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xde,0xcb    # vaesdec %zmm27, %zmm1, %zmm1
+    vpsrlq $48, %zmm10, %zmm5
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
+    vpshufd $78, %zmm5, %zmm5
+    vpsllq $16, %zmm10, %zmm10
+    vpternlogq $150, %zmm6, %zmm5, %zmm10
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd3    # vaesdec %zmm27, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xde,0xdb    # vaesdec %zmm27, %zmm3, %zmm3
+    vpsrlq $48, %zmm11, %zmm5
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
+    vpshufd $78, %zmm5, %zmm5
+    vpsllq $16, %zmm11, %zmm11
+    vpternlogq $150, %zmm6, %zmm5, %zmm11
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc2    # vaesdec %zmm26, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xde,0xca    # vaesdec %zmm26, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xde,0xd2    # vaesdec %zmm26, %zmm2, %zmm2
-    vpternlogq $150, %zmm6, %zmm5, %zmm8
     .byte 0x62,0x92,0x65,0x48,0xde,0xda    # vaesdec %zmm26, %zmm3, %zmm3
     .byte 0x62,0x92,0x7d,0x48,0xde,0xc1    # vaesdec %zmm25, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xde,0xc9    # vaesdec %zmm25, %zmm1, %zmm1
-    vpsrlq $48, %zmm9, %zmm5
     .byte 0x62,0x92,0x6d,0x48,0xde,0xd1    # vaesdec %zmm25, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xde,0xd9    # vaesdec %zmm25, %zmm3, %zmm3
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     .byte 0x62,0x92,0x7d,0x48,0xde,0xc0    # vaesdec %zmm24, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xde,0xc8    # vaesdec %zmm24, %zmm1, %zmm1
-    vpshufd $78, %zmm5, %zmm5
     .byte 0x62,0x92,0x6d,0x48,0xde,0xd0    # vaesdec %zmm24, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xde,0xd8    # vaesdec %zmm24, %zmm3, %zmm3
-    vpsllq $16, %zmm9, %zmm9
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm23, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcf    # vaesdec %zmm23, %zmm1, %zmm1
-    vpternlogq $150, %zmm6, %zmm5, %zmm9
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd7    # vaesdec %zmm23, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xde,0xdf    # vaesdec %zmm23, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm22, %zmm0, %zmm0
-    vpsrlq $48, %zmm10, %zmm5
     .byte 0x62,0xb2,0x75,0x48,0xde,0xce    # vaesdec %zmm22, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd6    # vaesdec %zmm22, %zmm2, %zmm2
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x65,0x48,0xde,0xde    # vaesdec %zmm22, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm21, %zmm0, %zmm0
-    vpshufd $78, %zmm5, %zmm5
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcd    # vaesdec %zmm21, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd5    # vaesdec %zmm21, %zmm2, %zmm2
-    vpsllq $16, %zmm10, %zmm10
     .byte 0x62,0xb2,0x65,0x48,0xde,0xdd    # vaesdec %zmm21, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm20, %zmm0, %zmm0
-    vpternlogq $150, %zmm6, %zmm5, %zmm10
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcc    # vaesdec %zmm20, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd4    # vaesdec %zmm20, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xde,0xdc    # vaesdec %zmm20, %zmm3, %zmm3
-    vpsrlq $48, %zmm11, %zmm5
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm19, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcb    # vaesdec %zmm19, %zmm1, %zmm1
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd3    # vaesdec %zmm19, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xde,0xdb    # vaesdec %zmm19, %zmm3, %zmm3
-    vpshufd $78, %zmm5, %zmm5
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm18, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xca    # vaesdec %zmm18, %zmm1, %zmm1
-    vpsllq $16, %zmm11, %zmm11
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd2    # vaesdec %zmm18, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xde,0xda    # vaesdec %zmm18, %zmm3, %zmm3
-    vpternlogq $150, %zmm6, %zmm5, %zmm11
     .byte 0x62,0xd2,0x7d,0x48,0xdf,0xc4    # vaesdeclast %zmm12, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     .byte 0x62,0xd2,0x75,0x48,0xdf,0xcd    # vaesdeclast %zmm13, %zmm1, %zmm1
@@ -865,37 +1509,37 @@ aes_gen_vaes512_xts_dec_k192_w8:
     vpternlogq $150, %zmm10, %zmm7, %zmm1
     vpxord %zmm11, %zmm7, %zmm9
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm22, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x75,0x48,0xde,0xce    # vaesdec %zmm22, %zmm1, %zmm1
-    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm21, %zmm0, %zmm0
     vpsrlq $56, %zmm6, %zmm3
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
+    vpshufd $78, %zmm3, %zmm3
+    vpsllq $8, %zmm6, %zmm6
+    vpternlogq $150, %zmm4, %zmm3, %zmm6
+    .byte 0x62,0xb2,0x75,0x48,0xde,0xce    # vaesdec %zmm22, %zmm1, %zmm1
+    vpsrlq $56, %zmm7, %zmm3
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
+    vpshufd $78, %zmm3, %zmm3
+    vpsllq $8, %zmm7, %zmm7
+    vpternlogq $150, %zmm4, %zmm3, %zmm7
+    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm21, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcd    # vaesdec %zmm21, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm20, %zmm0, %zmm0
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcc    # vaesdec %zmm20, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm19, %zmm0, %zmm0
-    vpshufd $78, %zmm3, %zmm3
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcb    # vaesdec %zmm19, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm18, %zmm0, %zmm0
-    vpsllq $8, %zmm6, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xde,0xca    # vaesdec %zmm18, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm17, %zmm0, %zmm0
-    vpternlogq $150, %zmm4, %zmm3, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xde,0xc9    # vaesdec %zmm17, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm16, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xc8    # vaesdec %zmm16, %zmm1, %zmm1
-    vpsrlq $56, %zmm7, %zmm3
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm15, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xde,0xcf    # vaesdec %zmm15, %zmm1, %zmm1
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm14, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xde,0xce    # vaesdec %zmm14, %zmm1, %zmm1
-    vpshufd $78, %zmm3, %zmm3
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm13, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xde,0xcd    # vaesdec %zmm13, %zmm1, %zmm1
-    vpsllq $8, %zmm7, %zmm7
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm12, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xde,0xcc    # vaesdec %zmm12, %zmm1, %zmm1
-    vpternlogq $150, %zmm4, %zmm3, %zmm7
     .byte 0x62,0xd2,0x7d,0x48,0xdf,0xc0    # vaesdeclast %zmm8, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     .byte 0x62,0xd2,0x75,0x48,0xdf,0xc9    # vaesdeclast %zmm9, %zmm1, %zmm1
@@ -1012,21 +1656,21 @@ aes_gen_vaes512_xts_dec_k192_w4:
     vpternlogq $150, %zmm7, %zmm5, %zmm0
     vpxord %zmm8, %zmm5, %zmm6
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm19, %zmm0, %zmm0
+    vpsrlq $60, %zmm5, %zmm2
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm2, %zmm3
+    vpshufd $78, %zmm2, %zmm2
+    vpsllq $4, %zmm5, %zmm5
+    vpternlogq $150, %zmm3, %zmm2, %zmm5
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm18, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm17, %zmm0, %zmm0
-    vpsrlq $60, %zmm5, %zmm2
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm16, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm15, %zmm0, %zmm0
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm2, %zmm3
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm14, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm13, %zmm0, %zmm0
-    vpshufd $78, %zmm2, %zmm2
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm12, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm11, %zmm0, %zmm0
-    vpsllq $4, %zmm5, %zmm5
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm10, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm9, %zmm0, %zmm0
-    vpternlogq $150, %zmm3, %zmm2, %zmm5
     .byte 0x62,0xf2,0x7d,0x48,0xdf,0xc6    # vaesdeclast %zmm6, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     add $64, %rcx
@@ -1126,6 +1770,356 @@ aes_gen_vaes512_xts_dec_k192_w1:
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_dec_k192_w1, .-aes_gen_vaes512_xts_dec_k192_w1
+
+# int aes_gen_vaes512_xts_dec_k256_w32(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
+# XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 32 blocks per iteration.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 3 reloaded per group.
+# iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
+# nblocks: a multiple of 32.
+# Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
+# Register map:
+#   %zmm0 blocks 0-3
+#   %zmm1 blocks 4-7
+#   %zmm2 blocks 8-11
+#   %zmm3 blocks 12-15
+#   %zmm4 blocks 16-19
+#   %zmm5 blocks 20-23
+#   %zmm6 blocks 24-27
+#   %zmm7 blocks 28-31
+#   %zmm8 a block register's tweaks
+#   %zmm9 tweak arithmetic: the bits carried out
+#   %zmm10 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
+#   %zmm11 temporary: data loads, spilled round keys rk1 rk2 rk3
+#   %zmm12 tweaks of block register 0: this group's, then the next group's
+#   %zmm13 tweaks of block register 1: this group's, then the next group's
+#   %zmm14 tweaks of block register 2: this group's, then the next group's
+#   %zmm15 tweaks of block register 3: this group's, then the next group's
+#   %zmm16 tweaks of block register 4: this group's, then the next group's
+#   %zmm17 tweaks of block register 5: this group's, then the next group's
+#   %zmm18 tweaks of block register 6: this group's, then the next group's
+#   %zmm19 tweaks of block register 7: this group's, then the next group's
+#   %zmm20 rk0
+#   %zmm31 rk4
+#   %zmm30 rk5
+#   %zmm29 rk6
+#   %zmm28 rk7
+#   %zmm27 rk8
+#   %zmm26 rk9
+#   %zmm25 rk10
+#   %zmm24 rk11
+#   %zmm23 rk12
+#   %zmm22 rk13
+#   %zmm21 rk14
+#   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
+    .globl aes_gen_vaes512_xts_dec_k256_w32
+    .type aes_gen_vaes512_xts_dec_k256_w32, @function
+    .p2align 5
+aes_gen_vaes512_xts_dec_k256_w32:
+    endbr64
+    vbroadcasti32x4 0(%rdi), %zmm20
+    vbroadcasti32x4 64(%rdi), %zmm31
+    vbroadcasti32x4 80(%rdi), %zmm30
+    vbroadcasti32x4 96(%rdi), %zmm29
+    vbroadcasti32x4 112(%rdi), %zmm28
+    vbroadcasti32x4 128(%rdi), %zmm27
+    vbroadcasti32x4 144(%rdi), %zmm26
+    vbroadcasti32x4 160(%rdi), %zmm25
+    vbroadcasti32x4 176(%rdi), %zmm24
+    vbroadcasti32x4 192(%rdi), %zmm23
+    vbroadcasti32x4 208(%rdi), %zmm22
+    vbroadcasti32x4 224(%rdi), %zmm21
+    vmovdqu (%rsi), %xmm12
+    vmovdqu (%rsi), %xmm11
+    vpsrlq $63, %xmm11, %xmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm9, %xmm10
+    vpshufd $78, %xmm9, %xmm9
+    vpsllq $1, %xmm11, %xmm8
+    vpxor %xmm10, %xmm8, %xmm8
+    vpxor %xmm9, %xmm8, %xmm8
+    vinserti32x4 $1, %xmm8, %zmm12, %zmm12
+    vpsrlq $62, %xmm11, %xmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm9, %xmm10
+    vpshufd $78, %xmm9, %xmm9
+    vpsllq $2, %xmm11, %xmm8
+    vpxor %xmm10, %xmm8, %xmm8
+    vpxor %xmm9, %xmm8, %xmm8
+    vinserti32x4 $2, %xmm8, %zmm12, %zmm12
+    vpsrlq $61, %xmm11, %xmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm9, %xmm10
+    vpshufd $78, %xmm9, %xmm9
+    vpsllq $3, %xmm11, %xmm8
+    vpxor %xmm10, %xmm8, %xmm8
+    vpxor %xmm9, %xmm8, %xmm8
+    vinserti32x4 $3, %xmm8, %zmm12, %zmm12
+    vpsrlq $60, %zmm12, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $78, %zmm9, %zmm9
+    vpsllq $4, %zmm12, %zmm13
+    vpternlogq $150, %zmm10, %zmm9, %zmm13
+    vpsrlq $56, %zmm12, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $78, %zmm9, %zmm9
+    vpsllq $8, %zmm12, %zmm14
+    vpternlogq $150, %zmm10, %zmm9, %zmm14
+    vpsrlq $52, %zmm12, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $78, %zmm9, %zmm9
+    vpsllq $12, %zmm12, %zmm15
+    vpternlogq $150, %zmm10, %zmm9, %zmm15
+    vpsrlq $48, %zmm12, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $78, %zmm9, %zmm9
+    vpsllq $16, %zmm12, %zmm16
+    vpternlogq $150, %zmm10, %zmm9, %zmm16
+    vpsrlq $44, %zmm12, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $78, %zmm9, %zmm9
+    vpsllq $20, %zmm12, %zmm17
+    vpternlogq $150, %zmm10, %zmm9, %zmm17
+    vpsrlq $40, %zmm12, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $78, %zmm9, %zmm9
+    vpsllq $24, %zmm12, %zmm18
+    vpternlogq $150, %zmm10, %zmm9, %zmm18
+    vpsrlq $36, %zmm12, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $78, %zmm9, %zmm9
+    vpsllq $28, %zmm12, %zmm19
+    vpternlogq $150, %zmm10, %zmm9, %zmm19
+    cmp $32, %r8
+    jb .Laes_gen_vaes512_xts_dec_k256_w32_done
+    .p2align 4
+.Laes_gen_vaes512_xts_dec_k256_w32_loop:
+    vmovdqu64 0(%rcx), %zmm0
+    vpternlogq $150, %zmm20, %zmm12, %zmm0
+    vpxord %zmm21, %zmm12, %zmm10
+    vmovdqu64 %zmm10, 0(%rdx)
+    vmovdqu64 64(%rcx), %zmm1
+    vpternlogq $150, %zmm20, %zmm13, %zmm1
+    vpxord %zmm21, %zmm13, %zmm10
+    vmovdqu64 %zmm10, 64(%rdx)
+    vmovdqu64 128(%rcx), %zmm2
+    vpternlogq $150, %zmm20, %zmm14, %zmm2
+    vpxord %zmm21, %zmm14, %zmm10
+    vmovdqu64 %zmm10, 128(%rdx)
+    vmovdqu64 192(%rcx), %zmm3
+    vpternlogq $150, %zmm20, %zmm15, %zmm3
+    vpxord %zmm21, %zmm15, %zmm10
+    vmovdqu64 %zmm10, 192(%rdx)
+    vmovdqu64 256(%rcx), %zmm4
+    vpternlogq $150, %zmm20, %zmm16, %zmm4
+    vpxord %zmm21, %zmm16, %zmm10
+    vmovdqu64 %zmm10, 256(%rdx)
+    vmovdqu64 320(%rcx), %zmm5
+    vpternlogq $150, %zmm20, %zmm17, %zmm5
+    vpxord %zmm21, %zmm17, %zmm10
+    vmovdqu64 %zmm10, 320(%rdx)
+    vmovdqu64 384(%rcx), %zmm6
+    vpternlogq $150, %zmm20, %zmm18, %zmm6
+    vpxord %zmm21, %zmm18, %zmm10
+    vmovdqu64 %zmm10, 384(%rdx)
+    vmovdqu64 448(%rcx), %zmm7
+    vpternlogq $150, %zmm20, %zmm19, %zmm7
+    vpxord %zmm21, %zmm19, %zmm10
+    vmovdqu64 %zmm10, 448(%rdx)
+    vbroadcasti32x4 16(%rdi), %zmm11
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm11, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xde,0xcb    # vaesdec %zmm11, %zmm1, %zmm1
+    .byte 0x62,0xd2,0x6d,0x48,0xde,0xd3    # vaesdec %zmm11, %zmm2, %zmm2
+    vpsrlq $32, %zmm12, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $147, %zmm12, %zmm12
+    vpxord %zmm10, %zmm12, %zmm12
+    .byte 0x62,0xd2,0x65,0x48,0xde,0xdb    # vaesdec %zmm11, %zmm3, %zmm3
+    .byte 0x62,0xd2,0x5d,0x48,0xde,0xe3    # vaesdec %zmm11, %zmm4, %zmm4
+    .byte 0x62,0xd2,0x55,0x48,0xde,0xeb    # vaesdec %zmm11, %zmm5, %zmm5
+    .byte 0x62,0xd2,0x4d,0x48,0xde,0xf3    # vaesdec %zmm11, %zmm6, %zmm6
+    vpsrlq $32, %zmm13, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $147, %zmm13, %zmm13
+    vpxord %zmm10, %zmm13, %zmm13
+    .byte 0x62,0xd2,0x45,0x48,0xde,0xfb    # vaesdec %zmm11, %zmm7, %zmm7
+    vbroadcasti32x4 32(%rdi), %zmm11
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm11, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xde,0xcb    # vaesdec %zmm11, %zmm1, %zmm1
+    vpsrlq $32, %zmm14, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $147, %zmm14, %zmm14
+    vpxord %zmm10, %zmm14, %zmm14
+    .byte 0x62,0xd2,0x6d,0x48,0xde,0xd3    # vaesdec %zmm11, %zmm2, %zmm2
+    .byte 0x62,0xd2,0x65,0x48,0xde,0xdb    # vaesdec %zmm11, %zmm3, %zmm3
+    .byte 0x62,0xd2,0x5d,0x48,0xde,0xe3    # vaesdec %zmm11, %zmm4, %zmm4
+    .byte 0x62,0xd2,0x55,0x48,0xde,0xeb    # vaesdec %zmm11, %zmm5, %zmm5
+    vpsrlq $32, %zmm15, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $147, %zmm15, %zmm15
+    vpxord %zmm10, %zmm15, %zmm15
+    .byte 0x62,0xd2,0x4d,0x48,0xde,0xf3    # vaesdec %zmm11, %zmm6, %zmm6
+    .byte 0x62,0xd2,0x45,0x48,0xde,0xfb    # vaesdec %zmm11, %zmm7, %zmm7
+    vbroadcasti32x4 48(%rdi), %zmm11
+    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm11, %zmm0, %zmm0
+    vpsrlq $32, %zmm16, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $147, %zmm16, %zmm16
+    vpxord %zmm10, %zmm16, %zmm16
+    .byte 0x62,0xd2,0x75,0x48,0xde,0xcb    # vaesdec %zmm11, %zmm1, %zmm1
+    .byte 0x62,0xd2,0x6d,0x48,0xde,0xd3    # vaesdec %zmm11, %zmm2, %zmm2
+    .byte 0x62,0xd2,0x65,0x48,0xde,0xdb    # vaesdec %zmm11, %zmm3, %zmm3
+    .byte 0x62,0xd2,0x5d,0x48,0xde,0xe3    # vaesdec %zmm11, %zmm4, %zmm4
+    vpsrlq $32, %zmm17, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $147, %zmm17, %zmm17
+    vpxord %zmm10, %zmm17, %zmm17
+    .byte 0x62,0xd2,0x55,0x48,0xde,0xeb    # vaesdec %zmm11, %zmm5, %zmm5
+    .byte 0x62,0xd2,0x4d,0x48,0xde,0xf3    # vaesdec %zmm11, %zmm6, %zmm6
+    .byte 0x62,0xd2,0x45,0x48,0xde,0xfb    # vaesdec %zmm11, %zmm7, %zmm7
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc7    # vaesdec %zmm31, %zmm0, %zmm0
+    vpsrlq $32, %zmm18, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $147, %zmm18, %zmm18
+    vpxord %zmm10, %zmm18, %zmm18
+    .byte 0x62,0x92,0x75,0x48,0xde,0xcf    # vaesdec %zmm31, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd7    # vaesdec %zmm31, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xde,0xdf    # vaesdec %zmm31, %zmm3, %zmm3
+    .byte 0x62,0x92,0x5d,0x48,0xde,0xe7    # vaesdec %zmm31, %zmm4, %zmm4
+    vpsrlq $32, %zmm19, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $147, %zmm19, %zmm19
+    vpxord %zmm10, %zmm19, %zmm19
+    .byte 0x62,0x92,0x55,0x48,0xde,0xef    # vaesdec %zmm31, %zmm5, %zmm5
+    .byte 0x62,0x92,0x4d,0x48,0xde,0xf7    # vaesdec %zmm31, %zmm6, %zmm6
+    .byte 0x62,0x92,0x45,0x48,0xde,0xff    # vaesdec %zmm31, %zmm7, %zmm7
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc6    # vaesdec %zmm30, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xde,0xce    # vaesdec %zmm30, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd6    # vaesdec %zmm30, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xde,0xde    # vaesdec %zmm30, %zmm3, %zmm3
+    .byte 0x62,0x92,0x5d,0x48,0xde,0xe6    # vaesdec %zmm30, %zmm4, %zmm4
+    .byte 0x62,0x92,0x55,0x48,0xde,0xee    # vaesdec %zmm30, %zmm5, %zmm5
+    .byte 0x62,0x92,0x4d,0x48,0xde,0xf6    # vaesdec %zmm30, %zmm6, %zmm6
+    .byte 0x62,0x92,0x45,0x48,0xde,0xfe    # vaesdec %zmm30, %zmm7, %zmm7
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc5    # vaesdec %zmm29, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xde,0xcd    # vaesdec %zmm29, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd5    # vaesdec %zmm29, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xde,0xdd    # vaesdec %zmm29, %zmm3, %zmm3
+    .byte 0x62,0x92,0x5d,0x48,0xde,0xe5    # vaesdec %zmm29, %zmm4, %zmm4
+    .byte 0x62,0x92,0x55,0x48,0xde,0xed    # vaesdec %zmm29, %zmm5, %zmm5
+    .byte 0x62,0x92,0x4d,0x48,0xde,0xf5    # vaesdec %zmm29, %zmm6, %zmm6
+    .byte 0x62,0x92,0x45,0x48,0xde,0xfd    # vaesdec %zmm29, %zmm7, %zmm7
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc4    # vaesdec %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xde,0xcc    # vaesdec %zmm28, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd4    # vaesdec %zmm28, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xde,0xdc    # vaesdec %zmm28, %zmm3, %zmm3
+    .byte 0x62,0x92,0x5d,0x48,0xde,0xe4    # vaesdec %zmm28, %zmm4, %zmm4
+    .byte 0x62,0x92,0x55,0x48,0xde,0xec    # vaesdec %zmm28, %zmm5, %zmm5
+    .byte 0x62,0x92,0x4d,0x48,0xde,0xf4    # vaesdec %zmm28, %zmm6, %zmm6
+    .byte 0x62,0x92,0x45,0x48,0xde,0xfc    # vaesdec %zmm28, %zmm7, %zmm7
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc3    # vaesdec %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xde,0xcb    # vaesdec %zmm27, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd3    # vaesdec %zmm27, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xde,0xdb    # vaesdec %zmm27, %zmm3, %zmm3
+    .byte 0x62,0x92,0x5d,0x48,0xde,0xe3    # vaesdec %zmm27, %zmm4, %zmm4
+    .byte 0x62,0x92,0x55,0x48,0xde,0xeb    # vaesdec %zmm27, %zmm5, %zmm5
+    .byte 0x62,0x92,0x4d,0x48,0xde,0xf3    # vaesdec %zmm27, %zmm6, %zmm6
+    .byte 0x62,0x92,0x45,0x48,0xde,0xfb    # vaesdec %zmm27, %zmm7, %zmm7
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc2    # vaesdec %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xde,0xca    # vaesdec %zmm26, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd2    # vaesdec %zmm26, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xde,0xda    # vaesdec %zmm26, %zmm3, %zmm3
+    .byte 0x62,0x92,0x5d,0x48,0xde,0xe2    # vaesdec %zmm26, %zmm4, %zmm4
+    .byte 0x62,0x92,0x55,0x48,0xde,0xea    # vaesdec %zmm26, %zmm5, %zmm5
+    .byte 0x62,0x92,0x4d,0x48,0xde,0xf2    # vaesdec %zmm26, %zmm6, %zmm6
+    .byte 0x62,0x92,0x45,0x48,0xde,0xfa    # vaesdec %zmm26, %zmm7, %zmm7
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc1    # vaesdec %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xde,0xc9    # vaesdec %zmm25, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd1    # vaesdec %zmm25, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xde,0xd9    # vaesdec %zmm25, %zmm3, %zmm3
+    .byte 0x62,0x92,0x5d,0x48,0xde,0xe1    # vaesdec %zmm25, %zmm4, %zmm4
+    .byte 0x62,0x92,0x55,0x48,0xde,0xe9    # vaesdec %zmm25, %zmm5, %zmm5
+    .byte 0x62,0x92,0x4d,0x48,0xde,0xf1    # vaesdec %zmm25, %zmm6, %zmm6
+    .byte 0x62,0x92,0x45,0x48,0xde,0xf9    # vaesdec %zmm25, %zmm7, %zmm7
+    .byte 0x62,0x92,0x7d,0x48,0xde,0xc0    # vaesdec %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xde,0xc8    # vaesdec %zmm24, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd0    # vaesdec %zmm24, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xde,0xd8    # vaesdec %zmm24, %zmm3, %zmm3
+    .byte 0x62,0x92,0x5d,0x48,0xde,0xe0    # vaesdec %zmm24, %zmm4, %zmm4
+    .byte 0x62,0x92,0x55,0x48,0xde,0xe8    # vaesdec %zmm24, %zmm5, %zmm5
+    .byte 0x62,0x92,0x4d,0x48,0xde,0xf0    # vaesdec %zmm24, %zmm6, %zmm6
+    .byte 0x62,0x92,0x45,0x48,0xde,0xf8    # vaesdec %zmm24, %zmm7, %zmm7
+    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xde,0xcf    # vaesdec %zmm23, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xde,0xd7    # vaesdec %zmm23, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xde,0xdf    # vaesdec %zmm23, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x5d,0x48,0xde,0xe7    # vaesdec %zmm23, %zmm4, %zmm4
+    .byte 0x62,0xb2,0x55,0x48,0xde,0xef    # vaesdec %zmm23, %zmm5, %zmm5
+    .byte 0x62,0xb2,0x4d,0x48,0xde,0xf7    # vaesdec %zmm23, %zmm6, %zmm6
+    .byte 0x62,0xb2,0x45,0x48,0xde,0xff    # vaesdec %zmm23, %zmm7, %zmm7
+    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xde,0xce    # vaesdec %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xde,0xd6    # vaesdec %zmm22, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xde,0xde    # vaesdec %zmm22, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x5d,0x48,0xde,0xe6    # vaesdec %zmm22, %zmm4, %zmm4
+    .byte 0x62,0xb2,0x55,0x48,0xde,0xee    # vaesdec %zmm22, %zmm5, %zmm5
+    .byte 0x62,0xb2,0x4d,0x48,0xde,0xf6    # vaesdec %zmm22, %zmm6, %zmm6
+    .byte 0x62,0xb2,0x45,0x48,0xde,0xfe    # vaesdec %zmm22, %zmm7, %zmm7
+    .byte 0x62,0xf2,0x7d,0x48,0xdf,0x02    # vaesdeclast 0(%rdx), %zmm0, %zmm0
+    vmovdqu64 %zmm0, 0(%rdx)
+    .byte 0x62,0xf2,0x75,0x48,0xdf,0x4a,0x01 # vaesdeclast 64(%rdx), %zmm1, %zmm1
+    vmovdqu64 %zmm1, 64(%rdx)
+    .byte 0x62,0xf2,0x6d,0x48,0xdf,0x52,0x02 # vaesdeclast 128(%rdx), %zmm2, %zmm2
+    vmovdqu64 %zmm2, 128(%rdx)
+    .byte 0x62,0xf2,0x65,0x48,0xdf,0x5a,0x03 # vaesdeclast 192(%rdx), %zmm3, %zmm3
+    vmovdqu64 %zmm3, 192(%rdx)
+    .byte 0x62,0xf2,0x5d,0x48,0xdf,0x62,0x04 # vaesdeclast 256(%rdx), %zmm4, %zmm4
+    vmovdqu64 %zmm4, 256(%rdx)
+    .byte 0x62,0xf2,0x55,0x48,0xdf,0x6a,0x05 # vaesdeclast 320(%rdx), %zmm5, %zmm5
+    vmovdqu64 %zmm5, 320(%rdx)
+    .byte 0x62,0xf2,0x4d,0x48,0xdf,0x72,0x06 # vaesdeclast 384(%rdx), %zmm6, %zmm6
+    vmovdqu64 %zmm6, 384(%rdx)
+    .byte 0x62,0xf2,0x45,0x48,0xdf,0x7a,0x07 # vaesdeclast 448(%rdx), %zmm7, %zmm7
+    vmovdqu64 %zmm7, 448(%rdx)
+    add $512, %rcx
+    add $512, %rdx
+    sub $32, %r8
+    cmp $32, %r8
+    jae .Laes_gen_vaes512_xts_dec_k256_w32_loop
+.Laes_gen_vaes512_xts_dec_k256_w32_done:
+    vmovdqu %xmm12, (%rsi)
+    xor %eax, %eax
+    vpxor %xmm0, %xmm0, %xmm0
+    vpxor %xmm1, %xmm1, %xmm1
+    vpxor %xmm2, %xmm2, %xmm2
+    vpxor %xmm3, %xmm3, %xmm3
+    vpxor %xmm4, %xmm4, %xmm4
+    vpxor %xmm5, %xmm5, %xmm5
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+    vpxor %xmm9, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vpxor %xmm11, %xmm11, %xmm11
+    vpxor %xmm12, %xmm12, %xmm12
+    vpxor %xmm13, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vpxor %xmm15, %xmm15, %xmm15
+    vpxord %xmm16, %xmm16, %xmm16
+    vpxord %xmm17, %xmm17, %xmm17
+    vpxord %xmm18, %xmm18, %xmm18
+    vpxord %xmm19, %xmm19, %xmm19
+    vpxord %xmm20, %xmm20, %xmm20
+    vpxord %xmm21, %xmm21, %xmm21
+    vpxord %xmm22, %xmm22, %xmm22
+    vpxord %xmm23, %xmm23, %xmm23
+    vpxord %xmm24, %xmm24, %xmm24
+    vpxord %xmm25, %xmm25, %xmm25
+    vpxord %xmm26, %xmm26, %xmm26
+    vpxord %xmm27, %xmm27, %xmm27
+    vpxord %xmm28, %xmm28, %xmm28
+    vpxord %xmm29, %xmm29, %xmm29
+    vpxord %xmm30, %xmm30, %xmm30
+    vpxord %xmm31, %xmm31, %xmm31
+    vzeroupper
+    ret
+    .size aes_gen_vaes512_xts_dec_k256_w32, .-aes_gen_vaes512_xts_dec_k256_w32
 
 # int aes_gen_vaes512_xts_dec_k256_w16(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 16 blocks per iteration.
@@ -1242,76 +2236,76 @@ aes_gen_vaes512_xts_dec_k256_w16:
     vpxord %zmm17, %zmm11, %zmm15
     .byte 0x62,0x92,0x7d,0x48,0xde,0xc6    # vaesdec %zmm30, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xde,0xce    # vaesdec %zmm30, %zmm1, %zmm1
-    .byte 0x62,0x92,0x6d,0x48,0xde,0xd6    # vaesdec %zmm30, %zmm2, %zmm2
     vpsrlq $48, %zmm8, %zmm5
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
+    vpshufd $78, %zmm5, %zmm5
+    vpsllq $16, %zmm8, %zmm8
+    vpternlogq $150, %zmm6, %zmm5, %zmm8
+    .byte 0x62,0x92,0x6d,0x48,0xde,0xd6    # vaesdec %zmm30, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xde,0xde    # vaesdec %zmm30, %zmm3, %zmm3
+    vpsrlq $48, %zmm9, %zmm5
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
+    vpshufd $78, %zmm5, %zmm5
+    vpsllq $16, %zmm9, %zmm9
+    vpternlogq $150, %zmm6, %zmm5, %zmm9
     .byte 0x62,0x92,0x7d,0x48,0xde,0xc5    # vaesdec %zmm29, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xde,0xcd    # vaesdec %zmm29, %zmm1, %zmm1
+    vpsrlq $48, %zmm10, %zmm5
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
+    vpshufd $78, %zmm5, %zmm5
+    vpsllq $16, %zmm10, %zmm10
+    vpternlogq $150, %zmm6, %zmm5, %zmm10
     .byte 0x62,0x92,0x6d,0x48,0xde,0xd5    # vaesdec %zmm29, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xde,0xdd    # vaesdec %zmm29, %zmm3, %zmm3
+    vpsrlq $48, %zmm11, %zmm5
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     vpshufd $78, %zmm5, %zmm5
+    vpsllq $16, %zmm11, %zmm11
+    vpternlogq $150, %zmm6, %zmm5, %zmm11
     .byte 0x62,0x92,0x7d,0x48,0xde,0xc4    # vaesdec %zmm28, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xde,0xcc    # vaesdec %zmm28, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xde,0xd4    # vaesdec %zmm28, %zmm2, %zmm2
-    vpsllq $16, %zmm8, %zmm8
     .byte 0x62,0x92,0x65,0x48,0xde,0xdc    # vaesdec %zmm28, %zmm3, %zmm3
     .byte 0x62,0x92,0x7d,0x48,0xde,0xc3    # vaesdec %zmm27, %zmm0, %zmm0
-    vpternlogq $150, %zmm6, %zmm5, %zmm8
     .byte 0x62,0x92,0x75,0x48,0xde,0xcb    # vaesdec %zmm27, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xde,0xd3    # vaesdec %zmm27, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xde,0xdb    # vaesdec %zmm27, %zmm3, %zmm3
-    vpsrlq $48, %zmm9, %zmm5
     .byte 0x62,0x92,0x7d,0x48,0xde,0xc2    # vaesdec %zmm26, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xde,0xca    # vaesdec %zmm26, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xde,0xd2    # vaesdec %zmm26, %zmm2, %zmm2
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     .byte 0x62,0x92,0x65,0x48,0xde,0xda    # vaesdec %zmm26, %zmm3, %zmm3
     .byte 0x62,0x92,0x7d,0x48,0xde,0xc1    # vaesdec %zmm25, %zmm0, %zmm0
-    vpshufd $78, %zmm5, %zmm5
     .byte 0x62,0x92,0x75,0x48,0xde,0xc9    # vaesdec %zmm25, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xde,0xd1    # vaesdec %zmm25, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xde,0xd9    # vaesdec %zmm25, %zmm3, %zmm3
-    vpsllq $16, %zmm9, %zmm9
     .byte 0x62,0x92,0x7d,0x48,0xde,0xc0    # vaesdec %zmm24, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xde,0xc8    # vaesdec %zmm24, %zmm1, %zmm1
-    vpternlogq $150, %zmm6, %zmm5, %zmm9
     .byte 0x62,0x92,0x6d,0x48,0xde,0xd0    # vaesdec %zmm24, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xde,0xd8    # vaesdec %zmm24, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm23, %zmm0, %zmm0
-    vpsrlq $48, %zmm10, %zmm5
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcf    # vaesdec %zmm23, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd7    # vaesdec %zmm23, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xde,0xdf    # vaesdec %zmm23, %zmm3, %zmm3
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm22, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xce    # vaesdec %zmm22, %zmm1, %zmm1
-    vpshufd $78, %zmm5, %zmm5
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd6    # vaesdec %zmm22, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xde,0xde    # vaesdec %zmm22, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm21, %zmm0, %zmm0
-    vpsllq $16, %zmm10, %zmm10
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcd    # vaesdec %zmm21, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd5    # vaesdec %zmm21, %zmm2, %zmm2
-    vpternlogq $150, %zmm6, %zmm5, %zmm10
     .byte 0x62,0xb2,0x65,0x48,0xde,0xdd    # vaesdec %zmm21, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm20, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcc    # vaesdec %zmm20, %zmm1, %zmm1
-    vpsrlq $48, %zmm11, %zmm5
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd4    # vaesdec %zmm20, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xde,0xdc    # vaesdec %zmm20, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm19, %zmm0, %zmm0
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcb    # vaesdec %zmm19, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd3    # vaesdec %zmm19, %zmm2, %zmm2
-    vpshufd $78, %zmm5, %zmm5
     .byte 0x62,0xb2,0x65,0x48,0xde,0xdb    # vaesdec %zmm19, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm18, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xca    # vaesdec %zmm18, %zmm1, %zmm1
-    vpsllq $16, %zmm11, %zmm11
     .byte 0x62,0xb2,0x6d,0x48,0xde,0xd2    # vaesdec %zmm18, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xde,0xda    # vaesdec %zmm18, %zmm3, %zmm3
-    vpternlogq $150, %zmm6, %zmm5, %zmm11
     .byte 0x62,0xd2,0x7d,0x48,0xdf,0xc4    # vaesdeclast %zmm12, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     .byte 0x62,0xd2,0x75,0x48,0xdf,0xcd    # vaesdeclast %zmm13, %zmm1, %zmm1
@@ -1455,41 +2449,41 @@ aes_gen_vaes512_xts_dec_k256_w8:
     vpternlogq $150, %zmm10, %zmm7, %zmm1
     vpxord %zmm11, %zmm7, %zmm9
     .byte 0x62,0x92,0x7d,0x48,0xde,0xc0    # vaesdec %zmm24, %zmm0, %zmm0
-    .byte 0x62,0x92,0x75,0x48,0xde,0xc8    # vaesdec %zmm24, %zmm1, %zmm1
-    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm23, %zmm0, %zmm0
     vpsrlq $56, %zmm6, %zmm3
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
+    vpshufd $78, %zmm3, %zmm3
+    vpsllq $8, %zmm6, %zmm6
+    vpternlogq $150, %zmm4, %zmm3, %zmm6
+    .byte 0x62,0x92,0x75,0x48,0xde,0xc8    # vaesdec %zmm24, %zmm1, %zmm1
+    vpsrlq $56, %zmm7, %zmm3
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
+    vpshufd $78, %zmm3, %zmm3
+    vpsllq $8, %zmm7, %zmm7
+    vpternlogq $150, %zmm4, %zmm3, %zmm7
+    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm23, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcf    # vaesdec %zmm23, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm22, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xce    # vaesdec %zmm22, %zmm1, %zmm1
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm21, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcd    # vaesdec %zmm21, %zmm1, %zmm1
-    vpshufd $78, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm20, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcc    # vaesdec %zmm20, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm19, %zmm0, %zmm0
-    vpsllq $8, %zmm6, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xde,0xcb    # vaesdec %zmm19, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm18, %zmm0, %zmm0
-    vpternlogq $150, %zmm4, %zmm3, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xde,0xca    # vaesdec %zmm18, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm17, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xc9    # vaesdec %zmm17, %zmm1, %zmm1
-    vpsrlq $56, %zmm7, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm16, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xde,0xc8    # vaesdec %zmm16, %zmm1, %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm15, %zmm0, %zmm0
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
     .byte 0x62,0xd2,0x75,0x48,0xde,0xcf    # vaesdec %zmm15, %zmm1, %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm14, %zmm0, %zmm0
-    vpshufd $78, %zmm3, %zmm3
     .byte 0x62,0xd2,0x75,0x48,0xde,0xce    # vaesdec %zmm14, %zmm1, %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm13, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xde,0xcd    # vaesdec %zmm13, %zmm1, %zmm1
-    vpsllq $8, %zmm7, %zmm7
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm12, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xde,0xcc    # vaesdec %zmm12, %zmm1, %zmm1
-    vpternlogq $150, %zmm4, %zmm3, %zmm7
     .byte 0x62,0xd2,0x7d,0x48,0xdf,0xc0    # vaesdeclast %zmm8, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     .byte 0x62,0xd2,0x75,0x48,0xdf,0xc9    # vaesdeclast %zmm9, %zmm1, %zmm1
@@ -1612,23 +2606,23 @@ aes_gen_vaes512_xts_dec_k256_w4:
     vpternlogq $150, %zmm7, %zmm5, %zmm0
     vpxord %zmm8, %zmm5, %zmm6
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm21, %zmm0, %zmm0
+    vpsrlq $60, %zmm5, %zmm2
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm2, %zmm3
+    vpshufd $78, %zmm2, %zmm2
+    vpsllq $4, %zmm5, %zmm5
+    vpternlogq $150, %zmm3, %zmm2, %zmm5
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm20, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm19, %zmm0, %zmm0
-    vpsrlq $60, %zmm5, %zmm2
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm18, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm17, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm16, %zmm0, %zmm0
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm2, %zmm3
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm15, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm14, %zmm0, %zmm0
-    vpshufd $78, %zmm2, %zmm2
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm13, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm12, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm11, %zmm0, %zmm0
-    vpsllq $4, %zmm5, %zmm5
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm10, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm9, %zmm0, %zmm0
-    vpternlogq $150, %zmm3, %zmm2, %zmm5
     .byte 0x62,0xf2,0x7d,0x48,0xdf,0xc6    # vaesdeclast %zmm6, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     add $64, %rcx
