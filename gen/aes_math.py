@@ -660,7 +660,8 @@ def _xts_self_check():
             assert xts_times_alpha_clmul(t, s) == xts_times_alpha(t, s), f"alpha^{s}"
         assert xts_double_masked(t) == xts_times_alpha(t), "the masked doubling"
         assert xts_times_alpha32_rotate(t) == xts_times_alpha(t, 32), "alpha^32 by rotation"
-    for t in (1 << 63, 1 << 127, 1 << 127 | 1 << 63, (1 << 128) - 1):  # the carries
+    for t in (1 << 63, 1 << 127, 1 << 127 | 1 << 63, (1 << 128) - 1,  # the carries
+              0x80000004_80000003_80000002_80000001):  # each dword its own, each carrying
         t = t.to_bytes(16, "little")
         assert xts_double_masked(t) == xts_times_alpha(t), "the masked doubling's carries"
         for s in (1, 8, 56, 64):

@@ -247,8 +247,10 @@ _BACKENDS = (
             # XTS at 32 blocks (a tweak register per block register, gen/x86/
             # xts.py): AES-192/256 reload a few round keys per group and the
             # tweaks step by a dword rotation; on Zen 5 at 64 KiB it ran
-            # 0.95-0.98x the 16-block kernel's time (AES-128 and AES-192;
-            # AES-256 the same), `make tune` measures it per machine.
+            # 0.95-0.99x the 16-block kernel's time (AES-128 and AES-192;
+            # AES-256 the same).  On Zen 4, with the steps spread among the
+            # rounds, 32 blocks measured no faster: `make tune` measures it
+            # per machine.
             mode_isa=(("gcm", ("pclmul", "vpclmulqdq")), ("xts", ("pclmul", "vpclmulqdq")))),
     Backend("vaes256", "vaes256", "ymm, 2 blocks per register; parallel modes", True, 1,
             ("aesni", "avx", "avx2", "vaes"), "vaes", default_widths=(1, 2, 4, 8, 16), arch="x86_64",

@@ -94,7 +94,7 @@ MUTANTS = (
     ("XTS tweak step: the carries not swapped", "gen/x86/xts.py",
      "        w.swap_halves(p, c, c)                        # the low qword's into the high one\n",
      "", True),
-    ("XTS tweak step by 32: the top dword not folded", "gen/x86/xts.py",
+    ("XTS tweak step by 32: the top dword's product by 0x86 left out", "gen/x86/xts.py",
      "            w.xor(p, r, dst)\n            return\n", "            return\n", True),
     ("XTS doubling: a wrong sign shift", "gen/x86/xts.py",
      "    w.sar32(p, 31, c, c)\n", "    w.sar32(p, 30, c, c)\n", True),

@@ -115,6 +115,11 @@ class Validation(unittest.TestCase):
         self.assertEqual(widths(matrix, "ctr_enc"), [1, 2, 4, 8, 16])
         matrix = build_matrix(req(names, parse_widths("vaes256:1,16"), [128]), targets)
         self.assertEqual(widths(matrix, "xts_dec"), [1, 16])
+        # vaes512's XTS takes the backend's defaults (32 blocks with them).
+        matrix = build_matrix(req(["vaes512", "portable"], keys=[128]), targets)
+        self.assertEqual(sorted({v.width for v in matrix
+                                 if v.backend == "vaes512" and v.mode.tag == "xts_enc"}),
+                         [1, 4, 8, 16, 32])
 
     def test_per_backend_errors(self):
         self.assertIn("WIDTHS for portable", self.error(widths=parse_widths("portable:1,17")))

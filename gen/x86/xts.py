@@ -9,10 +9,11 @@ lanes; lane i of block register r takes T_(j + L r + i).  Where the register
 file holds them, each block register has its own tweak register, held
 across groups: the group XORs it in, then steps it by alpha^W for the next
 group during the rounds, so no block waits on tweak arithmetic.  Each
-register's step stays whole, one after every half round (the doublings of
-one block a register are spread evenly instead): on Zen 5 at 64 KiB,
-vaes512's 32-block kernel ran at 1.00-1.04x the ECB kernel's time so, and
-at 1.05-1.08x with each step's instructions spread among the rounds.
+register's step stays whole, one after every R/2 instructions of the rounds
+(about every half round; the doublings of one block a register are spread
+evenly instead): on Zen 5 at 64 KiB, vaes512's 32-block kernel ran at
+1.00-1.04x the ECB kernel's time so, and the same kernel at 1.05-1.09x with
+each step's instructions spread one by one among the rounds.
 Otherwise (aesni and vaes256 at their widest) one register `tw` holds the
 first block register's tweaks and each block register takes tw * alpha^(L r)
 as its group starts.
@@ -109,7 +110,8 @@ def double(k, w, src, dst):
 
 def times_alpha(k, w, src, s, dst):
     """dst = src * alpha^s in each 16-byte lane of strategy w; any s (steps of
-    SWAP_SHIFT or at most MAX_SHIFT); dst may be src."""
+    SWAP_SHIFT, then ROTATE_SHIFT where exactly that is left, else steps of
+    at most MAX_SHIFT); dst may be src."""
     p, n = k.p, k.plan.named
     c, r = n["c"].as_kind(w.kind), n["r"].as_kind(w.kind)
     fold = _fold(k)
