@@ -939,8 +939,8 @@ static int gcm_tls_record(struct agp_ctx *c, unsigned char *out, size_t *outl,
     int ok = 0, err;
 
     *outl = 0;
-    if (c->tls_record != TLS_RECORD_DUE || !c->key_set || !c->iv_gen || c->ivlen < TLS_IV_MIN || out == NULL ||
-        out != in || len < TLS_EXPLICIT_IV_LEN + TLS_TAG_LEN)
+    if (c->tls_record != TLS_RECORD_DUE || !c->key_set || !c->iv_gen || c->ivlen < TLS_IV_MIN ||
+        out == NULL || out != in || len < TLS_EXPLICIT_IV_LEN + TLS_TAG_LEN)
         goto end;
     data = out + TLS_EXPLICIT_IV_LEN;
     plen = len - TLS_EXPLICIT_IV_LEN - TLS_TAG_LEN;

@@ -345,13 +345,13 @@ def stitch_groups(k, main, groups, every):
     """The items of main with a whole group of side items after every
     `every` of them, the groups still left after the last (XTS: a tweak
     register's step between half rounds)."""
-    out = []
+    out, g = [], 0
     for i, item in enumerate(main):
         out.append(item)
-        if groups and (i + 1) % every == 0:
-            out += groups[0]
-            groups = groups[1:]
-    k.p.items += out + [item for g in groups for item in g]
+        if g < len(groups) and (i + 1) % every == 0:
+            out += groups[g]
+            g += 1
+    k.p.items += out + [item for group in groups[g:] for item in group]
 
 
 BODIES = {}
