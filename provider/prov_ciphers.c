@@ -18,6 +18,7 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/params.h>
+#include <openssl/prov_ssl.h>
 #include <openssl/proverr.h>
 #include <openssl/rand.h>
 
@@ -87,6 +88,12 @@ struct agp_ctx {
     int iv_gen;
     size_t tls_aad_pad;   /* tlsaadpad: the tag's length once an AAD is set */
     uint64_t tls_records; /* encrypted under this key: IVs wrap after 2^64 */
+    /* ECB, CBC in TLS's record mode (tls-version set): each update is a
+     * record, padded when encrypting, unpadded and its MAC taken out (into
+     * tls_mac, tls-mac to read) when decrypting. */
+    unsigned int tls_version;
+    size_t tls_mac_size;
+    unsigned char tls_mac[AGP_TLS_MAC_MAX];
 };
 
 /* --- errors and parameters ------------------------------------------------------- */
@@ -141,8 +148,8 @@ static int set_iv(OSSL_PARAM *p, const unsigned char *iv, size_t len)
 /* The context parameters the ciphers know. */
 enum param {
     P_OTHER, P_KEYLEN, P_IVLEN, P_PADDING, P_NUM, P_USE_BITS, P_IV, P_UPDATED_IV, P_TAG,
-    P_TAGLEN, P_TLS_VERSION, P_TLS_MAC_SIZE, P_TLS_AAD, P_TLS_IV_FIXED, P_TLS_IV_INV,
-    P_TLS_AAD_PAD, P_TLS_IV_GEN
+    P_TAGLEN, P_TLS_VERSION, P_TLS_MAC_SIZE, P_TLS_MAC, P_TLS_AAD, P_TLS_IV_FIXED,
+    P_TLS_IV_INV, P_TLS_AAD_PAD, P_TLS_IV_GEN
 };
 
 /* Which one a name is.  The context's get and set functions go once over
@@ -167,6 +174,7 @@ static enum param param_of(const char *key)
         {OSSL_CIPHER_PARAM_AEAD_TAGLEN, P_TAGLEN},
         {OSSL_CIPHER_PARAM_TLS_VERSION, P_TLS_VERSION},
         {OSSL_CIPHER_PARAM_TLS_MAC_SIZE, P_TLS_MAC_SIZE},
+        {OSSL_CIPHER_PARAM_TLS_MAC, P_TLS_MAC},
         {OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, P_TLS_AAD},
         {OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED, P_TLS_IV_FIXED},
         {OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV, P_TLS_IV_INV},
@@ -179,10 +187,10 @@ static enum param param_of(const char *key)
     return P_OTHER;
 }
 
-/* TLS's record-layer modes of the non-AEAD ciphers (libssl's TLS 1.2 and
- * earlier set these for CBC) are not implemented: refused, never ignored, so
- * that libssl fails cleanly instead of getting records whose MAC and padding
- * nobody removed.  GCM's are (gcm_tls_record). */
+/* TLS's record-layer modes are those of ECB and CBC (tls_block_record; libssl's
+ * TLS 1.2 and earlier set them for CBC) and GCM's (gcm_tls_record).  The
+ * stream modes' and XTS's are refused, never ignored, so that a caller fails
+ * cleanly instead of getting records whose MAC nobody took out. */
 static int refuse_tls(const struct agp_ctx *c, const OSSL_PARAM *p)
 {
     AGP_RAISE(c->prov, AGP_R_TLS_UNSUPPORTED, "%s", p->key);
@@ -415,6 +423,9 @@ static int generic_get_ctx_params(void *vctx, OSSL_PARAM params[])
         case P_UPDATED_IV:
             ok = set_iv(p, c->iv, c->alg->ivlen);
             break;
+        case P_TLS_MAC: /* the last record's, valid until the next update */
+            ok = OSSL_PARAM_set_octet_ptr(p, c->tls_mac, c->tls_mac_size);
+            break;
         default:
             break;
         }
@@ -424,9 +435,11 @@ static int generic_get_ctx_params(void *vctx, OSSL_PARAM params[])
     return 1;
 }
 
-/* A TLS parameter (tls-version or tls-mac-size): 0, no TLS, is taken;
- * anything else refused. */
-static int no_tls_value(const struct agp_ctx *c, const OSSL_PARAM *p, enum param id)
+/* A TLS parameter (tls-version or tls-mac-size).  ECB and CBC take a version
+ * whose records the default provider unpads (or 0: none) and a MAC of up to
+ * AGP_TLS_MAC_MAX bytes (that one fails each record later); the other modes
+ * only 0, no TLS. */
+static int set_tls_value(struct agp_ctx *c, const OSSL_PARAM *p, enum param id)
 {
     unsigned int version = 0;
     size_t macsize = 0;
@@ -434,7 +447,24 @@ static int no_tls_value(const struct agp_ctx *c, const OSSL_PARAM *p, enum param
                                        : OSSL_PARAM_get_size_t(p, &macsize);
     if (!ok)
         return get_failed();
-    return version == 0 && macsize == 0 ? 1 : refuse_tls(c, p);
+    if (c->alg->mode != AGP_ECB && c->alg->mode != AGP_CBC)
+        return version == 0 && macsize == 0 ? 1 : refuse_tls(c, p);
+    if (id == P_TLS_VERSION) {
+        if (version != 0 && !agp_tls_version_known(version)) {
+            AGP_RAISE(c->prov, AGP_R_TLS_UNSUPPORTED, "tls-version 0x%x: not a TLS or DTLS version",
+                      version);
+            return 0;
+        }
+        c->tls_version = version;
+    } else {
+        if (macsize > AGP_TLS_MAC_MAX) {
+            AGP_RAISE(c->prov, AGP_R_TLS_UNSUPPORTED, "tls-mac-size %zu: at most %d", macsize,
+                      AGP_TLS_MAC_MAX);
+            return 0;
+        }
+        c->tls_mac_size = macsize;
+    }
+    return 1;
 }
 
 /* num: a position in the block in use.  The default provider takes any
@@ -480,7 +510,7 @@ static int generic_set_ctx_params(void *vctx, const OSSL_PARAM params[])
             break;
         case P_TLS_VERSION:
         case P_TLS_MAC_SIZE:
-            if (!no_tls_value(c, p, id))
+            if (!set_tls_value(c, p, id))
                 return 0;
             break;
         default:
@@ -497,12 +527,15 @@ static const OSSL_PARAM generic_gettable_ctx[] = {
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, NULL),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0),
+    OSSL_PARAM_octet_ptr(OSSL_CIPHER_PARAM_TLS_MAC, NULL, 0),
     OSSL_PARAM_END};
 
 static const OSSL_PARAM generic_settable_ctx[] = {
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL),
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, NULL),
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_USE_BITS, NULL),
+    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_TLS_VERSION, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, NULL),
     OSSL_PARAM_END};
 
 static const OSSL_PARAM *generic_gettable_ctx_params(void *cctx, void *provctx)
@@ -573,6 +606,36 @@ static int flush_and_crypt(struct agp_ctx *c, unsigned char *out, const unsigned
            block_crypt(c, out + AES_GEN_BLOCK_SIZE, in, whole);
 }
 
+/* One TLS record in place, as the default provider takes it: encryption pads
+ * it (SSL 3.0: zeros and the length; TLS: the length byte repeated; out has
+ * room for the block, as EVP_CipherUpdate's outsize says), decryption hands
+ * it to agp_tls_unpad.  *outl: the record encrypted, or the data decrypted
+ * (after the explicit IV, which stays in out). */
+static int tls_block_record(struct agp_ctx *c, unsigned char *out, size_t *outl,
+                            size_t outsize, const unsigned char *in, size_t inl)
+{
+    if (in == NULL || out != in || outsize < inl || !c->pad || c->bufsz != 0)
+        goto fail;
+    if (c->enc) {
+        const size_t n = AES_GEN_BLOCK_SIZE - inl % AES_GEN_BLOCK_SIZE;
+        if (outsize < inl + n)
+            goto fail;
+        memset(out + inl, c->tls_version == SSL3_VERSION ? 0 : (int)(n - 1), n - 1);
+        out[inl + n - 1] = (unsigned char)(n - 1);
+        inl += n;
+    }
+    if (inl % AES_GEN_BLOCK_SIZE != 0 || !block_crypt(c, out, in, inl))
+        goto fail;
+    *outl = inl;
+    if (!c->enc && !agp_tls_unpad(c->prov->libctx, c->tls_version, out, outl, c->tls_mac_size,
+                                  c->tls_mac))
+        goto fail;
+    return 1;
+fail:
+    ERR_raise(ERR_LIB_PROV, PROV_R_CIPHER_OPERATION_FAILED);
+    return 0;
+}
+
 /*
  * EVP's block buffering: bytes short of a block wait in c->buf; decrypting
  * with padding, the last whole block waits too (it may be the padded one)
@@ -588,6 +651,8 @@ static int block_update(void *vctx, unsigned char *out, size_t *outl, size_t out
 
     if (!c->key_set)
         return no_key();
+    if (c->tls_version != 0)
+        return tls_block_record(c, out, outl, outsize, in, inl);
     if (c->bufsz != 0 && inl != 0) { /* top up the pending block */
         const size_t take = inl < AES_GEN_BLOCK_SIZE - c->bufsz ? inl
                                                                  : AES_GEN_BLOCK_SIZE - c->bufsz;

@@ -108,6 +108,14 @@ MUTANTS = (
      "        x.xor(p, y, d)\n", "", True),
     ("GCM: the hash left beside the tag", "gen/x86/gcm.py",
      "        x.store(p, d, mem(state))      # nor the hash", "        # nor the hash", True),
+    ("provider, CBC TLS records: the padding's bytes not checked", "provider/prov_tls.c",
+     "        good &= ct_eq(bad, 0);", "        good &= ct_eq(bad, bad);", False),
+    ("provider, CBC TLS records: a bad padding's MAC not random", "provider/prov_tls.c",
+     "(random[k] & (uint8_t)~good)", "(mac[k] & (uint8_t)~good)", False),
+    ("provider, CBC TLS records: the MAC not rotated into place", "provider/prov_tls.c",
+     "        offset |= j & started;", "        offset |= 0 & started;", False),
+    ("provider, CBC TLS records: the masks' value barrier removed", "provider/prov_tls.c",
+     '    __asm__("" : "+r"(x));\n', "", False),
 )
 
 

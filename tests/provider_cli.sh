@@ -150,35 +150,43 @@ if cfb8 "$tmp/strict.cnf"; then
 fi
 echo "openssl.cnf: aesgen active beside default, and preferred"
 
-# TLS 1.2 with AES-GCM through libssl: s_server and s_client over loopback
-# with a pre-shared key (no certificate), a message from the client
-# arriving whole; one end on aesgen (the file above), the other on the
-# default provider alone, each way round, so that each direction's records
-# are checked against OpenSSL's.  libssl's record layer runs GCM in its TLS
-# mode (tlsivfixed, tlsaad, the explicit IV and tag in each record); a
-# provider without it stops the handshake.
+# TLS 1.2 with AES-GCM and AES-CBC through libssl: s_server and s_client
+# over loopback with a pre-shared key (no certificate), a message from the
+# client arriving whole; one end on aesgen (the file above), the other on
+# the default provider alone, each way round, so that each direction's
+# records are checked against OpenSSL's.  libssl's record layer runs GCM in
+# its TLS mode (tlsivfixed, tlsaad, the explicit IV and tag in each record)
+# and CBC in its own (tls-version, tls-mac-size: the provider pads, and
+# unpads and takes out the MAC); a provider without them stops the
+# handshake.  CBC with HMAC-SHA384 (no stitched cipher of the default
+# provider takes its place) without encrypt-then-MAC has the provider take
+# out the MAC; with encrypt-then-MAC (SHA256), only the padding.
 psk=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')
 head -c 6000 "$tmp/plain" | od -An -tx1 >"$tmp/msg"
-for suite in 128:PSK-AES128-GCM-SHA256:client 256:PSK-AES256-GCM-SHA384:server \
-             128:PSK-AES128-GCM-SHA256:server 256:PSK-AES256-GCM-SHA384:client; do
+for suite in 128:PSK-AES128-GCM-SHA256:client:etm 256:PSK-AES256-GCM-SHA384:server:etm \
+             128:PSK-AES128-GCM-SHA256:server:etm 256:PSK-AES256-GCM-SHA384:client:etm \
+             256:PSK-AES256-CBC-SHA384:server:no_etm 256:PSK-AES256-CBC-SHA384:client:no_etm \
+             128:PSK-AES128-CBC-SHA256:server:etm 128:PSK-AES128-CBC-SHA256:client:etm; do
   bits=${suite%%:*} rest=${suite#*:}
-  cipher=${rest%%:*} ours=${rest#*:}
+  cipher=${rest%%:*} rest=${rest#*:}
+  ours=${rest%%:*} etm=${rest#*:}
+  if [ "$etm" = etm ]; then etm=; else etm=-no_etm; fi
   generated "$bits" || continue
   server_conf=/dev/null client_conf=/dev/null
   if [ "$ours" = server ]; then server_conf=$tmp/openssl.cnf; else client_conf=$tmp/openssl.cnf; fi
   port=$((20000 + $(od -An -tu2 -N2 /dev/urandom | tr -d ' ') % 40000))
   # s_server ends when its stdin does: the sleep holds it open.
   (sleep 8 | OPENSSL_CONF=$server_conf timeout 20 "$openssl" s_server -quiet -tls1_2 \
-     -nocert -psk "$psk" -cipher "$cipher" -accept "127.0.0.1:$port" -naccept 1 \
+     -nocert -psk "$psk" -cipher "$cipher" $etm -accept "127.0.0.1:$port" -naccept 1 \
      >"$tmp/received" 2>"$tmp/server.err") &
   server=$!
   sleep 1
   (cat "$tmp/msg"; sleep 3) | OPENSSL_CONF=$client_conf timeout 20 "$openssl" s_client \
-    -quiet -tls1_2 -psk "$psk" -cipher "$cipher" -connect "127.0.0.1:$port" \
+    -quiet -tls1_2 -psk "$psk" -cipher "$cipher" $etm -connect "127.0.0.1:$port" \
     >/dev/null 2>"$tmp/client.err" || true
   wait "$server" || true
   cmp -s "$tmp/msg" "$tmp/received" ||
-    { echo "TLS 1.2 $cipher, the $ours on aesgen: the message did not arrive"
+    { echo "TLS 1.2 $cipher${etm:+ $etm}, the $ours on aesgen: the message did not arrive"
       cat "$tmp/client.err" "$tmp/server.err"; exit 1; }
-  echo "TLS 1.2 $cipher, the $ours on aesgen, the other end on OpenSSL's: handshake and message"
+  echo "TLS 1.2 $cipher${etm:+ $etm}, the $ours on aesgen, the other end on OpenSSL's: handshake and message"
 done

@@ -1275,27 +1275,187 @@ static int set_one(size_t i, const uint8_t *key, const uint8_t *iv, OSSL_PARAM p
     return r;
 }
 
-/* The TLS record-layer parameters of the modes without them (all but GCM),
- * each refused with aes-gen's reason (no TLS, tls-version or tls-mac-size 0,
- * is taken). */
-START_TEST(tls_parameters_refused)
+/* TLS's record-layer parameters: the stream modes refuse them with aes-gen's
+ * reason (no TLS, tls-version or tls-mac-size 0, is taken); ECB
+ * and CBC take the versions the default provider unpads and MACs of up to
+ * 64 bytes, and refuse the rest (which the default provider takes, to fail
+ * every record). */
+START_TEST(tls_parameters)
 {
     const size_t i = (size_t)_i;
-    if (!offered(i) || is_xts(i) || is_gcm(i))
+    if (!offered(i) || is_gcm(i) || is_xts(i)) /* (XTS ignores them, as the default provider) */
         return;
-    uint64_t s = rng_for("tls_parameters_refused", _i);
-    uint8_t key[64], iv[16], data[16];
-    unsigned int version = 0x0303, no_version = 0;
-    size_t macsize = 20, no_macsize = 0;
+    uint64_t s = rng_for("tls_parameters", _i);
+    uint8_t key[64], iv[16];
+    unsigned int version = 0x0303, no_version = 0, unknown = 0x0304;
+    size_t macsize = 20, no_macsize = 0, too_long = 65;
     random_key(&s, i, key);
     rng_fill(&s, iv, sizeof iv);
-    rng_fill(&s, data, sizeof data);
-    REQUIRE_EQ(set_one(i, key, iv, OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_TLS_VERSION, &version)), 0);
+    REQUIRE_EQ(set_one(i, key, iv, OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_TLS_VERSION, &version)),
+               is_block(i));
+    if (!is_block(i))
+        require_aesgen_reason(TLS_UNSUPPORTED);
+    REQUIRE_EQ(set_one(i, key, iv, OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, &macsize)),
+               is_block(i));
+    if (!is_block(i))
+        require_aesgen_reason(TLS_UNSUPPORTED);
+    REQUIRE_EQ(set_one(i, key, iv, OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_TLS_VERSION, &unknown)), 0);
     require_aesgen_reason(TLS_UNSUPPORTED);
-    REQUIRE_EQ(set_one(i, key, iv, OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, &macsize)), 0);
+    REQUIRE_EQ(set_one(i, key, iv, OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, &too_long)), 0);
     require_aesgen_reason(TLS_UNSUPPORTED);
     REQUIRE_EQ(set_one(i, key, iv, OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_TLS_VERSION, &no_version)), 1);
     REQUIRE_EQ(set_one(i, key, iv, OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, &no_macsize)), 1);
+}
+END_TEST
+
+/* --- CBC's TLS records ------------------------------------------------------------- */
+
+static const unsigned int cbc_tls_versions[] = {0x0300, 0x0301, 0x0302, 0x0303, 0xfefd};
+static const size_t cbc_tls_macs[] = {0, 20, 32, 48};
+#define NCBCTLS (sizeof cbc_tls_versions / sizeof cbc_tls_versions[0] * 4)
+
+/* A context of provider prov in TLS record mode, as libssl sets one up
+ * (the version as an int). */
+static EVP_CIPHER_CTX *cbc_tls_ctx(size_t i, int prov, const uint8_t *key, const uint8_t *iv,
+                                   int enc, int version, size_t mac)
+{
+    EVP_CIPHER_CTX *ctx = ctx_new();
+    OSSL_PARAM params[] = {OSSL_PARAM_construct_int(OSSL_CIPHER_PARAM_TLS_VERSION, &version),
+                           OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, &mac),
+                           OSSL_PARAM_END};
+    REQUIRE_EQ(EVP_CipherInit_ex2(ctx, ciphers[i][prov], key, iv, enc, params), 1);
+    return ctx;
+}
+
+/* Decryption contexts started anew (the IV set again: a failed record's
+ * context is not used on). */
+static void cbc_tls_renew(EVP_CIPHER_CTX *dec[2], size_t i, const uint8_t *key, const uint8_t *iv,
+                          int version, size_t mac)
+{
+    for (int p = 0; p < 2; p++) {
+        EVP_CIPHER_CTX_free(dec[p]);
+        dec[p] = cbc_tls_ctx(i, p, key, iv, 0, version, mac);
+    }
+}
+
+/* One record decrypted in place by each provider: the same result, length
+ * and data; the same MAC where the padding was good (and, with want, the
+ * data and MAC that were sealed: want's after the explicit IV), two random
+ * ones (not the record's bytes) where it was not.  Returns whether it was
+ * good. */
+static int cbc_tls_open(EVP_CIPHER_CTX *const dec[2], const uint8_t *rec, size_t len,
+                        size_t explicit_iv, size_t mac, const uint8_t *want)
+{
+    static uint8_t buf[2][20000];
+    int r[2], outl[2] = {-1, -1};
+    const uint8_t *macp[2] = {NULL, NULL};
+    for (int p = 0; p < 2; p++) {
+        memcpy(buf[p], rec, len);
+        ERR_clear_error();
+        r[p] = EVP_CipherUpdate(dec[p], buf[p], &outl[p], buf[p], (int)len);
+        OSSL_PARAM get[] = {OSSL_PARAM_construct_octet_ptr(OSSL_CIPHER_PARAM_TLS_MAC,
+                                                           (void **)&macp[p], mac),
+                            OSSL_PARAM_END};
+        if (r[p] == 1 && mac != 0)
+            REQUIRE_EQ(EVP_CIPHER_CTX_get_params(dec[p], get), 1);
+    }
+    REQUIRE_EQ(r[AESGEN], r[DEFAULT]);
+    if (r[DEFAULT] != 1)
+        return 0;
+    REQUIRE_EQ(outl[AESGEN], outl[DEFAULT]);
+    REQUIRE(memcmp(buf[AESGEN], buf[DEFAULT], explicit_iv + (size_t)outl[DEFAULT]) == 0);
+    const int good = (size_t)outl[DEFAULT] + explicit_iv + mac < len;
+    if (good && want != NULL)
+        REQUIRE(memcmp(buf[AESGEN] + explicit_iv, want + explicit_iv, (size_t)outl[AESGEN]) == 0);
+    if (mac != 0) {
+        REQUIRE(macp[AESGEN] != NULL && macp[DEFAULT] != NULL);
+        if (good)
+            REQUIRE(memcmp(macp[AESGEN], macp[DEFAULT], mac) == 0 &&
+                    (want == NULL ||
+                     memcmp(macp[AESGEN], want + explicit_iv + (size_t)outl[AESGEN], mac) == 0));
+        else
+            REQUIRE(memcmp(macp[AESGEN], macp[DEFAULT], mac) != 0 &&
+                    memcmp(macp[AESGEN], buf[AESGEN] + len - mac, mac) != 0);
+    }
+    return good;
+}
+
+/* Records as libssl makes them (explicit IV block where the version has one,
+ * data, MAC) of random lengths up to 16 KiB: both providers seal the same
+ * bytes and open them alike.  Then records padded by hand with every length
+ * of padding the record allows (TLS: up to 256 bytes), good and with one
+ * byte of it changed, and random ones: opened alike (see cbc_tls_open). */
+START_TEST(cbc_tls_records)
+{
+    const size_t i = (size_t)_i / NCBCTLS, v = (size_t)_i % NCBCTLS / 4;
+    const int version = (int)cbc_tls_versions[v];
+    const size_t mac = cbc_tls_macs[_i % 4];
+    const size_t explicit_iv = version >= 0x0302 || version == 0xfefd ? 16 : 0;
+    if (!offered(i) || !is_block(i))
+        return;
+    uint64_t s = rng_for("cbc_tls_records", _i);
+    enum { MAX = 16384 + 16 + 64 + 256 + 16 };
+    static uint8_t rec[2][MAX], plain[MAX];
+    uint8_t key[32], iv[16];
+    random_key(&s, i, key);
+    rng_fill(&s, iv, sizeof iv);
+    EVP_CIPHER_CTX *enc[2], *dec[2];
+    for (int p = 0; p < 2; p++) {
+        enc[p] = cbc_tls_ctx(i, p, key, iv, 1, version, mac);
+        dec[p] = cbc_tls_ctx(i, p, key, iv, 0, version, mac);
+    }
+    int good = 0;
+    for (int n = 0; n < 24; n++) {
+        const size_t len = explicit_iv + (n == 23 ? 16384 : rnd(&s, 300)) + mac;
+        int outl[2];
+        rng_fill(&s, plain, len);
+        for (int p = 0; p < 2; p++) {
+            memcpy(rec[p], plain, len);
+            REQUIRE_EQ(EVP_CipherUpdate(enc[p], rec[p], &outl[p], rec[p], (int)len), 1);
+        }
+        REQUIRE_EQ(outl[AESGEN], outl[DEFAULT]);
+        REQUIRE_EQ(outl[AESGEN], (len / 16 + 1) * 16);
+        REQUIRE(memcmp(rec[AESGEN], rec[DEFAULT], (size_t)outl[AESGEN]) == 0);
+        good += cbc_tls_open(dec, rec[AESGEN], (size_t)outl[AESGEN], explicit_iv, mac, plain);
+    }
+    REQUIRE_EQ(good, 24);
+    /* Padded by hand: data then MAC then padding, encrypted without TLS. */
+    EVP_CIPHER_CTX *raw = ctx_new();
+    const size_t most = version == 0x0300 ? 16 : 256;
+    for (size_t pad = 1; pad <= most; pad += 1 + rnd(&s, 3)) {
+        const size_t data = rnd(&s, 64), body = explicit_iv + data + mac;
+        if ((body + pad) % 16 != 0)
+            continue;
+        rng_fill(&s, plain, body + pad);
+        if (version != 0x0300)
+            memset(plain + body, (int)(pad - 1), pad);
+        plain[body + pad - 1] = (uint8_t)(pad - 1);
+        for (int bad = 0; bad < 2; bad++) {
+            if (bad) { /* SSL 3.0's padding bytes are free: a length too long */
+                if (version == 0x0300)
+                    plain[body + pad - 1] = (uint8_t)(16 + rnd(&s, 240));
+                else
+                    plain[body + rnd(&s, pad)] ^= (uint8_t)(1 + rnd(&s, 255));
+            }
+            int outl;
+            REQUIRE_EQ(EVP_CipherInit_ex2(raw, ciphers[i][DEFAULT], key, iv, 1, NULL), 1);
+            EVP_CIPHER_CTX_set_padding(raw, 0);
+            REQUIRE_EQ(EVP_CipherUpdate(raw, rec[0], &outl, plain, (int)(body + pad)), 1);
+            cbc_tls_renew(dec, i, key, iv, version, mac);
+            REQUIRE_EQ(cbc_tls_open(dec, rec[0], body + pad, explicit_iv, mac, plain), !bad);
+        }
+    }
+    for (int n = 0; n < 32; n++) { /* random records of every short length */
+        const size_t len = 16 * (size_t)(n % 8 + 1);
+        rng_fill(&s, rec[0], len);
+        cbc_tls_renew(dec, i, key, iv, version, mac);
+        cbc_tls_open(dec, rec[0], len, explicit_iv, mac, NULL);
+    }
+    EVP_CIPHER_CTX_free(raw);
+    for (int p = 0; p < 2; p++) {
+        EVP_CIPHER_CTX_free(enc[p]);
+        EVP_CIPHER_CTX_free(dec[p]);
+    }
 }
 END_TEST
 
@@ -1666,7 +1826,8 @@ int main(int argc, char **argv)
     tcase_add_loop_test(tc, gcm_tampering, 0, (int)NCIPHERS);
     tcase_add_loop_test(tc, error_paths_and_contexts, 0, (int)(NCIPHERS * NSCENARIOS));
     tcase_add_loop_test(tc, deliberate_differences, 0, (int)NCIPHERS);
-    tcase_add_loop_test(tc, tls_parameters_refused, 0, (int)NCIPHERS);
+    tcase_add_loop_test(tc, tls_parameters, 0, (int)NCIPHERS);
+    tcase_add_loop_test(tc, cbc_tls_records, 0, (int)(NCIPHERS * NCBCTLS));
     tcase_add_loop_test(tc, gcm_tls_records, 0, (int)(3 * NCIPHERS));
     tcase_add_loop_test(tc, gcm_tls_more, 0, (int)NCIPHERS);
     tcase_add_loop_test(tc, gcm_tls_rules, 0, (int)NCIPHERS);
