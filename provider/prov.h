@@ -79,8 +79,9 @@ extern const size_t agp_cipher_count;
 int agp_tls_version_known(unsigned int v);
 /* A decrypted record of *len bytes (the explicit IV first where the version
  * has one): its padding checked and its MAC taken out into mac in constant
- * time, *len left the data's length.  0 only for what is public: a record
- * too short for the IV, padding byte and MAC, or (mac_size 0) bad padding.
+ * time, *len left the data's length.  0 for a record too short for the IV,
+ * padding byte and MAC (public), a bad padding when mac_size is 0 (the MAC
+ * was checked before: encrypt-then-MAC), or no random bytes to be had.
  * Otherwise a bad padding stays in the data and the MAC is random. */
 int agp_tls_unpad(OSSL_LIB_CTX *libctx, unsigned int version, uint8_t *rec, size_t *len,
                   size_t mac_size, uint8_t mac[AGP_TLS_MAC_MAX]);

@@ -4,7 +4,8 @@
  * padding checked and removed and the MAC taken out, in constant time, with
  * the default provider's results.  The record's length is public; its
  * padding length, whether the padding is good, and so where the MAC sits,
- * are not: no branch or address below depends on them.  A bad padding
+ * are not: no branch or address below depends on them (but the result
+ * without a MAC, under encrypt-then-MAC, where the MAC was checked first).  A bad padding
  * leaves the whole record as data and a random MAC, so that libssl's MAC
  * check fails the same way for either (the Lucky Thirteen and padding-oracle
  * lessons, RFC 5246 6.2.3.2).
@@ -20,7 +21,7 @@
 
 #define W (sizeof(size_t) * 8)
 
-/* x, opaque to the compiler: without it, gcc -O2 folds a mask's arithmetic
+/* x, opaque to the compiler: without it, gcc -O3 folds a mask's arithmetic
  * into the loops' addresses (rec + n - 1 - i as (rec + n - pad) + (pad - i),
  * mac + k through k + offset), which memcheck reports (tests/ct_tls.c). */
 static size_t opaque(size_t x)

@@ -1310,8 +1310,10 @@ END_TEST
 
 /* --- CBC's TLS records ------------------------------------------------------------- */
 
-static const unsigned int cbc_tls_versions[] = {0x0300, 0x0301, 0x0302, 0x0303, 0xfefd};
-static const size_t cbc_tls_macs[] = {0, 20, 32, 48};
+/* SSL 3.0, TLS 1.0-1.2, DTLS 1.0 and 1.2, and OpenSSL's DTLS1_BAD_VER */
+static const unsigned int cbc_tls_versions[] = {0x0300, 0x0301, 0x0302, 0x0303,
+                                                0xfeff, 0xfefd, 0x0100};
+static const size_t cbc_tls_macs[] = {0, 20, 48, 64};
 #define NCBCTLS (sizeof cbc_tls_versions / sizeof cbc_tls_versions[0] * 4)
 
 /* A context of provider prov in TLS record mode, as libssl sets one up
@@ -1382,15 +1384,16 @@ static int cbc_tls_open(EVP_CIPHER_CTX *const dec[2], const uint8_t *rec, size_t
 
 /* Records as libssl makes them (explicit IV block where the version has one,
  * data, MAC) of random lengths up to 16 KiB: both providers seal the same
- * bytes and open them alike.  Then records padded by hand with every length
- * of padding the record allows (TLS: up to 256 bytes), good and with one
+ * bytes and open them alike; neither has a MAC to give after sealing, nor
+ * a final.  Then records padded by hand with every length of padding the
+ * version allows (TLS: 1 to 256 bytes; SSL 3.0: 1 to 16), good and with one
  * byte of it changed, and random ones: opened alike (see cbc_tls_open). */
 START_TEST(cbc_tls_records)
 {
     const size_t i = (size_t)_i / NCBCTLS, v = (size_t)_i % NCBCTLS / 4;
     const int version = (int)cbc_tls_versions[v];
     const size_t mac = cbc_tls_macs[_i % 4];
-    const size_t explicit_iv = version >= 0x0302 || version == 0xfefd ? 16 : 0;
+    const size_t explicit_iv = version == 0x0300 || version == 0x0301 ? 0 : 16;
     if (!offered(i) || !is_block(i))
         return;
     uint64_t s = rng_for("cbc_tls_records", _i);
@@ -1416,16 +1419,29 @@ START_TEST(cbc_tls_records)
         REQUIRE_EQ(outl[AESGEN], outl[DEFAULT]);
         REQUIRE_EQ(outl[AESGEN], (len / 16 + 1) * 16);
         REQUIRE(memcmp(rec[AESGEN], rec[DEFAULT], (size_t)outl[AESGEN]) == 0);
+        for (int p = 0; p < 2 && mac != 0; p++) {
+            const uint8_t *macp = rec[p];
+            OSSL_PARAM get[] = {OSSL_PARAM_construct_octet_ptr(OSSL_CIPHER_PARAM_TLS_MAC,
+                                                               (void **)&macp, mac),
+                                OSSL_PARAM_END};
+            REQUIRE_EQ(EVP_CIPHER_CTX_get_params(enc[p], get), 1);
+            REQUIRE(macp == NULL);
+        }
         good += cbc_tls_open(dec, rec[AESGEN], (size_t)outl[AESGEN], explicit_iv, mac, plain);
     }
     REQUIRE_EQ(good, 24);
+    for (int p = 0; p < 2; p++) {
+        int outl;
+        ERR_clear_error();
+        REQUIRE_EQ(EVP_CipherFinal_ex(enc[p], rec[p], &outl), 0);
+        require_prov_reason(PROV_R_CIPHER_OPERATION_FAILED);
+    }
     /* Padded by hand: data then MAC then padding, encrypted without TLS. */
     EVP_CIPHER_CTX *raw = ctx_new();
     const size_t most = version == 0x0300 ? 16 : 256;
-    for (size_t pad = 1; pad <= most; pad += 1 + rnd(&s, 3)) {
-        const size_t data = rnd(&s, 64), body = explicit_iv + data + mac;
-        if ((body + pad) % 16 != 0)
-            continue;
+    for (size_t pad = 1; pad <= most; pad++) {
+        const size_t data = (32 - (explicit_iv + mac + pad) % 16) % 16 + 16 * rnd(&s, 3);
+        const size_t body = explicit_iv + data + mac;
         rng_fill(&s, plain, body + pad);
         if (version != 0x0300)
             memset(plain + body, (int)(pad - 1), pad);
@@ -1434,8 +1450,10 @@ START_TEST(cbc_tls_records)
             if (bad) { /* SSL 3.0's padding bytes are free: a length too long */
                 if (version == 0x0300)
                     plain[body + pad - 1] = (uint8_t)(16 + rnd(&s, 240));
-                else
-                    plain[body + rnd(&s, pad)] ^= (uint8_t)(1 + rnd(&s, 255));
+                else if (pad > 1) /* a padding byte (the length kept) */
+                    plain[body + rnd(&s, pad - 1)] ^= (uint8_t)(1 + rnd(&s, 255));
+                else /* a length longer than the record */
+                    plain[body] = 255;
             }
             int outl;
             REQUIRE_EQ(EVP_CipherInit_ex2(raw, ciphers[i][DEFAULT], key, iv, 1, NULL), 1);
