@@ -439,8 +439,8 @@ static int generic_get_ctx_params(void *vctx, OSSL_PARAM params[])
 
 /* A TLS parameter (tls-version or tls-mac-size).  ECB and CBC take a version
  * whose records the default provider unpads (or 0: none) and a MAC of up to
- * AGP_TLS_MAC_MAX bytes (that one fails each record later); the other modes
- * only 0, no TLS. */
+ * AGP_TLS_MAC_MAX bytes, and refuse others when set (the default provider
+ * takes them and fails each record); the other modes take only 0, no TLS. */
 static int set_tls_value(struct agp_ctx *c, const OSSL_PARAM *p, enum param id)
 {
     unsigned int version = 0;
