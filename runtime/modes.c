@@ -184,6 +184,17 @@ int aes_gen_crypt(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv, v
  * bytes of a partial block through one keystream block, OpenSSL's `num`. */
 #define STREAM_MAGIC 0x53545245u /* "STRE" */
 
+static int stream_start(aes_gen_stream *s, const aes_gen_key *k, enum aes_gen_mode_dir md,
+                        const uint8_t iv[16])
+{
+    memset(s, 0, sizeof *s);
+    s->private_key = k;
+    s->private_mode = (uint32_t)md;
+    memcpy(s->private_iv, iv, 16);
+    s->private_magic = STREAM_MAGIC;
+    return AES_GEN_OK;
+}
+
 int aes_gen_stream_init(aes_gen_stream *s, const aes_gen_key *k, const char *mode,
                         const uint8_t iv[16])
 {
@@ -192,31 +203,26 @@ int aes_gen_stream_init(aes_gen_stream *s, const aes_gen_key *k, const char *mod
     /* CTR and OFB decrypt as they encrypt: their _dec names are the _enc modes. */
     if (strcmp(mode, "ctr_dec") == 0 || strcmp(mode, "ofb_dec") == 0)
         mode = mode[0] == 'c' ? "ctr_enc" : "ofb_enc";
-    for (int md = 0; md < AES_GEN_MODE_COUNT; md++) {
-        if (strcmp(aes_gen_modes[md].name, mode) != 0 || aes_gen_modes[md].whole_blocks ||
-            !aes_gen_mode_is_block((enum aes_gen_mode_dir)md))
-            continue;
-        memset(s, 0, sizeof *s);
-        s->private_key = k;
-        s->private_mode = (uint32_t)md;
-        memcpy(s->private_iv, iv, 16);
-        s->private_magic = STREAM_MAGIC;
-        return AES_GEN_OK;
-    }
+    for (int md = 0; md < AES_GEN_MODE_COUNT; md++)
+        if (strcmp(aes_gen_modes[md].name, mode) == 0 && !aes_gen_modes[md].whole_blocks &&
+            aes_gen_mode_is_block((enum aes_gen_mode_dir)md))
+            return stream_start(s, k, (enum aes_gen_mode_dir)md, iv);
     return AES_GEN_EMODE;
 }
 
+/* By enum, no search: EVP reinitialises a stream for every message. */
 int aes_gen_stream_init_mode(aes_gen_stream *s, const aes_gen_key *k, aes_gen_stream_mode mode,
                              const uint8_t iv[16])
 {
-    static const char *const names[] = {
-        [AES_GEN_STREAM_CTR] = "ctr_enc", [AES_GEN_STREAM_CFB_ENCRYPT] = "cfb_enc",
-        [AES_GEN_STREAM_CFB_DECRYPT] = "cfb_dec", [AES_GEN_STREAM_OFB] = "ofb_enc"};
     if (!s || !aes_gen_key_is_set(k) || !iv)
         return AES_GEN_EARG;
-    if ((unsigned)mode >= sizeof names / sizeof names[0] || !names[mode])
-        return AES_GEN_EMODE;
-    return aes_gen_stream_init(s, k, names[mode], iv);
+    switch (mode) {
+    case AES_GEN_STREAM_CTR: return stream_start(s, k, AES_GEN_MD_ctr_enc, iv);
+    case AES_GEN_STREAM_CFB_ENCRYPT: return stream_start(s, k, AES_GEN_MD_cfb_enc, iv);
+    case AES_GEN_STREAM_CFB_DECRYPT: return stream_start(s, k, AES_GEN_MD_cfb_dec, iv);
+    case AES_GEN_STREAM_OFB: return stream_start(s, k, AES_GEN_MD_ofb_enc, iv);
+    }
+    return AES_GEN_EMODE;
 }
 
 int aes_gen_stream_resume(aes_gen_stream *s, const aes_gen_key *k, aes_gen_stream_mode mode,
