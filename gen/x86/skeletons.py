@@ -20,7 +20,7 @@ CTR counter.
 from emitter import RUNTIME_AEAD_XTS, Emitter, by_file, contract_notes, requires
 from variants import Variant
 
-from .asm import Const, Program, gp, mem, rip
+from .asm import Const, Program, Reg, gp, mem, rip
 from .plan import PlanError, plan
 from .vector import sysv, sysv_note
 
@@ -138,6 +138,62 @@ class Kernel:
         for reg in regs:
             self.vec.aes(self.p, "aesdeclast" if decrypt else "aesenclast", k, reg)
 
+    def rounds_xor(self, regs, decrypt, operands):
+        """rounds(), then regs[j] ^= operands[j]: a register, memory, or a
+        function writing the value into the register it is given.  The last
+        AES instruction XORs its key in last, so the XOR goes into that key
+        (rkN ^ operand, computed off the chain): a chained caller, who waits
+        for this output before the next call, waits one XOR less."""
+        self.middle_rounds(regs, decrypt)
+        op = "aesdeclast" if decrypt else "aesenclast"
+        for reg, operand in zip(regs, operands):
+            if self._last_key_xor(operand):
+                self.vec.aes(self.p, op, self.tmp, reg)
+            else:
+                self.vec.aes(self.p, op, self.key(self.plan.rounds), reg)
+                self.xor_operand(operand, reg)
+
+    def _last_key_xor(self, operand):
+        """tmp = rkN ^ operand; False where that needs a second temporary (rkN
+        spilled, and the operand computed, or in memory for SSE)."""
+        p, vec, tmp, n = self.p, self.vec, self.tmp, self.plan.rounds
+        if self.plan.keys_in_memory:
+            if isinstance(operand, Reg):
+                vec.xor3(p, self.key(n), operand, tmp)
+                return True
+            if callable(operand):
+                operand(tmp)
+            else:
+                vec.load(p, operand, tmp)
+            vec.xor_mem(p, self.key(n), tmp, None)
+            return True
+        key = self.plan.keys[n]
+        if key is not None:
+            if callable(operand):
+                operand(tmp)
+                vec.xor(p, key, tmp)
+            else:
+                vec.xor3(p, operand, key, tmp)
+            return True
+        if callable(operand) or (vec.enc == "sse" and not isinstance(operand, Reg)):
+            return False
+        self.key(n)  # spilled: into tmp
+        if isinstance(operand, Reg):
+            vec.xor(p, operand, tmp)
+        else:
+            vec.xor_mem(p, operand, tmp, None)
+        return True
+
+    def xor_operand(self, operand, reg):
+        """reg ^= operand (as rounds_xor takes it), through tmp where needed."""
+        if isinstance(operand, Reg):
+            self.vec.xor(self.p, operand, reg)
+        elif callable(operand):
+            operand(self.tmp)
+            self.vec.xor(self.p, self.tmp, reg)
+        else:
+            self.vec.xor_mem(self.p, operand, reg, self.tmp)
+
     def clear(self):
         for reg in sorted(set(self.plan.used()), key=lambda r: r.num):
             self.vec.zero(self.p, reg)
@@ -214,17 +270,40 @@ def previous_blocks(k, reg_index, dst):
         k.vec.shift_in_top(k.p, k.plan.named["chain"], k.src(0), dst)
 
 
+def serial_blocks(k, enter, block):
+    """One block at a time, the last peeled off: enter() once, block(False)
+    for each block but the last (src and dst then move on), block(True) for
+    the last; nblocks == 0 skips all of it to what the caller emits next."""
+    p, n = k.p, k.arg("nblocks")
+    done, loop, last = p.label("done"), p.label("loop"), p.label("last")
+    p("test", n, n)
+    p("jz", done)
+    enter()
+    p("sub", 1, n)
+    p("jz", last)
+    p.directive(".p2align 4")
+    p.place(loop)
+    block(False)
+    p("add", 16, k.arg("src"))
+    p("add", 16, k.arg("dst"))
+    p("sub", 1, n)
+    p("jnz", loop)
+    p.place(last)
+    block(True)
+    p.place(done)
+
+
 def whitened_chain(k, body):
     """CFB encryption and OFB: rkN ^= rk0, so aesenclast yields the next block's
-    input already whitened; the chain register holds it between blocks and
-    across the loop, and is un-whitened into iv at the end."""
+    input already whitened; the chain register holds it between blocks.  The
+    last block of a call, body(True), un-whitens in its last key instead
+    (rkN alone, plus what the mode adds): the chain value leaves for iv with
+    no XOR after the rounds, which a caller's next call would wait for."""
     x, k0, kn = k.plan.named["chain"], k.plan.keys[0], k.plan.keys[k.plan.rounds]
     k.plan.notes[kn] = f"rk{k.plan.rounds} ^ rk0"
     k.vec.xor(k.p, k0, kn)
     k.vec.load(k.p, mem(k.arg("iv")), x)
-    k.vec.xor(k.p, k0, x)
-    k.loop(1, body)
-    k.vec.xor(k.p, k0, x)
+    serial_blocks(k, lambda: k.vec.xor(k.p, k0, x), body)
     k.vec.store(k.p, x, mem(k.arg("iv")))
 
 
@@ -410,33 +489,27 @@ def cbc_enc(k, v):
     p, vec = k.p, k.vec
     x, tmp, t2 = k.plan.named["chain"], k.tmp, k.plan.named["extra"]
     k0, kn = k.plan.keys[0], k.plan.keys[k.plan.rounds]
-    n, src, dst = k.arg("nblocks"), k.arg("src"), k.arg("dst")
-    done, loop, last = p.label("done"), p.label("loop"), p.label("last")
+    src, dst = k.arg("src"), k.arg("dst")
+
+    def enter():
+        vec.load(p, mem(src), tmp)
+        vec.xor(p, k0, tmp)
+        vec.xor(p, tmp, x)
+
+    def block(last):
+        if last:
+            k.rounds([x], False)
+            vec.store(p, x, mem(dst))
+            return
+        k.middle_rounds([x], False)
+        vec.load(p, mem(src, 16), tmp)
+        vec.xor(p, k0, tmp)
+        vec.xor3(p, kn, tmp, t2)
+        vec.aes(p, "aesenclast", t2, x)
+        vec.xor3(p, tmp, x, t2)
+        vec.store(p, t2, mem(dst))
     vec.load(p, mem(k.arg("iv")), x)
-    p("test", n, n)
-    p("jz", done)
-    vec.load(p, mem(src), tmp)
-    vec.xor(p, k0, tmp)
-    vec.xor(p, tmp, x)
-    p("sub", 1, n)
-    p("jz", last)
-    p.directive(".p2align 4")
-    p.place(loop)
-    k.middle_rounds([x], False)
-    vec.load(p, mem(src, 16), tmp)
-    vec.xor(p, k0, tmp)
-    vec.xor3(p, kn, tmp, t2)
-    vec.aes(p, "aesenclast", t2, x)
-    vec.xor3(p, tmp, x, t2)
-    vec.store(p, t2, mem(dst))
-    p("add", 16, src)
-    p("add", 16, dst)
-    p("sub", 1, n)
-    p("jnz", loop)
-    p.place(last)
-    k.rounds([x], False)
-    vec.store(p, x, mem(dst))
-    p.place(done)
+    serial_blocks(k, enter, block)
     vec.store(p, x, mem(k.arg("iv")))
 
 
@@ -446,17 +519,16 @@ def cbc_dec(k, v):
     dst == src is safe; the IV for the next group is the group's last c."""
     blocks, lanes = k.plan.blocks, k.vec.lanes
 
+    # What block register 0 is XORed with: the chaining value, or the vector
+    # of its top lane and the group's first blocks, built where it is used.
+    first = (k.plan.named["chain"] if lanes == 1
+             else lambda dst: previous_blocks(k, 0, dst))
+
     def group():
         _load_blocks(k)
         k.whiten(blocks)
-        k.rounds(blocks, True)
-        for j in reversed(range(1, len(blocks))):
-            k.vec.xor_mem(k.p, k.src(j * lanes - 1), blocks[j], k.tmp)
-        if lanes == 1:
-            k.vec.xor(k.p, k.plan.named["chain"], blocks[0])
-        else:
-            previous_blocks(k, 0, k.tmp)
-            k.vec.xor(k.p, k.tmp, blocks[0])
+        k.rounds_xor(blocks, True, [first] + [k.src(j * lanes - 1)
+                                              for j in range(1, len(blocks))])
         k.vec.load(k.p, k.src(v.width - lanes), k.plan.named["chain"])
         _store_blocks(k)
     chained(k, v.width, group)
@@ -465,14 +537,20 @@ def cbc_dec(k, v):
 @body("cfb_enc", ("chain", "chaining value / current block"), ("tmp", TMP_ROLE))
 def cfb_enc(k, v):
     """c_i = E(c_{i-1}) ^ p_i.  The chain holds c_i ^ rk0: with the last key
-    rkN ^ rk0 ^ p_i, aesenclast gives it directly, and c_i = chain ^ rk0."""
+    rkN ^ rk0 ^ p_i, aesenclast gives it directly, and c_i = chain ^ rk0; the
+    last block of a call takes rkN ^ p_i and leaves c_i itself."""
     x, tmp, k0, kf = k.plan.named["chain"], k.tmp, k.plan.keys[0], k.plan.keys[k.plan.rounds]
 
-    def block():
+    def block(last):
         k.middle_rounds([x], False)
         k.vec.load(k.p, mem(k.arg("src")), tmp)
         k.vec.xor(k.p, kf, tmp)
+        if last:
+            k.vec.xor(k.p, k0, tmp)
         k.vec.aes(k.p, "aesenclast", tmp, x)
+        if last:
+            k.vec.store(k.p, x, mem(k.arg("dst")))
+            return
         k.vec.xor3(k.p, k0, x, tmp)
         k.vec.store(k.p, tmp, mem(k.arg("dst")))
     whitened_chain(k, block)
@@ -488,11 +566,8 @@ def cfb_dec(k, v):
         for j, reg in enumerate(blocks):
             previous_blocks(k, j, reg)
         k.whiten(blocks)
-        k.rounds(blocks, False)
         k.vec.load(k.p, k.src(v.width - lanes), chain)
-        for j in range(len(blocks) - 1):
-            k.vec.xor_mem(k.p, k.src(j * lanes), blocks[j], k.tmp)
-        k.vec.xor(k.p, chain, blocks[-1])
+        k.rounds_xor(blocks, False, [k.src(j * lanes) for j in range(len(blocks) - 1)] + [chain])
         _store_blocks(k)
     chained(k, v.width, group)
 
@@ -500,14 +575,20 @@ def cfb_dec(k, v):
 @body("ofb", ("chain", "chaining value / current block"), ("tmp", TMP_ROLE))
 def ofb(k, v):
     """The keystream is the next input: with the last key rkN ^ rk0 the chain
-    holds keystream ^ rk0, and dst = src ^ rk0 ^ chain."""
+    holds keystream ^ rk0, and dst = src ^ rk0 ^ chain; the last block of a
+    call takes rkN (rk0 ^ the held key) and leaves the keystream itself."""
     x, tmp, k0, kf = k.plan.named["chain"], k.tmp, k.plan.keys[0], k.plan.keys[k.plan.rounds]
 
-    def block():
+    def block(last):
         k.middle_rounds([x], False)
-        k.vec.aes(k.p, "aesenclast", kf, x)
+        if last:
+            k.vec.xor3(k.p, k0, kf, tmp)
+            k.vec.aes(k.p, "aesenclast", tmp, x)
+        else:
+            k.vec.aes(k.p, "aesenclast", kf, x)
         k.vec.load(k.p, mem(k.arg("src")), tmp)
-        k.vec.xor(k.p, k0, tmp)
+        if not last:
+            k.vec.xor(k.p, k0, tmp)
         k.vec.xor(k.p, x, tmp)
         k.vec.store(k.p, tmp, mem(k.arg("dst")))
     whitened_chain(k, block)

@@ -121,9 +121,14 @@ class Vector:
             p("vpxord" if self._evex(src, dst) else "vpxor", src, dst, dst)
 
     def xor3(self, p, a, b, dst):
-        """dst = a ^ b."""
+        """dst = a ^ b (a may be memory, any alignment: SSE then loads it into
+        dst, which must not be b)."""
         if self.enc == "sse":
-            if dst != b:
+            if not isinstance(a, Reg):
+                assert dst != b
+                self.load(p, a, dst)
+                a = b
+            elif dst != b:
                 self.copy(p, b, dst)
             p("pxor", a, dst)
         else:

@@ -218,6 +218,13 @@ class VpaesKernel(skeletons.Kernel):
         for s in regs:
             self.vec.shuffle(self.p, s, perm, s)
 
+    def rounds_xor(self, regs, decrypt, operands):
+        """The XORs after the rounds: the last round's key is not an AES
+        instruction's operand here."""
+        self.rounds(regs, decrypt)
+        for reg, operand in zip(regs, operands):
+            self.xor_operand(operand, reg)
+
 
 def _plan(vec, width, rounds, roles):
     """Blocks, the body's registers, the resident tables (VEX/EVEX) and four

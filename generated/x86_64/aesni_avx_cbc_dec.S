@@ -182,30 +182,30 @@ aes_gen_aesni_avx_cbc_dec_k128_w12:
     .byte 0xc4,0x42,0x31,0xde,0xcd         # vaesdec %xmm13, %xmm9, %xmm9
     .byte 0xc4,0x42,0x29,0xde,0xd5         # vaesdec %xmm13, %xmm10, %xmm10
     .byte 0xc4,0x42,0x21,0xde,0xdd         # vaesdec %xmm13, %xmm11, %xmm11
-    .byte 0xc4,0xc2,0x79,0xdf,0xc7         # vaesdeclast %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdf,0xcf         # vaesdeclast %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdf,0xd7         # vaesdeclast %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdf,0xdf         # vaesdeclast %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x59,0xdf,0xe7         # vaesdeclast %xmm15, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdf,0xef         # vaesdeclast %xmm15, %xmm5, %xmm5
-    .byte 0xc4,0xc2,0x49,0xdf,0xf7         # vaesdeclast %xmm15, %xmm6, %xmm6
-    .byte 0xc4,0xc2,0x41,0xdf,0xff         # vaesdeclast %xmm15, %xmm7, %xmm7
-    .byte 0xc4,0x42,0x39,0xdf,0xc7         # vaesdeclast %xmm15, %xmm8, %xmm8
-    .byte 0xc4,0x42,0x31,0xdf,0xcf         # vaesdeclast %xmm15, %xmm9, %xmm9
-    .byte 0xc4,0x42,0x29,0xdf,0xd7         # vaesdeclast %xmm15, %xmm10, %xmm10
-    .byte 0xc4,0x42,0x21,0xdf,0xdf         # vaesdeclast %xmm15, %xmm11, %xmm11
-    vpxor 160(%rcx), %xmm11, %xmm11
-    vpxor 144(%rcx), %xmm10, %xmm10
-    vpxor 128(%rcx), %xmm9, %xmm9
-    vpxor 112(%rcx), %xmm8, %xmm8
-    vpxor 96(%rcx), %xmm7, %xmm7
-    vpxor 80(%rcx), %xmm6, %xmm6
-    vpxor 64(%rcx), %xmm5, %xmm5
-    vpxor 48(%rcx), %xmm4, %xmm4
-    vpxor 32(%rcx), %xmm3, %xmm3
-    vpxor 16(%rcx), %xmm2, %xmm2
-    vpxor 0(%rcx), %xmm1, %xmm1
-    vpxor %xmm12, %xmm0, %xmm0
+    vpxor %xmm12, %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x79,0xdf,0xc5         # vaesdeclast %xmm13, %xmm0, %xmm0
+    vpxor 0(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x71,0xdf,0xcd         # vaesdeclast %xmm13, %xmm1, %xmm1
+    vpxor 16(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x69,0xdf,0xd5         # vaesdeclast %xmm13, %xmm2, %xmm2
+    vpxor 32(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x61,0xdf,0xdd         # vaesdeclast %xmm13, %xmm3, %xmm3
+    vpxor 48(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x59,0xdf,0xe5         # vaesdeclast %xmm13, %xmm4, %xmm4
+    vpxor 64(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x51,0xdf,0xed         # vaesdeclast %xmm13, %xmm5, %xmm5
+    vpxor 80(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x49,0xdf,0xf5         # vaesdeclast %xmm13, %xmm6, %xmm6
+    vpxor 96(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x41,0xdf,0xfd         # vaesdeclast %xmm13, %xmm7, %xmm7
+    vpxor 112(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0x42,0x39,0xdf,0xc5         # vaesdeclast %xmm13, %xmm8, %xmm8
+    vpxor 128(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0x42,0x31,0xdf,0xcd         # vaesdeclast %xmm13, %xmm9, %xmm9
+    vpxor 144(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0x42,0x29,0xdf,0xd5         # vaesdeclast %xmm13, %xmm10, %xmm10
+    vpxor 160(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0x42,0x21,0xdf,0xdd         # vaesdeclast %xmm13, %xmm11, %xmm11
     vmovdqu 176(%rcx), %xmm12
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
@@ -380,22 +380,22 @@ aes_gen_aesni_avx_cbc_dec_k128_w8:
     .byte 0xc4,0xc2,0x51,0xde,0xec         # vaesdec %xmm12, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x49,0xde,0xf4         # vaesdec %xmm12, %xmm6, %xmm6
     .byte 0xc4,0xc2,0x41,0xde,0xfc         # vaesdec %xmm12, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x79,0xdf,0xc3         # vaesdeclast %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdf,0xcb         # vaesdeclast %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdf,0xd3         # vaesdeclast %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdf,0xdb         # vaesdeclast %xmm11, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x59,0xdf,0xe3         # vaesdeclast %xmm11, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdf,0xeb         # vaesdeclast %xmm11, %xmm5, %xmm5
-    .byte 0xc4,0xc2,0x49,0xdf,0xf3         # vaesdeclast %xmm11, %xmm6, %xmm6
-    .byte 0xc4,0xc2,0x41,0xdf,0xfb         # vaesdeclast %xmm11, %xmm7, %xmm7
-    vpxor 96(%rcx), %xmm7, %xmm7
-    vpxor 80(%rcx), %xmm6, %xmm6
-    vpxor 64(%rcx), %xmm5, %xmm5
-    vpxor 48(%rcx), %xmm4, %xmm4
-    vpxor 32(%rcx), %xmm3, %xmm3
-    vpxor 16(%rcx), %xmm2, %xmm2
-    vpxor 0(%rcx), %xmm1, %xmm1
-    vpxor %xmm8, %xmm0, %xmm0
+    vpxor %xmm8, %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x79,0xdf,0xc1         # vaesdeclast %xmm9, %xmm0, %xmm0
+    vpxor 0(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x71,0xdf,0xc9         # vaesdeclast %xmm9, %xmm1, %xmm1
+    vpxor 16(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x69,0xdf,0xd1         # vaesdeclast %xmm9, %xmm2, %xmm2
+    vpxor 32(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x61,0xdf,0xd9         # vaesdeclast %xmm9, %xmm3, %xmm3
+    vpxor 48(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x59,0xdf,0xe1         # vaesdeclast %xmm9, %xmm4, %xmm4
+    vpxor 64(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x51,0xdf,0xe9         # vaesdeclast %xmm9, %xmm5, %xmm5
+    vpxor 80(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x49,0xdf,0xf1         # vaesdeclast %xmm9, %xmm6, %xmm6
+    vpxor 96(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x41,0xdf,0xf9         # vaesdeclast %xmm9, %xmm7, %xmm7
     vmovdqu 112(%rcx), %xmm8
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
@@ -522,14 +522,14 @@ aes_gen_aesni_avx_cbc_dec_k128_w4:
     .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x69,0xde,0xd0         # vaesdec %xmm8, %xmm2, %xmm2
     .byte 0xc4,0xc2,0x61,0xde,0xd8         # vaesdec %xmm8, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdf,0xc7         # vaesdeclast %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdf,0xcf         # vaesdeclast %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdf,0xd7         # vaesdeclast %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdf,0xdf         # vaesdeclast %xmm7, %xmm3, %xmm3
-    vpxor 32(%rcx), %xmm3, %xmm3
-    vpxor 16(%rcx), %xmm2, %xmm2
-    vpxor 0(%rcx), %xmm1, %xmm1
-    vpxor %xmm4, %xmm0, %xmm0
+    vpxor %xmm4, %xmm7, %xmm5
+    .byte 0xc4,0xe2,0x79,0xdf,0xc5         # vaesdeclast %xmm5, %xmm0, %xmm0
+    vpxor 0(%rcx), %xmm7, %xmm5
+    .byte 0xc4,0xe2,0x71,0xdf,0xcd         # vaesdeclast %xmm5, %xmm1, %xmm1
+    vpxor 16(%rcx), %xmm7, %xmm5
+    .byte 0xc4,0xe2,0x69,0xdf,0xd5         # vaesdeclast %xmm5, %xmm2, %xmm2
+    vpxor 32(%rcx), %xmm7, %xmm5
+    .byte 0xc4,0xe2,0x61,0xdf,0xdd         # vaesdeclast %xmm5, %xmm3, %xmm3
     vmovdqu 48(%rcx), %xmm4
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
@@ -629,10 +629,10 @@ aes_gen_aesni_avx_cbc_dec_k128_w2:
     .byte 0xc4,0xe2,0x71,0xde,0xcf         # vaesdec %xmm7, %xmm1, %xmm1
     .byte 0xc4,0xe2,0x79,0xde,0xc6         # vaesdec %xmm6, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xde,0xce         # vaesdec %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdf,0xc5         # vaesdeclast %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdf,0xcd         # vaesdeclast %xmm5, %xmm1, %xmm1
-    vpxor 0(%rcx), %xmm1, %xmm1
-    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm2, %xmm5, %xmm3
+    .byte 0xc4,0xe2,0x79,0xdf,0xc3         # vaesdeclast %xmm3, %xmm0, %xmm0
+    vpxor 0(%rcx), %xmm5, %xmm3
+    .byte 0xc4,0xe2,0x71,0xdf,0xcb         # vaesdeclast %xmm3, %xmm1, %xmm1
     vmovdqu 16(%rcx), %xmm2
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
@@ -695,8 +695,8 @@ aes_gen_aesni_avx_cbc_dec_k128_w1:
     .byte 0xc4,0xe2,0x79,0xde,0x47,0x70    # vaesdec 112(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xde,0x87,0x80,0x00,0x00,0x00 # vaesdec 128(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xde,0x87,0x90,0x00,0x00,0x00 # vaesdec 144(%rdi), %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdf,0x87,0xa0,0x00,0x00,0x00 # vaesdeclast 160(%rdi), %xmm0, %xmm0
-    vpxor %xmm1, %xmm0, %xmm0
+    vpxor 160(%rdi), %xmm1, %xmm2
+    .byte 0xc4,0xe2,0x79,0xdf,0xc2         # vaesdeclast %xmm2, %xmm0, %xmm0
     vmovdqu 0(%rcx), %xmm1
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
@@ -917,30 +917,30 @@ aes_gen_aesni_avx_cbc_dec_k192_w12:
     .byte 0xc4,0x42,0x31,0xde,0xcd         # vaesdec %xmm13, %xmm9, %xmm9
     .byte 0xc4,0x42,0x29,0xde,0xd5         # vaesdec %xmm13, %xmm10, %xmm10
     .byte 0xc4,0x42,0x21,0xde,0xdd         # vaesdec %xmm13, %xmm11, %xmm11
-    .byte 0xc4,0xc2,0x79,0xdf,0xc7         # vaesdeclast %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdf,0xcf         # vaesdeclast %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdf,0xd7         # vaesdeclast %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdf,0xdf         # vaesdeclast %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x59,0xdf,0xe7         # vaesdeclast %xmm15, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdf,0xef         # vaesdeclast %xmm15, %xmm5, %xmm5
-    .byte 0xc4,0xc2,0x49,0xdf,0xf7         # vaesdeclast %xmm15, %xmm6, %xmm6
-    .byte 0xc4,0xc2,0x41,0xdf,0xff         # vaesdeclast %xmm15, %xmm7, %xmm7
-    .byte 0xc4,0x42,0x39,0xdf,0xc7         # vaesdeclast %xmm15, %xmm8, %xmm8
-    .byte 0xc4,0x42,0x31,0xdf,0xcf         # vaesdeclast %xmm15, %xmm9, %xmm9
-    .byte 0xc4,0x42,0x29,0xdf,0xd7         # vaesdeclast %xmm15, %xmm10, %xmm10
-    .byte 0xc4,0x42,0x21,0xdf,0xdf         # vaesdeclast %xmm15, %xmm11, %xmm11
-    vpxor 160(%rcx), %xmm11, %xmm11
-    vpxor 144(%rcx), %xmm10, %xmm10
-    vpxor 128(%rcx), %xmm9, %xmm9
-    vpxor 112(%rcx), %xmm8, %xmm8
-    vpxor 96(%rcx), %xmm7, %xmm7
-    vpxor 80(%rcx), %xmm6, %xmm6
-    vpxor 64(%rcx), %xmm5, %xmm5
-    vpxor 48(%rcx), %xmm4, %xmm4
-    vpxor 32(%rcx), %xmm3, %xmm3
-    vpxor 16(%rcx), %xmm2, %xmm2
-    vpxor 0(%rcx), %xmm1, %xmm1
-    vpxor %xmm12, %xmm0, %xmm0
+    vpxor %xmm12, %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x79,0xdf,0xc5         # vaesdeclast %xmm13, %xmm0, %xmm0
+    vpxor 0(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x71,0xdf,0xcd         # vaesdeclast %xmm13, %xmm1, %xmm1
+    vpxor 16(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x69,0xdf,0xd5         # vaesdeclast %xmm13, %xmm2, %xmm2
+    vpxor 32(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x61,0xdf,0xdd         # vaesdeclast %xmm13, %xmm3, %xmm3
+    vpxor 48(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x59,0xdf,0xe5         # vaesdeclast %xmm13, %xmm4, %xmm4
+    vpxor 64(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x51,0xdf,0xed         # vaesdeclast %xmm13, %xmm5, %xmm5
+    vpxor 80(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x49,0xdf,0xf5         # vaesdeclast %xmm13, %xmm6, %xmm6
+    vpxor 96(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x41,0xdf,0xfd         # vaesdeclast %xmm13, %xmm7, %xmm7
+    vpxor 112(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0x42,0x39,0xdf,0xc5         # vaesdeclast %xmm13, %xmm8, %xmm8
+    vpxor 128(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0x42,0x31,0xdf,0xcd         # vaesdeclast %xmm13, %xmm9, %xmm9
+    vpxor 144(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0x42,0x29,0xdf,0xd5         # vaesdeclast %xmm13, %xmm10, %xmm10
+    vpxor 160(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0x42,0x21,0xdf,0xdd         # vaesdeclast %xmm13, %xmm11, %xmm11
     vmovdqu 176(%rcx), %xmm12
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
@@ -1133,22 +1133,22 @@ aes_gen_aesni_avx_cbc_dec_k192_w8:
     .byte 0xc4,0xc2,0x51,0xde,0xec         # vaesdec %xmm12, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x49,0xde,0xf4         # vaesdec %xmm12, %xmm6, %xmm6
     .byte 0xc4,0xc2,0x41,0xde,0xfc         # vaesdec %xmm12, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x79,0xdf,0xc3         # vaesdeclast %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdf,0xcb         # vaesdeclast %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdf,0xd3         # vaesdeclast %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdf,0xdb         # vaesdeclast %xmm11, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x59,0xdf,0xe3         # vaesdeclast %xmm11, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdf,0xeb         # vaesdeclast %xmm11, %xmm5, %xmm5
-    .byte 0xc4,0xc2,0x49,0xdf,0xf3         # vaesdeclast %xmm11, %xmm6, %xmm6
-    .byte 0xc4,0xc2,0x41,0xdf,0xfb         # vaesdeclast %xmm11, %xmm7, %xmm7
-    vpxor 96(%rcx), %xmm7, %xmm7
-    vpxor 80(%rcx), %xmm6, %xmm6
-    vpxor 64(%rcx), %xmm5, %xmm5
-    vpxor 48(%rcx), %xmm4, %xmm4
-    vpxor 32(%rcx), %xmm3, %xmm3
-    vpxor 16(%rcx), %xmm2, %xmm2
-    vpxor 0(%rcx), %xmm1, %xmm1
-    vpxor %xmm8, %xmm0, %xmm0
+    vpxor %xmm8, %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x79,0xdf,0xc1         # vaesdeclast %xmm9, %xmm0, %xmm0
+    vpxor 0(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x71,0xdf,0xc9         # vaesdeclast %xmm9, %xmm1, %xmm1
+    vpxor 16(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x69,0xdf,0xd1         # vaesdeclast %xmm9, %xmm2, %xmm2
+    vpxor 32(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x61,0xdf,0xd9         # vaesdeclast %xmm9, %xmm3, %xmm3
+    vpxor 48(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x59,0xdf,0xe1         # vaesdeclast %xmm9, %xmm4, %xmm4
+    vpxor 64(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x51,0xdf,0xe9         # vaesdeclast %xmm9, %xmm5, %xmm5
+    vpxor 80(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x49,0xdf,0xf1         # vaesdeclast %xmm9, %xmm6, %xmm6
+    vpxor 96(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x41,0xdf,0xf9         # vaesdeclast %xmm9, %xmm7, %xmm7
     vmovdqu 112(%rcx), %xmm8
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
@@ -1285,14 +1285,14 @@ aes_gen_aesni_avx_cbc_dec_k192_w4:
     .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x69,0xde,0xd0         # vaesdec %xmm8, %xmm2, %xmm2
     .byte 0xc4,0xc2,0x61,0xde,0xd8         # vaesdec %xmm8, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdf,0xc7         # vaesdeclast %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdf,0xcf         # vaesdeclast %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdf,0xd7         # vaesdeclast %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdf,0xdf         # vaesdeclast %xmm7, %xmm3, %xmm3
-    vpxor 32(%rcx), %xmm3, %xmm3
-    vpxor 16(%rcx), %xmm2, %xmm2
-    vpxor 0(%rcx), %xmm1, %xmm1
-    vpxor %xmm4, %xmm0, %xmm0
+    vpxor %xmm4, %xmm7, %xmm5
+    .byte 0xc4,0xe2,0x79,0xdf,0xc5         # vaesdeclast %xmm5, %xmm0, %xmm0
+    vpxor 0(%rcx), %xmm7, %xmm5
+    .byte 0xc4,0xe2,0x71,0xdf,0xcd         # vaesdeclast %xmm5, %xmm1, %xmm1
+    vpxor 16(%rcx), %xmm7, %xmm5
+    .byte 0xc4,0xe2,0x69,0xdf,0xd5         # vaesdeclast %xmm5, %xmm2, %xmm2
+    vpxor 32(%rcx), %xmm7, %xmm5
+    .byte 0xc4,0xe2,0x61,0xdf,0xdd         # vaesdeclast %xmm5, %xmm3, %xmm3
     vmovdqu 48(%rcx), %xmm4
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
@@ -1399,10 +1399,10 @@ aes_gen_aesni_avx_cbc_dec_k192_w2:
     .byte 0xc4,0xe2,0x71,0xde,0xcf         # vaesdec %xmm7, %xmm1, %xmm1
     .byte 0xc4,0xe2,0x79,0xde,0xc6         # vaesdec %xmm6, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xde,0xce         # vaesdec %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdf,0xc5         # vaesdeclast %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdf,0xcd         # vaesdeclast %xmm5, %xmm1, %xmm1
-    vpxor 0(%rcx), %xmm1, %xmm1
-    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm2, %xmm5, %xmm3
+    .byte 0xc4,0xe2,0x79,0xdf,0xc3         # vaesdeclast %xmm3, %xmm0, %xmm0
+    vpxor 0(%rcx), %xmm5, %xmm3
+    .byte 0xc4,0xe2,0x71,0xdf,0xcb         # vaesdeclast %xmm3, %xmm1, %xmm1
     vmovdqu 16(%rcx), %xmm2
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
@@ -1468,8 +1468,8 @@ aes_gen_aesni_avx_cbc_dec_k192_w1:
     .byte 0xc4,0xe2,0x79,0xde,0x87,0x90,0x00,0x00,0x00 # vaesdec 144(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xde,0x87,0xa0,0x00,0x00,0x00 # vaesdec 160(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xde,0x87,0xb0,0x00,0x00,0x00 # vaesdec 176(%rdi), %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdf,0x87,0xc0,0x00,0x00,0x00 # vaesdeclast 192(%rdi), %xmm0, %xmm0
-    vpxor %xmm1, %xmm0, %xmm0
+    vpxor 192(%rdi), %xmm1, %xmm2
+    .byte 0xc4,0xe2,0x79,0xdf,0xc2         # vaesdeclast %xmm2, %xmm0, %xmm0
     vmovdqu 0(%rcx), %xmm1
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
@@ -1716,30 +1716,30 @@ aes_gen_aesni_avx_cbc_dec_k256_w12:
     .byte 0xc4,0x42,0x31,0xde,0xcd         # vaesdec %xmm13, %xmm9, %xmm9
     .byte 0xc4,0x42,0x29,0xde,0xd5         # vaesdec %xmm13, %xmm10, %xmm10
     .byte 0xc4,0x42,0x21,0xde,0xdd         # vaesdec %xmm13, %xmm11, %xmm11
-    .byte 0xc4,0xc2,0x79,0xdf,0xc7         # vaesdeclast %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdf,0xcf         # vaesdeclast %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdf,0xd7         # vaesdeclast %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdf,0xdf         # vaesdeclast %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x59,0xdf,0xe7         # vaesdeclast %xmm15, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdf,0xef         # vaesdeclast %xmm15, %xmm5, %xmm5
-    .byte 0xc4,0xc2,0x49,0xdf,0xf7         # vaesdeclast %xmm15, %xmm6, %xmm6
-    .byte 0xc4,0xc2,0x41,0xdf,0xff         # vaesdeclast %xmm15, %xmm7, %xmm7
-    .byte 0xc4,0x42,0x39,0xdf,0xc7         # vaesdeclast %xmm15, %xmm8, %xmm8
-    .byte 0xc4,0x42,0x31,0xdf,0xcf         # vaesdeclast %xmm15, %xmm9, %xmm9
-    .byte 0xc4,0x42,0x29,0xdf,0xd7         # vaesdeclast %xmm15, %xmm10, %xmm10
-    .byte 0xc4,0x42,0x21,0xdf,0xdf         # vaesdeclast %xmm15, %xmm11, %xmm11
-    vpxor 160(%rcx), %xmm11, %xmm11
-    vpxor 144(%rcx), %xmm10, %xmm10
-    vpxor 128(%rcx), %xmm9, %xmm9
-    vpxor 112(%rcx), %xmm8, %xmm8
-    vpxor 96(%rcx), %xmm7, %xmm7
-    vpxor 80(%rcx), %xmm6, %xmm6
-    vpxor 64(%rcx), %xmm5, %xmm5
-    vpxor 48(%rcx), %xmm4, %xmm4
-    vpxor 32(%rcx), %xmm3, %xmm3
-    vpxor 16(%rcx), %xmm2, %xmm2
-    vpxor 0(%rcx), %xmm1, %xmm1
-    vpxor %xmm12, %xmm0, %xmm0
+    vpxor %xmm12, %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x79,0xdf,0xc5         # vaesdeclast %xmm13, %xmm0, %xmm0
+    vpxor 0(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x71,0xdf,0xcd         # vaesdeclast %xmm13, %xmm1, %xmm1
+    vpxor 16(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x69,0xdf,0xd5         # vaesdeclast %xmm13, %xmm2, %xmm2
+    vpxor 32(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x61,0xdf,0xdd         # vaesdeclast %xmm13, %xmm3, %xmm3
+    vpxor 48(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x59,0xdf,0xe5         # vaesdeclast %xmm13, %xmm4, %xmm4
+    vpxor 64(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x51,0xdf,0xed         # vaesdeclast %xmm13, %xmm5, %xmm5
+    vpxor 80(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x49,0xdf,0xf5         # vaesdeclast %xmm13, %xmm6, %xmm6
+    vpxor 96(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x41,0xdf,0xfd         # vaesdeclast %xmm13, %xmm7, %xmm7
+    vpxor 112(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0x42,0x39,0xdf,0xc5         # vaesdeclast %xmm13, %xmm8, %xmm8
+    vpxor 128(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0x42,0x31,0xdf,0xcd         # vaesdeclast %xmm13, %xmm9, %xmm9
+    vpxor 144(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0x42,0x29,0xdf,0xd5         # vaesdeclast %xmm13, %xmm10, %xmm10
+    vpxor 160(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0x42,0x21,0xdf,0xdd         # vaesdeclast %xmm13, %xmm11, %xmm11
     vmovdqu 176(%rcx), %xmm12
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
@@ -1950,22 +1950,22 @@ aes_gen_aesni_avx_cbc_dec_k256_w8:
     .byte 0xc4,0xc2,0x51,0xde,0xec         # vaesdec %xmm12, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x49,0xde,0xf4         # vaesdec %xmm12, %xmm6, %xmm6
     .byte 0xc4,0xc2,0x41,0xde,0xfc         # vaesdec %xmm12, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x79,0xdf,0xc3         # vaesdeclast %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdf,0xcb         # vaesdeclast %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdf,0xd3         # vaesdeclast %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdf,0xdb         # vaesdeclast %xmm11, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x59,0xdf,0xe3         # vaesdeclast %xmm11, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdf,0xeb         # vaesdeclast %xmm11, %xmm5, %xmm5
-    .byte 0xc4,0xc2,0x49,0xdf,0xf3         # vaesdeclast %xmm11, %xmm6, %xmm6
-    .byte 0xc4,0xc2,0x41,0xdf,0xfb         # vaesdeclast %xmm11, %xmm7, %xmm7
-    vpxor 96(%rcx), %xmm7, %xmm7
-    vpxor 80(%rcx), %xmm6, %xmm6
-    vpxor 64(%rcx), %xmm5, %xmm5
-    vpxor 48(%rcx), %xmm4, %xmm4
-    vpxor 32(%rcx), %xmm3, %xmm3
-    vpxor 16(%rcx), %xmm2, %xmm2
-    vpxor 0(%rcx), %xmm1, %xmm1
-    vpxor %xmm8, %xmm0, %xmm0
+    vpxor %xmm8, %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x79,0xdf,0xc1         # vaesdeclast %xmm9, %xmm0, %xmm0
+    vpxor 0(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x71,0xdf,0xc9         # vaesdeclast %xmm9, %xmm1, %xmm1
+    vpxor 16(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x69,0xdf,0xd1         # vaesdeclast %xmm9, %xmm2, %xmm2
+    vpxor 32(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x61,0xdf,0xd9         # vaesdeclast %xmm9, %xmm3, %xmm3
+    vpxor 48(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x59,0xdf,0xe1         # vaesdeclast %xmm9, %xmm4, %xmm4
+    vpxor 64(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x51,0xdf,0xe9         # vaesdeclast %xmm9, %xmm5, %xmm5
+    vpxor 80(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x49,0xdf,0xf1         # vaesdeclast %xmm9, %xmm6, %xmm6
+    vpxor 96(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x41,0xdf,0xf9         # vaesdeclast %xmm9, %xmm7, %xmm7
     vmovdqu 112(%rcx), %xmm8
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
@@ -2112,14 +2112,14 @@ aes_gen_aesni_avx_cbc_dec_k256_w4:
     .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x69,0xde,0xd0         # vaesdec %xmm8, %xmm2, %xmm2
     .byte 0xc4,0xc2,0x61,0xde,0xd8         # vaesdec %xmm8, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdf,0xc7         # vaesdeclast %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdf,0xcf         # vaesdeclast %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdf,0xd7         # vaesdeclast %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdf,0xdf         # vaesdeclast %xmm7, %xmm3, %xmm3
-    vpxor 32(%rcx), %xmm3, %xmm3
-    vpxor 16(%rcx), %xmm2, %xmm2
-    vpxor 0(%rcx), %xmm1, %xmm1
-    vpxor %xmm4, %xmm0, %xmm0
+    vpxor %xmm4, %xmm7, %xmm5
+    .byte 0xc4,0xe2,0x79,0xdf,0xc5         # vaesdeclast %xmm5, %xmm0, %xmm0
+    vpxor 0(%rcx), %xmm7, %xmm5
+    .byte 0xc4,0xe2,0x71,0xdf,0xcd         # vaesdeclast %xmm5, %xmm1, %xmm1
+    vpxor 16(%rcx), %xmm7, %xmm5
+    .byte 0xc4,0xe2,0x69,0xdf,0xd5         # vaesdeclast %xmm5, %xmm2, %xmm2
+    vpxor 32(%rcx), %xmm7, %xmm5
+    .byte 0xc4,0xe2,0x61,0xdf,0xdd         # vaesdeclast %xmm5, %xmm3, %xmm3
     vmovdqu 48(%rcx), %xmm4
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
@@ -2232,10 +2232,10 @@ aes_gen_aesni_avx_cbc_dec_k256_w2:
     .byte 0xc4,0xe2,0x71,0xde,0xcf         # vaesdec %xmm7, %xmm1, %xmm1
     .byte 0xc4,0xe2,0x79,0xde,0xc6         # vaesdec %xmm6, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xde,0xce         # vaesdec %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdf,0xc5         # vaesdeclast %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdf,0xcd         # vaesdeclast %xmm5, %xmm1, %xmm1
-    vpxor 0(%rcx), %xmm1, %xmm1
-    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm2, %xmm5, %xmm3
+    .byte 0xc4,0xe2,0x79,0xdf,0xc3         # vaesdeclast %xmm3, %xmm0, %xmm0
+    vpxor 0(%rcx), %xmm5, %xmm3
+    .byte 0xc4,0xe2,0x71,0xdf,0xcb         # vaesdeclast %xmm3, %xmm1, %xmm1
     vmovdqu 16(%rcx), %xmm2
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
@@ -2303,8 +2303,8 @@ aes_gen_aesni_avx_cbc_dec_k256_w1:
     .byte 0xc4,0xe2,0x79,0xde,0x87,0xb0,0x00,0x00,0x00 # vaesdec 176(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xde,0x87,0xc0,0x00,0x00,0x00 # vaesdec 192(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xde,0x87,0xd0,0x00,0x00,0x00 # vaesdec 208(%rdi), %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdf,0x87,0xe0,0x00,0x00,0x00 # vaesdeclast 224(%rdi), %xmm0, %xmm0
-    vpxor %xmm1, %xmm0, %xmm0
+    vpxor 224(%rdi), %xmm1, %xmm2
+    .byte 0xc4,0xe2,0x79,0xdf,0xc2         # vaesdeclast %xmm2, %xmm0, %xmm0
     vmovdqu 0(%rcx), %xmm1
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx

@@ -65,6 +65,7 @@ aes_gen_aesni_avx_cfb_dec_k128_w12:
     vpxor %xmm14, %xmm9, %xmm9
     vpxor %xmm14, %xmm10, %xmm10
     vpxor %xmm14, %xmm11, %xmm11
+    vmovdqu 176(%rcx), %xmm12
     vmovdqu 16(%rdi), %xmm13
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
@@ -182,31 +183,30 @@ aes_gen_aesni_avx_cfb_dec_k128_w12:
     .byte 0xc4,0x42,0x31,0xdc,0xcd         # vaesenc %xmm13, %xmm9, %xmm9
     .byte 0xc4,0x42,0x29,0xdc,0xd5         # vaesenc %xmm13, %xmm10, %xmm10
     .byte 0xc4,0x42,0x21,0xdc,0xdd         # vaesenc %xmm13, %xmm11, %xmm11
-    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdd,0xcf         # vaesenclast %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdd,0xd7         # vaesenclast %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdd,0xdf         # vaesenclast %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x59,0xdd,0xe7         # vaesenclast %xmm15, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdd,0xef         # vaesenclast %xmm15, %xmm5, %xmm5
-    .byte 0xc4,0xc2,0x49,0xdd,0xf7         # vaesenclast %xmm15, %xmm6, %xmm6
-    .byte 0xc4,0xc2,0x41,0xdd,0xff         # vaesenclast %xmm15, %xmm7, %xmm7
-    .byte 0xc4,0x42,0x39,0xdd,0xc7         # vaesenclast %xmm15, %xmm8, %xmm8
-    .byte 0xc4,0x42,0x31,0xdd,0xcf         # vaesenclast %xmm15, %xmm9, %xmm9
-    .byte 0xc4,0x42,0x29,0xdd,0xd7         # vaesenclast %xmm15, %xmm10, %xmm10
-    .byte 0xc4,0x42,0x21,0xdd,0xdf         # vaesenclast %xmm15, %xmm11, %xmm11
-    vmovdqu 176(%rcx), %xmm12
-    vpxor 0(%rcx), %xmm0, %xmm0
-    vpxor 16(%rcx), %xmm1, %xmm1
-    vpxor 32(%rcx), %xmm2, %xmm2
-    vpxor 48(%rcx), %xmm3, %xmm3
-    vpxor 64(%rcx), %xmm4, %xmm4
-    vpxor 80(%rcx), %xmm5, %xmm5
-    vpxor 96(%rcx), %xmm6, %xmm6
-    vpxor 112(%rcx), %xmm7, %xmm7
-    vpxor 128(%rcx), %xmm8, %xmm8
-    vpxor 144(%rcx), %xmm9, %xmm9
-    vpxor 160(%rcx), %xmm10, %xmm10
-    vpxor %xmm12, %xmm11, %xmm11
+    vpxor 0(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x79,0xdd,0xc5         # vaesenclast %xmm13, %xmm0, %xmm0
+    vpxor 16(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x71,0xdd,0xcd         # vaesenclast %xmm13, %xmm1, %xmm1
+    vpxor 32(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x69,0xdd,0xd5         # vaesenclast %xmm13, %xmm2, %xmm2
+    vpxor 48(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x61,0xdd,0xdd         # vaesenclast %xmm13, %xmm3, %xmm3
+    vpxor 64(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x59,0xdd,0xe5         # vaesenclast %xmm13, %xmm4, %xmm4
+    vpxor 80(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x51,0xdd,0xed         # vaesenclast %xmm13, %xmm5, %xmm5
+    vpxor 96(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x49,0xdd,0xf5         # vaesenclast %xmm13, %xmm6, %xmm6
+    vpxor 112(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x41,0xdd,0xfd         # vaesenclast %xmm13, %xmm7, %xmm7
+    vpxor 128(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0x42,0x39,0xdd,0xc5         # vaesenclast %xmm13, %xmm8, %xmm8
+    vpxor 144(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0x42,0x31,0xdd,0xcd         # vaesenclast %xmm13, %xmm9, %xmm9
+    vpxor 160(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0x42,0x29,0xdd,0xd5         # vaesenclast %xmm13, %xmm10, %xmm10
+    vpxor %xmm12, %xmm15, %xmm13
+    .byte 0xc4,0x42,0x21,0xdd,0xdd         # vaesenclast %xmm13, %xmm11, %xmm11
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
@@ -303,6 +303,7 @@ aes_gen_aesni_avx_cfb_dec_k128_w8:
     vpxor %xmm10, %xmm5, %xmm5
     vpxor %xmm10, %xmm6, %xmm6
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 112(%rcx), %xmm8
     vmovdqu 16(%rdi), %xmm9
     .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
@@ -380,23 +381,22 @@ aes_gen_aesni_avx_cfb_dec_k128_w8:
     .byte 0xc4,0xc2,0x51,0xdc,0xec         # vaesenc %xmm12, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x49,0xdc,0xf4         # vaesenc %xmm12, %xmm6, %xmm6
     .byte 0xc4,0xc2,0x41,0xdc,0xfc         # vaesenc %xmm12, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdd,0xcb         # vaesenclast %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdd,0xd3         # vaesenclast %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdd,0xdb         # vaesenclast %xmm11, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x59,0xdd,0xe3         # vaesenclast %xmm11, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdd,0xeb         # vaesenclast %xmm11, %xmm5, %xmm5
-    .byte 0xc4,0xc2,0x49,0xdd,0xf3         # vaesenclast %xmm11, %xmm6, %xmm6
-    .byte 0xc4,0xc2,0x41,0xdd,0xfb         # vaesenclast %xmm11, %xmm7, %xmm7
-    vmovdqu 112(%rcx), %xmm8
-    vpxor 0(%rcx), %xmm0, %xmm0
-    vpxor 16(%rcx), %xmm1, %xmm1
-    vpxor 32(%rcx), %xmm2, %xmm2
-    vpxor 48(%rcx), %xmm3, %xmm3
-    vpxor 64(%rcx), %xmm4, %xmm4
-    vpxor 80(%rcx), %xmm5, %xmm5
-    vpxor 96(%rcx), %xmm6, %xmm6
-    vpxor %xmm8, %xmm7, %xmm7
+    vpxor 0(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
+    vpxor 16(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x71,0xdd,0xc9         # vaesenclast %xmm9, %xmm1, %xmm1
+    vpxor 32(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x69,0xdd,0xd1         # vaesenclast %xmm9, %xmm2, %xmm2
+    vpxor 48(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x61,0xdd,0xd9         # vaesenclast %xmm9, %xmm3, %xmm3
+    vpxor 64(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x59,0xdd,0xe1         # vaesenclast %xmm9, %xmm4, %xmm4
+    vpxor 80(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x51,0xdd,0xe9         # vaesenclast %xmm9, %xmm5, %xmm5
+    vpxor 96(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x49,0xdd,0xf1         # vaesenclast %xmm9, %xmm6, %xmm6
+    vpxor %xmm8, %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x41,0xdd,0xf9         # vaesenclast %xmm9, %xmm7, %xmm7
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
@@ -485,6 +485,7 @@ aes_gen_aesni_avx_cfb_dec_k128_w4:
     vpxor %xmm6, %xmm1, %xmm1
     vpxor %xmm6, %xmm2, %xmm2
     vpxor %xmm6, %xmm3, %xmm3
+    vmovdqu 48(%rcx), %xmm4
     vmovdqu 16(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
@@ -522,15 +523,14 @@ aes_gen_aesni_avx_cfb_dec_k128_w4:
     .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x69,0xdc,0xd0         # vaesenc %xmm8, %xmm2, %xmm2
     .byte 0xc4,0xc2,0x61,0xdc,0xd8         # vaesenc %xmm8, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdd,0xc7         # vaesenclast %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xcf         # vaesenclast %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdd,0xd7         # vaesenclast %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdd,0xdf         # vaesenclast %xmm7, %xmm3, %xmm3
-    vmovdqu 48(%rcx), %xmm4
-    vpxor 0(%rcx), %xmm0, %xmm0
-    vpxor 16(%rcx), %xmm1, %xmm1
-    vpxor 32(%rcx), %xmm2, %xmm2
-    vpxor %xmm4, %xmm3, %xmm3
+    vpxor 0(%rcx), %xmm7, %xmm5
+    .byte 0xc4,0xe2,0x79,0xdd,0xc5         # vaesenclast %xmm5, %xmm0, %xmm0
+    vpxor 16(%rcx), %xmm7, %xmm5
+    .byte 0xc4,0xe2,0x71,0xdd,0xcd         # vaesenclast %xmm5, %xmm1, %xmm1
+    vpxor 32(%rcx), %xmm7, %xmm5
+    .byte 0xc4,0xe2,0x69,0xdd,0xd5         # vaesenclast %xmm5, %xmm2, %xmm2
+    vpxor %xmm4, %xmm7, %xmm5
+    .byte 0xc4,0xe2,0x61,0xdd,0xdd         # vaesenclast %xmm5, %xmm3, %xmm3
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
@@ -611,6 +611,7 @@ aes_gen_aesni_avx_cfb_dec_k128_w2:
     vmovdqu 0(%rcx), %xmm1
     vpxor %xmm4, %xmm0, %xmm0
     vpxor %xmm4, %xmm1, %xmm1
+    vmovdqu 16(%rcx), %xmm2
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
@@ -629,11 +630,10 @@ aes_gen_aesni_avx_cfb_dec_k128_w2:
     .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0xc6         # vaesenc %xmm6, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xce         # vaesenc %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdd,0xc5         # vaesenclast %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xcd         # vaesenclast %xmm5, %xmm1, %xmm1
-    vmovdqu 16(%rcx), %xmm2
-    vpxor 0(%rcx), %xmm0, %xmm0
-    vpxor %xmm2, %xmm1, %xmm1
+    vpxor 0(%rcx), %xmm5, %xmm3
+    .byte 0xc4,0xe2,0x79,0xdd,0xc3         # vaesenclast %xmm3, %xmm0, %xmm0
+    vpxor %xmm2, %xmm5, %xmm3
+    .byte 0xc4,0xe2,0x71,0xdd,0xcb         # vaesenclast %xmm3, %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     add $32, %rcx
@@ -686,6 +686,7 @@ aes_gen_aesni_avx_cfb_dec_k128_w1:
 .Laes_gen_aesni_avx_cfb_dec_k128_w1_loop:
     vmovdqa %xmm1, %xmm0
     vpxor 0(%rdi), %xmm0, %xmm0
+    vmovdqu 0(%rcx), %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x10    # vaesenc 16(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x20    # vaesenc 32(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x30    # vaesenc 48(%rdi), %xmm0, %xmm0
@@ -695,9 +696,8 @@ aes_gen_aesni_avx_cfb_dec_k128_w1:
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x70    # vaesenc 112(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0x80,0x00,0x00,0x00 # vaesenc 128(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0x90,0x00,0x00,0x00 # vaesenc 144(%rdi), %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdd,0x87,0xa0,0x00,0x00,0x00 # vaesenclast 160(%rdi), %xmm0, %xmm0
-    vmovdqu 0(%rcx), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
+    vpxor 160(%rdi), %xmm1, %xmm2
+    .byte 0xc4,0xe2,0x79,0xdd,0xc2         # vaesenclast %xmm2, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
     add $16, %rdx
@@ -774,6 +774,7 @@ aes_gen_aesni_avx_cfb_dec_k192_w12:
     vpxor %xmm14, %xmm9, %xmm9
     vpxor %xmm14, %xmm10, %xmm10
     vpxor %xmm14, %xmm11, %xmm11
+    vmovdqu 176(%rcx), %xmm12
     vmovdqu 16(%rdi), %xmm13
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
@@ -917,31 +918,30 @@ aes_gen_aesni_avx_cfb_dec_k192_w12:
     .byte 0xc4,0x42,0x31,0xdc,0xcd         # vaesenc %xmm13, %xmm9, %xmm9
     .byte 0xc4,0x42,0x29,0xdc,0xd5         # vaesenc %xmm13, %xmm10, %xmm10
     .byte 0xc4,0x42,0x21,0xdc,0xdd         # vaesenc %xmm13, %xmm11, %xmm11
-    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdd,0xcf         # vaesenclast %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdd,0xd7         # vaesenclast %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdd,0xdf         # vaesenclast %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x59,0xdd,0xe7         # vaesenclast %xmm15, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdd,0xef         # vaesenclast %xmm15, %xmm5, %xmm5
-    .byte 0xc4,0xc2,0x49,0xdd,0xf7         # vaesenclast %xmm15, %xmm6, %xmm6
-    .byte 0xc4,0xc2,0x41,0xdd,0xff         # vaesenclast %xmm15, %xmm7, %xmm7
-    .byte 0xc4,0x42,0x39,0xdd,0xc7         # vaesenclast %xmm15, %xmm8, %xmm8
-    .byte 0xc4,0x42,0x31,0xdd,0xcf         # vaesenclast %xmm15, %xmm9, %xmm9
-    .byte 0xc4,0x42,0x29,0xdd,0xd7         # vaesenclast %xmm15, %xmm10, %xmm10
-    .byte 0xc4,0x42,0x21,0xdd,0xdf         # vaesenclast %xmm15, %xmm11, %xmm11
-    vmovdqu 176(%rcx), %xmm12
-    vpxor 0(%rcx), %xmm0, %xmm0
-    vpxor 16(%rcx), %xmm1, %xmm1
-    vpxor 32(%rcx), %xmm2, %xmm2
-    vpxor 48(%rcx), %xmm3, %xmm3
-    vpxor 64(%rcx), %xmm4, %xmm4
-    vpxor 80(%rcx), %xmm5, %xmm5
-    vpxor 96(%rcx), %xmm6, %xmm6
-    vpxor 112(%rcx), %xmm7, %xmm7
-    vpxor 128(%rcx), %xmm8, %xmm8
-    vpxor 144(%rcx), %xmm9, %xmm9
-    vpxor 160(%rcx), %xmm10, %xmm10
-    vpxor %xmm12, %xmm11, %xmm11
+    vpxor 0(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x79,0xdd,0xc5         # vaesenclast %xmm13, %xmm0, %xmm0
+    vpxor 16(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x71,0xdd,0xcd         # vaesenclast %xmm13, %xmm1, %xmm1
+    vpxor 32(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x69,0xdd,0xd5         # vaesenclast %xmm13, %xmm2, %xmm2
+    vpxor 48(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x61,0xdd,0xdd         # vaesenclast %xmm13, %xmm3, %xmm3
+    vpxor 64(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x59,0xdd,0xe5         # vaesenclast %xmm13, %xmm4, %xmm4
+    vpxor 80(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x51,0xdd,0xed         # vaesenclast %xmm13, %xmm5, %xmm5
+    vpxor 96(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x49,0xdd,0xf5         # vaesenclast %xmm13, %xmm6, %xmm6
+    vpxor 112(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x41,0xdd,0xfd         # vaesenclast %xmm13, %xmm7, %xmm7
+    vpxor 128(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0x42,0x39,0xdd,0xc5         # vaesenclast %xmm13, %xmm8, %xmm8
+    vpxor 144(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0x42,0x31,0xdd,0xcd         # vaesenclast %xmm13, %xmm9, %xmm9
+    vpxor 160(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0x42,0x29,0xdd,0xd5         # vaesenclast %xmm13, %xmm10, %xmm10
+    vpxor %xmm12, %xmm15, %xmm13
+    .byte 0xc4,0x42,0x21,0xdd,0xdd         # vaesenclast %xmm13, %xmm11, %xmm11
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
@@ -1038,6 +1038,7 @@ aes_gen_aesni_avx_cfb_dec_k192_w8:
     vpxor %xmm10, %xmm5, %xmm5
     vpxor %xmm10, %xmm6, %xmm6
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 112(%rcx), %xmm8
     vmovdqu 16(%rdi), %xmm9
     .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
@@ -1133,23 +1134,22 @@ aes_gen_aesni_avx_cfb_dec_k192_w8:
     .byte 0xc4,0xc2,0x51,0xdc,0xec         # vaesenc %xmm12, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x49,0xdc,0xf4         # vaesenc %xmm12, %xmm6, %xmm6
     .byte 0xc4,0xc2,0x41,0xdc,0xfc         # vaesenc %xmm12, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdd,0xcb         # vaesenclast %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdd,0xd3         # vaesenclast %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdd,0xdb         # vaesenclast %xmm11, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x59,0xdd,0xe3         # vaesenclast %xmm11, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdd,0xeb         # vaesenclast %xmm11, %xmm5, %xmm5
-    .byte 0xc4,0xc2,0x49,0xdd,0xf3         # vaesenclast %xmm11, %xmm6, %xmm6
-    .byte 0xc4,0xc2,0x41,0xdd,0xfb         # vaesenclast %xmm11, %xmm7, %xmm7
-    vmovdqu 112(%rcx), %xmm8
-    vpxor 0(%rcx), %xmm0, %xmm0
-    vpxor 16(%rcx), %xmm1, %xmm1
-    vpxor 32(%rcx), %xmm2, %xmm2
-    vpxor 48(%rcx), %xmm3, %xmm3
-    vpxor 64(%rcx), %xmm4, %xmm4
-    vpxor 80(%rcx), %xmm5, %xmm5
-    vpxor 96(%rcx), %xmm6, %xmm6
-    vpxor %xmm8, %xmm7, %xmm7
+    vpxor 0(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
+    vpxor 16(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x71,0xdd,0xc9         # vaesenclast %xmm9, %xmm1, %xmm1
+    vpxor 32(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x69,0xdd,0xd1         # vaesenclast %xmm9, %xmm2, %xmm2
+    vpxor 48(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x61,0xdd,0xd9         # vaesenclast %xmm9, %xmm3, %xmm3
+    vpxor 64(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x59,0xdd,0xe1         # vaesenclast %xmm9, %xmm4, %xmm4
+    vpxor 80(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x51,0xdd,0xe9         # vaesenclast %xmm9, %xmm5, %xmm5
+    vpxor 96(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x49,0xdd,0xf1         # vaesenclast %xmm9, %xmm6, %xmm6
+    vpxor %xmm8, %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x41,0xdd,0xf9         # vaesenclast %xmm9, %xmm7, %xmm7
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
@@ -1238,6 +1238,7 @@ aes_gen_aesni_avx_cfb_dec_k192_w4:
     vpxor %xmm6, %xmm1, %xmm1
     vpxor %xmm6, %xmm2, %xmm2
     vpxor %xmm6, %xmm3, %xmm3
+    vmovdqu 48(%rcx), %xmm4
     vmovdqu 16(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
@@ -1285,15 +1286,14 @@ aes_gen_aesni_avx_cfb_dec_k192_w4:
     .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x69,0xdc,0xd0         # vaesenc %xmm8, %xmm2, %xmm2
     .byte 0xc4,0xc2,0x61,0xdc,0xd8         # vaesenc %xmm8, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdd,0xc7         # vaesenclast %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xcf         # vaesenclast %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdd,0xd7         # vaesenclast %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdd,0xdf         # vaesenclast %xmm7, %xmm3, %xmm3
-    vmovdqu 48(%rcx), %xmm4
-    vpxor 0(%rcx), %xmm0, %xmm0
-    vpxor 16(%rcx), %xmm1, %xmm1
-    vpxor 32(%rcx), %xmm2, %xmm2
-    vpxor %xmm4, %xmm3, %xmm3
+    vpxor 0(%rcx), %xmm7, %xmm5
+    .byte 0xc4,0xe2,0x79,0xdd,0xc5         # vaesenclast %xmm5, %xmm0, %xmm0
+    vpxor 16(%rcx), %xmm7, %xmm5
+    .byte 0xc4,0xe2,0x71,0xdd,0xcd         # vaesenclast %xmm5, %xmm1, %xmm1
+    vpxor 32(%rcx), %xmm7, %xmm5
+    .byte 0xc4,0xe2,0x69,0xdd,0xd5         # vaesenclast %xmm5, %xmm2, %xmm2
+    vpxor %xmm4, %xmm7, %xmm5
+    .byte 0xc4,0xe2,0x61,0xdd,0xdd         # vaesenclast %xmm5, %xmm3, %xmm3
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
@@ -1376,6 +1376,7 @@ aes_gen_aesni_avx_cfb_dec_k192_w2:
     vmovdqu 0(%rcx), %xmm1
     vpxor %xmm4, %xmm0, %xmm0
     vpxor %xmm4, %xmm1, %xmm1
+    vmovdqu 16(%rcx), %xmm2
     vmovdqu 16(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
@@ -1399,11 +1400,10 @@ aes_gen_aesni_avx_cfb_dec_k192_w2:
     .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0xc6         # vaesenc %xmm6, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xce         # vaesenc %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdd,0xc5         # vaesenclast %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xcd         # vaesenclast %xmm5, %xmm1, %xmm1
-    vmovdqu 16(%rcx), %xmm2
-    vpxor 0(%rcx), %xmm0, %xmm0
-    vpxor %xmm2, %xmm1, %xmm1
+    vpxor 0(%rcx), %xmm5, %xmm3
+    .byte 0xc4,0xe2,0x79,0xdd,0xc3         # vaesenclast %xmm3, %xmm0, %xmm0
+    vpxor %xmm2, %xmm5, %xmm3
+    .byte 0xc4,0xe2,0x71,0xdd,0xcb         # vaesenclast %xmm3, %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     add $32, %rcx
@@ -1457,6 +1457,7 @@ aes_gen_aesni_avx_cfb_dec_k192_w1:
 .Laes_gen_aesni_avx_cfb_dec_k192_w1_loop:
     vmovdqa %xmm1, %xmm0
     vpxor 0(%rdi), %xmm0, %xmm0
+    vmovdqu 0(%rcx), %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x10    # vaesenc 16(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x20    # vaesenc 32(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x30    # vaesenc 48(%rdi), %xmm0, %xmm0
@@ -1468,9 +1469,8 @@ aes_gen_aesni_avx_cfb_dec_k192_w1:
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0x90,0x00,0x00,0x00 # vaesenc 144(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xa0,0x00,0x00,0x00 # vaesenc 160(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xb0,0x00,0x00,0x00 # vaesenc 176(%rdi), %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdd,0x87,0xc0,0x00,0x00,0x00 # vaesenclast 192(%rdi), %xmm0, %xmm0
-    vmovdqu 0(%rcx), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
+    vpxor 192(%rdi), %xmm1, %xmm2
+    .byte 0xc4,0xe2,0x79,0xdd,0xc2         # vaesenclast %xmm2, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
     add $16, %rdx
@@ -1547,6 +1547,7 @@ aes_gen_aesni_avx_cfb_dec_k256_w12:
     vpxor %xmm14, %xmm9, %xmm9
     vpxor %xmm14, %xmm10, %xmm10
     vpxor %xmm14, %xmm11, %xmm11
+    vmovdqu 176(%rcx), %xmm12
     vmovdqu 16(%rdi), %xmm13
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
@@ -1716,31 +1717,30 @@ aes_gen_aesni_avx_cfb_dec_k256_w12:
     .byte 0xc4,0x42,0x31,0xdc,0xcd         # vaesenc %xmm13, %xmm9, %xmm9
     .byte 0xc4,0x42,0x29,0xdc,0xd5         # vaesenc %xmm13, %xmm10, %xmm10
     .byte 0xc4,0x42,0x21,0xdc,0xdd         # vaesenc %xmm13, %xmm11, %xmm11
-    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdd,0xcf         # vaesenclast %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdd,0xd7         # vaesenclast %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdd,0xdf         # vaesenclast %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x59,0xdd,0xe7         # vaesenclast %xmm15, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdd,0xef         # vaesenclast %xmm15, %xmm5, %xmm5
-    .byte 0xc4,0xc2,0x49,0xdd,0xf7         # vaesenclast %xmm15, %xmm6, %xmm6
-    .byte 0xc4,0xc2,0x41,0xdd,0xff         # vaesenclast %xmm15, %xmm7, %xmm7
-    .byte 0xc4,0x42,0x39,0xdd,0xc7         # vaesenclast %xmm15, %xmm8, %xmm8
-    .byte 0xc4,0x42,0x31,0xdd,0xcf         # vaesenclast %xmm15, %xmm9, %xmm9
-    .byte 0xc4,0x42,0x29,0xdd,0xd7         # vaesenclast %xmm15, %xmm10, %xmm10
-    .byte 0xc4,0x42,0x21,0xdd,0xdf         # vaesenclast %xmm15, %xmm11, %xmm11
-    vmovdqu 176(%rcx), %xmm12
-    vpxor 0(%rcx), %xmm0, %xmm0
-    vpxor 16(%rcx), %xmm1, %xmm1
-    vpxor 32(%rcx), %xmm2, %xmm2
-    vpxor 48(%rcx), %xmm3, %xmm3
-    vpxor 64(%rcx), %xmm4, %xmm4
-    vpxor 80(%rcx), %xmm5, %xmm5
-    vpxor 96(%rcx), %xmm6, %xmm6
-    vpxor 112(%rcx), %xmm7, %xmm7
-    vpxor 128(%rcx), %xmm8, %xmm8
-    vpxor 144(%rcx), %xmm9, %xmm9
-    vpxor 160(%rcx), %xmm10, %xmm10
-    vpxor %xmm12, %xmm11, %xmm11
+    vpxor 0(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x79,0xdd,0xc5         # vaesenclast %xmm13, %xmm0, %xmm0
+    vpxor 16(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x71,0xdd,0xcd         # vaesenclast %xmm13, %xmm1, %xmm1
+    vpxor 32(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x69,0xdd,0xd5         # vaesenclast %xmm13, %xmm2, %xmm2
+    vpxor 48(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x61,0xdd,0xdd         # vaesenclast %xmm13, %xmm3, %xmm3
+    vpxor 64(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x59,0xdd,0xe5         # vaesenclast %xmm13, %xmm4, %xmm4
+    vpxor 80(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x51,0xdd,0xed         # vaesenclast %xmm13, %xmm5, %xmm5
+    vpxor 96(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x49,0xdd,0xf5         # vaesenclast %xmm13, %xmm6, %xmm6
+    vpxor 112(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0xc2,0x41,0xdd,0xfd         # vaesenclast %xmm13, %xmm7, %xmm7
+    vpxor 128(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0x42,0x39,0xdd,0xc5         # vaesenclast %xmm13, %xmm8, %xmm8
+    vpxor 144(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0x42,0x31,0xdd,0xcd         # vaesenclast %xmm13, %xmm9, %xmm9
+    vpxor 160(%rcx), %xmm15, %xmm13
+    .byte 0xc4,0x42,0x29,0xdd,0xd5         # vaesenclast %xmm13, %xmm10, %xmm10
+    vpxor %xmm12, %xmm15, %xmm13
+    .byte 0xc4,0x42,0x21,0xdd,0xdd         # vaesenclast %xmm13, %xmm11, %xmm11
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
@@ -1837,6 +1837,7 @@ aes_gen_aesni_avx_cfb_dec_k256_w8:
     vpxor %xmm10, %xmm5, %xmm5
     vpxor %xmm10, %xmm6, %xmm6
     vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 112(%rcx), %xmm8
     vmovdqu 16(%rdi), %xmm9
     .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
@@ -1950,23 +1951,22 @@ aes_gen_aesni_avx_cfb_dec_k256_w8:
     .byte 0xc4,0xc2,0x51,0xdc,0xec         # vaesenc %xmm12, %xmm5, %xmm5
     .byte 0xc4,0xc2,0x49,0xdc,0xf4         # vaesenc %xmm12, %xmm6, %xmm6
     .byte 0xc4,0xc2,0x41,0xdc,0xfc         # vaesenc %xmm12, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdd,0xcb         # vaesenclast %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdd,0xd3         # vaesenclast %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdd,0xdb         # vaesenclast %xmm11, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x59,0xdd,0xe3         # vaesenclast %xmm11, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdd,0xeb         # vaesenclast %xmm11, %xmm5, %xmm5
-    .byte 0xc4,0xc2,0x49,0xdd,0xf3         # vaesenclast %xmm11, %xmm6, %xmm6
-    .byte 0xc4,0xc2,0x41,0xdd,0xfb         # vaesenclast %xmm11, %xmm7, %xmm7
-    vmovdqu 112(%rcx), %xmm8
-    vpxor 0(%rcx), %xmm0, %xmm0
-    vpxor 16(%rcx), %xmm1, %xmm1
-    vpxor 32(%rcx), %xmm2, %xmm2
-    vpxor 48(%rcx), %xmm3, %xmm3
-    vpxor 64(%rcx), %xmm4, %xmm4
-    vpxor 80(%rcx), %xmm5, %xmm5
-    vpxor 96(%rcx), %xmm6, %xmm6
-    vpxor %xmm8, %xmm7, %xmm7
+    vpxor 0(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
+    vpxor 16(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x71,0xdd,0xc9         # vaesenclast %xmm9, %xmm1, %xmm1
+    vpxor 32(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x69,0xdd,0xd1         # vaesenclast %xmm9, %xmm2, %xmm2
+    vpxor 48(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x61,0xdd,0xd9         # vaesenclast %xmm9, %xmm3, %xmm3
+    vpxor 64(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x59,0xdd,0xe1         # vaesenclast %xmm9, %xmm4, %xmm4
+    vpxor 80(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x51,0xdd,0xe9         # vaesenclast %xmm9, %xmm5, %xmm5
+    vpxor 96(%rcx), %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x49,0xdd,0xf1         # vaesenclast %xmm9, %xmm6, %xmm6
+    vpxor %xmm8, %xmm11, %xmm9
+    .byte 0xc4,0xc2,0x41,0xdd,0xf9         # vaesenclast %xmm9, %xmm7, %xmm7
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
@@ -2055,6 +2055,7 @@ aes_gen_aesni_avx_cfb_dec_k256_w4:
     vpxor %xmm6, %xmm1, %xmm1
     vpxor %xmm6, %xmm2, %xmm2
     vpxor %xmm6, %xmm3, %xmm3
+    vmovdqu 48(%rcx), %xmm4
     vmovdqu 16(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
@@ -2112,15 +2113,14 @@ aes_gen_aesni_avx_cfb_dec_k256_w4:
     .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x69,0xdc,0xd0         # vaesenc %xmm8, %xmm2, %xmm2
     .byte 0xc4,0xc2,0x61,0xdc,0xd8         # vaesenc %xmm8, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdd,0xc7         # vaesenclast %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xcf         # vaesenclast %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdd,0xd7         # vaesenclast %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdd,0xdf         # vaesenclast %xmm7, %xmm3, %xmm3
-    vmovdqu 48(%rcx), %xmm4
-    vpxor 0(%rcx), %xmm0, %xmm0
-    vpxor 16(%rcx), %xmm1, %xmm1
-    vpxor 32(%rcx), %xmm2, %xmm2
-    vpxor %xmm4, %xmm3, %xmm3
+    vpxor 0(%rcx), %xmm7, %xmm5
+    .byte 0xc4,0xe2,0x79,0xdd,0xc5         # vaesenclast %xmm5, %xmm0, %xmm0
+    vpxor 16(%rcx), %xmm7, %xmm5
+    .byte 0xc4,0xe2,0x71,0xdd,0xcd         # vaesenclast %xmm5, %xmm1, %xmm1
+    vpxor 32(%rcx), %xmm7, %xmm5
+    .byte 0xc4,0xe2,0x69,0xdd,0xd5         # vaesenclast %xmm5, %xmm2, %xmm2
+    vpxor %xmm4, %xmm7, %xmm5
+    .byte 0xc4,0xe2,0x61,0xdd,0xdd         # vaesenclast %xmm5, %xmm3, %xmm3
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
@@ -2203,6 +2203,7 @@ aes_gen_aesni_avx_cfb_dec_k256_w2:
     vmovdqu 0(%rcx), %xmm1
     vpxor %xmm4, %xmm0, %xmm0
     vpxor %xmm4, %xmm1, %xmm1
+    vmovdqu 16(%rcx), %xmm2
     vmovdqu 16(%rdi), %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
@@ -2232,11 +2233,10 @@ aes_gen_aesni_avx_cfb_dec_k256_w2:
     .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0xc6         # vaesenc %xmm6, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xce         # vaesenc %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdd,0xc5         # vaesenclast %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xcd         # vaesenclast %xmm5, %xmm1, %xmm1
-    vmovdqu 16(%rcx), %xmm2
-    vpxor 0(%rcx), %xmm0, %xmm0
-    vpxor %xmm2, %xmm1, %xmm1
+    vpxor 0(%rcx), %xmm5, %xmm3
+    .byte 0xc4,0xe2,0x79,0xdd,0xc3         # vaesenclast %xmm3, %xmm0, %xmm0
+    vpxor %xmm2, %xmm5, %xmm3
+    .byte 0xc4,0xe2,0x71,0xdd,0xcb         # vaesenclast %xmm3, %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     add $32, %rcx
@@ -2290,6 +2290,7 @@ aes_gen_aesni_avx_cfb_dec_k256_w1:
 .Laes_gen_aesni_avx_cfb_dec_k256_w1_loop:
     vmovdqa %xmm1, %xmm0
     vpxor 0(%rdi), %xmm0, %xmm0
+    vmovdqu 0(%rcx), %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x10    # vaesenc 16(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x20    # vaesenc 32(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x30    # vaesenc 48(%rdi), %xmm0, %xmm0
@@ -2303,9 +2304,8 @@ aes_gen_aesni_avx_cfb_dec_k256_w1:
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xb0,0x00,0x00,0x00 # vaesenc 176(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xc0,0x00,0x00,0x00 # vaesenc 192(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xd0,0x00,0x00,0x00 # vaesenc 208(%rdi), %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdd,0x87,0xe0,0x00,0x00,0x00 # vaesenclast 224(%rdi), %xmm0, %xmm0
-    vmovdqu 0(%rcx), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
+    vpxor 224(%rdi), %xmm1, %xmm2
+    .byte 0xc4,0xe2,0x79,0xdd,0xc2         # vaesenclast %xmm2, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
     add $16, %rdx

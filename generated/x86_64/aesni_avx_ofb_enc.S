@@ -44,9 +44,11 @@ aes_gen_aesni_avx_ofb_enc_k128_w1:
     vmovdqu 160(%rdi), %xmm3
     vpxor %xmm2, %xmm3, %xmm3
     vmovdqu (%rsi), %xmm0
+    test %r8, %r8
+    jz .Laes_gen_aesni_avx_ofb_enc_k128_w1_done
     vpxor %xmm2, %xmm0, %xmm0
-    cmp $1, %r8
-    jb .Laes_gen_aesni_avx_ofb_enc_k128_w1_done
+    sub $1, %r8
+    jz .Laes_gen_aesni_avx_ofb_enc_k128_w1_last
     .p2align 4
 .Laes_gen_aesni_avx_ofb_enc_k128_w1_loop:
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
@@ -66,10 +68,23 @@ aes_gen_aesni_avx_ofb_enc_k128_w1:
     add $16, %rcx
     add $16, %rdx
     sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_avx_ofb_enc_k128_w1_loop
+    jnz .Laes_gen_aesni_avx_ofb_enc_k128_w1_loop
+.Laes_gen_aesni_avx_ofb_enc_k128_w1_last:
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0xc6         # vaesenc %xmm6, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    vpxor %xmm2, %xmm3, %xmm1
+    .byte 0xc4,0xe2,0x79,0xdd,0xc1         # vaesenclast %xmm1, %xmm0, %xmm0
+    vmovdqu (%rcx), %xmm1
+    vpxor %xmm0, %xmm1, %xmm1
+    vmovdqu %xmm1, (%rdx)
 .Laes_gen_aesni_avx_ofb_enc_k128_w1_done:
-    vpxor %xmm2, %xmm0, %xmm0
     vmovdqu %xmm0, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -132,9 +147,11 @@ aes_gen_aesni_avx_ofb_enc_k192_w1:
     vmovdqu 192(%rdi), %xmm3
     vpxor %xmm2, %xmm3, %xmm3
     vmovdqu (%rsi), %xmm0
+    test %r8, %r8
+    jz .Laes_gen_aesni_avx_ofb_enc_k192_w1_done
     vpxor %xmm2, %xmm0, %xmm0
-    cmp $1, %r8
-    jb .Laes_gen_aesni_avx_ofb_enc_k192_w1_done
+    sub $1, %r8
+    jz .Laes_gen_aesni_avx_ofb_enc_k192_w1_last
     .p2align 4
 .Laes_gen_aesni_avx_ofb_enc_k192_w1_loop:
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
@@ -156,10 +173,25 @@ aes_gen_aesni_avx_ofb_enc_k192_w1:
     add $16, %rcx
     add $16, %rdx
     sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_avx_ofb_enc_k192_w1_loop
+    jnz .Laes_gen_aesni_avx_ofb_enc_k192_w1_loop
+.Laes_gen_aesni_avx_ofb_enc_k192_w1_last:
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0xc6         # vaesenc %xmm6, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    vpxor %xmm2, %xmm3, %xmm1
+    .byte 0xc4,0xe2,0x79,0xdd,0xc1         # vaesenclast %xmm1, %xmm0, %xmm0
+    vmovdqu (%rcx), %xmm1
+    vpxor %xmm0, %xmm1, %xmm1
+    vmovdqu %xmm1, (%rdx)
 .Laes_gen_aesni_avx_ofb_enc_k192_w1_done:
-    vpxor %xmm2, %xmm0, %xmm0
     vmovdqu %xmm0, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -226,9 +258,11 @@ aes_gen_aesni_avx_ofb_enc_k256_w1:
     vmovdqu 224(%rdi), %xmm3
     vpxor %xmm2, %xmm3, %xmm3
     vmovdqu (%rsi), %xmm0
+    test %r8, %r8
+    jz .Laes_gen_aesni_avx_ofb_enc_k256_w1_done
     vpxor %xmm2, %xmm0, %xmm0
-    cmp $1, %r8
-    jb .Laes_gen_aesni_avx_ofb_enc_k256_w1_done
+    sub $1, %r8
+    jz .Laes_gen_aesni_avx_ofb_enc_k256_w1_last
     .p2align 4
 .Laes_gen_aesni_avx_ofb_enc_k256_w1_loop:
     vmovdqu 16(%rdi), %xmm1
@@ -253,10 +287,28 @@ aes_gen_aesni_avx_ofb_enc_k256_w1:
     add $16, %rcx
     add $16, %rdx
     sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_avx_ofb_enc_k256_w1_loop
+    jnz .Laes_gen_aesni_avx_ofb_enc_k256_w1_loop
+.Laes_gen_aesni_avx_ofb_enc_k256_w1_last:
+    vmovdqu 16(%rdi), %xmm1
+    .byte 0xc4,0xe2,0x79,0xdc,0xc1         # vaesenc %xmm1, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0xc6         # vaesenc %xmm6, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    vpxor %xmm2, %xmm3, %xmm1
+    .byte 0xc4,0xe2,0x79,0xdd,0xc1         # vaesenclast %xmm1, %xmm0, %xmm0
+    vmovdqu (%rcx), %xmm1
+    vpxor %xmm0, %xmm1, %xmm1
+    vmovdqu %xmm1, (%rdx)
 .Laes_gen_aesni_avx_ofb_enc_k256_w1_done:
-    vpxor %xmm2, %xmm0, %xmm0
     vmovdqu %xmm0, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0

@@ -182,41 +182,42 @@ aes_gen_aesni_cbc_dec_k128_w12:
     .byte 0x66,0x45,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm9
     .byte 0x66,0x45,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm10
     .byte 0x66,0x45,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm11
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xc7    # aesdeclast %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xcf    # aesdeclast %xmm15, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xd7    # aesdeclast %xmm15, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xdf    # aesdeclast %xmm15, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xe7    # aesdeclast %xmm15, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xef    # aesdeclast %xmm15, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xf7    # aesdeclast %xmm15, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xff    # aesdeclast %xmm15, %xmm7
-    .byte 0x66,0x45,0x0f,0x38,0xdf,0xc7    # aesdeclast %xmm15, %xmm8
-    .byte 0x66,0x45,0x0f,0x38,0xdf,0xcf    # aesdeclast %xmm15, %xmm9
-    .byte 0x66,0x45,0x0f,0x38,0xdf,0xd7    # aesdeclast %xmm15, %xmm10
-    .byte 0x66,0x45,0x0f,0x38,0xdf,0xdf    # aesdeclast %xmm15, %xmm11
-    movdqu 160(%rcx), %xmm13
-    pxor %xmm13, %xmm11
-    movdqu 144(%rcx), %xmm13
-    pxor %xmm13, %xmm10
-    movdqu 128(%rcx), %xmm13
-    pxor %xmm13, %xmm9
-    movdqu 112(%rcx), %xmm13
-    pxor %xmm13, %xmm8
-    movdqu 96(%rcx), %xmm13
-    pxor %xmm13, %xmm7
-    movdqu 80(%rcx), %xmm13
-    pxor %xmm13, %xmm6
-    movdqu 64(%rcx), %xmm13
-    pxor %xmm13, %xmm5
-    movdqu 48(%rcx), %xmm13
-    pxor %xmm13, %xmm4
-    movdqu 32(%rcx), %xmm13
-    pxor %xmm13, %xmm3
-    movdqu 16(%rcx), %xmm13
-    pxor %xmm13, %xmm2
+    movdqa %xmm15, %xmm13
+    pxor %xmm12, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xc5    # aesdeclast %xmm13, %xmm0
     movdqu 0(%rcx), %xmm13
-    pxor %xmm13, %xmm1
-    pxor %xmm12, %xmm0
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xcd    # aesdeclast %xmm13, %xmm1
+    movdqu 16(%rcx), %xmm13
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xd5    # aesdeclast %xmm13, %xmm2
+    movdqu 32(%rcx), %xmm13
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xdd    # aesdeclast %xmm13, %xmm3
+    movdqu 48(%rcx), %xmm13
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xe5    # aesdeclast %xmm13, %xmm4
+    movdqu 64(%rcx), %xmm13
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xed    # aesdeclast %xmm13, %xmm5
+    movdqu 80(%rcx), %xmm13
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xf5    # aesdeclast %xmm13, %xmm6
+    movdqu 96(%rcx), %xmm13
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xfd    # aesdeclast %xmm13, %xmm7
+    movdqu 112(%rcx), %xmm13
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x45,0x0f,0x38,0xdf,0xc5    # aesdeclast %xmm13, %xmm8
+    movdqu 128(%rcx), %xmm13
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x45,0x0f,0x38,0xdf,0xcd    # aesdeclast %xmm13, %xmm9
+    movdqu 144(%rcx), %xmm13
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x45,0x0f,0x38,0xdf,0xd5    # aesdeclast %xmm13, %xmm10
+    movdqu 160(%rcx), %xmm13
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x45,0x0f,0x38,0xdf,0xdd    # aesdeclast %xmm13, %xmm11
     movdqu 176(%rcx), %xmm12
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
@@ -390,29 +391,30 @@ aes_gen_aesni_cbc_dec_k128_w8:
     .byte 0x66,0x41,0x0f,0x38,0xde,0xec    # aesdec %xmm12, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xde,0xf4    # aesdec %xmm12, %xmm6
     .byte 0x66,0x41,0x0f,0x38,0xde,0xfc    # aesdec %xmm12, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xc3    # aesdeclast %xmm11, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xcb    # aesdeclast %xmm11, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xd3    # aesdeclast %xmm11, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xdb    # aesdeclast %xmm11, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xe3    # aesdeclast %xmm11, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xeb    # aesdeclast %xmm11, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xf3    # aesdeclast %xmm11, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xfb    # aesdeclast %xmm11, %xmm7
-    movdqu 96(%rcx), %xmm9
-    pxor %xmm9, %xmm7
-    movdqu 80(%rcx), %xmm9
-    pxor %xmm9, %xmm6
-    movdqu 64(%rcx), %xmm9
-    pxor %xmm9, %xmm5
-    movdqu 48(%rcx), %xmm9
-    pxor %xmm9, %xmm4
-    movdqu 32(%rcx), %xmm9
-    pxor %xmm9, %xmm3
-    movdqu 16(%rcx), %xmm9
-    pxor %xmm9, %xmm2
+    movdqa %xmm11, %xmm9
+    pxor %xmm8, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xc1    # aesdeclast %xmm9, %xmm0
     movdqu 0(%rcx), %xmm9
-    pxor %xmm9, %xmm1
-    pxor %xmm8, %xmm0
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xc9    # aesdeclast %xmm9, %xmm1
+    movdqu 16(%rcx), %xmm9
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xd1    # aesdeclast %xmm9, %xmm2
+    movdqu 32(%rcx), %xmm9
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xd9    # aesdeclast %xmm9, %xmm3
+    movdqu 48(%rcx), %xmm9
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xe1    # aesdeclast %xmm9, %xmm4
+    movdqu 64(%rcx), %xmm9
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xe9    # aesdeclast %xmm9, %xmm5
+    movdqu 80(%rcx), %xmm9
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xf1    # aesdeclast %xmm9, %xmm6
+    movdqu 96(%rcx), %xmm9
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xf9    # aesdeclast %xmm9, %xmm7
     movdqu 112(%rcx), %xmm8
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
@@ -538,17 +540,18 @@ aes_gen_aesni_cbc_dec_k128_w4:
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc8    # aesdec %xmm8, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd0    # aesdec %xmm8, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd8    # aesdec %xmm8, %xmm3
-    .byte 0x66,0x0f,0x38,0xdf,0xc7         # aesdeclast %xmm7, %xmm0
-    .byte 0x66,0x0f,0x38,0xdf,0xcf         # aesdeclast %xmm7, %xmm1
-    .byte 0x66,0x0f,0x38,0xdf,0xd7         # aesdeclast %xmm7, %xmm2
-    .byte 0x66,0x0f,0x38,0xdf,0xdf         # aesdeclast %xmm7, %xmm3
-    movdqu 32(%rcx), %xmm5
-    pxor %xmm5, %xmm3
-    movdqu 16(%rcx), %xmm5
-    pxor %xmm5, %xmm2
+    movdqa %xmm7, %xmm5
+    pxor %xmm4, %xmm5
+    .byte 0x66,0x0f,0x38,0xdf,0xc5         # aesdeclast %xmm5, %xmm0
     movdqu 0(%rcx), %xmm5
-    pxor %xmm5, %xmm1
-    pxor %xmm4, %xmm0
+    pxor %xmm7, %xmm5
+    .byte 0x66,0x0f,0x38,0xdf,0xcd         # aesdeclast %xmm5, %xmm1
+    movdqu 16(%rcx), %xmm5
+    pxor %xmm7, %xmm5
+    .byte 0x66,0x0f,0x38,0xdf,0xd5         # aesdeclast %xmm5, %xmm2
+    movdqu 32(%rcx), %xmm5
+    pxor %xmm7, %xmm5
+    .byte 0x66,0x0f,0x38,0xdf,0xdd         # aesdeclast %xmm5, %xmm3
     movdqu 48(%rcx), %xmm4
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
@@ -647,11 +650,12 @@ aes_gen_aesni_cbc_dec_k128_w2:
     .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
     .byte 0x66,0x0f,0x38,0xde,0xc6         # aesdec %xmm6, %xmm0
     .byte 0x66,0x0f,0x38,0xde,0xce         # aesdec %xmm6, %xmm1
-    .byte 0x66,0x0f,0x38,0xdf,0xc5         # aesdeclast %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xdf,0xcd         # aesdeclast %xmm5, %xmm1
+    movdqa %xmm5, %xmm3
+    pxor %xmm2, %xmm3
+    .byte 0x66,0x0f,0x38,0xdf,0xc3         # aesdeclast %xmm3, %xmm0
     movdqu 0(%rcx), %xmm3
-    pxor %xmm3, %xmm1
-    pxor %xmm2, %xmm0
+    pxor %xmm5, %xmm3
+    .byte 0x66,0x0f,0x38,0xdf,0xcb         # aesdeclast %xmm3, %xmm1
     movdqu 16(%rcx), %xmm2
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
@@ -735,8 +739,9 @@ aes_gen_aesni_cbc_dec_k128_w1:
     .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
     .byte 0x66,0x0f,0x38,0xde,0xc6         # aesdec %xmm6, %xmm0
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xdf,0xc4         # aesdeclast %xmm4, %xmm0
-    pxor %xmm1, %xmm0
+    movdqa %xmm4, %xmm2
+    pxor %xmm1, %xmm2
+    .byte 0x66,0x0f,0x38,0xdf,0xc2         # aesdeclast %xmm2, %xmm0
     movdqu 0(%rcx), %xmm1
     movdqu %xmm0, 0(%rdx)
     add $16, %rcx
@@ -967,41 +972,42 @@ aes_gen_aesni_cbc_dec_k192_w12:
     .byte 0x66,0x45,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm9
     .byte 0x66,0x45,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm10
     .byte 0x66,0x45,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm11
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xc7    # aesdeclast %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xcf    # aesdeclast %xmm15, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xd7    # aesdeclast %xmm15, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xdf    # aesdeclast %xmm15, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xe7    # aesdeclast %xmm15, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xef    # aesdeclast %xmm15, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xf7    # aesdeclast %xmm15, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xff    # aesdeclast %xmm15, %xmm7
-    .byte 0x66,0x45,0x0f,0x38,0xdf,0xc7    # aesdeclast %xmm15, %xmm8
-    .byte 0x66,0x45,0x0f,0x38,0xdf,0xcf    # aesdeclast %xmm15, %xmm9
-    .byte 0x66,0x45,0x0f,0x38,0xdf,0xd7    # aesdeclast %xmm15, %xmm10
-    .byte 0x66,0x45,0x0f,0x38,0xdf,0xdf    # aesdeclast %xmm15, %xmm11
-    movdqu 160(%rcx), %xmm13
-    pxor %xmm13, %xmm11
-    movdqu 144(%rcx), %xmm13
-    pxor %xmm13, %xmm10
-    movdqu 128(%rcx), %xmm13
-    pxor %xmm13, %xmm9
-    movdqu 112(%rcx), %xmm13
-    pxor %xmm13, %xmm8
-    movdqu 96(%rcx), %xmm13
-    pxor %xmm13, %xmm7
-    movdqu 80(%rcx), %xmm13
-    pxor %xmm13, %xmm6
-    movdqu 64(%rcx), %xmm13
-    pxor %xmm13, %xmm5
-    movdqu 48(%rcx), %xmm13
-    pxor %xmm13, %xmm4
-    movdqu 32(%rcx), %xmm13
-    pxor %xmm13, %xmm3
-    movdqu 16(%rcx), %xmm13
-    pxor %xmm13, %xmm2
+    movdqa %xmm15, %xmm13
+    pxor %xmm12, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xc5    # aesdeclast %xmm13, %xmm0
     movdqu 0(%rcx), %xmm13
-    pxor %xmm13, %xmm1
-    pxor %xmm12, %xmm0
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xcd    # aesdeclast %xmm13, %xmm1
+    movdqu 16(%rcx), %xmm13
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xd5    # aesdeclast %xmm13, %xmm2
+    movdqu 32(%rcx), %xmm13
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xdd    # aesdeclast %xmm13, %xmm3
+    movdqu 48(%rcx), %xmm13
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xe5    # aesdeclast %xmm13, %xmm4
+    movdqu 64(%rcx), %xmm13
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xed    # aesdeclast %xmm13, %xmm5
+    movdqu 80(%rcx), %xmm13
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xf5    # aesdeclast %xmm13, %xmm6
+    movdqu 96(%rcx), %xmm13
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xfd    # aesdeclast %xmm13, %xmm7
+    movdqu 112(%rcx), %xmm13
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x45,0x0f,0x38,0xdf,0xc5    # aesdeclast %xmm13, %xmm8
+    movdqu 128(%rcx), %xmm13
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x45,0x0f,0x38,0xdf,0xcd    # aesdeclast %xmm13, %xmm9
+    movdqu 144(%rcx), %xmm13
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x45,0x0f,0x38,0xdf,0xd5    # aesdeclast %xmm13, %xmm10
+    movdqu 160(%rcx), %xmm13
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x45,0x0f,0x38,0xdf,0xdd    # aesdeclast %xmm13, %xmm11
     movdqu 176(%rcx), %xmm12
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
@@ -1193,29 +1199,30 @@ aes_gen_aesni_cbc_dec_k192_w8:
     .byte 0x66,0x41,0x0f,0x38,0xde,0xec    # aesdec %xmm12, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xde,0xf4    # aesdec %xmm12, %xmm6
     .byte 0x66,0x41,0x0f,0x38,0xde,0xfc    # aesdec %xmm12, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xc3    # aesdeclast %xmm11, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xcb    # aesdeclast %xmm11, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xd3    # aesdeclast %xmm11, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xdb    # aesdeclast %xmm11, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xe3    # aesdeclast %xmm11, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xeb    # aesdeclast %xmm11, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xf3    # aesdeclast %xmm11, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xfb    # aesdeclast %xmm11, %xmm7
-    movdqu 96(%rcx), %xmm9
-    pxor %xmm9, %xmm7
-    movdqu 80(%rcx), %xmm9
-    pxor %xmm9, %xmm6
-    movdqu 64(%rcx), %xmm9
-    pxor %xmm9, %xmm5
-    movdqu 48(%rcx), %xmm9
-    pxor %xmm9, %xmm4
-    movdqu 32(%rcx), %xmm9
-    pxor %xmm9, %xmm3
-    movdqu 16(%rcx), %xmm9
-    pxor %xmm9, %xmm2
+    movdqa %xmm11, %xmm9
+    pxor %xmm8, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xc1    # aesdeclast %xmm9, %xmm0
     movdqu 0(%rcx), %xmm9
-    pxor %xmm9, %xmm1
-    pxor %xmm8, %xmm0
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xc9    # aesdeclast %xmm9, %xmm1
+    movdqu 16(%rcx), %xmm9
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xd1    # aesdeclast %xmm9, %xmm2
+    movdqu 32(%rcx), %xmm9
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xd9    # aesdeclast %xmm9, %xmm3
+    movdqu 48(%rcx), %xmm9
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xe1    # aesdeclast %xmm9, %xmm4
+    movdqu 64(%rcx), %xmm9
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xe9    # aesdeclast %xmm9, %xmm5
+    movdqu 80(%rcx), %xmm9
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xf1    # aesdeclast %xmm9, %xmm6
+    movdqu 96(%rcx), %xmm9
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xf9    # aesdeclast %xmm9, %xmm7
     movdqu 112(%rcx), %xmm8
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
@@ -1351,17 +1358,18 @@ aes_gen_aesni_cbc_dec_k192_w4:
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc8    # aesdec %xmm8, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd0    # aesdec %xmm8, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd8    # aesdec %xmm8, %xmm3
-    .byte 0x66,0x0f,0x38,0xdf,0xc7         # aesdeclast %xmm7, %xmm0
-    .byte 0x66,0x0f,0x38,0xdf,0xcf         # aesdeclast %xmm7, %xmm1
-    .byte 0x66,0x0f,0x38,0xdf,0xd7         # aesdeclast %xmm7, %xmm2
-    .byte 0x66,0x0f,0x38,0xdf,0xdf         # aesdeclast %xmm7, %xmm3
-    movdqu 32(%rcx), %xmm5
-    pxor %xmm5, %xmm3
-    movdqu 16(%rcx), %xmm5
-    pxor %xmm5, %xmm2
+    movdqa %xmm7, %xmm5
+    pxor %xmm4, %xmm5
+    .byte 0x66,0x0f,0x38,0xdf,0xc5         # aesdeclast %xmm5, %xmm0
     movdqu 0(%rcx), %xmm5
-    pxor %xmm5, %xmm1
-    pxor %xmm4, %xmm0
+    pxor %xmm7, %xmm5
+    .byte 0x66,0x0f,0x38,0xdf,0xcd         # aesdeclast %xmm5, %xmm1
+    movdqu 16(%rcx), %xmm5
+    pxor %xmm7, %xmm5
+    .byte 0x66,0x0f,0x38,0xdf,0xd5         # aesdeclast %xmm5, %xmm2
+    movdqu 32(%rcx), %xmm5
+    pxor %xmm7, %xmm5
+    .byte 0x66,0x0f,0x38,0xdf,0xdd         # aesdeclast %xmm5, %xmm3
     movdqu 48(%rcx), %xmm4
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
@@ -1467,11 +1475,12 @@ aes_gen_aesni_cbc_dec_k192_w2:
     .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
     .byte 0x66,0x0f,0x38,0xde,0xc6         # aesdec %xmm6, %xmm0
     .byte 0x66,0x0f,0x38,0xde,0xce         # aesdec %xmm6, %xmm1
-    .byte 0x66,0x0f,0x38,0xdf,0xc5         # aesdeclast %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xdf,0xcd         # aesdeclast %xmm5, %xmm1
+    movdqa %xmm5, %xmm3
+    pxor %xmm2, %xmm3
+    .byte 0x66,0x0f,0x38,0xdf,0xc3         # aesdeclast %xmm3, %xmm0
     movdqu 0(%rcx), %xmm3
-    pxor %xmm3, %xmm1
-    pxor %xmm2, %xmm0
+    pxor %xmm5, %xmm3
+    .byte 0x66,0x0f,0x38,0xdf,0xcb         # aesdeclast %xmm3, %xmm1
     movdqu 16(%rcx), %xmm2
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
@@ -1562,8 +1571,9 @@ aes_gen_aesni_cbc_dec_k192_w1:
     .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
     .byte 0x66,0x0f,0x38,0xde,0xc6         # aesdec %xmm6, %xmm0
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xdf,0xc4         # aesdeclast %xmm4, %xmm0
-    pxor %xmm1, %xmm0
+    movdqa %xmm4, %xmm2
+    pxor %xmm1, %xmm2
+    .byte 0x66,0x0f,0x38,0xdf,0xc2         # aesdeclast %xmm2, %xmm0
     movdqu 0(%rcx), %xmm1
     movdqu %xmm0, 0(%rdx)
     add $16, %rcx
@@ -1822,41 +1832,42 @@ aes_gen_aesni_cbc_dec_k256_w12:
     .byte 0x66,0x45,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm9
     .byte 0x66,0x45,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm10
     .byte 0x66,0x45,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm11
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xc7    # aesdeclast %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xcf    # aesdeclast %xmm15, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xd7    # aesdeclast %xmm15, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xdf    # aesdeclast %xmm15, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xe7    # aesdeclast %xmm15, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xef    # aesdeclast %xmm15, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xf7    # aesdeclast %xmm15, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xff    # aesdeclast %xmm15, %xmm7
-    .byte 0x66,0x45,0x0f,0x38,0xdf,0xc7    # aesdeclast %xmm15, %xmm8
-    .byte 0x66,0x45,0x0f,0x38,0xdf,0xcf    # aesdeclast %xmm15, %xmm9
-    .byte 0x66,0x45,0x0f,0x38,0xdf,0xd7    # aesdeclast %xmm15, %xmm10
-    .byte 0x66,0x45,0x0f,0x38,0xdf,0xdf    # aesdeclast %xmm15, %xmm11
-    movdqu 160(%rcx), %xmm13
-    pxor %xmm13, %xmm11
-    movdqu 144(%rcx), %xmm13
-    pxor %xmm13, %xmm10
-    movdqu 128(%rcx), %xmm13
-    pxor %xmm13, %xmm9
-    movdqu 112(%rcx), %xmm13
-    pxor %xmm13, %xmm8
-    movdqu 96(%rcx), %xmm13
-    pxor %xmm13, %xmm7
-    movdqu 80(%rcx), %xmm13
-    pxor %xmm13, %xmm6
-    movdqu 64(%rcx), %xmm13
-    pxor %xmm13, %xmm5
-    movdqu 48(%rcx), %xmm13
-    pxor %xmm13, %xmm4
-    movdqu 32(%rcx), %xmm13
-    pxor %xmm13, %xmm3
-    movdqu 16(%rcx), %xmm13
-    pxor %xmm13, %xmm2
+    movdqa %xmm15, %xmm13
+    pxor %xmm12, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xc5    # aesdeclast %xmm13, %xmm0
     movdqu 0(%rcx), %xmm13
-    pxor %xmm13, %xmm1
-    pxor %xmm12, %xmm0
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xcd    # aesdeclast %xmm13, %xmm1
+    movdqu 16(%rcx), %xmm13
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xd5    # aesdeclast %xmm13, %xmm2
+    movdqu 32(%rcx), %xmm13
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xdd    # aesdeclast %xmm13, %xmm3
+    movdqu 48(%rcx), %xmm13
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xe5    # aesdeclast %xmm13, %xmm4
+    movdqu 64(%rcx), %xmm13
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xed    # aesdeclast %xmm13, %xmm5
+    movdqu 80(%rcx), %xmm13
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xf5    # aesdeclast %xmm13, %xmm6
+    movdqu 96(%rcx), %xmm13
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xfd    # aesdeclast %xmm13, %xmm7
+    movdqu 112(%rcx), %xmm13
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x45,0x0f,0x38,0xdf,0xc5    # aesdeclast %xmm13, %xmm8
+    movdqu 128(%rcx), %xmm13
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x45,0x0f,0x38,0xdf,0xcd    # aesdeclast %xmm13, %xmm9
+    movdqu 144(%rcx), %xmm13
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x45,0x0f,0x38,0xdf,0xd5    # aesdeclast %xmm13, %xmm10
+    movdqu 160(%rcx), %xmm13
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x45,0x0f,0x38,0xdf,0xdd    # aesdeclast %xmm13, %xmm11
     movdqu 176(%rcx), %xmm12
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
@@ -2066,29 +2077,30 @@ aes_gen_aesni_cbc_dec_k256_w8:
     .byte 0x66,0x41,0x0f,0x38,0xde,0xec    # aesdec %xmm12, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xde,0xf4    # aesdec %xmm12, %xmm6
     .byte 0x66,0x41,0x0f,0x38,0xde,0xfc    # aesdec %xmm12, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xc3    # aesdeclast %xmm11, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xcb    # aesdeclast %xmm11, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xd3    # aesdeclast %xmm11, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xdb    # aesdeclast %xmm11, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xe3    # aesdeclast %xmm11, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xeb    # aesdeclast %xmm11, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xf3    # aesdeclast %xmm11, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xfb    # aesdeclast %xmm11, %xmm7
-    movdqu 96(%rcx), %xmm9
-    pxor %xmm9, %xmm7
-    movdqu 80(%rcx), %xmm9
-    pxor %xmm9, %xmm6
-    movdqu 64(%rcx), %xmm9
-    pxor %xmm9, %xmm5
-    movdqu 48(%rcx), %xmm9
-    pxor %xmm9, %xmm4
-    movdqu 32(%rcx), %xmm9
-    pxor %xmm9, %xmm3
-    movdqu 16(%rcx), %xmm9
-    pxor %xmm9, %xmm2
+    movdqa %xmm11, %xmm9
+    pxor %xmm8, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xc1    # aesdeclast %xmm9, %xmm0
     movdqu 0(%rcx), %xmm9
-    pxor %xmm9, %xmm1
-    pxor %xmm8, %xmm0
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xc9    # aesdeclast %xmm9, %xmm1
+    movdqu 16(%rcx), %xmm9
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xd1    # aesdeclast %xmm9, %xmm2
+    movdqu 32(%rcx), %xmm9
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xd9    # aesdeclast %xmm9, %xmm3
+    movdqu 48(%rcx), %xmm9
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xe1    # aesdeclast %xmm9, %xmm4
+    movdqu 64(%rcx), %xmm9
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xe9    # aesdeclast %xmm9, %xmm5
+    movdqu 80(%rcx), %xmm9
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xf1    # aesdeclast %xmm9, %xmm6
+    movdqu 96(%rcx), %xmm9
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xf9    # aesdeclast %xmm9, %xmm7
     movdqu 112(%rcx), %xmm8
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
@@ -2234,17 +2246,18 @@ aes_gen_aesni_cbc_dec_k256_w4:
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc8    # aesdec %xmm8, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd0    # aesdec %xmm8, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd8    # aesdec %xmm8, %xmm3
-    .byte 0x66,0x0f,0x38,0xdf,0xc7         # aesdeclast %xmm7, %xmm0
-    .byte 0x66,0x0f,0x38,0xdf,0xcf         # aesdeclast %xmm7, %xmm1
-    .byte 0x66,0x0f,0x38,0xdf,0xd7         # aesdeclast %xmm7, %xmm2
-    .byte 0x66,0x0f,0x38,0xdf,0xdf         # aesdeclast %xmm7, %xmm3
-    movdqu 32(%rcx), %xmm5
-    pxor %xmm5, %xmm3
-    movdqu 16(%rcx), %xmm5
-    pxor %xmm5, %xmm2
+    movdqa %xmm7, %xmm5
+    pxor %xmm4, %xmm5
+    .byte 0x66,0x0f,0x38,0xdf,0xc5         # aesdeclast %xmm5, %xmm0
     movdqu 0(%rcx), %xmm5
-    pxor %xmm5, %xmm1
-    pxor %xmm4, %xmm0
+    pxor %xmm7, %xmm5
+    .byte 0x66,0x0f,0x38,0xdf,0xcd         # aesdeclast %xmm5, %xmm1
+    movdqu 16(%rcx), %xmm5
+    pxor %xmm7, %xmm5
+    .byte 0x66,0x0f,0x38,0xdf,0xd5         # aesdeclast %xmm5, %xmm2
+    movdqu 32(%rcx), %xmm5
+    pxor %xmm7, %xmm5
+    .byte 0x66,0x0f,0x38,0xdf,0xdd         # aesdeclast %xmm5, %xmm3
     movdqu 48(%rcx), %xmm4
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
@@ -2356,11 +2369,12 @@ aes_gen_aesni_cbc_dec_k256_w2:
     .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
     .byte 0x66,0x0f,0x38,0xde,0xc6         # aesdec %xmm6, %xmm0
     .byte 0x66,0x0f,0x38,0xde,0xce         # aesdec %xmm6, %xmm1
-    .byte 0x66,0x0f,0x38,0xdf,0xc5         # aesdeclast %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xdf,0xcd         # aesdeclast %xmm5, %xmm1
+    movdqa %xmm5, %xmm3
+    pxor %xmm2, %xmm3
+    .byte 0x66,0x0f,0x38,0xdf,0xc3         # aesdeclast %xmm3, %xmm0
     movdqu 0(%rcx), %xmm3
-    pxor %xmm3, %xmm1
-    pxor %xmm2, %xmm0
+    pxor %xmm5, %xmm3
+    .byte 0x66,0x0f,0x38,0xdf,0xcb         # aesdeclast %xmm3, %xmm1
     movdqu 16(%rcx), %xmm2
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
@@ -2455,8 +2469,9 @@ aes_gen_aesni_cbc_dec_k256_w1:
     .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
     .byte 0x66,0x0f,0x38,0xde,0xc6         # aesdec %xmm6, %xmm0
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xdf,0xc4         # aesdeclast %xmm4, %xmm0
-    pxor %xmm1, %xmm0
+    movdqa %xmm4, %xmm2
+    pxor %xmm1, %xmm2
+    .byte 0x66,0x0f,0x38,0xdf,0xc2         # aesdeclast %xmm2, %xmm0
     movdqu 0(%rcx), %xmm1
     movdqu %xmm0, 0(%rdx)
     add $16, %rcx

@@ -65,6 +65,7 @@ aes_gen_aesni_cfb_dec_k128_w12:
     pxor %xmm14, %xmm9
     pxor %xmm14, %xmm10
     pxor %xmm14, %xmm11
+    movdqu 176(%rcx), %xmm12
     movdqu 16(%rdi), %xmm13
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
@@ -182,42 +183,42 @@ aes_gen_aesni_cfb_dec_k128_w12:
     .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
     .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
     .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc7    # aesenclast %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcf    # aesenclast %xmm15, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd7    # aesenclast %xmm15, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xdf    # aesenclast %xmm15, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe7    # aesenclast %xmm15, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xef    # aesenclast %xmm15, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xf7    # aesenclast %xmm15, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xff    # aesenclast %xmm15, %xmm7
-    .byte 0x66,0x45,0x0f,0x38,0xdd,0xc7    # aesenclast %xmm15, %xmm8
-    .byte 0x66,0x45,0x0f,0x38,0xdd,0xcf    # aesenclast %xmm15, %xmm9
-    .byte 0x66,0x45,0x0f,0x38,0xdd,0xd7    # aesenclast %xmm15, %xmm10
-    .byte 0x66,0x45,0x0f,0x38,0xdd,0xdf    # aesenclast %xmm15, %xmm11
-    movdqu 176(%rcx), %xmm12
     movdqu 0(%rcx), %xmm13
-    pxor %xmm13, %xmm0
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc5    # aesenclast %xmm13, %xmm0
     movdqu 16(%rcx), %xmm13
-    pxor %xmm13, %xmm1
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcd    # aesenclast %xmm13, %xmm1
     movdqu 32(%rcx), %xmm13
-    pxor %xmm13, %xmm2
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd5    # aesenclast %xmm13, %xmm2
     movdqu 48(%rcx), %xmm13
-    pxor %xmm13, %xmm3
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xdd    # aesenclast %xmm13, %xmm3
     movdqu 64(%rcx), %xmm13
-    pxor %xmm13, %xmm4
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe5    # aesenclast %xmm13, %xmm4
     movdqu 80(%rcx), %xmm13
-    pxor %xmm13, %xmm5
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xed    # aesenclast %xmm13, %xmm5
     movdqu 96(%rcx), %xmm13
-    pxor %xmm13, %xmm6
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xf5    # aesenclast %xmm13, %xmm6
     movdqu 112(%rcx), %xmm13
-    pxor %xmm13, %xmm7
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xfd    # aesenclast %xmm13, %xmm7
     movdqu 128(%rcx), %xmm13
-    pxor %xmm13, %xmm8
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x45,0x0f,0x38,0xdd,0xc5    # aesenclast %xmm13, %xmm8
     movdqu 144(%rcx), %xmm13
-    pxor %xmm13, %xmm9
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x45,0x0f,0x38,0xdd,0xcd    # aesenclast %xmm13, %xmm9
     movdqu 160(%rcx), %xmm13
-    pxor %xmm13, %xmm10
-    pxor %xmm12, %xmm11
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x45,0x0f,0x38,0xdd,0xd5    # aesenclast %xmm13, %xmm10
+    movdqa %xmm15, %xmm13
+    pxor %xmm12, %xmm13
+    .byte 0x66,0x45,0x0f,0x38,0xdd,0xdd    # aesenclast %xmm13, %xmm11
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
     movdqu %xmm2, 32(%rdx)
@@ -313,6 +314,7 @@ aes_gen_aesni_cfb_dec_k128_w8:
     pxor %xmm10, %xmm5
     pxor %xmm10, %xmm6
     pxor %xmm10, %xmm7
+    movdqu 112(%rcx), %xmm8
     movdqu 16(%rdi), %xmm9
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
@@ -390,30 +392,30 @@ aes_gen_aesni_cfb_dec_k128_w8:
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcb    # aesenclast %xmm11, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd3    # aesenclast %xmm11, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xdb    # aesenclast %xmm11, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe3    # aesenclast %xmm11, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xeb    # aesenclast %xmm11, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xf3    # aesenclast %xmm11, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xfb    # aesenclast %xmm11, %xmm7
-    movdqu 112(%rcx), %xmm8
     movdqu 0(%rcx), %xmm9
-    pxor %xmm9, %xmm0
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc1    # aesenclast %xmm9, %xmm0
     movdqu 16(%rcx), %xmm9
-    pxor %xmm9, %xmm1
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc9    # aesenclast %xmm9, %xmm1
     movdqu 32(%rcx), %xmm9
-    pxor %xmm9, %xmm2
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd1    # aesenclast %xmm9, %xmm2
     movdqu 48(%rcx), %xmm9
-    pxor %xmm9, %xmm3
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd9    # aesenclast %xmm9, %xmm3
     movdqu 64(%rcx), %xmm9
-    pxor %xmm9, %xmm4
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe1    # aesenclast %xmm9, %xmm4
     movdqu 80(%rcx), %xmm9
-    pxor %xmm9, %xmm5
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe9    # aesenclast %xmm9, %xmm5
     movdqu 96(%rcx), %xmm9
-    pxor %xmm9, %xmm6
-    pxor %xmm8, %xmm7
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xf1    # aesenclast %xmm9, %xmm6
+    movdqa %xmm11, %xmm9
+    pxor %xmm8, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xf9    # aesenclast %xmm9, %xmm7
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
     movdqu %xmm2, 32(%rdx)
@@ -501,6 +503,7 @@ aes_gen_aesni_cfb_dec_k128_w4:
     pxor %xmm6, %xmm1
     pxor %xmm6, %xmm2
     pxor %xmm6, %xmm3
+    movdqu 48(%rcx), %xmm4
     movdqu 16(%rdi), %xmm5
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
@@ -538,18 +541,18 @@ aes_gen_aesni_cfb_dec_k128_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
-    .byte 0x66,0x0f,0x38,0xdd,0xcf         # aesenclast %xmm7, %xmm1
-    .byte 0x66,0x0f,0x38,0xdd,0xd7         # aesenclast %xmm7, %xmm2
-    .byte 0x66,0x0f,0x38,0xdd,0xdf         # aesenclast %xmm7, %xmm3
-    movdqu 48(%rcx), %xmm4
     movdqu 0(%rcx), %xmm5
-    pxor %xmm5, %xmm0
+    pxor %xmm7, %xmm5
+    .byte 0x66,0x0f,0x38,0xdd,0xc5         # aesenclast %xmm5, %xmm0
     movdqu 16(%rcx), %xmm5
-    pxor %xmm5, %xmm1
+    pxor %xmm7, %xmm5
+    .byte 0x66,0x0f,0x38,0xdd,0xcd         # aesenclast %xmm5, %xmm1
     movdqu 32(%rcx), %xmm5
-    pxor %xmm5, %xmm2
-    pxor %xmm4, %xmm3
+    pxor %xmm7, %xmm5
+    .byte 0x66,0x0f,0x38,0xdd,0xd5         # aesenclast %xmm5, %xmm2
+    movdqa %xmm7, %xmm5
+    pxor %xmm4, %xmm5
+    .byte 0x66,0x0f,0x38,0xdd,0xdd         # aesenclast %xmm5, %xmm3
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
     movdqu %xmm2, 32(%rdx)
@@ -629,6 +632,7 @@ aes_gen_aesni_cfb_dec_k128_w2:
     movdqu 0(%rcx), %xmm1
     pxor %xmm4, %xmm0
     pxor %xmm4, %xmm1
+    movdqu 16(%rcx), %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xce    # aesenc %xmm14, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
@@ -647,12 +651,12 @@ aes_gen_aesni_cfb_dec_k128_w2:
     .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
     .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xce         # aesenc %xmm6, %xmm1
-    .byte 0x66,0x0f,0x38,0xdd,0xc5         # aesenclast %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xdd,0xcd         # aesenclast %xmm5, %xmm1
-    movdqu 16(%rcx), %xmm2
     movdqu 0(%rcx), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm2, %xmm1
+    pxor %xmm5, %xmm3
+    .byte 0x66,0x0f,0x38,0xdd,0xc3         # aesenclast %xmm3, %xmm0
+    movdqa %xmm5, %xmm3
+    pxor %xmm2, %xmm3
+    .byte 0x66,0x0f,0x38,0xdd,0xcb         # aesenclast %xmm3, %xmm1
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
     add $32, %rcx
@@ -726,6 +730,7 @@ aes_gen_aesni_cfb_dec_k128_w1:
 .Laes_gen_aesni_cfb_dec_k128_w1_loop:
     movdqa %xmm1, %xmm0
     pxor %xmm3, %xmm0
+    movdqu 0(%rcx), %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc3    # aesenc %xmm11, %xmm0
@@ -735,9 +740,9 @@ aes_gen_aesni_cfb_dec_k128_w1:
     .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xdd,0xc4         # aesenclast %xmm4, %xmm0
-    movdqu 0(%rcx), %xmm1
-    pxor %xmm1, %xmm0
+    movdqa %xmm4, %xmm2
+    pxor %xmm1, %xmm2
+    .byte 0x66,0x0f,0x38,0xdd,0xc2         # aesenclast %xmm2, %xmm0
     movdqu %xmm0, 0(%rdx)
     add $16, %rcx
     add $16, %rdx
@@ -824,6 +829,7 @@ aes_gen_aesni_cfb_dec_k192_w12:
     pxor %xmm14, %xmm9
     pxor %xmm14, %xmm10
     pxor %xmm14, %xmm11
+    movdqu 176(%rcx), %xmm12
     movdqu 16(%rdi), %xmm13
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
@@ -967,42 +973,42 @@ aes_gen_aesni_cfb_dec_k192_w12:
     .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
     .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
     .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc7    # aesenclast %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcf    # aesenclast %xmm15, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd7    # aesenclast %xmm15, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xdf    # aesenclast %xmm15, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe7    # aesenclast %xmm15, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xef    # aesenclast %xmm15, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xf7    # aesenclast %xmm15, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xff    # aesenclast %xmm15, %xmm7
-    .byte 0x66,0x45,0x0f,0x38,0xdd,0xc7    # aesenclast %xmm15, %xmm8
-    .byte 0x66,0x45,0x0f,0x38,0xdd,0xcf    # aesenclast %xmm15, %xmm9
-    .byte 0x66,0x45,0x0f,0x38,0xdd,0xd7    # aesenclast %xmm15, %xmm10
-    .byte 0x66,0x45,0x0f,0x38,0xdd,0xdf    # aesenclast %xmm15, %xmm11
-    movdqu 176(%rcx), %xmm12
     movdqu 0(%rcx), %xmm13
-    pxor %xmm13, %xmm0
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc5    # aesenclast %xmm13, %xmm0
     movdqu 16(%rcx), %xmm13
-    pxor %xmm13, %xmm1
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcd    # aesenclast %xmm13, %xmm1
     movdqu 32(%rcx), %xmm13
-    pxor %xmm13, %xmm2
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd5    # aesenclast %xmm13, %xmm2
     movdqu 48(%rcx), %xmm13
-    pxor %xmm13, %xmm3
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xdd    # aesenclast %xmm13, %xmm3
     movdqu 64(%rcx), %xmm13
-    pxor %xmm13, %xmm4
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe5    # aesenclast %xmm13, %xmm4
     movdqu 80(%rcx), %xmm13
-    pxor %xmm13, %xmm5
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xed    # aesenclast %xmm13, %xmm5
     movdqu 96(%rcx), %xmm13
-    pxor %xmm13, %xmm6
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xf5    # aesenclast %xmm13, %xmm6
     movdqu 112(%rcx), %xmm13
-    pxor %xmm13, %xmm7
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xfd    # aesenclast %xmm13, %xmm7
     movdqu 128(%rcx), %xmm13
-    pxor %xmm13, %xmm8
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x45,0x0f,0x38,0xdd,0xc5    # aesenclast %xmm13, %xmm8
     movdqu 144(%rcx), %xmm13
-    pxor %xmm13, %xmm9
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x45,0x0f,0x38,0xdd,0xcd    # aesenclast %xmm13, %xmm9
     movdqu 160(%rcx), %xmm13
-    pxor %xmm13, %xmm10
-    pxor %xmm12, %xmm11
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x45,0x0f,0x38,0xdd,0xd5    # aesenclast %xmm13, %xmm10
+    movdqa %xmm15, %xmm13
+    pxor %xmm12, %xmm13
+    .byte 0x66,0x45,0x0f,0x38,0xdd,0xdd    # aesenclast %xmm13, %xmm11
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
     movdqu %xmm2, 32(%rdx)
@@ -1098,6 +1104,7 @@ aes_gen_aesni_cfb_dec_k192_w8:
     pxor %xmm10, %xmm5
     pxor %xmm10, %xmm6
     pxor %xmm10, %xmm7
+    movdqu 112(%rcx), %xmm8
     movdqu 16(%rdi), %xmm9
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
@@ -1193,30 +1200,30 @@ aes_gen_aesni_cfb_dec_k192_w8:
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcb    # aesenclast %xmm11, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd3    # aesenclast %xmm11, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xdb    # aesenclast %xmm11, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe3    # aesenclast %xmm11, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xeb    # aesenclast %xmm11, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xf3    # aesenclast %xmm11, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xfb    # aesenclast %xmm11, %xmm7
-    movdqu 112(%rcx), %xmm8
     movdqu 0(%rcx), %xmm9
-    pxor %xmm9, %xmm0
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc1    # aesenclast %xmm9, %xmm0
     movdqu 16(%rcx), %xmm9
-    pxor %xmm9, %xmm1
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc9    # aesenclast %xmm9, %xmm1
     movdqu 32(%rcx), %xmm9
-    pxor %xmm9, %xmm2
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd1    # aesenclast %xmm9, %xmm2
     movdqu 48(%rcx), %xmm9
-    pxor %xmm9, %xmm3
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd9    # aesenclast %xmm9, %xmm3
     movdqu 64(%rcx), %xmm9
-    pxor %xmm9, %xmm4
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe1    # aesenclast %xmm9, %xmm4
     movdqu 80(%rcx), %xmm9
-    pxor %xmm9, %xmm5
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe9    # aesenclast %xmm9, %xmm5
     movdqu 96(%rcx), %xmm9
-    pxor %xmm9, %xmm6
-    pxor %xmm8, %xmm7
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xf1    # aesenclast %xmm9, %xmm6
+    movdqa %xmm11, %xmm9
+    pxor %xmm8, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xf9    # aesenclast %xmm9, %xmm7
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
     movdqu %xmm2, 32(%rdx)
@@ -1304,6 +1311,7 @@ aes_gen_aesni_cfb_dec_k192_w4:
     pxor %xmm6, %xmm1
     pxor %xmm6, %xmm2
     pxor %xmm6, %xmm3
+    movdqu 48(%rcx), %xmm4
     movdqu 16(%rdi), %xmm5
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
@@ -1351,18 +1359,18 @@ aes_gen_aesni_cfb_dec_k192_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
-    .byte 0x66,0x0f,0x38,0xdd,0xcf         # aesenclast %xmm7, %xmm1
-    .byte 0x66,0x0f,0x38,0xdd,0xd7         # aesenclast %xmm7, %xmm2
-    .byte 0x66,0x0f,0x38,0xdd,0xdf         # aesenclast %xmm7, %xmm3
-    movdqu 48(%rcx), %xmm4
     movdqu 0(%rcx), %xmm5
-    pxor %xmm5, %xmm0
+    pxor %xmm7, %xmm5
+    .byte 0x66,0x0f,0x38,0xdd,0xc5         # aesenclast %xmm5, %xmm0
     movdqu 16(%rcx), %xmm5
-    pxor %xmm5, %xmm1
+    pxor %xmm7, %xmm5
+    .byte 0x66,0x0f,0x38,0xdd,0xcd         # aesenclast %xmm5, %xmm1
     movdqu 32(%rcx), %xmm5
-    pxor %xmm5, %xmm2
-    pxor %xmm4, %xmm3
+    pxor %xmm7, %xmm5
+    .byte 0x66,0x0f,0x38,0xdd,0xd5         # aesenclast %xmm5, %xmm2
+    movdqa %xmm7, %xmm5
+    pxor %xmm4, %xmm5
+    .byte 0x66,0x0f,0x38,0xdd,0xdd         # aesenclast %xmm5, %xmm3
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
     movdqu %xmm2, 32(%rdx)
@@ -1444,6 +1452,7 @@ aes_gen_aesni_cfb_dec_k192_w2:
     movdqu 0(%rcx), %xmm1
     pxor %xmm4, %xmm0
     pxor %xmm4, %xmm1
+    movdqu 16(%rcx), %xmm2
     movdqu 16(%rdi), %xmm3
     .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
@@ -1467,12 +1476,12 @@ aes_gen_aesni_cfb_dec_k192_w2:
     .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
     .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xce         # aesenc %xmm6, %xmm1
-    .byte 0x66,0x0f,0x38,0xdd,0xc5         # aesenclast %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xdd,0xcd         # aesenclast %xmm5, %xmm1
-    movdqu 16(%rcx), %xmm2
     movdqu 0(%rcx), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm2, %xmm1
+    pxor %xmm5, %xmm3
+    .byte 0x66,0x0f,0x38,0xdd,0xc3         # aesenclast %xmm3, %xmm0
+    movdqa %xmm5, %xmm3
+    pxor %xmm2, %xmm3
+    .byte 0x66,0x0f,0x38,0xdd,0xcb         # aesenclast %xmm3, %xmm1
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
     add $32, %rcx
@@ -1551,6 +1560,7 @@ aes_gen_aesni_cfb_dec_k192_w1:
 .Laes_gen_aesni_cfb_dec_k192_w1_loop:
     movdqa %xmm1, %xmm0
     pxor %xmm3, %xmm0
+    movdqu 0(%rcx), %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
@@ -1562,9 +1572,9 @@ aes_gen_aesni_cfb_dec_k192_w1:
     .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xdd,0xc4         # aesenclast %xmm4, %xmm0
-    movdqu 0(%rcx), %xmm1
-    pxor %xmm1, %xmm0
+    movdqa %xmm4, %xmm2
+    pxor %xmm1, %xmm2
+    .byte 0x66,0x0f,0x38,0xdd,0xc2         # aesenclast %xmm2, %xmm0
     movdqu %xmm0, 0(%rdx)
     add $16, %rcx
     add $16, %rdx
@@ -1653,6 +1663,7 @@ aes_gen_aesni_cfb_dec_k256_w12:
     pxor %xmm14, %xmm9
     pxor %xmm14, %xmm10
     pxor %xmm14, %xmm11
+    movdqu 176(%rcx), %xmm12
     movdqu 16(%rdi), %xmm13
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
@@ -1822,42 +1833,42 @@ aes_gen_aesni_cfb_dec_k256_w12:
     .byte 0x66,0x45,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm9
     .byte 0x66,0x45,0x0f,0x38,0xdc,0xd5    # aesenc %xmm13, %xmm10
     .byte 0x66,0x45,0x0f,0x38,0xdc,0xdd    # aesenc %xmm13, %xmm11
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc7    # aesenclast %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcf    # aesenclast %xmm15, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd7    # aesenclast %xmm15, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xdf    # aesenclast %xmm15, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe7    # aesenclast %xmm15, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xef    # aesenclast %xmm15, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xf7    # aesenclast %xmm15, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xff    # aesenclast %xmm15, %xmm7
-    .byte 0x66,0x45,0x0f,0x38,0xdd,0xc7    # aesenclast %xmm15, %xmm8
-    .byte 0x66,0x45,0x0f,0x38,0xdd,0xcf    # aesenclast %xmm15, %xmm9
-    .byte 0x66,0x45,0x0f,0x38,0xdd,0xd7    # aesenclast %xmm15, %xmm10
-    .byte 0x66,0x45,0x0f,0x38,0xdd,0xdf    # aesenclast %xmm15, %xmm11
-    movdqu 176(%rcx), %xmm12
     movdqu 0(%rcx), %xmm13
-    pxor %xmm13, %xmm0
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc5    # aesenclast %xmm13, %xmm0
     movdqu 16(%rcx), %xmm13
-    pxor %xmm13, %xmm1
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcd    # aesenclast %xmm13, %xmm1
     movdqu 32(%rcx), %xmm13
-    pxor %xmm13, %xmm2
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd5    # aesenclast %xmm13, %xmm2
     movdqu 48(%rcx), %xmm13
-    pxor %xmm13, %xmm3
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xdd    # aesenclast %xmm13, %xmm3
     movdqu 64(%rcx), %xmm13
-    pxor %xmm13, %xmm4
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe5    # aesenclast %xmm13, %xmm4
     movdqu 80(%rcx), %xmm13
-    pxor %xmm13, %xmm5
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xed    # aesenclast %xmm13, %xmm5
     movdqu 96(%rcx), %xmm13
-    pxor %xmm13, %xmm6
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xf5    # aesenclast %xmm13, %xmm6
     movdqu 112(%rcx), %xmm13
-    pxor %xmm13, %xmm7
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xfd    # aesenclast %xmm13, %xmm7
     movdqu 128(%rcx), %xmm13
-    pxor %xmm13, %xmm8
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x45,0x0f,0x38,0xdd,0xc5    # aesenclast %xmm13, %xmm8
     movdqu 144(%rcx), %xmm13
-    pxor %xmm13, %xmm9
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x45,0x0f,0x38,0xdd,0xcd    # aesenclast %xmm13, %xmm9
     movdqu 160(%rcx), %xmm13
-    pxor %xmm13, %xmm10
-    pxor %xmm12, %xmm11
+    pxor %xmm15, %xmm13
+    .byte 0x66,0x45,0x0f,0x38,0xdd,0xd5    # aesenclast %xmm13, %xmm10
+    movdqa %xmm15, %xmm13
+    pxor %xmm12, %xmm13
+    .byte 0x66,0x45,0x0f,0x38,0xdd,0xdd    # aesenclast %xmm13, %xmm11
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
     movdqu %xmm2, 32(%rdx)
@@ -1953,6 +1964,7 @@ aes_gen_aesni_cfb_dec_k256_w8:
     pxor %xmm10, %xmm5
     pxor %xmm10, %xmm6
     pxor %xmm10, %xmm7
+    movdqu 112(%rcx), %xmm8
     movdqu 16(%rdi), %xmm9
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
@@ -2066,30 +2078,30 @@ aes_gen_aesni_cfb_dec_k256_w8:
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xec    # aesenc %xmm12, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xf4    # aesenc %xmm12, %xmm6
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xfc    # aesenc %xmm12, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcb    # aesenclast %xmm11, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd3    # aesenclast %xmm11, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xdb    # aesenclast %xmm11, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe3    # aesenclast %xmm11, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xeb    # aesenclast %xmm11, %xmm5
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xf3    # aesenclast %xmm11, %xmm6
-    .byte 0x66,0x41,0x0f,0x38,0xdd,0xfb    # aesenclast %xmm11, %xmm7
-    movdqu 112(%rcx), %xmm8
     movdqu 0(%rcx), %xmm9
-    pxor %xmm9, %xmm0
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc1    # aesenclast %xmm9, %xmm0
     movdqu 16(%rcx), %xmm9
-    pxor %xmm9, %xmm1
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc9    # aesenclast %xmm9, %xmm1
     movdqu 32(%rcx), %xmm9
-    pxor %xmm9, %xmm2
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd1    # aesenclast %xmm9, %xmm2
     movdqu 48(%rcx), %xmm9
-    pxor %xmm9, %xmm3
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xd9    # aesenclast %xmm9, %xmm3
     movdqu 64(%rcx), %xmm9
-    pxor %xmm9, %xmm4
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe1    # aesenclast %xmm9, %xmm4
     movdqu 80(%rcx), %xmm9
-    pxor %xmm9, %xmm5
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xe9    # aesenclast %xmm9, %xmm5
     movdqu 96(%rcx), %xmm9
-    pxor %xmm9, %xmm6
-    pxor %xmm8, %xmm7
+    pxor %xmm11, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xf1    # aesenclast %xmm9, %xmm6
+    movdqa %xmm11, %xmm9
+    pxor %xmm8, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xf9    # aesenclast %xmm9, %xmm7
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
     movdqu %xmm2, 32(%rdx)
@@ -2177,6 +2189,7 @@ aes_gen_aesni_cfb_dec_k256_w4:
     pxor %xmm6, %xmm1
     pxor %xmm6, %xmm2
     pxor %xmm6, %xmm3
+    movdqu 48(%rcx), %xmm4
     movdqu 16(%rdi), %xmm5
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
@@ -2234,18 +2247,18 @@ aes_gen_aesni_cfb_dec_k256_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xd0    # aesenc %xmm8, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xd8    # aesenc %xmm8, %xmm3
-    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
-    .byte 0x66,0x0f,0x38,0xdd,0xcf         # aesenclast %xmm7, %xmm1
-    .byte 0x66,0x0f,0x38,0xdd,0xd7         # aesenclast %xmm7, %xmm2
-    .byte 0x66,0x0f,0x38,0xdd,0xdf         # aesenclast %xmm7, %xmm3
-    movdqu 48(%rcx), %xmm4
     movdqu 0(%rcx), %xmm5
-    pxor %xmm5, %xmm0
+    pxor %xmm7, %xmm5
+    .byte 0x66,0x0f,0x38,0xdd,0xc5         # aesenclast %xmm5, %xmm0
     movdqu 16(%rcx), %xmm5
-    pxor %xmm5, %xmm1
+    pxor %xmm7, %xmm5
+    .byte 0x66,0x0f,0x38,0xdd,0xcd         # aesenclast %xmm5, %xmm1
     movdqu 32(%rcx), %xmm5
-    pxor %xmm5, %xmm2
-    pxor %xmm4, %xmm3
+    pxor %xmm7, %xmm5
+    .byte 0x66,0x0f,0x38,0xdd,0xd5         # aesenclast %xmm5, %xmm2
+    movdqa %xmm7, %xmm5
+    pxor %xmm4, %xmm5
+    .byte 0x66,0x0f,0x38,0xdd,0xdd         # aesenclast %xmm5, %xmm3
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
     movdqu %xmm2, 32(%rdx)
@@ -2327,6 +2340,7 @@ aes_gen_aesni_cfb_dec_k256_w2:
     movdqu 0(%rcx), %xmm1
     pxor %xmm4, %xmm0
     pxor %xmm4, %xmm1
+    movdqu 16(%rcx), %xmm2
     movdqu 16(%rdi), %xmm3
     .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
@@ -2356,12 +2370,12 @@ aes_gen_aesni_cfb_dec_k256_w2:
     .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
     .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xce         # aesenc %xmm6, %xmm1
-    .byte 0x66,0x0f,0x38,0xdd,0xc5         # aesenclast %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xdd,0xcd         # aesenclast %xmm5, %xmm1
-    movdqu 16(%rcx), %xmm2
     movdqu 0(%rcx), %xmm3
-    pxor %xmm3, %xmm0
-    pxor %xmm2, %xmm1
+    pxor %xmm5, %xmm3
+    .byte 0x66,0x0f,0x38,0xdd,0xc3         # aesenclast %xmm3, %xmm0
+    movdqa %xmm5, %xmm3
+    pxor %xmm2, %xmm3
+    .byte 0x66,0x0f,0x38,0xdd,0xcb         # aesenclast %xmm3, %xmm1
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
     add $32, %rcx
@@ -2440,6 +2454,7 @@ aes_gen_aesni_cfb_dec_k256_w1:
 .Laes_gen_aesni_cfb_dec_k256_w1_loop:
     movdqa %xmm1, %xmm0
     pxor %xmm3, %xmm0
+    movdqu 0(%rcx), %xmm1
     movdqu 16(%rdi), %xmm2
     .byte 0x66,0x0f,0x38,0xdc,0xc2         # aesenc %xmm2, %xmm0
     movdqu 32(%rdi), %xmm2
@@ -2455,9 +2470,9 @@ aes_gen_aesni_cfb_dec_k256_w1:
     .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xdd,0xc4         # aesenclast %xmm4, %xmm0
-    movdqu 0(%rcx), %xmm1
-    pxor %xmm1, %xmm0
+    movdqa %xmm4, %xmm2
+    pxor %xmm1, %xmm2
+    .byte 0x66,0x0f,0x38,0xdd,0xc2         # aesenclast %xmm2, %xmm0
     movdqu %xmm0, 0(%rdx)
     add $16, %rcx
     add $16, %rdx

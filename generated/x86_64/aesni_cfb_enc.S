@@ -44,9 +44,11 @@ aes_gen_aesni_cfb_enc_k128_w1:
     movdqu 160(%rdi), %xmm3
     pxor %xmm2, %xmm3
     movdqu (%rsi), %xmm0
+    test %r8, %r8
+    jz .Laes_gen_aesni_cfb_enc_k128_w1_done
     pxor %xmm2, %xmm0
-    cmp $1, %r8
-    jb .Laes_gen_aesni_cfb_enc_k128_w1_done
+    sub $1, %r8
+    jz .Laes_gen_aesni_cfb_enc_k128_w1_last
     .p2align 4
 .Laes_gen_aesni_cfb_enc_k128_w1_loop:
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
@@ -67,10 +69,23 @@ aes_gen_aesni_cfb_enc_k128_w1:
     add $16, %rcx
     add $16, %rdx
     sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_cfb_enc_k128_w1_loop
+    jnz .Laes_gen_aesni_cfb_enc_k128_w1_loop
+.Laes_gen_aesni_cfb_enc_k128_w1_last:
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc3    # aesenc %xmm11, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc2    # aesenc %xmm10, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xc4         # aesenc %xmm4, %xmm0
+    movdqu (%rcx), %xmm1
+    pxor %xmm3, %xmm1
+    pxor %xmm2, %xmm1
+    .byte 0x66,0x0f,0x38,0xdd,0xc1         # aesenclast %xmm1, %xmm0
+    movdqu %xmm0, (%rdx)
 .Laes_gen_aesni_cfb_enc_k128_w1_done:
-    pxor %xmm2, %xmm0
     movdqu %xmm0, (%rsi)
     xor %eax, %eax
     pxor %xmm0, %xmm0
@@ -132,9 +147,11 @@ aes_gen_aesni_cfb_enc_k192_w1:
     movdqu 192(%rdi), %xmm3
     pxor %xmm2, %xmm3
     movdqu (%rsi), %xmm0
+    test %r8, %r8
+    jz .Laes_gen_aesni_cfb_enc_k192_w1_done
     pxor %xmm2, %xmm0
-    cmp $1, %r8
-    jb .Laes_gen_aesni_cfb_enc_k192_w1_done
+    sub $1, %r8
+    jz .Laes_gen_aesni_cfb_enc_k192_w1_last
     .p2align 4
 .Laes_gen_aesni_cfb_enc_k192_w1_loop:
     .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
@@ -157,10 +174,25 @@ aes_gen_aesni_cfb_enc_k192_w1:
     add $16, %rcx
     add $16, %rdx
     sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_cfb_enc_k192_w1_loop
+    jnz .Laes_gen_aesni_cfb_enc_k192_w1_loop
+.Laes_gen_aesni_cfb_enc_k192_w1_last:
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc3    # aesenc %xmm11, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc2    # aesenc %xmm10, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xc4         # aesenc %xmm4, %xmm0
+    movdqu (%rcx), %xmm1
+    pxor %xmm3, %xmm1
+    pxor %xmm2, %xmm1
+    .byte 0x66,0x0f,0x38,0xdd,0xc1         # aesenclast %xmm1, %xmm0
+    movdqu %xmm0, (%rdx)
 .Laes_gen_aesni_cfb_enc_k192_w1_done:
-    pxor %xmm2, %xmm0
     movdqu %xmm0, (%rsi)
     xor %eax, %eax
     pxor %xmm0, %xmm0
@@ -226,9 +258,11 @@ aes_gen_aesni_cfb_enc_k256_w1:
     movdqu 224(%rdi), %xmm3
     pxor %xmm2, %xmm3
     movdqu (%rsi), %xmm0
+    test %r8, %r8
+    jz .Laes_gen_aesni_cfb_enc_k256_w1_done
     pxor %xmm2, %xmm0
-    cmp $1, %r8
-    jb .Laes_gen_aesni_cfb_enc_k256_w1_done
+    sub $1, %r8
+    jz .Laes_gen_aesni_cfb_enc_k256_w1_last
     .p2align 4
 .Laes_gen_aesni_cfb_enc_k256_w1_loop:
     movdqu 16(%rdi), %xmm1
@@ -254,10 +288,28 @@ aes_gen_aesni_cfb_enc_k256_w1:
     add $16, %rcx
     add $16, %rdx
     sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_cfb_enc_k256_w1_loop
+    jnz .Laes_gen_aesni_cfb_enc_k256_w1_loop
+.Laes_gen_aesni_cfb_enc_k256_w1_last:
+    movdqu 16(%rdi), %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xc1         # aesenc %xmm1, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc3    # aesenc %xmm11, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc2    # aesenc %xmm10, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xc4         # aesenc %xmm4, %xmm0
+    movdqu (%rcx), %xmm1
+    pxor %xmm3, %xmm1
+    pxor %xmm2, %xmm1
+    .byte 0x66,0x0f,0x38,0xdd,0xc1         # aesenclast %xmm1, %xmm0
+    movdqu %xmm0, (%rdx)
 .Laes_gen_aesni_cfb_enc_k256_w1_done:
-    pxor %xmm2, %xmm0
     movdqu %xmm0, (%rsi)
     xor %eax, %eax
     pxor %xmm0, %xmm0

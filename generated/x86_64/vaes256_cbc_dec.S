@@ -138,23 +138,23 @@ aes_gen_vaes256_cbc_dec_k128_w16:
     .byte 0xc4,0xc2,0x55,0xde,0xec         # vaesdec %ymm12, %ymm5, %ymm5
     .byte 0xc4,0xc2,0x4d,0xde,0xf4         # vaesdec %ymm12, %ymm6, %ymm6
     .byte 0xc4,0xc2,0x45,0xde,0xfc         # vaesdec %ymm12, %ymm7, %ymm7
-    .byte 0xc4,0xc2,0x7d,0xdf,0xc3         # vaesdeclast %ymm11, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdf,0xcb         # vaesdeclast %ymm11, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdf,0xd3         # vaesdeclast %ymm11, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdf,0xdb         # vaesdeclast %ymm11, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdf,0xe3         # vaesdeclast %ymm11, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdf,0xeb         # vaesdeclast %ymm11, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdf,0xf3         # vaesdeclast %ymm11, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdf,0xfb         # vaesdeclast %ymm11, %ymm7, %ymm7
-    vpxor 208(%rcx), %ymm7, %ymm7
-    vpxor 176(%rcx), %ymm6, %ymm6
-    vpxor 144(%rcx), %ymm5, %ymm5
-    vpxor 112(%rcx), %ymm4, %ymm4
-    vpxor 80(%rcx), %ymm3, %ymm3
-    vpxor 48(%rcx), %ymm2, %ymm2
-    vpxor 16(%rcx), %ymm1, %ymm1
     vperm2i128 $33, 0(%rcx), %ymm8, %ymm9
-    vpxor %ymm9, %ymm0, %ymm0
+    vpxor %ymm11, %ymm9, %ymm9
+    .byte 0xc4,0xc2,0x7d,0xdf,0xc1         # vaesdeclast %ymm9, %ymm0, %ymm0
+    vpxor 16(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x75,0xdf,0xc9         # vaesdeclast %ymm9, %ymm1, %ymm1
+    vpxor 48(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x6d,0xdf,0xd1         # vaesdeclast %ymm9, %ymm2, %ymm2
+    vpxor 80(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x65,0xdf,0xd9         # vaesdeclast %ymm9, %ymm3, %ymm3
+    vpxor 112(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x5d,0xdf,0xe1         # vaesdeclast %ymm9, %ymm4, %ymm4
+    vpxor 144(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x55,0xdf,0xe9         # vaesdeclast %ymm9, %ymm5, %ymm5
+    vpxor 176(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x4d,0xdf,0xf1         # vaesdeclast %ymm9, %ymm6, %ymm6
+    vpxor 208(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x45,0xdf,0xf9         # vaesdeclast %ymm9, %ymm7, %ymm7
     vmovdqu 224(%rcx), %ymm8
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
@@ -281,15 +281,15 @@ aes_gen_vaes256_cbc_dec_k128_w8:
     .byte 0xc4,0xc2,0x75,0xde,0xc8         # vaesdec %ymm8, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x6d,0xde,0xd0         # vaesdec %ymm8, %ymm2, %ymm2
     .byte 0xc4,0xc2,0x65,0xde,0xd8         # vaesdec %ymm8, %ymm3, %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdf,0xc7         # vaesdeclast %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdf,0xcf         # vaesdeclast %ymm7, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdf,0xd7         # vaesdeclast %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdf,0xdf         # vaesdeclast %ymm7, %ymm3, %ymm3
-    vpxor 80(%rcx), %ymm3, %ymm3
-    vpxor 48(%rcx), %ymm2, %ymm2
-    vpxor 16(%rcx), %ymm1, %ymm1
     vperm2i128 $33, 0(%rcx), %ymm4, %ymm5
-    vpxor %ymm5, %ymm0, %ymm0
+    vpxor %ymm7, %ymm5, %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdf,0xc5         # vaesdeclast %ymm5, %ymm0, %ymm0
+    vpxor 16(%rcx), %ymm7, %ymm5
+    .byte 0xc4,0xe2,0x75,0xdf,0xcd         # vaesdeclast %ymm5, %ymm1, %ymm1
+    vpxor 48(%rcx), %ymm7, %ymm5
+    .byte 0xc4,0xe2,0x6d,0xdf,0xd5         # vaesdeclast %ymm5, %ymm2, %ymm2
+    vpxor 80(%rcx), %ymm7, %ymm5
+    .byte 0xc4,0xe2,0x65,0xdf,0xdd         # vaesdeclast %ymm5, %ymm3, %ymm3
     vmovdqu 96(%rcx), %ymm4
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
@@ -389,11 +389,11 @@ aes_gen_vaes256_cbc_dec_k128_w4:
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x7d,0xde,0xc6         # vaesdec %ymm6, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xce         # vaesdec %ymm6, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x7d,0xdf,0xc5         # vaesdeclast %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdf,0xcd         # vaesdeclast %ymm5, %ymm1, %ymm1
-    vpxor 16(%rcx), %ymm1, %ymm1
     vperm2i128 $33, 0(%rcx), %ymm2, %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm5, %ymm3, %ymm3
+    .byte 0xc4,0xe2,0x7d,0xdf,0xc3         # vaesdeclast %ymm3, %ymm0, %ymm0
+    vpxor 16(%rcx), %ymm5, %ymm3
+    .byte 0xc4,0xe2,0x75,0xdf,0xcb         # vaesdeclast %ymm3, %ymm1, %ymm1
     vmovdqu 32(%rcx), %ymm2
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
@@ -478,9 +478,9 @@ aes_gen_vaes256_cbc_dec_k128_w2:
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x7d,0xde,0xc6         # vaesdec %ymm6, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x7d,0xdf,0xc4         # vaesdeclast %ymm4, %ymm0, %ymm0
     vperm2i128 $33, 0(%rcx), %ymm1, %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm4, %ymm2, %ymm2
+    .byte 0xc4,0xe2,0x7d,0xdf,0xc2         # vaesdeclast %ymm2, %ymm0, %ymm0
     vmovdqu 0(%rcx), %ymm1
     vmovdqu %ymm0, 0(%rdx)
     add $32, %rcx
@@ -541,8 +541,8 @@ aes_gen_vaes256_cbc_dec_k128_w1:
     .byte 0xc4,0xe2,0x79,0xde,0x47,0x70    # vaesdec 112(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xde,0x87,0x80,0x00,0x00,0x00 # vaesdec 128(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xde,0x87,0x90,0x00,0x00,0x00 # vaesdec 144(%rdi), %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdf,0x87,0xa0,0x00,0x00,0x00 # vaesdeclast 160(%rdi), %xmm0, %xmm0
-    vpxor %xmm1, %xmm0, %xmm0
+    vpxor 160(%rdi), %xmm1, %xmm2
+    .byte 0xc4,0xe2,0x79,0xdf,0xc2         # vaesdeclast %xmm2, %xmm0, %xmm0
     vmovdqu 0(%rcx), %xmm1
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
@@ -711,23 +711,23 @@ aes_gen_vaes256_cbc_dec_k192_w16:
     .byte 0xc4,0xc2,0x55,0xde,0xec         # vaesdec %ymm12, %ymm5, %ymm5
     .byte 0xc4,0xc2,0x4d,0xde,0xf4         # vaesdec %ymm12, %ymm6, %ymm6
     .byte 0xc4,0xc2,0x45,0xde,0xfc         # vaesdec %ymm12, %ymm7, %ymm7
-    .byte 0xc4,0xc2,0x7d,0xdf,0xc3         # vaesdeclast %ymm11, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdf,0xcb         # vaesdeclast %ymm11, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdf,0xd3         # vaesdeclast %ymm11, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdf,0xdb         # vaesdeclast %ymm11, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdf,0xe3         # vaesdeclast %ymm11, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdf,0xeb         # vaesdeclast %ymm11, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdf,0xf3         # vaesdeclast %ymm11, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdf,0xfb         # vaesdeclast %ymm11, %ymm7, %ymm7
-    vpxor 208(%rcx), %ymm7, %ymm7
-    vpxor 176(%rcx), %ymm6, %ymm6
-    vpxor 144(%rcx), %ymm5, %ymm5
-    vpxor 112(%rcx), %ymm4, %ymm4
-    vpxor 80(%rcx), %ymm3, %ymm3
-    vpxor 48(%rcx), %ymm2, %ymm2
-    vpxor 16(%rcx), %ymm1, %ymm1
     vperm2i128 $33, 0(%rcx), %ymm8, %ymm9
-    vpxor %ymm9, %ymm0, %ymm0
+    vpxor %ymm11, %ymm9, %ymm9
+    .byte 0xc4,0xc2,0x7d,0xdf,0xc1         # vaesdeclast %ymm9, %ymm0, %ymm0
+    vpxor 16(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x75,0xdf,0xc9         # vaesdeclast %ymm9, %ymm1, %ymm1
+    vpxor 48(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x6d,0xdf,0xd1         # vaesdeclast %ymm9, %ymm2, %ymm2
+    vpxor 80(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x65,0xdf,0xd9         # vaesdeclast %ymm9, %ymm3, %ymm3
+    vpxor 112(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x5d,0xdf,0xe1         # vaesdeclast %ymm9, %ymm4, %ymm4
+    vpxor 144(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x55,0xdf,0xe9         # vaesdeclast %ymm9, %ymm5, %ymm5
+    vpxor 176(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x4d,0xdf,0xf1         # vaesdeclast %ymm9, %ymm6, %ymm6
+    vpxor 208(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x45,0xdf,0xf9         # vaesdeclast %ymm9, %ymm7, %ymm7
     vmovdqu 224(%rcx), %ymm8
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
@@ -864,15 +864,15 @@ aes_gen_vaes256_cbc_dec_k192_w8:
     .byte 0xc4,0xc2,0x75,0xde,0xc8         # vaesdec %ymm8, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x6d,0xde,0xd0         # vaesdec %ymm8, %ymm2, %ymm2
     .byte 0xc4,0xc2,0x65,0xde,0xd8         # vaesdec %ymm8, %ymm3, %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdf,0xc7         # vaesdeclast %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdf,0xcf         # vaesdeclast %ymm7, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdf,0xd7         # vaesdeclast %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdf,0xdf         # vaesdeclast %ymm7, %ymm3, %ymm3
-    vpxor 80(%rcx), %ymm3, %ymm3
-    vpxor 48(%rcx), %ymm2, %ymm2
-    vpxor 16(%rcx), %ymm1, %ymm1
     vperm2i128 $33, 0(%rcx), %ymm4, %ymm5
-    vpxor %ymm5, %ymm0, %ymm0
+    vpxor %ymm7, %ymm5, %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdf,0xc5         # vaesdeclast %ymm5, %ymm0, %ymm0
+    vpxor 16(%rcx), %ymm7, %ymm5
+    .byte 0xc4,0xe2,0x75,0xdf,0xcd         # vaesdeclast %ymm5, %ymm1, %ymm1
+    vpxor 48(%rcx), %ymm7, %ymm5
+    .byte 0xc4,0xe2,0x6d,0xdf,0xd5         # vaesdeclast %ymm5, %ymm2, %ymm2
+    vpxor 80(%rcx), %ymm7, %ymm5
+    .byte 0xc4,0xe2,0x65,0xdf,0xdd         # vaesdeclast %ymm5, %ymm3, %ymm3
     vmovdqu 96(%rcx), %ymm4
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
@@ -979,11 +979,11 @@ aes_gen_vaes256_cbc_dec_k192_w4:
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x7d,0xde,0xc6         # vaesdec %ymm6, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xce         # vaesdec %ymm6, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x7d,0xdf,0xc5         # vaesdeclast %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdf,0xcd         # vaesdeclast %ymm5, %ymm1, %ymm1
-    vpxor 16(%rcx), %ymm1, %ymm1
     vperm2i128 $33, 0(%rcx), %ymm2, %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm5, %ymm3, %ymm3
+    .byte 0xc4,0xe2,0x7d,0xdf,0xc3         # vaesdeclast %ymm3, %ymm0, %ymm0
+    vpxor 16(%rcx), %ymm5, %ymm3
+    .byte 0xc4,0xe2,0x75,0xdf,0xcb         # vaesdeclast %ymm3, %ymm1, %ymm1
     vmovdqu 32(%rcx), %ymm2
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
@@ -1075,9 +1075,9 @@ aes_gen_vaes256_cbc_dec_k192_w2:
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x7d,0xde,0xc6         # vaesdec %ymm6, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x7d,0xdf,0xc4         # vaesdeclast %ymm4, %ymm0, %ymm0
     vperm2i128 $33, 0(%rcx), %ymm1, %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm4, %ymm2, %ymm2
+    .byte 0xc4,0xe2,0x7d,0xdf,0xc2         # vaesdeclast %ymm2, %ymm0, %ymm0
     vmovdqu 0(%rcx), %ymm1
     vmovdqu %ymm0, 0(%rdx)
     add $32, %rcx
@@ -1142,8 +1142,8 @@ aes_gen_vaes256_cbc_dec_k192_w1:
     .byte 0xc4,0xe2,0x79,0xde,0x87,0x90,0x00,0x00,0x00 # vaesdec 144(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xde,0x87,0xa0,0x00,0x00,0x00 # vaesdec 160(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xde,0x87,0xb0,0x00,0x00,0x00 # vaesdec 176(%rdi), %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdf,0x87,0xc0,0x00,0x00,0x00 # vaesdeclast 192(%rdi), %xmm0, %xmm0
-    vpxor %xmm1, %xmm0, %xmm0
+    vpxor 192(%rdi), %xmm1, %xmm2
+    .byte 0xc4,0xe2,0x79,0xdf,0xc2         # vaesdeclast %xmm2, %xmm0, %xmm0
     vmovdqu 0(%rcx), %xmm1
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
@@ -1330,23 +1330,23 @@ aes_gen_vaes256_cbc_dec_k256_w16:
     .byte 0xc4,0xc2,0x55,0xde,0xec         # vaesdec %ymm12, %ymm5, %ymm5
     .byte 0xc4,0xc2,0x4d,0xde,0xf4         # vaesdec %ymm12, %ymm6, %ymm6
     .byte 0xc4,0xc2,0x45,0xde,0xfc         # vaesdec %ymm12, %ymm7, %ymm7
-    .byte 0xc4,0xc2,0x7d,0xdf,0xc3         # vaesdeclast %ymm11, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdf,0xcb         # vaesdeclast %ymm11, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdf,0xd3         # vaesdeclast %ymm11, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdf,0xdb         # vaesdeclast %ymm11, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdf,0xe3         # vaesdeclast %ymm11, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdf,0xeb         # vaesdeclast %ymm11, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdf,0xf3         # vaesdeclast %ymm11, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdf,0xfb         # vaesdeclast %ymm11, %ymm7, %ymm7
-    vpxor 208(%rcx), %ymm7, %ymm7
-    vpxor 176(%rcx), %ymm6, %ymm6
-    vpxor 144(%rcx), %ymm5, %ymm5
-    vpxor 112(%rcx), %ymm4, %ymm4
-    vpxor 80(%rcx), %ymm3, %ymm3
-    vpxor 48(%rcx), %ymm2, %ymm2
-    vpxor 16(%rcx), %ymm1, %ymm1
     vperm2i128 $33, 0(%rcx), %ymm8, %ymm9
-    vpxor %ymm9, %ymm0, %ymm0
+    vpxor %ymm11, %ymm9, %ymm9
+    .byte 0xc4,0xc2,0x7d,0xdf,0xc1         # vaesdeclast %ymm9, %ymm0, %ymm0
+    vpxor 16(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x75,0xdf,0xc9         # vaesdeclast %ymm9, %ymm1, %ymm1
+    vpxor 48(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x6d,0xdf,0xd1         # vaesdeclast %ymm9, %ymm2, %ymm2
+    vpxor 80(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x65,0xdf,0xd9         # vaesdeclast %ymm9, %ymm3, %ymm3
+    vpxor 112(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x5d,0xdf,0xe1         # vaesdeclast %ymm9, %ymm4, %ymm4
+    vpxor 144(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x55,0xdf,0xe9         # vaesdeclast %ymm9, %ymm5, %ymm5
+    vpxor 176(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x4d,0xdf,0xf1         # vaesdeclast %ymm9, %ymm6, %ymm6
+    vpxor 208(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x45,0xdf,0xf9         # vaesdeclast %ymm9, %ymm7, %ymm7
     vmovdqu 224(%rcx), %ymm8
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
@@ -1493,15 +1493,15 @@ aes_gen_vaes256_cbc_dec_k256_w8:
     .byte 0xc4,0xc2,0x75,0xde,0xc8         # vaesdec %ymm8, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x6d,0xde,0xd0         # vaesdec %ymm8, %ymm2, %ymm2
     .byte 0xc4,0xc2,0x65,0xde,0xd8         # vaesdec %ymm8, %ymm3, %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdf,0xc7         # vaesdeclast %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdf,0xcf         # vaesdeclast %ymm7, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdf,0xd7         # vaesdeclast %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdf,0xdf         # vaesdeclast %ymm7, %ymm3, %ymm3
-    vpxor 80(%rcx), %ymm3, %ymm3
-    vpxor 48(%rcx), %ymm2, %ymm2
-    vpxor 16(%rcx), %ymm1, %ymm1
     vperm2i128 $33, 0(%rcx), %ymm4, %ymm5
-    vpxor %ymm5, %ymm0, %ymm0
+    vpxor %ymm7, %ymm5, %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdf,0xc5         # vaesdeclast %ymm5, %ymm0, %ymm0
+    vpxor 16(%rcx), %ymm7, %ymm5
+    .byte 0xc4,0xe2,0x75,0xdf,0xcd         # vaesdeclast %ymm5, %ymm1, %ymm1
+    vpxor 48(%rcx), %ymm7, %ymm5
+    .byte 0xc4,0xe2,0x6d,0xdf,0xd5         # vaesdeclast %ymm5, %ymm2, %ymm2
+    vpxor 80(%rcx), %ymm7, %ymm5
+    .byte 0xc4,0xe2,0x65,0xdf,0xdd         # vaesdeclast %ymm5, %ymm3, %ymm3
     vmovdqu 96(%rcx), %ymm4
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
@@ -1614,11 +1614,11 @@ aes_gen_vaes256_cbc_dec_k256_w4:
     .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x7d,0xde,0xc6         # vaesdec %ymm6, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xde,0xce         # vaesdec %ymm6, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x7d,0xdf,0xc5         # vaesdeclast %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdf,0xcd         # vaesdeclast %ymm5, %ymm1, %ymm1
-    vpxor 16(%rcx), %ymm1, %ymm1
     vperm2i128 $33, 0(%rcx), %ymm2, %ymm3
-    vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm5, %ymm3, %ymm3
+    .byte 0xc4,0xe2,0x7d,0xdf,0xc3         # vaesdeclast %ymm3, %ymm0, %ymm0
+    vpxor 16(%rcx), %ymm5, %ymm3
+    .byte 0xc4,0xe2,0x75,0xdf,0xcb         # vaesdeclast %ymm3, %ymm1, %ymm1
     vmovdqu 32(%rcx), %ymm2
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
@@ -1714,9 +1714,9 @@ aes_gen_vaes256_cbc_dec_k256_w2:
     .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x7d,0xde,0xc6         # vaesdec %ymm6, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x7d,0xde,0xc5         # vaesdec %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x7d,0xdf,0xc4         # vaesdeclast %ymm4, %ymm0, %ymm0
     vperm2i128 $33, 0(%rcx), %ymm1, %ymm2
-    vpxor %ymm2, %ymm0, %ymm0
+    vpxor %ymm4, %ymm2, %ymm2
+    .byte 0xc4,0xe2,0x7d,0xdf,0xc2         # vaesdeclast %ymm2, %ymm0, %ymm0
     vmovdqu 0(%rcx), %ymm1
     vmovdqu %ymm0, 0(%rdx)
     add $32, %rcx
@@ -1783,8 +1783,8 @@ aes_gen_vaes256_cbc_dec_k256_w1:
     .byte 0xc4,0xe2,0x79,0xde,0x87,0xb0,0x00,0x00,0x00 # vaesdec 176(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xde,0x87,0xc0,0x00,0x00,0x00 # vaesdec 192(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xde,0x87,0xd0,0x00,0x00,0x00 # vaesdec 208(%rdi), %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdf,0x87,0xe0,0x00,0x00,0x00 # vaesdeclast 224(%rdi), %xmm0, %xmm0
-    vpxor %xmm1, %xmm0, %xmm0
+    vpxor 224(%rdi), %xmm1, %xmm2
+    .byte 0xc4,0xe2,0x79,0xdf,0xc2         # vaesdeclast %xmm2, %xmm0, %xmm0
     vmovdqu 0(%rcx), %xmm1
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx

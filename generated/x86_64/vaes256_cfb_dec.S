@@ -61,6 +61,7 @@ aes_gen_vaes256_cfb_dec_k128_w16:
     vpxor %ymm10, %ymm5, %ymm5
     vpxor %ymm10, %ymm6, %ymm6
     vpxor %ymm10, %ymm7, %ymm7
+    vmovdqu 224(%rcx), %ymm8
     vbroadcasti128 16(%rdi), %ymm9
     .byte 0xc4,0xc2,0x7d,0xdc,0xc1         # vaesenc %ymm9, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xdc,0xc9         # vaesenc %ymm9, %ymm1, %ymm1
@@ -138,23 +139,22 @@ aes_gen_vaes256_cfb_dec_k128_w16:
     .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
     .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
     .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    .byte 0xc4,0xc2,0x7d,0xdd,0xc3         # vaesenclast %ymm11, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdd,0xcb         # vaesenclast %ymm11, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdd,0xd3         # vaesenclast %ymm11, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdd,0xdb         # vaesenclast %ymm11, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdd,0xe3         # vaesenclast %ymm11, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdd,0xeb         # vaesenclast %ymm11, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdd,0xf3         # vaesenclast %ymm11, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdd,0xfb         # vaesenclast %ymm11, %ymm7, %ymm7
-    vmovdqu 224(%rcx), %ymm8
-    vpxor 0(%rcx), %ymm0, %ymm0
-    vpxor 32(%rcx), %ymm1, %ymm1
-    vpxor 64(%rcx), %ymm2, %ymm2
-    vpxor 96(%rcx), %ymm3, %ymm3
-    vpxor 128(%rcx), %ymm4, %ymm4
-    vpxor 160(%rcx), %ymm5, %ymm5
-    vpxor 192(%rcx), %ymm6, %ymm6
-    vpxor %ymm8, %ymm7, %ymm7
+    vpxor 0(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x7d,0xdd,0xc1         # vaesenclast %ymm9, %ymm0, %ymm0
+    vpxor 32(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x75,0xdd,0xc9         # vaesenclast %ymm9, %ymm1, %ymm1
+    vpxor 64(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x6d,0xdd,0xd1         # vaesenclast %ymm9, %ymm2, %ymm2
+    vpxor 96(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x65,0xdd,0xd9         # vaesenclast %ymm9, %ymm3, %ymm3
+    vpxor 128(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x5d,0xdd,0xe1         # vaesenclast %ymm9, %ymm4, %ymm4
+    vpxor 160(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x55,0xdd,0xe9         # vaesenclast %ymm9, %ymm5, %ymm5
+    vpxor 192(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x4d,0xdd,0xf1         # vaesenclast %ymm9, %ymm6, %ymm6
+    vpxor %ymm8, %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x45,0xdd,0xf9         # vaesenclast %ymm9, %ymm7, %ymm7
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
     vmovdqu %ymm2, 64(%rdx)
@@ -243,6 +243,7 @@ aes_gen_vaes256_cfb_dec_k128_w8:
     vpxor %ymm6, %ymm1, %ymm1
     vpxor %ymm6, %ymm2, %ymm2
     vpxor %ymm6, %ymm3, %ymm3
+    vmovdqu 96(%rcx), %ymm4
     vbroadcasti128 16(%rdi), %ymm5
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
@@ -280,15 +281,14 @@ aes_gen_vaes256_cfb_dec_k128_w8:
     .byte 0xc4,0xc2,0x75,0xdc,0xc8         # vaesenc %ymm8, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x6d,0xdc,0xd0         # vaesenc %ymm8, %ymm2, %ymm2
     .byte 0xc4,0xc2,0x65,0xdc,0xd8         # vaesenc %ymm8, %ymm3, %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdd,0xc7         # vaesenclast %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdd,0xcf         # vaesenclast %ymm7, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdd,0xd7         # vaesenclast %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdd,0xdf         # vaesenclast %ymm7, %ymm3, %ymm3
-    vmovdqu 96(%rcx), %ymm4
-    vpxor 0(%rcx), %ymm0, %ymm0
-    vpxor 32(%rcx), %ymm1, %ymm1
-    vpxor 64(%rcx), %ymm2, %ymm2
-    vpxor %ymm4, %ymm3, %ymm3
+    vpxor 0(%rcx), %ymm7, %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdd,0xc5         # vaesenclast %ymm5, %ymm0, %ymm0
+    vpxor 32(%rcx), %ymm7, %ymm5
+    .byte 0xc4,0xe2,0x75,0xdd,0xcd         # vaesenclast %ymm5, %ymm1, %ymm1
+    vpxor 64(%rcx), %ymm7, %ymm5
+    .byte 0xc4,0xe2,0x6d,0xdd,0xd5         # vaesenclast %ymm5, %ymm2, %ymm2
+    vpxor %ymm4, %ymm7, %ymm5
+    .byte 0xc4,0xe2,0x65,0xdd,0xdd         # vaesenclast %ymm5, %ymm3, %ymm3
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
     vmovdqu %ymm2, 64(%rdx)
@@ -369,6 +369,7 @@ aes_gen_vaes256_cfb_dec_k128_w4:
     vmovdqu 16(%rcx), %ymm1
     vpxor %ymm4, %ymm0, %ymm0
     vpxor %ymm4, %ymm1, %ymm1
+    vmovdqu 32(%rcx), %ymm2
     .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xdc,0xce         # vaesenc %ymm14, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
@@ -387,11 +388,10 @@ aes_gen_vaes256_cfb_dec_k128_w4:
     .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x7d,0xdd,0xc5         # vaesenclast %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdd,0xcd         # vaesenclast %ymm5, %ymm1, %ymm1
-    vmovdqu 32(%rcx), %ymm2
-    vpxor 0(%rcx), %ymm0, %ymm0
-    vpxor %ymm2, %ymm1, %ymm1
+    vpxor 0(%rcx), %ymm5, %ymm3
+    .byte 0xc4,0xe2,0x7d,0xdd,0xc3         # vaesenclast %ymm3, %ymm0, %ymm0
+    vpxor %ymm2, %ymm5, %ymm3
+    .byte 0xc4,0xe2,0x75,0xdd,0xcb         # vaesenclast %ymm3, %ymm1, %ymm1
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
     add $64, %rcx
@@ -466,6 +466,7 @@ aes_gen_vaes256_cfb_dec_k128_w2:
 .Laes_gen_vaes256_cfb_dec_k128_w2_loop:
     vperm2i128 $33, 0(%rcx), %ymm1, %ymm0
     vpxor %ymm3, %ymm0, %ymm0
+    vmovdqu 0(%rcx), %ymm1
     .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xdc,0xc3         # vaesenc %ymm11, %ymm0, %ymm0
@@ -475,9 +476,8 @@ aes_gen_vaes256_cfb_dec_k128_w2:
     .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x7d,0xdd,0xc4         # vaesenclast %ymm4, %ymm0, %ymm0
-    vmovdqu 0(%rcx), %ymm1
-    vpxor %ymm1, %ymm0, %ymm0
+    vpxor %ymm1, %ymm4, %ymm2
+    .byte 0xc4,0xe2,0x7d,0xdd,0xc2         # vaesenclast %ymm2, %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     add $32, %rcx
     add $32, %rdx
@@ -528,6 +528,7 @@ aes_gen_vaes256_cfb_dec_k128_w1:
 .Laes_gen_vaes256_cfb_dec_k128_w1_loop:
     vmovdqa %xmm1, %xmm0
     vpxor 0(%rdi), %xmm0, %xmm0
+    vmovdqu 0(%rcx), %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x10    # vaesenc 16(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x20    # vaesenc 32(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x30    # vaesenc 48(%rdi), %xmm0, %xmm0
@@ -537,9 +538,8 @@ aes_gen_vaes256_cfb_dec_k128_w1:
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x70    # vaesenc 112(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0x80,0x00,0x00,0x00 # vaesenc 128(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0x90,0x00,0x00,0x00 # vaesenc 144(%rdi), %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdd,0x87,0xa0,0x00,0x00,0x00 # vaesenclast 160(%rdi), %xmm0, %xmm0
-    vmovdqu 0(%rcx), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
+    vpxor 160(%rdi), %xmm1, %xmm2
+    .byte 0xc4,0xe2,0x79,0xdd,0xc2         # vaesenclast %xmm2, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
     add $16, %rdx
@@ -612,6 +612,7 @@ aes_gen_vaes256_cfb_dec_k192_w16:
     vpxor %ymm10, %ymm5, %ymm5
     vpxor %ymm10, %ymm6, %ymm6
     vpxor %ymm10, %ymm7, %ymm7
+    vmovdqu 224(%rcx), %ymm8
     vbroadcasti128 16(%rdi), %ymm9
     .byte 0xc4,0xc2,0x7d,0xdc,0xc1         # vaesenc %ymm9, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xdc,0xc9         # vaesenc %ymm9, %ymm1, %ymm1
@@ -707,23 +708,22 @@ aes_gen_vaes256_cfb_dec_k192_w16:
     .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
     .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
     .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    .byte 0xc4,0xc2,0x7d,0xdd,0xc3         # vaesenclast %ymm11, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdd,0xcb         # vaesenclast %ymm11, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdd,0xd3         # vaesenclast %ymm11, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdd,0xdb         # vaesenclast %ymm11, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdd,0xe3         # vaesenclast %ymm11, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdd,0xeb         # vaesenclast %ymm11, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdd,0xf3         # vaesenclast %ymm11, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdd,0xfb         # vaesenclast %ymm11, %ymm7, %ymm7
-    vmovdqu 224(%rcx), %ymm8
-    vpxor 0(%rcx), %ymm0, %ymm0
-    vpxor 32(%rcx), %ymm1, %ymm1
-    vpxor 64(%rcx), %ymm2, %ymm2
-    vpxor 96(%rcx), %ymm3, %ymm3
-    vpxor 128(%rcx), %ymm4, %ymm4
-    vpxor 160(%rcx), %ymm5, %ymm5
-    vpxor 192(%rcx), %ymm6, %ymm6
-    vpxor %ymm8, %ymm7, %ymm7
+    vpxor 0(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x7d,0xdd,0xc1         # vaesenclast %ymm9, %ymm0, %ymm0
+    vpxor 32(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x75,0xdd,0xc9         # vaesenclast %ymm9, %ymm1, %ymm1
+    vpxor 64(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x6d,0xdd,0xd1         # vaesenclast %ymm9, %ymm2, %ymm2
+    vpxor 96(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x65,0xdd,0xd9         # vaesenclast %ymm9, %ymm3, %ymm3
+    vpxor 128(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x5d,0xdd,0xe1         # vaesenclast %ymm9, %ymm4, %ymm4
+    vpxor 160(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x55,0xdd,0xe9         # vaesenclast %ymm9, %ymm5, %ymm5
+    vpxor 192(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x4d,0xdd,0xf1         # vaesenclast %ymm9, %ymm6, %ymm6
+    vpxor %ymm8, %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x45,0xdd,0xf9         # vaesenclast %ymm9, %ymm7, %ymm7
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
     vmovdqu %ymm2, 64(%rdx)
@@ -812,6 +812,7 @@ aes_gen_vaes256_cfb_dec_k192_w8:
     vpxor %ymm6, %ymm1, %ymm1
     vpxor %ymm6, %ymm2, %ymm2
     vpxor %ymm6, %ymm3, %ymm3
+    vmovdqu 96(%rcx), %ymm4
     vbroadcasti128 16(%rdi), %ymm5
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
@@ -859,15 +860,14 @@ aes_gen_vaes256_cfb_dec_k192_w8:
     .byte 0xc4,0xc2,0x75,0xdc,0xc8         # vaesenc %ymm8, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x6d,0xdc,0xd0         # vaesenc %ymm8, %ymm2, %ymm2
     .byte 0xc4,0xc2,0x65,0xdc,0xd8         # vaesenc %ymm8, %ymm3, %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdd,0xc7         # vaesenclast %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdd,0xcf         # vaesenclast %ymm7, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdd,0xd7         # vaesenclast %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdd,0xdf         # vaesenclast %ymm7, %ymm3, %ymm3
-    vmovdqu 96(%rcx), %ymm4
-    vpxor 0(%rcx), %ymm0, %ymm0
-    vpxor 32(%rcx), %ymm1, %ymm1
-    vpxor 64(%rcx), %ymm2, %ymm2
-    vpxor %ymm4, %ymm3, %ymm3
+    vpxor 0(%rcx), %ymm7, %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdd,0xc5         # vaesenclast %ymm5, %ymm0, %ymm0
+    vpxor 32(%rcx), %ymm7, %ymm5
+    .byte 0xc4,0xe2,0x75,0xdd,0xcd         # vaesenclast %ymm5, %ymm1, %ymm1
+    vpxor 64(%rcx), %ymm7, %ymm5
+    .byte 0xc4,0xe2,0x6d,0xdd,0xd5         # vaesenclast %ymm5, %ymm2, %ymm2
+    vpxor %ymm4, %ymm7, %ymm5
+    .byte 0xc4,0xe2,0x65,0xdd,0xdd         # vaesenclast %ymm5, %ymm3, %ymm3
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
     vmovdqu %ymm2, 64(%rdx)
@@ -950,6 +950,7 @@ aes_gen_vaes256_cfb_dec_k192_w4:
     vmovdqu 16(%rcx), %ymm1
     vpxor %ymm4, %ymm0, %ymm0
     vpxor %ymm4, %ymm1, %ymm1
+    vmovdqu 32(%rcx), %ymm2
     vbroadcasti128 16(%rdi), %ymm3
     .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
@@ -973,11 +974,10 @@ aes_gen_vaes256_cfb_dec_k192_w4:
     .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x7d,0xdd,0xc5         # vaesenclast %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdd,0xcd         # vaesenclast %ymm5, %ymm1, %ymm1
-    vmovdqu 32(%rcx), %ymm2
-    vpxor 0(%rcx), %ymm0, %ymm0
-    vpxor %ymm2, %ymm1, %ymm1
+    vpxor 0(%rcx), %ymm5, %ymm3
+    .byte 0xc4,0xe2,0x7d,0xdd,0xc3         # vaesenclast %ymm3, %ymm0, %ymm0
+    vpxor %ymm2, %ymm5, %ymm3
+    .byte 0xc4,0xe2,0x75,0xdd,0xcb         # vaesenclast %ymm3, %ymm1, %ymm1
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
     add $64, %rcx
@@ -1057,6 +1057,7 @@ aes_gen_vaes256_cfb_dec_k192_w2:
 .Laes_gen_vaes256_cfb_dec_k192_w2_loop:
     vperm2i128 $33, 0(%rcx), %ymm1, %ymm0
     vpxor %ymm3, %ymm0, %ymm0
+    vmovdqu 0(%rcx), %ymm1
     .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
@@ -1068,9 +1069,8 @@ aes_gen_vaes256_cfb_dec_k192_w2:
     .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x7d,0xdd,0xc4         # vaesenclast %ymm4, %ymm0, %ymm0
-    vmovdqu 0(%rcx), %ymm1
-    vpxor %ymm1, %ymm0, %ymm0
+    vpxor %ymm1, %ymm4, %ymm2
+    .byte 0xc4,0xe2,0x7d,0xdd,0xc2         # vaesenclast %ymm2, %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     add $32, %rcx
     add $32, %rdx
@@ -1123,6 +1123,7 @@ aes_gen_vaes256_cfb_dec_k192_w1:
 .Laes_gen_vaes256_cfb_dec_k192_w1_loop:
     vmovdqa %xmm1, %xmm0
     vpxor 0(%rdi), %xmm0, %xmm0
+    vmovdqu 0(%rcx), %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x10    # vaesenc 16(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x20    # vaesenc 32(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x30    # vaesenc 48(%rdi), %xmm0, %xmm0
@@ -1134,9 +1135,8 @@ aes_gen_vaes256_cfb_dec_k192_w1:
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0x90,0x00,0x00,0x00 # vaesenc 144(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xa0,0x00,0x00,0x00 # vaesenc 160(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xb0,0x00,0x00,0x00 # vaesenc 176(%rdi), %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdd,0x87,0xc0,0x00,0x00,0x00 # vaesenclast 192(%rdi), %xmm0, %xmm0
-    vmovdqu 0(%rcx), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
+    vpxor 192(%rdi), %xmm1, %xmm2
+    .byte 0xc4,0xe2,0x79,0xdd,0xc2         # vaesenclast %xmm2, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
     add $16, %rdx
@@ -1209,6 +1209,7 @@ aes_gen_vaes256_cfb_dec_k256_w16:
     vpxor %ymm10, %ymm5, %ymm5
     vpxor %ymm10, %ymm6, %ymm6
     vpxor %ymm10, %ymm7, %ymm7
+    vmovdqu 224(%rcx), %ymm8
     vbroadcasti128 16(%rdi), %ymm9
     .byte 0xc4,0xc2,0x7d,0xdc,0xc1         # vaesenc %ymm9, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xdc,0xc9         # vaesenc %ymm9, %ymm1, %ymm1
@@ -1322,23 +1323,22 @@ aes_gen_vaes256_cfb_dec_k256_w16:
     .byte 0xc4,0xc2,0x55,0xdc,0xec         # vaesenc %ymm12, %ymm5, %ymm5
     .byte 0xc4,0xc2,0x4d,0xdc,0xf4         # vaesenc %ymm12, %ymm6, %ymm6
     .byte 0xc4,0xc2,0x45,0xdc,0xfc         # vaesenc %ymm12, %ymm7, %ymm7
-    .byte 0xc4,0xc2,0x7d,0xdd,0xc3         # vaesenclast %ymm11, %ymm0, %ymm0
-    .byte 0xc4,0xc2,0x75,0xdd,0xcb         # vaesenclast %ymm11, %ymm1, %ymm1
-    .byte 0xc4,0xc2,0x6d,0xdd,0xd3         # vaesenclast %ymm11, %ymm2, %ymm2
-    .byte 0xc4,0xc2,0x65,0xdd,0xdb         # vaesenclast %ymm11, %ymm3, %ymm3
-    .byte 0xc4,0xc2,0x5d,0xdd,0xe3         # vaesenclast %ymm11, %ymm4, %ymm4
-    .byte 0xc4,0xc2,0x55,0xdd,0xeb         # vaesenclast %ymm11, %ymm5, %ymm5
-    .byte 0xc4,0xc2,0x4d,0xdd,0xf3         # vaesenclast %ymm11, %ymm6, %ymm6
-    .byte 0xc4,0xc2,0x45,0xdd,0xfb         # vaesenclast %ymm11, %ymm7, %ymm7
-    vmovdqu 224(%rcx), %ymm8
-    vpxor 0(%rcx), %ymm0, %ymm0
-    vpxor 32(%rcx), %ymm1, %ymm1
-    vpxor 64(%rcx), %ymm2, %ymm2
-    vpxor 96(%rcx), %ymm3, %ymm3
-    vpxor 128(%rcx), %ymm4, %ymm4
-    vpxor 160(%rcx), %ymm5, %ymm5
-    vpxor 192(%rcx), %ymm6, %ymm6
-    vpxor %ymm8, %ymm7, %ymm7
+    vpxor 0(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x7d,0xdd,0xc1         # vaesenclast %ymm9, %ymm0, %ymm0
+    vpxor 32(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x75,0xdd,0xc9         # vaesenclast %ymm9, %ymm1, %ymm1
+    vpxor 64(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x6d,0xdd,0xd1         # vaesenclast %ymm9, %ymm2, %ymm2
+    vpxor 96(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x65,0xdd,0xd9         # vaesenclast %ymm9, %ymm3, %ymm3
+    vpxor 128(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x5d,0xdd,0xe1         # vaesenclast %ymm9, %ymm4, %ymm4
+    vpxor 160(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x55,0xdd,0xe9         # vaesenclast %ymm9, %ymm5, %ymm5
+    vpxor 192(%rcx), %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x4d,0xdd,0xf1         # vaesenclast %ymm9, %ymm6, %ymm6
+    vpxor %ymm8, %ymm11, %ymm9
+    .byte 0xc4,0xc2,0x45,0xdd,0xf9         # vaesenclast %ymm9, %ymm7, %ymm7
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
     vmovdqu %ymm2, 64(%rdx)
@@ -1427,6 +1427,7 @@ aes_gen_vaes256_cfb_dec_k256_w8:
     vpxor %ymm6, %ymm1, %ymm1
     vpxor %ymm6, %ymm2, %ymm2
     vpxor %ymm6, %ymm3, %ymm3
+    vmovdqu 96(%rcx), %ymm4
     vbroadcasti128 16(%rdi), %ymm5
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
@@ -1484,15 +1485,14 @@ aes_gen_vaes256_cfb_dec_k256_w8:
     .byte 0xc4,0xc2,0x75,0xdc,0xc8         # vaesenc %ymm8, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x6d,0xdc,0xd0         # vaesenc %ymm8, %ymm2, %ymm2
     .byte 0xc4,0xc2,0x65,0xdc,0xd8         # vaesenc %ymm8, %ymm3, %ymm3
-    .byte 0xc4,0xe2,0x7d,0xdd,0xc7         # vaesenclast %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdd,0xcf         # vaesenclast %ymm7, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdd,0xd7         # vaesenclast %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdd,0xdf         # vaesenclast %ymm7, %ymm3, %ymm3
-    vmovdqu 96(%rcx), %ymm4
-    vpxor 0(%rcx), %ymm0, %ymm0
-    vpxor 32(%rcx), %ymm1, %ymm1
-    vpxor 64(%rcx), %ymm2, %ymm2
-    vpxor %ymm4, %ymm3, %ymm3
+    vpxor 0(%rcx), %ymm7, %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdd,0xc5         # vaesenclast %ymm5, %ymm0, %ymm0
+    vpxor 32(%rcx), %ymm7, %ymm5
+    .byte 0xc4,0xe2,0x75,0xdd,0xcd         # vaesenclast %ymm5, %ymm1, %ymm1
+    vpxor 64(%rcx), %ymm7, %ymm5
+    .byte 0xc4,0xe2,0x6d,0xdd,0xd5         # vaesenclast %ymm5, %ymm2, %ymm2
+    vpxor %ymm4, %ymm7, %ymm5
+    .byte 0xc4,0xe2,0x65,0xdd,0xdd         # vaesenclast %ymm5, %ymm3, %ymm3
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
     vmovdqu %ymm2, 64(%rdx)
@@ -1575,6 +1575,7 @@ aes_gen_vaes256_cfb_dec_k256_w4:
     vmovdqu 16(%rcx), %ymm1
     vpxor %ymm4, %ymm0, %ymm0
     vpxor %ymm4, %ymm1, %ymm1
+    vmovdqu 32(%rcx), %ymm2
     vbroadcasti128 16(%rdi), %ymm3
     .byte 0xc4,0xe2,0x7d,0xdc,0xc3         # vaesenc %ymm3, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xdc,0xcb         # vaesenc %ymm3, %ymm1, %ymm1
@@ -1604,11 +1605,10 @@ aes_gen_vaes256_cfb_dec_k256_w4:
     .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x7d,0xdd,0xc5         # vaesenclast %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdd,0xcd         # vaesenclast %ymm5, %ymm1, %ymm1
-    vmovdqu 32(%rcx), %ymm2
-    vpxor 0(%rcx), %ymm0, %ymm0
-    vpxor %ymm2, %ymm1, %ymm1
+    vpxor 0(%rcx), %ymm5, %ymm3
+    .byte 0xc4,0xe2,0x7d,0xdd,0xc3         # vaesenclast %ymm3, %ymm0, %ymm0
+    vpxor %ymm2, %ymm5, %ymm3
+    .byte 0xc4,0xe2,0x75,0xdd,0xcb         # vaesenclast %ymm3, %ymm1, %ymm1
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
     add $64, %rcx
@@ -1688,6 +1688,7 @@ aes_gen_vaes256_cfb_dec_k256_w2:
 .Laes_gen_vaes256_cfb_dec_k256_w2_loop:
     vperm2i128 $33, 0(%rcx), %ymm1, %ymm0
     vpxor %ymm3, %ymm0, %ymm0
+    vmovdqu 0(%rcx), %ymm1
     vbroadcasti128 16(%rdi), %ymm2
     .byte 0xc4,0xe2,0x7d,0xdc,0xc2         # vaesenc %ymm2, %ymm0, %ymm0
     vbroadcasti128 32(%rdi), %ymm2
@@ -1703,9 +1704,8 @@ aes_gen_vaes256_cfb_dec_k256_w2:
     .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x7d,0xdd,0xc4         # vaesenclast %ymm4, %ymm0, %ymm0
-    vmovdqu 0(%rcx), %ymm1
-    vpxor %ymm1, %ymm0, %ymm0
+    vpxor %ymm1, %ymm4, %ymm2
+    .byte 0xc4,0xe2,0x7d,0xdd,0xc2         # vaesenclast %ymm2, %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     add $32, %rcx
     add $32, %rdx
@@ -1758,6 +1758,7 @@ aes_gen_vaes256_cfb_dec_k256_w1:
 .Laes_gen_vaes256_cfb_dec_k256_w1_loop:
     vmovdqa %xmm1, %xmm0
     vpxor 0(%rdi), %xmm0, %xmm0
+    vmovdqu 0(%rcx), %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x10    # vaesenc 16(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x20    # vaesenc 32(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x30    # vaesenc 48(%rdi), %xmm0, %xmm0
@@ -1771,9 +1772,8 @@ aes_gen_vaes256_cfb_dec_k256_w1:
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xb0,0x00,0x00,0x00 # vaesenc 176(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xc0,0x00,0x00,0x00 # vaesenc 192(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xd0,0x00,0x00,0x00 # vaesenc 208(%rdi), %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdd,0x87,0xe0,0x00,0x00,0x00 # vaesenclast 224(%rdi), %xmm0, %xmm0
-    vmovdqu 0(%rcx), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
+    vpxor 224(%rdi), %xmm1, %xmm2
+    .byte 0xc4,0xe2,0x79,0xdd,0xc2         # vaesenclast %xmm2, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
     add $16, %rdx

@@ -72,6 +72,7 @@ aes_gen_vaes512_cfb_dec_k128_w32:
     vpxord %zmm10, %zmm5, %zmm5
     vpxord %zmm10, %zmm6, %zmm6
     vpxord %zmm10, %zmm7, %zmm7
+    vmovdqu64 448(%rcx), %zmm8
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
@@ -144,23 +145,22 @@ aes_gen_vaes512_cfb_dec_k128_w32:
     .byte 0x62,0xd2,0x55,0x48,0xdc,0xec    # vaesenc %zmm12, %zmm5, %zmm5
     .byte 0x62,0xd2,0x4d,0x48,0xdc,0xf4    # vaesenc %zmm12, %zmm6, %zmm6
     .byte 0x62,0xd2,0x45,0x48,0xdc,0xfc    # vaesenc %zmm12, %zmm7, %zmm7
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm11, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcb    # vaesenclast %zmm11, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x6d,0x48,0xdd,0xd3    # vaesenclast %zmm11, %zmm2, %zmm2
-    .byte 0x62,0xd2,0x65,0x48,0xdd,0xdb    # vaesenclast %zmm11, %zmm3, %zmm3
-    .byte 0x62,0xd2,0x5d,0x48,0xdd,0xe3    # vaesenclast %zmm11, %zmm4, %zmm4
-    .byte 0x62,0xd2,0x55,0x48,0xdd,0xeb    # vaesenclast %zmm11, %zmm5, %zmm5
-    .byte 0x62,0xd2,0x4d,0x48,0xdd,0xf3    # vaesenclast %zmm11, %zmm6, %zmm6
-    .byte 0x62,0xd2,0x45,0x48,0xdd,0xfb    # vaesenclast %zmm11, %zmm7, %zmm7
-    vmovdqu64 448(%rcx), %zmm8
-    vpxord 0(%rcx), %zmm0, %zmm0
-    vpxord 64(%rcx), %zmm1, %zmm1
-    vpxord 128(%rcx), %zmm2, %zmm2
-    vpxord 192(%rcx), %zmm3, %zmm3
-    vpxord 256(%rcx), %zmm4, %zmm4
-    vpxord 320(%rcx), %zmm5, %zmm5
-    vpxord 384(%rcx), %zmm6, %zmm6
-    vpxord %zmm8, %zmm7, %zmm7
+    vpxord 0(%rcx), %zmm11, %zmm9
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc1    # vaesenclast %zmm9, %zmm0, %zmm0
+    vpxord 64(%rcx), %zmm11, %zmm9
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xc9    # vaesenclast %zmm9, %zmm1, %zmm1
+    vpxord 128(%rcx), %zmm11, %zmm9
+    .byte 0x62,0xd2,0x6d,0x48,0xdd,0xd1    # vaesenclast %zmm9, %zmm2, %zmm2
+    vpxord 192(%rcx), %zmm11, %zmm9
+    .byte 0x62,0xd2,0x65,0x48,0xdd,0xd9    # vaesenclast %zmm9, %zmm3, %zmm3
+    vpxord 256(%rcx), %zmm11, %zmm9
+    .byte 0x62,0xd2,0x5d,0x48,0xdd,0xe1    # vaesenclast %zmm9, %zmm4, %zmm4
+    vpxord 320(%rcx), %zmm11, %zmm9
+    .byte 0x62,0xd2,0x55,0x48,0xdd,0xe9    # vaesenclast %zmm9, %zmm5, %zmm5
+    vpxord 384(%rcx), %zmm11, %zmm9
+    .byte 0x62,0xd2,0x4d,0x48,0xdd,0xf1    # vaesenclast %zmm9, %zmm6, %zmm6
+    vpxord %zmm8, %zmm11, %zmm9
+    .byte 0x62,0xd2,0x45,0x48,0xdd,0xf9    # vaesenclast %zmm9, %zmm7, %zmm7
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
@@ -257,6 +257,7 @@ aes_gen_vaes512_cfb_dec_k128_w16:
     vpxord %zmm6, %zmm1, %zmm1
     vpxord %zmm6, %zmm2, %zmm2
     vpxord %zmm6, %zmm3, %zmm3
+    vmovdqu64 192(%rcx), %zmm4
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm16, %zmm2, %zmm2
@@ -293,15 +294,14 @@ aes_gen_vaes512_cfb_dec_k128_w16:
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm8, %zmm1, %zmm1
     .byte 0x62,0xd2,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm8, %zmm2, %zmm2
     .byte 0x62,0xd2,0x65,0x48,0xdc,0xd8    # vaesenc %zmm8, %zmm3, %zmm3
-    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc7    # vaesenclast %zmm7, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x75,0x48,0xdd,0xcf    # vaesenclast %zmm7, %zmm1, %zmm1
-    .byte 0x62,0xf2,0x6d,0x48,0xdd,0xd7    # vaesenclast %zmm7, %zmm2, %zmm2
-    .byte 0x62,0xf2,0x65,0x48,0xdd,0xdf    # vaesenclast %zmm7, %zmm3, %zmm3
-    vmovdqu64 192(%rcx), %zmm4
-    vpxord 0(%rcx), %zmm0, %zmm0
-    vpxord 64(%rcx), %zmm1, %zmm1
-    vpxord 128(%rcx), %zmm2, %zmm2
-    vpxord %zmm4, %zmm3, %zmm3
+    vpxord 0(%rcx), %zmm7, %zmm5
+    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc5    # vaesenclast %zmm5, %zmm0, %zmm0
+    vpxord 64(%rcx), %zmm7, %zmm5
+    .byte 0x62,0xf2,0x75,0x48,0xdd,0xcd    # vaesenclast %zmm5, %zmm1, %zmm1
+    vpxord 128(%rcx), %zmm7, %zmm5
+    .byte 0x62,0xf2,0x6d,0x48,0xdd,0xd5    # vaesenclast %zmm5, %zmm2, %zmm2
+    vpxord %zmm4, %zmm7, %zmm5
+    .byte 0x62,0xf2,0x65,0x48,0xdd,0xdd    # vaesenclast %zmm5, %zmm3, %zmm3
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
@@ -384,6 +384,7 @@ aes_gen_vaes512_cfb_dec_k128_w8:
     vmovdqu64 48(%rcx), %zmm1
     vpxord %zmm4, %zmm0, %zmm0
     vpxord %zmm4, %zmm1, %zmm1
+    vmovdqu64 64(%rcx), %zmm2
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xce    # vaesenc %zmm14, %zmm1, %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
@@ -402,11 +403,10 @@ aes_gen_vaes512_cfb_dec_k128_w8:
     .byte 0x62,0xf2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm7, %zmm1, %zmm1
     .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm6, %zmm0, %zmm0
     .byte 0x62,0xf2,0x75,0x48,0xdc,0xce    # vaesenc %zmm6, %zmm1, %zmm1
-    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc5    # vaesenclast %zmm5, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x75,0x48,0xdd,0xcd    # vaesenclast %zmm5, %zmm1, %zmm1
-    vmovdqu64 64(%rcx), %zmm2
-    vpxord 0(%rcx), %zmm0, %zmm0
-    vpxord %zmm2, %zmm1, %zmm1
+    vpxord 0(%rcx), %zmm5, %zmm3
+    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm3, %zmm0, %zmm0
+    vpxord %zmm2, %zmm5, %zmm3
+    .byte 0x62,0xf2,0x75,0x48,0xdd,0xcb    # vaesenclast %zmm3, %zmm1, %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
     add $128, %rcx
@@ -482,6 +482,7 @@ aes_gen_vaes512_cfb_dec_k128_w4:
     vmovdqu64 0(%rcx), %zmm0
     valignq $6, %zmm1, %zmm0, %zmm0
     vpxord %zmm3, %zmm0, %zmm0
+    vmovdqu64 0(%rcx), %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
@@ -491,9 +492,8 @@ aes_gen_vaes512_cfb_dec_k128_w4:
     .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm7, %zmm0, %zmm0
     .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm6, %zmm0, %zmm0
     .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm5, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm4, %zmm0, %zmm0
-    vmovdqu64 0(%rcx), %zmm1
-    vpxord %zmm1, %zmm0, %zmm0
+    vpxord %zmm1, %zmm4, %zmm2
+    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm2, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     add $64, %rcx
     add $64, %rdx
@@ -544,6 +544,7 @@ aes_gen_vaes512_cfb_dec_k128_w1:
 .Laes_gen_vaes512_cfb_dec_k128_w1_loop:
     vmovdqa %xmm1, %xmm0
     vpxor 0(%rdi), %xmm0, %xmm0
+    vmovdqu 0(%rcx), %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x10    # vaesenc 16(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x20    # vaesenc 32(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x30    # vaesenc 48(%rdi), %xmm0, %xmm0
@@ -553,9 +554,8 @@ aes_gen_vaes512_cfb_dec_k128_w1:
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x70    # vaesenc 112(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0x80,0x00,0x00,0x00 # vaesenc 128(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0x90,0x00,0x00,0x00 # vaesenc 144(%rdi), %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdd,0x87,0xa0,0x00,0x00,0x00 # vaesenclast 160(%rdi), %xmm0, %xmm0
-    vmovdqu 0(%rcx), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
+    vpxor 160(%rdi), %xmm1, %xmm2
+    .byte 0xc4,0xe2,0x79,0xdd,0xc2         # vaesenclast %xmm2, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
     add $16, %rdx
@@ -643,6 +643,7 @@ aes_gen_vaes512_cfb_dec_k192_w32:
     vpxord %zmm10, %zmm5, %zmm5
     vpxord %zmm10, %zmm6, %zmm6
     vpxord %zmm10, %zmm7, %zmm7
+    vmovdqu64 448(%rcx), %zmm8
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm22, %zmm2, %zmm2
@@ -731,23 +732,22 @@ aes_gen_vaes512_cfb_dec_k192_w32:
     .byte 0x62,0xd2,0x55,0x48,0xdc,0xec    # vaesenc %zmm12, %zmm5, %zmm5
     .byte 0x62,0xd2,0x4d,0x48,0xdc,0xf4    # vaesenc %zmm12, %zmm6, %zmm6
     .byte 0x62,0xd2,0x45,0x48,0xdc,0xfc    # vaesenc %zmm12, %zmm7, %zmm7
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm11, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcb    # vaesenclast %zmm11, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x6d,0x48,0xdd,0xd3    # vaesenclast %zmm11, %zmm2, %zmm2
-    .byte 0x62,0xd2,0x65,0x48,0xdd,0xdb    # vaesenclast %zmm11, %zmm3, %zmm3
-    .byte 0x62,0xd2,0x5d,0x48,0xdd,0xe3    # vaesenclast %zmm11, %zmm4, %zmm4
-    .byte 0x62,0xd2,0x55,0x48,0xdd,0xeb    # vaesenclast %zmm11, %zmm5, %zmm5
-    .byte 0x62,0xd2,0x4d,0x48,0xdd,0xf3    # vaesenclast %zmm11, %zmm6, %zmm6
-    .byte 0x62,0xd2,0x45,0x48,0xdd,0xfb    # vaesenclast %zmm11, %zmm7, %zmm7
-    vmovdqu64 448(%rcx), %zmm8
-    vpxord 0(%rcx), %zmm0, %zmm0
-    vpxord 64(%rcx), %zmm1, %zmm1
-    vpxord 128(%rcx), %zmm2, %zmm2
-    vpxord 192(%rcx), %zmm3, %zmm3
-    vpxord 256(%rcx), %zmm4, %zmm4
-    vpxord 320(%rcx), %zmm5, %zmm5
-    vpxord 384(%rcx), %zmm6, %zmm6
-    vpxord %zmm8, %zmm7, %zmm7
+    vpxord 0(%rcx), %zmm11, %zmm9
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc1    # vaesenclast %zmm9, %zmm0, %zmm0
+    vpxord 64(%rcx), %zmm11, %zmm9
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xc9    # vaesenclast %zmm9, %zmm1, %zmm1
+    vpxord 128(%rcx), %zmm11, %zmm9
+    .byte 0x62,0xd2,0x6d,0x48,0xdd,0xd1    # vaesenclast %zmm9, %zmm2, %zmm2
+    vpxord 192(%rcx), %zmm11, %zmm9
+    .byte 0x62,0xd2,0x65,0x48,0xdd,0xd9    # vaesenclast %zmm9, %zmm3, %zmm3
+    vpxord 256(%rcx), %zmm11, %zmm9
+    .byte 0x62,0xd2,0x5d,0x48,0xdd,0xe1    # vaesenclast %zmm9, %zmm4, %zmm4
+    vpxord 320(%rcx), %zmm11, %zmm9
+    .byte 0x62,0xd2,0x55,0x48,0xdd,0xe9    # vaesenclast %zmm9, %zmm5, %zmm5
+    vpxord 384(%rcx), %zmm11, %zmm9
+    .byte 0x62,0xd2,0x4d,0x48,0xdd,0xf1    # vaesenclast %zmm9, %zmm6, %zmm6
+    vpxord %zmm8, %zmm11, %zmm9
+    .byte 0x62,0xd2,0x45,0x48,0xdd,0xf9    # vaesenclast %zmm9, %zmm7, %zmm7
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
@@ -850,6 +850,7 @@ aes_gen_vaes512_cfb_dec_k192_w16:
     vpxord %zmm6, %zmm1, %zmm1
     vpxord %zmm6, %zmm2, %zmm2
     vpxord %zmm6, %zmm3, %zmm3
+    vmovdqu64 192(%rcx), %zmm4
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm18, %zmm2, %zmm2
@@ -894,15 +895,14 @@ aes_gen_vaes512_cfb_dec_k192_w16:
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm8, %zmm1, %zmm1
     .byte 0x62,0xd2,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm8, %zmm2, %zmm2
     .byte 0x62,0xd2,0x65,0x48,0xdc,0xd8    # vaesenc %zmm8, %zmm3, %zmm3
-    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc7    # vaesenclast %zmm7, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x75,0x48,0xdd,0xcf    # vaesenclast %zmm7, %zmm1, %zmm1
-    .byte 0x62,0xf2,0x6d,0x48,0xdd,0xd7    # vaesenclast %zmm7, %zmm2, %zmm2
-    .byte 0x62,0xf2,0x65,0x48,0xdd,0xdf    # vaesenclast %zmm7, %zmm3, %zmm3
-    vmovdqu64 192(%rcx), %zmm4
-    vpxord 0(%rcx), %zmm0, %zmm0
-    vpxord 64(%rcx), %zmm1, %zmm1
-    vpxord 128(%rcx), %zmm2, %zmm2
-    vpxord %zmm4, %zmm3, %zmm3
+    vpxord 0(%rcx), %zmm7, %zmm5
+    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc5    # vaesenclast %zmm5, %zmm0, %zmm0
+    vpxord 64(%rcx), %zmm7, %zmm5
+    .byte 0x62,0xf2,0x75,0x48,0xdd,0xcd    # vaesenclast %zmm5, %zmm1, %zmm1
+    vpxord 128(%rcx), %zmm7, %zmm5
+    .byte 0x62,0xf2,0x6d,0x48,0xdd,0xd5    # vaesenclast %zmm5, %zmm2, %zmm2
+    vpxord %zmm4, %zmm7, %zmm5
+    .byte 0x62,0xf2,0x65,0x48,0xdd,0xdd    # vaesenclast %zmm5, %zmm3, %zmm3
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
@@ -991,6 +991,7 @@ aes_gen_vaes512_cfb_dec_k192_w8:
     vmovdqu64 48(%rcx), %zmm1
     vpxord %zmm4, %zmm0, %zmm0
     vpxord %zmm4, %zmm1, %zmm1
+    vmovdqu64 64(%rcx), %zmm2
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
@@ -1013,11 +1014,10 @@ aes_gen_vaes512_cfb_dec_k192_w8:
     .byte 0x62,0xf2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm7, %zmm1, %zmm1
     .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm6, %zmm0, %zmm0
     .byte 0x62,0xf2,0x75,0x48,0xdc,0xce    # vaesenc %zmm6, %zmm1, %zmm1
-    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc5    # vaesenclast %zmm5, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x75,0x48,0xdd,0xcd    # vaesenclast %zmm5, %zmm1, %zmm1
-    vmovdqu64 64(%rcx), %zmm2
-    vpxord 0(%rcx), %zmm0, %zmm0
-    vpxord %zmm2, %zmm1, %zmm1
+    vpxord 0(%rcx), %zmm5, %zmm3
+    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm3, %zmm0, %zmm0
+    vpxord %zmm2, %zmm5, %zmm3
+    .byte 0x62,0xf2,0x75,0x48,0xdd,0xcb    # vaesenclast %zmm3, %zmm1, %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
     add $128, %rcx
@@ -1099,6 +1099,7 @@ aes_gen_vaes512_cfb_dec_k192_w4:
     vmovdqu64 0(%rcx), %zmm0
     valignq $6, %zmm1, %zmm0, %zmm0
     vpxord %zmm3, %zmm0, %zmm0
+    vmovdqu64 0(%rcx), %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
@@ -1110,9 +1111,8 @@ aes_gen_vaes512_cfb_dec_k192_w4:
     .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm7, %zmm0, %zmm0
     .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm6, %zmm0, %zmm0
     .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm5, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm4, %zmm0, %zmm0
-    vmovdqu64 0(%rcx), %zmm1
-    vpxord %zmm1, %zmm0, %zmm0
+    vpxord %zmm1, %zmm4, %zmm2
+    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm2, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     add $64, %rcx
     add $64, %rdx
@@ -1165,6 +1165,7 @@ aes_gen_vaes512_cfb_dec_k192_w1:
 .Laes_gen_vaes512_cfb_dec_k192_w1_loop:
     vmovdqa %xmm1, %xmm0
     vpxor 0(%rdi), %xmm0, %xmm0
+    vmovdqu 0(%rcx), %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x10    # vaesenc 16(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x20    # vaesenc 32(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x30    # vaesenc 48(%rdi), %xmm0, %xmm0
@@ -1176,9 +1177,8 @@ aes_gen_vaes512_cfb_dec_k192_w1:
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0x90,0x00,0x00,0x00 # vaesenc 144(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xa0,0x00,0x00,0x00 # vaesenc 160(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xb0,0x00,0x00,0x00 # vaesenc 176(%rdi), %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdd,0x87,0xc0,0x00,0x00,0x00 # vaesenclast 192(%rdi), %xmm0, %xmm0
-    vmovdqu 0(%rcx), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
+    vpxor 192(%rdi), %xmm1, %xmm2
+    .byte 0xc4,0xe2,0x79,0xdd,0xc2         # vaesenclast %xmm2, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
     add $16, %rdx
@@ -1270,6 +1270,7 @@ aes_gen_vaes512_cfb_dec_k256_w32:
     vpxord %zmm10, %zmm5, %zmm5
     vpxord %zmm10, %zmm6, %zmm6
     vpxord %zmm10, %zmm7, %zmm7
+    vmovdqu64 448(%rcx), %zmm8
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm24, %zmm2, %zmm2
@@ -1374,23 +1375,22 @@ aes_gen_vaes512_cfb_dec_k256_w32:
     .byte 0x62,0xd2,0x55,0x48,0xdc,0xec    # vaesenc %zmm12, %zmm5, %zmm5
     .byte 0x62,0xd2,0x4d,0x48,0xdc,0xf4    # vaesenc %zmm12, %zmm6, %zmm6
     .byte 0x62,0xd2,0x45,0x48,0xdc,0xfc    # vaesenc %zmm12, %zmm7, %zmm7
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm11, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcb    # vaesenclast %zmm11, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x6d,0x48,0xdd,0xd3    # vaesenclast %zmm11, %zmm2, %zmm2
-    .byte 0x62,0xd2,0x65,0x48,0xdd,0xdb    # vaesenclast %zmm11, %zmm3, %zmm3
-    .byte 0x62,0xd2,0x5d,0x48,0xdd,0xe3    # vaesenclast %zmm11, %zmm4, %zmm4
-    .byte 0x62,0xd2,0x55,0x48,0xdd,0xeb    # vaesenclast %zmm11, %zmm5, %zmm5
-    .byte 0x62,0xd2,0x4d,0x48,0xdd,0xf3    # vaesenclast %zmm11, %zmm6, %zmm6
-    .byte 0x62,0xd2,0x45,0x48,0xdd,0xfb    # vaesenclast %zmm11, %zmm7, %zmm7
-    vmovdqu64 448(%rcx), %zmm8
-    vpxord 0(%rcx), %zmm0, %zmm0
-    vpxord 64(%rcx), %zmm1, %zmm1
-    vpxord 128(%rcx), %zmm2, %zmm2
-    vpxord 192(%rcx), %zmm3, %zmm3
-    vpxord 256(%rcx), %zmm4, %zmm4
-    vpxord 320(%rcx), %zmm5, %zmm5
-    vpxord 384(%rcx), %zmm6, %zmm6
-    vpxord %zmm8, %zmm7, %zmm7
+    vpxord 0(%rcx), %zmm11, %zmm9
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc1    # vaesenclast %zmm9, %zmm0, %zmm0
+    vpxord 64(%rcx), %zmm11, %zmm9
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xc9    # vaesenclast %zmm9, %zmm1, %zmm1
+    vpxord 128(%rcx), %zmm11, %zmm9
+    .byte 0x62,0xd2,0x6d,0x48,0xdd,0xd1    # vaesenclast %zmm9, %zmm2, %zmm2
+    vpxord 192(%rcx), %zmm11, %zmm9
+    .byte 0x62,0xd2,0x65,0x48,0xdd,0xd9    # vaesenclast %zmm9, %zmm3, %zmm3
+    vpxord 256(%rcx), %zmm11, %zmm9
+    .byte 0x62,0xd2,0x5d,0x48,0xdd,0xe1    # vaesenclast %zmm9, %zmm4, %zmm4
+    vpxord 320(%rcx), %zmm11, %zmm9
+    .byte 0x62,0xd2,0x55,0x48,0xdd,0xe9    # vaesenclast %zmm9, %zmm5, %zmm5
+    vpxord 384(%rcx), %zmm11, %zmm9
+    .byte 0x62,0xd2,0x4d,0x48,0xdd,0xf1    # vaesenclast %zmm9, %zmm6, %zmm6
+    vpxord %zmm8, %zmm11, %zmm9
+    .byte 0x62,0xd2,0x45,0x48,0xdd,0xf9    # vaesenclast %zmm9, %zmm7, %zmm7
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
@@ -1499,6 +1499,7 @@ aes_gen_vaes512_cfb_dec_k256_w16:
     vpxord %zmm6, %zmm1, %zmm1
     vpxord %zmm6, %zmm2, %zmm2
     vpxord %zmm6, %zmm3, %zmm3
+    vmovdqu64 192(%rcx), %zmm4
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
@@ -1551,15 +1552,14 @@ aes_gen_vaes512_cfb_dec_k256_w16:
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm8, %zmm1, %zmm1
     .byte 0x62,0xd2,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm8, %zmm2, %zmm2
     .byte 0x62,0xd2,0x65,0x48,0xdc,0xd8    # vaesenc %zmm8, %zmm3, %zmm3
-    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc7    # vaesenclast %zmm7, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x75,0x48,0xdd,0xcf    # vaesenclast %zmm7, %zmm1, %zmm1
-    .byte 0x62,0xf2,0x6d,0x48,0xdd,0xd7    # vaesenclast %zmm7, %zmm2, %zmm2
-    .byte 0x62,0xf2,0x65,0x48,0xdd,0xdf    # vaesenclast %zmm7, %zmm3, %zmm3
-    vmovdqu64 192(%rcx), %zmm4
-    vpxord 0(%rcx), %zmm0, %zmm0
-    vpxord 64(%rcx), %zmm1, %zmm1
-    vpxord 128(%rcx), %zmm2, %zmm2
-    vpxord %zmm4, %zmm3, %zmm3
+    vpxord 0(%rcx), %zmm7, %zmm5
+    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc5    # vaesenclast %zmm5, %zmm0, %zmm0
+    vpxord 64(%rcx), %zmm7, %zmm5
+    .byte 0x62,0xf2,0x75,0x48,0xdd,0xcd    # vaesenclast %zmm5, %zmm1, %zmm1
+    vpxord 128(%rcx), %zmm7, %zmm5
+    .byte 0x62,0xf2,0x6d,0x48,0xdd,0xd5    # vaesenclast %zmm5, %zmm2, %zmm2
+    vpxord %zmm4, %zmm7, %zmm5
+    .byte 0x62,0xf2,0x65,0x48,0xdd,0xdd    # vaesenclast %zmm5, %zmm3, %zmm3
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
@@ -1654,6 +1654,7 @@ aes_gen_vaes512_cfb_dec_k256_w8:
     vmovdqu64 48(%rcx), %zmm1
     vpxord %zmm4, %zmm0, %zmm0
     vpxord %zmm4, %zmm1, %zmm1
+    vmovdqu64 64(%rcx), %zmm2
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
@@ -1680,11 +1681,10 @@ aes_gen_vaes512_cfb_dec_k256_w8:
     .byte 0x62,0xf2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm7, %zmm1, %zmm1
     .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm6, %zmm0, %zmm0
     .byte 0x62,0xf2,0x75,0x48,0xdc,0xce    # vaesenc %zmm6, %zmm1, %zmm1
-    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc5    # vaesenclast %zmm5, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x75,0x48,0xdd,0xcd    # vaesenclast %zmm5, %zmm1, %zmm1
-    vmovdqu64 64(%rcx), %zmm2
-    vpxord 0(%rcx), %zmm0, %zmm0
-    vpxord %zmm2, %zmm1, %zmm1
+    vpxord 0(%rcx), %zmm5, %zmm3
+    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm3, %zmm0, %zmm0
+    vpxord %zmm2, %zmm5, %zmm3
+    .byte 0x62,0xf2,0x75,0x48,0xdd,0xcb    # vaesenclast %zmm3, %zmm1, %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
     add $128, %rcx
@@ -1772,6 +1772,7 @@ aes_gen_vaes512_cfb_dec_k256_w4:
     vmovdqu64 0(%rcx), %zmm0
     valignq $6, %zmm1, %zmm0, %zmm0
     vpxord %zmm3, %zmm0, %zmm0
+    vmovdqu64 0(%rcx), %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
@@ -1785,9 +1786,8 @@ aes_gen_vaes512_cfb_dec_k256_w4:
     .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm7, %zmm0, %zmm0
     .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm6, %zmm0, %zmm0
     .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm5, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm4, %zmm0, %zmm0
-    vmovdqu64 0(%rcx), %zmm1
-    vpxord %zmm1, %zmm0, %zmm0
+    vpxord %zmm1, %zmm4, %zmm2
+    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm2, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     add $64, %rcx
     add $64, %rdx
@@ -1842,6 +1842,7 @@ aes_gen_vaes512_cfb_dec_k256_w1:
 .Laes_gen_vaes512_cfb_dec_k256_w1_loop:
     vmovdqa %xmm1, %xmm0
     vpxor 0(%rdi), %xmm0, %xmm0
+    vmovdqu 0(%rcx), %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x10    # vaesenc 16(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x20    # vaesenc 32(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x30    # vaesenc 48(%rdi), %xmm0, %xmm0
@@ -1855,9 +1856,8 @@ aes_gen_vaes512_cfb_dec_k256_w1:
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xb0,0x00,0x00,0x00 # vaesenc 176(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xc0,0x00,0x00,0x00 # vaesenc 192(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xd0,0x00,0x00,0x00 # vaesenc 208(%rdi), %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x79,0xdd,0x87,0xe0,0x00,0x00,0x00 # vaesenclast 224(%rdi), %xmm0, %xmm0
-    vmovdqu 0(%rcx), %xmm1
-    vpxor %xmm1, %xmm0, %xmm0
+    vpxor 224(%rdi), %xmm1, %xmm2
+    .byte 0xc4,0xe2,0x79,0xdd,0xc2         # vaesenclast %xmm2, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
     add $16, %rdx

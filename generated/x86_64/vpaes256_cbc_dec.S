@@ -837,9 +837,9 @@ aes_gen_vpaes256_cbc_dec_k128_w4:
     vpxor %ymm3, %ymm1, %ymm1
     vpshufb .Lvpaes256_outd2(%rip), %ymm0, %ymm0
     vpshufb .Lvpaes256_outd2(%rip), %ymm1, %ymm1
-    vpxor 16(%rcx), %ymm1, %ymm1
     vperm2i128 $33, 0(%rcx), %ymm2, %ymm3
     vpxor %ymm3, %ymm0, %ymm0
+    vpxor 16(%rcx), %ymm1, %ymm1
     vmovdqu 32(%rcx), %ymm2
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
@@ -2675,9 +2675,9 @@ aes_gen_vpaes256_cbc_dec_k192_w4:
     vpxor %ymm3, %ymm1, %ymm1
     vpshufb .Lvpaes256_outd0(%rip), %ymm0, %ymm0
     vpshufb .Lvpaes256_outd0(%rip), %ymm1, %ymm1
-    vpxor 16(%rcx), %ymm1, %ymm1
     vperm2i128 $33, 0(%rcx), %ymm2, %ymm3
     vpxor %ymm3, %ymm0, %ymm0
+    vpxor 16(%rcx), %ymm1, %ymm1
     vmovdqu 32(%rcx), %ymm2
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
@@ -4823,9 +4823,9 @@ aes_gen_vpaes256_cbc_dec_k256_w4:
     vpxor %ymm3, %ymm1, %ymm1
     vpshufb .Lvpaes256_outd2(%rip), %ymm0, %ymm0
     vpshufb .Lvpaes256_outd2(%rip), %ymm1, %ymm1
-    vpxor 16(%rcx), %ymm1, %ymm1
     vperm2i128 $33, 0(%rcx), %ymm2, %ymm3
     vpxor %ymm3, %ymm0, %ymm0
+    vpxor 16(%rcx), %ymm1, %ymm1
     vmovdqu 32(%rcx), %ymm2
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)

@@ -141,6 +141,7 @@ aes_gen_vpaes256_cfb_dec_k128_w4:
     vbroadcasti128 0(%rdi), %ymm3
     vpxor %ymm3, %ymm0, %ymm0
     vpxor %ymm3, %ymm1, %ymm1
+    vmovdqu 32(%rcx), %ymm2
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -693,7 +694,6 @@ aes_gen_vpaes256_cfb_dec_k128_w4:
     vpxor %ymm3, %ymm1, %ymm1
     vpshufb .Lvpaes256_oute2(%rip), %ymm0, %ymm0
     vpshufb .Lvpaes256_oute2(%rip), %ymm1, %ymm1
-    vmovdqu 32(%rcx), %ymm2
     vpxor 0(%rcx), %ymm0, %ymm0
     vpxor %ymm2, %ymm1, %ymm1
     vmovdqu %ymm0, 0(%rdx)
@@ -766,6 +766,7 @@ aes_gen_vpaes256_cfb_dec_k128_w2:
     vpxor %ymm8, %ymm0, %ymm0
     vbroadcasti128 0(%rdi), %ymm2
     vpxor %ymm2, %ymm0, %ymm0
+    vmovdqu 0(%rcx), %ymm1
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -1066,7 +1067,6 @@ aes_gen_vpaes256_cfb_dec_k128_w2:
     vbroadcasti128 160(%rdi), %ymm2
     vpxor %ymm2, %ymm0, %ymm0
     vpshufb .Lvpaes256_oute2(%rip), %ymm0, %ymm0
-    vmovdqu 0(%rcx), %ymm1
     vpxor %ymm1, %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     add $32, %rcx
@@ -1132,6 +1132,7 @@ aes_gen_vpaes256_cfb_dec_k128_w1:
     vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 0(%rdi), %xmm2
     vpxor %xmm2, %xmm0, %xmm0
+    vmovdqu 0(%rcx), %xmm1
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -1432,7 +1433,6 @@ aes_gen_vpaes256_cfb_dec_k128_w1:
     vmovdqu 160(%rdi), %xmm2
     vpxor %xmm2, %xmm0, %xmm0
     vpshufb .Lvpaes256_oute2(%rip), %xmm0, %xmm0
-    vmovdqu 0(%rcx), %xmm1
     vpxor %xmm1, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
@@ -1507,6 +1507,7 @@ aes_gen_vpaes256_cfb_dec_k192_w4:
     vbroadcasti128 0(%rdi), %ymm3
     vpxor %ymm3, %ymm0, %ymm0
     vpxor %ymm3, %ymm1, %ymm1
+    vmovdqu 32(%rcx), %ymm2
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -2173,7 +2174,6 @@ aes_gen_vpaes256_cfb_dec_k192_w4:
     vpxor %ymm3, %ymm1, %ymm1
     vpshufb .Lvpaes256_oute0(%rip), %ymm0, %ymm0
     vpshufb .Lvpaes256_oute0(%rip), %ymm1, %ymm1
-    vmovdqu 32(%rcx), %ymm2
     vpxor 0(%rcx), %ymm0, %ymm0
     vpxor %ymm2, %ymm1, %ymm1
     vmovdqu %ymm0, 0(%rdx)
@@ -2246,6 +2246,7 @@ aes_gen_vpaes256_cfb_dec_k192_w2:
     vpxor %ymm8, %ymm0, %ymm0
     vbroadcasti128 0(%rdi), %ymm2
     vpxor %ymm2, %ymm0, %ymm0
+    vmovdqu 0(%rcx), %ymm1
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -2608,7 +2609,6 @@ aes_gen_vpaes256_cfb_dec_k192_w2:
     vbroadcasti128 192(%rdi), %ymm2
     vpxor %ymm2, %ymm0, %ymm0
     vpshufb .Lvpaes256_oute0(%rip), %ymm0, %ymm0
-    vmovdqu 0(%rcx), %ymm1
     vpxor %ymm1, %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     add $32, %rcx
@@ -2674,6 +2674,7 @@ aes_gen_vpaes256_cfb_dec_k192_w1:
     vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 0(%rdi), %xmm2
     vpxor %xmm2, %xmm0, %xmm0
+    vmovdqu 0(%rcx), %xmm1
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -3036,7 +3037,6 @@ aes_gen_vpaes256_cfb_dec_k192_w1:
     vmovdqu 192(%rdi), %xmm2
     vpxor %xmm2, %xmm0, %xmm0
     vpshufb .Lvpaes256_oute0(%rip), %xmm0, %xmm0
-    vmovdqu 0(%rcx), %xmm1
     vpxor %xmm1, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
@@ -3111,6 +3111,7 @@ aes_gen_vpaes256_cfb_dec_k256_w4:
     vbroadcasti128 0(%rdi), %ymm3
     vpxor %ymm3, %ymm0, %ymm0
     vpxor %ymm3, %ymm1, %ymm1
+    vmovdqu 32(%rcx), %ymm2
     vpandn %ymm0, %ymm4, %ymm8
     vpsrld $4, %ymm8, %ymm8
     vpand %ymm4, %ymm0, %ymm0
@@ -3891,7 +3892,6 @@ aes_gen_vpaes256_cfb_dec_k256_w4:
     vpxor %ymm3, %ymm1, %ymm1
     vpshufb .Lvpaes256_oute2(%rip), %ymm0, %ymm0
     vpshufb .Lvpaes256_oute2(%rip), %ymm1, %ymm1
-    vmovdqu 32(%rcx), %ymm2
     vpxor 0(%rcx), %ymm0, %ymm0
     vpxor %ymm2, %ymm1, %ymm1
     vmovdqu %ymm0, 0(%rdx)
@@ -3964,6 +3964,7 @@ aes_gen_vpaes256_cfb_dec_k256_w2:
     vpxor %ymm8, %ymm0, %ymm0
     vbroadcasti128 0(%rdi), %ymm2
     vpxor %ymm2, %ymm0, %ymm0
+    vmovdqu 0(%rcx), %ymm1
     vpandn %ymm0, %ymm3, %ymm7
     vpsrld $4, %ymm7, %ymm7
     vpand %ymm3, %ymm0, %ymm0
@@ -4388,7 +4389,6 @@ aes_gen_vpaes256_cfb_dec_k256_w2:
     vbroadcasti128 224(%rdi), %ymm2
     vpxor %ymm2, %ymm0, %ymm0
     vpshufb .Lvpaes256_oute2(%rip), %ymm0, %ymm0
-    vmovdqu 0(%rcx), %ymm1
     vpxor %ymm1, %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     add $32, %rcx
@@ -4454,6 +4454,7 @@ aes_gen_vpaes256_cfb_dec_k256_w1:
     vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 0(%rdi), %xmm2
     vpxor %xmm2, %xmm0, %xmm0
+    vmovdqu 0(%rcx), %xmm1
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -4878,7 +4879,6 @@ aes_gen_vpaes256_cfb_dec_k256_w1:
     vmovdqu 224(%rdi), %xmm2
     vpxor %xmm2, %xmm0, %xmm0
     vpshufb .Lvpaes256_oute2(%rip), %xmm0, %xmm0
-    vmovdqu 0(%rcx), %xmm1
     vpxor %xmm1, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx

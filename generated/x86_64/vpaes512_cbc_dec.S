@@ -1509,12 +1509,12 @@ aes_gen_vpaes512_cbc_dec_k128_w16:
     vpshufb .Lvpaes512_outd2(%rip), %zmm1, %zmm1
     vpshufb .Lvpaes512_outd2(%rip), %zmm2, %zmm2
     vpshufb .Lvpaes512_outd2(%rip), %zmm3, %zmm3
-    vpxord 176(%rcx), %zmm3, %zmm3
-    vpxord 112(%rcx), %zmm2, %zmm2
-    vpxord 48(%rcx), %zmm1, %zmm1
     vmovdqu64 0(%rcx), %zmm5
     valignq $6, %zmm4, %zmm5, %zmm5
     vpxord %zmm5, %zmm0, %zmm0
+    vpxord 48(%rcx), %zmm1, %zmm1
+    vpxord 112(%rcx), %zmm2, %zmm2
+    vpxord 176(%rcx), %zmm3, %zmm3
     vmovdqu64 192(%rcx), %zmm4
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
@@ -2303,10 +2303,10 @@ aes_gen_vpaes512_cbc_dec_k128_w8:
     vpxord %zmm3, %zmm1, %zmm1
     vpshufb .Lvpaes512_outd2(%rip), %zmm0, %zmm0
     vpshufb .Lvpaes512_outd2(%rip), %zmm1, %zmm1
-    vpxord 48(%rcx), %zmm1, %zmm1
     vmovdqu64 0(%rcx), %zmm3
     valignq $6, %zmm2, %zmm3, %zmm3
     vpxord %zmm3, %zmm0, %zmm0
+    vpxord 48(%rcx), %zmm1, %zmm1
     vmovdqu64 64(%rcx), %zmm2
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
@@ -4901,12 +4901,12 @@ aes_gen_vpaes512_cbc_dec_k192_w16:
     vpshufb .Lvpaes512_outd0(%rip), %zmm1, %zmm1
     vpshufb .Lvpaes512_outd0(%rip), %zmm2, %zmm2
     vpshufb .Lvpaes512_outd0(%rip), %zmm3, %zmm3
-    vpxord 176(%rcx), %zmm3, %zmm3
-    vpxord 112(%rcx), %zmm2, %zmm2
-    vpxord 48(%rcx), %zmm1, %zmm1
     vmovdqu64 0(%rcx), %zmm5
     valignq $6, %zmm4, %zmm5, %zmm5
     vpxord %zmm5, %zmm0, %zmm0
+    vpxord 48(%rcx), %zmm1, %zmm1
+    vpxord 112(%rcx), %zmm2, %zmm2
+    vpxord 176(%rcx), %zmm3, %zmm3
     vmovdqu64 192(%rcx), %zmm4
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
@@ -5841,10 +5841,10 @@ aes_gen_vpaes512_cbc_dec_k192_w8:
     vpxord %zmm3, %zmm1, %zmm1
     vpshufb .Lvpaes512_outd0(%rip), %zmm0, %zmm0
     vpshufb .Lvpaes512_outd0(%rip), %zmm1, %zmm1
-    vpxord 48(%rcx), %zmm1, %zmm1
     vmovdqu64 0(%rcx), %zmm3
     valignq $6, %zmm2, %zmm3, %zmm3
     vpxord %zmm3, %zmm0, %zmm0
+    vpxord 48(%rcx), %zmm1, %zmm1
     vmovdqu64 64(%rcx), %zmm2
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
@@ -8877,12 +8877,12 @@ aes_gen_vpaes512_cbc_dec_k256_w16:
     vpshufb .Lvpaes512_outd2(%rip), %zmm1, %zmm1
     vpshufb .Lvpaes512_outd2(%rip), %zmm2, %zmm2
     vpshufb .Lvpaes512_outd2(%rip), %zmm3, %zmm3
-    vpxord 176(%rcx), %zmm3, %zmm3
-    vpxord 112(%rcx), %zmm2, %zmm2
-    vpxord 48(%rcx), %zmm1, %zmm1
     vmovdqu64 0(%rcx), %zmm5
     valignq $6, %zmm4, %zmm5, %zmm5
     vpxord %zmm5, %zmm0, %zmm0
+    vpxord 48(%rcx), %zmm1, %zmm1
+    vpxord 112(%rcx), %zmm2, %zmm2
+    vpxord 176(%rcx), %zmm3, %zmm3
     vmovdqu64 192(%rcx), %zmm4
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
@@ -9963,10 +9963,10 @@ aes_gen_vpaes512_cbc_dec_k256_w8:
     vpxord %zmm3, %zmm1, %zmm1
     vpshufb .Lvpaes512_outd2(%rip), %zmm0, %zmm0
     vpshufb .Lvpaes512_outd2(%rip), %zmm1, %zmm1
-    vpxord 48(%rcx), %zmm1, %zmm1
     vmovdqu64 0(%rcx), %zmm3
     valignq $6, %zmm2, %zmm3, %zmm3
     vpxord %zmm3, %zmm0, %zmm0
+    vpxord 48(%rcx), %zmm1, %zmm1
     vmovdqu64 64(%rcx), %zmm2
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)

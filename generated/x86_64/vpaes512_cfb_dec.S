@@ -202,6 +202,7 @@ aes_gen_vpaes512_cfb_dec_k128_w16:
     vpxord %zmm5, %zmm1, %zmm1
     vpxord %zmm5, %zmm2, %zmm2
     vpxord %zmm5, %zmm3, %zmm3
+    vmovdqu64 192(%rcx), %zmm4
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -1258,7 +1259,6 @@ aes_gen_vpaes512_cfb_dec_k128_w16:
     vpshufb .Lvpaes512_oute2(%rip), %zmm1, %zmm1
     vpshufb .Lvpaes512_oute2(%rip), %zmm2, %zmm2
     vpshufb .Lvpaes512_oute2(%rip), %zmm3, %zmm3
-    vmovdqu64 192(%rcx), %zmm4
     vpxord 0(%rcx), %zmm0, %zmm0
     vpxord 64(%rcx), %zmm1, %zmm1
     vpxord 128(%rcx), %zmm2, %zmm2
@@ -1355,6 +1355,7 @@ aes_gen_vpaes512_cfb_dec_k128_w8:
     vbroadcasti32x4 0(%rdi), %zmm3
     vpxord %zmm3, %zmm0, %zmm0
     vpxord %zmm3, %zmm1, %zmm1
+    vmovdqu64 64(%rcx), %zmm2
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -1907,7 +1908,6 @@ aes_gen_vpaes512_cfb_dec_k128_w8:
     vpxord %zmm3, %zmm1, %zmm1
     vpshufb .Lvpaes512_oute2(%rip), %zmm0, %zmm0
     vpshufb .Lvpaes512_oute2(%rip), %zmm1, %zmm1
-    vmovdqu64 64(%rcx), %zmm2
     vpxord 0(%rcx), %zmm0, %zmm0
     vpxord %zmm2, %zmm1, %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
@@ -1981,6 +1981,7 @@ aes_gen_vpaes512_cfb_dec_k128_w4:
     vpxord %zmm8, %zmm0, %zmm0
     vbroadcasti32x4 0(%rdi), %zmm2
     vpxord %zmm2, %zmm0, %zmm0
+    vmovdqu64 0(%rcx), %zmm1
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -2281,7 +2282,6 @@ aes_gen_vpaes512_cfb_dec_k128_w4:
     vbroadcasti32x4 160(%rdi), %zmm2
     vpxord %zmm2, %zmm0, %zmm0
     vpshufb .Lvpaes512_oute2(%rip), %zmm0, %zmm0
-    vmovdqu64 0(%rcx), %zmm1
     vpxord %zmm1, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     add $64, %rcx
@@ -2347,6 +2347,7 @@ aes_gen_vpaes512_cfb_dec_k128_w1:
     vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 0(%rdi), %xmm2
     vpxor %xmm2, %xmm0, %xmm0
+    vmovdqu 0(%rcx), %xmm1
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -2647,7 +2648,6 @@ aes_gen_vpaes512_cfb_dec_k128_w1:
     vmovdqu 160(%rdi), %xmm2
     vpxor %xmm2, %xmm0, %xmm0
     vpshufb .Lvpaes512_oute2(%rip), %xmm0, %xmm0
-    vmovdqu 0(%rcx), %xmm1
     vpxor %xmm1, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
@@ -2741,6 +2741,7 @@ aes_gen_vpaes512_cfb_dec_k192_w16:
     vpxord %zmm5, %zmm1, %zmm1
     vpxord %zmm5, %zmm2, %zmm2
     vpxord %zmm5, %zmm3, %zmm3
+    vmovdqu64 192(%rcx), %zmm4
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -4015,7 +4016,6 @@ aes_gen_vpaes512_cfb_dec_k192_w16:
     vpshufb .Lvpaes512_oute0(%rip), %zmm1, %zmm1
     vpshufb .Lvpaes512_oute0(%rip), %zmm2, %zmm2
     vpshufb .Lvpaes512_oute0(%rip), %zmm3, %zmm3
-    vmovdqu64 192(%rcx), %zmm4
     vpxord 0(%rcx), %zmm0, %zmm0
     vpxord 64(%rcx), %zmm1, %zmm1
     vpxord 128(%rcx), %zmm2, %zmm2
@@ -4112,6 +4112,7 @@ aes_gen_vpaes512_cfb_dec_k192_w8:
     vbroadcasti32x4 0(%rdi), %zmm3
     vpxord %zmm3, %zmm0, %zmm0
     vpxord %zmm3, %zmm1, %zmm1
+    vmovdqu64 64(%rcx), %zmm2
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -4778,7 +4779,6 @@ aes_gen_vpaes512_cfb_dec_k192_w8:
     vpxord %zmm3, %zmm1, %zmm1
     vpshufb .Lvpaes512_oute0(%rip), %zmm0, %zmm0
     vpshufb .Lvpaes512_oute0(%rip), %zmm1, %zmm1
-    vmovdqu64 64(%rcx), %zmm2
     vpxord 0(%rcx), %zmm0, %zmm0
     vpxord %zmm2, %zmm1, %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
@@ -4852,6 +4852,7 @@ aes_gen_vpaes512_cfb_dec_k192_w4:
     vpxord %zmm8, %zmm0, %zmm0
     vbroadcasti32x4 0(%rdi), %zmm2
     vpxord %zmm2, %zmm0, %zmm0
+    vmovdqu64 0(%rcx), %zmm1
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -5214,7 +5215,6 @@ aes_gen_vpaes512_cfb_dec_k192_w4:
     vbroadcasti32x4 192(%rdi), %zmm2
     vpxord %zmm2, %zmm0, %zmm0
     vpshufb .Lvpaes512_oute0(%rip), %zmm0, %zmm0
-    vmovdqu64 0(%rcx), %zmm1
     vpxord %zmm1, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     add $64, %rcx
@@ -5280,6 +5280,7 @@ aes_gen_vpaes512_cfb_dec_k192_w1:
     vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 0(%rdi), %xmm2
     vpxor %xmm2, %xmm0, %xmm0
+    vmovdqu 0(%rcx), %xmm1
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -5642,7 +5643,6 @@ aes_gen_vpaes512_cfb_dec_k192_w1:
     vmovdqu 192(%rdi), %xmm2
     vpxor %xmm2, %xmm0, %xmm0
     vpshufb .Lvpaes512_oute0(%rip), %xmm0, %xmm0
-    vmovdqu 0(%rcx), %xmm1
     vpxor %xmm1, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
@@ -5736,6 +5736,7 @@ aes_gen_vpaes512_cfb_dec_k256_w16:
     vpxord %zmm5, %zmm1, %zmm1
     vpxord %zmm5, %zmm2, %zmm2
     vpxord %zmm5, %zmm3, %zmm3
+    vmovdqu64 192(%rcx), %zmm4
     vpandnq %zmm0, %zmm6, %zmm10
     vpsrld $4, %zmm10, %zmm10
     vpandq %zmm6, %zmm0, %zmm0
@@ -7228,7 +7229,6 @@ aes_gen_vpaes512_cfb_dec_k256_w16:
     vpshufb .Lvpaes512_oute2(%rip), %zmm1, %zmm1
     vpshufb .Lvpaes512_oute2(%rip), %zmm2, %zmm2
     vpshufb .Lvpaes512_oute2(%rip), %zmm3, %zmm3
-    vmovdqu64 192(%rcx), %zmm4
     vpxord 0(%rcx), %zmm0, %zmm0
     vpxord 64(%rcx), %zmm1, %zmm1
     vpxord 128(%rcx), %zmm2, %zmm2
@@ -7325,6 +7325,7 @@ aes_gen_vpaes512_cfb_dec_k256_w8:
     vbroadcasti32x4 0(%rdi), %zmm3
     vpxord %zmm3, %zmm0, %zmm0
     vpxord %zmm3, %zmm1, %zmm1
+    vmovdqu64 64(%rcx), %zmm2
     vpandnq %zmm0, %zmm4, %zmm8
     vpsrld $4, %zmm8, %zmm8
     vpandq %zmm4, %zmm0, %zmm0
@@ -8105,7 +8106,6 @@ aes_gen_vpaes512_cfb_dec_k256_w8:
     vpxord %zmm3, %zmm1, %zmm1
     vpshufb .Lvpaes512_oute2(%rip), %zmm0, %zmm0
     vpshufb .Lvpaes512_oute2(%rip), %zmm1, %zmm1
-    vmovdqu64 64(%rcx), %zmm2
     vpxord 0(%rcx), %zmm0, %zmm0
     vpxord %zmm2, %zmm1, %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
@@ -8179,6 +8179,7 @@ aes_gen_vpaes512_cfb_dec_k256_w4:
     vpxord %zmm8, %zmm0, %zmm0
     vbroadcasti32x4 0(%rdi), %zmm2
     vpxord %zmm2, %zmm0, %zmm0
+    vmovdqu64 0(%rcx), %zmm1
     vpandnq %zmm0, %zmm3, %zmm7
     vpsrld $4, %zmm7, %zmm7
     vpandq %zmm3, %zmm0, %zmm0
@@ -8603,7 +8604,6 @@ aes_gen_vpaes512_cfb_dec_k256_w4:
     vbroadcasti32x4 224(%rdi), %zmm2
     vpxord %zmm2, %zmm0, %zmm0
     vpshufb .Lvpaes512_oute2(%rip), %zmm0, %zmm0
-    vmovdqu64 0(%rcx), %zmm1
     vpxord %zmm1, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     add $64, %rcx
@@ -8669,6 +8669,7 @@ aes_gen_vpaes512_cfb_dec_k256_w1:
     vpxor %xmm8, %xmm0, %xmm0
     vmovdqu 0(%rdi), %xmm2
     vpxor %xmm2, %xmm0, %xmm0
+    vmovdqu 0(%rcx), %xmm1
     vpandn %xmm0, %xmm3, %xmm7
     vpsrld $4, %xmm7, %xmm7
     vpand %xmm3, %xmm0, %xmm0
@@ -9093,7 +9094,6 @@ aes_gen_vpaes512_cfb_dec_k256_w1:
     vmovdqu 224(%rdi), %xmm2
     vpxor %xmm2, %xmm0, %xmm0
     vpshufb .Lvpaes512_oute2(%rip), %xmm0, %xmm0
-    vmovdqu 0(%rcx), %xmm1
     vpxor %xmm1, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx

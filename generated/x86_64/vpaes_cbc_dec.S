@@ -1007,9 +1007,9 @@ aes_gen_vpaes_cbc_dec_k128_w2:
     pxor %xmm3, %xmm1
     pshufb .Lvpaes_outd2(%rip), %xmm0
     pshufb .Lvpaes_outd2(%rip), %xmm1
+    pxor %xmm2, %xmm0
     movdqu 0(%rcx), %xmm3
     pxor %xmm3, %xmm1
-    pxor %xmm2, %xmm0
     movdqu 16(%rcx), %xmm2
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
@@ -2663,9 +2663,9 @@ aes_gen_vpaes_cbc_dec_k192_w2:
     pxor %xmm3, %xmm1
     pshufb .Lvpaes_outd0(%rip), %xmm0
     pshufb .Lvpaes_outd0(%rip), %xmm1
+    pxor %xmm2, %xmm0
     movdqu 0(%rcx), %xmm3
     pxor %xmm3, %xmm1
-    pxor %xmm2, %xmm0
     movdqu 16(%rcx), %xmm2
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
@@ -4599,9 +4599,9 @@ aes_gen_vpaes_cbc_dec_k256_w2:
     pxor %xmm3, %xmm1
     pshufb .Lvpaes_outd2(%rip), %xmm0
     pshufb .Lvpaes_outd2(%rip), %xmm1
+    pxor %xmm2, %xmm0
     movdqu 0(%rcx), %xmm3
     pxor %xmm3, %xmm1
-    pxor %xmm2, %xmm0
     movdqu 16(%rcx), %xmm2
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)

@@ -117,6 +117,7 @@ aes_gen_vpaes_cfb_dec_k128_w2:
     movdqu 0(%rdi), %xmm3
     pxor %xmm3, %xmm0
     pxor %xmm3, %xmm1
+    movdqu 16(%rcx), %xmm2
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -863,7 +864,6 @@ aes_gen_vpaes_cfb_dec_k128_w2:
     pxor %xmm3, %xmm1
     pshufb .Lvpaes_oute2(%rip), %xmm0
     pshufb .Lvpaes_oute2(%rip), %xmm1
-    movdqu 16(%rcx), %xmm2
     movdqu 0(%rcx), %xmm3
     pxor %xmm3, %xmm0
     pxor %xmm2, %xmm1
@@ -926,6 +926,7 @@ aes_gen_vpaes_cfb_dec_k128_w1:
     pxor %xmm4, %xmm0
     movdqu 0(%rdi), %xmm2
     pxor %xmm2, %xmm0
+    movdqu 0(%rcx), %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -1304,7 +1305,6 @@ aes_gen_vpaes_cfb_dec_k128_w1:
     movdqu 160(%rdi), %xmm2
     pxor %xmm2, %xmm0
     pshufb .Lvpaes_oute2(%rip), %xmm0
-    movdqu 0(%rcx), %xmm1
     pxor %xmm1, %xmm0
     movdqu %xmm0, 0(%rdx)
     add $16, %rcx
@@ -1371,6 +1371,7 @@ aes_gen_vpaes_cfb_dec_k192_w2:
     movdqu 0(%rdi), %xmm3
     pxor %xmm3, %xmm0
     pxor %xmm3, %xmm1
+    movdqu 16(%rcx), %xmm2
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -2271,7 +2272,6 @@ aes_gen_vpaes_cfb_dec_k192_w2:
     pxor %xmm3, %xmm1
     pshufb .Lvpaes_oute0(%rip), %xmm0
     pshufb .Lvpaes_oute0(%rip), %xmm1
-    movdqu 16(%rcx), %xmm2
     movdqu 0(%rcx), %xmm3
     pxor %xmm3, %xmm0
     pxor %xmm2, %xmm1
@@ -2334,6 +2334,7 @@ aes_gen_vpaes_cfb_dec_k192_w1:
     pxor %xmm4, %xmm0
     movdqu 0(%rdi), %xmm2
     pxor %xmm2, %xmm0
+    movdqu 0(%rcx), %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -2790,7 +2791,6 @@ aes_gen_vpaes_cfb_dec_k192_w1:
     movdqu 192(%rdi), %xmm2
     pxor %xmm2, %xmm0
     pshufb .Lvpaes_oute0(%rip), %xmm0
-    movdqu 0(%rcx), %xmm1
     pxor %xmm1, %xmm0
     movdqu %xmm0, 0(%rdx)
     add $16, %rcx
@@ -2857,6 +2857,7 @@ aes_gen_vpaes_cfb_dec_k256_w2:
     movdqu 0(%rdi), %xmm3
     pxor %xmm3, %xmm0
     pxor %xmm3, %xmm1
+    movdqu 16(%rcx), %xmm2
     movdqa .Lvpaes_mask(%rip), %xmm4
     pandn %xmm0, %xmm4
     psrld $4, %xmm4
@@ -3911,7 +3912,6 @@ aes_gen_vpaes_cfb_dec_k256_w2:
     pxor %xmm3, %xmm1
     pshufb .Lvpaes_oute2(%rip), %xmm0
     pshufb .Lvpaes_oute2(%rip), %xmm1
-    movdqu 16(%rcx), %xmm2
     movdqu 0(%rcx), %xmm3
     pxor %xmm3, %xmm0
     pxor %xmm2, %xmm1
@@ -3974,6 +3974,7 @@ aes_gen_vpaes_cfb_dec_k256_w1:
     pxor %xmm4, %xmm0
     movdqu 0(%rdi), %xmm2
     pxor %xmm2, %xmm0
+    movdqu 0(%rcx), %xmm1
     movdqa .Lvpaes_mask(%rip), %xmm3
     pandn %xmm0, %xmm3
     psrld $4, %xmm3
@@ -4508,7 +4509,6 @@ aes_gen_vpaes_cfb_dec_k256_w1:
     movdqu 224(%rdi), %xmm2
     pxor %xmm2, %xmm0
     pshufb .Lvpaes_oute2(%rip), %xmm0
-    movdqu 0(%rcx), %xmm1
     pxor %xmm1, %xmm0
     movdqu %xmm0, 0(%rdx)
     add $16, %rcx
