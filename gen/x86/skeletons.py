@@ -38,8 +38,8 @@ def file_for(v):
 class Kernel:
     """One kernel being written: its program, register plan and vector
     strategy, and the AES-NI rounds.  A backend with other rounds subclasses
-    it (plan_for, load_keys, whiten, rounds, register_map, key_note) and keeps
-    the mode bodies."""
+    it (plan_for, load_keys, whiten, middle_rounds, rounds, rounds_xor,
+    register_map) and keeps the mode bodies."""
 
     def __init__(self, variant, vec, plan_):
         self.v = variant
@@ -143,46 +143,37 @@ class Kernel:
         function writing the value into the register it is given.  The last
         AES instruction XORs its key in last, so the XOR goes into that key
         (rkN ^ operand, computed off the chain): a chained caller, who waits
-        for this output before the next call, waits one XOR less."""
+        for this output before the next call, waits one XOR less.  A spilled
+        rkN (the widest groups) keeps the XOR after the rounds: reloading the
+        key per register would cost more than the chain gains there."""
+        if self.plan.keys[self.plan.rounds] is None and not self.plan.keys_in_memory:
+            self.rounds(regs, decrypt)
+            for reg, operand in zip(regs, operands, strict=True):
+                self.xor_operand(operand, reg)
+            return
         self.middle_rounds(regs, decrypt)
         op = "aesdeclast" if decrypt else "aesenclast"
-        for reg, operand in zip(regs, operands):
-            if self._last_key_xor(operand):
-                self.vec.aes(self.p, op, self.tmp, reg)
-            else:
-                self.vec.aes(self.p, op, self.key(self.plan.rounds), reg)
-                self.xor_operand(operand, reg)
+        for reg, operand in zip(regs, operands, strict=True):
+            self._last_key_xor(operand)
+            self.vec.aes(self.p, op, self.tmp, reg)
 
     def _last_key_xor(self, operand):
-        """tmp = rkN ^ operand; False where that needs a second temporary (rkN
-        spilled, and the operand computed, or in memory for SSE)."""
+        """tmp = rkN ^ operand, rkN in a register or (VEX xmm) in memory."""
         p, vec, tmp, n = self.p, self.vec, self.tmp, self.plan.rounds
-        if self.plan.keys_in_memory:
-            if isinstance(operand, Reg):
-                vec.xor3(p, self.key(n), operand, tmp)
-                return True
-            if callable(operand):
-                operand(tmp)
-            else:
-                vec.load(p, operand, tmp)
-            vec.xor_mem(p, self.key(n), tmp, None)
-            return True
-        key = self.plan.keys[n]
-        if key is not None:
-            if callable(operand):
-                operand(tmp)
+        key = self.key(n)
+        if callable(operand):
+            operand(tmp)
+            if isinstance(key, Reg):
                 vec.xor(p, key, tmp)
             else:
-                vec.xor3(p, operand, key, tmp)
-            return True
-        if callable(operand) or (vec.enc == "sse" and not isinstance(operand, Reg)):
-            return False
-        self.key(n)  # spilled: into tmp
-        if isinstance(operand, Reg):
-            vec.xor(p, operand, tmp)
+                vec.xor_mem(p, key, tmp, None)
+        elif isinstance(key, Reg):
+            vec.xor3(p, operand, key, tmp)
+        elif isinstance(operand, Reg):
+            vec.xor3(p, key, operand, tmp)
         else:
-            vec.xor_mem(p, operand, tmp, None)
-        return True
+            vec.load(p, operand, tmp)
+            vec.xor_mem(p, key, tmp, None)
 
     def xor_operand(self, operand, reg):
         """reg ^= operand (as rounds_xor takes it), through tmp where needed."""

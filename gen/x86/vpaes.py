@@ -222,7 +222,7 @@ class VpaesKernel(skeletons.Kernel):
         """The XORs after the rounds: the last round's key is not an AES
         instruction's operand here."""
         self.rounds(regs, decrypt)
-        for reg, operand in zip(regs, operands):
+        for reg, operand in zip(regs, operands, strict=True):
             self.xor_operand(operand, reg)
 
 
