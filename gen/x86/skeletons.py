@@ -38,7 +38,7 @@ def file_for(v):
 class Kernel:
     """One kernel being written: its program, register plan and vector
     strategy, and the AES-NI rounds.  A backend with other rounds subclasses
-    it (plan_for, load_keys, whiten, middle_rounds, rounds, rounds_xor,
+    it (plan_for, load_keys, whiten, middle_rounds, rounds, folds_last_xor,
     register_map) and keeps the mode bodies."""
 
     def __init__(self, variant, vec, plan_):
@@ -143,10 +143,9 @@ class Kernel:
         function writing the value into the register it is given.  The last
         AES instruction XORs its key in last, so the XOR goes into that key
         (rkN ^ operand, computed off the chain): a chained caller, who waits
-        for this output before the next call, waits one XOR less.  A spilled
-        rkN (the widest groups) keeps the XOR after the rounds: reloading the
-        key per register would cost more than the chain gains there."""
-        if self.plan.keys[self.plan.rounds] is None and not self.plan.keys_in_memory:
+        for this output before the next call, waits one XOR less.  Where
+        folds_last_xor() says no, the XOR stays after the rounds."""
+        if not self.folds_last_xor():
             self.rounds(regs, decrypt)
             for reg, operand in zip(regs, operands, strict=True):
                 self.xor_operand(operand, reg)
@@ -156,6 +155,13 @@ class Kernel:
         for reg, operand in zip(regs, operands, strict=True):
             self._last_key_xor(operand)
             self.vec.aes(self.p, op, self.tmp, reg)
+
+    def folds_last_xor(self):
+        """Whether rounds_xor folds into the last round's key: rkN in a
+        register or (VEX xmm) in memory.  A spilled rkN (the widest groups)
+        would be reloaded per block register, costing more than the chain
+        gains."""
+        return self.plan.keys[self.plan.rounds] is not None or self.plan.keys_in_memory
 
     def _last_key_xor(self, operand):
         """tmp = rkN ^ operand, rkN in a register or (VEX xmm) in memory."""

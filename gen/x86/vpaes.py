@@ -218,12 +218,10 @@ class VpaesKernel(skeletons.Kernel):
         for s in regs:
             self.vec.shuffle(self.p, s, perm, s)
 
-    def rounds_xor(self, regs, decrypt, operands):
-        """The XORs after the rounds: the last round's key is not an AES
-        instruction's operand here."""
-        self.rounds(regs, decrypt)
-        for reg, operand in zip(regs, operands, strict=True):
-            self.xor_operand(operand, reg)
+    def folds_last_xor(self):
+        """No: the last round's key is not an AES instruction's operand here,
+        so rounds_xor XORs after the rounds."""
+        return False
 
 
 def _plan(vec, width, rounds, roles):
