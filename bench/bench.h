@@ -31,6 +31,9 @@ void bench_jobs(struct bench_job *jobs, int n, uint8_t *buf, size_t len, int sam
  * the output of the one before it, with more a call's input is one written
  * nbuf calls ago (independent messages, as a server's). */
 #define BENCH_SLOT(len) (((len) + 63) & ~(size_t)63)
+/* The message buffers' offset past a 64-byte boundary (--misalign; GCM's
+ * ciphertext for decryption takes it too). */
+extern size_t bench_misalign;
 void bench_jobs_spread(struct bench_job *jobs, int n, uint8_t *buf, size_t len, int samples,
                        int nbuf);
 
@@ -92,7 +95,8 @@ extern const char *const gcm_peer_names[GCM_PEER_COUNT];
  * decryption takes, its IV and tag (encryption makes its own, new IVs). */
 struct bench_gcm_message {
     uint8_t iv[12], tag[16];
-    uint8_t *cipher;
+    uint8_t *cipher;       /* bench_misalign past cipher_base, 64-byte aligned */
+    uint8_t *cipher_base;
     size_t len;
     int decrypt;
 };

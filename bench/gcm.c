@@ -361,7 +361,8 @@ int bench_gcm_jobs(unsigned bits, int decrypt, size_t len, const char *backend, 
     struct bench_gcm_message *m = &set->message;
     m->decrypt = 0;
     m->len = len;
-    m->cipher = malloc(len + 1);
+    m->cipher_base = aligned_alloc(64, BENCH_SLOT(len) + 64);
+    m->cipher = m->cipher_base ? m->cipher_base + bench_misalign : NULL;
     struct gcm_ours *o = aligned_alloc(64, (sizeof *o + 63) / 64 * 64);
     if (!m->cipher || !o)
         fail("setup");
@@ -371,7 +372,7 @@ int bench_gcm_jobs(unsigned bits, int decrypt, size_t len, const char *backend, 
                             : aes_gen_gcm_setkey(&o->gk, gcm_bench_key, bits / 8);
     if (err) {
         fprintf(stderr, "aes-gen-bench --gcm: AES-%u: %s\n", bits, aes_gen_strerror(err));
-        free(o), free(m->cipher);
+        free(o), free(m->cipher_base);
         return -1;
     }
     set->jobs[0] = (struct bench_job){.fn = run_ours, .ctx = o};
@@ -418,6 +419,6 @@ void bench_gcm_close(struct bench_gcm_set *set)
 #endif
         free(set->jobs[j].ctx);
     }
-    free(set->message.cipher);
+    free(set->message.cipher_base);
     memset(set, 0, sizeof *set);
 }

@@ -25,6 +25,8 @@ static double median(double *v, int n)
     return v[n / 2];
 }
 
+size_t bench_misalign;
+
 void bench_jobs(struct bench_job *jobs, int n, uint8_t *buf, size_t len, int samples)
 {
     bench_jobs_spread(jobs, n, buf, len, samples, 1);

@@ -30,10 +30,15 @@ refuse "multiple of 16" --bytes 24
 refuse "--buffers takes a number from 1 to 64" --buffers 65
 refuse "--buffers takes a number" --buffers 0
 refuse "--buffers is for the mode table and --short" --gcm --buffers 4
+refuse "--misalign takes a number from 0 to 63" --misalign 64
 "$bench" --version | grep -q '^aes-gen-bench [0-9]' || { echo "--version"; fail=1; }
 "$bench" --samples=1 --bytes=64 --modes=ctr_enc --csv | grep -q '^vaes\|^aesni\|^vpaes\|^ttable\|^portable\|^tilegx' ||
   { echo "--opt=value"; fail=1; }
 "$bench" --samples=1 --bytes=64 --modes=ecb_enc --buffers=16 | grep -q '^calls: in place, going round 16 buffers' ||
   { echo "--buffers"; fail=1; }
+"$bench" --samples=1 --bytes=64 --modes=ecb_dec --buffers=2 --misalign=15 --csv | grep -q ',ecb_dec,' ||
+  { echo "--misalign"; fail=1; }
+"$bench" --gcm --samples=1 --sizes=64 --keys=128 --misalign=8 --csv | grep -q ',dec,64,' ||
+  { echo "--gcm --misalign"; fail=1; }
 [ $fail = 0 ] && echo "bench command line: every bad input refused, --opt=value taken"
 exit $fail
