@@ -378,6 +378,12 @@ class Emulator:
             qs = [(v >> (64 * i)) & ((1 << 64) - 1) for i in range(width // 8)]
             qs = [((q << n) & ((1 << 64) - 1) if left else q >> n) if n < 64 else 0 for q in qs]
             return m.write(dst, sum(q << (64 * i) for i, q in enumerate(qs)), width, legacy)
+        if name in ("vpsllvq", "vpsrlvq"):  # counts, src, dst: a count per qword
+            counts, v = m.read(ops[0], width), m.read(ops[1], width)
+            q = lambda x, i: (x >> (64 * i)) & ((1 << 64) - 1)
+            qs = [(q(v, i) << q(counts, i) if "sll" in name else q(v, i) >> q(counts, i))
+                  & ((1 << 64) - 1) if q(counts, i) < 64 else 0 for i in range(width // 8)]
+            return m.write(dst, sum(x << (64 * i) for i, x in enumerate(qs)), width)
         if name in ("pslldq", "vpslldq", "psrldq", "vpsrldq"):
             n, src = ops[0].value, (dst if legacy else ops[1])
             v = m.read(src, width) if not legacy else m.vec[src.num]

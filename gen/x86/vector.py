@@ -251,6 +251,13 @@ class Vector:
         else:
             p(f"vp{op}q", n, src, dst)
 
+    def shift_qwords_by(self, p, op, counts, src, dst):
+        """dst = each 64-bit lane of src shifted (op: "sll" or "srl") by the
+        count in the same lane of counts (a register or memory; 64 or more
+        gives 0): AVX2 and AVX-512 only."""
+        assert self.enc != "sse"
+        p(f"vp{op}vq", counts, src, dst)
+
     def shift_bytes(self, p, op, n, src, dst):
         """dst = each 16-byte lane of src shifted (op: "sll" up, "srl" down) by n bytes."""
         if self.enc == "sse":

@@ -12,6 +12,24 @@
 .Lvaes256_xts_fold:
     .quad 0x86, 0
     .quad 0x86, 0
+# block register j: per lane i, 64 - (L j + i) in each qword, then L j + i (T to T * alpha^(L j + i))
+.Lvaes256_xts_shifts2:
+    .quad 64, 64
+    .quad 63, 63
+    .quad 0, 0
+    .quad 1, 1
+    .quad 62, 62
+    .quad 61, 61
+    .quad 2, 2
+    .quad 3, 3
+    .quad 60, 60
+    .quad 59, 59
+    .quad 4, 4
+    .quad 5, 5
+    .quad 58, 58
+    .quad 57, 57
+    .quad 6, 6
+    .quad 7, 7
 
     .text
 
@@ -20,7 +38,7 @@
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 7 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 8.
-# Requires: PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
+# Requires: AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
 #   %ymm0 blocks 0-1
 #   %ymm1 blocks 2-3
@@ -48,31 +66,29 @@ aes_gen_vaes256_xts_dec_k128_w8:
     vbroadcasti128 128(%rdi), %ymm15
     vbroadcasti128 144(%rdi), %ymm14
     vbroadcasti128 160(%rdi), %ymm13
-    vmovdqu (%rsi), %xmm8
-    vmovdqu (%rsi), %xmm7
-    vpsrlq $63, %xmm7, %xmm5
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %xmm5, %xmm6
-    vpshufd $78, %xmm5, %xmm5
-    vpsllq $1, %xmm7, %xmm4
-    vpxor %xmm6, %xmm4, %xmm4
-    vpxor %xmm5, %xmm4, %xmm4
-    vinserti128 $1, %xmm4, %ymm8, %ymm8
-    vpsrlq $62, %ymm8, %ymm5
+    vbroadcasti128 (%rsi), %ymm7
+    vpsrlvq .Lvaes256_xts_shifts2(%rip), %ymm7, %ymm5
     vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
     vpshufd $78, %ymm5, %ymm5
-    vpsllq $2, %ymm8, %ymm9
+    vpsllvq .Lvaes256_xts_shifts2+32(%rip), %ymm7, %ymm8
+    vpxor %ymm6, %ymm8, %ymm8
+    vpxor %ymm5, %ymm8, %ymm8
+    vpsrlvq .Lvaes256_xts_shifts2+64(%rip), %ymm7, %ymm5
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
+    vpshufd $78, %ymm5, %ymm5
+    vpsllvq .Lvaes256_xts_shifts2+96(%rip), %ymm7, %ymm9
     vpxor %ymm6, %ymm9, %ymm9
     vpxor %ymm5, %ymm9, %ymm9
-    vpsrlq $60, %ymm8, %ymm5
+    vpsrlvq .Lvaes256_xts_shifts2+128(%rip), %ymm7, %ymm5
     vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
     vpshufd $78, %ymm5, %ymm5
-    vpsllq $4, %ymm8, %ymm10
+    vpsllvq .Lvaes256_xts_shifts2+160(%rip), %ymm7, %ymm10
     vpxor %ymm6, %ymm10, %ymm10
     vpxor %ymm5, %ymm10, %ymm10
-    vpsrlq $58, %ymm8, %ymm5
+    vpsrlvq .Lvaes256_xts_shifts2+192(%rip), %ymm7, %ymm5
     vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
     vpshufd $78, %ymm5, %ymm5
-    vpsllq $6, %ymm8, %ymm11
+    vpsllvq .Lvaes256_xts_shifts2+224(%rip), %ymm7, %ymm11
     vpxor %ymm6, %ymm11, %ymm11
     vpxor %ymm5, %ymm11, %ymm11
     cmp $8, %r8
@@ -207,7 +223,7 @@ aes_gen_vaes256_xts_dec_k128_w8:
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 4.
-# Requires: PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
+# Requires: AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
 #   %ymm0 blocks 0-1
 #   %ymm1 blocks 2-3
@@ -239,19 +255,17 @@ aes_gen_vaes256_xts_dec_k128_w4:
     vbroadcasti128 128(%rdi), %ymm11
     vbroadcasti128 144(%rdi), %ymm10
     vbroadcasti128 160(%rdi), %ymm9
-    vmovdqu (%rsi), %xmm6
-    vmovdqu (%rsi), %xmm5
-    vpsrlq $63, %xmm5, %xmm3
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %xmm3, %xmm4
-    vpshufd $78, %xmm3, %xmm3
-    vpsllq $1, %xmm5, %xmm2
-    vpxor %xmm4, %xmm2, %xmm2
-    vpxor %xmm3, %xmm2, %xmm2
-    vinserti128 $1, %xmm2, %ymm6, %ymm6
-    vpsrlq $62, %ymm6, %ymm3
+    vbroadcasti128 (%rsi), %ymm5
+    vpsrlvq .Lvaes256_xts_shifts2(%rip), %ymm5, %ymm3
     vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
     vpshufd $78, %ymm3, %ymm3
-    vpsllq $2, %ymm6, %ymm7
+    vpsllvq .Lvaes256_xts_shifts2+32(%rip), %ymm5, %ymm6
+    vpxor %ymm4, %ymm6, %ymm6
+    vpxor %ymm3, %ymm6, %ymm6
+    vpsrlvq .Lvaes256_xts_shifts2+64(%rip), %ymm5, %ymm3
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
+    vpshufd $78, %ymm3, %ymm3
+    vpsllvq .Lvaes256_xts_shifts2+96(%rip), %ymm5, %ymm7
     vpxor %ymm4, %ymm7, %ymm7
     vpxor %ymm3, %ymm7, %ymm7
     cmp $4, %r8
@@ -338,7 +352,7 @@ aes_gen_vaes256_xts_dec_k128_w4:
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 2.
-# Requires: PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
+# Requires: AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
 #   %ymm0 blocks 0-1
 #   %ymm1 a block register's tweaks
@@ -372,15 +386,13 @@ aes_gen_vaes256_xts_dec_k128_w2:
     vbroadcasti128 128(%rdi), %ymm9
     vbroadcasti128 144(%rdi), %ymm8
     vbroadcasti128 160(%rdi), %ymm7
-    vmovdqu (%rsi), %xmm5
-    vmovdqu (%rsi), %xmm4
-    vpsrlq $63, %xmm4, %xmm2
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %xmm2, %xmm3
-    vpshufd $78, %xmm2, %xmm2
-    vpsllq $1, %xmm4, %xmm1
-    vpxor %xmm3, %xmm1, %xmm1
-    vpxor %xmm2, %xmm1, %xmm1
-    vinserti128 $1, %xmm1, %ymm5, %ymm5
+    vbroadcasti128 (%rsi), %ymm4
+    vpsrlvq .Lvaes256_xts_shifts2(%rip), %ymm4, %ymm2
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm2, %ymm3
+    vpshufd $78, %ymm2, %ymm2
+    vpsllvq .Lvaes256_xts_shifts2+32(%rip), %ymm4, %ymm5
+    vpxor %ymm3, %ymm5, %ymm5
+    vpxor %ymm2, %ymm5, %ymm5
     cmp $2, %r8
     jb .Laes_gen_vaes256_xts_dec_k128_w2_done
     .p2align 4
@@ -504,7 +516,7 @@ aes_gen_vaes256_xts_dec_k128_w1:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 9 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 8.
-# Requires: PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
+# Requires: AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
 #   %ymm0 blocks 0-1
 #   %ymm1 blocks 2-3
@@ -532,31 +544,29 @@ aes_gen_vaes256_xts_dec_k192_w8:
     vbroadcasti128 160(%rdi), %ymm15
     vbroadcasti128 176(%rdi), %ymm14
     vbroadcasti128 192(%rdi), %ymm13
-    vmovdqu (%rsi), %xmm8
-    vmovdqu (%rsi), %xmm7
-    vpsrlq $63, %xmm7, %xmm5
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %xmm5, %xmm6
-    vpshufd $78, %xmm5, %xmm5
-    vpsllq $1, %xmm7, %xmm4
-    vpxor %xmm6, %xmm4, %xmm4
-    vpxor %xmm5, %xmm4, %xmm4
-    vinserti128 $1, %xmm4, %ymm8, %ymm8
-    vpsrlq $62, %ymm8, %ymm5
+    vbroadcasti128 (%rsi), %ymm7
+    vpsrlvq .Lvaes256_xts_shifts2(%rip), %ymm7, %ymm5
     vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
     vpshufd $78, %ymm5, %ymm5
-    vpsllq $2, %ymm8, %ymm9
+    vpsllvq .Lvaes256_xts_shifts2+32(%rip), %ymm7, %ymm8
+    vpxor %ymm6, %ymm8, %ymm8
+    vpxor %ymm5, %ymm8, %ymm8
+    vpsrlvq .Lvaes256_xts_shifts2+64(%rip), %ymm7, %ymm5
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
+    vpshufd $78, %ymm5, %ymm5
+    vpsllvq .Lvaes256_xts_shifts2+96(%rip), %ymm7, %ymm9
     vpxor %ymm6, %ymm9, %ymm9
     vpxor %ymm5, %ymm9, %ymm9
-    vpsrlq $60, %ymm8, %ymm5
+    vpsrlvq .Lvaes256_xts_shifts2+128(%rip), %ymm7, %ymm5
     vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
     vpshufd $78, %ymm5, %ymm5
-    vpsllq $4, %ymm8, %ymm10
+    vpsllvq .Lvaes256_xts_shifts2+160(%rip), %ymm7, %ymm10
     vpxor %ymm6, %ymm10, %ymm10
     vpxor %ymm5, %ymm10, %ymm10
-    vpsrlq $58, %ymm8, %ymm5
+    vpsrlvq .Lvaes256_xts_shifts2+192(%rip), %ymm7, %ymm5
     vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
     vpshufd $78, %ymm5, %ymm5
-    vpsllq $6, %ymm8, %ymm11
+    vpsllvq .Lvaes256_xts_shifts2+224(%rip), %ymm7, %ymm11
     vpxor %ymm6, %ymm11, %ymm11
     vpxor %ymm5, %ymm11, %ymm11
     cmp $8, %r8
@@ -701,7 +711,7 @@ aes_gen_vaes256_xts_dec_k192_w8:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 4.
-# Requires: PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
+# Requires: AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
 #   %ymm0 blocks 0-1
 #   %ymm1 blocks 2-3
@@ -733,19 +743,17 @@ aes_gen_vaes256_xts_dec_k192_w4:
     vbroadcasti128 160(%rdi), %ymm11
     vbroadcasti128 176(%rdi), %ymm10
     vbroadcasti128 192(%rdi), %ymm9
-    vmovdqu (%rsi), %xmm6
-    vmovdqu (%rsi), %xmm5
-    vpsrlq $63, %xmm5, %xmm3
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %xmm3, %xmm4
-    vpshufd $78, %xmm3, %xmm3
-    vpsllq $1, %xmm5, %xmm2
-    vpxor %xmm4, %xmm2, %xmm2
-    vpxor %xmm3, %xmm2, %xmm2
-    vinserti128 $1, %xmm2, %ymm6, %ymm6
-    vpsrlq $62, %ymm6, %ymm3
+    vbroadcasti128 (%rsi), %ymm5
+    vpsrlvq .Lvaes256_xts_shifts2(%rip), %ymm5, %ymm3
     vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
     vpshufd $78, %ymm3, %ymm3
-    vpsllq $2, %ymm6, %ymm7
+    vpsllvq .Lvaes256_xts_shifts2+32(%rip), %ymm5, %ymm6
+    vpxor %ymm4, %ymm6, %ymm6
+    vpxor %ymm3, %ymm6, %ymm6
+    vpsrlvq .Lvaes256_xts_shifts2+64(%rip), %ymm5, %ymm3
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
+    vpshufd $78, %ymm3, %ymm3
+    vpsllvq .Lvaes256_xts_shifts2+96(%rip), %ymm5, %ymm7
     vpxor %ymm4, %ymm7, %ymm7
     vpxor %ymm3, %ymm7, %ymm7
     cmp $4, %r8
@@ -838,7 +846,7 @@ aes_gen_vaes256_xts_dec_k192_w4:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 2.
-# Requires: PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
+# Requires: AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
 #   %ymm0 blocks 0-1
 #   %ymm1 a block register's tweaks
@@ -872,15 +880,13 @@ aes_gen_vaes256_xts_dec_k192_w2:
     vbroadcasti128 160(%rdi), %ymm9
     vbroadcasti128 176(%rdi), %ymm8
     vbroadcasti128 192(%rdi), %ymm7
-    vmovdqu (%rsi), %xmm5
-    vmovdqu (%rsi), %xmm4
-    vpsrlq $63, %xmm4, %xmm2
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %xmm2, %xmm3
-    vpshufd $78, %xmm2, %xmm2
-    vpsllq $1, %xmm4, %xmm1
-    vpxor %xmm3, %xmm1, %xmm1
-    vpxor %xmm2, %xmm1, %xmm1
-    vinserti128 $1, %xmm1, %ymm5, %ymm5
+    vbroadcasti128 (%rsi), %ymm4
+    vpsrlvq .Lvaes256_xts_shifts2(%rip), %ymm4, %ymm2
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm2, %ymm3
+    vpshufd $78, %ymm2, %ymm2
+    vpsllvq .Lvaes256_xts_shifts2+32(%rip), %ymm4, %ymm5
+    vpxor %ymm3, %ymm5, %ymm5
+    vpxor %ymm2, %ymm5, %ymm5
     cmp $2, %r8
     jb .Laes_gen_vaes256_xts_dec_k192_w2_done
     .p2align 4
@@ -1010,7 +1016,7 @@ aes_gen_vaes256_xts_dec_k192_w1:
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 11 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 8.
-# Requires: PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
+# Requires: AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
 #   %ymm0 blocks 0-1
 #   %ymm1 blocks 2-3
@@ -1038,31 +1044,29 @@ aes_gen_vaes256_xts_dec_k256_w8:
     vbroadcasti128 192(%rdi), %ymm15
     vbroadcasti128 208(%rdi), %ymm14
     vbroadcasti128 224(%rdi), %ymm13
-    vmovdqu (%rsi), %xmm8
-    vmovdqu (%rsi), %xmm7
-    vpsrlq $63, %xmm7, %xmm5
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %xmm5, %xmm6
-    vpshufd $78, %xmm5, %xmm5
-    vpsllq $1, %xmm7, %xmm4
-    vpxor %xmm6, %xmm4, %xmm4
-    vpxor %xmm5, %xmm4, %xmm4
-    vinserti128 $1, %xmm4, %ymm8, %ymm8
-    vpsrlq $62, %ymm8, %ymm5
+    vbroadcasti128 (%rsi), %ymm7
+    vpsrlvq .Lvaes256_xts_shifts2(%rip), %ymm7, %ymm5
     vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
     vpshufd $78, %ymm5, %ymm5
-    vpsllq $2, %ymm8, %ymm9
+    vpsllvq .Lvaes256_xts_shifts2+32(%rip), %ymm7, %ymm8
+    vpxor %ymm6, %ymm8, %ymm8
+    vpxor %ymm5, %ymm8, %ymm8
+    vpsrlvq .Lvaes256_xts_shifts2+64(%rip), %ymm7, %ymm5
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
+    vpshufd $78, %ymm5, %ymm5
+    vpsllvq .Lvaes256_xts_shifts2+96(%rip), %ymm7, %ymm9
     vpxor %ymm6, %ymm9, %ymm9
     vpxor %ymm5, %ymm9, %ymm9
-    vpsrlq $60, %ymm8, %ymm5
+    vpsrlvq .Lvaes256_xts_shifts2+128(%rip), %ymm7, %ymm5
     vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
     vpshufd $78, %ymm5, %ymm5
-    vpsllq $4, %ymm8, %ymm10
+    vpsllvq .Lvaes256_xts_shifts2+160(%rip), %ymm7, %ymm10
     vpxor %ymm6, %ymm10, %ymm10
     vpxor %ymm5, %ymm10, %ymm10
-    vpsrlq $58, %ymm8, %ymm5
+    vpsrlvq .Lvaes256_xts_shifts2+192(%rip), %ymm7, %ymm5
     vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
     vpshufd $78, %ymm5, %ymm5
-    vpsllq $6, %ymm8, %ymm11
+    vpsllvq .Lvaes256_xts_shifts2+224(%rip), %ymm7, %ymm11
     vpxor %ymm6, %ymm11, %ymm11
     vpxor %ymm5, %ymm11, %ymm11
     cmp $8, %r8
@@ -1217,7 +1221,7 @@ aes_gen_vaes256_xts_dec_k256_w8:
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 7 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 4.
-# Requires: PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
+# Requires: AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
 #   %ymm0 blocks 0-1
 #   %ymm1 blocks 2-3
@@ -1249,19 +1253,17 @@ aes_gen_vaes256_xts_dec_k256_w4:
     vbroadcasti128 192(%rdi), %ymm11
     vbroadcasti128 208(%rdi), %ymm10
     vbroadcasti128 224(%rdi), %ymm9
-    vmovdqu (%rsi), %xmm6
-    vmovdqu (%rsi), %xmm5
-    vpsrlq $63, %xmm5, %xmm3
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %xmm3, %xmm4
-    vpshufd $78, %xmm3, %xmm3
-    vpsllq $1, %xmm5, %xmm2
-    vpxor %xmm4, %xmm2, %xmm2
-    vpxor %xmm3, %xmm2, %xmm2
-    vinserti128 $1, %xmm2, %ymm6, %ymm6
-    vpsrlq $62, %ymm6, %ymm3
+    vbroadcasti128 (%rsi), %ymm5
+    vpsrlvq .Lvaes256_xts_shifts2(%rip), %ymm5, %ymm3
     vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
     vpshufd $78, %ymm3, %ymm3
-    vpsllq $2, %ymm6, %ymm7
+    vpsllvq .Lvaes256_xts_shifts2+32(%rip), %ymm5, %ymm6
+    vpxor %ymm4, %ymm6, %ymm6
+    vpxor %ymm3, %ymm6, %ymm6
+    vpsrlvq .Lvaes256_xts_shifts2+64(%rip), %ymm5, %ymm3
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
+    vpshufd $78, %ymm3, %ymm3
+    vpsllvq .Lvaes256_xts_shifts2+96(%rip), %ymm5, %ymm7
     vpxor %ymm4, %ymm7, %ymm7
     vpxor %ymm3, %ymm7, %ymm7
     cmp $4, %r8
@@ -1360,7 +1362,7 @@ aes_gen_vaes256_xts_dec_k256_w4:
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 2.
-# Requires: PCLMUL, AVX, AVX2, VAES, VPCLMULQDQ.
+# Requires: AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
 #   %ymm0 blocks 0-1
 #   %ymm1 a block register's tweaks
@@ -1394,15 +1396,13 @@ aes_gen_vaes256_xts_dec_k256_w2:
     vbroadcasti128 192(%rdi), %ymm9
     vbroadcasti128 208(%rdi), %ymm8
     vbroadcasti128 224(%rdi), %ymm7
-    vmovdqu (%rsi), %xmm5
-    vmovdqu (%rsi), %xmm4
-    vpsrlq $63, %xmm4, %xmm2
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %xmm2, %xmm3
-    vpshufd $78, %xmm2, %xmm2
-    vpsllq $1, %xmm4, %xmm1
-    vpxor %xmm3, %xmm1, %xmm1
-    vpxor %xmm2, %xmm1, %xmm1
-    vinserti128 $1, %xmm1, %ymm5, %ymm5
+    vbroadcasti128 (%rsi), %ymm4
+    vpsrlvq .Lvaes256_xts_shifts2(%rip), %ymm4, %ymm2
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm2, %ymm3
+    vpshufd $78, %ymm2, %ymm2
+    vpsllvq .Lvaes256_xts_shifts2+32(%rip), %ymm4, %ymm5
+    vpxor %ymm3, %ymm5, %ymm5
+    vpxor %ymm2, %ymm5, %ymm5
     cmp $2, %r8
     jb .Laes_gen_vaes256_xts_dec_k256_w2_done
     .p2align 4

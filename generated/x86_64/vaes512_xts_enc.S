@@ -14,6 +14,72 @@
     .quad 0x86, 0
     .quad 0x86, 0
     .quad 0x86, 0
+# block register j: per lane i, 64 - (L j + i) in each qword, then L j + i (T to T * alpha^(L j + i))
+.Lvaes512_xts_shifts4:
+    .quad 64, 64
+    .quad 63, 63
+    .quad 62, 62
+    .quad 61, 61
+    .quad 0, 0
+    .quad 1, 1
+    .quad 2, 2
+    .quad 3, 3
+    .quad 60, 60
+    .quad 59, 59
+    .quad 58, 58
+    .quad 57, 57
+    .quad 4, 4
+    .quad 5, 5
+    .quad 6, 6
+    .quad 7, 7
+    .quad 56, 56
+    .quad 55, 55
+    .quad 54, 54
+    .quad 53, 53
+    .quad 8, 8
+    .quad 9, 9
+    .quad 10, 10
+    .quad 11, 11
+    .quad 52, 52
+    .quad 51, 51
+    .quad 50, 50
+    .quad 49, 49
+    .quad 12, 12
+    .quad 13, 13
+    .quad 14, 14
+    .quad 15, 15
+    .quad 48, 48
+    .quad 47, 47
+    .quad 46, 46
+    .quad 45, 45
+    .quad 16, 16
+    .quad 17, 17
+    .quad 18, 18
+    .quad 19, 19
+    .quad 44, 44
+    .quad 43, 43
+    .quad 42, 42
+    .quad 41, 41
+    .quad 20, 20
+    .quad 21, 21
+    .quad 22, 22
+    .quad 23, 23
+    .quad 40, 40
+    .quad 39, 39
+    .quad 38, 38
+    .quad 37, 37
+    .quad 24, 24
+    .quad 25, 25
+    .quad 26, 26
+    .quad 27, 27
+    .quad 36, 36
+    .quad 35, 35
+    .quad 34, 34
+    .quad 33, 33
+    .quad 28, 28
+    .quad 29, 29
+    .quad 30, 30
+    .quad 31, 31
 
     .text
 
@@ -22,7 +88,7 @@
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 32.
-# Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
+# Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -72,63 +138,46 @@ aes_gen_vaes512_xts_enc_k128_w32:
     vbroadcasti32x4 128(%rdi), %zmm23
     vbroadcasti32x4 144(%rdi), %zmm22
     vbroadcasti32x4 160(%rdi), %zmm21
-    vmovdqu (%rsi), %xmm12
-    vmovdqu (%rsi), %xmm11
-    vpsrlq $63, %xmm11, %xmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm9, %xmm10
-    vpshufd $78, %xmm9, %xmm9
-    vpsllq $1, %xmm11, %xmm8
-    vpxor %xmm10, %xmm8, %xmm8
-    vpxor %xmm9, %xmm8, %xmm8
-    vinserti32x4 $1, %xmm8, %zmm12, %zmm12
-    vpsrlq $62, %xmm11, %xmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm9, %xmm10
-    vpshufd $78, %xmm9, %xmm9
-    vpsllq $2, %xmm11, %xmm8
-    vpxor %xmm10, %xmm8, %xmm8
-    vpxor %xmm9, %xmm8, %xmm8
-    vinserti32x4 $2, %xmm8, %zmm12, %zmm12
-    vpsrlq $61, %xmm11, %xmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm9, %xmm10
-    vpshufd $78, %xmm9, %xmm9
-    vpsllq $3, %xmm11, %xmm8
-    vpxor %xmm10, %xmm8, %xmm8
-    vpxor %xmm9, %xmm8, %xmm8
-    vinserti32x4 $3, %xmm8, %zmm12, %zmm12
-    vpsrlq $60, %zmm12, %zmm9
+    vbroadcasti32x4 (%rsi), %zmm11
+    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm11, %zmm9
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
     vpshufd $78, %zmm9, %zmm9
-    vpsllq $4, %zmm12, %zmm13
+    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm11, %zmm12
+    vpternlogq $150, %zmm10, %zmm9, %zmm12
+    vpsrlvq .Lvaes512_xts_shifts4+128(%rip), %zmm11, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $78, %zmm9, %zmm9
+    vpsllvq .Lvaes512_xts_shifts4+192(%rip), %zmm11, %zmm13
     vpternlogq $150, %zmm10, %zmm9, %zmm13
-    vpsrlq $56, %zmm12, %zmm9
+    vpsrlvq .Lvaes512_xts_shifts4+256(%rip), %zmm11, %zmm9
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
     vpshufd $78, %zmm9, %zmm9
-    vpsllq $8, %zmm12, %zmm14
+    vpsllvq .Lvaes512_xts_shifts4+320(%rip), %zmm11, %zmm14
     vpternlogq $150, %zmm10, %zmm9, %zmm14
-    vpsrlq $52, %zmm12, %zmm9
+    vpsrlvq .Lvaes512_xts_shifts4+384(%rip), %zmm11, %zmm9
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
     vpshufd $78, %zmm9, %zmm9
-    vpsllq $12, %zmm12, %zmm15
+    vpsllvq .Lvaes512_xts_shifts4+448(%rip), %zmm11, %zmm15
     vpternlogq $150, %zmm10, %zmm9, %zmm15
-    vpsrlq $48, %zmm12, %zmm9
+    vpsrlvq .Lvaes512_xts_shifts4+512(%rip), %zmm11, %zmm9
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
     vpshufd $78, %zmm9, %zmm9
-    vpsllq $16, %zmm12, %zmm16
+    vpsllvq .Lvaes512_xts_shifts4+576(%rip), %zmm11, %zmm16
     vpternlogq $150, %zmm10, %zmm9, %zmm16
-    vpsrlq $44, %zmm12, %zmm9
+    vpsrlvq .Lvaes512_xts_shifts4+640(%rip), %zmm11, %zmm9
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
     vpshufd $78, %zmm9, %zmm9
-    vpsllq $20, %zmm12, %zmm17
+    vpsllvq .Lvaes512_xts_shifts4+704(%rip), %zmm11, %zmm17
     vpternlogq $150, %zmm10, %zmm9, %zmm17
-    vpsrlq $40, %zmm12, %zmm9
+    vpsrlvq .Lvaes512_xts_shifts4+768(%rip), %zmm11, %zmm9
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
     vpshufd $78, %zmm9, %zmm9
-    vpsllq $24, %zmm12, %zmm18
+    vpsllvq .Lvaes512_xts_shifts4+832(%rip), %zmm11, %zmm18
     vpternlogq $150, %zmm10, %zmm9, %zmm18
-    vpsrlq $36, %zmm12, %zmm9
+    vpsrlvq .Lvaes512_xts_shifts4+896(%rip), %zmm11, %zmm9
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
     vpshufd $78, %zmm9, %zmm9
-    vpsllq $28, %zmm12, %zmm19
+    vpsllvq .Lvaes512_xts_shifts4+960(%rip), %zmm11, %zmm19
     vpternlogq $150, %zmm10, %zmm9, %zmm19
     cmp $32, %r8
     jb .Laes_gen_vaes512_xts_enc_k128_w32_done
@@ -334,7 +383,7 @@ aes_gen_vaes512_xts_enc_k128_w32:
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 16.
-# Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
+# Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -380,43 +429,26 @@ aes_gen_vaes512_xts_enc_k128_w16:
     vbroadcasti32x4 128(%rdi), %zmm19
     vbroadcasti32x4 144(%rdi), %zmm18
     vbroadcasti32x4 160(%rdi), %zmm17
-    vmovdqu (%rsi), %xmm8
-    vmovdqu (%rsi), %xmm7
-    vpsrlq $63, %xmm7, %xmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm5, %xmm6
-    vpshufd $78, %xmm5, %xmm5
-    vpsllq $1, %xmm7, %xmm4
-    vpxor %xmm6, %xmm4, %xmm4
-    vpxor %xmm5, %xmm4, %xmm4
-    vinserti32x4 $1, %xmm4, %zmm8, %zmm8
-    vpsrlq $62, %xmm7, %xmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm5, %xmm6
-    vpshufd $78, %xmm5, %xmm5
-    vpsllq $2, %xmm7, %xmm4
-    vpxor %xmm6, %xmm4, %xmm4
-    vpxor %xmm5, %xmm4, %xmm4
-    vinserti32x4 $2, %xmm4, %zmm8, %zmm8
-    vpsrlq $61, %xmm7, %xmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm5, %xmm6
-    vpshufd $78, %xmm5, %xmm5
-    vpsllq $3, %xmm7, %xmm4
-    vpxor %xmm6, %xmm4, %xmm4
-    vpxor %xmm5, %xmm4, %xmm4
-    vinserti32x4 $3, %xmm4, %zmm8, %zmm8
-    vpsrlq $60, %zmm8, %zmm5
+    vbroadcasti32x4 (%rsi), %zmm7
+    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm7, %zmm5
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     vpshufd $78, %zmm5, %zmm5
-    vpsllq $4, %zmm8, %zmm9
+    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm7, %zmm8
+    vpternlogq $150, %zmm6, %zmm5, %zmm8
+    vpsrlvq .Lvaes512_xts_shifts4+128(%rip), %zmm7, %zmm5
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
+    vpshufd $78, %zmm5, %zmm5
+    vpsllvq .Lvaes512_xts_shifts4+192(%rip), %zmm7, %zmm9
     vpternlogq $150, %zmm6, %zmm5, %zmm9
-    vpsrlq $56, %zmm8, %zmm5
+    vpsrlvq .Lvaes512_xts_shifts4+256(%rip), %zmm7, %zmm5
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     vpshufd $78, %zmm5, %zmm5
-    vpsllq $8, %zmm8, %zmm10
+    vpsllvq .Lvaes512_xts_shifts4+320(%rip), %zmm7, %zmm10
     vpternlogq $150, %zmm6, %zmm5, %zmm10
-    vpsrlq $52, %zmm8, %zmm5
+    vpsrlvq .Lvaes512_xts_shifts4+384(%rip), %zmm7, %zmm5
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     vpshufd $78, %zmm5, %zmm5
-    vpsllq $12, %zmm8, %zmm11
+    vpsllvq .Lvaes512_xts_shifts4+448(%rip), %zmm7, %zmm11
     vpternlogq $150, %zmm6, %zmm5, %zmm11
     cmp $16, %r8
     jb .Laes_gen_vaes512_xts_enc_k128_w16_done
@@ -542,7 +574,7 @@ aes_gen_vaes512_xts_enc_k128_w16:
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 8.
-# Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
+# Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -582,33 +614,16 @@ aes_gen_vaes512_xts_enc_k128_w8:
     vbroadcasti32x4 128(%rdi), %zmm13
     vbroadcasti32x4 144(%rdi), %zmm12
     vbroadcasti32x4 160(%rdi), %zmm11
-    vmovdqu (%rsi), %xmm6
-    vmovdqu (%rsi), %xmm5
-    vpsrlq $63, %xmm5, %xmm3
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm3, %xmm4
-    vpshufd $78, %xmm3, %xmm3
-    vpsllq $1, %xmm5, %xmm2
-    vpxor %xmm4, %xmm2, %xmm2
-    vpxor %xmm3, %xmm2, %xmm2
-    vinserti32x4 $1, %xmm2, %zmm6, %zmm6
-    vpsrlq $62, %xmm5, %xmm3
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm3, %xmm4
-    vpshufd $78, %xmm3, %xmm3
-    vpsllq $2, %xmm5, %xmm2
-    vpxor %xmm4, %xmm2, %xmm2
-    vpxor %xmm3, %xmm2, %xmm2
-    vinserti32x4 $2, %xmm2, %zmm6, %zmm6
-    vpsrlq $61, %xmm5, %xmm3
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm3, %xmm4
-    vpshufd $78, %xmm3, %xmm3
-    vpsllq $3, %xmm5, %xmm2
-    vpxor %xmm4, %xmm2, %xmm2
-    vpxor %xmm3, %xmm2, %xmm2
-    vinserti32x4 $3, %xmm2, %zmm6, %zmm6
-    vpsrlq $60, %zmm6, %zmm3
+    vbroadcasti32x4 (%rsi), %zmm5
+    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm5, %zmm3
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
     vpshufd $78, %zmm3, %zmm3
-    vpsllq $4, %zmm6, %zmm7
+    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm5, %zmm6
+    vpternlogq $150, %zmm4, %zmm3, %zmm6
+    vpsrlvq .Lvaes512_xts_shifts4+128(%rip), %zmm5, %zmm3
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
+    vpshufd $78, %zmm3, %zmm3
+    vpsllvq .Lvaes512_xts_shifts4+192(%rip), %zmm5, %zmm7
     vpternlogq $150, %zmm4, %zmm3, %zmm7
     cmp $8, %r8
     jb .Laes_gen_vaes512_xts_enc_k128_w8_done
@@ -690,7 +705,7 @@ aes_gen_vaes512_xts_enc_k128_w8:
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 4.
-# Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
+# Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 a block register's tweaks
@@ -727,29 +742,12 @@ aes_gen_vaes512_xts_enc_k128_w4:
     vbroadcasti32x4 128(%rdi), %zmm10
     vbroadcasti32x4 144(%rdi), %zmm9
     vbroadcasti32x4 160(%rdi), %zmm8
-    vmovdqu (%rsi), %xmm5
-    vmovdqu (%rsi), %xmm4
-    vpsrlq $63, %xmm4, %xmm2
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm2, %xmm3
-    vpshufd $78, %xmm2, %xmm2
-    vpsllq $1, %xmm4, %xmm1
-    vpxor %xmm3, %xmm1, %xmm1
-    vpxor %xmm2, %xmm1, %xmm1
-    vinserti32x4 $1, %xmm1, %zmm5, %zmm5
-    vpsrlq $62, %xmm4, %xmm2
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm2, %xmm3
-    vpshufd $78, %xmm2, %xmm2
-    vpsllq $2, %xmm4, %xmm1
-    vpxor %xmm3, %xmm1, %xmm1
-    vpxor %xmm2, %xmm1, %xmm1
-    vinserti32x4 $2, %xmm1, %zmm5, %zmm5
-    vpsrlq $61, %xmm4, %xmm2
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm2, %xmm3
-    vpshufd $78, %xmm2, %xmm2
-    vpsllq $3, %xmm4, %xmm1
-    vpxor %xmm3, %xmm1, %xmm1
-    vpxor %xmm2, %xmm1, %xmm1
-    vinserti32x4 $3, %xmm1, %zmm5, %zmm5
+    vbroadcasti32x4 (%rsi), %zmm4
+    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm4, %zmm2
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm2, %zmm3
+    vpshufd $78, %zmm2, %zmm2
+    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm4, %zmm5
+    vpternlogq $150, %zmm3, %zmm2, %zmm5
     cmp $4, %r8
     jb .Laes_gen_vaes512_xts_enc_k128_w4_done
     .p2align 4
@@ -872,7 +870,7 @@ aes_gen_vaes512_xts_enc_k128_w1:
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 32.
-# Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
+# Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -924,63 +922,46 @@ aes_gen_vaes512_xts_enc_k192_w32:
     vbroadcasti32x4 160(%rdi), %zmm23
     vbroadcasti32x4 176(%rdi), %zmm22
     vbroadcasti32x4 192(%rdi), %zmm21
-    vmovdqu (%rsi), %xmm12
-    vmovdqu (%rsi), %xmm11
-    vpsrlq $63, %xmm11, %xmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm9, %xmm10
-    vpshufd $78, %xmm9, %xmm9
-    vpsllq $1, %xmm11, %xmm8
-    vpxor %xmm10, %xmm8, %xmm8
-    vpxor %xmm9, %xmm8, %xmm8
-    vinserti32x4 $1, %xmm8, %zmm12, %zmm12
-    vpsrlq $62, %xmm11, %xmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm9, %xmm10
-    vpshufd $78, %xmm9, %xmm9
-    vpsllq $2, %xmm11, %xmm8
-    vpxor %xmm10, %xmm8, %xmm8
-    vpxor %xmm9, %xmm8, %xmm8
-    vinserti32x4 $2, %xmm8, %zmm12, %zmm12
-    vpsrlq $61, %xmm11, %xmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm9, %xmm10
-    vpshufd $78, %xmm9, %xmm9
-    vpsllq $3, %xmm11, %xmm8
-    vpxor %xmm10, %xmm8, %xmm8
-    vpxor %xmm9, %xmm8, %xmm8
-    vinserti32x4 $3, %xmm8, %zmm12, %zmm12
-    vpsrlq $60, %zmm12, %zmm9
+    vbroadcasti32x4 (%rsi), %zmm11
+    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm11, %zmm9
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
     vpshufd $78, %zmm9, %zmm9
-    vpsllq $4, %zmm12, %zmm13
+    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm11, %zmm12
+    vpternlogq $150, %zmm10, %zmm9, %zmm12
+    vpsrlvq .Lvaes512_xts_shifts4+128(%rip), %zmm11, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $78, %zmm9, %zmm9
+    vpsllvq .Lvaes512_xts_shifts4+192(%rip), %zmm11, %zmm13
     vpternlogq $150, %zmm10, %zmm9, %zmm13
-    vpsrlq $56, %zmm12, %zmm9
+    vpsrlvq .Lvaes512_xts_shifts4+256(%rip), %zmm11, %zmm9
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
     vpshufd $78, %zmm9, %zmm9
-    vpsllq $8, %zmm12, %zmm14
+    vpsllvq .Lvaes512_xts_shifts4+320(%rip), %zmm11, %zmm14
     vpternlogq $150, %zmm10, %zmm9, %zmm14
-    vpsrlq $52, %zmm12, %zmm9
+    vpsrlvq .Lvaes512_xts_shifts4+384(%rip), %zmm11, %zmm9
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
     vpshufd $78, %zmm9, %zmm9
-    vpsllq $12, %zmm12, %zmm15
+    vpsllvq .Lvaes512_xts_shifts4+448(%rip), %zmm11, %zmm15
     vpternlogq $150, %zmm10, %zmm9, %zmm15
-    vpsrlq $48, %zmm12, %zmm9
+    vpsrlvq .Lvaes512_xts_shifts4+512(%rip), %zmm11, %zmm9
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
     vpshufd $78, %zmm9, %zmm9
-    vpsllq $16, %zmm12, %zmm16
+    vpsllvq .Lvaes512_xts_shifts4+576(%rip), %zmm11, %zmm16
     vpternlogq $150, %zmm10, %zmm9, %zmm16
-    vpsrlq $44, %zmm12, %zmm9
+    vpsrlvq .Lvaes512_xts_shifts4+640(%rip), %zmm11, %zmm9
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
     vpshufd $78, %zmm9, %zmm9
-    vpsllq $20, %zmm12, %zmm17
+    vpsllvq .Lvaes512_xts_shifts4+704(%rip), %zmm11, %zmm17
     vpternlogq $150, %zmm10, %zmm9, %zmm17
-    vpsrlq $40, %zmm12, %zmm9
+    vpsrlvq .Lvaes512_xts_shifts4+768(%rip), %zmm11, %zmm9
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
     vpshufd $78, %zmm9, %zmm9
-    vpsllq $24, %zmm12, %zmm18
+    vpsllvq .Lvaes512_xts_shifts4+832(%rip), %zmm11, %zmm18
     vpternlogq $150, %zmm10, %zmm9, %zmm18
-    vpsrlq $36, %zmm12, %zmm9
+    vpsrlvq .Lvaes512_xts_shifts4+896(%rip), %zmm11, %zmm9
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
     vpshufd $78, %zmm9, %zmm9
-    vpsllq $28, %zmm12, %zmm19
+    vpsllvq .Lvaes512_xts_shifts4+960(%rip), %zmm11, %zmm19
     vpternlogq $150, %zmm10, %zmm9, %zmm19
     cmp $32, %r8
     jb .Laes_gen_vaes512_xts_enc_k192_w32_done
@@ -1204,7 +1185,7 @@ aes_gen_vaes512_xts_enc_k192_w32:
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 16.
-# Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
+# Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -1254,43 +1235,26 @@ aes_gen_vaes512_xts_enc_k192_w16:
     vbroadcasti32x4 160(%rdi), %zmm19
     vbroadcasti32x4 176(%rdi), %zmm18
     vbroadcasti32x4 192(%rdi), %zmm17
-    vmovdqu (%rsi), %xmm8
-    vmovdqu (%rsi), %xmm7
-    vpsrlq $63, %xmm7, %xmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm5, %xmm6
-    vpshufd $78, %xmm5, %xmm5
-    vpsllq $1, %xmm7, %xmm4
-    vpxor %xmm6, %xmm4, %xmm4
-    vpxor %xmm5, %xmm4, %xmm4
-    vinserti32x4 $1, %xmm4, %zmm8, %zmm8
-    vpsrlq $62, %xmm7, %xmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm5, %xmm6
-    vpshufd $78, %xmm5, %xmm5
-    vpsllq $2, %xmm7, %xmm4
-    vpxor %xmm6, %xmm4, %xmm4
-    vpxor %xmm5, %xmm4, %xmm4
-    vinserti32x4 $2, %xmm4, %zmm8, %zmm8
-    vpsrlq $61, %xmm7, %xmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm5, %xmm6
-    vpshufd $78, %xmm5, %xmm5
-    vpsllq $3, %xmm7, %xmm4
-    vpxor %xmm6, %xmm4, %xmm4
-    vpxor %xmm5, %xmm4, %xmm4
-    vinserti32x4 $3, %xmm4, %zmm8, %zmm8
-    vpsrlq $60, %zmm8, %zmm5
+    vbroadcasti32x4 (%rsi), %zmm7
+    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm7, %zmm5
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     vpshufd $78, %zmm5, %zmm5
-    vpsllq $4, %zmm8, %zmm9
+    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm7, %zmm8
+    vpternlogq $150, %zmm6, %zmm5, %zmm8
+    vpsrlvq .Lvaes512_xts_shifts4+128(%rip), %zmm7, %zmm5
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
+    vpshufd $78, %zmm5, %zmm5
+    vpsllvq .Lvaes512_xts_shifts4+192(%rip), %zmm7, %zmm9
     vpternlogq $150, %zmm6, %zmm5, %zmm9
-    vpsrlq $56, %zmm8, %zmm5
+    vpsrlvq .Lvaes512_xts_shifts4+256(%rip), %zmm7, %zmm5
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     vpshufd $78, %zmm5, %zmm5
-    vpsllq $8, %zmm8, %zmm10
+    vpsllvq .Lvaes512_xts_shifts4+320(%rip), %zmm7, %zmm10
     vpternlogq $150, %zmm6, %zmm5, %zmm10
-    vpsrlq $52, %zmm8, %zmm5
+    vpsrlvq .Lvaes512_xts_shifts4+384(%rip), %zmm7, %zmm5
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     vpshufd $78, %zmm5, %zmm5
-    vpsllq $12, %zmm8, %zmm11
+    vpsllvq .Lvaes512_xts_shifts4+448(%rip), %zmm7, %zmm11
     vpternlogq $150, %zmm6, %zmm5, %zmm11
     cmp $16, %r8
     jb .Laes_gen_vaes512_xts_enc_k192_w16_done
@@ -1426,7 +1390,7 @@ aes_gen_vaes512_xts_enc_k192_w16:
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 8.
-# Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
+# Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -1470,33 +1434,16 @@ aes_gen_vaes512_xts_enc_k192_w8:
     vbroadcasti32x4 160(%rdi), %zmm13
     vbroadcasti32x4 176(%rdi), %zmm12
     vbroadcasti32x4 192(%rdi), %zmm11
-    vmovdqu (%rsi), %xmm6
-    vmovdqu (%rsi), %xmm5
-    vpsrlq $63, %xmm5, %xmm3
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm3, %xmm4
-    vpshufd $78, %xmm3, %xmm3
-    vpsllq $1, %xmm5, %xmm2
-    vpxor %xmm4, %xmm2, %xmm2
-    vpxor %xmm3, %xmm2, %xmm2
-    vinserti32x4 $1, %xmm2, %zmm6, %zmm6
-    vpsrlq $62, %xmm5, %xmm3
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm3, %xmm4
-    vpshufd $78, %xmm3, %xmm3
-    vpsllq $2, %xmm5, %xmm2
-    vpxor %xmm4, %xmm2, %xmm2
-    vpxor %xmm3, %xmm2, %xmm2
-    vinserti32x4 $2, %xmm2, %zmm6, %zmm6
-    vpsrlq $61, %xmm5, %xmm3
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm3, %xmm4
-    vpshufd $78, %xmm3, %xmm3
-    vpsllq $3, %xmm5, %xmm2
-    vpxor %xmm4, %xmm2, %xmm2
-    vpxor %xmm3, %xmm2, %xmm2
-    vinserti32x4 $3, %xmm2, %zmm6, %zmm6
-    vpsrlq $60, %zmm6, %zmm3
+    vbroadcasti32x4 (%rsi), %zmm5
+    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm5, %zmm3
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
     vpshufd $78, %zmm3, %zmm3
-    vpsllq $4, %zmm6, %zmm7
+    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm5, %zmm6
+    vpternlogq $150, %zmm4, %zmm3, %zmm6
+    vpsrlvq .Lvaes512_xts_shifts4+128(%rip), %zmm5, %zmm3
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
+    vpshufd $78, %zmm3, %zmm3
+    vpsllvq .Lvaes512_xts_shifts4+192(%rip), %zmm5, %zmm7
     vpternlogq $150, %zmm4, %zmm3, %zmm7
     cmp $8, %r8
     jb .Laes_gen_vaes512_xts_enc_k192_w8_done
@@ -1584,7 +1531,7 @@ aes_gen_vaes512_xts_enc_k192_w8:
 # rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 4.
-# Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
+# Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 a block register's tweaks
@@ -1625,29 +1572,12 @@ aes_gen_vaes512_xts_enc_k192_w4:
     vbroadcasti32x4 160(%rdi), %zmm10
     vbroadcasti32x4 176(%rdi), %zmm9
     vbroadcasti32x4 192(%rdi), %zmm8
-    vmovdqu (%rsi), %xmm5
-    vmovdqu (%rsi), %xmm4
-    vpsrlq $63, %xmm4, %xmm2
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm2, %xmm3
-    vpshufd $78, %xmm2, %xmm2
-    vpsllq $1, %xmm4, %xmm1
-    vpxor %xmm3, %xmm1, %xmm1
-    vpxor %xmm2, %xmm1, %xmm1
-    vinserti32x4 $1, %xmm1, %zmm5, %zmm5
-    vpsrlq $62, %xmm4, %xmm2
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm2, %xmm3
-    vpshufd $78, %xmm2, %xmm2
-    vpsllq $2, %xmm4, %xmm1
-    vpxor %xmm3, %xmm1, %xmm1
-    vpxor %xmm2, %xmm1, %xmm1
-    vinserti32x4 $2, %xmm1, %zmm5, %zmm5
-    vpsrlq $61, %xmm4, %xmm2
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm2, %xmm3
-    vpshufd $78, %xmm2, %xmm2
-    vpsllq $3, %xmm4, %xmm1
-    vpxor %xmm3, %xmm1, %xmm1
-    vpxor %xmm2, %xmm1, %xmm1
-    vinserti32x4 $3, %xmm1, %zmm5, %zmm5
+    vbroadcasti32x4 (%rsi), %zmm4
+    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm4, %zmm2
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm2, %zmm3
+    vpshufd $78, %zmm2, %zmm2
+    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm4, %zmm5
+    vpternlogq $150, %zmm3, %zmm2, %zmm5
     cmp $4, %r8
     jb .Laes_gen_vaes512_xts_enc_k192_w4_done
     .p2align 4
@@ -1776,7 +1706,7 @@ aes_gen_vaes512_xts_enc_k192_w1:
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 32.
-# Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
+# Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -1828,63 +1758,46 @@ aes_gen_vaes512_xts_enc_k256_w32:
     vbroadcasti32x4 192(%rdi), %zmm23
     vbroadcasti32x4 208(%rdi), %zmm22
     vbroadcasti32x4 224(%rdi), %zmm21
-    vmovdqu (%rsi), %xmm12
-    vmovdqu (%rsi), %xmm11
-    vpsrlq $63, %xmm11, %xmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm9, %xmm10
-    vpshufd $78, %xmm9, %xmm9
-    vpsllq $1, %xmm11, %xmm8
-    vpxor %xmm10, %xmm8, %xmm8
-    vpxor %xmm9, %xmm8, %xmm8
-    vinserti32x4 $1, %xmm8, %zmm12, %zmm12
-    vpsrlq $62, %xmm11, %xmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm9, %xmm10
-    vpshufd $78, %xmm9, %xmm9
-    vpsllq $2, %xmm11, %xmm8
-    vpxor %xmm10, %xmm8, %xmm8
-    vpxor %xmm9, %xmm8, %xmm8
-    vinserti32x4 $2, %xmm8, %zmm12, %zmm12
-    vpsrlq $61, %xmm11, %xmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm9, %xmm10
-    vpshufd $78, %xmm9, %xmm9
-    vpsllq $3, %xmm11, %xmm8
-    vpxor %xmm10, %xmm8, %xmm8
-    vpxor %xmm9, %xmm8, %xmm8
-    vinserti32x4 $3, %xmm8, %zmm12, %zmm12
-    vpsrlq $60, %zmm12, %zmm9
+    vbroadcasti32x4 (%rsi), %zmm11
+    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm11, %zmm9
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
     vpshufd $78, %zmm9, %zmm9
-    vpsllq $4, %zmm12, %zmm13
+    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm11, %zmm12
+    vpternlogq $150, %zmm10, %zmm9, %zmm12
+    vpsrlvq .Lvaes512_xts_shifts4+128(%rip), %zmm11, %zmm9
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
+    vpshufd $78, %zmm9, %zmm9
+    vpsllvq .Lvaes512_xts_shifts4+192(%rip), %zmm11, %zmm13
     vpternlogq $150, %zmm10, %zmm9, %zmm13
-    vpsrlq $56, %zmm12, %zmm9
+    vpsrlvq .Lvaes512_xts_shifts4+256(%rip), %zmm11, %zmm9
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
     vpshufd $78, %zmm9, %zmm9
-    vpsllq $8, %zmm12, %zmm14
+    vpsllvq .Lvaes512_xts_shifts4+320(%rip), %zmm11, %zmm14
     vpternlogq $150, %zmm10, %zmm9, %zmm14
-    vpsrlq $52, %zmm12, %zmm9
+    vpsrlvq .Lvaes512_xts_shifts4+384(%rip), %zmm11, %zmm9
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
     vpshufd $78, %zmm9, %zmm9
-    vpsllq $12, %zmm12, %zmm15
+    vpsllvq .Lvaes512_xts_shifts4+448(%rip), %zmm11, %zmm15
     vpternlogq $150, %zmm10, %zmm9, %zmm15
-    vpsrlq $48, %zmm12, %zmm9
+    vpsrlvq .Lvaes512_xts_shifts4+512(%rip), %zmm11, %zmm9
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
     vpshufd $78, %zmm9, %zmm9
-    vpsllq $16, %zmm12, %zmm16
+    vpsllvq .Lvaes512_xts_shifts4+576(%rip), %zmm11, %zmm16
     vpternlogq $150, %zmm10, %zmm9, %zmm16
-    vpsrlq $44, %zmm12, %zmm9
+    vpsrlvq .Lvaes512_xts_shifts4+640(%rip), %zmm11, %zmm9
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
     vpshufd $78, %zmm9, %zmm9
-    vpsllq $20, %zmm12, %zmm17
+    vpsllvq .Lvaes512_xts_shifts4+704(%rip), %zmm11, %zmm17
     vpternlogq $150, %zmm10, %zmm9, %zmm17
-    vpsrlq $40, %zmm12, %zmm9
+    vpsrlvq .Lvaes512_xts_shifts4+768(%rip), %zmm11, %zmm9
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
     vpshufd $78, %zmm9, %zmm9
-    vpsllq $24, %zmm12, %zmm18
+    vpsllvq .Lvaes512_xts_shifts4+832(%rip), %zmm11, %zmm18
     vpternlogq $150, %zmm10, %zmm9, %zmm18
-    vpsrlq $36, %zmm12, %zmm9
+    vpsrlvq .Lvaes512_xts_shifts4+896(%rip), %zmm11, %zmm9
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
     vpshufd $78, %zmm9, %zmm9
-    vpsllq $28, %zmm12, %zmm19
+    vpsllvq .Lvaes512_xts_shifts4+960(%rip), %zmm11, %zmm19
     vpternlogq $150, %zmm10, %zmm9, %zmm19
     cmp $32, %r8
     jb .Laes_gen_vaes512_xts_enc_k256_w32_done
@@ -2126,7 +2039,7 @@ aes_gen_vaes512_xts_enc_k256_w32:
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 16.
-# Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
+# Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -2180,43 +2093,26 @@ aes_gen_vaes512_xts_enc_k256_w16:
     vbroadcasti32x4 192(%rdi), %zmm19
     vbroadcasti32x4 208(%rdi), %zmm18
     vbroadcasti32x4 224(%rdi), %zmm17
-    vmovdqu (%rsi), %xmm8
-    vmovdqu (%rsi), %xmm7
-    vpsrlq $63, %xmm7, %xmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm5, %xmm6
-    vpshufd $78, %xmm5, %xmm5
-    vpsllq $1, %xmm7, %xmm4
-    vpxor %xmm6, %xmm4, %xmm4
-    vpxor %xmm5, %xmm4, %xmm4
-    vinserti32x4 $1, %xmm4, %zmm8, %zmm8
-    vpsrlq $62, %xmm7, %xmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm5, %xmm6
-    vpshufd $78, %xmm5, %xmm5
-    vpsllq $2, %xmm7, %xmm4
-    vpxor %xmm6, %xmm4, %xmm4
-    vpxor %xmm5, %xmm4, %xmm4
-    vinserti32x4 $2, %xmm4, %zmm8, %zmm8
-    vpsrlq $61, %xmm7, %xmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm5, %xmm6
-    vpshufd $78, %xmm5, %xmm5
-    vpsllq $3, %xmm7, %xmm4
-    vpxor %xmm6, %xmm4, %xmm4
-    vpxor %xmm5, %xmm4, %xmm4
-    vinserti32x4 $3, %xmm4, %zmm8, %zmm8
-    vpsrlq $60, %zmm8, %zmm5
+    vbroadcasti32x4 (%rsi), %zmm7
+    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm7, %zmm5
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     vpshufd $78, %zmm5, %zmm5
-    vpsllq $4, %zmm8, %zmm9
+    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm7, %zmm8
+    vpternlogq $150, %zmm6, %zmm5, %zmm8
+    vpsrlvq .Lvaes512_xts_shifts4+128(%rip), %zmm7, %zmm5
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
+    vpshufd $78, %zmm5, %zmm5
+    vpsllvq .Lvaes512_xts_shifts4+192(%rip), %zmm7, %zmm9
     vpternlogq $150, %zmm6, %zmm5, %zmm9
-    vpsrlq $56, %zmm8, %zmm5
+    vpsrlvq .Lvaes512_xts_shifts4+256(%rip), %zmm7, %zmm5
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     vpshufd $78, %zmm5, %zmm5
-    vpsllq $8, %zmm8, %zmm10
+    vpsllvq .Lvaes512_xts_shifts4+320(%rip), %zmm7, %zmm10
     vpternlogq $150, %zmm6, %zmm5, %zmm10
-    vpsrlq $52, %zmm8, %zmm5
+    vpsrlvq .Lvaes512_xts_shifts4+384(%rip), %zmm7, %zmm5
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
     vpshufd $78, %zmm5, %zmm5
-    vpsllq $12, %zmm8, %zmm11
+    vpsllvq .Lvaes512_xts_shifts4+448(%rip), %zmm7, %zmm11
     vpternlogq $150, %zmm6, %zmm5, %zmm11
     cmp $16, %r8
     jb .Laes_gen_vaes512_xts_enc_k256_w16_done
@@ -2362,7 +2258,7 @@ aes_gen_vaes512_xts_enc_k256_w16:
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 8.
-# Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
+# Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -2410,33 +2306,16 @@ aes_gen_vaes512_xts_enc_k256_w8:
     vbroadcasti32x4 192(%rdi), %zmm13
     vbroadcasti32x4 208(%rdi), %zmm12
     vbroadcasti32x4 224(%rdi), %zmm11
-    vmovdqu (%rsi), %xmm6
-    vmovdqu (%rsi), %xmm5
-    vpsrlq $63, %xmm5, %xmm3
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm3, %xmm4
-    vpshufd $78, %xmm3, %xmm3
-    vpsllq $1, %xmm5, %xmm2
-    vpxor %xmm4, %xmm2, %xmm2
-    vpxor %xmm3, %xmm2, %xmm2
-    vinserti32x4 $1, %xmm2, %zmm6, %zmm6
-    vpsrlq $62, %xmm5, %xmm3
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm3, %xmm4
-    vpshufd $78, %xmm3, %xmm3
-    vpsllq $2, %xmm5, %xmm2
-    vpxor %xmm4, %xmm2, %xmm2
-    vpxor %xmm3, %xmm2, %xmm2
-    vinserti32x4 $2, %xmm2, %zmm6, %zmm6
-    vpsrlq $61, %xmm5, %xmm3
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm3, %xmm4
-    vpshufd $78, %xmm3, %xmm3
-    vpsllq $3, %xmm5, %xmm2
-    vpxor %xmm4, %xmm2, %xmm2
-    vpxor %xmm3, %xmm2, %xmm2
-    vinserti32x4 $3, %xmm2, %zmm6, %zmm6
-    vpsrlq $60, %zmm6, %zmm3
+    vbroadcasti32x4 (%rsi), %zmm5
+    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm5, %zmm3
     vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
     vpshufd $78, %zmm3, %zmm3
-    vpsllq $4, %zmm6, %zmm7
+    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm5, %zmm6
+    vpternlogq $150, %zmm4, %zmm3, %zmm6
+    vpsrlvq .Lvaes512_xts_shifts4+128(%rip), %zmm5, %zmm3
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
+    vpshufd $78, %zmm3, %zmm3
+    vpsllvq .Lvaes512_xts_shifts4+192(%rip), %zmm5, %zmm7
     vpternlogq $150, %zmm4, %zmm3, %zmm7
     cmp $8, %r8
     jb .Laes_gen_vaes512_xts_enc_k256_w8_done
@@ -2530,7 +2409,7 @@ aes_gen_vaes512_xts_enc_k256_w8:
 # rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 4.
-# Requires: PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
+# Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 a block register's tweaks
@@ -2575,29 +2454,12 @@ aes_gen_vaes512_xts_enc_k256_w4:
     vbroadcasti32x4 192(%rdi), %zmm10
     vbroadcasti32x4 208(%rdi), %zmm9
     vbroadcasti32x4 224(%rdi), %zmm8
-    vmovdqu (%rsi), %xmm5
-    vmovdqu (%rsi), %xmm4
-    vpsrlq $63, %xmm4, %xmm2
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm2, %xmm3
-    vpshufd $78, %xmm2, %xmm2
-    vpsllq $1, %xmm4, %xmm1
-    vpxor %xmm3, %xmm1, %xmm1
-    vpxor %xmm2, %xmm1, %xmm1
-    vinserti32x4 $1, %xmm1, %zmm5, %zmm5
-    vpsrlq $62, %xmm4, %xmm2
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm2, %xmm3
-    vpshufd $78, %xmm2, %xmm2
-    vpsllq $2, %xmm4, %xmm1
-    vpxor %xmm3, %xmm1, %xmm1
-    vpxor %xmm2, %xmm1, %xmm1
-    vinserti32x4 $2, %xmm1, %zmm5, %zmm5
-    vpsrlq $61, %xmm4, %xmm2
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %xmm2, %xmm3
-    vpshufd $78, %xmm2, %xmm2
-    vpsllq $3, %xmm4, %xmm1
-    vpxor %xmm3, %xmm1, %xmm1
-    vpxor %xmm2, %xmm1, %xmm1
-    vinserti32x4 $3, %xmm1, %zmm5, %zmm5
+    vbroadcasti32x4 (%rsi), %zmm4
+    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm4, %zmm2
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm2, %zmm3
+    vpshufd $78, %zmm2, %zmm2
+    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm4, %zmm5
+    vpternlogq $150, %zmm3, %zmm2, %zmm5
     cmp $4, %r8
     jb .Laes_gen_vaes512_xts_enc_k256_w4_done
     .p2align 4

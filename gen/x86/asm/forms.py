@@ -54,7 +54,8 @@ class Form:
         """The CPUID features this form needs at vector size `size` (Intel SDM,
         each instruction's "CPUID Feature Flag" column): legacy AES-NI needs
         AES, VEX.128 AES needs AES and AVX, VEX.256 and EVEX AES need VAES; VEX
-        integer ops on ymm need AVX2 (moves only AVX); EVEX needs AVX512F,
+        integer ops on ymm need AVX2 (moves only AVX; the variable shifts at
+        any size); EVEX needs AVX512F,
         AVX512VL below zmm and AVX512BW for byte shuffles."""
         aes, clmul = "aes" in self.mnemonic, "clmul" in self.mnemonic
         if self.mnemonic == "kmovq":  # VEX-encoded, but an AVX512BW instruction
@@ -68,6 +69,8 @@ class Form:
             if clmul:
                 return {"avx", "pclmul"} if size == "xmm" else {"avx", "vpclmulqdq"}
             moves = {"vmovdqa", "vmovdqu", "vmovq", "vpinsrq"}
+            if self.mnemonic in ("vpsllvq", "vpsrlvq"):  # AVX2 at any size
+                return {"avx2"}
             return {"avx"} if size == "xmm" or self.mnemonic in moves else {"avx2"}
         out = {"avx512f"} | ({"avx512vl"} if size != "zmm" else set())
         if aes:
@@ -129,6 +132,8 @@ _add("vex", "vpsrad", "66", "0F", 0x72, "v:V m:V i", XY, ext=4)
 _add("vex", "vpsrlq", "66", "0F", 0x73, "v:V m:V i", XY, ext=2)
 _add("vex", "vpsllq", "66", "0F", 0x73, "v:V m:V i", XY, ext=6)
 _add("vex", "vpslldq", "66", "0F", 0x73, "v:V m:V i", XY, ext=7)
+_add("vex", "vpsrlvq", "66", "0F38", 0x45, RVM, XY, w=1)
+_add("vex", "vpsllvq", "66", "0F38", 0x47, RVM, XY, w=1)
 for name, pp in (("vmovdqa", "66"), ("vmovdqu", "F3")):
     _add("vex", name, pp, "0F", 0x6F, RM, XY)
     _add("vex", name, pp, "0F", 0x7F, "m:V|mem r:V", XY, store=True)
@@ -157,6 +162,8 @@ _add("evex", "vpsrad", "66", "0F", 0x72, "v:V m:V|mem i", XYZ, ext=4)
 _add("evex", "vpsrlq", "66", "0F", 0x73, "v:V m:V|mem i", XYZ, w=1, ext=2)
 _add("evex", "vpsllq", "66", "0F", 0x73, "v:V m:V|mem i", XYZ, w=1, ext=6)
 _add("evex", "vpslldq", "66", "0F", 0x73, "v:V m:V|mem i", XYZ, ext=7)
+_add("evex", "vpsrlvq", "66", "0F38", 0x45, RVM, XYZ, w=1)
+_add("evex", "vpsllvq", "66", "0F38", 0x47, RVM, XYZ, w=1)
 for name, pp, w in (("vmovdqa64", "66", 1), ("vmovdqu64", "F3", 1), ("vmovdqu8", "F2", 0)):
     _add("evex", name, pp, "0F", 0x6F, RM, XYZ, w=w)
     _add("evex", name, pp, "0F", 0x7F, "m:V|mem r:V", XYZ, w=w, store=True)
