@@ -140,21 +140,11 @@ static void xts_blocks(const aes_gen_xts_key *xk, int decrypt, uint8_t tw[16], u
         aes_gen_xts_blocks_ecb(k, decrypt, tw, dst, src, n);
 }
 
-static int xts_crypt(const aes_gen_xts_key *xk, int decrypt, const uint8_t tweak_in[16],
-                     void *dst_v, const void *src_v, size_t len)
+/* One data unit from its first tweak t = E_K2(tweak) (t then moves on):
+ * the whole blocks, then the last partial block by ciphertext stealing. */
+static void xts_unit(const aes_gen_xts_key *xk, int decrypt, uint8_t t[16], uint8_t *dst,
+                     const uint8_t *src, size_t len)
 {
-    uint8_t *dst = dst_v;
-    const uint8_t *src = src_v;
-    if (!xts_key_is_set(xk) || !tweak_in || !dst || !src)
-        return AES_GEN_EARG;
-    if (len < 16)
-        return AES_GEN_ELEN;
-    /* The tweak as two 8-byte loads into one 16-byte store: a caller that
-     * has just stored a sector number (8 bytes) would stall the kernel's
-     * 16-byte load until that store retired, after the previous unit. */
-    uint8_t t[16];
-    store_le128(t, load_le64_alone(tweak_in), load_le64_alone(tweak_in + 8));
-    aes_gen_run_blocks(&xk->private_tweak, AES_GEN_MD_ecb_enc, NULL, t, t, 1);
     const size_t r = len % 16, whole = len / 16 - (r != 0); /* the stolen-from block apart */
     xts_blocks(xk, decrypt, t, dst, src, whole);
     if (r) {
@@ -180,6 +170,22 @@ static int xts_crypt(const aes_gen_xts_key *xk, int decrypt, const uint8_t tweak
     }
     /* Without stealing the C code held no tweak or block: the kernels clear
      * their own registers. */
+}
+
+static int xts_crypt(const aes_gen_xts_key *xk, int decrypt, const uint8_t tweak_in[16],
+                     void *dst_v, const void *src_v, size_t len)
+{
+    if (!xts_key_is_set(xk) || !tweak_in || !dst_v || !src_v)
+        return AES_GEN_EARG;
+    if (len < 16)
+        return AES_GEN_ELEN;
+    /* The tweak as two 8-byte loads into one 16-byte store: a caller that
+     * has just stored a sector number (8 bytes) would stall the kernel's
+     * 16-byte load until that store retired, after the previous unit. */
+    uint8_t t[16];
+    store_le128(t, load_le64_alone(tweak_in), load_le64_alone(tweak_in + 8));
+    aes_gen_run_blocks(&xk->private_tweak, AES_GEN_MD_ecb_enc, NULL, t, t, 1);
+    xts_unit(xk, decrypt, t, dst_v, src_v, len);
     aes_gen_secure_zero(t, sizeof t);
     return AES_GEN_OK;
 }
@@ -208,12 +214,22 @@ static int xts_sectors(const aes_gen_xts_key *xk, int decrypt, uint64_t first_se
     const size_t count = sector_size ? len / sector_size : 0;
     if (sector_size < 16 || len % sector_size || (count && count - 1 > UINT64_MAX - first_sector))
         return AES_GEN_ELEN; /* the last sector number would wrap */
-    for (size_t done = 0; done < len; done += sector_size) {
-        uint8_t tw[16] = {0};
-        const uint64_t sector = first_sector + done / sector_size;
-        memcpy(tw, &sector, 8);
-        xts_crypt(xk, decrypt, tw, dst + done, src + done, sector_size);
+    /* The tweaks of SECTORS units through one call of the tweak key's ECB
+     * kernels (their rounds side by side), then each unit: one unit's E_K2
+     * no longer waits before its blocks (on Zen 5, 512-byte sectors 1.7-1.8x
+     * faster, 4 KiB ones 1.1x). */
+    enum { SECTORS = 16 };
+    uint8_t t[SECTORS][16];
+    for (size_t i = 0; i < count; i += SECTORS) {
+        const size_t n = count - i < SECTORS ? count - i : SECTORS;
+        for (size_t j = 0; j < n; j++)
+            store_le128(t[j], first_sector + i + j, 0);
+        aes_gen_run_blocks(&xk->private_tweak, AES_GEN_MD_ecb_enc, NULL, t[0], t[0], n);
+        for (size_t j = 0; j < n; j++)
+            xts_unit(xk, decrypt, t[j], dst + (i + j) * sector_size, src + (i + j) * sector_size,
+                     sector_size);
     }
+    aes_gen_secure_zero(t, sizeof t);
     return AES_GEN_OK;
 }
 

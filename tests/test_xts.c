@@ -256,6 +256,13 @@ START_TEST(sectors_are_consecutive_units)
                                                                    n * size),
                              AES_GEN_OK);
             ck_assert_mem_eq(got, want, n * size);
+            memcpy(got, src, n * size); /* in place */
+            ck_assert_int_eq(decrypt ? aes_gen_xts_decrypt_sectors(&xk, first, size, got, got,
+                                                                   n * size)
+                                     : aes_gen_xts_encrypt_sectors(&xk, first, size, got, got,
+                                                                   n * size),
+                             AES_GEN_OK);
+            ck_assert_mem_eq(got, want, n * size);
         }
     }
     /* The last sector number would wrap; a length not of whole sectors. */
