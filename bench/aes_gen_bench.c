@@ -1141,13 +1141,11 @@ int main(int argc, char **argv)
     /* 64-byte aligned, as the slots are, unless --misalign: a zmm kernel's
      * loads and stores split across cache lines on a buffer that is not
      * (malloc guarantees 16 bytes). */
-    const size_t buf_size = (size_t)o.buffers * BENCH_SLOT(buf_len) + 64;
-    uint8_t *const buf_base = aligned_alloc(64, buf_size);
-    if (!buf_base)
-        return 1;
-    memset(buf_base, 0, buf_size);
-    uint8_t *const buf = buf_base + o.misalign;
     bench_misalign = o.misalign;
+    uint8_t *buf_base;
+    uint8_t *const buf = bench_message_alloc((size_t)o.buffers * BENCH_SLOT(buf_len), &buf_base);
+    if (!buf)
+        return 1;
     bench_measure_clock(&clock);
     memset(&bounds, 0, sizeof bounds);
     if (o.bound)

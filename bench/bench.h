@@ -31,9 +31,11 @@ void bench_jobs(struct bench_job *jobs, int n, uint8_t *buf, size_t len, int sam
  * the output of the one before it, with more a call's input is one written
  * nbuf calls ago (independent messages, as a server's). */
 #define BENCH_SLOT(len) (((len) + 63) & ~(size_t)63)
-/* The message buffers' offset past a 64-byte boundary (--misalign; GCM's
- * ciphertext for decryption takes it too). */
+/* The message buffers' offset past a 64-byte boundary (--misalign), and
+ * such a buffer of `bytes` zeros (GCM's ciphertext for decryption is one
+ * too); *base is what to free.  NULL when out of memory. */
 extern size_t bench_misalign;
+uint8_t *bench_message_alloc(size_t bytes, uint8_t **base);
 void bench_jobs_spread(struct bench_job *jobs, int n, uint8_t *buf, size_t len, int samples,
                        int nbuf);
 
@@ -95,8 +97,7 @@ extern const char *const gcm_peer_names[GCM_PEER_COUNT];
  * decryption takes, its IV and tag (encryption makes its own, new IVs). */
 struct bench_gcm_message {
     uint8_t iv[12], tag[16];
-    uint8_t *cipher;       /* bench_misalign past cipher_base, 64-byte aligned */
-    uint8_t *cipher_base;
+    uint8_t *cipher, *cipher_base; /* bench_message_alloc's buffer, its base */
     size_t len;
     int decrypt;
 };

@@ -361,8 +361,7 @@ int bench_gcm_jobs(unsigned bits, int decrypt, size_t len, const char *backend, 
     struct bench_gcm_message *m = &set->message;
     m->decrypt = 0;
     m->len = len;
-    m->cipher_base = aligned_alloc(64, BENCH_SLOT(len) + 64);
-    m->cipher = m->cipher_base ? m->cipher_base + bench_misalign : NULL;
+    m->cipher = bench_message_alloc(len + 1, &m->cipher_base);
     struct gcm_ours *o = aligned_alloc(64, (sizeof *o + 63) / 64 * 64);
     if (!m->cipher || !o)
         fail("setup");

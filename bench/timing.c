@@ -2,6 +2,7 @@
 /* Timing, clock estimates and the AES instruction bounds. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "bench.h"
@@ -26,6 +27,16 @@ static double median(double *v, int n)
 }
 
 size_t bench_misalign;
+
+uint8_t *bench_message_alloc(size_t bytes, uint8_t **base)
+{
+    const size_t size = BENCH_SLOT(bytes) + 64; /* room for the offset */
+    *base = aligned_alloc(64, size);
+    if (!*base)
+        return NULL;
+    memset(*base, 0, size);
+    return *base + bench_misalign;
+}
 
 void bench_jobs(struct bench_job *jobs, int n, uint8_t *buf, size_t len, int samples)
 {

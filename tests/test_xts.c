@@ -222,6 +222,13 @@ START_TEST(long_data_units)
 }
 END_TEST
 
+static int sectors(int decrypt, const aes_gen_xts_key *xk, uint64_t first, size_t size,
+                   void *dst, const void *src, size_t len)
+{
+    return decrypt ? aes_gen_xts_decrypt_sectors(xk, first, size, dst, src, len)
+                   : aes_gen_xts_encrypt_sectors(xk, first, size, dst, src, len);
+}
+
 START_TEST(sectors_are_consecutive_units)
 {
     const size_t b = backends[_i];
@@ -250,18 +257,10 @@ START_TEST(sectors_are_consecutive_units)
                                                                src + i * size, size),
                                  AES_GEN_OK);
             }
-            ck_assert_int_eq(decrypt ? aes_gen_xts_decrypt_sectors(&xk, first, size, got, src,
-                                                                   n * size)
-                                     : aes_gen_xts_encrypt_sectors(&xk, first, size, got, src,
-                                                                   n * size),
-                             AES_GEN_OK);
+            ck_assert_int_eq(sectors(decrypt, &xk, first, size, got, src, n * size), AES_GEN_OK);
             ck_assert_mem_eq(got, want, n * size);
             memcpy(got, src, n * size); /* in place */
-            ck_assert_int_eq(decrypt ? aes_gen_xts_decrypt_sectors(&xk, first, size, got, got,
-                                                                   n * size)
-                                     : aes_gen_xts_encrypt_sectors(&xk, first, size, got, got,
-                                                                   n * size),
-                             AES_GEN_OK);
+            ck_assert_int_eq(sectors(decrypt, &xk, first, size, got, got, n * size), AES_GEN_OK);
             ck_assert_mem_eq(got, want, n * size);
         }
     }

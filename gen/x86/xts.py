@@ -130,12 +130,23 @@ def times_alpha(k, w, src, s, dst):
             w.xor(p, r, dst)
             return
         step = min(s, MAX_SHIFT)
-        w.shift_qwords(p, "srl", 64 - step, src, c)   # c = the bits out of each qword
-        w.clmul(p, 0x01, fold, c, r)                  # the high qword's, times the fold
-        w.swap_halves(p, c, c)                        # the low qword's into the high one
-        w.shift_qwords(p, "sll", step, src, dst)
-        w.xor_into(p, r, c, dst)
+        _shift_step(k, w, src, 64 - step, step, dst)
         src, s = dst, s - step
+
+
+def _shift_step(k, w, src, right, left, dst):
+    """dst = src * alpha^s for s <= MAX_SHIFT, right = 64 - s and left = s:
+    numbers, or memory holding a count per qword (each lane its own s)."""
+    p, n = k.p, k.plan.named
+    c, r = n["c"].as_kind(w.kind), n["r"].as_kind(w.kind)
+
+    def shift(op, by, a, b):
+        (w.shift_qwords if isinstance(by, int) else w.shift_qwords_by)(p, op, by, a, b)
+    shift("srl", right, src, c)                   # c = the bits out of each qword
+    w.clmul(p, 0x01, _fold(k), c, r)              # the high qword's, times the fold
+    w.swap_halves(p, c, c)                        # the low qword's into the high one
+    shift("sll", left, src, dst)
+    w.xor_into(p, r, c, dst)
 
 
 def _shift_counts(k, count):
@@ -148,19 +159,6 @@ def _shift_counts(k, count):
     c = Const(f".L{k.v.backend_symbol}_xts_shifts{L}", "block register j: per lane i, "
               "64 - (L j + i) in each qword, then L j + i (T to T * alpha^(L j + i))", lines)
     return k.p.const(c).name
-
-
-def times_alpha_lanes(k, w, src, counts, dst):
-    """dst = src * alpha^s, s per 16-byte lane (at most MAX_SHIFT) from the
-    shift table (counts(0): 64 - s, counts(1): s): times_alpha's step with
-    variable shifts (AVX2, AVX-512)."""
-    p, n = k.p, k.plan.named
-    c, r = n["c"].as_kind(w.kind), n["r"].as_kind(w.kind)
-    w.shift_qwords_by(p, "srl", counts(0), src, c)    # c = the bits out of each qword
-    w.clmul(p, 0x01, _fold(k), c, r)                  # the high qword's, times the fold
-    w.swap_halves(p, c, c)                            # the low qword's into the high one
-    w.shift_qwords_by(p, "sll", counts(1), src, dst)
-    w.xor_into(p, r, c, dst)
 
 
 def _first_tweaks(k, tws):
@@ -180,12 +178,12 @@ def _first_tweaks(k, tws):
         return
     L, bcast = vec.lanes, k.tmp
     vec.broadcast(k.p, mem(k.arg("iv")), bcast)
-    direct = [j for j in range(len(tws)) if L * j + L - 1 <= MAX_SHIFT]
-    table = _shift_counts(k, len(direct))
+    direct = min(len(tws), (MAX_SHIFT + 1) // L)  # registers whose s stay <= MAX_SHIFT
+    table = _shift_counts(k, direct)
     for j, tw in enumerate(tws):
-        if j in direct:
-            times_alpha_lanes(k, vec, bcast,
-                              lambda half, j=j: rip(table, vec.bytes * (2 * j + half)), tw)
+        if j < direct:
+            _shift_step(k, vec, bcast, rip(table, vec.bytes * 2 * j),
+                        rip(table, vec.bytes * (2 * j + 1)), tw)
         else:
             times_alpha(k, vec, tws[j - 1], L, tw)
 
