@@ -13,7 +13,7 @@
 
 # int aes_gen_aesni_avx_xts_enc_k128_w6(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 6 blocks per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 11 reloaded per group.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 9 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 6.
 # Requires: AESNI, AVX.
@@ -24,175 +24,177 @@
 #   %xmm3 block 3
 #   %xmm4 block 4
 #   %xmm5 block 5
-#   %xmm6 a block register's tweaks
-#   %xmm7 tweak arithmetic: the bits carried out
-#   %xmm8 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm9 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
-#   %xmm10 tweaks of block register 0: this group's, then the next group's
-#   %xmm11 tweaks of block register 1: this group's, then the next group's
-#   %xmm12 tweaks of block register 2: this group's, then the next group's
-#   %xmm13 tweaks of block register 3: this group's, then the next group's
-#   %xmm14 tweaks of block register 4: this group's, then the next group's
-#   %xmm15 tweaks of block register 5: this group's, then the next group's
+#   %xmm6 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %xmm7 tweaks of block register 0: this group's, then the next group's
+#   %xmm8 tweaks of block register 1: this group's, then the next group's
+#   %xmm9 tweaks of block register 2: this group's, then the next group's
+#   %xmm10 tweaks of block register 3: this group's, then the next group's
+#   %xmm11 tweaks of block register 4: this group's, then the next group's
+#   %xmm12 tweaks of block register 5: this group's, then the next group's
+#   %xmm13 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9
+#   %xmm14 rk0
+#   %xmm15 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_avx_xts_enc_k128_w6
     .type aes_gen_aesni_avx_xts_enc_k128_w6, @function
     .p2align 5
 aes_gen_aesni_avx_xts_enc_k128_w6:
     endbr64
-    vmovdqu (%rsi), %xmm10
-    vpshufd $19, %xmm10, %xmm7
-    vpsrad $31, %xmm7, %xmm7
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
+    vmovdqu 0(%rdi), %xmm14
+    vmovdqu 160(%rdi), %xmm15
+    vmovdqu (%rsi), %xmm7
+    vpshufd $19, %xmm7, %xmm6
+    vpsrad $31, %xmm6, %xmm6
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
+    vpaddq %xmm7, %xmm7, %xmm8
+    vpxor %xmm6, %xmm8, %xmm8
+    vpshufd $19, %xmm8, %xmm6
+    vpsrad $31, %xmm6, %xmm6
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
+    vpaddq %xmm8, %xmm8, %xmm9
+    vpxor %xmm6, %xmm9, %xmm9
+    vpshufd $19, %xmm9, %xmm6
+    vpsrad $31, %xmm6, %xmm6
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
+    vpaddq %xmm9, %xmm9, %xmm10
+    vpxor %xmm6, %xmm10, %xmm10
+    vpshufd $19, %xmm10, %xmm6
+    vpsrad $31, %xmm6, %xmm6
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
     vpaddq %xmm10, %xmm10, %xmm11
-    vpxor %xmm7, %xmm11, %xmm11
-    vpshufd $19, %xmm11, %xmm7
-    vpsrad $31, %xmm7, %xmm7
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
+    vpxor %xmm6, %xmm11, %xmm11
+    vpshufd $19, %xmm11, %xmm6
+    vpsrad $31, %xmm6, %xmm6
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
     vpaddq %xmm11, %xmm11, %xmm12
-    vpxor %xmm7, %xmm12, %xmm12
-    vpshufd $19, %xmm12, %xmm7
-    vpsrad $31, %xmm7, %xmm7
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
-    vpaddq %xmm12, %xmm12, %xmm13
-    vpxor %xmm7, %xmm13, %xmm13
-    vpshufd $19, %xmm13, %xmm7
-    vpsrad $31, %xmm7, %xmm7
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
-    vpaddq %xmm13, %xmm13, %xmm14
-    vpxor %xmm7, %xmm14, %xmm14
-    vpshufd $19, %xmm14, %xmm7
-    vpsrad $31, %xmm7, %xmm7
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
-    vpaddq %xmm14, %xmm14, %xmm15
-    vpxor %xmm7, %xmm15, %xmm15
+    vpxor %xmm6, %xmm12, %xmm12
     cmp $6, %r8
     jb .Laes_gen_aesni_avx_xts_enc_k128_w6_done
     .p2align 4
 .Laes_gen_aesni_avx_xts_enc_k128_w6_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor 0(%rdi), %xmm0, %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
-    vpxor 160(%rdi), %xmm10, %xmm8
-    vmovdqu %xmm8, 0(%rdx)
+    vpxor %xmm14, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm15, %xmm7, %xmm6
+    vmovdqu %xmm6, 0(%rdx)
     vmovdqu 16(%rcx), %xmm1
-    vpxor 0(%rdi), %xmm1, %xmm1
-    vpxor %xmm11, %xmm1, %xmm1
-    vpxor 160(%rdi), %xmm11, %xmm8
-    vmovdqu %xmm8, 16(%rdx)
+    vpxor %xmm14, %xmm1, %xmm1
+    vpxor %xmm8, %xmm1, %xmm1
+    vpxor %xmm15, %xmm8, %xmm6
+    vmovdqu %xmm6, 16(%rdx)
     vmovdqu 32(%rcx), %xmm2
-    vpxor 0(%rdi), %xmm2, %xmm2
-    vpxor %xmm12, %xmm2, %xmm2
-    vpxor 160(%rdi), %xmm12, %xmm8
-    vmovdqu %xmm8, 32(%rdx)
+    vpxor %xmm14, %xmm2, %xmm2
+    vpxor %xmm9, %xmm2, %xmm2
+    vpxor %xmm15, %xmm9, %xmm6
+    vmovdqu %xmm6, 32(%rdx)
     vmovdqu 48(%rcx), %xmm3
-    vpxor 0(%rdi), %xmm3, %xmm3
-    vpxor %xmm13, %xmm3, %xmm3
-    vpxor 160(%rdi), %xmm13, %xmm8
-    vmovdqu %xmm8, 48(%rdx)
+    vpxor %xmm14, %xmm3, %xmm3
+    vpxor %xmm10, %xmm3, %xmm3
+    vpxor %xmm15, %xmm10, %xmm6
+    vmovdqu %xmm6, 48(%rdx)
     vmovdqu 64(%rcx), %xmm4
-    vpxor 0(%rdi), %xmm4, %xmm4
     vpxor %xmm14, %xmm4, %xmm4
-    vpxor 160(%rdi), %xmm14, %xmm8
-    vmovdqu %xmm8, 64(%rdx)
+    vpxor %xmm11, %xmm4, %xmm4
+    vpxor %xmm15, %xmm11, %xmm6
+    vmovdqu %xmm6, 64(%rdx)
     vmovdqu 80(%rcx), %xmm5
-    vpxor 0(%rdi), %xmm5, %xmm5
-    vpxor %xmm15, %xmm5, %xmm5
-    vpxor 160(%rdi), %xmm15, %xmm8
-    vmovdqu %xmm8, 80(%rdx)
-    vmovdqu 16(%rdi), %xmm9
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    vpshufd $19, %xmm15, %xmm7
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    vpsrad $31, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
-    vmovdqu 32(%rdi), %xmm9
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    vpaddq %xmm15, %xmm15, %xmm10
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    vpxor %xmm7, %xmm10, %xmm10
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    vpshufd $19, %xmm10, %xmm7
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vmovdqu 48(%rdi), %xmm9
-    vpsrad $31, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vpxor %xmm14, %xmm5, %xmm5
+    vpxor %xmm12, %xmm5, %xmm5
+    vpxor %xmm15, %xmm12, %xmm6
+    vmovdqu %xmm6, 80(%rdx)
+    vmovdqu 16(%rdi), %xmm13
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    vpshufd $19, %xmm12, %xmm6
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    vpsrad $31, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
+    vmovdqu 32(%rdi), %xmm13
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    vpaddq %xmm12, %xmm12, %xmm7
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    vpshufd $19, %xmm7, %xmm6
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vmovdqu 48(%rdi), %xmm13
+    vpsrad $31, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    vpaddq %xmm7, %xmm7, %xmm8
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vpxor %xmm6, %xmm8, %xmm8
+    vmovdqu 64(%rdi), %xmm13
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    vpshufd $19, %xmm8, %xmm6
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    vpsrad $31, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
+    vmovdqu 80(%rdi), %xmm13
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    vpaddq %xmm8, %xmm8, %xmm9
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    vpxor %xmm6, %xmm9, %xmm9
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    vpshufd $19, %xmm9, %xmm6
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vmovdqu 96(%rdi), %xmm13
+    vpsrad $31, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    vpaddq %xmm9, %xmm9, %xmm10
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vpxor %xmm6, %xmm10, %xmm10
+    vmovdqu 112(%rdi), %xmm13
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    vpshufd $19, %xmm10, %xmm6
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    vpsrad $31, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
+    vmovdqu 128(%rdi), %xmm13
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     vpaddq %xmm10, %xmm10, %xmm11
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vpxor %xmm7, %xmm11, %xmm11
-    vmovdqu 64(%rdi), %xmm9
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    vpshufd $19, %xmm11, %xmm7
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    vpsrad $31, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
-    vmovdqu 80(%rdi), %xmm9
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    vpxor %xmm6, %xmm11, %xmm11
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    vpshufd $19, %xmm11, %xmm6
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vmovdqu 144(%rdi), %xmm13
+    vpsrad $31, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
     vpaddq %xmm11, %xmm11, %xmm12
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    vpxor %xmm7, %xmm12, %xmm12
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    vpshufd $19, %xmm12, %xmm7
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vmovdqu 96(%rdi), %xmm9
-    vpsrad $31, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    vpaddq %xmm12, %xmm12, %xmm13
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vpxor %xmm7, %xmm13, %xmm13
-    vmovdqu 112(%rdi), %xmm9
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    vpshufd $19, %xmm13, %xmm7
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    vpsrad $31, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
-    vmovdqu 128(%rdi), %xmm9
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    vpaddq %xmm13, %xmm13, %xmm14
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    vpxor %xmm7, %xmm14, %xmm14
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    vpshufd $19, %xmm14, %xmm7
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vmovdqu 144(%rdi), %xmm9
-    vpsrad $31, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    vpaddq %xmm14, %xmm14, %xmm15
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vpxor %xmm7, %xmm15, %xmm15
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vpxor %xmm6, %xmm12, %xmm12
     .byte 0xc4,0xe2,0x79,0xdd,0x02         # vaesenclast 0(%rdx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     .byte 0xc4,0xe2,0x71,0xdd,0x4a,0x10    # vaesenclast 16(%rdx), %xmm1, %xmm1
@@ -211,7 +213,7 @@ aes_gen_aesni_avx_xts_enc_k128_w6:
     cmp $6, %r8
     jae .Laes_gen_aesni_avx_xts_enc_k128_w6_loop
 .Laes_gen_aesni_avx_xts_enc_k128_w6_done:
-    vmovdqu %xmm10, (%rsi)
+    vmovdqu %xmm7, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -235,7 +237,7 @@ aes_gen_aesni_avx_xts_enc_k128_w6:
 
 # int aes_gen_aesni_avx_xts_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 7 reloaded per group.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 4.
 # Requires: AESNI, AVX.
@@ -244,131 +246,131 @@ aes_gen_aesni_avx_xts_enc_k128_w6:
 #   %xmm1 block 1
 #   %xmm2 block 2
 #   %xmm3 block 3
-#   %xmm4 a block register's tweaks
-#   %xmm5 tweak arithmetic: the bits carried out
-#   %xmm6 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm7 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7
-#   %xmm8 tweaks of block register 0: this group's, then the next group's
-#   %xmm9 tweaks of block register 1: this group's, then the next group's
-#   %xmm10 tweaks of block register 2: this group's, then the next group's
-#   %xmm11 tweaks of block register 3: this group's, then the next group's
-#   %xmm12 rk0
-#   %xmm15 rk8
-#   %xmm14 rk9
-#   %xmm13 rk10
+#   %xmm4 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %xmm5 tweaks of block register 0: this group's, then the next group's
+#   %xmm6 tweaks of block register 1: this group's, then the next group's
+#   %xmm7 tweaks of block register 2: this group's, then the next group's
+#   %xmm8 tweaks of block register 3: this group's, then the next group's
+#   %xmm9 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
+#   %xmm10 rk0
+#   %xmm15 rk6
+#   %xmm14 rk7
+#   %xmm13 rk8
+#   %xmm12 rk9
+#   %xmm11 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_avx_xts_enc_k128_w4
     .type aes_gen_aesni_avx_xts_enc_k128_w4, @function
     .p2align 5
 aes_gen_aesni_avx_xts_enc_k128_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm12
-    vmovdqu 128(%rdi), %xmm15
-    vmovdqu 144(%rdi), %xmm14
-    vmovdqu 160(%rdi), %xmm13
-    vmovdqu (%rsi), %xmm8
-    vpshufd $19, %xmm8, %xmm5
-    vpsrad $31, %xmm5, %xmm5
-    vpand .Laesni_avx_xts_double(%rip), %xmm5, %xmm5
-    vpaddq %xmm8, %xmm8, %xmm9
-    vpxor %xmm5, %xmm9, %xmm9
-    vpshufd $19, %xmm9, %xmm5
-    vpsrad $31, %xmm5, %xmm5
-    vpand .Laesni_avx_xts_double(%rip), %xmm5, %xmm5
-    vpaddq %xmm9, %xmm9, %xmm10
-    vpxor %xmm5, %xmm10, %xmm10
-    vpshufd $19, %xmm10, %xmm5
-    vpsrad $31, %xmm5, %xmm5
-    vpand .Laesni_avx_xts_double(%rip), %xmm5, %xmm5
-    vpaddq %xmm10, %xmm10, %xmm11
-    vpxor %xmm5, %xmm11, %xmm11
+    vmovdqu 0(%rdi), %xmm10
+    vmovdqu 96(%rdi), %xmm15
+    vmovdqu 112(%rdi), %xmm14
+    vmovdqu 128(%rdi), %xmm13
+    vmovdqu 144(%rdi), %xmm12
+    vmovdqu 160(%rdi), %xmm11
+    vmovdqu (%rsi), %xmm5
+    vpshufd $19, %xmm5, %xmm4
+    vpsrad $31, %xmm4, %xmm4
+    vpand .Laesni_avx_xts_double(%rip), %xmm4, %xmm4
+    vpaddq %xmm5, %xmm5, %xmm6
+    vpxor %xmm4, %xmm6, %xmm6
+    vpshufd $19, %xmm6, %xmm4
+    vpsrad $31, %xmm4, %xmm4
+    vpand .Laesni_avx_xts_double(%rip), %xmm4, %xmm4
+    vpaddq %xmm6, %xmm6, %xmm7
+    vpxor %xmm4, %xmm7, %xmm7
+    vpshufd $19, %xmm7, %xmm4
+    vpsrad $31, %xmm4, %xmm4
+    vpand .Laesni_avx_xts_double(%rip), %xmm4, %xmm4
+    vpaddq %xmm7, %xmm7, %xmm8
+    vpxor %xmm4, %xmm8, %xmm8
     cmp $4, %r8
     jb .Laes_gen_aesni_avx_xts_enc_k128_w4_done
     .p2align 4
 .Laes_gen_aesni_avx_xts_enc_k128_w4_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm12, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vpxor %xmm13, %xmm8, %xmm6
-    vmovdqu %xmm6, 0(%rdx)
+    vpxor %xmm10, %xmm0, %xmm0
+    vpxor %xmm5, %xmm0, %xmm0
+    vpxor %xmm11, %xmm5, %xmm4
+    vmovdqu %xmm4, 0(%rdx)
     vmovdqu 16(%rcx), %xmm1
-    vpxor %xmm12, %xmm1, %xmm1
-    vpxor %xmm9, %xmm1, %xmm1
-    vpxor %xmm13, %xmm9, %xmm6
-    vmovdqu %xmm6, 16(%rdx)
+    vpxor %xmm10, %xmm1, %xmm1
+    vpxor %xmm6, %xmm1, %xmm1
+    vpxor %xmm11, %xmm6, %xmm4
+    vmovdqu %xmm4, 16(%rdx)
     vmovdqu 32(%rcx), %xmm2
-    vpxor %xmm12, %xmm2, %xmm2
     vpxor %xmm10, %xmm2, %xmm2
-    vpxor %xmm13, %xmm10, %xmm6
-    vmovdqu %xmm6, 32(%rdx)
+    vpxor %xmm7, %xmm2, %xmm2
+    vpxor %xmm11, %xmm7, %xmm4
+    vmovdqu %xmm4, 32(%rdx)
     vmovdqu 48(%rcx), %xmm3
-    vpxor %xmm12, %xmm3, %xmm3
-    vpxor %xmm11, %xmm3, %xmm3
-    vpxor %xmm13, %xmm11, %xmm6
-    vmovdqu %xmm6, 48(%rdx)
-    vmovdqu 16(%rdi), %xmm7
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    vpshufd $19, %xmm11, %xmm5
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdf         # vaesenc %xmm7, %xmm3, %xmm3
-    vpsrad $31, %xmm5, %xmm5
-    vmovdqu 32(%rdi), %xmm7
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    vpand .Laesni_avx_xts_double(%rip), %xmm5, %xmm5
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    vpaddq %xmm11, %xmm11, %xmm8
-    .byte 0xc4,0xe2,0x61,0xdc,0xdf         # vaesenc %xmm7, %xmm3, %xmm3
-    vmovdqu 48(%rdi), %xmm7
-    vpxor %xmm5, %xmm8, %xmm8
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    vpshufd $19, %xmm8, %xmm5
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdf         # vaesenc %xmm7, %xmm3, %xmm3
-    vmovdqu 64(%rdi), %xmm7
-    vpsrad $31, %xmm5, %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    vpand .Laesni_avx_xts_double(%rip), %xmm5, %xmm5
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdf         # vaesenc %xmm7, %xmm3, %xmm3
-    vpaddq %xmm8, %xmm8, %xmm9
-    vmovdqu 80(%rdi), %xmm7
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    vpxor %xmm5, %xmm9, %xmm9
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    vpshufd $19, %xmm9, %xmm5
-    .byte 0xc4,0xe2,0x61,0xdc,0xdf         # vaesenc %xmm7, %xmm3, %xmm3
-    vmovdqu 96(%rdi), %xmm7
-    vpsrad $31, %xmm5, %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    vpand .Laesni_avx_xts_double(%rip), %xmm5, %xmm5
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdf         # vaesenc %xmm7, %xmm3, %xmm3
-    vmovdqu 112(%rdi), %xmm7
-    vpaddq %xmm9, %xmm9, %xmm10
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    vpxor %xmm5, %xmm10, %xmm10
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdf         # vaesenc %xmm7, %xmm3, %xmm3
-    vpshufd $19, %xmm10, %xmm5
+    vpxor %xmm10, %xmm3, %xmm3
+    vpxor %xmm8, %xmm3, %xmm3
+    vpxor %xmm11, %xmm8, %xmm4
+    vmovdqu %xmm4, 48(%rdx)
+    vmovdqu 16(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vpshufd $19, %xmm8, %xmm4
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vpsrad $31, %xmm4, %xmm4
+    vmovdqu 32(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vpand .Laesni_avx_xts_double(%rip), %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    vpaddq %xmm8, %xmm8, %xmm5
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 48(%rdi), %xmm9
+    vpxor %xmm4, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vpshufd $19, %xmm5, %xmm4
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vpsrad $31, %xmm4, %xmm4
+    vmovdqu 64(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vpand .Laesni_avx_xts_double(%rip), %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    vpaddq %xmm5, %xmm5, %xmm6
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 80(%rdi), %xmm9
+    vpxor %xmm4, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vpshufd $19, %xmm6, %xmm4
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vpsrad $31, %xmm4, %xmm4
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    vpsrad $31, %xmm5, %xmm5
+    vpand .Laesni_avx_xts_double(%rip), %xmm4, %xmm4
     .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
     .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
-    vpand .Laesni_avx_xts_double(%rip), %xmm5, %xmm5
+    vpaddq %xmm6, %xmm6, %xmm7
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    vpaddq %xmm10, %xmm10, %xmm11
+    vpxor %xmm4, %xmm7, %xmm7
     .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
     .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
-    vpxor %xmm5, %xmm11, %xmm11
+    vpshufd $19, %xmm7, %xmm4
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    vpsrad $31, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    vpand .Laesni_avx_xts_double(%rip), %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
+    vpaddq %xmm7, %xmm7, %xmm8
+    .byte 0xc4,0xc2,0x69,0xdc,0xd4         # vaesenc %xmm12, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdc         # vaesenc %xmm12, %xmm3, %xmm3
+    vpxor %xmm4, %xmm8, %xmm8
     .byte 0xc4,0xe2,0x79,0xdd,0x02         # vaesenclast 0(%rdx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     .byte 0xc4,0xe2,0x71,0xdd,0x4a,0x10    # vaesenclast 16(%rdx), %xmm1, %xmm1
@@ -383,7 +385,7 @@ aes_gen_aesni_avx_xts_enc_k128_w4:
     cmp $4, %r8
     jae .Laes_gen_aesni_avx_xts_enc_k128_w4_loop
 .Laes_gen_aesni_avx_xts_enc_k128_w4_done:
-    vmovdqu %xmm8, (%rsi)
+    vmovdqu %xmm5, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -407,92 +409,92 @@ aes_gen_aesni_avx_xts_enc_k128_w4:
 
 # int aes_gen_aesni_avx_xts_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 3 reloaded per group.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 2.
 # Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 a block register's tweaks
-#   %xmm3 tweak arithmetic: the bits carried out
-#   %xmm4 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3
-#   %xmm6 tweaks of block register 0: this group's, then the next group's
-#   %xmm7 tweaks of block register 1: this group's, then the next group's
-#   %xmm8 rk0
-#   %xmm15 rk4
-#   %xmm14 rk5
-#   %xmm13 rk6
-#   %xmm12 rk7
-#   %xmm11 rk8
-#   %xmm10 rk9
-#   %xmm9 rk10
+#   %xmm2 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %xmm3 tweaks of block register 0: this group's, then the next group's
+#   %xmm4 tweaks of block register 1: this group's, then the next group's
+#   %xmm5 rk0
+#   %xmm15 rk1
+#   %xmm14 rk2
+#   %xmm13 rk3
+#   %xmm12 rk4
+#   %xmm11 rk5
+#   %xmm10 rk6
+#   %xmm9 rk7
+#   %xmm8 rk8
+#   %xmm7 rk9
+#   %xmm6 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_avx_xts_enc_k128_w2
     .type aes_gen_aesni_avx_xts_enc_k128_w2, @function
     .p2align 5
 aes_gen_aesni_avx_xts_enc_k128_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm8
-    vmovdqu 64(%rdi), %xmm15
-    vmovdqu 80(%rdi), %xmm14
-    vmovdqu 96(%rdi), %xmm13
-    vmovdqu 112(%rdi), %xmm12
-    vmovdqu 128(%rdi), %xmm11
-    vmovdqu 144(%rdi), %xmm10
-    vmovdqu 160(%rdi), %xmm9
-    vmovdqu (%rsi), %xmm6
-    vpshufd $19, %xmm6, %xmm3
-    vpsrad $31, %xmm3, %xmm3
-    vpand .Laesni_avx_xts_double(%rip), %xmm3, %xmm3
-    vpaddq %xmm6, %xmm6, %xmm7
-    vpxor %xmm3, %xmm7, %xmm7
+    vmovdqu 0(%rdi), %xmm5
+    vmovdqu 16(%rdi), %xmm15
+    vmovdqu 32(%rdi), %xmm14
+    vmovdqu 48(%rdi), %xmm13
+    vmovdqu 64(%rdi), %xmm12
+    vmovdqu 80(%rdi), %xmm11
+    vmovdqu 96(%rdi), %xmm10
+    vmovdqu 112(%rdi), %xmm9
+    vmovdqu 128(%rdi), %xmm8
+    vmovdqu 144(%rdi), %xmm7
+    vmovdqu 160(%rdi), %xmm6
+    vmovdqu (%rsi), %xmm3
+    vpshufd $19, %xmm3, %xmm2
+    vpsrad $31, %xmm2, %xmm2
+    vpand .Laesni_avx_xts_double(%rip), %xmm2, %xmm2
+    vpaddq %xmm3, %xmm3, %xmm4
+    vpxor %xmm2, %xmm4, %xmm4
     cmp $2, %r8
     jb .Laes_gen_aesni_avx_xts_enc_k128_w2_done
     .p2align 4
 .Laes_gen_aesni_avx_xts_enc_k128_w2_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm9, %xmm6, %xmm4
-    vmovdqu %xmm4, 0(%rdx)
+    vpxor %xmm5, %xmm0, %xmm0
+    vpxor %xmm3, %xmm0, %xmm0
+    vpxor %xmm6, %xmm3, %xmm2
+    vmovdqu %xmm2, 0(%rdx)
     vmovdqu 16(%rcx), %xmm1
-    vpxor %xmm8, %xmm1, %xmm1
-    vpxor %xmm7, %xmm1, %xmm1
-    vpxor %xmm9, %xmm7, %xmm4
-    vmovdqu %xmm4, 16(%rdx)
-    vmovdqu 16(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpshufd $19, %xmm7, %xmm3
-    vmovdqu 32(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpsrad $31, %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vmovdqu 48(%rdi), %xmm5
-    vpand .Laesni_avx_xts_double(%rip), %xmm3, %xmm3
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpaddq %xmm7, %xmm7, %xmm6
+    vpxor %xmm5, %xmm1, %xmm1
+    vpxor %xmm4, %xmm1, %xmm1
+    vpxor %xmm6, %xmm4, %xmm2
+    vmovdqu %xmm2, 16(%rdx)
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    vpxor %xmm3, %xmm6, %xmm6
+    vpshufd $19, %xmm4, %xmm2
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    vpshufd $19, %xmm6, %xmm3
+    vpsrad $31, %xmm2, %xmm2
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    vpsrad $31, %xmm3, %xmm3
+    vpand .Laesni_avx_xts_double(%rip), %xmm2, %xmm2
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
-    vpand .Laesni_avx_xts_double(%rip), %xmm3, %xmm3
+    vpaddq %xmm4, %xmm4, %xmm3
     .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    vpxor %xmm2, %xmm3, %xmm3
     .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    vpaddq %xmm6, %xmm6, %xmm7
     .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
+    vpshufd $19, %xmm3, %xmm2
     .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
-    vpxor %xmm3, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vpsrad $31, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
+    vpand .Laesni_avx_xts_double(%rip), %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
+    vpaddq %xmm3, %xmm3, %xmm4
+    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
+    vpxor %xmm2, %xmm4, %xmm4
     .byte 0xc4,0xe2,0x79,0xdd,0x02         # vaesenclast 0(%rdx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     .byte 0xc4,0xe2,0x71,0xdd,0x4a,0x10    # vaesenclast 16(%rdx), %xmm1, %xmm1
@@ -503,7 +505,7 @@ aes_gen_aesni_avx_xts_enc_k128_w2:
     cmp $2, %r8
     jae .Laes_gen_aesni_avx_xts_enc_k128_w2_loop
 .Laes_gen_aesni_avx_xts_enc_k128_w2_done:
-    vmovdqu %xmm6, (%rsi)
+    vmovdqu %xmm3, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -533,42 +535,39 @@ aes_gen_aesni_avx_xts_enc_k128_w2:
 # Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 a block register's tweaks
-#   %xmm2 tweak arithmetic: the bits carried out
-#   %xmm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm4 temporary: data loads
-#   %xmm5 tweaks of block register 0: this group's, then the next group's
+#   %xmm1 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %xmm2 tweaks of block register 0: this group's, then the next group's
+#   %xmm3 block register 0's last round key ^ its tweaks
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_avx_xts_enc_k128_w1
     .type aes_gen_aesni_avx_xts_enc_k128_w1, @function
     .p2align 5
 aes_gen_aesni_avx_xts_enc_k128_w1:
     endbr64
-    vmovdqu (%rsi), %xmm5
+    vmovdqu (%rsi), %xmm2
     cmp $1, %r8
     jb .Laes_gen_aesni_avx_xts_enc_k128_w1_done
     .p2align 4
 .Laes_gen_aesni_avx_xts_enc_k128_w1_loop:
     vmovdqu 0(%rcx), %xmm0
     vpxor 0(%rdi), %xmm0, %xmm0
-    vpxor %xmm5, %xmm0, %xmm0
-    vpxor 160(%rdi), %xmm5, %xmm3
-    vmovdqu %xmm3, 0(%rdx)
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor 160(%rdi), %xmm2, %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x10    # vaesenc 16(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x20    # vaesenc 32(%rdi), %xmm0, %xmm0
-    vpshufd $19, %xmm5, %xmm2
+    vpshufd $19, %xmm2, %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x30    # vaesenc 48(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x40    # vaesenc 64(%rdi), %xmm0, %xmm0
-    vpsrad $31, %xmm2, %xmm2
+    vpsrad $31, %xmm1, %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x50    # vaesenc 80(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x60    # vaesenc 96(%rdi), %xmm0, %xmm0
-    vpand .Laesni_avx_xts_double(%rip), %xmm2, %xmm2
+    vpand .Laesni_avx_xts_double(%rip), %xmm1, %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x70    # vaesenc 112(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0x80,0x00,0x00,0x00 # vaesenc 128(%rdi), %xmm0, %xmm0
-    vpaddq %xmm5, %xmm5, %xmm5
+    vpaddq %xmm2, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0x90,0x00,0x00,0x00 # vaesenc 144(%rdi), %xmm0, %xmm0
-    vpxor %xmm2, %xmm5, %xmm5
-    .byte 0xc4,0xe2,0x79,0xdd,0x02         # vaesenclast 0(%rdx), %xmm0, %xmm0
+    vpxor %xmm1, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x79,0xdd,0xc3         # vaesenclast %xmm3, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
     add $16, %rdx
@@ -576,21 +575,19 @@ aes_gen_aesni_avx_xts_enc_k128_w1:
     cmp $1, %r8
     jae .Laes_gen_aesni_avx_xts_enc_k128_w1_loop
 .Laes_gen_aesni_avx_xts_enc_k128_w1_done:
-    vmovdqu %xmm5, (%rsi)
+    vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
     vzeroupper
     ret
     .size aes_gen_aesni_avx_xts_enc_k128_w1, .-aes_gen_aesni_avx_xts_enc_k128_w1
 
 # int aes_gen_aesni_avx_xts_enc_k192_w6(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 6 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 13 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 11 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 6.
 # Requires: AESNI, AVX.
@@ -601,189 +598,191 @@ aes_gen_aesni_avx_xts_enc_k128_w1:
 #   %xmm3 block 3
 #   %xmm4 block 4
 #   %xmm5 block 5
-#   %xmm6 a block register's tweaks
-#   %xmm7 tweak arithmetic: the bits carried out
-#   %xmm8 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm9 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12
-#   %xmm10 tweaks of block register 0: this group's, then the next group's
-#   %xmm11 tweaks of block register 1: this group's, then the next group's
-#   %xmm12 tweaks of block register 2: this group's, then the next group's
-#   %xmm13 tweaks of block register 3: this group's, then the next group's
-#   %xmm14 tweaks of block register 4: this group's, then the next group's
-#   %xmm15 tweaks of block register 5: this group's, then the next group's
+#   %xmm6 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %xmm7 tweaks of block register 0: this group's, then the next group's
+#   %xmm8 tweaks of block register 1: this group's, then the next group's
+#   %xmm9 tweaks of block register 2: this group's, then the next group's
+#   %xmm10 tweaks of block register 3: this group's, then the next group's
+#   %xmm11 tweaks of block register 4: this group's, then the next group's
+#   %xmm12 tweaks of block register 5: this group's, then the next group's
+#   %xmm13 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11
+#   %xmm14 rk0
+#   %xmm15 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_avx_xts_enc_k192_w6
     .type aes_gen_aesni_avx_xts_enc_k192_w6, @function
     .p2align 5
 aes_gen_aesni_avx_xts_enc_k192_w6:
     endbr64
-    vmovdqu (%rsi), %xmm10
-    vpshufd $19, %xmm10, %xmm7
-    vpsrad $31, %xmm7, %xmm7
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
+    vmovdqu 0(%rdi), %xmm14
+    vmovdqu 192(%rdi), %xmm15
+    vmovdqu (%rsi), %xmm7
+    vpshufd $19, %xmm7, %xmm6
+    vpsrad $31, %xmm6, %xmm6
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
+    vpaddq %xmm7, %xmm7, %xmm8
+    vpxor %xmm6, %xmm8, %xmm8
+    vpshufd $19, %xmm8, %xmm6
+    vpsrad $31, %xmm6, %xmm6
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
+    vpaddq %xmm8, %xmm8, %xmm9
+    vpxor %xmm6, %xmm9, %xmm9
+    vpshufd $19, %xmm9, %xmm6
+    vpsrad $31, %xmm6, %xmm6
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
+    vpaddq %xmm9, %xmm9, %xmm10
+    vpxor %xmm6, %xmm10, %xmm10
+    vpshufd $19, %xmm10, %xmm6
+    vpsrad $31, %xmm6, %xmm6
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
     vpaddq %xmm10, %xmm10, %xmm11
-    vpxor %xmm7, %xmm11, %xmm11
-    vpshufd $19, %xmm11, %xmm7
-    vpsrad $31, %xmm7, %xmm7
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
+    vpxor %xmm6, %xmm11, %xmm11
+    vpshufd $19, %xmm11, %xmm6
+    vpsrad $31, %xmm6, %xmm6
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
     vpaddq %xmm11, %xmm11, %xmm12
-    vpxor %xmm7, %xmm12, %xmm12
-    vpshufd $19, %xmm12, %xmm7
-    vpsrad $31, %xmm7, %xmm7
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
-    vpaddq %xmm12, %xmm12, %xmm13
-    vpxor %xmm7, %xmm13, %xmm13
-    vpshufd $19, %xmm13, %xmm7
-    vpsrad $31, %xmm7, %xmm7
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
-    vpaddq %xmm13, %xmm13, %xmm14
-    vpxor %xmm7, %xmm14, %xmm14
-    vpshufd $19, %xmm14, %xmm7
-    vpsrad $31, %xmm7, %xmm7
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
-    vpaddq %xmm14, %xmm14, %xmm15
-    vpxor %xmm7, %xmm15, %xmm15
+    vpxor %xmm6, %xmm12, %xmm12
     cmp $6, %r8
     jb .Laes_gen_aesni_avx_xts_enc_k192_w6_done
     .p2align 4
 .Laes_gen_aesni_avx_xts_enc_k192_w6_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor 0(%rdi), %xmm0, %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
-    vpxor 192(%rdi), %xmm10, %xmm8
-    vmovdqu %xmm8, 0(%rdx)
+    vpxor %xmm14, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm15, %xmm7, %xmm6
+    vmovdqu %xmm6, 0(%rdx)
     vmovdqu 16(%rcx), %xmm1
-    vpxor 0(%rdi), %xmm1, %xmm1
-    vpxor %xmm11, %xmm1, %xmm1
-    vpxor 192(%rdi), %xmm11, %xmm8
-    vmovdqu %xmm8, 16(%rdx)
+    vpxor %xmm14, %xmm1, %xmm1
+    vpxor %xmm8, %xmm1, %xmm1
+    vpxor %xmm15, %xmm8, %xmm6
+    vmovdqu %xmm6, 16(%rdx)
     vmovdqu 32(%rcx), %xmm2
-    vpxor 0(%rdi), %xmm2, %xmm2
-    vpxor %xmm12, %xmm2, %xmm2
-    vpxor 192(%rdi), %xmm12, %xmm8
-    vmovdqu %xmm8, 32(%rdx)
+    vpxor %xmm14, %xmm2, %xmm2
+    vpxor %xmm9, %xmm2, %xmm2
+    vpxor %xmm15, %xmm9, %xmm6
+    vmovdqu %xmm6, 32(%rdx)
     vmovdqu 48(%rcx), %xmm3
-    vpxor 0(%rdi), %xmm3, %xmm3
-    vpxor %xmm13, %xmm3, %xmm3
-    vpxor 192(%rdi), %xmm13, %xmm8
-    vmovdqu %xmm8, 48(%rdx)
+    vpxor %xmm14, %xmm3, %xmm3
+    vpxor %xmm10, %xmm3, %xmm3
+    vpxor %xmm15, %xmm10, %xmm6
+    vmovdqu %xmm6, 48(%rdx)
     vmovdqu 64(%rcx), %xmm4
-    vpxor 0(%rdi), %xmm4, %xmm4
     vpxor %xmm14, %xmm4, %xmm4
-    vpxor 192(%rdi), %xmm14, %xmm8
-    vmovdqu %xmm8, 64(%rdx)
+    vpxor %xmm11, %xmm4, %xmm4
+    vpxor %xmm15, %xmm11, %xmm6
+    vmovdqu %xmm6, 64(%rdx)
     vmovdqu 80(%rcx), %xmm5
-    vpxor 0(%rdi), %xmm5, %xmm5
-    vpxor %xmm15, %xmm5, %xmm5
-    vpxor 192(%rdi), %xmm15, %xmm8
-    vmovdqu %xmm8, 80(%rdx)
-    vmovdqu 16(%rdi), %xmm9
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    vpshufd $19, %xmm15, %xmm7
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    vpsrad $31, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vmovdqu 32(%rdi), %xmm9
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    vpaddq %xmm15, %xmm15, %xmm10
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    vpxor %xmm7, %xmm10, %xmm10
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vmovdqu 48(%rdi), %xmm9
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    vpshufd $19, %xmm10, %xmm7
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    vpsrad $31, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
-    vmovdqu 64(%rdi), %xmm9
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vpxor %xmm14, %xmm5, %xmm5
+    vpxor %xmm12, %xmm5, %xmm5
+    vpxor %xmm15, %xmm12, %xmm6
+    vmovdqu %xmm6, 80(%rdx)
+    vmovdqu 16(%rdi), %xmm13
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    vpshufd $19, %xmm12, %xmm6
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    vpsrad $31, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vmovdqu 32(%rdi), %xmm13
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    vpaddq %xmm12, %xmm12, %xmm7
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vmovdqu 48(%rdi), %xmm13
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    vpshufd $19, %xmm7, %xmm6
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    vpsrad $31, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
+    vmovdqu 64(%rdi), %xmm13
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    vpaddq %xmm7, %xmm7, %xmm8
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    vpxor %xmm6, %xmm8, %xmm8
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vmovdqu 80(%rdi), %xmm13
+    vpshufd $19, %xmm8, %xmm6
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    vpsrad $31, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vmovdqu 96(%rdi), %xmm13
+    vpaddq %xmm8, %xmm8, %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    vpxor %xmm6, %xmm9, %xmm9
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vpshufd $19, %xmm9, %xmm6
+    vmovdqu 112(%rdi), %xmm13
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    vpsrad $31, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vpaddq %xmm9, %xmm9, %xmm10
+    vmovdqu 128(%rdi), %xmm13
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    vpxor %xmm6, %xmm10, %xmm10
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    vpshufd $19, %xmm10, %xmm6
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vmovdqu 144(%rdi), %xmm13
+    vpsrad $31, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
     vpaddq %xmm10, %xmm10, %xmm11
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    vpxor %xmm7, %xmm11, %xmm11
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vmovdqu 80(%rdi), %xmm9
-    vpshufd $19, %xmm11, %xmm7
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    vpsrad $31, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vmovdqu 96(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vmovdqu 160(%rdi), %xmm13
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    vpxor %xmm6, %xmm11, %xmm11
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    vpshufd $19, %xmm11, %xmm6
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vpsrad $31, %xmm6, %xmm6
+    vmovdqu 176(%rdi), %xmm13
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
     vpaddq %xmm11, %xmm11, %xmm12
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    vpxor %xmm7, %xmm12, %xmm12
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vpshufd $19, %xmm12, %xmm7
-    vmovdqu 112(%rdi), %xmm9
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    vpsrad $31, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vpaddq %xmm12, %xmm12, %xmm13
-    vmovdqu 128(%rdi), %xmm9
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    vpxor %xmm7, %xmm13, %xmm13
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    vpshufd $19, %xmm13, %xmm7
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vmovdqu 144(%rdi), %xmm9
-    vpsrad $31, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    vpaddq %xmm13, %xmm13, %xmm14
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vmovdqu 160(%rdi), %xmm9
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    vpxor %xmm7, %xmm14, %xmm14
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    vpshufd $19, %xmm14, %xmm7
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vpsrad $31, %xmm7, %xmm7
-    vmovdqu 176(%rdi), %xmm9
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    vpaddq %xmm14, %xmm14, %xmm15
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vpxor %xmm7, %xmm15, %xmm15
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vpxor %xmm6, %xmm12, %xmm12
     .byte 0xc4,0xe2,0x79,0xdd,0x02         # vaesenclast 0(%rdx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     .byte 0xc4,0xe2,0x71,0xdd,0x4a,0x10    # vaesenclast 16(%rdx), %xmm1, %xmm1
@@ -802,7 +801,7 @@ aes_gen_aesni_avx_xts_enc_k192_w6:
     cmp $6, %r8
     jae .Laes_gen_aesni_avx_xts_enc_k192_w6_loop
 .Laes_gen_aesni_avx_xts_enc_k192_w6_done:
-    vmovdqu %xmm10, (%rsi)
+    vmovdqu %xmm7, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -826,7 +825,7 @@ aes_gen_aesni_avx_xts_enc_k192_w6:
 
 # int aes_gen_aesni_avx_xts_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 9 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 7 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 4.
 # Requires: AESNI, AVX.
@@ -835,141 +834,141 @@ aes_gen_aesni_avx_xts_enc_k192_w6:
 #   %xmm1 block 1
 #   %xmm2 block 2
 #   %xmm3 block 3
-#   %xmm4 a block register's tweaks
-#   %xmm5 tweak arithmetic: the bits carried out
-#   %xmm6 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm7 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9
-#   %xmm8 tweaks of block register 0: this group's, then the next group's
-#   %xmm9 tweaks of block register 1: this group's, then the next group's
-#   %xmm10 tweaks of block register 2: this group's, then the next group's
-#   %xmm11 tweaks of block register 3: this group's, then the next group's
-#   %xmm12 rk0
-#   %xmm15 rk10
-#   %xmm14 rk11
-#   %xmm13 rk12
+#   %xmm4 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %xmm5 tweaks of block register 0: this group's, then the next group's
+#   %xmm6 tweaks of block register 1: this group's, then the next group's
+#   %xmm7 tweaks of block register 2: this group's, then the next group's
+#   %xmm8 tweaks of block register 3: this group's, then the next group's
+#   %xmm9 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7
+#   %xmm10 rk0
+#   %xmm15 rk8
+#   %xmm14 rk9
+#   %xmm13 rk10
+#   %xmm12 rk11
+#   %xmm11 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_avx_xts_enc_k192_w4
     .type aes_gen_aesni_avx_xts_enc_k192_w4, @function
     .p2align 5
 aes_gen_aesni_avx_xts_enc_k192_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm12
-    vmovdqu 160(%rdi), %xmm15
-    vmovdqu 176(%rdi), %xmm14
-    vmovdqu 192(%rdi), %xmm13
-    vmovdqu (%rsi), %xmm8
-    vpshufd $19, %xmm8, %xmm5
-    vpsrad $31, %xmm5, %xmm5
-    vpand .Laesni_avx_xts_double(%rip), %xmm5, %xmm5
-    vpaddq %xmm8, %xmm8, %xmm9
-    vpxor %xmm5, %xmm9, %xmm9
-    vpshufd $19, %xmm9, %xmm5
-    vpsrad $31, %xmm5, %xmm5
-    vpand .Laesni_avx_xts_double(%rip), %xmm5, %xmm5
-    vpaddq %xmm9, %xmm9, %xmm10
-    vpxor %xmm5, %xmm10, %xmm10
-    vpshufd $19, %xmm10, %xmm5
-    vpsrad $31, %xmm5, %xmm5
-    vpand .Laesni_avx_xts_double(%rip), %xmm5, %xmm5
-    vpaddq %xmm10, %xmm10, %xmm11
-    vpxor %xmm5, %xmm11, %xmm11
+    vmovdqu 0(%rdi), %xmm10
+    vmovdqu 128(%rdi), %xmm15
+    vmovdqu 144(%rdi), %xmm14
+    vmovdqu 160(%rdi), %xmm13
+    vmovdqu 176(%rdi), %xmm12
+    vmovdqu 192(%rdi), %xmm11
+    vmovdqu (%rsi), %xmm5
+    vpshufd $19, %xmm5, %xmm4
+    vpsrad $31, %xmm4, %xmm4
+    vpand .Laesni_avx_xts_double(%rip), %xmm4, %xmm4
+    vpaddq %xmm5, %xmm5, %xmm6
+    vpxor %xmm4, %xmm6, %xmm6
+    vpshufd $19, %xmm6, %xmm4
+    vpsrad $31, %xmm4, %xmm4
+    vpand .Laesni_avx_xts_double(%rip), %xmm4, %xmm4
+    vpaddq %xmm6, %xmm6, %xmm7
+    vpxor %xmm4, %xmm7, %xmm7
+    vpshufd $19, %xmm7, %xmm4
+    vpsrad $31, %xmm4, %xmm4
+    vpand .Laesni_avx_xts_double(%rip), %xmm4, %xmm4
+    vpaddq %xmm7, %xmm7, %xmm8
+    vpxor %xmm4, %xmm8, %xmm8
     cmp $4, %r8
     jb .Laes_gen_aesni_avx_xts_enc_k192_w4_done
     .p2align 4
 .Laes_gen_aesni_avx_xts_enc_k192_w4_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm12, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vpxor %xmm13, %xmm8, %xmm6
-    vmovdqu %xmm6, 0(%rdx)
+    vpxor %xmm10, %xmm0, %xmm0
+    vpxor %xmm5, %xmm0, %xmm0
+    vpxor %xmm11, %xmm5, %xmm4
+    vmovdqu %xmm4, 0(%rdx)
     vmovdqu 16(%rcx), %xmm1
-    vpxor %xmm12, %xmm1, %xmm1
-    vpxor %xmm9, %xmm1, %xmm1
-    vpxor %xmm13, %xmm9, %xmm6
-    vmovdqu %xmm6, 16(%rdx)
+    vpxor %xmm10, %xmm1, %xmm1
+    vpxor %xmm6, %xmm1, %xmm1
+    vpxor %xmm11, %xmm6, %xmm4
+    vmovdqu %xmm4, 16(%rdx)
     vmovdqu 32(%rcx), %xmm2
-    vpxor %xmm12, %xmm2, %xmm2
     vpxor %xmm10, %xmm2, %xmm2
-    vpxor %xmm13, %xmm10, %xmm6
-    vmovdqu %xmm6, 32(%rdx)
+    vpxor %xmm7, %xmm2, %xmm2
+    vpxor %xmm11, %xmm7, %xmm4
+    vmovdqu %xmm4, 32(%rdx)
     vmovdqu 48(%rcx), %xmm3
-    vpxor %xmm12, %xmm3, %xmm3
-    vpxor %xmm11, %xmm3, %xmm3
-    vpxor %xmm13, %xmm11, %xmm6
-    vmovdqu %xmm6, 48(%rdx)
-    vmovdqu 16(%rdi), %xmm7
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    vpshufd $19, %xmm11, %xmm5
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdf         # vaesenc %xmm7, %xmm3, %xmm3
-    vmovdqu 32(%rdi), %xmm7
-    vpsrad $31, %xmm5, %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    vpand .Laesni_avx_xts_double(%rip), %xmm5, %xmm5
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdf         # vaesenc %xmm7, %xmm3, %xmm3
-    vmovdqu 48(%rdi), %xmm7
-    vpaddq %xmm11, %xmm11, %xmm8
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    vpxor %xmm5, %xmm8, %xmm8
-    .byte 0xc4,0xe2,0x61,0xdc,0xdf         # vaesenc %xmm7, %xmm3, %xmm3
-    vmovdqu 64(%rdi), %xmm7
-    vpshufd $19, %xmm8, %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    vpsrad $31, %xmm5, %xmm5
-    .byte 0xc4,0xe2,0x61,0xdc,0xdf         # vaesenc %xmm7, %xmm3, %xmm3
-    vmovdqu 80(%rdi), %xmm7
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    vpand .Laesni_avx_xts_double(%rip), %xmm5, %xmm5
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    vpaddq %xmm8, %xmm8, %xmm9
-    .byte 0xc4,0xe2,0x61,0xdc,0xdf         # vaesenc %xmm7, %xmm3, %xmm3
-    vmovdqu 96(%rdi), %xmm7
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    vpxor %xmm5, %xmm9, %xmm9
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdf         # vaesenc %xmm7, %xmm3, %xmm3
-    vpshufd $19, %xmm9, %xmm5
-    vmovdqu 112(%rdi), %xmm7
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    vpsrad $31, %xmm5, %xmm5
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdf         # vaesenc %xmm7, %xmm3, %xmm3
-    vpand .Laesni_avx_xts_double(%rip), %xmm5, %xmm5
-    vmovdqu 128(%rdi), %xmm7
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    vpaddq %xmm9, %xmm9, %xmm10
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdf         # vaesenc %xmm7, %xmm3, %xmm3
-    vpxor %xmm5, %xmm10, %xmm10
-    vmovdqu 144(%rdi), %xmm7
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    vpshufd $19, %xmm10, %xmm5
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdf         # vaesenc %xmm7, %xmm3, %xmm3
+    vpxor %xmm10, %xmm3, %xmm3
+    vpxor %xmm8, %xmm3, %xmm3
+    vpxor %xmm11, %xmm8, %xmm4
+    vmovdqu %xmm4, 48(%rdx)
+    vmovdqu 16(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vpshufd $19, %xmm8, %xmm4
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 32(%rdi), %xmm9
+    vpsrad $31, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vpand .Laesni_avx_xts_double(%rip), %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 48(%rdi), %xmm9
+    vpaddq %xmm8, %xmm8, %xmm5
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vpxor %xmm4, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 64(%rdi), %xmm9
+    vpshufd $19, %xmm5, %xmm4
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vpsrad $31, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 80(%rdi), %xmm9
+    vpand .Laesni_avx_xts_double(%rip), %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vpaddq %xmm5, %xmm5, %xmm6
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 96(%rdi), %xmm9
+    vpxor %xmm4, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    vpshufd $19, %xmm6, %xmm4
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 112(%rdi), %xmm9
+    vpsrad $31, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    vpand .Laesni_avx_xts_double(%rip), %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpsrad $31, %xmm5, %xmm5
+    vpaddq %xmm6, %xmm6, %xmm7
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
-    vpand .Laesni_avx_xts_double(%rip), %xmm5, %xmm5
     .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    vpxor %xmm4, %xmm7, %xmm7
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    vpaddq %xmm10, %xmm10, %xmm11
+    vpshufd $19, %xmm7, %xmm4
     .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
     .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
-    vpxor %xmm5, %xmm11, %xmm11
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    vpsrad $31, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    vpand .Laesni_avx_xts_double(%rip), %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
+    vpaddq %xmm7, %xmm7, %xmm8
+    .byte 0xc4,0xc2,0x69,0xdc,0xd4         # vaesenc %xmm12, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdc         # vaesenc %xmm12, %xmm3, %xmm3
+    vpxor %xmm4, %xmm8, %xmm8
     .byte 0xc4,0xe2,0x79,0xdd,0x02         # vaesenclast 0(%rdx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     .byte 0xc4,0xe2,0x71,0xdd,0x4a,0x10    # vaesenclast 16(%rdx), %xmm1, %xmm1
@@ -984,7 +983,7 @@ aes_gen_aesni_avx_xts_enc_k192_w4:
     cmp $4, %r8
     jae .Laes_gen_aesni_avx_xts_enc_k192_w4_loop
 .Laes_gen_aesni_avx_xts_enc_k192_w4_done:
-    vmovdqu %xmm8, (%rsi)
+    vmovdqu %xmm5, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -1008,98 +1007,98 @@ aes_gen_aesni_avx_xts_enc_k192_w4:
 
 # int aes_gen_aesni_avx_xts_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 5 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 2.
 # Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 a block register's tweaks
-#   %xmm3 tweak arithmetic: the bits carried out
-#   %xmm4 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
-#   %xmm6 tweaks of block register 0: this group's, then the next group's
-#   %xmm7 tweaks of block register 1: this group's, then the next group's
-#   %xmm8 rk0
-#   %xmm15 rk6
-#   %xmm14 rk7
-#   %xmm13 rk8
-#   %xmm12 rk9
-#   %xmm11 rk10
-#   %xmm10 rk11
-#   %xmm9 rk12
+#   %xmm2 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %xmm3 tweaks of block register 0: this group's, then the next group's
+#   %xmm4 tweaks of block register 1: this group's, then the next group's
+#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3
+#   %xmm6 rk0
+#   %xmm15 rk4
+#   %xmm14 rk5
+#   %xmm13 rk6
+#   %xmm12 rk7
+#   %xmm11 rk8
+#   %xmm10 rk9
+#   %xmm9 rk10
+#   %xmm8 rk11
+#   %xmm7 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_avx_xts_enc_k192_w2
     .type aes_gen_aesni_avx_xts_enc_k192_w2, @function
     .p2align 5
 aes_gen_aesni_avx_xts_enc_k192_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm8
-    vmovdqu 96(%rdi), %xmm15
-    vmovdqu 112(%rdi), %xmm14
-    vmovdqu 128(%rdi), %xmm13
-    vmovdqu 144(%rdi), %xmm12
-    vmovdqu 160(%rdi), %xmm11
-    vmovdqu 176(%rdi), %xmm10
-    vmovdqu 192(%rdi), %xmm9
-    vmovdqu (%rsi), %xmm6
-    vpshufd $19, %xmm6, %xmm3
-    vpsrad $31, %xmm3, %xmm3
-    vpand .Laesni_avx_xts_double(%rip), %xmm3, %xmm3
-    vpaddq %xmm6, %xmm6, %xmm7
-    vpxor %xmm3, %xmm7, %xmm7
+    vmovdqu 0(%rdi), %xmm6
+    vmovdqu 64(%rdi), %xmm15
+    vmovdqu 80(%rdi), %xmm14
+    vmovdqu 96(%rdi), %xmm13
+    vmovdqu 112(%rdi), %xmm12
+    vmovdqu 128(%rdi), %xmm11
+    vmovdqu 144(%rdi), %xmm10
+    vmovdqu 160(%rdi), %xmm9
+    vmovdqu 176(%rdi), %xmm8
+    vmovdqu 192(%rdi), %xmm7
+    vmovdqu (%rsi), %xmm3
+    vpshufd $19, %xmm3, %xmm2
+    vpsrad $31, %xmm2, %xmm2
+    vpand .Laesni_avx_xts_double(%rip), %xmm2, %xmm2
+    vpaddq %xmm3, %xmm3, %xmm4
+    vpxor %xmm2, %xmm4, %xmm4
     cmp $2, %r8
     jb .Laes_gen_aesni_avx_xts_enc_k192_w2_done
     .p2align 4
 .Laes_gen_aesni_avx_xts_enc_k192_w2_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm9, %xmm6, %xmm4
-    vmovdqu %xmm4, 0(%rdx)
+    vpxor %xmm3, %xmm0, %xmm0
+    vpxor %xmm7, %xmm3, %xmm2
+    vmovdqu %xmm2, 0(%rdx)
     vmovdqu 16(%rcx), %xmm1
-    vpxor %xmm8, %xmm1, %xmm1
-    vpxor %xmm7, %xmm1, %xmm1
-    vpxor %xmm9, %xmm7, %xmm4
-    vmovdqu %xmm4, 16(%rdx)
+    vpxor %xmm6, %xmm1, %xmm1
+    vpxor %xmm4, %xmm1, %xmm1
+    vpxor %xmm7, %xmm4, %xmm2
+    vmovdqu %xmm2, 16(%rdx)
     vmovdqu 16(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpshufd $19, %xmm7, %xmm3
+    vpshufd $19, %xmm4, %xmm2
     vmovdqu 32(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vpsrad $31, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpsrad $31, %xmm3, %xmm3
     vmovdqu 48(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vpand .Laesni_avx_xts_double(%rip), %xmm3, %xmm3
-    vmovdqu 64(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpaddq %xmm7, %xmm7, %xmm6
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vmovdqu 80(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm3, %xmm6, %xmm6
+    vpand .Laesni_avx_xts_double(%rip), %xmm2, %xmm2
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    vpaddq %xmm4, %xmm4, %xmm3
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    vpshufd $19, %xmm6, %xmm3
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    vpsrad $31, %xmm3, %xmm3
+    vpxor %xmm2, %xmm3, %xmm3
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    vpshufd $19, %xmm3, %xmm2
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    vpand .Laesni_avx_xts_double(%rip), %xmm3, %xmm3
     .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
+    vpsrad $31, %xmm2, %xmm2
     .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    vpaddq %xmm6, %xmm6, %xmm7
     .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
+    vpand .Laesni_avx_xts_double(%rip), %xmm2, %xmm2
     .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
-    vpxor %xmm3, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vpaddq %xmm3, %xmm3, %xmm4
+    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
+    vpxor %xmm2, %xmm4, %xmm4
     .byte 0xc4,0xe2,0x79,0xdd,0x02         # vaesenclast 0(%rdx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     .byte 0xc4,0xe2,0x71,0xdd,0x4a,0x10    # vaesenclast 16(%rdx), %xmm1, %xmm1
@@ -1110,7 +1109,7 @@ aes_gen_aesni_avx_xts_enc_k192_w2:
     cmp $2, %r8
     jae .Laes_gen_aesni_avx_xts_enc_k192_w2_loop
 .Laes_gen_aesni_avx_xts_enc_k192_w2_done:
-    vmovdqu %xmm6, (%rsi)
+    vmovdqu %xmm3, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -1140,43 +1139,40 @@ aes_gen_aesni_avx_xts_enc_k192_w2:
 # Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 a block register's tweaks
-#   %xmm2 tweak arithmetic: the bits carried out
-#   %xmm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm4 temporary: data loads
-#   %xmm5 tweaks of block register 0: this group's, then the next group's
+#   %xmm1 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %xmm2 tweaks of block register 0: this group's, then the next group's
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_avx_xts_enc_k192_w1
     .type aes_gen_aesni_avx_xts_enc_k192_w1, @function
     .p2align 5
 aes_gen_aesni_avx_xts_enc_k192_w1:
     endbr64
-    vmovdqu (%rsi), %xmm5
+    vmovdqu (%rsi), %xmm2
     cmp $1, %r8
     jb .Laes_gen_aesni_avx_xts_enc_k192_w1_done
     .p2align 4
 .Laes_gen_aesni_avx_xts_enc_k192_w1_loop:
     vmovdqu 0(%rcx), %xmm0
     vpxor 0(%rdi), %xmm0, %xmm0
-    vpxor %xmm5, %xmm0, %xmm0
-    vpxor 192(%rdi), %xmm5, %xmm3
-    vmovdqu %xmm3, 0(%rdx)
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor 192(%rdi), %xmm2, %xmm1
+    vmovdqu %xmm1, 0(%rdx)
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x10    # vaesenc 16(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x20    # vaesenc 32(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x30    # vaesenc 48(%rdi), %xmm0, %xmm0
-    vpshufd $19, %xmm5, %xmm2
+    vpshufd $19, %xmm2, %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x40    # vaesenc 64(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x50    # vaesenc 80(%rdi), %xmm0, %xmm0
-    vpsrad $31, %xmm2, %xmm2
+    vpsrad $31, %xmm1, %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x60    # vaesenc 96(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x70    # vaesenc 112(%rdi), %xmm0, %xmm0
-    vpand .Laesni_avx_xts_double(%rip), %xmm2, %xmm2
+    vpand .Laesni_avx_xts_double(%rip), %xmm1, %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0x80,0x00,0x00,0x00 # vaesenc 128(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0x90,0x00,0x00,0x00 # vaesenc 144(%rdi), %xmm0, %xmm0
-    vpaddq %xmm5, %xmm5, %xmm5
+    vpaddq %xmm2, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xa0,0x00,0x00,0x00 # vaesenc 160(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xb0,0x00,0x00,0x00 # vaesenc 176(%rdi), %xmm0, %xmm0
-    vpxor %xmm2, %xmm5, %xmm5
+    vpxor %xmm1, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x79,0xdd,0x02         # vaesenclast 0(%rdx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
@@ -1185,21 +1181,18 @@ aes_gen_aesni_avx_xts_enc_k192_w1:
     cmp $1, %r8
     jae .Laes_gen_aesni_avx_xts_enc_k192_w1_loop
 .Laes_gen_aesni_avx_xts_enc_k192_w1_done:
-    vmovdqu %xmm5, (%rsi)
+    vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
     vzeroupper
     ret
     .size aes_gen_aesni_avx_xts_enc_k192_w1, .-aes_gen_aesni_avx_xts_enc_k192_w1
 
 # int aes_gen_aesni_avx_xts_enc_k256_w6(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 6 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 15 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 13 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 6.
 # Requires: AESNI, AVX.
@@ -1210,203 +1203,205 @@ aes_gen_aesni_avx_xts_enc_k192_w1:
 #   %xmm3 block 3
 #   %xmm4 block 4
 #   %xmm5 block 5
-#   %xmm6 a block register's tweaks
-#   %xmm7 tweak arithmetic: the bits carried out
-#   %xmm8 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm9 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12 rk13 rk14
-#   %xmm10 tweaks of block register 0: this group's, then the next group's
-#   %xmm11 tweaks of block register 1: this group's, then the next group's
-#   %xmm12 tweaks of block register 2: this group's, then the next group's
-#   %xmm13 tweaks of block register 3: this group's, then the next group's
-#   %xmm14 tweaks of block register 4: this group's, then the next group's
-#   %xmm15 tweaks of block register 5: this group's, then the next group's
+#   %xmm6 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %xmm7 tweaks of block register 0: this group's, then the next group's
+#   %xmm8 tweaks of block register 1: this group's, then the next group's
+#   %xmm9 tweaks of block register 2: this group's, then the next group's
+#   %xmm10 tweaks of block register 3: this group's, then the next group's
+#   %xmm11 tweaks of block register 4: this group's, then the next group's
+#   %xmm12 tweaks of block register 5: this group's, then the next group's
+#   %xmm13 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12 rk13
+#   %xmm14 rk0
+#   %xmm15 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_avx_xts_enc_k256_w6
     .type aes_gen_aesni_avx_xts_enc_k256_w6, @function
     .p2align 5
 aes_gen_aesni_avx_xts_enc_k256_w6:
     endbr64
-    vmovdqu (%rsi), %xmm10
-    vpshufd $19, %xmm10, %xmm7
-    vpsrad $31, %xmm7, %xmm7
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
+    vmovdqu 0(%rdi), %xmm14
+    vmovdqu 224(%rdi), %xmm15
+    vmovdqu (%rsi), %xmm7
+    vpshufd $19, %xmm7, %xmm6
+    vpsrad $31, %xmm6, %xmm6
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
+    vpaddq %xmm7, %xmm7, %xmm8
+    vpxor %xmm6, %xmm8, %xmm8
+    vpshufd $19, %xmm8, %xmm6
+    vpsrad $31, %xmm6, %xmm6
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
+    vpaddq %xmm8, %xmm8, %xmm9
+    vpxor %xmm6, %xmm9, %xmm9
+    vpshufd $19, %xmm9, %xmm6
+    vpsrad $31, %xmm6, %xmm6
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
+    vpaddq %xmm9, %xmm9, %xmm10
+    vpxor %xmm6, %xmm10, %xmm10
+    vpshufd $19, %xmm10, %xmm6
+    vpsrad $31, %xmm6, %xmm6
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
     vpaddq %xmm10, %xmm10, %xmm11
-    vpxor %xmm7, %xmm11, %xmm11
-    vpshufd $19, %xmm11, %xmm7
-    vpsrad $31, %xmm7, %xmm7
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
+    vpxor %xmm6, %xmm11, %xmm11
+    vpshufd $19, %xmm11, %xmm6
+    vpsrad $31, %xmm6, %xmm6
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
     vpaddq %xmm11, %xmm11, %xmm12
-    vpxor %xmm7, %xmm12, %xmm12
-    vpshufd $19, %xmm12, %xmm7
-    vpsrad $31, %xmm7, %xmm7
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
-    vpaddq %xmm12, %xmm12, %xmm13
-    vpxor %xmm7, %xmm13, %xmm13
-    vpshufd $19, %xmm13, %xmm7
-    vpsrad $31, %xmm7, %xmm7
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
-    vpaddq %xmm13, %xmm13, %xmm14
-    vpxor %xmm7, %xmm14, %xmm14
-    vpshufd $19, %xmm14, %xmm7
-    vpsrad $31, %xmm7, %xmm7
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
-    vpaddq %xmm14, %xmm14, %xmm15
-    vpxor %xmm7, %xmm15, %xmm15
+    vpxor %xmm6, %xmm12, %xmm12
     cmp $6, %r8
     jb .Laes_gen_aesni_avx_xts_enc_k256_w6_done
     .p2align 4
 .Laes_gen_aesni_avx_xts_enc_k256_w6_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor 0(%rdi), %xmm0, %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
-    vpxor 224(%rdi), %xmm10, %xmm8
-    vmovdqu %xmm8, 0(%rdx)
+    vpxor %xmm14, %xmm0, %xmm0
+    vpxor %xmm7, %xmm0, %xmm0
+    vpxor %xmm15, %xmm7, %xmm6
+    vmovdqu %xmm6, 0(%rdx)
     vmovdqu 16(%rcx), %xmm1
-    vpxor 0(%rdi), %xmm1, %xmm1
-    vpxor %xmm11, %xmm1, %xmm1
-    vpxor 224(%rdi), %xmm11, %xmm8
-    vmovdqu %xmm8, 16(%rdx)
+    vpxor %xmm14, %xmm1, %xmm1
+    vpxor %xmm8, %xmm1, %xmm1
+    vpxor %xmm15, %xmm8, %xmm6
+    vmovdqu %xmm6, 16(%rdx)
     vmovdqu 32(%rcx), %xmm2
-    vpxor 0(%rdi), %xmm2, %xmm2
-    vpxor %xmm12, %xmm2, %xmm2
-    vpxor 224(%rdi), %xmm12, %xmm8
-    vmovdqu %xmm8, 32(%rdx)
+    vpxor %xmm14, %xmm2, %xmm2
+    vpxor %xmm9, %xmm2, %xmm2
+    vpxor %xmm15, %xmm9, %xmm6
+    vmovdqu %xmm6, 32(%rdx)
     vmovdqu 48(%rcx), %xmm3
-    vpxor 0(%rdi), %xmm3, %xmm3
-    vpxor %xmm13, %xmm3, %xmm3
-    vpxor 224(%rdi), %xmm13, %xmm8
-    vmovdqu %xmm8, 48(%rdx)
+    vpxor %xmm14, %xmm3, %xmm3
+    vpxor %xmm10, %xmm3, %xmm3
+    vpxor %xmm15, %xmm10, %xmm6
+    vmovdqu %xmm6, 48(%rdx)
     vmovdqu 64(%rcx), %xmm4
-    vpxor 0(%rdi), %xmm4, %xmm4
     vpxor %xmm14, %xmm4, %xmm4
-    vpxor 224(%rdi), %xmm14, %xmm8
-    vmovdqu %xmm8, 64(%rdx)
+    vpxor %xmm11, %xmm4, %xmm4
+    vpxor %xmm15, %xmm11, %xmm6
+    vmovdqu %xmm6, 64(%rdx)
     vmovdqu 80(%rcx), %xmm5
-    vpxor 0(%rdi), %xmm5, %xmm5
-    vpxor %xmm15, %xmm5, %xmm5
-    vpxor 224(%rdi), %xmm15, %xmm8
-    vmovdqu %xmm8, 80(%rdx)
-    vmovdqu 16(%rdi), %xmm9
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    vpshufd $19, %xmm15, %xmm7
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vpsrad $31, %xmm7, %xmm7
-    vmovdqu 32(%rdi), %xmm9
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    vpaddq %xmm15, %xmm15, %xmm10
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vmovdqu 48(%rdi), %xmm9
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    vpxor %xmm7, %xmm10, %xmm10
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    vpshufd $19, %xmm10, %xmm7
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vmovdqu 64(%rdi), %xmm9
-    vpsrad $31, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
+    vpxor %xmm14, %xmm5, %xmm5
+    vpxor %xmm12, %xmm5, %xmm5
+    vpxor %xmm15, %xmm12, %xmm6
+    vmovdqu %xmm6, 80(%rdx)
+    vmovdqu 16(%rdi), %xmm13
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    vpshufd $19, %xmm12, %xmm6
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vpsrad $31, %xmm6, %xmm6
+    vmovdqu 32(%rdi), %xmm13
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    vpaddq %xmm12, %xmm12, %xmm7
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vmovdqu 48(%rdi), %xmm13
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    vpxor %xmm6, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    vpshufd $19, %xmm7, %xmm6
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vmovdqu 64(%rdi), %xmm13
+    vpsrad $31, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vpaddq %xmm7, %xmm7, %xmm8
+    vmovdqu 80(%rdi), %xmm13
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    vpxor %xmm6, %xmm8, %xmm8
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    vpshufd $19, %xmm8, %xmm6
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vmovdqu 96(%rdi), %xmm13
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    vpsrad $31, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vmovdqu 112(%rdi), %xmm13
+    vpaddq %xmm8, %xmm8, %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    vpxor %xmm6, %xmm9, %xmm9
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vpshufd $19, %xmm9, %xmm6
+    vmovdqu 128(%rdi), %xmm13
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    vpsrad $31, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vmovdqu 144(%rdi), %xmm13
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    vpaddq %xmm9, %xmm9, %xmm10
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    vpxor %xmm6, %xmm10, %xmm10
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vmovdqu 160(%rdi), %xmm13
+    vpshufd $19, %xmm10, %xmm6
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    vpsrad $31, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
+    vmovdqu 176(%rdi), %xmm13
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
     vpaddq %xmm10, %xmm10, %xmm11
-    vmovdqu 80(%rdi), %xmm9
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    vpxor %xmm7, %xmm11, %xmm11
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    vpshufd $19, %xmm11, %xmm7
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vmovdqu 96(%rdi), %xmm9
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    vpsrad $31, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vmovdqu 112(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    vpxor %xmm6, %xmm11, %xmm11
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vmovdqu 192(%rdi), %xmm13
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    vpshufd $19, %xmm11, %xmm6
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    vpsrad $31, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vmovdqu 208(%rdi), %xmm13
+    vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
     vpaddq %xmm11, %xmm11, %xmm12
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    vpxor %xmm7, %xmm12, %xmm12
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vpshufd $19, %xmm12, %xmm7
-    vmovdqu 128(%rdi), %xmm9
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    vpsrad $31, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vmovdqu 144(%rdi), %xmm9
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    vpaddq %xmm12, %xmm12, %xmm13
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    vpxor %xmm7, %xmm13, %xmm13
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vmovdqu 160(%rdi), %xmm9
-    vpshufd $19, %xmm13, %xmm7
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    vpsrad $31, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
-    vmovdqu 176(%rdi), %xmm9
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    vpaddq %xmm13, %xmm13, %xmm14
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    vpxor %xmm7, %xmm14, %xmm14
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vmovdqu 192(%rdi), %xmm9
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    vpshufd $19, %xmm14, %xmm7
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    vpsrad $31, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vmovdqu 208(%rdi), %xmm9
-    vpand .Laesni_avx_xts_double(%rip), %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    vpaddq %xmm14, %xmm14, %xmm15
-    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x59,0xdc,0xe1         # vaesenc %xmm9, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x51,0xdc,0xe9         # vaesenc %xmm9, %xmm5, %xmm5
-    vpxor %xmm7, %xmm15, %xmm15
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x59,0xdc,0xe5         # vaesenc %xmm13, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x51,0xdc,0xed         # vaesenc %xmm13, %xmm5, %xmm5
+    vpxor %xmm6, %xmm12, %xmm12
     .byte 0xc4,0xe2,0x79,0xdd,0x02         # vaesenclast 0(%rdx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     .byte 0xc4,0xe2,0x71,0xdd,0x4a,0x10    # vaesenclast 16(%rdx), %xmm1, %xmm1
@@ -1425,7 +1420,7 @@ aes_gen_aesni_avx_xts_enc_k256_w6:
     cmp $6, %r8
     jae .Laes_gen_aesni_avx_xts_enc_k256_w6_loop
 .Laes_gen_aesni_avx_xts_enc_k256_w6_done:
-    vmovdqu %xmm10, (%rsi)
+    vmovdqu %xmm7, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -1449,7 +1444,7 @@ aes_gen_aesni_avx_xts_enc_k256_w6:
 
 # int aes_gen_aesni_avx_xts_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 11 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 9 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 4.
 # Requires: AESNI, AVX.
@@ -1458,151 +1453,151 @@ aes_gen_aesni_avx_xts_enc_k256_w6:
 #   %xmm1 block 1
 #   %xmm2 block 2
 #   %xmm3 block 3
-#   %xmm4 a block register's tweaks
-#   %xmm5 tweak arithmetic: the bits carried out
-#   %xmm6 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm7 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11
-#   %xmm8 tweaks of block register 0: this group's, then the next group's
-#   %xmm9 tweaks of block register 1: this group's, then the next group's
-#   %xmm10 tweaks of block register 2: this group's, then the next group's
-#   %xmm11 tweaks of block register 3: this group's, then the next group's
-#   %xmm12 rk0
-#   %xmm15 rk12
-#   %xmm14 rk13
-#   %xmm13 rk14
+#   %xmm4 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %xmm5 tweaks of block register 0: this group's, then the next group's
+#   %xmm6 tweaks of block register 1: this group's, then the next group's
+#   %xmm7 tweaks of block register 2: this group's, then the next group's
+#   %xmm8 tweaks of block register 3: this group's, then the next group's
+#   %xmm9 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9
+#   %xmm10 rk0
+#   %xmm15 rk10
+#   %xmm14 rk11
+#   %xmm13 rk12
+#   %xmm12 rk13
+#   %xmm11 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_avx_xts_enc_k256_w4
     .type aes_gen_aesni_avx_xts_enc_k256_w4, @function
     .p2align 5
 aes_gen_aesni_avx_xts_enc_k256_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm12
-    vmovdqu 192(%rdi), %xmm15
-    vmovdqu 208(%rdi), %xmm14
-    vmovdqu 224(%rdi), %xmm13
-    vmovdqu (%rsi), %xmm8
-    vpshufd $19, %xmm8, %xmm5
-    vpsrad $31, %xmm5, %xmm5
-    vpand .Laesni_avx_xts_double(%rip), %xmm5, %xmm5
-    vpaddq %xmm8, %xmm8, %xmm9
-    vpxor %xmm5, %xmm9, %xmm9
-    vpshufd $19, %xmm9, %xmm5
-    vpsrad $31, %xmm5, %xmm5
-    vpand .Laesni_avx_xts_double(%rip), %xmm5, %xmm5
-    vpaddq %xmm9, %xmm9, %xmm10
-    vpxor %xmm5, %xmm10, %xmm10
-    vpshufd $19, %xmm10, %xmm5
-    vpsrad $31, %xmm5, %xmm5
-    vpand .Laesni_avx_xts_double(%rip), %xmm5, %xmm5
-    vpaddq %xmm10, %xmm10, %xmm11
-    vpxor %xmm5, %xmm11, %xmm11
+    vmovdqu 0(%rdi), %xmm10
+    vmovdqu 160(%rdi), %xmm15
+    vmovdqu 176(%rdi), %xmm14
+    vmovdqu 192(%rdi), %xmm13
+    vmovdqu 208(%rdi), %xmm12
+    vmovdqu 224(%rdi), %xmm11
+    vmovdqu (%rsi), %xmm5
+    vpshufd $19, %xmm5, %xmm4
+    vpsrad $31, %xmm4, %xmm4
+    vpand .Laesni_avx_xts_double(%rip), %xmm4, %xmm4
+    vpaddq %xmm5, %xmm5, %xmm6
+    vpxor %xmm4, %xmm6, %xmm6
+    vpshufd $19, %xmm6, %xmm4
+    vpsrad $31, %xmm4, %xmm4
+    vpand .Laesni_avx_xts_double(%rip), %xmm4, %xmm4
+    vpaddq %xmm6, %xmm6, %xmm7
+    vpxor %xmm4, %xmm7, %xmm7
+    vpshufd $19, %xmm7, %xmm4
+    vpsrad $31, %xmm4, %xmm4
+    vpand .Laesni_avx_xts_double(%rip), %xmm4, %xmm4
+    vpaddq %xmm7, %xmm7, %xmm8
+    vpxor %xmm4, %xmm8, %xmm8
     cmp $4, %r8
     jb .Laes_gen_aesni_avx_xts_enc_k256_w4_done
     .p2align 4
 .Laes_gen_aesni_avx_xts_enc_k256_w4_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm12, %xmm0, %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
-    vpxor %xmm13, %xmm8, %xmm6
-    vmovdqu %xmm6, 0(%rdx)
+    vpxor %xmm10, %xmm0, %xmm0
+    vpxor %xmm5, %xmm0, %xmm0
+    vpxor %xmm11, %xmm5, %xmm4
+    vmovdqu %xmm4, 0(%rdx)
     vmovdqu 16(%rcx), %xmm1
-    vpxor %xmm12, %xmm1, %xmm1
-    vpxor %xmm9, %xmm1, %xmm1
-    vpxor %xmm13, %xmm9, %xmm6
-    vmovdqu %xmm6, 16(%rdx)
+    vpxor %xmm10, %xmm1, %xmm1
+    vpxor %xmm6, %xmm1, %xmm1
+    vpxor %xmm11, %xmm6, %xmm4
+    vmovdqu %xmm4, 16(%rdx)
     vmovdqu 32(%rcx), %xmm2
-    vpxor %xmm12, %xmm2, %xmm2
     vpxor %xmm10, %xmm2, %xmm2
-    vpxor %xmm13, %xmm10, %xmm6
-    vmovdqu %xmm6, 32(%rdx)
+    vpxor %xmm7, %xmm2, %xmm2
+    vpxor %xmm11, %xmm7, %xmm4
+    vmovdqu %xmm4, 32(%rdx)
     vmovdqu 48(%rcx), %xmm3
-    vpxor %xmm12, %xmm3, %xmm3
-    vpxor %xmm11, %xmm3, %xmm3
-    vpxor %xmm13, %xmm11, %xmm6
-    vmovdqu %xmm6, 48(%rdx)
-    vmovdqu 16(%rdi), %xmm7
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    vpshufd $19, %xmm11, %xmm5
-    .byte 0xc4,0xe2,0x61,0xdc,0xdf         # vaesenc %xmm7, %xmm3, %xmm3
-    vmovdqu 32(%rdi), %xmm7
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    vpsrad $31, %xmm5, %xmm5
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdf         # vaesenc %xmm7, %xmm3, %xmm3
-    vpand .Laesni_avx_xts_double(%rip), %xmm5, %xmm5
-    vmovdqu 48(%rdi), %xmm7
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    vpaddq %xmm11, %xmm11, %xmm8
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdf         # vaesenc %xmm7, %xmm3, %xmm3
-    vmovdqu 64(%rdi), %xmm7
-    vpxor %xmm5, %xmm8, %xmm8
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    vpshufd $19, %xmm8, %xmm5
-    .byte 0xc4,0xe2,0x61,0xdc,0xdf         # vaesenc %xmm7, %xmm3, %xmm3
-    vmovdqu 80(%rdi), %xmm7
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    vpsrad $31, %xmm5, %xmm5
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdf         # vaesenc %xmm7, %xmm3, %xmm3
-    vmovdqu 96(%rdi), %xmm7
-    vpand .Laesni_avx_xts_double(%rip), %xmm5, %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    vpaddq %xmm8, %xmm8, %xmm9
-    .byte 0xc4,0xe2,0x61,0xdc,0xdf         # vaesenc %xmm7, %xmm3, %xmm3
-    vmovdqu 112(%rdi), %xmm7
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    vpxor %xmm5, %xmm9, %xmm9
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdf         # vaesenc %xmm7, %xmm3, %xmm3
-    vpshufd $19, %xmm9, %xmm5
-    vmovdqu 128(%rdi), %xmm7
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    vpsrad $31, %xmm5, %xmm5
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdf         # vaesenc %xmm7, %xmm3, %xmm3
-    vmovdqu 144(%rdi), %xmm7
-    vpand .Laesni_avx_xts_double(%rip), %xmm5, %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdf         # vaesenc %xmm7, %xmm3, %xmm3
-    vpaddq %xmm9, %xmm9, %xmm10
-    vmovdqu 160(%rdi), %xmm7
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    vpxor %xmm5, %xmm10, %xmm10
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x61,0xdc,0xdf         # vaesenc %xmm7, %xmm3, %xmm3
-    vmovdqu 176(%rdi), %xmm7
-    vpshufd $19, %xmm10, %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    vpsrad $31, %xmm5, %xmm5
-    .byte 0xc4,0xe2,0x61,0xdc,0xdf         # vaesenc %xmm7, %xmm3, %xmm3
+    vpxor %xmm10, %xmm3, %xmm3
+    vpxor %xmm8, %xmm3, %xmm3
+    vpxor %xmm11, %xmm8, %xmm4
+    vmovdqu %xmm4, 48(%rdx)
+    vmovdqu 16(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    vpshufd $19, %xmm8, %xmm4
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 32(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vpsrad $31, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vpand .Laesni_avx_xts_double(%rip), %xmm4, %xmm4
+    vmovdqu 48(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vpaddq %xmm8, %xmm8, %xmm5
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 64(%rdi), %xmm9
+    vpxor %xmm4, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    vpshufd $19, %xmm5, %xmm4
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 80(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vpsrad $31, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vpand .Laesni_avx_xts_double(%rip), %xmm4, %xmm4
+    vmovdqu 96(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vpaddq %xmm5, %xmm5, %xmm6
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 112(%rdi), %xmm9
+    vpxor %xmm4, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    vpshufd $19, %xmm6, %xmm4
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 128(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vpsrad $31, %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vpand .Laesni_avx_xts_double(%rip), %xmm4, %xmm4
+    vmovdqu 144(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vpaddq %xmm6, %xmm6, %xmm7
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    vpxor %xmm4, %xmm7, %xmm7
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    vpand .Laesni_avx_xts_double(%rip), %xmm5, %xmm5
     .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
     .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    vpshufd $19, %xmm7, %xmm4
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    vpaddq %xmm10, %xmm10, %xmm11
     .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
+    vpsrad $31, %xmm4, %xmm4
     .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
-    vpxor %xmm5, %xmm11, %xmm11
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    vpand .Laesni_avx_xts_double(%rip), %xmm4, %xmm4
+    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    vpaddq %xmm7, %xmm7, %xmm8
+    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd4         # vaesenc %xmm12, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xdc         # vaesenc %xmm12, %xmm3, %xmm3
+    vpxor %xmm4, %xmm8, %xmm8
     .byte 0xc4,0xe2,0x79,0xdd,0x02         # vaesenclast 0(%rdx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     .byte 0xc4,0xe2,0x71,0xdd,0x4a,0x10    # vaesenclast 16(%rdx), %xmm1, %xmm1
@@ -1617,7 +1612,7 @@ aes_gen_aesni_avx_xts_enc_k256_w4:
     cmp $4, %r8
     jae .Laes_gen_aesni_avx_xts_enc_k256_w4_loop
 .Laes_gen_aesni_avx_xts_enc_k256_w4_done:
-    vmovdqu %xmm8, (%rsi)
+    vmovdqu %xmm5, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -1641,104 +1636,104 @@ aes_gen_aesni_avx_xts_enc_k256_w4:
 
 # int aes_gen_aesni_avx_xts_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 7 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 2.
 # Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 a block register's tweaks
-#   %xmm3 tweak arithmetic: the bits carried out
-#   %xmm4 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7
-#   %xmm6 tweaks of block register 0: this group's, then the next group's
-#   %xmm7 tweaks of block register 1: this group's, then the next group's
-#   %xmm8 rk0
-#   %xmm15 rk8
-#   %xmm14 rk9
-#   %xmm13 rk10
-#   %xmm12 rk11
-#   %xmm11 rk12
-#   %xmm10 rk13
-#   %xmm9 rk14
+#   %xmm2 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %xmm3 tweaks of block register 0: this group's, then the next group's
+#   %xmm4 tweaks of block register 1: this group's, then the next group's
+#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
+#   %xmm6 rk0
+#   %xmm15 rk6
+#   %xmm14 rk7
+#   %xmm13 rk8
+#   %xmm12 rk9
+#   %xmm11 rk10
+#   %xmm10 rk11
+#   %xmm9 rk12
+#   %xmm8 rk13
+#   %xmm7 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_avx_xts_enc_k256_w2
     .type aes_gen_aesni_avx_xts_enc_k256_w2, @function
     .p2align 5
 aes_gen_aesni_avx_xts_enc_k256_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm8
-    vmovdqu 128(%rdi), %xmm15
-    vmovdqu 144(%rdi), %xmm14
-    vmovdqu 160(%rdi), %xmm13
-    vmovdqu 176(%rdi), %xmm12
-    vmovdqu 192(%rdi), %xmm11
-    vmovdqu 208(%rdi), %xmm10
-    vmovdqu 224(%rdi), %xmm9
-    vmovdqu (%rsi), %xmm6
-    vpshufd $19, %xmm6, %xmm3
-    vpsrad $31, %xmm3, %xmm3
-    vpand .Laesni_avx_xts_double(%rip), %xmm3, %xmm3
-    vpaddq %xmm6, %xmm6, %xmm7
-    vpxor %xmm3, %xmm7, %xmm7
+    vmovdqu 0(%rdi), %xmm6
+    vmovdqu 96(%rdi), %xmm15
+    vmovdqu 112(%rdi), %xmm14
+    vmovdqu 128(%rdi), %xmm13
+    vmovdqu 144(%rdi), %xmm12
+    vmovdqu 160(%rdi), %xmm11
+    vmovdqu 176(%rdi), %xmm10
+    vmovdqu 192(%rdi), %xmm9
+    vmovdqu 208(%rdi), %xmm8
+    vmovdqu 224(%rdi), %xmm7
+    vmovdqu (%rsi), %xmm3
+    vpshufd $19, %xmm3, %xmm2
+    vpsrad $31, %xmm2, %xmm2
+    vpand .Laesni_avx_xts_double(%rip), %xmm2, %xmm2
+    vpaddq %xmm3, %xmm3, %xmm4
+    vpxor %xmm2, %xmm4, %xmm4
     cmp $2, %r8
     jb .Laes_gen_aesni_avx_xts_enc_k256_w2_done
     .p2align 4
 .Laes_gen_aesni_avx_xts_enc_k256_w2_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm8, %xmm0, %xmm0
     vpxor %xmm6, %xmm0, %xmm0
-    vpxor %xmm9, %xmm6, %xmm4
-    vmovdqu %xmm4, 0(%rdx)
+    vpxor %xmm3, %xmm0, %xmm0
+    vpxor %xmm7, %xmm3, %xmm2
+    vmovdqu %xmm2, 0(%rdx)
     vmovdqu 16(%rcx), %xmm1
-    vpxor %xmm8, %xmm1, %xmm1
-    vpxor %xmm7, %xmm1, %xmm1
-    vpxor %xmm9, %xmm7, %xmm4
-    vmovdqu %xmm4, 16(%rdx)
+    vpxor %xmm6, %xmm1, %xmm1
+    vpxor %xmm4, %xmm1, %xmm1
+    vpxor %xmm7, %xmm4, %xmm2
+    vmovdqu %xmm2, 16(%rdx)
     vmovdqu 16(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
     vmovdqu 32(%rdi), %xmm5
-    vpshufd $19, %xmm7, %xmm3
+    vpshufd $19, %xmm4, %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
     vmovdqu 48(%rdi), %xmm5
-    vpsrad $31, %xmm3, %xmm3
+    vpsrad $31, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
     vmovdqu 64(%rdi), %xmm5
-    vpand .Laesni_avx_xts_double(%rip), %xmm3, %xmm3
+    vpand .Laesni_avx_xts_double(%rip), %xmm2, %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
     vmovdqu 80(%rdi), %xmm5
+    vpaddq %xmm4, %xmm4, %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpaddq %xmm7, %xmm7, %xmm6
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vmovdqu 96(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpxor %xmm3, %xmm6, %xmm6
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    vmovdqu 112(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    vpshufd $19, %xmm6, %xmm3
     .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    vpxor %xmm2, %xmm3, %xmm3
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    vpsrad $31, %xmm3, %xmm3
     .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    vpshufd $19, %xmm3, %xmm2
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    vpand .Laesni_avx_xts_double(%rip), %xmm3, %xmm3
     .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
+    vpsrad $31, %xmm2, %xmm2
     .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    vpaddq %xmm6, %xmm6, %xmm7
     .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
+    vpand .Laesni_avx_xts_double(%rip), %xmm2, %xmm2
     .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
-    vpxor %xmm3, %xmm7, %xmm7
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vpaddq %xmm3, %xmm3, %xmm4
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
+    vpxor %xmm2, %xmm4, %xmm4
     .byte 0xc4,0xe2,0x79,0xdd,0x02         # vaesenclast 0(%rdx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     .byte 0xc4,0xe2,0x71,0xdd,0x4a,0x10    # vaesenclast 16(%rdx), %xmm1, %xmm1
@@ -1749,7 +1744,7 @@ aes_gen_aesni_avx_xts_enc_k256_w2:
     cmp $2, %r8
     jae .Laes_gen_aesni_avx_xts_enc_k256_w2_loop
 .Laes_gen_aesni_avx_xts_enc_k256_w2_done:
-    vmovdqu %xmm6, (%rsi)
+    vmovdqu %xmm3, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -1779,45 +1774,43 @@ aes_gen_aesni_avx_xts_enc_k256_w2:
 # Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 a block register's tweaks
-#   %xmm2 tweak arithmetic: the bits carried out
-#   %xmm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm4 temporary: data loads
-#   %xmm5 tweaks of block register 0: this group's, then the next group's
+#   %xmm1 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %xmm2 tweaks of block register 0: this group's, then the next group's
+#   %xmm3 temporary: data loads
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_avx_xts_enc_k256_w1
     .type aes_gen_aesni_avx_xts_enc_k256_w1, @function
     .p2align 5
 aes_gen_aesni_avx_xts_enc_k256_w1:
     endbr64
-    vmovdqu (%rsi), %xmm5
+    vmovdqu (%rsi), %xmm2
     cmp $1, %r8
     jb .Laes_gen_aesni_avx_xts_enc_k256_w1_done
     .p2align 4
 .Laes_gen_aesni_avx_xts_enc_k256_w1_loop:
     vmovdqu 0(%rcx), %xmm0
     vpxor 0(%rdi), %xmm0, %xmm0
-    vpxor %xmm5, %xmm0, %xmm0
-    vpxor 224(%rdi), %xmm5, %xmm3
-    vmovdqu %xmm3, 0(%rdx)
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor 224(%rdi), %xmm2, %xmm1
+    vmovdqu %xmm1, 0(%rdx)
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x10    # vaesenc 16(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x20    # vaesenc 32(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x30    # vaesenc 48(%rdi), %xmm0, %xmm0
-    vpshufd $19, %xmm5, %xmm2
+    vpshufd $19, %xmm2, %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x40    # vaesenc 64(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x50    # vaesenc 80(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x60    # vaesenc 96(%rdi), %xmm0, %xmm0
-    vpsrad $31, %xmm2, %xmm2
+    vpsrad $31, %xmm1, %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x70    # vaesenc 112(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0x80,0x00,0x00,0x00 # vaesenc 128(%rdi), %xmm0, %xmm0
-    vpand .Laesni_avx_xts_double(%rip), %xmm2, %xmm2
+    vpand .Laesni_avx_xts_double(%rip), %xmm1, %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0x90,0x00,0x00,0x00 # vaesenc 144(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xa0,0x00,0x00,0x00 # vaesenc 160(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xb0,0x00,0x00,0x00 # vaesenc 176(%rdi), %xmm0, %xmm0
-    vpaddq %xmm5, %xmm5, %xmm5
+    vpaddq %xmm2, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xc0,0x00,0x00,0x00 # vaesenc 192(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xd0,0x00,0x00,0x00 # vaesenc 208(%rdi), %xmm0, %xmm0
-    vpxor %xmm2, %xmm5, %xmm5
+    vpxor %xmm1, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x79,0xdd,0x02         # vaesenclast 0(%rdx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
@@ -1826,14 +1819,12 @@ aes_gen_aesni_avx_xts_enc_k256_w1:
     cmp $1, %r8
     jae .Laes_gen_aesni_avx_xts_enc_k256_w1_loop
 .Laes_gen_aesni_avx_xts_enc_k256_w1_done:
-    vmovdqu %xmm5, (%rsi)
+    vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
     vzeroupper
     ret
     .size aes_gen_aesni_avx_xts_enc_k256_w1, .-aes_gen_aesni_avx_xts_enc_k256_w1

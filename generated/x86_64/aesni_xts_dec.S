@@ -13,7 +13,7 @@
 
 # int aes_gen_aesni_xts_dec_k128_w6(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 6 blocks per iteration.
-# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 11 reloaded per group.
+# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 9 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 6.
 # Requires: SSE2, AESNI.
@@ -24,221 +24,211 @@
 #   %xmm3 block 3
 #   %xmm4 block 4
 #   %xmm5 block 5
-#   %xmm6 a block register's tweaks
-#   %xmm7 tweak arithmetic: the bits carried out
-#   %xmm8 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm9 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
-#   %xmm10 tweaks of block register 0: this group's, then the next group's
-#   %xmm11 tweaks of block register 1: this group's, then the next group's
-#   %xmm12 tweaks of block register 2: this group's, then the next group's
-#   %xmm13 tweaks of block register 3: this group's, then the next group's
-#   %xmm14 tweaks of block register 4: this group's, then the next group's
-#   %xmm15 tweaks of block register 5: this group's, then the next group's
+#   %xmm6 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %xmm7 tweaks of block register 0: this group's, then the next group's
+#   %xmm8 tweaks of block register 1: this group's, then the next group's
+#   %xmm9 tweaks of block register 2: this group's, then the next group's
+#   %xmm10 tweaks of block register 3: this group's, then the next group's
+#   %xmm11 tweaks of block register 4: this group's, then the next group's
+#   %xmm12 tweaks of block register 5: this group's, then the next group's
+#   %xmm13 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9
+#   %xmm14 rk0
+#   %xmm15 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_xts_dec_k128_w6
     .type aes_gen_aesni_xts_dec_k128_w6, @function
     .p2align 5
 aes_gen_aesni_xts_dec_k128_w6:
     endbr64
-    movdqu (%rsi), %xmm10
-    pshufd $19, %xmm10, %xmm7
-    psrad $31, %xmm7
-    pand .Laesni_xts_double(%rip), %xmm7
+    movdqu 0(%rdi), %xmm14
+    movdqu 160(%rdi), %xmm15
+    movdqu (%rsi), %xmm7
+    pshufd $19, %xmm7, %xmm6
+    psrad $31, %xmm6
+    pand .Laesni_xts_double(%rip), %xmm6
+    movdqa %xmm7, %xmm8
+    paddq %xmm7, %xmm8
+    pxor %xmm6, %xmm8
+    pshufd $19, %xmm8, %xmm6
+    psrad $31, %xmm6
+    pand .Laesni_xts_double(%rip), %xmm6
+    movdqa %xmm8, %xmm9
+    paddq %xmm8, %xmm9
+    pxor %xmm6, %xmm9
+    pshufd $19, %xmm9, %xmm6
+    psrad $31, %xmm6
+    pand .Laesni_xts_double(%rip), %xmm6
+    movdqa %xmm9, %xmm10
+    paddq %xmm9, %xmm10
+    pxor %xmm6, %xmm10
+    pshufd $19, %xmm10, %xmm6
+    psrad $31, %xmm6
+    pand .Laesni_xts_double(%rip), %xmm6
     movdqa %xmm10, %xmm11
     paddq %xmm10, %xmm11
-    pxor %xmm7, %xmm11
-    pshufd $19, %xmm11, %xmm7
-    psrad $31, %xmm7
-    pand .Laesni_xts_double(%rip), %xmm7
+    pxor %xmm6, %xmm11
+    pshufd $19, %xmm11, %xmm6
+    psrad $31, %xmm6
+    pand .Laesni_xts_double(%rip), %xmm6
     movdqa %xmm11, %xmm12
     paddq %xmm11, %xmm12
-    pxor %xmm7, %xmm12
-    pshufd $19, %xmm12, %xmm7
-    psrad $31, %xmm7
-    pand .Laesni_xts_double(%rip), %xmm7
-    movdqa %xmm12, %xmm13
-    paddq %xmm12, %xmm13
-    pxor %xmm7, %xmm13
-    pshufd $19, %xmm13, %xmm7
-    psrad $31, %xmm7
-    pand .Laesni_xts_double(%rip), %xmm7
-    movdqa %xmm13, %xmm14
-    paddq %xmm13, %xmm14
-    pxor %xmm7, %xmm14
-    pshufd $19, %xmm14, %xmm7
-    psrad $31, %xmm7
-    pand .Laesni_xts_double(%rip), %xmm7
-    movdqa %xmm14, %xmm15
-    paddq %xmm14, %xmm15
-    pxor %xmm7, %xmm15
+    pxor %xmm6, %xmm12
     cmp $6, %r8
     jb .Laes_gen_aesni_xts_dec_k128_w6_done
     .p2align 4
 .Laes_gen_aesni_xts_dec_k128_w6_loop:
     movdqu 0(%rcx), %xmm0
-    movdqu 0(%rdi), %xmm9
-    pxor %xmm9, %xmm0
-    pxor %xmm10, %xmm0
-    movdqu 160(%rdi), %xmm9
-    movdqa %xmm10, %xmm8
-    pxor %xmm9, %xmm8
-    movdqu %xmm8, 0(%rdx)
+    pxor %xmm14, %xmm0
+    pxor %xmm7, %xmm0
+    movdqa %xmm7, %xmm6
+    pxor %xmm15, %xmm6
+    movdqu %xmm6, 0(%rdx)
     movdqu 16(%rcx), %xmm1
-    movdqu 0(%rdi), %xmm9
-    pxor %xmm9, %xmm1
-    pxor %xmm11, %xmm1
-    movdqu 160(%rdi), %xmm9
-    movdqa %xmm11, %xmm8
-    pxor %xmm9, %xmm8
-    movdqu %xmm8, 16(%rdx)
+    pxor %xmm14, %xmm1
+    pxor %xmm8, %xmm1
+    movdqa %xmm8, %xmm6
+    pxor %xmm15, %xmm6
+    movdqu %xmm6, 16(%rdx)
     movdqu 32(%rcx), %xmm2
-    movdqu 0(%rdi), %xmm9
+    pxor %xmm14, %xmm2
     pxor %xmm9, %xmm2
-    pxor %xmm12, %xmm2
-    movdqu 160(%rdi), %xmm9
-    movdqa %xmm12, %xmm8
-    pxor %xmm9, %xmm8
-    movdqu %xmm8, 32(%rdx)
+    movdqa %xmm9, %xmm6
+    pxor %xmm15, %xmm6
+    movdqu %xmm6, 32(%rdx)
     movdqu 48(%rcx), %xmm3
-    movdqu 0(%rdi), %xmm9
-    pxor %xmm9, %xmm3
-    pxor %xmm13, %xmm3
-    movdqu 160(%rdi), %xmm9
-    movdqa %xmm13, %xmm8
-    pxor %xmm9, %xmm8
-    movdqu %xmm8, 48(%rdx)
+    pxor %xmm14, %xmm3
+    pxor %xmm10, %xmm3
+    movdqa %xmm10, %xmm6
+    pxor %xmm15, %xmm6
+    movdqu %xmm6, 48(%rdx)
     movdqu 64(%rcx), %xmm4
-    movdqu 0(%rdi), %xmm9
-    pxor %xmm9, %xmm4
     pxor %xmm14, %xmm4
-    movdqu 160(%rdi), %xmm9
-    movdqa %xmm14, %xmm8
-    pxor %xmm9, %xmm8
-    movdqu %xmm8, 64(%rdx)
+    pxor %xmm11, %xmm4
+    movdqa %xmm11, %xmm6
+    pxor %xmm15, %xmm6
+    movdqu %xmm6, 64(%rdx)
     movdqu 80(%rcx), %xmm5
-    movdqu 0(%rdi), %xmm9
-    pxor %xmm9, %xmm5
-    pxor %xmm15, %xmm5
-    movdqu 160(%rdi), %xmm9
-    movdqa %xmm15, %xmm8
-    pxor %xmm9, %xmm8
-    movdqu %xmm8, 80(%rdx)
-    movdqu 16(%rdi), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    pshufd $19, %xmm15, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    psrad $31, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    pand .Laesni_xts_double(%rip), %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    movdqa %xmm15, %xmm10
-    movdqu 32(%rdi), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    paddq %xmm15, %xmm10
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    pxor %xmm7, %xmm10
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    pshufd $19, %xmm10, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    psrad $31, %xmm7
-    movdqu 48(%rdi), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    pand .Laesni_xts_double(%rip), %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
+    pxor %xmm14, %xmm5
+    pxor %xmm12, %xmm5
+    movdqa %xmm12, %xmm6
+    pxor %xmm15, %xmm6
+    movdqu %xmm6, 80(%rdx)
+    movdqu 16(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    pshufd $19, %xmm12, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    psrad $31, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    pand .Laesni_xts_double(%rip), %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
+    movdqa %xmm12, %xmm7
+    movdqu 32(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    paddq %xmm12, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    pxor %xmm6, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    pshufd $19, %xmm7, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
+    psrad $31, %xmm6
+    movdqu 48(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    pand .Laesni_xts_double(%rip), %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    movdqa %xmm7, %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    paddq %xmm7, %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
+    pxor %xmm6, %xmm8
+    movdqu 64(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    pshufd $19, %xmm8, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    psrad $31, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    pand .Laesni_xts_double(%rip), %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
+    movdqa %xmm8, %xmm9
+    movdqu 80(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    paddq %xmm8, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    pxor %xmm6, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    pshufd $19, %xmm9, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
+    psrad $31, %xmm6
+    movdqu 96(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    pand .Laesni_xts_double(%rip), %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    movdqa %xmm9, %xmm10
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    paddq %xmm9, %xmm10
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
+    pxor %xmm6, %xmm10
+    movdqu 112(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    pshufd $19, %xmm10, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    psrad $31, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    pand .Laesni_xts_double(%rip), %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
     movdqa %xmm10, %xmm11
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
+    movdqu 128(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
     paddq %xmm10, %xmm11
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    pxor %xmm7, %xmm11
-    movdqu 64(%rdi), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    pshufd $19, %xmm11, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    psrad $31, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    pand .Laesni_xts_double(%rip), %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    pxor %xmm6, %xmm11
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    pshufd $19, %xmm11, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
+    psrad $31, %xmm6
+    movdqu 144(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    pand .Laesni_xts_double(%rip), %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
     movdqa %xmm11, %xmm12
-    movdqu 80(%rdi), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
     paddq %xmm11, %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    pxor %xmm7, %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    pshufd $19, %xmm12, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    psrad $31, %xmm7
-    movdqu 96(%rdi), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    pand .Laesni_xts_double(%rip), %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    movdqa %xmm12, %xmm13
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    paddq %xmm12, %xmm13
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    pxor %xmm7, %xmm13
-    movdqu 112(%rdi), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    pshufd $19, %xmm13, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    psrad $31, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    pand .Laesni_xts_double(%rip), %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    movdqa %xmm13, %xmm14
-    movdqu 128(%rdi), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    paddq %xmm13, %xmm14
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    pxor %xmm7, %xmm14
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    pshufd $19, %xmm14, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    psrad $31, %xmm7
-    movdqu 144(%rdi), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    pand .Laesni_xts_double(%rip), %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    movdqa %xmm14, %xmm15
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    paddq %xmm14, %xmm15
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    pxor %xmm7, %xmm15
-    movdqu 0(%rdx), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xc1    # aesdeclast %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
+    pxor %xmm6, %xmm12
+    movdqu 0(%rdx), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xc5    # aesdeclast %xmm13, %xmm0
     movdqu %xmm0, 0(%rdx)
-    movdqu 16(%rdx), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xc9    # aesdeclast %xmm9, %xmm1
+    movdqu 16(%rdx), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xcd    # aesdeclast %xmm13, %xmm1
     movdqu %xmm1, 16(%rdx)
-    movdqu 32(%rdx), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xd1    # aesdeclast %xmm9, %xmm2
+    movdqu 32(%rdx), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xd5    # aesdeclast %xmm13, %xmm2
     movdqu %xmm2, 32(%rdx)
-    movdqu 48(%rdx), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xd9    # aesdeclast %xmm9, %xmm3
+    movdqu 48(%rdx), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xdd    # aesdeclast %xmm13, %xmm3
     movdqu %xmm3, 48(%rdx)
-    movdqu 64(%rdx), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xe1    # aesdeclast %xmm9, %xmm4
+    movdqu 64(%rdx), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xe5    # aesdeclast %xmm13, %xmm4
     movdqu %xmm4, 64(%rdx)
-    movdqu 80(%rdx), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xe9    # aesdeclast %xmm9, %xmm5
+    movdqu 80(%rdx), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xed    # aesdeclast %xmm13, %xmm5
     movdqu %xmm5, 80(%rdx)
     add $96, %rcx
     add $96, %rdx
@@ -246,7 +236,7 @@ aes_gen_aesni_xts_dec_k128_w6:
     cmp $6, %r8
     jae .Laes_gen_aesni_xts_dec_k128_w6_loop
 .Laes_gen_aesni_xts_dec_k128_w6_done:
-    movdqu %xmm10, (%rsi)
+    movdqu %xmm7, (%rsi)
     xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
@@ -269,7 +259,7 @@ aes_gen_aesni_xts_dec_k128_w6:
 
 # int aes_gen_aesni_xts_dec_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 7 reloaded per group.
+# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 4.
 # Requires: SSE2, AESNI.
@@ -278,153 +268,153 @@ aes_gen_aesni_xts_dec_k128_w6:
 #   %xmm1 block 1
 #   %xmm2 block 2
 #   %xmm3 block 3
-#   %xmm4 a block register's tweaks
-#   %xmm5 tweak arithmetic: the bits carried out
-#   %xmm6 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm7 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7
-#   %xmm8 tweaks of block register 0: this group's, then the next group's
-#   %xmm9 tweaks of block register 1: this group's, then the next group's
-#   %xmm10 tweaks of block register 2: this group's, then the next group's
-#   %xmm11 tweaks of block register 3: this group's, then the next group's
-#   %xmm12 rk0
-#   %xmm15 rk8
-#   %xmm14 rk9
-#   %xmm13 rk10
+#   %xmm4 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %xmm5 tweaks of block register 0: this group's, then the next group's
+#   %xmm6 tweaks of block register 1: this group's, then the next group's
+#   %xmm7 tweaks of block register 2: this group's, then the next group's
+#   %xmm8 tweaks of block register 3: this group's, then the next group's
+#   %xmm9 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
+#   %xmm10 rk0
+#   %xmm15 rk6
+#   %xmm14 rk7
+#   %xmm13 rk8
+#   %xmm12 rk9
+#   %xmm11 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_xts_dec_k128_w4
     .type aes_gen_aesni_xts_dec_k128_w4, @function
     .p2align 5
 aes_gen_aesni_xts_dec_k128_w4:
     endbr64
-    movdqu 0(%rdi), %xmm12
-    movdqu 128(%rdi), %xmm15
-    movdqu 144(%rdi), %xmm14
-    movdqu 160(%rdi), %xmm13
-    movdqu (%rsi), %xmm8
-    pshufd $19, %xmm8, %xmm5
-    psrad $31, %xmm5
-    pand .Laesni_xts_double(%rip), %xmm5
-    movdqa %xmm8, %xmm9
-    paddq %xmm8, %xmm9
-    pxor %xmm5, %xmm9
-    pshufd $19, %xmm9, %xmm5
-    psrad $31, %xmm5
-    pand .Laesni_xts_double(%rip), %xmm5
-    movdqa %xmm9, %xmm10
-    paddq %xmm9, %xmm10
-    pxor %xmm5, %xmm10
-    pshufd $19, %xmm10, %xmm5
-    psrad $31, %xmm5
-    pand .Laesni_xts_double(%rip), %xmm5
-    movdqa %xmm10, %xmm11
-    paddq %xmm10, %xmm11
-    pxor %xmm5, %xmm11
+    movdqu 0(%rdi), %xmm10
+    movdqu 96(%rdi), %xmm15
+    movdqu 112(%rdi), %xmm14
+    movdqu 128(%rdi), %xmm13
+    movdqu 144(%rdi), %xmm12
+    movdqu 160(%rdi), %xmm11
+    movdqu (%rsi), %xmm5
+    pshufd $19, %xmm5, %xmm4
+    psrad $31, %xmm4
+    pand .Laesni_xts_double(%rip), %xmm4
+    movdqa %xmm5, %xmm6
+    paddq %xmm5, %xmm6
+    pxor %xmm4, %xmm6
+    pshufd $19, %xmm6, %xmm4
+    psrad $31, %xmm4
+    pand .Laesni_xts_double(%rip), %xmm4
+    movdqa %xmm6, %xmm7
+    paddq %xmm6, %xmm7
+    pxor %xmm4, %xmm7
+    pshufd $19, %xmm7, %xmm4
+    psrad $31, %xmm4
+    pand .Laesni_xts_double(%rip), %xmm4
+    movdqa %xmm7, %xmm8
+    paddq %xmm7, %xmm8
+    pxor %xmm4, %xmm8
     cmp $4, %r8
     jb .Laes_gen_aesni_xts_dec_k128_w4_done
     .p2align 4
 .Laes_gen_aesni_xts_dec_k128_w4_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm12, %xmm0
-    pxor %xmm8, %xmm0
-    movdqa %xmm8, %xmm6
-    pxor %xmm13, %xmm6
-    movdqu %xmm6, 0(%rdx)
+    pxor %xmm10, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm5, %xmm4
+    pxor %xmm11, %xmm4
+    movdqu %xmm4, 0(%rdx)
     movdqu 16(%rcx), %xmm1
-    pxor %xmm12, %xmm1
-    pxor %xmm9, %xmm1
-    movdqa %xmm9, %xmm6
-    pxor %xmm13, %xmm6
-    movdqu %xmm6, 16(%rdx)
+    pxor %xmm10, %xmm1
+    pxor %xmm6, %xmm1
+    movdqa %xmm6, %xmm4
+    pxor %xmm11, %xmm4
+    movdqu %xmm4, 16(%rdx)
     movdqu 32(%rcx), %xmm2
-    pxor %xmm12, %xmm2
     pxor %xmm10, %xmm2
-    movdqa %xmm10, %xmm6
-    pxor %xmm13, %xmm6
-    movdqu %xmm6, 32(%rdx)
+    pxor %xmm7, %xmm2
+    movdqa %xmm7, %xmm4
+    pxor %xmm11, %xmm4
+    movdqu %xmm4, 32(%rdx)
     movdqu 48(%rcx), %xmm3
-    pxor %xmm12, %xmm3
-    pxor %xmm11, %xmm3
-    movdqa %xmm11, %xmm6
-    pxor %xmm13, %xmm6
-    movdqu %xmm6, 48(%rdx)
-    movdqu 16(%rdi), %xmm7
-    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    pshufd $19, %xmm11, %xmm5
-    .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    psrad $31, %xmm5
-    .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    movdqu 32(%rdi), %xmm7
-    pand .Laesni_xts_double(%rip), %xmm5
-    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    movdqa %xmm11, %xmm8
-    .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    paddq %xmm11, %xmm8
-    .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    movdqu 48(%rdi), %xmm7
-    pxor %xmm5, %xmm8
-    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    pshufd $19, %xmm8, %xmm5
-    .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    psrad $31, %xmm5
-    movdqu 64(%rdi), %xmm7
-    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    pand .Laesni_xts_double(%rip), %xmm5
-    .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    movdqa %xmm8, %xmm9
-    .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    paddq %xmm8, %xmm9
-    movdqu 80(%rdi), %xmm7
-    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    pxor %xmm5, %xmm9
-    .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    pshufd $19, %xmm9, %xmm5
-    .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    movdqu 96(%rdi), %xmm7
-    psrad $31, %xmm5
-    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    pand .Laesni_xts_double(%rip), %xmm5
-    .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    movdqa %xmm9, %xmm10
-    .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    movdqu 112(%rdi), %xmm7
-    paddq %xmm9, %xmm10
-    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    pxor %xmm5, %xmm10
-    .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    pshufd $19, %xmm10, %xmm5
+    pxor %xmm10, %xmm3
+    pxor %xmm8, %xmm3
+    movdqa %xmm8, %xmm4
+    pxor %xmm11, %xmm4
+    movdqu %xmm4, 48(%rdx)
+    movdqu 16(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    pshufd $19, %xmm8, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
+    psrad $31, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
+    movdqu 32(%rdi), %xmm9
+    pand .Laesni_xts_double(%rip), %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    movdqa %xmm8, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
+    paddq %xmm8, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
+    movdqu 48(%rdi), %xmm9
+    pxor %xmm4, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    pshufd $19, %xmm5, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
+    psrad $31, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
+    movdqu 64(%rdi), %xmm9
+    pand .Laesni_xts_double(%rip), %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
+    movdqa %xmm5, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
+    paddq %xmm5, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
+    movdqu 80(%rdi), %xmm9
+    pxor %xmm4, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
+    pshufd $19, %xmm6, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
+    psrad $31, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc7    # aesdec %xmm15, %xmm0
-    psrad $31, %xmm5
+    pand .Laesni_xts_double(%rip), %xmm4
     .byte 0x66,0x41,0x0f,0x38,0xde,0xcf    # aesdec %xmm15, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd7    # aesdec %xmm15, %xmm2
-    pand .Laesni_xts_double(%rip), %xmm5
+    movdqa %xmm6, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xdf    # aesdec %xmm15, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc6    # aesdec %xmm14, %xmm0
-    movdqa %xmm10, %xmm11
+    paddq %xmm6, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xce    # aesdec %xmm14, %xmm1
+    pxor %xmm4, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd6    # aesdec %xmm14, %xmm2
-    paddq %xmm10, %xmm11
     .byte 0x66,0x41,0x0f,0x38,0xde,0xde    # aesdec %xmm14, %xmm3
-    pxor %xmm5, %xmm11
-    movdqu 0(%rdx), %xmm7
-    .byte 0x66,0x0f,0x38,0xdf,0xc7         # aesdeclast %xmm7, %xmm0
+    pshufd $19, %xmm7, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    psrad $31, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    pand .Laesni_xts_double(%rip), %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc4    # aesdec %xmm12, %xmm0
+    movdqa %xmm7, %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcc    # aesdec %xmm12, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd4    # aesdec %xmm12, %xmm2
+    paddq %xmm7, %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdc    # aesdec %xmm12, %xmm3
+    pxor %xmm4, %xmm8
+    movdqu 0(%rdx), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xc1    # aesdeclast %xmm9, %xmm0
     movdqu %xmm0, 0(%rdx)
-    movdqu 16(%rdx), %xmm7
-    .byte 0x66,0x0f,0x38,0xdf,0xcf         # aesdeclast %xmm7, %xmm1
+    movdqu 16(%rdx), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xc9    # aesdeclast %xmm9, %xmm1
     movdqu %xmm1, 16(%rdx)
-    movdqu 32(%rdx), %xmm7
-    .byte 0x66,0x0f,0x38,0xdf,0xd7         # aesdeclast %xmm7, %xmm2
+    movdqu 32(%rdx), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xd1    # aesdeclast %xmm9, %xmm2
     movdqu %xmm2, 32(%rdx)
-    movdqu 48(%rdx), %xmm7
-    .byte 0x66,0x0f,0x38,0xdf,0xdf         # aesdeclast %xmm7, %xmm3
+    movdqu 48(%rdx), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xd9    # aesdeclast %xmm9, %xmm3
     movdqu %xmm3, 48(%rdx)
     add $64, %rcx
     add $64, %rdx
@@ -432,7 +422,7 @@ aes_gen_aesni_xts_dec_k128_w4:
     cmp $4, %r8
     jae .Laes_gen_aesni_xts_dec_k128_w4_loop
 .Laes_gen_aesni_xts_dec_k128_w4_done:
-    movdqu %xmm8, (%rsi)
+    movdqu %xmm5, (%rsi)
     xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
@@ -455,97 +445,97 @@ aes_gen_aesni_xts_dec_k128_w4:
 
 # int aes_gen_aesni_xts_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
-# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 3 reloaded per group.
+# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 2.
 # Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 a block register's tweaks
-#   %xmm3 tweak arithmetic: the bits carried out
-#   %xmm4 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3
-#   %xmm6 tweaks of block register 0: this group's, then the next group's
-#   %xmm7 tweaks of block register 1: this group's, then the next group's
-#   %xmm8 rk0
-#   %xmm15 rk4
-#   %xmm14 rk5
-#   %xmm13 rk6
-#   %xmm12 rk7
-#   %xmm11 rk8
-#   %xmm10 rk9
-#   %xmm9 rk10
+#   %xmm2 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %xmm3 tweaks of block register 0: this group's, then the next group's
+#   %xmm4 tweaks of block register 1: this group's, then the next group's
+#   %xmm5 temporary: data loads, spilled round keys rk1
+#   %xmm6 rk0
+#   %xmm15 rk2
+#   %xmm14 rk3
+#   %xmm13 rk4
+#   %xmm12 rk5
+#   %xmm11 rk6
+#   %xmm10 rk7
+#   %xmm9 rk8
+#   %xmm8 rk9
+#   %xmm7 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_xts_dec_k128_w2
     .type aes_gen_aesni_xts_dec_k128_w2, @function
     .p2align 5
 aes_gen_aesni_xts_dec_k128_w2:
     endbr64
-    movdqu 0(%rdi), %xmm8
-    movdqu 64(%rdi), %xmm15
-    movdqu 80(%rdi), %xmm14
-    movdqu 96(%rdi), %xmm13
-    movdqu 112(%rdi), %xmm12
-    movdqu 128(%rdi), %xmm11
-    movdqu 144(%rdi), %xmm10
-    movdqu 160(%rdi), %xmm9
-    movdqu (%rsi), %xmm6
-    pshufd $19, %xmm6, %xmm3
-    psrad $31, %xmm3
-    pand .Laesni_xts_double(%rip), %xmm3
-    movdqa %xmm6, %xmm7
-    paddq %xmm6, %xmm7
-    pxor %xmm3, %xmm7
+    movdqu 0(%rdi), %xmm6
+    movdqu 32(%rdi), %xmm15
+    movdqu 48(%rdi), %xmm14
+    movdqu 64(%rdi), %xmm13
+    movdqu 80(%rdi), %xmm12
+    movdqu 96(%rdi), %xmm11
+    movdqu 112(%rdi), %xmm10
+    movdqu 128(%rdi), %xmm9
+    movdqu 144(%rdi), %xmm8
+    movdqu 160(%rdi), %xmm7
+    movdqu (%rsi), %xmm3
+    pshufd $19, %xmm3, %xmm2
+    psrad $31, %xmm2
+    pand .Laesni_xts_double(%rip), %xmm2
+    movdqa %xmm3, %xmm4
+    paddq %xmm3, %xmm4
+    pxor %xmm2, %xmm4
     cmp $2, %r8
     jb .Laes_gen_aesni_xts_dec_k128_w2_done
     .p2align 4
 .Laes_gen_aesni_xts_dec_k128_w2_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm8, %xmm0
     pxor %xmm6, %xmm0
-    movdqa %xmm6, %xmm4
-    pxor %xmm9, %xmm4
-    movdqu %xmm4, 0(%rdx)
+    pxor %xmm3, %xmm0
+    movdqa %xmm3, %xmm2
+    pxor %xmm7, %xmm2
+    movdqu %xmm2, 0(%rdx)
     movdqu 16(%rcx), %xmm1
-    pxor %xmm8, %xmm1
-    pxor %xmm7, %xmm1
-    movdqa %xmm7, %xmm4
-    pxor %xmm9, %xmm4
-    movdqu %xmm4, 16(%rdx)
+    pxor %xmm6, %xmm1
+    pxor %xmm4, %xmm1
+    movdqa %xmm4, %xmm2
+    pxor %xmm7, %xmm2
+    movdqu %xmm2, 16(%rdx)
     movdqu 16(%rdi), %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
-    pshufd $19, %xmm7, %xmm3
+    pshufd $19, %xmm4, %xmm2
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
-    movdqu 32(%rdi), %xmm5
-    psrad $31, %xmm3
-    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
-    pand .Laesni_xts_double(%rip), %xmm3
-    movdqu 48(%rdi), %xmm5
-    movdqa %xmm7, %xmm6
-    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
-    paddq %xmm7, %xmm6
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc7    # aesdec %xmm15, %xmm0
+    psrad $31, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xcf    # aesdec %xmm15, %xmm1
-    pxor %xmm3, %xmm6
+    pand .Laesni_xts_double(%rip), %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc6    # aesdec %xmm14, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xce    # aesdec %xmm14, %xmm1
-    pshufd $19, %xmm6, %xmm3
+    movdqa %xmm4, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
-    psrad $31, %xmm3
+    paddq %xmm4, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc4    # aesdec %xmm12, %xmm0
-    pand .Laesni_xts_double(%rip), %xmm3
+    pxor %xmm2, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xcc    # aesdec %xmm12, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc3    # aesdec %xmm11, %xmm0
-    movdqa %xmm6, %xmm7
+    pshufd $19, %xmm3, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xcb    # aesdec %xmm11, %xmm1
+    psrad $31, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc2    # aesdec %xmm10, %xmm0
-    paddq %xmm6, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xca    # aesdec %xmm10, %xmm1
-    pxor %xmm3, %xmm7
+    pand .Laesni_xts_double(%rip), %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    movdqa %xmm3, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc0    # aesdec %xmm8, %xmm0
+    paddq %xmm3, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc8    # aesdec %xmm8, %xmm1
+    pxor %xmm2, %xmm4
     movdqu 0(%rdx), %xmm5
     .byte 0x66,0x0f,0x38,0xdf,0xc5         # aesdeclast %xmm5, %xmm0
     movdqu %xmm0, 0(%rdx)
@@ -558,7 +548,7 @@ aes_gen_aesni_xts_dec_k128_w2:
     cmp $2, %r8
     jae .Laes_gen_aesni_xts_dec_k128_w2_loop
 .Laes_gen_aesni_xts_dec_k128_w2_done:
-    movdqu %xmm6, (%rsi)
+    movdqu %xmm3, (%rsi)
     xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
@@ -581,71 +571,68 @@ aes_gen_aesni_xts_dec_k128_w2:
 
 # int aes_gen_aesni_xts_dec_k128_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 1 block per iteration.
-# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 1 reloaded per group.
+# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: any count.
 # Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 a block register's tweaks
-#   %xmm2 tweak arithmetic: the bits carried out
-#   %xmm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm4 temporary: data loads, spilled round keys rk1
-#   %xmm5 tweaks of block register 0: this group's, then the next group's
-#   %xmm6 rk0
-#   %xmm15 rk2
-#   %xmm14 rk3
-#   %xmm13 rk4
-#   %xmm12 rk5
-#   %xmm11 rk6
-#   %xmm10 rk7
-#   %xmm9 rk8
-#   %xmm8 rk9
-#   %xmm7 rk10
+#   %xmm1 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %xmm2 tweaks of block register 0: this group's, then the next group's
+#   %xmm3 block register 0's last round key ^ its tweaks
+#   %xmm4 rk0
+#   %xmm14 rk1
+#   %xmm13 rk2
+#   %xmm12 rk3
+#   %xmm11 rk4
+#   %xmm10 rk5
+#   %xmm9 rk6
+#   %xmm8 rk7
+#   %xmm7 rk8
+#   %xmm6 rk9
+#   %xmm5 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_xts_dec_k128_w1
     .type aes_gen_aesni_xts_dec_k128_w1, @function
     .p2align 5
 aes_gen_aesni_xts_dec_k128_w1:
     endbr64
-    movdqu 0(%rdi), %xmm6
-    movdqu 32(%rdi), %xmm15
-    movdqu 48(%rdi), %xmm14
-    movdqu 64(%rdi), %xmm13
-    movdqu 80(%rdi), %xmm12
-    movdqu 96(%rdi), %xmm11
-    movdqu 112(%rdi), %xmm10
-    movdqu 128(%rdi), %xmm9
-    movdqu 144(%rdi), %xmm8
-    movdqu 160(%rdi), %xmm7
-    movdqu (%rsi), %xmm5
+    movdqu 0(%rdi), %xmm4
+    movdqu 16(%rdi), %xmm14
+    movdqu 32(%rdi), %xmm13
+    movdqu 48(%rdi), %xmm12
+    movdqu 64(%rdi), %xmm11
+    movdqu 80(%rdi), %xmm10
+    movdqu 96(%rdi), %xmm9
+    movdqu 112(%rdi), %xmm8
+    movdqu 128(%rdi), %xmm7
+    movdqu 144(%rdi), %xmm6
+    movdqu 160(%rdi), %xmm5
+    movdqu (%rsi), %xmm2
     cmp $1, %r8
     jb .Laes_gen_aesni_xts_dec_k128_w1_done
     .p2align 4
 .Laes_gen_aesni_xts_dec_k128_w1_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm6, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm5, %xmm3
-    pxor %xmm7, %xmm3
-    movdqu %xmm3, 0(%rdx)
-    movdqu 16(%rdi), %xmm4
-    .byte 0x66,0x0f,0x38,0xde,0xc4         # aesdec %xmm4, %xmm0
-    pshufd $19, %xmm5, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc7    # aesdec %xmm15, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm2, %xmm0
+    movdqa %xmm2, %xmm3
+    pxor %xmm5, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc6    # aesdec %xmm14, %xmm0
-    psrad $31, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    pshufd $19, %xmm2, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc4    # aesdec %xmm12, %xmm0
-    pand .Laesni_xts_double(%rip), %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc3    # aesdec %xmm11, %xmm0
+    psrad $31, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc2    # aesdec %xmm10, %xmm0
-    paddq %xmm5, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    pand .Laesni_xts_double(%rip), %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc0    # aesdec %xmm8, %xmm0
-    pxor %xmm2, %xmm5
-    movdqu 0(%rdx), %xmm4
-    .byte 0x66,0x0f,0x38,0xdf,0xc4         # aesdeclast %xmm4, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
+    paddq %xmm2, %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc6         # aesdec %xmm6, %xmm0
+    pxor %xmm1, %xmm2
+    .byte 0x66,0x0f,0x38,0xdf,0xc3         # aesdeclast %xmm3, %xmm0
     movdqu %xmm0, 0(%rdx)
     add $16, %rcx
     add $16, %rdx
@@ -653,7 +640,7 @@ aes_gen_aesni_xts_dec_k128_w1:
     cmp $1, %r8
     jae .Laes_gen_aesni_xts_dec_k128_w1_loop
 .Laes_gen_aesni_xts_dec_k128_w1_done:
-    movdqu %xmm5, (%rsi)
+    movdqu %xmm2, (%rsi)
     xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
@@ -670,13 +657,12 @@ aes_gen_aesni_xts_dec_k128_w1:
     pxor %xmm12, %xmm12
     pxor %xmm13, %xmm13
     pxor %xmm14, %xmm14
-    pxor %xmm15, %xmm15
     ret
     .size aes_gen_aesni_xts_dec_k128_w1, .-aes_gen_aesni_xts_dec_k128_w1
 
 # int aes_gen_aesni_xts_dec_k192_w6(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 6 blocks per iteration.
-# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 13 reloaded per group.
+# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 11 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 6.
 # Requires: SSE2, AESNI.
@@ -687,235 +673,225 @@ aes_gen_aesni_xts_dec_k128_w1:
 #   %xmm3 block 3
 #   %xmm4 block 4
 #   %xmm5 block 5
-#   %xmm6 a block register's tweaks
-#   %xmm7 tweak arithmetic: the bits carried out
-#   %xmm8 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm9 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12
-#   %xmm10 tweaks of block register 0: this group's, then the next group's
-#   %xmm11 tweaks of block register 1: this group's, then the next group's
-#   %xmm12 tweaks of block register 2: this group's, then the next group's
-#   %xmm13 tweaks of block register 3: this group's, then the next group's
-#   %xmm14 tweaks of block register 4: this group's, then the next group's
-#   %xmm15 tweaks of block register 5: this group's, then the next group's
+#   %xmm6 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %xmm7 tweaks of block register 0: this group's, then the next group's
+#   %xmm8 tweaks of block register 1: this group's, then the next group's
+#   %xmm9 tweaks of block register 2: this group's, then the next group's
+#   %xmm10 tweaks of block register 3: this group's, then the next group's
+#   %xmm11 tweaks of block register 4: this group's, then the next group's
+#   %xmm12 tweaks of block register 5: this group's, then the next group's
+#   %xmm13 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11
+#   %xmm14 rk0
+#   %xmm15 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_xts_dec_k192_w6
     .type aes_gen_aesni_xts_dec_k192_w6, @function
     .p2align 5
 aes_gen_aesni_xts_dec_k192_w6:
     endbr64
-    movdqu (%rsi), %xmm10
-    pshufd $19, %xmm10, %xmm7
-    psrad $31, %xmm7
-    pand .Laesni_xts_double(%rip), %xmm7
+    movdqu 0(%rdi), %xmm14
+    movdqu 192(%rdi), %xmm15
+    movdqu (%rsi), %xmm7
+    pshufd $19, %xmm7, %xmm6
+    psrad $31, %xmm6
+    pand .Laesni_xts_double(%rip), %xmm6
+    movdqa %xmm7, %xmm8
+    paddq %xmm7, %xmm8
+    pxor %xmm6, %xmm8
+    pshufd $19, %xmm8, %xmm6
+    psrad $31, %xmm6
+    pand .Laesni_xts_double(%rip), %xmm6
+    movdqa %xmm8, %xmm9
+    paddq %xmm8, %xmm9
+    pxor %xmm6, %xmm9
+    pshufd $19, %xmm9, %xmm6
+    psrad $31, %xmm6
+    pand .Laesni_xts_double(%rip), %xmm6
+    movdqa %xmm9, %xmm10
+    paddq %xmm9, %xmm10
+    pxor %xmm6, %xmm10
+    pshufd $19, %xmm10, %xmm6
+    psrad $31, %xmm6
+    pand .Laesni_xts_double(%rip), %xmm6
     movdqa %xmm10, %xmm11
     paddq %xmm10, %xmm11
-    pxor %xmm7, %xmm11
-    pshufd $19, %xmm11, %xmm7
-    psrad $31, %xmm7
-    pand .Laesni_xts_double(%rip), %xmm7
+    pxor %xmm6, %xmm11
+    pshufd $19, %xmm11, %xmm6
+    psrad $31, %xmm6
+    pand .Laesni_xts_double(%rip), %xmm6
     movdqa %xmm11, %xmm12
     paddq %xmm11, %xmm12
-    pxor %xmm7, %xmm12
-    pshufd $19, %xmm12, %xmm7
-    psrad $31, %xmm7
-    pand .Laesni_xts_double(%rip), %xmm7
-    movdqa %xmm12, %xmm13
-    paddq %xmm12, %xmm13
-    pxor %xmm7, %xmm13
-    pshufd $19, %xmm13, %xmm7
-    psrad $31, %xmm7
-    pand .Laesni_xts_double(%rip), %xmm7
-    movdqa %xmm13, %xmm14
-    paddq %xmm13, %xmm14
-    pxor %xmm7, %xmm14
-    pshufd $19, %xmm14, %xmm7
-    psrad $31, %xmm7
-    pand .Laesni_xts_double(%rip), %xmm7
-    movdqa %xmm14, %xmm15
-    paddq %xmm14, %xmm15
-    pxor %xmm7, %xmm15
+    pxor %xmm6, %xmm12
     cmp $6, %r8
     jb .Laes_gen_aesni_xts_dec_k192_w6_done
     .p2align 4
 .Laes_gen_aesni_xts_dec_k192_w6_loop:
     movdqu 0(%rcx), %xmm0
-    movdqu 0(%rdi), %xmm9
-    pxor %xmm9, %xmm0
-    pxor %xmm10, %xmm0
-    movdqu 192(%rdi), %xmm9
-    movdqa %xmm10, %xmm8
-    pxor %xmm9, %xmm8
-    movdqu %xmm8, 0(%rdx)
+    pxor %xmm14, %xmm0
+    pxor %xmm7, %xmm0
+    movdqa %xmm7, %xmm6
+    pxor %xmm15, %xmm6
+    movdqu %xmm6, 0(%rdx)
     movdqu 16(%rcx), %xmm1
-    movdqu 0(%rdi), %xmm9
-    pxor %xmm9, %xmm1
-    pxor %xmm11, %xmm1
-    movdqu 192(%rdi), %xmm9
-    movdqa %xmm11, %xmm8
-    pxor %xmm9, %xmm8
-    movdqu %xmm8, 16(%rdx)
+    pxor %xmm14, %xmm1
+    pxor %xmm8, %xmm1
+    movdqa %xmm8, %xmm6
+    pxor %xmm15, %xmm6
+    movdqu %xmm6, 16(%rdx)
     movdqu 32(%rcx), %xmm2
-    movdqu 0(%rdi), %xmm9
+    pxor %xmm14, %xmm2
     pxor %xmm9, %xmm2
-    pxor %xmm12, %xmm2
-    movdqu 192(%rdi), %xmm9
-    movdqa %xmm12, %xmm8
-    pxor %xmm9, %xmm8
-    movdqu %xmm8, 32(%rdx)
+    movdqa %xmm9, %xmm6
+    pxor %xmm15, %xmm6
+    movdqu %xmm6, 32(%rdx)
     movdqu 48(%rcx), %xmm3
-    movdqu 0(%rdi), %xmm9
-    pxor %xmm9, %xmm3
-    pxor %xmm13, %xmm3
-    movdqu 192(%rdi), %xmm9
-    movdqa %xmm13, %xmm8
-    pxor %xmm9, %xmm8
-    movdqu %xmm8, 48(%rdx)
+    pxor %xmm14, %xmm3
+    pxor %xmm10, %xmm3
+    movdqa %xmm10, %xmm6
+    pxor %xmm15, %xmm6
+    movdqu %xmm6, 48(%rdx)
     movdqu 64(%rcx), %xmm4
-    movdqu 0(%rdi), %xmm9
-    pxor %xmm9, %xmm4
     pxor %xmm14, %xmm4
-    movdqu 192(%rdi), %xmm9
-    movdqa %xmm14, %xmm8
-    pxor %xmm9, %xmm8
-    movdqu %xmm8, 64(%rdx)
+    pxor %xmm11, %xmm4
+    movdqa %xmm11, %xmm6
+    pxor %xmm15, %xmm6
+    movdqu %xmm6, 64(%rdx)
     movdqu 80(%rcx), %xmm5
-    movdqu 0(%rdi), %xmm9
-    pxor %xmm9, %xmm5
-    pxor %xmm15, %xmm5
-    movdqu 192(%rdi), %xmm9
-    movdqa %xmm15, %xmm8
-    pxor %xmm9, %xmm8
-    movdqu %xmm8, 80(%rdx)
-    movdqu 16(%rdi), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    pshufd $19, %xmm15, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    psrad $31, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    pand .Laesni_xts_double(%rip), %xmm7
-    movdqu 32(%rdi), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    movdqa %xmm15, %xmm10
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    paddq %xmm15, %xmm10
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    pxor %xmm7, %xmm10
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    movdqu 48(%rdi), %xmm9
-    pshufd $19, %xmm10, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    psrad $31, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    pand .Laesni_xts_double(%rip), %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    movdqu 64(%rdi), %xmm9
+    pxor %xmm14, %xmm5
+    pxor %xmm12, %xmm5
+    movdqa %xmm12, %xmm6
+    pxor %xmm15, %xmm6
+    movdqu %xmm6, 80(%rdx)
+    movdqu 16(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    pshufd $19, %xmm12, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    psrad $31, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
+    pand .Laesni_xts_double(%rip), %xmm6
+    movdqu 32(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    movdqa %xmm12, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    paddq %xmm12, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    pxor %xmm6, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
+    movdqu 48(%rdi), %xmm13
+    pshufd $19, %xmm7, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    psrad $31, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    pand .Laesni_xts_double(%rip), %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
+    movdqu 64(%rdi), %xmm13
+    movdqa %xmm7, %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    paddq %xmm7, %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    pxor %xmm6, %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
+    pshufd $19, %xmm8, %xmm6
+    movdqu 80(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    psrad $31, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    pand .Laesni_xts_double(%rip), %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
+    movdqa %xmm8, %xmm9
+    movdqu 96(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    paddq %xmm8, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    pxor %xmm6, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    pshufd $19, %xmm9, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
+    movdqu 112(%rdi), %xmm13
+    psrad $31, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    pand .Laesni_xts_double(%rip), %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    movdqa %xmm9, %xmm10
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
+    movdqu 128(%rdi), %xmm13
+    paddq %xmm9, %xmm10
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    pxor %xmm6, %xmm10
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    pshufd $19, %xmm10, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
+    psrad $31, %xmm6
+    movdqu 144(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    pand .Laesni_xts_double(%rip), %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
     movdqa %xmm10, %xmm11
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
     paddq %xmm10, %xmm11
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    pxor %xmm7, %xmm11
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    pshufd $19, %xmm11, %xmm7
-    movdqu 80(%rdi), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    psrad $31, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    pand .Laesni_xts_double(%rip), %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
+    movdqu 160(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    pxor %xmm6, %xmm11
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    pshufd $19, %xmm11, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    psrad $31, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
+    movdqu 176(%rdi), %xmm13
+    pand .Laesni_xts_double(%rip), %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
     movdqa %xmm11, %xmm12
-    movdqu 96(%rdi), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
     paddq %xmm11, %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    pxor %xmm7, %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    pshufd $19, %xmm12, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    movdqu 112(%rdi), %xmm9
-    psrad $31, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    pand .Laesni_xts_double(%rip), %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    movdqa %xmm12, %xmm13
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    movdqu 128(%rdi), %xmm9
-    paddq %xmm12, %xmm13
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    pxor %xmm7, %xmm13
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    pshufd $19, %xmm13, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    psrad $31, %xmm7
-    movdqu 144(%rdi), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    pand .Laesni_xts_double(%rip), %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    movdqa %xmm13, %xmm14
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    paddq %xmm13, %xmm14
-    movdqu 160(%rdi), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    pxor %xmm7, %xmm14
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    pshufd $19, %xmm14, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    psrad $31, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    movdqu 176(%rdi), %xmm9
-    pand .Laesni_xts_double(%rip), %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    movdqa %xmm14, %xmm15
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    paddq %xmm14, %xmm15
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    pxor %xmm7, %xmm15
-    movdqu 0(%rdx), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xc1    # aesdeclast %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
+    pxor %xmm6, %xmm12
+    movdqu 0(%rdx), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xc5    # aesdeclast %xmm13, %xmm0
     movdqu %xmm0, 0(%rdx)
-    movdqu 16(%rdx), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xc9    # aesdeclast %xmm9, %xmm1
+    movdqu 16(%rdx), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xcd    # aesdeclast %xmm13, %xmm1
     movdqu %xmm1, 16(%rdx)
-    movdqu 32(%rdx), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xd1    # aesdeclast %xmm9, %xmm2
+    movdqu 32(%rdx), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xd5    # aesdeclast %xmm13, %xmm2
     movdqu %xmm2, 32(%rdx)
-    movdqu 48(%rdx), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xd9    # aesdeclast %xmm9, %xmm3
+    movdqu 48(%rdx), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xdd    # aesdeclast %xmm13, %xmm3
     movdqu %xmm3, 48(%rdx)
-    movdqu 64(%rdx), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xe1    # aesdeclast %xmm9, %xmm4
+    movdqu 64(%rdx), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xe5    # aesdeclast %xmm13, %xmm4
     movdqu %xmm4, 64(%rdx)
-    movdqu 80(%rdx), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xe9    # aesdeclast %xmm9, %xmm5
+    movdqu 80(%rdx), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xed    # aesdeclast %xmm13, %xmm5
     movdqu %xmm5, 80(%rdx)
     add $96, %rcx
     add $96, %rdx
@@ -923,7 +899,7 @@ aes_gen_aesni_xts_dec_k192_w6:
     cmp $6, %r8
     jae .Laes_gen_aesni_xts_dec_k192_w6_loop
 .Laes_gen_aesni_xts_dec_k192_w6_done:
-    movdqu %xmm10, (%rsi)
+    movdqu %xmm7, (%rsi)
     xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
@@ -946,7 +922,7 @@ aes_gen_aesni_xts_dec_k192_w6:
 
 # int aes_gen_aesni_xts_dec_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 9 reloaded per group.
+# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 7 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 4.
 # Requires: SSE2, AESNI.
@@ -955,163 +931,163 @@ aes_gen_aesni_xts_dec_k192_w6:
 #   %xmm1 block 1
 #   %xmm2 block 2
 #   %xmm3 block 3
-#   %xmm4 a block register's tweaks
-#   %xmm5 tweak arithmetic: the bits carried out
-#   %xmm6 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm7 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9
-#   %xmm8 tweaks of block register 0: this group's, then the next group's
-#   %xmm9 tweaks of block register 1: this group's, then the next group's
-#   %xmm10 tweaks of block register 2: this group's, then the next group's
-#   %xmm11 tweaks of block register 3: this group's, then the next group's
-#   %xmm12 rk0
-#   %xmm15 rk10
-#   %xmm14 rk11
-#   %xmm13 rk12
+#   %xmm4 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %xmm5 tweaks of block register 0: this group's, then the next group's
+#   %xmm6 tweaks of block register 1: this group's, then the next group's
+#   %xmm7 tweaks of block register 2: this group's, then the next group's
+#   %xmm8 tweaks of block register 3: this group's, then the next group's
+#   %xmm9 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7
+#   %xmm10 rk0
+#   %xmm15 rk8
+#   %xmm14 rk9
+#   %xmm13 rk10
+#   %xmm12 rk11
+#   %xmm11 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_xts_dec_k192_w4
     .type aes_gen_aesni_xts_dec_k192_w4, @function
     .p2align 5
 aes_gen_aesni_xts_dec_k192_w4:
     endbr64
-    movdqu 0(%rdi), %xmm12
-    movdqu 160(%rdi), %xmm15
-    movdqu 176(%rdi), %xmm14
-    movdqu 192(%rdi), %xmm13
-    movdqu (%rsi), %xmm8
-    pshufd $19, %xmm8, %xmm5
-    psrad $31, %xmm5
-    pand .Laesni_xts_double(%rip), %xmm5
-    movdqa %xmm8, %xmm9
-    paddq %xmm8, %xmm9
-    pxor %xmm5, %xmm9
-    pshufd $19, %xmm9, %xmm5
-    psrad $31, %xmm5
-    pand .Laesni_xts_double(%rip), %xmm5
-    movdqa %xmm9, %xmm10
-    paddq %xmm9, %xmm10
-    pxor %xmm5, %xmm10
-    pshufd $19, %xmm10, %xmm5
-    psrad $31, %xmm5
-    pand .Laesni_xts_double(%rip), %xmm5
-    movdqa %xmm10, %xmm11
-    paddq %xmm10, %xmm11
-    pxor %xmm5, %xmm11
+    movdqu 0(%rdi), %xmm10
+    movdqu 128(%rdi), %xmm15
+    movdqu 144(%rdi), %xmm14
+    movdqu 160(%rdi), %xmm13
+    movdqu 176(%rdi), %xmm12
+    movdqu 192(%rdi), %xmm11
+    movdqu (%rsi), %xmm5
+    pshufd $19, %xmm5, %xmm4
+    psrad $31, %xmm4
+    pand .Laesni_xts_double(%rip), %xmm4
+    movdqa %xmm5, %xmm6
+    paddq %xmm5, %xmm6
+    pxor %xmm4, %xmm6
+    pshufd $19, %xmm6, %xmm4
+    psrad $31, %xmm4
+    pand .Laesni_xts_double(%rip), %xmm4
+    movdqa %xmm6, %xmm7
+    paddq %xmm6, %xmm7
+    pxor %xmm4, %xmm7
+    pshufd $19, %xmm7, %xmm4
+    psrad $31, %xmm4
+    pand .Laesni_xts_double(%rip), %xmm4
+    movdqa %xmm7, %xmm8
+    paddq %xmm7, %xmm8
+    pxor %xmm4, %xmm8
     cmp $4, %r8
     jb .Laes_gen_aesni_xts_dec_k192_w4_done
     .p2align 4
 .Laes_gen_aesni_xts_dec_k192_w4_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm12, %xmm0
-    pxor %xmm8, %xmm0
-    movdqa %xmm8, %xmm6
-    pxor %xmm13, %xmm6
-    movdqu %xmm6, 0(%rdx)
+    pxor %xmm10, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm5, %xmm4
+    pxor %xmm11, %xmm4
+    movdqu %xmm4, 0(%rdx)
     movdqu 16(%rcx), %xmm1
-    pxor %xmm12, %xmm1
-    pxor %xmm9, %xmm1
-    movdqa %xmm9, %xmm6
-    pxor %xmm13, %xmm6
-    movdqu %xmm6, 16(%rdx)
+    pxor %xmm10, %xmm1
+    pxor %xmm6, %xmm1
+    movdqa %xmm6, %xmm4
+    pxor %xmm11, %xmm4
+    movdqu %xmm4, 16(%rdx)
     movdqu 32(%rcx), %xmm2
-    pxor %xmm12, %xmm2
     pxor %xmm10, %xmm2
-    movdqa %xmm10, %xmm6
-    pxor %xmm13, %xmm6
-    movdqu %xmm6, 32(%rdx)
+    pxor %xmm7, %xmm2
+    movdqa %xmm7, %xmm4
+    pxor %xmm11, %xmm4
+    movdqu %xmm4, 32(%rdx)
     movdqu 48(%rcx), %xmm3
-    pxor %xmm12, %xmm3
-    pxor %xmm11, %xmm3
-    movdqa %xmm11, %xmm6
-    pxor %xmm13, %xmm6
-    movdqu %xmm6, 48(%rdx)
-    movdqu 16(%rdi), %xmm7
-    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    pshufd $19, %xmm11, %xmm5
-    .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    psrad $31, %xmm5
-    movdqu 32(%rdi), %xmm7
-    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    pand .Laesni_xts_double(%rip), %xmm5
-    .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    movdqa %xmm11, %xmm8
-    .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    movdqu 48(%rdi), %xmm7
-    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    paddq %xmm11, %xmm8
-    .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    pxor %xmm5, %xmm8
-    .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    movdqu 64(%rdi), %xmm7
-    pshufd $19, %xmm8, %xmm5
-    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    psrad $31, %xmm5
-    .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    pand .Laesni_xts_double(%rip), %xmm5
-    movdqu 80(%rdi), %xmm7
-    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    movdqa %xmm8, %xmm9
-    .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    paddq %xmm8, %xmm9
-    movdqu 96(%rdi), %xmm7
-    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    pxor %xmm5, %xmm9
-    .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    pshufd $19, %xmm9, %xmm5
-    .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    movdqu 112(%rdi), %xmm7
-    psrad $31, %xmm5
-    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    pand .Laesni_xts_double(%rip), %xmm5
-    .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    movdqu 128(%rdi), %xmm7
-    movdqa %xmm9, %xmm10
-    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    paddq %xmm9, %xmm10
-    .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    pxor %xmm5, %xmm10
-    movdqu 144(%rdi), %xmm7
-    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    pshufd $19, %xmm10, %xmm5
-    .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    psrad $31, %xmm5
+    pxor %xmm10, %xmm3
+    pxor %xmm8, %xmm3
+    movdqa %xmm8, %xmm4
+    pxor %xmm11, %xmm4
+    movdqu %xmm4, 48(%rdx)
+    movdqu 16(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
+    pshufd $19, %xmm8, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
+    psrad $31, %xmm4
+    movdqu 32(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    pand .Laesni_xts_double(%rip), %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
+    movdqa %xmm8, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
+    movdqu 48(%rdi), %xmm9
+    paddq %xmm8, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
+    pxor %xmm4, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
+    pshufd $19, %xmm5, %xmm4
+    movdqu 64(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    psrad $31, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
+    pand .Laesni_xts_double(%rip), %xmm4
+    movdqu 80(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    movdqa %xmm5, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
+    paddq %xmm5, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
+    movdqu 96(%rdi), %xmm9
+    pxor %xmm4, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
+    pshufd $19, %xmm6, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
+    psrad $31, %xmm4
+    movdqu 112(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    pand .Laesni_xts_double(%rip), %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
+    movdqa %xmm6, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc7    # aesdec %xmm15, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xcf    # aesdec %xmm15, %xmm1
-    pand .Laesni_xts_double(%rip), %xmm5
+    paddq %xmm6, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd7    # aesdec %xmm15, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xdf    # aesdec %xmm15, %xmm3
-    movdqa %xmm10, %xmm11
+    pxor %xmm4, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc6    # aesdec %xmm14, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xce    # aesdec %xmm14, %xmm1
-    paddq %xmm10, %xmm11
+    pshufd $19, %xmm7, %xmm4
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd6    # aesdec %xmm14, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xde    # aesdec %xmm14, %xmm3
-    pxor %xmm5, %xmm11
-    movdqu 0(%rdx), %xmm7
-    .byte 0x66,0x0f,0x38,0xdf,0xc7         # aesdeclast %xmm7, %xmm0
+    psrad $31, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    pand .Laesni_xts_double(%rip), %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    movdqa %xmm7, %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc4    # aesdec %xmm12, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcc    # aesdec %xmm12, %xmm1
+    paddq %xmm7, %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd4    # aesdec %xmm12, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdc    # aesdec %xmm12, %xmm3
+    pxor %xmm4, %xmm8
+    movdqu 0(%rdx), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xc1    # aesdeclast %xmm9, %xmm0
     movdqu %xmm0, 0(%rdx)
-    movdqu 16(%rdx), %xmm7
-    .byte 0x66,0x0f,0x38,0xdf,0xcf         # aesdeclast %xmm7, %xmm1
+    movdqu 16(%rdx), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xc9    # aesdeclast %xmm9, %xmm1
     movdqu %xmm1, 16(%rdx)
-    movdqu 32(%rdx), %xmm7
-    .byte 0x66,0x0f,0x38,0xdf,0xd7         # aesdeclast %xmm7, %xmm2
+    movdqu 32(%rdx), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xd1    # aesdeclast %xmm9, %xmm2
     movdqu %xmm2, 32(%rdx)
-    movdqu 48(%rdx), %xmm7
-    .byte 0x66,0x0f,0x38,0xdf,0xdf         # aesdeclast %xmm7, %xmm3
+    movdqu 48(%rdx), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xd9    # aesdeclast %xmm9, %xmm3
     movdqu %xmm3, 48(%rdx)
     add $64, %rcx
     add $64, %rdx
@@ -1119,7 +1095,7 @@ aes_gen_aesni_xts_dec_k192_w4:
     cmp $4, %r8
     jae .Laes_gen_aesni_xts_dec_k192_w4_loop
 .Laes_gen_aesni_xts_dec_k192_w4_done:
-    movdqu %xmm8, (%rsi)
+    movdqu %xmm5, (%rsi)
     xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
@@ -1142,103 +1118,103 @@ aes_gen_aesni_xts_dec_k192_w4:
 
 # int aes_gen_aesni_xts_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 5 reloaded per group.
+# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 2.
 # Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 a block register's tweaks
-#   %xmm3 tweak arithmetic: the bits carried out
-#   %xmm4 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
-#   %xmm6 tweaks of block register 0: this group's, then the next group's
-#   %xmm7 tweaks of block register 1: this group's, then the next group's
-#   %xmm8 rk0
-#   %xmm15 rk6
-#   %xmm14 rk7
-#   %xmm13 rk8
-#   %xmm12 rk9
-#   %xmm11 rk10
-#   %xmm10 rk11
-#   %xmm9 rk12
+#   %xmm2 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %xmm3 tweaks of block register 0: this group's, then the next group's
+#   %xmm4 tweaks of block register 1: this group's, then the next group's
+#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3
+#   %xmm6 rk0
+#   %xmm15 rk4
+#   %xmm14 rk5
+#   %xmm13 rk6
+#   %xmm12 rk7
+#   %xmm11 rk8
+#   %xmm10 rk9
+#   %xmm9 rk10
+#   %xmm8 rk11
+#   %xmm7 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_xts_dec_k192_w2
     .type aes_gen_aesni_xts_dec_k192_w2, @function
     .p2align 5
 aes_gen_aesni_xts_dec_k192_w2:
     endbr64
-    movdqu 0(%rdi), %xmm8
-    movdqu 96(%rdi), %xmm15
-    movdqu 112(%rdi), %xmm14
-    movdqu 128(%rdi), %xmm13
-    movdqu 144(%rdi), %xmm12
-    movdqu 160(%rdi), %xmm11
-    movdqu 176(%rdi), %xmm10
-    movdqu 192(%rdi), %xmm9
-    movdqu (%rsi), %xmm6
-    pshufd $19, %xmm6, %xmm3
-    psrad $31, %xmm3
-    pand .Laesni_xts_double(%rip), %xmm3
-    movdqa %xmm6, %xmm7
-    paddq %xmm6, %xmm7
-    pxor %xmm3, %xmm7
+    movdqu 0(%rdi), %xmm6
+    movdqu 64(%rdi), %xmm15
+    movdqu 80(%rdi), %xmm14
+    movdqu 96(%rdi), %xmm13
+    movdqu 112(%rdi), %xmm12
+    movdqu 128(%rdi), %xmm11
+    movdqu 144(%rdi), %xmm10
+    movdqu 160(%rdi), %xmm9
+    movdqu 176(%rdi), %xmm8
+    movdqu 192(%rdi), %xmm7
+    movdqu (%rsi), %xmm3
+    pshufd $19, %xmm3, %xmm2
+    psrad $31, %xmm2
+    pand .Laesni_xts_double(%rip), %xmm2
+    movdqa %xmm3, %xmm4
+    paddq %xmm3, %xmm4
+    pxor %xmm2, %xmm4
     cmp $2, %r8
     jb .Laes_gen_aesni_xts_dec_k192_w2_done
     .p2align 4
 .Laes_gen_aesni_xts_dec_k192_w2_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm8, %xmm0
     pxor %xmm6, %xmm0
-    movdqa %xmm6, %xmm4
-    pxor %xmm9, %xmm4
-    movdqu %xmm4, 0(%rdx)
+    pxor %xmm3, %xmm0
+    movdqa %xmm3, %xmm2
+    pxor %xmm7, %xmm2
+    movdqu %xmm2, 0(%rdx)
     movdqu 16(%rcx), %xmm1
-    pxor %xmm8, %xmm1
-    pxor %xmm7, %xmm1
-    movdqa %xmm7, %xmm4
-    pxor %xmm9, %xmm4
-    movdqu %xmm4, 16(%rdx)
+    pxor %xmm6, %xmm1
+    pxor %xmm4, %xmm1
+    movdqa %xmm4, %xmm2
+    pxor %xmm7, %xmm2
+    movdqu %xmm2, 16(%rdx)
     movdqu 16(%rdi), %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
-    pshufd $19, %xmm7, %xmm3
+    pshufd $19, %xmm4, %xmm2
     movdqu 32(%rdi), %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
-    psrad $31, %xmm3
+    psrad $31, %xmm2
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
     movdqu 48(%rdi), %xmm5
-    pand .Laesni_xts_double(%rip), %xmm3
+    pand .Laesni_xts_double(%rip), %xmm2
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
-    movdqa %xmm7, %xmm6
-    movdqu 64(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
-    paddq %xmm7, %xmm6
-    movdqu 80(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
-    pxor %xmm3, %xmm6
-    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
+    movdqa %xmm4, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc7    # aesdec %xmm15, %xmm0
-    pshufd $19, %xmm6, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xcf    # aesdec %xmm15, %xmm1
+    paddq %xmm4, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc6    # aesdec %xmm14, %xmm0
-    psrad $31, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xce    # aesdec %xmm14, %xmm1
+    pxor %xmm2, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
-    pand .Laesni_xts_double(%rip), %xmm3
+    pshufd $19, %xmm3, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc4    # aesdec %xmm12, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xcc    # aesdec %xmm12, %xmm1
-    movdqa %xmm6, %xmm7
+    psrad $31, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc3    # aesdec %xmm11, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xcb    # aesdec %xmm11, %xmm1
-    paddq %xmm6, %xmm7
+    pand .Laesni_xts_double(%rip), %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc2    # aesdec %xmm10, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xca    # aesdec %xmm10, %xmm1
-    pxor %xmm3, %xmm7
+    movdqa %xmm3, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
+    paddq %xmm3, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc0    # aesdec %xmm8, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc8    # aesdec %xmm8, %xmm1
+    pxor %xmm2, %xmm4
     movdqu 0(%rdx), %xmm5
     .byte 0x66,0x0f,0x38,0xdf,0xc5         # aesdeclast %xmm5, %xmm0
     movdqu %xmm0, 0(%rdx)
@@ -1251,7 +1227,7 @@ aes_gen_aesni_xts_dec_k192_w2:
     cmp $2, %r8
     jae .Laes_gen_aesni_xts_dec_k192_w2_loop
 .Laes_gen_aesni_xts_dec_k192_w2_done:
-    movdqu %xmm6, (%rsi)
+    movdqu %xmm3, (%rsi)
     xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
@@ -1274,75 +1250,75 @@ aes_gen_aesni_xts_dec_k192_w2:
 
 # int aes_gen_aesni_xts_dec_k192_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 1 block per iteration.
-# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 3 reloaded per group.
+# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 1 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: any count.
 # Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 a block register's tweaks
-#   %xmm2 tweak arithmetic: the bits carried out
-#   %xmm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm4 temporary: data loads, spilled round keys rk1 rk2 rk3
-#   %xmm5 tweaks of block register 0: this group's, then the next group's
-#   %xmm6 rk0
-#   %xmm15 rk4
-#   %xmm14 rk5
-#   %xmm13 rk6
-#   %xmm12 rk7
-#   %xmm11 rk8
-#   %xmm10 rk9
-#   %xmm9 rk10
-#   %xmm8 rk11
-#   %xmm7 rk12
+#   %xmm1 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %xmm2 tweaks of block register 0: this group's, then the next group's
+#   %xmm3 temporary: data loads, spilled round keys rk1
+#   %xmm4 rk0
+#   %xmm15 rk2
+#   %xmm14 rk3
+#   %xmm13 rk4
+#   %xmm12 rk5
+#   %xmm11 rk6
+#   %xmm10 rk7
+#   %xmm9 rk8
+#   %xmm8 rk9
+#   %xmm7 rk10
+#   %xmm6 rk11
+#   %xmm5 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_xts_dec_k192_w1
     .type aes_gen_aesni_xts_dec_k192_w1, @function
     .p2align 5
 aes_gen_aesni_xts_dec_k192_w1:
     endbr64
-    movdqu 0(%rdi), %xmm6
-    movdqu 64(%rdi), %xmm15
-    movdqu 80(%rdi), %xmm14
-    movdqu 96(%rdi), %xmm13
-    movdqu 112(%rdi), %xmm12
-    movdqu 128(%rdi), %xmm11
-    movdqu 144(%rdi), %xmm10
-    movdqu 160(%rdi), %xmm9
-    movdqu 176(%rdi), %xmm8
-    movdqu 192(%rdi), %xmm7
-    movdqu (%rsi), %xmm5
+    movdqu 0(%rdi), %xmm4
+    movdqu 32(%rdi), %xmm15
+    movdqu 48(%rdi), %xmm14
+    movdqu 64(%rdi), %xmm13
+    movdqu 80(%rdi), %xmm12
+    movdqu 96(%rdi), %xmm11
+    movdqu 112(%rdi), %xmm10
+    movdqu 128(%rdi), %xmm9
+    movdqu 144(%rdi), %xmm8
+    movdqu 160(%rdi), %xmm7
+    movdqu 176(%rdi), %xmm6
+    movdqu 192(%rdi), %xmm5
+    movdqu (%rsi), %xmm2
     cmp $1, %r8
     jb .Laes_gen_aesni_xts_dec_k192_w1_done
     .p2align 4
 .Laes_gen_aesni_xts_dec_k192_w1_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm6, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm5, %xmm3
-    pxor %xmm7, %xmm3
-    movdqu %xmm3, 0(%rdx)
-    movdqu 16(%rdi), %xmm4
-    .byte 0x66,0x0f,0x38,0xde,0xc4         # aesdec %xmm4, %xmm0
-    movdqu 32(%rdi), %xmm4
-    pshufd $19, %xmm5, %xmm2
-    .byte 0x66,0x0f,0x38,0xde,0xc4         # aesdec %xmm4, %xmm0
-    movdqu 48(%rdi), %xmm4
-    .byte 0x66,0x0f,0x38,0xde,0xc4         # aesdec %xmm4, %xmm0
-    psrad $31, %xmm2
+    pxor %xmm4, %xmm0
+    pxor %xmm2, %xmm0
+    movdqa %xmm2, %xmm1
+    pxor %xmm5, %xmm1
+    movdqu %xmm1, 0(%rdx)
+    movdqu 16(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xde,0xc3         # aesdec %xmm3, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc7    # aesdec %xmm15, %xmm0
+    pshufd $19, %xmm2, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc6    # aesdec %xmm14, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
-    pand .Laesni_xts_double(%rip), %xmm2
+    psrad $31, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc4    # aesdec %xmm12, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc3    # aesdec %xmm11, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc2    # aesdec %xmm10, %xmm0
-    paddq %xmm5, %xmm5
+    pand .Laesni_xts_double(%rip), %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc0    # aesdec %xmm8, %xmm0
-    pxor %xmm2, %xmm5
-    movdqu 0(%rdx), %xmm4
-    .byte 0x66,0x0f,0x38,0xdf,0xc4         # aesdeclast %xmm4, %xmm0
+    paddq %xmm2, %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xc6         # aesdec %xmm6, %xmm0
+    pxor %xmm1, %xmm2
+    movdqu 0(%rdx), %xmm3
+    .byte 0x66,0x0f,0x38,0xdf,0xc3         # aesdeclast %xmm3, %xmm0
     movdqu %xmm0, 0(%rdx)
     add $16, %rcx
     add $16, %rdx
@@ -1350,7 +1326,7 @@ aes_gen_aesni_xts_dec_k192_w1:
     cmp $1, %r8
     jae .Laes_gen_aesni_xts_dec_k192_w1_loop
 .Laes_gen_aesni_xts_dec_k192_w1_done:
-    movdqu %xmm5, (%rsi)
+    movdqu %xmm2, (%rsi)
     xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
@@ -1373,7 +1349,7 @@ aes_gen_aesni_xts_dec_k192_w1:
 
 # int aes_gen_aesni_xts_dec_k256_w6(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 6 blocks per iteration.
-# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 15 reloaded per group.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 13 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 6.
 # Requires: SSE2, AESNI.
@@ -1384,249 +1360,239 @@ aes_gen_aesni_xts_dec_k192_w1:
 #   %xmm3 block 3
 #   %xmm4 block 4
 #   %xmm5 block 5
-#   %xmm6 a block register's tweaks
-#   %xmm7 tweak arithmetic: the bits carried out
-#   %xmm8 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm9 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12 rk13 rk14
-#   %xmm10 tweaks of block register 0: this group's, then the next group's
-#   %xmm11 tweaks of block register 1: this group's, then the next group's
-#   %xmm12 tweaks of block register 2: this group's, then the next group's
-#   %xmm13 tweaks of block register 3: this group's, then the next group's
-#   %xmm14 tweaks of block register 4: this group's, then the next group's
-#   %xmm15 tweaks of block register 5: this group's, then the next group's
+#   %xmm6 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %xmm7 tweaks of block register 0: this group's, then the next group's
+#   %xmm8 tweaks of block register 1: this group's, then the next group's
+#   %xmm9 tweaks of block register 2: this group's, then the next group's
+#   %xmm10 tweaks of block register 3: this group's, then the next group's
+#   %xmm11 tweaks of block register 4: this group's, then the next group's
+#   %xmm12 tweaks of block register 5: this group's, then the next group's
+#   %xmm13 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12 rk13
+#   %xmm14 rk0
+#   %xmm15 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_xts_dec_k256_w6
     .type aes_gen_aesni_xts_dec_k256_w6, @function
     .p2align 5
 aes_gen_aesni_xts_dec_k256_w6:
     endbr64
-    movdqu (%rsi), %xmm10
-    pshufd $19, %xmm10, %xmm7
-    psrad $31, %xmm7
-    pand .Laesni_xts_double(%rip), %xmm7
+    movdqu 0(%rdi), %xmm14
+    movdqu 224(%rdi), %xmm15
+    movdqu (%rsi), %xmm7
+    pshufd $19, %xmm7, %xmm6
+    psrad $31, %xmm6
+    pand .Laesni_xts_double(%rip), %xmm6
+    movdqa %xmm7, %xmm8
+    paddq %xmm7, %xmm8
+    pxor %xmm6, %xmm8
+    pshufd $19, %xmm8, %xmm6
+    psrad $31, %xmm6
+    pand .Laesni_xts_double(%rip), %xmm6
+    movdqa %xmm8, %xmm9
+    paddq %xmm8, %xmm9
+    pxor %xmm6, %xmm9
+    pshufd $19, %xmm9, %xmm6
+    psrad $31, %xmm6
+    pand .Laesni_xts_double(%rip), %xmm6
+    movdqa %xmm9, %xmm10
+    paddq %xmm9, %xmm10
+    pxor %xmm6, %xmm10
+    pshufd $19, %xmm10, %xmm6
+    psrad $31, %xmm6
+    pand .Laesni_xts_double(%rip), %xmm6
     movdqa %xmm10, %xmm11
     paddq %xmm10, %xmm11
-    pxor %xmm7, %xmm11
-    pshufd $19, %xmm11, %xmm7
-    psrad $31, %xmm7
-    pand .Laesni_xts_double(%rip), %xmm7
+    pxor %xmm6, %xmm11
+    pshufd $19, %xmm11, %xmm6
+    psrad $31, %xmm6
+    pand .Laesni_xts_double(%rip), %xmm6
     movdqa %xmm11, %xmm12
     paddq %xmm11, %xmm12
-    pxor %xmm7, %xmm12
-    pshufd $19, %xmm12, %xmm7
-    psrad $31, %xmm7
-    pand .Laesni_xts_double(%rip), %xmm7
-    movdqa %xmm12, %xmm13
-    paddq %xmm12, %xmm13
-    pxor %xmm7, %xmm13
-    pshufd $19, %xmm13, %xmm7
-    psrad $31, %xmm7
-    pand .Laesni_xts_double(%rip), %xmm7
-    movdqa %xmm13, %xmm14
-    paddq %xmm13, %xmm14
-    pxor %xmm7, %xmm14
-    pshufd $19, %xmm14, %xmm7
-    psrad $31, %xmm7
-    pand .Laesni_xts_double(%rip), %xmm7
-    movdqa %xmm14, %xmm15
-    paddq %xmm14, %xmm15
-    pxor %xmm7, %xmm15
+    pxor %xmm6, %xmm12
     cmp $6, %r8
     jb .Laes_gen_aesni_xts_dec_k256_w6_done
     .p2align 4
 .Laes_gen_aesni_xts_dec_k256_w6_loop:
     movdqu 0(%rcx), %xmm0
-    movdqu 0(%rdi), %xmm9
-    pxor %xmm9, %xmm0
-    pxor %xmm10, %xmm0
-    movdqu 224(%rdi), %xmm9
-    movdqa %xmm10, %xmm8
-    pxor %xmm9, %xmm8
-    movdqu %xmm8, 0(%rdx)
+    pxor %xmm14, %xmm0
+    pxor %xmm7, %xmm0
+    movdqa %xmm7, %xmm6
+    pxor %xmm15, %xmm6
+    movdqu %xmm6, 0(%rdx)
     movdqu 16(%rcx), %xmm1
-    movdqu 0(%rdi), %xmm9
-    pxor %xmm9, %xmm1
-    pxor %xmm11, %xmm1
-    movdqu 224(%rdi), %xmm9
-    movdqa %xmm11, %xmm8
-    pxor %xmm9, %xmm8
-    movdqu %xmm8, 16(%rdx)
+    pxor %xmm14, %xmm1
+    pxor %xmm8, %xmm1
+    movdqa %xmm8, %xmm6
+    pxor %xmm15, %xmm6
+    movdqu %xmm6, 16(%rdx)
     movdqu 32(%rcx), %xmm2
-    movdqu 0(%rdi), %xmm9
+    pxor %xmm14, %xmm2
     pxor %xmm9, %xmm2
-    pxor %xmm12, %xmm2
-    movdqu 224(%rdi), %xmm9
-    movdqa %xmm12, %xmm8
-    pxor %xmm9, %xmm8
-    movdqu %xmm8, 32(%rdx)
+    movdqa %xmm9, %xmm6
+    pxor %xmm15, %xmm6
+    movdqu %xmm6, 32(%rdx)
     movdqu 48(%rcx), %xmm3
-    movdqu 0(%rdi), %xmm9
-    pxor %xmm9, %xmm3
-    pxor %xmm13, %xmm3
-    movdqu 224(%rdi), %xmm9
-    movdqa %xmm13, %xmm8
-    pxor %xmm9, %xmm8
-    movdqu %xmm8, 48(%rdx)
+    pxor %xmm14, %xmm3
+    pxor %xmm10, %xmm3
+    movdqa %xmm10, %xmm6
+    pxor %xmm15, %xmm6
+    movdqu %xmm6, 48(%rdx)
     movdqu 64(%rcx), %xmm4
-    movdqu 0(%rdi), %xmm9
-    pxor %xmm9, %xmm4
     pxor %xmm14, %xmm4
-    movdqu 224(%rdi), %xmm9
-    movdqa %xmm14, %xmm8
-    pxor %xmm9, %xmm8
-    movdqu %xmm8, 64(%rdx)
+    pxor %xmm11, %xmm4
+    movdqa %xmm11, %xmm6
+    pxor %xmm15, %xmm6
+    movdqu %xmm6, 64(%rdx)
     movdqu 80(%rcx), %xmm5
-    movdqu 0(%rdi), %xmm9
-    pxor %xmm9, %xmm5
-    pxor %xmm15, %xmm5
-    movdqu 224(%rdi), %xmm9
-    movdqa %xmm15, %xmm8
-    pxor %xmm9, %xmm8
-    movdqu %xmm8, 80(%rdx)
-    movdqu 16(%rdi), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    pshufd $19, %xmm15, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    psrad $31, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    movdqu 32(%rdi), %xmm9
-    pand .Laesni_xts_double(%rip), %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    movdqa %xmm15, %xmm10
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    paddq %xmm15, %xmm10
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    movdqu 48(%rdi), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    pxor %xmm7, %xmm10
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    pshufd $19, %xmm10, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    psrad $31, %xmm7
-    movdqu 64(%rdi), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    pand .Laesni_xts_double(%rip), %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
+    pxor %xmm14, %xmm5
+    pxor %xmm12, %xmm5
+    movdqa %xmm12, %xmm6
+    pxor %xmm15, %xmm6
+    movdqu %xmm6, 80(%rdx)
+    movdqu 16(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    pshufd $19, %xmm12, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    psrad $31, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
+    movdqu 32(%rdi), %xmm13
+    pand .Laesni_xts_double(%rip), %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    movdqa %xmm12, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    paddq %xmm12, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
+    movdqu 48(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    pxor %xmm6, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    pshufd $19, %xmm7, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
+    psrad $31, %xmm6
+    movdqu 64(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    pand .Laesni_xts_double(%rip), %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    movdqa %xmm7, %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
+    paddq %xmm7, %xmm8
+    movdqu 80(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    pxor %xmm6, %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    pshufd $19, %xmm8, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
+    movdqu 96(%rdi), %xmm13
+    psrad $31, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    pand .Laesni_xts_double(%rip), %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    movdqa %xmm8, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
+    movdqu 112(%rdi), %xmm13
+    paddq %xmm8, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    pxor %xmm6, %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
+    pshufd $19, %xmm9, %xmm6
+    movdqu 128(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    psrad $31, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    pand .Laesni_xts_double(%rip), %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
+    movdqa %xmm9, %xmm10
+    movdqu 144(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    paddq %xmm9, %xmm10
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    pxor %xmm6, %xmm10
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
+    movdqu 160(%rdi), %xmm13
+    pshufd $19, %xmm10, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    psrad $31, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    pand .Laesni_xts_double(%rip), %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
+    movdqu 176(%rdi), %xmm13
     movdqa %xmm10, %xmm11
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
     paddq %xmm10, %xmm11
-    movdqu 80(%rdi), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    pxor %xmm7, %xmm11
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    pshufd $19, %xmm11, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    movdqu 96(%rdi), %xmm9
-    psrad $31, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    pand .Laesni_xts_double(%rip), %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    pxor %xmm6, %xmm11
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
+    movdqu 192(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    pshufd $19, %xmm11, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    psrad $31, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
+    pand .Laesni_xts_double(%rip), %xmm6
+    movdqu 208(%rdi), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
     movdqa %xmm11, %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    movdqu 112(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
     paddq %xmm11, %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    pxor %xmm7, %xmm12
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    pshufd $19, %xmm12, %xmm7
-    movdqu 128(%rdi), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    psrad $31, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    pand .Laesni_xts_double(%rip), %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    movdqa %xmm12, %xmm13
-    movdqu 144(%rdi), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    paddq %xmm12, %xmm13
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    pxor %xmm7, %xmm13
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    movdqu 160(%rdi), %xmm9
-    pshufd $19, %xmm13, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    psrad $31, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    pand .Laesni_xts_double(%rip), %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    movdqu 176(%rdi), %xmm9
-    movdqa %xmm13, %xmm14
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    paddq %xmm13, %xmm14
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    pxor %xmm7, %xmm14
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    movdqu 192(%rdi), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    pshufd $19, %xmm14, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    psrad $31, %xmm7
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    pand .Laesni_xts_double(%rip), %xmm7
-    movdqu 208(%rdi), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    movdqa %xmm14, %xmm15
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
-    paddq %xmm14, %xmm15
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe1    # aesdec %xmm9, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xe9    # aesdec %xmm9, %xmm5
-    pxor %xmm7, %xmm15
-    movdqu 0(%rdx), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xc1    # aesdeclast %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xe5    # aesdec %xmm13, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xed    # aesdec %xmm13, %xmm5
+    pxor %xmm6, %xmm12
+    movdqu 0(%rdx), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xc5    # aesdeclast %xmm13, %xmm0
     movdqu %xmm0, 0(%rdx)
-    movdqu 16(%rdx), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xc9    # aesdeclast %xmm9, %xmm1
+    movdqu 16(%rdx), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xcd    # aesdeclast %xmm13, %xmm1
     movdqu %xmm1, 16(%rdx)
-    movdqu 32(%rdx), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xd1    # aesdeclast %xmm9, %xmm2
+    movdqu 32(%rdx), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xd5    # aesdeclast %xmm13, %xmm2
     movdqu %xmm2, 32(%rdx)
-    movdqu 48(%rdx), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xd9    # aesdeclast %xmm9, %xmm3
+    movdqu 48(%rdx), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xdd    # aesdeclast %xmm13, %xmm3
     movdqu %xmm3, 48(%rdx)
-    movdqu 64(%rdx), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xe1    # aesdeclast %xmm9, %xmm4
+    movdqu 64(%rdx), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xe5    # aesdeclast %xmm13, %xmm4
     movdqu %xmm4, 64(%rdx)
-    movdqu 80(%rdx), %xmm9
-    .byte 0x66,0x41,0x0f,0x38,0xdf,0xe9    # aesdeclast %xmm9, %xmm5
+    movdqu 80(%rdx), %xmm13
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xed    # aesdeclast %xmm13, %xmm5
     movdqu %xmm5, 80(%rdx)
     add $96, %rcx
     add $96, %rdx
@@ -1634,7 +1600,7 @@ aes_gen_aesni_xts_dec_k256_w6:
     cmp $6, %r8
     jae .Laes_gen_aesni_xts_dec_k256_w6_loop
 .Laes_gen_aesni_xts_dec_k256_w6_done:
-    movdqu %xmm10, (%rsi)
+    movdqu %xmm7, (%rsi)
     xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
@@ -1657,7 +1623,7 @@ aes_gen_aesni_xts_dec_k256_w6:
 
 # int aes_gen_aesni_xts_dec_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 11 reloaded per group.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 9 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 4.
 # Requires: SSE2, AESNI.
@@ -1666,173 +1632,173 @@ aes_gen_aesni_xts_dec_k256_w6:
 #   %xmm1 block 1
 #   %xmm2 block 2
 #   %xmm3 block 3
-#   %xmm4 a block register's tweaks
-#   %xmm5 tweak arithmetic: the bits carried out
-#   %xmm6 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm7 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11
-#   %xmm8 tweaks of block register 0: this group's, then the next group's
-#   %xmm9 tweaks of block register 1: this group's, then the next group's
-#   %xmm10 tweaks of block register 2: this group's, then the next group's
-#   %xmm11 tweaks of block register 3: this group's, then the next group's
-#   %xmm12 rk0
-#   %xmm15 rk12
-#   %xmm14 rk13
-#   %xmm13 rk14
+#   %xmm4 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %xmm5 tweaks of block register 0: this group's, then the next group's
+#   %xmm6 tweaks of block register 1: this group's, then the next group's
+#   %xmm7 tweaks of block register 2: this group's, then the next group's
+#   %xmm8 tweaks of block register 3: this group's, then the next group's
+#   %xmm9 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9
+#   %xmm10 rk0
+#   %xmm15 rk10
+#   %xmm14 rk11
+#   %xmm13 rk12
+#   %xmm12 rk13
+#   %xmm11 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_xts_dec_k256_w4
     .type aes_gen_aesni_xts_dec_k256_w4, @function
     .p2align 5
 aes_gen_aesni_xts_dec_k256_w4:
     endbr64
-    movdqu 0(%rdi), %xmm12
-    movdqu 192(%rdi), %xmm15
-    movdqu 208(%rdi), %xmm14
-    movdqu 224(%rdi), %xmm13
-    movdqu (%rsi), %xmm8
-    pshufd $19, %xmm8, %xmm5
-    psrad $31, %xmm5
-    pand .Laesni_xts_double(%rip), %xmm5
-    movdqa %xmm8, %xmm9
-    paddq %xmm8, %xmm9
-    pxor %xmm5, %xmm9
-    pshufd $19, %xmm9, %xmm5
-    psrad $31, %xmm5
-    pand .Laesni_xts_double(%rip), %xmm5
-    movdqa %xmm9, %xmm10
-    paddq %xmm9, %xmm10
-    pxor %xmm5, %xmm10
-    pshufd $19, %xmm10, %xmm5
-    psrad $31, %xmm5
-    pand .Laesni_xts_double(%rip), %xmm5
-    movdqa %xmm10, %xmm11
-    paddq %xmm10, %xmm11
-    pxor %xmm5, %xmm11
+    movdqu 0(%rdi), %xmm10
+    movdqu 160(%rdi), %xmm15
+    movdqu 176(%rdi), %xmm14
+    movdqu 192(%rdi), %xmm13
+    movdqu 208(%rdi), %xmm12
+    movdqu 224(%rdi), %xmm11
+    movdqu (%rsi), %xmm5
+    pshufd $19, %xmm5, %xmm4
+    psrad $31, %xmm4
+    pand .Laesni_xts_double(%rip), %xmm4
+    movdqa %xmm5, %xmm6
+    paddq %xmm5, %xmm6
+    pxor %xmm4, %xmm6
+    pshufd $19, %xmm6, %xmm4
+    psrad $31, %xmm4
+    pand .Laesni_xts_double(%rip), %xmm4
+    movdqa %xmm6, %xmm7
+    paddq %xmm6, %xmm7
+    pxor %xmm4, %xmm7
+    pshufd $19, %xmm7, %xmm4
+    psrad $31, %xmm4
+    pand .Laesni_xts_double(%rip), %xmm4
+    movdqa %xmm7, %xmm8
+    paddq %xmm7, %xmm8
+    pxor %xmm4, %xmm8
     cmp $4, %r8
     jb .Laes_gen_aesni_xts_dec_k256_w4_done
     .p2align 4
 .Laes_gen_aesni_xts_dec_k256_w4_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm12, %xmm0
-    pxor %xmm8, %xmm0
-    movdqa %xmm8, %xmm6
-    pxor %xmm13, %xmm6
-    movdqu %xmm6, 0(%rdx)
+    pxor %xmm10, %xmm0
+    pxor %xmm5, %xmm0
+    movdqa %xmm5, %xmm4
+    pxor %xmm11, %xmm4
+    movdqu %xmm4, 0(%rdx)
     movdqu 16(%rcx), %xmm1
-    pxor %xmm12, %xmm1
-    pxor %xmm9, %xmm1
-    movdqa %xmm9, %xmm6
-    pxor %xmm13, %xmm6
-    movdqu %xmm6, 16(%rdx)
+    pxor %xmm10, %xmm1
+    pxor %xmm6, %xmm1
+    movdqa %xmm6, %xmm4
+    pxor %xmm11, %xmm4
+    movdqu %xmm4, 16(%rdx)
     movdqu 32(%rcx), %xmm2
-    pxor %xmm12, %xmm2
     pxor %xmm10, %xmm2
-    movdqa %xmm10, %xmm6
-    pxor %xmm13, %xmm6
-    movdqu %xmm6, 32(%rdx)
+    pxor %xmm7, %xmm2
+    movdqa %xmm7, %xmm4
+    pxor %xmm11, %xmm4
+    movdqu %xmm4, 32(%rdx)
     movdqu 48(%rcx), %xmm3
-    pxor %xmm12, %xmm3
-    pxor %xmm11, %xmm3
-    movdqa %xmm11, %xmm6
-    pxor %xmm13, %xmm6
-    movdqu %xmm6, 48(%rdx)
-    movdqu 16(%rdi), %xmm7
-    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    pshufd $19, %xmm11, %xmm5
-    .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    movdqu 32(%rdi), %xmm7
-    psrad $31, %xmm5
-    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    pand .Laesni_xts_double(%rip), %xmm5
-    .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    movdqu 48(%rdi), %xmm7
-    movdqa %xmm11, %xmm8
-    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    paddq %xmm11, %xmm8
-    .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    movdqu 64(%rdi), %xmm7
-    pxor %xmm5, %xmm8
-    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    pshufd $19, %xmm8, %xmm5
-    .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    movdqu 80(%rdi), %xmm7
-    psrad $31, %xmm5
-    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    pand .Laesni_xts_double(%rip), %xmm5
-    .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    movdqu 96(%rdi), %xmm7
-    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    movdqa %xmm8, %xmm9
-    .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    paddq %xmm8, %xmm9
-    .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    movdqu 112(%rdi), %xmm7
-    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    pxor %xmm5, %xmm9
-    .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    pshufd $19, %xmm9, %xmm5
-    movdqu 128(%rdi), %xmm7
-    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    psrad $31, %xmm5
-    .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    pand .Laesni_xts_double(%rip), %xmm5
-    movdqu 144(%rdi), %xmm7
-    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    movdqa %xmm9, %xmm10
-    .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    paddq %xmm9, %xmm10
-    movdqu 160(%rdi), %xmm7
-    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    pxor %xmm5, %xmm10
-    .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
-    pshufd $19, %xmm10, %xmm5
-    movdqu 176(%rdi), %xmm7
-    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    psrad $31, %xmm5
-    .byte 0x66,0x0f,0x38,0xde,0xd7         # aesdec %xmm7, %xmm2
-    .byte 0x66,0x0f,0x38,0xde,0xdf         # aesdec %xmm7, %xmm3
+    pxor %xmm10, %xmm3
+    pxor %xmm8, %xmm3
+    movdqa %xmm8, %xmm4
+    pxor %xmm11, %xmm4
+    movdqu %xmm4, 48(%rdx)
+    movdqu 16(%rdi), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
+    pshufd $19, %xmm8, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
+    movdqu 32(%rdi), %xmm9
+    psrad $31, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
+    pand .Laesni_xts_double(%rip), %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
+    movdqu 48(%rdi), %xmm9
+    movdqa %xmm8, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
+    paddq %xmm8, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
+    movdqu 64(%rdi), %xmm9
+    pxor %xmm4, %xmm5
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
+    pshufd $19, %xmm5, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
+    movdqu 80(%rdi), %xmm9
+    psrad $31, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
+    pand .Laesni_xts_double(%rip), %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
+    movdqu 96(%rdi), %xmm9
+    movdqa %xmm5, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
+    paddq %xmm5, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
+    movdqu 112(%rdi), %xmm9
+    pxor %xmm4, %xmm6
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
+    pshufd $19, %xmm6, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
+    movdqu 128(%rdi), %xmm9
+    psrad $31, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
+    pand .Laesni_xts_double(%rip), %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
+    movdqu 144(%rdi), %xmm9
+    movdqa %xmm6, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd1    # aesdec %xmm9, %xmm2
+    paddq %xmm6, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd9    # aesdec %xmm9, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc7    # aesdec %xmm15, %xmm0
-    pand .Laesni_xts_double(%rip), %xmm5
+    pxor %xmm4, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xcf    # aesdec %xmm15, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd7    # aesdec %xmm15, %xmm2
-    movdqa %xmm10, %xmm11
     .byte 0x66,0x41,0x0f,0x38,0xde,0xdf    # aesdec %xmm15, %xmm3
+    pshufd $19, %xmm7, %xmm4
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc6    # aesdec %xmm14, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xce    # aesdec %xmm14, %xmm1
-    paddq %xmm10, %xmm11
+    psrad $31, %xmm4
     .byte 0x66,0x41,0x0f,0x38,0xde,0xd6    # aesdec %xmm14, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xde    # aesdec %xmm14, %xmm3
-    pxor %xmm5, %xmm11
-    movdqu 0(%rdx), %xmm7
-    .byte 0x66,0x0f,0x38,0xdf,0xc7         # aesdeclast %xmm7, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    pand .Laesni_xts_double(%rip), %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd5    # aesdec %xmm13, %xmm2
+    movdqa %xmm7, %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdd    # aesdec %xmm13, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc4    # aesdec %xmm12, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xcc    # aesdec %xmm12, %xmm1
+    paddq %xmm7, %xmm8
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xd4    # aesdec %xmm12, %xmm2
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xdc    # aesdec %xmm12, %xmm3
+    pxor %xmm4, %xmm8
+    movdqu 0(%rdx), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xc1    # aesdeclast %xmm9, %xmm0
     movdqu %xmm0, 0(%rdx)
-    movdqu 16(%rdx), %xmm7
-    .byte 0x66,0x0f,0x38,0xdf,0xcf         # aesdeclast %xmm7, %xmm1
+    movdqu 16(%rdx), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xc9    # aesdeclast %xmm9, %xmm1
     movdqu %xmm1, 16(%rdx)
-    movdqu 32(%rdx), %xmm7
-    .byte 0x66,0x0f,0x38,0xdf,0xd7         # aesdeclast %xmm7, %xmm2
+    movdqu 32(%rdx), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xd1    # aesdeclast %xmm9, %xmm2
     movdqu %xmm2, 32(%rdx)
-    movdqu 48(%rdx), %xmm7
-    .byte 0x66,0x0f,0x38,0xdf,0xdf         # aesdeclast %xmm7, %xmm3
+    movdqu 48(%rdx), %xmm9
+    .byte 0x66,0x41,0x0f,0x38,0xdf,0xd9    # aesdeclast %xmm9, %xmm3
     movdqu %xmm3, 48(%rdx)
     add $64, %rcx
     add $64, %rdx
@@ -1840,7 +1806,7 @@ aes_gen_aesni_xts_dec_k256_w4:
     cmp $4, %r8
     jae .Laes_gen_aesni_xts_dec_k256_w4_loop
 .Laes_gen_aesni_xts_dec_k256_w4_done:
-    movdqu %xmm8, (%rsi)
+    movdqu %xmm5, (%rsi)
     xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
@@ -1863,109 +1829,109 @@ aes_gen_aesni_xts_dec_k256_w4:
 
 # int aes_gen_aesni_xts_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 7 reloaded per group.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 5 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 2.
 # Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 a block register's tweaks
-#   %xmm3 tweak arithmetic: the bits carried out
-#   %xmm4 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7
-#   %xmm6 tweaks of block register 0: this group's, then the next group's
-#   %xmm7 tweaks of block register 1: this group's, then the next group's
-#   %xmm8 rk0
-#   %xmm15 rk8
-#   %xmm14 rk9
-#   %xmm13 rk10
-#   %xmm12 rk11
-#   %xmm11 rk12
-#   %xmm10 rk13
-#   %xmm9 rk14
+#   %xmm2 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %xmm3 tweaks of block register 0: this group's, then the next group's
+#   %xmm4 tweaks of block register 1: this group's, then the next group's
+#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
+#   %xmm6 rk0
+#   %xmm15 rk6
+#   %xmm14 rk7
+#   %xmm13 rk8
+#   %xmm12 rk9
+#   %xmm11 rk10
+#   %xmm10 rk11
+#   %xmm9 rk12
+#   %xmm8 rk13
+#   %xmm7 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_xts_dec_k256_w2
     .type aes_gen_aesni_xts_dec_k256_w2, @function
     .p2align 5
 aes_gen_aesni_xts_dec_k256_w2:
     endbr64
-    movdqu 0(%rdi), %xmm8
-    movdqu 128(%rdi), %xmm15
-    movdqu 144(%rdi), %xmm14
-    movdqu 160(%rdi), %xmm13
-    movdqu 176(%rdi), %xmm12
-    movdqu 192(%rdi), %xmm11
-    movdqu 208(%rdi), %xmm10
-    movdqu 224(%rdi), %xmm9
-    movdqu (%rsi), %xmm6
-    pshufd $19, %xmm6, %xmm3
-    psrad $31, %xmm3
-    pand .Laesni_xts_double(%rip), %xmm3
-    movdqa %xmm6, %xmm7
-    paddq %xmm6, %xmm7
-    pxor %xmm3, %xmm7
+    movdqu 0(%rdi), %xmm6
+    movdqu 96(%rdi), %xmm15
+    movdqu 112(%rdi), %xmm14
+    movdqu 128(%rdi), %xmm13
+    movdqu 144(%rdi), %xmm12
+    movdqu 160(%rdi), %xmm11
+    movdqu 176(%rdi), %xmm10
+    movdqu 192(%rdi), %xmm9
+    movdqu 208(%rdi), %xmm8
+    movdqu 224(%rdi), %xmm7
+    movdqu (%rsi), %xmm3
+    pshufd $19, %xmm3, %xmm2
+    psrad $31, %xmm2
+    pand .Laesni_xts_double(%rip), %xmm2
+    movdqa %xmm3, %xmm4
+    paddq %xmm3, %xmm4
+    pxor %xmm2, %xmm4
     cmp $2, %r8
     jb .Laes_gen_aesni_xts_dec_k256_w2_done
     .p2align 4
 .Laes_gen_aesni_xts_dec_k256_w2_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm8, %xmm0
     pxor %xmm6, %xmm0
-    movdqa %xmm6, %xmm4
-    pxor %xmm9, %xmm4
-    movdqu %xmm4, 0(%rdx)
+    pxor %xmm3, %xmm0
+    movdqa %xmm3, %xmm2
+    pxor %xmm7, %xmm2
+    movdqu %xmm2, 0(%rdx)
     movdqu 16(%rcx), %xmm1
-    pxor %xmm8, %xmm1
-    pxor %xmm7, %xmm1
-    movdqa %xmm7, %xmm4
-    pxor %xmm9, %xmm4
-    movdqu %xmm4, 16(%rdx)
+    pxor %xmm6, %xmm1
+    pxor %xmm4, %xmm1
+    movdqa %xmm4, %xmm2
+    pxor %xmm7, %xmm2
+    movdqu %xmm2, 16(%rdx)
     movdqu 16(%rdi), %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
-    pshufd $19, %xmm7, %xmm3
+    pshufd $19, %xmm4, %xmm2
     movdqu 32(%rdi), %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
-    psrad $31, %xmm3
+    psrad $31, %xmm2
     movdqu 48(%rdi), %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
+    pand .Laesni_xts_double(%rip), %xmm2
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
-    pand .Laesni_xts_double(%rip), %xmm3
     movdqu 64(%rdi), %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
-    movdqa %xmm7, %xmm6
+    movdqa %xmm4, %xmm3
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
     movdqu 80(%rdi), %xmm5
+    paddq %xmm4, %xmm3
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
-    paddq %xmm7, %xmm6
-    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
-    movdqu 96(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
-    pxor %xmm3, %xmm6
-    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
-    movdqu 112(%rdi), %xmm5
-    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
-    pshufd $19, %xmm6, %xmm3
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc7    # aesdec %xmm15, %xmm0
-    psrad $31, %xmm3
+    pxor %xmm2, %xmm3
     .byte 0x66,0x41,0x0f,0x38,0xde,0xcf    # aesdec %xmm15, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc6    # aesdec %xmm14, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xce    # aesdec %xmm14, %xmm1
-    pand .Laesni_xts_double(%rip), %xmm3
+    pshufd $19, %xmm3, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    psrad $31, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc4    # aesdec %xmm12, %xmm0
-    movdqa %xmm6, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xcc    # aesdec %xmm12, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc3    # aesdec %xmm11, %xmm0
+    pand .Laesni_xts_double(%rip), %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xcb    # aesdec %xmm11, %xmm1
-    paddq %xmm6, %xmm7
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc2    # aesdec %xmm10, %xmm0
+    movdqa %xmm3, %xmm4
     .byte 0x66,0x41,0x0f,0x38,0xde,0xca    # aesdec %xmm10, %xmm1
-    pxor %xmm3, %xmm7
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
+    paddq %xmm3, %xmm4
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc0    # aesdec %xmm8, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xde,0xc8    # aesdec %xmm8, %xmm1
+    pxor %xmm2, %xmm4
     movdqu 0(%rdx), %xmm5
     .byte 0x66,0x0f,0x38,0xdf,0xc5         # aesdeclast %xmm5, %xmm0
     movdqu %xmm0, 0(%rdx)
@@ -1978,7 +1944,7 @@ aes_gen_aesni_xts_dec_k256_w2:
     cmp $2, %r8
     jae .Laes_gen_aesni_xts_dec_k256_w2_loop
 .Laes_gen_aesni_xts_dec_k256_w2_done:
-    movdqu %xmm6, (%rsi)
+    movdqu %xmm3, (%rsi)
     xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
@@ -2001,79 +1967,79 @@ aes_gen_aesni_xts_dec_k256_w2:
 
 # int aes_gen_aesni_xts_dec_k256_w1(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 1 block per iteration.
-# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 5 reloaded per group.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 3 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: any count.
 # Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 a block register's tweaks
-#   %xmm2 tweak arithmetic: the bits carried out
-#   %xmm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm4 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
-#   %xmm5 tweaks of block register 0: this group's, then the next group's
-#   %xmm6 rk0
-#   %xmm15 rk6
-#   %xmm14 rk7
-#   %xmm13 rk8
-#   %xmm12 rk9
-#   %xmm11 rk10
-#   %xmm10 rk11
-#   %xmm9 rk12
-#   %xmm8 rk13
-#   %xmm7 rk14
+#   %xmm1 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %xmm2 tweaks of block register 0: this group's, then the next group's
+#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3
+#   %xmm4 rk0
+#   %xmm15 rk4
+#   %xmm14 rk5
+#   %xmm13 rk6
+#   %xmm12 rk7
+#   %xmm11 rk8
+#   %xmm10 rk9
+#   %xmm9 rk10
+#   %xmm8 rk11
+#   %xmm7 rk12
+#   %xmm6 rk13
+#   %xmm5 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_xts_dec_k256_w1
     .type aes_gen_aesni_xts_dec_k256_w1, @function
     .p2align 5
 aes_gen_aesni_xts_dec_k256_w1:
     endbr64
-    movdqu 0(%rdi), %xmm6
-    movdqu 96(%rdi), %xmm15
-    movdqu 112(%rdi), %xmm14
-    movdqu 128(%rdi), %xmm13
-    movdqu 144(%rdi), %xmm12
-    movdqu 160(%rdi), %xmm11
-    movdqu 176(%rdi), %xmm10
-    movdqu 192(%rdi), %xmm9
-    movdqu 208(%rdi), %xmm8
-    movdqu 224(%rdi), %xmm7
-    movdqu (%rsi), %xmm5
+    movdqu 0(%rdi), %xmm4
+    movdqu 64(%rdi), %xmm15
+    movdqu 80(%rdi), %xmm14
+    movdqu 96(%rdi), %xmm13
+    movdqu 112(%rdi), %xmm12
+    movdqu 128(%rdi), %xmm11
+    movdqu 144(%rdi), %xmm10
+    movdqu 160(%rdi), %xmm9
+    movdqu 176(%rdi), %xmm8
+    movdqu 192(%rdi), %xmm7
+    movdqu 208(%rdi), %xmm6
+    movdqu 224(%rdi), %xmm5
+    movdqu (%rsi), %xmm2
     cmp $1, %r8
     jb .Laes_gen_aesni_xts_dec_k256_w1_done
     .p2align 4
 .Laes_gen_aesni_xts_dec_k256_w1_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm6, %xmm0
-    pxor %xmm5, %xmm0
-    movdqa %xmm5, %xmm3
-    pxor %xmm7, %xmm3
-    movdqu %xmm3, 0(%rdx)
-    movdqu 16(%rdi), %xmm4
-    .byte 0x66,0x0f,0x38,0xde,0xc4         # aesdec %xmm4, %xmm0
-    movdqu 32(%rdi), %xmm4
-    .byte 0x66,0x0f,0x38,0xde,0xc4         # aesdec %xmm4, %xmm0
-    pshufd $19, %xmm5, %xmm2
-    movdqu 48(%rdi), %xmm4
-    .byte 0x66,0x0f,0x38,0xde,0xc4         # aesdec %xmm4, %xmm0
-    movdqu 64(%rdi), %xmm4
-    .byte 0x66,0x0f,0x38,0xde,0xc4         # aesdec %xmm4, %xmm0
-    psrad $31, %xmm2
-    movdqu 80(%rdi), %xmm4
-    .byte 0x66,0x0f,0x38,0xde,0xc4         # aesdec %xmm4, %xmm0
+    pxor %xmm4, %xmm0
+    pxor %xmm2, %xmm0
+    movdqa %xmm2, %xmm1
+    pxor %xmm5, %xmm1
+    movdqu %xmm1, 0(%rdx)
+    movdqu 16(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xde,0xc3         # aesdec %xmm3, %xmm0
+    movdqu 32(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xde,0xc3         # aesdec %xmm3, %xmm0
+    pshufd $19, %xmm2, %xmm1
+    movdqu 48(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xde,0xc3         # aesdec %xmm3, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc7    # aesdec %xmm15, %xmm0
-    pand .Laesni_xts_double(%rip), %xmm2
+    psrad $31, %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc6    # aesdec %xmm14, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc4    # aesdec %xmm12, %xmm0
+    pand .Laesni_xts_double(%rip), %xmm1
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc3    # aesdec %xmm11, %xmm0
-    paddq %xmm5, %xmm5
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc2    # aesdec %xmm10, %xmm0
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    paddq %xmm2, %xmm2
     .byte 0x66,0x41,0x0f,0x38,0xde,0xc0    # aesdec %xmm8, %xmm0
-    pxor %xmm2, %xmm5
-    movdqu 0(%rdx), %xmm4
-    .byte 0x66,0x0f,0x38,0xdf,0xc4         # aesdeclast %xmm4, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xc6         # aesdec %xmm6, %xmm0
+    pxor %xmm1, %xmm2
+    movdqu 0(%rdx), %xmm3
+    .byte 0x66,0x0f,0x38,0xdf,0xc3         # aesdeclast %xmm3, %xmm0
     movdqu %xmm0, 0(%rdx)
     add $16, %rcx
     add $16, %rdx
@@ -2081,7 +2047,7 @@ aes_gen_aesni_xts_dec_k256_w1:
     cmp $1, %r8
     jae .Laes_gen_aesni_xts_dec_k256_w1_loop
 .Laes_gen_aesni_xts_dec_k256_w1_done:
-    movdqu %xmm5, (%rsi)
+    movdqu %xmm2, (%rsi)
     xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1

@@ -35,7 +35,7 @@
 
 # int aes_gen_vaes256_xts_enc_k128_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 7 reloaded per group.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 6 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 8.
 # Requires: AVX, AVX2, VAES, VPCLMULQDQ.
@@ -44,136 +44,132 @@
 #   %ymm1 blocks 2-3
 #   %ymm2 blocks 4-5
 #   %ymm3 blocks 6-7
-#   %ymm4 a block register's tweaks
-#   %ymm5 tweak arithmetic: the bits carried out
-#   %ymm6 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %ymm7 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7
-#   %ymm8 tweaks of block register 0: this group's, then the next group's
-#   %ymm9 tweaks of block register 1: this group's, then the next group's
-#   %ymm10 tweaks of block register 2: this group's, then the next group's
-#   %ymm11 tweaks of block register 3: this group's, then the next group's
-#   %ymm12 rk0
-#   %ymm15 rk8
-#   %ymm14 rk9
-#   %ymm13 rk10
+#   %ymm4 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %ymm5 tweak arithmetic: the carry times 0x87
+#   %ymm6 tweaks of block register 0: this group's, then the next group's
+#   %ymm7 tweaks of block register 1: this group's, then the next group's
+#   %ymm8 tweaks of block register 2: this group's, then the next group's
+#   %ymm9 tweaks of block register 3: this group's, then the next group's
+#   %ymm10 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6
+#   %ymm11 rk0
+#   %ymm15 rk7
+#   %ymm14 rk8
+#   %ymm13 rk9
+#   %ymm12 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_xts_enc_k128_w8
     .type aes_gen_vaes256_xts_enc_k128_w8, @function
     .p2align 5
 aes_gen_vaes256_xts_enc_k128_w8:
     endbr64
-    vbroadcasti128 0(%rdi), %ymm12
-    vbroadcasti128 128(%rdi), %ymm15
-    vbroadcasti128 144(%rdi), %ymm14
-    vbroadcasti128 160(%rdi), %ymm13
-    vbroadcasti128 (%rsi), %ymm7
-    vpsrlvq .Lvaes256_xts_shifts2(%rip), %ymm7, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
-    vpshufd $78, %ymm5, %ymm5
-    vpsllvq .Lvaes256_xts_shifts2+32(%rip), %ymm7, %ymm8
-    vpxor %ymm6, %ymm8, %ymm8
+    vbroadcasti128 0(%rdi), %ymm11
+    vbroadcasti128 112(%rdi), %ymm15
+    vbroadcasti128 128(%rdi), %ymm14
+    vbroadcasti128 144(%rdi), %ymm13
+    vbroadcasti128 160(%rdi), %ymm12
+    vbroadcasti128 (%rsi), %ymm10
+    vpsrlvq .Lvaes256_xts_shifts2(%rip), %ymm10, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm4, %ymm5
+    vpshufd $78, %ymm4, %ymm4
+    vpsllvq .Lvaes256_xts_shifts2+32(%rip), %ymm10, %ymm6
+    vpxor %ymm5, %ymm6, %ymm6
+    vpxor %ymm4, %ymm6, %ymm6
+    vpsrlvq .Lvaes256_xts_shifts2+64(%rip), %ymm10, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm4, %ymm5
+    vpshufd $78, %ymm4, %ymm4
+    vpsllvq .Lvaes256_xts_shifts2+96(%rip), %ymm10, %ymm7
+    vpxor %ymm5, %ymm7, %ymm7
+    vpxor %ymm4, %ymm7, %ymm7
+    vpsrlvq .Lvaes256_xts_shifts2+128(%rip), %ymm10, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm4, %ymm5
+    vpshufd $78, %ymm4, %ymm4
+    vpsllvq .Lvaes256_xts_shifts2+160(%rip), %ymm10, %ymm8
     vpxor %ymm5, %ymm8, %ymm8
-    vpsrlvq .Lvaes256_xts_shifts2+64(%rip), %ymm7, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
-    vpshufd $78, %ymm5, %ymm5
-    vpsllvq .Lvaes256_xts_shifts2+96(%rip), %ymm7, %ymm9
-    vpxor %ymm6, %ymm9, %ymm9
+    vpxor %ymm4, %ymm8, %ymm8
+    vpsrlvq .Lvaes256_xts_shifts2+192(%rip), %ymm10, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm4, %ymm5
+    vpshufd $78, %ymm4, %ymm4
+    vpsllvq .Lvaes256_xts_shifts2+224(%rip), %ymm10, %ymm9
     vpxor %ymm5, %ymm9, %ymm9
-    vpsrlvq .Lvaes256_xts_shifts2+128(%rip), %ymm7, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
-    vpshufd $78, %ymm5, %ymm5
-    vpsllvq .Lvaes256_xts_shifts2+160(%rip), %ymm7, %ymm10
-    vpxor %ymm6, %ymm10, %ymm10
-    vpxor %ymm5, %ymm10, %ymm10
-    vpsrlvq .Lvaes256_xts_shifts2+192(%rip), %ymm7, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
-    vpshufd $78, %ymm5, %ymm5
-    vpsllvq .Lvaes256_xts_shifts2+224(%rip), %ymm7, %ymm11
-    vpxor %ymm6, %ymm11, %ymm11
-    vpxor %ymm5, %ymm11, %ymm11
+    vpxor %ymm4, %ymm9, %ymm9
     cmp $8, %r8
     jb .Laes_gen_vaes256_xts_enc_k128_w8_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k128_w8_loop:
     vmovdqu 0(%rcx), %ymm0
-    vpxor %ymm12, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm13, %ymm8, %ymm6
-    vmovdqu %ymm6, 0(%rdx)
+    vpxor %ymm11, %ymm0, %ymm0
+    vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm12, %ymm6, %ymm4
+    vmovdqu %ymm4, 0(%rdx)
     vmovdqu 32(%rcx), %ymm1
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm9, %ymm1, %ymm1
-    vpxor %ymm13, %ymm9, %ymm6
-    vmovdqu %ymm6, 32(%rdx)
+    vpxor %ymm11, %ymm1, %ymm1
+    vpxor %ymm7, %ymm1, %ymm1
+    vpxor %ymm12, %ymm7, %ymm4
+    vmovdqu %ymm4, 32(%rdx)
     vmovdqu 64(%rcx), %ymm2
-    vpxor %ymm12, %ymm2, %ymm2
-    vpxor %ymm10, %ymm2, %ymm2
-    vpxor %ymm13, %ymm10, %ymm6
-    vmovdqu %ymm6, 64(%rdx)
+    vpxor %ymm11, %ymm2, %ymm2
+    vpxor %ymm8, %ymm2, %ymm2
+    vpxor %ymm12, %ymm8, %ymm4
+    vmovdqu %ymm4, 64(%rdx)
     vmovdqu 96(%rcx), %ymm3
-    vpxor %ymm12, %ymm3, %ymm3
     vpxor %ymm11, %ymm3, %ymm3
-    vpxor %ymm13, %ymm11, %ymm6
-    vmovdqu %ymm6, 96(%rdx)
-    vbroadcasti128 16(%rdi), %ymm7
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
-    vpsrlq $56, %ymm8, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
-    vpshufd $78, %ymm5, %ymm5
+    vpxor %ymm9, %ymm3, %ymm3
+    vpxor %ymm12, %ymm9, %ymm4
+    vmovdqu %ymm4, 96(%rdx)
+    vbroadcasti128 16(%rdi), %ymm10
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    vpsrlq $56, %ymm6, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm4, %ymm5
+    vpshufd $78, %ymm4, %ymm4
+    vpsllq $8, %ymm6, %ymm6
+    vpxor %ymm5, %ymm6, %ymm6
+    vpxor %ymm4, %ymm6, %ymm6
+    .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd2         # vaesenc %ymm10, %ymm2, %ymm2
+    vpsrlq $56, %ymm7, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm4, %ymm5
+    vpshufd $78, %ymm4, %ymm4
+    vpsllq $8, %ymm7, %ymm7
+    vpxor %ymm5, %ymm7, %ymm7
+    vpxor %ymm4, %ymm7, %ymm7
+    .byte 0xc4,0xc2,0x65,0xdc,0xda         # vaesenc %ymm10, %ymm3, %ymm3
+    vbroadcasti128 32(%rdi), %ymm10
+    vpsrlq $56, %ymm8, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm4, %ymm5
+    vpshufd $78, %ymm4, %ymm4
     vpsllq $8, %ymm8, %ymm8
-    vpxor %ymm6, %ymm8, %ymm8
     vpxor %ymm5, %ymm8, %ymm8
-    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
-    vpsrlq $56, %ymm9, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
-    vpshufd $78, %ymm5, %ymm5
+    vpxor %ymm4, %ymm8, %ymm8
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    vpsrlq $56, %ymm9, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm4, %ymm5
+    vpshufd $78, %ymm4, %ymm4
     vpsllq $8, %ymm9, %ymm9
-    vpxor %ymm6, %ymm9, %ymm9
     vpxor %ymm5, %ymm9, %ymm9
-    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
-    vbroadcasti128 32(%rdi), %ymm7
-    vpsrlq $56, %ymm10, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
-    vpshufd $78, %ymm5, %ymm5
-    vpsllq $8, %ymm10, %ymm10
-    vpxor %ymm6, %ymm10, %ymm10
-    vpxor %ymm5, %ymm10, %ymm10
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
-    vpsrlq $56, %ymm11, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
-    vpshufd $78, %ymm5, %ymm5
-    vpsllq $8, %ymm11, %ymm11
-    vpxor %ymm6, %ymm11, %ymm11
-    vpxor %ymm5, %ymm11, %ymm11
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
-    vbroadcasti128 48(%rdi), %ymm7
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
-    vbroadcasti128 64(%rdi), %ymm7
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
-    vbroadcasti128 80(%rdi), %ymm7
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
-    vbroadcasti128 96(%rdi), %ymm7
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
-    vbroadcasti128 112(%rdi), %ymm7
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
+    vpxor %ymm4, %ymm9, %ymm9
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd2         # vaesenc %ymm10, %ymm2, %ymm2
+    .byte 0xc4,0xc2,0x65,0xdc,0xda         # vaesenc %ymm10, %ymm3, %ymm3
+    vbroadcasti128 48(%rdi), %ymm10
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd2         # vaesenc %ymm10, %ymm2, %ymm2
+    .byte 0xc4,0xc2,0x65,0xdc,0xda         # vaesenc %ymm10, %ymm3, %ymm3
+    vbroadcasti128 64(%rdi), %ymm10
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd2         # vaesenc %ymm10, %ymm2, %ymm2
+    .byte 0xc4,0xc2,0x65,0xdc,0xda         # vaesenc %ymm10, %ymm3, %ymm3
+    vbroadcasti128 80(%rdi), %ymm10
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd2         # vaesenc %ymm10, %ymm2, %ymm2
+    .byte 0xc4,0xc2,0x65,0xdc,0xda         # vaesenc %ymm10, %ymm3, %ymm3
+    vbroadcasti128 96(%rdi), %ymm10
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd2         # vaesenc %ymm10, %ymm2, %ymm2
+    .byte 0xc4,0xc2,0x65,0xdc,0xda         # vaesenc %ymm10, %ymm3, %ymm3
     .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x6d,0xdc,0xd7         # vaesenc %ymm15, %ymm2, %ymm2
@@ -182,6 +178,10 @@ aes_gen_vaes256_xts_enc_k128_w8:
     .byte 0xc4,0xc2,0x75,0xdc,0xce         # vaesenc %ymm14, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x6d,0xdc,0xd6         # vaesenc %ymm14, %ymm2, %ymm2
     .byte 0xc4,0xc2,0x65,0xdc,0xde         # vaesenc %ymm14, %ymm3, %ymm3
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcd         # vaesenc %ymm13, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd5         # vaesenc %ymm13, %ymm2, %ymm2
+    .byte 0xc4,0xc2,0x65,0xdc,0xdd         # vaesenc %ymm13, %ymm3, %ymm3
     .byte 0xc4,0xe2,0x7d,0xdd,0x02         # vaesenclast 0(%rdx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     .byte 0xc4,0xe2,0x75,0xdd,0x4a,0x20    # vaesenclast 32(%rdx), %ymm1, %ymm1
@@ -196,7 +196,7 @@ aes_gen_vaes256_xts_enc_k128_w8:
     cmp $8, %r8
     jae .Laes_gen_vaes256_xts_enc_k128_w8_loop
 .Laes_gen_vaes256_xts_enc_k128_w8_done:
-    vmovdqu %xmm8, (%rsi)
+    vmovdqu %xmm6, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -220,89 +220,87 @@ aes_gen_vaes256_xts_enc_k128_w8:
 
 # int aes_gen_vaes256_xts_enc_k128_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 3 reloaded per group.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 2 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 4.
 # Requires: AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
 #   %ymm0 blocks 0-1
 #   %ymm1 blocks 2-3
-#   %ymm2 a block register's tweaks
-#   %ymm3 tweak arithmetic: the bits carried out
-#   %ymm4 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %ymm5 temporary: data loads, spilled round keys rk1 rk2 rk3
-#   %ymm6 tweaks of block register 0: this group's, then the next group's
-#   %ymm7 tweaks of block register 1: this group's, then the next group's
-#   %ymm8 rk0
-#   %ymm15 rk4
-#   %ymm14 rk5
-#   %ymm13 rk6
-#   %ymm12 rk7
-#   %ymm11 rk8
-#   %ymm10 rk9
-#   %ymm9 rk10
+#   %ymm2 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %ymm3 tweak arithmetic: the carry times 0x87
+#   %ymm4 tweaks of block register 0: this group's, then the next group's
+#   %ymm5 tweaks of block register 1: this group's, then the next group's
+#   %ymm6 temporary: data loads, spilled round keys rk1 rk2
+#   %ymm7 rk0
+#   %ymm15 rk3
+#   %ymm14 rk4
+#   %ymm13 rk5
+#   %ymm12 rk6
+#   %ymm11 rk7
+#   %ymm10 rk8
+#   %ymm9 rk9
+#   %ymm8 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_xts_enc_k128_w4
     .type aes_gen_vaes256_xts_enc_k128_w4, @function
     .p2align 5
 aes_gen_vaes256_xts_enc_k128_w4:
     endbr64
-    vbroadcasti128 0(%rdi), %ymm8
-    vbroadcasti128 64(%rdi), %ymm15
-    vbroadcasti128 80(%rdi), %ymm14
-    vbroadcasti128 96(%rdi), %ymm13
-    vbroadcasti128 112(%rdi), %ymm12
-    vbroadcasti128 128(%rdi), %ymm11
-    vbroadcasti128 144(%rdi), %ymm10
-    vbroadcasti128 160(%rdi), %ymm9
-    vbroadcasti128 (%rsi), %ymm5
-    vpsrlvq .Lvaes256_xts_shifts2(%rip), %ymm5, %ymm3
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
-    vpshufd $78, %ymm3, %ymm3
-    vpsllvq .Lvaes256_xts_shifts2+32(%rip), %ymm5, %ymm6
-    vpxor %ymm4, %ymm6, %ymm6
-    vpxor %ymm3, %ymm6, %ymm6
-    vpsrlvq .Lvaes256_xts_shifts2+64(%rip), %ymm5, %ymm3
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
-    vpshufd $78, %ymm3, %ymm3
-    vpsllvq .Lvaes256_xts_shifts2+96(%rip), %ymm5, %ymm7
-    vpxor %ymm4, %ymm7, %ymm7
-    vpxor %ymm3, %ymm7, %ymm7
+    vbroadcasti128 0(%rdi), %ymm7
+    vbroadcasti128 48(%rdi), %ymm15
+    vbroadcasti128 64(%rdi), %ymm14
+    vbroadcasti128 80(%rdi), %ymm13
+    vbroadcasti128 96(%rdi), %ymm12
+    vbroadcasti128 112(%rdi), %ymm11
+    vbroadcasti128 128(%rdi), %ymm10
+    vbroadcasti128 144(%rdi), %ymm9
+    vbroadcasti128 160(%rdi), %ymm8
+    vbroadcasti128 (%rsi), %ymm6
+    vpsrlvq .Lvaes256_xts_shifts2(%rip), %ymm6, %ymm2
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm2, %ymm3
+    vpshufd $78, %ymm2, %ymm2
+    vpsllvq .Lvaes256_xts_shifts2+32(%rip), %ymm6, %ymm4
+    vpxor %ymm3, %ymm4, %ymm4
+    vpxor %ymm2, %ymm4, %ymm4
+    vpsrlvq .Lvaes256_xts_shifts2+64(%rip), %ymm6, %ymm2
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm2, %ymm3
+    vpshufd $78, %ymm2, %ymm2
+    vpsllvq .Lvaes256_xts_shifts2+96(%rip), %ymm6, %ymm5
+    vpxor %ymm3, %ymm5, %ymm5
+    vpxor %ymm2, %ymm5, %ymm5
     cmp $4, %r8
     jb .Laes_gen_vaes256_xts_enc_k128_w4_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k128_w4_loop:
     vmovdqu 0(%rcx), %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm6, %ymm0, %ymm0
-    vpxor %ymm9, %ymm6, %ymm4
-    vmovdqu %ymm4, 0(%rdx)
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm4, %ymm0, %ymm0
+    vpxor %ymm8, %ymm4, %ymm2
+    vmovdqu %ymm2, 0(%rdx)
     vmovdqu 32(%rcx), %ymm1
-    vpxor %ymm8, %ymm1, %ymm1
     vpxor %ymm7, %ymm1, %ymm1
-    vpxor %ymm9, %ymm7, %ymm4
-    vmovdqu %ymm4, 32(%rdx)
-    vbroadcasti128 16(%rdi), %ymm5
-    vpsrlq $60, %ymm6, %ymm3
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
-    vpshufd $78, %ymm3, %ymm3
-    vpsllq $4, %ymm6, %ymm6
-    vpxor %ymm4, %ymm6, %ymm6
-    vpxor %ymm3, %ymm6, %ymm6
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    vpsrlq $60, %ymm7, %ymm3
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
-    vpshufd $78, %ymm3, %ymm3
-    vpsllq $4, %ymm7, %ymm7
-    vpxor %ymm4, %ymm7, %ymm7
-    vpxor %ymm3, %ymm7, %ymm7
-    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vbroadcasti128 32(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vbroadcasti128 48(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vpxor %ymm5, %ymm1, %ymm1
+    vpxor %ymm8, %ymm5, %ymm2
+    vmovdqu %ymm2, 32(%rdx)
+    vbroadcasti128 16(%rdi), %ymm6
+    vpsrlq $60, %ymm4, %ymm2
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm2, %ymm3
+    vpshufd $78, %ymm2, %ymm2
+    vpsllq $4, %ymm4, %ymm4
+    vpxor %ymm3, %ymm4, %ymm4
+    vpxor %ymm2, %ymm4, %ymm4
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
+    vpsrlq $60, %ymm5, %ymm2
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm2, %ymm3
+    vpshufd $78, %ymm2, %ymm2
+    vpsllq $4, %ymm5, %ymm5
+    vpxor %ymm3, %ymm5, %ymm5
+    vpxor %ymm2, %ymm5, %ymm5
+    .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
+    vbroadcasti128 32(%rdi), %ymm6
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
@@ -315,6 +313,8 @@ aes_gen_vaes256_xts_enc_k128_w4:
     .byte 0xc4,0xc2,0x75,0xdc,0xcb         # vaesenc %ymm11, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc1         # vaesenc %ymm9, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xc9         # vaesenc %ymm9, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x7d,0xdd,0x02         # vaesenclast 0(%rdx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     .byte 0xc4,0xe2,0x75,0xdd,0x4a,0x20    # vaesenclast 32(%rdx), %ymm1, %ymm1
@@ -325,7 +325,7 @@ aes_gen_vaes256_xts_enc_k128_w4:
     cmp $4, %r8
     jae .Laes_gen_vaes256_xts_enc_k128_w4_loop
 .Laes_gen_vaes256_xts_enc_k128_w4_done:
-    vmovdqu %xmm6, (%rsi)
+    vmovdqu %xmm4, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -349,68 +349,66 @@ aes_gen_vaes256_xts_enc_k128_w4:
 
 # int aes_gen_vaes256_xts_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 1 reloaded per group.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 2.
 # Requires: AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
 #   %ymm0 blocks 0-1
-#   %ymm1 a block register's tweaks
-#   %ymm2 tweak arithmetic: the bits carried out
-#   %ymm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %ymm4 temporary: data loads, spilled round keys rk1
-#   %ymm5 tweaks of block register 0: this group's, then the next group's
-#   %ymm6 rk0
-#   %ymm15 rk2
-#   %ymm14 rk3
-#   %ymm13 rk4
-#   %ymm12 rk5
-#   %ymm11 rk6
-#   %ymm10 rk7
-#   %ymm9 rk8
-#   %ymm8 rk9
-#   %ymm7 rk10
+#   %ymm1 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %ymm2 tweak arithmetic: the carry times 0x87
+#   %ymm3 tweaks of block register 0: this group's, then the next group's
+#   %ymm4 block register 0's last round key ^ its tweaks
+#   %ymm5 rk0
+#   %ymm15 rk1
+#   %ymm14 rk2
+#   %ymm13 rk3
+#   %ymm12 rk4
+#   %ymm11 rk5
+#   %ymm10 rk6
+#   %ymm9 rk7
+#   %ymm8 rk8
+#   %ymm7 rk9
+#   %ymm6 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_xts_enc_k128_w2
     .type aes_gen_vaes256_xts_enc_k128_w2, @function
     .p2align 5
 aes_gen_vaes256_xts_enc_k128_w2:
     endbr64
-    vbroadcasti128 0(%rdi), %ymm6
-    vbroadcasti128 32(%rdi), %ymm15
-    vbroadcasti128 48(%rdi), %ymm14
-    vbroadcasti128 64(%rdi), %ymm13
-    vbroadcasti128 80(%rdi), %ymm12
-    vbroadcasti128 96(%rdi), %ymm11
-    vbroadcasti128 112(%rdi), %ymm10
-    vbroadcasti128 128(%rdi), %ymm9
-    vbroadcasti128 144(%rdi), %ymm8
-    vbroadcasti128 160(%rdi), %ymm7
-    vbroadcasti128 (%rsi), %ymm4
-    vpsrlvq .Lvaes256_xts_shifts2(%rip), %ymm4, %ymm2
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm2, %ymm3
-    vpshufd $78, %ymm2, %ymm2
-    vpsllvq .Lvaes256_xts_shifts2+32(%rip), %ymm4, %ymm5
-    vpxor %ymm3, %ymm5, %ymm5
-    vpxor %ymm2, %ymm5, %ymm5
+    vbroadcasti128 0(%rdi), %ymm5
+    vbroadcasti128 16(%rdi), %ymm15
+    vbroadcasti128 32(%rdi), %ymm14
+    vbroadcasti128 48(%rdi), %ymm13
+    vbroadcasti128 64(%rdi), %ymm12
+    vbroadcasti128 80(%rdi), %ymm11
+    vbroadcasti128 96(%rdi), %ymm10
+    vbroadcasti128 112(%rdi), %ymm9
+    vbroadcasti128 128(%rdi), %ymm8
+    vbroadcasti128 144(%rdi), %ymm7
+    vbroadcasti128 160(%rdi), %ymm6
+    vbroadcasti128 (%rsi), %ymm0
+    vpsrlvq .Lvaes256_xts_shifts2(%rip), %ymm0, %ymm1
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm1, %ymm2
+    vpshufd $78, %ymm1, %ymm1
+    vpsllvq .Lvaes256_xts_shifts2+32(%rip), %ymm0, %ymm3
+    vpxor %ymm2, %ymm3, %ymm3
+    vpxor %ymm1, %ymm3, %ymm3
     cmp $2, %r8
     jb .Laes_gen_vaes256_xts_enc_k128_w2_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k128_w2_loop:
     vmovdqu 0(%rcx), %ymm0
-    vpxor %ymm6, %ymm0, %ymm0
     vpxor %ymm5, %ymm0, %ymm0
-    vpxor %ymm7, %ymm5, %ymm3
-    vmovdqu %ymm3, 0(%rdx)
-    vbroadcasti128 16(%rdi), %ymm4
-    vpsrlq $62, %ymm5, %ymm2
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm2, %ymm3
-    vpshufd $78, %ymm2, %ymm2
-    vpsllq $2, %ymm5, %ymm5
-    vpxor %ymm3, %ymm5, %ymm5
-    vpxor %ymm2, %ymm5, %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc4         # vaesenc %ymm4, %ymm0, %ymm0
+    vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm6, %ymm3, %ymm4
     .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    vpsrlq $62, %ymm3, %ymm1
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm1, %ymm2
+    vpshufd $78, %ymm1, %ymm1
+    vpsllq $2, %ymm3, %ymm3
+    vpxor %ymm2, %ymm3, %ymm3
+    vpxor %ymm1, %ymm3, %ymm3
     .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xdc,0xc4         # vaesenc %ymm12, %ymm0, %ymm0
@@ -418,7 +416,8 @@ aes_gen_vaes256_xts_enc_k128_w2:
     .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xdc,0xc1         # vaesenc %ymm9, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x7d,0xdd,0x02         # vaesenclast 0(%rdx), %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdd,0xc4         # vaesenclast %ymm4, %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     add $32, %rcx
     add $32, %rdx
@@ -426,7 +425,7 @@ aes_gen_vaes256_xts_enc_k128_w2:
     cmp $2, %r8
     jae .Laes_gen_vaes256_xts_enc_k128_w2_loop
 .Laes_gen_vaes256_xts_enc_k128_w2_done:
-    vmovdqu %xmm5, (%rsi)
+    vmovdqu %xmm3, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -456,42 +455,39 @@ aes_gen_vaes256_xts_enc_k128_w2:
 # Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 a block register's tweaks
-#   %xmm2 tweak arithmetic: the bits carried out
-#   %xmm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm4 temporary: data loads
-#   %xmm5 tweaks of block register 0: this group's, then the next group's
+#   %xmm1 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %xmm2 tweaks of block register 0: this group's, then the next group's
+#   %xmm3 block register 0's last round key ^ its tweaks
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_xts_enc_k128_w1
     .type aes_gen_vaes256_xts_enc_k128_w1, @function
     .p2align 5
 aes_gen_vaes256_xts_enc_k128_w1:
     endbr64
-    vmovdqu (%rsi), %xmm5
+    vmovdqu (%rsi), %xmm2
     cmp $1, %r8
     jb .Laes_gen_vaes256_xts_enc_k128_w1_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k128_w1_loop:
     vmovdqu 0(%rcx), %xmm0
     vpxor 0(%rdi), %xmm0, %xmm0
-    vpxor %xmm5, %xmm0, %xmm0
-    vpxor 160(%rdi), %xmm5, %xmm3
-    vmovdqu %xmm3, 0(%rdx)
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor 160(%rdi), %xmm2, %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x10    # vaesenc 16(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x20    # vaesenc 32(%rdi), %xmm0, %xmm0
-    vpshufd $19, %xmm5, %xmm2
+    vpshufd $19, %xmm2, %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x30    # vaesenc 48(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x40    # vaesenc 64(%rdi), %xmm0, %xmm0
-    vpsrad $31, %xmm2, %xmm2
+    vpsrad $31, %xmm1, %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x50    # vaesenc 80(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x60    # vaesenc 96(%rdi), %xmm0, %xmm0
-    vpand .Lvaes256_xts_double(%rip), %xmm2, %xmm2
+    vpand .Lvaes256_xts_double(%rip), %xmm1, %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x70    # vaesenc 112(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0x80,0x00,0x00,0x00 # vaesenc 128(%rdi), %xmm0, %xmm0
-    vpaddq %xmm5, %xmm5, %xmm5
+    vpaddq %xmm2, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0x90,0x00,0x00,0x00 # vaesenc 144(%rdi), %xmm0, %xmm0
-    vpxor %xmm2, %xmm5, %xmm5
-    .byte 0xc4,0xe2,0x79,0xdd,0x02         # vaesenclast 0(%rdx), %xmm0, %xmm0
+    vpxor %xmm1, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x79,0xdd,0xc3         # vaesenclast %xmm3, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
     add $16, %rdx
@@ -499,21 +495,19 @@ aes_gen_vaes256_xts_enc_k128_w1:
     cmp $1, %r8
     jae .Laes_gen_vaes256_xts_enc_k128_w1_loop
 .Laes_gen_vaes256_xts_enc_k128_w1_done:
-    vmovdqu %xmm5, (%rsi)
+    vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
     vzeroupper
     ret
     .size aes_gen_vaes256_xts_enc_k128_w1, .-aes_gen_vaes256_xts_enc_k128_w1
 
 # int aes_gen_vaes256_xts_enc_k192_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 9 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 8 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 8.
 # Requires: AVX, AVX2, VAES, VPCLMULQDQ.
@@ -522,146 +516,142 @@ aes_gen_vaes256_xts_enc_k128_w1:
 #   %ymm1 blocks 2-3
 #   %ymm2 blocks 4-5
 #   %ymm3 blocks 6-7
-#   %ymm4 a block register's tweaks
-#   %ymm5 tweak arithmetic: the bits carried out
-#   %ymm6 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %ymm7 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9
-#   %ymm8 tweaks of block register 0: this group's, then the next group's
-#   %ymm9 tweaks of block register 1: this group's, then the next group's
-#   %ymm10 tweaks of block register 2: this group's, then the next group's
-#   %ymm11 tweaks of block register 3: this group's, then the next group's
-#   %ymm12 rk0
-#   %ymm15 rk10
-#   %ymm14 rk11
-#   %ymm13 rk12
+#   %ymm4 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %ymm5 tweak arithmetic: the carry times 0x87
+#   %ymm6 tweaks of block register 0: this group's, then the next group's
+#   %ymm7 tweaks of block register 1: this group's, then the next group's
+#   %ymm8 tweaks of block register 2: this group's, then the next group's
+#   %ymm9 tweaks of block register 3: this group's, then the next group's
+#   %ymm10 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
+#   %ymm11 rk0
+#   %ymm15 rk9
+#   %ymm14 rk10
+#   %ymm13 rk11
+#   %ymm12 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_xts_enc_k192_w8
     .type aes_gen_vaes256_xts_enc_k192_w8, @function
     .p2align 5
 aes_gen_vaes256_xts_enc_k192_w8:
     endbr64
-    vbroadcasti128 0(%rdi), %ymm12
-    vbroadcasti128 160(%rdi), %ymm15
-    vbroadcasti128 176(%rdi), %ymm14
-    vbroadcasti128 192(%rdi), %ymm13
-    vbroadcasti128 (%rsi), %ymm7
-    vpsrlvq .Lvaes256_xts_shifts2(%rip), %ymm7, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
-    vpshufd $78, %ymm5, %ymm5
-    vpsllvq .Lvaes256_xts_shifts2+32(%rip), %ymm7, %ymm8
-    vpxor %ymm6, %ymm8, %ymm8
+    vbroadcasti128 0(%rdi), %ymm11
+    vbroadcasti128 144(%rdi), %ymm15
+    vbroadcasti128 160(%rdi), %ymm14
+    vbroadcasti128 176(%rdi), %ymm13
+    vbroadcasti128 192(%rdi), %ymm12
+    vbroadcasti128 (%rsi), %ymm10
+    vpsrlvq .Lvaes256_xts_shifts2(%rip), %ymm10, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm4, %ymm5
+    vpshufd $78, %ymm4, %ymm4
+    vpsllvq .Lvaes256_xts_shifts2+32(%rip), %ymm10, %ymm6
+    vpxor %ymm5, %ymm6, %ymm6
+    vpxor %ymm4, %ymm6, %ymm6
+    vpsrlvq .Lvaes256_xts_shifts2+64(%rip), %ymm10, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm4, %ymm5
+    vpshufd $78, %ymm4, %ymm4
+    vpsllvq .Lvaes256_xts_shifts2+96(%rip), %ymm10, %ymm7
+    vpxor %ymm5, %ymm7, %ymm7
+    vpxor %ymm4, %ymm7, %ymm7
+    vpsrlvq .Lvaes256_xts_shifts2+128(%rip), %ymm10, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm4, %ymm5
+    vpshufd $78, %ymm4, %ymm4
+    vpsllvq .Lvaes256_xts_shifts2+160(%rip), %ymm10, %ymm8
     vpxor %ymm5, %ymm8, %ymm8
-    vpsrlvq .Lvaes256_xts_shifts2+64(%rip), %ymm7, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
-    vpshufd $78, %ymm5, %ymm5
-    vpsllvq .Lvaes256_xts_shifts2+96(%rip), %ymm7, %ymm9
-    vpxor %ymm6, %ymm9, %ymm9
+    vpxor %ymm4, %ymm8, %ymm8
+    vpsrlvq .Lvaes256_xts_shifts2+192(%rip), %ymm10, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm4, %ymm5
+    vpshufd $78, %ymm4, %ymm4
+    vpsllvq .Lvaes256_xts_shifts2+224(%rip), %ymm10, %ymm9
     vpxor %ymm5, %ymm9, %ymm9
-    vpsrlvq .Lvaes256_xts_shifts2+128(%rip), %ymm7, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
-    vpshufd $78, %ymm5, %ymm5
-    vpsllvq .Lvaes256_xts_shifts2+160(%rip), %ymm7, %ymm10
-    vpxor %ymm6, %ymm10, %ymm10
-    vpxor %ymm5, %ymm10, %ymm10
-    vpsrlvq .Lvaes256_xts_shifts2+192(%rip), %ymm7, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
-    vpshufd $78, %ymm5, %ymm5
-    vpsllvq .Lvaes256_xts_shifts2+224(%rip), %ymm7, %ymm11
-    vpxor %ymm6, %ymm11, %ymm11
-    vpxor %ymm5, %ymm11, %ymm11
+    vpxor %ymm4, %ymm9, %ymm9
     cmp $8, %r8
     jb .Laes_gen_vaes256_xts_enc_k192_w8_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k192_w8_loop:
     vmovdqu 0(%rcx), %ymm0
-    vpxor %ymm12, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm13, %ymm8, %ymm6
-    vmovdqu %ymm6, 0(%rdx)
+    vpxor %ymm11, %ymm0, %ymm0
+    vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm12, %ymm6, %ymm4
+    vmovdqu %ymm4, 0(%rdx)
     vmovdqu 32(%rcx), %ymm1
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm9, %ymm1, %ymm1
-    vpxor %ymm13, %ymm9, %ymm6
-    vmovdqu %ymm6, 32(%rdx)
+    vpxor %ymm11, %ymm1, %ymm1
+    vpxor %ymm7, %ymm1, %ymm1
+    vpxor %ymm12, %ymm7, %ymm4
+    vmovdqu %ymm4, 32(%rdx)
     vmovdqu 64(%rcx), %ymm2
-    vpxor %ymm12, %ymm2, %ymm2
-    vpxor %ymm10, %ymm2, %ymm2
-    vpxor %ymm13, %ymm10, %ymm6
-    vmovdqu %ymm6, 64(%rdx)
+    vpxor %ymm11, %ymm2, %ymm2
+    vpxor %ymm8, %ymm2, %ymm2
+    vpxor %ymm12, %ymm8, %ymm4
+    vmovdqu %ymm4, 64(%rdx)
     vmovdqu 96(%rcx), %ymm3
-    vpxor %ymm12, %ymm3, %ymm3
     vpxor %ymm11, %ymm3, %ymm3
-    vpxor %ymm13, %ymm11, %ymm6
-    vmovdqu %ymm6, 96(%rdx)
-    vbroadcasti128 16(%rdi), %ymm7
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
-    vpsrlq $56, %ymm8, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
-    vpshufd $78, %ymm5, %ymm5
+    vpxor %ymm9, %ymm3, %ymm3
+    vpxor %ymm12, %ymm9, %ymm4
+    vmovdqu %ymm4, 96(%rdx)
+    vbroadcasti128 16(%rdi), %ymm10
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    vpsrlq $56, %ymm6, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm4, %ymm5
+    vpshufd $78, %ymm4, %ymm4
+    vpsllq $8, %ymm6, %ymm6
+    vpxor %ymm5, %ymm6, %ymm6
+    vpxor %ymm4, %ymm6, %ymm6
+    .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd2         # vaesenc %ymm10, %ymm2, %ymm2
+    vpsrlq $56, %ymm7, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm4, %ymm5
+    vpshufd $78, %ymm4, %ymm4
+    vpsllq $8, %ymm7, %ymm7
+    vpxor %ymm5, %ymm7, %ymm7
+    vpxor %ymm4, %ymm7, %ymm7
+    .byte 0xc4,0xc2,0x65,0xdc,0xda         # vaesenc %ymm10, %ymm3, %ymm3
+    vbroadcasti128 32(%rdi), %ymm10
+    vpsrlq $56, %ymm8, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm4, %ymm5
+    vpshufd $78, %ymm4, %ymm4
     vpsllq $8, %ymm8, %ymm8
-    vpxor %ymm6, %ymm8, %ymm8
     vpxor %ymm5, %ymm8, %ymm8
-    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
-    vpsrlq $56, %ymm9, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
-    vpshufd $78, %ymm5, %ymm5
+    vpxor %ymm4, %ymm8, %ymm8
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    vpsrlq $56, %ymm9, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm4, %ymm5
+    vpshufd $78, %ymm4, %ymm4
     vpsllq $8, %ymm9, %ymm9
-    vpxor %ymm6, %ymm9, %ymm9
     vpxor %ymm5, %ymm9, %ymm9
-    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
-    vbroadcasti128 32(%rdi), %ymm7
-    vpsrlq $56, %ymm10, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
-    vpshufd $78, %ymm5, %ymm5
-    vpsllq $8, %ymm10, %ymm10
-    vpxor %ymm6, %ymm10, %ymm10
-    vpxor %ymm5, %ymm10, %ymm10
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
-    vpsrlq $56, %ymm11, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
-    vpshufd $78, %ymm5, %ymm5
-    vpsllq $8, %ymm11, %ymm11
-    vpxor %ymm6, %ymm11, %ymm11
-    vpxor %ymm5, %ymm11, %ymm11
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
-    vbroadcasti128 48(%rdi), %ymm7
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
-    vbroadcasti128 64(%rdi), %ymm7
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
-    vbroadcasti128 80(%rdi), %ymm7
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
-    vbroadcasti128 96(%rdi), %ymm7
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
-    vbroadcasti128 112(%rdi), %ymm7
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
-    vbroadcasti128 128(%rdi), %ymm7
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
-    vbroadcasti128 144(%rdi), %ymm7
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
+    vpxor %ymm4, %ymm9, %ymm9
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd2         # vaesenc %ymm10, %ymm2, %ymm2
+    .byte 0xc4,0xc2,0x65,0xdc,0xda         # vaesenc %ymm10, %ymm3, %ymm3
+    vbroadcasti128 48(%rdi), %ymm10
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd2         # vaesenc %ymm10, %ymm2, %ymm2
+    .byte 0xc4,0xc2,0x65,0xdc,0xda         # vaesenc %ymm10, %ymm3, %ymm3
+    vbroadcasti128 64(%rdi), %ymm10
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd2         # vaesenc %ymm10, %ymm2, %ymm2
+    .byte 0xc4,0xc2,0x65,0xdc,0xda         # vaesenc %ymm10, %ymm3, %ymm3
+    vbroadcasti128 80(%rdi), %ymm10
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd2         # vaesenc %ymm10, %ymm2, %ymm2
+    .byte 0xc4,0xc2,0x65,0xdc,0xda         # vaesenc %ymm10, %ymm3, %ymm3
+    vbroadcasti128 96(%rdi), %ymm10
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd2         # vaesenc %ymm10, %ymm2, %ymm2
+    .byte 0xc4,0xc2,0x65,0xdc,0xda         # vaesenc %ymm10, %ymm3, %ymm3
+    vbroadcasti128 112(%rdi), %ymm10
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd2         # vaesenc %ymm10, %ymm2, %ymm2
+    .byte 0xc4,0xc2,0x65,0xdc,0xda         # vaesenc %ymm10, %ymm3, %ymm3
+    vbroadcasti128 128(%rdi), %ymm10
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd2         # vaesenc %ymm10, %ymm2, %ymm2
+    .byte 0xc4,0xc2,0x65,0xdc,0xda         # vaesenc %ymm10, %ymm3, %ymm3
     .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x6d,0xdc,0xd7         # vaesenc %ymm15, %ymm2, %ymm2
@@ -670,6 +660,10 @@ aes_gen_vaes256_xts_enc_k192_w8:
     .byte 0xc4,0xc2,0x75,0xdc,0xce         # vaesenc %ymm14, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x6d,0xdc,0xd6         # vaesenc %ymm14, %ymm2, %ymm2
     .byte 0xc4,0xc2,0x65,0xdc,0xde         # vaesenc %ymm14, %ymm3, %ymm3
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcd         # vaesenc %ymm13, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd5         # vaesenc %ymm13, %ymm2, %ymm2
+    .byte 0xc4,0xc2,0x65,0xdc,0xdd         # vaesenc %ymm13, %ymm3, %ymm3
     .byte 0xc4,0xe2,0x7d,0xdd,0x02         # vaesenclast 0(%rdx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     .byte 0xc4,0xe2,0x75,0xdd,0x4a,0x20    # vaesenclast 32(%rdx), %ymm1, %ymm1
@@ -684,7 +678,7 @@ aes_gen_vaes256_xts_enc_k192_w8:
     cmp $8, %r8
     jae .Laes_gen_vaes256_xts_enc_k192_w8_loop
 .Laes_gen_vaes256_xts_enc_k192_w8_done:
-    vmovdqu %xmm8, (%rsi)
+    vmovdqu %xmm6, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -708,95 +702,93 @@ aes_gen_vaes256_xts_enc_k192_w8:
 
 # int aes_gen_vaes256_xts_enc_k192_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 5 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 4 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 4.
 # Requires: AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
 #   %ymm0 blocks 0-1
 #   %ymm1 blocks 2-3
-#   %ymm2 a block register's tweaks
-#   %ymm3 tweak arithmetic: the bits carried out
-#   %ymm4 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %ymm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
-#   %ymm6 tweaks of block register 0: this group's, then the next group's
-#   %ymm7 tweaks of block register 1: this group's, then the next group's
-#   %ymm8 rk0
-#   %ymm15 rk6
-#   %ymm14 rk7
-#   %ymm13 rk8
-#   %ymm12 rk9
-#   %ymm11 rk10
-#   %ymm10 rk11
-#   %ymm9 rk12
+#   %ymm2 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %ymm3 tweak arithmetic: the carry times 0x87
+#   %ymm4 tweaks of block register 0: this group's, then the next group's
+#   %ymm5 tweaks of block register 1: this group's, then the next group's
+#   %ymm6 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4
+#   %ymm7 rk0
+#   %ymm15 rk5
+#   %ymm14 rk6
+#   %ymm13 rk7
+#   %ymm12 rk8
+#   %ymm11 rk9
+#   %ymm10 rk10
+#   %ymm9 rk11
+#   %ymm8 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_xts_enc_k192_w4
     .type aes_gen_vaes256_xts_enc_k192_w4, @function
     .p2align 5
 aes_gen_vaes256_xts_enc_k192_w4:
     endbr64
-    vbroadcasti128 0(%rdi), %ymm8
-    vbroadcasti128 96(%rdi), %ymm15
-    vbroadcasti128 112(%rdi), %ymm14
-    vbroadcasti128 128(%rdi), %ymm13
-    vbroadcasti128 144(%rdi), %ymm12
-    vbroadcasti128 160(%rdi), %ymm11
-    vbroadcasti128 176(%rdi), %ymm10
-    vbroadcasti128 192(%rdi), %ymm9
-    vbroadcasti128 (%rsi), %ymm5
-    vpsrlvq .Lvaes256_xts_shifts2(%rip), %ymm5, %ymm3
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
-    vpshufd $78, %ymm3, %ymm3
-    vpsllvq .Lvaes256_xts_shifts2+32(%rip), %ymm5, %ymm6
-    vpxor %ymm4, %ymm6, %ymm6
-    vpxor %ymm3, %ymm6, %ymm6
-    vpsrlvq .Lvaes256_xts_shifts2+64(%rip), %ymm5, %ymm3
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
-    vpshufd $78, %ymm3, %ymm3
-    vpsllvq .Lvaes256_xts_shifts2+96(%rip), %ymm5, %ymm7
-    vpxor %ymm4, %ymm7, %ymm7
-    vpxor %ymm3, %ymm7, %ymm7
+    vbroadcasti128 0(%rdi), %ymm7
+    vbroadcasti128 80(%rdi), %ymm15
+    vbroadcasti128 96(%rdi), %ymm14
+    vbroadcasti128 112(%rdi), %ymm13
+    vbroadcasti128 128(%rdi), %ymm12
+    vbroadcasti128 144(%rdi), %ymm11
+    vbroadcasti128 160(%rdi), %ymm10
+    vbroadcasti128 176(%rdi), %ymm9
+    vbroadcasti128 192(%rdi), %ymm8
+    vbroadcasti128 (%rsi), %ymm6
+    vpsrlvq .Lvaes256_xts_shifts2(%rip), %ymm6, %ymm2
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm2, %ymm3
+    vpshufd $78, %ymm2, %ymm2
+    vpsllvq .Lvaes256_xts_shifts2+32(%rip), %ymm6, %ymm4
+    vpxor %ymm3, %ymm4, %ymm4
+    vpxor %ymm2, %ymm4, %ymm4
+    vpsrlvq .Lvaes256_xts_shifts2+64(%rip), %ymm6, %ymm2
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm2, %ymm3
+    vpshufd $78, %ymm2, %ymm2
+    vpsllvq .Lvaes256_xts_shifts2+96(%rip), %ymm6, %ymm5
+    vpxor %ymm3, %ymm5, %ymm5
+    vpxor %ymm2, %ymm5, %ymm5
     cmp $4, %r8
     jb .Laes_gen_vaes256_xts_enc_k192_w4_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k192_w4_loop:
     vmovdqu 0(%rcx), %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm6, %ymm0, %ymm0
-    vpxor %ymm9, %ymm6, %ymm4
-    vmovdqu %ymm4, 0(%rdx)
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm4, %ymm0, %ymm0
+    vpxor %ymm8, %ymm4, %ymm2
+    vmovdqu %ymm2, 0(%rdx)
     vmovdqu 32(%rcx), %ymm1
-    vpxor %ymm8, %ymm1, %ymm1
     vpxor %ymm7, %ymm1, %ymm1
-    vpxor %ymm9, %ymm7, %ymm4
-    vmovdqu %ymm4, 32(%rdx)
-    vbroadcasti128 16(%rdi), %ymm5
-    vpsrlq $60, %ymm6, %ymm3
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
-    vpshufd $78, %ymm3, %ymm3
-    vpsllq $4, %ymm6, %ymm6
-    vpxor %ymm4, %ymm6, %ymm6
-    vpxor %ymm3, %ymm6, %ymm6
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    vpsrlq $60, %ymm7, %ymm3
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
-    vpshufd $78, %ymm3, %ymm3
-    vpsllq $4, %ymm7, %ymm7
-    vpxor %ymm4, %ymm7, %ymm7
-    vpxor %ymm3, %ymm7, %ymm7
-    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vbroadcasti128 32(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vbroadcasti128 48(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vbroadcasti128 64(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vbroadcasti128 80(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vpxor %ymm5, %ymm1, %ymm1
+    vpxor %ymm8, %ymm5, %ymm2
+    vmovdqu %ymm2, 32(%rdx)
+    vbroadcasti128 16(%rdi), %ymm6
+    vpsrlq $60, %ymm4, %ymm2
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm2, %ymm3
+    vpshufd $78, %ymm2, %ymm2
+    vpsllq $4, %ymm4, %ymm4
+    vpxor %ymm3, %ymm4, %ymm4
+    vpxor %ymm2, %ymm4, %ymm4
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
+    vpsrlq $60, %ymm5, %ymm2
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm2, %ymm3
+    vpshufd $78, %ymm2, %ymm2
+    vpsllq $4, %ymm5, %ymm5
+    vpxor %ymm3, %ymm5, %ymm5
+    vpxor %ymm2, %ymm5, %ymm5
+    .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
+    vbroadcasti128 32(%rdi), %ymm6
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
+    vbroadcasti128 48(%rdi), %ymm6
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
+    vbroadcasti128 64(%rdi), %ymm6
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
@@ -809,6 +801,8 @@ aes_gen_vaes256_xts_enc_k192_w4:
     .byte 0xc4,0xc2,0x75,0xdc,0xcb         # vaesenc %ymm11, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc1         # vaesenc %ymm9, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xc9         # vaesenc %ymm9, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x7d,0xdd,0x02         # vaesenclast 0(%rdx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     .byte 0xc4,0xe2,0x75,0xdd,0x4a,0x20    # vaesenclast 32(%rdx), %ymm1, %ymm1
@@ -819,7 +813,7 @@ aes_gen_vaes256_xts_enc_k192_w4:
     cmp $4, %r8
     jae .Laes_gen_vaes256_xts_enc_k192_w4_loop
 .Laes_gen_vaes256_xts_enc_k192_w4_done:
-    vmovdqu %xmm6, (%rsi)
+    vmovdqu %xmm4, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -843,70 +837,69 @@ aes_gen_vaes256_xts_enc_k192_w4:
 
 # int aes_gen_vaes256_xts_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 3 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 2 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 2.
 # Requires: AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
 #   %ymm0 blocks 0-1
-#   %ymm1 a block register's tweaks
-#   %ymm2 tweak arithmetic: the bits carried out
-#   %ymm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %ymm4 temporary: data loads, spilled round keys rk1 rk2 rk3
-#   %ymm5 tweaks of block register 0: this group's, then the next group's
-#   %ymm6 rk0
-#   %ymm15 rk4
-#   %ymm14 rk5
-#   %ymm13 rk6
-#   %ymm12 rk7
-#   %ymm11 rk8
-#   %ymm10 rk9
-#   %ymm9 rk10
-#   %ymm8 rk11
-#   %ymm7 rk12
+#   %ymm1 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %ymm2 tweak arithmetic: the carry times 0x87
+#   %ymm3 tweaks of block register 0: this group's, then the next group's
+#   %ymm4 temporary: data loads, spilled round keys rk1 rk2
+#   %ymm5 rk0
+#   %ymm15 rk3
+#   %ymm14 rk4
+#   %ymm13 rk5
+#   %ymm12 rk6
+#   %ymm11 rk7
+#   %ymm10 rk8
+#   %ymm9 rk9
+#   %ymm8 rk10
+#   %ymm7 rk11
+#   %ymm6 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_xts_enc_k192_w2
     .type aes_gen_vaes256_xts_enc_k192_w2, @function
     .p2align 5
 aes_gen_vaes256_xts_enc_k192_w2:
     endbr64
-    vbroadcasti128 0(%rdi), %ymm6
-    vbroadcasti128 64(%rdi), %ymm15
-    vbroadcasti128 80(%rdi), %ymm14
-    vbroadcasti128 96(%rdi), %ymm13
-    vbroadcasti128 112(%rdi), %ymm12
-    vbroadcasti128 128(%rdi), %ymm11
-    vbroadcasti128 144(%rdi), %ymm10
-    vbroadcasti128 160(%rdi), %ymm9
-    vbroadcasti128 176(%rdi), %ymm8
-    vbroadcasti128 192(%rdi), %ymm7
+    vbroadcasti128 0(%rdi), %ymm5
+    vbroadcasti128 48(%rdi), %ymm15
+    vbroadcasti128 64(%rdi), %ymm14
+    vbroadcasti128 80(%rdi), %ymm13
+    vbroadcasti128 96(%rdi), %ymm12
+    vbroadcasti128 112(%rdi), %ymm11
+    vbroadcasti128 128(%rdi), %ymm10
+    vbroadcasti128 144(%rdi), %ymm9
+    vbroadcasti128 160(%rdi), %ymm8
+    vbroadcasti128 176(%rdi), %ymm7
+    vbroadcasti128 192(%rdi), %ymm6
     vbroadcasti128 (%rsi), %ymm4
-    vpsrlvq .Lvaes256_xts_shifts2(%rip), %ymm4, %ymm2
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm2, %ymm3
-    vpshufd $78, %ymm2, %ymm2
-    vpsllvq .Lvaes256_xts_shifts2+32(%rip), %ymm4, %ymm5
-    vpxor %ymm3, %ymm5, %ymm5
-    vpxor %ymm2, %ymm5, %ymm5
+    vpsrlvq .Lvaes256_xts_shifts2(%rip), %ymm4, %ymm1
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm1, %ymm2
+    vpshufd $78, %ymm1, %ymm1
+    vpsllvq .Lvaes256_xts_shifts2+32(%rip), %ymm4, %ymm3
+    vpxor %ymm2, %ymm3, %ymm3
+    vpxor %ymm1, %ymm3, %ymm3
     cmp $2, %r8
     jb .Laes_gen_vaes256_xts_enc_k192_w2_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k192_w2_loop:
     vmovdqu 0(%rcx), %ymm0
-    vpxor %ymm6, %ymm0, %ymm0
     vpxor %ymm5, %ymm0, %ymm0
-    vpxor %ymm7, %ymm5, %ymm3
-    vmovdqu %ymm3, 0(%rdx)
+    vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm6, %ymm3, %ymm1
+    vmovdqu %ymm1, 0(%rdx)
     vbroadcasti128 16(%rdi), %ymm4
-    vpsrlq $62, %ymm5, %ymm2
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm2, %ymm3
-    vpshufd $78, %ymm2, %ymm2
-    vpsllq $2, %ymm5, %ymm5
-    vpxor %ymm3, %ymm5, %ymm5
-    vpxor %ymm2, %ymm5, %ymm5
+    vpsrlq $62, %ymm3, %ymm1
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm1, %ymm2
+    vpshufd $78, %ymm1, %ymm1
+    vpsllq $2, %ymm3, %ymm3
+    vpxor %ymm2, %ymm3, %ymm3
+    vpxor %ymm1, %ymm3, %ymm3
     .byte 0xc4,0xe2,0x7d,0xdc,0xc4         # vaesenc %ymm4, %ymm0, %ymm0
     vbroadcasti128 32(%rdi), %ymm4
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc4         # vaesenc %ymm4, %ymm0, %ymm0
-    vbroadcasti128 48(%rdi), %ymm4
     .byte 0xc4,0xe2,0x7d,0xdc,0xc4         # vaesenc %ymm4, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
@@ -916,6 +909,7 @@ aes_gen_vaes256_xts_enc_k192_w2:
     .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xdc,0xc1         # vaesenc %ymm9, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x7d,0xdd,0x02         # vaesenclast 0(%rdx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     add $32, %rcx
@@ -924,7 +918,7 @@ aes_gen_vaes256_xts_enc_k192_w2:
     cmp $2, %r8
     jae .Laes_gen_vaes256_xts_enc_k192_w2_loop
 .Laes_gen_vaes256_xts_enc_k192_w2_done:
-    vmovdqu %xmm5, (%rsi)
+    vmovdqu %xmm3, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -954,43 +948,40 @@ aes_gen_vaes256_xts_enc_k192_w2:
 # Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 a block register's tweaks
-#   %xmm2 tweak arithmetic: the bits carried out
-#   %xmm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm4 temporary: data loads
-#   %xmm5 tweaks of block register 0: this group's, then the next group's
+#   %xmm1 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %xmm2 tweaks of block register 0: this group's, then the next group's
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_xts_enc_k192_w1
     .type aes_gen_vaes256_xts_enc_k192_w1, @function
     .p2align 5
 aes_gen_vaes256_xts_enc_k192_w1:
     endbr64
-    vmovdqu (%rsi), %xmm5
+    vmovdqu (%rsi), %xmm2
     cmp $1, %r8
     jb .Laes_gen_vaes256_xts_enc_k192_w1_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k192_w1_loop:
     vmovdqu 0(%rcx), %xmm0
     vpxor 0(%rdi), %xmm0, %xmm0
-    vpxor %xmm5, %xmm0, %xmm0
-    vpxor 192(%rdi), %xmm5, %xmm3
-    vmovdqu %xmm3, 0(%rdx)
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor 192(%rdi), %xmm2, %xmm1
+    vmovdqu %xmm1, 0(%rdx)
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x10    # vaesenc 16(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x20    # vaesenc 32(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x30    # vaesenc 48(%rdi), %xmm0, %xmm0
-    vpshufd $19, %xmm5, %xmm2
+    vpshufd $19, %xmm2, %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x40    # vaesenc 64(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x50    # vaesenc 80(%rdi), %xmm0, %xmm0
-    vpsrad $31, %xmm2, %xmm2
+    vpsrad $31, %xmm1, %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x60    # vaesenc 96(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x70    # vaesenc 112(%rdi), %xmm0, %xmm0
-    vpand .Lvaes256_xts_double(%rip), %xmm2, %xmm2
+    vpand .Lvaes256_xts_double(%rip), %xmm1, %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0x80,0x00,0x00,0x00 # vaesenc 128(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0x90,0x00,0x00,0x00 # vaesenc 144(%rdi), %xmm0, %xmm0
-    vpaddq %xmm5, %xmm5, %xmm5
+    vpaddq %xmm2, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xa0,0x00,0x00,0x00 # vaesenc 160(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xb0,0x00,0x00,0x00 # vaesenc 176(%rdi), %xmm0, %xmm0
-    vpxor %xmm2, %xmm5, %xmm5
+    vpxor %xmm1, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x79,0xdd,0x02         # vaesenclast 0(%rdx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
@@ -999,21 +990,18 @@ aes_gen_vaes256_xts_enc_k192_w1:
     cmp $1, %r8
     jae .Laes_gen_vaes256_xts_enc_k192_w1_loop
 .Laes_gen_vaes256_xts_enc_k192_w1_done:
-    vmovdqu %xmm5, (%rsi)
+    vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
     vzeroupper
     ret
     .size aes_gen_vaes256_xts_enc_k192_w1, .-aes_gen_vaes256_xts_enc_k192_w1
 
 # int aes_gen_vaes256_xts_enc_k256_w8(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 8 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 11 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 10 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 8.
 # Requires: AVX, AVX2, VAES, VPCLMULQDQ.
@@ -1022,156 +1010,152 @@ aes_gen_vaes256_xts_enc_k192_w1:
 #   %ymm1 blocks 2-3
 #   %ymm2 blocks 4-5
 #   %ymm3 blocks 6-7
-#   %ymm4 a block register's tweaks
-#   %ymm5 tweak arithmetic: the bits carried out
-#   %ymm6 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %ymm7 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11
-#   %ymm8 tweaks of block register 0: this group's, then the next group's
-#   %ymm9 tweaks of block register 1: this group's, then the next group's
-#   %ymm10 tweaks of block register 2: this group's, then the next group's
-#   %ymm11 tweaks of block register 3: this group's, then the next group's
-#   %ymm12 rk0
-#   %ymm15 rk12
-#   %ymm14 rk13
-#   %ymm13 rk14
+#   %ymm4 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %ymm5 tweak arithmetic: the carry times 0x87
+#   %ymm6 tweaks of block register 0: this group's, then the next group's
+#   %ymm7 tweaks of block register 1: this group's, then the next group's
+#   %ymm8 tweaks of block register 2: this group's, then the next group's
+#   %ymm9 tweaks of block register 3: this group's, then the next group's
+#   %ymm10 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
+#   %ymm11 rk0
+#   %ymm15 rk11
+#   %ymm14 rk12
+#   %ymm13 rk13
+#   %ymm12 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_xts_enc_k256_w8
     .type aes_gen_vaes256_xts_enc_k256_w8, @function
     .p2align 5
 aes_gen_vaes256_xts_enc_k256_w8:
     endbr64
-    vbroadcasti128 0(%rdi), %ymm12
-    vbroadcasti128 192(%rdi), %ymm15
-    vbroadcasti128 208(%rdi), %ymm14
-    vbroadcasti128 224(%rdi), %ymm13
-    vbroadcasti128 (%rsi), %ymm7
-    vpsrlvq .Lvaes256_xts_shifts2(%rip), %ymm7, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
-    vpshufd $78, %ymm5, %ymm5
-    vpsllvq .Lvaes256_xts_shifts2+32(%rip), %ymm7, %ymm8
-    vpxor %ymm6, %ymm8, %ymm8
+    vbroadcasti128 0(%rdi), %ymm11
+    vbroadcasti128 176(%rdi), %ymm15
+    vbroadcasti128 192(%rdi), %ymm14
+    vbroadcasti128 208(%rdi), %ymm13
+    vbroadcasti128 224(%rdi), %ymm12
+    vbroadcasti128 (%rsi), %ymm10
+    vpsrlvq .Lvaes256_xts_shifts2(%rip), %ymm10, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm4, %ymm5
+    vpshufd $78, %ymm4, %ymm4
+    vpsllvq .Lvaes256_xts_shifts2+32(%rip), %ymm10, %ymm6
+    vpxor %ymm5, %ymm6, %ymm6
+    vpxor %ymm4, %ymm6, %ymm6
+    vpsrlvq .Lvaes256_xts_shifts2+64(%rip), %ymm10, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm4, %ymm5
+    vpshufd $78, %ymm4, %ymm4
+    vpsllvq .Lvaes256_xts_shifts2+96(%rip), %ymm10, %ymm7
+    vpxor %ymm5, %ymm7, %ymm7
+    vpxor %ymm4, %ymm7, %ymm7
+    vpsrlvq .Lvaes256_xts_shifts2+128(%rip), %ymm10, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm4, %ymm5
+    vpshufd $78, %ymm4, %ymm4
+    vpsllvq .Lvaes256_xts_shifts2+160(%rip), %ymm10, %ymm8
     vpxor %ymm5, %ymm8, %ymm8
-    vpsrlvq .Lvaes256_xts_shifts2+64(%rip), %ymm7, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
-    vpshufd $78, %ymm5, %ymm5
-    vpsllvq .Lvaes256_xts_shifts2+96(%rip), %ymm7, %ymm9
-    vpxor %ymm6, %ymm9, %ymm9
+    vpxor %ymm4, %ymm8, %ymm8
+    vpsrlvq .Lvaes256_xts_shifts2+192(%rip), %ymm10, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm4, %ymm5
+    vpshufd $78, %ymm4, %ymm4
+    vpsllvq .Lvaes256_xts_shifts2+224(%rip), %ymm10, %ymm9
     vpxor %ymm5, %ymm9, %ymm9
-    vpsrlvq .Lvaes256_xts_shifts2+128(%rip), %ymm7, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
-    vpshufd $78, %ymm5, %ymm5
-    vpsllvq .Lvaes256_xts_shifts2+160(%rip), %ymm7, %ymm10
-    vpxor %ymm6, %ymm10, %ymm10
-    vpxor %ymm5, %ymm10, %ymm10
-    vpsrlvq .Lvaes256_xts_shifts2+192(%rip), %ymm7, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
-    vpshufd $78, %ymm5, %ymm5
-    vpsllvq .Lvaes256_xts_shifts2+224(%rip), %ymm7, %ymm11
-    vpxor %ymm6, %ymm11, %ymm11
-    vpxor %ymm5, %ymm11, %ymm11
+    vpxor %ymm4, %ymm9, %ymm9
     cmp $8, %r8
     jb .Laes_gen_vaes256_xts_enc_k256_w8_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k256_w8_loop:
     vmovdqu 0(%rcx), %ymm0
-    vpxor %ymm12, %ymm0, %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm13, %ymm8, %ymm6
-    vmovdqu %ymm6, 0(%rdx)
+    vpxor %ymm11, %ymm0, %ymm0
+    vpxor %ymm6, %ymm0, %ymm0
+    vpxor %ymm12, %ymm6, %ymm4
+    vmovdqu %ymm4, 0(%rdx)
     vmovdqu 32(%rcx), %ymm1
-    vpxor %ymm12, %ymm1, %ymm1
-    vpxor %ymm9, %ymm1, %ymm1
-    vpxor %ymm13, %ymm9, %ymm6
-    vmovdqu %ymm6, 32(%rdx)
+    vpxor %ymm11, %ymm1, %ymm1
+    vpxor %ymm7, %ymm1, %ymm1
+    vpxor %ymm12, %ymm7, %ymm4
+    vmovdqu %ymm4, 32(%rdx)
     vmovdqu 64(%rcx), %ymm2
-    vpxor %ymm12, %ymm2, %ymm2
-    vpxor %ymm10, %ymm2, %ymm2
-    vpxor %ymm13, %ymm10, %ymm6
-    vmovdqu %ymm6, 64(%rdx)
+    vpxor %ymm11, %ymm2, %ymm2
+    vpxor %ymm8, %ymm2, %ymm2
+    vpxor %ymm12, %ymm8, %ymm4
+    vmovdqu %ymm4, 64(%rdx)
     vmovdqu 96(%rcx), %ymm3
-    vpxor %ymm12, %ymm3, %ymm3
     vpxor %ymm11, %ymm3, %ymm3
-    vpxor %ymm13, %ymm11, %ymm6
-    vmovdqu %ymm6, 96(%rdx)
-    vbroadcasti128 16(%rdi), %ymm7
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
-    vpsrlq $56, %ymm8, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
-    vpshufd $78, %ymm5, %ymm5
+    vpxor %ymm9, %ymm3, %ymm3
+    vpxor %ymm12, %ymm9, %ymm4
+    vmovdqu %ymm4, 96(%rdx)
+    vbroadcasti128 16(%rdi), %ymm10
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    vpsrlq $56, %ymm6, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm4, %ymm5
+    vpshufd $78, %ymm4, %ymm4
+    vpsllq $8, %ymm6, %ymm6
+    vpxor %ymm5, %ymm6, %ymm6
+    vpxor %ymm4, %ymm6, %ymm6
+    .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd2         # vaesenc %ymm10, %ymm2, %ymm2
+    vpsrlq $56, %ymm7, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm4, %ymm5
+    vpshufd $78, %ymm4, %ymm4
+    vpsllq $8, %ymm7, %ymm7
+    vpxor %ymm5, %ymm7, %ymm7
+    vpxor %ymm4, %ymm7, %ymm7
+    .byte 0xc4,0xc2,0x65,0xdc,0xda         # vaesenc %ymm10, %ymm3, %ymm3
+    vbroadcasti128 32(%rdi), %ymm10
+    vpsrlq $56, %ymm8, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm4, %ymm5
+    vpshufd $78, %ymm4, %ymm4
     vpsllq $8, %ymm8, %ymm8
-    vpxor %ymm6, %ymm8, %ymm8
     vpxor %ymm5, %ymm8, %ymm8
-    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
-    vpsrlq $56, %ymm9, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
-    vpshufd $78, %ymm5, %ymm5
+    vpxor %ymm4, %ymm8, %ymm8
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    vpsrlq $56, %ymm9, %ymm4
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm4, %ymm5
+    vpshufd $78, %ymm4, %ymm4
     vpsllq $8, %ymm9, %ymm9
-    vpxor %ymm6, %ymm9, %ymm9
     vpxor %ymm5, %ymm9, %ymm9
-    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
-    vbroadcasti128 32(%rdi), %ymm7
-    vpsrlq $56, %ymm10, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
-    vpshufd $78, %ymm5, %ymm5
-    vpsllq $8, %ymm10, %ymm10
-    vpxor %ymm6, %ymm10, %ymm10
-    vpxor %ymm5, %ymm10, %ymm10
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
-    vpsrlq $56, %ymm11, %ymm5
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm5, %ymm6
-    vpshufd $78, %ymm5, %ymm5
-    vpsllq $8, %ymm11, %ymm11
-    vpxor %ymm6, %ymm11, %ymm11
-    vpxor %ymm5, %ymm11, %ymm11
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
-    vbroadcasti128 48(%rdi), %ymm7
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
-    vbroadcasti128 64(%rdi), %ymm7
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
-    vbroadcasti128 80(%rdi), %ymm7
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
-    vbroadcasti128 96(%rdi), %ymm7
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
-    vbroadcasti128 112(%rdi), %ymm7
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
-    vbroadcasti128 128(%rdi), %ymm7
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
-    vbroadcasti128 144(%rdi), %ymm7
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
-    vbroadcasti128 160(%rdi), %ymm7
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
-    vbroadcasti128 176(%rdi), %ymm7
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcf         # vaesenc %ymm7, %ymm1, %ymm1
-    .byte 0xc4,0xe2,0x6d,0xdc,0xd7         # vaesenc %ymm7, %ymm2, %ymm2
-    .byte 0xc4,0xe2,0x65,0xdc,0xdf         # vaesenc %ymm7, %ymm3, %ymm3
+    vpxor %ymm4, %ymm9, %ymm9
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd2         # vaesenc %ymm10, %ymm2, %ymm2
+    .byte 0xc4,0xc2,0x65,0xdc,0xda         # vaesenc %ymm10, %ymm3, %ymm3
+    vbroadcasti128 48(%rdi), %ymm10
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd2         # vaesenc %ymm10, %ymm2, %ymm2
+    .byte 0xc4,0xc2,0x65,0xdc,0xda         # vaesenc %ymm10, %ymm3, %ymm3
+    vbroadcasti128 64(%rdi), %ymm10
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd2         # vaesenc %ymm10, %ymm2, %ymm2
+    .byte 0xc4,0xc2,0x65,0xdc,0xda         # vaesenc %ymm10, %ymm3, %ymm3
+    vbroadcasti128 80(%rdi), %ymm10
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd2         # vaesenc %ymm10, %ymm2, %ymm2
+    .byte 0xc4,0xc2,0x65,0xdc,0xda         # vaesenc %ymm10, %ymm3, %ymm3
+    vbroadcasti128 96(%rdi), %ymm10
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd2         # vaesenc %ymm10, %ymm2, %ymm2
+    .byte 0xc4,0xc2,0x65,0xdc,0xda         # vaesenc %ymm10, %ymm3, %ymm3
+    vbroadcasti128 112(%rdi), %ymm10
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd2         # vaesenc %ymm10, %ymm2, %ymm2
+    .byte 0xc4,0xc2,0x65,0xdc,0xda         # vaesenc %ymm10, %ymm3, %ymm3
+    vbroadcasti128 128(%rdi), %ymm10
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd2         # vaesenc %ymm10, %ymm2, %ymm2
+    .byte 0xc4,0xc2,0x65,0xdc,0xda         # vaesenc %ymm10, %ymm3, %ymm3
+    vbroadcasti128 144(%rdi), %ymm10
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd2         # vaesenc %ymm10, %ymm2, %ymm2
+    .byte 0xc4,0xc2,0x65,0xdc,0xda         # vaesenc %ymm10, %ymm3, %ymm3
+    vbroadcasti128 160(%rdi), %ymm10
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd2         # vaesenc %ymm10, %ymm2, %ymm2
+    .byte 0xc4,0xc2,0x65,0xdc,0xda         # vaesenc %ymm10, %ymm3, %ymm3
     .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x6d,0xdc,0xd7         # vaesenc %ymm15, %ymm2, %ymm2
@@ -1180,6 +1164,10 @@ aes_gen_vaes256_xts_enc_k256_w8:
     .byte 0xc4,0xc2,0x75,0xdc,0xce         # vaesenc %ymm14, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x6d,0xdc,0xd6         # vaesenc %ymm14, %ymm2, %ymm2
     .byte 0xc4,0xc2,0x65,0xdc,0xde         # vaesenc %ymm14, %ymm3, %ymm3
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc5         # vaesenc %ymm13, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcd         # vaesenc %ymm13, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x6d,0xdc,0xd5         # vaesenc %ymm13, %ymm2, %ymm2
+    .byte 0xc4,0xc2,0x65,0xdc,0xdd         # vaesenc %ymm13, %ymm3, %ymm3
     .byte 0xc4,0xe2,0x7d,0xdd,0x02         # vaesenclast 0(%rdx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     .byte 0xc4,0xe2,0x75,0xdd,0x4a,0x20    # vaesenclast 32(%rdx), %ymm1, %ymm1
@@ -1194,7 +1182,7 @@ aes_gen_vaes256_xts_enc_k256_w8:
     cmp $8, %r8
     jae .Laes_gen_vaes256_xts_enc_k256_w8_loop
 .Laes_gen_vaes256_xts_enc_k256_w8_done:
-    vmovdqu %xmm8, (%rsi)
+    vmovdqu %xmm6, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -1218,101 +1206,99 @@ aes_gen_vaes256_xts_enc_k256_w8:
 
 # int aes_gen_vaes256_xts_enc_k256_w4(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 4 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 7 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 6 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 4.
 # Requires: AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
 #   %ymm0 blocks 0-1
 #   %ymm1 blocks 2-3
-#   %ymm2 a block register's tweaks
-#   %ymm3 tweak arithmetic: the bits carried out
-#   %ymm4 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %ymm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7
-#   %ymm6 tweaks of block register 0: this group's, then the next group's
-#   %ymm7 tweaks of block register 1: this group's, then the next group's
-#   %ymm8 rk0
-#   %ymm15 rk8
-#   %ymm14 rk9
-#   %ymm13 rk10
-#   %ymm12 rk11
-#   %ymm11 rk12
-#   %ymm10 rk13
-#   %ymm9 rk14
+#   %ymm2 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %ymm3 tweak arithmetic: the carry times 0x87
+#   %ymm4 tweaks of block register 0: this group's, then the next group's
+#   %ymm5 tweaks of block register 1: this group's, then the next group's
+#   %ymm6 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6
+#   %ymm7 rk0
+#   %ymm15 rk7
+#   %ymm14 rk8
+#   %ymm13 rk9
+#   %ymm12 rk10
+#   %ymm11 rk11
+#   %ymm10 rk12
+#   %ymm9 rk13
+#   %ymm8 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_xts_enc_k256_w4
     .type aes_gen_vaes256_xts_enc_k256_w4, @function
     .p2align 5
 aes_gen_vaes256_xts_enc_k256_w4:
     endbr64
-    vbroadcasti128 0(%rdi), %ymm8
-    vbroadcasti128 128(%rdi), %ymm15
-    vbroadcasti128 144(%rdi), %ymm14
-    vbroadcasti128 160(%rdi), %ymm13
-    vbroadcasti128 176(%rdi), %ymm12
-    vbroadcasti128 192(%rdi), %ymm11
-    vbroadcasti128 208(%rdi), %ymm10
-    vbroadcasti128 224(%rdi), %ymm9
-    vbroadcasti128 (%rsi), %ymm5
-    vpsrlvq .Lvaes256_xts_shifts2(%rip), %ymm5, %ymm3
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
-    vpshufd $78, %ymm3, %ymm3
-    vpsllvq .Lvaes256_xts_shifts2+32(%rip), %ymm5, %ymm6
-    vpxor %ymm4, %ymm6, %ymm6
-    vpxor %ymm3, %ymm6, %ymm6
-    vpsrlvq .Lvaes256_xts_shifts2+64(%rip), %ymm5, %ymm3
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
-    vpshufd $78, %ymm3, %ymm3
-    vpsllvq .Lvaes256_xts_shifts2+96(%rip), %ymm5, %ymm7
-    vpxor %ymm4, %ymm7, %ymm7
-    vpxor %ymm3, %ymm7, %ymm7
+    vbroadcasti128 0(%rdi), %ymm7
+    vbroadcasti128 112(%rdi), %ymm15
+    vbroadcasti128 128(%rdi), %ymm14
+    vbroadcasti128 144(%rdi), %ymm13
+    vbroadcasti128 160(%rdi), %ymm12
+    vbroadcasti128 176(%rdi), %ymm11
+    vbroadcasti128 192(%rdi), %ymm10
+    vbroadcasti128 208(%rdi), %ymm9
+    vbroadcasti128 224(%rdi), %ymm8
+    vbroadcasti128 (%rsi), %ymm6
+    vpsrlvq .Lvaes256_xts_shifts2(%rip), %ymm6, %ymm2
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm2, %ymm3
+    vpshufd $78, %ymm2, %ymm2
+    vpsllvq .Lvaes256_xts_shifts2+32(%rip), %ymm6, %ymm4
+    vpxor %ymm3, %ymm4, %ymm4
+    vpxor %ymm2, %ymm4, %ymm4
+    vpsrlvq .Lvaes256_xts_shifts2+64(%rip), %ymm6, %ymm2
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm2, %ymm3
+    vpshufd $78, %ymm2, %ymm2
+    vpsllvq .Lvaes256_xts_shifts2+96(%rip), %ymm6, %ymm5
+    vpxor %ymm3, %ymm5, %ymm5
+    vpxor %ymm2, %ymm5, %ymm5
     cmp $4, %r8
     jb .Laes_gen_vaes256_xts_enc_k256_w4_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k256_w4_loop:
     vmovdqu 0(%rcx), %ymm0
-    vpxor %ymm8, %ymm0, %ymm0
-    vpxor %ymm6, %ymm0, %ymm0
-    vpxor %ymm9, %ymm6, %ymm4
-    vmovdqu %ymm4, 0(%rdx)
+    vpxor %ymm7, %ymm0, %ymm0
+    vpxor %ymm4, %ymm0, %ymm0
+    vpxor %ymm8, %ymm4, %ymm2
+    vmovdqu %ymm2, 0(%rdx)
     vmovdqu 32(%rcx), %ymm1
-    vpxor %ymm8, %ymm1, %ymm1
     vpxor %ymm7, %ymm1, %ymm1
-    vpxor %ymm9, %ymm7, %ymm4
-    vmovdqu %ymm4, 32(%rdx)
-    vbroadcasti128 16(%rdi), %ymm5
-    vpsrlq $60, %ymm6, %ymm3
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
-    vpshufd $78, %ymm3, %ymm3
-    vpsllq $4, %ymm6, %ymm6
-    vpxor %ymm4, %ymm6, %ymm6
-    vpxor %ymm3, %ymm6, %ymm6
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    vpsrlq $60, %ymm7, %ymm3
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm3, %ymm4
-    vpshufd $78, %ymm3, %ymm3
-    vpsllq $4, %ymm7, %ymm7
-    vpxor %ymm4, %ymm7, %ymm7
-    vpxor %ymm3, %ymm7, %ymm7
-    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vbroadcasti128 32(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vbroadcasti128 48(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vbroadcasti128 64(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vbroadcasti128 80(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vbroadcasti128 96(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
-    vbroadcasti128 112(%rdi), %ymm5
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
-    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vpxor %ymm5, %ymm1, %ymm1
+    vpxor %ymm8, %ymm5, %ymm2
+    vmovdqu %ymm2, 32(%rdx)
+    vbroadcasti128 16(%rdi), %ymm6
+    vpsrlq $60, %ymm4, %ymm2
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm2, %ymm3
+    vpshufd $78, %ymm2, %ymm2
+    vpsllq $4, %ymm4, %ymm4
+    vpxor %ymm3, %ymm4, %ymm4
+    vpxor %ymm2, %ymm4, %ymm4
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
+    vpsrlq $60, %ymm5, %ymm2
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm2, %ymm3
+    vpshufd $78, %ymm2, %ymm2
+    vpsllq $4, %ymm5, %ymm5
+    vpxor %ymm3, %ymm5, %ymm5
+    vpxor %ymm2, %ymm5, %ymm5
+    .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
+    vbroadcasti128 32(%rdi), %ymm6
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
+    vbroadcasti128 48(%rdi), %ymm6
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
+    vbroadcasti128 64(%rdi), %ymm6
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
+    vbroadcasti128 80(%rdi), %ymm6
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
+    vbroadcasti128 96(%rdi), %ymm6
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc6         # vaesenc %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xce         # vaesenc %ymm6, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
@@ -1325,6 +1311,8 @@ aes_gen_vaes256_xts_enc_k256_w4:
     .byte 0xc4,0xc2,0x75,0xdc,0xcb         # vaesenc %ymm11, %ymm1, %ymm1
     .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x75,0xdc,0xca         # vaesenc %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc1         # vaesenc %ymm9, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xc9         # vaesenc %ymm9, %ymm1, %ymm1
     .byte 0xc4,0xe2,0x7d,0xdd,0x02         # vaesenclast 0(%rdx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     .byte 0xc4,0xe2,0x75,0xdd,0x4a,0x20    # vaesenclast 32(%rdx), %ymm1, %ymm1
@@ -1335,7 +1323,7 @@ aes_gen_vaes256_xts_enc_k256_w4:
     cmp $4, %r8
     jae .Laes_gen_vaes256_xts_enc_k256_w4_loop
 .Laes_gen_vaes256_xts_enc_k256_w4_done:
-    vmovdqu %xmm6, (%rsi)
+    vmovdqu %xmm4, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -1359,74 +1347,73 @@ aes_gen_vaes256_xts_enc_k256_w4:
 
 # int aes_gen_vaes256_xts_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 5 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 4 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 2.
 # Requires: AVX, AVX2, VAES, VPCLMULQDQ.
 # Register map:
 #   %ymm0 blocks 0-1
-#   %ymm1 a block register's tweaks
-#   %ymm2 tweak arithmetic: the bits carried out
-#   %ymm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %ymm4 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
-#   %ymm5 tweaks of block register 0: this group's, then the next group's
-#   %ymm6 rk0
-#   %ymm15 rk6
-#   %ymm14 rk7
-#   %ymm13 rk8
-#   %ymm12 rk9
-#   %ymm11 rk10
-#   %ymm10 rk11
-#   %ymm9 rk12
-#   %ymm8 rk13
-#   %ymm7 rk14
+#   %ymm1 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %ymm2 tweak arithmetic: the carry times 0x87
+#   %ymm3 tweaks of block register 0: this group's, then the next group's
+#   %ymm4 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4
+#   %ymm5 rk0
+#   %ymm15 rk5
+#   %ymm14 rk6
+#   %ymm13 rk7
+#   %ymm12 rk8
+#   %ymm11 rk9
+#   %ymm10 rk10
+#   %ymm9 rk11
+#   %ymm8 rk12
+#   %ymm7 rk13
+#   %ymm6 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_xts_enc_k256_w2
     .type aes_gen_vaes256_xts_enc_k256_w2, @function
     .p2align 5
 aes_gen_vaes256_xts_enc_k256_w2:
     endbr64
-    vbroadcasti128 0(%rdi), %ymm6
-    vbroadcasti128 96(%rdi), %ymm15
-    vbroadcasti128 112(%rdi), %ymm14
-    vbroadcasti128 128(%rdi), %ymm13
-    vbroadcasti128 144(%rdi), %ymm12
-    vbroadcasti128 160(%rdi), %ymm11
-    vbroadcasti128 176(%rdi), %ymm10
-    vbroadcasti128 192(%rdi), %ymm9
-    vbroadcasti128 208(%rdi), %ymm8
-    vbroadcasti128 224(%rdi), %ymm7
+    vbroadcasti128 0(%rdi), %ymm5
+    vbroadcasti128 80(%rdi), %ymm15
+    vbroadcasti128 96(%rdi), %ymm14
+    vbroadcasti128 112(%rdi), %ymm13
+    vbroadcasti128 128(%rdi), %ymm12
+    vbroadcasti128 144(%rdi), %ymm11
+    vbroadcasti128 160(%rdi), %ymm10
+    vbroadcasti128 176(%rdi), %ymm9
+    vbroadcasti128 192(%rdi), %ymm8
+    vbroadcasti128 208(%rdi), %ymm7
+    vbroadcasti128 224(%rdi), %ymm6
     vbroadcasti128 (%rsi), %ymm4
-    vpsrlvq .Lvaes256_xts_shifts2(%rip), %ymm4, %ymm2
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm2, %ymm3
-    vpshufd $78, %ymm2, %ymm2
-    vpsllvq .Lvaes256_xts_shifts2+32(%rip), %ymm4, %ymm5
-    vpxor %ymm3, %ymm5, %ymm5
-    vpxor %ymm2, %ymm5, %ymm5
+    vpsrlvq .Lvaes256_xts_shifts2(%rip), %ymm4, %ymm1
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm1, %ymm2
+    vpshufd $78, %ymm1, %ymm1
+    vpsllvq .Lvaes256_xts_shifts2+32(%rip), %ymm4, %ymm3
+    vpxor %ymm2, %ymm3, %ymm3
+    vpxor %ymm1, %ymm3, %ymm3
     cmp $2, %r8
     jb .Laes_gen_vaes256_xts_enc_k256_w2_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k256_w2_loop:
     vmovdqu 0(%rcx), %ymm0
-    vpxor %ymm6, %ymm0, %ymm0
     vpxor %ymm5, %ymm0, %ymm0
-    vpxor %ymm7, %ymm5, %ymm3
-    vmovdqu %ymm3, 0(%rdx)
+    vpxor %ymm3, %ymm0, %ymm0
+    vpxor %ymm6, %ymm3, %ymm1
+    vmovdqu %ymm1, 0(%rdx)
     vbroadcasti128 16(%rdi), %ymm4
-    vpsrlq $62, %ymm5, %ymm2
-    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm2, %ymm3
-    vpshufd $78, %ymm2, %ymm2
-    vpsllq $2, %ymm5, %ymm5
-    vpxor %ymm3, %ymm5, %ymm5
-    vpxor %ymm2, %ymm5, %ymm5
+    vpsrlq $62, %ymm3, %ymm1
+    vpclmulqdq $1, .Lvaes256_xts_fold(%rip), %ymm1, %ymm2
+    vpshufd $78, %ymm1, %ymm1
+    vpsllq $2, %ymm3, %ymm3
+    vpxor %ymm2, %ymm3, %ymm3
+    vpxor %ymm1, %ymm3, %ymm3
     .byte 0xc4,0xe2,0x7d,0xdc,0xc4         # vaesenc %ymm4, %ymm0, %ymm0
     vbroadcasti128 32(%rdi), %ymm4
     .byte 0xc4,0xe2,0x7d,0xdc,0xc4         # vaesenc %ymm4, %ymm0, %ymm0
     vbroadcasti128 48(%rdi), %ymm4
     .byte 0xc4,0xe2,0x7d,0xdc,0xc4         # vaesenc %ymm4, %ymm0, %ymm0
     vbroadcasti128 64(%rdi), %ymm4
-    .byte 0xc4,0xe2,0x7d,0xdc,0xc4         # vaesenc %ymm4, %ymm0, %ymm0
-    vbroadcasti128 80(%rdi), %ymm4
     .byte 0xc4,0xe2,0x7d,0xdc,0xc4         # vaesenc %ymm4, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xdc,0xc6         # vaesenc %ymm14, %ymm0, %ymm0
@@ -1436,6 +1423,7 @@ aes_gen_vaes256_xts_enc_k256_w2:
     .byte 0xc4,0xc2,0x7d,0xdc,0xc2         # vaesenc %ymm10, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xdc,0xc1         # vaesenc %ymm9, %ymm0, %ymm0
     .byte 0xc4,0xc2,0x7d,0xdc,0xc0         # vaesenc %ymm8, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x7d,0xdd,0x02         # vaesenclast 0(%rdx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
     add $32, %rcx
@@ -1444,7 +1432,7 @@ aes_gen_vaes256_xts_enc_k256_w2:
     cmp $2, %r8
     jae .Laes_gen_vaes256_xts_enc_k256_w2_loop
 .Laes_gen_vaes256_xts_enc_k256_w2_done:
-    vmovdqu %xmm5, (%rsi)
+    vmovdqu %xmm3, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -1474,45 +1462,43 @@ aes_gen_vaes256_xts_enc_k256_w2:
 # Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 a block register's tweaks
-#   %xmm2 tweak arithmetic: the bits carried out
-#   %xmm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm4 temporary: data loads
-#   %xmm5 tweaks of block register 0: this group's, then the next group's
+#   %xmm1 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %xmm2 tweaks of block register 0: this group's, then the next group's
+#   %xmm3 temporary: data loads
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes256_xts_enc_k256_w1
     .type aes_gen_vaes256_xts_enc_k256_w1, @function
     .p2align 5
 aes_gen_vaes256_xts_enc_k256_w1:
     endbr64
-    vmovdqu (%rsi), %xmm5
+    vmovdqu (%rsi), %xmm2
     cmp $1, %r8
     jb .Laes_gen_vaes256_xts_enc_k256_w1_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k256_w1_loop:
     vmovdqu 0(%rcx), %xmm0
     vpxor 0(%rdi), %xmm0, %xmm0
-    vpxor %xmm5, %xmm0, %xmm0
-    vpxor 224(%rdi), %xmm5, %xmm3
-    vmovdqu %xmm3, 0(%rdx)
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor 224(%rdi), %xmm2, %xmm1
+    vmovdqu %xmm1, 0(%rdx)
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x10    # vaesenc 16(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x20    # vaesenc 32(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x30    # vaesenc 48(%rdi), %xmm0, %xmm0
-    vpshufd $19, %xmm5, %xmm2
+    vpshufd $19, %xmm2, %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x40    # vaesenc 64(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x50    # vaesenc 80(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x60    # vaesenc 96(%rdi), %xmm0, %xmm0
-    vpsrad $31, %xmm2, %xmm2
+    vpsrad $31, %xmm1, %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x70    # vaesenc 112(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0x80,0x00,0x00,0x00 # vaesenc 128(%rdi), %xmm0, %xmm0
-    vpand .Lvaes256_xts_double(%rip), %xmm2, %xmm2
+    vpand .Lvaes256_xts_double(%rip), %xmm1, %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0x90,0x00,0x00,0x00 # vaesenc 144(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xa0,0x00,0x00,0x00 # vaesenc 160(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xb0,0x00,0x00,0x00 # vaesenc 176(%rdi), %xmm0, %xmm0
-    vpaddq %xmm5, %xmm5, %xmm5
+    vpaddq %xmm2, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xc0,0x00,0x00,0x00 # vaesenc 192(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xd0,0x00,0x00,0x00 # vaesenc 208(%rdi), %xmm0, %xmm0
-    vpxor %xmm2, %xmm5, %xmm5
+    vpxor %xmm1, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x79,0xdd,0x02         # vaesenclast 0(%rdx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
@@ -1521,14 +1507,12 @@ aes_gen_vaes256_xts_enc_k256_w1:
     cmp $1, %r8
     jae .Laes_gen_vaes256_xts_enc_k256_w1_loop
 .Laes_gen_vaes256_xts_enc_k256_w1_done:
-    vmovdqu %xmm5, (%rsi)
+    vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
     vzeroupper
     ret
     .size aes_gen_vaes256_xts_enc_k256_w1, .-aes_gen_vaes256_xts_enc_k256_w1

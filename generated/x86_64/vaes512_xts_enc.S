@@ -98,211 +98,184 @@
 #   %zmm5 blocks 20-23
 #   %zmm6 blocks 24-27
 #   %zmm7 blocks 28-31
-#   %zmm8 a block register's tweaks
-#   %zmm9 tweak arithmetic: the bits carried out
-#   %zmm10 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %zmm11 temporary: data loads
-#   %zmm12 tweaks of block register 0: this group's, then the next group's
-#   %zmm13 tweaks of block register 1: this group's, then the next group's
-#   %zmm14 tweaks of block register 2: this group's, then the next group's
-#   %zmm15 tweaks of block register 3: this group's, then the next group's
-#   %zmm16 tweaks of block register 4: this group's, then the next group's
-#   %zmm17 tweaks of block register 5: this group's, then the next group's
-#   %zmm18 tweaks of block register 6: this group's, then the next group's
-#   %zmm19 tweaks of block register 7: this group's, then the next group's
-#   %zmm20 rk0
-#   %zmm30 rk1
-#   %zmm29 rk2
-#   %zmm28 rk3
-#   %zmm27 rk4
-#   %zmm26 rk5
-#   %zmm25 rk6
-#   %zmm24 rk7
-#   %zmm23 rk8
-#   %zmm22 rk9
-#   %zmm21 rk10
+#   %zmm8 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %zmm9 tweaks of block register 0: this group's, then the next group's
+#   %zmm10 tweaks of block register 1: this group's, then the next group's
+#   %zmm11 tweaks of block register 2: this group's, then the next group's
+#   %zmm12 tweaks of block register 3: this group's, then the next group's
+#   %zmm13 tweaks of block register 4: this group's, then the next group's
+#   %zmm14 tweaks of block register 5: this group's, then the next group's
+#   %zmm15 tweaks of block register 6: this group's, then the next group's
+#   %zmm16 tweaks of block register 7: this group's, then the next group's
+#   %zmm17 rk0
+#   %zmm27 rk1
+#   %zmm26 rk2
+#   %zmm25 rk3
+#   %zmm24 rk4
+#   %zmm23 rk5
+#   %zmm22 rk6
+#   %zmm21 rk7
+#   %zmm20 rk8
+#   %zmm19 rk9
+#   %zmm18 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_enc_k128_w32
     .type aes_gen_vaes512_xts_enc_k128_w32, @function
     .p2align 5
 aes_gen_vaes512_xts_enc_k128_w32:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm20
-    vbroadcasti32x4 16(%rdi), %zmm30
-    vbroadcasti32x4 32(%rdi), %zmm29
-    vbroadcasti32x4 48(%rdi), %zmm28
-    vbroadcasti32x4 64(%rdi), %zmm27
-    vbroadcasti32x4 80(%rdi), %zmm26
-    vbroadcasti32x4 96(%rdi), %zmm25
-    vbroadcasti32x4 112(%rdi), %zmm24
-    vbroadcasti32x4 128(%rdi), %zmm23
-    vbroadcasti32x4 144(%rdi), %zmm22
-    vbroadcasti32x4 160(%rdi), %zmm21
-    vbroadcasti32x4 (%rsi), %zmm11
-    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm11, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $78, %zmm9, %zmm9
-    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm11, %zmm12
-    vpternlogq $150, %zmm10, %zmm9, %zmm12
-    vpsrlvq .Lvaes512_xts_shifts4+128(%rip), %zmm11, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $78, %zmm9, %zmm9
-    vpsllvq .Lvaes512_xts_shifts4+192(%rip), %zmm11, %zmm13
-    vpternlogq $150, %zmm10, %zmm9, %zmm13
-    vpsrlvq .Lvaes512_xts_shifts4+256(%rip), %zmm11, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $78, %zmm9, %zmm9
-    vpsllvq .Lvaes512_xts_shifts4+320(%rip), %zmm11, %zmm14
-    vpternlogq $150, %zmm10, %zmm9, %zmm14
-    vpsrlvq .Lvaes512_xts_shifts4+384(%rip), %zmm11, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $78, %zmm9, %zmm9
-    vpsllvq .Lvaes512_xts_shifts4+448(%rip), %zmm11, %zmm15
-    vpternlogq $150, %zmm10, %zmm9, %zmm15
-    vpsrlvq .Lvaes512_xts_shifts4+512(%rip), %zmm11, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $78, %zmm9, %zmm9
-    vpsllvq .Lvaes512_xts_shifts4+576(%rip), %zmm11, %zmm16
-    vpternlogq $150, %zmm10, %zmm9, %zmm16
-    vpsrlvq .Lvaes512_xts_shifts4+640(%rip), %zmm11, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $78, %zmm9, %zmm9
-    vpsllvq .Lvaes512_xts_shifts4+704(%rip), %zmm11, %zmm17
-    vpternlogq $150, %zmm10, %zmm9, %zmm17
-    vpsrlvq .Lvaes512_xts_shifts4+768(%rip), %zmm11, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $78, %zmm9, %zmm9
-    vpsllvq .Lvaes512_xts_shifts4+832(%rip), %zmm11, %zmm18
-    vpternlogq $150, %zmm10, %zmm9, %zmm18
-    vpsrlvq .Lvaes512_xts_shifts4+896(%rip), %zmm11, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $78, %zmm9, %zmm9
-    vpsllvq .Lvaes512_xts_shifts4+960(%rip), %zmm11, %zmm19
-    vpternlogq $150, %zmm10, %zmm9, %zmm19
+    vbroadcasti32x4 0(%rdi), %zmm17
+    vbroadcasti32x4 16(%rdi), %zmm27
+    vbroadcasti32x4 32(%rdi), %zmm26
+    vbroadcasti32x4 48(%rdi), %zmm25
+    vbroadcasti32x4 64(%rdi), %zmm24
+    vbroadcasti32x4 80(%rdi), %zmm23
+    vbroadcasti32x4 96(%rdi), %zmm22
+    vbroadcasti32x4 112(%rdi), %zmm21
+    vbroadcasti32x4 128(%rdi), %zmm20
+    vbroadcasti32x4 144(%rdi), %zmm19
+    vbroadcasti32x4 160(%rdi), %zmm18
+    vbroadcasti32x4 (%rsi), %zmm0
+    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm0, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm7
+    vpshufd $78, %zmm8, %zmm8
+    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm0, %zmm9
+    vpternlogq $150, %zmm7, %zmm8, %zmm9
+    vpsrlvq .Lvaes512_xts_shifts4+128(%rip), %zmm0, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm7
+    vpshufd $78, %zmm8, %zmm8
+    vpsllvq .Lvaes512_xts_shifts4+192(%rip), %zmm0, %zmm10
+    vpternlogq $150, %zmm7, %zmm8, %zmm10
+    vpsrlvq .Lvaes512_xts_shifts4+256(%rip), %zmm0, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm7
+    vpshufd $78, %zmm8, %zmm8
+    vpsllvq .Lvaes512_xts_shifts4+320(%rip), %zmm0, %zmm11
+    vpternlogq $150, %zmm7, %zmm8, %zmm11
+    vpsrlvq .Lvaes512_xts_shifts4+384(%rip), %zmm0, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm7
+    vpshufd $78, %zmm8, %zmm8
+    vpsllvq .Lvaes512_xts_shifts4+448(%rip), %zmm0, %zmm12
+    vpternlogq $150, %zmm7, %zmm8, %zmm12
+    vpsrlvq .Lvaes512_xts_shifts4+512(%rip), %zmm0, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm7
+    vpshufd $78, %zmm8, %zmm8
+    vpsllvq .Lvaes512_xts_shifts4+576(%rip), %zmm0, %zmm13
+    vpternlogq $150, %zmm7, %zmm8, %zmm13
+    vpsrlvq .Lvaes512_xts_shifts4+640(%rip), %zmm0, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm7
+    vpshufd $78, %zmm8, %zmm8
+    vpsllvq .Lvaes512_xts_shifts4+704(%rip), %zmm0, %zmm14
+    vpternlogq $150, %zmm7, %zmm8, %zmm14
+    vpsrlvq .Lvaes512_xts_shifts4+768(%rip), %zmm0, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm7
+    vpshufd $78, %zmm8, %zmm8
+    vpsllvq .Lvaes512_xts_shifts4+832(%rip), %zmm0, %zmm15
+    vpternlogq $150, %zmm7, %zmm8, %zmm15
+    vpsrlvq .Lvaes512_xts_shifts4+896(%rip), %zmm0, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm7
+    vpshufd $78, %zmm8, %zmm8
+    vpsllvq .Lvaes512_xts_shifts4+960(%rip), %zmm0, %zmm16
+    vpternlogq $150, %zmm7, %zmm8, %zmm16
     cmp $32, %r8
     jb .Laes_gen_vaes512_xts_enc_k128_w32_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k128_w32_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm20, %zmm12, %zmm0
-    vpxord %zmm21, %zmm12, %zmm10
-    vmovdqu64 %zmm10, 0(%rdx)
+    vpternlogq $150, %zmm17, %zmm9, %zmm0
+    vpxord %zmm18, %zmm9, %zmm8
+    vmovdqu64 %zmm8, 0(%rdx)
     vmovdqu64 64(%rcx), %zmm1
-    vpternlogq $150, %zmm20, %zmm13, %zmm1
-    vpxord %zmm21, %zmm13, %zmm10
-    vmovdqu64 %zmm10, 64(%rdx)
+    vpternlogq $150, %zmm17, %zmm10, %zmm1
+    vpxord %zmm18, %zmm10, %zmm8
+    vmovdqu64 %zmm8, 64(%rdx)
     vmovdqu64 128(%rcx), %zmm2
-    vpternlogq $150, %zmm20, %zmm14, %zmm2
-    vpxord %zmm21, %zmm14, %zmm10
-    vmovdqu64 %zmm10, 128(%rdx)
+    vpternlogq $150, %zmm17, %zmm11, %zmm2
+    vpxord %zmm18, %zmm11, %zmm8
+    vmovdqu64 %zmm8, 128(%rdx)
     vmovdqu64 192(%rcx), %zmm3
-    vpternlogq $150, %zmm20, %zmm15, %zmm3
-    vpxord %zmm21, %zmm15, %zmm10
-    vmovdqu64 %zmm10, 192(%rdx)
+    vpternlogq $150, %zmm17, %zmm12, %zmm3
+    vpxord %zmm18, %zmm12, %zmm8
+    vmovdqu64 %zmm8, 192(%rdx)
     vmovdqu64 256(%rcx), %zmm4
-    vpternlogq $150, %zmm20, %zmm16, %zmm4
-    vpxord %zmm21, %zmm16, %zmm10
-    vmovdqu64 %zmm10, 256(%rdx)
+    vpternlogq $150, %zmm17, %zmm13, %zmm4
+    vpxord %zmm18, %zmm13, %zmm8
+    vmovdqu64 %zmm8, 256(%rdx)
     vmovdqu64 320(%rcx), %zmm5
-    vpternlogq $150, %zmm20, %zmm17, %zmm5
-    vpxord %zmm21, %zmm17, %zmm10
-    vmovdqu64 %zmm10, 320(%rdx)
+    vpternlogq $150, %zmm17, %zmm14, %zmm5
+    vpxord %zmm18, %zmm14, %zmm8
+    vmovdqu64 %zmm8, 320(%rdx)
     vmovdqu64 384(%rcx), %zmm6
-    vpternlogq $150, %zmm20, %zmm18, %zmm6
-    vpxord %zmm21, %zmm18, %zmm10
-    vmovdqu64 %zmm10, 384(%rdx)
+    vpternlogq $150, %zmm17, %zmm15, %zmm6
+    vpxord %zmm18, %zmm15, %zmm8
+    vmovdqu64 %zmm8, 384(%rdx)
     vmovdqu64 448(%rcx), %zmm7
-    vpternlogq $150, %zmm20, %zmm19, %zmm7
-    vpxord %zmm21, %zmm19, %zmm10
-    vmovdqu64 %zmm10, 448(%rdx)
-    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm30, %zmm0, %zmm0
-    .byte 0x62,0x92,0x75,0x48,0xdc,0xce    # vaesenc %zmm30, %zmm1, %zmm1
-    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm30, %zmm2, %zmm2
-    .byte 0x62,0x92,0x65,0x48,0xdc,0xde    # vaesenc %zmm30, %zmm3, %zmm3
-    vpsrlq $32, %zmm12, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $147, %zmm12, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    .byte 0x62,0x92,0x5d,0x48,0xdc,0xe6    # vaesenc %zmm30, %zmm4, %zmm4
-    .byte 0x62,0x92,0x55,0x48,0xdc,0xee    # vaesenc %zmm30, %zmm5, %zmm5
-    .byte 0x62,0x92,0x4d,0x48,0xdc,0xf6    # vaesenc %zmm30, %zmm6, %zmm6
-    .byte 0x62,0x92,0x45,0x48,0xdc,0xfe    # vaesenc %zmm30, %zmm7, %zmm7
-    vpsrlq $32, %zmm13, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $147, %zmm13, %zmm13
-    vpxord %zmm10, %zmm13, %zmm13
-    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
-    .byte 0x62,0x92,0x75,0x48,0xdc,0xcd    # vaesenc %zmm29, %zmm1, %zmm1
-    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm29, %zmm2, %zmm2
-    .byte 0x62,0x92,0x65,0x48,0xdc,0xdd    # vaesenc %zmm29, %zmm3, %zmm3
-    vpsrlq $32, %zmm14, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $147, %zmm14, %zmm14
-    vpxord %zmm10, %zmm14, %zmm14
-    .byte 0x62,0x92,0x5d,0x48,0xdc,0xe5    # vaesenc %zmm29, %zmm4, %zmm4
-    .byte 0x62,0x92,0x55,0x48,0xdc,0xed    # vaesenc %zmm29, %zmm5, %zmm5
-    .byte 0x62,0x92,0x4d,0x48,0xdc,0xf5    # vaesenc %zmm29, %zmm6, %zmm6
-    .byte 0x62,0x92,0x45,0x48,0xdc,0xfd    # vaesenc %zmm29, %zmm7, %zmm7
-    vpsrlq $32, %zmm15, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $147, %zmm15, %zmm15
-    vpxord %zmm10, %zmm15, %zmm15
-    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
-    .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
-    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm28, %zmm2, %zmm2
-    .byte 0x62,0x92,0x65,0x48,0xdc,0xdc    # vaesenc %zmm28, %zmm3, %zmm3
-    vpsrlq $32, %zmm16, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $147, %zmm16, %zmm16
-    vpxord %zmm10, %zmm16, %zmm16
-    .byte 0x62,0x92,0x5d,0x48,0xdc,0xe4    # vaesenc %zmm28, %zmm4, %zmm4
-    .byte 0x62,0x92,0x55,0x48,0xdc,0xec    # vaesenc %zmm28, %zmm5, %zmm5
-    .byte 0x62,0x92,0x4d,0x48,0xdc,0xf4    # vaesenc %zmm28, %zmm6, %zmm6
-    .byte 0x62,0x92,0x45,0x48,0xdc,0xfc    # vaesenc %zmm28, %zmm7, %zmm7
-    vpsrlq $32, %zmm17, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $147, %zmm17, %zmm17
-    vpxord %zmm10, %zmm17, %zmm17
+    vpternlogq $150, %zmm17, %zmm16, %zmm7
+    vpxord %zmm18, %zmm16, %zmm8
+    vmovdqu64 %zmm8, 448(%rdx)
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm27, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdb    # vaesenc %zmm27, %zmm3, %zmm3
-    vpsrlq $32, %zmm18, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $147, %zmm18, %zmm18
-    vpxord %zmm10, %zmm18, %zmm18
+    vpsrlq $32, %zmm9, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $147, %zmm9, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe3    # vaesenc %zmm27, %zmm4, %zmm4
     .byte 0x62,0x92,0x55,0x48,0xdc,0xeb    # vaesenc %zmm27, %zmm5, %zmm5
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf3    # vaesenc %zmm27, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xdc,0xfb    # vaesenc %zmm27, %zmm7, %zmm7
-    vpsrlq $32, %zmm19, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $147, %zmm19, %zmm19
-    vpxord %zmm10, %zmm19, %zmm19
+    vpsrlq $32, %zmm10, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $147, %zmm10, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm26, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xdc,0xda    # vaesenc %zmm26, %zmm3, %zmm3
+    vpsrlq $32, %zmm11, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $147, %zmm11, %zmm11
+    vpxord %zmm8, %zmm11, %zmm11
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe2    # vaesenc %zmm26, %zmm4, %zmm4
     .byte 0x62,0x92,0x55,0x48,0xdc,0xea    # vaesenc %zmm26, %zmm5, %zmm5
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf2    # vaesenc %zmm26, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xdc,0xfa    # vaesenc %zmm26, %zmm7, %zmm7
+    vpsrlq $32, %zmm12, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $147, %zmm12, %zmm12
+    vpxord %zmm8, %zmm12, %zmm12
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm25, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xdc,0xd9    # vaesenc %zmm25, %zmm3, %zmm3
+    vpsrlq $32, %zmm13, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $147, %zmm13, %zmm13
+    vpxord %zmm8, %zmm13, %zmm13
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe1    # vaesenc %zmm25, %zmm4, %zmm4
     .byte 0x62,0x92,0x55,0x48,0xdc,0xe9    # vaesenc %zmm25, %zmm5, %zmm5
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf1    # vaesenc %zmm25, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xdc,0xf9    # vaesenc %zmm25, %zmm7, %zmm7
+    vpsrlq $32, %zmm14, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $147, %zmm14, %zmm14
+    vpxord %zmm8, %zmm14, %zmm14
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm24, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xdc,0xd8    # vaesenc %zmm24, %zmm3, %zmm3
+    vpsrlq $32, %zmm15, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $147, %zmm15, %zmm15
+    vpxord %zmm8, %zmm15, %zmm15
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe0    # vaesenc %zmm24, %zmm4, %zmm4
     .byte 0x62,0x92,0x55,0x48,0xdc,0xe8    # vaesenc %zmm24, %zmm5, %zmm5
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf0    # vaesenc %zmm24, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xdc,0xf8    # vaesenc %zmm24, %zmm7, %zmm7
+    vpsrlq $32, %zmm16, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $147, %zmm16, %zmm16
+    vpxord %zmm8, %zmm16, %zmm16
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm23, %zmm2, %zmm2
@@ -319,6 +292,30 @@ aes_gen_vaes512_xts_enc_k128_w32:
     .byte 0x62,0xb2,0x55,0x48,0xdc,0xee    # vaesenc %zmm22, %zmm5, %zmm5
     .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf6    # vaesenc %zmm22, %zmm6, %zmm6
     .byte 0x62,0xb2,0x45,0x48,0xdc,0xfe    # vaesenc %zmm22, %zmm7, %zmm7
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm21, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm21, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe5    # vaesenc %zmm21, %zmm4, %zmm4
+    .byte 0x62,0xb2,0x55,0x48,0xdc,0xed    # vaesenc %zmm21, %zmm5, %zmm5
+    .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf5    # vaesenc %zmm21, %zmm6, %zmm6
+    .byte 0x62,0xb2,0x45,0x48,0xdc,0xfd    # vaesenc %zmm21, %zmm7, %zmm7
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe4    # vaesenc %zmm20, %zmm4, %zmm4
+    .byte 0x62,0xb2,0x55,0x48,0xdc,0xec    # vaesenc %zmm20, %zmm5, %zmm5
+    .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf4    # vaesenc %zmm20, %zmm6, %zmm6
+    .byte 0x62,0xb2,0x45,0x48,0xdc,0xfc    # vaesenc %zmm20, %zmm7, %zmm7
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe3    # vaesenc %zmm19, %zmm4, %zmm4
+    .byte 0x62,0xb2,0x55,0x48,0xdc,0xeb    # vaesenc %zmm19, %zmm5, %zmm5
+    .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf3    # vaesenc %zmm19, %zmm6, %zmm6
+    .byte 0x62,0xb2,0x45,0x48,0xdc,0xfb    # vaesenc %zmm19, %zmm7, %zmm7
     .byte 0x62,0xf2,0x7d,0x48,0xdd,0x02    # vaesenclast 0(%rdx), %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     .byte 0x62,0xf2,0x75,0x48,0xdd,0x4a,0x01 # vaesenclast 64(%rdx), %zmm1, %zmm1
@@ -341,7 +338,7 @@ aes_gen_vaes512_xts_enc_k128_w32:
     cmp $32, %r8
     jae .Laes_gen_vaes512_xts_enc_k128_w32_loop
 .Laes_gen_vaes512_xts_enc_k128_w32_done:
-    vmovdqu %xmm12, (%rsi)
+    vmovdqu %xmm9, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -371,9 +368,6 @@ aes_gen_vaes512_xts_enc_k128_w32:
     vpxord %xmm25, %xmm25, %xmm25
     vpxord %xmm26, %xmm26, %xmm26
     vpxord %xmm27, %xmm27, %xmm27
-    vpxord %xmm28, %xmm28, %xmm28
-    vpxord %xmm29, %xmm29, %xmm29
-    vpxord %xmm30, %xmm30, %xmm30
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_enc_k128_w32, .-aes_gen_vaes512_xts_enc_k128_w32
@@ -389,119 +383,109 @@ aes_gen_vaes512_xts_enc_k128_w32:
 #   %zmm1 blocks 4-7
 #   %zmm2 blocks 8-11
 #   %zmm3 blocks 12-15
-#   %zmm4 a block register's tweaks
-#   %zmm5 tweak arithmetic: the bits carried out
-#   %zmm6 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %zmm7 temporary: data loads
-#   %zmm8 tweaks of block register 0: this group's, then the next group's
-#   %zmm9 tweaks of block register 1: this group's, then the next group's
-#   %zmm10 tweaks of block register 2: this group's, then the next group's
-#   %zmm11 tweaks of block register 3: this group's, then the next group's
-#   %zmm12 block register 0's last round key ^ its tweaks
-#   %zmm13 block register 1's last round key ^ its tweaks
-#   %zmm14 block register 2's last round key ^ its tweaks
-#   %zmm15 block register 3's last round key ^ its tweaks
-#   %zmm16 rk0
-#   %zmm26 rk1
-#   %zmm25 rk2
-#   %zmm24 rk3
-#   %zmm23 rk4
-#   %zmm22 rk5
-#   %zmm21 rk6
-#   %zmm20 rk7
-#   %zmm19 rk8
-#   %zmm18 rk9
-#   %zmm17 rk10
+#   %zmm4 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %zmm5 tweak arithmetic: the carry times 0x87
+#   %zmm6 tweaks of block register 0: this group's, then the next group's
+#   %zmm7 tweaks of block register 1: this group's, then the next group's
+#   %zmm8 tweaks of block register 2: this group's, then the next group's
+#   %zmm9 tweaks of block register 3: this group's, then the next group's
+#   %zmm10 block register 0's last round key ^ its tweaks
+#   %zmm11 block register 1's last round key ^ its tweaks
+#   %zmm12 block register 2's last round key ^ its tweaks
+#   %zmm13 block register 3's last round key ^ its tweaks
+#   %zmm14 rk0
+#   %zmm24 rk1
+#   %zmm23 rk2
+#   %zmm22 rk3
+#   %zmm21 rk4
+#   %zmm20 rk5
+#   %zmm19 rk6
+#   %zmm18 rk7
+#   %zmm17 rk8
+#   %zmm16 rk9
+#   %zmm15 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_enc_k128_w16
     .type aes_gen_vaes512_xts_enc_k128_w16, @function
     .p2align 5
 aes_gen_vaes512_xts_enc_k128_w16:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm16
-    vbroadcasti32x4 16(%rdi), %zmm26
-    vbroadcasti32x4 32(%rdi), %zmm25
-    vbroadcasti32x4 48(%rdi), %zmm24
-    vbroadcasti32x4 64(%rdi), %zmm23
-    vbroadcasti32x4 80(%rdi), %zmm22
-    vbroadcasti32x4 96(%rdi), %zmm21
-    vbroadcasti32x4 112(%rdi), %zmm20
-    vbroadcasti32x4 128(%rdi), %zmm19
-    vbroadcasti32x4 144(%rdi), %zmm18
-    vbroadcasti32x4 160(%rdi), %zmm17
-    vbroadcasti32x4 (%rsi), %zmm7
-    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm7, %zmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
-    vpshufd $78, %zmm5, %zmm5
-    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm7, %zmm8
-    vpternlogq $150, %zmm6, %zmm5, %zmm8
-    vpsrlvq .Lvaes512_xts_shifts4+128(%rip), %zmm7, %zmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
-    vpshufd $78, %zmm5, %zmm5
-    vpsllvq .Lvaes512_xts_shifts4+192(%rip), %zmm7, %zmm9
-    vpternlogq $150, %zmm6, %zmm5, %zmm9
-    vpsrlvq .Lvaes512_xts_shifts4+256(%rip), %zmm7, %zmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
-    vpshufd $78, %zmm5, %zmm5
-    vpsllvq .Lvaes512_xts_shifts4+320(%rip), %zmm7, %zmm10
-    vpternlogq $150, %zmm6, %zmm5, %zmm10
-    vpsrlvq .Lvaes512_xts_shifts4+384(%rip), %zmm7, %zmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
-    vpshufd $78, %zmm5, %zmm5
-    vpsllvq .Lvaes512_xts_shifts4+448(%rip), %zmm7, %zmm11
-    vpternlogq $150, %zmm6, %zmm5, %zmm11
+    vbroadcasti32x4 0(%rdi), %zmm14
+    vbroadcasti32x4 16(%rdi), %zmm24
+    vbroadcasti32x4 32(%rdi), %zmm23
+    vbroadcasti32x4 48(%rdi), %zmm22
+    vbroadcasti32x4 64(%rdi), %zmm21
+    vbroadcasti32x4 80(%rdi), %zmm20
+    vbroadcasti32x4 96(%rdi), %zmm19
+    vbroadcasti32x4 112(%rdi), %zmm18
+    vbroadcasti32x4 128(%rdi), %zmm17
+    vbroadcasti32x4 144(%rdi), %zmm16
+    vbroadcasti32x4 160(%rdi), %zmm15
+    vbroadcasti32x4 (%rsi), %zmm0
+    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm0, %zmm4
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm4, %zmm5
+    vpshufd $78, %zmm4, %zmm4
+    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm0, %zmm6
+    vpternlogq $150, %zmm5, %zmm4, %zmm6
+    vpsrlvq .Lvaes512_xts_shifts4+128(%rip), %zmm0, %zmm4
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm4, %zmm5
+    vpshufd $78, %zmm4, %zmm4
+    vpsllvq .Lvaes512_xts_shifts4+192(%rip), %zmm0, %zmm7
+    vpternlogq $150, %zmm5, %zmm4, %zmm7
+    vpsrlvq .Lvaes512_xts_shifts4+256(%rip), %zmm0, %zmm4
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm4, %zmm5
+    vpshufd $78, %zmm4, %zmm4
+    vpsllvq .Lvaes512_xts_shifts4+320(%rip), %zmm0, %zmm8
+    vpternlogq $150, %zmm5, %zmm4, %zmm8
+    vpsrlvq .Lvaes512_xts_shifts4+384(%rip), %zmm0, %zmm4
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm4, %zmm5
+    vpshufd $78, %zmm4, %zmm4
+    vpsllvq .Lvaes512_xts_shifts4+448(%rip), %zmm0, %zmm9
+    vpternlogq $150, %zmm5, %zmm4, %zmm9
     cmp $16, %r8
     jb .Laes_gen_vaes512_xts_enc_k128_w16_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k128_w16_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm16, %zmm8, %zmm0
-    vpxord %zmm17, %zmm8, %zmm12
+    vpternlogq $150, %zmm14, %zmm6, %zmm0
+    vpxord %zmm15, %zmm6, %zmm10
     vmovdqu64 64(%rcx), %zmm1
-    vpternlogq $150, %zmm16, %zmm9, %zmm1
-    vpxord %zmm17, %zmm9, %zmm13
+    vpternlogq $150, %zmm14, %zmm7, %zmm1
+    vpxord %zmm15, %zmm7, %zmm11
     vmovdqu64 128(%rcx), %zmm2
-    vpternlogq $150, %zmm16, %zmm10, %zmm2
-    vpxord %zmm17, %zmm10, %zmm14
+    vpternlogq $150, %zmm14, %zmm8, %zmm2
+    vpxord %zmm15, %zmm8, %zmm12
     vmovdqu64 192(%rcx), %zmm3
-    vpternlogq $150, %zmm16, %zmm11, %zmm3
-    vpxord %zmm17, %zmm11, %zmm15
-    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
-    .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
-    vpsrlq $48, %zmm8, %zmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
-    vpshufd $78, %zmm5, %zmm5
-    vpsllq $16, %zmm8, %zmm8
-    vpternlogq $150, %zmm6, %zmm5, %zmm8
-    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm26, %zmm2, %zmm2
-    .byte 0x62,0x92,0x65,0x48,0xdc,0xda    # vaesenc %zmm26, %zmm3, %zmm3
-    vpsrlq $48, %zmm9, %zmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
-    vpshufd $78, %zmm5, %zmm5
-    vpsllq $16, %zmm9, %zmm9
-    vpternlogq $150, %zmm6, %zmm5, %zmm9
-    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
-    .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
-    vpsrlq $48, %zmm10, %zmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
-    vpshufd $78, %zmm5, %zmm5
-    vpsllq $16, %zmm10, %zmm10
-    vpternlogq $150, %zmm6, %zmm5, %zmm10
-    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm25, %zmm2, %zmm2
-    .byte 0x62,0x92,0x65,0x48,0xdc,0xd9    # vaesenc %zmm25, %zmm3, %zmm3
-    vpsrlq $48, %zmm11, %zmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
-    vpshufd $78, %zmm5, %zmm5
-    vpsllq $16, %zmm11, %zmm11
-    vpternlogq $150, %zmm6, %zmm5, %zmm11
+    vpternlogq $150, %zmm14, %zmm9, %zmm3
+    vpxord %zmm15, %zmm9, %zmm13
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
+    vpsrlq $48, %zmm6, %zmm4
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm4, %zmm5
+    vpshufd $78, %zmm4, %zmm4
+    vpsllq $16, %zmm6, %zmm6
+    vpternlogq $150, %zmm5, %zmm4, %zmm6
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm24, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xdc,0xd8    # vaesenc %zmm24, %zmm3, %zmm3
+    vpsrlq $48, %zmm7, %zmm4
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm4, %zmm5
+    vpshufd $78, %zmm4, %zmm4
+    vpsllq $16, %zmm7, %zmm7
+    vpternlogq $150, %zmm5, %zmm4, %zmm7
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    vpsrlq $48, %zmm8, %zmm4
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm4, %zmm5
+    vpshufd $78, %zmm4, %zmm4
+    vpsllq $16, %zmm8, %zmm8
+    vpternlogq $150, %zmm5, %zmm4, %zmm8
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm23, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm23, %zmm3, %zmm3
+    vpsrlq $48, %zmm9, %zmm4
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm4, %zmm5
+    vpshufd $78, %zmm4, %zmm4
+    vpsllq $16, %zmm9, %zmm9
+    vpternlogq $150, %zmm5, %zmm4, %zmm9
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm22, %zmm2, %zmm2
@@ -522,13 +506,21 @@ aes_gen_vaes512_xts_enc_k128_w16:
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm18, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xda    # vaesenc %zmm18, %zmm3, %zmm3
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm12, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm17, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xd9    # vaesenc %zmm17, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm16, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xd8    # vaesenc %zmm16, %zmm3, %zmm3
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm10, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
-    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcd    # vaesenclast %zmm13, %zmm1, %zmm1
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcb    # vaesenclast %zmm11, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rdx)
-    .byte 0x62,0xd2,0x6d,0x48,0xdd,0xd6    # vaesenclast %zmm14, %zmm2, %zmm2
+    .byte 0x62,0xd2,0x6d,0x48,0xdd,0xd4    # vaesenclast %zmm12, %zmm2, %zmm2
     vmovdqu64 %zmm2, 128(%rdx)
-    .byte 0x62,0xd2,0x65,0x48,0xdd,0xdf    # vaesenclast %zmm15, %zmm3, %zmm3
+    .byte 0x62,0xd2,0x65,0x48,0xdd,0xdd    # vaesenclast %zmm13, %zmm3, %zmm3
     vmovdqu64 %zmm3, 192(%rdx)
     add $256, %rcx
     add $256, %rdx
@@ -536,7 +528,7 @@ aes_gen_vaes512_xts_enc_k128_w16:
     cmp $16, %r8
     jae .Laes_gen_vaes512_xts_enc_k128_w16_loop
 .Laes_gen_vaes512_xts_enc_k128_w16_done:
-    vmovdqu %xmm8, (%rsi)
+    vmovdqu %xmm6, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -563,8 +555,6 @@ aes_gen_vaes512_xts_enc_k128_w16:
     vpxord %xmm22, %xmm22, %xmm22
     vpxord %xmm23, %xmm23, %xmm23
     vpxord %xmm24, %xmm24, %xmm24
-    vpxord %xmm25, %xmm25, %xmm25
-    vpxord %xmm26, %xmm26, %xmm26
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_enc_k128_w16, .-aes_gen_vaes512_xts_enc_k128_w16
@@ -578,79 +568,73 @@ aes_gen_vaes512_xts_enc_k128_w16:
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
-#   %zmm2 a block register's tweaks
-#   %zmm3 tweak arithmetic: the bits carried out
-#   %zmm4 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %zmm5 temporary: data loads
-#   %zmm6 tweaks of block register 0: this group's, then the next group's
-#   %zmm7 tweaks of block register 1: this group's, then the next group's
-#   %zmm8 block register 0's last round key ^ its tweaks
-#   %zmm9 block register 1's last round key ^ its tweaks
-#   %zmm10 rk0
-#   %zmm20 rk1
-#   %zmm19 rk2
-#   %zmm18 rk3
-#   %zmm17 rk4
-#   %zmm16 rk5
-#   %zmm15 rk6
-#   %zmm14 rk7
-#   %zmm13 rk8
-#   %zmm12 rk9
-#   %zmm11 rk10
+#   %zmm2 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %zmm3 tweak arithmetic: the carry times 0x87
+#   %zmm4 tweaks of block register 0: this group's, then the next group's
+#   %zmm5 tweaks of block register 1: this group's, then the next group's
+#   %zmm6 block register 0's last round key ^ its tweaks
+#   %zmm7 block register 1's last round key ^ its tweaks
+#   %zmm8 rk0
+#   %zmm18 rk1
+#   %zmm17 rk2
+#   %zmm16 rk3
+#   %zmm15 rk4
+#   %zmm14 rk5
+#   %zmm13 rk6
+#   %zmm12 rk7
+#   %zmm11 rk8
+#   %zmm10 rk9
+#   %zmm9 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_enc_k128_w8
     .type aes_gen_vaes512_xts_enc_k128_w8, @function
     .p2align 5
 aes_gen_vaes512_xts_enc_k128_w8:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm10
-    vbroadcasti32x4 16(%rdi), %zmm20
-    vbroadcasti32x4 32(%rdi), %zmm19
-    vbroadcasti32x4 48(%rdi), %zmm18
-    vbroadcasti32x4 64(%rdi), %zmm17
-    vbroadcasti32x4 80(%rdi), %zmm16
-    vbroadcasti32x4 96(%rdi), %zmm15
-    vbroadcasti32x4 112(%rdi), %zmm14
-    vbroadcasti32x4 128(%rdi), %zmm13
-    vbroadcasti32x4 144(%rdi), %zmm12
-    vbroadcasti32x4 160(%rdi), %zmm11
-    vbroadcasti32x4 (%rsi), %zmm5
-    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm5, %zmm3
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
-    vpshufd $78, %zmm3, %zmm3
-    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm5, %zmm6
-    vpternlogq $150, %zmm4, %zmm3, %zmm6
-    vpsrlvq .Lvaes512_xts_shifts4+128(%rip), %zmm5, %zmm3
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
-    vpshufd $78, %zmm3, %zmm3
-    vpsllvq .Lvaes512_xts_shifts4+192(%rip), %zmm5, %zmm7
-    vpternlogq $150, %zmm4, %zmm3, %zmm7
+    vbroadcasti32x4 0(%rdi), %zmm8
+    vbroadcasti32x4 16(%rdi), %zmm18
+    vbroadcasti32x4 32(%rdi), %zmm17
+    vbroadcasti32x4 48(%rdi), %zmm16
+    vbroadcasti32x4 64(%rdi), %zmm15
+    vbroadcasti32x4 80(%rdi), %zmm14
+    vbroadcasti32x4 96(%rdi), %zmm13
+    vbroadcasti32x4 112(%rdi), %zmm12
+    vbroadcasti32x4 128(%rdi), %zmm11
+    vbroadcasti32x4 144(%rdi), %zmm10
+    vbroadcasti32x4 160(%rdi), %zmm9
+    vbroadcasti32x4 (%rsi), %zmm0
+    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm0, %zmm2
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm2, %zmm3
+    vpshufd $78, %zmm2, %zmm2
+    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm0, %zmm4
+    vpternlogq $150, %zmm3, %zmm2, %zmm4
+    vpsrlvq .Lvaes512_xts_shifts4+128(%rip), %zmm0, %zmm2
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm2, %zmm3
+    vpshufd $78, %zmm2, %zmm2
+    vpsllvq .Lvaes512_xts_shifts4+192(%rip), %zmm0, %zmm5
+    vpternlogq $150, %zmm3, %zmm2, %zmm5
     cmp $8, %r8
     jb .Laes_gen_vaes512_xts_enc_k128_w8_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k128_w8_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm10, %zmm6, %zmm0
-    vpxord %zmm11, %zmm6, %zmm8
+    vpternlogq $150, %zmm8, %zmm4, %zmm0
+    vpxord %zmm9, %zmm4, %zmm6
     vmovdqu64 64(%rcx), %zmm1
-    vpternlogq $150, %zmm10, %zmm7, %zmm1
-    vpxord %zmm11, %zmm7, %zmm9
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
-    vpsrlq $56, %zmm6, %zmm3
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
-    vpshufd $78, %zmm3, %zmm3
-    vpsllq $8, %zmm6, %zmm6
-    vpternlogq $150, %zmm4, %zmm3, %zmm6
-    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
-    vpsrlq $56, %zmm7, %zmm3
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
-    vpshufd $78, %zmm3, %zmm3
-    vpsllq $8, %zmm7, %zmm7
-    vpternlogq $150, %zmm4, %zmm3, %zmm7
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    vpternlogq $150, %zmm8, %zmm5, %zmm1
+    vpxord %zmm9, %zmm5, %zmm7
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    vpsrlq $56, %zmm4, %zmm2
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm2, %zmm3
+    vpshufd $78, %zmm2, %zmm2
+    vpsllq $8, %zmm4, %zmm4
+    vpternlogq $150, %zmm3, %zmm2, %zmm4
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
+    vpsrlq $56, %zmm5, %zmm2
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm2, %zmm3
+    vpshufd $78, %zmm2, %zmm2
+    vpsllq $8, %zmm5, %zmm5
+    vpternlogq $150, %zmm3, %zmm2, %zmm5
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
@@ -663,9 +647,13 @@ aes_gen_vaes512_xts_enc_k128_w8:
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm13, %zmm1, %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm12, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc0    # vaesenclast %zmm8, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm11, %zmm1, %zmm1
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm10, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdc,0xca    # vaesenc %zmm10, %zmm1, %zmm1
+    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm6, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
-    .byte 0x62,0xd2,0x75,0x48,0xdd,0xc9    # vaesenclast %zmm9, %zmm1, %zmm1
+    .byte 0x62,0xf2,0x75,0x48,0xdd,0xcf    # vaesenclast %zmm7, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rdx)
     add $128, %rcx
     add $128, %rdx
@@ -673,7 +661,7 @@ aes_gen_vaes512_xts_enc_k128_w8:
     cmp $8, %r8
     jae .Laes_gen_vaes512_xts_enc_k128_w8_loop
 .Laes_gen_vaes512_xts_enc_k128_w8_done:
-    vmovdqu %xmm6, (%rsi)
+    vmovdqu %xmm4, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -694,8 +682,6 @@ aes_gen_vaes512_xts_enc_k128_w8:
     vpxord %xmm16, %xmm16, %xmm16
     vpxord %xmm17, %xmm17, %xmm17
     vpxord %xmm18, %xmm18, %xmm18
-    vpxord %xmm19, %xmm19, %xmm19
-    vpxord %xmm20, %xmm20, %xmm20
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_enc_k128_w8, .-aes_gen_vaes512_xts_enc_k128_w8
@@ -705,71 +691,69 @@ aes_gen_vaes512_xts_enc_k128_w8:
 # rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 4.
-# Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
+# Requires: AVX, VAES, VPCLMULQDQ, AVX512F.
 # Register map:
 #   %zmm0 blocks 0-3
-#   %zmm1 a block register's tweaks
-#   %zmm2 tweak arithmetic: the bits carried out
-#   %zmm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %zmm4 temporary: data loads
-#   %zmm5 tweaks of block register 0: this group's, then the next group's
-#   %zmm6 block register 0's last round key ^ its tweaks
-#   %zmm7 rk0
-#   %zmm17 rk1
-#   %zmm16 rk2
-#   %zmm15 rk3
-#   %zmm14 rk4
-#   %zmm13 rk5
-#   %zmm12 rk6
-#   %zmm11 rk7
-#   %zmm10 rk8
-#   %zmm9 rk9
-#   %zmm8 rk10
+#   %zmm1 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %zmm2 tweak arithmetic: the carry times 0x87
+#   %zmm3 tweaks of block register 0: this group's, then the next group's
+#   %zmm4 block register 0's last round key ^ its tweaks
+#   %zmm5 rk0
+#   %zmm15 rk1
+#   %zmm14 rk2
+#   %zmm13 rk3
+#   %zmm12 rk4
+#   %zmm11 rk5
+#   %zmm10 rk6
+#   %zmm9 rk7
+#   %zmm8 rk8
+#   %zmm7 rk9
+#   %zmm6 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_enc_k128_w4
     .type aes_gen_vaes512_xts_enc_k128_w4, @function
     .p2align 5
 aes_gen_vaes512_xts_enc_k128_w4:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm7
-    vbroadcasti32x4 16(%rdi), %zmm17
-    vbroadcasti32x4 32(%rdi), %zmm16
-    vbroadcasti32x4 48(%rdi), %zmm15
-    vbroadcasti32x4 64(%rdi), %zmm14
-    vbroadcasti32x4 80(%rdi), %zmm13
-    vbroadcasti32x4 96(%rdi), %zmm12
-    vbroadcasti32x4 112(%rdi), %zmm11
-    vbroadcasti32x4 128(%rdi), %zmm10
-    vbroadcasti32x4 144(%rdi), %zmm9
-    vbroadcasti32x4 160(%rdi), %zmm8
-    vbroadcasti32x4 (%rsi), %zmm4
-    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm4, %zmm2
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm2, %zmm3
-    vpshufd $78, %zmm2, %zmm2
-    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm4, %zmm5
-    vpternlogq $150, %zmm3, %zmm2, %zmm5
+    vbroadcasti32x4 0(%rdi), %zmm5
+    vbroadcasti32x4 16(%rdi), %zmm15
+    vbroadcasti32x4 32(%rdi), %zmm14
+    vbroadcasti32x4 48(%rdi), %zmm13
+    vbroadcasti32x4 64(%rdi), %zmm12
+    vbroadcasti32x4 80(%rdi), %zmm11
+    vbroadcasti32x4 96(%rdi), %zmm10
+    vbroadcasti32x4 112(%rdi), %zmm9
+    vbroadcasti32x4 128(%rdi), %zmm8
+    vbroadcasti32x4 144(%rdi), %zmm7
+    vbroadcasti32x4 160(%rdi), %zmm6
+    vbroadcasti32x4 (%rsi), %zmm0
+    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm0, %zmm1
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm1, %zmm2
+    vpshufd $78, %zmm1, %zmm1
+    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm0, %zmm3
+    vpternlogq $150, %zmm2, %zmm1, %zmm3
     cmp $4, %r8
     jb .Laes_gen_vaes512_xts_enc_k128_w4_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k128_w4_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm7, %zmm5, %zmm0
-    vpxord %zmm8, %zmm5, %zmm6
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
-    vpsrlq $60, %zmm5, %zmm2
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm2, %zmm3
-    vpshufd $78, %zmm2, %zmm2
-    vpsllq $4, %zmm5, %zmm5
-    vpternlogq $150, %zmm3, %zmm2, %zmm5
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    vpternlogq $150, %zmm5, %zmm3, %zmm0
+    vpxord %zmm6, %zmm3, %zmm4
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    vpsrlq $60, %zmm3, %zmm1
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm1, %zmm2
+    vpshufd $78, %zmm1, %zmm1
+    vpsllq $4, %zmm3, %zmm3
+    vpternlogq $150, %zmm2, %zmm1, %zmm3
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm10, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm9, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm6, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm8, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm7, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm4, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     add $64, %rcx
     add $64, %rdx
@@ -777,7 +761,7 @@ aes_gen_vaes512_xts_enc_k128_w4:
     cmp $4, %r8
     jae .Laes_gen_vaes512_xts_enc_k128_w4_loop
 .Laes_gen_vaes512_xts_enc_k128_w4_done:
-    vmovdqu %xmm5, (%rsi)
+    vmovdqu %xmm3, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -795,8 +779,6 @@ aes_gen_vaes512_xts_enc_k128_w4:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vpxord %xmm16, %xmm16, %xmm16
-    vpxord %xmm17, %xmm17, %xmm17
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_enc_k128_w4, .-aes_gen_vaes512_xts_enc_k128_w4
@@ -809,42 +791,39 @@ aes_gen_vaes512_xts_enc_k128_w4:
 # Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 a block register's tweaks
-#   %xmm2 tweak arithmetic: the bits carried out
-#   %xmm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm4 temporary: data loads
-#   %xmm5 tweaks of block register 0: this group's, then the next group's
-#   %xmm6 block register 0's last round key ^ its tweaks
+#   %xmm1 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %xmm2 tweaks of block register 0: this group's, then the next group's
+#   %xmm3 block register 0's last round key ^ its tweaks
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_enc_k128_w1
     .type aes_gen_vaes512_xts_enc_k128_w1, @function
     .p2align 5
 aes_gen_vaes512_xts_enc_k128_w1:
     endbr64
-    vmovdqu (%rsi), %xmm5
+    vmovdqu (%rsi), %xmm2
     cmp $1, %r8
     jb .Laes_gen_vaes512_xts_enc_k128_w1_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k128_w1_loop:
     vmovdqu 0(%rcx), %xmm0
     vpxor 0(%rdi), %xmm0, %xmm0
-    vpxor %xmm5, %xmm0, %xmm0
-    vpxor 160(%rdi), %xmm5, %xmm6
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor 160(%rdi), %xmm2, %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x10    # vaesenc 16(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x20    # vaesenc 32(%rdi), %xmm0, %xmm0
-    vpshufd $19, %xmm5, %xmm2
+    vpshufd $19, %xmm2, %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x30    # vaesenc 48(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x40    # vaesenc 64(%rdi), %xmm0, %xmm0
-    vpsrad $31, %xmm2, %xmm2
+    vpsrad $31, %xmm1, %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x50    # vaesenc 80(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x60    # vaesenc 96(%rdi), %xmm0, %xmm0
-    vpand .Lvaes512_xts_double(%rip), %xmm2, %xmm2
+    vpand .Lvaes512_xts_double(%rip), %xmm1, %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x70    # vaesenc 112(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0x80,0x00,0x00,0x00 # vaesenc 128(%rdi), %xmm0, %xmm0
-    vpaddq %xmm5, %xmm5, %xmm5
+    vpaddq %xmm2, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0x90,0x00,0x00,0x00 # vaesenc 144(%rdi), %xmm0, %xmm0
-    vpxor %xmm2, %xmm5, %xmm5
-    .byte 0xc4,0xe2,0x79,0xdd,0xc6         # vaesenclast %xmm6, %xmm0, %xmm0
+    vpxor %xmm1, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x79,0xdd,0xc3         # vaesenclast %xmm3, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
     add $16, %rdx
@@ -852,22 +831,19 @@ aes_gen_vaes512_xts_enc_k128_w1:
     cmp $1, %r8
     jae .Laes_gen_vaes512_xts_enc_k128_w1_loop
 .Laes_gen_vaes512_xts_enc_k128_w1_done:
-    vmovdqu %xmm5, (%rsi)
+    vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_enc_k128_w1, .-aes_gen_vaes512_xts_enc_k128_w1
 
 # int aes_gen_vaes512_xts_enc_k192_w32(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 32 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 1 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 32.
 # Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
@@ -880,214 +856,188 @@ aes_gen_vaes512_xts_enc_k128_w1:
 #   %zmm5 blocks 20-23
 #   %zmm6 blocks 24-27
 #   %zmm7 blocks 28-31
-#   %zmm8 a block register's tweaks
-#   %zmm9 tweak arithmetic: the bits carried out
-#   %zmm10 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %zmm11 temporary: data loads, spilled round keys rk1
-#   %zmm12 tweaks of block register 0: this group's, then the next group's
-#   %zmm13 tweaks of block register 1: this group's, then the next group's
-#   %zmm14 tweaks of block register 2: this group's, then the next group's
-#   %zmm15 tweaks of block register 3: this group's, then the next group's
-#   %zmm16 tweaks of block register 4: this group's, then the next group's
-#   %zmm17 tweaks of block register 5: this group's, then the next group's
-#   %zmm18 tweaks of block register 6: this group's, then the next group's
-#   %zmm19 tweaks of block register 7: this group's, then the next group's
-#   %zmm20 rk0
-#   %zmm31 rk2
-#   %zmm30 rk3
-#   %zmm29 rk4
-#   %zmm28 rk5
-#   %zmm27 rk6
-#   %zmm26 rk7
-#   %zmm25 rk8
-#   %zmm24 rk9
-#   %zmm23 rk10
-#   %zmm22 rk11
-#   %zmm21 rk12
+#   %zmm8 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %zmm9 tweaks of block register 0: this group's, then the next group's
+#   %zmm10 tweaks of block register 1: this group's, then the next group's
+#   %zmm11 tweaks of block register 2: this group's, then the next group's
+#   %zmm12 tweaks of block register 3: this group's, then the next group's
+#   %zmm13 tweaks of block register 4: this group's, then the next group's
+#   %zmm14 tweaks of block register 5: this group's, then the next group's
+#   %zmm15 tweaks of block register 6: this group's, then the next group's
+#   %zmm16 tweaks of block register 7: this group's, then the next group's
+#   %zmm17 rk0
+#   %zmm29 rk1
+#   %zmm28 rk2
+#   %zmm27 rk3
+#   %zmm26 rk4
+#   %zmm25 rk5
+#   %zmm24 rk6
+#   %zmm23 rk7
+#   %zmm22 rk8
+#   %zmm21 rk9
+#   %zmm20 rk10
+#   %zmm19 rk11
+#   %zmm18 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_enc_k192_w32
     .type aes_gen_vaes512_xts_enc_k192_w32, @function
     .p2align 5
 aes_gen_vaes512_xts_enc_k192_w32:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm20
-    vbroadcasti32x4 32(%rdi), %zmm31
-    vbroadcasti32x4 48(%rdi), %zmm30
-    vbroadcasti32x4 64(%rdi), %zmm29
-    vbroadcasti32x4 80(%rdi), %zmm28
-    vbroadcasti32x4 96(%rdi), %zmm27
-    vbroadcasti32x4 112(%rdi), %zmm26
-    vbroadcasti32x4 128(%rdi), %zmm25
-    vbroadcasti32x4 144(%rdi), %zmm24
-    vbroadcasti32x4 160(%rdi), %zmm23
-    vbroadcasti32x4 176(%rdi), %zmm22
-    vbroadcasti32x4 192(%rdi), %zmm21
-    vbroadcasti32x4 (%rsi), %zmm11
-    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm11, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $78, %zmm9, %zmm9
-    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm11, %zmm12
-    vpternlogq $150, %zmm10, %zmm9, %zmm12
-    vpsrlvq .Lvaes512_xts_shifts4+128(%rip), %zmm11, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $78, %zmm9, %zmm9
-    vpsllvq .Lvaes512_xts_shifts4+192(%rip), %zmm11, %zmm13
-    vpternlogq $150, %zmm10, %zmm9, %zmm13
-    vpsrlvq .Lvaes512_xts_shifts4+256(%rip), %zmm11, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $78, %zmm9, %zmm9
-    vpsllvq .Lvaes512_xts_shifts4+320(%rip), %zmm11, %zmm14
-    vpternlogq $150, %zmm10, %zmm9, %zmm14
-    vpsrlvq .Lvaes512_xts_shifts4+384(%rip), %zmm11, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $78, %zmm9, %zmm9
-    vpsllvq .Lvaes512_xts_shifts4+448(%rip), %zmm11, %zmm15
-    vpternlogq $150, %zmm10, %zmm9, %zmm15
-    vpsrlvq .Lvaes512_xts_shifts4+512(%rip), %zmm11, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $78, %zmm9, %zmm9
-    vpsllvq .Lvaes512_xts_shifts4+576(%rip), %zmm11, %zmm16
-    vpternlogq $150, %zmm10, %zmm9, %zmm16
-    vpsrlvq .Lvaes512_xts_shifts4+640(%rip), %zmm11, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $78, %zmm9, %zmm9
-    vpsllvq .Lvaes512_xts_shifts4+704(%rip), %zmm11, %zmm17
-    vpternlogq $150, %zmm10, %zmm9, %zmm17
-    vpsrlvq .Lvaes512_xts_shifts4+768(%rip), %zmm11, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $78, %zmm9, %zmm9
-    vpsllvq .Lvaes512_xts_shifts4+832(%rip), %zmm11, %zmm18
-    vpternlogq $150, %zmm10, %zmm9, %zmm18
-    vpsrlvq .Lvaes512_xts_shifts4+896(%rip), %zmm11, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $78, %zmm9, %zmm9
-    vpsllvq .Lvaes512_xts_shifts4+960(%rip), %zmm11, %zmm19
-    vpternlogq $150, %zmm10, %zmm9, %zmm19
+    vbroadcasti32x4 0(%rdi), %zmm17
+    vbroadcasti32x4 16(%rdi), %zmm29
+    vbroadcasti32x4 32(%rdi), %zmm28
+    vbroadcasti32x4 48(%rdi), %zmm27
+    vbroadcasti32x4 64(%rdi), %zmm26
+    vbroadcasti32x4 80(%rdi), %zmm25
+    vbroadcasti32x4 96(%rdi), %zmm24
+    vbroadcasti32x4 112(%rdi), %zmm23
+    vbroadcasti32x4 128(%rdi), %zmm22
+    vbroadcasti32x4 144(%rdi), %zmm21
+    vbroadcasti32x4 160(%rdi), %zmm20
+    vbroadcasti32x4 176(%rdi), %zmm19
+    vbroadcasti32x4 192(%rdi), %zmm18
+    vbroadcasti32x4 (%rsi), %zmm0
+    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm0, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm7
+    vpshufd $78, %zmm8, %zmm8
+    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm0, %zmm9
+    vpternlogq $150, %zmm7, %zmm8, %zmm9
+    vpsrlvq .Lvaes512_xts_shifts4+128(%rip), %zmm0, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm7
+    vpshufd $78, %zmm8, %zmm8
+    vpsllvq .Lvaes512_xts_shifts4+192(%rip), %zmm0, %zmm10
+    vpternlogq $150, %zmm7, %zmm8, %zmm10
+    vpsrlvq .Lvaes512_xts_shifts4+256(%rip), %zmm0, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm7
+    vpshufd $78, %zmm8, %zmm8
+    vpsllvq .Lvaes512_xts_shifts4+320(%rip), %zmm0, %zmm11
+    vpternlogq $150, %zmm7, %zmm8, %zmm11
+    vpsrlvq .Lvaes512_xts_shifts4+384(%rip), %zmm0, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm7
+    vpshufd $78, %zmm8, %zmm8
+    vpsllvq .Lvaes512_xts_shifts4+448(%rip), %zmm0, %zmm12
+    vpternlogq $150, %zmm7, %zmm8, %zmm12
+    vpsrlvq .Lvaes512_xts_shifts4+512(%rip), %zmm0, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm7
+    vpshufd $78, %zmm8, %zmm8
+    vpsllvq .Lvaes512_xts_shifts4+576(%rip), %zmm0, %zmm13
+    vpternlogq $150, %zmm7, %zmm8, %zmm13
+    vpsrlvq .Lvaes512_xts_shifts4+640(%rip), %zmm0, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm7
+    vpshufd $78, %zmm8, %zmm8
+    vpsllvq .Lvaes512_xts_shifts4+704(%rip), %zmm0, %zmm14
+    vpternlogq $150, %zmm7, %zmm8, %zmm14
+    vpsrlvq .Lvaes512_xts_shifts4+768(%rip), %zmm0, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm7
+    vpshufd $78, %zmm8, %zmm8
+    vpsllvq .Lvaes512_xts_shifts4+832(%rip), %zmm0, %zmm15
+    vpternlogq $150, %zmm7, %zmm8, %zmm15
+    vpsrlvq .Lvaes512_xts_shifts4+896(%rip), %zmm0, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm7
+    vpshufd $78, %zmm8, %zmm8
+    vpsllvq .Lvaes512_xts_shifts4+960(%rip), %zmm0, %zmm16
+    vpternlogq $150, %zmm7, %zmm8, %zmm16
     cmp $32, %r8
     jb .Laes_gen_vaes512_xts_enc_k192_w32_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k192_w32_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm20, %zmm12, %zmm0
-    vpxord %zmm21, %zmm12, %zmm10
-    vmovdqu64 %zmm10, 0(%rdx)
+    vpternlogq $150, %zmm17, %zmm9, %zmm0
+    vpxord %zmm18, %zmm9, %zmm8
+    vmovdqu64 %zmm8, 0(%rdx)
     vmovdqu64 64(%rcx), %zmm1
-    vpternlogq $150, %zmm20, %zmm13, %zmm1
-    vpxord %zmm21, %zmm13, %zmm10
-    vmovdqu64 %zmm10, 64(%rdx)
+    vpternlogq $150, %zmm17, %zmm10, %zmm1
+    vpxord %zmm18, %zmm10, %zmm8
+    vmovdqu64 %zmm8, 64(%rdx)
     vmovdqu64 128(%rcx), %zmm2
-    vpternlogq $150, %zmm20, %zmm14, %zmm2
-    vpxord %zmm21, %zmm14, %zmm10
-    vmovdqu64 %zmm10, 128(%rdx)
+    vpternlogq $150, %zmm17, %zmm11, %zmm2
+    vpxord %zmm18, %zmm11, %zmm8
+    vmovdqu64 %zmm8, 128(%rdx)
     vmovdqu64 192(%rcx), %zmm3
-    vpternlogq $150, %zmm20, %zmm15, %zmm3
-    vpxord %zmm21, %zmm15, %zmm10
-    vmovdqu64 %zmm10, 192(%rdx)
+    vpternlogq $150, %zmm17, %zmm12, %zmm3
+    vpxord %zmm18, %zmm12, %zmm8
+    vmovdqu64 %zmm8, 192(%rdx)
     vmovdqu64 256(%rcx), %zmm4
-    vpternlogq $150, %zmm20, %zmm16, %zmm4
-    vpxord %zmm21, %zmm16, %zmm10
-    vmovdqu64 %zmm10, 256(%rdx)
+    vpternlogq $150, %zmm17, %zmm13, %zmm4
+    vpxord %zmm18, %zmm13, %zmm8
+    vmovdqu64 %zmm8, 256(%rdx)
     vmovdqu64 320(%rcx), %zmm5
-    vpternlogq $150, %zmm20, %zmm17, %zmm5
-    vpxord %zmm21, %zmm17, %zmm10
-    vmovdqu64 %zmm10, 320(%rdx)
+    vpternlogq $150, %zmm17, %zmm14, %zmm5
+    vpxord %zmm18, %zmm14, %zmm8
+    vmovdqu64 %zmm8, 320(%rdx)
     vmovdqu64 384(%rcx), %zmm6
-    vpternlogq $150, %zmm20, %zmm18, %zmm6
-    vpxord %zmm21, %zmm18, %zmm10
-    vmovdqu64 %zmm10, 384(%rdx)
+    vpternlogq $150, %zmm17, %zmm15, %zmm6
+    vpxord %zmm18, %zmm15, %zmm8
+    vmovdqu64 %zmm8, 384(%rdx)
     vmovdqu64 448(%rcx), %zmm7
-    vpternlogq $150, %zmm20, %zmm19, %zmm7
-    vpxord %zmm21, %zmm19, %zmm10
-    vmovdqu64 %zmm10, 448(%rdx)
-    vbroadcasti32x4 16(%rdi), %zmm11
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm11, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm11, %zmm2, %zmm2
-    vpsrlq $32, %zmm12, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $147, %zmm12, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    .byte 0x62,0xd2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm11, %zmm3, %zmm3
-    .byte 0x62,0xd2,0x5d,0x48,0xdc,0xe3    # vaesenc %zmm11, %zmm4, %zmm4
-    .byte 0x62,0xd2,0x55,0x48,0xdc,0xeb    # vaesenc %zmm11, %zmm5, %zmm5
-    .byte 0x62,0xd2,0x4d,0x48,0xdc,0xf3    # vaesenc %zmm11, %zmm6, %zmm6
-    vpsrlq $32, %zmm13, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $147, %zmm13, %zmm13
-    vpxord %zmm10, %zmm13, %zmm13
-    .byte 0x62,0xd2,0x45,0x48,0xdc,0xfb    # vaesenc %zmm11, %zmm7, %zmm7
-    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm31, %zmm0, %zmm0
-    .byte 0x62,0x92,0x75,0x48,0xdc,0xcf    # vaesenc %zmm31, %zmm1, %zmm1
-    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm31, %zmm2, %zmm2
-    vpsrlq $32, %zmm14, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $147, %zmm14, %zmm14
-    vpxord %zmm10, %zmm14, %zmm14
-    .byte 0x62,0x92,0x65,0x48,0xdc,0xdf    # vaesenc %zmm31, %zmm3, %zmm3
-    .byte 0x62,0x92,0x5d,0x48,0xdc,0xe7    # vaesenc %zmm31, %zmm4, %zmm4
-    .byte 0x62,0x92,0x55,0x48,0xdc,0xef    # vaesenc %zmm31, %zmm5, %zmm5
-    .byte 0x62,0x92,0x4d,0x48,0xdc,0xf7    # vaesenc %zmm31, %zmm6, %zmm6
-    vpsrlq $32, %zmm15, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $147, %zmm15, %zmm15
-    vpxord %zmm10, %zmm15, %zmm15
-    .byte 0x62,0x92,0x45,0x48,0xdc,0xff    # vaesenc %zmm31, %zmm7, %zmm7
-    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm30, %zmm0, %zmm0
-    .byte 0x62,0x92,0x75,0x48,0xdc,0xce    # vaesenc %zmm30, %zmm1, %zmm1
-    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm30, %zmm2, %zmm2
-    vpsrlq $32, %zmm16, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $147, %zmm16, %zmm16
-    vpxord %zmm10, %zmm16, %zmm16
-    .byte 0x62,0x92,0x65,0x48,0xdc,0xde    # vaesenc %zmm30, %zmm3, %zmm3
-    .byte 0x62,0x92,0x5d,0x48,0xdc,0xe6    # vaesenc %zmm30, %zmm4, %zmm4
-    .byte 0x62,0x92,0x55,0x48,0xdc,0xee    # vaesenc %zmm30, %zmm5, %zmm5
-    .byte 0x62,0x92,0x4d,0x48,0xdc,0xf6    # vaesenc %zmm30, %zmm6, %zmm6
-    vpsrlq $32, %zmm17, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $147, %zmm17, %zmm17
-    vpxord %zmm10, %zmm17, %zmm17
-    .byte 0x62,0x92,0x45,0x48,0xdc,0xfe    # vaesenc %zmm30, %zmm7, %zmm7
+    vpternlogq $150, %zmm17, %zmm16, %zmm7
+    vpxord %zmm18, %zmm16, %zmm8
+    vmovdqu64 %zmm8, 448(%rdx)
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcd    # vaesenc %zmm29, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm29, %zmm2, %zmm2
-    vpsrlq $32, %zmm18, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $147, %zmm18, %zmm18
-    vpxord %zmm10, %zmm18, %zmm18
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdd    # vaesenc %zmm29, %zmm3, %zmm3
+    vpsrlq $32, %zmm9, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $147, %zmm9, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe5    # vaesenc %zmm29, %zmm4, %zmm4
     .byte 0x62,0x92,0x55,0x48,0xdc,0xed    # vaesenc %zmm29, %zmm5, %zmm5
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf5    # vaesenc %zmm29, %zmm6, %zmm6
-    vpsrlq $32, %zmm19, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $147, %zmm19, %zmm19
-    vpxord %zmm10, %zmm19, %zmm19
     .byte 0x62,0x92,0x45,0x48,0xdc,0xfd    # vaesenc %zmm29, %zmm7, %zmm7
+    vpsrlq $32, %zmm10, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $147, %zmm10, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm28, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdc    # vaesenc %zmm28, %zmm3, %zmm3
+    vpsrlq $32, %zmm11, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $147, %zmm11, %zmm11
+    vpxord %zmm8, %zmm11, %zmm11
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe4    # vaesenc %zmm28, %zmm4, %zmm4
     .byte 0x62,0x92,0x55,0x48,0xdc,0xec    # vaesenc %zmm28, %zmm5, %zmm5
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf4    # vaesenc %zmm28, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xdc,0xfc    # vaesenc %zmm28, %zmm7, %zmm7
+    vpsrlq $32, %zmm12, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $147, %zmm12, %zmm12
+    vpxord %zmm8, %zmm12, %zmm12
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm27, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdb    # vaesenc %zmm27, %zmm3, %zmm3
+    vpsrlq $32, %zmm13, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $147, %zmm13, %zmm13
+    vpxord %zmm8, %zmm13, %zmm13
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe3    # vaesenc %zmm27, %zmm4, %zmm4
     .byte 0x62,0x92,0x55,0x48,0xdc,0xeb    # vaesenc %zmm27, %zmm5, %zmm5
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf3    # vaesenc %zmm27, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xdc,0xfb    # vaesenc %zmm27, %zmm7, %zmm7
+    vpsrlq $32, %zmm14, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $147, %zmm14, %zmm14
+    vpxord %zmm8, %zmm14, %zmm14
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm26, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xdc,0xda    # vaesenc %zmm26, %zmm3, %zmm3
+    vpsrlq $32, %zmm15, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $147, %zmm15, %zmm15
+    vpxord %zmm8, %zmm15, %zmm15
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe2    # vaesenc %zmm26, %zmm4, %zmm4
     .byte 0x62,0x92,0x55,0x48,0xdc,0xea    # vaesenc %zmm26, %zmm5, %zmm5
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf2    # vaesenc %zmm26, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xdc,0xfa    # vaesenc %zmm26, %zmm7, %zmm7
+    vpsrlq $32, %zmm16, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $147, %zmm16, %zmm16
+    vpxord %zmm8, %zmm16, %zmm16
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm25, %zmm2, %zmm2
@@ -1120,6 +1070,30 @@ aes_gen_vaes512_xts_enc_k192_w32:
     .byte 0x62,0xb2,0x55,0x48,0xdc,0xee    # vaesenc %zmm22, %zmm5, %zmm5
     .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf6    # vaesenc %zmm22, %zmm6, %zmm6
     .byte 0x62,0xb2,0x45,0x48,0xdc,0xfe    # vaesenc %zmm22, %zmm7, %zmm7
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm21, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm21, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe5    # vaesenc %zmm21, %zmm4, %zmm4
+    .byte 0x62,0xb2,0x55,0x48,0xdc,0xed    # vaesenc %zmm21, %zmm5, %zmm5
+    .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf5    # vaesenc %zmm21, %zmm6, %zmm6
+    .byte 0x62,0xb2,0x45,0x48,0xdc,0xfd    # vaesenc %zmm21, %zmm7, %zmm7
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe4    # vaesenc %zmm20, %zmm4, %zmm4
+    .byte 0x62,0xb2,0x55,0x48,0xdc,0xec    # vaesenc %zmm20, %zmm5, %zmm5
+    .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf4    # vaesenc %zmm20, %zmm6, %zmm6
+    .byte 0x62,0xb2,0x45,0x48,0xdc,0xfc    # vaesenc %zmm20, %zmm7, %zmm7
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe3    # vaesenc %zmm19, %zmm4, %zmm4
+    .byte 0x62,0xb2,0x55,0x48,0xdc,0xeb    # vaesenc %zmm19, %zmm5, %zmm5
+    .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf3    # vaesenc %zmm19, %zmm6, %zmm6
+    .byte 0x62,0xb2,0x45,0x48,0xdc,0xfb    # vaesenc %zmm19, %zmm7, %zmm7
     .byte 0x62,0xf2,0x7d,0x48,0xdd,0x02    # vaesenclast 0(%rdx), %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     .byte 0x62,0xf2,0x75,0x48,0xdd,0x4a,0x01 # vaesenclast 64(%rdx), %zmm1, %zmm1
@@ -1142,7 +1116,7 @@ aes_gen_vaes512_xts_enc_k192_w32:
     cmp $32, %r8
     jae .Laes_gen_vaes512_xts_enc_k192_w32_loop
 .Laes_gen_vaes512_xts_enc_k192_w32_done:
-    vmovdqu %xmm12, (%rsi)
+    vmovdqu %xmm9, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -1174,8 +1148,6 @@ aes_gen_vaes512_xts_enc_k192_w32:
     vpxord %xmm27, %xmm27, %xmm27
     vpxord %xmm28, %xmm28, %xmm28
     vpxord %xmm29, %xmm29, %xmm29
-    vpxord %xmm30, %xmm30, %xmm30
-    vpxord %xmm31, %xmm31, %xmm31
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_enc_k192_w32, .-aes_gen_vaes512_xts_enc_k192_w32
@@ -1191,123 +1163,113 @@ aes_gen_vaes512_xts_enc_k192_w32:
 #   %zmm1 blocks 4-7
 #   %zmm2 blocks 8-11
 #   %zmm3 blocks 12-15
-#   %zmm4 a block register's tweaks
-#   %zmm5 tweak arithmetic: the bits carried out
-#   %zmm6 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %zmm7 temporary: data loads
-#   %zmm8 tweaks of block register 0: this group's, then the next group's
-#   %zmm9 tweaks of block register 1: this group's, then the next group's
-#   %zmm10 tweaks of block register 2: this group's, then the next group's
-#   %zmm11 tweaks of block register 3: this group's, then the next group's
-#   %zmm12 block register 0's last round key ^ its tweaks
-#   %zmm13 block register 1's last round key ^ its tweaks
-#   %zmm14 block register 2's last round key ^ its tweaks
-#   %zmm15 block register 3's last round key ^ its tweaks
-#   %zmm16 rk0
-#   %zmm28 rk1
-#   %zmm27 rk2
-#   %zmm26 rk3
-#   %zmm25 rk4
-#   %zmm24 rk5
-#   %zmm23 rk6
-#   %zmm22 rk7
-#   %zmm21 rk8
-#   %zmm20 rk9
-#   %zmm19 rk10
-#   %zmm18 rk11
-#   %zmm17 rk12
+#   %zmm4 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %zmm5 tweak arithmetic: the carry times 0x87
+#   %zmm6 tweaks of block register 0: this group's, then the next group's
+#   %zmm7 tweaks of block register 1: this group's, then the next group's
+#   %zmm8 tweaks of block register 2: this group's, then the next group's
+#   %zmm9 tweaks of block register 3: this group's, then the next group's
+#   %zmm10 block register 0's last round key ^ its tweaks
+#   %zmm11 block register 1's last round key ^ its tweaks
+#   %zmm12 block register 2's last round key ^ its tweaks
+#   %zmm13 block register 3's last round key ^ its tweaks
+#   %zmm14 rk0
+#   %zmm26 rk1
+#   %zmm25 rk2
+#   %zmm24 rk3
+#   %zmm23 rk4
+#   %zmm22 rk5
+#   %zmm21 rk6
+#   %zmm20 rk7
+#   %zmm19 rk8
+#   %zmm18 rk9
+#   %zmm17 rk10
+#   %zmm16 rk11
+#   %zmm15 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_enc_k192_w16
     .type aes_gen_vaes512_xts_enc_k192_w16, @function
     .p2align 5
 aes_gen_vaes512_xts_enc_k192_w16:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm16
-    vbroadcasti32x4 16(%rdi), %zmm28
-    vbroadcasti32x4 32(%rdi), %zmm27
-    vbroadcasti32x4 48(%rdi), %zmm26
-    vbroadcasti32x4 64(%rdi), %zmm25
-    vbroadcasti32x4 80(%rdi), %zmm24
-    vbroadcasti32x4 96(%rdi), %zmm23
-    vbroadcasti32x4 112(%rdi), %zmm22
-    vbroadcasti32x4 128(%rdi), %zmm21
-    vbroadcasti32x4 144(%rdi), %zmm20
-    vbroadcasti32x4 160(%rdi), %zmm19
-    vbroadcasti32x4 176(%rdi), %zmm18
-    vbroadcasti32x4 192(%rdi), %zmm17
-    vbroadcasti32x4 (%rsi), %zmm7
-    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm7, %zmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
-    vpshufd $78, %zmm5, %zmm5
-    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm7, %zmm8
-    vpternlogq $150, %zmm6, %zmm5, %zmm8
-    vpsrlvq .Lvaes512_xts_shifts4+128(%rip), %zmm7, %zmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
-    vpshufd $78, %zmm5, %zmm5
-    vpsllvq .Lvaes512_xts_shifts4+192(%rip), %zmm7, %zmm9
-    vpternlogq $150, %zmm6, %zmm5, %zmm9
-    vpsrlvq .Lvaes512_xts_shifts4+256(%rip), %zmm7, %zmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
-    vpshufd $78, %zmm5, %zmm5
-    vpsllvq .Lvaes512_xts_shifts4+320(%rip), %zmm7, %zmm10
-    vpternlogq $150, %zmm6, %zmm5, %zmm10
-    vpsrlvq .Lvaes512_xts_shifts4+384(%rip), %zmm7, %zmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
-    vpshufd $78, %zmm5, %zmm5
-    vpsllvq .Lvaes512_xts_shifts4+448(%rip), %zmm7, %zmm11
-    vpternlogq $150, %zmm6, %zmm5, %zmm11
+    vbroadcasti32x4 0(%rdi), %zmm14
+    vbroadcasti32x4 16(%rdi), %zmm26
+    vbroadcasti32x4 32(%rdi), %zmm25
+    vbroadcasti32x4 48(%rdi), %zmm24
+    vbroadcasti32x4 64(%rdi), %zmm23
+    vbroadcasti32x4 80(%rdi), %zmm22
+    vbroadcasti32x4 96(%rdi), %zmm21
+    vbroadcasti32x4 112(%rdi), %zmm20
+    vbroadcasti32x4 128(%rdi), %zmm19
+    vbroadcasti32x4 144(%rdi), %zmm18
+    vbroadcasti32x4 160(%rdi), %zmm17
+    vbroadcasti32x4 176(%rdi), %zmm16
+    vbroadcasti32x4 192(%rdi), %zmm15
+    vbroadcasti32x4 (%rsi), %zmm0
+    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm0, %zmm4
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm4, %zmm5
+    vpshufd $78, %zmm4, %zmm4
+    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm0, %zmm6
+    vpternlogq $150, %zmm5, %zmm4, %zmm6
+    vpsrlvq .Lvaes512_xts_shifts4+128(%rip), %zmm0, %zmm4
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm4, %zmm5
+    vpshufd $78, %zmm4, %zmm4
+    vpsllvq .Lvaes512_xts_shifts4+192(%rip), %zmm0, %zmm7
+    vpternlogq $150, %zmm5, %zmm4, %zmm7
+    vpsrlvq .Lvaes512_xts_shifts4+256(%rip), %zmm0, %zmm4
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm4, %zmm5
+    vpshufd $78, %zmm4, %zmm4
+    vpsllvq .Lvaes512_xts_shifts4+320(%rip), %zmm0, %zmm8
+    vpternlogq $150, %zmm5, %zmm4, %zmm8
+    vpsrlvq .Lvaes512_xts_shifts4+384(%rip), %zmm0, %zmm4
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm4, %zmm5
+    vpshufd $78, %zmm4, %zmm4
+    vpsllvq .Lvaes512_xts_shifts4+448(%rip), %zmm0, %zmm9
+    vpternlogq $150, %zmm5, %zmm4, %zmm9
     cmp $16, %r8
     jb .Laes_gen_vaes512_xts_enc_k192_w16_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k192_w16_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm16, %zmm8, %zmm0
-    vpxord %zmm17, %zmm8, %zmm12
+    vpternlogq $150, %zmm14, %zmm6, %zmm0
+    vpxord %zmm15, %zmm6, %zmm10
     vmovdqu64 64(%rcx), %zmm1
-    vpternlogq $150, %zmm16, %zmm9, %zmm1
-    vpxord %zmm17, %zmm9, %zmm13
+    vpternlogq $150, %zmm14, %zmm7, %zmm1
+    vpxord %zmm15, %zmm7, %zmm11
     vmovdqu64 128(%rcx), %zmm2
-    vpternlogq $150, %zmm16, %zmm10, %zmm2
-    vpxord %zmm17, %zmm10, %zmm14
+    vpternlogq $150, %zmm14, %zmm8, %zmm2
+    vpxord %zmm15, %zmm8, %zmm12
     vmovdqu64 192(%rcx), %zmm3
-    vpternlogq $150, %zmm16, %zmm11, %zmm3
-    vpxord %zmm17, %zmm11, %zmm15
-    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
-    .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
-    vpsrlq $48, %zmm8, %zmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
-    vpshufd $78, %zmm5, %zmm5
-    vpsllq $16, %zmm8, %zmm8
-    vpternlogq $150, %zmm6, %zmm5, %zmm8
-    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm28, %zmm2, %zmm2
-    .byte 0x62,0x92,0x65,0x48,0xdc,0xdc    # vaesenc %zmm28, %zmm3, %zmm3
-    vpsrlq $48, %zmm9, %zmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
-    vpshufd $78, %zmm5, %zmm5
-    vpsllq $16, %zmm9, %zmm9
-    vpternlogq $150, %zmm6, %zmm5, %zmm9
-    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
-    .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
-    vpsrlq $48, %zmm10, %zmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
-    vpshufd $78, %zmm5, %zmm5
-    vpsllq $16, %zmm10, %zmm10
-    vpternlogq $150, %zmm6, %zmm5, %zmm10
-    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm27, %zmm2, %zmm2
-    .byte 0x62,0x92,0x65,0x48,0xdc,0xdb    # vaesenc %zmm27, %zmm3, %zmm3
-    vpsrlq $48, %zmm11, %zmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
-    vpshufd $78, %zmm5, %zmm5
-    vpsllq $16, %zmm11, %zmm11
-    vpternlogq $150, %zmm6, %zmm5, %zmm11
+    vpternlogq $150, %zmm14, %zmm9, %zmm3
+    vpxord %zmm15, %zmm9, %zmm13
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
+    vpsrlq $48, %zmm6, %zmm4
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm4, %zmm5
+    vpshufd $78, %zmm4, %zmm4
+    vpsllq $16, %zmm6, %zmm6
+    vpternlogq $150, %zmm5, %zmm4, %zmm6
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm26, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xdc,0xda    # vaesenc %zmm26, %zmm3, %zmm3
+    vpsrlq $48, %zmm7, %zmm4
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm4, %zmm5
+    vpshufd $78, %zmm4, %zmm4
+    vpsllq $16, %zmm7, %zmm7
+    vpternlogq $150, %zmm5, %zmm4, %zmm7
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
+    vpsrlq $48, %zmm8, %zmm4
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm4, %zmm5
+    vpshufd $78, %zmm4, %zmm4
+    vpsllq $16, %zmm8, %zmm8
+    vpternlogq $150, %zmm5, %zmm4, %zmm8
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm25, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xdc,0xd9    # vaesenc %zmm25, %zmm3, %zmm3
+    vpsrlq $48, %zmm9, %zmm4
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm4, %zmm5
+    vpshufd $78, %zmm4, %zmm4
+    vpsllq $16, %zmm9, %zmm9
+    vpternlogq $150, %zmm5, %zmm4, %zmm9
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm24, %zmm2, %zmm2
@@ -1336,13 +1298,21 @@ aes_gen_vaes512_xts_enc_k192_w16:
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm18, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xda    # vaesenc %zmm18, %zmm3, %zmm3
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm12, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm17, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xd9    # vaesenc %zmm17, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm16, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xd8    # vaesenc %zmm16, %zmm3, %zmm3
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm10, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
-    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcd    # vaesenclast %zmm13, %zmm1, %zmm1
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcb    # vaesenclast %zmm11, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rdx)
-    .byte 0x62,0xd2,0x6d,0x48,0xdd,0xd6    # vaesenclast %zmm14, %zmm2, %zmm2
+    .byte 0x62,0xd2,0x6d,0x48,0xdd,0xd4    # vaesenclast %zmm12, %zmm2, %zmm2
     vmovdqu64 %zmm2, 128(%rdx)
-    .byte 0x62,0xd2,0x65,0x48,0xdd,0xdf    # vaesenclast %zmm15, %zmm3, %zmm3
+    .byte 0x62,0xd2,0x65,0x48,0xdd,0xdd    # vaesenclast %zmm13, %zmm3, %zmm3
     vmovdqu64 %zmm3, 192(%rdx)
     add $256, %rcx
     add $256, %rdx
@@ -1350,7 +1320,7 @@ aes_gen_vaes512_xts_enc_k192_w16:
     cmp $16, %r8
     jae .Laes_gen_vaes512_xts_enc_k192_w16_loop
 .Laes_gen_vaes512_xts_enc_k192_w16_done:
-    vmovdqu %xmm8, (%rsi)
+    vmovdqu %xmm6, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -1379,8 +1349,6 @@ aes_gen_vaes512_xts_enc_k192_w16:
     vpxord %xmm24, %xmm24, %xmm24
     vpxord %xmm25, %xmm25, %xmm25
     vpxord %xmm26, %xmm26, %xmm26
-    vpxord %xmm27, %xmm27, %xmm27
-    vpxord %xmm28, %xmm28, %xmm28
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_enc_k192_w16, .-aes_gen_vaes512_xts_enc_k192_w16
@@ -1394,83 +1362,77 @@ aes_gen_vaes512_xts_enc_k192_w16:
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
-#   %zmm2 a block register's tweaks
-#   %zmm3 tweak arithmetic: the bits carried out
-#   %zmm4 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %zmm5 temporary: data loads
-#   %zmm6 tweaks of block register 0: this group's, then the next group's
-#   %zmm7 tweaks of block register 1: this group's, then the next group's
-#   %zmm8 block register 0's last round key ^ its tweaks
-#   %zmm9 block register 1's last round key ^ its tweaks
-#   %zmm10 rk0
-#   %zmm22 rk1
-#   %zmm21 rk2
-#   %zmm20 rk3
-#   %zmm19 rk4
-#   %zmm18 rk5
-#   %zmm17 rk6
-#   %zmm16 rk7
-#   %zmm15 rk8
-#   %zmm14 rk9
-#   %zmm13 rk10
-#   %zmm12 rk11
-#   %zmm11 rk12
+#   %zmm2 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %zmm3 tweak arithmetic: the carry times 0x87
+#   %zmm4 tweaks of block register 0: this group's, then the next group's
+#   %zmm5 tweaks of block register 1: this group's, then the next group's
+#   %zmm6 block register 0's last round key ^ its tweaks
+#   %zmm7 block register 1's last round key ^ its tweaks
+#   %zmm8 rk0
+#   %zmm20 rk1
+#   %zmm19 rk2
+#   %zmm18 rk3
+#   %zmm17 rk4
+#   %zmm16 rk5
+#   %zmm15 rk6
+#   %zmm14 rk7
+#   %zmm13 rk8
+#   %zmm12 rk9
+#   %zmm11 rk10
+#   %zmm10 rk11
+#   %zmm9 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_enc_k192_w8
     .type aes_gen_vaes512_xts_enc_k192_w8, @function
     .p2align 5
 aes_gen_vaes512_xts_enc_k192_w8:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm10
-    vbroadcasti32x4 16(%rdi), %zmm22
-    vbroadcasti32x4 32(%rdi), %zmm21
-    vbroadcasti32x4 48(%rdi), %zmm20
-    vbroadcasti32x4 64(%rdi), %zmm19
-    vbroadcasti32x4 80(%rdi), %zmm18
-    vbroadcasti32x4 96(%rdi), %zmm17
-    vbroadcasti32x4 112(%rdi), %zmm16
-    vbroadcasti32x4 128(%rdi), %zmm15
-    vbroadcasti32x4 144(%rdi), %zmm14
-    vbroadcasti32x4 160(%rdi), %zmm13
-    vbroadcasti32x4 176(%rdi), %zmm12
-    vbroadcasti32x4 192(%rdi), %zmm11
-    vbroadcasti32x4 (%rsi), %zmm5
-    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm5, %zmm3
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
-    vpshufd $78, %zmm3, %zmm3
-    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm5, %zmm6
-    vpternlogq $150, %zmm4, %zmm3, %zmm6
-    vpsrlvq .Lvaes512_xts_shifts4+128(%rip), %zmm5, %zmm3
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
-    vpshufd $78, %zmm3, %zmm3
-    vpsllvq .Lvaes512_xts_shifts4+192(%rip), %zmm5, %zmm7
-    vpternlogq $150, %zmm4, %zmm3, %zmm7
+    vbroadcasti32x4 0(%rdi), %zmm8
+    vbroadcasti32x4 16(%rdi), %zmm20
+    vbroadcasti32x4 32(%rdi), %zmm19
+    vbroadcasti32x4 48(%rdi), %zmm18
+    vbroadcasti32x4 64(%rdi), %zmm17
+    vbroadcasti32x4 80(%rdi), %zmm16
+    vbroadcasti32x4 96(%rdi), %zmm15
+    vbroadcasti32x4 112(%rdi), %zmm14
+    vbroadcasti32x4 128(%rdi), %zmm13
+    vbroadcasti32x4 144(%rdi), %zmm12
+    vbroadcasti32x4 160(%rdi), %zmm11
+    vbroadcasti32x4 176(%rdi), %zmm10
+    vbroadcasti32x4 192(%rdi), %zmm9
+    vbroadcasti32x4 (%rsi), %zmm0
+    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm0, %zmm2
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm2, %zmm3
+    vpshufd $78, %zmm2, %zmm2
+    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm0, %zmm4
+    vpternlogq $150, %zmm3, %zmm2, %zmm4
+    vpsrlvq .Lvaes512_xts_shifts4+128(%rip), %zmm0, %zmm2
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm2, %zmm3
+    vpshufd $78, %zmm2, %zmm2
+    vpsllvq .Lvaes512_xts_shifts4+192(%rip), %zmm0, %zmm5
+    vpternlogq $150, %zmm3, %zmm2, %zmm5
     cmp $8, %r8
     jb .Laes_gen_vaes512_xts_enc_k192_w8_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k192_w8_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm10, %zmm6, %zmm0
-    vpxord %zmm11, %zmm6, %zmm8
+    vpternlogq $150, %zmm8, %zmm4, %zmm0
+    vpxord %zmm9, %zmm4, %zmm6
     vmovdqu64 64(%rcx), %zmm1
-    vpternlogq $150, %zmm10, %zmm7, %zmm1
-    vpxord %zmm11, %zmm7, %zmm9
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
-    vpsrlq $56, %zmm6, %zmm3
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
-    vpshufd $78, %zmm3, %zmm3
-    vpsllq $8, %zmm6, %zmm6
-    vpternlogq $150, %zmm4, %zmm3, %zmm6
-    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
-    vpsrlq $56, %zmm7, %zmm3
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
-    vpshufd $78, %zmm3, %zmm3
-    vpsllq $8, %zmm7, %zmm7
-    vpternlogq $150, %zmm4, %zmm3, %zmm7
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    vpternlogq $150, %zmm8, %zmm5, %zmm1
+    vpxord %zmm9, %zmm5, %zmm7
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    vpsrlq $56, %zmm4, %zmm2
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm2, %zmm3
+    vpshufd $78, %zmm2, %zmm2
+    vpsllq $8, %zmm4, %zmm4
+    vpternlogq $150, %zmm3, %zmm2, %zmm4
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    vpsrlq $56, %zmm5, %zmm2
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm2, %zmm3
+    vpshufd $78, %zmm2, %zmm2
+    vpsllq $8, %zmm5, %zmm5
+    vpternlogq $150, %zmm3, %zmm2, %zmm5
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
@@ -1487,9 +1449,13 @@ aes_gen_vaes512_xts_enc_k192_w8:
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm13, %zmm1, %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm12, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc0    # vaesenclast %zmm8, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm11, %zmm1, %zmm1
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm10, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdc,0xca    # vaesenc %zmm10, %zmm1, %zmm1
+    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm6, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
-    .byte 0x62,0xd2,0x75,0x48,0xdd,0xc9    # vaesenclast %zmm9, %zmm1, %zmm1
+    .byte 0x62,0xf2,0x75,0x48,0xdd,0xcf    # vaesenclast %zmm7, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rdx)
     add $128, %rcx
     add $128, %rdx
@@ -1497,7 +1463,7 @@ aes_gen_vaes512_xts_enc_k192_w8:
     cmp $8, %r8
     jae .Laes_gen_vaes512_xts_enc_k192_w8_loop
 .Laes_gen_vaes512_xts_enc_k192_w8_done:
-    vmovdqu %xmm6, (%rsi)
+    vmovdqu %xmm4, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -1520,8 +1486,6 @@ aes_gen_vaes512_xts_enc_k192_w8:
     vpxord %xmm18, %xmm18, %xmm18
     vpxord %xmm19, %xmm19, %xmm19
     vpxord %xmm20, %xmm20, %xmm20
-    vpxord %xmm21, %xmm21, %xmm21
-    vpxord %xmm22, %xmm22, %xmm22
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_enc_k192_w8, .-aes_gen_vaes512_xts_enc_k192_w8
@@ -1534,65 +1498,61 @@ aes_gen_vaes512_xts_enc_k192_w8:
 # Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
-#   %zmm1 a block register's tweaks
-#   %zmm2 tweak arithmetic: the bits carried out
-#   %zmm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %zmm4 temporary: data loads
-#   %zmm5 tweaks of block register 0: this group's, then the next group's
-#   %zmm6 block register 0's last round key ^ its tweaks
-#   %zmm7 rk0
-#   %zmm19 rk1
-#   %zmm18 rk2
-#   %zmm17 rk3
-#   %zmm16 rk4
-#   %zmm15 rk5
-#   %zmm14 rk6
-#   %zmm13 rk7
-#   %zmm12 rk8
-#   %zmm11 rk9
-#   %zmm10 rk10
-#   %zmm9 rk11
-#   %zmm8 rk12
+#   %zmm1 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %zmm2 tweak arithmetic: the carry times 0x87
+#   %zmm3 tweaks of block register 0: this group's, then the next group's
+#   %zmm4 block register 0's last round key ^ its tweaks
+#   %zmm5 rk0
+#   %zmm17 rk1
+#   %zmm16 rk2
+#   %zmm15 rk3
+#   %zmm14 rk4
+#   %zmm13 rk5
+#   %zmm12 rk6
+#   %zmm11 rk7
+#   %zmm10 rk8
+#   %zmm9 rk9
+#   %zmm8 rk10
+#   %zmm7 rk11
+#   %zmm6 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_enc_k192_w4
     .type aes_gen_vaes512_xts_enc_k192_w4, @function
     .p2align 5
 aes_gen_vaes512_xts_enc_k192_w4:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm7
-    vbroadcasti32x4 16(%rdi), %zmm19
-    vbroadcasti32x4 32(%rdi), %zmm18
-    vbroadcasti32x4 48(%rdi), %zmm17
-    vbroadcasti32x4 64(%rdi), %zmm16
-    vbroadcasti32x4 80(%rdi), %zmm15
-    vbroadcasti32x4 96(%rdi), %zmm14
-    vbroadcasti32x4 112(%rdi), %zmm13
-    vbroadcasti32x4 128(%rdi), %zmm12
-    vbroadcasti32x4 144(%rdi), %zmm11
-    vbroadcasti32x4 160(%rdi), %zmm10
-    vbroadcasti32x4 176(%rdi), %zmm9
-    vbroadcasti32x4 192(%rdi), %zmm8
-    vbroadcasti32x4 (%rsi), %zmm4
-    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm4, %zmm2
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm2, %zmm3
-    vpshufd $78, %zmm2, %zmm2
-    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm4, %zmm5
-    vpternlogq $150, %zmm3, %zmm2, %zmm5
+    vbroadcasti32x4 0(%rdi), %zmm5
+    vbroadcasti32x4 16(%rdi), %zmm17
+    vbroadcasti32x4 32(%rdi), %zmm16
+    vbroadcasti32x4 48(%rdi), %zmm15
+    vbroadcasti32x4 64(%rdi), %zmm14
+    vbroadcasti32x4 80(%rdi), %zmm13
+    vbroadcasti32x4 96(%rdi), %zmm12
+    vbroadcasti32x4 112(%rdi), %zmm11
+    vbroadcasti32x4 128(%rdi), %zmm10
+    vbroadcasti32x4 144(%rdi), %zmm9
+    vbroadcasti32x4 160(%rdi), %zmm8
+    vbroadcasti32x4 176(%rdi), %zmm7
+    vbroadcasti32x4 192(%rdi), %zmm6
+    vbroadcasti32x4 (%rsi), %zmm0
+    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm0, %zmm1
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm1, %zmm2
+    vpshufd $78, %zmm1, %zmm1
+    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm0, %zmm3
+    vpternlogq $150, %zmm2, %zmm1, %zmm3
     cmp $4, %r8
     jb .Laes_gen_vaes512_xts_enc_k192_w4_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k192_w4_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm7, %zmm5, %zmm0
-    vpxord %zmm8, %zmm5, %zmm6
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    vpsrlq $60, %zmm5, %zmm2
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm2, %zmm3
-    vpshufd $78, %zmm2, %zmm2
-    vpsllq $4, %zmm5, %zmm5
-    vpternlogq $150, %zmm3, %zmm2, %zmm5
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    vpternlogq $150, %zmm5, %zmm3, %zmm0
+    vpxord %zmm6, %zmm3, %zmm4
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    vpsrlq $60, %zmm3, %zmm1
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm1, %zmm2
+    vpshufd $78, %zmm1, %zmm1
+    vpsllq $4, %zmm3, %zmm3
+    vpternlogq $150, %zmm2, %zmm1, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
@@ -1601,7 +1561,9 @@ aes_gen_vaes512_xts_enc_k192_w4:
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm10, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm9, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm6, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm8, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm7, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm4, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     add $64, %rcx
     add $64, %rdx
@@ -1609,7 +1571,7 @@ aes_gen_vaes512_xts_enc_k192_w4:
     cmp $4, %r8
     jae .Laes_gen_vaes512_xts_enc_k192_w4_loop
 .Laes_gen_vaes512_xts_enc_k192_w4_done:
-    vmovdqu %xmm5, (%rsi)
+    vmovdqu %xmm3, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -1629,8 +1591,6 @@ aes_gen_vaes512_xts_enc_k192_w4:
     vpxor %xmm15, %xmm15, %xmm15
     vpxord %xmm16, %xmm16, %xmm16
     vpxord %xmm17, %xmm17, %xmm17
-    vpxord %xmm18, %xmm18, %xmm18
-    vpxord %xmm19, %xmm19, %xmm19
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_enc_k192_w4, .-aes_gen_vaes512_xts_enc_k192_w4
@@ -1643,44 +1603,41 @@ aes_gen_vaes512_xts_enc_k192_w4:
 # Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 a block register's tweaks
-#   %xmm2 tweak arithmetic: the bits carried out
-#   %xmm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm4 temporary: data loads
-#   %xmm5 tweaks of block register 0: this group's, then the next group's
-#   %xmm6 block register 0's last round key ^ its tweaks
+#   %xmm1 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %xmm2 tweaks of block register 0: this group's, then the next group's
+#   %xmm3 block register 0's last round key ^ its tweaks
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_enc_k192_w1
     .type aes_gen_vaes512_xts_enc_k192_w1, @function
     .p2align 5
 aes_gen_vaes512_xts_enc_k192_w1:
     endbr64
-    vmovdqu (%rsi), %xmm5
+    vmovdqu (%rsi), %xmm2
     cmp $1, %r8
     jb .Laes_gen_vaes512_xts_enc_k192_w1_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k192_w1_loop:
     vmovdqu 0(%rcx), %xmm0
     vpxor 0(%rdi), %xmm0, %xmm0
-    vpxor %xmm5, %xmm0, %xmm0
-    vpxor 192(%rdi), %xmm5, %xmm6
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor 192(%rdi), %xmm2, %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x10    # vaesenc 16(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x20    # vaesenc 32(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x30    # vaesenc 48(%rdi), %xmm0, %xmm0
-    vpshufd $19, %xmm5, %xmm2
+    vpshufd $19, %xmm2, %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x40    # vaesenc 64(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x50    # vaesenc 80(%rdi), %xmm0, %xmm0
-    vpsrad $31, %xmm2, %xmm2
+    vpsrad $31, %xmm1, %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x60    # vaesenc 96(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x70    # vaesenc 112(%rdi), %xmm0, %xmm0
-    vpand .Lvaes512_xts_double(%rip), %xmm2, %xmm2
+    vpand .Lvaes512_xts_double(%rip), %xmm1, %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0x80,0x00,0x00,0x00 # vaesenc 128(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0x90,0x00,0x00,0x00 # vaesenc 144(%rdi), %xmm0, %xmm0
-    vpaddq %xmm5, %xmm5, %xmm5
+    vpaddq %xmm2, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xa0,0x00,0x00,0x00 # vaesenc 160(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xb0,0x00,0x00,0x00 # vaesenc 176(%rdi), %xmm0, %xmm0
-    vpxor %xmm2, %xmm5, %xmm5
-    .byte 0xc4,0xe2,0x79,0xdd,0xc6         # vaesenclast %xmm6, %xmm0, %xmm0
+    vpxor %xmm1, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x79,0xdd,0xc3         # vaesenclast %xmm3, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
     add $16, %rdx
@@ -1688,22 +1645,19 @@ aes_gen_vaes512_xts_enc_k192_w1:
     cmp $1, %r8
     jae .Laes_gen_vaes512_xts_enc_k192_w1_loop
 .Laes_gen_vaes512_xts_enc_k192_w1_done:
-    vmovdqu %xmm5, (%rsi)
+    vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_enc_k192_w1, .-aes_gen_vaes512_xts_enc_k192_w1
 
 # int aes_gen_vaes512_xts_enc_k256_w32(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS encryption of whole blocks: C = E(P ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 32 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 3 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 32.
 # Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
@@ -1716,216 +1670,192 @@ aes_gen_vaes512_xts_enc_k192_w1:
 #   %zmm5 blocks 20-23
 #   %zmm6 blocks 24-27
 #   %zmm7 blocks 28-31
-#   %zmm8 a block register's tweaks
-#   %zmm9 tweak arithmetic: the bits carried out
-#   %zmm10 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %zmm11 temporary: data loads, spilled round keys rk1 rk2 rk3
-#   %zmm12 tweaks of block register 0: this group's, then the next group's
-#   %zmm13 tweaks of block register 1: this group's, then the next group's
-#   %zmm14 tweaks of block register 2: this group's, then the next group's
-#   %zmm15 tweaks of block register 3: this group's, then the next group's
-#   %zmm16 tweaks of block register 4: this group's, then the next group's
-#   %zmm17 tweaks of block register 5: this group's, then the next group's
-#   %zmm18 tweaks of block register 6: this group's, then the next group's
-#   %zmm19 tweaks of block register 7: this group's, then the next group's
-#   %zmm20 rk0
-#   %zmm31 rk4
-#   %zmm30 rk5
-#   %zmm29 rk6
-#   %zmm28 rk7
-#   %zmm27 rk8
-#   %zmm26 rk9
-#   %zmm25 rk10
-#   %zmm24 rk11
-#   %zmm23 rk12
-#   %zmm22 rk13
-#   %zmm21 rk14
+#   %zmm8 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %zmm9 tweaks of block register 0: this group's, then the next group's
+#   %zmm10 tweaks of block register 1: this group's, then the next group's
+#   %zmm11 tweaks of block register 2: this group's, then the next group's
+#   %zmm12 tweaks of block register 3: this group's, then the next group's
+#   %zmm13 tweaks of block register 4: this group's, then the next group's
+#   %zmm14 tweaks of block register 5: this group's, then the next group's
+#   %zmm15 tweaks of block register 6: this group's, then the next group's
+#   %zmm16 tweaks of block register 7: this group's, then the next group's
+#   %zmm17 rk0
+#   %zmm31 rk1
+#   %zmm30 rk2
+#   %zmm29 rk3
+#   %zmm28 rk4
+#   %zmm27 rk5
+#   %zmm26 rk6
+#   %zmm25 rk7
+#   %zmm24 rk8
+#   %zmm23 rk9
+#   %zmm22 rk10
+#   %zmm21 rk11
+#   %zmm20 rk12
+#   %zmm19 rk13
+#   %zmm18 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_enc_k256_w32
     .type aes_gen_vaes512_xts_enc_k256_w32, @function
     .p2align 5
 aes_gen_vaes512_xts_enc_k256_w32:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm20
-    vbroadcasti32x4 64(%rdi), %zmm31
-    vbroadcasti32x4 80(%rdi), %zmm30
-    vbroadcasti32x4 96(%rdi), %zmm29
-    vbroadcasti32x4 112(%rdi), %zmm28
-    vbroadcasti32x4 128(%rdi), %zmm27
-    vbroadcasti32x4 144(%rdi), %zmm26
-    vbroadcasti32x4 160(%rdi), %zmm25
-    vbroadcasti32x4 176(%rdi), %zmm24
-    vbroadcasti32x4 192(%rdi), %zmm23
-    vbroadcasti32x4 208(%rdi), %zmm22
-    vbroadcasti32x4 224(%rdi), %zmm21
-    vbroadcasti32x4 (%rsi), %zmm11
-    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm11, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $78, %zmm9, %zmm9
-    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm11, %zmm12
-    vpternlogq $150, %zmm10, %zmm9, %zmm12
-    vpsrlvq .Lvaes512_xts_shifts4+128(%rip), %zmm11, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $78, %zmm9, %zmm9
-    vpsllvq .Lvaes512_xts_shifts4+192(%rip), %zmm11, %zmm13
-    vpternlogq $150, %zmm10, %zmm9, %zmm13
-    vpsrlvq .Lvaes512_xts_shifts4+256(%rip), %zmm11, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $78, %zmm9, %zmm9
-    vpsllvq .Lvaes512_xts_shifts4+320(%rip), %zmm11, %zmm14
-    vpternlogq $150, %zmm10, %zmm9, %zmm14
-    vpsrlvq .Lvaes512_xts_shifts4+384(%rip), %zmm11, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $78, %zmm9, %zmm9
-    vpsllvq .Lvaes512_xts_shifts4+448(%rip), %zmm11, %zmm15
-    vpternlogq $150, %zmm10, %zmm9, %zmm15
-    vpsrlvq .Lvaes512_xts_shifts4+512(%rip), %zmm11, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $78, %zmm9, %zmm9
-    vpsllvq .Lvaes512_xts_shifts4+576(%rip), %zmm11, %zmm16
-    vpternlogq $150, %zmm10, %zmm9, %zmm16
-    vpsrlvq .Lvaes512_xts_shifts4+640(%rip), %zmm11, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $78, %zmm9, %zmm9
-    vpsllvq .Lvaes512_xts_shifts4+704(%rip), %zmm11, %zmm17
-    vpternlogq $150, %zmm10, %zmm9, %zmm17
-    vpsrlvq .Lvaes512_xts_shifts4+768(%rip), %zmm11, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $78, %zmm9, %zmm9
-    vpsllvq .Lvaes512_xts_shifts4+832(%rip), %zmm11, %zmm18
-    vpternlogq $150, %zmm10, %zmm9, %zmm18
-    vpsrlvq .Lvaes512_xts_shifts4+896(%rip), %zmm11, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $78, %zmm9, %zmm9
-    vpsllvq .Lvaes512_xts_shifts4+960(%rip), %zmm11, %zmm19
-    vpternlogq $150, %zmm10, %zmm9, %zmm19
+    vbroadcasti32x4 0(%rdi), %zmm17
+    vbroadcasti32x4 16(%rdi), %zmm31
+    vbroadcasti32x4 32(%rdi), %zmm30
+    vbroadcasti32x4 48(%rdi), %zmm29
+    vbroadcasti32x4 64(%rdi), %zmm28
+    vbroadcasti32x4 80(%rdi), %zmm27
+    vbroadcasti32x4 96(%rdi), %zmm26
+    vbroadcasti32x4 112(%rdi), %zmm25
+    vbroadcasti32x4 128(%rdi), %zmm24
+    vbroadcasti32x4 144(%rdi), %zmm23
+    vbroadcasti32x4 160(%rdi), %zmm22
+    vbroadcasti32x4 176(%rdi), %zmm21
+    vbroadcasti32x4 192(%rdi), %zmm20
+    vbroadcasti32x4 208(%rdi), %zmm19
+    vbroadcasti32x4 224(%rdi), %zmm18
+    vbroadcasti32x4 (%rsi), %zmm0
+    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm0, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm7
+    vpshufd $78, %zmm8, %zmm8
+    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm0, %zmm9
+    vpternlogq $150, %zmm7, %zmm8, %zmm9
+    vpsrlvq .Lvaes512_xts_shifts4+128(%rip), %zmm0, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm7
+    vpshufd $78, %zmm8, %zmm8
+    vpsllvq .Lvaes512_xts_shifts4+192(%rip), %zmm0, %zmm10
+    vpternlogq $150, %zmm7, %zmm8, %zmm10
+    vpsrlvq .Lvaes512_xts_shifts4+256(%rip), %zmm0, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm7
+    vpshufd $78, %zmm8, %zmm8
+    vpsllvq .Lvaes512_xts_shifts4+320(%rip), %zmm0, %zmm11
+    vpternlogq $150, %zmm7, %zmm8, %zmm11
+    vpsrlvq .Lvaes512_xts_shifts4+384(%rip), %zmm0, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm7
+    vpshufd $78, %zmm8, %zmm8
+    vpsllvq .Lvaes512_xts_shifts4+448(%rip), %zmm0, %zmm12
+    vpternlogq $150, %zmm7, %zmm8, %zmm12
+    vpsrlvq .Lvaes512_xts_shifts4+512(%rip), %zmm0, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm7
+    vpshufd $78, %zmm8, %zmm8
+    vpsllvq .Lvaes512_xts_shifts4+576(%rip), %zmm0, %zmm13
+    vpternlogq $150, %zmm7, %zmm8, %zmm13
+    vpsrlvq .Lvaes512_xts_shifts4+640(%rip), %zmm0, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm7
+    vpshufd $78, %zmm8, %zmm8
+    vpsllvq .Lvaes512_xts_shifts4+704(%rip), %zmm0, %zmm14
+    vpternlogq $150, %zmm7, %zmm8, %zmm14
+    vpsrlvq .Lvaes512_xts_shifts4+768(%rip), %zmm0, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm7
+    vpshufd $78, %zmm8, %zmm8
+    vpsllvq .Lvaes512_xts_shifts4+832(%rip), %zmm0, %zmm15
+    vpternlogq $150, %zmm7, %zmm8, %zmm15
+    vpsrlvq .Lvaes512_xts_shifts4+896(%rip), %zmm0, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm7
+    vpshufd $78, %zmm8, %zmm8
+    vpsllvq .Lvaes512_xts_shifts4+960(%rip), %zmm0, %zmm16
+    vpternlogq $150, %zmm7, %zmm8, %zmm16
     cmp $32, %r8
     jb .Laes_gen_vaes512_xts_enc_k256_w32_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k256_w32_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm20, %zmm12, %zmm0
-    vpxord %zmm21, %zmm12, %zmm10
-    vmovdqu64 %zmm10, 0(%rdx)
+    vpternlogq $150, %zmm17, %zmm9, %zmm0
+    vpxord %zmm18, %zmm9, %zmm8
+    vmovdqu64 %zmm8, 0(%rdx)
     vmovdqu64 64(%rcx), %zmm1
-    vpternlogq $150, %zmm20, %zmm13, %zmm1
-    vpxord %zmm21, %zmm13, %zmm10
-    vmovdqu64 %zmm10, 64(%rdx)
+    vpternlogq $150, %zmm17, %zmm10, %zmm1
+    vpxord %zmm18, %zmm10, %zmm8
+    vmovdqu64 %zmm8, 64(%rdx)
     vmovdqu64 128(%rcx), %zmm2
-    vpternlogq $150, %zmm20, %zmm14, %zmm2
-    vpxord %zmm21, %zmm14, %zmm10
-    vmovdqu64 %zmm10, 128(%rdx)
+    vpternlogq $150, %zmm17, %zmm11, %zmm2
+    vpxord %zmm18, %zmm11, %zmm8
+    vmovdqu64 %zmm8, 128(%rdx)
     vmovdqu64 192(%rcx), %zmm3
-    vpternlogq $150, %zmm20, %zmm15, %zmm3
-    vpxord %zmm21, %zmm15, %zmm10
-    vmovdqu64 %zmm10, 192(%rdx)
+    vpternlogq $150, %zmm17, %zmm12, %zmm3
+    vpxord %zmm18, %zmm12, %zmm8
+    vmovdqu64 %zmm8, 192(%rdx)
     vmovdqu64 256(%rcx), %zmm4
-    vpternlogq $150, %zmm20, %zmm16, %zmm4
-    vpxord %zmm21, %zmm16, %zmm10
-    vmovdqu64 %zmm10, 256(%rdx)
+    vpternlogq $150, %zmm17, %zmm13, %zmm4
+    vpxord %zmm18, %zmm13, %zmm8
+    vmovdqu64 %zmm8, 256(%rdx)
     vmovdqu64 320(%rcx), %zmm5
-    vpternlogq $150, %zmm20, %zmm17, %zmm5
-    vpxord %zmm21, %zmm17, %zmm10
-    vmovdqu64 %zmm10, 320(%rdx)
+    vpternlogq $150, %zmm17, %zmm14, %zmm5
+    vpxord %zmm18, %zmm14, %zmm8
+    vmovdqu64 %zmm8, 320(%rdx)
     vmovdqu64 384(%rcx), %zmm6
-    vpternlogq $150, %zmm20, %zmm18, %zmm6
-    vpxord %zmm21, %zmm18, %zmm10
-    vmovdqu64 %zmm10, 384(%rdx)
+    vpternlogq $150, %zmm17, %zmm15, %zmm6
+    vpxord %zmm18, %zmm15, %zmm8
+    vmovdqu64 %zmm8, 384(%rdx)
     vmovdqu64 448(%rcx), %zmm7
-    vpternlogq $150, %zmm20, %zmm19, %zmm7
-    vpxord %zmm21, %zmm19, %zmm10
-    vmovdqu64 %zmm10, 448(%rdx)
-    vbroadcasti32x4 16(%rdi), %zmm11
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm11, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm11, %zmm2, %zmm2
-    vpsrlq $32, %zmm12, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $147, %zmm12, %zmm12
-    vpxord %zmm10, %zmm12, %zmm12
-    .byte 0x62,0xd2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm11, %zmm3, %zmm3
-    .byte 0x62,0xd2,0x5d,0x48,0xdc,0xe3    # vaesenc %zmm11, %zmm4, %zmm4
-    .byte 0x62,0xd2,0x55,0x48,0xdc,0xeb    # vaesenc %zmm11, %zmm5, %zmm5
-    .byte 0x62,0xd2,0x4d,0x48,0xdc,0xf3    # vaesenc %zmm11, %zmm6, %zmm6
-    vpsrlq $32, %zmm13, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $147, %zmm13, %zmm13
-    vpxord %zmm10, %zmm13, %zmm13
-    .byte 0x62,0xd2,0x45,0x48,0xdc,0xfb    # vaesenc %zmm11, %zmm7, %zmm7
-    vbroadcasti32x4 32(%rdi), %zmm11
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm11, %zmm1, %zmm1
-    vpsrlq $32, %zmm14, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $147, %zmm14, %zmm14
-    vpxord %zmm10, %zmm14, %zmm14
-    .byte 0x62,0xd2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm11, %zmm2, %zmm2
-    .byte 0x62,0xd2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm11, %zmm3, %zmm3
-    .byte 0x62,0xd2,0x5d,0x48,0xdc,0xe3    # vaesenc %zmm11, %zmm4, %zmm4
-    .byte 0x62,0xd2,0x55,0x48,0xdc,0xeb    # vaesenc %zmm11, %zmm5, %zmm5
-    vpsrlq $32, %zmm15, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $147, %zmm15, %zmm15
-    vpxord %zmm10, %zmm15, %zmm15
-    .byte 0x62,0xd2,0x4d,0x48,0xdc,0xf3    # vaesenc %zmm11, %zmm6, %zmm6
-    .byte 0x62,0xd2,0x45,0x48,0xdc,0xfb    # vaesenc %zmm11, %zmm7, %zmm7
-    vbroadcasti32x4 48(%rdi), %zmm11
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
-    vpsrlq $32, %zmm16, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $147, %zmm16, %zmm16
-    vpxord %zmm10, %zmm16, %zmm16
-    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm11, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm11, %zmm2, %zmm2
-    .byte 0x62,0xd2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm11, %zmm3, %zmm3
-    .byte 0x62,0xd2,0x5d,0x48,0xdc,0xe3    # vaesenc %zmm11, %zmm4, %zmm4
-    vpsrlq $32, %zmm17, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $147, %zmm17, %zmm17
-    vpxord %zmm10, %zmm17, %zmm17
-    .byte 0x62,0xd2,0x55,0x48,0xdc,0xeb    # vaesenc %zmm11, %zmm5, %zmm5
-    .byte 0x62,0xd2,0x4d,0x48,0xdc,0xf3    # vaesenc %zmm11, %zmm6, %zmm6
-    .byte 0x62,0xd2,0x45,0x48,0xdc,0xfb    # vaesenc %zmm11, %zmm7, %zmm7
+    vpternlogq $150, %zmm17, %zmm16, %zmm7
+    vpxord %zmm18, %zmm16, %zmm8
+    vmovdqu64 %zmm8, 448(%rdx)
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm31, %zmm0, %zmm0
-    vpsrlq $32, %zmm18, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $147, %zmm18, %zmm18
-    vpxord %zmm10, %zmm18, %zmm18
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcf    # vaesenc %zmm31, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm31, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdf    # vaesenc %zmm31, %zmm3, %zmm3
+    vpsrlq $32, %zmm9, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $147, %zmm9, %zmm9
+    vpxord %zmm8, %zmm9, %zmm9
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe7    # vaesenc %zmm31, %zmm4, %zmm4
-    vpsrlq $32, %zmm19, %zmm9
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm9, %zmm10
-    vpshufd $147, %zmm19, %zmm19
-    vpxord %zmm10, %zmm19, %zmm19
     .byte 0x62,0x92,0x55,0x48,0xdc,0xef    # vaesenc %zmm31, %zmm5, %zmm5
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf7    # vaesenc %zmm31, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xdc,0xff    # vaesenc %zmm31, %zmm7, %zmm7
+    vpsrlq $32, %zmm10, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $147, %zmm10, %zmm10
+    vpxord %zmm8, %zmm10, %zmm10
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm30, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xce    # vaesenc %zmm30, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm30, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xdc,0xde    # vaesenc %zmm30, %zmm3, %zmm3
+    vpsrlq $32, %zmm11, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $147, %zmm11, %zmm11
+    vpxord %zmm8, %zmm11, %zmm11
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe6    # vaesenc %zmm30, %zmm4, %zmm4
     .byte 0x62,0x92,0x55,0x48,0xdc,0xee    # vaesenc %zmm30, %zmm5, %zmm5
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf6    # vaesenc %zmm30, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xdc,0xfe    # vaesenc %zmm30, %zmm7, %zmm7
+    vpsrlq $32, %zmm12, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $147, %zmm12, %zmm12
+    vpxord %zmm8, %zmm12, %zmm12
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcd    # vaesenc %zmm29, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm29, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdd    # vaesenc %zmm29, %zmm3, %zmm3
+    vpsrlq $32, %zmm13, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $147, %zmm13, %zmm13
+    vpxord %zmm8, %zmm13, %zmm13
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe5    # vaesenc %zmm29, %zmm4, %zmm4
     .byte 0x62,0x92,0x55,0x48,0xdc,0xed    # vaesenc %zmm29, %zmm5, %zmm5
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf5    # vaesenc %zmm29, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xdc,0xfd    # vaesenc %zmm29, %zmm7, %zmm7
+    vpsrlq $32, %zmm14, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $147, %zmm14, %zmm14
+    vpxord %zmm8, %zmm14, %zmm14
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm28, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdc    # vaesenc %zmm28, %zmm3, %zmm3
+    vpsrlq $32, %zmm15, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $147, %zmm15, %zmm15
+    vpxord %zmm8, %zmm15, %zmm15
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe4    # vaesenc %zmm28, %zmm4, %zmm4
     .byte 0x62,0x92,0x55,0x48,0xdc,0xec    # vaesenc %zmm28, %zmm5, %zmm5
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf4    # vaesenc %zmm28, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xdc,0xfc    # vaesenc %zmm28, %zmm7, %zmm7
+    vpsrlq $32, %zmm16, %zmm8
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $147, %zmm16, %zmm16
+    vpxord %zmm8, %zmm16, %zmm16
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm27, %zmm2, %zmm2
@@ -1974,6 +1904,30 @@ aes_gen_vaes512_xts_enc_k256_w32:
     .byte 0x62,0xb2,0x55,0x48,0xdc,0xee    # vaesenc %zmm22, %zmm5, %zmm5
     .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf6    # vaesenc %zmm22, %zmm6, %zmm6
     .byte 0x62,0xb2,0x45,0x48,0xdc,0xfe    # vaesenc %zmm22, %zmm7, %zmm7
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm21, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm21, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe5    # vaesenc %zmm21, %zmm4, %zmm4
+    .byte 0x62,0xb2,0x55,0x48,0xdc,0xed    # vaesenc %zmm21, %zmm5, %zmm5
+    .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf5    # vaesenc %zmm21, %zmm6, %zmm6
+    .byte 0x62,0xb2,0x45,0x48,0xdc,0xfd    # vaesenc %zmm21, %zmm7, %zmm7
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe4    # vaesenc %zmm20, %zmm4, %zmm4
+    .byte 0x62,0xb2,0x55,0x48,0xdc,0xec    # vaesenc %zmm20, %zmm5, %zmm5
+    .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf4    # vaesenc %zmm20, %zmm6, %zmm6
+    .byte 0x62,0xb2,0x45,0x48,0xdc,0xfc    # vaesenc %zmm20, %zmm7, %zmm7
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe3    # vaesenc %zmm19, %zmm4, %zmm4
+    .byte 0x62,0xb2,0x55,0x48,0xdc,0xeb    # vaesenc %zmm19, %zmm5, %zmm5
+    .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf3    # vaesenc %zmm19, %zmm6, %zmm6
+    .byte 0x62,0xb2,0x45,0x48,0xdc,0xfb    # vaesenc %zmm19, %zmm7, %zmm7
     .byte 0x62,0xf2,0x7d,0x48,0xdd,0x02    # vaesenclast 0(%rdx), %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     .byte 0x62,0xf2,0x75,0x48,0xdd,0x4a,0x01 # vaesenclast 64(%rdx), %zmm1, %zmm1
@@ -1996,7 +1950,7 @@ aes_gen_vaes512_xts_enc_k256_w32:
     cmp $32, %r8
     jae .Laes_gen_vaes512_xts_enc_k256_w32_loop
 .Laes_gen_vaes512_xts_enc_k256_w32_done:
-    vmovdqu %xmm12, (%rsi)
+    vmovdqu %xmm9, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -2045,127 +1999,117 @@ aes_gen_vaes512_xts_enc_k256_w32:
 #   %zmm1 blocks 4-7
 #   %zmm2 blocks 8-11
 #   %zmm3 blocks 12-15
-#   %zmm4 a block register's tweaks
-#   %zmm5 tweak arithmetic: the bits carried out
-#   %zmm6 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %zmm7 temporary: data loads
-#   %zmm8 tweaks of block register 0: this group's, then the next group's
-#   %zmm9 tweaks of block register 1: this group's, then the next group's
-#   %zmm10 tweaks of block register 2: this group's, then the next group's
-#   %zmm11 tweaks of block register 3: this group's, then the next group's
-#   %zmm12 block register 0's last round key ^ its tweaks
-#   %zmm13 block register 1's last round key ^ its tweaks
-#   %zmm14 block register 2's last round key ^ its tweaks
-#   %zmm15 block register 3's last round key ^ its tweaks
-#   %zmm16 rk0
-#   %zmm30 rk1
-#   %zmm29 rk2
-#   %zmm28 rk3
-#   %zmm27 rk4
-#   %zmm26 rk5
-#   %zmm25 rk6
-#   %zmm24 rk7
-#   %zmm23 rk8
-#   %zmm22 rk9
-#   %zmm21 rk10
-#   %zmm20 rk11
-#   %zmm19 rk12
-#   %zmm18 rk13
-#   %zmm17 rk14
+#   %zmm4 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %zmm5 tweak arithmetic: the carry times 0x87
+#   %zmm6 tweaks of block register 0: this group's, then the next group's
+#   %zmm7 tweaks of block register 1: this group's, then the next group's
+#   %zmm8 tweaks of block register 2: this group's, then the next group's
+#   %zmm9 tweaks of block register 3: this group's, then the next group's
+#   %zmm10 block register 0's last round key ^ its tweaks
+#   %zmm11 block register 1's last round key ^ its tweaks
+#   %zmm12 block register 2's last round key ^ its tweaks
+#   %zmm13 block register 3's last round key ^ its tweaks
+#   %zmm14 rk0
+#   %zmm28 rk1
+#   %zmm27 rk2
+#   %zmm26 rk3
+#   %zmm25 rk4
+#   %zmm24 rk5
+#   %zmm23 rk6
+#   %zmm22 rk7
+#   %zmm21 rk8
+#   %zmm20 rk9
+#   %zmm19 rk10
+#   %zmm18 rk11
+#   %zmm17 rk12
+#   %zmm16 rk13
+#   %zmm15 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_enc_k256_w16
     .type aes_gen_vaes512_xts_enc_k256_w16, @function
     .p2align 5
 aes_gen_vaes512_xts_enc_k256_w16:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm16
-    vbroadcasti32x4 16(%rdi), %zmm30
-    vbroadcasti32x4 32(%rdi), %zmm29
-    vbroadcasti32x4 48(%rdi), %zmm28
-    vbroadcasti32x4 64(%rdi), %zmm27
-    vbroadcasti32x4 80(%rdi), %zmm26
-    vbroadcasti32x4 96(%rdi), %zmm25
-    vbroadcasti32x4 112(%rdi), %zmm24
-    vbroadcasti32x4 128(%rdi), %zmm23
-    vbroadcasti32x4 144(%rdi), %zmm22
-    vbroadcasti32x4 160(%rdi), %zmm21
-    vbroadcasti32x4 176(%rdi), %zmm20
-    vbroadcasti32x4 192(%rdi), %zmm19
-    vbroadcasti32x4 208(%rdi), %zmm18
-    vbroadcasti32x4 224(%rdi), %zmm17
-    vbroadcasti32x4 (%rsi), %zmm7
-    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm7, %zmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
-    vpshufd $78, %zmm5, %zmm5
-    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm7, %zmm8
-    vpternlogq $150, %zmm6, %zmm5, %zmm8
-    vpsrlvq .Lvaes512_xts_shifts4+128(%rip), %zmm7, %zmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
-    vpshufd $78, %zmm5, %zmm5
-    vpsllvq .Lvaes512_xts_shifts4+192(%rip), %zmm7, %zmm9
-    vpternlogq $150, %zmm6, %zmm5, %zmm9
-    vpsrlvq .Lvaes512_xts_shifts4+256(%rip), %zmm7, %zmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
-    vpshufd $78, %zmm5, %zmm5
-    vpsllvq .Lvaes512_xts_shifts4+320(%rip), %zmm7, %zmm10
-    vpternlogq $150, %zmm6, %zmm5, %zmm10
-    vpsrlvq .Lvaes512_xts_shifts4+384(%rip), %zmm7, %zmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
-    vpshufd $78, %zmm5, %zmm5
-    vpsllvq .Lvaes512_xts_shifts4+448(%rip), %zmm7, %zmm11
-    vpternlogq $150, %zmm6, %zmm5, %zmm11
+    vbroadcasti32x4 0(%rdi), %zmm14
+    vbroadcasti32x4 16(%rdi), %zmm28
+    vbroadcasti32x4 32(%rdi), %zmm27
+    vbroadcasti32x4 48(%rdi), %zmm26
+    vbroadcasti32x4 64(%rdi), %zmm25
+    vbroadcasti32x4 80(%rdi), %zmm24
+    vbroadcasti32x4 96(%rdi), %zmm23
+    vbroadcasti32x4 112(%rdi), %zmm22
+    vbroadcasti32x4 128(%rdi), %zmm21
+    vbroadcasti32x4 144(%rdi), %zmm20
+    vbroadcasti32x4 160(%rdi), %zmm19
+    vbroadcasti32x4 176(%rdi), %zmm18
+    vbroadcasti32x4 192(%rdi), %zmm17
+    vbroadcasti32x4 208(%rdi), %zmm16
+    vbroadcasti32x4 224(%rdi), %zmm15
+    vbroadcasti32x4 (%rsi), %zmm0
+    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm0, %zmm4
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm4, %zmm5
+    vpshufd $78, %zmm4, %zmm4
+    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm0, %zmm6
+    vpternlogq $150, %zmm5, %zmm4, %zmm6
+    vpsrlvq .Lvaes512_xts_shifts4+128(%rip), %zmm0, %zmm4
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm4, %zmm5
+    vpshufd $78, %zmm4, %zmm4
+    vpsllvq .Lvaes512_xts_shifts4+192(%rip), %zmm0, %zmm7
+    vpternlogq $150, %zmm5, %zmm4, %zmm7
+    vpsrlvq .Lvaes512_xts_shifts4+256(%rip), %zmm0, %zmm4
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm4, %zmm5
+    vpshufd $78, %zmm4, %zmm4
+    vpsllvq .Lvaes512_xts_shifts4+320(%rip), %zmm0, %zmm8
+    vpternlogq $150, %zmm5, %zmm4, %zmm8
+    vpsrlvq .Lvaes512_xts_shifts4+384(%rip), %zmm0, %zmm4
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm4, %zmm5
+    vpshufd $78, %zmm4, %zmm4
+    vpsllvq .Lvaes512_xts_shifts4+448(%rip), %zmm0, %zmm9
+    vpternlogq $150, %zmm5, %zmm4, %zmm9
     cmp $16, %r8
     jb .Laes_gen_vaes512_xts_enc_k256_w16_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k256_w16_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm16, %zmm8, %zmm0
-    vpxord %zmm17, %zmm8, %zmm12
+    vpternlogq $150, %zmm14, %zmm6, %zmm0
+    vpxord %zmm15, %zmm6, %zmm10
     vmovdqu64 64(%rcx), %zmm1
-    vpternlogq $150, %zmm16, %zmm9, %zmm1
-    vpxord %zmm17, %zmm9, %zmm13
+    vpternlogq $150, %zmm14, %zmm7, %zmm1
+    vpxord %zmm15, %zmm7, %zmm11
     vmovdqu64 128(%rcx), %zmm2
-    vpternlogq $150, %zmm16, %zmm10, %zmm2
-    vpxord %zmm17, %zmm10, %zmm14
+    vpternlogq $150, %zmm14, %zmm8, %zmm2
+    vpxord %zmm15, %zmm8, %zmm12
     vmovdqu64 192(%rcx), %zmm3
-    vpternlogq $150, %zmm16, %zmm11, %zmm3
-    vpxord %zmm17, %zmm11, %zmm15
-    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm30, %zmm0, %zmm0
-    .byte 0x62,0x92,0x75,0x48,0xdc,0xce    # vaesenc %zmm30, %zmm1, %zmm1
-    vpsrlq $48, %zmm8, %zmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
-    vpshufd $78, %zmm5, %zmm5
-    vpsllq $16, %zmm8, %zmm8
-    vpternlogq $150, %zmm6, %zmm5, %zmm8
-    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm30, %zmm2, %zmm2
-    .byte 0x62,0x92,0x65,0x48,0xdc,0xde    # vaesenc %zmm30, %zmm3, %zmm3
-    vpsrlq $48, %zmm9, %zmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
-    vpshufd $78, %zmm5, %zmm5
-    vpsllq $16, %zmm9, %zmm9
-    vpternlogq $150, %zmm6, %zmm5, %zmm9
-    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
-    .byte 0x62,0x92,0x75,0x48,0xdc,0xcd    # vaesenc %zmm29, %zmm1, %zmm1
-    vpsrlq $48, %zmm10, %zmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
-    vpshufd $78, %zmm5, %zmm5
-    vpsllq $16, %zmm10, %zmm10
-    vpternlogq $150, %zmm6, %zmm5, %zmm10
-    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm29, %zmm2, %zmm2
-    .byte 0x62,0x92,0x65,0x48,0xdc,0xdd    # vaesenc %zmm29, %zmm3, %zmm3
-    vpsrlq $48, %zmm11, %zmm5
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm5, %zmm6
-    vpshufd $78, %zmm5, %zmm5
-    vpsllq $16, %zmm11, %zmm11
-    vpternlogq $150, %zmm6, %zmm5, %zmm11
+    vpternlogq $150, %zmm14, %zmm9, %zmm3
+    vpxord %zmm15, %zmm9, %zmm13
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
+    vpsrlq $48, %zmm6, %zmm4
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm4, %zmm5
+    vpshufd $78, %zmm4, %zmm4
+    vpsllq $16, %zmm6, %zmm6
+    vpternlogq $150, %zmm5, %zmm4, %zmm6
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm28, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdc    # vaesenc %zmm28, %zmm3, %zmm3
+    vpsrlq $48, %zmm7, %zmm4
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm4, %zmm5
+    vpshufd $78, %zmm4, %zmm4
+    vpsllq $16, %zmm7, %zmm7
+    vpternlogq $150, %zmm5, %zmm4, %zmm7
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
+    vpsrlq $48, %zmm8, %zmm4
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm4, %zmm5
+    vpshufd $78, %zmm4, %zmm4
+    vpsllq $16, %zmm8, %zmm8
+    vpternlogq $150, %zmm5, %zmm4, %zmm8
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm27, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdb    # vaesenc %zmm27, %zmm3, %zmm3
+    vpsrlq $48, %zmm9, %zmm4
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm4, %zmm5
+    vpshufd $78, %zmm4, %zmm4
+    vpsllq $16, %zmm9, %zmm9
+    vpternlogq $150, %zmm5, %zmm4, %zmm9
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm26, %zmm2, %zmm2
@@ -2202,13 +2146,21 @@ aes_gen_vaes512_xts_enc_k256_w16:
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm18, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xda    # vaesenc %zmm18, %zmm3, %zmm3
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm12, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm17, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xd9    # vaesenc %zmm17, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm16, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xd8    # vaesenc %zmm16, %zmm3, %zmm3
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm10, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
-    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcd    # vaesenclast %zmm13, %zmm1, %zmm1
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcb    # vaesenclast %zmm11, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rdx)
-    .byte 0x62,0xd2,0x6d,0x48,0xdd,0xd6    # vaesenclast %zmm14, %zmm2, %zmm2
+    .byte 0x62,0xd2,0x6d,0x48,0xdd,0xd4    # vaesenclast %zmm12, %zmm2, %zmm2
     vmovdqu64 %zmm2, 128(%rdx)
-    .byte 0x62,0xd2,0x65,0x48,0xdd,0xdf    # vaesenclast %zmm15, %zmm3, %zmm3
+    .byte 0x62,0xd2,0x65,0x48,0xdd,0xdd    # vaesenclast %zmm13, %zmm3, %zmm3
     vmovdqu64 %zmm3, 192(%rdx)
     add $256, %rcx
     add $256, %rdx
@@ -2216,7 +2168,7 @@ aes_gen_vaes512_xts_enc_k256_w16:
     cmp $16, %r8
     jae .Laes_gen_vaes512_xts_enc_k256_w16_loop
 .Laes_gen_vaes512_xts_enc_k256_w16_done:
-    vmovdqu %xmm8, (%rsi)
+    vmovdqu %xmm6, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -2247,8 +2199,6 @@ aes_gen_vaes512_xts_enc_k256_w16:
     vpxord %xmm26, %xmm26, %xmm26
     vpxord %xmm27, %xmm27, %xmm27
     vpxord %xmm28, %xmm28, %xmm28
-    vpxord %xmm29, %xmm29, %xmm29
-    vpxord %xmm30, %xmm30, %xmm30
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_enc_k256_w16, .-aes_gen_vaes512_xts_enc_k256_w16
@@ -2262,87 +2212,81 @@ aes_gen_vaes512_xts_enc_k256_w16:
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
-#   %zmm2 a block register's tweaks
-#   %zmm3 tweak arithmetic: the bits carried out
-#   %zmm4 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %zmm5 temporary: data loads
-#   %zmm6 tweaks of block register 0: this group's, then the next group's
-#   %zmm7 tweaks of block register 1: this group's, then the next group's
-#   %zmm8 block register 0's last round key ^ its tweaks
-#   %zmm9 block register 1's last round key ^ its tweaks
-#   %zmm10 rk0
-#   %zmm24 rk1
-#   %zmm23 rk2
-#   %zmm22 rk3
-#   %zmm21 rk4
-#   %zmm20 rk5
-#   %zmm19 rk6
-#   %zmm18 rk7
-#   %zmm17 rk8
-#   %zmm16 rk9
-#   %zmm15 rk10
-#   %zmm14 rk11
-#   %zmm13 rk12
-#   %zmm12 rk13
-#   %zmm11 rk14
+#   %zmm2 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %zmm3 tweak arithmetic: the carry times 0x87
+#   %zmm4 tweaks of block register 0: this group's, then the next group's
+#   %zmm5 tweaks of block register 1: this group's, then the next group's
+#   %zmm6 block register 0's last round key ^ its tweaks
+#   %zmm7 block register 1's last round key ^ its tweaks
+#   %zmm8 rk0
+#   %zmm22 rk1
+#   %zmm21 rk2
+#   %zmm20 rk3
+#   %zmm19 rk4
+#   %zmm18 rk5
+#   %zmm17 rk6
+#   %zmm16 rk7
+#   %zmm15 rk8
+#   %zmm14 rk9
+#   %zmm13 rk10
+#   %zmm12 rk11
+#   %zmm11 rk12
+#   %zmm10 rk13
+#   %zmm9 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_enc_k256_w8
     .type aes_gen_vaes512_xts_enc_k256_w8, @function
     .p2align 5
 aes_gen_vaes512_xts_enc_k256_w8:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm10
-    vbroadcasti32x4 16(%rdi), %zmm24
-    vbroadcasti32x4 32(%rdi), %zmm23
-    vbroadcasti32x4 48(%rdi), %zmm22
-    vbroadcasti32x4 64(%rdi), %zmm21
-    vbroadcasti32x4 80(%rdi), %zmm20
-    vbroadcasti32x4 96(%rdi), %zmm19
-    vbroadcasti32x4 112(%rdi), %zmm18
-    vbroadcasti32x4 128(%rdi), %zmm17
-    vbroadcasti32x4 144(%rdi), %zmm16
-    vbroadcasti32x4 160(%rdi), %zmm15
-    vbroadcasti32x4 176(%rdi), %zmm14
-    vbroadcasti32x4 192(%rdi), %zmm13
-    vbroadcasti32x4 208(%rdi), %zmm12
-    vbroadcasti32x4 224(%rdi), %zmm11
-    vbroadcasti32x4 (%rsi), %zmm5
-    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm5, %zmm3
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
-    vpshufd $78, %zmm3, %zmm3
-    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm5, %zmm6
-    vpternlogq $150, %zmm4, %zmm3, %zmm6
-    vpsrlvq .Lvaes512_xts_shifts4+128(%rip), %zmm5, %zmm3
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
-    vpshufd $78, %zmm3, %zmm3
-    vpsllvq .Lvaes512_xts_shifts4+192(%rip), %zmm5, %zmm7
-    vpternlogq $150, %zmm4, %zmm3, %zmm7
+    vbroadcasti32x4 0(%rdi), %zmm8
+    vbroadcasti32x4 16(%rdi), %zmm22
+    vbroadcasti32x4 32(%rdi), %zmm21
+    vbroadcasti32x4 48(%rdi), %zmm20
+    vbroadcasti32x4 64(%rdi), %zmm19
+    vbroadcasti32x4 80(%rdi), %zmm18
+    vbroadcasti32x4 96(%rdi), %zmm17
+    vbroadcasti32x4 112(%rdi), %zmm16
+    vbroadcasti32x4 128(%rdi), %zmm15
+    vbroadcasti32x4 144(%rdi), %zmm14
+    vbroadcasti32x4 160(%rdi), %zmm13
+    vbroadcasti32x4 176(%rdi), %zmm12
+    vbroadcasti32x4 192(%rdi), %zmm11
+    vbroadcasti32x4 208(%rdi), %zmm10
+    vbroadcasti32x4 224(%rdi), %zmm9
+    vbroadcasti32x4 (%rsi), %zmm0
+    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm0, %zmm2
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm2, %zmm3
+    vpshufd $78, %zmm2, %zmm2
+    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm0, %zmm4
+    vpternlogq $150, %zmm3, %zmm2, %zmm4
+    vpsrlvq .Lvaes512_xts_shifts4+128(%rip), %zmm0, %zmm2
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm2, %zmm3
+    vpshufd $78, %zmm2, %zmm2
+    vpsllvq .Lvaes512_xts_shifts4+192(%rip), %zmm0, %zmm5
+    vpternlogq $150, %zmm3, %zmm2, %zmm5
     cmp $8, %r8
     jb .Laes_gen_vaes512_xts_enc_k256_w8_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k256_w8_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm10, %zmm6, %zmm0
-    vpxord %zmm11, %zmm6, %zmm8
+    vpternlogq $150, %zmm8, %zmm4, %zmm0
+    vpxord %zmm9, %zmm4, %zmm6
     vmovdqu64 64(%rcx), %zmm1
-    vpternlogq $150, %zmm10, %zmm7, %zmm1
-    vpxord %zmm11, %zmm7, %zmm9
-    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
-    vpsrlq $56, %zmm6, %zmm3
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
-    vpshufd $78, %zmm3, %zmm3
-    vpsllq $8, %zmm6, %zmm6
-    vpternlogq $150, %zmm4, %zmm3, %zmm6
-    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
-    vpsrlq $56, %zmm7, %zmm3
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm3, %zmm4
-    vpshufd $78, %zmm3, %zmm3
-    vpsllq $8, %zmm7, %zmm7
-    vpternlogq $150, %zmm4, %zmm3, %zmm7
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    vpternlogq $150, %zmm8, %zmm5, %zmm1
+    vpxord %zmm9, %zmm5, %zmm7
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    vpsrlq $56, %zmm4, %zmm2
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm2, %zmm3
+    vpshufd $78, %zmm2, %zmm2
+    vpsllq $8, %zmm4, %zmm4
+    vpternlogq $150, %zmm3, %zmm2, %zmm4
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    vpsrlq $56, %zmm5, %zmm2
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm2, %zmm3
+    vpshufd $78, %zmm2, %zmm2
+    vpsllq $8, %zmm5, %zmm5
+    vpternlogq $150, %zmm3, %zmm2, %zmm5
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
@@ -2363,9 +2307,13 @@ aes_gen_vaes512_xts_enc_k256_w8:
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm13, %zmm1, %zmm1
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm12, %zmm0, %zmm0
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm12, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc0    # vaesenclast %zmm8, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm11, %zmm1, %zmm1
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm10, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdc,0xca    # vaesenc %zmm10, %zmm1, %zmm1
+    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm6, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
-    .byte 0x62,0xd2,0x75,0x48,0xdd,0xc9    # vaesenclast %zmm9, %zmm1, %zmm1
+    .byte 0x62,0xf2,0x75,0x48,0xdd,0xcf    # vaesenclast %zmm7, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rdx)
     add $128, %rcx
     add $128, %rdx
@@ -2373,7 +2321,7 @@ aes_gen_vaes512_xts_enc_k256_w8:
     cmp $8, %r8
     jae .Laes_gen_vaes512_xts_enc_k256_w8_loop
 .Laes_gen_vaes512_xts_enc_k256_w8_done:
-    vmovdqu %xmm6, (%rsi)
+    vmovdqu %xmm4, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -2398,8 +2346,6 @@ aes_gen_vaes512_xts_enc_k256_w8:
     vpxord %xmm20, %xmm20, %xmm20
     vpxord %xmm21, %xmm21, %xmm21
     vpxord %xmm22, %xmm22, %xmm22
-    vpxord %xmm23, %xmm23, %xmm23
-    vpxord %xmm24, %xmm24, %xmm24
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_enc_k256_w8, .-aes_gen_vaes512_xts_enc_k256_w8
@@ -2412,69 +2358,65 @@ aes_gen_vaes512_xts_enc_k256_w8:
 # Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
-#   %zmm1 a block register's tweaks
-#   %zmm2 tweak arithmetic: the bits carried out
-#   %zmm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %zmm4 temporary: data loads
-#   %zmm5 tweaks of block register 0: this group's, then the next group's
-#   %zmm6 block register 0's last round key ^ its tweaks
-#   %zmm7 rk0
-#   %zmm21 rk1
-#   %zmm20 rk2
-#   %zmm19 rk3
-#   %zmm18 rk4
-#   %zmm17 rk5
-#   %zmm16 rk6
-#   %zmm15 rk7
-#   %zmm14 rk8
-#   %zmm13 rk9
-#   %zmm12 rk10
-#   %zmm11 rk11
-#   %zmm10 rk12
-#   %zmm9 rk13
-#   %zmm8 rk14
+#   %zmm1 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %zmm2 tweak arithmetic: the carry times 0x87
+#   %zmm3 tweaks of block register 0: this group's, then the next group's
+#   %zmm4 block register 0's last round key ^ its tweaks
+#   %zmm5 rk0
+#   %zmm19 rk1
+#   %zmm18 rk2
+#   %zmm17 rk3
+#   %zmm16 rk4
+#   %zmm15 rk5
+#   %zmm14 rk6
+#   %zmm13 rk7
+#   %zmm12 rk8
+#   %zmm11 rk9
+#   %zmm10 rk10
+#   %zmm9 rk11
+#   %zmm8 rk12
+#   %zmm7 rk13
+#   %zmm6 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_enc_k256_w4
     .type aes_gen_vaes512_xts_enc_k256_w4, @function
     .p2align 5
 aes_gen_vaes512_xts_enc_k256_w4:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm7
-    vbroadcasti32x4 16(%rdi), %zmm21
-    vbroadcasti32x4 32(%rdi), %zmm20
-    vbroadcasti32x4 48(%rdi), %zmm19
-    vbroadcasti32x4 64(%rdi), %zmm18
-    vbroadcasti32x4 80(%rdi), %zmm17
-    vbroadcasti32x4 96(%rdi), %zmm16
-    vbroadcasti32x4 112(%rdi), %zmm15
-    vbroadcasti32x4 128(%rdi), %zmm14
-    vbroadcasti32x4 144(%rdi), %zmm13
-    vbroadcasti32x4 160(%rdi), %zmm12
-    vbroadcasti32x4 176(%rdi), %zmm11
-    vbroadcasti32x4 192(%rdi), %zmm10
-    vbroadcasti32x4 208(%rdi), %zmm9
-    vbroadcasti32x4 224(%rdi), %zmm8
-    vbroadcasti32x4 (%rsi), %zmm4
-    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm4, %zmm2
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm2, %zmm3
-    vpshufd $78, %zmm2, %zmm2
-    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm4, %zmm5
-    vpternlogq $150, %zmm3, %zmm2, %zmm5
+    vbroadcasti32x4 0(%rdi), %zmm5
+    vbroadcasti32x4 16(%rdi), %zmm19
+    vbroadcasti32x4 32(%rdi), %zmm18
+    vbroadcasti32x4 48(%rdi), %zmm17
+    vbroadcasti32x4 64(%rdi), %zmm16
+    vbroadcasti32x4 80(%rdi), %zmm15
+    vbroadcasti32x4 96(%rdi), %zmm14
+    vbroadcasti32x4 112(%rdi), %zmm13
+    vbroadcasti32x4 128(%rdi), %zmm12
+    vbroadcasti32x4 144(%rdi), %zmm11
+    vbroadcasti32x4 160(%rdi), %zmm10
+    vbroadcasti32x4 176(%rdi), %zmm9
+    vbroadcasti32x4 192(%rdi), %zmm8
+    vbroadcasti32x4 208(%rdi), %zmm7
+    vbroadcasti32x4 224(%rdi), %zmm6
+    vbroadcasti32x4 (%rsi), %zmm0
+    vpsrlvq .Lvaes512_xts_shifts4(%rip), %zmm0, %zmm1
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm1, %zmm2
+    vpshufd $78, %zmm1, %zmm1
+    vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm0, %zmm3
+    vpternlogq $150, %zmm2, %zmm1, %zmm3
     cmp $4, %r8
     jb .Laes_gen_vaes512_xts_enc_k256_w4_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k256_w4_loop:
     vmovdqu64 0(%rcx), %zmm0
-    vpternlogq $150, %zmm7, %zmm5, %zmm0
-    vpxord %zmm8, %zmm5, %zmm6
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
-    vpsrlq $60, %zmm5, %zmm2
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm2, %zmm3
-    vpshufd $78, %zmm2, %zmm2
-    vpsllq $4, %zmm5, %zmm5
-    vpternlogq $150, %zmm3, %zmm2, %zmm5
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    vpternlogq $150, %zmm5, %zmm3, %zmm0
+    vpxord %zmm6, %zmm3, %zmm4
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    vpsrlq $60, %zmm3, %zmm1
+    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm1, %zmm2
+    vpshufd $78, %zmm1, %zmm1
+    vpsllq $4, %zmm3, %zmm3
+    vpternlogq $150, %zmm2, %zmm1, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
@@ -2485,7 +2427,9 @@ aes_gen_vaes512_xts_enc_k256_w4:
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm11, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm10, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm9, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm6, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm8, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm7, %zmm0, %zmm0
+    .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm4, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
     add $64, %rcx
     add $64, %rdx
@@ -2493,7 +2437,7 @@ aes_gen_vaes512_xts_enc_k256_w4:
     cmp $4, %r8
     jae .Laes_gen_vaes512_xts_enc_k256_w4_loop
 .Laes_gen_vaes512_xts_enc_k256_w4_done:
-    vmovdqu %xmm5, (%rsi)
+    vmovdqu %xmm3, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -2515,8 +2459,6 @@ aes_gen_vaes512_xts_enc_k256_w4:
     vpxord %xmm17, %xmm17, %xmm17
     vpxord %xmm18, %xmm18, %xmm18
     vpxord %xmm19, %xmm19, %xmm19
-    vpxord %xmm20, %xmm20, %xmm20
-    vpxord %xmm21, %xmm21, %xmm21
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_enc_k256_w4, .-aes_gen_vaes512_xts_enc_k256_w4
@@ -2529,46 +2471,43 @@ aes_gen_vaes512_xts_enc_k256_w4:
 # Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 a block register's tweaks
-#   %xmm2 tweak arithmetic: the bits carried out
-#   %xmm3 tweak arithmetic: the carry times 0x87; a last round key ^ tweaks, for dst
-#   %xmm4 temporary: data loads
-#   %xmm5 tweaks of block register 0: this group's, then the next group's
-#   %xmm6 block register 0's last round key ^ its tweaks
+#   %xmm1 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
+#   %xmm2 tweaks of block register 0: this group's, then the next group's
+#   %xmm3 block register 0's last round key ^ its tweaks
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_xts_enc_k256_w1
     .type aes_gen_vaes512_xts_enc_k256_w1, @function
     .p2align 5
 aes_gen_vaes512_xts_enc_k256_w1:
     endbr64
-    vmovdqu (%rsi), %xmm5
+    vmovdqu (%rsi), %xmm2
     cmp $1, %r8
     jb .Laes_gen_vaes512_xts_enc_k256_w1_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k256_w1_loop:
     vmovdqu 0(%rcx), %xmm0
     vpxor 0(%rdi), %xmm0, %xmm0
-    vpxor %xmm5, %xmm0, %xmm0
-    vpxor 224(%rdi), %xmm5, %xmm6
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor 224(%rdi), %xmm2, %xmm3
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x10    # vaesenc 16(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x20    # vaesenc 32(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x30    # vaesenc 48(%rdi), %xmm0, %xmm0
-    vpshufd $19, %xmm5, %xmm2
+    vpshufd $19, %xmm2, %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x40    # vaesenc 64(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x50    # vaesenc 80(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x60    # vaesenc 96(%rdi), %xmm0, %xmm0
-    vpsrad $31, %xmm2, %xmm2
+    vpsrad $31, %xmm1, %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x47,0x70    # vaesenc 112(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0x80,0x00,0x00,0x00 # vaesenc 128(%rdi), %xmm0, %xmm0
-    vpand .Lvaes512_xts_double(%rip), %xmm2, %xmm2
+    vpand .Lvaes512_xts_double(%rip), %xmm1, %xmm1
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0x90,0x00,0x00,0x00 # vaesenc 144(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xa0,0x00,0x00,0x00 # vaesenc 160(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xb0,0x00,0x00,0x00 # vaesenc 176(%rdi), %xmm0, %xmm0
-    vpaddq %xmm5, %xmm5, %xmm5
+    vpaddq %xmm2, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xc0,0x00,0x00,0x00 # vaesenc 192(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdc,0x87,0xd0,0x00,0x00,0x00 # vaesenc 208(%rdi), %xmm0, %xmm0
-    vpxor %xmm2, %xmm5, %xmm5
-    .byte 0xc4,0xe2,0x79,0xdd,0xc6         # vaesenclast %xmm6, %xmm0, %xmm0
+    vpxor %xmm1, %xmm2, %xmm2
+    .byte 0xc4,0xe2,0x79,0xdd,0xc3         # vaesenclast %xmm3, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
     add $16, %rcx
     add $16, %rdx
@@ -2576,15 +2515,12 @@ aes_gen_vaes512_xts_enc_k256_w1:
     cmp $1, %r8
     jae .Laes_gen_vaes512_xts_enc_k256_w1_loop
 .Laes_gen_vaes512_xts_enc_k256_w1_done:
-    vmovdqu %xmm5, (%rsi)
+    vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
     vzeroupper
     ret
     .size aes_gen_vaes512_xts_enc_k256_w1, .-aes_gen_vaes512_xts_enc_k256_w1
