@@ -23,9 +23,10 @@ block) blocks are hashed against H^m .. H^1 with one reduction:
 Y waits in state's hash slot for the first vector of data, which takes it
 and zeroes the slot, so Y costs no product of its own.  With
 AES_GEN_GCM_LAST (bit 63 of len) the kernel also hashes the lengths block
-(state + 48) and writes the tag E(J0) ^ GHASH there, E(J0) computed first
-(its rounds overlap the rest) and kept at state + 32; J0 and the hash are
-zeroed at the end.
+(state + 48) and writes the tag E(J0) ^ GHASH there, E(J0) computed before
+the data (its rounds overlap the rest) and kept in a block register the
+tail leaves alone, or across the groups at state + 32 (Tail.run); J0 and
+the hash are zeroed at the end.
 
 The registers beside the blocks: the counters, a temporary, the three
 product sums, two data registers and two temporaries; VEX on xmm takes one
@@ -40,7 +41,10 @@ is byte-reversed (a 16-byte pshufb), where the counter's low 32 bits are
 the first dword: vpaddd then counts exactly as inc32 does, modulo 2^32; and
 each block reversed back.  The tail works on the byte-reversed form, whose
 dword 0 is the counter's low 32 bits: state's counter is that plus the
-tail's blocks, one vector add, stored once before the tail runs.
+tail's blocks, one vector add, stored once before the tail runs.  The
+prologue leaves the counters byte-reversed (one block a register:
+big-endian), so a message shorter than a group never turns them
+big-endian and back.
 
 Encryption hashes the ciphertext it writes: the AES of group i + 1 runs
 stitched with the GHASH of group i (read back from dst), a group of AES
@@ -274,22 +278,68 @@ class Tail:
                              else "; the red zone a partial block"))
 
     def split_len(self):
-        """len: the bytes in n, AES_GEN_GCM_LAST as 0 or 1 in last; with it,
-        E(J0) first (a chain of rounds nothing else waits for, so it runs
-        beside the rest) into state + 32, where J0 was."""
-        k, p = self.k, self.k.p
+        """len: the bytes in n, AES_GEN_GCM_LAST as 0 or 1 in last."""
+        p = self.k.p
         p("mov", self.n, self.last)
         p("shr", 63, self.last)
         p("btr", 63, self.n)
-        skip = p.label("no_ek0")
+
+    def ek0(self, into):
+        """With AES_GEN_GCM_LAST, E(J0) from state + 32 into a register, or
+        (into None) back to state + 32 through the first block register: a
+        chain of rounds nothing else waits for, so it runs beside the rest."""
+        k, p, x = self.k, self.k.p, self.k.vec.narrow()
+        skip = p.label("no_ek0" if into is None else "short_no_ek0")
         p("test", self.last, self.last)
         p("jz", skip)
-        x = k.vec.narrow()
-        blk = k.plan.blocks[0].as_kind("xmm")
+        blk = into or k.plan.blocks[0].as_kind("xmm")
         x.load(p, mem(k.arg("state"), 32), blk)
         _encrypt(k, x, [blk])
-        x.store(p, blk, mem(k.arg("state"), 32))
+        if into is None:
+            x.store(p, blk, mem(k.arg("state"), 32))
         p.place(skip)
+
+    def run(self, groups):
+        """The groups (groups() emits them on big-endian counters) where len
+        has one, E(J0), then the tail on byte-reversed counters (how
+        _prologue leaves them).  E(J0) waits in the last block register,
+        which the tail leaves alone (its pieces take at most half the
+        registers): computed there for a message shorter than a group; the
+        groups need every register, so before them it goes to state + 32
+        and comes back after them, long since stored.  The tag then waits
+        on no store and reload of E(J0) (64-byte decryption, AES-256, Zen 5:
+        about 2% of the call), and a message with no group no byte reversal
+        to and back from big-endian counters (2% more).  One block a
+        register, whose prologue adds no lanes, keeps them big-endian until
+        the tail."""
+        k, p, vec = self.k, self.k.p, self.k.vec
+        W, ctr, bswap = len(k.plan.blocks) * vec.lanes, k.plan.named["ctr"], rip(self.c.bswap)
+        short, tail = p.label("short"), p.label("tail_start")
+        self.ek = k.plan.blocks[-1].as_kind("xmm") if len(k.plan.blocks) > 1 else None
+        if self.ek is None:
+            self.ek0(None)
+        p("cmp", 16 * W, self.n)
+        p("jb", short)
+        if vec.lanes > 1:
+            vec.shuffle(p, ctr, bswap, ctr)
+        if self.ek is not None:
+            self.ek0(None)
+        groups()
+        vec.shuffle(p, ctr, bswap, ctr)
+        if self.ek is not None:
+            back = p.label("ek0_back")
+            p("test", self.last, self.last)
+            p("jz", back)
+            k.vec.narrow().load(p, mem(k.arg("state"), 32), self.ek)
+            p.place(back)
+        p("jmp", tail)
+        p.place(short)
+        if vec.lanes == 1:
+            vec.shuffle(p, ctr, bswap, ctr)
+        if self.ek is not None:
+            self.ek0(self.ek)
+        p.place(tail)
+        self.emit()
 
     def piece(self, w, q, how):
         """q block registers of strategy w: counters from ctr's lanes, the
@@ -398,7 +448,6 @@ class Tail:
         go, done, l_times_h, no_last, sums, reduce_, tag_done = (p.label(s) for s in (
             "tail", "tail_done", "l_times_h", "no_last", "sums", "reduce", "tag_done"))
         ctr = k.plan.named["ctr"]
-        vec.shuffle(p, ctr, rip(c.bswap), ctr)  # byte-reversed from here
         # t = the tail's blocks; state's counter = the counter + t: dword 0
         # of the byte-reversed form counts modulo 2^32, as inc32.
         p("lea", mem(n, 15), t)
@@ -440,13 +489,16 @@ class Tail:
         _reduce(k, c)
         p("test", last, last)
         p("jz", tag_done)
-        x.load(p, mem(state, 32), d)
+        if self.ek is None:
+            x.load(p, mem(state, 32), d)
+        else:
+            x.copy(p, self.ek, d)
         t_ = _at(k, x, "t")
         x.shuffle(p, y, bswap, t_)
         x.xor(p, t_, d)
         x.store(p, d, mem(state, 48))
         x.zero(p, d)
-        x.store(p, d, mem(state, 32))  # E(J0) is the key's: not left behind
+        x.store(p, d, mem(state, 32))  # J0 consumed, E(J0) (the key's) not left behind
         x.store(p, d, mem(state))      # nor the hash that the tag hides it with
         p("jmp", done)
         p.place(tag_done)
@@ -496,7 +548,8 @@ class Tail:
 # --- the bodies ------------------------------------------------------------------
 
 def _prologue(k, c):
-    """y and the counters from state (big-endian, lane j + j), and the low 32
+    """y and the counters from state (lane j + j, byte-reversed for that
+    addition: Tail.run turns them big-endian for the groups), and the low 32
     bits of the counter in a GP register."""
     vec, p, n = k.vec, k.p, k.plan.named
     state, count = k.arg("state"), k.scratch(2)[1]
@@ -505,7 +558,6 @@ def _prologue(k, c):
     if vec.lanes > 1:
         vec.shuffle(p, n["ctr"], rip(c.bswap), n["ctr"])
         vec.add32(p, rip(c.lanes), n["ctr"], n["ctr"])
-        vec.shuffle(p, n["ctr"], rip(c.bswap), n["ctr"])
     p("mov", mem(state, 28), count.d)
     p("bswap", count.d)
 
@@ -520,30 +572,29 @@ def gcm_enc(k, v):
     c = Consts(k, w)
     tail = Tail(k, c, decrypt=False)
     n, src, dst = k.arg("len"), k.arg("src"), k.arg("dst")
-    done, loop, last = p.label("groups_done"), p.label("loop"), p.label("last")
     tail.split_len()
     _prologue(k, c)
-    p("cmp", 16 * w, n)
-    p("jb", done)
-    body_, stores = _aes_group(k, c)
-    p.items += body_ + stores
-    p("add", 16 * w, src)
-    p("add", 16 * w, dst)
-    p("sub", 16 * w, n)
-    p.directive(".p2align 4")
-    p.place(loop)
-    p("cmp", 16 * w, n)
-    p("jb", last)
-    body_, stores = _aes_group(k, c)
-    stitch(k, body_, _ghash_group(k, w, dst, -16 * w, c), stores)
-    p("add", 16 * w, src)
-    p("add", 16 * w, dst)
-    p("sub", 16 * w, n)
-    p("jmp", loop)
-    p.place(last)
-    p.items += _ghash_group(k, w, dst, -16 * w, c)
-    p.place(done)
-    tail.emit()
+
+    def groups():  # at least one
+        loop, last = p.label("loop"), p.label("last")
+        body_, stores = _aes_group(k, c)
+        p.items += body_ + stores
+        p("add", 16 * w, src)
+        p("add", 16 * w, dst)
+        p("sub", 16 * w, n)
+        p.directive(".p2align 4")
+        p.place(loop)
+        p("cmp", 16 * w, n)
+        p("jb", last)
+        body_, stores = _aes_group(k, c)
+        stitch(k, body_, _ghash_group(k, w, dst, -16 * w, c), stores)
+        p("add", 16 * w, src)
+        p("add", 16 * w, dst)
+        p("sub", 16 * w, n)
+        p("jmp", loop)
+        p.place(last)
+        p.items += _ghash_group(k, w, dst, -16 * w, c)
+    tail.run(groups)
 
 
 def gcm_dec(k, v):
@@ -557,8 +608,8 @@ def gcm_dec(k, v):
     def group():
         body_, stores = _aes_group(k, c)
         stitch(k, body_, _ghash_group(k, w, k.arg("src"), 0, c), stores)
-    group_loop(k.p, w, group, k.arg("len"), k.arg("src"), k.arg("dst"), unit=16)
-    tail.emit()
+    tail.run(lambda: group_loop(k.p, w, group, k.arg("len"), k.arg("src"), k.arg("dst"),
+                                unit=16, first_checked=True))
 
 
 def width_problem(width):

@@ -216,14 +216,18 @@ def return_ok(p):
     p("xor", gp("rax").d, gp("rax").d)
 
 
-def group_loop(p, width, body, n, src, dst, suffix="", countdown=False, unit=1):
+def group_loop(p, width, body, n, src, dst, suffix="", countdown=False, unit=1,
+               first_checked=False):
     """while (n >= width) { body(); src += 16W; dst += 16W; n -= W; }
 
     n counts blocks (unit 16: bytes).  n, src and dst may be registers or
     stack slots (suffix "q" sizes the instructions for those).  countdown
-    (width 1): test once, then let the subtraction's flags close the loop."""
+    (width 1): test once, then let the subtraction's flags close the loop.
+    first_checked: the caller knows n >= width (a do-while)."""
     done, loop = p.label("done"), p.label("loop")
-    if countdown:
+    if first_checked:
+        pass
+    elif countdown:
         assert width == 1 and unit == 1
         p("test", n, n)
         p("jz", done)

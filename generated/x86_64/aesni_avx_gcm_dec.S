@@ -80,6 +80,12 @@ aes_gen_aesni_avx_gcm_dec_k128_w8:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm12
+    vmovdqu 16(%rdx), %xmm8
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $128, %r9
+    jb .Laes_gen_aesni_avx_gcm_dec_k128_w8_short
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k128_w8_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -106,12 +112,6 @@ aes_gen_aesni_avx_gcm_dec_k128_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_avx_gcm_dec_k128_w8_no_ek0:
-    vmovdqu (%rdx), %xmm12
-    vmovdqu 16(%rdx), %xmm8
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $128, %r9
-    jb .Laes_gen_aesni_avx_gcm_dec_k128_w8_done
     .p2align 4
 .Laes_gen_aesni_avx_gcm_dec_k128_w8_loop:
     cmp $247, %r11b
@@ -357,6 +357,39 @@ aes_gen_aesni_avx_gcm_dec_k128_w8:
     jae .Laes_gen_aesni_avx_gcm_dec_k128_w8_loop
 .Laes_gen_aesni_avx_gcm_dec_k128_w8_done:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_dec_k128_w8_ek0_back
+    vmovdqu 32(%rdx), %xmm7
+.Laes_gen_aesni_avx_gcm_dec_k128_w8_ek0_back:
+    jmp .Laes_gen_aesni_avx_gcm_dec_k128_w8_tail_start
+.Laes_gen_aesni_avx_gcm_dec_k128_w8_short:
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_dec_k128_w8_short_no_ek0
+    vmovdqu 32(%rdx), %xmm7
+    vpxor %xmm15, %xmm7, %xmm7
+    vmovdqu 16(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 32(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 48(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 64(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 80(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 96(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 112(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 128(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 144(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 160(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdd,0xf9         # vaesenclast %xmm9, %xmm7, %xmm7
+.Laes_gen_aesni_avx_gcm_dec_k128_w8_short_no_ek0:
+.Laes_gen_aesni_avx_gcm_dec_k128_w8_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm14
@@ -708,7 +741,7 @@ aes_gen_aesni_avx_gcm_dec_k128_w8:
     vpxor %xmm13, %xmm12, %xmm12
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k128_w8_tag_done
-    vmovdqu 32(%rdx), %xmm13
+    vmovdqa %xmm7, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm12, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
     vmovdqu %xmm13, 48(%rdx)
@@ -778,6 +811,12 @@ aes_gen_aesni_avx_gcm_dec_k128_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm8
+    vmovdqu 16(%rdx), %xmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
+    jb .Laes_gen_aesni_avx_gcm_dec_k128_w4_short
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k128_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -800,12 +839,6 @@ aes_gen_aesni_avx_gcm_dec_k128_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_avx_gcm_dec_k128_w4_no_ek0:
-    vmovdqu (%rdx), %xmm8
-    vmovdqu 16(%rdx), %xmm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $64, %r9
-    jb .Laes_gen_aesni_avx_gcm_dec_k128_w4_done
     .p2align 4
 .Laes_gen_aesni_avx_gcm_dec_k128_w4_loop:
     cmp $251, %r11b
@@ -943,6 +976,35 @@ aes_gen_aesni_avx_gcm_dec_k128_w4:
     jae .Laes_gen_aesni_avx_gcm_dec_k128_w4_loop
 .Laes_gen_aesni_avx_gcm_dec_k128_w4_done:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_dec_k128_w4_ek0_back
+    vmovdqu 32(%rdx), %xmm3
+.Laes_gen_aesni_avx_gcm_dec_k128_w4_ek0_back:
+    jmp .Laes_gen_aesni_avx_gcm_dec_k128_w4_tail_start
+.Laes_gen_aesni_avx_gcm_dec_k128_w4_short:
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_dec_k128_w4_short_no_ek0
+    vmovdqu 32(%rdx), %xmm3
+    vpxor %xmm11, %xmm3, %xmm3
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
+.Laes_gen_aesni_avx_gcm_dec_k128_w4_short_no_ek0:
+.Laes_gen_aesni_avx_gcm_dec_k128_w4_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm10
@@ -1160,7 +1222,7 @@ aes_gen_aesni_avx_gcm_dec_k128_w4:
     vpxor %xmm9, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k128_w4_tag_done
-    vmovdqu 32(%rdx), %xmm9
+    vmovdqa %xmm3, %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
@@ -1232,6 +1294,12 @@ aes_gen_aesni_avx_gcm_dec_k128_w2:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm6
+    vmovdqu 16(%rdx), %xmm2
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $32, %r9
+    jb .Laes_gen_aesni_avx_gcm_dec_k128_w2_short
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k128_w2_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -1252,12 +1320,6 @@ aes_gen_aesni_avx_gcm_dec_k128_w2:
     .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_avx_gcm_dec_k128_w2_no_ek0:
-    vmovdqu (%rdx), %xmm6
-    vmovdqu 16(%rdx), %xmm2
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $32, %r9
-    jb .Laes_gen_aesni_avx_gcm_dec_k128_w2_done
     .p2align 4
 .Laes_gen_aesni_avx_gcm_dec_k128_w2_loop:
     cmp $253, %r11b
@@ -1341,6 +1403,33 @@ aes_gen_aesni_avx_gcm_dec_k128_w2:
     jae .Laes_gen_aesni_avx_gcm_dec_k128_w2_loop
 .Laes_gen_aesni_avx_gcm_dec_k128_w2_done:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm2, %xmm2
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_dec_k128_w2_ek0_back
+    vmovdqu 32(%rdx), %xmm1
+.Laes_gen_aesni_avx_gcm_dec_k128_w2_ek0_back:
+    jmp .Laes_gen_aesni_avx_gcm_dec_k128_w2_tail_start
+.Laes_gen_aesni_avx_gcm_dec_k128_w2_short:
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm2, %xmm2
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_dec_k128_w2_short_no_ek0
+    vmovdqu 32(%rdx), %xmm1
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdd,0xca         # vaesenclast %xmm10, %xmm1, %xmm1
+.Laes_gen_aesni_avx_gcm_dec_k128_w2_short_no_ek0:
+.Laes_gen_aesni_avx_gcm_dec_k128_w2_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm8
@@ -1486,7 +1575,7 @@ aes_gen_aesni_avx_gcm_dec_k128_w2:
     vpxor %xmm7, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k128_w2_tag_done
-    vmovdqu 32(%rdx), %xmm7
+    vmovdqa %xmm1, %xmm7
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm6, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
@@ -1559,6 +1648,10 @@ aes_gen_aesni_avx_gcm_dec_k128_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm5
+    vmovdqu 16(%rdx), %xmm1
+    mov 28(%rdx), %r11d
+    bswap %r11d
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k128_w1_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -1578,12 +1671,8 @@ aes_gen_aesni_avx_gcm_dec_k128_w1:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_avx_gcm_dec_k128_w1_no_ek0:
-    vmovdqu (%rdx), %xmm5
-    vmovdqu 16(%rdx), %xmm1
-    mov 28(%rdx), %r11d
-    bswap %r11d
     cmp $16, %r9
-    jb .Laes_gen_aesni_avx_gcm_dec_k128_w1_done
+    jb .Laes_gen_aesni_avx_gcm_dec_k128_w1_short
     .p2align 4
 .Laes_gen_aesni_avx_gcm_dec_k128_w1_loop:
     cmp $254, %r11b
@@ -1640,6 +1729,10 @@ aes_gen_aesni_avx_gcm_dec_k128_w1:
     jae .Laes_gen_aesni_avx_gcm_dec_k128_w1_loop
 .Laes_gen_aesni_avx_gcm_dec_k128_w1_done:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm1, %xmm1
+    jmp .Laes_gen_aesni_avx_gcm_dec_k128_w1_tail_start
+.Laes_gen_aesni_avx_gcm_dec_k128_w1_short:
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm1, %xmm1
+.Laes_gen_aesni_avx_gcm_dec_k128_w1_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm7
@@ -1809,6 +1902,12 @@ aes_gen_aesni_avx_gcm_dec_k192_w8:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm12
+    vmovdqu 16(%rdx), %xmm8
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $128, %r9
+    jb .Laes_gen_aesni_avx_gcm_dec_k192_w8_short
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k192_w8_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -1839,12 +1938,6 @@ aes_gen_aesni_avx_gcm_dec_k192_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_avx_gcm_dec_k192_w8_no_ek0:
-    vmovdqu (%rdx), %xmm12
-    vmovdqu 16(%rdx), %xmm8
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $128, %r9
-    jb .Laes_gen_aesni_avx_gcm_dec_k192_w8_done
     .p2align 4
 .Laes_gen_aesni_avx_gcm_dec_k192_w8_loop:
     cmp $247, %r11b
@@ -2108,6 +2201,43 @@ aes_gen_aesni_avx_gcm_dec_k192_w8:
     jae .Laes_gen_aesni_avx_gcm_dec_k192_w8_loop
 .Laes_gen_aesni_avx_gcm_dec_k192_w8_done:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_dec_k192_w8_ek0_back
+    vmovdqu 32(%rdx), %xmm7
+.Laes_gen_aesni_avx_gcm_dec_k192_w8_ek0_back:
+    jmp .Laes_gen_aesni_avx_gcm_dec_k192_w8_tail_start
+.Laes_gen_aesni_avx_gcm_dec_k192_w8_short:
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_dec_k192_w8_short_no_ek0
+    vmovdqu 32(%rdx), %xmm7
+    vpxor %xmm15, %xmm7, %xmm7
+    vmovdqu 16(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 32(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 48(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 64(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 80(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 96(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 112(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 128(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 144(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 160(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 176(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 192(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdd,0xf9         # vaesenclast %xmm9, %xmm7, %xmm7
+.Laes_gen_aesni_avx_gcm_dec_k192_w8_short_no_ek0:
+.Laes_gen_aesni_avx_gcm_dec_k192_w8_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm14
@@ -2483,7 +2613,7 @@ aes_gen_aesni_avx_gcm_dec_k192_w8:
     vpxor %xmm13, %xmm12, %xmm12
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k192_w8_tag_done
-    vmovdqu 32(%rdx), %xmm13
+    vmovdqa %xmm7, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm12, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
     vmovdqu %xmm13, 48(%rdx)
@@ -2553,6 +2683,12 @@ aes_gen_aesni_avx_gcm_dec_k192_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm8
+    vmovdqu 16(%rdx), %xmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
+    jb .Laes_gen_aesni_avx_gcm_dec_k192_w4_short
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k192_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -2579,12 +2715,6 @@ aes_gen_aesni_avx_gcm_dec_k192_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_avx_gcm_dec_k192_w4_no_ek0:
-    vmovdqu (%rdx), %xmm8
-    vmovdqu 16(%rdx), %xmm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $64, %r9
-    jb .Laes_gen_aesni_avx_gcm_dec_k192_w4_done
     .p2align 4
 .Laes_gen_aesni_avx_gcm_dec_k192_w4_loop:
     cmp $251, %r11b
@@ -2732,6 +2862,39 @@ aes_gen_aesni_avx_gcm_dec_k192_w4:
     jae .Laes_gen_aesni_avx_gcm_dec_k192_w4_loop
 .Laes_gen_aesni_avx_gcm_dec_k192_w4_done:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_dec_k192_w4_ek0_back
+    vmovdqu 32(%rdx), %xmm3
+.Laes_gen_aesni_avx_gcm_dec_k192_w4_ek0_back:
+    jmp .Laes_gen_aesni_avx_gcm_dec_k192_w4_tail_start
+.Laes_gen_aesni_avx_gcm_dec_k192_w4_short:
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_dec_k192_w4_short_no_ek0
+    vmovdqu 32(%rdx), %xmm3
+    vpxor %xmm11, %xmm3, %xmm3
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
+.Laes_gen_aesni_avx_gcm_dec_k192_w4_short_no_ek0:
+.Laes_gen_aesni_avx_gcm_dec_k192_w4_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm10
@@ -2963,7 +3126,7 @@ aes_gen_aesni_avx_gcm_dec_k192_w4:
     vpxor %xmm9, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k192_w4_tag_done
-    vmovdqu 32(%rdx), %xmm9
+    vmovdqa %xmm3, %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
@@ -3035,6 +3198,12 @@ aes_gen_aesni_avx_gcm_dec_k192_w2:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm6
+    vmovdqu 16(%rdx), %xmm2
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $32, %r9
+    jb .Laes_gen_aesni_avx_gcm_dec_k192_w2_short
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k192_w2_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -3059,12 +3228,6 @@ aes_gen_aesni_avx_gcm_dec_k192_w2:
     .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_avx_gcm_dec_k192_w2_no_ek0:
-    vmovdqu (%rdx), %xmm6
-    vmovdqu 16(%rdx), %xmm2
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $32, %r9
-    jb .Laes_gen_aesni_avx_gcm_dec_k192_w2_done
     .p2align 4
 .Laes_gen_aesni_avx_gcm_dec_k192_w2_loop:
     cmp $253, %r11b
@@ -3154,6 +3317,37 @@ aes_gen_aesni_avx_gcm_dec_k192_w2:
     jae .Laes_gen_aesni_avx_gcm_dec_k192_w2_loop
 .Laes_gen_aesni_avx_gcm_dec_k192_w2_done:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm2, %xmm2
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_dec_k192_w2_ek0_back
+    vmovdqu 32(%rdx), %xmm1
+.Laes_gen_aesni_avx_gcm_dec_k192_w2_ek0_back:
+    jmp .Laes_gen_aesni_avx_gcm_dec_k192_w2_tail_start
+.Laes_gen_aesni_avx_gcm_dec_k192_w2_short:
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm2, %xmm2
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_dec_k192_w2_short_no_ek0
+    vmovdqu 32(%rdx), %xmm1
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdd,0xca         # vaesenclast %xmm10, %xmm1, %xmm1
+.Laes_gen_aesni_avx_gcm_dec_k192_w2_short_no_ek0:
+.Laes_gen_aesni_avx_gcm_dec_k192_w2_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm8
@@ -3307,7 +3501,7 @@ aes_gen_aesni_avx_gcm_dec_k192_w2:
     vpxor %xmm7, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k192_w2_tag_done
-    vmovdqu 32(%rdx), %xmm7
+    vmovdqa %xmm1, %xmm7
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm6, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
@@ -3380,6 +3574,10 @@ aes_gen_aesni_avx_gcm_dec_k192_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm5
+    vmovdqu 16(%rdx), %xmm1
+    mov 28(%rdx), %r11d
+    bswap %r11d
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k192_w1_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -3403,12 +3601,8 @@ aes_gen_aesni_avx_gcm_dec_k192_w1:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_avx_gcm_dec_k192_w1_no_ek0:
-    vmovdqu (%rdx), %xmm5
-    vmovdqu 16(%rdx), %xmm1
-    mov 28(%rdx), %r11d
-    bswap %r11d
     cmp $16, %r9
-    jb .Laes_gen_aesni_avx_gcm_dec_k192_w1_done
+    jb .Laes_gen_aesni_avx_gcm_dec_k192_w1_short
     .p2align 4
 .Laes_gen_aesni_avx_gcm_dec_k192_w1_loop:
     cmp $254, %r11b
@@ -3469,6 +3663,10 @@ aes_gen_aesni_avx_gcm_dec_k192_w1:
     jae .Laes_gen_aesni_avx_gcm_dec_k192_w1_loop
 .Laes_gen_aesni_avx_gcm_dec_k192_w1_done:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm1, %xmm1
+    jmp .Laes_gen_aesni_avx_gcm_dec_k192_w1_tail_start
+.Laes_gen_aesni_avx_gcm_dec_k192_w1_short:
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm1, %xmm1
+.Laes_gen_aesni_avx_gcm_dec_k192_w1_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm7
@@ -3642,6 +3840,12 @@ aes_gen_aesni_avx_gcm_dec_k256_w8:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm12
+    vmovdqu 16(%rdx), %xmm8
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $128, %r9
+    jb .Laes_gen_aesni_avx_gcm_dec_k256_w8_short
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k256_w8_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -3676,12 +3880,6 @@ aes_gen_aesni_avx_gcm_dec_k256_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_avx_gcm_dec_k256_w8_no_ek0:
-    vmovdqu (%rdx), %xmm12
-    vmovdqu 16(%rdx), %xmm8
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $128, %r9
-    jb .Laes_gen_aesni_avx_gcm_dec_k256_w8_done
     .p2align 4
 .Laes_gen_aesni_avx_gcm_dec_k256_w8_loop:
     cmp $247, %r11b
@@ -3963,6 +4161,47 @@ aes_gen_aesni_avx_gcm_dec_k256_w8:
     jae .Laes_gen_aesni_avx_gcm_dec_k256_w8_loop
 .Laes_gen_aesni_avx_gcm_dec_k256_w8_done:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_dec_k256_w8_ek0_back
+    vmovdqu 32(%rdx), %xmm7
+.Laes_gen_aesni_avx_gcm_dec_k256_w8_ek0_back:
+    jmp .Laes_gen_aesni_avx_gcm_dec_k256_w8_tail_start
+.Laes_gen_aesni_avx_gcm_dec_k256_w8_short:
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_dec_k256_w8_short_no_ek0
+    vmovdqu 32(%rdx), %xmm7
+    vpxor %xmm15, %xmm7, %xmm7
+    vmovdqu 16(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 32(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 48(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 64(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 80(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 96(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 112(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 128(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 144(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 160(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 176(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 192(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 208(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 224(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdd,0xf9         # vaesenclast %xmm9, %xmm7, %xmm7
+.Laes_gen_aesni_avx_gcm_dec_k256_w8_short_no_ek0:
+.Laes_gen_aesni_avx_gcm_dec_k256_w8_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm14
@@ -4362,7 +4601,7 @@ aes_gen_aesni_avx_gcm_dec_k256_w8:
     vpxor %xmm13, %xmm12, %xmm12
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k256_w8_tag_done
-    vmovdqu 32(%rdx), %xmm13
+    vmovdqa %xmm7, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm12, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
     vmovdqu %xmm13, 48(%rdx)
@@ -4432,6 +4671,12 @@ aes_gen_aesni_avx_gcm_dec_k256_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm8
+    vmovdqu 16(%rdx), %xmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
+    jb .Laes_gen_aesni_avx_gcm_dec_k256_w4_short
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k256_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -4462,12 +4707,6 @@ aes_gen_aesni_avx_gcm_dec_k256_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_avx_gcm_dec_k256_w4_no_ek0:
-    vmovdqu (%rdx), %xmm8
-    vmovdqu 16(%rdx), %xmm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $64, %r9
-    jb .Laes_gen_aesni_avx_gcm_dec_k256_w4_done
     .p2align 4
 .Laes_gen_aesni_avx_gcm_dec_k256_w4_loop:
     cmp $251, %r11b
@@ -4625,6 +4864,43 @@ aes_gen_aesni_avx_gcm_dec_k256_w4:
     jae .Laes_gen_aesni_avx_gcm_dec_k256_w4_loop
 .Laes_gen_aesni_avx_gcm_dec_k256_w4_done:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_dec_k256_w4_ek0_back
+    vmovdqu 32(%rdx), %xmm3
+.Laes_gen_aesni_avx_gcm_dec_k256_w4_ek0_back:
+    jmp .Laes_gen_aesni_avx_gcm_dec_k256_w4_tail_start
+.Laes_gen_aesni_avx_gcm_dec_k256_w4_short:
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_dec_k256_w4_short_no_ek0
+    vmovdqu 32(%rdx), %xmm3
+    vpxor %xmm11, %xmm3, %xmm3
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 160(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
+.Laes_gen_aesni_avx_gcm_dec_k256_w4_short_no_ek0:
+.Laes_gen_aesni_avx_gcm_dec_k256_w4_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm10
@@ -4870,7 +5146,7 @@ aes_gen_aesni_avx_gcm_dec_k256_w4:
     vpxor %xmm9, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k256_w4_tag_done
-    vmovdqu 32(%rdx), %xmm9
+    vmovdqa %xmm3, %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
@@ -4942,6 +5218,12 @@ aes_gen_aesni_avx_gcm_dec_k256_w2:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm6
+    vmovdqu 16(%rdx), %xmm2
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $32, %r9
+    jb .Laes_gen_aesni_avx_gcm_dec_k256_w2_short
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k256_w2_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -4970,12 +5252,6 @@ aes_gen_aesni_avx_gcm_dec_k256_w2:
     .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_avx_gcm_dec_k256_w2_no_ek0:
-    vmovdqu (%rdx), %xmm6
-    vmovdqu 16(%rdx), %xmm2
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $32, %r9
-    jb .Laes_gen_aesni_avx_gcm_dec_k256_w2_done
     .p2align 4
 .Laes_gen_aesni_avx_gcm_dec_k256_w2_loop:
     cmp $253, %r11b
@@ -5071,6 +5347,41 @@ aes_gen_aesni_avx_gcm_dec_k256_w2:
     jae .Laes_gen_aesni_avx_gcm_dec_k256_w2_loop
 .Laes_gen_aesni_avx_gcm_dec_k256_w2_done:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm2, %xmm2
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_dec_k256_w2_ek0_back
+    vmovdqu 32(%rdx), %xmm1
+.Laes_gen_aesni_avx_gcm_dec_k256_w2_ek0_back:
+    jmp .Laes_gen_aesni_avx_gcm_dec_k256_w2_tail_start
+.Laes_gen_aesni_avx_gcm_dec_k256_w2_short:
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm2, %xmm2
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_dec_k256_w2_short_no_ek0
+    vmovdqu 32(%rdx), %xmm1
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 112(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 128(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdd,0xca         # vaesenclast %xmm10, %xmm1, %xmm1
+.Laes_gen_aesni_avx_gcm_dec_k256_w2_short_no_ek0:
+.Laes_gen_aesni_avx_gcm_dec_k256_w2_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm8
@@ -5232,7 +5543,7 @@ aes_gen_aesni_avx_gcm_dec_k256_w2:
     vpxor %xmm7, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k256_w2_tag_done
-    vmovdqu 32(%rdx), %xmm7
+    vmovdqa %xmm1, %xmm7
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm6, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
@@ -5305,6 +5616,10 @@ aes_gen_aesni_avx_gcm_dec_k256_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm5
+    vmovdqu 16(%rdx), %xmm1
+    mov 28(%rdx), %r11d
+    bswap %r11d
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k256_w1_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -5332,12 +5647,8 @@ aes_gen_aesni_avx_gcm_dec_k256_w1:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_avx_gcm_dec_k256_w1_no_ek0:
-    vmovdqu (%rdx), %xmm5
-    vmovdqu 16(%rdx), %xmm1
-    mov 28(%rdx), %r11d
-    bswap %r11d
     cmp $16, %r9
-    jb .Laes_gen_aesni_avx_gcm_dec_k256_w1_done
+    jb .Laes_gen_aesni_avx_gcm_dec_k256_w1_short
     .p2align 4
 .Laes_gen_aesni_avx_gcm_dec_k256_w1_loop:
     cmp $254, %r11b
@@ -5402,6 +5713,10 @@ aes_gen_aesni_avx_gcm_dec_k256_w1:
     jae .Laes_gen_aesni_avx_gcm_dec_k256_w1_loop
 .Laes_gen_aesni_avx_gcm_dec_k256_w1_done:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm1, %xmm1
+    jmp .Laes_gen_aesni_avx_gcm_dec_k256_w1_tail_start
+.Laes_gen_aesni_avx_gcm_dec_k256_w1_short:
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm1, %xmm1
+.Laes_gen_aesni_avx_gcm_dec_k256_w1_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm7

@@ -80,6 +80,12 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm12
+    vmovdqu 16(%rdx), %xmm8
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $128, %r9
+    jb .Laes_gen_aesni_avx_gcm_enc_k128_w8_short
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k128_w8_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -106,12 +112,6 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_avx_gcm_enc_k128_w8_no_ek0:
-    vmovdqu (%rdx), %xmm12
-    vmovdqu 16(%rdx), %xmm8
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $128, %r9
-    jb .Laes_gen_aesni_avx_gcm_enc_k128_w8_groups_done
     cmp $247, %r11b
     ja .Laes_gen_aesni_avx_gcm_enc_k128_w8_carry36
     vpaddd .Laesni_avx_gcm_inc_be1(%rip), %xmm8, %xmm0
@@ -596,8 +596,40 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     vpshufd $78, %xmm11, %xmm11
     vpxor %xmm11, %xmm12, %xmm12
     vpxor %xmm13, %xmm12, %xmm12
-.Laes_gen_aesni_avx_gcm_enc_k128_w8_groups_done:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k128_w8_ek0_back
+    vmovdqu 32(%rdx), %xmm7
+.Laes_gen_aesni_avx_gcm_enc_k128_w8_ek0_back:
+    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_start
+.Laes_gen_aesni_avx_gcm_enc_k128_w8_short:
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k128_w8_short_no_ek0
+    vmovdqu 32(%rdx), %xmm7
+    vpxor %xmm15, %xmm7, %xmm7
+    vmovdqu 16(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 32(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 48(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 64(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 80(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 96(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 112(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 128(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 144(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 160(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdd,0xf9         # vaesenclast %xmm9, %xmm7, %xmm7
+.Laes_gen_aesni_avx_gcm_enc_k128_w8_short_no_ek0:
+.Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm14
@@ -961,7 +993,7 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     vpxor %xmm13, %xmm12, %xmm12
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k128_w8_tag_done
-    vmovdqu 32(%rdx), %xmm13
+    vmovdqa %xmm7, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm12, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
     vmovdqu %xmm13, 48(%rdx)
@@ -1031,6 +1063,12 @@ aes_gen_aesni_avx_gcm_enc_k128_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm8
+    vmovdqu 16(%rdx), %xmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
+    jb .Laes_gen_aesni_avx_gcm_enc_k128_w4_short
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k128_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -1053,12 +1091,6 @@ aes_gen_aesni_avx_gcm_enc_k128_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_avx_gcm_enc_k128_w4_no_ek0:
-    vmovdqu (%rdx), %xmm8
-    vmovdqu 16(%rdx), %xmm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $64, %r9
-    jb .Laes_gen_aesni_avx_gcm_enc_k128_w4_groups_done
     cmp $251, %r11b
     ja .Laes_gen_aesni_avx_gcm_enc_k128_w4_carry36
     vpaddd .Laesni_avx_gcm_inc_be1(%rip), %xmm4, %xmm0
@@ -1327,8 +1359,36 @@ aes_gen_aesni_avx_gcm_enc_k128_w4:
     vpshufd $78, %xmm7, %xmm7
     vpxor %xmm7, %xmm8, %xmm8
     vpxor %xmm9, %xmm8, %xmm8
-.Laes_gen_aesni_avx_gcm_enc_k128_w4_groups_done:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k128_w4_ek0_back
+    vmovdqu 32(%rdx), %xmm3
+.Laes_gen_aesni_avx_gcm_enc_k128_w4_ek0_back:
+    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w4_tail_start
+.Laes_gen_aesni_avx_gcm_enc_k128_w4_short:
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k128_w4_short_no_ek0
+    vmovdqu 32(%rdx), %xmm3
+    vpxor %xmm11, %xmm3, %xmm3
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
+.Laes_gen_aesni_avx_gcm_enc_k128_w4_short_no_ek0:
+.Laes_gen_aesni_avx_gcm_enc_k128_w4_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm10
@@ -1554,7 +1614,7 @@ aes_gen_aesni_avx_gcm_enc_k128_w4:
     vpxor %xmm9, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k128_w4_tag_done
-    vmovdqu 32(%rdx), %xmm9
+    vmovdqa %xmm3, %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
@@ -1626,6 +1686,12 @@ aes_gen_aesni_avx_gcm_enc_k128_w2:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm6
+    vmovdqu 16(%rdx), %xmm2
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $32, %r9
+    jb .Laes_gen_aesni_avx_gcm_enc_k128_w2_short
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k128_w2_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -1646,12 +1712,6 @@ aes_gen_aesni_avx_gcm_enc_k128_w2:
     .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_avx_gcm_enc_k128_w2_no_ek0:
-    vmovdqu (%rdx), %xmm6
-    vmovdqu 16(%rdx), %xmm2
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $32, %r9
-    jb .Laes_gen_aesni_avx_gcm_enc_k128_w2_groups_done
     cmp $253, %r11b
     ja .Laes_gen_aesni_avx_gcm_enc_k128_w2_carry36
     vpaddd .Laesni_avx_gcm_inc_be1(%rip), %xmm2, %xmm0
@@ -1812,8 +1872,34 @@ aes_gen_aesni_avx_gcm_enc_k128_w2:
     vpshufd $78, %xmm5, %xmm5
     vpxor %xmm5, %xmm6, %xmm6
     vpxor %xmm7, %xmm6, %xmm6
-.Laes_gen_aesni_avx_gcm_enc_k128_w2_groups_done:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm2, %xmm2
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k128_w2_ek0_back
+    vmovdqu 32(%rdx), %xmm1
+.Laes_gen_aesni_avx_gcm_enc_k128_w2_ek0_back:
+    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w2_tail_start
+.Laes_gen_aesni_avx_gcm_enc_k128_w2_short:
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm2, %xmm2
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k128_w2_short_no_ek0
+    vmovdqu 32(%rdx), %xmm1
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdd,0xca         # vaesenclast %xmm10, %xmm1, %xmm1
+.Laes_gen_aesni_avx_gcm_enc_k128_w2_short_no_ek0:
+.Laes_gen_aesni_avx_gcm_enc_k128_w2_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm8
@@ -1965,7 +2051,7 @@ aes_gen_aesni_avx_gcm_enc_k128_w2:
     vpxor %xmm7, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k128_w2_tag_done
-    vmovdqu 32(%rdx), %xmm7
+    vmovdqa %xmm1, %xmm7
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm6, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
@@ -2038,6 +2124,10 @@ aes_gen_aesni_avx_gcm_enc_k128_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm5
+    vmovdqu 16(%rdx), %xmm1
+    mov 28(%rdx), %r11d
+    bswap %r11d
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k128_w1_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -2057,12 +2147,8 @@ aes_gen_aesni_avx_gcm_enc_k128_w1:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_avx_gcm_enc_k128_w1_no_ek0:
-    vmovdqu (%rdx), %xmm5
-    vmovdqu 16(%rdx), %xmm1
-    mov 28(%rdx), %r11d
-    bswap %r11d
     cmp $16, %r9
-    jb .Laes_gen_aesni_avx_gcm_enc_k128_w1_groups_done
+    jb .Laes_gen_aesni_avx_gcm_enc_k128_w1_short
     cmp $254, %r11b
     ja .Laes_gen_aesni_avx_gcm_enc_k128_w1_carry36
     vpaddd .Laesni_avx_gcm_inc_be1(%rip), %xmm1, %xmm0
@@ -2169,8 +2255,11 @@ aes_gen_aesni_avx_gcm_enc_k128_w1:
     vpshufd $78, %xmm4, %xmm4
     vpxor %xmm4, %xmm5, %xmm5
     vpxor %xmm6, %xmm5, %xmm5
-.Laes_gen_aesni_avx_gcm_enc_k128_w1_groups_done:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm1, %xmm1
+    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w1_tail_start
+.Laes_gen_aesni_avx_gcm_enc_k128_w1_short:
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm1, %xmm1
+.Laes_gen_aesni_avx_gcm_enc_k128_w1_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm7
@@ -2345,6 +2434,12 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm12
+    vmovdqu 16(%rdx), %xmm8
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $128, %r9
+    jb .Laes_gen_aesni_avx_gcm_enc_k192_w8_short
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k192_w8_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -2375,12 +2470,6 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_avx_gcm_enc_k192_w8_no_ek0:
-    vmovdqu (%rdx), %xmm12
-    vmovdqu 16(%rdx), %xmm8
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $128, %r9
-    jb .Laes_gen_aesni_avx_gcm_enc_k192_w8_groups_done
     cmp $247, %r11b
     ja .Laes_gen_aesni_avx_gcm_enc_k192_w8_carry40
     vpaddd .Laesni_avx_gcm_inc_be1(%rip), %xmm8, %xmm0
@@ -2901,8 +2990,44 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     vpshufd $78, %xmm11, %xmm11
     vpxor %xmm11, %xmm12, %xmm12
     vpxor %xmm13, %xmm12, %xmm12
-.Laes_gen_aesni_avx_gcm_enc_k192_w8_groups_done:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k192_w8_ek0_back
+    vmovdqu 32(%rdx), %xmm7
+.Laes_gen_aesni_avx_gcm_enc_k192_w8_ek0_back:
+    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_start
+.Laes_gen_aesni_avx_gcm_enc_k192_w8_short:
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k192_w8_short_no_ek0
+    vmovdqu 32(%rdx), %xmm7
+    vpxor %xmm15, %xmm7, %xmm7
+    vmovdqu 16(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 32(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 48(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 64(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 80(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 96(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 112(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 128(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 144(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 160(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 176(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 192(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdd,0xf9         # vaesenclast %xmm9, %xmm7, %xmm7
+.Laes_gen_aesni_avx_gcm_enc_k192_w8_short_no_ek0:
+.Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm14
@@ -3290,7 +3415,7 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     vpxor %xmm13, %xmm12, %xmm12
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k192_w8_tag_done
-    vmovdqu 32(%rdx), %xmm13
+    vmovdqa %xmm7, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm12, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
     vmovdqu %xmm13, 48(%rdx)
@@ -3360,6 +3485,12 @@ aes_gen_aesni_avx_gcm_enc_k192_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm8
+    vmovdqu 16(%rdx), %xmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
+    jb .Laes_gen_aesni_avx_gcm_enc_k192_w4_short
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k192_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -3386,12 +3517,6 @@ aes_gen_aesni_avx_gcm_enc_k192_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_avx_gcm_enc_k192_w4_no_ek0:
-    vmovdqu (%rdx), %xmm8
-    vmovdqu 16(%rdx), %xmm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $64, %r9
-    jb .Laes_gen_aesni_avx_gcm_enc_k192_w4_groups_done
     cmp $251, %r11b
     ja .Laes_gen_aesni_avx_gcm_enc_k192_w4_carry40
     vpaddd .Laesni_avx_gcm_inc_be1(%rip), %xmm4, %xmm0
@@ -3680,8 +3805,40 @@ aes_gen_aesni_avx_gcm_enc_k192_w4:
     vpshufd $78, %xmm7, %xmm7
     vpxor %xmm7, %xmm8, %xmm8
     vpxor %xmm9, %xmm8, %xmm8
-.Laes_gen_aesni_avx_gcm_enc_k192_w4_groups_done:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k192_w4_ek0_back
+    vmovdqu 32(%rdx), %xmm3
+.Laes_gen_aesni_avx_gcm_enc_k192_w4_ek0_back:
+    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w4_tail_start
+.Laes_gen_aesni_avx_gcm_enc_k192_w4_short:
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k192_w4_short_no_ek0
+    vmovdqu 32(%rdx), %xmm3
+    vpxor %xmm11, %xmm3, %xmm3
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
+.Laes_gen_aesni_avx_gcm_enc_k192_w4_short_no_ek0:
+.Laes_gen_aesni_avx_gcm_enc_k192_w4_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm10
@@ -3921,7 +4078,7 @@ aes_gen_aesni_avx_gcm_enc_k192_w4:
     vpxor %xmm9, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k192_w4_tag_done
-    vmovdqu 32(%rdx), %xmm9
+    vmovdqa %xmm3, %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
@@ -3993,6 +4150,12 @@ aes_gen_aesni_avx_gcm_enc_k192_w2:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm6
+    vmovdqu 16(%rdx), %xmm2
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $32, %r9
+    jb .Laes_gen_aesni_avx_gcm_enc_k192_w2_short
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k192_w2_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -4017,12 +4180,6 @@ aes_gen_aesni_avx_gcm_enc_k192_w2:
     .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_avx_gcm_enc_k192_w2_no_ek0:
-    vmovdqu (%rdx), %xmm6
-    vmovdqu 16(%rdx), %xmm2
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $32, %r9
-    jb .Laes_gen_aesni_avx_gcm_enc_k192_w2_groups_done
     cmp $253, %r11b
     ja .Laes_gen_aesni_avx_gcm_enc_k192_w2_carry40
     vpaddd .Laesni_avx_gcm_inc_be1(%rip), %xmm2, %xmm0
@@ -4195,8 +4352,38 @@ aes_gen_aesni_avx_gcm_enc_k192_w2:
     vpshufd $78, %xmm5, %xmm5
     vpxor %xmm5, %xmm6, %xmm6
     vpxor %xmm7, %xmm6, %xmm6
-.Laes_gen_aesni_avx_gcm_enc_k192_w2_groups_done:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm2, %xmm2
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k192_w2_ek0_back
+    vmovdqu 32(%rdx), %xmm1
+.Laes_gen_aesni_avx_gcm_enc_k192_w2_ek0_back:
+    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w2_tail_start
+.Laes_gen_aesni_avx_gcm_enc_k192_w2_short:
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm2, %xmm2
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k192_w2_short_no_ek0
+    vmovdqu 32(%rdx), %xmm1
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdd,0xca         # vaesenclast %xmm10, %xmm1, %xmm1
+.Laes_gen_aesni_avx_gcm_enc_k192_w2_short_no_ek0:
+.Laes_gen_aesni_avx_gcm_enc_k192_w2_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm8
@@ -4356,7 +4543,7 @@ aes_gen_aesni_avx_gcm_enc_k192_w2:
     vpxor %xmm7, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k192_w2_tag_done
-    vmovdqu 32(%rdx), %xmm7
+    vmovdqa %xmm1, %xmm7
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm6, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
@@ -4429,6 +4616,10 @@ aes_gen_aesni_avx_gcm_enc_k192_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm5
+    vmovdqu 16(%rdx), %xmm1
+    mov 28(%rdx), %r11d
+    bswap %r11d
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k192_w1_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -4452,12 +4643,8 @@ aes_gen_aesni_avx_gcm_enc_k192_w1:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_avx_gcm_enc_k192_w1_no_ek0:
-    vmovdqu (%rdx), %xmm5
-    vmovdqu 16(%rdx), %xmm1
-    mov 28(%rdx), %r11d
-    bswap %r11d
     cmp $16, %r9
-    jb .Laes_gen_aesni_avx_gcm_enc_k192_w1_groups_done
+    jb .Laes_gen_aesni_avx_gcm_enc_k192_w1_short
     cmp $254, %r11b
     ja .Laes_gen_aesni_avx_gcm_enc_k192_w1_carry40
     vpaddd .Laesni_avx_gcm_inc_be1(%rip), %xmm1, %xmm0
@@ -4572,8 +4759,11 @@ aes_gen_aesni_avx_gcm_enc_k192_w1:
     vpshufd $78, %xmm4, %xmm4
     vpxor %xmm4, %xmm5, %xmm5
     vpxor %xmm6, %xmm5, %xmm5
-.Laes_gen_aesni_avx_gcm_enc_k192_w1_groups_done:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm1, %xmm1
+    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w1_tail_start
+.Laes_gen_aesni_avx_gcm_enc_k192_w1_short:
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm1, %xmm1
+.Laes_gen_aesni_avx_gcm_enc_k192_w1_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm7
@@ -4752,6 +4942,12 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm12
+    vmovdqu 16(%rdx), %xmm8
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $128, %r9
+    jb .Laes_gen_aesni_avx_gcm_enc_k256_w8_short
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k256_w8_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -4786,12 +4982,6 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_avx_gcm_enc_k256_w8_no_ek0:
-    vmovdqu (%rdx), %xmm12
-    vmovdqu 16(%rdx), %xmm8
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $128, %r9
-    jb .Laes_gen_aesni_avx_gcm_enc_k256_w8_groups_done
     cmp $247, %r11b
     ja .Laes_gen_aesni_avx_gcm_enc_k256_w8_carry44
     vpaddd .Laesni_avx_gcm_inc_be1(%rip), %xmm8, %xmm0
@@ -5348,8 +5538,48 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     vpshufd $78, %xmm11, %xmm11
     vpxor %xmm11, %xmm12, %xmm12
     vpxor %xmm13, %xmm12, %xmm12
-.Laes_gen_aesni_avx_gcm_enc_k256_w8_groups_done:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k256_w8_ek0_back
+    vmovdqu 32(%rdx), %xmm7
+.Laes_gen_aesni_avx_gcm_enc_k256_w8_ek0_back:
+    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_start
+.Laes_gen_aesni_avx_gcm_enc_k256_w8_short:
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k256_w8_short_no_ek0
+    vmovdqu 32(%rdx), %xmm7
+    vpxor %xmm15, %xmm7, %xmm7
+    vmovdqu 16(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 32(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 48(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 64(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 80(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 96(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 112(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 128(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 144(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 160(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 176(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 192(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 208(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdc,0xf9         # vaesenc %xmm9, %xmm7, %xmm7
+    vmovdqu 224(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x41,0xdd,0xf9         # vaesenclast %xmm9, %xmm7, %xmm7
+.Laes_gen_aesni_avx_gcm_enc_k256_w8_short_no_ek0:
+.Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm14
@@ -5761,7 +5991,7 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     vpxor %xmm13, %xmm12, %xmm12
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k256_w8_tag_done
-    vmovdqu 32(%rdx), %xmm13
+    vmovdqa %xmm7, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm12, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
     vmovdqu %xmm13, 48(%rdx)
@@ -5831,6 +6061,12 @@ aes_gen_aesni_avx_gcm_enc_k256_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm8
+    vmovdqu 16(%rdx), %xmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
+    jb .Laes_gen_aesni_avx_gcm_enc_k256_w4_short
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k256_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -5861,12 +6097,6 @@ aes_gen_aesni_avx_gcm_enc_k256_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_avx_gcm_enc_k256_w4_no_ek0:
-    vmovdqu (%rdx), %xmm8
-    vmovdqu 16(%rdx), %xmm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $64, %r9
-    jb .Laes_gen_aesni_avx_gcm_enc_k256_w4_groups_done
     cmp $251, %r11b
     ja .Laes_gen_aesni_avx_gcm_enc_k256_w4_carry44
     vpaddd .Laesni_avx_gcm_inc_be1(%rip), %xmm4, %xmm0
@@ -6175,8 +6405,44 @@ aes_gen_aesni_avx_gcm_enc_k256_w4:
     vpshufd $78, %xmm7, %xmm7
     vpxor %xmm7, %xmm8, %xmm8
     vpxor %xmm9, %xmm8, %xmm8
-.Laes_gen_aesni_avx_gcm_enc_k256_w4_groups_done:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k256_w4_ek0_back
+    vmovdqu 32(%rdx), %xmm3
+.Laes_gen_aesni_avx_gcm_enc_k256_w4_ek0_back:
+    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w4_tail_start
+.Laes_gen_aesni_avx_gcm_enc_k256_w4_short:
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k256_w4_short_no_ek0
+    vmovdqu 32(%rdx), %xmm3
+    vpxor %xmm11, %xmm3, %xmm3
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 160(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
+.Laes_gen_aesni_avx_gcm_enc_k256_w4_short_no_ek0:
+.Laes_gen_aesni_avx_gcm_enc_k256_w4_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm10
@@ -6430,7 +6696,7 @@ aes_gen_aesni_avx_gcm_enc_k256_w4:
     vpxor %xmm9, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k256_w4_tag_done
-    vmovdqu 32(%rdx), %xmm9
+    vmovdqa %xmm3, %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
@@ -6502,6 +6768,12 @@ aes_gen_aesni_avx_gcm_enc_k256_w2:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm6
+    vmovdqu 16(%rdx), %xmm2
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $32, %r9
+    jb .Laes_gen_aesni_avx_gcm_enc_k256_w2_short
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k256_w2_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -6530,12 +6802,6 @@ aes_gen_aesni_avx_gcm_enc_k256_w2:
     .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_avx_gcm_enc_k256_w2_no_ek0:
-    vmovdqu (%rdx), %xmm6
-    vmovdqu 16(%rdx), %xmm2
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $32, %r9
-    jb .Laes_gen_aesni_avx_gcm_enc_k256_w2_groups_done
     cmp $253, %r11b
     ja .Laes_gen_aesni_avx_gcm_enc_k256_w2_carry44
     vpaddd .Laesni_avx_gcm_inc_be1(%rip), %xmm2, %xmm0
@@ -6720,8 +6986,42 @@ aes_gen_aesni_avx_gcm_enc_k256_w2:
     vpshufd $78, %xmm5, %xmm5
     vpxor %xmm5, %xmm6, %xmm6
     vpxor %xmm7, %xmm6, %xmm6
-.Laes_gen_aesni_avx_gcm_enc_k256_w2_groups_done:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm2, %xmm2
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k256_w2_ek0_back
+    vmovdqu 32(%rdx), %xmm1
+.Laes_gen_aesni_avx_gcm_enc_k256_w2_ek0_back:
+    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w2_tail_start
+.Laes_gen_aesni_avx_gcm_enc_k256_w2_short:
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm2, %xmm2
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k256_w2_short_no_ek0
+    vmovdqu 32(%rdx), %xmm1
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 112(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 128(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdd,0xca         # vaesenclast %xmm10, %xmm1, %xmm1
+.Laes_gen_aesni_avx_gcm_enc_k256_w2_short_no_ek0:
+.Laes_gen_aesni_avx_gcm_enc_k256_w2_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm8
@@ -6889,7 +7189,7 @@ aes_gen_aesni_avx_gcm_enc_k256_w2:
     vpxor %xmm7, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k256_w2_tag_done
-    vmovdqu 32(%rdx), %xmm7
+    vmovdqa %xmm1, %xmm7
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm6, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
@@ -6962,6 +7262,10 @@ aes_gen_aesni_avx_gcm_enc_k256_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm5
+    vmovdqu 16(%rdx), %xmm1
+    mov 28(%rdx), %r11d
+    bswap %r11d
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k256_w1_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -6989,12 +7293,8 @@ aes_gen_aesni_avx_gcm_enc_k256_w1:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_avx_gcm_enc_k256_w1_no_ek0:
-    vmovdqu (%rdx), %xmm5
-    vmovdqu 16(%rdx), %xmm1
-    mov 28(%rdx), %r11d
-    bswap %r11d
     cmp $16, %r9
-    jb .Laes_gen_aesni_avx_gcm_enc_k256_w1_groups_done
+    jb .Laes_gen_aesni_avx_gcm_enc_k256_w1_short
     cmp $254, %r11b
     ja .Laes_gen_aesni_avx_gcm_enc_k256_w1_carry44
     vpaddd .Laesni_avx_gcm_inc_be1(%rip), %xmm1, %xmm0
@@ -7117,8 +7417,11 @@ aes_gen_aesni_avx_gcm_enc_k256_w1:
     vpshufd $78, %xmm4, %xmm4
     vpxor %xmm4, %xmm5, %xmm5
     vpxor %xmm6, %xmm5, %xmm5
-.Laes_gen_aesni_avx_gcm_enc_k256_w1_groups_done:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm1, %xmm1
+    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w1_tail_start
+.Laes_gen_aesni_avx_gcm_enc_k256_w1_short:
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm1, %xmm1
+.Laes_gen_aesni_avx_gcm_enc_k256_w1_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm7

@@ -76,6 +76,12 @@ aes_gen_aesni_gcm_dec_k128_w6:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    movdqu (%rdx), %xmm10
+    movdqu 16(%rdx), %xmm6
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $96, %r9
+    jb .Laes_gen_aesni_gcm_dec_k128_w6_short
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k128_w6_no_ek0
     movdqu 32(%rdx), %xmm0
@@ -102,12 +108,6 @@ aes_gen_aesni_gcm_dec_k128_w6:
     .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
     movdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_gcm_dec_k128_w6_no_ek0:
-    movdqu (%rdx), %xmm10
-    movdqu 16(%rdx), %xmm6
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $96, %r9
-    jb .Laes_gen_aesni_gcm_dec_k128_w6_done
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k128_w6_loop:
     cmp $249, %r11b
@@ -347,6 +347,39 @@ aes_gen_aesni_gcm_dec_k128_w6:
     jae .Laes_gen_aesni_gcm_dec_k128_w6_loop
 .Laes_gen_aesni_gcm_dec_k128_w6_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w6_ek0_back
+    movdqu 32(%rdx), %xmm5
+.Laes_gen_aesni_gcm_dec_k128_w6_ek0_back:
+    jmp .Laes_gen_aesni_gcm_dec_k128_w6_tail_start
+.Laes_gen_aesni_gcm_dec_k128_w6_short:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w6_short_no_ek0
+    movdqu 32(%rdx), %xmm5
+    pxor %xmm15, %xmm5
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xef         # aesenclast %xmm7, %xmm5
+.Laes_gen_aesni_gcm_dec_k128_w6_short_no_ek0:
+.Laes_gen_aesni_gcm_dec_k128_w6_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm13
@@ -742,7 +775,7 @@ aes_gen_aesni_gcm_dec_k128_w6:
     pxor %xmm14, %xmm10
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k128_w6_tag_done
-    movdqu 32(%rdx), %xmm11
+    movdqa %xmm5, %xmm11
     movdqa %xmm10, %xmm13
     pshufb .Laesni_gcm_bswap(%rip), %xmm13
     pxor %xmm13, %xmm11
@@ -810,6 +843,12 @@ aes_gen_aesni_gcm_dec_k128_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    movdqu (%rdx), %xmm8
+    movdqu 16(%rdx), %xmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
+    jb .Laes_gen_aesni_gcm_dec_k128_w4_short
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k128_w4_no_ek0
     movdqu 32(%rdx), %xmm0
@@ -834,12 +873,6 @@ aes_gen_aesni_gcm_dec_k128_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
     movdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_gcm_dec_k128_w4_no_ek0:
-    movdqu (%rdx), %xmm8
-    movdqu 16(%rdx), %xmm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $64, %r9
-    jb .Laes_gen_aesni_gcm_dec_k128_w4_done
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k128_w4_loop:
     cmp $251, %r11b
@@ -1011,6 +1044,37 @@ aes_gen_aesni_gcm_dec_k128_w4:
     jae .Laes_gen_aesni_gcm_dec_k128_w4_loop
 .Laes_gen_aesni_gcm_dec_k128_w4_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w4_ek0_back
+    movdqu 32(%rdx), %xmm3
+.Laes_gen_aesni_gcm_dec_k128_w4_ek0_back:
+    jmp .Laes_gen_aesni_gcm_dec_k128_w4_tail_start
+.Laes_gen_aesni_gcm_dec_k128_w4_short:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm4
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w4_short_no_ek0
+    movdqu 32(%rdx), %xmm3
+    pxor %xmm13, %xmm3
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdf    # aesenc %xmm15, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xde    # aesenclast %xmm14, %xmm3
+.Laes_gen_aesni_gcm_dec_k128_w4_short_no_ek0:
+.Laes_gen_aesni_gcm_dec_k128_w4_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm11
@@ -1259,7 +1323,7 @@ aes_gen_aesni_gcm_dec_k128_w4:
     pxor %xmm12, %xmm8
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k128_w4_tag_done
-    movdqu 32(%rdx), %xmm9
+    movdqa %xmm3, %xmm9
     movdqa %xmm8, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
     pxor %xmm11, %xmm9
@@ -1329,6 +1393,12 @@ aes_gen_aesni_gcm_dec_k128_w2:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    movdqu (%rdx), %xmm6
+    movdqu 16(%rdx), %xmm2
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $32, %r9
+    jb .Laes_gen_aesni_gcm_dec_k128_w2_short
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k128_w2_no_ek0
     movdqu 32(%rdx), %xmm0
@@ -1351,12 +1421,6 @@ aes_gen_aesni_gcm_dec_k128_w2:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
     movdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_gcm_dec_k128_w2_no_ek0:
-    movdqu (%rdx), %xmm6
-    movdqu 16(%rdx), %xmm2
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $32, %r9
-    jb .Laes_gen_aesni_gcm_dec_k128_w2_done
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k128_w2_loop:
     cmp $253, %r11b
@@ -1460,6 +1524,35 @@ aes_gen_aesni_gcm_dec_k128_w2:
     jae .Laes_gen_aesni_gcm_dec_k128_w2_loop
 .Laes_gen_aesni_gcm_dec_k128_w2_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm2
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w2_ek0_back
+    movdqu 32(%rdx), %xmm1
+.Laes_gen_aesni_gcm_dec_k128_w2_ek0_back:
+    jmp .Laes_gen_aesni_gcm_dec_k128_w2_tail_start
+.Laes_gen_aesni_gcm_dec_k128_w2_short:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm2
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w2_short_no_ek0
+    movdqu 32(%rdx), %xmm1
+    pxor %xmm11, %xmm1
+    movdqu 16(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 32(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 48(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 64(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 80(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 96(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xce    # aesenc %xmm14, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcc    # aesenclast %xmm12, %xmm1
+.Laes_gen_aesni_gcm_dec_k128_w2_short_no_ek0:
+.Laes_gen_aesni_gcm_dec_k128_w2_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm9
@@ -1625,7 +1718,7 @@ aes_gen_aesni_gcm_dec_k128_w2:
     pxor %xmm10, %xmm6
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k128_w2_tag_done
-    movdqu 32(%rdx), %xmm7
+    movdqa %xmm1, %xmm7
     movdqa %xmm6, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
     pxor %xmm9, %xmm7
@@ -1696,6 +1789,10 @@ aes_gen_aesni_gcm_dec_k128_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    movdqu (%rdx), %xmm5
+    movdqu 16(%rdx), %xmm1
+    mov 28(%rdx), %r11d
+    bswap %r11d
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k128_w1_no_ek0
     movdqu 32(%rdx), %xmm0
@@ -1717,12 +1814,8 @@ aes_gen_aesni_gcm_dec_k128_w1:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
     movdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_gcm_dec_k128_w1_no_ek0:
-    movdqu (%rdx), %xmm5
-    movdqu 16(%rdx), %xmm1
-    mov 28(%rdx), %r11d
-    bswap %r11d
     cmp $16, %r9
-    jb .Laes_gen_aesni_gcm_dec_k128_w1_done
+    jb .Laes_gen_aesni_gcm_dec_k128_w1_short
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k128_w1_loop:
     cmp $254, %r11b
@@ -1792,6 +1885,10 @@ aes_gen_aesni_gcm_dec_k128_w1:
     jae .Laes_gen_aesni_gcm_dec_k128_w1_loop
 .Laes_gen_aesni_gcm_dec_k128_w1_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
+    jmp .Laes_gen_aesni_gcm_dec_k128_w1_tail_start
+.Laes_gen_aesni_gcm_dec_k128_w1_short:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
+.Laes_gen_aesni_gcm_dec_k128_w1_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm8
@@ -1975,6 +2072,12 @@ aes_gen_aesni_gcm_dec_k192_w6:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    movdqu (%rdx), %xmm10
+    movdqu 16(%rdx), %xmm6
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $96, %r9
+    jb .Laes_gen_aesni_gcm_dec_k192_w6_short
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k192_w6_no_ek0
     movdqu 32(%rdx), %xmm0
@@ -2005,12 +2108,6 @@ aes_gen_aesni_gcm_dec_k192_w6:
     .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
     movdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_gcm_dec_k192_w6_no_ek0:
-    movdqu (%rdx), %xmm10
-    movdqu 16(%rdx), %xmm6
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $96, %r9
-    jb .Laes_gen_aesni_gcm_dec_k192_w6_done
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k192_w6_loop:
     cmp $249, %r11b
@@ -2264,6 +2361,43 @@ aes_gen_aesni_gcm_dec_k192_w6:
     jae .Laes_gen_aesni_gcm_dec_k192_w6_loop
 .Laes_gen_aesni_gcm_dec_k192_w6_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w6_ek0_back
+    movdqu 32(%rdx), %xmm5
+.Laes_gen_aesni_gcm_dec_k192_w6_ek0_back:
+    jmp .Laes_gen_aesni_gcm_dec_k192_w6_tail_start
+.Laes_gen_aesni_gcm_dec_k192_w6_short:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w6_short_no_ek0
+    movdqu 32(%rdx), %xmm5
+    pxor %xmm15, %xmm5
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 176(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 192(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xef         # aesenclast %xmm7, %xmm5
+.Laes_gen_aesni_gcm_dec_k192_w6_short_no_ek0:
+.Laes_gen_aesni_gcm_dec_k192_w6_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm13
@@ -2683,7 +2817,7 @@ aes_gen_aesni_gcm_dec_k192_w6:
     pxor %xmm14, %xmm10
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k192_w6_tag_done
-    movdqu 32(%rdx), %xmm11
+    movdqa %xmm5, %xmm11
     movdqa %xmm10, %xmm13
     pshufb .Laesni_gcm_bswap(%rip), %xmm13
     pxor %xmm13, %xmm11
@@ -2751,6 +2885,12 @@ aes_gen_aesni_gcm_dec_k192_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    movdqu (%rdx), %xmm8
+    movdqu 16(%rdx), %xmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
+    jb .Laes_gen_aesni_gcm_dec_k192_w4_short
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k192_w4_no_ek0
     movdqu 32(%rdx), %xmm0
@@ -2779,12 +2919,6 @@ aes_gen_aesni_gcm_dec_k192_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
     movdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_gcm_dec_k192_w4_no_ek0:
-    movdqu (%rdx), %xmm8
-    movdqu 16(%rdx), %xmm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $64, %r9
-    jb .Laes_gen_aesni_gcm_dec_k192_w4_done
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k192_w4_loop:
     cmp $251, %r11b
@@ -2966,6 +3100,41 @@ aes_gen_aesni_gcm_dec_k192_w4:
     jae .Laes_gen_aesni_gcm_dec_k192_w4_loop
 .Laes_gen_aesni_gcm_dec_k192_w4_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w4_ek0_back
+    movdqu 32(%rdx), %xmm3
+.Laes_gen_aesni_gcm_dec_k192_w4_ek0_back:
+    jmp .Laes_gen_aesni_gcm_dec_k192_w4_tail_start
+.Laes_gen_aesni_gcm_dec_k192_w4_short:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm4
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w4_short_no_ek0
+    movdqu 32(%rdx), %xmm3
+    pxor %xmm13, %xmm3
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 144(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 160(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdf    # aesenc %xmm15, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xde    # aesenclast %xmm14, %xmm3
+.Laes_gen_aesni_gcm_dec_k192_w4_short_no_ek0:
+.Laes_gen_aesni_gcm_dec_k192_w4_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm11
@@ -3228,7 +3397,7 @@ aes_gen_aesni_gcm_dec_k192_w4:
     pxor %xmm12, %xmm8
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k192_w4_tag_done
-    movdqu 32(%rdx), %xmm9
+    movdqa %xmm3, %xmm9
     movdqa %xmm8, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
     pxor %xmm11, %xmm9
@@ -3298,6 +3467,12 @@ aes_gen_aesni_gcm_dec_k192_w2:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    movdqu (%rdx), %xmm6
+    movdqu 16(%rdx), %xmm2
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $32, %r9
+    jb .Laes_gen_aesni_gcm_dec_k192_w2_short
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k192_w2_no_ek0
     movdqu 32(%rdx), %xmm0
@@ -3324,12 +3499,6 @@ aes_gen_aesni_gcm_dec_k192_w2:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
     movdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_gcm_dec_k192_w2_no_ek0:
-    movdqu (%rdx), %xmm6
-    movdqu 16(%rdx), %xmm2
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $32, %r9
-    jb .Laes_gen_aesni_gcm_dec_k192_w2_done
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k192_w2_loop:
     cmp $253, %r11b
@@ -3439,6 +3608,39 @@ aes_gen_aesni_gcm_dec_k192_w2:
     jae .Laes_gen_aesni_gcm_dec_k192_w2_loop
 .Laes_gen_aesni_gcm_dec_k192_w2_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm2
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w2_ek0_back
+    movdqu 32(%rdx), %xmm1
+.Laes_gen_aesni_gcm_dec_k192_w2_ek0_back:
+    jmp .Laes_gen_aesni_gcm_dec_k192_w2_tail_start
+.Laes_gen_aesni_gcm_dec_k192_w2_short:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm2
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w2_short_no_ek0
+    movdqu 32(%rdx), %xmm1
+    pxor %xmm11, %xmm1
+    movdqu 16(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 32(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 48(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 64(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 80(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 96(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 112(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 128(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xce    # aesenc %xmm14, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcc    # aesenclast %xmm12, %xmm1
+.Laes_gen_aesni_gcm_dec_k192_w2_short_no_ek0:
+.Laes_gen_aesni_gcm_dec_k192_w2_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm9
@@ -3612,7 +3814,7 @@ aes_gen_aesni_gcm_dec_k192_w2:
     pxor %xmm10, %xmm6
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k192_w2_tag_done
-    movdqu 32(%rdx), %xmm7
+    movdqa %xmm1, %xmm7
     movdqa %xmm6, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
     pxor %xmm9, %xmm7
@@ -3683,6 +3885,10 @@ aes_gen_aesni_gcm_dec_k192_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    movdqu (%rdx), %xmm5
+    movdqu 16(%rdx), %xmm1
+    mov 28(%rdx), %r11d
+    bswap %r11d
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k192_w1_no_ek0
     movdqu 32(%rdx), %xmm0
@@ -3708,12 +3914,8 @@ aes_gen_aesni_gcm_dec_k192_w1:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
     movdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_gcm_dec_k192_w1_no_ek0:
-    movdqu (%rdx), %xmm5
-    movdqu 16(%rdx), %xmm1
-    mov 28(%rdx), %r11d
-    bswap %r11d
     cmp $16, %r9
-    jb .Laes_gen_aesni_gcm_dec_k192_w1_done
+    jb .Laes_gen_aesni_gcm_dec_k192_w1_short
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k192_w1_loop:
     cmp $254, %r11b
@@ -3787,6 +3989,10 @@ aes_gen_aesni_gcm_dec_k192_w1:
     jae .Laes_gen_aesni_gcm_dec_k192_w1_loop
 .Laes_gen_aesni_gcm_dec_k192_w1_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
+    jmp .Laes_gen_aesni_gcm_dec_k192_w1_tail_start
+.Laes_gen_aesni_gcm_dec_k192_w1_short:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
+.Laes_gen_aesni_gcm_dec_k192_w1_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm8
@@ -3974,6 +4180,12 @@ aes_gen_aesni_gcm_dec_k256_w6:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    movdqu (%rdx), %xmm10
+    movdqu 16(%rdx), %xmm6
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $96, %r9
+    jb .Laes_gen_aesni_gcm_dec_k256_w6_short
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k256_w6_no_ek0
     movdqu 32(%rdx), %xmm0
@@ -4008,12 +4220,6 @@ aes_gen_aesni_gcm_dec_k256_w6:
     .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
     movdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_gcm_dec_k256_w6_no_ek0:
-    movdqu (%rdx), %xmm10
-    movdqu 16(%rdx), %xmm6
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $96, %r9
-    jb .Laes_gen_aesni_gcm_dec_k256_w6_done
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k256_w6_loop:
     cmp $249, %r11b
@@ -4281,6 +4487,47 @@ aes_gen_aesni_gcm_dec_k256_w6:
     jae .Laes_gen_aesni_gcm_dec_k256_w6_loop
 .Laes_gen_aesni_gcm_dec_k256_w6_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w6_ek0_back
+    movdqu 32(%rdx), %xmm5
+.Laes_gen_aesni_gcm_dec_k256_w6_ek0_back:
+    jmp .Laes_gen_aesni_gcm_dec_k256_w6_tail_start
+.Laes_gen_aesni_gcm_dec_k256_w6_short:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w6_short_no_ek0
+    movdqu 32(%rdx), %xmm5
+    pxor %xmm15, %xmm5
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 176(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 192(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 208(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 224(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xef         # aesenclast %xmm7, %xmm5
+.Laes_gen_aesni_gcm_dec_k256_w6_short_no_ek0:
+.Laes_gen_aesni_gcm_dec_k256_w6_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm13
@@ -4724,7 +4971,7 @@ aes_gen_aesni_gcm_dec_k256_w6:
     pxor %xmm14, %xmm10
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k256_w6_tag_done
-    movdqu 32(%rdx), %xmm11
+    movdqa %xmm5, %xmm11
     movdqa %xmm10, %xmm13
     pshufb .Laesni_gcm_bswap(%rip), %xmm13
     pxor %xmm13, %xmm11
@@ -4792,6 +5039,12 @@ aes_gen_aesni_gcm_dec_k256_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    movdqu (%rdx), %xmm8
+    movdqu 16(%rdx), %xmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
+    jb .Laes_gen_aesni_gcm_dec_k256_w4_short
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k256_w4_no_ek0
     movdqu 32(%rdx), %xmm0
@@ -4824,12 +5077,6 @@ aes_gen_aesni_gcm_dec_k256_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
     movdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_gcm_dec_k256_w4_no_ek0:
-    movdqu (%rdx), %xmm8
-    movdqu 16(%rdx), %xmm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $64, %r9
-    jb .Laes_gen_aesni_gcm_dec_k256_w4_done
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k256_w4_loop:
     cmp $251, %r11b
@@ -5021,6 +5268,45 @@ aes_gen_aesni_gcm_dec_k256_w4:
     jae .Laes_gen_aesni_gcm_dec_k256_w4_loop
 .Laes_gen_aesni_gcm_dec_k256_w4_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w4_ek0_back
+    movdqu 32(%rdx), %xmm3
+.Laes_gen_aesni_gcm_dec_k256_w4_ek0_back:
+    jmp .Laes_gen_aesni_gcm_dec_k256_w4_tail_start
+.Laes_gen_aesni_gcm_dec_k256_w4_short:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm4
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w4_short_no_ek0
+    movdqu 32(%rdx), %xmm3
+    pxor %xmm13, %xmm3
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 144(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 160(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 176(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 192(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdf    # aesenc %xmm15, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xde    # aesenclast %xmm14, %xmm3
+.Laes_gen_aesni_gcm_dec_k256_w4_short_no_ek0:
+.Laes_gen_aesni_gcm_dec_k256_w4_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm11
@@ -5297,7 +5583,7 @@ aes_gen_aesni_gcm_dec_k256_w4:
     pxor %xmm12, %xmm8
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k256_w4_tag_done
-    movdqu 32(%rdx), %xmm9
+    movdqa %xmm3, %xmm9
     movdqa %xmm8, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
     pxor %xmm11, %xmm9
@@ -5367,6 +5653,12 @@ aes_gen_aesni_gcm_dec_k256_w2:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    movdqu (%rdx), %xmm6
+    movdqu 16(%rdx), %xmm2
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $32, %r9
+    jb .Laes_gen_aesni_gcm_dec_k256_w2_short
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k256_w2_no_ek0
     movdqu 32(%rdx), %xmm0
@@ -5397,12 +5689,6 @@ aes_gen_aesni_gcm_dec_k256_w2:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
     movdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_gcm_dec_k256_w2_no_ek0:
-    movdqu (%rdx), %xmm6
-    movdqu 16(%rdx), %xmm2
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $32, %r9
-    jb .Laes_gen_aesni_gcm_dec_k256_w2_done
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k256_w2_loop:
     cmp $253, %r11b
@@ -5518,6 +5804,43 @@ aes_gen_aesni_gcm_dec_k256_w2:
     jae .Laes_gen_aesni_gcm_dec_k256_w2_loop
 .Laes_gen_aesni_gcm_dec_k256_w2_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm2
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w2_ek0_back
+    movdqu 32(%rdx), %xmm1
+.Laes_gen_aesni_gcm_dec_k256_w2_ek0_back:
+    jmp .Laes_gen_aesni_gcm_dec_k256_w2_tail_start
+.Laes_gen_aesni_gcm_dec_k256_w2_short:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm2
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w2_short_no_ek0
+    movdqu 32(%rdx), %xmm1
+    pxor %xmm11, %xmm1
+    movdqu 16(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 32(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 48(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 64(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 80(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 96(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 112(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 128(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 144(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 160(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xce    # aesenc %xmm14, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcc    # aesenclast %xmm12, %xmm1
+.Laes_gen_aesni_gcm_dec_k256_w2_short_no_ek0:
+.Laes_gen_aesni_gcm_dec_k256_w2_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm9
@@ -5699,7 +6022,7 @@ aes_gen_aesni_gcm_dec_k256_w2:
     pxor %xmm10, %xmm6
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k256_w2_tag_done
-    movdqu 32(%rdx), %xmm7
+    movdqa %xmm1, %xmm7
     movdqa %xmm6, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
     pxor %xmm9, %xmm7
@@ -5770,6 +6093,10 @@ aes_gen_aesni_gcm_dec_k256_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    movdqu (%rdx), %xmm5
+    movdqu 16(%rdx), %xmm1
+    mov 28(%rdx), %r11d
+    bswap %r11d
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k256_w1_no_ek0
     movdqu 32(%rdx), %xmm0
@@ -5799,12 +6126,8 @@ aes_gen_aesni_gcm_dec_k256_w1:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
     movdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_gcm_dec_k256_w1_no_ek0:
-    movdqu (%rdx), %xmm5
-    movdqu 16(%rdx), %xmm1
-    mov 28(%rdx), %r11d
-    bswap %r11d
     cmp $16, %r9
-    jb .Laes_gen_aesni_gcm_dec_k256_w1_done
+    jb .Laes_gen_aesni_gcm_dec_k256_w1_short
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k256_w1_loop:
     cmp $254, %r11b
@@ -5882,6 +6205,10 @@ aes_gen_aesni_gcm_dec_k256_w1:
     jae .Laes_gen_aesni_gcm_dec_k256_w1_loop
 .Laes_gen_aesni_gcm_dec_k256_w1_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
+    jmp .Laes_gen_aesni_gcm_dec_k256_w1_tail_start
+.Laes_gen_aesni_gcm_dec_k256_w1_short:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
+.Laes_gen_aesni_gcm_dec_k256_w1_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm8

@@ -76,6 +76,12 @@ aes_gen_aesni_gcm_enc_k128_w6:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    movdqu (%rdx), %xmm10
+    movdqu 16(%rdx), %xmm6
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $96, %r9
+    jb .Laes_gen_aesni_gcm_enc_k128_w6_short
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k128_w6_no_ek0
     movdqu 32(%rdx), %xmm0
@@ -102,12 +108,6 @@ aes_gen_aesni_gcm_enc_k128_w6:
     .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
     movdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_gcm_enc_k128_w6_no_ek0:
-    movdqu (%rdx), %xmm10
-    movdqu 16(%rdx), %xmm6
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $96, %r9
-    jb .Laes_gen_aesni_gcm_enc_k128_w6_groups_done
     cmp $249, %r11b
     ja .Laes_gen_aesni_gcm_enc_k128_w6_carry36
     movdqa %xmm6, %xmm0
@@ -580,8 +580,40 @@ aes_gen_aesni_gcm_enc_k128_w6:
     pshufd $78, %xmm9, %xmm9
     pxor %xmm9, %xmm10
     pxor %xmm14, %xmm10
-.Laes_gen_aesni_gcm_enc_k128_w6_groups_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k128_w6_ek0_back
+    movdqu 32(%rdx), %xmm5
+.Laes_gen_aesni_gcm_enc_k128_w6_ek0_back:
+    jmp .Laes_gen_aesni_gcm_enc_k128_w6_tail_start
+.Laes_gen_aesni_gcm_enc_k128_w6_short:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k128_w6_short_no_ek0
+    movdqu 32(%rdx), %xmm5
+    pxor %xmm15, %xmm5
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xef         # aesenclast %xmm7, %xmm5
+.Laes_gen_aesni_gcm_enc_k128_w6_short_no_ek0:
+.Laes_gen_aesni_gcm_enc_k128_w6_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm13
@@ -989,7 +1021,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     pxor %xmm14, %xmm10
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k128_w6_tag_done
-    movdqu 32(%rdx), %xmm11
+    movdqa %xmm5, %xmm11
     movdqa %xmm10, %xmm13
     pshufb .Laesni_gcm_bswap(%rip), %xmm13
     pxor %xmm13, %xmm11
@@ -1057,6 +1089,12 @@ aes_gen_aesni_gcm_enc_k128_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    movdqu (%rdx), %xmm8
+    movdqu 16(%rdx), %xmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
+    jb .Laes_gen_aesni_gcm_enc_k128_w4_short
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k128_w4_no_ek0
     movdqu 32(%rdx), %xmm0
@@ -1081,12 +1119,6 @@ aes_gen_aesni_gcm_enc_k128_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
     movdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_gcm_enc_k128_w4_no_ek0:
-    movdqu (%rdx), %xmm8
-    movdqu 16(%rdx), %xmm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $64, %r9
-    jb .Laes_gen_aesni_gcm_enc_k128_w4_groups_done
     cmp $251, %r11b
     ja .Laes_gen_aesni_gcm_enc_k128_w4_carry36
     movdqa %xmm4, %xmm0
@@ -1423,8 +1455,38 @@ aes_gen_aesni_gcm_enc_k128_w4:
     pshufd $78, %xmm7, %xmm7
     pxor %xmm7, %xmm8
     pxor %xmm12, %xmm8
-.Laes_gen_aesni_gcm_enc_k128_w4_groups_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k128_w4_ek0_back
+    movdqu 32(%rdx), %xmm3
+.Laes_gen_aesni_gcm_enc_k128_w4_ek0_back:
+    jmp .Laes_gen_aesni_gcm_enc_k128_w4_tail_start
+.Laes_gen_aesni_gcm_enc_k128_w4_short:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm4
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k128_w4_short_no_ek0
+    movdqu 32(%rdx), %xmm3
+    pxor %xmm13, %xmm3
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdf    # aesenc %xmm15, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xde    # aesenclast %xmm14, %xmm3
+.Laes_gen_aesni_gcm_enc_k128_w4_short_no_ek0:
+.Laes_gen_aesni_gcm_enc_k128_w4_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm11
@@ -1681,7 +1743,7 @@ aes_gen_aesni_gcm_enc_k128_w4:
     pxor %xmm12, %xmm8
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k128_w4_tag_done
-    movdqu 32(%rdx), %xmm9
+    movdqa %xmm3, %xmm9
     movdqa %xmm8, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
     pxor %xmm11, %xmm9
@@ -1751,6 +1813,12 @@ aes_gen_aesni_gcm_enc_k128_w2:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    movdqu (%rdx), %xmm6
+    movdqu 16(%rdx), %xmm2
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $32, %r9
+    jb .Laes_gen_aesni_gcm_enc_k128_w2_short
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k128_w2_no_ek0
     movdqu 32(%rdx), %xmm0
@@ -1773,12 +1841,6 @@ aes_gen_aesni_gcm_enc_k128_w2:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
     movdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_gcm_enc_k128_w2_no_ek0:
-    movdqu (%rdx), %xmm6
-    movdqu 16(%rdx), %xmm2
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $32, %r9
-    jb .Laes_gen_aesni_gcm_enc_k128_w2_groups_done
     cmp $253, %r11b
     ja .Laes_gen_aesni_gcm_enc_k128_w2_carry36
     movdqa %xmm2, %xmm0
@@ -1979,8 +2041,36 @@ aes_gen_aesni_gcm_enc_k128_w2:
     pshufd $78, %xmm5, %xmm5
     pxor %xmm5, %xmm6
     pxor %xmm10, %xmm6
-.Laes_gen_aesni_gcm_enc_k128_w2_groups_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm2
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k128_w2_ek0_back
+    movdqu 32(%rdx), %xmm1
+.Laes_gen_aesni_gcm_enc_k128_w2_ek0_back:
+    jmp .Laes_gen_aesni_gcm_enc_k128_w2_tail_start
+.Laes_gen_aesni_gcm_enc_k128_w2_short:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm2
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k128_w2_short_no_ek0
+    movdqu 32(%rdx), %xmm1
+    pxor %xmm11, %xmm1
+    movdqu 16(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 32(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 48(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 64(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 80(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 96(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xce    # aesenc %xmm14, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcc    # aesenclast %xmm12, %xmm1
+.Laes_gen_aesni_gcm_enc_k128_w2_short_no_ek0:
+.Laes_gen_aesni_gcm_enc_k128_w2_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm9
@@ -2152,7 +2242,7 @@ aes_gen_aesni_gcm_enc_k128_w2:
     pxor %xmm10, %xmm6
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k128_w2_tag_done
-    movdqu 32(%rdx), %xmm7
+    movdqa %xmm1, %xmm7
     movdqa %xmm6, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
     pxor %xmm9, %xmm7
@@ -2223,6 +2313,10 @@ aes_gen_aesni_gcm_enc_k128_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    movdqu (%rdx), %xmm5
+    movdqu 16(%rdx), %xmm1
+    mov 28(%rdx), %r11d
+    bswap %r11d
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k128_w1_no_ek0
     movdqu 32(%rdx), %xmm0
@@ -2244,12 +2338,8 @@ aes_gen_aesni_gcm_enc_k128_w1:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
     movdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_gcm_enc_k128_w1_no_ek0:
-    movdqu (%rdx), %xmm5
-    movdqu 16(%rdx), %xmm1
-    mov 28(%rdx), %r11d
-    bswap %r11d
     cmp $16, %r9
-    jb .Laes_gen_aesni_gcm_enc_k128_w1_groups_done
+    jb .Laes_gen_aesni_gcm_enc_k128_w1_short
     cmp $254, %r11b
     ja .Laes_gen_aesni_gcm_enc_k128_w1_carry36
     movdqa %xmm1, %xmm0
@@ -2382,8 +2472,11 @@ aes_gen_aesni_gcm_enc_k128_w1:
     pshufd $78, %xmm4, %xmm4
     pxor %xmm4, %xmm5
     pxor %xmm9, %xmm5
-.Laes_gen_aesni_gcm_enc_k128_w1_groups_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
+    jmp .Laes_gen_aesni_gcm_enc_k128_w1_tail_start
+.Laes_gen_aesni_gcm_enc_k128_w1_short:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
+.Laes_gen_aesni_gcm_enc_k128_w1_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm8
@@ -2572,6 +2665,12 @@ aes_gen_aesni_gcm_enc_k192_w6:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    movdqu (%rdx), %xmm10
+    movdqu 16(%rdx), %xmm6
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $96, %r9
+    jb .Laes_gen_aesni_gcm_enc_k192_w6_short
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k192_w6_no_ek0
     movdqu 32(%rdx), %xmm0
@@ -2602,12 +2701,6 @@ aes_gen_aesni_gcm_enc_k192_w6:
     .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
     movdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_gcm_enc_k192_w6_no_ek0:
-    movdqu (%rdx), %xmm10
-    movdqu 16(%rdx), %xmm6
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $96, %r9
-    jb .Laes_gen_aesni_gcm_enc_k192_w6_groups_done
     cmp $249, %r11b
     ja .Laes_gen_aesni_gcm_enc_k192_w6_carry40
     movdqa %xmm6, %xmm0
@@ -3108,8 +3201,44 @@ aes_gen_aesni_gcm_enc_k192_w6:
     pshufd $78, %xmm9, %xmm9
     pxor %xmm9, %xmm10
     pxor %xmm14, %xmm10
-.Laes_gen_aesni_gcm_enc_k192_w6_groups_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k192_w6_ek0_back
+    movdqu 32(%rdx), %xmm5
+.Laes_gen_aesni_gcm_enc_k192_w6_ek0_back:
+    jmp .Laes_gen_aesni_gcm_enc_k192_w6_tail_start
+.Laes_gen_aesni_gcm_enc_k192_w6_short:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k192_w6_short_no_ek0
+    movdqu 32(%rdx), %xmm5
+    pxor %xmm15, %xmm5
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 176(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 192(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xef         # aesenclast %xmm7, %xmm5
+.Laes_gen_aesni_gcm_enc_k192_w6_short_no_ek0:
+.Laes_gen_aesni_gcm_enc_k192_w6_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm13
@@ -3541,7 +3670,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     pxor %xmm14, %xmm10
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k192_w6_tag_done
-    movdqu 32(%rdx), %xmm11
+    movdqa %xmm5, %xmm11
     movdqa %xmm10, %xmm13
     pshufb .Laesni_gcm_bswap(%rip), %xmm13
     pxor %xmm13, %xmm11
@@ -3609,6 +3738,12 @@ aes_gen_aesni_gcm_enc_k192_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    movdqu (%rdx), %xmm8
+    movdqu 16(%rdx), %xmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
+    jb .Laes_gen_aesni_gcm_enc_k192_w4_short
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k192_w4_no_ek0
     movdqu 32(%rdx), %xmm0
@@ -3637,12 +3772,6 @@ aes_gen_aesni_gcm_enc_k192_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
     movdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_gcm_enc_k192_w4_no_ek0:
-    movdqu (%rdx), %xmm8
-    movdqu 16(%rdx), %xmm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $64, %r9
-    jb .Laes_gen_aesni_gcm_enc_k192_w4_groups_done
     cmp $251, %r11b
     ja .Laes_gen_aesni_gcm_enc_k192_w4_carry40
     movdqa %xmm4, %xmm0
@@ -3999,8 +4128,42 @@ aes_gen_aesni_gcm_enc_k192_w4:
     pshufd $78, %xmm7, %xmm7
     pxor %xmm7, %xmm8
     pxor %xmm12, %xmm8
-.Laes_gen_aesni_gcm_enc_k192_w4_groups_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k192_w4_ek0_back
+    movdqu 32(%rdx), %xmm3
+.Laes_gen_aesni_gcm_enc_k192_w4_ek0_back:
+    jmp .Laes_gen_aesni_gcm_enc_k192_w4_tail_start
+.Laes_gen_aesni_gcm_enc_k192_w4_short:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm4
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k192_w4_short_no_ek0
+    movdqu 32(%rdx), %xmm3
+    pxor %xmm13, %xmm3
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 144(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 160(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdf    # aesenc %xmm15, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xde    # aesenclast %xmm14, %xmm3
+.Laes_gen_aesni_gcm_enc_k192_w4_short_no_ek0:
+.Laes_gen_aesni_gcm_enc_k192_w4_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm11
@@ -4271,7 +4434,7 @@ aes_gen_aesni_gcm_enc_k192_w4:
     pxor %xmm12, %xmm8
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k192_w4_tag_done
-    movdqu 32(%rdx), %xmm9
+    movdqa %xmm3, %xmm9
     movdqa %xmm8, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
     pxor %xmm11, %xmm9
@@ -4341,6 +4504,12 @@ aes_gen_aesni_gcm_enc_k192_w2:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    movdqu (%rdx), %xmm6
+    movdqu 16(%rdx), %xmm2
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $32, %r9
+    jb .Laes_gen_aesni_gcm_enc_k192_w2_short
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k192_w2_no_ek0
     movdqu 32(%rdx), %xmm0
@@ -4367,12 +4536,6 @@ aes_gen_aesni_gcm_enc_k192_w2:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
     movdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_gcm_enc_k192_w2_no_ek0:
-    movdqu (%rdx), %xmm6
-    movdqu 16(%rdx), %xmm2
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $32, %r9
-    jb .Laes_gen_aesni_gcm_enc_k192_w2_groups_done
     cmp $253, %r11b
     ja .Laes_gen_aesni_gcm_enc_k192_w2_carry40
     movdqa %xmm2, %xmm0
@@ -4585,8 +4748,40 @@ aes_gen_aesni_gcm_enc_k192_w2:
     pshufd $78, %xmm5, %xmm5
     pxor %xmm5, %xmm6
     pxor %xmm10, %xmm6
-.Laes_gen_aesni_gcm_enc_k192_w2_groups_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm2
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k192_w2_ek0_back
+    movdqu 32(%rdx), %xmm1
+.Laes_gen_aesni_gcm_enc_k192_w2_ek0_back:
+    jmp .Laes_gen_aesni_gcm_enc_k192_w2_tail_start
+.Laes_gen_aesni_gcm_enc_k192_w2_short:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm2
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k192_w2_short_no_ek0
+    movdqu 32(%rdx), %xmm1
+    pxor %xmm11, %xmm1
+    movdqu 16(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 32(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 48(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 64(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 80(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 96(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 112(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 128(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xce    # aesenc %xmm14, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcc    # aesenclast %xmm12, %xmm1
+.Laes_gen_aesni_gcm_enc_k192_w2_short_no_ek0:
+.Laes_gen_aesni_gcm_enc_k192_w2_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm9
@@ -4766,7 +4961,7 @@ aes_gen_aesni_gcm_enc_k192_w2:
     pxor %xmm10, %xmm6
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k192_w2_tag_done
-    movdqu 32(%rdx), %xmm7
+    movdqa %xmm1, %xmm7
     movdqa %xmm6, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
     pxor %xmm9, %xmm7
@@ -4837,6 +5032,10 @@ aes_gen_aesni_gcm_enc_k192_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    movdqu (%rdx), %xmm5
+    movdqu 16(%rdx), %xmm1
+    mov 28(%rdx), %r11d
+    bswap %r11d
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k192_w1_no_ek0
     movdqu 32(%rdx), %xmm0
@@ -4862,12 +5061,8 @@ aes_gen_aesni_gcm_enc_k192_w1:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
     movdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_gcm_enc_k192_w1_no_ek0:
-    movdqu (%rdx), %xmm5
-    movdqu 16(%rdx), %xmm1
-    mov 28(%rdx), %r11d
-    bswap %r11d
     cmp $16, %r9
-    jb .Laes_gen_aesni_gcm_enc_k192_w1_groups_done
+    jb .Laes_gen_aesni_gcm_enc_k192_w1_short
     cmp $254, %r11b
     ja .Laes_gen_aesni_gcm_enc_k192_w1_carry40
     movdqa %xmm1, %xmm0
@@ -5008,8 +5203,11 @@ aes_gen_aesni_gcm_enc_k192_w1:
     pshufd $78, %xmm4, %xmm4
     pxor %xmm4, %xmm5
     pxor %xmm9, %xmm5
-.Laes_gen_aesni_gcm_enc_k192_w1_groups_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
+    jmp .Laes_gen_aesni_gcm_enc_k192_w1_tail_start
+.Laes_gen_aesni_gcm_enc_k192_w1_short:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
+.Laes_gen_aesni_gcm_enc_k192_w1_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm8
@@ -5202,6 +5400,12 @@ aes_gen_aesni_gcm_enc_k256_w6:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    movdqu (%rdx), %xmm10
+    movdqu 16(%rdx), %xmm6
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $96, %r9
+    jb .Laes_gen_aesni_gcm_enc_k256_w6_short
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k256_w6_no_ek0
     movdqu 32(%rdx), %xmm0
@@ -5236,12 +5440,6 @@ aes_gen_aesni_gcm_enc_k256_w6:
     .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
     movdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_gcm_enc_k256_w6_no_ek0:
-    movdqu (%rdx), %xmm10
-    movdqu 16(%rdx), %xmm6
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $96, %r9
-    jb .Laes_gen_aesni_gcm_enc_k256_w6_groups_done
     cmp $249, %r11b
     ja .Laes_gen_aesni_gcm_enc_k256_w6_carry44
     movdqa %xmm6, %xmm0
@@ -5770,8 +5968,48 @@ aes_gen_aesni_gcm_enc_k256_w6:
     pshufd $78, %xmm9, %xmm9
     pxor %xmm9, %xmm10
     pxor %xmm14, %xmm10
-.Laes_gen_aesni_gcm_enc_k256_w6_groups_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k256_w6_ek0_back
+    movdqu 32(%rdx), %xmm5
+.Laes_gen_aesni_gcm_enc_k256_w6_ek0_back:
+    jmp .Laes_gen_aesni_gcm_enc_k256_w6_tail_start
+.Laes_gen_aesni_gcm_enc_k256_w6_short:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm6
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k256_w6_short_no_ek0
+    movdqu 32(%rdx), %xmm5
+    pxor %xmm15, %xmm5
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 176(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 192(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 208(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xef         # aesenc %xmm7, %xmm5
+    movdqu 224(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xef         # aesenclast %xmm7, %xmm5
+.Laes_gen_aesni_gcm_enc_k256_w6_short_no_ek0:
+.Laes_gen_aesni_gcm_enc_k256_w6_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm13
@@ -6227,7 +6465,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     pxor %xmm14, %xmm10
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k256_w6_tag_done
-    movdqu 32(%rdx), %xmm11
+    movdqa %xmm5, %xmm11
     movdqa %xmm10, %xmm13
     pshufb .Laesni_gcm_bswap(%rip), %xmm13
     pxor %xmm13, %xmm11
@@ -6295,6 +6533,12 @@ aes_gen_aesni_gcm_enc_k256_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    movdqu (%rdx), %xmm8
+    movdqu 16(%rdx), %xmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
+    jb .Laes_gen_aesni_gcm_enc_k256_w4_short
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k256_w4_no_ek0
     movdqu 32(%rdx), %xmm0
@@ -6327,12 +6571,6 @@ aes_gen_aesni_gcm_enc_k256_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
     movdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_gcm_enc_k256_w4_no_ek0:
-    movdqu (%rdx), %xmm8
-    movdqu 16(%rdx), %xmm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $64, %r9
-    jb .Laes_gen_aesni_gcm_enc_k256_w4_groups_done
     cmp $251, %r11b
     ja .Laes_gen_aesni_gcm_enc_k256_w4_carry44
     movdqa %xmm4, %xmm0
@@ -6709,8 +6947,46 @@ aes_gen_aesni_gcm_enc_k256_w4:
     pshufd $78, %xmm7, %xmm7
     pxor %xmm7, %xmm8
     pxor %xmm12, %xmm8
-.Laes_gen_aesni_gcm_enc_k256_w4_groups_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k256_w4_ek0_back
+    movdqu 32(%rdx), %xmm3
+.Laes_gen_aesni_gcm_enc_k256_w4_ek0_back:
+    jmp .Laes_gen_aesni_gcm_enc_k256_w4_tail_start
+.Laes_gen_aesni_gcm_enc_k256_w4_short:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm4
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k256_w4_short_no_ek0
+    movdqu 32(%rdx), %xmm3
+    pxor %xmm13, %xmm3
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 144(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 160(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 176(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    movdqu 192(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xdd         # aesenc %xmm5, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xdf    # aesenc %xmm15, %xmm3
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xde    # aesenclast %xmm14, %xmm3
+.Laes_gen_aesni_gcm_enc_k256_w4_short_no_ek0:
+.Laes_gen_aesni_gcm_enc_k256_w4_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm11
@@ -6995,7 +7271,7 @@ aes_gen_aesni_gcm_enc_k256_w4:
     pxor %xmm12, %xmm8
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k256_w4_tag_done
-    movdqu 32(%rdx), %xmm9
+    movdqa %xmm3, %xmm9
     movdqa %xmm8, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
     pxor %xmm11, %xmm9
@@ -7065,6 +7341,12 @@ aes_gen_aesni_gcm_enc_k256_w2:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    movdqu (%rdx), %xmm6
+    movdqu 16(%rdx), %xmm2
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $32, %r9
+    jb .Laes_gen_aesni_gcm_enc_k256_w2_short
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k256_w2_no_ek0
     movdqu 32(%rdx), %xmm0
@@ -7095,12 +7377,6 @@ aes_gen_aesni_gcm_enc_k256_w2:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
     movdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_gcm_enc_k256_w2_no_ek0:
-    movdqu (%rdx), %xmm6
-    movdqu 16(%rdx), %xmm2
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $32, %r9
-    jb .Laes_gen_aesni_gcm_enc_k256_w2_groups_done
     cmp $253, %r11b
     ja .Laes_gen_aesni_gcm_enc_k256_w2_carry44
     movdqa %xmm2, %xmm0
@@ -7325,8 +7601,44 @@ aes_gen_aesni_gcm_enc_k256_w2:
     pshufd $78, %xmm5, %xmm5
     pxor %xmm5, %xmm6
     pxor %xmm10, %xmm6
-.Laes_gen_aesni_gcm_enc_k256_w2_groups_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm2
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k256_w2_ek0_back
+    movdqu 32(%rdx), %xmm1
+.Laes_gen_aesni_gcm_enc_k256_w2_ek0_back:
+    jmp .Laes_gen_aesni_gcm_enc_k256_w2_tail_start
+.Laes_gen_aesni_gcm_enc_k256_w2_short:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm2
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k256_w2_short_no_ek0
+    movdqu 32(%rdx), %xmm1
+    pxor %xmm11, %xmm1
+    movdqu 16(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 32(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 48(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 64(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 80(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 96(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 112(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 128(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 144(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 160(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xce    # aesenc %xmm14, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xcc    # aesenclast %xmm12, %xmm1
+.Laes_gen_aesni_gcm_enc_k256_w2_short_no_ek0:
+.Laes_gen_aesni_gcm_enc_k256_w2_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm9
@@ -7514,7 +7826,7 @@ aes_gen_aesni_gcm_enc_k256_w2:
     pxor %xmm10, %xmm6
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k256_w2_tag_done
-    movdqu 32(%rdx), %xmm7
+    movdqa %xmm1, %xmm7
     movdqa %xmm6, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
     pxor %xmm9, %xmm7
@@ -7585,6 +7897,10 @@ aes_gen_aesni_gcm_enc_k256_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    movdqu (%rdx), %xmm5
+    movdqu 16(%rdx), %xmm1
+    mov 28(%rdx), %r11d
+    bswap %r11d
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k256_w1_no_ek0
     movdqu 32(%rdx), %xmm0
@@ -7614,12 +7930,8 @@ aes_gen_aesni_gcm_enc_k256_w1:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
     movdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_gcm_enc_k256_w1_no_ek0:
-    movdqu (%rdx), %xmm5
-    movdqu 16(%rdx), %xmm1
-    mov 28(%rdx), %r11d
-    bswap %r11d
     cmp $16, %r9
-    jb .Laes_gen_aesni_gcm_enc_k256_w1_groups_done
+    jb .Laes_gen_aesni_gcm_enc_k256_w1_short
     cmp $254, %r11b
     ja .Laes_gen_aesni_gcm_enc_k256_w1_carry44
     movdqa %xmm1, %xmm0
@@ -7768,8 +8080,11 @@ aes_gen_aesni_gcm_enc_k256_w1:
     pshufd $78, %xmm4, %xmm4
     pxor %xmm4, %xmm5
     pxor %xmm9, %xmm5
-.Laes_gen_aesni_gcm_enc_k256_w1_groups_done:
     pshufb .Laesni_gcm_bswap(%rip), %xmm1
+    jmp .Laes_gen_aesni_gcm_enc_k256_w1_tail_start
+.Laes_gen_aesni_gcm_enc_k256_w1_short:
+    pshufb .Laesni_gcm_bswap(%rip), %xmm1
+.Laes_gen_aesni_gcm_enc_k256_w1_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm8

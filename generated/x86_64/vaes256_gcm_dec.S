@@ -107,6 +107,15 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm8
+    vbroadcasti128 16(%rdx), %ymm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
+    vpaddd .Lvaes256_gcm_lanes2(%rip), %ymm4, %ymm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $128, %r9
+    jb .Laes_gen_vaes256_gcm_dec_k128_w8_short
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k128_w8_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -131,15 +140,6 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k128_w8_no_ek0:
-    vmovdqu (%rdx), %xmm8
-    vbroadcasti128 16(%rdx), %ymm4
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-    vpaddd .Lvaes256_gcm_lanes2(%rip), %ymm4, %ymm4
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $128, %r9
-    jb .Laes_gen_vaes256_gcm_dec_k128_w8_done
     .p2align 4
 .Laes_gen_vaes256_gcm_dec_k128_w8_loop:
     cmp $246, %r11b
@@ -282,6 +282,36 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     jae .Laes_gen_vaes256_gcm_dec_k128_w8_loop
 .Laes_gen_vaes256_gcm_dec_k128_w8_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_dec_k128_w8_ek0_back
+    vmovdqu 32(%rdx), %xmm3
+.Laes_gen_vaes256_gcm_dec_k128_w8_ek0_back:
+    jmp .Laes_gen_vaes256_gcm_dec_k128_w8_tail_start
+.Laes_gen_vaes256_gcm_dec_k128_w8_short:
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_dec_k128_w8_short_no_ek0
+    vmovdqu 32(%rdx), %xmm3
+    vpxor %xmm13, %xmm3, %xmm3
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+.Laes_gen_vaes256_gcm_dec_k128_w8_short_no_ek0:
+.Laes_gen_vaes256_gcm_dec_k128_w8_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -555,7 +585,7 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k128_w8_tag_done
-    vmovdqu 32(%rdx), %xmm9
+    vmovdqa %xmm3, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
@@ -625,6 +655,12 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm8
+    vmovdqu 16(%rdx), %xmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
+    jb .Laes_gen_vaes256_gcm_dec_k128_w4_short
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k128_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -647,12 +683,6 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k128_w4_no_ek0:
-    vmovdqu (%rdx), %xmm8
-    vmovdqu 16(%rdx), %xmm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $64, %r9
-    jb .Laes_gen_vaes256_gcm_dec_k128_w4_done
     .p2align 4
 .Laes_gen_vaes256_gcm_dec_k128_w4_loop:
     cmp $251, %r11b
@@ -790,6 +820,35 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     jae .Laes_gen_vaes256_gcm_dec_k128_w4_loop
 .Laes_gen_vaes256_gcm_dec_k128_w4_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_dec_k128_w4_ek0_back
+    vmovdqu 32(%rdx), %xmm3
+.Laes_gen_vaes256_gcm_dec_k128_w4_ek0_back:
+    jmp .Laes_gen_vaes256_gcm_dec_k128_w4_tail_start
+.Laes_gen_vaes256_gcm_dec_k128_w4_short:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_dec_k128_w4_short_no_ek0
+    vmovdqu 32(%rdx), %xmm3
+    vpxor %xmm11, %xmm3, %xmm3
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
+.Laes_gen_vaes256_gcm_dec_k128_w4_short_no_ek0:
+.Laes_gen_vaes256_gcm_dec_k128_w4_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm10
@@ -1007,7 +1066,7 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     vpxor %xmm9, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k128_w4_tag_done
-    vmovdqu 32(%rdx), %xmm9
+    vmovdqa %xmm3, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
@@ -1079,6 +1138,12 @@ aes_gen_vaes256_gcm_dec_k128_w2:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm6
+    vmovdqu 16(%rdx), %xmm2
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $32, %r9
+    jb .Laes_gen_vaes256_gcm_dec_k128_w2_short
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k128_w2_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -1099,12 +1164,6 @@ aes_gen_vaes256_gcm_dec_k128_w2:
     .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k128_w2_no_ek0:
-    vmovdqu (%rdx), %xmm6
-    vmovdqu 16(%rdx), %xmm2
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $32, %r9
-    jb .Laes_gen_vaes256_gcm_dec_k128_w2_done
     .p2align 4
 .Laes_gen_vaes256_gcm_dec_k128_w2_loop:
     cmp $253, %r11b
@@ -1188,6 +1247,33 @@ aes_gen_vaes256_gcm_dec_k128_w2:
     jae .Laes_gen_vaes256_gcm_dec_k128_w2_loop
 .Laes_gen_vaes256_gcm_dec_k128_w2_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_dec_k128_w2_ek0_back
+    vmovdqu 32(%rdx), %xmm1
+.Laes_gen_vaes256_gcm_dec_k128_w2_ek0_back:
+    jmp .Laes_gen_vaes256_gcm_dec_k128_w2_tail_start
+.Laes_gen_vaes256_gcm_dec_k128_w2_short:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_dec_k128_w2_short_no_ek0
+    vmovdqu 32(%rdx), %xmm1
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdd,0xca         # vaesenclast %xmm10, %xmm1, %xmm1
+.Laes_gen_vaes256_gcm_dec_k128_w2_short_no_ek0:
+.Laes_gen_vaes256_gcm_dec_k128_w2_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm8
@@ -1333,7 +1419,7 @@ aes_gen_vaes256_gcm_dec_k128_w2:
     vpxor %xmm7, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k128_w2_tag_done
-    vmovdqu 32(%rdx), %xmm7
+    vmovdqa %xmm1, %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
@@ -1406,6 +1492,10 @@ aes_gen_vaes256_gcm_dec_k128_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm5
+    vmovdqu 16(%rdx), %xmm1
+    mov 28(%rdx), %r11d
+    bswap %r11d
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k128_w1_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -1425,12 +1515,8 @@ aes_gen_vaes256_gcm_dec_k128_w1:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k128_w1_no_ek0:
-    vmovdqu (%rdx), %xmm5
-    vmovdqu 16(%rdx), %xmm1
-    mov 28(%rdx), %r11d
-    bswap %r11d
     cmp $16, %r9
-    jb .Laes_gen_vaes256_gcm_dec_k128_w1_done
+    jb .Laes_gen_vaes256_gcm_dec_k128_w1_short
     .p2align 4
 .Laes_gen_vaes256_gcm_dec_k128_w1_loop:
     cmp $254, %r11b
@@ -1487,6 +1573,10 @@ aes_gen_vaes256_gcm_dec_k128_w1:
     jae .Laes_gen_vaes256_gcm_dec_k128_w1_loop
 .Laes_gen_vaes256_gcm_dec_k128_w1_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+    jmp .Laes_gen_vaes256_gcm_dec_k128_w1_tail_start
+.Laes_gen_vaes256_gcm_dec_k128_w1_short:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+.Laes_gen_vaes256_gcm_dec_k128_w1_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm7
@@ -1658,6 +1748,15 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm8
+    vbroadcasti128 16(%rdx), %ymm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
+    vpaddd .Lvaes256_gcm_lanes2(%rip), %ymm4, %ymm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $128, %r9
+    jb .Laes_gen_vaes256_gcm_dec_k192_w8_short
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k192_w8_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -1686,15 +1785,6 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k192_w8_no_ek0:
-    vmovdqu (%rdx), %xmm8
-    vbroadcasti128 16(%rdx), %ymm4
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-    vpaddd .Lvaes256_gcm_lanes2(%rip), %ymm4, %ymm4
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $128, %r9
-    jb .Laes_gen_vaes256_gcm_dec_k192_w8_done
     .p2align 4
 .Laes_gen_vaes256_gcm_dec_k192_w8_loop:
     cmp $246, %r11b
@@ -1847,6 +1937,40 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     jae .Laes_gen_vaes256_gcm_dec_k192_w8_loop
 .Laes_gen_vaes256_gcm_dec_k192_w8_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_dec_k192_w8_ek0_back
+    vmovdqu 32(%rdx), %xmm3
+.Laes_gen_vaes256_gcm_dec_k192_w8_ek0_back:
+    jmp .Laes_gen_vaes256_gcm_dec_k192_w8_tail_start
+.Laes_gen_vaes256_gcm_dec_k192_w8_short:
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_dec_k192_w8_short_no_ek0
+    vmovdqu 32(%rdx), %xmm3
+    vpxor %xmm13, %xmm3, %xmm3
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 144(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 160(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+.Laes_gen_vaes256_gcm_dec_k192_w8_short_no_ek0:
+.Laes_gen_vaes256_gcm_dec_k192_w8_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -2138,7 +2262,7 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k192_w8_tag_done
-    vmovdqu 32(%rdx), %xmm9
+    vmovdqa %xmm3, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
@@ -2208,6 +2332,12 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm8
+    vmovdqu 16(%rdx), %xmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
+    jb .Laes_gen_vaes256_gcm_dec_k192_w4_short
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k192_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -2234,12 +2364,6 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k192_w4_no_ek0:
-    vmovdqu (%rdx), %xmm8
-    vmovdqu 16(%rdx), %xmm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $64, %r9
-    jb .Laes_gen_vaes256_gcm_dec_k192_w4_done
     .p2align 4
 .Laes_gen_vaes256_gcm_dec_k192_w4_loop:
     cmp $251, %r11b
@@ -2387,6 +2511,39 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     jae .Laes_gen_vaes256_gcm_dec_k192_w4_loop
 .Laes_gen_vaes256_gcm_dec_k192_w4_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_dec_k192_w4_ek0_back
+    vmovdqu 32(%rdx), %xmm3
+.Laes_gen_vaes256_gcm_dec_k192_w4_ek0_back:
+    jmp .Laes_gen_vaes256_gcm_dec_k192_w4_tail_start
+.Laes_gen_vaes256_gcm_dec_k192_w4_short:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_dec_k192_w4_short_no_ek0
+    vmovdqu 32(%rdx), %xmm3
+    vpxor %xmm11, %xmm3, %xmm3
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
+.Laes_gen_vaes256_gcm_dec_k192_w4_short_no_ek0:
+.Laes_gen_vaes256_gcm_dec_k192_w4_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm10
@@ -2618,7 +2775,7 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     vpxor %xmm9, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k192_w4_tag_done
-    vmovdqu 32(%rdx), %xmm9
+    vmovdqa %xmm3, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
@@ -2690,6 +2847,12 @@ aes_gen_vaes256_gcm_dec_k192_w2:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm6
+    vmovdqu 16(%rdx), %xmm2
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $32, %r9
+    jb .Laes_gen_vaes256_gcm_dec_k192_w2_short
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k192_w2_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -2714,12 +2877,6 @@ aes_gen_vaes256_gcm_dec_k192_w2:
     .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k192_w2_no_ek0:
-    vmovdqu (%rdx), %xmm6
-    vmovdqu 16(%rdx), %xmm2
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $32, %r9
-    jb .Laes_gen_vaes256_gcm_dec_k192_w2_done
     .p2align 4
 .Laes_gen_vaes256_gcm_dec_k192_w2_loop:
     cmp $253, %r11b
@@ -2809,6 +2966,37 @@ aes_gen_vaes256_gcm_dec_k192_w2:
     jae .Laes_gen_vaes256_gcm_dec_k192_w2_loop
 .Laes_gen_vaes256_gcm_dec_k192_w2_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_dec_k192_w2_ek0_back
+    vmovdqu 32(%rdx), %xmm1
+.Laes_gen_vaes256_gcm_dec_k192_w2_ek0_back:
+    jmp .Laes_gen_vaes256_gcm_dec_k192_w2_tail_start
+.Laes_gen_vaes256_gcm_dec_k192_w2_short:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_dec_k192_w2_short_no_ek0
+    vmovdqu 32(%rdx), %xmm1
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdd,0xca         # vaesenclast %xmm10, %xmm1, %xmm1
+.Laes_gen_vaes256_gcm_dec_k192_w2_short_no_ek0:
+.Laes_gen_vaes256_gcm_dec_k192_w2_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm8
@@ -2962,7 +3150,7 @@ aes_gen_vaes256_gcm_dec_k192_w2:
     vpxor %xmm7, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k192_w2_tag_done
-    vmovdqu 32(%rdx), %xmm7
+    vmovdqa %xmm1, %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
@@ -3035,6 +3223,10 @@ aes_gen_vaes256_gcm_dec_k192_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm5
+    vmovdqu 16(%rdx), %xmm1
+    mov 28(%rdx), %r11d
+    bswap %r11d
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k192_w1_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -3058,12 +3250,8 @@ aes_gen_vaes256_gcm_dec_k192_w1:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k192_w1_no_ek0:
-    vmovdqu (%rdx), %xmm5
-    vmovdqu 16(%rdx), %xmm1
-    mov 28(%rdx), %r11d
-    bswap %r11d
     cmp $16, %r9
-    jb .Laes_gen_vaes256_gcm_dec_k192_w1_done
+    jb .Laes_gen_vaes256_gcm_dec_k192_w1_short
     .p2align 4
 .Laes_gen_vaes256_gcm_dec_k192_w1_loop:
     cmp $254, %r11b
@@ -3124,6 +3312,10 @@ aes_gen_vaes256_gcm_dec_k192_w1:
     jae .Laes_gen_vaes256_gcm_dec_k192_w1_loop
 .Laes_gen_vaes256_gcm_dec_k192_w1_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+    jmp .Laes_gen_vaes256_gcm_dec_k192_w1_tail_start
+.Laes_gen_vaes256_gcm_dec_k192_w1_short:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+.Laes_gen_vaes256_gcm_dec_k192_w1_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm7
@@ -3299,6 +3491,15 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm8
+    vbroadcasti128 16(%rdx), %ymm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
+    vpaddd .Lvaes256_gcm_lanes2(%rip), %ymm4, %ymm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $128, %r9
+    jb .Laes_gen_vaes256_gcm_dec_k256_w8_short
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k256_w8_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -3331,15 +3532,6 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k256_w8_no_ek0:
-    vmovdqu (%rdx), %xmm8
-    vbroadcasti128 16(%rdx), %ymm4
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-    vpaddd .Lvaes256_gcm_lanes2(%rip), %ymm4, %ymm4
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $128, %r9
-    jb .Laes_gen_vaes256_gcm_dec_k256_w8_done
     .p2align 4
 .Laes_gen_vaes256_gcm_dec_k256_w8_loop:
     cmp $246, %r11b
@@ -3502,6 +3694,44 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     jae .Laes_gen_vaes256_gcm_dec_k256_w8_loop
 .Laes_gen_vaes256_gcm_dec_k256_w8_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_dec_k256_w8_ek0_back
+    vmovdqu 32(%rdx), %xmm3
+.Laes_gen_vaes256_gcm_dec_k256_w8_ek0_back:
+    jmp .Laes_gen_vaes256_gcm_dec_k256_w8_tail_start
+.Laes_gen_vaes256_gcm_dec_k256_w8_short:
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_dec_k256_w8_short_no_ek0
+    vmovdqu 32(%rdx), %xmm3
+    vpxor %xmm13, %xmm3, %xmm3
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 144(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 160(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 176(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 192(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+.Laes_gen_vaes256_gcm_dec_k256_w8_short_no_ek0:
+.Laes_gen_vaes256_gcm_dec_k256_w8_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -3811,7 +4041,7 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k256_w8_tag_done
-    vmovdqu 32(%rdx), %xmm9
+    vmovdqa %xmm3, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
@@ -3881,6 +4111,12 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm8
+    vmovdqu 16(%rdx), %xmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
+    jb .Laes_gen_vaes256_gcm_dec_k256_w4_short
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k256_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -3911,12 +4147,6 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k256_w4_no_ek0:
-    vmovdqu (%rdx), %xmm8
-    vmovdqu 16(%rdx), %xmm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $64, %r9
-    jb .Laes_gen_vaes256_gcm_dec_k256_w4_done
     .p2align 4
 .Laes_gen_vaes256_gcm_dec_k256_w4_loop:
     cmp $251, %r11b
@@ -4074,6 +4304,43 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     jae .Laes_gen_vaes256_gcm_dec_k256_w4_loop
 .Laes_gen_vaes256_gcm_dec_k256_w4_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_dec_k256_w4_ek0_back
+    vmovdqu 32(%rdx), %xmm3
+.Laes_gen_vaes256_gcm_dec_k256_w4_ek0_back:
+    jmp .Laes_gen_vaes256_gcm_dec_k256_w4_tail_start
+.Laes_gen_vaes256_gcm_dec_k256_w4_short:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_dec_k256_w4_short_no_ek0
+    vmovdqu 32(%rdx), %xmm3
+    vpxor %xmm11, %xmm3, %xmm3
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 160(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
+.Laes_gen_vaes256_gcm_dec_k256_w4_short_no_ek0:
+.Laes_gen_vaes256_gcm_dec_k256_w4_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm10
@@ -4319,7 +4586,7 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     vpxor %xmm9, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k256_w4_tag_done
-    vmovdqu 32(%rdx), %xmm9
+    vmovdqa %xmm3, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
@@ -4391,6 +4658,12 @@ aes_gen_vaes256_gcm_dec_k256_w2:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm6
+    vmovdqu 16(%rdx), %xmm2
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $32, %r9
+    jb .Laes_gen_vaes256_gcm_dec_k256_w2_short
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k256_w2_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -4419,12 +4692,6 @@ aes_gen_vaes256_gcm_dec_k256_w2:
     .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k256_w2_no_ek0:
-    vmovdqu (%rdx), %xmm6
-    vmovdqu 16(%rdx), %xmm2
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $32, %r9
-    jb .Laes_gen_vaes256_gcm_dec_k256_w2_done
     .p2align 4
 .Laes_gen_vaes256_gcm_dec_k256_w2_loop:
     cmp $253, %r11b
@@ -4520,6 +4787,41 @@ aes_gen_vaes256_gcm_dec_k256_w2:
     jae .Laes_gen_vaes256_gcm_dec_k256_w2_loop
 .Laes_gen_vaes256_gcm_dec_k256_w2_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_dec_k256_w2_ek0_back
+    vmovdqu 32(%rdx), %xmm1
+.Laes_gen_vaes256_gcm_dec_k256_w2_ek0_back:
+    jmp .Laes_gen_vaes256_gcm_dec_k256_w2_tail_start
+.Laes_gen_vaes256_gcm_dec_k256_w2_short:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_dec_k256_w2_short_no_ek0
+    vmovdqu 32(%rdx), %xmm1
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 112(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 128(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdd,0xca         # vaesenclast %xmm10, %xmm1, %xmm1
+.Laes_gen_vaes256_gcm_dec_k256_w2_short_no_ek0:
+.Laes_gen_vaes256_gcm_dec_k256_w2_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm8
@@ -4681,7 +4983,7 @@ aes_gen_vaes256_gcm_dec_k256_w2:
     vpxor %xmm7, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k256_w2_tag_done
-    vmovdqu 32(%rdx), %xmm7
+    vmovdqa %xmm1, %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
@@ -4754,6 +5056,10 @@ aes_gen_vaes256_gcm_dec_k256_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm5
+    vmovdqu 16(%rdx), %xmm1
+    mov 28(%rdx), %r11d
+    bswap %r11d
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k256_w1_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -4781,12 +5087,8 @@ aes_gen_vaes256_gcm_dec_k256_w1:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_dec_k256_w1_no_ek0:
-    vmovdqu (%rdx), %xmm5
-    vmovdqu 16(%rdx), %xmm1
-    mov 28(%rdx), %r11d
-    bswap %r11d
     cmp $16, %r9
-    jb .Laes_gen_vaes256_gcm_dec_k256_w1_done
+    jb .Laes_gen_vaes256_gcm_dec_k256_w1_short
     .p2align 4
 .Laes_gen_vaes256_gcm_dec_k256_w1_loop:
     cmp $254, %r11b
@@ -4851,6 +5153,10 @@ aes_gen_vaes256_gcm_dec_k256_w1:
     jae .Laes_gen_vaes256_gcm_dec_k256_w1_loop
 .Laes_gen_vaes256_gcm_dec_k256_w1_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+    jmp .Laes_gen_vaes256_gcm_dec_k256_w1_tail_start
+.Laes_gen_vaes256_gcm_dec_k256_w1_short:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+.Laes_gen_vaes256_gcm_dec_k256_w1_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm7

@@ -107,6 +107,15 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm8
+    vbroadcasti128 16(%rdx), %ymm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
+    vpaddd .Lvaes256_gcm_lanes2(%rip), %ymm4, %ymm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $128, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k128_w8_short
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w8_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -131,15 +140,6 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k128_w8_no_ek0:
-    vmovdqu (%rdx), %xmm8
-    vbroadcasti128 16(%rdx), %ymm4
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-    vpaddd .Lvaes256_gcm_lanes2(%rip), %ymm4, %ymm4
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $128, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k128_w8_groups_done
     cmp $246, %r11b
     ja .Laes_gen_vaes256_gcm_enc_k128_w8_carry39
     vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm4, %ymm0
@@ -418,8 +418,37 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     vpxor %ymm12, %ymm8, %ymm8
     vextracti128 $1, %ymm8, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
-.Laes_gen_vaes256_gcm_enc_k128_w8_groups_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k128_w8_ek0_back
+    vmovdqu 32(%rdx), %xmm3
+.Laes_gen_vaes256_gcm_enc_k128_w8_ek0_back:
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w8_tail_start
+.Laes_gen_vaes256_gcm_enc_k128_w8_short:
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k128_w8_short_no_ek0
+    vmovdqu 32(%rdx), %xmm3
+    vpxor %xmm13, %xmm3, %xmm3
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+.Laes_gen_vaes256_gcm_enc_k128_w8_short_no_ek0:
+.Laes_gen_vaes256_gcm_enc_k128_w8_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -702,7 +731,7 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w8_tag_done
-    vmovdqu 32(%rdx), %xmm9
+    vmovdqa %xmm3, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
@@ -772,6 +801,12 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm8
+    vmovdqu 16(%rdx), %xmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k128_w4_short
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -794,12 +829,6 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k128_w4_no_ek0:
-    vmovdqu (%rdx), %xmm8
-    vmovdqu 16(%rdx), %xmm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $64, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k128_w4_groups_done
     cmp $251, %r11b
     ja .Laes_gen_vaes256_gcm_enc_k128_w4_carry36
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
@@ -1068,8 +1097,36 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     vpshufd $78, %xmm7, %xmm7
     vpxor %xmm7, %xmm8, %xmm8
     vpxor %xmm9, %xmm8, %xmm8
-.Laes_gen_vaes256_gcm_enc_k128_w4_groups_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k128_w4_ek0_back
+    vmovdqu 32(%rdx), %xmm3
+.Laes_gen_vaes256_gcm_enc_k128_w4_ek0_back:
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_tail_start
+.Laes_gen_vaes256_gcm_enc_k128_w4_short:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k128_w4_short_no_ek0
+    vmovdqu 32(%rdx), %xmm3
+    vpxor %xmm11, %xmm3, %xmm3
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
+.Laes_gen_vaes256_gcm_enc_k128_w4_short_no_ek0:
+.Laes_gen_vaes256_gcm_enc_k128_w4_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm10
@@ -1295,7 +1352,7 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     vpxor %xmm9, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w4_tag_done
-    vmovdqu 32(%rdx), %xmm9
+    vmovdqa %xmm3, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
@@ -1367,6 +1424,12 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm6
+    vmovdqu 16(%rdx), %xmm2
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $32, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k128_w2_short
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w2_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -1387,12 +1450,6 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k128_w2_no_ek0:
-    vmovdqu (%rdx), %xmm6
-    vmovdqu 16(%rdx), %xmm2
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $32, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k128_w2_groups_done
     cmp $253, %r11b
     ja .Laes_gen_vaes256_gcm_enc_k128_w2_carry36
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm2, %xmm0
@@ -1553,8 +1610,34 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     vpshufd $78, %xmm5, %xmm5
     vpxor %xmm5, %xmm6, %xmm6
     vpxor %xmm7, %xmm6, %xmm6
-.Laes_gen_vaes256_gcm_enc_k128_w2_groups_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k128_w2_ek0_back
+    vmovdqu 32(%rdx), %xmm1
+.Laes_gen_vaes256_gcm_enc_k128_w2_ek0_back:
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w2_tail_start
+.Laes_gen_vaes256_gcm_enc_k128_w2_short:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k128_w2_short_no_ek0
+    vmovdqu 32(%rdx), %xmm1
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdd,0xca         # vaesenclast %xmm10, %xmm1, %xmm1
+.Laes_gen_vaes256_gcm_enc_k128_w2_short_no_ek0:
+.Laes_gen_vaes256_gcm_enc_k128_w2_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm8
@@ -1706,7 +1789,7 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     vpxor %xmm7, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w2_tag_done
-    vmovdqu 32(%rdx), %xmm7
+    vmovdqa %xmm1, %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
@@ -1779,6 +1862,10 @@ aes_gen_vaes256_gcm_enc_k128_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm5
+    vmovdqu 16(%rdx), %xmm1
+    mov 28(%rdx), %r11d
+    bswap %r11d
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w1_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -1798,12 +1885,8 @@ aes_gen_vaes256_gcm_enc_k128_w1:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k128_w1_no_ek0:
-    vmovdqu (%rdx), %xmm5
-    vmovdqu 16(%rdx), %xmm1
-    mov 28(%rdx), %r11d
-    bswap %r11d
     cmp $16, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k128_w1_groups_done
+    jb .Laes_gen_vaes256_gcm_enc_k128_w1_short
     cmp $254, %r11b
     ja .Laes_gen_vaes256_gcm_enc_k128_w1_carry36
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm1, %xmm0
@@ -1910,8 +1993,11 @@ aes_gen_vaes256_gcm_enc_k128_w1:
     vpshufd $78, %xmm4, %xmm4
     vpxor %xmm4, %xmm5, %xmm5
     vpxor %xmm6, %xmm5, %xmm5
-.Laes_gen_vaes256_gcm_enc_k128_w1_groups_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w1_tail_start
+.Laes_gen_vaes256_gcm_enc_k128_w1_short:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+.Laes_gen_vaes256_gcm_enc_k128_w1_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm7
@@ -2088,6 +2174,15 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm8
+    vbroadcasti128 16(%rdx), %ymm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
+    vpaddd .Lvaes256_gcm_lanes2(%rip), %ymm4, %ymm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $128, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k192_w8_short
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w8_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -2116,15 +2211,6 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k192_w8_no_ek0:
-    vmovdqu (%rdx), %xmm8
-    vbroadcasti128 16(%rdx), %ymm4
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-    vpaddd .Lvaes256_gcm_lanes2(%rip), %ymm4, %ymm4
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $128, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k192_w8_groups_done
     cmp $246, %r11b
     ja .Laes_gen_vaes256_gcm_enc_k192_w8_carry43
     vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm4, %ymm0
@@ -2423,8 +2509,41 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     vpxor %ymm12, %ymm8, %ymm8
     vextracti128 $1, %ymm8, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
-.Laes_gen_vaes256_gcm_enc_k192_w8_groups_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k192_w8_ek0_back
+    vmovdqu 32(%rdx), %xmm3
+.Laes_gen_vaes256_gcm_enc_k192_w8_ek0_back:
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w8_tail_start
+.Laes_gen_vaes256_gcm_enc_k192_w8_short:
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k192_w8_short_no_ek0
+    vmovdqu 32(%rdx), %xmm3
+    vpxor %xmm13, %xmm3, %xmm3
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 144(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 160(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+.Laes_gen_vaes256_gcm_enc_k192_w8_short_no_ek0:
+.Laes_gen_vaes256_gcm_enc_k192_w8_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -2725,7 +2844,7 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w8_tag_done
-    vmovdqu 32(%rdx), %xmm9
+    vmovdqa %xmm3, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
@@ -2795,6 +2914,12 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm8
+    vmovdqu 16(%rdx), %xmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k192_w4_short
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -2821,12 +2946,6 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k192_w4_no_ek0:
-    vmovdqu (%rdx), %xmm8
-    vmovdqu 16(%rdx), %xmm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $64, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k192_w4_groups_done
     cmp $251, %r11b
     ja .Laes_gen_vaes256_gcm_enc_k192_w4_carry40
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
@@ -3115,8 +3234,40 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     vpshufd $78, %xmm7, %xmm7
     vpxor %xmm7, %xmm8, %xmm8
     vpxor %xmm9, %xmm8, %xmm8
-.Laes_gen_vaes256_gcm_enc_k192_w4_groups_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k192_w4_ek0_back
+    vmovdqu 32(%rdx), %xmm3
+.Laes_gen_vaes256_gcm_enc_k192_w4_ek0_back:
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_tail_start
+.Laes_gen_vaes256_gcm_enc_k192_w4_short:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k192_w4_short_no_ek0
+    vmovdqu 32(%rdx), %xmm3
+    vpxor %xmm11, %xmm3, %xmm3
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
+.Laes_gen_vaes256_gcm_enc_k192_w4_short_no_ek0:
+.Laes_gen_vaes256_gcm_enc_k192_w4_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm10
@@ -3356,7 +3507,7 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     vpxor %xmm9, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w4_tag_done
-    vmovdqu 32(%rdx), %xmm9
+    vmovdqa %xmm3, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
@@ -3428,6 +3579,12 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm6
+    vmovdqu 16(%rdx), %xmm2
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $32, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k192_w2_short
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w2_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -3452,12 +3609,6 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k192_w2_no_ek0:
-    vmovdqu (%rdx), %xmm6
-    vmovdqu 16(%rdx), %xmm2
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $32, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k192_w2_groups_done
     cmp $253, %r11b
     ja .Laes_gen_vaes256_gcm_enc_k192_w2_carry40
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm2, %xmm0
@@ -3630,8 +3781,38 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     vpshufd $78, %xmm5, %xmm5
     vpxor %xmm5, %xmm6, %xmm6
     vpxor %xmm7, %xmm6, %xmm6
-.Laes_gen_vaes256_gcm_enc_k192_w2_groups_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k192_w2_ek0_back
+    vmovdqu 32(%rdx), %xmm1
+.Laes_gen_vaes256_gcm_enc_k192_w2_ek0_back:
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w2_tail_start
+.Laes_gen_vaes256_gcm_enc_k192_w2_short:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k192_w2_short_no_ek0
+    vmovdqu 32(%rdx), %xmm1
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdd,0xca         # vaesenclast %xmm10, %xmm1, %xmm1
+.Laes_gen_vaes256_gcm_enc_k192_w2_short_no_ek0:
+.Laes_gen_vaes256_gcm_enc_k192_w2_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm8
@@ -3791,7 +3972,7 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     vpxor %xmm7, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w2_tag_done
-    vmovdqu 32(%rdx), %xmm7
+    vmovdqa %xmm1, %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
@@ -3864,6 +4045,10 @@ aes_gen_vaes256_gcm_enc_k192_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm5
+    vmovdqu 16(%rdx), %xmm1
+    mov 28(%rdx), %r11d
+    bswap %r11d
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w1_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -3887,12 +4072,8 @@ aes_gen_vaes256_gcm_enc_k192_w1:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k192_w1_no_ek0:
-    vmovdqu (%rdx), %xmm5
-    vmovdqu 16(%rdx), %xmm1
-    mov 28(%rdx), %r11d
-    bswap %r11d
     cmp $16, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k192_w1_groups_done
+    jb .Laes_gen_vaes256_gcm_enc_k192_w1_short
     cmp $254, %r11b
     ja .Laes_gen_vaes256_gcm_enc_k192_w1_carry40
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm1, %xmm0
@@ -4007,8 +4188,11 @@ aes_gen_vaes256_gcm_enc_k192_w1:
     vpshufd $78, %xmm4, %xmm4
     vpxor %xmm4, %xmm5, %xmm5
     vpxor %xmm6, %xmm5, %xmm5
-.Laes_gen_vaes256_gcm_enc_k192_w1_groups_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w1_tail_start
+.Laes_gen_vaes256_gcm_enc_k192_w1_short:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+.Laes_gen_vaes256_gcm_enc_k192_w1_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm7
@@ -4189,6 +4373,15 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm8
+    vbroadcasti128 16(%rdx), %ymm4
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
+    vpaddd .Lvaes256_gcm_lanes2(%rip), %ymm4, %ymm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $128, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k256_w8_short
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w8_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -4221,15 +4414,6 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k256_w8_no_ek0:
-    vmovdqu (%rdx), %xmm8
-    vbroadcasti128 16(%rdx), %ymm4
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-    vpaddd .Lvaes256_gcm_lanes2(%rip), %ymm4, %ymm4
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $128, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k256_w8_groups_done
     cmp $246, %r11b
     ja .Laes_gen_vaes256_gcm_enc_k256_w8_carry47
     vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm4, %ymm0
@@ -4548,8 +4732,45 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     vpxor %ymm12, %ymm8, %ymm8
     vextracti128 $1, %ymm8, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
-.Laes_gen_vaes256_gcm_enc_k256_w8_groups_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k256_w8_ek0_back
+    vmovdqu 32(%rdx), %xmm3
+.Laes_gen_vaes256_gcm_enc_k256_w8_ek0_back:
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w8_tail_start
+.Laes_gen_vaes256_gcm_enc_k256_w8_short:
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k256_w8_short_no_ek0
+    vmovdqu 32(%rdx), %xmm3
+    vpxor %xmm13, %xmm3, %xmm3
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 144(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 160(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 176(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vbroadcasti128 192(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+.Laes_gen_vaes256_gcm_enc_k256_w8_short_no_ek0:
+.Laes_gen_vaes256_gcm_enc_k256_w8_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -4868,7 +5089,7 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w8_tag_done
-    vmovdqu 32(%rdx), %xmm9
+    vmovdqa %xmm3, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
@@ -4938,6 +5159,12 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm8
+    vmovdqu 16(%rdx), %xmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k256_w4_short
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -4968,12 +5195,6 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k256_w4_no_ek0:
-    vmovdqu (%rdx), %xmm8
-    vmovdqu 16(%rdx), %xmm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $64, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k256_w4_groups_done
     cmp $251, %r11b
     ja .Laes_gen_vaes256_gcm_enc_k256_w4_carry44
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
@@ -5282,8 +5503,44 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     vpshufd $78, %xmm7, %xmm7
     vpxor %xmm7, %xmm8, %xmm8
     vpxor %xmm9, %xmm8, %xmm8
-.Laes_gen_vaes256_gcm_enc_k256_w4_groups_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k256_w4_ek0_back
+    vmovdqu 32(%rdx), %xmm3
+.Laes_gen_vaes256_gcm_enc_k256_w4_ek0_back:
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_tail_start
+.Laes_gen_vaes256_gcm_enc_k256_w4_short:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k256_w4_short_no_ek0
+    vmovdqu 32(%rdx), %xmm3
+    vpxor %xmm11, %xmm3, %xmm3
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    vmovdqu 160(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x61,0xdc,0xdd         # vaesenc %xmm5, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xde         # vaesenc %xmm14, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdd         # vaesenc %xmm13, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
+.Laes_gen_vaes256_gcm_enc_k256_w4_short_no_ek0:
+.Laes_gen_vaes256_gcm_enc_k256_w4_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm10
@@ -5537,7 +5794,7 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     vpxor %xmm9, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w4_tag_done
-    vmovdqu 32(%rdx), %xmm9
+    vmovdqa %xmm3, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
@@ -5609,6 +5866,12 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm6
+    vmovdqu 16(%rdx), %xmm2
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $32, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k256_w2_short
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w2_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -5637,12 +5900,6 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k256_w2_no_ek0:
-    vmovdqu (%rdx), %xmm6
-    vmovdqu 16(%rdx), %xmm2
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $32, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k256_w2_groups_done
     cmp $253, %r11b
     ja .Laes_gen_vaes256_gcm_enc_k256_w2_carry44
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm2, %xmm0
@@ -5827,8 +6084,42 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     vpshufd $78, %xmm5, %xmm5
     vpxor %xmm5, %xmm6, %xmm6
     vpxor %xmm7, %xmm6, %xmm6
-.Laes_gen_vaes256_gcm_enc_k256_w2_groups_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k256_w2_ek0_back
+    vmovdqu 32(%rdx), %xmm1
+.Laes_gen_vaes256_gcm_enc_k256_w2_ek0_back:
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w2_tail_start
+.Laes_gen_vaes256_gcm_enc_k256_w2_short:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm2, %xmm2
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k256_w2_short_no_ek0
+    vmovdqu 32(%rdx), %xmm1
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 112(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 128(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdd,0xca         # vaesenclast %xmm10, %xmm1, %xmm1
+.Laes_gen_vaes256_gcm_enc_k256_w2_short_no_ek0:
+.Laes_gen_vaes256_gcm_enc_k256_w2_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm8
@@ -5996,7 +6287,7 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     vpxor %xmm7, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w2_tag_done
-    vmovdqu 32(%rdx), %xmm7
+    vmovdqa %xmm1, %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
@@ -6069,6 +6360,10 @@ aes_gen_vaes256_gcm_enc_k256_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm5
+    vmovdqu 16(%rdx), %xmm1
+    mov 28(%rdx), %r11d
+    bswap %r11d
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w1_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -6096,12 +6391,8 @@ aes_gen_vaes256_gcm_enc_k256_w1:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k256_w1_no_ek0:
-    vmovdqu (%rdx), %xmm5
-    vmovdqu 16(%rdx), %xmm1
-    mov 28(%rdx), %r11d
-    bswap %r11d
     cmp $16, %r9
-    jb .Laes_gen_vaes256_gcm_enc_k256_w1_groups_done
+    jb .Laes_gen_vaes256_gcm_enc_k256_w1_short
     cmp $254, %r11b
     ja .Laes_gen_vaes256_gcm_enc_k256_w1_carry44
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm1, %xmm0
@@ -6224,8 +6515,11 @@ aes_gen_vaes256_gcm_enc_k256_w1:
     vpshufd $78, %xmm4, %xmm4
     vpxor %xmm4, %xmm5, %xmm5
     vpxor %xmm6, %xmm5, %xmm5
-.Laes_gen_vaes256_gcm_enc_k256_w1_groups_done:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w1_tail_start
+.Laes_gen_vaes256_gcm_enc_k256_w1_short:
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm1, %xmm1
+.Laes_gen_vaes256_gcm_enc_k256_w1_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm7

@@ -185,6 +185,15 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm12
+    vbroadcasti32x4 16(%rdx), %zmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm8, %zmm8
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $512, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k128_w32_short
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w32_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -201,15 +210,6 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     .byte 0x62,0xb2,0x7d,0x08,0xdd,0xc2    # vaesenclast %xmm18, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w32_no_ek0:
-    vmovdqu (%rdx), %xmm12
-    vbroadcasti32x4 16(%rdx), %zmm8
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm8, %zmm8
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $512, %r9
-    jb .Laes_gen_vaes512_gcm_dec_k128_w32_done
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k128_w32_loop:
     cmp $220, %r11b
@@ -438,6 +438,28 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     jae .Laes_gen_vaes512_gcm_dec_k128_w32_loop
 .Laes_gen_vaes512_gcm_dec_k128_w32_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k128_w32_ek0_back
+    vmovdqu 32(%rdx), %xmm7
+.Laes_gen_vaes512_gcm_dec_k128_w32_ek0_back:
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w32_tail_start
+.Laes_gen_vaes512_gcm_dec_k128_w32_short:
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k128_w32_short_no_ek0
+    vmovdqu 32(%rdx), %xmm7
+    vpxord %xmm17, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xfb    # vaesenc %xmm27, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xfa    # vaesenc %xmm26, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xf9    # vaesenc %xmm25, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xf8    # vaesenc %xmm24, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdc,0xff    # vaesenc %xmm23, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdc,0xfe    # vaesenc %xmm22, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdc,0xfd    # vaesenc %xmm21, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdc,0xfc    # vaesenc %xmm20, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdc,0xfb    # vaesenc %xmm19, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdd,0xfa    # vaesenclast %xmm18, %xmm7, %xmm7
+.Laes_gen_vaes512_gcm_dec_k128_w32_short_no_ek0:
+.Laes_gen_vaes512_gcm_dec_k128_w32_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm15
@@ -735,7 +757,7 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     vpxord %xmm16, %xmm12, %xmm12
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w32_tag_done
-    vmovdqu 32(%rdx), %xmm13
+    vmovdqa %xmm7, %xmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm12, %xmm15
     vpxor %xmm15, %xmm13, %xmm13
     vmovdqu %xmm13, 48(%rdx)
@@ -831,6 +853,15 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm8
+    vbroadcasti32x4 16(%rdx), %zmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
+    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm4, %zmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $256, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k128_w16_short
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w16_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -847,15 +878,6 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w16_no_ek0:
-    vmovdqu (%rdx), %xmm8
-    vbroadcasti32x4 16(%rdx), %zmm4
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm4, %zmm4
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $256, %r9
-    jb .Laes_gen_vaes512_gcm_dec_k128_w16_done
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k128_w16_loop:
     cmp $236, %r11b
@@ -986,6 +1008,28 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     jae .Laes_gen_vaes512_gcm_dec_k128_w16_loop
 .Laes_gen_vaes512_gcm_dec_k128_w16_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k128_w16_ek0_back
+    vmovdqu 32(%rdx), %xmm3
+.Laes_gen_vaes512_gcm_dec_k128_w16_ek0_back:
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w16_tail_start
+.Laes_gen_vaes512_gcm_dec_k128_w16_short:
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k128_w16_short_no_ek0
+    vmovdqu 32(%rdx), %xmm3
+    vpxor %xmm13, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdf    # vaesenc %xmm23, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xde    # vaesenc %xmm22, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdd    # vaesenc %xmm21, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdc    # vaesenc %xmm20, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdb    # vaesenc %xmm19, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+.Laes_gen_vaes512_gcm_dec_k128_w16_short_no_ek0:
+.Laes_gen_vaes512_gcm_dec_k128_w16_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -1171,7 +1215,7 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w16_tag_done
-    vmovdqu 32(%rdx), %xmm9
+    vmovdqa %xmm3, %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
@@ -1261,6 +1305,15 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm6
+    vbroadcasti32x4 16(%rdx), %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
+    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm2, %zmm2
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $128, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k128_w8_short
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w8_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -1277,15 +1330,6 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w8_no_ek0:
-    vmovdqu (%rdx), %xmm6
-    vbroadcasti32x4 16(%rdx), %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm2, %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $128, %r9
-    jb .Laes_gen_vaes512_gcm_dec_k128_w8_done
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k128_w8_loop:
     cmp $244, %r11b
@@ -1367,6 +1411,28 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     jae .Laes_gen_vaes512_gcm_dec_k128_w8_loop
 .Laes_gen_vaes512_gcm_dec_k128_w8_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k128_w8_ek0_back
+    vmovdqu 32(%rdx), %xmm1
+.Laes_gen_vaes512_gcm_dec_k128_w8_ek0_back:
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w8_tail_start
+.Laes_gen_vaes512_gcm_dec_k128_w8_short:
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k128_w8_short_no_ek0
+    vmovdqu 32(%rdx), %xmm1
+    vpxor %xmm11, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+.Laes_gen_vaes512_gcm_dec_k128_w8_short_no_ek0:
+.Laes_gen_vaes512_gcm_dec_k128_w8_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm9
@@ -1490,7 +1556,7 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     vpxor %xmm10, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w8_tag_done
-    vmovdqu 32(%rdx), %xmm7
+    vmovdqa %xmm1, %xmm7
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
@@ -1580,6 +1646,12 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm8
+    vmovdqu 16(%rdx), %xmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k128_w4_short
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -1596,12 +1668,6 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w4_no_ek0:
-    vmovdqu (%rdx), %xmm8
-    vmovdqu 16(%rdx), %xmm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $64, %r9
-    jb .Laes_gen_vaes512_gcm_dec_k128_w4_done
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k128_w4_loop:
     cmp $251, %r11b
@@ -1733,6 +1799,29 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     jae .Laes_gen_vaes512_gcm_dec_k128_w4_loop
 .Laes_gen_vaes512_gcm_dec_k128_w4_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k128_w4_ek0_back
+    vmovdqu 32(%rdx), %xmm3
+.Laes_gen_vaes512_gcm_dec_k128_w4_ek0_back:
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w4_tail_start
+.Laes_gen_vaes512_gcm_dec_k128_w4_short:
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k128_w4_short_no_ek0
+    vmovdqu 32(%rdx), %xmm3
+    vpxor %xmm13, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdf    # vaesenc %xmm23, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xde    # vaesenc %xmm22, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdd    # vaesenc %xmm21, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdc    # vaesenc %xmm20, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdb    # vaesenc %xmm19, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+.Laes_gen_vaes512_gcm_dec_k128_w4_short_no_ek0:
+.Laes_gen_vaes512_gcm_dec_k128_w4_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -1916,7 +2005,7 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w4_tag_done
-    vmovdqu 32(%rdx), %xmm9
+    vmovdqa %xmm3, %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
@@ -2005,6 +2094,10 @@ aes_gen_vaes512_gcm_dec_k128_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm5
+    vmovdqu 16(%rdx), %xmm1
+    mov 28(%rdx), %r11d
+    bswap %r11d
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w1_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -2021,12 +2114,8 @@ aes_gen_vaes512_gcm_dec_k128_w1:
     .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w1_no_ek0:
-    vmovdqu (%rdx), %xmm5
-    vmovdqu 16(%rdx), %xmm1
-    mov 28(%rdx), %r11d
-    bswap %r11d
     cmp $16, %r9
-    jb .Laes_gen_vaes512_gcm_dec_k128_w1_done
+    jb .Laes_gen_vaes512_gcm_dec_k128_w1_short
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k128_w1_loop:
     cmp $254, %r11b
@@ -2080,6 +2169,10 @@ aes_gen_vaes512_gcm_dec_k128_w1:
     jae .Laes_gen_vaes512_gcm_dec_k128_w1_loop
 .Laes_gen_vaes512_gcm_dec_k128_w1_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w1_tail_start
+.Laes_gen_vaes512_gcm_dec_k128_w1_short:
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
+.Laes_gen_vaes512_gcm_dec_k128_w1_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm8
@@ -2261,6 +2354,15 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm12
+    vbroadcasti32x4 16(%rdx), %zmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm8, %zmm8
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $512, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k192_w32_short
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w32_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -2279,15 +2381,6 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     .byte 0x62,0xb2,0x7d,0x08,0xdd,0xc2    # vaesenclast %xmm18, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w32_no_ek0:
-    vmovdqu (%rdx), %xmm12
-    vbroadcasti32x4 16(%rdx), %zmm8
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm8, %zmm8
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $512, %r9
-    jb .Laes_gen_vaes512_gcm_dec_k192_w32_done
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k192_w32_loop:
     cmp $220, %r11b
@@ -2532,6 +2625,30 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     jae .Laes_gen_vaes512_gcm_dec_k192_w32_loop
 .Laes_gen_vaes512_gcm_dec_k192_w32_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k192_w32_ek0_back
+    vmovdqu 32(%rdx), %xmm7
+.Laes_gen_vaes512_gcm_dec_k192_w32_ek0_back:
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w32_tail_start
+.Laes_gen_vaes512_gcm_dec_k192_w32_short:
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k192_w32_short_no_ek0
+    vmovdqu 32(%rdx), %xmm7
+    vpxord %xmm17, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xfd    # vaesenc %xmm29, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xfc    # vaesenc %xmm28, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xfb    # vaesenc %xmm27, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xfa    # vaesenc %xmm26, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xf9    # vaesenc %xmm25, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xf8    # vaesenc %xmm24, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdc,0xff    # vaesenc %xmm23, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdc,0xfe    # vaesenc %xmm22, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdc,0xfd    # vaesenc %xmm21, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdc,0xfc    # vaesenc %xmm20, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdc,0xfb    # vaesenc %xmm19, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdd,0xfa    # vaesenclast %xmm18, %xmm7, %xmm7
+.Laes_gen_vaes512_gcm_dec_k192_w32_short_no_ek0:
+.Laes_gen_vaes512_gcm_dec_k192_w32_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm15
@@ -2845,7 +2962,7 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     vpxord %xmm16, %xmm12, %xmm12
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w32_tag_done
-    vmovdqu 32(%rdx), %xmm13
+    vmovdqa %xmm7, %xmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm12, %xmm15
     vpxor %xmm15, %xmm13, %xmm13
     vmovdqu %xmm13, 48(%rdx)
@@ -2947,6 +3064,15 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm8
+    vbroadcasti32x4 16(%rdx), %zmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
+    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm4, %zmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $256, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k192_w16_short
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w16_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -2965,15 +3091,6 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w16_no_ek0:
-    vmovdqu (%rdx), %xmm8
-    vbroadcasti32x4 16(%rdx), %zmm4
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm4, %zmm4
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $256, %r9
-    jb .Laes_gen_vaes512_gcm_dec_k192_w16_done
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k192_w16_loop:
     cmp $236, %r11b
@@ -3112,6 +3229,30 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     jae .Laes_gen_vaes512_gcm_dec_k192_w16_loop
 .Laes_gen_vaes512_gcm_dec_k192_w16_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k192_w16_ek0_back
+    vmovdqu 32(%rdx), %xmm3
+.Laes_gen_vaes512_gcm_dec_k192_w16_ek0_back:
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w16_tail_start
+.Laes_gen_vaes512_gcm_dec_k192_w16_short:
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k192_w16_short_no_ek0
+    vmovdqu 32(%rdx), %xmm3
+    vpxor %xmm13, %xmm3, %xmm3
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xd9    # vaesenc %xmm25, %xmm3, %xmm3
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xd8    # vaesenc %xmm24, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdf    # vaesenc %xmm23, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xde    # vaesenc %xmm22, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdd    # vaesenc %xmm21, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdc    # vaesenc %xmm20, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdb    # vaesenc %xmm19, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+.Laes_gen_vaes512_gcm_dec_k192_w16_short_no_ek0:
+.Laes_gen_vaes512_gcm_dec_k192_w16_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -3305,7 +3446,7 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w16_tag_done
-    vmovdqu 32(%rdx), %xmm9
+    vmovdqa %xmm3, %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
@@ -3401,6 +3542,15 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm6
+    vbroadcasti32x4 16(%rdx), %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
+    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm2, %zmm2
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $128, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k192_w8_short
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w8_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -3419,15 +3569,6 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w8_no_ek0:
-    vmovdqu (%rdx), %xmm6
-    vbroadcasti32x4 16(%rdx), %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm2, %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $128, %r9
-    jb .Laes_gen_vaes512_gcm_dec_k192_w8_done
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k192_w8_loop:
     cmp $244, %r11b
@@ -3513,6 +3654,30 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     jae .Laes_gen_vaes512_gcm_dec_k192_w8_loop
 .Laes_gen_vaes512_gcm_dec_k192_w8_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k192_w8_ek0_back
+    vmovdqu 32(%rdx), %xmm1
+.Laes_gen_vaes512_gcm_dec_k192_w8_ek0_back:
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w8_tail_start
+.Laes_gen_vaes512_gcm_dec_k192_w8_short:
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k192_w8_short_no_ek0
+    vmovdqu 32(%rdx), %xmm1
+    vpxor %xmm11, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcf    # vaesenc %xmm23, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xce    # vaesenc %xmm22, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+.Laes_gen_vaes512_gcm_dec_k192_w8_short_no_ek0:
+.Laes_gen_vaes512_gcm_dec_k192_w8_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm9
@@ -3640,7 +3805,7 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     vpxor %xmm10, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w8_tag_done
-    vmovdqu 32(%rdx), %xmm7
+    vmovdqa %xmm1, %xmm7
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
@@ -3736,6 +3901,12 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm8
+    vmovdqu 16(%rdx), %xmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k192_w4_short
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -3754,12 +3925,6 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w4_no_ek0:
-    vmovdqu (%rdx), %xmm8
-    vmovdqu 16(%rdx), %xmm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $64, %r9
-    jb .Laes_gen_vaes512_gcm_dec_k192_w4_done
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k192_w4_loop:
     cmp $251, %r11b
@@ -3899,6 +4064,31 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     jae .Laes_gen_vaes512_gcm_dec_k192_w4_loop
 .Laes_gen_vaes512_gcm_dec_k192_w4_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k192_w4_ek0_back
+    vmovdqu 32(%rdx), %xmm3
+.Laes_gen_vaes512_gcm_dec_k192_w4_ek0_back:
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w4_tail_start
+.Laes_gen_vaes512_gcm_dec_k192_w4_short:
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k192_w4_short_no_ek0
+    vmovdqu 32(%rdx), %xmm3
+    vpxor %xmm13, %xmm3, %xmm3
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xd9    # vaesenc %xmm25, %xmm3, %xmm3
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xd8    # vaesenc %xmm24, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdf    # vaesenc %xmm23, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xde    # vaesenc %xmm22, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdd    # vaesenc %xmm21, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdc    # vaesenc %xmm20, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdb    # vaesenc %xmm19, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+.Laes_gen_vaes512_gcm_dec_k192_w4_short_no_ek0:
+.Laes_gen_vaes512_gcm_dec_k192_w4_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -4090,7 +4280,7 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w4_tag_done
-    vmovdqu 32(%rdx), %xmm9
+    vmovdqa %xmm3, %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
@@ -4185,6 +4375,10 @@ aes_gen_vaes512_gcm_dec_k192_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm5
+    vmovdqu 16(%rdx), %xmm1
+    mov 28(%rdx), %r11d
+    bswap %r11d
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w1_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -4203,12 +4397,8 @@ aes_gen_vaes512_gcm_dec_k192_w1:
     .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w1_no_ek0:
-    vmovdqu (%rdx), %xmm5
-    vmovdqu 16(%rdx), %xmm1
-    mov 28(%rdx), %r11d
-    bswap %r11d
     cmp $16, %r9
-    jb .Laes_gen_vaes512_gcm_dec_k192_w1_done
+    jb .Laes_gen_vaes512_gcm_dec_k192_w1_short
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k192_w1_loop:
     cmp $254, %r11b
@@ -4264,6 +4454,10 @@ aes_gen_vaes512_gcm_dec_k192_w1:
     jae .Laes_gen_vaes512_gcm_dec_k192_w1_loop
 .Laes_gen_vaes512_gcm_dec_k192_w1_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w1_tail_start
+.Laes_gen_vaes512_gcm_dec_k192_w1_short:
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
+.Laes_gen_vaes512_gcm_dec_k192_w1_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm8
@@ -4453,6 +4647,15 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm12
+    vbroadcasti32x4 16(%rdx), %zmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm8, %zmm8
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $512, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k256_w32_short
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w32_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -4473,15 +4676,6 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     .byte 0x62,0xb2,0x7d,0x08,0xdd,0xc2    # vaesenclast %xmm18, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w32_no_ek0:
-    vmovdqu (%rdx), %xmm12
-    vbroadcasti32x4 16(%rdx), %zmm8
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm8, %zmm8
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $512, %r9
-    jb .Laes_gen_vaes512_gcm_dec_k256_w32_done
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k256_w32_loop:
     cmp $220, %r11b
@@ -4742,6 +4936,32 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     jae .Laes_gen_vaes512_gcm_dec_k256_w32_loop
 .Laes_gen_vaes512_gcm_dec_k256_w32_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k256_w32_ek0_back
+    vmovdqu 32(%rdx), %xmm7
+.Laes_gen_vaes512_gcm_dec_k256_w32_ek0_back:
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w32_tail_start
+.Laes_gen_vaes512_gcm_dec_k256_w32_short:
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k256_w32_short_no_ek0
+    vmovdqu 32(%rdx), %xmm7
+    vpxord %xmm17, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xff    # vaesenc %xmm31, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xfe    # vaesenc %xmm30, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xfd    # vaesenc %xmm29, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xfc    # vaesenc %xmm28, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xfb    # vaesenc %xmm27, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xfa    # vaesenc %xmm26, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xf9    # vaesenc %xmm25, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xf8    # vaesenc %xmm24, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdc,0xff    # vaesenc %xmm23, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdc,0xfe    # vaesenc %xmm22, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdc,0xfd    # vaesenc %xmm21, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdc,0xfc    # vaesenc %xmm20, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdc,0xfb    # vaesenc %xmm19, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdd,0xfa    # vaesenclast %xmm18, %xmm7, %xmm7
+.Laes_gen_vaes512_gcm_dec_k256_w32_short_no_ek0:
+.Laes_gen_vaes512_gcm_dec_k256_w32_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm15
@@ -5071,7 +5291,7 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     vpxord %xmm16, %xmm12, %xmm12
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w32_tag_done
-    vmovdqu 32(%rdx), %xmm13
+    vmovdqa %xmm7, %xmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm12, %xmm15
     vpxor %xmm15, %xmm13, %xmm13
     vmovdqu %xmm13, 48(%rdx)
@@ -5179,6 +5399,15 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm8
+    vbroadcasti32x4 16(%rdx), %zmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
+    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm4, %zmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $256, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k256_w16_short
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w16_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -5199,15 +5428,6 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w16_no_ek0:
-    vmovdqu (%rdx), %xmm8
-    vbroadcasti32x4 16(%rdx), %zmm4
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm4, %zmm4
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $256, %r9
-    jb .Laes_gen_vaes512_gcm_dec_k256_w16_done
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k256_w16_loop:
     cmp $236, %r11b
@@ -5354,6 +5574,32 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     jae .Laes_gen_vaes512_gcm_dec_k256_w16_loop
 .Laes_gen_vaes512_gcm_dec_k256_w16_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k256_w16_ek0_back
+    vmovdqu 32(%rdx), %xmm3
+.Laes_gen_vaes512_gcm_dec_k256_w16_ek0_back:
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w16_tail_start
+.Laes_gen_vaes512_gcm_dec_k256_w16_short:
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k256_w16_short_no_ek0
+    vmovdqu 32(%rdx), %xmm3
+    vpxor %xmm13, %xmm3, %xmm3
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xdb    # vaesenc %xmm27, %xmm3, %xmm3
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xda    # vaesenc %xmm26, %xmm3, %xmm3
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xd9    # vaesenc %xmm25, %xmm3, %xmm3
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xd8    # vaesenc %xmm24, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdf    # vaesenc %xmm23, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xde    # vaesenc %xmm22, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdd    # vaesenc %xmm21, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdc    # vaesenc %xmm20, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdb    # vaesenc %xmm19, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+.Laes_gen_vaes512_gcm_dec_k256_w16_short_no_ek0:
+.Laes_gen_vaes512_gcm_dec_k256_w16_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -5555,7 +5801,7 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w16_tag_done
-    vmovdqu 32(%rdx), %xmm9
+    vmovdqa %xmm3, %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
@@ -5657,6 +5903,15 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm6
+    vbroadcasti32x4 16(%rdx), %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
+    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm2, %zmm2
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $128, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k256_w8_short
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w8_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -5677,15 +5932,6 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w8_no_ek0:
-    vmovdqu (%rdx), %xmm6
-    vbroadcasti32x4 16(%rdx), %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm2, %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $128, %r9
-    jb .Laes_gen_vaes512_gcm_dec_k256_w8_done
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k256_w8_loop:
     cmp $244, %r11b
@@ -5775,6 +6021,32 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     jae .Laes_gen_vaes512_gcm_dec_k256_w8_loop
 .Laes_gen_vaes512_gcm_dec_k256_w8_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k256_w8_ek0_back
+    vmovdqu 32(%rdx), %xmm1
+.Laes_gen_vaes512_gcm_dec_k256_w8_ek0_back:
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w8_tail_start
+.Laes_gen_vaes512_gcm_dec_k256_w8_short:
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k256_w8_short_no_ek0
+    vmovdqu 32(%rdx), %xmm1
+    vpxor %xmm11, %xmm1, %xmm1
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xc9    # vaesenc %xmm25, %xmm1, %xmm1
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xc8    # vaesenc %xmm24, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcf    # vaesenc %xmm23, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xce    # vaesenc %xmm22, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+.Laes_gen_vaes512_gcm_dec_k256_w8_short_no_ek0:
+.Laes_gen_vaes512_gcm_dec_k256_w8_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm9
@@ -5906,7 +6178,7 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     vpxor %xmm10, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w8_tag_done
-    vmovdqu 32(%rdx), %xmm7
+    vmovdqa %xmm1, %xmm7
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
@@ -6008,6 +6280,12 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm8
+    vmovdqu 16(%rdx), %xmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
+    jb .Laes_gen_vaes512_gcm_dec_k256_w4_short
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -6028,12 +6306,6 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w4_no_ek0:
-    vmovdqu (%rdx), %xmm8
-    vmovdqu 16(%rdx), %xmm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $64, %r9
-    jb .Laes_gen_vaes512_gcm_dec_k256_w4_done
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k256_w4_loop:
     cmp $251, %r11b
@@ -6181,6 +6453,33 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     jae .Laes_gen_vaes512_gcm_dec_k256_w4_loop
 .Laes_gen_vaes512_gcm_dec_k256_w4_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k256_w4_ek0_back
+    vmovdqu 32(%rdx), %xmm3
+.Laes_gen_vaes512_gcm_dec_k256_w4_ek0_back:
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w4_tail_start
+.Laes_gen_vaes512_gcm_dec_k256_w4_short:
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_dec_k256_w4_short_no_ek0
+    vmovdqu 32(%rdx), %xmm3
+    vpxor %xmm13, %xmm3, %xmm3
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xdb    # vaesenc %xmm27, %xmm3, %xmm3
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xda    # vaesenc %xmm26, %xmm3, %xmm3
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xd9    # vaesenc %xmm25, %xmm3, %xmm3
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xd8    # vaesenc %xmm24, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdf    # vaesenc %xmm23, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xde    # vaesenc %xmm22, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdd    # vaesenc %xmm21, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdc    # vaesenc %xmm20, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdb    # vaesenc %xmm19, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+.Laes_gen_vaes512_gcm_dec_k256_w4_short_no_ek0:
+.Laes_gen_vaes512_gcm_dec_k256_w4_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -6380,7 +6679,7 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w4_tag_done
-    vmovdqu 32(%rdx), %xmm9
+    vmovdqa %xmm3, %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
@@ -6481,6 +6780,10 @@ aes_gen_vaes512_gcm_dec_k256_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm5
+    vmovdqu 16(%rdx), %xmm1
+    mov 28(%rdx), %r11d
+    bswap %r11d
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w1_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -6501,12 +6804,8 @@ aes_gen_vaes512_gcm_dec_k256_w1:
     .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w1_no_ek0:
-    vmovdqu (%rdx), %xmm5
-    vmovdqu 16(%rdx), %xmm1
-    mov 28(%rdx), %r11d
-    bswap %r11d
     cmp $16, %r9
-    jb .Laes_gen_vaes512_gcm_dec_k256_w1_done
+    jb .Laes_gen_vaes512_gcm_dec_k256_w1_short
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k256_w1_loop:
     cmp $254, %r11b
@@ -6564,6 +6863,10 @@ aes_gen_vaes512_gcm_dec_k256_w1:
     jae .Laes_gen_vaes512_gcm_dec_k256_w1_loop
 .Laes_gen_vaes512_gcm_dec_k256_w1_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w1_tail_start
+.Laes_gen_vaes512_gcm_dec_k256_w1_short:
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
+.Laes_gen_vaes512_gcm_dec_k256_w1_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm8

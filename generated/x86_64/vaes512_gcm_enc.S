@@ -185,6 +185,15 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm12
+    vbroadcasti32x4 16(%rdx), %zmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm8, %zmm8
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $512, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k128_w32_short
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k128_w32_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -201,15 +210,6 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     .byte 0x62,0xb2,0x7d,0x08,0xdd,0xc2    # vaesenclast %xmm18, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k128_w32_no_ek0:
-    vmovdqu (%rdx), %xmm12
-    vbroadcasti32x4 16(%rdx), %zmm8
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm8, %zmm8
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $512, %r9
-    jb .Laes_gen_vaes512_gcm_enc_k128_w32_groups_done
     cmp $220, %r11b
     ja .Laes_gen_vaes512_gcm_enc_k128_w32_carry39
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm8, %zmm0
@@ -660,8 +660,29 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     vpxord %zmm16, %zmm12, %zmm12
     vextracti32x4 $1, %zmm12, %xmm16
     vpxord %xmm16, %xmm12, %xmm12
-.Laes_gen_vaes512_gcm_enc_k128_w32_groups_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k128_w32_ek0_back
+    vmovdqu 32(%rdx), %xmm7
+.Laes_gen_vaes512_gcm_enc_k128_w32_ek0_back:
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w32_tail_start
+.Laes_gen_vaes512_gcm_enc_k128_w32_short:
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k128_w32_short_no_ek0
+    vmovdqu 32(%rdx), %xmm7
+    vpxord %xmm17, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xfb    # vaesenc %xmm27, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xfa    # vaesenc %xmm26, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xf9    # vaesenc %xmm25, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xf8    # vaesenc %xmm24, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdc,0xff    # vaesenc %xmm23, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdc,0xfe    # vaesenc %xmm22, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdc,0xfd    # vaesenc %xmm21, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdc,0xfc    # vaesenc %xmm20, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdc,0xfb    # vaesenc %xmm19, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdd,0xfa    # vaesenclast %xmm18, %xmm7, %xmm7
+.Laes_gen_vaes512_gcm_enc_k128_w32_short_no_ek0:
+.Laes_gen_vaes512_gcm_enc_k128_w32_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm15
@@ -968,7 +989,7 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     vpxord %xmm16, %xmm12, %xmm12
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k128_w32_tag_done
-    vmovdqu 32(%rdx), %xmm13
+    vmovdqa %xmm7, %xmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm12, %xmm15
     vpxor %xmm15, %xmm13, %xmm13
     vmovdqu %xmm13, 48(%rdx)
@@ -1064,6 +1085,15 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm8
+    vbroadcasti32x4 16(%rdx), %zmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
+    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm4, %zmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $256, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k128_w16_short
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k128_w16_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -1080,15 +1110,6 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k128_w16_no_ek0:
-    vmovdqu (%rdx), %xmm8
-    vbroadcasti32x4 16(%rdx), %zmm4
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm4, %zmm4
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $256, %r9
-    jb .Laes_gen_vaes512_gcm_enc_k128_w16_groups_done
     cmp $236, %r11b
     ja .Laes_gen_vaes512_gcm_enc_k128_w16_carry39
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm4, %zmm0
@@ -1343,8 +1364,29 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     vpxord %zmm12, %zmm8, %zmm8
     vextracti32x4 $1, %zmm8, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
-.Laes_gen_vaes512_gcm_enc_k128_w16_groups_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k128_w16_ek0_back
+    vmovdqu 32(%rdx), %xmm3
+.Laes_gen_vaes512_gcm_enc_k128_w16_ek0_back:
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w16_tail_start
+.Laes_gen_vaes512_gcm_enc_k128_w16_short:
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k128_w16_short_no_ek0
+    vmovdqu 32(%rdx), %xmm3
+    vpxor %xmm13, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdf    # vaesenc %xmm23, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xde    # vaesenc %xmm22, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdd    # vaesenc %xmm21, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdc    # vaesenc %xmm20, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdb    # vaesenc %xmm19, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+.Laes_gen_vaes512_gcm_enc_k128_w16_short_no_ek0:
+.Laes_gen_vaes512_gcm_enc_k128_w16_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -1535,7 +1577,7 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k128_w16_tag_done
-    vmovdqu 32(%rdx), %xmm9
+    vmovdqa %xmm3, %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
@@ -1625,6 +1667,15 @@ aes_gen_vaes512_gcm_enc_k128_w8:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm6
+    vbroadcasti32x4 16(%rdx), %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
+    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm2, %zmm2
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $128, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k128_w8_short
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k128_w8_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -1641,15 +1692,6 @@ aes_gen_vaes512_gcm_enc_k128_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k128_w8_no_ek0:
-    vmovdqu (%rdx), %xmm6
-    vbroadcasti32x4 16(%rdx), %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm2, %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $128, %r9
-    jb .Laes_gen_vaes512_gcm_enc_k128_w8_groups_done
     cmp $244, %r11b
     ja .Laes_gen_vaes512_gcm_enc_k128_w8_carry39
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm2, %zmm0
@@ -1806,8 +1848,29 @@ aes_gen_vaes512_gcm_enc_k128_w8:
     vpxord %zmm10, %zmm6, %zmm6
     vextracti32x4 $1, %zmm6, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-.Laes_gen_vaes512_gcm_enc_k128_w8_groups_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k128_w8_ek0_back
+    vmovdqu 32(%rdx), %xmm1
+.Laes_gen_vaes512_gcm_enc_k128_w8_ek0_back:
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w8_tail_start
+.Laes_gen_vaes512_gcm_enc_k128_w8_short:
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k128_w8_short_no_ek0
+    vmovdqu 32(%rdx), %xmm1
+    vpxor %xmm11, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+.Laes_gen_vaes512_gcm_enc_k128_w8_short_no_ek0:
+.Laes_gen_vaes512_gcm_enc_k128_w8_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm9
@@ -1934,7 +1997,7 @@ aes_gen_vaes512_gcm_enc_k128_w8:
     vpxor %xmm10, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k128_w8_tag_done
-    vmovdqu 32(%rdx), %xmm7
+    vmovdqa %xmm1, %xmm7
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
@@ -2024,6 +2087,12 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm8
+    vmovdqu 16(%rdx), %xmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k128_w4_short
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k128_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -2040,12 +2109,6 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k128_w4_no_ek0:
-    vmovdqu (%rdx), %xmm8
-    vmovdqu 16(%rdx), %xmm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $64, %r9
-    jb .Laes_gen_vaes512_gcm_enc_k128_w4_groups_done
     cmp $251, %r11b
     ja .Laes_gen_vaes512_gcm_enc_k128_w4_carry36
     vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm4, %xmm0
@@ -2302,8 +2365,30 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     vpshufd $78, %xmm7, %xmm7
     vpxor %xmm7, %xmm8, %xmm8
     vpxor %xmm12, %xmm8, %xmm8
-.Laes_gen_vaes512_gcm_enc_k128_w4_groups_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k128_w4_ek0_back
+    vmovdqu 32(%rdx), %xmm3
+.Laes_gen_vaes512_gcm_enc_k128_w4_ek0_back:
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w4_tail_start
+.Laes_gen_vaes512_gcm_enc_k128_w4_short:
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k128_w4_short_no_ek0
+    vmovdqu 32(%rdx), %xmm3
+    vpxor %xmm13, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdf    # vaesenc %xmm23, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xde    # vaesenc %xmm22, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdd    # vaesenc %xmm21, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdc    # vaesenc %xmm20, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdb    # vaesenc %xmm19, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+.Laes_gen_vaes512_gcm_enc_k128_w4_short_no_ek0:
+.Laes_gen_vaes512_gcm_enc_k128_w4_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -2492,7 +2577,7 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k128_w4_tag_done
-    vmovdqu 32(%rdx), %xmm9
+    vmovdqa %xmm3, %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
@@ -2581,6 +2666,10 @@ aes_gen_vaes512_gcm_enc_k128_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm5
+    vmovdqu 16(%rdx), %xmm1
+    mov 28(%rdx), %r11d
+    bswap %r11d
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k128_w1_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -2597,12 +2686,8 @@ aes_gen_vaes512_gcm_enc_k128_w1:
     .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k128_w1_no_ek0:
-    vmovdqu (%rdx), %xmm5
-    vmovdqu 16(%rdx), %xmm1
-    mov 28(%rdx), %r11d
-    bswap %r11d
     cmp $16, %r9
-    jb .Laes_gen_vaes512_gcm_enc_k128_w1_groups_done
+    jb .Laes_gen_vaes512_gcm_enc_k128_w1_short
     cmp $254, %r11b
     ja .Laes_gen_vaes512_gcm_enc_k128_w1_carry36
     vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm1, %xmm0
@@ -2703,8 +2788,11 @@ aes_gen_vaes512_gcm_enc_k128_w1:
     vpshufd $78, %xmm4, %xmm4
     vpxor %xmm4, %xmm5, %xmm5
     vpxor %xmm9, %xmm5, %xmm5
-.Laes_gen_vaes512_gcm_enc_k128_w1_groups_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w1_tail_start
+.Laes_gen_vaes512_gcm_enc_k128_w1_short:
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
+.Laes_gen_vaes512_gcm_enc_k128_w1_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm8
@@ -2888,6 +2976,15 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm12
+    vbroadcasti32x4 16(%rdx), %zmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm8, %zmm8
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $512, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k192_w32_short
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k192_w32_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -2906,15 +3003,6 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     .byte 0x62,0xb2,0x7d,0x08,0xdd,0xc2    # vaesenclast %xmm18, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k192_w32_no_ek0:
-    vmovdqu (%rdx), %xmm12
-    vbroadcasti32x4 16(%rdx), %zmm8
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm8, %zmm8
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $512, %r9
-    jb .Laes_gen_vaes512_gcm_enc_k192_w32_groups_done
     cmp $220, %r11b
     ja .Laes_gen_vaes512_gcm_enc_k192_w32_carry43
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm8, %zmm0
@@ -3397,8 +3485,31 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     vpxord %zmm16, %zmm12, %zmm12
     vextracti32x4 $1, %zmm12, %xmm16
     vpxord %xmm16, %xmm12, %xmm12
-.Laes_gen_vaes512_gcm_enc_k192_w32_groups_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k192_w32_ek0_back
+    vmovdqu 32(%rdx), %xmm7
+.Laes_gen_vaes512_gcm_enc_k192_w32_ek0_back:
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w32_tail_start
+.Laes_gen_vaes512_gcm_enc_k192_w32_short:
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k192_w32_short_no_ek0
+    vmovdqu 32(%rdx), %xmm7
+    vpxord %xmm17, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xfd    # vaesenc %xmm29, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xfc    # vaesenc %xmm28, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xfb    # vaesenc %xmm27, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xfa    # vaesenc %xmm26, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xf9    # vaesenc %xmm25, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xf8    # vaesenc %xmm24, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdc,0xff    # vaesenc %xmm23, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdc,0xfe    # vaesenc %xmm22, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdc,0xfd    # vaesenc %xmm21, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdc,0xfc    # vaesenc %xmm20, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdc,0xfb    # vaesenc %xmm19, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdd,0xfa    # vaesenclast %xmm18, %xmm7, %xmm7
+.Laes_gen_vaes512_gcm_enc_k192_w32_short_no_ek0:
+.Laes_gen_vaes512_gcm_enc_k192_w32_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm15
@@ -3721,7 +3832,7 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     vpxord %xmm16, %xmm12, %xmm12
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k192_w32_tag_done
-    vmovdqu 32(%rdx), %xmm13
+    vmovdqa %xmm7, %xmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm12, %xmm15
     vpxor %xmm15, %xmm13, %xmm13
     vmovdqu %xmm13, 48(%rdx)
@@ -3823,6 +3934,15 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm8
+    vbroadcasti32x4 16(%rdx), %zmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
+    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm4, %zmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $256, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k192_w16_short
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k192_w16_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -3841,15 +3961,6 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k192_w16_no_ek0:
-    vmovdqu (%rdx), %xmm8
-    vbroadcasti32x4 16(%rdx), %zmm4
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm4, %zmm4
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $256, %r9
-    jb .Laes_gen_vaes512_gcm_enc_k192_w16_groups_done
     cmp $236, %r11b
     ja .Laes_gen_vaes512_gcm_enc_k192_w16_carry43
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm4, %zmm0
@@ -4120,8 +4231,31 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     vpxord %zmm12, %zmm8, %zmm8
     vextracti32x4 $1, %zmm8, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
-.Laes_gen_vaes512_gcm_enc_k192_w16_groups_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k192_w16_ek0_back
+    vmovdqu 32(%rdx), %xmm3
+.Laes_gen_vaes512_gcm_enc_k192_w16_ek0_back:
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w16_tail_start
+.Laes_gen_vaes512_gcm_enc_k192_w16_short:
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k192_w16_short_no_ek0
+    vmovdqu 32(%rdx), %xmm3
+    vpxor %xmm13, %xmm3, %xmm3
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xd9    # vaesenc %xmm25, %xmm3, %xmm3
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xd8    # vaesenc %xmm24, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdf    # vaesenc %xmm23, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xde    # vaesenc %xmm22, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdd    # vaesenc %xmm21, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdc    # vaesenc %xmm20, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdb    # vaesenc %xmm19, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+.Laes_gen_vaes512_gcm_enc_k192_w16_short_no_ek0:
+.Laes_gen_vaes512_gcm_enc_k192_w16_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -4320,7 +4454,7 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k192_w16_tag_done
-    vmovdqu 32(%rdx), %xmm9
+    vmovdqa %xmm3, %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
@@ -4416,6 +4550,15 @@ aes_gen_vaes512_gcm_enc_k192_w8:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm6
+    vbroadcasti32x4 16(%rdx), %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
+    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm2, %zmm2
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $128, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k192_w8_short
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k192_w8_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -4434,15 +4577,6 @@ aes_gen_vaes512_gcm_enc_k192_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k192_w8_no_ek0:
-    vmovdqu (%rdx), %xmm6
-    vbroadcasti32x4 16(%rdx), %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm2, %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $128, %r9
-    jb .Laes_gen_vaes512_gcm_enc_k192_w8_groups_done
     cmp $244, %r11b
     ja .Laes_gen_vaes512_gcm_enc_k192_w8_carry43
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm2, %zmm0
@@ -4607,8 +4741,31 @@ aes_gen_vaes512_gcm_enc_k192_w8:
     vpxord %zmm10, %zmm6, %zmm6
     vextracti32x4 $1, %zmm6, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-.Laes_gen_vaes512_gcm_enc_k192_w8_groups_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k192_w8_ek0_back
+    vmovdqu 32(%rdx), %xmm1
+.Laes_gen_vaes512_gcm_enc_k192_w8_ek0_back:
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w8_tail_start
+.Laes_gen_vaes512_gcm_enc_k192_w8_short:
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k192_w8_short_no_ek0
+    vmovdqu 32(%rdx), %xmm1
+    vpxor %xmm11, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcf    # vaesenc %xmm23, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xce    # vaesenc %xmm22, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+.Laes_gen_vaes512_gcm_enc_k192_w8_short_no_ek0:
+.Laes_gen_vaes512_gcm_enc_k192_w8_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm9
@@ -4739,7 +4896,7 @@ aes_gen_vaes512_gcm_enc_k192_w8:
     vpxor %xmm10, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k192_w8_tag_done
-    vmovdqu 32(%rdx), %xmm7
+    vmovdqa %xmm1, %xmm7
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
@@ -4835,6 +4992,12 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm8
+    vmovdqu 16(%rdx), %xmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k192_w4_short
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k192_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -4853,12 +5016,6 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k192_w4_no_ek0:
-    vmovdqu (%rdx), %xmm8
-    vmovdqu 16(%rdx), %xmm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $64, %r9
-    jb .Laes_gen_vaes512_gcm_enc_k192_w4_groups_done
     cmp $251, %r11b
     ja .Laes_gen_vaes512_gcm_enc_k192_w4_carry40
     vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm4, %xmm0
@@ -5131,8 +5288,32 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     vpshufd $78, %xmm7, %xmm7
     vpxor %xmm7, %xmm8, %xmm8
     vpxor %xmm12, %xmm8, %xmm8
-.Laes_gen_vaes512_gcm_enc_k192_w4_groups_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k192_w4_ek0_back
+    vmovdqu 32(%rdx), %xmm3
+.Laes_gen_vaes512_gcm_enc_k192_w4_ek0_back:
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w4_tail_start
+.Laes_gen_vaes512_gcm_enc_k192_w4_short:
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k192_w4_short_no_ek0
+    vmovdqu 32(%rdx), %xmm3
+    vpxor %xmm13, %xmm3, %xmm3
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xd9    # vaesenc %xmm25, %xmm3, %xmm3
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xd8    # vaesenc %xmm24, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdf    # vaesenc %xmm23, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xde    # vaesenc %xmm22, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdd    # vaesenc %xmm21, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdc    # vaesenc %xmm20, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdb    # vaesenc %xmm19, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+.Laes_gen_vaes512_gcm_enc_k192_w4_short_no_ek0:
+.Laes_gen_vaes512_gcm_enc_k192_w4_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -5329,7 +5510,7 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k192_w4_tag_done
-    vmovdqu 32(%rdx), %xmm9
+    vmovdqa %xmm3, %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
@@ -5424,6 +5605,10 @@ aes_gen_vaes512_gcm_enc_k192_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm5
+    vmovdqu 16(%rdx), %xmm1
+    mov 28(%rdx), %r11d
+    bswap %r11d
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k192_w1_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -5442,12 +5627,8 @@ aes_gen_vaes512_gcm_enc_k192_w1:
     .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k192_w1_no_ek0:
-    vmovdqu (%rdx), %xmm5
-    vmovdqu 16(%rdx), %xmm1
-    mov 28(%rdx), %r11d
-    bswap %r11d
     cmp $16, %r9
-    jb .Laes_gen_vaes512_gcm_enc_k192_w1_groups_done
+    jb .Laes_gen_vaes512_gcm_enc_k192_w1_short
     cmp $254, %r11b
     ja .Laes_gen_vaes512_gcm_enc_k192_w1_carry40
     vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm1, %xmm0
@@ -5552,8 +5733,11 @@ aes_gen_vaes512_gcm_enc_k192_w1:
     vpshufd $78, %xmm4, %xmm4
     vpxor %xmm4, %xmm5, %xmm5
     vpxor %xmm9, %xmm5, %xmm5
-.Laes_gen_vaes512_gcm_enc_k192_w1_groups_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w1_tail_start
+.Laes_gen_vaes512_gcm_enc_k192_w1_short:
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
+.Laes_gen_vaes512_gcm_enc_k192_w1_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm8
@@ -5745,6 +5929,15 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm12
+    vbroadcasti32x4 16(%rdx), %zmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm8, %zmm8
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $512, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k256_w32_short
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k256_w32_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -5765,15 +5958,6 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     .byte 0x62,0xb2,0x7d,0x08,0xdd,0xc2    # vaesenclast %xmm18, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k256_w32_no_ek0:
-    vmovdqu (%rdx), %xmm12
-    vbroadcasti32x4 16(%rdx), %zmm8
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm8, %zmm8
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $512, %r9
-    jb .Laes_gen_vaes512_gcm_enc_k256_w32_groups_done
     cmp $220, %r11b
     ja .Laes_gen_vaes512_gcm_enc_k256_w32_carry47
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm8, %zmm0
@@ -6288,8 +6472,33 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     vpxord %zmm16, %zmm12, %zmm12
     vextracti32x4 $1, %zmm12, %xmm16
     vpxord %xmm16, %xmm12, %xmm12
-.Laes_gen_vaes512_gcm_enc_k256_w32_groups_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k256_w32_ek0_back
+    vmovdqu 32(%rdx), %xmm7
+.Laes_gen_vaes512_gcm_enc_k256_w32_ek0_back:
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w32_tail_start
+.Laes_gen_vaes512_gcm_enc_k256_w32_short:
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k256_w32_short_no_ek0
+    vmovdqu 32(%rdx), %xmm7
+    vpxord %xmm17, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xff    # vaesenc %xmm31, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xfe    # vaesenc %xmm30, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xfd    # vaesenc %xmm29, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xfc    # vaesenc %xmm28, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xfb    # vaesenc %xmm27, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xfa    # vaesenc %xmm26, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xf9    # vaesenc %xmm25, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xf8    # vaesenc %xmm24, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdc,0xff    # vaesenc %xmm23, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdc,0xfe    # vaesenc %xmm22, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdc,0xfd    # vaesenc %xmm21, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdc,0xfc    # vaesenc %xmm20, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdc,0xfb    # vaesenc %xmm19, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdd,0xfa    # vaesenclast %xmm18, %xmm7, %xmm7
+.Laes_gen_vaes512_gcm_enc_k256_w32_short_no_ek0:
+.Laes_gen_vaes512_gcm_enc_k256_w32_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm15
@@ -6628,7 +6837,7 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     vpxord %xmm16, %xmm12, %xmm12
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k256_w32_tag_done
-    vmovdqu 32(%rdx), %xmm13
+    vmovdqa %xmm7, %xmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm12, %xmm15
     vpxor %xmm15, %xmm13, %xmm13
     vmovdqu %xmm13, 48(%rdx)
@@ -6736,6 +6945,15 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm8
+    vbroadcasti32x4 16(%rdx), %zmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
+    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm4, %zmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $256, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k256_w16_short
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k256_w16_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -6756,15 +6974,6 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k256_w16_no_ek0:
-    vmovdqu (%rdx), %xmm8
-    vbroadcasti32x4 16(%rdx), %zmm4
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm4, %zmm4
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $256, %r9
-    jb .Laes_gen_vaes512_gcm_enc_k256_w16_groups_done
     cmp $236, %r11b
     ja .Laes_gen_vaes512_gcm_enc_k256_w16_carry47
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm4, %zmm0
@@ -7051,8 +7260,33 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     vpxord %zmm12, %zmm8, %zmm8
     vextracti32x4 $1, %zmm8, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
-.Laes_gen_vaes512_gcm_enc_k256_w16_groups_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k256_w16_ek0_back
+    vmovdqu 32(%rdx), %xmm3
+.Laes_gen_vaes512_gcm_enc_k256_w16_ek0_back:
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w16_tail_start
+.Laes_gen_vaes512_gcm_enc_k256_w16_short:
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k256_w16_short_no_ek0
+    vmovdqu 32(%rdx), %xmm3
+    vpxor %xmm13, %xmm3, %xmm3
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xdb    # vaesenc %xmm27, %xmm3, %xmm3
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xda    # vaesenc %xmm26, %xmm3, %xmm3
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xd9    # vaesenc %xmm25, %xmm3, %xmm3
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xd8    # vaesenc %xmm24, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdf    # vaesenc %xmm23, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xde    # vaesenc %xmm22, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdd    # vaesenc %xmm21, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdc    # vaesenc %xmm20, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdb    # vaesenc %xmm19, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+.Laes_gen_vaes512_gcm_enc_k256_w16_short_no_ek0:
+.Laes_gen_vaes512_gcm_enc_k256_w16_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -7259,7 +7493,7 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k256_w16_tag_done
-    vmovdqu 32(%rdx), %xmm9
+    vmovdqa %xmm3, %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
@@ -7361,6 +7595,15 @@ aes_gen_vaes512_gcm_enc_k256_w8:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm6
+    vbroadcasti32x4 16(%rdx), %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
+    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm2, %zmm2
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $128, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k256_w8_short
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k256_w8_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -7381,15 +7624,6 @@ aes_gen_vaes512_gcm_enc_k256_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k256_w8_no_ek0:
-    vmovdqu (%rdx), %xmm6
-    vbroadcasti32x4 16(%rdx), %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm2, %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $128, %r9
-    jb .Laes_gen_vaes512_gcm_enc_k256_w8_groups_done
     cmp $244, %r11b
     ja .Laes_gen_vaes512_gcm_enc_k256_w8_carry47
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm2, %zmm0
@@ -7562,8 +7796,33 @@ aes_gen_vaes512_gcm_enc_k256_w8:
     vpxord %zmm10, %zmm6, %zmm6
     vextracti32x4 $1, %zmm6, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-.Laes_gen_vaes512_gcm_enc_k256_w8_groups_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k256_w8_ek0_back
+    vmovdqu 32(%rdx), %xmm1
+.Laes_gen_vaes512_gcm_enc_k256_w8_ek0_back:
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w8_tail_start
+.Laes_gen_vaes512_gcm_enc_k256_w8_short:
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k256_w8_short_no_ek0
+    vmovdqu 32(%rdx), %xmm1
+    vpxor %xmm11, %xmm1, %xmm1
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xc9    # vaesenc %xmm25, %xmm1, %xmm1
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xc8    # vaesenc %xmm24, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcf    # vaesenc %xmm23, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xce    # vaesenc %xmm22, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+.Laes_gen_vaes512_gcm_enc_k256_w8_short_no_ek0:
+.Laes_gen_vaes512_gcm_enc_k256_w8_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm9
@@ -7698,7 +7957,7 @@ aes_gen_vaes512_gcm_enc_k256_w8:
     vpxor %xmm10, %xmm6, %xmm6
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k256_w8_tag_done
-    vmovdqu 32(%rdx), %xmm7
+    vmovdqa %xmm1, %xmm7
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu %xmm7, 48(%rdx)
@@ -7800,6 +8059,12 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm8
+    vmovdqu 16(%rdx), %xmm4
+    mov 28(%rdx), %r11d
+    bswap %r11d
+    cmp $64, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k256_w4_short
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k256_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -7820,12 +8085,6 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k256_w4_no_ek0:
-    vmovdqu (%rdx), %xmm8
-    vmovdqu 16(%rdx), %xmm4
-    mov 28(%rdx), %r11d
-    bswap %r11d
-    cmp $64, %r9
-    jb .Laes_gen_vaes512_gcm_enc_k256_w4_groups_done
     cmp $251, %r11b
     ja .Laes_gen_vaes512_gcm_enc_k256_w4_carry44
     vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm4, %xmm0
@@ -8114,8 +8373,34 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     vpshufd $78, %xmm7, %xmm7
     vpxor %xmm7, %xmm8, %xmm8
     vpxor %xmm12, %xmm8, %xmm8
-.Laes_gen_vaes512_gcm_enc_k256_w4_groups_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k256_w4_ek0_back
+    vmovdqu 32(%rdx), %xmm3
+.Laes_gen_vaes512_gcm_enc_k256_w4_ek0_back:
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w4_tail_start
+.Laes_gen_vaes512_gcm_enc_k256_w4_short:
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k256_w4_short_no_ek0
+    vmovdqu 32(%rdx), %xmm3
+    vpxor %xmm13, %xmm3, %xmm3
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xdb    # vaesenc %xmm27, %xmm3, %xmm3
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xda    # vaesenc %xmm26, %xmm3, %xmm3
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xd9    # vaesenc %xmm25, %xmm3, %xmm3
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xd8    # vaesenc %xmm24, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdf    # vaesenc %xmm23, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xde    # vaesenc %xmm22, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdd    # vaesenc %xmm21, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdc    # vaesenc %xmm20, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdb    # vaesenc %xmm19, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+.Laes_gen_vaes512_gcm_enc_k256_w4_short_no_ek0:
+.Laes_gen_vaes512_gcm_enc_k256_w4_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -8320,7 +8605,7 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     vpxor %xmm12, %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k256_w4_tag_done
-    vmovdqu 32(%rdx), %xmm9
+    vmovdqa %xmm3, %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
     vpxor %xmm11, %xmm9, %xmm9
     vmovdqu %xmm9, 48(%rdx)
@@ -8421,6 +8706,10 @@ aes_gen_vaes512_gcm_enc_k256_w1:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
+    vmovdqu (%rdx), %xmm5
+    vmovdqu 16(%rdx), %xmm1
+    mov 28(%rdx), %r11d
+    bswap %r11d
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k256_w1_no_ek0
     vmovdqu 32(%rdx), %xmm0
@@ -8441,12 +8730,8 @@ aes_gen_vaes512_gcm_enc_k256_w1:
     .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k256_w1_no_ek0:
-    vmovdqu (%rdx), %xmm5
-    vmovdqu 16(%rdx), %xmm1
-    mov 28(%rdx), %r11d
-    bswap %r11d
     cmp $16, %r9
-    jb .Laes_gen_vaes512_gcm_enc_k256_w1_groups_done
+    jb .Laes_gen_vaes512_gcm_enc_k256_w1_short
     cmp $254, %r11b
     ja .Laes_gen_vaes512_gcm_enc_k256_w1_carry44
     vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm1, %xmm0
@@ -8555,8 +8840,11 @@ aes_gen_vaes512_gcm_enc_k256_w1:
     vpshufd $78, %xmm4, %xmm4
     vpxor %xmm4, %xmm5, %xmm5
     vpxor %xmm9, %xmm5, %xmm5
-.Laes_gen_vaes512_gcm_enc_k256_w1_groups_done:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w1_tail_start
+.Laes_gen_vaes512_gcm_enc_k256_w1_short:
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
+.Laes_gen_vaes512_gcm_enc_k256_w1_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm8
