@@ -33,9 +33,15 @@
 # lane j: j added to the counter
 .Laesni_avx_gcm_lanes1:
     .quad 0, 0
+# lane j: j added to byte 15
+.Laesni_avx_gcm_lanes_be1:
+    .quad 0, 0x0000000000000000
 # 1 added to each lane's counter
 .Laesni_avx_gcm_one1:
     .quad 1, 0
+# 1 added to byte 15 of each lane
+.Laesni_avx_gcm_one_be1:
+    .quad 0, 0x0100000000000000
 # x^6 + x + 1 reflected (0xc2 << 56), in the high qword
 .Lgcm_fold:
     .quad 1, 0xc200000000000000
@@ -84,6 +90,7 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     vmovdqu 16(%rdx), %xmm8
     mov 28(%rdx), %r11d
     bswap %r11d
+    vmovdqa %xmm8, %xmm6
     cmp $128, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k128_w8_short
     test %r10, %r10
@@ -113,7 +120,7 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_avx_gcm_enc_k128_w8_no_ek0:
     cmp $247, %r11b
-    ja .Laes_gen_aesni_avx_gcm_enc_k128_w8_carry36
+    ja .Laes_gen_aesni_avx_gcm_enc_k128_w8_carry37
     vpaddd .Laesni_avx_gcm_inc_be1(%rip), %xmm8, %xmm0
     vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm8, %xmm1
     vpaddd .Laesni_avx_gcm_inc_be1+32(%rip), %xmm8, %xmm2
@@ -123,8 +130,8 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     vpaddd .Laesni_avx_gcm_inc_be1+96(%rip), %xmm8, %xmm6
     vpaddd .Laesni_avx_gcm_inc_be1+112(%rip), %xmm8, %xmm7
     vpaddd .Laesni_avx_gcm_inc_be1+128(%rip), %xmm8, %xmm8
-    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w8_counted36
-.Laes_gen_aesni_avx_gcm_enc_k128_w8_carry36:
+    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w8_counted37
+.Laes_gen_aesni_avx_gcm_enc_k128_w8_carry37:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm8
     vpaddd .Laesni_avx_gcm_inc1(%rip), %xmm8, %xmm0
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm0, %xmm0
@@ -144,7 +151,7 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm7, %xmm7
     vpaddd .Laesni_avx_gcm_inc1+128(%rip), %xmm8, %xmm8
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm8
-.Laes_gen_aesni_avx_gcm_enc_k128_w8_counted36:
+.Laes_gen_aesni_avx_gcm_enc_k128_w8_counted37:
     add $8, %r11d
     vpxor %xmm15, %xmm0, %xmm0
     vpxor %xmm15, %xmm1, %xmm1
@@ -268,7 +275,7 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     cmp $128, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k128_w8_last
     cmp $247, %r11b
-    ja .Laes_gen_aesni_avx_gcm_enc_k128_w8_carry191
+    ja .Laes_gen_aesni_avx_gcm_enc_k128_w8_carry192
     vpaddd .Laesni_avx_gcm_inc_be1(%rip), %xmm8, %xmm0
     vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm8, %xmm1
     vpaddd .Laesni_avx_gcm_inc_be1+32(%rip), %xmm8, %xmm2
@@ -278,8 +285,8 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     vpaddd .Laesni_avx_gcm_inc_be1+96(%rip), %xmm8, %xmm6
     vpaddd .Laesni_avx_gcm_inc_be1+112(%rip), %xmm8, %xmm7
     vpaddd .Laesni_avx_gcm_inc_be1+128(%rip), %xmm8, %xmm8
-    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w8_counted191
-.Laes_gen_aesni_avx_gcm_enc_k128_w8_carry191:
+    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w8_counted192
+.Laes_gen_aesni_avx_gcm_enc_k128_w8_carry192:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm8
     vpaddd .Laesni_avx_gcm_inc1(%rip), %xmm8, %xmm0
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm0, %xmm0
@@ -299,7 +306,7 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm7, %xmm7
     vpaddd .Laesni_avx_gcm_inc1+128(%rip), %xmm8, %xmm8
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm8
-.Laes_gen_aesni_avx_gcm_enc_k128_w8_counted191:
+.Laes_gen_aesni_avx_gcm_enc_k128_w8_counted192:
     add $8, %r11d
     vpxor %xmm15, %xmm0, %xmm0
     vpxor %xmm15, %xmm1, %xmm1
@@ -596,6 +603,7 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     vpshufd $78, %xmm11, %xmm11
     vpxor %xmm11, %xmm12, %xmm12
     vpxor %xmm13, %xmm12, %xmm12
+    vmovdqa %xmm8, %xmm6
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k128_w8_ek0_back
@@ -630,6 +638,375 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     .byte 0xc4,0xc2,0x41,0xdd,0xf9         # vaesenclast %xmm9, %xmm7, %xmm7
 .Laes_gen_aesni_avx_gcm_enc_k128_w8_short_no_ek0:
 .Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_start:
+    cmp $248, %r11b
+    ja .Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm14
+    vpaddd %xmm8, %xmm14, %xmm14
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm14, %xmm14
+    vmovdqu %xmm14, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_be
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k128_w8_tag_done_be
+.Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqu %xmm12, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k128_w8_no_last_be
+    vmovdqu 48(%rdx), %xmm13
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_enc_k128_w8_l_times_h_be
+    vpxor %xmm12, %xmm13, %xmm13
+.Laes_gen_aesni_avx_gcm_enc_k128_w8_l_times_h_be:
+    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
+    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
+    vpshufd $78, %xmm13, %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
+    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w8_sums_be
+.Laes_gen_aesni_avx_gcm_enc_k128_w8_no_last_be:
+    vpxor %xmm10, %xmm10, %xmm10
+    vpxor %xmm11, %xmm11, %xmm11
+    vpxor %xmm12, %xmm12, %xmm12
+.Laes_gen_aesni_avx_gcm_enc_k128_w8_sums_be:
+    cmp $64, %r9
+    jb .Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_past4_be
+    vmovdqa %xmm6, %xmm0
+    vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm6, %xmm1
+    vpaddd .Laesni_avx_gcm_inc_be1+32(%rip), %xmm6, %xmm2
+    vpaddd .Laesni_avx_gcm_inc_be1+48(%rip), %xmm6, %xmm3
+    vpaddd .Laesni_avx_gcm_inc_be1+64(%rip), %xmm6, %xmm6
+    vpxor %xmm15, %xmm0, %xmm0
+    vpxor %xmm15, %xmm1, %xmm1
+    vpxor %xmm15, %xmm2, %xmm2
+    vpxor %xmm15, %xmm3, %xmm3
+    vmovdqu 16(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 32(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 48(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 64(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 80(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 96(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 112(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 128(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 144(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 160(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xc9         # vaesenclast %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdd,0xd1         # vaesenclast %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdd,0xd9         # vaesenclast %xmm9, %xmm3, %xmm3
+    vmovdqu (%r8), %xmm13
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm13
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm10, %xmm10
+    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm12, %xmm12
+    vpshufd $78, %xmm13, %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpxor %xmm13, %xmm11, %xmm11
+    vmovdqu 16(%r8), %xmm13
+    vpxor %xmm13, %xmm1, %xmm1
+    vmovdqu %xmm1, 16(%rcx)
+    vmovdqa %xmm1, %xmm13
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vpclmulqdq $0, 16(%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm10, %xmm10
+    vpclmulqdq $17, 16(%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm12, %xmm12
+    vpshufd $78, %xmm13, %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpclmulqdq $0, 1040(%r11), %xmm13, %xmm13
+    vpxor %xmm13, %xmm11, %xmm11
+    vmovdqu 32(%r8), %xmm13
+    vpxor %xmm13, %xmm2, %xmm2
+    vmovdqu %xmm2, 32(%rcx)
+    vmovdqa %xmm2, %xmm13
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vpclmulqdq $0, 32(%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm10, %xmm10
+    vpclmulqdq $17, 32(%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm12, %xmm12
+    vpshufd $78, %xmm13, %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpclmulqdq $0, 1056(%r11), %xmm13, %xmm13
+    vpxor %xmm13, %xmm11, %xmm11
+    vmovdqu 48(%r8), %xmm13
+    vpxor %xmm13, %xmm3, %xmm3
+    vmovdqu %xmm3, 48(%rcx)
+    vmovdqa %xmm3, %xmm13
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vpclmulqdq $0, 48(%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm10, %xmm10
+    vpclmulqdq $17, 48(%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm12, %xmm12
+    vpshufd $78, %xmm13, %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpclmulqdq $0, 1072(%r11), %xmm13, %xmm13
+    vpxor %xmm13, %xmm11, %xmm11
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_past4_be:
+    cmp $32, %r9
+    jb .Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_past2_be
+    vmovdqa %xmm6, %xmm0
+    vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm6, %xmm1
+    vpaddd .Laesni_avx_gcm_inc_be1+32(%rip), %xmm6, %xmm6
+    vpxor %xmm15, %xmm0, %xmm0
+    vpxor %xmm15, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 112(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 128(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 144(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 160(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xc9         # vaesenclast %xmm9, %xmm1, %xmm1
+    vmovdqu (%r8), %xmm13
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm13
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm10, %xmm10
+    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm12, %xmm12
+    vpshufd $78, %xmm13, %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpxor %xmm13, %xmm11, %xmm11
+    vmovdqu 16(%r8), %xmm13
+    vpxor %xmm13, %xmm1, %xmm1
+    vmovdqu %xmm1, 16(%rcx)
+    vmovdqa %xmm1, %xmm13
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vpclmulqdq $0, 16(%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm10, %xmm10
+    vpclmulqdq $17, 16(%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm12, %xmm12
+    vpshufd $78, %xmm13, %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpclmulqdq $0, 1040(%r11), %xmm13, %xmm13
+    vpxor %xmm13, %xmm11, %xmm11
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_past2_be:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_past1_be
+    vmovdqa %xmm6, %xmm0
+    vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm6, %xmm6
+    vpxor %xmm15, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm13
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm13
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm10, %xmm10
+    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm12, %xmm12
+    vpshufd $78, %xmm13, %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpxor %xmm13, %xmm11, %xmm11
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_aesni_avx_gcm_enc_k128_w8_reduce_be
+    vmovdqa %xmm6, %xmm0
+    vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm6, %xmm6
+    vpxor %xmm15, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_avx_gcm_enc_k128_w8_bounce_in_be:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_avx_gcm_enc_k128_w8_bounce_in_be
+    xor %rsi, %rsi
+    vmovdqu -16(%rsp), %xmm13
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_avx_gcm_enc_k128_w8_bounce_out_be:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_avx_gcm_enc_k128_w8_bounce_out_be
+    xor %rsi, %rsi
+    lea .Lgcm_partial+16(%rip), %rax
+    sub %r9, %rax
+    vmovdqu (%rax), %xmm14
+    vpand %xmm14, %xmm0, %xmm0
+    vmovdqa %xmm0, %xmm13
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm10, %xmm10
+    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm12, %xmm12
+    vpshufd $78, %xmm13, %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpxor %xmm13, %xmm11, %xmm11
+    vpxor %xmm0, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+.Laes_gen_aesni_avx_gcm_enc_k128_w8_reduce_be:
+    vpxor %xmm10, %xmm11, %xmm11
+    vpxor %xmm12, %xmm11, %xmm11
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm10, %xmm13
+    vpshufd $78, %xmm10, %xmm10
+    vpxor %xmm10, %xmm11, %xmm11
+    vpxor %xmm13, %xmm11, %xmm11
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm11, %xmm13
+    vpshufd $78, %xmm11, %xmm11
+    vpxor %xmm11, %xmm12, %xmm12
+    vpxor %xmm13, %xmm12, %xmm12
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k128_w8_tag_done_be
+    vmovdqa %xmm7, %xmm13
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm12, %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vmovdqu %xmm13, 48(%rdx)
+    vpxor %xmm13, %xmm13, %xmm13
+    vmovdqu %xmm13, 32(%rdx)
+    vmovdqu %xmm13, (%rdx)
+    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_done
+.Laes_gen_aesni_avx_gcm_enc_k128_w8_tag_done_be:
+    vmovdqu %xmm12, (%rdx)
+    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_done
+.Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm14
@@ -1067,6 +1444,7 @@ aes_gen_aesni_avx_gcm_enc_k128_w4:
     vmovdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
     bswap %r11d
+    vmovdqa %xmm4, %xmm2
     cmp $64, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k128_w4_short
     test %r10, %r10
@@ -1092,14 +1470,14 @@ aes_gen_aesni_avx_gcm_enc_k128_w4:
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_avx_gcm_enc_k128_w4_no_ek0:
     cmp $251, %r11b
-    ja .Laes_gen_aesni_avx_gcm_enc_k128_w4_carry36
+    ja .Laes_gen_aesni_avx_gcm_enc_k128_w4_carry37
     vpaddd .Laesni_avx_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Laesni_avx_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Laesni_avx_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Laesni_avx_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w4_counted36
-.Laes_gen_aesni_avx_gcm_enc_k128_w4_carry36:
+    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w4_counted37
+.Laes_gen_aesni_avx_gcm_enc_k128_w4_carry37:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Laesni_avx_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm0, %xmm0
@@ -1111,7 +1489,7 @@ aes_gen_aesni_avx_gcm_enc_k128_w4:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Laesni_avx_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_aesni_avx_gcm_enc_k128_w4_counted36:
+.Laes_gen_aesni_avx_gcm_enc_k128_w4_counted37:
     add $4, %r11d
     vpxor %xmm11, %xmm0, %xmm0
     vpxor %xmm11, %xmm1, %xmm1
@@ -1179,14 +1557,14 @@ aes_gen_aesni_avx_gcm_enc_k128_w4:
     cmp $64, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k128_w4_last
     cmp $251, %r11b
-    ja .Laes_gen_aesni_avx_gcm_enc_k128_w4_carry123
+    ja .Laes_gen_aesni_avx_gcm_enc_k128_w4_carry124
     vpaddd .Laesni_avx_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Laesni_avx_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Laesni_avx_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Laesni_avx_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w4_counted123
-.Laes_gen_aesni_avx_gcm_enc_k128_w4_carry123:
+    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w4_counted124
+.Laes_gen_aesni_avx_gcm_enc_k128_w4_carry124:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Laesni_avx_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm0, %xmm0
@@ -1198,7 +1576,7 @@ aes_gen_aesni_avx_gcm_enc_k128_w4:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Laesni_avx_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_aesni_avx_gcm_enc_k128_w4_counted123:
+.Laes_gen_aesni_avx_gcm_enc_k128_w4_counted124:
     add $4, %r11d
     vpxor %xmm11, %xmm0, %xmm0
     vpxor %xmm11, %xmm1, %xmm1
@@ -1359,6 +1737,7 @@ aes_gen_aesni_avx_gcm_enc_k128_w4:
     vpshufd $78, %xmm7, %xmm7
     vpxor %xmm7, %xmm8, %xmm8
     vpxor %xmm9, %xmm8, %xmm8
+    vmovdqa %xmm4, %xmm2
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm4, %xmm4
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k128_w4_ek0_back
@@ -1389,6 +1768,241 @@ aes_gen_aesni_avx_gcm_enc_k128_w4:
     .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
 .Laes_gen_aesni_avx_gcm_enc_k128_w4_short_no_ek0:
 .Laes_gen_aesni_avx_gcm_enc_k128_w4_tail_start:
+    cmp $252, %r11b
+    ja .Laes_gen_aesni_avx_gcm_enc_k128_w4_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm10
+    vpaddd %xmm4, %xmm10, %xmm10
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm10, %xmm10
+    vmovdqu %xmm10, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_enc_k128_w4_tail_be
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k128_w4_tag_done_be
+.Laes_gen_aesni_avx_gcm_enc_k128_w4_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqu %xmm8, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k128_w4_no_last_be
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_enc_k128_w4_l_times_h_be
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_aesni_avx_gcm_enc_k128_w4_l_times_h_be:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w4_sums_be
+.Laes_gen_aesni_avx_gcm_enc_k128_w4_no_last_be:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_aesni_avx_gcm_enc_k128_w4_sums_be:
+    cmp $32, %r9
+    jb .Laes_gen_aesni_avx_gcm_enc_k128_w4_tail_past2_be
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm2, %xmm1
+    vpaddd .Laesni_avx_gcm_inc_be1+32(%rip), %xmm2, %xmm2
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu 16(%r8), %xmm9
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu %xmm1, 16(%rcx)
+    vmovdqa %xmm1, %xmm9
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_aesni_avx_gcm_enc_k128_w4_tail_past2_be:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_avx_gcm_enc_k128_w4_tail_past1_be
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm2, %xmm2
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_aesni_avx_gcm_enc_k128_w4_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_aesni_avx_gcm_enc_k128_w4_reduce_be
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm2, %xmm2
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_avx_gcm_enc_k128_w4_bounce_in_be:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_avx_gcm_enc_k128_w4_bounce_in_be
+    xor %rsi, %rsi
+    vmovdqu -16(%rsp), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_avx_gcm_enc_k128_w4_bounce_out_be:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_avx_gcm_enc_k128_w4_bounce_out_be
+    xor %rsi, %rsi
+    lea .Lgcm_partial+16(%rip), %rax
+    sub %r9, %rax
+    vmovdqu (%rax), %xmm10
+    vpand %xmm10, %xmm0, %xmm0
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vpxor %xmm0, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+.Laes_gen_aesni_avx_gcm_enc_k128_w4_reduce_be:
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm8, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
+    vpshufd $78, %xmm6, %xmm6
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
+    vpshufd $78, %xmm7, %xmm7
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor %xmm9, %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k128_w4_tag_done_be
+    vmovdqa %xmm3, %xmm9
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w4_tail_done
+.Laes_gen_aesni_avx_gcm_enc_k128_w4_tag_done_be:
+    vmovdqu %xmm8, (%rdx)
+    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w4_tail_done
+.Laes_gen_aesni_avx_gcm_enc_k128_w4_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm10
@@ -2438,6 +3052,7 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     vmovdqu 16(%rdx), %xmm8
     mov 28(%rdx), %r11d
     bswap %r11d
+    vmovdqa %xmm8, %xmm6
     cmp $128, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k192_w8_short
     test %r10, %r10
@@ -2471,7 +3086,7 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_avx_gcm_enc_k192_w8_no_ek0:
     cmp $247, %r11b
-    ja .Laes_gen_aesni_avx_gcm_enc_k192_w8_carry40
+    ja .Laes_gen_aesni_avx_gcm_enc_k192_w8_carry41
     vpaddd .Laesni_avx_gcm_inc_be1(%rip), %xmm8, %xmm0
     vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm8, %xmm1
     vpaddd .Laesni_avx_gcm_inc_be1+32(%rip), %xmm8, %xmm2
@@ -2481,8 +3096,8 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     vpaddd .Laesni_avx_gcm_inc_be1+96(%rip), %xmm8, %xmm6
     vpaddd .Laesni_avx_gcm_inc_be1+112(%rip), %xmm8, %xmm7
     vpaddd .Laesni_avx_gcm_inc_be1+128(%rip), %xmm8, %xmm8
-    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w8_counted40
-.Laes_gen_aesni_avx_gcm_enc_k192_w8_carry40:
+    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w8_counted41
+.Laes_gen_aesni_avx_gcm_enc_k192_w8_carry41:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm8
     vpaddd .Laesni_avx_gcm_inc1(%rip), %xmm8, %xmm0
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm0, %xmm0
@@ -2502,7 +3117,7 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm7, %xmm7
     vpaddd .Laesni_avx_gcm_inc1+128(%rip), %xmm8, %xmm8
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm8
-.Laes_gen_aesni_avx_gcm_enc_k192_w8_counted40:
+.Laes_gen_aesni_avx_gcm_enc_k192_w8_counted41:
     add $8, %r11d
     vpxor %xmm15, %xmm0, %xmm0
     vpxor %xmm15, %xmm1, %xmm1
@@ -2644,7 +3259,7 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     cmp $128, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k192_w8_last
     cmp $247, %r11b
-    ja .Laes_gen_aesni_avx_gcm_enc_k192_w8_carry213
+    ja .Laes_gen_aesni_avx_gcm_enc_k192_w8_carry214
     vpaddd .Laesni_avx_gcm_inc_be1(%rip), %xmm8, %xmm0
     vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm8, %xmm1
     vpaddd .Laesni_avx_gcm_inc_be1+32(%rip), %xmm8, %xmm2
@@ -2654,8 +3269,8 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     vpaddd .Laesni_avx_gcm_inc_be1+96(%rip), %xmm8, %xmm6
     vpaddd .Laesni_avx_gcm_inc_be1+112(%rip), %xmm8, %xmm7
     vpaddd .Laesni_avx_gcm_inc_be1+128(%rip), %xmm8, %xmm8
-    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w8_counted213
-.Laes_gen_aesni_avx_gcm_enc_k192_w8_carry213:
+    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w8_counted214
+.Laes_gen_aesni_avx_gcm_enc_k192_w8_carry214:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm8
     vpaddd .Laesni_avx_gcm_inc1(%rip), %xmm8, %xmm0
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm0, %xmm0
@@ -2675,7 +3290,7 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm7, %xmm7
     vpaddd .Laesni_avx_gcm_inc1+128(%rip), %xmm8, %xmm8
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm8
-.Laes_gen_aesni_avx_gcm_enc_k192_w8_counted213:
+.Laes_gen_aesni_avx_gcm_enc_k192_w8_counted214:
     add $8, %r11d
     vpxor %xmm15, %xmm0, %xmm0
     vpxor %xmm15, %xmm1, %xmm1
@@ -2990,6 +3605,7 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     vpshufd $78, %xmm11, %xmm11
     vpxor %xmm11, %xmm12, %xmm12
     vpxor %xmm13, %xmm12, %xmm12
+    vmovdqa %xmm8, %xmm6
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k192_w8_ek0_back
@@ -3028,6 +3644,399 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     .byte 0xc4,0xc2,0x41,0xdd,0xf9         # vaesenclast %xmm9, %xmm7, %xmm7
 .Laes_gen_aesni_avx_gcm_enc_k192_w8_short_no_ek0:
 .Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_start:
+    cmp $248, %r11b
+    ja .Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm14
+    vpaddd %xmm8, %xmm14, %xmm14
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm14, %xmm14
+    vmovdqu %xmm14, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_be
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k192_w8_tag_done_be
+.Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqu %xmm12, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k192_w8_no_last_be
+    vmovdqu 48(%rdx), %xmm13
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_enc_k192_w8_l_times_h_be
+    vpxor %xmm12, %xmm13, %xmm13
+.Laes_gen_aesni_avx_gcm_enc_k192_w8_l_times_h_be:
+    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
+    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
+    vpshufd $78, %xmm13, %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
+    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w8_sums_be
+.Laes_gen_aesni_avx_gcm_enc_k192_w8_no_last_be:
+    vpxor %xmm10, %xmm10, %xmm10
+    vpxor %xmm11, %xmm11, %xmm11
+    vpxor %xmm12, %xmm12, %xmm12
+.Laes_gen_aesni_avx_gcm_enc_k192_w8_sums_be:
+    cmp $64, %r9
+    jb .Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_past4_be
+    vmovdqa %xmm6, %xmm0
+    vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm6, %xmm1
+    vpaddd .Laesni_avx_gcm_inc_be1+32(%rip), %xmm6, %xmm2
+    vpaddd .Laesni_avx_gcm_inc_be1+48(%rip), %xmm6, %xmm3
+    vpaddd .Laesni_avx_gcm_inc_be1+64(%rip), %xmm6, %xmm6
+    vpxor %xmm15, %xmm0, %xmm0
+    vpxor %xmm15, %xmm1, %xmm1
+    vpxor %xmm15, %xmm2, %xmm2
+    vpxor %xmm15, %xmm3, %xmm3
+    vmovdqu 16(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 32(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 48(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 64(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 80(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 96(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 112(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 128(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 144(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 160(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 176(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 192(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xc9         # vaesenclast %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdd,0xd1         # vaesenclast %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdd,0xd9         # vaesenclast %xmm9, %xmm3, %xmm3
+    vmovdqu (%r8), %xmm13
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm13
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm10, %xmm10
+    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm12, %xmm12
+    vpshufd $78, %xmm13, %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpxor %xmm13, %xmm11, %xmm11
+    vmovdqu 16(%r8), %xmm13
+    vpxor %xmm13, %xmm1, %xmm1
+    vmovdqu %xmm1, 16(%rcx)
+    vmovdqa %xmm1, %xmm13
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vpclmulqdq $0, 16(%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm10, %xmm10
+    vpclmulqdq $17, 16(%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm12, %xmm12
+    vpshufd $78, %xmm13, %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpclmulqdq $0, 1040(%r11), %xmm13, %xmm13
+    vpxor %xmm13, %xmm11, %xmm11
+    vmovdqu 32(%r8), %xmm13
+    vpxor %xmm13, %xmm2, %xmm2
+    vmovdqu %xmm2, 32(%rcx)
+    vmovdqa %xmm2, %xmm13
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vpclmulqdq $0, 32(%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm10, %xmm10
+    vpclmulqdq $17, 32(%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm12, %xmm12
+    vpshufd $78, %xmm13, %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpclmulqdq $0, 1056(%r11), %xmm13, %xmm13
+    vpxor %xmm13, %xmm11, %xmm11
+    vmovdqu 48(%r8), %xmm13
+    vpxor %xmm13, %xmm3, %xmm3
+    vmovdqu %xmm3, 48(%rcx)
+    vmovdqa %xmm3, %xmm13
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vpclmulqdq $0, 48(%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm10, %xmm10
+    vpclmulqdq $17, 48(%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm12, %xmm12
+    vpshufd $78, %xmm13, %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpclmulqdq $0, 1072(%r11), %xmm13, %xmm13
+    vpxor %xmm13, %xmm11, %xmm11
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_past4_be:
+    cmp $32, %r9
+    jb .Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_past2_be
+    vmovdqa %xmm6, %xmm0
+    vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm6, %xmm1
+    vpaddd .Laesni_avx_gcm_inc_be1+32(%rip), %xmm6, %xmm6
+    vpxor %xmm15, %xmm0, %xmm0
+    vpxor %xmm15, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 112(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 128(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 144(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 160(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 176(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 192(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xc9         # vaesenclast %xmm9, %xmm1, %xmm1
+    vmovdqu (%r8), %xmm13
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm13
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm10, %xmm10
+    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm12, %xmm12
+    vpshufd $78, %xmm13, %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpxor %xmm13, %xmm11, %xmm11
+    vmovdqu 16(%r8), %xmm13
+    vpxor %xmm13, %xmm1, %xmm1
+    vmovdqu %xmm1, 16(%rcx)
+    vmovdqa %xmm1, %xmm13
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vpclmulqdq $0, 16(%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm10, %xmm10
+    vpclmulqdq $17, 16(%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm12, %xmm12
+    vpshufd $78, %xmm13, %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpclmulqdq $0, 1040(%r11), %xmm13, %xmm13
+    vpxor %xmm13, %xmm11, %xmm11
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_past2_be:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_past1_be
+    vmovdqa %xmm6, %xmm0
+    vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm6, %xmm6
+    vpxor %xmm15, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 176(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 192(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm13
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm13
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm10, %xmm10
+    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm12, %xmm12
+    vpshufd $78, %xmm13, %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpxor %xmm13, %xmm11, %xmm11
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_aesni_avx_gcm_enc_k192_w8_reduce_be
+    vmovdqa %xmm6, %xmm0
+    vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm6, %xmm6
+    vpxor %xmm15, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 176(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 192(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_avx_gcm_enc_k192_w8_bounce_in_be:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_avx_gcm_enc_k192_w8_bounce_in_be
+    xor %rsi, %rsi
+    vmovdqu -16(%rsp), %xmm13
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_avx_gcm_enc_k192_w8_bounce_out_be:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_avx_gcm_enc_k192_w8_bounce_out_be
+    xor %rsi, %rsi
+    lea .Lgcm_partial+16(%rip), %rax
+    sub %r9, %rax
+    vmovdqu (%rax), %xmm14
+    vpand %xmm14, %xmm0, %xmm0
+    vmovdqa %xmm0, %xmm13
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm10, %xmm10
+    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm12, %xmm12
+    vpshufd $78, %xmm13, %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpxor %xmm13, %xmm11, %xmm11
+    vpxor %xmm0, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+.Laes_gen_aesni_avx_gcm_enc_k192_w8_reduce_be:
+    vpxor %xmm10, %xmm11, %xmm11
+    vpxor %xmm12, %xmm11, %xmm11
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm10, %xmm13
+    vpshufd $78, %xmm10, %xmm10
+    vpxor %xmm10, %xmm11, %xmm11
+    vpxor %xmm13, %xmm11, %xmm11
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm11, %xmm13
+    vpshufd $78, %xmm11, %xmm11
+    vpxor %xmm11, %xmm12, %xmm12
+    vpxor %xmm13, %xmm12, %xmm12
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k192_w8_tag_done_be
+    vmovdqa %xmm7, %xmm13
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm12, %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vmovdqu %xmm13, 48(%rdx)
+    vpxor %xmm13, %xmm13, %xmm13
+    vmovdqu %xmm13, 32(%rdx)
+    vmovdqu %xmm13, (%rdx)
+    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_done
+.Laes_gen_aesni_avx_gcm_enc_k192_w8_tag_done_be:
+    vmovdqu %xmm12, (%rdx)
+    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_done
+.Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm14
@@ -3489,6 +4498,7 @@ aes_gen_aesni_avx_gcm_enc_k192_w4:
     vmovdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
     bswap %r11d
+    vmovdqa %xmm4, %xmm2
     cmp $64, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k192_w4_short
     test %r10, %r10
@@ -3518,14 +4528,14 @@ aes_gen_aesni_avx_gcm_enc_k192_w4:
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_avx_gcm_enc_k192_w4_no_ek0:
     cmp $251, %r11b
-    ja .Laes_gen_aesni_avx_gcm_enc_k192_w4_carry40
+    ja .Laes_gen_aesni_avx_gcm_enc_k192_w4_carry41
     vpaddd .Laesni_avx_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Laesni_avx_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Laesni_avx_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Laesni_avx_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w4_counted40
-.Laes_gen_aesni_avx_gcm_enc_k192_w4_carry40:
+    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w4_counted41
+.Laes_gen_aesni_avx_gcm_enc_k192_w4_carry41:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Laesni_avx_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm0, %xmm0
@@ -3537,7 +4547,7 @@ aes_gen_aesni_avx_gcm_enc_k192_w4:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Laesni_avx_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_aesni_avx_gcm_enc_k192_w4_counted40:
+.Laes_gen_aesni_avx_gcm_enc_k192_w4_counted41:
     add $4, %r11d
     vpxor %xmm11, %xmm0, %xmm0
     vpxor %xmm11, %xmm1, %xmm1
@@ -3615,14 +4625,14 @@ aes_gen_aesni_avx_gcm_enc_k192_w4:
     cmp $64, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k192_w4_last
     cmp $251, %r11b
-    ja .Laes_gen_aesni_avx_gcm_enc_k192_w4_carry137
+    ja .Laes_gen_aesni_avx_gcm_enc_k192_w4_carry138
     vpaddd .Laesni_avx_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Laesni_avx_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Laesni_avx_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Laesni_avx_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w4_counted137
-.Laes_gen_aesni_avx_gcm_enc_k192_w4_carry137:
+    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w4_counted138
+.Laes_gen_aesni_avx_gcm_enc_k192_w4_carry138:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Laesni_avx_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm0, %xmm0
@@ -3634,7 +4644,7 @@ aes_gen_aesni_avx_gcm_enc_k192_w4:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Laesni_avx_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_aesni_avx_gcm_enc_k192_w4_counted137:
+.Laes_gen_aesni_avx_gcm_enc_k192_w4_counted138:
     add $4, %r11d
     vpxor %xmm11, %xmm0, %xmm0
     vpxor %xmm11, %xmm1, %xmm1
@@ -3805,6 +4815,7 @@ aes_gen_aesni_avx_gcm_enc_k192_w4:
     vpshufd $78, %xmm7, %xmm7
     vpxor %xmm7, %xmm8, %xmm8
     vpxor %xmm9, %xmm8, %xmm8
+    vmovdqa %xmm4, %xmm2
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm4, %xmm4
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k192_w4_ek0_back
@@ -3839,6 +4850,255 @@ aes_gen_aesni_avx_gcm_enc_k192_w4:
     .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
 .Laes_gen_aesni_avx_gcm_enc_k192_w4_short_no_ek0:
 .Laes_gen_aesni_avx_gcm_enc_k192_w4_tail_start:
+    cmp $252, %r11b
+    ja .Laes_gen_aesni_avx_gcm_enc_k192_w4_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm10
+    vpaddd %xmm4, %xmm10, %xmm10
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm10, %xmm10
+    vmovdqu %xmm10, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_enc_k192_w4_tail_be
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k192_w4_tag_done_be
+.Laes_gen_aesni_avx_gcm_enc_k192_w4_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqu %xmm8, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k192_w4_no_last_be
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_enc_k192_w4_l_times_h_be
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_aesni_avx_gcm_enc_k192_w4_l_times_h_be:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w4_sums_be
+.Laes_gen_aesni_avx_gcm_enc_k192_w4_no_last_be:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_aesni_avx_gcm_enc_k192_w4_sums_be:
+    cmp $32, %r9
+    jb .Laes_gen_aesni_avx_gcm_enc_k192_w4_tail_past2_be
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm2, %xmm1
+    vpaddd .Laesni_avx_gcm_inc_be1+32(%rip), %xmm2, %xmm2
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu 16(%r8), %xmm9
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu %xmm1, 16(%rcx)
+    vmovdqa %xmm1, %xmm9
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_aesni_avx_gcm_enc_k192_w4_tail_past2_be:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_avx_gcm_enc_k192_w4_tail_past1_be
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm2, %xmm2
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_aesni_avx_gcm_enc_k192_w4_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_aesni_avx_gcm_enc_k192_w4_reduce_be
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm2, %xmm2
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_avx_gcm_enc_k192_w4_bounce_in_be:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_avx_gcm_enc_k192_w4_bounce_in_be
+    xor %rsi, %rsi
+    vmovdqu -16(%rsp), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_avx_gcm_enc_k192_w4_bounce_out_be:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_avx_gcm_enc_k192_w4_bounce_out_be
+    xor %rsi, %rsi
+    lea .Lgcm_partial+16(%rip), %rax
+    sub %r9, %rax
+    vmovdqu (%rax), %xmm10
+    vpand %xmm10, %xmm0, %xmm0
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vpxor %xmm0, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+.Laes_gen_aesni_avx_gcm_enc_k192_w4_reduce_be:
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm8, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
+    vpshufd $78, %xmm6, %xmm6
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
+    vpshufd $78, %xmm7, %xmm7
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor %xmm9, %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k192_w4_tag_done_be
+    vmovdqa %xmm3, %xmm9
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w4_tail_done
+.Laes_gen_aesni_avx_gcm_enc_k192_w4_tag_done_be:
+    vmovdqu %xmm8, (%rdx)
+    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w4_tail_done
+.Laes_gen_aesni_avx_gcm_enc_k192_w4_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm10
@@ -4946,6 +6206,7 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     vmovdqu 16(%rdx), %xmm8
     mov 28(%rdx), %r11d
     bswap %r11d
+    vmovdqa %xmm8, %xmm6
     cmp $128, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k256_w8_short
     test %r10, %r10
@@ -4983,7 +6244,7 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_avx_gcm_enc_k256_w8_no_ek0:
     cmp $247, %r11b
-    ja .Laes_gen_aesni_avx_gcm_enc_k256_w8_carry44
+    ja .Laes_gen_aesni_avx_gcm_enc_k256_w8_carry45
     vpaddd .Laesni_avx_gcm_inc_be1(%rip), %xmm8, %xmm0
     vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm8, %xmm1
     vpaddd .Laesni_avx_gcm_inc_be1+32(%rip), %xmm8, %xmm2
@@ -4993,8 +6254,8 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     vpaddd .Laesni_avx_gcm_inc_be1+96(%rip), %xmm8, %xmm6
     vpaddd .Laesni_avx_gcm_inc_be1+112(%rip), %xmm8, %xmm7
     vpaddd .Laesni_avx_gcm_inc_be1+128(%rip), %xmm8, %xmm8
-    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w8_counted44
-.Laes_gen_aesni_avx_gcm_enc_k256_w8_carry44:
+    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w8_counted45
+.Laes_gen_aesni_avx_gcm_enc_k256_w8_carry45:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm8
     vpaddd .Laesni_avx_gcm_inc1(%rip), %xmm8, %xmm0
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm0, %xmm0
@@ -5014,7 +6275,7 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm7, %xmm7
     vpaddd .Laesni_avx_gcm_inc1+128(%rip), %xmm8, %xmm8
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm8
-.Laes_gen_aesni_avx_gcm_enc_k256_w8_counted44:
+.Laes_gen_aesni_avx_gcm_enc_k256_w8_counted45:
     add $8, %r11d
     vpxor %xmm15, %xmm0, %xmm0
     vpxor %xmm15, %xmm1, %xmm1
@@ -5174,7 +6435,7 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     cmp $128, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k256_w8_last
     cmp $247, %r11b
-    ja .Laes_gen_aesni_avx_gcm_enc_k256_w8_carry235
+    ja .Laes_gen_aesni_avx_gcm_enc_k256_w8_carry236
     vpaddd .Laesni_avx_gcm_inc_be1(%rip), %xmm8, %xmm0
     vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm8, %xmm1
     vpaddd .Laesni_avx_gcm_inc_be1+32(%rip), %xmm8, %xmm2
@@ -5184,8 +6445,8 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     vpaddd .Laesni_avx_gcm_inc_be1+96(%rip), %xmm8, %xmm6
     vpaddd .Laesni_avx_gcm_inc_be1+112(%rip), %xmm8, %xmm7
     vpaddd .Laesni_avx_gcm_inc_be1+128(%rip), %xmm8, %xmm8
-    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w8_counted235
-.Laes_gen_aesni_avx_gcm_enc_k256_w8_carry235:
+    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w8_counted236
+.Laes_gen_aesni_avx_gcm_enc_k256_w8_carry236:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm8
     vpaddd .Laesni_avx_gcm_inc1(%rip), %xmm8, %xmm0
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm0, %xmm0
@@ -5205,7 +6466,7 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm7, %xmm7
     vpaddd .Laesni_avx_gcm_inc1+128(%rip), %xmm8, %xmm8
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm8
-.Laes_gen_aesni_avx_gcm_enc_k256_w8_counted235:
+.Laes_gen_aesni_avx_gcm_enc_k256_w8_counted236:
     add $8, %r11d
     vpxor %xmm15, %xmm0, %xmm0
     vpxor %xmm15, %xmm1, %xmm1
@@ -5538,6 +6799,7 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     vpshufd $78, %xmm11, %xmm11
     vpxor %xmm11, %xmm12, %xmm12
     vpxor %xmm13, %xmm12, %xmm12
+    vmovdqa %xmm8, %xmm6
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm8
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k256_w8_ek0_back
@@ -5580,6 +6842,423 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     .byte 0xc4,0xc2,0x41,0xdd,0xf9         # vaesenclast %xmm9, %xmm7, %xmm7
 .Laes_gen_aesni_avx_gcm_enc_k256_w8_short_no_ek0:
 .Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_start:
+    cmp $248, %r11b
+    ja .Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm14
+    vpaddd %xmm8, %xmm14, %xmm14
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm14, %xmm14
+    vmovdqu %xmm14, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_be
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k256_w8_tag_done_be
+.Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqu %xmm12, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k256_w8_no_last_be
+    vmovdqu 48(%rdx), %xmm13
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_enc_k256_w8_l_times_h_be
+    vpxor %xmm12, %xmm13, %xmm13
+.Laes_gen_aesni_avx_gcm_enc_k256_w8_l_times_h_be:
+    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
+    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
+    vpshufd $78, %xmm13, %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
+    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w8_sums_be
+.Laes_gen_aesni_avx_gcm_enc_k256_w8_no_last_be:
+    vpxor %xmm10, %xmm10, %xmm10
+    vpxor %xmm11, %xmm11, %xmm11
+    vpxor %xmm12, %xmm12, %xmm12
+.Laes_gen_aesni_avx_gcm_enc_k256_w8_sums_be:
+    cmp $64, %r9
+    jb .Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_past4_be
+    vmovdqa %xmm6, %xmm0
+    vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm6, %xmm1
+    vpaddd .Laesni_avx_gcm_inc_be1+32(%rip), %xmm6, %xmm2
+    vpaddd .Laesni_avx_gcm_inc_be1+48(%rip), %xmm6, %xmm3
+    vpaddd .Laesni_avx_gcm_inc_be1+64(%rip), %xmm6, %xmm6
+    vpxor %xmm15, %xmm0, %xmm0
+    vpxor %xmm15, %xmm1, %xmm1
+    vpxor %xmm15, %xmm2, %xmm2
+    vpxor %xmm15, %xmm3, %xmm3
+    vmovdqu 16(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 32(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 48(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 64(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 80(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 96(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 112(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 128(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 144(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 160(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 176(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 192(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 208(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdc,0xd9         # vaesenc %xmm9, %xmm3, %xmm3
+    vmovdqu 224(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xc9         # vaesenclast %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdd,0xd1         # vaesenclast %xmm9, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x61,0xdd,0xd9         # vaesenclast %xmm9, %xmm3, %xmm3
+    vmovdqu (%r8), %xmm13
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm13
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm10, %xmm10
+    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm12, %xmm12
+    vpshufd $78, %xmm13, %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpxor %xmm13, %xmm11, %xmm11
+    vmovdqu 16(%r8), %xmm13
+    vpxor %xmm13, %xmm1, %xmm1
+    vmovdqu %xmm1, 16(%rcx)
+    vmovdqa %xmm1, %xmm13
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vpclmulqdq $0, 16(%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm10, %xmm10
+    vpclmulqdq $17, 16(%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm12, %xmm12
+    vpshufd $78, %xmm13, %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpclmulqdq $0, 1040(%r11), %xmm13, %xmm13
+    vpxor %xmm13, %xmm11, %xmm11
+    vmovdqu 32(%r8), %xmm13
+    vpxor %xmm13, %xmm2, %xmm2
+    vmovdqu %xmm2, 32(%rcx)
+    vmovdqa %xmm2, %xmm13
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vpclmulqdq $0, 32(%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm10, %xmm10
+    vpclmulqdq $17, 32(%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm12, %xmm12
+    vpshufd $78, %xmm13, %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpclmulqdq $0, 1056(%r11), %xmm13, %xmm13
+    vpxor %xmm13, %xmm11, %xmm11
+    vmovdqu 48(%r8), %xmm13
+    vpxor %xmm13, %xmm3, %xmm3
+    vmovdqu %xmm3, 48(%rcx)
+    vmovdqa %xmm3, %xmm13
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vpclmulqdq $0, 48(%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm10, %xmm10
+    vpclmulqdq $17, 48(%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm12, %xmm12
+    vpshufd $78, %xmm13, %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpclmulqdq $0, 1072(%r11), %xmm13, %xmm13
+    vpxor %xmm13, %xmm11, %xmm11
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_past4_be:
+    cmp $32, %r9
+    jb .Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_past2_be
+    vmovdqa %xmm6, %xmm0
+    vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm6, %xmm1
+    vpaddd .Laesni_avx_gcm_inc_be1+32(%rip), %xmm6, %xmm6
+    vpxor %xmm15, %xmm0, %xmm0
+    vpxor %xmm15, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 112(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 128(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 144(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 160(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 176(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 192(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 208(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
+    vmovdqu 224(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xc9         # vaesenclast %xmm9, %xmm1, %xmm1
+    vmovdqu (%r8), %xmm13
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm13
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm10, %xmm10
+    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm12, %xmm12
+    vpshufd $78, %xmm13, %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpxor %xmm13, %xmm11, %xmm11
+    vmovdqu 16(%r8), %xmm13
+    vpxor %xmm13, %xmm1, %xmm1
+    vmovdqu %xmm1, 16(%rcx)
+    vmovdqa %xmm1, %xmm13
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vpclmulqdq $0, 16(%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm10, %xmm10
+    vpclmulqdq $17, 16(%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm12, %xmm12
+    vpshufd $78, %xmm13, %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpclmulqdq $0, 1040(%r11), %xmm13, %xmm13
+    vpxor %xmm13, %xmm11, %xmm11
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_past2_be:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_past1_be
+    vmovdqa %xmm6, %xmm0
+    vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm6, %xmm6
+    vpxor %xmm15, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 176(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 192(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 208(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 224(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm13
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm13
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm10, %xmm10
+    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm12, %xmm12
+    vpshufd $78, %xmm13, %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpxor %xmm13, %xmm11, %xmm11
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_aesni_avx_gcm_enc_k256_w8_reduce_be
+    vmovdqa %xmm6, %xmm0
+    vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm6, %xmm6
+    vpxor %xmm15, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 176(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 192(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 208(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
+    vmovdqu 224(%rdi), %xmm9
+    .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_avx_gcm_enc_k256_w8_bounce_in_be:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_avx_gcm_enc_k256_w8_bounce_in_be
+    xor %rsi, %rsi
+    vmovdqu -16(%rsp), %xmm13
+    vpxor %xmm13, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_avx_gcm_enc_k256_w8_bounce_out_be:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_avx_gcm_enc_k256_w8_bounce_out_be
+    xor %rsi, %rsi
+    lea .Lgcm_partial+16(%rip), %rax
+    sub %r9, %rax
+    vmovdqu (%rax), %xmm14
+    vpand %xmm14, %xmm0, %xmm0
+    vmovdqa %xmm0, %xmm13
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu (%rdx), %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm10, %xmm10
+    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpxor %xmm14, %xmm12, %xmm12
+    vpshufd $78, %xmm13, %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpxor %xmm13, %xmm11, %xmm11
+    vpxor %xmm0, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+.Laes_gen_aesni_avx_gcm_enc_k256_w8_reduce_be:
+    vpxor %xmm10, %xmm11, %xmm11
+    vpxor %xmm12, %xmm11, %xmm11
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm10, %xmm13
+    vpshufd $78, %xmm10, %xmm10
+    vpxor %xmm10, %xmm11, %xmm11
+    vpxor %xmm13, %xmm11, %xmm11
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm11, %xmm13
+    vpshufd $78, %xmm11, %xmm11
+    vpxor %xmm11, %xmm12, %xmm12
+    vpxor %xmm13, %xmm12, %xmm12
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k256_w8_tag_done_be
+    vmovdqa %xmm7, %xmm13
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm12, %xmm14
+    vpxor %xmm14, %xmm13, %xmm13
+    vmovdqu %xmm13, 48(%rdx)
+    vpxor %xmm13, %xmm13, %xmm13
+    vmovdqu %xmm13, 32(%rdx)
+    vmovdqu %xmm13, (%rdx)
+    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_done
+.Laes_gen_aesni_avx_gcm_enc_k256_w8_tag_done_be:
+    vmovdqu %xmm12, (%rdx)
+    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_done
+.Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm14
@@ -6065,6 +7744,7 @@ aes_gen_aesni_avx_gcm_enc_k256_w4:
     vmovdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
     bswap %r11d
+    vmovdqa %xmm4, %xmm2
     cmp $64, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k256_w4_short
     test %r10, %r10
@@ -6098,14 +7778,14 @@ aes_gen_aesni_avx_gcm_enc_k256_w4:
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_avx_gcm_enc_k256_w4_no_ek0:
     cmp $251, %r11b
-    ja .Laes_gen_aesni_avx_gcm_enc_k256_w4_carry44
+    ja .Laes_gen_aesni_avx_gcm_enc_k256_w4_carry45
     vpaddd .Laesni_avx_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Laesni_avx_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Laesni_avx_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Laesni_avx_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w4_counted44
-.Laes_gen_aesni_avx_gcm_enc_k256_w4_carry44:
+    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w4_counted45
+.Laes_gen_aesni_avx_gcm_enc_k256_w4_carry45:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Laesni_avx_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm0, %xmm0
@@ -6117,7 +7797,7 @@ aes_gen_aesni_avx_gcm_enc_k256_w4:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Laesni_avx_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_aesni_avx_gcm_enc_k256_w4_counted44:
+.Laes_gen_aesni_avx_gcm_enc_k256_w4_counted45:
     add $4, %r11d
     vpxor %xmm11, %xmm0, %xmm0
     vpxor %xmm11, %xmm1, %xmm1
@@ -6205,14 +7885,14 @@ aes_gen_aesni_avx_gcm_enc_k256_w4:
     cmp $64, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k256_w4_last
     cmp $251, %r11b
-    ja .Laes_gen_aesni_avx_gcm_enc_k256_w4_carry151
+    ja .Laes_gen_aesni_avx_gcm_enc_k256_w4_carry152
     vpaddd .Laesni_avx_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Laesni_avx_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Laesni_avx_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Laesni_avx_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w4_counted151
-.Laes_gen_aesni_avx_gcm_enc_k256_w4_carry151:
+    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w4_counted152
+.Laes_gen_aesni_avx_gcm_enc_k256_w4_carry152:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Laesni_avx_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm0, %xmm0
@@ -6224,7 +7904,7 @@ aes_gen_aesni_avx_gcm_enc_k256_w4:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Laesni_avx_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_aesni_avx_gcm_enc_k256_w4_counted151:
+.Laes_gen_aesni_avx_gcm_enc_k256_w4_counted152:
     add $4, %r11d
     vpxor %xmm11, %xmm0, %xmm0
     vpxor %xmm11, %xmm1, %xmm1
@@ -6405,6 +8085,7 @@ aes_gen_aesni_avx_gcm_enc_k256_w4:
     vpshufd $78, %xmm7, %xmm7
     vpxor %xmm7, %xmm8, %xmm8
     vpxor %xmm9, %xmm8, %xmm8
+    vmovdqa %xmm4, %xmm2
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm4, %xmm4
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k256_w4_ek0_back
@@ -6443,6 +8124,269 @@ aes_gen_aesni_avx_gcm_enc_k256_w4:
     .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
 .Laes_gen_aesni_avx_gcm_enc_k256_w4_short_no_ek0:
 .Laes_gen_aesni_avx_gcm_enc_k256_w4_tail_start:
+    cmp $252, %r11b
+    ja .Laes_gen_aesni_avx_gcm_enc_k256_w4_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm10
+    vpaddd %xmm4, %xmm10, %xmm10
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm10, %xmm10
+    vmovdqu %xmm10, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_enc_k256_w4_tail_be
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k256_w4_tag_done_be
+.Laes_gen_aesni_avx_gcm_enc_k256_w4_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqu %xmm8, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k256_w4_no_last_be
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    test %r9, %r9
+    jnz .Laes_gen_aesni_avx_gcm_enc_k256_w4_l_times_h_be
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_aesni_avx_gcm_enc_k256_w4_l_times_h_be:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w4_sums_be
+.Laes_gen_aesni_avx_gcm_enc_k256_w4_no_last_be:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_aesni_avx_gcm_enc_k256_w4_sums_be:
+    cmp $32, %r9
+    jb .Laes_gen_aesni_avx_gcm_enc_k256_w4_tail_past2_be
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm2, %xmm1
+    vpaddd .Laesni_avx_gcm_inc_be1+32(%rip), %xmm2, %xmm2
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 160(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu 16(%r8), %xmm9
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu %xmm1, 16(%rcx)
+    vmovdqa %xmm1, %xmm9
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_aesni_avx_gcm_enc_k256_w4_tail_past2_be:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_avx_gcm_enc_k256_w4_tail_past1_be
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm2, %xmm2
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_aesni_avx_gcm_enc_k256_w4_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_aesni_avx_gcm_enc_k256_w4_reduce_be
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm2, %xmm2
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_avx_gcm_enc_k256_w4_bounce_in_be:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_avx_gcm_enc_k256_w4_bounce_in_be
+    xor %rsi, %rsi
+    vmovdqu -16(%rsp), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_avx_gcm_enc_k256_w4_bounce_out_be:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_avx_gcm_enc_k256_w4_bounce_out_be
+    xor %rsi, %rsi
+    lea .Lgcm_partial+16(%rip), %rax
+    sub %r9, %rax
+    vmovdqu (%rax), %xmm10
+    vpand %xmm10, %xmm0, %xmm0
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vpxor %xmm0, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+.Laes_gen_aesni_avx_gcm_enc_k256_w4_reduce_be:
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm8, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
+    vpshufd $78, %xmm6, %xmm6
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
+    vpshufd $78, %xmm7, %xmm7
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor %xmm9, %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_aesni_avx_gcm_enc_k256_w4_tag_done_be
+    vmovdqa %xmm3, %xmm9
+    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w4_tail_done
+.Laes_gen_aesni_avx_gcm_enc_k256_w4_tag_done_be:
+    vmovdqu %xmm8, (%rdx)
+    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w4_tail_done
+.Laes_gen_aesni_avx_gcm_enc_k256_w4_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm10

@@ -29,9 +29,15 @@
 # lane j: j added to the counter
 .Laesni_gcm_lanes1:
     .quad 0, 0
+# lane j: j added to byte 15
+.Laesni_gcm_lanes_be1:
+    .quad 0, 0x0000000000000000
 # 1 added to each lane's counter
 .Laesni_gcm_one1:
     .quad 1, 0
+# 1 added to byte 15 of each lane
+.Laesni_gcm_one_be1:
+    .quad 0, 0x0100000000000000
 # x^6 + x + 1 reflected (0xc2 << 56), in the high qword
 .Lgcm_fold:
     .quad 1, 0xc200000000000000
@@ -80,6 +86,7 @@ aes_gen_aesni_gcm_dec_k128_w6:
     movdqu 16(%rdx), %xmm6
     mov 28(%rdx), %r11d
     bswap %r11d
+    movdqa %xmm6, %xmm4
     cmp $96, %r9
     jb .Laes_gen_aesni_gcm_dec_k128_w6_short
     test %r10, %r10
@@ -111,7 +118,7 @@ aes_gen_aesni_gcm_dec_k128_w6:
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k128_w6_loop:
     cmp $249, %r11b
-    ja .Laes_gen_aesni_gcm_dec_k128_w6_carry38
+    ja .Laes_gen_aesni_gcm_dec_k128_w6_carry39
     movdqa %xmm6, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm6, %xmm1
@@ -125,8 +132,8 @@ aes_gen_aesni_gcm_dec_k128_w6:
     movdqa %xmm6, %xmm5
     paddd .Laesni_gcm_inc_be1+80(%rip), %xmm5
     paddd .Laesni_gcm_inc_be1+96(%rip), %xmm6
-    jmp .Laes_gen_aesni_gcm_dec_k128_w6_counted38
-.Laes_gen_aesni_gcm_dec_k128_w6_carry38:
+    jmp .Laes_gen_aesni_gcm_dec_k128_w6_counted39
+.Laes_gen_aesni_gcm_dec_k128_w6_carry39:
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
     movdqa %xmm6, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -148,7 +155,7 @@ aes_gen_aesni_gcm_dec_k128_w6:
     pshufb .Laesni_gcm_bswap(%rip), %xmm5
     paddd .Laesni_gcm_inc1+96(%rip), %xmm6
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
-.Laes_gen_aesni_gcm_dec_k128_w6_counted38:
+.Laes_gen_aesni_gcm_dec_k128_w6_counted39:
     add $6, %r11d
     pxor %xmm15, %xmm0
     movdqu 0(%r8), %xmm11
@@ -346,6 +353,7 @@ aes_gen_aesni_gcm_dec_k128_w6:
     cmp $96, %r9
     jae .Laes_gen_aesni_gcm_dec_k128_w6_loop
 .Laes_gen_aesni_gcm_dec_k128_w6_done:
+    movdqa %xmm6, %xmm4
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k128_w6_ek0_back
@@ -380,6 +388,408 @@ aes_gen_aesni_gcm_dec_k128_w6:
     .byte 0x66,0x0f,0x38,0xdd,0xef         # aesenclast %xmm7, %xmm5
 .Laes_gen_aesni_gcm_dec_k128_w6_short_no_ek0:
 .Laes_gen_aesni_gcm_dec_k128_w6_tail_start:
+    cmp $250, %r11b
+    ja .Laes_gen_aesni_gcm_dec_k128_w6_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    movq %rax, %xmm13
+    paddd %xmm6, %xmm13
+    pshufb .Laesni_gcm_bswap(%rip), %xmm13
+    movdqu %xmm13, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k128_w6_tail_be
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w6_tag_done_be
+.Laes_gen_aesni_gcm_dec_k128_w6_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    movdqu %xmm10, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w6_no_last_be
+    movdqu 48(%rdx), %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k128_w6_l_times_h_be
+    pxor %xmm10, %xmm11
+.Laes_gen_aesni_gcm_dec_k128_w6_l_times_h_be:
+    movdqu 1008(%rsi), %xmm13
+    movdqa %xmm11, %xmm8
+    pclmulqdq $0, %xmm13, %xmm8
+    movdqa %xmm11, %xmm10
+    pclmulqdq $17, %xmm13, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 2032(%rsi), %xmm13
+    movdqa %xmm11, %xmm9
+    pclmulqdq $0, %xmm13, %xmm9
+    jmp .Laes_gen_aesni_gcm_dec_k128_w6_sums_be
+.Laes_gen_aesni_gcm_dec_k128_w6_no_last_be:
+    pxor %xmm8, %xmm8
+    pxor %xmm9, %xmm9
+    pxor %xmm10, %xmm10
+.Laes_gen_aesni_gcm_dec_k128_w6_sums_be:
+    cmp $64, %r9
+    jb .Laes_gen_aesni_gcm_dec_k128_w6_tail_past4_be
+    movdqa %xmm4, %xmm0
+    movdqa %xmm4, %xmm1
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
+    movdqa %xmm4, %xmm2
+    paddd .Laesni_gcm_inc_be1+32(%rip), %xmm2
+    movdqa %xmm4, %xmm3
+    paddd .Laesni_gcm_inc_be1+48(%rip), %xmm3
+    paddd .Laesni_gcm_inc_be1+64(%rip), %xmm4
+    pxor %xmm15, %xmm0
+    pxor %xmm15, %xmm1
+    pxor %xmm15, %xmm2
+    pxor %xmm15, %xmm3
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xcf         # aesenclast %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdd,0xd7         # aesenclast %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdd,0xdf         # aesenclast %xmm7, %xmm3
+    movdqu (%r8), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 16(%r8), %xmm11
+    pxor %xmm11, %xmm1
+    movdqu %xmm1, 16(%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 16(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1040(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 32(%r8), %xmm11
+    pxor %xmm11, %xmm2
+    movdqu %xmm2, 32(%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 32(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1056(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 48(%r8), %xmm11
+    pxor %xmm11, %xmm3
+    movdqu %xmm3, 48(%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 48(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1072(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_aesni_gcm_dec_k128_w6_tail_past4_be:
+    cmp $32, %r9
+    jb .Laes_gen_aesni_gcm_dec_k128_w6_tail_past2_be
+    movdqa %xmm4, %xmm0
+    movdqa %xmm4, %xmm1
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
+    paddd .Laesni_gcm_inc_be1+32(%rip), %xmm4
+    pxor %xmm15, %xmm0
+    pxor %xmm15, %xmm1
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xcf         # aesenclast %xmm7, %xmm1
+    movdqu (%r8), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 16(%r8), %xmm11
+    pxor %xmm11, %xmm1
+    movdqu %xmm1, 16(%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 16(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1040(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_aesni_gcm_dec_k128_w6_tail_past2_be:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_gcm_dec_k128_w6_tail_past1_be
+    movdqa %xmm4, %xmm0
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm4
+    pxor %xmm15, %xmm0
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    movdqu (%r8), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_aesni_gcm_dec_k128_w6_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_aesni_gcm_dec_k128_w6_reduce_be
+    movdqa %xmm4, %xmm0
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm4
+    pxor %xmm15, %xmm0
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k128_w6_bounce_in_be:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k128_w6_bounce_in_be
+    xor %rsi, %rsi
+    movdqu -16(%rsp), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k128_w6_bounce_out_be:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k128_w6_bounce_out_be
+    xor %rsi, %rsi
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm0, %xmm0
+    movdqu %xmm0, -16(%rsp)
+.Laes_gen_aesni_gcm_dec_k128_w6_reduce_be:
+    pxor %xmm8, %xmm9
+    pxor %xmm10, %xmm9
+    movdqu .Lgcm_fold(%rip), %xmm13
+    movdqa %xmm8, %xmm14
+    pclmulqdq $16, %xmm13, %xmm14
+    pshufd $78, %xmm8, %xmm8
+    pxor %xmm8, %xmm9
+    pxor %xmm14, %xmm9
+    movdqa %xmm9, %xmm14
+    pclmulqdq $16, %xmm13, %xmm14
+    pshufd $78, %xmm9, %xmm9
+    pxor %xmm9, %xmm10
+    pxor %xmm14, %xmm10
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w6_tag_done_be
+    movdqa %xmm5, %xmm11
+    movdqa %xmm10, %xmm13
+    pshufb .Laesni_gcm_bswap(%rip), %xmm13
+    pxor %xmm13, %xmm11
+    movdqu %xmm11, 48(%rdx)
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, 32(%rdx)
+    movdqu %xmm11, (%rdx)
+    jmp .Laes_gen_aesni_gcm_dec_k128_w6_tail_done
+.Laes_gen_aesni_gcm_dec_k128_w6_tag_done_be:
+    movdqu %xmm10, (%rdx)
+    jmp .Laes_gen_aesni_gcm_dec_k128_w6_tail_done
+.Laes_gen_aesni_gcm_dec_k128_w6_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm13
@@ -847,6 +1257,7 @@ aes_gen_aesni_gcm_dec_k128_w4:
     movdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
     bswap %r11d
+    movdqa %xmm4, %xmm2
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_dec_k128_w4_short
     test %r10, %r10
@@ -876,7 +1287,7 @@ aes_gen_aesni_gcm_dec_k128_w4:
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k128_w4_loop:
     cmp $251, %r11b
-    ja .Laes_gen_aesni_gcm_dec_k128_w4_carry38
+    ja .Laes_gen_aesni_gcm_dec_k128_w4_carry39
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm4, %xmm1
@@ -886,8 +1297,8 @@ aes_gen_aesni_gcm_dec_k128_w4:
     movdqa %xmm4, %xmm3
     paddd .Laesni_gcm_inc_be1+48(%rip), %xmm3
     paddd .Laesni_gcm_inc_be1+64(%rip), %xmm4
-    jmp .Laes_gen_aesni_gcm_dec_k128_w4_counted38
-.Laes_gen_aesni_gcm_dec_k128_w4_carry38:
+    jmp .Laes_gen_aesni_gcm_dec_k128_w4_counted39
+.Laes_gen_aesni_gcm_dec_k128_w4_carry39:
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -903,7 +1314,7 @@ aes_gen_aesni_gcm_dec_k128_w4:
     pshufb .Laesni_gcm_bswap(%rip), %xmm3
     paddd .Laesni_gcm_inc1+64(%rip), %xmm4
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
-.Laes_gen_aesni_gcm_dec_k128_w4_counted38:
+.Laes_gen_aesni_gcm_dec_k128_w4_counted39:
     add $4, %r11d
     pxor %xmm13, %xmm0
     movdqu 0(%r8), %xmm9
@@ -1043,6 +1454,7 @@ aes_gen_aesni_gcm_dec_k128_w4:
     cmp $64, %r9
     jae .Laes_gen_aesni_gcm_dec_k128_w4_loop
 .Laes_gen_aesni_gcm_dec_k128_w4_done:
+    movdqa %xmm4, %xmm2
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k128_w4_ek0_back
@@ -1075,6 +1487,265 @@ aes_gen_aesni_gcm_dec_k128_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xde    # aesenclast %xmm14, %xmm3
 .Laes_gen_aesni_gcm_dec_k128_w4_short_no_ek0:
 .Laes_gen_aesni_gcm_dec_k128_w4_tail_start:
+    cmp $252, %r11b
+    ja .Laes_gen_aesni_gcm_dec_k128_w4_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    movq %rax, %xmm11
+    paddd %xmm4, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu %xmm11, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k128_w4_tail_be
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w4_tag_done_be
+.Laes_gen_aesni_gcm_dec_k128_w4_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    movdqu %xmm8, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w4_no_last_be
+    movdqu 48(%rdx), %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k128_w4_l_times_h_be
+    pxor %xmm8, %xmm9
+.Laes_gen_aesni_gcm_dec_k128_w4_l_times_h_be:
+    movdqu 1008(%rsi), %xmm11
+    movdqa %xmm9, %xmm6
+    pclmulqdq $0, %xmm11, %xmm6
+    movdqa %xmm9, %xmm8
+    pclmulqdq $17, %xmm11, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 2032(%rsi), %xmm11
+    movdqa %xmm9, %xmm7
+    pclmulqdq $0, %xmm11, %xmm7
+    jmp .Laes_gen_aesni_gcm_dec_k128_w4_sums_be
+.Laes_gen_aesni_gcm_dec_k128_w4_no_last_be:
+    pxor %xmm6, %xmm6
+    pxor %xmm7, %xmm7
+    pxor %xmm8, %xmm8
+.Laes_gen_aesni_gcm_dec_k128_w4_sums_be:
+    cmp $32, %r9
+    jb .Laes_gen_aesni_gcm_dec_k128_w4_tail_past2_be
+    movdqa %xmm2, %xmm0
+    movdqa %xmm2, %xmm1
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
+    paddd .Laesni_gcm_inc_be1+32(%rip), %xmm2
+    pxor %xmm13, %xmm0
+    pxor %xmm13, %xmm1
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xce    # aesenclast %xmm14, %xmm1
+    movdqu (%r8), %xmm9
+    pxor %xmm9, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
+    movdqu (%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1024(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    movdqu 16(%r8), %xmm9
+    pxor %xmm9, %xmm1
+    movdqu %xmm1, 16(%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu 16(%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1040(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_aesni_gcm_dec_k128_w4_tail_past2_be:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_gcm_dec_k128_w4_tail_past1_be
+    movdqa %xmm2, %xmm0
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm2
+    pxor %xmm13, %xmm0
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    movdqu (%r8), %xmm9
+    pxor %xmm9, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
+    movdqu (%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1024(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_aesni_gcm_dec_k128_w4_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_aesni_gcm_dec_k128_w4_reduce_be
+    movdqa %xmm2, %xmm0
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm2
+    pxor %xmm13, %xmm0
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k128_w4_bounce_in_be:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k128_w4_bounce_in_be
+    xor %rsi, %rsi
+    movdqu -16(%rsp), %xmm9
+    pxor %xmm9, %xmm0
+    movdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k128_w4_bounce_out_be:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k128_w4_bounce_out_be
+    xor %rsi, %rsi
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
+    movdqu (%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1024(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    pxor %xmm0, %xmm0
+    movdqu %xmm0, -16(%rsp)
+.Laes_gen_aesni_gcm_dec_k128_w4_reduce_be:
+    pxor %xmm6, %xmm7
+    pxor %xmm8, %xmm7
+    movdqu .Lgcm_fold(%rip), %xmm11
+    movdqa %xmm6, %xmm12
+    pclmulqdq $16, %xmm11, %xmm12
+    pshufd $78, %xmm6, %xmm6
+    pxor %xmm6, %xmm7
+    pxor %xmm12, %xmm7
+    movdqa %xmm7, %xmm12
+    pclmulqdq $16, %xmm11, %xmm12
+    pshufd $78, %xmm7, %xmm7
+    pxor %xmm7, %xmm8
+    pxor %xmm12, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k128_w4_tag_done_be
+    movdqa %xmm3, %xmm9
+    movdqa %xmm8, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    pxor %xmm11, %xmm9
+    movdqu %xmm9, 48(%rdx)
+    pxor %xmm9, %xmm9
+    movdqu %xmm9, 32(%rdx)
+    movdqu %xmm9, (%rdx)
+    jmp .Laes_gen_aesni_gcm_dec_k128_w4_tail_done
+.Laes_gen_aesni_gcm_dec_k128_w4_tag_done_be:
+    movdqu %xmm8, (%rdx)
+    jmp .Laes_gen_aesni_gcm_dec_k128_w4_tail_done
+.Laes_gen_aesni_gcm_dec_k128_w4_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm11
@@ -2076,6 +2747,7 @@ aes_gen_aesni_gcm_dec_k192_w6:
     movdqu 16(%rdx), %xmm6
     mov 28(%rdx), %r11d
     bswap %r11d
+    movdqa %xmm6, %xmm4
     cmp $96, %r9
     jb .Laes_gen_aesni_gcm_dec_k192_w6_short
     test %r10, %r10
@@ -2111,7 +2783,7 @@ aes_gen_aesni_gcm_dec_k192_w6:
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k192_w6_loop:
     cmp $249, %r11b
-    ja .Laes_gen_aesni_gcm_dec_k192_w6_carry42
+    ja .Laes_gen_aesni_gcm_dec_k192_w6_carry43
     movdqa %xmm6, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm6, %xmm1
@@ -2125,8 +2797,8 @@ aes_gen_aesni_gcm_dec_k192_w6:
     movdqa %xmm6, %xmm5
     paddd .Laesni_gcm_inc_be1+80(%rip), %xmm5
     paddd .Laesni_gcm_inc_be1+96(%rip), %xmm6
-    jmp .Laes_gen_aesni_gcm_dec_k192_w6_counted42
-.Laes_gen_aesni_gcm_dec_k192_w6_carry42:
+    jmp .Laes_gen_aesni_gcm_dec_k192_w6_counted43
+.Laes_gen_aesni_gcm_dec_k192_w6_carry43:
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
     movdqa %xmm6, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -2148,7 +2820,7 @@ aes_gen_aesni_gcm_dec_k192_w6:
     pshufb .Laesni_gcm_bswap(%rip), %xmm5
     paddd .Laesni_gcm_inc1+96(%rip), %xmm6
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
-.Laes_gen_aesni_gcm_dec_k192_w6_counted42:
+.Laes_gen_aesni_gcm_dec_k192_w6_counted43:
     add $6, %r11d
     pxor %xmm15, %xmm0
     pxor %xmm15, %xmm1
@@ -2360,6 +3032,7 @@ aes_gen_aesni_gcm_dec_k192_w6:
     cmp $96, %r9
     jae .Laes_gen_aesni_gcm_dec_k192_w6_loop
 .Laes_gen_aesni_gcm_dec_k192_w6_done:
+    movdqa %xmm6, %xmm4
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k192_w6_ek0_back
@@ -2398,6 +3071,432 @@ aes_gen_aesni_gcm_dec_k192_w6:
     .byte 0x66,0x0f,0x38,0xdd,0xef         # aesenclast %xmm7, %xmm5
 .Laes_gen_aesni_gcm_dec_k192_w6_short_no_ek0:
 .Laes_gen_aesni_gcm_dec_k192_w6_tail_start:
+    cmp $250, %r11b
+    ja .Laes_gen_aesni_gcm_dec_k192_w6_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    movq %rax, %xmm13
+    paddd %xmm6, %xmm13
+    pshufb .Laesni_gcm_bswap(%rip), %xmm13
+    movdqu %xmm13, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k192_w6_tail_be
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w6_tag_done_be
+.Laes_gen_aesni_gcm_dec_k192_w6_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    movdqu %xmm10, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w6_no_last_be
+    movdqu 48(%rdx), %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k192_w6_l_times_h_be
+    pxor %xmm10, %xmm11
+.Laes_gen_aesni_gcm_dec_k192_w6_l_times_h_be:
+    movdqu 1008(%rsi), %xmm13
+    movdqa %xmm11, %xmm8
+    pclmulqdq $0, %xmm13, %xmm8
+    movdqa %xmm11, %xmm10
+    pclmulqdq $17, %xmm13, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 2032(%rsi), %xmm13
+    movdqa %xmm11, %xmm9
+    pclmulqdq $0, %xmm13, %xmm9
+    jmp .Laes_gen_aesni_gcm_dec_k192_w6_sums_be
+.Laes_gen_aesni_gcm_dec_k192_w6_no_last_be:
+    pxor %xmm8, %xmm8
+    pxor %xmm9, %xmm9
+    pxor %xmm10, %xmm10
+.Laes_gen_aesni_gcm_dec_k192_w6_sums_be:
+    cmp $64, %r9
+    jb .Laes_gen_aesni_gcm_dec_k192_w6_tail_past4_be
+    movdqa %xmm4, %xmm0
+    movdqa %xmm4, %xmm1
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
+    movdqa %xmm4, %xmm2
+    paddd .Laesni_gcm_inc_be1+32(%rip), %xmm2
+    movdqa %xmm4, %xmm3
+    paddd .Laesni_gcm_inc_be1+48(%rip), %xmm3
+    paddd .Laesni_gcm_inc_be1+64(%rip), %xmm4
+    pxor %xmm15, %xmm0
+    pxor %xmm15, %xmm1
+    pxor %xmm15, %xmm2
+    pxor %xmm15, %xmm3
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 176(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 192(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xcf         # aesenclast %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdd,0xd7         # aesenclast %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdd,0xdf         # aesenclast %xmm7, %xmm3
+    movdqu (%r8), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 16(%r8), %xmm11
+    pxor %xmm11, %xmm1
+    movdqu %xmm1, 16(%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 16(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1040(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 32(%r8), %xmm11
+    pxor %xmm11, %xmm2
+    movdqu %xmm2, 32(%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 32(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1056(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 48(%r8), %xmm11
+    pxor %xmm11, %xmm3
+    movdqu %xmm3, 48(%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 48(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1072(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_aesni_gcm_dec_k192_w6_tail_past4_be:
+    cmp $32, %r9
+    jb .Laes_gen_aesni_gcm_dec_k192_w6_tail_past2_be
+    movdqa %xmm4, %xmm0
+    movdqa %xmm4, %xmm1
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
+    paddd .Laesni_gcm_inc_be1+32(%rip), %xmm4
+    pxor %xmm15, %xmm0
+    pxor %xmm15, %xmm1
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 176(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 192(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xcf         # aesenclast %xmm7, %xmm1
+    movdqu (%r8), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 16(%r8), %xmm11
+    pxor %xmm11, %xmm1
+    movdqu %xmm1, 16(%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 16(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1040(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_aesni_gcm_dec_k192_w6_tail_past2_be:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_gcm_dec_k192_w6_tail_past1_be
+    movdqa %xmm4, %xmm0
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm4
+    pxor %xmm15, %xmm0
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 176(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 192(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    movdqu (%r8), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_aesni_gcm_dec_k192_w6_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_aesni_gcm_dec_k192_w6_reduce_be
+    movdqa %xmm4, %xmm0
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm4
+    pxor %xmm15, %xmm0
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 176(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 192(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k192_w6_bounce_in_be:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k192_w6_bounce_in_be
+    xor %rsi, %rsi
+    movdqu -16(%rsp), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k192_w6_bounce_out_be:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k192_w6_bounce_out_be
+    xor %rsi, %rsi
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm0, %xmm0
+    movdqu %xmm0, -16(%rsp)
+.Laes_gen_aesni_gcm_dec_k192_w6_reduce_be:
+    pxor %xmm8, %xmm9
+    pxor %xmm10, %xmm9
+    movdqu .Lgcm_fold(%rip), %xmm13
+    movdqa %xmm8, %xmm14
+    pclmulqdq $16, %xmm13, %xmm14
+    pshufd $78, %xmm8, %xmm8
+    pxor %xmm8, %xmm9
+    pxor %xmm14, %xmm9
+    movdqa %xmm9, %xmm14
+    pclmulqdq $16, %xmm13, %xmm14
+    pshufd $78, %xmm9, %xmm9
+    pxor %xmm9, %xmm10
+    pxor %xmm14, %xmm10
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w6_tag_done_be
+    movdqa %xmm5, %xmm11
+    movdqa %xmm10, %xmm13
+    pshufb .Laesni_gcm_bswap(%rip), %xmm13
+    pxor %xmm13, %xmm11
+    movdqu %xmm11, 48(%rdx)
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, 32(%rdx)
+    movdqu %xmm11, (%rdx)
+    jmp .Laes_gen_aesni_gcm_dec_k192_w6_tail_done
+.Laes_gen_aesni_gcm_dec_k192_w6_tag_done_be:
+    movdqu %xmm10, (%rdx)
+    jmp .Laes_gen_aesni_gcm_dec_k192_w6_tail_done
+.Laes_gen_aesni_gcm_dec_k192_w6_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm13
@@ -2889,6 +3988,7 @@ aes_gen_aesni_gcm_dec_k192_w4:
     movdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
     bswap %r11d
+    movdqa %xmm4, %xmm2
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_dec_k192_w4_short
     test %r10, %r10
@@ -2922,7 +4022,7 @@ aes_gen_aesni_gcm_dec_k192_w4:
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k192_w4_loop:
     cmp $251, %r11b
-    ja .Laes_gen_aesni_gcm_dec_k192_w4_carry42
+    ja .Laes_gen_aesni_gcm_dec_k192_w4_carry43
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm4, %xmm1
@@ -2932,8 +4032,8 @@ aes_gen_aesni_gcm_dec_k192_w4:
     movdqa %xmm4, %xmm3
     paddd .Laesni_gcm_inc_be1+48(%rip), %xmm3
     paddd .Laesni_gcm_inc_be1+64(%rip), %xmm4
-    jmp .Laes_gen_aesni_gcm_dec_k192_w4_counted42
-.Laes_gen_aesni_gcm_dec_k192_w4_carry42:
+    jmp .Laes_gen_aesni_gcm_dec_k192_w4_counted43
+.Laes_gen_aesni_gcm_dec_k192_w4_carry43:
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -2949,7 +4049,7 @@ aes_gen_aesni_gcm_dec_k192_w4:
     pshufb .Laesni_gcm_bswap(%rip), %xmm3
     paddd .Laesni_gcm_inc1+64(%rip), %xmm4
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
-.Laes_gen_aesni_gcm_dec_k192_w4_counted42:
+.Laes_gen_aesni_gcm_dec_k192_w4_counted43:
     add $4, %r11d
     pxor %xmm13, %xmm0
     pxor %xmm13, %xmm1
@@ -3099,6 +4199,7 @@ aes_gen_aesni_gcm_dec_k192_w4:
     cmp $64, %r9
     jae .Laes_gen_aesni_gcm_dec_k192_w4_loop
 .Laes_gen_aesni_gcm_dec_k192_w4_done:
+    movdqa %xmm4, %xmm2
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k192_w4_ek0_back
@@ -3135,6 +4236,279 @@ aes_gen_aesni_gcm_dec_k192_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xde    # aesenclast %xmm14, %xmm3
 .Laes_gen_aesni_gcm_dec_k192_w4_short_no_ek0:
 .Laes_gen_aesni_gcm_dec_k192_w4_tail_start:
+    cmp $252, %r11b
+    ja .Laes_gen_aesni_gcm_dec_k192_w4_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    movq %rax, %xmm11
+    paddd %xmm4, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu %xmm11, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k192_w4_tail_be
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w4_tag_done_be
+.Laes_gen_aesni_gcm_dec_k192_w4_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    movdqu %xmm8, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w4_no_last_be
+    movdqu 48(%rdx), %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k192_w4_l_times_h_be
+    pxor %xmm8, %xmm9
+.Laes_gen_aesni_gcm_dec_k192_w4_l_times_h_be:
+    movdqu 1008(%rsi), %xmm11
+    movdqa %xmm9, %xmm6
+    pclmulqdq $0, %xmm11, %xmm6
+    movdqa %xmm9, %xmm8
+    pclmulqdq $17, %xmm11, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 2032(%rsi), %xmm11
+    movdqa %xmm9, %xmm7
+    pclmulqdq $0, %xmm11, %xmm7
+    jmp .Laes_gen_aesni_gcm_dec_k192_w4_sums_be
+.Laes_gen_aesni_gcm_dec_k192_w4_no_last_be:
+    pxor %xmm6, %xmm6
+    pxor %xmm7, %xmm7
+    pxor %xmm8, %xmm8
+.Laes_gen_aesni_gcm_dec_k192_w4_sums_be:
+    cmp $32, %r9
+    jb .Laes_gen_aesni_gcm_dec_k192_w4_tail_past2_be
+    movdqa %xmm2, %xmm0
+    movdqa %xmm2, %xmm1
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
+    paddd .Laesni_gcm_inc_be1+32(%rip), %xmm2
+    pxor %xmm13, %xmm0
+    pxor %xmm13, %xmm1
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 144(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 160(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xce    # aesenclast %xmm14, %xmm1
+    movdqu (%r8), %xmm9
+    pxor %xmm9, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
+    movdqu (%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1024(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    movdqu 16(%r8), %xmm9
+    pxor %xmm9, %xmm1
+    movdqu %xmm1, 16(%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu 16(%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1040(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_aesni_gcm_dec_k192_w4_tail_past2_be:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_gcm_dec_k192_w4_tail_past1_be
+    movdqa %xmm2, %xmm0
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm2
+    pxor %xmm13, %xmm0
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 144(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 160(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    movdqu (%r8), %xmm9
+    pxor %xmm9, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
+    movdqu (%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1024(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_aesni_gcm_dec_k192_w4_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_aesni_gcm_dec_k192_w4_reduce_be
+    movdqa %xmm2, %xmm0
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm2
+    pxor %xmm13, %xmm0
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 144(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 160(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k192_w4_bounce_in_be:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k192_w4_bounce_in_be
+    xor %rsi, %rsi
+    movdqu -16(%rsp), %xmm9
+    pxor %xmm9, %xmm0
+    movdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k192_w4_bounce_out_be:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k192_w4_bounce_out_be
+    xor %rsi, %rsi
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
+    movdqu (%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1024(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    pxor %xmm0, %xmm0
+    movdqu %xmm0, -16(%rsp)
+.Laes_gen_aesni_gcm_dec_k192_w4_reduce_be:
+    pxor %xmm6, %xmm7
+    pxor %xmm8, %xmm7
+    movdqu .Lgcm_fold(%rip), %xmm11
+    movdqa %xmm6, %xmm12
+    pclmulqdq $16, %xmm11, %xmm12
+    pshufd $78, %xmm6, %xmm6
+    pxor %xmm6, %xmm7
+    pxor %xmm12, %xmm7
+    movdqa %xmm7, %xmm12
+    pclmulqdq $16, %xmm11, %xmm12
+    pshufd $78, %xmm7, %xmm7
+    pxor %xmm7, %xmm8
+    pxor %xmm12, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k192_w4_tag_done_be
+    movdqa %xmm3, %xmm9
+    movdqa %xmm8, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    pxor %xmm11, %xmm9
+    movdqu %xmm9, 48(%rdx)
+    pxor %xmm9, %xmm9
+    movdqu %xmm9, 32(%rdx)
+    movdqu %xmm9, (%rdx)
+    jmp .Laes_gen_aesni_gcm_dec_k192_w4_tail_done
+.Laes_gen_aesni_gcm_dec_k192_w4_tag_done_be:
+    movdqu %xmm8, (%rdx)
+    jmp .Laes_gen_aesni_gcm_dec_k192_w4_tail_done
+.Laes_gen_aesni_gcm_dec_k192_w4_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm11
@@ -4184,6 +5558,7 @@ aes_gen_aesni_gcm_dec_k256_w6:
     movdqu 16(%rdx), %xmm6
     mov 28(%rdx), %r11d
     bswap %r11d
+    movdqa %xmm6, %xmm4
     cmp $96, %r9
     jb .Laes_gen_aesni_gcm_dec_k256_w6_short
     test %r10, %r10
@@ -4223,7 +5598,7 @@ aes_gen_aesni_gcm_dec_k256_w6:
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k256_w6_loop:
     cmp $249, %r11b
-    ja .Laes_gen_aesni_gcm_dec_k256_w6_carry46
+    ja .Laes_gen_aesni_gcm_dec_k256_w6_carry47
     movdqa %xmm6, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm6, %xmm1
@@ -4237,8 +5612,8 @@ aes_gen_aesni_gcm_dec_k256_w6:
     movdqa %xmm6, %xmm5
     paddd .Laesni_gcm_inc_be1+80(%rip), %xmm5
     paddd .Laesni_gcm_inc_be1+96(%rip), %xmm6
-    jmp .Laes_gen_aesni_gcm_dec_k256_w6_counted46
-.Laes_gen_aesni_gcm_dec_k256_w6_carry46:
+    jmp .Laes_gen_aesni_gcm_dec_k256_w6_counted47
+.Laes_gen_aesni_gcm_dec_k256_w6_carry47:
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
     movdqa %xmm6, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -4260,7 +5635,7 @@ aes_gen_aesni_gcm_dec_k256_w6:
     pshufb .Laesni_gcm_bswap(%rip), %xmm5
     paddd .Laesni_gcm_inc1+96(%rip), %xmm6
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
-.Laes_gen_aesni_gcm_dec_k256_w6_counted46:
+.Laes_gen_aesni_gcm_dec_k256_w6_counted47:
     add $6, %r11d
     pxor %xmm15, %xmm0
     pxor %xmm15, %xmm1
@@ -4486,6 +5861,7 @@ aes_gen_aesni_gcm_dec_k256_w6:
     cmp $96, %r9
     jae .Laes_gen_aesni_gcm_dec_k256_w6_loop
 .Laes_gen_aesni_gcm_dec_k256_w6_done:
+    movdqa %xmm6, %xmm4
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k256_w6_ek0_back
@@ -4528,6 +5904,456 @@ aes_gen_aesni_gcm_dec_k256_w6:
     .byte 0x66,0x0f,0x38,0xdd,0xef         # aesenclast %xmm7, %xmm5
 .Laes_gen_aesni_gcm_dec_k256_w6_short_no_ek0:
 .Laes_gen_aesni_gcm_dec_k256_w6_tail_start:
+    cmp $250, %r11b
+    ja .Laes_gen_aesni_gcm_dec_k256_w6_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    movq %rax, %xmm13
+    paddd %xmm6, %xmm13
+    pshufb .Laesni_gcm_bswap(%rip), %xmm13
+    movdqu %xmm13, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k256_w6_tail_be
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w6_tag_done_be
+.Laes_gen_aesni_gcm_dec_k256_w6_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    movdqu %xmm10, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w6_no_last_be
+    movdqu 48(%rdx), %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k256_w6_l_times_h_be
+    pxor %xmm10, %xmm11
+.Laes_gen_aesni_gcm_dec_k256_w6_l_times_h_be:
+    movdqu 1008(%rsi), %xmm13
+    movdqa %xmm11, %xmm8
+    pclmulqdq $0, %xmm13, %xmm8
+    movdqa %xmm11, %xmm10
+    pclmulqdq $17, %xmm13, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 2032(%rsi), %xmm13
+    movdqa %xmm11, %xmm9
+    pclmulqdq $0, %xmm13, %xmm9
+    jmp .Laes_gen_aesni_gcm_dec_k256_w6_sums_be
+.Laes_gen_aesni_gcm_dec_k256_w6_no_last_be:
+    pxor %xmm8, %xmm8
+    pxor %xmm9, %xmm9
+    pxor %xmm10, %xmm10
+.Laes_gen_aesni_gcm_dec_k256_w6_sums_be:
+    cmp $64, %r9
+    jb .Laes_gen_aesni_gcm_dec_k256_w6_tail_past4_be
+    movdqa %xmm4, %xmm0
+    movdqa %xmm4, %xmm1
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
+    movdqa %xmm4, %xmm2
+    paddd .Laesni_gcm_inc_be1+32(%rip), %xmm2
+    movdqa %xmm4, %xmm3
+    paddd .Laesni_gcm_inc_be1+48(%rip), %xmm3
+    paddd .Laesni_gcm_inc_be1+64(%rip), %xmm4
+    pxor %xmm15, %xmm0
+    pxor %xmm15, %xmm1
+    pxor %xmm15, %xmm2
+    pxor %xmm15, %xmm3
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 176(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 192(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 208(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 224(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xcf         # aesenclast %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdd,0xd7         # aesenclast %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdd,0xdf         # aesenclast %xmm7, %xmm3
+    movdqu (%r8), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 16(%r8), %xmm11
+    pxor %xmm11, %xmm1
+    movdqu %xmm1, 16(%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 16(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1040(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 32(%r8), %xmm11
+    pxor %xmm11, %xmm2
+    movdqu %xmm2, 32(%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 32(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1056(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 48(%r8), %xmm11
+    pxor %xmm11, %xmm3
+    movdqu %xmm3, 48(%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 48(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1072(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_aesni_gcm_dec_k256_w6_tail_past4_be:
+    cmp $32, %r9
+    jb .Laes_gen_aesni_gcm_dec_k256_w6_tail_past2_be
+    movdqa %xmm4, %xmm0
+    movdqa %xmm4, %xmm1
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
+    paddd .Laesni_gcm_inc_be1+32(%rip), %xmm4
+    pxor %xmm15, %xmm0
+    pxor %xmm15, %xmm1
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 176(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 192(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 208(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 224(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xcf         # aesenclast %xmm7, %xmm1
+    movdqu (%r8), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 16(%r8), %xmm11
+    pxor %xmm11, %xmm1
+    movdqu %xmm1, 16(%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 16(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1040(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_aesni_gcm_dec_k256_w6_tail_past2_be:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_gcm_dec_k256_w6_tail_past1_be
+    movdqa %xmm4, %xmm0
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm4
+    pxor %xmm15, %xmm0
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 176(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 192(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 208(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 224(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    movdqu (%r8), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_aesni_gcm_dec_k256_w6_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_aesni_gcm_dec_k256_w6_reduce_be
+    movdqa %xmm4, %xmm0
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm4
+    pxor %xmm15, %xmm0
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 176(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 192(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 208(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 224(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k256_w6_bounce_in_be:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k256_w6_bounce_in_be
+    xor %rsi, %rsi
+    movdqu -16(%rsp), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k256_w6_bounce_out_be:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k256_w6_bounce_out_be
+    xor %rsi, %rsi
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm0, %xmm0
+    movdqu %xmm0, -16(%rsp)
+.Laes_gen_aesni_gcm_dec_k256_w6_reduce_be:
+    pxor %xmm8, %xmm9
+    pxor %xmm10, %xmm9
+    movdqu .Lgcm_fold(%rip), %xmm13
+    movdqa %xmm8, %xmm14
+    pclmulqdq $16, %xmm13, %xmm14
+    pshufd $78, %xmm8, %xmm8
+    pxor %xmm8, %xmm9
+    pxor %xmm14, %xmm9
+    movdqa %xmm9, %xmm14
+    pclmulqdq $16, %xmm13, %xmm14
+    pshufd $78, %xmm9, %xmm9
+    pxor %xmm9, %xmm10
+    pxor %xmm14, %xmm10
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w6_tag_done_be
+    movdqa %xmm5, %xmm11
+    movdqa %xmm10, %xmm13
+    pshufb .Laesni_gcm_bswap(%rip), %xmm13
+    pxor %xmm13, %xmm11
+    movdqu %xmm11, 48(%rdx)
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, 32(%rdx)
+    movdqu %xmm11, (%rdx)
+    jmp .Laes_gen_aesni_gcm_dec_k256_w6_tail_done
+.Laes_gen_aesni_gcm_dec_k256_w6_tag_done_be:
+    movdqu %xmm10, (%rdx)
+    jmp .Laes_gen_aesni_gcm_dec_k256_w6_tail_done
+.Laes_gen_aesni_gcm_dec_k256_w6_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm13
@@ -5043,6 +6869,7 @@ aes_gen_aesni_gcm_dec_k256_w4:
     movdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
     bswap %r11d
+    movdqa %xmm4, %xmm2
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_dec_k256_w4_short
     test %r10, %r10
@@ -5080,7 +6907,7 @@ aes_gen_aesni_gcm_dec_k256_w4:
     .p2align 4
 .Laes_gen_aesni_gcm_dec_k256_w4_loop:
     cmp $251, %r11b
-    ja .Laes_gen_aesni_gcm_dec_k256_w4_carry46
+    ja .Laes_gen_aesni_gcm_dec_k256_w4_carry47
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm4, %xmm1
@@ -5090,8 +6917,8 @@ aes_gen_aesni_gcm_dec_k256_w4:
     movdqa %xmm4, %xmm3
     paddd .Laesni_gcm_inc_be1+48(%rip), %xmm3
     paddd .Laesni_gcm_inc_be1+64(%rip), %xmm4
-    jmp .Laes_gen_aesni_gcm_dec_k256_w4_counted46
-.Laes_gen_aesni_gcm_dec_k256_w4_carry46:
+    jmp .Laes_gen_aesni_gcm_dec_k256_w4_counted47
+.Laes_gen_aesni_gcm_dec_k256_w4_carry47:
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -5107,7 +6934,7 @@ aes_gen_aesni_gcm_dec_k256_w4:
     pshufb .Laesni_gcm_bswap(%rip), %xmm3
     paddd .Laesni_gcm_inc1+64(%rip), %xmm4
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
-.Laes_gen_aesni_gcm_dec_k256_w4_counted46:
+.Laes_gen_aesni_gcm_dec_k256_w4_counted47:
     add $4, %r11d
     pxor %xmm13, %xmm0
     pxor %xmm13, %xmm1
@@ -5267,6 +7094,7 @@ aes_gen_aesni_gcm_dec_k256_w4:
     cmp $64, %r9
     jae .Laes_gen_aesni_gcm_dec_k256_w4_loop
 .Laes_gen_aesni_gcm_dec_k256_w4_done:
+    movdqa %xmm4, %xmm2
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k256_w4_ek0_back
@@ -5307,6 +7135,293 @@ aes_gen_aesni_gcm_dec_k256_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xde    # aesenclast %xmm14, %xmm3
 .Laes_gen_aesni_gcm_dec_k256_w4_short_no_ek0:
 .Laes_gen_aesni_gcm_dec_k256_w4_tail_start:
+    cmp $252, %r11b
+    ja .Laes_gen_aesni_gcm_dec_k256_w4_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    movq %rax, %xmm11
+    paddd %xmm4, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu %xmm11, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k256_w4_tail_be
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w4_tag_done_be
+.Laes_gen_aesni_gcm_dec_k256_w4_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    movdqu %xmm8, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w4_no_last_be
+    movdqu 48(%rdx), %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_dec_k256_w4_l_times_h_be
+    pxor %xmm8, %xmm9
+.Laes_gen_aesni_gcm_dec_k256_w4_l_times_h_be:
+    movdqu 1008(%rsi), %xmm11
+    movdqa %xmm9, %xmm6
+    pclmulqdq $0, %xmm11, %xmm6
+    movdqa %xmm9, %xmm8
+    pclmulqdq $17, %xmm11, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 2032(%rsi), %xmm11
+    movdqa %xmm9, %xmm7
+    pclmulqdq $0, %xmm11, %xmm7
+    jmp .Laes_gen_aesni_gcm_dec_k256_w4_sums_be
+.Laes_gen_aesni_gcm_dec_k256_w4_no_last_be:
+    pxor %xmm6, %xmm6
+    pxor %xmm7, %xmm7
+    pxor %xmm8, %xmm8
+.Laes_gen_aesni_gcm_dec_k256_w4_sums_be:
+    cmp $32, %r9
+    jb .Laes_gen_aesni_gcm_dec_k256_w4_tail_past2_be
+    movdqa %xmm2, %xmm0
+    movdqa %xmm2, %xmm1
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
+    paddd .Laesni_gcm_inc_be1+32(%rip), %xmm2
+    pxor %xmm13, %xmm0
+    pxor %xmm13, %xmm1
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 144(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 160(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 176(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 192(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xce    # aesenclast %xmm14, %xmm1
+    movdqu (%r8), %xmm9
+    pxor %xmm9, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
+    movdqu (%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1024(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    movdqu 16(%r8), %xmm9
+    pxor %xmm9, %xmm1
+    movdqu %xmm1, 16(%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu 16(%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1040(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_aesni_gcm_dec_k256_w4_tail_past2_be:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_gcm_dec_k256_w4_tail_past1_be
+    movdqa %xmm2, %xmm0
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm2
+    pxor %xmm13, %xmm0
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 144(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 160(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 176(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 192(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    movdqu (%r8), %xmm9
+    pxor %xmm9, %xmm0
+    movdqu %xmm0, (%rcx)
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
+    movdqu (%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1024(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_aesni_gcm_dec_k256_w4_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_aesni_gcm_dec_k256_w4_reduce_be
+    movdqa %xmm2, %xmm0
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm2
+    pxor %xmm13, %xmm0
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 144(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 160(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 176(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 192(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k256_w4_bounce_in_be:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k256_w4_bounce_in_be
+    xor %rsi, %rsi
+    movdqu -16(%rsp), %xmm9
+    pxor %xmm9, %xmm0
+    movdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_dec_k256_w4_bounce_out_be:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_dec_k256_w4_bounce_out_be
+    xor %rsi, %rsi
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
+    movdqu (%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1024(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    pxor %xmm0, %xmm0
+    movdqu %xmm0, -16(%rsp)
+.Laes_gen_aesni_gcm_dec_k256_w4_reduce_be:
+    pxor %xmm6, %xmm7
+    pxor %xmm8, %xmm7
+    movdqu .Lgcm_fold(%rip), %xmm11
+    movdqa %xmm6, %xmm12
+    pclmulqdq $16, %xmm11, %xmm12
+    pshufd $78, %xmm6, %xmm6
+    pxor %xmm6, %xmm7
+    pxor %xmm12, %xmm7
+    movdqa %xmm7, %xmm12
+    pclmulqdq $16, %xmm11, %xmm12
+    pshufd $78, %xmm7, %xmm7
+    pxor %xmm7, %xmm8
+    pxor %xmm12, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_dec_k256_w4_tag_done_be
+    movdqa %xmm3, %xmm9
+    movdqa %xmm8, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    pxor %xmm11, %xmm9
+    movdqu %xmm9, 48(%rdx)
+    pxor %xmm9, %xmm9
+    movdqu %xmm9, 32(%rdx)
+    movdqu %xmm9, (%rdx)
+    jmp .Laes_gen_aesni_gcm_dec_k256_w4_tail_done
+.Laes_gen_aesni_gcm_dec_k256_w4_tag_done_be:
+    movdqu %xmm8, (%rdx)
+    jmp .Laes_gen_aesni_gcm_dec_k256_w4_tail_done
+.Laes_gen_aesni_gcm_dec_k256_w4_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm11

@@ -29,9 +29,15 @@
 # lane j: j added to the counter
 .Laesni_gcm_lanes1:
     .quad 0, 0
+# lane j: j added to byte 15
+.Laesni_gcm_lanes_be1:
+    .quad 0, 0x0000000000000000
 # 1 added to each lane's counter
 .Laesni_gcm_one1:
     .quad 1, 0
+# 1 added to byte 15 of each lane
+.Laesni_gcm_one_be1:
+    .quad 0, 0x0100000000000000
 # x^6 + x + 1 reflected (0xc2 << 56), in the high qword
 .Lgcm_fold:
     .quad 1, 0xc200000000000000
@@ -80,6 +86,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     movdqu 16(%rdx), %xmm6
     mov 28(%rdx), %r11d
     bswap %r11d
+    movdqa %xmm6, %xmm4
     cmp $96, %r9
     jb .Laes_gen_aesni_gcm_enc_k128_w6_short
     test %r10, %r10
@@ -109,7 +116,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     movdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_gcm_enc_k128_w6_no_ek0:
     cmp $249, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k128_w6_carry36
+    ja .Laes_gen_aesni_gcm_enc_k128_w6_carry37
     movdqa %xmm6, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm6, %xmm1
@@ -123,8 +130,8 @@ aes_gen_aesni_gcm_enc_k128_w6:
     movdqa %xmm6, %xmm5
     paddd .Laesni_gcm_inc_be1+80(%rip), %xmm5
     paddd .Laesni_gcm_inc_be1+96(%rip), %xmm6
-    jmp .Laes_gen_aesni_gcm_enc_k128_w6_counted36
-.Laes_gen_aesni_gcm_enc_k128_w6_carry36:
+    jmp .Laes_gen_aesni_gcm_enc_k128_w6_counted37
+.Laes_gen_aesni_gcm_enc_k128_w6_carry37:
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
     movdqa %xmm6, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -146,7 +153,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     pshufb .Laesni_gcm_bswap(%rip), %xmm5
     paddd .Laesni_gcm_inc1+96(%rip), %xmm6
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
-.Laes_gen_aesni_gcm_enc_k128_w6_counted36:
+.Laes_gen_aesni_gcm_enc_k128_w6_counted37:
     add $6, %r11d
     pxor %xmm15, %xmm0
     pxor %xmm15, %xmm1
@@ -250,7 +257,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     cmp $96, %r9
     jb .Laes_gen_aesni_gcm_enc_k128_w6_last
     cmp $249, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k128_w6_carry177
+    ja .Laes_gen_aesni_gcm_enc_k128_w6_carry178
     movdqa %xmm6, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm6, %xmm1
@@ -264,8 +271,8 @@ aes_gen_aesni_gcm_enc_k128_w6:
     movdqa %xmm6, %xmm5
     paddd .Laesni_gcm_inc_be1+80(%rip), %xmm5
     paddd .Laesni_gcm_inc_be1+96(%rip), %xmm6
-    jmp .Laes_gen_aesni_gcm_enc_k128_w6_counted177
-.Laes_gen_aesni_gcm_enc_k128_w6_carry177:
+    jmp .Laes_gen_aesni_gcm_enc_k128_w6_counted178
+.Laes_gen_aesni_gcm_enc_k128_w6_carry178:
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
     movdqa %xmm6, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -287,7 +294,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     pshufb .Laesni_gcm_bswap(%rip), %xmm5
     paddd .Laesni_gcm_inc1+96(%rip), %xmm6
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
-.Laes_gen_aesni_gcm_enc_k128_w6_counted177:
+.Laes_gen_aesni_gcm_enc_k128_w6_counted178:
     add $6, %r11d
     pxor %xmm15, %xmm0
     movdqu -96(%rcx), %xmm11
@@ -580,6 +587,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     pshufd $78, %xmm9, %xmm9
     pxor %xmm9, %xmm10
     pxor %xmm14, %xmm10
+    movdqa %xmm6, %xmm4
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k128_w6_ek0_back
@@ -614,6 +622,420 @@ aes_gen_aesni_gcm_enc_k128_w6:
     .byte 0x66,0x0f,0x38,0xdd,0xef         # aesenclast %xmm7, %xmm5
 .Laes_gen_aesni_gcm_enc_k128_w6_short_no_ek0:
 .Laes_gen_aesni_gcm_enc_k128_w6_tail_start:
+    cmp $250, %r11b
+    ja .Laes_gen_aesni_gcm_enc_k128_w6_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    movq %rax, %xmm13
+    paddd %xmm6, %xmm13
+    pshufb .Laesni_gcm_bswap(%rip), %xmm13
+    movdqu %xmm13, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_enc_k128_w6_tail_be
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k128_w6_tag_done_be
+.Laes_gen_aesni_gcm_enc_k128_w6_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    movdqu %xmm10, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k128_w6_no_last_be
+    movdqu 48(%rdx), %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_enc_k128_w6_l_times_h_be
+    pxor %xmm10, %xmm11
+.Laes_gen_aesni_gcm_enc_k128_w6_l_times_h_be:
+    movdqu 1008(%rsi), %xmm13
+    movdqa %xmm11, %xmm8
+    pclmulqdq $0, %xmm13, %xmm8
+    movdqa %xmm11, %xmm10
+    pclmulqdq $17, %xmm13, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 2032(%rsi), %xmm13
+    movdqa %xmm11, %xmm9
+    pclmulqdq $0, %xmm13, %xmm9
+    jmp .Laes_gen_aesni_gcm_enc_k128_w6_sums_be
+.Laes_gen_aesni_gcm_enc_k128_w6_no_last_be:
+    pxor %xmm8, %xmm8
+    pxor %xmm9, %xmm9
+    pxor %xmm10, %xmm10
+.Laes_gen_aesni_gcm_enc_k128_w6_sums_be:
+    cmp $64, %r9
+    jb .Laes_gen_aesni_gcm_enc_k128_w6_tail_past4_be
+    movdqa %xmm4, %xmm0
+    movdqa %xmm4, %xmm1
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
+    movdqa %xmm4, %xmm2
+    paddd .Laesni_gcm_inc_be1+32(%rip), %xmm2
+    movdqa %xmm4, %xmm3
+    paddd .Laesni_gcm_inc_be1+48(%rip), %xmm3
+    paddd .Laesni_gcm_inc_be1+64(%rip), %xmm4
+    pxor %xmm15, %xmm0
+    pxor %xmm15, %xmm1
+    pxor %xmm15, %xmm2
+    pxor %xmm15, %xmm3
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xcf         # aesenclast %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdd,0xd7         # aesenclast %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdd,0xdf         # aesenclast %xmm7, %xmm3
+    movdqu (%r8), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, (%rcx)
+    movdqa %xmm0, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 16(%r8), %xmm11
+    pxor %xmm11, %xmm1
+    movdqu %xmm1, 16(%rcx)
+    movdqa %xmm1, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 16(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1040(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 32(%r8), %xmm11
+    pxor %xmm11, %xmm2
+    movdqu %xmm2, 32(%rcx)
+    movdqa %xmm2, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 32(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1056(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 48(%r8), %xmm11
+    pxor %xmm11, %xmm3
+    movdqu %xmm3, 48(%rcx)
+    movdqa %xmm3, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 48(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1072(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_aesni_gcm_enc_k128_w6_tail_past4_be:
+    cmp $32, %r9
+    jb .Laes_gen_aesni_gcm_enc_k128_w6_tail_past2_be
+    movdqa %xmm4, %xmm0
+    movdqa %xmm4, %xmm1
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
+    paddd .Laesni_gcm_inc_be1+32(%rip), %xmm4
+    pxor %xmm15, %xmm0
+    pxor %xmm15, %xmm1
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xcf         # aesenclast %xmm7, %xmm1
+    movdqu (%r8), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, (%rcx)
+    movdqa %xmm0, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 16(%r8), %xmm11
+    pxor %xmm11, %xmm1
+    movdqu %xmm1, 16(%rcx)
+    movdqa %xmm1, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 16(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1040(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_aesni_gcm_enc_k128_w6_tail_past2_be:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_gcm_enc_k128_w6_tail_past1_be
+    movdqa %xmm4, %xmm0
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm4
+    pxor %xmm15, %xmm0
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    movdqu (%r8), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, (%rcx)
+    movdqa %xmm0, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_aesni_gcm_enc_k128_w6_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_aesni_gcm_enc_k128_w6_reduce_be
+    movdqa %xmm4, %xmm0
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm4
+    pxor %xmm15, %xmm0
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_enc_k128_w6_bounce_in_be:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_enc_k128_w6_bounce_in_be
+    xor %rsi, %rsi
+    movdqu -16(%rsp), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_enc_k128_w6_bounce_out_be:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_enc_k128_w6_bounce_out_be
+    xor %rsi, %rsi
+    lea .Lgcm_partial+16(%rip), %rax
+    sub %r9, %rax
+    movdqu (%rax), %xmm13
+    pand %xmm13, %xmm0
+    movdqa %xmm0, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm0, %xmm0
+    movdqu %xmm0, -16(%rsp)
+.Laes_gen_aesni_gcm_enc_k128_w6_reduce_be:
+    pxor %xmm8, %xmm9
+    pxor %xmm10, %xmm9
+    movdqu .Lgcm_fold(%rip), %xmm13
+    movdqa %xmm8, %xmm14
+    pclmulqdq $16, %xmm13, %xmm14
+    pshufd $78, %xmm8, %xmm8
+    pxor %xmm8, %xmm9
+    pxor %xmm14, %xmm9
+    movdqa %xmm9, %xmm14
+    pclmulqdq $16, %xmm13, %xmm14
+    pshufd $78, %xmm9, %xmm9
+    pxor %xmm9, %xmm10
+    pxor %xmm14, %xmm10
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k128_w6_tag_done_be
+    movdqa %xmm5, %xmm11
+    movdqa %xmm10, %xmm13
+    pshufb .Laesni_gcm_bswap(%rip), %xmm13
+    pxor %xmm13, %xmm11
+    movdqu %xmm11, 48(%rdx)
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, 32(%rdx)
+    movdqu %xmm11, (%rdx)
+    jmp .Laes_gen_aesni_gcm_enc_k128_w6_tail_done
+.Laes_gen_aesni_gcm_enc_k128_w6_tag_done_be:
+    movdqu %xmm10, (%rdx)
+    jmp .Laes_gen_aesni_gcm_enc_k128_w6_tail_done
+.Laes_gen_aesni_gcm_enc_k128_w6_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm13
@@ -1093,6 +1515,7 @@ aes_gen_aesni_gcm_enc_k128_w4:
     movdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
     bswap %r11d
+    movdqa %xmm4, %xmm2
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_enc_k128_w4_short
     test %r10, %r10
@@ -1120,7 +1543,7 @@ aes_gen_aesni_gcm_enc_k128_w4:
     movdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_gcm_enc_k128_w4_no_ek0:
     cmp $251, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k128_w4_carry36
+    ja .Laes_gen_aesni_gcm_enc_k128_w4_carry37
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm4, %xmm1
@@ -1130,8 +1553,8 @@ aes_gen_aesni_gcm_enc_k128_w4:
     movdqa %xmm4, %xmm3
     paddd .Laesni_gcm_inc_be1+48(%rip), %xmm3
     paddd .Laesni_gcm_inc_be1+64(%rip), %xmm4
-    jmp .Laes_gen_aesni_gcm_enc_k128_w4_counted36
-.Laes_gen_aesni_gcm_enc_k128_w4_carry36:
+    jmp .Laes_gen_aesni_gcm_enc_k128_w4_counted37
+.Laes_gen_aesni_gcm_enc_k128_w4_carry37:
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -1147,7 +1570,7 @@ aes_gen_aesni_gcm_enc_k128_w4:
     pshufb .Laesni_gcm_bswap(%rip), %xmm3
     paddd .Laesni_gcm_inc1+64(%rip), %xmm4
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
-.Laes_gen_aesni_gcm_enc_k128_w4_counted36:
+.Laes_gen_aesni_gcm_enc_k128_w4_counted37:
     add $4, %r11d
     pxor %xmm13, %xmm0
     pxor %xmm13, %xmm1
@@ -1221,7 +1644,7 @@ aes_gen_aesni_gcm_enc_k128_w4:
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_enc_k128_w4_last
     cmp $251, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k128_w4_carry137
+    ja .Laes_gen_aesni_gcm_enc_k128_w4_carry138
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm4, %xmm1
@@ -1231,8 +1654,8 @@ aes_gen_aesni_gcm_enc_k128_w4:
     movdqa %xmm4, %xmm3
     paddd .Laesni_gcm_inc_be1+48(%rip), %xmm3
     paddd .Laesni_gcm_inc_be1+64(%rip), %xmm4
-    jmp .Laes_gen_aesni_gcm_enc_k128_w4_counted137
-.Laes_gen_aesni_gcm_enc_k128_w4_carry137:
+    jmp .Laes_gen_aesni_gcm_enc_k128_w4_counted138
+.Laes_gen_aesni_gcm_enc_k128_w4_carry138:
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -1248,7 +1671,7 @@ aes_gen_aesni_gcm_enc_k128_w4:
     pshufb .Laesni_gcm_bswap(%rip), %xmm3
     paddd .Laesni_gcm_inc1+64(%rip), %xmm4
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
-.Laes_gen_aesni_gcm_enc_k128_w4_counted137:
+.Laes_gen_aesni_gcm_enc_k128_w4_counted138:
     add $4, %r11d
     pxor %xmm13, %xmm0
     movdqu -64(%rcx), %xmm9
@@ -1455,6 +1878,7 @@ aes_gen_aesni_gcm_enc_k128_w4:
     pshufd $78, %xmm7, %xmm7
     pxor %xmm7, %xmm8
     pxor %xmm12, %xmm8
+    movdqa %xmm4, %xmm2
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k128_w4_ek0_back
@@ -1487,6 +1911,273 @@ aes_gen_aesni_gcm_enc_k128_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xde    # aesenclast %xmm14, %xmm3
 .Laes_gen_aesni_gcm_enc_k128_w4_short_no_ek0:
 .Laes_gen_aesni_gcm_enc_k128_w4_tail_start:
+    cmp $252, %r11b
+    ja .Laes_gen_aesni_gcm_enc_k128_w4_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    movq %rax, %xmm11
+    paddd %xmm4, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu %xmm11, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_enc_k128_w4_tail_be
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k128_w4_tag_done_be
+.Laes_gen_aesni_gcm_enc_k128_w4_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    movdqu %xmm8, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k128_w4_no_last_be
+    movdqu 48(%rdx), %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_enc_k128_w4_l_times_h_be
+    pxor %xmm8, %xmm9
+.Laes_gen_aesni_gcm_enc_k128_w4_l_times_h_be:
+    movdqu 1008(%rsi), %xmm11
+    movdqa %xmm9, %xmm6
+    pclmulqdq $0, %xmm11, %xmm6
+    movdqa %xmm9, %xmm8
+    pclmulqdq $17, %xmm11, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 2032(%rsi), %xmm11
+    movdqa %xmm9, %xmm7
+    pclmulqdq $0, %xmm11, %xmm7
+    jmp .Laes_gen_aesni_gcm_enc_k128_w4_sums_be
+.Laes_gen_aesni_gcm_enc_k128_w4_no_last_be:
+    pxor %xmm6, %xmm6
+    pxor %xmm7, %xmm7
+    pxor %xmm8, %xmm8
+.Laes_gen_aesni_gcm_enc_k128_w4_sums_be:
+    cmp $32, %r9
+    jb .Laes_gen_aesni_gcm_enc_k128_w4_tail_past2_be
+    movdqa %xmm2, %xmm0
+    movdqa %xmm2, %xmm1
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
+    paddd .Laesni_gcm_inc_be1+32(%rip), %xmm2
+    pxor %xmm13, %xmm0
+    pxor %xmm13, %xmm1
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xce    # aesenclast %xmm14, %xmm1
+    movdqu (%r8), %xmm9
+    pxor %xmm9, %xmm0
+    movdqu %xmm0, (%rcx)
+    movdqa %xmm0, %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
+    movdqu (%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1024(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    movdqu 16(%r8), %xmm9
+    pxor %xmm9, %xmm1
+    movdqu %xmm1, 16(%rcx)
+    movdqa %xmm1, %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu 16(%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1040(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_aesni_gcm_enc_k128_w4_tail_past2_be:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_gcm_enc_k128_w4_tail_past1_be
+    movdqa %xmm2, %xmm0
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm2
+    pxor %xmm13, %xmm0
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    movdqu (%r8), %xmm9
+    pxor %xmm9, %xmm0
+    movdqu %xmm0, (%rcx)
+    movdqa %xmm0, %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
+    movdqu (%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1024(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_aesni_gcm_enc_k128_w4_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_aesni_gcm_enc_k128_w4_reduce_be
+    movdqa %xmm2, %xmm0
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm2
+    pxor %xmm13, %xmm0
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_enc_k128_w4_bounce_in_be:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_enc_k128_w4_bounce_in_be
+    xor %rsi, %rsi
+    movdqu -16(%rsp), %xmm9
+    pxor %xmm9, %xmm0
+    movdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_enc_k128_w4_bounce_out_be:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_enc_k128_w4_bounce_out_be
+    xor %rsi, %rsi
+    lea .Lgcm_partial+16(%rip), %rax
+    sub %r9, %rax
+    movdqu (%rax), %xmm11
+    pand %xmm11, %xmm0
+    movdqa %xmm0, %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
+    movdqu (%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1024(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    pxor %xmm0, %xmm0
+    movdqu %xmm0, -16(%rsp)
+.Laes_gen_aesni_gcm_enc_k128_w4_reduce_be:
+    pxor %xmm6, %xmm7
+    pxor %xmm8, %xmm7
+    movdqu .Lgcm_fold(%rip), %xmm11
+    movdqa %xmm6, %xmm12
+    pclmulqdq $16, %xmm11, %xmm12
+    pshufd $78, %xmm6, %xmm6
+    pxor %xmm6, %xmm7
+    pxor %xmm12, %xmm7
+    movdqa %xmm7, %xmm12
+    pclmulqdq $16, %xmm11, %xmm12
+    pshufd $78, %xmm7, %xmm7
+    pxor %xmm7, %xmm8
+    pxor %xmm12, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k128_w4_tag_done_be
+    movdqa %xmm3, %xmm9
+    movdqa %xmm8, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    pxor %xmm11, %xmm9
+    movdqu %xmm9, 48(%rdx)
+    pxor %xmm9, %xmm9
+    movdqu %xmm9, 32(%rdx)
+    movdqu %xmm9, (%rdx)
+    jmp .Laes_gen_aesni_gcm_enc_k128_w4_tail_done
+.Laes_gen_aesni_gcm_enc_k128_w4_tag_done_be:
+    movdqu %xmm8, (%rdx)
+    jmp .Laes_gen_aesni_gcm_enc_k128_w4_tail_done
+.Laes_gen_aesni_gcm_enc_k128_w4_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm11
@@ -2669,6 +3360,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     movdqu 16(%rdx), %xmm6
     mov 28(%rdx), %r11d
     bswap %r11d
+    movdqa %xmm6, %xmm4
     cmp $96, %r9
     jb .Laes_gen_aesni_gcm_enc_k192_w6_short
     test %r10, %r10
@@ -2702,7 +3394,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     movdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_gcm_enc_k192_w6_no_ek0:
     cmp $249, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k192_w6_carry40
+    ja .Laes_gen_aesni_gcm_enc_k192_w6_carry41
     movdqa %xmm6, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm6, %xmm1
@@ -2716,8 +3408,8 @@ aes_gen_aesni_gcm_enc_k192_w6:
     movdqa %xmm6, %xmm5
     paddd .Laesni_gcm_inc_be1+80(%rip), %xmm5
     paddd .Laesni_gcm_inc_be1+96(%rip), %xmm6
-    jmp .Laes_gen_aesni_gcm_enc_k192_w6_counted40
-.Laes_gen_aesni_gcm_enc_k192_w6_carry40:
+    jmp .Laes_gen_aesni_gcm_enc_k192_w6_counted41
+.Laes_gen_aesni_gcm_enc_k192_w6_carry41:
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
     movdqa %xmm6, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -2739,7 +3431,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     pshufb .Laesni_gcm_bswap(%rip), %xmm5
     paddd .Laesni_gcm_inc1+96(%rip), %xmm6
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
-.Laes_gen_aesni_gcm_enc_k192_w6_counted40:
+.Laes_gen_aesni_gcm_enc_k192_w6_counted41:
     add $6, %r11d
     pxor %xmm15, %xmm0
     pxor %xmm15, %xmm1
@@ -2857,7 +3549,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     cmp $96, %r9
     jb .Laes_gen_aesni_gcm_enc_k192_w6_last
     cmp $249, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k192_w6_carry195
+    ja .Laes_gen_aesni_gcm_enc_k192_w6_carry196
     movdqa %xmm6, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm6, %xmm1
@@ -2871,8 +3563,8 @@ aes_gen_aesni_gcm_enc_k192_w6:
     movdqa %xmm6, %xmm5
     paddd .Laesni_gcm_inc_be1+80(%rip), %xmm5
     paddd .Laesni_gcm_inc_be1+96(%rip), %xmm6
-    jmp .Laes_gen_aesni_gcm_enc_k192_w6_counted195
-.Laes_gen_aesni_gcm_enc_k192_w6_carry195:
+    jmp .Laes_gen_aesni_gcm_enc_k192_w6_counted196
+.Laes_gen_aesni_gcm_enc_k192_w6_carry196:
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
     movdqa %xmm6, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -2894,7 +3586,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     pshufb .Laesni_gcm_bswap(%rip), %xmm5
     paddd .Laesni_gcm_inc1+96(%rip), %xmm6
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
-.Laes_gen_aesni_gcm_enc_k192_w6_counted195:
+.Laes_gen_aesni_gcm_enc_k192_w6_counted196:
     add $6, %r11d
     pxor %xmm15, %xmm0
     pxor %xmm15, %xmm1
@@ -3201,6 +3893,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     pshufd $78, %xmm9, %xmm9
     pxor %xmm9, %xmm10
     pxor %xmm14, %xmm10
+    movdqa %xmm6, %xmm4
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k192_w6_ek0_back
@@ -3239,6 +3932,444 @@ aes_gen_aesni_gcm_enc_k192_w6:
     .byte 0x66,0x0f,0x38,0xdd,0xef         # aesenclast %xmm7, %xmm5
 .Laes_gen_aesni_gcm_enc_k192_w6_short_no_ek0:
 .Laes_gen_aesni_gcm_enc_k192_w6_tail_start:
+    cmp $250, %r11b
+    ja .Laes_gen_aesni_gcm_enc_k192_w6_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    movq %rax, %xmm13
+    paddd %xmm6, %xmm13
+    pshufb .Laesni_gcm_bswap(%rip), %xmm13
+    movdqu %xmm13, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_enc_k192_w6_tail_be
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k192_w6_tag_done_be
+.Laes_gen_aesni_gcm_enc_k192_w6_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    movdqu %xmm10, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k192_w6_no_last_be
+    movdqu 48(%rdx), %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_enc_k192_w6_l_times_h_be
+    pxor %xmm10, %xmm11
+.Laes_gen_aesni_gcm_enc_k192_w6_l_times_h_be:
+    movdqu 1008(%rsi), %xmm13
+    movdqa %xmm11, %xmm8
+    pclmulqdq $0, %xmm13, %xmm8
+    movdqa %xmm11, %xmm10
+    pclmulqdq $17, %xmm13, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 2032(%rsi), %xmm13
+    movdqa %xmm11, %xmm9
+    pclmulqdq $0, %xmm13, %xmm9
+    jmp .Laes_gen_aesni_gcm_enc_k192_w6_sums_be
+.Laes_gen_aesni_gcm_enc_k192_w6_no_last_be:
+    pxor %xmm8, %xmm8
+    pxor %xmm9, %xmm9
+    pxor %xmm10, %xmm10
+.Laes_gen_aesni_gcm_enc_k192_w6_sums_be:
+    cmp $64, %r9
+    jb .Laes_gen_aesni_gcm_enc_k192_w6_tail_past4_be
+    movdqa %xmm4, %xmm0
+    movdqa %xmm4, %xmm1
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
+    movdqa %xmm4, %xmm2
+    paddd .Laesni_gcm_inc_be1+32(%rip), %xmm2
+    movdqa %xmm4, %xmm3
+    paddd .Laesni_gcm_inc_be1+48(%rip), %xmm3
+    paddd .Laesni_gcm_inc_be1+64(%rip), %xmm4
+    pxor %xmm15, %xmm0
+    pxor %xmm15, %xmm1
+    pxor %xmm15, %xmm2
+    pxor %xmm15, %xmm3
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 176(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 192(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xcf         # aesenclast %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdd,0xd7         # aesenclast %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdd,0xdf         # aesenclast %xmm7, %xmm3
+    movdqu (%r8), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, (%rcx)
+    movdqa %xmm0, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 16(%r8), %xmm11
+    pxor %xmm11, %xmm1
+    movdqu %xmm1, 16(%rcx)
+    movdqa %xmm1, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 16(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1040(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 32(%r8), %xmm11
+    pxor %xmm11, %xmm2
+    movdqu %xmm2, 32(%rcx)
+    movdqa %xmm2, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 32(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1056(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 48(%r8), %xmm11
+    pxor %xmm11, %xmm3
+    movdqu %xmm3, 48(%rcx)
+    movdqa %xmm3, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 48(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1072(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_aesni_gcm_enc_k192_w6_tail_past4_be:
+    cmp $32, %r9
+    jb .Laes_gen_aesni_gcm_enc_k192_w6_tail_past2_be
+    movdqa %xmm4, %xmm0
+    movdqa %xmm4, %xmm1
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
+    paddd .Laesni_gcm_inc_be1+32(%rip), %xmm4
+    pxor %xmm15, %xmm0
+    pxor %xmm15, %xmm1
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 176(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 192(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xcf         # aesenclast %xmm7, %xmm1
+    movdqu (%r8), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, (%rcx)
+    movdqa %xmm0, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 16(%r8), %xmm11
+    pxor %xmm11, %xmm1
+    movdqu %xmm1, 16(%rcx)
+    movdqa %xmm1, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 16(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1040(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_aesni_gcm_enc_k192_w6_tail_past2_be:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_gcm_enc_k192_w6_tail_past1_be
+    movdqa %xmm4, %xmm0
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm4
+    pxor %xmm15, %xmm0
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 176(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 192(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    movdqu (%r8), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, (%rcx)
+    movdqa %xmm0, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_aesni_gcm_enc_k192_w6_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_aesni_gcm_enc_k192_w6_reduce_be
+    movdqa %xmm4, %xmm0
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm4
+    pxor %xmm15, %xmm0
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 176(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 192(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_enc_k192_w6_bounce_in_be:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_enc_k192_w6_bounce_in_be
+    xor %rsi, %rsi
+    movdqu -16(%rsp), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_enc_k192_w6_bounce_out_be:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_enc_k192_w6_bounce_out_be
+    xor %rsi, %rsi
+    lea .Lgcm_partial+16(%rip), %rax
+    sub %r9, %rax
+    movdqu (%rax), %xmm13
+    pand %xmm13, %xmm0
+    movdqa %xmm0, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm0, %xmm0
+    movdqu %xmm0, -16(%rsp)
+.Laes_gen_aesni_gcm_enc_k192_w6_reduce_be:
+    pxor %xmm8, %xmm9
+    pxor %xmm10, %xmm9
+    movdqu .Lgcm_fold(%rip), %xmm13
+    movdqa %xmm8, %xmm14
+    pclmulqdq $16, %xmm13, %xmm14
+    pshufd $78, %xmm8, %xmm8
+    pxor %xmm8, %xmm9
+    pxor %xmm14, %xmm9
+    movdqa %xmm9, %xmm14
+    pclmulqdq $16, %xmm13, %xmm14
+    pshufd $78, %xmm9, %xmm9
+    pxor %xmm9, %xmm10
+    pxor %xmm14, %xmm10
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k192_w6_tag_done_be
+    movdqa %xmm5, %xmm11
+    movdqa %xmm10, %xmm13
+    pshufb .Laesni_gcm_bswap(%rip), %xmm13
+    pxor %xmm13, %xmm11
+    movdqu %xmm11, 48(%rdx)
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, 32(%rdx)
+    movdqu %xmm11, (%rdx)
+    jmp .Laes_gen_aesni_gcm_enc_k192_w6_tail_done
+.Laes_gen_aesni_gcm_enc_k192_w6_tag_done_be:
+    movdqu %xmm10, (%rdx)
+    jmp .Laes_gen_aesni_gcm_enc_k192_w6_tail_done
+.Laes_gen_aesni_gcm_enc_k192_w6_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm13
@@ -3742,6 +4873,7 @@ aes_gen_aesni_gcm_enc_k192_w4:
     movdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
     bswap %r11d
+    movdqa %xmm4, %xmm2
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_enc_k192_w4_short
     test %r10, %r10
@@ -3773,7 +4905,7 @@ aes_gen_aesni_gcm_enc_k192_w4:
     movdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_gcm_enc_k192_w4_no_ek0:
     cmp $251, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k192_w4_carry40
+    ja .Laes_gen_aesni_gcm_enc_k192_w4_carry41
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm4, %xmm1
@@ -3783,8 +4915,8 @@ aes_gen_aesni_gcm_enc_k192_w4:
     movdqa %xmm4, %xmm3
     paddd .Laesni_gcm_inc_be1+48(%rip), %xmm3
     paddd .Laesni_gcm_inc_be1+64(%rip), %xmm4
-    jmp .Laes_gen_aesni_gcm_enc_k192_w4_counted40
-.Laes_gen_aesni_gcm_enc_k192_w4_carry40:
+    jmp .Laes_gen_aesni_gcm_enc_k192_w4_counted41
+.Laes_gen_aesni_gcm_enc_k192_w4_carry41:
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -3800,7 +4932,7 @@ aes_gen_aesni_gcm_enc_k192_w4:
     pshufb .Laesni_gcm_bswap(%rip), %xmm3
     paddd .Laesni_gcm_inc1+64(%rip), %xmm4
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
-.Laes_gen_aesni_gcm_enc_k192_w4_counted40:
+.Laes_gen_aesni_gcm_enc_k192_w4_counted41:
     add $4, %r11d
     pxor %xmm13, %xmm0
     pxor %xmm13, %xmm1
@@ -3884,7 +5016,7 @@ aes_gen_aesni_gcm_enc_k192_w4:
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_enc_k192_w4_last
     cmp $251, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k192_w4_carry151
+    ja .Laes_gen_aesni_gcm_enc_k192_w4_carry152
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm4, %xmm1
@@ -3894,8 +5026,8 @@ aes_gen_aesni_gcm_enc_k192_w4:
     movdqa %xmm4, %xmm3
     paddd .Laesni_gcm_inc_be1+48(%rip), %xmm3
     paddd .Laesni_gcm_inc_be1+64(%rip), %xmm4
-    jmp .Laes_gen_aesni_gcm_enc_k192_w4_counted151
-.Laes_gen_aesni_gcm_enc_k192_w4_carry151:
+    jmp .Laes_gen_aesni_gcm_enc_k192_w4_counted152
+.Laes_gen_aesni_gcm_enc_k192_w4_carry152:
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -3911,7 +5043,7 @@ aes_gen_aesni_gcm_enc_k192_w4:
     pshufb .Laesni_gcm_bswap(%rip), %xmm3
     paddd .Laesni_gcm_inc1+64(%rip), %xmm4
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
-.Laes_gen_aesni_gcm_enc_k192_w4_counted151:
+.Laes_gen_aesni_gcm_enc_k192_w4_counted152:
     add $4, %r11d
     pxor %xmm13, %xmm0
     pxor %xmm13, %xmm1
@@ -4128,6 +5260,7 @@ aes_gen_aesni_gcm_enc_k192_w4:
     pshufd $78, %xmm7, %xmm7
     pxor %xmm7, %xmm8
     pxor %xmm12, %xmm8
+    movdqa %xmm4, %xmm2
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k192_w4_ek0_back
@@ -4164,6 +5297,287 @@ aes_gen_aesni_gcm_enc_k192_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xde    # aesenclast %xmm14, %xmm3
 .Laes_gen_aesni_gcm_enc_k192_w4_short_no_ek0:
 .Laes_gen_aesni_gcm_enc_k192_w4_tail_start:
+    cmp $252, %r11b
+    ja .Laes_gen_aesni_gcm_enc_k192_w4_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    movq %rax, %xmm11
+    paddd %xmm4, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu %xmm11, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_enc_k192_w4_tail_be
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k192_w4_tag_done_be
+.Laes_gen_aesni_gcm_enc_k192_w4_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    movdqu %xmm8, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k192_w4_no_last_be
+    movdqu 48(%rdx), %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_enc_k192_w4_l_times_h_be
+    pxor %xmm8, %xmm9
+.Laes_gen_aesni_gcm_enc_k192_w4_l_times_h_be:
+    movdqu 1008(%rsi), %xmm11
+    movdqa %xmm9, %xmm6
+    pclmulqdq $0, %xmm11, %xmm6
+    movdqa %xmm9, %xmm8
+    pclmulqdq $17, %xmm11, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 2032(%rsi), %xmm11
+    movdqa %xmm9, %xmm7
+    pclmulqdq $0, %xmm11, %xmm7
+    jmp .Laes_gen_aesni_gcm_enc_k192_w4_sums_be
+.Laes_gen_aesni_gcm_enc_k192_w4_no_last_be:
+    pxor %xmm6, %xmm6
+    pxor %xmm7, %xmm7
+    pxor %xmm8, %xmm8
+.Laes_gen_aesni_gcm_enc_k192_w4_sums_be:
+    cmp $32, %r9
+    jb .Laes_gen_aesni_gcm_enc_k192_w4_tail_past2_be
+    movdqa %xmm2, %xmm0
+    movdqa %xmm2, %xmm1
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
+    paddd .Laesni_gcm_inc_be1+32(%rip), %xmm2
+    pxor %xmm13, %xmm0
+    pxor %xmm13, %xmm1
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 144(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 160(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xce    # aesenclast %xmm14, %xmm1
+    movdqu (%r8), %xmm9
+    pxor %xmm9, %xmm0
+    movdqu %xmm0, (%rcx)
+    movdqa %xmm0, %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
+    movdqu (%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1024(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    movdqu 16(%r8), %xmm9
+    pxor %xmm9, %xmm1
+    movdqu %xmm1, 16(%rcx)
+    movdqa %xmm1, %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu 16(%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1040(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_aesni_gcm_enc_k192_w4_tail_past2_be:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_gcm_enc_k192_w4_tail_past1_be
+    movdqa %xmm2, %xmm0
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm2
+    pxor %xmm13, %xmm0
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 144(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 160(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    movdqu (%r8), %xmm9
+    pxor %xmm9, %xmm0
+    movdqu %xmm0, (%rcx)
+    movdqa %xmm0, %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
+    movdqu (%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1024(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_aesni_gcm_enc_k192_w4_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_aesni_gcm_enc_k192_w4_reduce_be
+    movdqa %xmm2, %xmm0
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm2
+    pxor %xmm13, %xmm0
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 144(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 160(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_enc_k192_w4_bounce_in_be:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_enc_k192_w4_bounce_in_be
+    xor %rsi, %rsi
+    movdqu -16(%rsp), %xmm9
+    pxor %xmm9, %xmm0
+    movdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_enc_k192_w4_bounce_out_be:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_enc_k192_w4_bounce_out_be
+    xor %rsi, %rsi
+    lea .Lgcm_partial+16(%rip), %rax
+    sub %r9, %rax
+    movdqu (%rax), %xmm11
+    pand %xmm11, %xmm0
+    movdqa %xmm0, %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
+    movdqu (%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1024(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    pxor %xmm0, %xmm0
+    movdqu %xmm0, -16(%rsp)
+.Laes_gen_aesni_gcm_enc_k192_w4_reduce_be:
+    pxor %xmm6, %xmm7
+    pxor %xmm8, %xmm7
+    movdqu .Lgcm_fold(%rip), %xmm11
+    movdqa %xmm6, %xmm12
+    pclmulqdq $16, %xmm11, %xmm12
+    pshufd $78, %xmm6, %xmm6
+    pxor %xmm6, %xmm7
+    pxor %xmm12, %xmm7
+    movdqa %xmm7, %xmm12
+    pclmulqdq $16, %xmm11, %xmm12
+    pshufd $78, %xmm7, %xmm7
+    pxor %xmm7, %xmm8
+    pxor %xmm12, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k192_w4_tag_done_be
+    movdqa %xmm3, %xmm9
+    movdqa %xmm8, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    pxor %xmm11, %xmm9
+    movdqu %xmm9, 48(%rdx)
+    pxor %xmm9, %xmm9
+    movdqu %xmm9, 32(%rdx)
+    movdqu %xmm9, (%rdx)
+    jmp .Laes_gen_aesni_gcm_enc_k192_w4_tail_done
+.Laes_gen_aesni_gcm_enc_k192_w4_tag_done_be:
+    movdqu %xmm8, (%rdx)
+    jmp .Laes_gen_aesni_gcm_enc_k192_w4_tail_done
+.Laes_gen_aesni_gcm_enc_k192_w4_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm11
@@ -5404,6 +6818,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     movdqu 16(%rdx), %xmm6
     mov 28(%rdx), %r11d
     bswap %r11d
+    movdqa %xmm6, %xmm4
     cmp $96, %r9
     jb .Laes_gen_aesni_gcm_enc_k256_w6_short
     test %r10, %r10
@@ -5441,7 +6856,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     movdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_gcm_enc_k256_w6_no_ek0:
     cmp $249, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k256_w6_carry44
+    ja .Laes_gen_aesni_gcm_enc_k256_w6_carry45
     movdqa %xmm6, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm6, %xmm1
@@ -5455,8 +6870,8 @@ aes_gen_aesni_gcm_enc_k256_w6:
     movdqa %xmm6, %xmm5
     paddd .Laesni_gcm_inc_be1+80(%rip), %xmm5
     paddd .Laesni_gcm_inc_be1+96(%rip), %xmm6
-    jmp .Laes_gen_aesni_gcm_enc_k256_w6_counted44
-.Laes_gen_aesni_gcm_enc_k256_w6_carry44:
+    jmp .Laes_gen_aesni_gcm_enc_k256_w6_counted45
+.Laes_gen_aesni_gcm_enc_k256_w6_carry45:
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
     movdqa %xmm6, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -5478,7 +6893,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     pshufb .Laesni_gcm_bswap(%rip), %xmm5
     paddd .Laesni_gcm_inc1+96(%rip), %xmm6
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
-.Laes_gen_aesni_gcm_enc_k256_w6_counted44:
+.Laes_gen_aesni_gcm_enc_k256_w6_counted45:
     add $6, %r11d
     pxor %xmm15, %xmm0
     pxor %xmm15, %xmm1
@@ -5610,7 +7025,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     cmp $96, %r9
     jb .Laes_gen_aesni_gcm_enc_k256_w6_last
     cmp $249, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k256_w6_carry213
+    ja .Laes_gen_aesni_gcm_enc_k256_w6_carry214
     movdqa %xmm6, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm6, %xmm1
@@ -5624,8 +7039,8 @@ aes_gen_aesni_gcm_enc_k256_w6:
     movdqa %xmm6, %xmm5
     paddd .Laesni_gcm_inc_be1+80(%rip), %xmm5
     paddd .Laesni_gcm_inc_be1+96(%rip), %xmm6
-    jmp .Laes_gen_aesni_gcm_enc_k256_w6_counted213
-.Laes_gen_aesni_gcm_enc_k256_w6_carry213:
+    jmp .Laes_gen_aesni_gcm_enc_k256_w6_counted214
+.Laes_gen_aesni_gcm_enc_k256_w6_carry214:
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
     movdqa %xmm6, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -5647,7 +7062,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     pshufb .Laesni_gcm_bswap(%rip), %xmm5
     paddd .Laesni_gcm_inc1+96(%rip), %xmm6
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
-.Laes_gen_aesni_gcm_enc_k256_w6_counted213:
+.Laes_gen_aesni_gcm_enc_k256_w6_counted214:
     add $6, %r11d
     pxor %xmm15, %xmm0
     pxor %xmm15, %xmm1
@@ -5968,6 +7383,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     pshufd $78, %xmm9, %xmm9
     pxor %xmm9, %xmm10
     pxor %xmm14, %xmm10
+    movdqa %xmm6, %xmm4
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k256_w6_ek0_back
@@ -6010,6 +7426,468 @@ aes_gen_aesni_gcm_enc_k256_w6:
     .byte 0x66,0x0f,0x38,0xdd,0xef         # aesenclast %xmm7, %xmm5
 .Laes_gen_aesni_gcm_enc_k256_w6_short_no_ek0:
 .Laes_gen_aesni_gcm_enc_k256_w6_tail_start:
+    cmp $250, %r11b
+    ja .Laes_gen_aesni_gcm_enc_k256_w6_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    movq %rax, %xmm13
+    paddd %xmm6, %xmm13
+    pshufb .Laesni_gcm_bswap(%rip), %xmm13
+    movdqu %xmm13, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_enc_k256_w6_tail_be
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k256_w6_tag_done_be
+.Laes_gen_aesni_gcm_enc_k256_w6_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    movdqu %xmm10, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k256_w6_no_last_be
+    movdqu 48(%rdx), %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_enc_k256_w6_l_times_h_be
+    pxor %xmm10, %xmm11
+.Laes_gen_aesni_gcm_enc_k256_w6_l_times_h_be:
+    movdqu 1008(%rsi), %xmm13
+    movdqa %xmm11, %xmm8
+    pclmulqdq $0, %xmm13, %xmm8
+    movdqa %xmm11, %xmm10
+    pclmulqdq $17, %xmm13, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 2032(%rsi), %xmm13
+    movdqa %xmm11, %xmm9
+    pclmulqdq $0, %xmm13, %xmm9
+    jmp .Laes_gen_aesni_gcm_enc_k256_w6_sums_be
+.Laes_gen_aesni_gcm_enc_k256_w6_no_last_be:
+    pxor %xmm8, %xmm8
+    pxor %xmm9, %xmm9
+    pxor %xmm10, %xmm10
+.Laes_gen_aesni_gcm_enc_k256_w6_sums_be:
+    cmp $64, %r9
+    jb .Laes_gen_aesni_gcm_enc_k256_w6_tail_past4_be
+    movdqa %xmm4, %xmm0
+    movdqa %xmm4, %xmm1
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
+    movdqa %xmm4, %xmm2
+    paddd .Laesni_gcm_inc_be1+32(%rip), %xmm2
+    movdqa %xmm4, %xmm3
+    paddd .Laesni_gcm_inc_be1+48(%rip), %xmm3
+    paddd .Laesni_gcm_inc_be1+64(%rip), %xmm4
+    pxor %xmm15, %xmm0
+    pxor %xmm15, %xmm1
+    pxor %xmm15, %xmm2
+    pxor %xmm15, %xmm3
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 176(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 192(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 208(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdc,0xd7         # aesenc %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdc,0xdf         # aesenc %xmm7, %xmm3
+    movdqu 224(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xcf         # aesenclast %xmm7, %xmm1
+    .byte 0x66,0x0f,0x38,0xdd,0xd7         # aesenclast %xmm7, %xmm2
+    .byte 0x66,0x0f,0x38,0xdd,0xdf         # aesenclast %xmm7, %xmm3
+    movdqu (%r8), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, (%rcx)
+    movdqa %xmm0, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 16(%r8), %xmm11
+    pxor %xmm11, %xmm1
+    movdqu %xmm1, 16(%rcx)
+    movdqa %xmm1, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 16(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1040(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 32(%r8), %xmm11
+    pxor %xmm11, %xmm2
+    movdqu %xmm2, 32(%rcx)
+    movdqa %xmm2, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 32(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1056(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 48(%r8), %xmm11
+    pxor %xmm11, %xmm3
+    movdqu %xmm3, 48(%rcx)
+    movdqa %xmm3, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 48(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1072(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_aesni_gcm_enc_k256_w6_tail_past4_be:
+    cmp $32, %r9
+    jb .Laes_gen_aesni_gcm_enc_k256_w6_tail_past2_be
+    movdqa %xmm4, %xmm0
+    movdqa %xmm4, %xmm1
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
+    paddd .Laesni_gcm_inc_be1+32(%rip), %xmm4
+    pxor %xmm15, %xmm0
+    pxor %xmm15, %xmm1
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 176(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 192(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 208(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
+    movdqu 224(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xcf         # aesenclast %xmm7, %xmm1
+    movdqu (%r8), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, (%rcx)
+    movdqa %xmm0, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    movdqu 16(%r8), %xmm11
+    pxor %xmm11, %xmm1
+    movdqu %xmm1, 16(%rcx)
+    movdqa %xmm1, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu 16(%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1040(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_aesni_gcm_enc_k256_w6_tail_past2_be:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_gcm_enc_k256_w6_tail_past1_be
+    movdqa %xmm4, %xmm0
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm4
+    pxor %xmm15, %xmm0
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 176(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 192(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 208(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 224(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    movdqu (%r8), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, (%rcx)
+    movdqa %xmm0, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_aesni_gcm_enc_k256_w6_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_aesni_gcm_enc_k256_w6_reduce_be
+    movdqa %xmm4, %xmm0
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm4
+    pxor %xmm15, %xmm0
+    movdqu 16(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 32(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 48(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 64(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 80(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 96(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 112(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 128(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 144(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 160(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 176(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 192(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 208(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
+    movdqu 224(%rdi), %xmm7
+    .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_enc_k256_w6_bounce_in_be:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_enc_k256_w6_bounce_in_be
+    xor %rsi, %rsi
+    movdqu -16(%rsp), %xmm11
+    pxor %xmm11, %xmm0
+    movdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_enc_k256_w6_bounce_out_be:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_enc_k256_w6_bounce_out_be
+    xor %rsi, %rsi
+    lea .Lgcm_partial+16(%rip), %rax
+    sub %r9, %rax
+    movdqu (%rax), %xmm13
+    pand %xmm13, %xmm0
+    movdqa %xmm0, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu (%rdx), %xmm13
+    pxor %xmm13, %xmm11
+    pxor %xmm13, %xmm13
+    movdqu %xmm13, (%rdx)
+    movdqu (%r11), %xmm13
+    movdqa %xmm11, %xmm14
+    pclmulqdq $0, %xmm13, %xmm14
+    pxor %xmm14, %xmm8
+    movdqa %xmm11, %xmm14
+    pclmulqdq $17, %xmm13, %xmm14
+    pxor %xmm14, %xmm10
+    pshufd $78, %xmm11, %xmm12
+    pxor %xmm12, %xmm11
+    movdqu 1024(%r11), %xmm13
+    pclmulqdq $0, %xmm13, %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm0, %xmm0
+    movdqu %xmm0, -16(%rsp)
+.Laes_gen_aesni_gcm_enc_k256_w6_reduce_be:
+    pxor %xmm8, %xmm9
+    pxor %xmm10, %xmm9
+    movdqu .Lgcm_fold(%rip), %xmm13
+    movdqa %xmm8, %xmm14
+    pclmulqdq $16, %xmm13, %xmm14
+    pshufd $78, %xmm8, %xmm8
+    pxor %xmm8, %xmm9
+    pxor %xmm14, %xmm9
+    movdqa %xmm9, %xmm14
+    pclmulqdq $16, %xmm13, %xmm14
+    pshufd $78, %xmm9, %xmm9
+    pxor %xmm9, %xmm10
+    pxor %xmm14, %xmm10
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k256_w6_tag_done_be
+    movdqa %xmm5, %xmm11
+    movdqa %xmm10, %xmm13
+    pshufb .Laesni_gcm_bswap(%rip), %xmm13
+    pxor %xmm13, %xmm11
+    movdqu %xmm11, 48(%rdx)
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, 32(%rdx)
+    movdqu %xmm11, (%rdx)
+    jmp .Laes_gen_aesni_gcm_enc_k256_w6_tail_done
+.Laes_gen_aesni_gcm_enc_k256_w6_tag_done_be:
+    movdqu %xmm10, (%rdx)
+    jmp .Laes_gen_aesni_gcm_enc_k256_w6_tail_done
+.Laes_gen_aesni_gcm_enc_k256_w6_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm13
@@ -6537,6 +8415,7 @@ aes_gen_aesni_gcm_enc_k256_w4:
     movdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
     bswap %r11d
+    movdqa %xmm4, %xmm2
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_enc_k256_w4_short
     test %r10, %r10
@@ -6572,7 +8451,7 @@ aes_gen_aesni_gcm_enc_k256_w4:
     movdqu %xmm0, 32(%rdx)
 .Laes_gen_aesni_gcm_enc_k256_w4_no_ek0:
     cmp $251, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k256_w4_carry44
+    ja .Laes_gen_aesni_gcm_enc_k256_w4_carry45
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm4, %xmm1
@@ -6582,8 +8461,8 @@ aes_gen_aesni_gcm_enc_k256_w4:
     movdqa %xmm4, %xmm3
     paddd .Laesni_gcm_inc_be1+48(%rip), %xmm3
     paddd .Laesni_gcm_inc_be1+64(%rip), %xmm4
-    jmp .Laes_gen_aesni_gcm_enc_k256_w4_counted44
-.Laes_gen_aesni_gcm_enc_k256_w4_carry44:
+    jmp .Laes_gen_aesni_gcm_enc_k256_w4_counted45
+.Laes_gen_aesni_gcm_enc_k256_w4_carry45:
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -6599,7 +8478,7 @@ aes_gen_aesni_gcm_enc_k256_w4:
     pshufb .Laesni_gcm_bswap(%rip), %xmm3
     paddd .Laesni_gcm_inc1+64(%rip), %xmm4
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
-.Laes_gen_aesni_gcm_enc_k256_w4_counted44:
+.Laes_gen_aesni_gcm_enc_k256_w4_counted45:
     add $4, %r11d
     pxor %xmm13, %xmm0
     pxor %xmm13, %xmm1
@@ -6693,7 +8572,7 @@ aes_gen_aesni_gcm_enc_k256_w4:
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_enc_k256_w4_last
     cmp $251, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k256_w4_carry165
+    ja .Laes_gen_aesni_gcm_enc_k256_w4_carry166
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc_be1(%rip), %xmm0
     movdqa %xmm4, %xmm1
@@ -6703,8 +8582,8 @@ aes_gen_aesni_gcm_enc_k256_w4:
     movdqa %xmm4, %xmm3
     paddd .Laesni_gcm_inc_be1+48(%rip), %xmm3
     paddd .Laesni_gcm_inc_be1+64(%rip), %xmm4
-    jmp .Laes_gen_aesni_gcm_enc_k256_w4_counted165
-.Laes_gen_aesni_gcm_enc_k256_w4_carry165:
+    jmp .Laes_gen_aesni_gcm_enc_k256_w4_counted166
+.Laes_gen_aesni_gcm_enc_k256_w4_carry166:
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc1(%rip), %xmm0
@@ -6720,7 +8599,7 @@ aes_gen_aesni_gcm_enc_k256_w4:
     pshufb .Laesni_gcm_bswap(%rip), %xmm3
     paddd .Laesni_gcm_inc1+64(%rip), %xmm4
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
-.Laes_gen_aesni_gcm_enc_k256_w4_counted165:
+.Laes_gen_aesni_gcm_enc_k256_w4_counted166:
     add $4, %r11d
     pxor %xmm13, %xmm0
     pxor %xmm13, %xmm1
@@ -6947,6 +8826,7 @@ aes_gen_aesni_gcm_enc_k256_w4:
     pshufd $78, %xmm7, %xmm7
     pxor %xmm7, %xmm8
     pxor %xmm12, %xmm8
+    movdqa %xmm4, %xmm2
     pshufb .Laesni_gcm_bswap(%rip), %xmm4
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k256_w4_ek0_back
@@ -6987,6 +8867,301 @@ aes_gen_aesni_gcm_enc_k256_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xde    # aesenclast %xmm14, %xmm3
 .Laes_gen_aesni_gcm_enc_k256_w4_short_no_ek0:
 .Laes_gen_aesni_gcm_enc_k256_w4_tail_start:
+    cmp $252, %r11b
+    ja .Laes_gen_aesni_gcm_enc_k256_w4_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    movq %rax, %xmm11
+    paddd %xmm4, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    movdqu %xmm11, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_enc_k256_w4_tail_be
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k256_w4_tag_done_be
+.Laes_gen_aesni_gcm_enc_k256_w4_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    movdqu %xmm8, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k256_w4_no_last_be
+    movdqu 48(%rdx), %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    test %r9, %r9
+    jnz .Laes_gen_aesni_gcm_enc_k256_w4_l_times_h_be
+    pxor %xmm8, %xmm9
+.Laes_gen_aesni_gcm_enc_k256_w4_l_times_h_be:
+    movdqu 1008(%rsi), %xmm11
+    movdqa %xmm9, %xmm6
+    pclmulqdq $0, %xmm11, %xmm6
+    movdqa %xmm9, %xmm8
+    pclmulqdq $17, %xmm11, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 2032(%rsi), %xmm11
+    movdqa %xmm9, %xmm7
+    pclmulqdq $0, %xmm11, %xmm7
+    jmp .Laes_gen_aesni_gcm_enc_k256_w4_sums_be
+.Laes_gen_aesni_gcm_enc_k256_w4_no_last_be:
+    pxor %xmm6, %xmm6
+    pxor %xmm7, %xmm7
+    pxor %xmm8, %xmm8
+.Laes_gen_aesni_gcm_enc_k256_w4_sums_be:
+    cmp $32, %r9
+    jb .Laes_gen_aesni_gcm_enc_k256_w4_tail_past2_be
+    movdqa %xmm2, %xmm0
+    movdqa %xmm2, %xmm1
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm1
+    paddd .Laesni_gcm_inc_be1+32(%rip), %xmm2
+    pxor %xmm13, %xmm0
+    pxor %xmm13, %xmm1
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 144(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 160(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 176(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    movdqu 192(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcd         # aesenc %xmm5, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xce    # aesenclast %xmm14, %xmm1
+    movdqu (%r8), %xmm9
+    pxor %xmm9, %xmm0
+    movdqu %xmm0, (%rcx)
+    movdqa %xmm0, %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
+    movdqu (%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1024(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    movdqu 16(%r8), %xmm9
+    pxor %xmm9, %xmm1
+    movdqu %xmm1, 16(%rcx)
+    movdqa %xmm1, %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu 16(%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1040(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_aesni_gcm_enc_k256_w4_tail_past2_be:
+    cmp $16, %r9
+    jb .Laes_gen_aesni_gcm_enc_k256_w4_tail_past1_be
+    movdqa %xmm2, %xmm0
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm2
+    pxor %xmm13, %xmm0
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 144(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 160(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 176(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 192(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    movdqu (%r8), %xmm9
+    pxor %xmm9, %xmm0
+    movdqu %xmm0, (%rcx)
+    movdqa %xmm0, %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
+    movdqu (%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1024(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_aesni_gcm_enc_k256_w4_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_aesni_gcm_enc_k256_w4_reduce_be
+    movdqa %xmm2, %xmm0
+    paddd .Laesni_gcm_inc_be1+16(%rip), %xmm2
+    pxor %xmm13, %xmm0
+    movdqu 16(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 144(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 160(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 176(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    movdqu 192(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xdc,0xc5         # aesenc %xmm5, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
+    .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_enc_k256_w4_bounce_in_be:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_enc_k256_w4_bounce_in_be
+    xor %rsi, %rsi
+    movdqu -16(%rsp), %xmm9
+    pxor %xmm9, %xmm0
+    movdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_aesni_gcm_enc_k256_w4_bounce_out_be:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_aesni_gcm_enc_k256_w4_bounce_out_be
+    xor %rsi, %rsi
+    lea .Lgcm_partial+16(%rip), %rax
+    sub %r9, %rax
+    movdqu (%rax), %xmm11
+    pand %xmm11, %xmm0
+    movdqa %xmm0, %xmm9
+    pshufb .Laesni_gcm_bswap(%rip), %xmm9
+    movdqu (%rdx), %xmm11
+    pxor %xmm11, %xmm9
+    pxor %xmm11, %xmm11
+    movdqu %xmm11, (%rdx)
+    movdqu (%r11), %xmm11
+    movdqa %xmm9, %xmm12
+    pclmulqdq $0, %xmm11, %xmm12
+    pxor %xmm12, %xmm6
+    movdqa %xmm9, %xmm12
+    pclmulqdq $17, %xmm11, %xmm12
+    pxor %xmm12, %xmm8
+    pshufd $78, %xmm9, %xmm10
+    pxor %xmm10, %xmm9
+    movdqu 1024(%r11), %xmm11
+    pclmulqdq $0, %xmm11, %xmm9
+    pxor %xmm9, %xmm7
+    pxor %xmm0, %xmm0
+    movdqu %xmm0, -16(%rsp)
+.Laes_gen_aesni_gcm_enc_k256_w4_reduce_be:
+    pxor %xmm6, %xmm7
+    pxor %xmm8, %xmm7
+    movdqu .Lgcm_fold(%rip), %xmm11
+    movdqa %xmm6, %xmm12
+    pclmulqdq $16, %xmm11, %xmm12
+    pshufd $78, %xmm6, %xmm6
+    pxor %xmm6, %xmm7
+    pxor %xmm12, %xmm7
+    movdqa %xmm7, %xmm12
+    pclmulqdq $16, %xmm11, %xmm12
+    pshufd $78, %xmm7, %xmm7
+    pxor %xmm7, %xmm8
+    pxor %xmm12, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_aesni_gcm_enc_k256_w4_tag_done_be
+    movdqa %xmm3, %xmm9
+    movdqa %xmm8, %xmm11
+    pshufb .Laesni_gcm_bswap(%rip), %xmm11
+    pxor %xmm11, %xmm9
+    movdqu %xmm9, 48(%rdx)
+    pxor %xmm9, %xmm9
+    movdqu %xmm9, 32(%rdx)
+    movdqu %xmm9, (%rdx)
+    jmp .Laes_gen_aesni_gcm_enc_k256_w4_tail_done
+.Laes_gen_aesni_gcm_enc_k256_w4_tag_done_be:
+    movdqu %xmm8, (%rdx)
+    jmp .Laes_gen_aesni_gcm_enc_k256_w4_tail_done
+.Laes_gen_aesni_gcm_enc_k256_w4_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm11

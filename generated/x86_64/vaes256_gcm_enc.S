@@ -61,6 +61,13 @@
 .Lvaes256_gcm_lanes2:
     .quad 0, 0
     .quad 1, 0
+# lane j: j added to byte 15
+.Lvaes256_gcm_lanes_be1:
+    .quad 0, 0x0000000000000000
+# lane j: j added to byte 15
+.Lvaes256_gcm_lanes_be2:
+    .quad 0, 0x0000000000000000
+    .quad 0, 0x0100000000000000
 # 1 added to each lane's counter
 .Lvaes256_gcm_one1:
     .quad 1, 0
@@ -68,6 +75,13 @@
 .Lvaes256_gcm_one2:
     .quad 1, 0
     .quad 1, 0
+# 1 added to byte 15 of each lane
+.Lvaes256_gcm_one_be1:
+    .quad 0, 0x0100000000000000
+# 1 added to byte 15 of each lane
+.Lvaes256_gcm_one_be2:
+    .quad 0, 0x0100000000000000
+    .quad 0, 0x0100000000000000
 
     .text
 
@@ -109,10 +123,11 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     btr $63, %r9
     vmovdqu (%rdx), %xmm8
     vbroadcasti128 16(%rdx), %ymm4
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-    vpaddd .Lvaes256_gcm_lanes2(%rip), %ymm4, %ymm4
     mov 28(%rdx), %r11d
     bswap %r11d
+    vpaddd .Lvaes256_gcm_lanes_be2(%rip), %ymm4, %ymm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
+    vpaddd .Lvaes256_gcm_lanes2(%rip), %ymm4, %ymm4
     cmp $128, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w8_short
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
@@ -141,14 +156,14 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k128_w8_no_ek0:
     cmp $246, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k128_w8_carry39
+    ja .Laes_gen_vaes256_gcm_enc_k128_w8_carry40
     vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm4, %ymm0
     vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm4, %ymm1
     vpaddd .Lvaes256_gcm_inc_be2+64(%rip), %ymm4, %ymm2
     vpaddd .Lvaes256_gcm_inc_be2+96(%rip), %ymm4, %ymm3
     vpaddd .Lvaes256_gcm_inc_be2+128(%rip), %ymm4, %ymm4
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w8_counted39
-.Laes_gen_vaes256_gcm_enc_k128_w8_carry39:
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w8_counted40
+.Laes_gen_vaes256_gcm_enc_k128_w8_carry40:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     vpaddd .Lvaes256_gcm_inc2(%rip), %ymm4, %ymm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
@@ -160,7 +175,7 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm3, %ymm3
     vpaddd .Lvaes256_gcm_inc2+128(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-.Laes_gen_vaes256_gcm_enc_k128_w8_counted39:
+.Laes_gen_vaes256_gcm_enc_k128_w8_counted40:
     add $8, %r11d
     vpxor %ymm13, %ymm0, %ymm0
     vpxor %ymm13, %ymm1, %ymm1
@@ -230,14 +245,14 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     cmp $128, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w8_last
     cmp $246, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k128_w8_carry128
+    ja .Laes_gen_vaes256_gcm_enc_k128_w8_carry129
     vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm4, %ymm0
     vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm4, %ymm1
     vpaddd .Lvaes256_gcm_inc_be2+64(%rip), %ymm4, %ymm2
     vpaddd .Lvaes256_gcm_inc_be2+96(%rip), %ymm4, %ymm3
     vpaddd .Lvaes256_gcm_inc_be2+128(%rip), %ymm4, %ymm4
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w8_counted128
-.Laes_gen_vaes256_gcm_enc_k128_w8_carry128:
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w8_counted129
+.Laes_gen_vaes256_gcm_enc_k128_w8_carry129:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     vpaddd .Lvaes256_gcm_inc2(%rip), %ymm4, %ymm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
@@ -249,7 +264,7 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm3, %ymm3
     vpaddd .Lvaes256_gcm_inc2+128(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-.Laes_gen_vaes256_gcm_enc_k128_w8_counted128:
+.Laes_gen_vaes256_gcm_enc_k128_w8_counted129:
     add $8, %r11d
     vpxor %ymm13, %ymm0, %ymm0
     vpxor %ymm13, %ymm1, %ymm1
@@ -418,6 +433,7 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     vpxor %ymm12, %ymm8, %ymm8
     vextracti128 $1, %ymm8, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
+    vmovdqa %ymm4, %ymm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w8_ek0_back
@@ -449,6 +465,297 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
 .Laes_gen_vaes256_gcm_enc_k128_w8_short_no_ek0:
 .Laes_gen_vaes256_gcm_enc_k128_w8_tail_start:
+    cmp $248, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k128_w8_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm11
+    vpaddd %xmm4, %xmm11, %xmm11
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm11, %xmm11
+    vmovdqu %xmm11, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k128_w8_tail_be
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k128_w8_tag_done_be
+.Laes_gen_vaes256_gcm_enc_k128_w8_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqu %xmm8, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k128_w8_no_last_be
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k128_w8_l_times_h_be
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes256_gcm_enc_k128_w8_l_times_h_be:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w8_sums_be
+.Laes_gen_vaes256_gcm_enc_k128_w8_no_last_be:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes256_gcm_enc_k128_w8_sums_be:
+    cmp $64, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k128_w8_tail_past2_be
+    vmovdqa %ymm2, %ymm0
+    vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm2, %ymm1
+    vpaddd .Lvaes256_gcm_inc_be2+64(%rip), %ymm2, %ymm2
+    vpxor %ymm13, %ymm0, %ymm0
+    vpxor %ymm13, %ymm1, %ymm1
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdd,0xc6         # vaesenclast %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdd,0xce         # vaesenclast %ymm14, %ymm1, %ymm1
+    vmovdqu (%r8), %ymm9
+    vpxor %ymm9, %ymm0, %ymm0
+    vmovdqu %ymm0, (%rcx)
+    vmovdqa %ymm0, %ymm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %ymm11, %ymm9, %ymm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
+    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %ymm9, %ymm12
+    vpxor %ymm12, %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpxor %ymm9, %ymm7, %ymm7
+    vmovdqu 32(%r8), %ymm9
+    vpxor %ymm9, %ymm1, %ymm1
+    vmovdqu %ymm1, 32(%rcx)
+    vmovdqa %ymm1, %ymm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vpclmulqdq $0, 32(%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, 32(%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %ymm9, %ymm12
+    vpxor %ymm12, %ymm9, %ymm9
+    vpclmulqdq $0, 1056(%r11), %ymm9, %ymm9
+    vpxor %ymm9, %ymm7, %ymm7
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes256_gcm_enc_k128_w8_tail_past2_be:
+    cmp $32, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k128_w8_tail_past1_be
+    vmovdqa %ymm2, %ymm0
+    vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm2, %ymm2
+    vpxor %ymm13, %ymm0, %ymm0
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdd,0xc6         # vaesenclast %ymm14, %ymm0, %ymm0
+    vmovdqu (%r8), %ymm9
+    vpxor %ymm9, %ymm0, %ymm0
+    vmovdqu %ymm0, (%rcx)
+    vmovdqa %ymm0, %ymm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %ymm11, %ymm9, %ymm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
+    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %ymm9, %ymm12
+    vpxor %ymm12, %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpxor %ymm9, %ymm7, %ymm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_vaes256_gcm_enc_k128_w8_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_vaes256_gcm_enc_k128_w8_reduce_be
+    cmp $16, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k128_w8_tail_one_be
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_one_be2(%rip), %ymm2, %ymm2
+    vpxor %xmm13, %xmm0, %xmm0
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %ymm9, %ymm7, %ymm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+    test %r9, %r9
+    jz .Laes_gen_vaes256_gcm_enc_k128_w8_reduce_be
+.Laes_gen_vaes256_gcm_enc_k128_w8_tail_one_be:
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_one_be2(%rip), %ymm2, %ymm2
+    vpxor %xmm13, %xmm0, %xmm0
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k128_w8_bounce_in_be:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k128_w8_bounce_in_be
+    xor %rsi, %rsi
+    vmovdqu -16(%rsp), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k128_w8_bounce_out_be:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k128_w8_bounce_out_be
+    xor %rsi, %rsi
+    lea .Lgcm_partial+16(%rip), %rax
+    sub %r9, %rax
+    vmovdqu (%rax), %xmm11
+    vpand %xmm11, %xmm0, %xmm0
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %ymm9, %ymm7, %ymm7
+    vpxor %xmm0, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+.Laes_gen_vaes256_gcm_enc_k128_w8_reduce_be:
+    vpxor %ymm6, %ymm7, %ymm7
+    vpxor %ymm8, %ymm7, %ymm7
+    vbroadcasti128 .Lgcm_fold(%rip), %ymm11
+    vpclmulqdq $16, %ymm11, %ymm6, %ymm12
+    vpshufd $78, %ymm6, %ymm6
+    vpxor %ymm6, %ymm7, %ymm7
+    vpxor %ymm12, %ymm7, %ymm7
+    vpclmulqdq $16, %ymm11, %ymm7, %ymm12
+    vpshufd $78, %ymm7, %ymm7
+    vpxor %ymm7, %ymm8, %ymm8
+    vpxor %ymm12, %ymm8, %ymm8
+    vextracti128 $1, %ymm8, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k128_w8_tag_done_be
+    vmovdqa %xmm3, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w8_tail_done
+.Laes_gen_vaes256_gcm_enc_k128_w8_tag_done_be:
+    vmovdqu %xmm8, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w8_tail_done
+.Laes_gen_vaes256_gcm_enc_k128_w8_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -805,6 +1112,7 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     vmovdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
     bswap %r11d
+    vmovdqa %xmm4, %xmm2
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w4_short
     test %r10, %r10
@@ -830,14 +1138,14 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k128_w4_no_ek0:
     cmp $251, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k128_w4_carry36
+    ja .Laes_gen_vaes256_gcm_enc_k128_w4_carry37
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes256_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes256_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_counted36
-.Laes_gen_vaes256_gcm_enc_k128_w4_carry36:
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_counted37
+.Laes_gen_vaes256_gcm_enc_k128_w4_carry37:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
@@ -849,7 +1157,7 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes256_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes256_gcm_enc_k128_w4_counted36:
+.Laes_gen_vaes256_gcm_enc_k128_w4_counted37:
     add $4, %r11d
     vpxor %xmm11, %xmm0, %xmm0
     vpxor %xmm11, %xmm1, %xmm1
@@ -917,14 +1225,14 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w4_last
     cmp $251, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k128_w4_carry123
+    ja .Laes_gen_vaes256_gcm_enc_k128_w4_carry124
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes256_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes256_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_counted123
-.Laes_gen_vaes256_gcm_enc_k128_w4_carry123:
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_counted124
+.Laes_gen_vaes256_gcm_enc_k128_w4_carry124:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
@@ -936,7 +1244,7 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes256_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes256_gcm_enc_k128_w4_counted123:
+.Laes_gen_vaes256_gcm_enc_k128_w4_counted124:
     add $4, %r11d
     vpxor %xmm11, %xmm0, %xmm0
     vpxor %xmm11, %xmm1, %xmm1
@@ -1097,6 +1405,7 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     vpshufd $78, %xmm7, %xmm7
     vpxor %xmm7, %xmm8, %xmm8
     vpxor %xmm9, %xmm8, %xmm8
+    vmovdqa %xmm4, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w4_ek0_back
@@ -1127,6 +1436,241 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
 .Laes_gen_vaes256_gcm_enc_k128_w4_short_no_ek0:
 .Laes_gen_vaes256_gcm_enc_k128_w4_tail_start:
+    cmp $252, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k128_w4_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm10
+    vpaddd %xmm4, %xmm10, %xmm10
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
+    vmovdqu %xmm10, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k128_w4_tail_be
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k128_w4_tag_done_be
+.Laes_gen_vaes256_gcm_enc_k128_w4_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqu %xmm8, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k128_w4_no_last_be
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k128_w4_l_times_h_be
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes256_gcm_enc_k128_w4_l_times_h_be:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_sums_be
+.Laes_gen_vaes256_gcm_enc_k128_w4_no_last_be:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes256_gcm_enc_k128_w4_sums_be:
+    cmp $32, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k128_w4_tail_past2_be
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm1
+    vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm2, %xmm2
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu 16(%r8), %xmm9
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu %xmm1, 16(%rcx)
+    vmovdqa %xmm1, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_vaes256_gcm_enc_k128_w4_tail_past2_be:
+    cmp $16, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k128_w4_tail_past1_be
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm2
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_vaes256_gcm_enc_k128_w4_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_vaes256_gcm_enc_k128_w4_reduce_be
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm2
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k128_w4_bounce_in_be:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k128_w4_bounce_in_be
+    xor %rsi, %rsi
+    vmovdqu -16(%rsp), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k128_w4_bounce_out_be:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k128_w4_bounce_out_be
+    xor %rsi, %rsi
+    lea .Lgcm_partial+16(%rip), %rax
+    sub %r9, %rax
+    vmovdqu (%rax), %xmm10
+    vpand %xmm10, %xmm0, %xmm0
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vpxor %xmm0, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+.Laes_gen_vaes256_gcm_enc_k128_w4_reduce_be:
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm8, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
+    vpshufd $78, %xmm6, %xmm6
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
+    vpshufd $78, %xmm7, %xmm7
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor %xmm9, %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k128_w4_tag_done_be
+    vmovdqa %xmm3, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_tail_done
+.Laes_gen_vaes256_gcm_enc_k128_w4_tag_done_be:
+    vmovdqu %xmm8, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_tail_done
+.Laes_gen_vaes256_gcm_enc_k128_w4_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm10
@@ -2176,10 +2720,11 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     btr $63, %r9
     vmovdqu (%rdx), %xmm8
     vbroadcasti128 16(%rdx), %ymm4
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-    vpaddd .Lvaes256_gcm_lanes2(%rip), %ymm4, %ymm4
     mov 28(%rdx), %r11d
     bswap %r11d
+    vpaddd .Lvaes256_gcm_lanes_be2(%rip), %ymm4, %ymm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
+    vpaddd .Lvaes256_gcm_lanes2(%rip), %ymm4, %ymm4
     cmp $128, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w8_short
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
@@ -2212,14 +2757,14 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k192_w8_no_ek0:
     cmp $246, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k192_w8_carry43
+    ja .Laes_gen_vaes256_gcm_enc_k192_w8_carry44
     vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm4, %ymm0
     vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm4, %ymm1
     vpaddd .Lvaes256_gcm_inc_be2+64(%rip), %ymm4, %ymm2
     vpaddd .Lvaes256_gcm_inc_be2+96(%rip), %ymm4, %ymm3
     vpaddd .Lvaes256_gcm_inc_be2+128(%rip), %ymm4, %ymm4
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w8_counted43
-.Laes_gen_vaes256_gcm_enc_k192_w8_carry43:
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w8_counted44
+.Laes_gen_vaes256_gcm_enc_k192_w8_carry44:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     vpaddd .Lvaes256_gcm_inc2(%rip), %ymm4, %ymm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
@@ -2231,7 +2776,7 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm3, %ymm3
     vpaddd .Lvaes256_gcm_inc2+128(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-.Laes_gen_vaes256_gcm_enc_k192_w8_counted43:
+.Laes_gen_vaes256_gcm_enc_k192_w8_counted44:
     add $8, %r11d
     vpxor %ymm13, %ymm0, %ymm0
     vpxor %ymm13, %ymm1, %ymm1
@@ -2311,14 +2856,14 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     cmp $128, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w8_last
     cmp $246, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k192_w8_carry142
+    ja .Laes_gen_vaes256_gcm_enc_k192_w8_carry143
     vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm4, %ymm0
     vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm4, %ymm1
     vpaddd .Lvaes256_gcm_inc_be2+64(%rip), %ymm4, %ymm2
     vpaddd .Lvaes256_gcm_inc_be2+96(%rip), %ymm4, %ymm3
     vpaddd .Lvaes256_gcm_inc_be2+128(%rip), %ymm4, %ymm4
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w8_counted142
-.Laes_gen_vaes256_gcm_enc_k192_w8_carry142:
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w8_counted143
+.Laes_gen_vaes256_gcm_enc_k192_w8_carry143:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     vpaddd .Lvaes256_gcm_inc2(%rip), %ymm4, %ymm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
@@ -2330,7 +2875,7 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm3, %ymm3
     vpaddd .Lvaes256_gcm_inc2+128(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-.Laes_gen_vaes256_gcm_enc_k192_w8_counted142:
+.Laes_gen_vaes256_gcm_enc_k192_w8_counted143:
     add $8, %r11d
     vpxor %ymm13, %ymm0, %ymm0
     vpxor %ymm13, %ymm1, %ymm1
@@ -2509,6 +3054,7 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     vpxor %ymm12, %ymm8, %ymm8
     vextracti128 $1, %ymm8, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
+    vmovdqa %ymm4, %ymm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w8_ek0_back
@@ -2544,6 +3090,315 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
 .Laes_gen_vaes256_gcm_enc_k192_w8_short_no_ek0:
 .Laes_gen_vaes256_gcm_enc_k192_w8_tail_start:
+    cmp $248, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k192_w8_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm11
+    vpaddd %xmm4, %xmm11, %xmm11
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm11, %xmm11
+    vmovdqu %xmm11, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k192_w8_tail_be
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k192_w8_tag_done_be
+.Laes_gen_vaes256_gcm_enc_k192_w8_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqu %xmm8, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k192_w8_no_last_be
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k192_w8_l_times_h_be
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes256_gcm_enc_k192_w8_l_times_h_be:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w8_sums_be
+.Laes_gen_vaes256_gcm_enc_k192_w8_no_last_be:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes256_gcm_enc_k192_w8_sums_be:
+    cmp $64, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k192_w8_tail_past2_be
+    vmovdqa %ymm2, %ymm0
+    vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm2, %ymm1
+    vpaddd .Lvaes256_gcm_inc_be2+64(%rip), %ymm2, %ymm2
+    vpxor %ymm13, %ymm0, %ymm0
+    vpxor %ymm13, %ymm1, %ymm1
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 144(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 160(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdd,0xc6         # vaesenclast %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdd,0xce         # vaesenclast %ymm14, %ymm1, %ymm1
+    vmovdqu (%r8), %ymm9
+    vpxor %ymm9, %ymm0, %ymm0
+    vmovdqu %ymm0, (%rcx)
+    vmovdqa %ymm0, %ymm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %ymm11, %ymm9, %ymm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
+    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %ymm9, %ymm12
+    vpxor %ymm12, %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpxor %ymm9, %ymm7, %ymm7
+    vmovdqu 32(%r8), %ymm9
+    vpxor %ymm9, %ymm1, %ymm1
+    vmovdqu %ymm1, 32(%rcx)
+    vmovdqa %ymm1, %ymm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vpclmulqdq $0, 32(%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, 32(%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %ymm9, %ymm12
+    vpxor %ymm12, %ymm9, %ymm9
+    vpclmulqdq $0, 1056(%r11), %ymm9, %ymm9
+    vpxor %ymm9, %ymm7, %ymm7
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes256_gcm_enc_k192_w8_tail_past2_be:
+    cmp $32, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k192_w8_tail_past1_be
+    vmovdqa %ymm2, %ymm0
+    vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm2, %ymm2
+    vpxor %ymm13, %ymm0, %ymm0
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 144(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 160(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdd,0xc6         # vaesenclast %ymm14, %ymm0, %ymm0
+    vmovdqu (%r8), %ymm9
+    vpxor %ymm9, %ymm0, %ymm0
+    vmovdqu %ymm0, (%rcx)
+    vmovdqa %ymm0, %ymm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %ymm11, %ymm9, %ymm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
+    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %ymm9, %ymm12
+    vpxor %ymm12, %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpxor %ymm9, %ymm7, %ymm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_vaes256_gcm_enc_k192_w8_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_vaes256_gcm_enc_k192_w8_reduce_be
+    cmp $16, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k192_w8_tail_one_be
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_one_be2(%rip), %ymm2, %ymm2
+    vpxor %xmm13, %xmm0, %xmm0
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 144(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 160(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %ymm9, %ymm7, %ymm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+    test %r9, %r9
+    jz .Laes_gen_vaes256_gcm_enc_k192_w8_reduce_be
+.Laes_gen_vaes256_gcm_enc_k192_w8_tail_one_be:
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_one_be2(%rip), %ymm2, %ymm2
+    vpxor %xmm13, %xmm0, %xmm0
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 144(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 160(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k192_w8_bounce_in_be:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k192_w8_bounce_in_be
+    xor %rsi, %rsi
+    vmovdqu -16(%rsp), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k192_w8_bounce_out_be:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k192_w8_bounce_out_be
+    xor %rsi, %rsi
+    lea .Lgcm_partial+16(%rip), %rax
+    sub %r9, %rax
+    vmovdqu (%rax), %xmm11
+    vpand %xmm11, %xmm0, %xmm0
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %ymm9, %ymm7, %ymm7
+    vpxor %xmm0, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+.Laes_gen_vaes256_gcm_enc_k192_w8_reduce_be:
+    vpxor %ymm6, %ymm7, %ymm7
+    vpxor %ymm8, %ymm7, %ymm7
+    vbroadcasti128 .Lgcm_fold(%rip), %ymm11
+    vpclmulqdq $16, %ymm11, %ymm6, %ymm12
+    vpshufd $78, %ymm6, %ymm6
+    vpxor %ymm6, %ymm7, %ymm7
+    vpxor %ymm12, %ymm7, %ymm7
+    vpclmulqdq $16, %ymm11, %ymm7, %ymm12
+    vpshufd $78, %ymm7, %ymm7
+    vpxor %ymm7, %ymm8, %ymm8
+    vpxor %ymm12, %ymm8, %ymm8
+    vextracti128 $1, %ymm8, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k192_w8_tag_done_be
+    vmovdqa %xmm3, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w8_tail_done
+.Laes_gen_vaes256_gcm_enc_k192_w8_tag_done_be:
+    vmovdqu %xmm8, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w8_tail_done
+.Laes_gen_vaes256_gcm_enc_k192_w8_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -2918,6 +3773,7 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     vmovdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
     bswap %r11d
+    vmovdqa %xmm4, %xmm2
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w4_short
     test %r10, %r10
@@ -2947,14 +3803,14 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k192_w4_no_ek0:
     cmp $251, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k192_w4_carry40
+    ja .Laes_gen_vaes256_gcm_enc_k192_w4_carry41
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes256_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes256_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_counted40
-.Laes_gen_vaes256_gcm_enc_k192_w4_carry40:
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_counted41
+.Laes_gen_vaes256_gcm_enc_k192_w4_carry41:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
@@ -2966,7 +3822,7 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes256_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes256_gcm_enc_k192_w4_counted40:
+.Laes_gen_vaes256_gcm_enc_k192_w4_counted41:
     add $4, %r11d
     vpxor %xmm11, %xmm0, %xmm0
     vpxor %xmm11, %xmm1, %xmm1
@@ -3044,14 +3900,14 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w4_last
     cmp $251, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k192_w4_carry137
+    ja .Laes_gen_vaes256_gcm_enc_k192_w4_carry138
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes256_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes256_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_counted137
-.Laes_gen_vaes256_gcm_enc_k192_w4_carry137:
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_counted138
+.Laes_gen_vaes256_gcm_enc_k192_w4_carry138:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
@@ -3063,7 +3919,7 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes256_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes256_gcm_enc_k192_w4_counted137:
+.Laes_gen_vaes256_gcm_enc_k192_w4_counted138:
     add $4, %r11d
     vpxor %xmm11, %xmm0, %xmm0
     vpxor %xmm11, %xmm1, %xmm1
@@ -3234,6 +4090,7 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     vpshufd $78, %xmm7, %xmm7
     vpxor %xmm7, %xmm8, %xmm8
     vpxor %xmm9, %xmm8, %xmm8
+    vmovdqa %xmm4, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w4_ek0_back
@@ -3268,6 +4125,255 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
 .Laes_gen_vaes256_gcm_enc_k192_w4_short_no_ek0:
 .Laes_gen_vaes256_gcm_enc_k192_w4_tail_start:
+    cmp $252, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k192_w4_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm10
+    vpaddd %xmm4, %xmm10, %xmm10
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
+    vmovdqu %xmm10, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k192_w4_tail_be
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k192_w4_tag_done_be
+.Laes_gen_vaes256_gcm_enc_k192_w4_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqu %xmm8, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k192_w4_no_last_be
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k192_w4_l_times_h_be
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes256_gcm_enc_k192_w4_l_times_h_be:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_sums_be
+.Laes_gen_vaes256_gcm_enc_k192_w4_no_last_be:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes256_gcm_enc_k192_w4_sums_be:
+    cmp $32, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k192_w4_tail_past2_be
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm1
+    vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm2, %xmm2
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu 16(%r8), %xmm9
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu %xmm1, 16(%rcx)
+    vmovdqa %xmm1, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_vaes256_gcm_enc_k192_w4_tail_past2_be:
+    cmp $16, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k192_w4_tail_past1_be
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm2
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_vaes256_gcm_enc_k192_w4_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_vaes256_gcm_enc_k192_w4_reduce_be
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm2
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k192_w4_bounce_in_be:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k192_w4_bounce_in_be
+    xor %rsi, %rsi
+    vmovdqu -16(%rsp), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k192_w4_bounce_out_be:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k192_w4_bounce_out_be
+    xor %rsi, %rsi
+    lea .Lgcm_partial+16(%rip), %rax
+    sub %r9, %rax
+    vmovdqu (%rax), %xmm10
+    vpand %xmm10, %xmm0, %xmm0
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vpxor %xmm0, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+.Laes_gen_vaes256_gcm_enc_k192_w4_reduce_be:
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm8, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
+    vpshufd $78, %xmm6, %xmm6
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
+    vpshufd $78, %xmm7, %xmm7
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor %xmm9, %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k192_w4_tag_done_be
+    vmovdqa %xmm3, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_tail_done
+.Laes_gen_vaes256_gcm_enc_k192_w4_tag_done_be:
+    vmovdqu %xmm8, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_tail_done
+.Laes_gen_vaes256_gcm_enc_k192_w4_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm10
@@ -4375,10 +5481,11 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     btr $63, %r9
     vmovdqu (%rdx), %xmm8
     vbroadcasti128 16(%rdx), %ymm4
-    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-    vpaddd .Lvaes256_gcm_lanes2(%rip), %ymm4, %ymm4
     mov 28(%rdx), %r11d
     bswap %r11d
+    vpaddd .Lvaes256_gcm_lanes_be2(%rip), %ymm4, %ymm2
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
+    vpaddd .Lvaes256_gcm_lanes2(%rip), %ymm4, %ymm4
     cmp $128, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w8_short
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
@@ -4415,14 +5522,14 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k256_w8_no_ek0:
     cmp $246, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k256_w8_carry47
+    ja .Laes_gen_vaes256_gcm_enc_k256_w8_carry48
     vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm4, %ymm0
     vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm4, %ymm1
     vpaddd .Lvaes256_gcm_inc_be2+64(%rip), %ymm4, %ymm2
     vpaddd .Lvaes256_gcm_inc_be2+96(%rip), %ymm4, %ymm3
     vpaddd .Lvaes256_gcm_inc_be2+128(%rip), %ymm4, %ymm4
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w8_counted47
-.Laes_gen_vaes256_gcm_enc_k256_w8_carry47:
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w8_counted48
+.Laes_gen_vaes256_gcm_enc_k256_w8_carry48:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     vpaddd .Lvaes256_gcm_inc2(%rip), %ymm4, %ymm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
@@ -4434,7 +5541,7 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm3, %ymm3
     vpaddd .Lvaes256_gcm_inc2+128(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-.Laes_gen_vaes256_gcm_enc_k256_w8_counted47:
+.Laes_gen_vaes256_gcm_enc_k256_w8_counted48:
     add $8, %r11d
     vpxor %ymm13, %ymm0, %ymm0
     vpxor %ymm13, %ymm1, %ymm1
@@ -4524,14 +5631,14 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     cmp $128, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w8_last
     cmp $246, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k256_w8_carry156
+    ja .Laes_gen_vaes256_gcm_enc_k256_w8_carry157
     vpaddd .Lvaes256_gcm_inc_be2(%rip), %ymm4, %ymm0
     vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm4, %ymm1
     vpaddd .Lvaes256_gcm_inc_be2+64(%rip), %ymm4, %ymm2
     vpaddd .Lvaes256_gcm_inc_be2+96(%rip), %ymm4, %ymm3
     vpaddd .Lvaes256_gcm_inc_be2+128(%rip), %ymm4, %ymm4
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w8_counted156
-.Laes_gen_vaes256_gcm_enc_k256_w8_carry156:
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w8_counted157
+.Laes_gen_vaes256_gcm_enc_k256_w8_carry157:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     vpaddd .Lvaes256_gcm_inc2(%rip), %ymm4, %ymm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm0, %ymm0
@@ -4543,7 +5650,7 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm3, %ymm3
     vpaddd .Lvaes256_gcm_inc2+128(%rip), %ymm4, %ymm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
-.Laes_gen_vaes256_gcm_enc_k256_w8_counted156:
+.Laes_gen_vaes256_gcm_enc_k256_w8_counted157:
     add $8, %r11d
     vpxor %ymm13, %ymm0, %ymm0
     vpxor %ymm13, %ymm1, %ymm1
@@ -4732,6 +5839,7 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     vpxor %ymm12, %ymm8, %ymm8
     vextracti128 $1, %ymm8, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
+    vmovdqa %ymm4, %ymm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm4, %ymm4
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w8_ek0_back
@@ -4771,6 +5879,333 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
 .Laes_gen_vaes256_gcm_enc_k256_w8_short_no_ek0:
 .Laes_gen_vaes256_gcm_enc_k256_w8_tail_start:
+    cmp $248, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k256_w8_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm11
+    vpaddd %xmm4, %xmm11, %xmm11
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm11, %xmm11
+    vmovdqu %xmm11, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k256_w8_tail_be
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k256_w8_tag_done_be
+.Laes_gen_vaes256_gcm_enc_k256_w8_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqu %xmm8, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k256_w8_no_last_be
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k256_w8_l_times_h_be
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes256_gcm_enc_k256_w8_l_times_h_be:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w8_sums_be
+.Laes_gen_vaes256_gcm_enc_k256_w8_no_last_be:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes256_gcm_enc_k256_w8_sums_be:
+    cmp $64, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k256_w8_tail_past2_be
+    vmovdqa %ymm2, %ymm0
+    vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm2, %ymm1
+    vpaddd .Lvaes256_gcm_inc_be2+64(%rip), %ymm2, %ymm2
+    vpxor %ymm13, %ymm0, %ymm0
+    vpxor %ymm13, %ymm1, %ymm1
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 144(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 160(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 176(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    vbroadcasti128 192(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xdc,0xcd         # vaesenc %ymm5, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdc,0xcf         # vaesenc %ymm15, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xdd,0xc6         # vaesenclast %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xdd,0xce         # vaesenclast %ymm14, %ymm1, %ymm1
+    vmovdqu (%r8), %ymm9
+    vpxor %ymm9, %ymm0, %ymm0
+    vmovdqu %ymm0, (%rcx)
+    vmovdqa %ymm0, %ymm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %ymm11, %ymm9, %ymm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
+    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %ymm9, %ymm12
+    vpxor %ymm12, %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpxor %ymm9, %ymm7, %ymm7
+    vmovdqu 32(%r8), %ymm9
+    vpxor %ymm9, %ymm1, %ymm1
+    vmovdqu %ymm1, 32(%rcx)
+    vmovdqa %ymm1, %ymm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vpclmulqdq $0, 32(%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, 32(%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %ymm9, %ymm12
+    vpxor %ymm12, %ymm9, %ymm9
+    vpclmulqdq $0, 1056(%r11), %ymm9, %ymm9
+    vpxor %ymm9, %ymm7, %ymm7
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes256_gcm_enc_k256_w8_tail_past2_be:
+    cmp $32, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k256_w8_tail_past1_be
+    vmovdqa %ymm2, %ymm0
+    vpaddd .Lvaes256_gcm_inc_be2+32(%rip), %ymm2, %ymm2
+    vpxor %ymm13, %ymm0, %ymm0
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 144(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 160(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 176(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    vbroadcasti128 192(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x7d,0xdc,0xc5         # vaesenc %ymm5, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdc,0xc7         # vaesenc %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x7d,0xdd,0xc6         # vaesenclast %ymm14, %ymm0, %ymm0
+    vmovdqu (%r8), %ymm9
+    vpxor %ymm9, %ymm0, %ymm0
+    vmovdqu %ymm0, (%rcx)
+    vmovdqa %ymm0, %ymm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %ymm11, %ymm9, %ymm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
+    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %ymm9, %ymm12
+    vpxor %ymm12, %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpxor %ymm9, %ymm7, %ymm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_vaes256_gcm_enc_k256_w8_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_vaes256_gcm_enc_k256_w8_reduce_be
+    cmp $16, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k256_w8_tail_one_be
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_one_be2(%rip), %ymm2, %ymm2
+    vpxor %xmm13, %xmm0, %xmm0
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 144(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 160(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 176(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 192(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %ymm9, %ymm7, %ymm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+    test %r9, %r9
+    jz .Laes_gen_vaes256_gcm_enc_k256_w8_reduce_be
+.Laes_gen_vaes256_gcm_enc_k256_w8_tail_one_be:
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_one_be2(%rip), %ymm2, %ymm2
+    vpxor %xmm13, %xmm0, %xmm0
+    vbroadcasti128 16(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 32(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 48(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 64(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 80(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 96(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 112(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 128(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 144(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 160(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 176(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vbroadcasti128 192(%rdi), %ymm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k256_w8_bounce_in_be:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k256_w8_bounce_in_be
+    xor %rsi, %rsi
+    vmovdqu -16(%rsp), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k256_w8_bounce_out_be:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k256_w8_bounce_out_be
+    xor %rsi, %rsi
+    lea .Lgcm_partial+16(%rip), %rax
+    sub %r9, %rax
+    vmovdqu (%rax), %xmm11
+    vpand %xmm11, %xmm0, %xmm0
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %ymm12, %ymm6, %ymm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %ymm12, %ymm8, %ymm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %ymm9, %ymm7, %ymm7
+    vpxor %xmm0, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+.Laes_gen_vaes256_gcm_enc_k256_w8_reduce_be:
+    vpxor %ymm6, %ymm7, %ymm7
+    vpxor %ymm8, %ymm7, %ymm7
+    vbroadcasti128 .Lgcm_fold(%rip), %ymm11
+    vpclmulqdq $16, %ymm11, %ymm6, %ymm12
+    vpshufd $78, %ymm6, %ymm6
+    vpxor %ymm6, %ymm7, %ymm7
+    vpxor %ymm12, %ymm7, %ymm7
+    vpclmulqdq $16, %ymm11, %ymm7, %ymm12
+    vpshufd $78, %ymm7, %ymm7
+    vpxor %ymm7, %ymm8, %ymm8
+    vpxor %ymm12, %ymm8, %ymm8
+    vextracti128 $1, %ymm8, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k256_w8_tag_done_be
+    vmovdqa %xmm3, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w8_tail_done
+.Laes_gen_vaes256_gcm_enc_k256_w8_tag_done_be:
+    vmovdqu %xmm8, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w8_tail_done
+.Laes_gen_vaes256_gcm_enc_k256_w8_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -5163,6 +6598,7 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     vmovdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
     bswap %r11d
+    vmovdqa %xmm4, %xmm2
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w4_short
     test %r10, %r10
@@ -5196,14 +6632,14 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes256_gcm_enc_k256_w4_no_ek0:
     cmp $251, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k256_w4_carry44
+    ja .Laes_gen_vaes256_gcm_enc_k256_w4_carry45
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes256_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes256_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_counted44
-.Laes_gen_vaes256_gcm_enc_k256_w4_carry44:
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_counted45
+.Laes_gen_vaes256_gcm_enc_k256_w4_carry45:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
@@ -5215,7 +6651,7 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes256_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes256_gcm_enc_k256_w4_counted44:
+.Laes_gen_vaes256_gcm_enc_k256_w4_counted45:
     add $4, %r11d
     vpxor %xmm11, %xmm0, %xmm0
     vpxor %xmm11, %xmm1, %xmm1
@@ -5303,14 +6739,14 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w4_last
     cmp $251, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k256_w4_carry151
+    ja .Laes_gen_vaes256_gcm_enc_k256_w4_carry152
     vpaddd .Lvaes256_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes256_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes256_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_counted151
-.Laes_gen_vaes256_gcm_enc_k256_w4_carry151:
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_counted152
+.Laes_gen_vaes256_gcm_enc_k256_w4_carry152:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes256_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm0, %xmm0
@@ -5322,7 +6758,7 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes256_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes256_gcm_enc_k256_w4_counted151:
+.Laes_gen_vaes256_gcm_enc_k256_w4_counted152:
     add $4, %r11d
     vpxor %xmm11, %xmm0, %xmm0
     vpxor %xmm11, %xmm1, %xmm1
@@ -5503,6 +6939,7 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     vpshufd $78, %xmm7, %xmm7
     vpxor %xmm7, %xmm8, %xmm8
     vpxor %xmm9, %xmm8, %xmm8
+    vmovdqa %xmm4, %xmm2
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm4, %xmm4
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w4_ek0_back
@@ -5541,6 +6978,269 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
 .Laes_gen_vaes256_gcm_enc_k256_w4_short_no_ek0:
 .Laes_gen_vaes256_gcm_enc_k256_w4_tail_start:
+    cmp $252, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k256_w4_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm10
+    vpaddd %xmm4, %xmm10, %xmm10
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
+    vmovdqu %xmm10, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k256_w4_tail_be
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k256_w4_tag_done_be
+.Laes_gen_vaes256_gcm_enc_k256_w4_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqu %xmm8, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k256_w4_no_last_be
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    test %r9, %r9
+    jnz .Laes_gen_vaes256_gcm_enc_k256_w4_l_times_h_be
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes256_gcm_enc_k256_w4_l_times_h_be:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_sums_be
+.Laes_gen_vaes256_gcm_enc_k256_w4_no_last_be:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes256_gcm_enc_k256_w4_sums_be:
+    cmp $32, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k256_w4_tail_past2_be
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm1
+    vpaddd .Lvaes256_gcm_inc_be1+32(%rip), %xmm2, %xmm2
+    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm11, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    vmovdqu 160(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu 16(%r8), %xmm9
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu %xmm1, 16(%rcx)
+    vmovdqa %xmm1, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_vaes256_gcm_enc_k256_w4_tail_past2_be:
+    cmp $16, %r9
+    jb .Laes_gen_vaes256_gcm_enc_k256_w4_tail_past1_be
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm2
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_vaes256_gcm_enc_k256_w4_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_vaes256_gcm_enc_k256_w4_reduce_be
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm2
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 16(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 32(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 48(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 64(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    vmovdqu 160(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k256_w4_bounce_in_be:
+    movzbq (%r8,%rax,1), %rsi
+    mov %sil, -16(%rsp,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k256_w4_bounce_in_be
+    xor %rsi, %rsi
+    vmovdqu -16(%rsp), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+    xor %rax, %rax
+.Laes_gen_vaes256_gcm_enc_k256_w4_bounce_out_be:
+    movzbq -16(%rsp,%rax,1), %rsi
+    mov %sil, (%rcx,%rax,1)
+    add $1, %rax
+    cmp %r9, %rax
+    jb .Laes_gen_vaes256_gcm_enc_k256_w4_bounce_out_be
+    xor %rsi, %rsi
+    lea .Lgcm_partial+16(%rip), %rax
+    sub %r9, %rax
+    vmovdqu (%rax), %xmm10
+    vpand %xmm10, %xmm0, %xmm0
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vpxor %xmm0, %xmm0, %xmm0
+    vmovdqu %xmm0, -16(%rsp)
+.Laes_gen_vaes256_gcm_enc_k256_w4_reduce_be:
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm8, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
+    vpshufd $78, %xmm6, %xmm6
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm9, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
+    vpshufd $78, %xmm7, %xmm7
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor %xmm9, %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_vaes256_gcm_enc_k256_w4_tag_done_be
+    vmovdqa %xmm3, %xmm9
+    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm10
+    vpxor %xmm10, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_tail_done
+.Laes_gen_vaes256_gcm_enc_k256_w4_tag_done_be:
+    vmovdqu %xmm8, (%rdx)
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_tail_done
+.Laes_gen_vaes256_gcm_enc_k256_w4_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm10

@@ -117,6 +117,15 @@
     .quad 1, 0
     .quad 2, 0
     .quad 3, 0
+# lane j: j added to byte 15
+.Lvaes512_gcm_lanes_be1:
+    .quad 0, 0x0000000000000000
+# lane j: j added to byte 15
+.Lvaes512_gcm_lanes_be4:
+    .quad 0, 0x0000000000000000
+    .quad 0, 0x0100000000000000
+    .quad 0, 0x0200000000000000
+    .quad 0, 0x0300000000000000
 # 1 added to each lane's counter
 .Lvaes512_gcm_one1:
     .quad 1, 0
@@ -126,6 +135,15 @@
     .quad 1, 0
     .quad 1, 0
     .quad 1, 0
+# 1 added to byte 15 of each lane
+.Lvaes512_gcm_one_be1:
+    .quad 0, 0x0100000000000000
+# 1 added to byte 15 of each lane
+.Lvaes512_gcm_one_be4:
+    .quad 0, 0x0100000000000000
+    .quad 0, 0x0100000000000000
+    .quad 0, 0x0100000000000000
+    .quad 0, 0x0100000000000000
 
     .text
 
@@ -187,10 +205,11 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     btr $63, %r9
     vmovdqu (%rdx), %xmm12
     vbroadcasti32x4 16(%rdx), %zmm8
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm8, %zmm8
     mov 28(%rdx), %r11d
     bswap %r11d
+    vpaddd .Lvaes512_gcm_lanes_be4(%rip), %zmm8, %zmm6
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm8, %zmm8
     cmp $512, %r9
     jb .Laes_gen_vaes512_gcm_enc_k128_w32_short
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
@@ -211,7 +230,7 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k128_w32_no_ek0:
     cmp $220, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k128_w32_carry39
+    ja .Laes_gen_vaes512_gcm_enc_k128_w32_carry40
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm8, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm8, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm8, %zmm2
@@ -221,8 +240,8 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     vpaddd .Lvaes512_gcm_inc_be4+384(%rip), %zmm8, %zmm6
     vpaddd .Lvaes512_gcm_inc_be4+448(%rip), %zmm8, %zmm7
     vpaddd .Lvaes512_gcm_inc_be4+512(%rip), %zmm8, %zmm8
-    jmp .Laes_gen_vaes512_gcm_enc_k128_w32_counted39
-.Laes_gen_vaes512_gcm_enc_k128_w32_carry39:
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w32_counted40
+.Laes_gen_vaes512_gcm_enc_k128_w32_carry40:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm8, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -242,7 +261,7 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
     vpaddd .Lvaes512_gcm_inc4+512(%rip), %zmm8, %zmm8
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-.Laes_gen_vaes512_gcm_enc_k128_w32_counted39:
+.Laes_gen_vaes512_gcm_enc_k128_w32_counted40:
     add $32, %r11d
     vpxord %zmm17, %zmm0, %zmm0
     vpxord %zmm17, %zmm1, %zmm1
@@ -356,7 +375,7 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     cmp $512, %r9
     jb .Laes_gen_vaes512_gcm_enc_k128_w32_last
     cmp $220, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k128_w32_carry184
+    ja .Laes_gen_vaes512_gcm_enc_k128_w32_carry185
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm8, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm8, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm8, %zmm2
@@ -366,8 +385,8 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     vpaddd .Lvaes512_gcm_inc_be4+384(%rip), %zmm8, %zmm6
     vpaddd .Lvaes512_gcm_inc_be4+448(%rip), %zmm8, %zmm7
     vpaddd .Lvaes512_gcm_inc_be4+512(%rip), %zmm8, %zmm8
-    jmp .Laes_gen_vaes512_gcm_enc_k128_w32_counted184
-.Laes_gen_vaes512_gcm_enc_k128_w32_carry184:
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w32_counted185
+.Laes_gen_vaes512_gcm_enc_k128_w32_carry185:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm8, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -387,7 +406,7 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
     vpaddd .Lvaes512_gcm_inc4+512(%rip), %zmm8, %zmm8
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-.Laes_gen_vaes512_gcm_enc_k128_w32_counted184:
+.Laes_gen_vaes512_gcm_enc_k128_w32_counted185:
     add $32, %r11d
     vpxord %zmm17, %zmm0, %zmm0
     vpxord %zmm17, %zmm1, %zmm1
@@ -660,6 +679,7 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     vpxord %zmm16, %zmm12, %zmm12
     vextracti32x4 $1, %zmm12, %xmm16
     vpxord %xmm16, %xmm12, %xmm12
+    vmovdqa64 %zmm8, %zmm6
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k128_w32_ek0_back
@@ -683,6 +703,318 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     .byte 0x62,0xb2,0x45,0x08,0xdd,0xfa    # vaesenclast %xmm18, %xmm7, %xmm7
 .Laes_gen_vaes512_gcm_enc_k128_w32_short_no_ek0:
 .Laes_gen_vaes512_gcm_enc_k128_w32_tail_start:
+    cmp $224, %r11b
+    ja .Laes_gen_vaes512_gcm_enc_k128_w32_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm15
+    vpaddd %xmm8, %xmm15, %xmm15
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm15, %xmm15
+    vmovdqu %xmm15, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k128_w32_tail_be
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k128_w32_tag_done_be
+.Laes_gen_vaes512_gcm_enc_k128_w32_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqu %xmm12, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k128_w32_no_last_be
+    vmovdqu 48(%rdx), %xmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm13, %xmm13
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k128_w32_l_times_h_be
+    vpxor %xmm12, %xmm13, %xmm13
+.Laes_gen_vaes512_gcm_enc_k128_w32_l_times_h_be:
+    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
+    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
+    vpshufd $78, %xmm13, %xmm16
+    vpxord %xmm16, %xmm13, %xmm13
+    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w32_sums_be
+.Laes_gen_vaes512_gcm_enc_k128_w32_no_last_be:
+    vpxor %xmm10, %xmm10, %xmm10
+    vpxor %xmm11, %xmm11, %xmm11
+    vpxor %xmm12, %xmm12, %xmm12
+.Laes_gen_vaes512_gcm_enc_k128_w32_sums_be:
+    cmp $256, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k128_w32_tail_past4_be
+    vmovdqa64 %zmm6, %zmm0
+    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm6, %zmm1
+    vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm6, %zmm2
+    vpaddd .Lvaes512_gcm_inc_be4+192(%rip), %zmm6, %zmm3
+    vpaddd .Lvaes512_gcm_inc_be4+256(%rip), %zmm6, %zmm6
+    vpxord %zmm17, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm17, %zmm2, %zmm2
+    vpxord %zmm17, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm27, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xdb    # vaesenc %zmm27, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm26, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xda    # vaesenc %zmm26, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm25, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xd9    # vaesenc %zmm25, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm24, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xd8    # vaesenc %zmm24, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm23, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm23, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm22, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xde    # vaesenc %zmm22, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm21, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm21, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdd,0xd2    # vaesenclast %zmm18, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdd,0xda    # vaesenclast %zmm18, %zmm3, %zmm3
+    vmovdqu64 (%r8), %zmm13
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 64(%r8), %zmm13
+    vpxord %zmm13, %zmm1, %zmm1
+    vmovdqu64 %zmm1, 64(%rcx)
+    vmovdqa64 %zmm1, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 128(%r8), %zmm13
+    vpxord %zmm13, %zmm2, %zmm2
+    vmovdqu64 %zmm2, 128(%rcx)
+    vmovdqa64 %zmm2, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 128(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 128(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1152(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 192(%r8), %zmm13
+    vpxord %zmm13, %zmm3, %zmm3
+    vmovdqu64 %zmm3, 192(%rcx)
+    vmovdqa64 %zmm3, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 192(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 192(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1216(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    add $256, %r8
+    add $256, %rcx
+    add $256, %r11
+    sub $256, %r9
+.Laes_gen_vaes512_gcm_enc_k128_w32_tail_past4_be:
+    cmp $128, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k128_w32_tail_past2_be
+    vmovdqa64 %zmm6, %zmm0
+    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm6, %zmm1
+    vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm6, %zmm6
+    vpxord %zmm17, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
+    vmovdqu64 (%r8), %zmm13
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 64(%r8), %zmm13
+    vpxord %zmm13, %zmm1, %zmm1
+    vmovdqu64 %zmm1, 64(%rcx)
+    vmovdqa64 %zmm1, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    add $128, %r8
+    add $128, %rcx
+    add $128, %r11
+    sub $128, %r9
+.Laes_gen_vaes512_gcm_enc_k128_w32_tail_past2_be:
+    cmp $64, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k128_w32_tail_past1_be
+    vmovdqa64 %zmm6, %zmm0
+    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm6, %zmm6
+    vpxord %zmm17, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm13
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes512_gcm_enc_k128_w32_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_vaes512_gcm_enc_k128_w32_reduce_be
+    xor %rax, %rax
+    bts %r9, %rax
+    sub $1, %rax
+    kmovq %rax, %k1
+    vmovdqa64 %zmm6, %zmm0
+    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm6, %zmm6
+    vpxord %zmm17, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    vmovdqu8 (%r8), %zmm13{%k1}{z}
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu8 %zmm0, (%rcx){%k1}
+    vmovdqu8 %zmm0, %zmm0{%k1}{z}
+    vmovdqa64 %zmm0, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+.Laes_gen_vaes512_gcm_enc_k128_w32_reduce_be:
+    vpternlogq $150, %zmm10, %zmm12, %zmm11
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm15
+    vpclmulqdq $16, %zmm15, %zmm10, %zmm16
+    vpshufd $78, %zmm10, %zmm10
+    vpternlogq $150, %zmm10, %zmm16, %zmm11
+    vpclmulqdq $16, %zmm15, %zmm11, %zmm16
+    vpshufd $78, %zmm11, %zmm11
+    vpternlogq $150, %zmm11, %zmm16, %zmm12
+    vshufi64x2 $78, %zmm12, %zmm12, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vextracti32x4 $1, %zmm12, %xmm16
+    vpxord %xmm16, %xmm12, %xmm12
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k128_w32_tag_done_be
+    vmovdqa %xmm7, %xmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm12, %xmm15
+    vpxor %xmm15, %xmm13, %xmm13
+    vmovdqu %xmm13, 48(%rdx)
+    vpxor %xmm13, %xmm13, %xmm13
+    vmovdqu %xmm13, 32(%rdx)
+    vmovdqu %xmm13, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w32_tail_done
+.Laes_gen_vaes512_gcm_enc_k128_w32_tag_done_be:
+    vmovdqu %xmm12, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w32_tail_done
+.Laes_gen_vaes512_gcm_enc_k128_w32_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm15
@@ -1087,10 +1419,11 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     btr $63, %r9
     vmovdqu (%rdx), %xmm8
     vbroadcasti32x4 16(%rdx), %zmm4
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm4, %zmm4
     mov 28(%rdx), %r11d
     bswap %r11d
+    vpaddd .Lvaes512_gcm_lanes_be4(%rip), %zmm4, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
+    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm4, %zmm4
     cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_enc_k128_w16_short
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
@@ -1111,14 +1444,14 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k128_w16_no_ek0:
     cmp $236, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k128_w16_carry39
+    ja .Laes_gen_vaes512_gcm_enc_k128_w16_carry40
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm4, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm4, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm4, %zmm2
     vpaddd .Lvaes512_gcm_inc_be4+192(%rip), %zmm4, %zmm3
     vpaddd .Lvaes512_gcm_inc_be4+256(%rip), %zmm4, %zmm4
-    jmp .Laes_gen_vaes512_gcm_enc_k128_w16_counted39
-.Laes_gen_vaes512_gcm_enc_k128_w16_carry39:
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w16_counted40
+.Laes_gen_vaes512_gcm_enc_k128_w16_carry40:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm4, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -1130,7 +1463,7 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
     vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm4, %zmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-.Laes_gen_vaes512_gcm_enc_k128_w16_counted39:
+.Laes_gen_vaes512_gcm_enc_k128_w16_counted40:
     add $16, %r11d
     vpxord %zmm13, %zmm0, %zmm0
     vpxord %zmm13, %zmm1, %zmm1
@@ -1192,14 +1525,14 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_enc_k128_w16_last
     cmp $236, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k128_w16_carry120
+    ja .Laes_gen_vaes512_gcm_enc_k128_w16_carry121
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm4, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm4, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm4, %zmm2
     vpaddd .Lvaes512_gcm_inc_be4+192(%rip), %zmm4, %zmm3
     vpaddd .Lvaes512_gcm_inc_be4+256(%rip), %zmm4, %zmm4
-    jmp .Laes_gen_vaes512_gcm_enc_k128_w16_counted120
-.Laes_gen_vaes512_gcm_enc_k128_w16_carry120:
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w16_counted121
+.Laes_gen_vaes512_gcm_enc_k128_w16_carry121:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm4, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -1211,7 +1544,7 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
     vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm4, %zmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-.Laes_gen_vaes512_gcm_enc_k128_w16_counted120:
+.Laes_gen_vaes512_gcm_enc_k128_w16_counted121:
     add $16, %r11d
     vpxord %zmm13, %zmm0, %zmm0
     vpxord %zmm13, %zmm1, %zmm1
@@ -1364,6 +1697,7 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     vpxord %zmm12, %zmm8, %zmm8
     vextracti32x4 $1, %zmm8, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
+    vmovdqa64 %zmm4, %zmm2
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k128_w16_ek0_back
@@ -1387,6 +1721,206 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
 .Laes_gen_vaes512_gcm_enc_k128_w16_short_no_ek0:
 .Laes_gen_vaes512_gcm_enc_k128_w16_tail_start:
+    cmp $240, %r11b
+    ja .Laes_gen_vaes512_gcm_enc_k128_w16_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm11
+    vpaddd %xmm4, %xmm11, %xmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
+    vmovdqu %xmm11, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k128_w16_tail_be
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k128_w16_tag_done_be
+.Laes_gen_vaes512_gcm_enc_k128_w16_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqu %xmm8, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k128_w16_no_last_be
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k128_w16_l_times_h_be
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes512_gcm_enc_k128_w16_l_times_h_be:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w16_sums_be
+.Laes_gen_vaes512_gcm_enc_k128_w16_no_last_be:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes512_gcm_enc_k128_w16_sums_be:
+    cmp $128, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k128_w16_tail_past2_be
+    vmovdqa64 %zmm2, %zmm0
+    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm1
+    vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm2, %zmm2
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm13, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xce    # vaesenclast %zmm14, %zmm1, %zmm1
+    vmovdqu64 (%r8), %zmm9
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vmovdqu (%rdx), %xmm11
+    vpxord %zmm11, %zmm9, %zmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
+    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    vmovdqu64 64(%r8), %zmm9
+    vpxord %zmm9, %zmm1, %zmm1
+    vmovdqu64 %zmm1, 64(%rcx)
+    vmovdqa64 %zmm1, %zmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vpclmulqdq $0, 64(%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, 64(%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1088(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    add $128, %r8
+    add $128, %rcx
+    add $128, %r11
+    sub $128, %r9
+.Laes_gen_vaes512_gcm_enc_k128_w16_tail_past2_be:
+    cmp $64, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k128_w16_tail_past1_be
+    vmovdqa64 %zmm2, %zmm0
+    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm2
+    vpxord %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm9
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vmovdqu (%rdx), %xmm11
+    vpxord %zmm11, %zmm9, %zmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
+    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes512_gcm_enc_k128_w16_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_vaes512_gcm_enc_k128_w16_reduce_be
+    xor %rax, %rax
+    bts %r9, %rax
+    sub $1, %rax
+    kmovq %rax, %k1
+    vmovdqa64 %zmm2, %zmm0
+    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm2
+    vpxord %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
+    vmovdqu8 (%r8), %zmm9{%k1}{z}
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu8 %zmm0, (%rcx){%k1}
+    vmovdqu8 %zmm0, %zmm0{%k1}{z}
+    vmovdqa64 %zmm0, %zmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vmovdqu (%rdx), %xmm11
+    vpxord %zmm11, %zmm9, %zmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
+    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+.Laes_gen_vaes512_gcm_enc_k128_w16_reduce_be:
+    vpternlogq $150, %zmm6, %zmm8, %zmm7
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm11
+    vpclmulqdq $16, %zmm11, %zmm6, %zmm12
+    vpshufd $78, %zmm6, %zmm6
+    vpternlogq $150, %zmm6, %zmm12, %zmm7
+    vpclmulqdq $16, %zmm11, %zmm7, %zmm12
+    vpshufd $78, %zmm7, %zmm7
+    vpternlogq $150, %zmm7, %zmm12, %zmm8
+    vshufi64x2 $78, %zmm8, %zmm8, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vextracti32x4 $1, %zmm8, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k128_w16_tag_done_be
+    vmovdqa %xmm3, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w16_tail_done
+.Laes_gen_vaes512_gcm_enc_k128_w16_tag_done_be:
+    vmovdqu %xmm8, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w16_tail_done
+.Laes_gen_vaes512_gcm_enc_k128_w16_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -1669,10 +2203,10 @@ aes_gen_vaes512_gcm_enc_k128_w8:
     btr $63, %r9
     vmovdqu (%rdx), %xmm6
     vbroadcasti32x4 16(%rdx), %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm2, %zmm2
     mov 28(%rdx), %r11d
     bswap %r11d
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
+    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm2, %zmm2
     cmp $128, %r9
     jb .Laes_gen_vaes512_gcm_enc_k128_w8_short
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
@@ -2091,6 +2625,7 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     vmovdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
     bswap %r11d
+    vmovdqa %xmm4, %xmm2
     cmp $64, %r9
     jb .Laes_gen_vaes512_gcm_enc_k128_w4_short
     test %r10, %r10
@@ -2110,14 +2645,14 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k128_w4_no_ek0:
     cmp $251, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k128_w4_carry36
+    ja .Laes_gen_vaes512_gcm_enc_k128_w4_carry37
     vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes512_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes512_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes512_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes512_gcm_enc_k128_w4_counted36
-.Laes_gen_vaes512_gcm_enc_k128_w4_carry36:
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w4_counted37
+.Laes_gen_vaes512_gcm_enc_k128_w4_carry37:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
@@ -2129,7 +2664,7 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes512_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes512_gcm_enc_k128_w4_counted36:
+.Laes_gen_vaes512_gcm_enc_k128_w4_counted37:
     add $4, %r11d
     vpxor %xmm13, %xmm0, %xmm0
     vpxor %xmm13, %xmm1, %xmm1
@@ -2191,14 +2726,14 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     cmp $64, %r9
     jb .Laes_gen_vaes512_gcm_enc_k128_w4_last
     cmp $251, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k128_w4_carry117
+    ja .Laes_gen_vaes512_gcm_enc_k128_w4_carry118
     vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes512_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes512_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes512_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes512_gcm_enc_k128_w4_counted117
-.Laes_gen_vaes512_gcm_enc_k128_w4_carry117:
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w4_counted118
+.Laes_gen_vaes512_gcm_enc_k128_w4_carry118:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
@@ -2210,7 +2745,7 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes512_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes512_gcm_enc_k128_w4_counted117:
+.Laes_gen_vaes512_gcm_enc_k128_w4_counted118:
     add $4, %r11d
     vpxor %xmm13, %xmm0, %xmm0
     vmovdqu -64(%rcx), %xmm9
@@ -2365,6 +2900,7 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     vpshufd $78, %xmm7, %xmm7
     vpxor %xmm7, %xmm8, %xmm8
     vpxor %xmm12, %xmm8, %xmm8
+    vmovdqa %xmm4, %xmm2
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k128_w4_ek0_back
@@ -2389,6 +2925,204 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
 .Laes_gen_vaes512_gcm_enc_k128_w4_short_no_ek0:
 .Laes_gen_vaes512_gcm_enc_k128_w4_tail_start:
+    cmp $252, %r11b
+    ja .Laes_gen_vaes512_gcm_enc_k128_w4_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm11
+    vpaddd %xmm4, %xmm11, %xmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
+    vmovdqu %xmm11, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k128_w4_tail_be
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k128_w4_tag_done_be
+.Laes_gen_vaes512_gcm_enc_k128_w4_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqu %xmm8, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k128_w4_no_last_be
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k128_w4_l_times_h_be
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes512_gcm_enc_k128_w4_l_times_h_be:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w4_sums_be
+.Laes_gen_vaes512_gcm_enc_k128_w4_no_last_be:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes512_gcm_enc_k128_w4_sums_be:
+    cmp $32, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k128_w4_tail_past2_be
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm2, %xmm1
+    vpaddd .Lvaes512_gcm_inc_be1+32(%rip), %xmm2, %xmm2
+    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm13, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcf    # vaesenc %xmm23, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xce    # vaesenc %xmm22, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu 16(%r8), %xmm9
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu %xmm1, 16(%rcx)
+    vmovdqa %xmm1, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 16(%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, 16(%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_vaes512_gcm_enc_k128_w4_tail_past2_be:
+    cmp $16, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k128_w4_tail_past1_be
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm2, %xmm2
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_vaes512_gcm_enc_k128_w4_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_vaes512_gcm_enc_k128_w4_reduce_be
+    xor %rax, %rax
+    bts %r9, %rax
+    sub $1, %rax
+    kmovq %rax, %k1
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm2, %xmm2
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu8 (%r8), %xmm9{%k1}{z}
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu8 %xmm0, (%rcx){%k1}
+    vmovdqu8 %xmm0, %xmm0{%k1}{z}
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+.Laes_gen_vaes512_gcm_enc_k128_w4_reduce_be:
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm8, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpshufd $78, %xmm6, %xmm6
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm12, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpshufd $78, %xmm7, %xmm7
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor %xmm12, %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k128_w4_tag_done_be
+    vmovdqa %xmm3, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w4_tail_done
+.Laes_gen_vaes512_gcm_enc_k128_w4_tag_done_be:
+    vmovdqu %xmm8, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w4_tail_done
+.Laes_gen_vaes512_gcm_enc_k128_w4_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -2978,10 +3712,11 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     btr $63, %r9
     vmovdqu (%rdx), %xmm12
     vbroadcasti32x4 16(%rdx), %zmm8
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm8, %zmm8
     mov 28(%rdx), %r11d
     bswap %r11d
+    vpaddd .Lvaes512_gcm_lanes_be4(%rip), %zmm8, %zmm6
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm8, %zmm8
     cmp $512, %r9
     jb .Laes_gen_vaes512_gcm_enc_k192_w32_short
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
@@ -3004,7 +3739,7 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k192_w32_no_ek0:
     cmp $220, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k192_w32_carry43
+    ja .Laes_gen_vaes512_gcm_enc_k192_w32_carry44
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm8, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm8, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm8, %zmm2
@@ -3014,8 +3749,8 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     vpaddd .Lvaes512_gcm_inc_be4+384(%rip), %zmm8, %zmm6
     vpaddd .Lvaes512_gcm_inc_be4+448(%rip), %zmm8, %zmm7
     vpaddd .Lvaes512_gcm_inc_be4+512(%rip), %zmm8, %zmm8
-    jmp .Laes_gen_vaes512_gcm_enc_k192_w32_counted43
-.Laes_gen_vaes512_gcm_enc_k192_w32_carry43:
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w32_counted44
+.Laes_gen_vaes512_gcm_enc_k192_w32_carry44:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm8, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -3035,7 +3770,7 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
     vpaddd .Lvaes512_gcm_inc4+512(%rip), %zmm8, %zmm8
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-.Laes_gen_vaes512_gcm_enc_k192_w32_counted43:
+.Laes_gen_vaes512_gcm_enc_k192_w32_counted44:
     add $32, %r11d
     vpxord %zmm17, %zmm0, %zmm0
     vpxord %zmm17, %zmm1, %zmm1
@@ -3165,7 +3900,7 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     cmp $512, %r9
     jb .Laes_gen_vaes512_gcm_enc_k192_w32_last
     cmp $220, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k192_w32_carry204
+    ja .Laes_gen_vaes512_gcm_enc_k192_w32_carry205
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm8, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm8, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm8, %zmm2
@@ -3175,8 +3910,8 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     vpaddd .Lvaes512_gcm_inc_be4+384(%rip), %zmm8, %zmm6
     vpaddd .Lvaes512_gcm_inc_be4+448(%rip), %zmm8, %zmm7
     vpaddd .Lvaes512_gcm_inc_be4+512(%rip), %zmm8, %zmm8
-    jmp .Laes_gen_vaes512_gcm_enc_k192_w32_counted204
-.Laes_gen_vaes512_gcm_enc_k192_w32_carry204:
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w32_counted205
+.Laes_gen_vaes512_gcm_enc_k192_w32_carry205:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm8, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -3196,7 +3931,7 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
     vpaddd .Lvaes512_gcm_inc4+512(%rip), %zmm8, %zmm8
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-.Laes_gen_vaes512_gcm_enc_k192_w32_counted204:
+.Laes_gen_vaes512_gcm_enc_k192_w32_counted205:
     add $32, %r11d
     vpxord %zmm17, %zmm0, %zmm0
     vpxord %zmm17, %zmm1, %zmm1
@@ -3485,6 +4220,7 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     vpxord %zmm16, %zmm12, %zmm12
     vextracti32x4 $1, %zmm12, %xmm16
     vpxord %xmm16, %xmm12, %xmm12
+    vmovdqa64 %zmm8, %zmm6
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k192_w32_ek0_back
@@ -3510,6 +4246,334 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     .byte 0x62,0xb2,0x45,0x08,0xdd,0xfa    # vaesenclast %xmm18, %xmm7, %xmm7
 .Laes_gen_vaes512_gcm_enc_k192_w32_short_no_ek0:
 .Laes_gen_vaes512_gcm_enc_k192_w32_tail_start:
+    cmp $224, %r11b
+    ja .Laes_gen_vaes512_gcm_enc_k192_w32_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm15
+    vpaddd %xmm8, %xmm15, %xmm15
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm15, %xmm15
+    vmovdqu %xmm15, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k192_w32_tail_be
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k192_w32_tag_done_be
+.Laes_gen_vaes512_gcm_enc_k192_w32_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqu %xmm12, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k192_w32_no_last_be
+    vmovdqu 48(%rdx), %xmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm13, %xmm13
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k192_w32_l_times_h_be
+    vpxor %xmm12, %xmm13, %xmm13
+.Laes_gen_vaes512_gcm_enc_k192_w32_l_times_h_be:
+    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
+    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
+    vpshufd $78, %xmm13, %xmm16
+    vpxord %xmm16, %xmm13, %xmm13
+    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w32_sums_be
+.Laes_gen_vaes512_gcm_enc_k192_w32_no_last_be:
+    vpxor %xmm10, %xmm10, %xmm10
+    vpxor %xmm11, %xmm11, %xmm11
+    vpxor %xmm12, %xmm12, %xmm12
+.Laes_gen_vaes512_gcm_enc_k192_w32_sums_be:
+    cmp $256, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k192_w32_tail_past4_be
+    vmovdqa64 %zmm6, %zmm0
+    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm6, %zmm1
+    vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm6, %zmm2
+    vpaddd .Lvaes512_gcm_inc_be4+192(%rip), %zmm6, %zmm3
+    vpaddd .Lvaes512_gcm_inc_be4+256(%rip), %zmm6, %zmm6
+    vpxord %zmm17, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm17, %zmm2, %zmm2
+    vpxord %zmm17, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcd    # vaesenc %zmm29, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm29, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xdd    # vaesenc %zmm29, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm28, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xdc    # vaesenc %zmm28, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm27, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xdb    # vaesenc %zmm27, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm26, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xda    # vaesenc %zmm26, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm25, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xd9    # vaesenc %zmm25, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm24, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xd8    # vaesenc %zmm24, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm23, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm23, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm22, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xde    # vaesenc %zmm22, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm21, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm21, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdd,0xd2    # vaesenclast %zmm18, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdd,0xda    # vaesenclast %zmm18, %zmm3, %zmm3
+    vmovdqu64 (%r8), %zmm13
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 64(%r8), %zmm13
+    vpxord %zmm13, %zmm1, %zmm1
+    vmovdqu64 %zmm1, 64(%rcx)
+    vmovdqa64 %zmm1, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 128(%r8), %zmm13
+    vpxord %zmm13, %zmm2, %zmm2
+    vmovdqu64 %zmm2, 128(%rcx)
+    vmovdqa64 %zmm2, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 128(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 128(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1152(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 192(%r8), %zmm13
+    vpxord %zmm13, %zmm3, %zmm3
+    vmovdqu64 %zmm3, 192(%rcx)
+    vmovdqa64 %zmm3, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 192(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 192(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1216(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    add $256, %r8
+    add $256, %rcx
+    add $256, %r11
+    sub $256, %r9
+.Laes_gen_vaes512_gcm_enc_k192_w32_tail_past4_be:
+    cmp $128, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k192_w32_tail_past2_be
+    vmovdqa64 %zmm6, %zmm0
+    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm6, %zmm1
+    vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm6, %zmm6
+    vpxord %zmm17, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcd    # vaesenc %zmm29, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
+    vmovdqu64 (%r8), %zmm13
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 64(%r8), %zmm13
+    vpxord %zmm13, %zmm1, %zmm1
+    vmovdqu64 %zmm1, 64(%rcx)
+    vmovdqa64 %zmm1, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    add $128, %r8
+    add $128, %rcx
+    add $128, %r11
+    sub $128, %r9
+.Laes_gen_vaes512_gcm_enc_k192_w32_tail_past2_be:
+    cmp $64, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k192_w32_tail_past1_be
+    vmovdqa64 %zmm6, %zmm0
+    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm6, %zmm6
+    vpxord %zmm17, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm13
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes512_gcm_enc_k192_w32_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_vaes512_gcm_enc_k192_w32_reduce_be
+    xor %rax, %rax
+    bts %r9, %rax
+    sub $1, %rax
+    kmovq %rax, %k1
+    vmovdqa64 %zmm6, %zmm0
+    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm6, %zmm6
+    vpxord %zmm17, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    vmovdqu8 (%r8), %zmm13{%k1}{z}
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu8 %zmm0, (%rcx){%k1}
+    vmovdqu8 %zmm0, %zmm0{%k1}{z}
+    vmovdqa64 %zmm0, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+.Laes_gen_vaes512_gcm_enc_k192_w32_reduce_be:
+    vpternlogq $150, %zmm10, %zmm12, %zmm11
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm15
+    vpclmulqdq $16, %zmm15, %zmm10, %zmm16
+    vpshufd $78, %zmm10, %zmm10
+    vpternlogq $150, %zmm10, %zmm16, %zmm11
+    vpclmulqdq $16, %zmm15, %zmm11, %zmm16
+    vpshufd $78, %zmm11, %zmm11
+    vpternlogq $150, %zmm11, %zmm16, %zmm12
+    vshufi64x2 $78, %zmm12, %zmm12, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vextracti32x4 $1, %zmm12, %xmm16
+    vpxord %xmm16, %xmm12, %xmm12
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k192_w32_tag_done_be
+    vmovdqa %xmm7, %xmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm12, %xmm15
+    vpxor %xmm15, %xmm13, %xmm13
+    vmovdqu %xmm13, 48(%rdx)
+    vpxor %xmm13, %xmm13, %xmm13
+    vmovdqu %xmm13, 32(%rdx)
+    vmovdqu %xmm13, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w32_tail_done
+.Laes_gen_vaes512_gcm_enc_k192_w32_tag_done_be:
+    vmovdqu %xmm12, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w32_tail_done
+.Laes_gen_vaes512_gcm_enc_k192_w32_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm15
@@ -3936,10 +5000,11 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     btr $63, %r9
     vmovdqu (%rdx), %xmm8
     vbroadcasti32x4 16(%rdx), %zmm4
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm4, %zmm4
     mov 28(%rdx), %r11d
     bswap %r11d
+    vpaddd .Lvaes512_gcm_lanes_be4(%rip), %zmm4, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
+    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm4, %zmm4
     cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_enc_k192_w16_short
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
@@ -3962,14 +5027,14 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k192_w16_no_ek0:
     cmp $236, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k192_w16_carry43
+    ja .Laes_gen_vaes512_gcm_enc_k192_w16_carry44
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm4, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm4, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm4, %zmm2
     vpaddd .Lvaes512_gcm_inc_be4+192(%rip), %zmm4, %zmm3
     vpaddd .Lvaes512_gcm_inc_be4+256(%rip), %zmm4, %zmm4
-    jmp .Laes_gen_vaes512_gcm_enc_k192_w16_counted43
-.Laes_gen_vaes512_gcm_enc_k192_w16_carry43:
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w16_counted44
+.Laes_gen_vaes512_gcm_enc_k192_w16_carry44:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm4, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -3981,7 +5046,7 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
     vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm4, %zmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-.Laes_gen_vaes512_gcm_enc_k192_w16_counted43:
+.Laes_gen_vaes512_gcm_enc_k192_w16_counted44:
     add $16, %r11d
     vpxord %zmm13, %zmm0, %zmm0
     vpxord %zmm13, %zmm1, %zmm1
@@ -4051,14 +5116,14 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_enc_k192_w16_last
     cmp $236, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k192_w16_carry132
+    ja .Laes_gen_vaes512_gcm_enc_k192_w16_carry133
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm4, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm4, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm4, %zmm2
     vpaddd .Lvaes512_gcm_inc_be4+192(%rip), %zmm4, %zmm3
     vpaddd .Lvaes512_gcm_inc_be4+256(%rip), %zmm4, %zmm4
-    jmp .Laes_gen_vaes512_gcm_enc_k192_w16_counted132
-.Laes_gen_vaes512_gcm_enc_k192_w16_carry132:
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w16_counted133
+.Laes_gen_vaes512_gcm_enc_k192_w16_carry133:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm4, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -4070,7 +5135,7 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
     vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm4, %zmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-.Laes_gen_vaes512_gcm_enc_k192_w16_counted132:
+.Laes_gen_vaes512_gcm_enc_k192_w16_counted133:
     add $16, %r11d
     vpxord %zmm13, %zmm0, %zmm0
     vpxord %zmm13, %zmm1, %zmm1
@@ -4231,6 +5296,7 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     vpxord %zmm12, %zmm8, %zmm8
     vextracti32x4 $1, %zmm8, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
+    vmovdqa64 %zmm4, %zmm2
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k192_w16_ek0_back
@@ -4256,6 +5322,214 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
 .Laes_gen_vaes512_gcm_enc_k192_w16_short_no_ek0:
 .Laes_gen_vaes512_gcm_enc_k192_w16_tail_start:
+    cmp $240, %r11b
+    ja .Laes_gen_vaes512_gcm_enc_k192_w16_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm11
+    vpaddd %xmm4, %xmm11, %xmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
+    vmovdqu %xmm11, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k192_w16_tail_be
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k192_w16_tag_done_be
+.Laes_gen_vaes512_gcm_enc_k192_w16_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqu %xmm8, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k192_w16_no_last_be
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k192_w16_l_times_h_be
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes512_gcm_enc_k192_w16_l_times_h_be:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w16_sums_be
+.Laes_gen_vaes512_gcm_enc_k192_w16_no_last_be:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes512_gcm_enc_k192_w16_sums_be:
+    cmp $128, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k192_w16_tail_past2_be
+    vmovdqa64 %zmm2, %zmm0
+    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm1
+    vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm2, %zmm2
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm13, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xce    # vaesenclast %zmm14, %zmm1, %zmm1
+    vmovdqu64 (%r8), %zmm9
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vmovdqu (%rdx), %xmm11
+    vpxord %zmm11, %zmm9, %zmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
+    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    vmovdqu64 64(%r8), %zmm9
+    vpxord %zmm9, %zmm1, %zmm1
+    vmovdqu64 %zmm1, 64(%rcx)
+    vmovdqa64 %zmm1, %zmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vpclmulqdq $0, 64(%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, 64(%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1088(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    add $128, %r8
+    add $128, %rcx
+    add $128, %r11
+    sub $128, %r9
+.Laes_gen_vaes512_gcm_enc_k192_w16_tail_past2_be:
+    cmp $64, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k192_w16_tail_past1_be
+    vmovdqa64 %zmm2, %zmm0
+    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm2
+    vpxord %zmm13, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm9
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vmovdqu (%rdx), %xmm11
+    vpxord %zmm11, %zmm9, %zmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
+    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes512_gcm_enc_k192_w16_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_vaes512_gcm_enc_k192_w16_reduce_be
+    xor %rax, %rax
+    bts %r9, %rax
+    sub $1, %rax
+    kmovq %rax, %k1
+    vmovdqa64 %zmm2, %zmm0
+    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm2
+    vpxord %zmm13, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
+    vmovdqu8 (%r8), %zmm9{%k1}{z}
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu8 %zmm0, (%rcx){%k1}
+    vmovdqu8 %zmm0, %zmm0{%k1}{z}
+    vmovdqa64 %zmm0, %zmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vmovdqu (%rdx), %xmm11
+    vpxord %zmm11, %zmm9, %zmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
+    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+.Laes_gen_vaes512_gcm_enc_k192_w16_reduce_be:
+    vpternlogq $150, %zmm6, %zmm8, %zmm7
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm11
+    vpclmulqdq $16, %zmm11, %zmm6, %zmm12
+    vpshufd $78, %zmm6, %zmm6
+    vpternlogq $150, %zmm6, %zmm12, %zmm7
+    vpclmulqdq $16, %zmm11, %zmm7, %zmm12
+    vpshufd $78, %zmm7, %zmm7
+    vpternlogq $150, %zmm7, %zmm12, %zmm8
+    vshufi64x2 $78, %zmm8, %zmm8, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vextracti32x4 $1, %zmm8, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k192_w16_tag_done_be
+    vmovdqa %xmm3, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w16_tail_done
+.Laes_gen_vaes512_gcm_enc_k192_w16_tag_done_be:
+    vmovdqu %xmm8, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w16_tail_done
+.Laes_gen_vaes512_gcm_enc_k192_w16_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -4552,10 +5826,10 @@ aes_gen_vaes512_gcm_enc_k192_w8:
     btr $63, %r9
     vmovdqu (%rdx), %xmm6
     vbroadcasti32x4 16(%rdx), %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm2, %zmm2
     mov 28(%rdx), %r11d
     bswap %r11d
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
+    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm2, %zmm2
     cmp $128, %r9
     jb .Laes_gen_vaes512_gcm_enc_k192_w8_short
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
@@ -4996,6 +6270,7 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     vmovdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
     bswap %r11d
+    vmovdqa %xmm4, %xmm2
     cmp $64, %r9
     jb .Laes_gen_vaes512_gcm_enc_k192_w4_short
     test %r10, %r10
@@ -5017,14 +6292,14 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k192_w4_no_ek0:
     cmp $251, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k192_w4_carry40
+    ja .Laes_gen_vaes512_gcm_enc_k192_w4_carry41
     vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes512_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes512_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes512_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes512_gcm_enc_k192_w4_counted40
-.Laes_gen_vaes512_gcm_enc_k192_w4_carry40:
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w4_counted41
+.Laes_gen_vaes512_gcm_enc_k192_w4_carry41:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
@@ -5036,7 +6311,7 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes512_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes512_gcm_enc_k192_w4_counted40:
+.Laes_gen_vaes512_gcm_enc_k192_w4_counted41:
     add $4, %r11d
     vpxor %xmm13, %xmm0, %xmm0
     vpxor %xmm13, %xmm1, %xmm1
@@ -5106,14 +6381,14 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     cmp $64, %r9
     jb .Laes_gen_vaes512_gcm_enc_k192_w4_last
     cmp $251, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k192_w4_carry129
+    ja .Laes_gen_vaes512_gcm_enc_k192_w4_carry130
     vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes512_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes512_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes512_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes512_gcm_enc_k192_w4_counted129
-.Laes_gen_vaes512_gcm_enc_k192_w4_carry129:
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w4_counted130
+.Laes_gen_vaes512_gcm_enc_k192_w4_carry130:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
@@ -5125,7 +6400,7 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes512_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes512_gcm_enc_k192_w4_counted129:
+.Laes_gen_vaes512_gcm_enc_k192_w4_counted130:
     add $4, %r11d
     vpxor %xmm13, %xmm0, %xmm0
     vpxor %xmm13, %xmm1, %xmm1
@@ -5288,6 +6563,7 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     vpshufd $78, %xmm7, %xmm7
     vpxor %xmm7, %xmm8, %xmm8
     vpxor %xmm12, %xmm8, %xmm8
+    vmovdqa %xmm4, %xmm2
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k192_w4_ek0_back
@@ -5314,6 +6590,212 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
 .Laes_gen_vaes512_gcm_enc_k192_w4_short_no_ek0:
 .Laes_gen_vaes512_gcm_enc_k192_w4_tail_start:
+    cmp $252, %r11b
+    ja .Laes_gen_vaes512_gcm_enc_k192_w4_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm11
+    vpaddd %xmm4, %xmm11, %xmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
+    vmovdqu %xmm11, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k192_w4_tail_be
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k192_w4_tag_done_be
+.Laes_gen_vaes512_gcm_enc_k192_w4_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqu %xmm8, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k192_w4_no_last_be
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k192_w4_l_times_h_be
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes512_gcm_enc_k192_w4_l_times_h_be:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w4_sums_be
+.Laes_gen_vaes512_gcm_enc_k192_w4_no_last_be:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes512_gcm_enc_k192_w4_sums_be:
+    cmp $32, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k192_w4_tail_past2_be
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm2, %xmm1
+    vpaddd .Lvaes512_gcm_inc_be1+32(%rip), %xmm2, %xmm2
+    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm13, %xmm1, %xmm1
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xc9    # vaesenc %xmm25, %xmm1, %xmm1
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xc8    # vaesenc %xmm24, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcf    # vaesenc %xmm23, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xce    # vaesenc %xmm22, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu 16(%r8), %xmm9
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu %xmm1, 16(%rcx)
+    vmovdqa %xmm1, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 16(%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, 16(%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_vaes512_gcm_enc_k192_w4_tail_past2_be:
+    cmp $16, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k192_w4_tail_past1_be
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm2, %xmm2
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_vaes512_gcm_enc_k192_w4_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_vaes512_gcm_enc_k192_w4_reduce_be
+    xor %rax, %rax
+    bts %r9, %rax
+    sub $1, %rax
+    kmovq %rax, %k1
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm2, %xmm2
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu8 (%r8), %xmm9{%k1}{z}
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu8 %xmm0, (%rcx){%k1}
+    vmovdqu8 %xmm0, %xmm0{%k1}{z}
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+.Laes_gen_vaes512_gcm_enc_k192_w4_reduce_be:
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm8, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpshufd $78, %xmm6, %xmm6
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm12, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpshufd $78, %xmm7, %xmm7
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor %xmm12, %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k192_w4_tag_done_be
+    vmovdqa %xmm3, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w4_tail_done
+.Laes_gen_vaes512_gcm_enc_k192_w4_tag_done_be:
+    vmovdqu %xmm8, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w4_tail_done
+.Laes_gen_vaes512_gcm_enc_k192_w4_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -5931,10 +7413,11 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     btr $63, %r9
     vmovdqu (%rdx), %xmm12
     vbroadcasti32x4 16(%rdx), %zmm8
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm8, %zmm8
     mov 28(%rdx), %r11d
     bswap %r11d
+    vpaddd .Lvaes512_gcm_lanes_be4(%rip), %zmm8, %zmm6
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm8, %zmm8
     cmp $512, %r9
     jb .Laes_gen_vaes512_gcm_enc_k256_w32_short
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
@@ -5959,7 +7442,7 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k256_w32_no_ek0:
     cmp $220, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k256_w32_carry47
+    ja .Laes_gen_vaes512_gcm_enc_k256_w32_carry48
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm8, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm8, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm8, %zmm2
@@ -5969,8 +7452,8 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     vpaddd .Lvaes512_gcm_inc_be4+384(%rip), %zmm8, %zmm6
     vpaddd .Lvaes512_gcm_inc_be4+448(%rip), %zmm8, %zmm7
     vpaddd .Lvaes512_gcm_inc_be4+512(%rip), %zmm8, %zmm8
-    jmp .Laes_gen_vaes512_gcm_enc_k256_w32_counted47
-.Laes_gen_vaes512_gcm_enc_k256_w32_carry47:
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w32_counted48
+.Laes_gen_vaes512_gcm_enc_k256_w32_carry48:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm8, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -5990,7 +7473,7 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
     vpaddd .Lvaes512_gcm_inc4+512(%rip), %zmm8, %zmm8
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-.Laes_gen_vaes512_gcm_enc_k256_w32_counted47:
+.Laes_gen_vaes512_gcm_enc_k256_w32_counted48:
     add $32, %r11d
     vpxord %zmm17, %zmm0, %zmm0
     vpxord %zmm17, %zmm1, %zmm1
@@ -6136,7 +7619,7 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     cmp $512, %r9
     jb .Laes_gen_vaes512_gcm_enc_k256_w32_last
     cmp $220, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k256_w32_carry224
+    ja .Laes_gen_vaes512_gcm_enc_k256_w32_carry225
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm8, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm8, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm8, %zmm2
@@ -6146,8 +7629,8 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     vpaddd .Lvaes512_gcm_inc_be4+384(%rip), %zmm8, %zmm6
     vpaddd .Lvaes512_gcm_inc_be4+448(%rip), %zmm8, %zmm7
     vpaddd .Lvaes512_gcm_inc_be4+512(%rip), %zmm8, %zmm8
-    jmp .Laes_gen_vaes512_gcm_enc_k256_w32_counted224
-.Laes_gen_vaes512_gcm_enc_k256_w32_carry224:
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w32_counted225
+.Laes_gen_vaes512_gcm_enc_k256_w32_carry225:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm8, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -6167,7 +7650,7 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
     vpaddd .Lvaes512_gcm_inc4+512(%rip), %zmm8, %zmm8
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-.Laes_gen_vaes512_gcm_enc_k256_w32_counted224:
+.Laes_gen_vaes512_gcm_enc_k256_w32_counted225:
     add $32, %r11d
     vpxord %zmm17, %zmm0, %zmm0
     vpxord %zmm17, %zmm1, %zmm1
@@ -6472,6 +7955,7 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     vpxord %zmm16, %zmm12, %zmm12
     vextracti32x4 $1, %zmm12, %xmm16
     vpxord %xmm16, %xmm12, %xmm12
+    vmovdqa64 %zmm8, %zmm6
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k256_w32_ek0_back
@@ -6499,6 +7983,350 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     .byte 0x62,0xb2,0x45,0x08,0xdd,0xfa    # vaesenclast %xmm18, %xmm7, %xmm7
 .Laes_gen_vaes512_gcm_enc_k256_w32_short_no_ek0:
 .Laes_gen_vaes512_gcm_enc_k256_w32_tail_start:
+    cmp $224, %r11b
+    ja .Laes_gen_vaes512_gcm_enc_k256_w32_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm15
+    vpaddd %xmm8, %xmm15, %xmm15
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm15, %xmm15
+    vmovdqu %xmm15, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k256_w32_tail_be
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k256_w32_tag_done_be
+.Laes_gen_vaes512_gcm_enc_k256_w32_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqu %xmm12, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k256_w32_no_last_be
+    vmovdqu 48(%rdx), %xmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm13, %xmm13
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k256_w32_l_times_h_be
+    vpxor %xmm12, %xmm13, %xmm13
+.Laes_gen_vaes512_gcm_enc_k256_w32_l_times_h_be:
+    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
+    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
+    vpshufd $78, %xmm13, %xmm16
+    vpxord %xmm16, %xmm13, %xmm13
+    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w32_sums_be
+.Laes_gen_vaes512_gcm_enc_k256_w32_no_last_be:
+    vpxor %xmm10, %xmm10, %xmm10
+    vpxor %xmm11, %xmm11, %xmm11
+    vpxor %xmm12, %xmm12, %xmm12
+.Laes_gen_vaes512_gcm_enc_k256_w32_sums_be:
+    cmp $256, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k256_w32_tail_past4_be
+    vmovdqa64 %zmm6, %zmm0
+    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm6, %zmm1
+    vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm6, %zmm2
+    vpaddd .Lvaes512_gcm_inc_be4+192(%rip), %zmm6, %zmm3
+    vpaddd .Lvaes512_gcm_inc_be4+256(%rip), %zmm6, %zmm6
+    vpxord %zmm17, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm17, %zmm2, %zmm2
+    vpxord %zmm17, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm31, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcf    # vaesenc %zmm31, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm31, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xdf    # vaesenc %zmm31, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm30, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xce    # vaesenc %zmm30, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm30, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xde    # vaesenc %zmm30, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcd    # vaesenc %zmm29, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm29, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xdd    # vaesenc %zmm29, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm28, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xdc    # vaesenc %zmm28, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm27, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xdb    # vaesenc %zmm27, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm26, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xda    # vaesenc %zmm26, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm25, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xd9    # vaesenc %zmm25, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm24, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xd8    # vaesenc %zmm24, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm23, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm23, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm22, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xde    # vaesenc %zmm22, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm21, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm21, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdd,0xd2    # vaesenclast %zmm18, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdd,0xda    # vaesenclast %zmm18, %zmm3, %zmm3
+    vmovdqu64 (%r8), %zmm13
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 64(%r8), %zmm13
+    vpxord %zmm13, %zmm1, %zmm1
+    vmovdqu64 %zmm1, 64(%rcx)
+    vmovdqa64 %zmm1, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 128(%r8), %zmm13
+    vpxord %zmm13, %zmm2, %zmm2
+    vmovdqu64 %zmm2, 128(%rcx)
+    vmovdqa64 %zmm2, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 128(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 128(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1152(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 192(%r8), %zmm13
+    vpxord %zmm13, %zmm3, %zmm3
+    vmovdqu64 %zmm3, 192(%rcx)
+    vmovdqa64 %zmm3, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 192(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 192(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1216(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    add $256, %r8
+    add $256, %rcx
+    add $256, %r11
+    sub $256, %r9
+.Laes_gen_vaes512_gcm_enc_k256_w32_tail_past4_be:
+    cmp $128, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k256_w32_tail_past2_be
+    vmovdqa64 %zmm6, %zmm0
+    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm6, %zmm1
+    vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm6, %zmm6
+    vpxord %zmm17, %zmm0, %zmm0
+    vpxord %zmm17, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm31, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcf    # vaesenc %zmm31, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm30, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xce    # vaesenc %zmm30, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcd    # vaesenc %zmm29, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
+    vmovdqu64 (%r8), %zmm13
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    vmovdqu64 64(%r8), %zmm13
+    vpxord %zmm13, %zmm1, %zmm1
+    vmovdqu64 %zmm1, 64(%rcx)
+    vmovdqa64 %zmm1, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    add $128, %r8
+    add $128, %rcx
+    add $128, %r11
+    sub $128, %r9
+.Laes_gen_vaes512_gcm_enc_k256_w32_tail_past2_be:
+    cmp $64, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k256_w32_tail_past1_be
+    vmovdqa64 %zmm6, %zmm0
+    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm6, %zmm6
+    vpxord %zmm17, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm31, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm30, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm13
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes512_gcm_enc_k256_w32_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_vaes512_gcm_enc_k256_w32_reduce_be
+    xor %rax, %rax
+    bts %r9, %rax
+    sub $1, %rax
+    kmovq %rax, %k1
+    vmovdqa64 %zmm6, %zmm0
+    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm6, %zmm6
+    vpxord %zmm17, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm31, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm30, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
+    vmovdqu8 (%r8), %zmm13{%k1}{z}
+    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu8 %zmm0, (%rcx){%k1}
+    vmovdqu8 %zmm0, %zmm0{%k1}{z}
+    vmovdqa64 %zmm0, %zmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vmovdqu (%rdx), %xmm15
+    vpxord %zmm15, %zmm13, %zmm13
+    vpxor %xmm15, %xmm15, %xmm15
+    vmovdqu %xmm15, (%rdx)
+    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm10, %zmm10
+    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm16, %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpxord %zmm13, %zmm11, %zmm11
+.Laes_gen_vaes512_gcm_enc_k256_w32_reduce_be:
+    vpternlogq $150, %zmm10, %zmm12, %zmm11
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm15
+    vpclmulqdq $16, %zmm15, %zmm10, %zmm16
+    vpshufd $78, %zmm10, %zmm10
+    vpternlogq $150, %zmm10, %zmm16, %zmm11
+    vpclmulqdq $16, %zmm15, %zmm11, %zmm16
+    vpshufd $78, %zmm11, %zmm11
+    vpternlogq $150, %zmm11, %zmm16, %zmm12
+    vshufi64x2 $78, %zmm12, %zmm12, %zmm16
+    vpxord %zmm16, %zmm12, %zmm12
+    vextracti32x4 $1, %zmm12, %xmm16
+    vpxord %xmm16, %xmm12, %xmm12
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k256_w32_tag_done_be
+    vmovdqa %xmm7, %xmm13
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm12, %xmm15
+    vpxor %xmm15, %xmm13, %xmm13
+    vmovdqu %xmm13, 48(%rdx)
+    vpxor %xmm13, %xmm13, %xmm13
+    vmovdqu %xmm13, 32(%rdx)
+    vmovdqu %xmm13, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w32_tail_done
+.Laes_gen_vaes512_gcm_enc_k256_w32_tag_done_be:
+    vmovdqu %xmm12, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w32_tail_done
+.Laes_gen_vaes512_gcm_enc_k256_w32_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm15
@@ -6947,10 +8775,11 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     btr $63, %r9
     vmovdqu (%rdx), %xmm8
     vbroadcasti32x4 16(%rdx), %zmm4
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm4, %zmm4
     mov 28(%rdx), %r11d
     bswap %r11d
+    vpaddd .Lvaes512_gcm_lanes_be4(%rip), %zmm4, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
+    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm4, %zmm4
     cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_enc_k256_w16_short
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
@@ -6975,14 +8804,14 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k256_w16_no_ek0:
     cmp $236, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k256_w16_carry47
+    ja .Laes_gen_vaes512_gcm_enc_k256_w16_carry48
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm4, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm4, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm4, %zmm2
     vpaddd .Lvaes512_gcm_inc_be4+192(%rip), %zmm4, %zmm3
     vpaddd .Lvaes512_gcm_inc_be4+256(%rip), %zmm4, %zmm4
-    jmp .Laes_gen_vaes512_gcm_enc_k256_w16_counted47
-.Laes_gen_vaes512_gcm_enc_k256_w16_carry47:
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w16_counted48
+.Laes_gen_vaes512_gcm_enc_k256_w16_carry48:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm4, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -6994,7 +8823,7 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
     vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm4, %zmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-.Laes_gen_vaes512_gcm_enc_k256_w16_counted47:
+.Laes_gen_vaes512_gcm_enc_k256_w16_counted48:
     add $16, %r11d
     vpxord %zmm13, %zmm0, %zmm0
     vpxord %zmm13, %zmm1, %zmm1
@@ -7072,14 +8901,14 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_enc_k256_w16_last
     cmp $236, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k256_w16_carry144
+    ja .Laes_gen_vaes512_gcm_enc_k256_w16_carry145
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm4, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm4, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm4, %zmm2
     vpaddd .Lvaes512_gcm_inc_be4+192(%rip), %zmm4, %zmm3
     vpaddd .Lvaes512_gcm_inc_be4+256(%rip), %zmm4, %zmm4
-    jmp .Laes_gen_vaes512_gcm_enc_k256_w16_counted144
-.Laes_gen_vaes512_gcm_enc_k256_w16_carry144:
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w16_counted145
+.Laes_gen_vaes512_gcm_enc_k256_w16_carry145:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm4, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -7091,7 +8920,7 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
     vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm4, %zmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-.Laes_gen_vaes512_gcm_enc_k256_w16_counted144:
+.Laes_gen_vaes512_gcm_enc_k256_w16_counted145:
     add $16, %r11d
     vpxord %zmm13, %zmm0, %zmm0
     vpxord %zmm13, %zmm1, %zmm1
@@ -7260,6 +9089,7 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     vpxord %zmm12, %zmm8, %zmm8
     vextracti32x4 $1, %zmm8, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
+    vmovdqa64 %zmm4, %zmm2
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k256_w16_ek0_back
@@ -7287,6 +9117,222 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
 .Laes_gen_vaes512_gcm_enc_k256_w16_short_no_ek0:
 .Laes_gen_vaes512_gcm_enc_k256_w16_tail_start:
+    cmp $240, %r11b
+    ja .Laes_gen_vaes512_gcm_enc_k256_w16_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm11
+    vpaddd %xmm4, %xmm11, %xmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
+    vmovdqu %xmm11, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k256_w16_tail_be
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k256_w16_tag_done_be
+.Laes_gen_vaes512_gcm_enc_k256_w16_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqu %xmm8, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k256_w16_no_last_be
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k256_w16_l_times_h_be
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes512_gcm_enc_k256_w16_l_times_h_be:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w16_sums_be
+.Laes_gen_vaes512_gcm_enc_k256_w16_no_last_be:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes512_gcm_enc_k256_w16_sums_be:
+    cmp $128, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k256_w16_tail_past2_be
+    vmovdqa64 %zmm2, %zmm0
+    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm1
+    vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm2, %zmm2
+    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm13, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xce    # vaesenclast %zmm14, %zmm1, %zmm1
+    vmovdqu64 (%r8), %zmm9
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vmovdqu (%rdx), %xmm11
+    vpxord %zmm11, %zmm9, %zmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
+    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    vmovdqu64 64(%r8), %zmm9
+    vpxord %zmm9, %zmm1, %zmm1
+    vmovdqu64 %zmm1, 64(%rcx)
+    vmovdqa64 %zmm1, %zmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vpclmulqdq $0, 64(%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, 64(%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1088(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    add $128, %r8
+    add $128, %rcx
+    add $128, %r11
+    sub $128, %r9
+.Laes_gen_vaes512_gcm_enc_k256_w16_tail_past2_be:
+    cmp $64, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k256_w16_tail_past1_be
+    vmovdqa64 %zmm2, %zmm0
+    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm2
+    vpxord %zmm13, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm9
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu64 %zmm0, (%rcx)
+    vmovdqa64 %zmm0, %zmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vmovdqu (%rdx), %xmm11
+    vpxord %zmm11, %zmm9, %zmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
+    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+    add $64, %r8
+    add $64, %rcx
+    add $64, %r11
+    sub $64, %r9
+.Laes_gen_vaes512_gcm_enc_k256_w16_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_vaes512_gcm_enc_k256_w16_reduce_be
+    xor %rax, %rax
+    bts %r9, %rax
+    sub $1, %rax
+    kmovq %rax, %k1
+    vmovdqa64 %zmm2, %zmm0
+    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm2
+    vpxord %zmm13, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
+    vmovdqu8 (%r8), %zmm9{%k1}{z}
+    vpxord %zmm9, %zmm0, %zmm0
+    vmovdqu8 %zmm0, (%rcx){%k1}
+    vmovdqu8 %zmm0, %zmm0{%k1}{z}
+    vmovdqa64 %zmm0, %zmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vmovdqu (%rdx), %xmm11
+    vpxord %zmm11, %zmm9, %zmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
+    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm6, %zmm6
+    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpxord %zmm9, %zmm7, %zmm7
+.Laes_gen_vaes512_gcm_enc_k256_w16_reduce_be:
+    vpternlogq $150, %zmm6, %zmm8, %zmm7
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm11
+    vpclmulqdq $16, %zmm11, %zmm6, %zmm12
+    vpshufd $78, %zmm6, %zmm6
+    vpternlogq $150, %zmm6, %zmm12, %zmm7
+    vpclmulqdq $16, %zmm11, %zmm7, %zmm12
+    vpshufd $78, %zmm7, %zmm7
+    vpternlogq $150, %zmm7, %zmm12, %zmm8
+    vshufi64x2 $78, %zmm8, %zmm8, %zmm12
+    vpxord %zmm12, %zmm8, %zmm8
+    vextracti32x4 $1, %zmm8, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k256_w16_tag_done_be
+    vmovdqa %xmm3, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w16_tail_done
+.Laes_gen_vaes512_gcm_enc_k256_w16_tag_done_be:
+    vmovdqu %xmm8, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w16_tail_done
+.Laes_gen_vaes512_gcm_enc_k256_w16_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -7597,10 +9643,10 @@ aes_gen_vaes512_gcm_enc_k256_w8:
     btr $63, %r9
     vmovdqu (%rdx), %xmm6
     vbroadcasti32x4 16(%rdx), %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm2, %zmm2
     mov 28(%rdx), %r11d
     bswap %r11d
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
+    vpaddd .Lvaes512_gcm_lanes4(%rip), %zmm2, %zmm2
     cmp $128, %r9
     jb .Laes_gen_vaes512_gcm_enc_k256_w8_short
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
@@ -8063,6 +10109,7 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     vmovdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
     bswap %r11d
+    vmovdqa %xmm4, %xmm2
     cmp $64, %r9
     jb .Laes_gen_vaes512_gcm_enc_k256_w4_short
     test %r10, %r10
@@ -8086,14 +10133,14 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_enc_k256_w4_no_ek0:
     cmp $251, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k256_w4_carry44
+    ja .Laes_gen_vaes512_gcm_enc_k256_w4_carry45
     vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes512_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes512_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes512_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes512_gcm_enc_k256_w4_counted44
-.Laes_gen_vaes512_gcm_enc_k256_w4_carry44:
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w4_counted45
+.Laes_gen_vaes512_gcm_enc_k256_w4_carry45:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
@@ -8105,7 +10152,7 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes512_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes512_gcm_enc_k256_w4_counted44:
+.Laes_gen_vaes512_gcm_enc_k256_w4_counted45:
     add $4, %r11d
     vpxor %xmm13, %xmm0, %xmm0
     vpxor %xmm13, %xmm1, %xmm1
@@ -8183,14 +10230,14 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     cmp $64, %r9
     jb .Laes_gen_vaes512_gcm_enc_k256_w4_last
     cmp $251, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k256_w4_carry141
+    ja .Laes_gen_vaes512_gcm_enc_k256_w4_carry142
     vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm4, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm4, %xmm1
     vpaddd .Lvaes512_gcm_inc_be1+32(%rip), %xmm4, %xmm2
     vpaddd .Lvaes512_gcm_inc_be1+48(%rip), %xmm4, %xmm3
     vpaddd .Lvaes512_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes512_gcm_enc_k256_w4_counted141
-.Laes_gen_vaes512_gcm_enc_k256_w4_carry141:
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w4_counted142
+.Laes_gen_vaes512_gcm_enc_k256_w4_carry142:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
@@ -8202,7 +10249,7 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes512_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes512_gcm_enc_k256_w4_counted141:
+.Laes_gen_vaes512_gcm_enc_k256_w4_counted142:
     add $4, %r11d
     vpxor %xmm13, %xmm0, %xmm0
     vpxor %xmm13, %xmm1, %xmm1
@@ -8373,6 +10420,7 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     vpshufd $78, %xmm7, %xmm7
     vpxor %xmm7, %xmm8, %xmm8
     vpxor %xmm12, %xmm8, %xmm8
+    vmovdqa %xmm4, %xmm2
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k256_w4_ek0_back
@@ -8401,6 +10449,220 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
 .Laes_gen_vaes512_gcm_enc_k256_w4_short_no_ek0:
 .Laes_gen_vaes512_gcm_enc_k256_w4_tail_start:
+    cmp $252, %r11b
+    ja .Laes_gen_vaes512_gcm_enc_k256_w4_tail_le
+    lea 15(%r9), %rax
+    shr $4, %rax
+    vmovq %rax, %xmm11
+    vpaddd %xmm4, %xmm11, %xmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
+    vmovdqu %xmm11, 16(%rdx)
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k256_w4_tail_be
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k256_w4_tag_done_be
+.Laes_gen_vaes512_gcm_enc_k256_w4_tail_be:
+    add %r10, %rax
+    shl $4, %rax
+    neg %rax
+    lea 1024(%rsi,%rax,1), %r11
+    vmovdqu %xmm8, (%rdx)
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k256_w4_no_last_be
+    vmovdqu 48(%rdx), %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    test %r9, %r9
+    jnz .Laes_gen_vaes512_gcm_enc_k256_w4_l_times_h_be
+    vpxor %xmm8, %xmm9, %xmm9
+.Laes_gen_vaes512_gcm_enc_k256_w4_l_times_h_be:
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w4_sums_be
+.Laes_gen_vaes512_gcm_enc_k256_w4_no_last_be:
+    vpxor %xmm6, %xmm6, %xmm6
+    vpxor %xmm7, %xmm7, %xmm7
+    vpxor %xmm8, %xmm8, %xmm8
+.Laes_gen_vaes512_gcm_enc_k256_w4_sums_be:
+    cmp $32, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k256_w4_tail_past2_be
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm2, %xmm1
+    vpaddd .Lvaes512_gcm_inc_be1+32(%rip), %xmm2, %xmm2
+    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm13, %xmm1, %xmm1
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xcb    # vaesenc %xmm27, %xmm1, %xmm1
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xca    # vaesenc %xmm26, %xmm1, %xmm1
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xc9    # vaesenc %xmm25, %xmm1, %xmm1
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xc8    # vaesenc %xmm24, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcf    # vaesenc %xmm23, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xce    # vaesenc %xmm22, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    vmovdqu 16(%r8), %xmm9
+    vpxor %xmm9, %xmm1, %xmm1
+    vmovdqu %xmm1, 16(%rcx)
+    vmovdqa %xmm1, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 16(%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, 16(%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $32, %r8
+    add $32, %rcx
+    add $32, %r11
+    sub $32, %r9
+.Laes_gen_vaes512_gcm_enc_k256_w4_tail_past2_be:
+    cmp $16, %r9
+    jb .Laes_gen_vaes512_gcm_enc_k256_w4_tail_past1_be
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm2, %xmm2
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm9
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu %xmm0, (%rcx)
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+    add $16, %r8
+    add $16, %rcx
+    add $16, %r11
+    sub $16, %r9
+.Laes_gen_vaes512_gcm_enc_k256_w4_tail_past1_be:
+    test %r9, %r9
+    jz .Laes_gen_vaes512_gcm_enc_k256_w4_reduce_be
+    xor %rax, %rax
+    bts %r9, %rax
+    sub $1, %rax
+    kmovq %rax, %k1
+    vmovdqa %xmm2, %xmm0
+    vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm2, %xmm2
+    vpxor %xmm13, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    vmovdqu8 (%r8), %xmm9{%k1}{z}
+    vpxor %xmm9, %xmm0, %xmm0
+    vmovdqu8 %xmm0, (%rcx){%k1}
+    vmovdqu8 %xmm0, %xmm0{%k1}{z}
+    vmovdqa %xmm0, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu (%rdx), %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vpxor %xmm11, %xmm11, %xmm11
+    vmovdqu %xmm11, (%rdx)
+    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpxor %xmm9, %xmm7, %xmm7
+.Laes_gen_vaes512_gcm_enc_k256_w4_reduce_be:
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm8, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpshufd $78, %xmm6, %xmm6
+    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm12, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpshufd $78, %xmm7, %xmm7
+    vpxor %xmm7, %xmm8, %xmm8
+    vpxor %xmm12, %xmm8, %xmm8
+    test %r10, %r10
+    jz .Laes_gen_vaes512_gcm_enc_k256_w4_tag_done_be
+    vmovdqa %xmm3, %xmm9
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
+    vpxor %xmm11, %xmm9, %xmm9
+    vmovdqu %xmm9, 48(%rdx)
+    vpxor %xmm9, %xmm9, %xmm9
+    vmovdqu %xmm9, 32(%rdx)
+    vmovdqu %xmm9, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w4_tail_done
+.Laes_gen_vaes512_gcm_enc_k256_w4_tag_done_be:
+    vmovdqu %xmm8, (%rdx)
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w4_tail_done
+.Laes_gen_vaes512_gcm_enc_k256_w4_tail_le:
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
