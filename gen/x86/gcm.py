@@ -314,9 +314,10 @@ class Tail:
         p.place(skip)
 
     def run(self, groups):
-        """The groups (groups() emits them on big-endian counters) where len
-        has one, E(J0), then the tail on byte-reversed counters (how
-        _prologue leaves them).  E(J0) waits in the last block register,
+        """The counters' lanes, the groups (groups() emits them on big-endian
+        counters) where len has one, E(J0), then the tail (emit) on
+        byte-reversed counters and big-endian ones in the last block register
+        but one.  E(J0) waits in the last block register,
         which the tail leaves alone (its pieces take at most half the
         registers): computed there for a message shorter than a group; the
         groups need every register, so before them it goes to state + 32
@@ -332,6 +333,10 @@ class Tail:
         blocks, widest = k.plan.blocks, _widest_piece(len(k.plan.blocks))
         self.ek = blocks[-1].as_kind("xmm") if len(blocks) > 1 else None
         self.be = blocks[-2] if len(blocks) - 2 >= widest else None
+        if self.ek is not None:
+            k.plan.notes[blocks[-1]] = "in the tail E(J0)"
+        if self.be is not None:
+            k.plan.notes[self.be] = "in the tail the counter blocks, big-endian"
         if self.be is not None:  # the tail's counters as they come, big-endian
             if vec.lanes > 1:
                 vec.add32(p, rip(c.lanes_be), ctr, self.be)

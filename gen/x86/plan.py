@@ -28,7 +28,7 @@ class Plan:
     named: dict              # role name -> register
     keys: dict               # round -> register, or None when spilled
     keys_in_memory: bool = False  # every key an operand in memory (keys_from_memory)
-    notes: dict = field(default_factory=dict)  # register -> role text override
+    notes: dict = field(default_factory=dict)  # register -> role text (a key's), or more (a block's)
 
     def block(self, b):
         """(register, lane) of block b."""

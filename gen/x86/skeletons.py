@@ -638,7 +638,9 @@ def block_role(plan_, j):
 
 def register_map(k, body_fn):
     plan_ = k.plan
-    lines = [f"{reg.att()} {block_role(plan_, j)}" for j, reg in enumerate(plan_.blocks)]
+    lines = [f"{reg.att()} {block_role(plan_, j)}" + (f"; {plan_.notes[reg]}" if reg in plan_.notes
+                                                       else "")
+             for j, reg in enumerate(plan_.blocks)]
     spilled = "" if plan_.keys_in_memory else " ".join(f"rk{r}" for r in plan_.spilled())
     for role, text in body_roles(body_fn, k.vec, k.v):
         reg = plan_.named[role]

@@ -65,8 +65,8 @@
 #   %xmm3 block 3
 #   %xmm4 block 4
 #   %xmm5 block 5
-#   %xmm6 block 6
-#   %xmm7 block 7
+#   %xmm6 block 6; in the tail the counter blocks, big-endian
+#   %xmm7 block 7; in the tail E(J0)
 #   %xmm8 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm9 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
 #   %xmm10 GHASH: low products
@@ -1147,8 +1147,8 @@ aes_gen_aesni_avx_gcm_dec_k128_w8:
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
+#   %xmm2 block 2; in the tail the counter blocks, big-endian
+#   %xmm3 block 3; in the tail E(J0)
 #   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6
 #   %xmm6 GHASH: low products
@@ -1856,7 +1856,7 @@ aes_gen_aesni_avx_gcm_dec_k128_w4:
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 block 1
+#   %xmm1 block 1; in the tail E(J0)
 #   %xmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4
 #   %xmm4 GHASH: low products
@@ -2475,8 +2475,8 @@ aes_gen_aesni_avx_gcm_dec_k128_w1:
 #   %xmm3 block 3
 #   %xmm4 block 4
 #   %xmm5 block 5
-#   %xmm6 block 6
-#   %xmm7 block 7
+#   %xmm6 block 6; in the tail the counter blocks, big-endian
+#   %xmm7 block 7; in the tail E(J0)
 #   %xmm8 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm9 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12
 #   %xmm10 GHASH: low products
@@ -3631,8 +3631,8 @@ aes_gen_aesni_avx_gcm_dec_k192_w8:
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
+#   %xmm2 block 2; in the tail the counter blocks, big-endian
+#   %xmm3 block 3; in the tail E(J0)
 #   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
 #   %xmm6 GHASH: low products
@@ -4386,7 +4386,7 @@ aes_gen_aesni_avx_gcm_dec_k192_w4:
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 block 1
+#   %xmm1 block 1; in the tail E(J0)
 #   %xmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6
 #   %xmm4 GHASH: low products
@@ -5039,8 +5039,8 @@ aes_gen_aesni_avx_gcm_dec_k192_w1:
 #   %xmm3 block 3
 #   %xmm4 block 4
 #   %xmm5 block 5
-#   %xmm6 block 6
-#   %xmm7 block 7
+#   %xmm6 block 6; in the tail the counter blocks, big-endian
+#   %xmm7 block 7; in the tail E(J0)
 #   %xmm8 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm9 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12 rk13 rk14
 #   %xmm10 GHASH: low products
@@ -6269,8 +6269,8 @@ aes_gen_aesni_avx_gcm_dec_k256_w8:
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
+#   %xmm2 block 2; in the tail the counter blocks, big-endian
+#   %xmm3 block 3; in the tail E(J0)
 #   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
 #   %xmm6 GHASH: low products
@@ -7070,7 +7070,7 @@ aes_gen_aesni_avx_gcm_dec_k256_w4:
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 block 1
+#   %xmm1 block 1; in the tail E(J0)
 #   %xmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
 #   %xmm4 GHASH: low products

@@ -59,8 +59,8 @@
 #   %xmm1 block 1
 #   %xmm2 block 2
 #   %xmm3 block 3
-#   %xmm4 block 4
-#   %xmm5 block 5
+#   %xmm4 block 4; in the tail the counter blocks, big-endian
+#   %xmm5 block 5; in the tail E(J0)
 #   %xmm6 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm7 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
 #   %xmm8 GHASH: low products
@@ -1484,8 +1484,8 @@ aes_gen_aesni_gcm_enc_k128_w6:
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
+#   %xmm2 block 2; in the tail the counter blocks, big-endian
+#   %xmm3 block 3; in the tail E(J0)
 #   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
 #   %xmm6 GHASH: low products
@@ -2474,7 +2474,7 @@ aes_gen_aesni_gcm_enc_k128_w4:
 # Requires: SSE2, SSSE3, AESNI, PCLMUL.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 block 1
+#   %xmm1 block 1; in the tail E(J0)
 #   %xmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6
 #   %xmm4 GHASH: low products
@@ -3333,8 +3333,8 @@ aes_gen_aesni_gcm_enc_k128_w1:
 #   %xmm1 block 1
 #   %xmm2 block 2
 #   %xmm3 block 3
-#   %xmm4 block 4
-#   %xmm5 block 5
+#   %xmm4 block 4; in the tail the counter blocks, big-endian
+#   %xmm5 block 5; in the tail E(J0)
 #   %xmm6 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm7 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12
 #   %xmm8 GHASH: low products
@@ -4842,8 +4842,8 @@ aes_gen_aesni_gcm_enc_k192_w6:
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
+#   %xmm2 block 2; in the tail the counter blocks, big-endian
+#   %xmm3 block 3; in the tail E(J0)
 #   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
 #   %xmm6 GHASH: low products
@@ -5888,7 +5888,7 @@ aes_gen_aesni_gcm_enc_k192_w4:
 # Requires: SSE2, SSSE3, AESNI, PCLMUL.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 block 1
+#   %xmm1 block 1; in the tail E(J0)
 #   %xmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
 #   %xmm4 GHASH: low products
@@ -6791,8 +6791,8 @@ aes_gen_aesni_gcm_enc_k192_w1:
 #   %xmm1 block 1
 #   %xmm2 block 2
 #   %xmm3 block 3
-#   %xmm4 block 4
-#   %xmm5 block 5
+#   %xmm4 block 4; in the tail the counter blocks, big-endian
+#   %xmm5 block 5; in the tail E(J0)
 #   %xmm6 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm7 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12 rk13 rk14
 #   %xmm8 GHASH: low products
@@ -8384,8 +8384,8 @@ aes_gen_aesni_gcm_enc_k256_w6:
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
+#   %xmm2 block 2; in the tail the counter blocks, big-endian
+#   %xmm3 block 3; in the tail E(J0)
 #   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12
 #   %xmm6 GHASH: low products
@@ -9486,7 +9486,7 @@ aes_gen_aesni_gcm_enc_k256_w4:
 # Requires: SSE2, SSSE3, AESNI, PCLMUL.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 block 1
+#   %xmm1 block 1; in the tail E(J0)
 #   %xmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
 #   %xmm4 GHASH: low products

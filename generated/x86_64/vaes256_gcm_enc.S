@@ -94,8 +94,8 @@
 # Register map:
 #   %ymm0 blocks 0-1
 #   %ymm1 blocks 2-3
-#   %ymm2 blocks 4-5
-#   %ymm3 blocks 6-7
+#   %ymm2 blocks 4-5; in the tail the counter blocks, big-endian
+#   %ymm3 blocks 6-7; in the tail E(J0)
 #   %ymm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %ymm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
 #   %ymm6 GHASH: low products
@@ -1079,8 +1079,8 @@ aes_gen_vaes256_gcm_enc_k128_w8:
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
+#   %xmm2 block 2; in the tail the counter blocks, big-endian
+#   %xmm3 block 3; in the tail E(J0)
 #   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6
 #   %xmm6 GHASH: low products
@@ -1936,7 +1936,7 @@ aes_gen_vaes256_gcm_enc_k128_w4:
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 block 1
+#   %xmm1 block 1; in the tail E(J0)
 #   %xmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4
 #   %xmm4 GHASH: low products
@@ -2691,8 +2691,8 @@ aes_gen_vaes256_gcm_enc_k128_w1:
 # Register map:
 #   %ymm0 blocks 0-1
 #   %ymm1 blocks 2-3
-#   %ymm2 blocks 4-5
-#   %ymm3 blocks 6-7
+#   %ymm2 blocks 4-5; in the tail the counter blocks, big-endian
+#   %ymm3 blocks 6-7; in the tail E(J0)
 #   %ymm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %ymm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
 #   %ymm6 GHASH: low products
@@ -3740,8 +3740,8 @@ aes_gen_vaes256_gcm_enc_k192_w8:
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
+#   %xmm2 block 2; in the tail the counter blocks, big-endian
+#   %xmm3 block 3; in the tail E(J0)
 #   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
 #   %xmm6 GHASH: low products
@@ -4653,7 +4653,7 @@ aes_gen_vaes256_gcm_enc_k192_w4:
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 block 1
+#   %xmm1 block 1; in the tail E(J0)
 #   %xmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6
 #   %xmm4 GHASH: low products
@@ -5452,8 +5452,8 @@ aes_gen_vaes256_gcm_enc_k192_w1:
 # Register map:
 #   %ymm0 blocks 0-1
 #   %ymm1 blocks 2-3
-#   %ymm2 blocks 4-5
-#   %ymm3 blocks 6-7
+#   %ymm2 blocks 4-5; in the tail the counter blocks, big-endian
+#   %ymm3 blocks 6-7; in the tail E(J0)
 #   %ymm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %ymm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12
 #   %ymm6 GHASH: low products
@@ -6565,8 +6565,8 @@ aes_gen_vaes256_gcm_enc_k256_w8:
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
+#   %xmm2 block 2; in the tail the counter blocks, big-endian
+#   %xmm3 block 3; in the tail E(J0)
 #   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
 #   %xmm6 GHASH: low products
@@ -7534,7 +7534,7 @@ aes_gen_vaes256_gcm_enc_k256_w4:
 # Requires: AESNI, PCLMUL, AVX.
 # Register map:
 #   %xmm0 block 0
-#   %xmm1 block 1
+#   %xmm1 block 1; in the tail E(J0)
 #   %xmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8
 #   %xmm4 GHASH: low products

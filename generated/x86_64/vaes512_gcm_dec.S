@@ -160,8 +160,8 @@
 #   %zmm3 blocks 12-15
 #   %zmm4 blocks 16-19
 #   %zmm5 blocks 20-23
-#   %zmm6 blocks 24-27
-#   %zmm7 blocks 28-31
+#   %zmm6 blocks 24-27; in the tail the counter blocks, big-endian
+#   %zmm7 blocks 28-31; in the tail E(J0)
 #   %zmm8 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %zmm9 temporary: data loads
 #   %zmm10 GHASH: low products
@@ -1133,8 +1133,8 @@ aes_gen_vaes512_gcm_dec_k128_w32:
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
-#   %zmm2 blocks 8-11
-#   %zmm3 blocks 12-15
+#   %zmm2 blocks 8-11; in the tail the counter blocks, big-endian
+#   %zmm3 blocks 12-15; in the tail E(J0)
 #   %zmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %zmm5 temporary: data loads
 #   %zmm6 GHASH: low products
@@ -1783,7 +1783,7 @@ aes_gen_vaes512_gcm_dec_k128_w16:
 # Requires: AESNI, PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
-#   %zmm1 blocks 4-7
+#   %zmm1 blocks 4-7; in the tail E(J0)
 #   %zmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %zmm3 temporary: data loads
 #   %zmm4 GHASH: low products
@@ -2123,8 +2123,8 @@ aes_gen_vaes512_gcm_dec_k128_w8:
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
+#   %xmm2 block 2; in the tail the counter blocks, big-endian
+#   %xmm3 block 3; in the tail E(J0)
 #   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm5 temporary: data loads
 #   %xmm6 GHASH: low products
@@ -3022,8 +3022,8 @@ aes_gen_vaes512_gcm_dec_k128_w1:
 #   %zmm3 blocks 12-15
 #   %zmm4 blocks 16-19
 #   %zmm5 blocks 20-23
-#   %zmm6 blocks 24-27
-#   %zmm7 blocks 28-31
+#   %zmm6 blocks 24-27; in the tail the counter blocks, big-endian
+#   %zmm7 blocks 28-31; in the tail E(J0)
 #   %zmm8 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %zmm9 temporary: data loads
 #   %zmm10 GHASH: low products
@@ -4053,8 +4053,8 @@ aes_gen_vaes512_gcm_dec_k192_w32:
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
-#   %zmm2 blocks 8-11
-#   %zmm3 blocks 12-15
+#   %zmm2 blocks 8-11; in the tail the counter blocks, big-endian
+#   %zmm3 blocks 12-15; in the tail E(J0)
 #   %zmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %zmm5 temporary: data loads
 #   %zmm6 GHASH: low products
@@ -4737,7 +4737,7 @@ aes_gen_vaes512_gcm_dec_k192_w16:
 # Requires: AESNI, PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
-#   %zmm1 blocks 4-7
+#   %zmm1 blocks 4-7; in the tail E(J0)
 #   %zmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %zmm3 temporary: data loads
 #   %zmm4 GHASH: low products
@@ -5095,8 +5095,8 @@ aes_gen_vaes512_gcm_dec_k192_w8:
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
+#   %xmm2 block 2; in the tail the counter blocks, big-endian
+#   %xmm3 block 3; in the tail E(J0)
 #   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm5 temporary: data loads
 #   %xmm6 GHASH: low products
@@ -6040,8 +6040,8 @@ aes_gen_vaes512_gcm_dec_k192_w1:
 #   %zmm3 blocks 12-15
 #   %zmm4 blocks 16-19
 #   %zmm5 blocks 20-23
-#   %zmm6 blocks 24-27
-#   %zmm7 blocks 28-31
+#   %zmm6 blocks 24-27; in the tail the counter blocks, big-endian
+#   %zmm7 blocks 28-31; in the tail E(J0)
 #   %zmm8 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %zmm9 temporary: data loads
 #   %zmm10 GHASH: low products
@@ -7129,8 +7129,8 @@ aes_gen_vaes512_gcm_dec_k256_w32:
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
-#   %zmm2 blocks 8-11
-#   %zmm3 blocks 12-15
+#   %zmm2 blocks 8-11; in the tail the counter blocks, big-endian
+#   %zmm3 blocks 12-15; in the tail E(J0)
 #   %zmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %zmm5 temporary: data loads
 #   %zmm6 GHASH: low products
@@ -7847,7 +7847,7 @@ aes_gen_vaes512_gcm_dec_k256_w16:
 # Requires: AESNI, PCLMUL, AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
-#   %zmm1 blocks 4-7
+#   %zmm1 blocks 4-7; in the tail E(J0)
 #   %zmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %zmm3 temporary: data loads
 #   %zmm4 GHASH: low products
@@ -8223,8 +8223,8 @@ aes_gen_vaes512_gcm_dec_k256_w8:
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 block 2
-#   %xmm3 block 3
+#   %xmm2 block 2; in the tail the counter blocks, big-endian
+#   %xmm3 block 3; in the tail E(J0)
 #   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
 #   %xmm5 temporary: data loads
 #   %xmm6 GHASH: low products
